@@ -141,8 +141,8 @@ def test_a_build_parses_the_templated_modules_and_only_the_head_of_each_data_mod
     """Parsing the data modules a build has just rendered (456 KB for the largest shipped ruleset)
     was most of its versioning: a build of one ruleset of each family parses each package's
     templated modules (``__init__``, ``ids``, ``helpers``: a few KB) and of its data module only the
-    head before its first table, and writes the manifests a whole parse would (the committed ones,
-    as nothing changed)."""
+    head before its first table (its imports and the maker of each record class it makes: 6 KB at
+    most), and writes the manifests a whole parse would (the committed ones, as nothing changed)."""
     from civrules.emit.build import render
     from civrules.load.workspace import Workspace
 
@@ -163,7 +163,7 @@ def test_a_build_parses_the_templated_modules_and_only_the_head_of_each_data_mod
     heads = [source for source in parsed if any(data.startswith(source) for data in data_modules)]
     assert len(parsed) == 4 * len(chosen) and len(heads) == len(chosen)
     for head in heads:
-        assert b"RULESET_ID" not in head and len(head) < 4096, head[-200:]
+        assert b"RULESET_ID" not in head and len(head) < 8192, head[-200:]
     for name in chosen:
         at = f"python/{_folder(name)}/{versions.MANIFEST}"
         assert result.tree[at] == (REPO / "generated" / at).read_bytes(), at

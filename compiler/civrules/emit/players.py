@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from civrules.emit.pyfmt import Code, Node, call, dct, string, tup
+from civrules.emit.pyfmt import Code, Node, call, dct, record_call, string, tup
 from civrules.model import Ruleset, rules_of, source_of
 from civrules.resolve import cited_nodes, writer_nodes
 
@@ -32,9 +32,11 @@ DOC = (
 NUMBERS = ("min", "max", "best")
 
 
-def player_range(exported: Mapping[str, Any], ruleset: Ruleset) -> Node:
+def player_range(exported: Mapping[str, Any], ruleset: Ruleset, *, makers: bool = False) -> Node:
     """The ``PlayerRange(...)`` of ``exported`` (``civrules export``'s object of ``ruleset``, the
-    model), or ``None``."""
+    model), or ``None``; ``makers``: made through its class's maker, ``_PlayerRange(...)``
+    (:func:`civrules.emit.pyfmt.record_call`, unchecked), which the module's head binds
+    (:func:`civrules.emit.pyfmt.used_makers`), else by a call of the class (checked)."""
     players = (exported.get("ruleset") or {}).get("players")
     if not isinstance(players, Mapping) or not _whole(players.get("min")) or not _whole(players.get("max")):
         return Code("None")
@@ -47,7 +49,7 @@ def player_range(exported: Mapping[str, Any], ruleset: Ruleset) -> Node:
             (string(name), string(cited) if isinstance(cited, str) else Code("None")) for name, cited in changed.items()
         ]
         fields["field_sources"] = call("FrozenMap", dct(items))
-    return call(
+    return (record_call if makers else call)(
         "PlayerRange",
         Code(str(players["min"])),
         Code(str(players["max"])),

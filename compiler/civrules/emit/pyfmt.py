@@ -248,6 +248,33 @@ def lazy_dct(count: int, make: Callable[[], Iterable[tuple[Node, Node]]]) -> Nod
     return _Lazy(count, lambda: ((f"{k.flat()}: ", v) for k, v in make()), "{", "}", False)
 
 
+def record_call(callee: str, /, *args: Node, **kwargs: Node) -> Node:
+    """``callee(arg, ..., key=value, ...)`` for a record of a package's data module, made through
+    the record's maker (:func:`maker`): a call of the class checks the record, and the data module's
+    records were checked when the package was built (:func:`makers` binds each maker)."""
+    return call(maker(callee), *args, **kwargs)
+
+
+def maker(callee: str) -> str:
+    """The name a data module binds the maker of the record class ``callee`` to (``Card``:
+    ``_Card``; ``settings.Ast``: ``_SettingsAst``)."""
+    module, _, name = callee.rpartition(".")
+    return f"_{module[:1].upper()}{module[1:]}{name}"
+
+
+def makers(classes: Iterable[str]) -> str:
+    """The head's part that binds the maker of each record class of ``classes`` (by the name its
+    calls use, :func:`maker`) with ``data_maker`` (``civrules_runtime.records``, which the module
+    imports): a record made without the checks a call of its class makes, its arguments typed as
+    the class's."""
+    return "".join(f"{maker(name)} = data_maker({name})\n" for name in sorted(set(classes), key=maker))
+
+
+def used_makers(body: Source, classes: Iterable[str]) -> str:
+    """:func:`makers` of the classes of ``classes`` whose records ``body`` makes (a call of the maker)."""
+    return makers(name for name in classes if f"{maker(name)}(" in body)
+
+
 def lazy_tup(count: int, make: Callable[[], Iterable[Node]]) -> Node:
     """:func:`tup` of the ``count`` items ``make()`` yields, made again each time they are read."""
     return _Lazy(count, lambda: (("", v) for v in make()), "(", ")", True)

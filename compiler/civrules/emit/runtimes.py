@@ -63,8 +63,10 @@ FILES = (
 #: ``unknown_id`` says "a user", not "an user"; an id the table has in another case is the
 #: closest (``closest_id``); 2.11.3 ``replace`` and unpickling hold a record's fields to their
 #: declared types (and ``PlayerRange`` to a range it could be), a misspelt field naming the closest;
-#: 2.11.4 so does a call of a record's class (``Card(...)``), but for a package's own data module.
-VERSION = "2.11.4"
+#: 2.11.4 so does a call of a record's class (``Card(...)``), but for a package's own data module;
+#: 2.12 names how that module makes its records unchecked (``records.data_maker``, which its data
+#: module calls), where a module was trusted by its name, read from the caller's frame.
+VERSION = "2.12.0"
 
 
 def runtime_distribution(

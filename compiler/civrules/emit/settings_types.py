@@ -19,11 +19,11 @@ from __future__ import annotations
 
 import keyword
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from civrules.emit.pyfmt import Code, Node, call, dct, string, tup
+from civrules.emit.pyfmt import Code, Node, call, dct, record_call, string, tup
 from civrules.families import Family
 from civrules.schema import load_schema
 
@@ -352,10 +352,19 @@ def _settings_types(family: Family) -> SettingsTypes:
     return SettingsTypes(builder.records)
 
 
-def settings_value(types: SettingsTypes, settings: Mapping[str, Any], prefix: str) -> Node:
+def settings_classes(types: SettingsTypes, prefix: str) -> tuple[str, ...]:
+    """The name (``prefix`` + class name) of each settings record class :func:`settings_value` may make."""
+    return tuple(prefix + spec.name for spec in types.records.values())
+
+
+def settings_value(types: SettingsTypes, settings: Mapping[str, Any], prefix: str, *, makers: bool = False) -> Node:
     """The expression ``data.py`` writes for SETTINGS: the records (``prefix`` + class name) of
-    ``settings`` as ``civrules export`` gives them."""
-    return _value(types, Shape("record", types.root), settings, prefix, "SETTINGS")
+    ``settings`` as ``civrules export`` gives them; ``makers``: each made through the maker of its
+    class (:func:`civrules.emit.pyfmt.record_call`, unchecked), which the module's head binds
+    (:func:`civrules.emit.pyfmt.used_makers` of :func:`settings_classes`), else by a call of its
+    class (checked when the package is imported)."""
+    make = record_call if makers else call
+    return _value(types, Shape("record", types.root), settings, prefix, "SETTINGS", make)
 
 
 #: Values that are no mapping, told by their exact type (most of SETTINGS' values): the ``Mapping``
@@ -411,22 +420,26 @@ def _fits(types: SettingsTypes, shape: Shape, item: Any) -> bool:
     return any(_fits(types, s, item) for s in shape.items)
 
 
-def _value(types: SettingsTypes, shape: Shape, item: Any, prefix: str, where: str) -> Node:
+def _value(
+    types: SettingsTypes, shape: Shape, item: Any, prefix: str, where: str, make: Callable[..., Node] = call
+) -> Node:
     if item is None or _is_unknown(item):
         return Code("None")
     kind = shape.kind
     if kind == "union":
         for alternative in shape.items:
             if alternative.kind != "none" and _fits(types, alternative, item):
-                return _value(types, alternative, item, prefix, where)
+                return _value(types, alternative, item, prefix, where, make)
         raise ValueError(f"{where}: {item!r} fits none of {shape.annotation()}")
     if kind in ("scalar", "any"):
         return _plain(item)
     if kind == "tuple":
-        return tup([_value(types, shape.items[0], v, prefix, f"{where}[{i}]") for i, v in enumerate(item)])
+        return tup([_value(types, shape.items[0], v, prefix, f"{where}[{i}]", make) for i, v in enumerate(item)])
     if kind == "mapping":
         inner = shape.items[0]
-        pairs = [(string(str(k)), _value(types, inner, v, prefix, f"{where}.{k}")) for k, v in sorted(item.items())]
+        pairs = [
+            (string(str(k)), _value(types, inner, v, prefix, f"{where}.{k}", make)) for k, v in sorted(item.items())
+        ]
         return call("FrozenMap", dct(pairs))
     if not _fits(types, shape, item):
         raise ValueError(f"{where}: {sorted(item)} are not the fields of {shape.type}")
@@ -439,10 +452,10 @@ def _value(types: SettingsTypes, shape: Shape, item: Any, prefix: str, where: st
         found = item[f.key]
         if found is None or _is_unknown(found):
             unknown.append(f.key)
-        arguments[f.attr] = _value(types, f.shape, found, prefix, f"{where}.{f.key}")
+        arguments[f.attr] = _value(types, f.shape, found, prefix, f"{where}.{f.key}", make)
     if unknown:
         arguments["unknown_fields"] = tup([string(k) for k in unknown])
-    return call(prefix + spec.name, **arguments)
+    return make(prefix + spec.name, **arguments)
 
 
 def _fit(indent: int, opening: str, items: Sequence[str], closing: str, *, one_tuple: bool = False) -> list[str]:

@@ -7,7 +7,8 @@ record (``copy.replace`` too, on Python 3.13) and ``record.asdict()`` gives its 
 recursively, as ``dataclasses.asdict`` does. A record changed with ``replace``, restored from a
 pickle (which anyone can write), or made by calling its class holds values of its fields' declared
 types, as the package's data was checked to when it was built: a value of another type is
-OutOfDomainError naming the field (the package's data module makes its records unchecked). Each family's
+OutOfDomainError naming the field (the package's data module makes its records unchecked, through
+:func:`data_maker`). Each family's
 runtime (``civrules_runtime_<family>``) defines its own records on :class:`Record`; the records of
 the Advanced Civilization family that lived here before the runtime was split by family are still
 importable from this module for now (loaded on first use): they live in
@@ -25,9 +26,10 @@ from .mappings import FrozenMap, MissingKeyError
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterable, Iterator
-    from typing import Self, TypeVar
+    from typing import ParamSpec, Self, TypeVar
 
     R = TypeVar("R", bound="Record")
+    P = ParamSpec("P")
 
 _set = object.__setattr__
 
@@ -144,22 +146,14 @@ def _unchecked(cls: type[R], fields: Mapping[str, object]) -> R:
     return made
 
 
-#: The modules whose records are the package's data: written by civrules from data it checked
-#: against the schemas, and held to the records' checks by its tests (every record of every
-#: package), so loading them does not check each record again.
-_DATA_MODULES = ("civrules_rulesets.", ".data")
-
-
 def _checking(made: Callable[..., None], *, types: bool) -> Callable[..., None]:
     """The constructor of a record class: ``made`` (the one the class defines), then the checks a
     changed or restored record is held to (each field of its declared type, and ``_problem``), so a
     record made by calling its class (``Card(...)``, as an engine does) is one the rules could
-    give. A record made by a package's data module is its checked data: made as it is; ``types``
-    False: the constructor checks its values itself (only a misspelt argument is named here)."""
+    give, whoever calls it (a package's data module makes its records through :func:`data_maker`
+    instead); ``types`` False: the constructor checks its values itself (only a misspelt argument
+    is named here)."""
     import functools
-    import sys
-
-    start, end = _DATA_MODULES
 
     @functools.wraps(made)
     def checked(self: Record, *args: object, **kwargs: object) -> None:
@@ -170,14 +164,28 @@ def _checking(made: Callable[..., None], *, types: bool) -> Callable[..., None]:
                 raise
             _misread(self, made, args, kwargs, error)
             raise
-        if not types:
-            return
-        caller = sys._getframe(1).f_globals.get("__name__")
-        if type(caller) is str and caller.startswith(start) and caller.endswith(end):
-            return
-        _restored(self, self._values())
+        if types:
+            _restored(self, self._values())
 
     return checked
+
+
+def data_maker(cls: Callable[P, R]) -> Callable[P, R]:
+    """The maker of ``cls``'s records for a package's data module: its arguments as the class takes
+    them (a type checker reads them as the class's), its record made without the checks a call of
+    the class makes. That module's records were checked against the schemas when the package was
+    built, and its tests hold every record of every shipped package to these checks, so loading
+    them does not pay for the checks again. An engine has no use for it: a record it makes from
+    its own values is to be checked (call the class)."""
+    made: Callable[..., None] = cls._made  # type: ignore[attr-defined]
+    new = object.__new__
+
+    def make(*args: P.args, **kwargs: P.kwargs) -> R:
+        record: R = new(cls)  # type: ignore[arg-type]  # a record class, read as its call
+        made(record, *args, **kwargs)
+        return record
+
+    return make
 
 
 def _misread(

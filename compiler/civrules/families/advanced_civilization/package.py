@@ -32,9 +32,24 @@ from civrules.emit.packaging import (
     family_runtime_package,
     import_name,
 )
-from civrules.emit.pyfmt import Code, Module, Node, Source, Target, call, dct, frozen, lazy_dct, lazy_tup, string, tup
+from civrules.emit.pyfmt import (
+    Code,
+    Module,
+    Node,
+    Source,
+    Target,
+    call,
+    dct,
+    frozen,
+    lazy_dct,
+    lazy_tup,
+    record_call,
+    string,
+    tup,
+    used_makers,
+)
 from civrules.emit.runtimes import PackageFiles, family_runtime, package_files, public_names
-from civrules.emit.settings_types import settings_types, settings_value
+from civrules.emit.settings_types import settings_classes, settings_types, settings_value
 from civrules.emit.templating import template_environment
 from civrules.families.advanced_civilization import FAMILY
 from civrules.families.advanced_civilization.calamities import modified_effects, resolution_order
@@ -66,7 +81,7 @@ from civrules.support.tracked import shared
 #: The family's runtime: its import name, distribution name, version, and its sources (``runtime/``).
 FAMILY_RUNTIME = family_runtime_package(FAMILY.id)
 FAMILY_RUNTIME_DISTRIBUTION = family_runtime_distribution(FAMILY.id)
-FAMILY_RUNTIME_VERSION = "2.6.3"
+FAMILY_RUNTIME_VERSION = "2.6.4"
 FAMILY_RUNTIME_SOURCES = Path(__file__).resolve().parent / "runtime"
 FAMILY_RUNTIME_FILES = (
     "__init__.py",
@@ -373,12 +388,12 @@ def _effect(effect: Effect, w: _Writer) -> Node:
             kwargs[key] = tup([value(i) for i in item])
         else:
             kwargs[key] = string(item) if isinstance(item, str) else value(item)
-    return call(w.rt(EFFECT_RECORDS[effect.kind]), **kwargs)
+    return record_call(w.rt(EFFECT_RECORDS[effect.kind]), **kwargs)
 
 
 def _attribute(attribute: Attribute, w: _Writer) -> Node:
     links = [
-        call(w.rt("CalamityLink"), ref("CalamityId", c.calamity), w.member("LinkEffect", c.effect))
+        record_call(w.rt("CalamityLink"), ref("CalamityId", c.calamity), w.member("LinkEffect", c.effect))
         for c in attribute.calamities
     ]
     kwargs: dict[str, Node] = {
@@ -389,7 +404,7 @@ def _attribute(attribute: Attribute, w: _Writer) -> Node:
     }
     if attribute.source is not None:
         kwargs["source"] = string(attribute.source)
-    return call(w.rt("Attribute"), **kwargs)
+    return record_call(w.rt("Attribute"), **kwargs)
 
 
 def _purchase_effect(effect: PurchaseEffect, w: _Writer) -> Node:
@@ -411,7 +426,7 @@ def _purchase_effect(effect: PurchaseEffect, w: _Writer) -> Node:
         kwargs["next_turn"] = Code("True")
     if effect.groups is not None:
         kwargs["groups"] = tup([w.member("GroupId", g) for g in effect.groups])
-    return call(w.rt("PurchaseEffect"), **kwargs)
+    return record_call(w.rt("PurchaseEffect"), **kwargs)
 
 
 def _card(card: Card, w: _Writer) -> Node:
@@ -419,7 +434,7 @@ def _card(card: Card, w: _Writer) -> Node:
     if isinstance(card.credits, tuple):
         credits = tup(
             [
-                call(
+                record_call(
                     w.rt("Credit"),
                     value(line.points),
                     w.member("GroupId", line.group),
@@ -447,7 +462,7 @@ def _card(card: Card, w: _Writer) -> Node:
     if card.purchase_effects:
         kwargs["purchase_effects"] = tup([_purchase_effect(e, w) for e in card.purchase_effects])
     kwargs["rules"] = value(card.rules)
-    return call(w.rt("Card"), **kwargs)
+    return record_call(w.rt("Card"), **kwargs)
 
 
 def _calamity_effects(ruleset: Ruleset) -> list[dict[str, Any]]:
@@ -512,7 +527,7 @@ def _calamity_details(calamity: Calamity, w: _Writer) -> dict[str, Node]:
         if beneficiary.eligibility is not None:
             out["beneficiary_eligibility"] = _words(beneficiary.eligibility)
     bands = [
-        call(
+        record_call(
             w.rt("CopiesBand"),
             value(band.players_min),
             value(band.players_max),
@@ -555,7 +570,7 @@ def _effect_details(effect: CalamityEffect, w: _Writer) -> dict[str, Node]:
         for key, flag in (("per_unit", alternative.per_unit), ("required_in_full", alternative.required_in_full)):
             if flag:
                 extra[key] = Code("True")
-        out["alternative"] = call(
+        out["alternative"] = record_call(
             w.rt("CalamityAlternative"),
             w.member("CalamityKind", alternative.kind),
             value(alternative.amount),
@@ -566,7 +581,7 @@ def _effect_details(effect: CalamityEffect, w: _Writer) -> dict[str, Node]:
         )
     fallback = effect.fallback
     if fallback is not None:
-        out["fallback"] = call(
+        out["fallback"] = record_call(
             w.rt("CalamityFallback"),
             w.member("CalamityKind", fallback.kind),
             text=_words(fallback.text),
@@ -602,7 +617,7 @@ def _hand_limit(ruleset: Ruleset, w: _Writer) -> Node:
         if c.card is not None and c.change is not None
     ]
     bands = [
-        call(
+        record_call(
             w.rt("HandLimitBand"),
             value(band.players_min),
             value(band.players_max),
@@ -612,7 +627,7 @@ def _hand_limit(ruleset: Ruleset, w: _Writer) -> Node:
         for band in found.by_players
         if band.players_min is not None and band.players_max is not None and band.commodity_cards is not None
     ]
-    return call(
+    return record_call(
         w.rt("HandLimit"),
         commodity_cards=value(_int(found.commodity_cards)),
         card_changes=tup(changes),
@@ -628,7 +643,9 @@ def _taxation(ruleset: Ruleset, w: _Writer) -> Node:
         return Code("None")
     base = _int(found.tokens_per_city)
     changes = [
-        call(w.rt("RateChange"), ref("CardId", change.card), value(change.raise_by or 0), value(change.lower_by or 0))
+        record_call(
+            w.rt("RateChange"), ref("CardId", change.card), value(change.raise_by or 0), value(change.lower_by or 0)
+        )
         for change in found.rate_changes
         if change.card is not None
     ]
@@ -636,7 +653,7 @@ def _taxation(ruleset: Ruleset, w: _Writer) -> Node:
         rates = [r for r in found.rates or () if isinstance(r, int)]
         if rates:
             changes.append(
-                call(
+                record_call(
                     w.rt("RateChange"),
                     ref("CardId", found.rate_card),
                     value(max(rates) - base),
@@ -644,7 +661,7 @@ def _taxation(ruleset: Ruleset, w: _Writer) -> Node:
                 )
             )
     immune = found.revolt_immune_card
-    return call(
+    return record_call(
         w.rt("Taxation"),
         tokens_per_city=value(base),
         rate_changes=tup(changes),
@@ -659,7 +676,7 @@ def _scoring(ruleset: Ruleset, w: _Writer) -> Node:
         return Code("None")
     return tup(
         [
-            call(
+            record_call(
                 w.rt("ScoringItem"),
                 id=string(item.id),
                 name=string(item.name) if item.name is not None else Code("None"),
@@ -676,7 +693,10 @@ def _scoring(ruleset: Ruleset, w: _Writer) -> Node:
 def _stack_setup(ruleset: Ruleset, w: _Writer) -> Node:
     steps = ruleset.trade_stacks.setup if ruleset.trade_stacks is not None else ()
     return tup(
-        [call(w.rt("StackSetupStep"), string(str(step.step)), _words(step.text), value(step.rules)) for step in steps]
+        [
+            record_call(w.rt("StackSetupStep"), string(str(step.step)), _words(step.text), value(step.rules))
+            for step in steps
+        ]
     )
 
 
@@ -696,7 +716,7 @@ def _unknown_facts(ruleset: Ruleset, w: _Writer) -> Node:
 
     return tup(
         [
-            call(
+            record_call(
                 w.rt("UnknownFact"),
                 string(relative_path(document)),
                 string(fact_field(document, path, FAMILY)),
@@ -764,7 +784,7 @@ def _identity_tables(ruleset: Ruleset, exported: Mapping[str, Any], stamp: str, 
     """The ruleset's identity, completeness and ids: RULESET_*, DRAFT, UNKNOWN_FACTS, ID_ALIASES, ID_ENUMS."""
     w.add(None, "RULESET_ID: Final", string(ruleset.id))
     w.add(None, "RULESET_NAME: Final", string(ruleset.name))
-    w.add(player_range.DOC, player_range.ANNOTATION, player_range.player_range(exported, ruleset))
+    w.add(player_range.DOC, player_range.ANNOTATION, player_range.player_range(exported, ruleset, makers=True))
     w.add(
         "A hash of the resolved ruleset: changes whenever any fact changes.",
         "RULESET_FINGERPRINT: Final",
@@ -815,7 +835,7 @@ def _card_tables(ruleset: Ruleset, w: _Writer) -> None:
             [
                 (
                     w.member("GroupId", g.id),
-                    call(
+                    record_call(
                         w.rt("Group"),
                         w.member("GroupId", g.id),
                         string(g.display_name),
@@ -899,7 +919,7 @@ def _commodity_tables(ruleset: Ruleset, w: _Writer) -> None:
             [
                 (
                     ref("CommodityId", c.id),
-                    call(
+                    record_call(
                         w.rt("Commodity"),
                         ref("CommodityId", c.id),
                         name(c.name),
@@ -933,7 +953,7 @@ def _calamity_tables(ruleset: Ruleset, w: _Writer) -> None:
             [
                 (
                     ref("CalamityId", c.id),
-                    call(
+                    record_call(
                         w.rt("Calamity"),
                         ref("CalamityId", c.id),
                         name(c.name),
@@ -964,7 +984,7 @@ def _calamity_tables(ruleset: Ruleset, w: _Writer) -> None:
                     if not c["effects_known"]
                     else tup(
                         [
-                            call(
+                            record_call(
                                 w.rt("CalamityEffect"),
                                 string(str(e.id)),
                                 w.member("Role", e.side),
@@ -995,7 +1015,7 @@ def _calamity_tables(ruleset: Ruleset, w: _Writer) -> None:
                     if not c["modifiers_known"]
                     else tup(
                         [
-                            call(
+                            record_call(
                                 w.rt("CalamityModifier"),
                                 card=ref("CardId", m["modifier"].card),
                                 applies_to=w.member("AppliesTo", m["modifier"].applies_to),
@@ -1029,7 +1049,7 @@ def _calamity_tables(ruleset: Ruleset, w: _Writer) -> None:
             [
                 (
                     ref("CalamityId", c["id"]),
-                    call(
+                    record_call(
                         w.rt("Combination"),
                         w.member("CombinationMode", c["mode"]),
                         refs("CardId", c["precedence"]),
@@ -1053,7 +1073,7 @@ def _calamity_tables(ruleset: Ruleset, w: _Writer) -> None:
                     if not c["immunities_known"]
                     else tup(
                         [
-                            call(
+                            record_call(
                                 w.rt("CalamityImmunity"),
                                 who=string(str(i.who)),
                                 side=w.member("Role", i.side if i.side in ("primary", "secondary") else None),
@@ -1081,7 +1101,7 @@ def _trade_tables(ruleset: Ruleset, w: _Writer) -> None:
         "TRADE_STACKS: Final[tuple[TradeStack, ...]]",
         tup(
             [
-                call(
+                record_call(
                     w.rt("TradeStack"),
                     value(s["number"]),
                     refs("CommodityId", s["commodities"]),
@@ -1102,14 +1122,14 @@ def _trade_tables(ruleset: Ruleset, w: _Writer) -> None:
         "DECK_COMPOSITIONS: Final[tuple[DeckBand, ...]]",
         tup(
             [
-                call(
+                record_call(
                     w.rt("DeckBand"),
                     value(band.players_min),
                     value(band.players_max),
                     w.member("MapRegion", band.region),
                     tup(
                         [
-                            call(
+                            record_call(
                                 w.rt("Deck"),
                                 w.member("Block", deck.block),
                                 tup(
@@ -1133,7 +1153,7 @@ def _trade_tables(ruleset: Ruleset, w: _Writer) -> None:
         "BLOCK_BONUSES: Final[tuple[BlockBonus, ...]]",
         tup(
             [
-                call(w.rt("BlockBonus"), value(b.players_min), value(b.players_max), value(b.shared_goods))
+                record_call(w.rt("BlockBonus"), value(b.players_min), value(b.players_max), value(b.shared_goods))
                 for b in block_bonuses(ruleset)
             ]
         ),
@@ -1150,7 +1170,7 @@ def _succession_tables(ruleset: Ruleset, w: _Writer) -> None:
             [
                 (
                     ref("NationId", n.id),
-                    call(
+                    record_call(
                         w.rt("Nation"),
                         ref("NationId", n.id),
                         name(n.name),
@@ -1178,7 +1198,7 @@ def _succession_tables(ruleset: Ruleset, w: _Writer) -> None:
             by_level.append(
                 (
                     string(level),
-                    call(
+                    record_call(
                         w.rt("Requirements"),
                         min_cities=value(r["min_cities"]),
                         min_card_groups=value(r["min_card_groups"]),
@@ -1197,7 +1217,7 @@ def _succession_tables(ruleset: Ruleset, w: _Writer) -> None:
         epochs.append(
             (
                 ref("EpochId", e.id),
-                call(
+                record_call(
                     w.rt("Epoch"),
                     id=ref("EpochId", e.id),
                     name=name(e.name),
@@ -1224,7 +1244,9 @@ def _succession_tables(ruleset: Ruleset, w: _Writer) -> None:
             entries.append(
                 (
                     string(level),
-                    call(w.rt("AstTrack"), ref("NationId", nation), string(level), value(t.spaces), starts, values),
+                    record_call(
+                        w.rt("AstTrack"), ref("NationId", nation), string(level), value(t.spaces), starts, values
+                    ),
                 )
             )
         tracks.append((ref("NationId", nation), mapping(entries, w)))
@@ -1240,7 +1262,7 @@ def _turn_tables(ruleset: Ruleset, w: _Writer) -> None:
             [
                 (
                     ref("PhaseId", p.id),
-                    call(
+                    record_call(
                         w.rt("Phase"),
                         ref("PhaseId", p.id),
                         name(p.name),
@@ -1279,14 +1301,14 @@ def _turn_tables(ruleset: Ruleset, w: _Writer) -> None:
             [
                 (
                     value(c.players),
-                    call(
+                    record_call(
                         w.rt("PlayerCount"),
                         value(c.players),
                         value(c.given),
                         value(_int(c.tokens_per_player)),
                         tup([refs("NationId", ns) for ns in c.nations]),
                         tup([_configuration(conf, w) for conf in c.configurations]),
-                        tup([call(w.rt("SpecialRule"), value(r.id), value(r.text)) for r in c.special_rules]),
+                        tup([record_call(w.rt("SpecialRule"), value(r.id), value(r.text)) for r in c.special_rules]),
                     ),
                 )
                 for c in ruleset.player_counts
@@ -1298,14 +1320,16 @@ def _turn_tables(ruleset: Ruleset, w: _Writer) -> None:
 
 def _sub_activity(sub: SubActivity, w: _Writer) -> Node:
     card = ref("CardId", sub.card) if sub.card is not None else Code("None")
-    return call(w.rt("SubActivity"), value(sub.id), value(sub.name), value(sub.rules), card)
+    return record_call(w.rt("SubActivity"), value(sub.id), value(sub.name), value(sub.rules), card)
 
 
 def _configuration(conf: Configuration, w: _Writer) -> Node:
     """One set-up of a player count, its unknown nations None (UNKNOWN_FACTS gives why)."""
     nations = refs("NationId", conf.nations) if conf.nations is not None else Code("None")
-    decks = tup([call(w.rt("TradeDeckSetup"), value(d.id), value(d.name), value(d.text)) for d in conf.trade_decks])
-    return call(
+    decks = tup(
+        [record_call(w.rt("TradeDeckSetup"), value(d.id), value(d.name), value(d.text)) for d in conf.trade_decks]
+    )
+    return record_call(
         w.rt("Configuration"),
         value(conf.id),
         value(conf.name),
@@ -1359,7 +1383,7 @@ def _map_tables(ruleset: Ruleset, w: _Writer) -> None:
             lambda: (
                 (
                     ref("AreaId", a.id),
-                    call(
+                    record_call(
                         w.rt("Area"),
                         ref("AreaId", a.id),
                         name(a.name),
@@ -1385,7 +1409,7 @@ def _map_tables(ruleset: Ruleset, w: _Writer) -> None:
         lambda: lazy_tup(
             len(ruleset.borders),
             lambda: (
-                call(
+                record_call(
                     w.rt("Border"),
                     ref("AreaId", b.a),
                     ref("AreaId", b.b),
@@ -1432,7 +1456,7 @@ def _map_tables(ruleset: Ruleset, w: _Writer) -> None:
             f"{target}: Final[Mapping[str, Region]]",
             mapping(
                 [
-                    (string(r.id), call(w.rt("Region"), string(r.id), name(r.name), refs("AreaId", r.areas)))
+                    (string(r.id), record_call(w.rt("Region"), string(r.id), name(r.name), refs("AreaId", r.areas)))
                     for r in regions
                 ],
                 w,
@@ -1462,7 +1486,7 @@ def _settings_tables(ruleset: Ruleset, exported: Mapping[str, Any], w: _Writer) 
         "read-only records (the runtime's `settings` module), each also the Mapping[str, object] it was\n"
         "before they were typed; unknown facts are None.",
         "SETTINGS: Final[settings.Settings]",
-        settings_value(settings_types(FAMILY), exported.get("settings") or {}, "settings."),
+        settings_value(settings_types(FAMILY), exported.get("settings") or {}, "settings.", makers=True),
     )
     w.add(
         'The rule sections (or secondary sources) each entity\'s entry cites, by "collection.id".',
@@ -1556,7 +1580,7 @@ def data_module(ruleset: Ruleset, exported: Mapping[str, Any], stamp: str | None
         f'"""The data of `{ruleset.id}` as read-only tables (generated by civrules; do not edit)."""\n',
         "from __future__ import annotations\n",
         "from civrules_runtime.mappings import FrozenMap, OrderedFrozenSet\n"
-        "from civrules_runtime.records import PlayerRange\n"
+        "from civrules_runtime.records import PlayerRange, data_maker\n"
         f"from {FAMILY_RUNTIME} import settings\n"
         f"from {FAMILY_RUNTIME}.credits import CreditMatrix\n"
         f"from {FAMILY_RUNTIME}.records import (\n"
@@ -1571,6 +1595,7 @@ def data_module(ruleset: Ruleset, exported: Mapping[str, Any], stamp: str | None
         "    from collections.abc import Mapping\n"
         "    from enum import StrEnum\n"
         "    from typing import Final\n",
+        used_makers(body, ("PlayerRange", *records, *settings_classes(settings_types(FAMILY), "settings."))),
     ]
     return body.rendered(head)
 

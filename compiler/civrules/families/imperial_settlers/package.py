@@ -27,9 +27,9 @@ from civrules.emit.packaging import (
     family_runtime_package,
     import_name,
 )
-from civrules.emit.pyfmt import Code, Module, Node, Source, call, dct, lazy_dct, string, tup
+from civrules.emit.pyfmt import Code, Module, Node, Source, call, dct, lazy_dct, record_call, string, tup, used_makers
 from civrules.emit.runtimes import PackageFiles, family_runtime, package_files, public_names
-from civrules.emit.settings_types import settings_types, settings_value
+from civrules.emit.settings_types import settings_classes, settings_types, settings_value
 from civrules.emit.templating import template_environment
 from civrules.families.imperial_settlers import FAMILY
 from civrules.families.imperial_settlers.export import expanded_decks
@@ -39,7 +39,7 @@ from civrules.model import Unknown
 #: The family's runtime: its import name, distribution name, version, and its sources (``runtime/``).
 FAMILY_RUNTIME = family_runtime_package(FAMILY.id)
 FAMILY_RUNTIME_DISTRIBUTION = family_runtime_distribution(FAMILY.id)
-FAMILY_RUNTIME_VERSION = "2.3.2"
+FAMILY_RUNTIME_VERSION = "2.3.3"
 FAMILY_RUNTIME_SOURCES = Path(__file__).resolve().parent / "runtime"
 FAMILY_RUNTIME_FILES = (
     "__init__.py",
@@ -139,7 +139,7 @@ def _gives(gives: Gives | None) -> Node:
     """Goods, or a CountedGoods record where they depend on the player's empire."""
     if not isinstance(gives, Counted):
         return _goods(gives)
-    return call(
+    return record_call(
         "CountedGoods",
         string(gives.each),
         string(gives.per),
@@ -178,7 +178,7 @@ def _plain(item: Any) -> Node:
 def _step(step: Step) -> Node:
     """One step of a phase in full: its draws and reveals as read-only mappings."""
     pairs = {"draw": step.draw, "reveal": step.reveal}
-    return call(
+    return record_call(
         "PhaseStep",
         Code(repr(step.number)),
         _text(step.text),
@@ -211,7 +211,7 @@ def _card(card: Card) -> Node:
     if card.differing_copies:
         kwargs["differing_copies"] = tup(
             [
-                call(
+                record_call(
                     "CopyFacts",
                     string(c.printed_id),
                     **{
@@ -232,11 +232,11 @@ def _card(card: Card) -> Node:
     if card.activations_per_round != 1:
         kwargs["activations_per_round"] = Code(repr(card.activations_per_round))
     if card.source_name is not None:
-        kwargs["source_name"] = call("SourceName", string(card.source_name[0]), string(card.source_name[1]))
+        kwargs["source_name"] = record_call("SourceName", string(card.source_name[0]), string(card.source_name[1]))
     kwargs["rules"] = _strings(_cited(card.rules, card.source))
     if isinstance(card.effect, str):
         kwargs["effect"] = string(card.effect)
-    return call("Card", **kwargs)
+    return record_call("Card", **kwargs)
 
 
 def _cited(rules: tuple[str, ...], source: str | None) -> tuple[str, ...]:
@@ -258,7 +258,7 @@ def data_module(ruleset: ImperialSettlersRuleset, exported: Mapping[str, Any], s
     w = _Writer()
     w.add(None, "RULESET_ID: Final", string(ruleset.id))
     w.add(None, "RULESET_NAME: Final", string(ruleset.name))
-    w.add(player_range.DOC, player_range.ANNOTATION, player_range.player_range(exported, ruleset))
+    w.add(player_range.DOC, player_range.ANNOTATION, player_range.player_range(exported, ruleset, makers=True))
     w.add(
         "A hash of the resolved ruleset: changes whenever any fact changes.",
         "RULESET_FINGERPRINT: Final",
@@ -272,7 +272,7 @@ def data_module(ruleset: ImperialSettlersRuleset, exported: Mapping[str, Any], s
     w.add(
         "Every fact the sources do not give: the data file, the field, and why.",
         "UNKNOWN_FACTS: Final[tuple[UnknownFact, ...]]",
-        tup([call("UnknownFact", string(f), string(p), string(r)) for f, p, r in ruleset.unknown_fact_list()]),
+        tup([record_call("UnknownFact", string(f), string(p), string(r)) for f, p, r in ruleset.unknown_fact_list()]),
     )
     w.add(
         "Ids a source spells differently, with the id this package uses for the same thing (none here).",
@@ -303,7 +303,7 @@ def data_module(ruleset: ImperialSettlersRuleset, exported: Mapping[str, Any], s
             [
                 (
                     string(d.id),
-                    call(
+                    record_call(
                         "Deck",
                         string(d.id),
                         _name(d.name),
@@ -329,7 +329,7 @@ def data_module(ruleset: ImperialSettlersRuleset, exported: Mapping[str, Any], s
             [
                 (
                     string(f.id),
-                    call(
+                    record_call(
                         "Faction",
                         string(f.id),
                         _name(f.name),
@@ -339,7 +339,7 @@ def data_module(ruleset: ImperialSettlersRuleset, exported: Mapping[str, Any], s
                         _strings(_cited(f.rules, f.source)),
                         special_rules=tup(
                             [
-                                call(
+                                record_call(
                                     "FactionRule",
                                     string(r.id),
                                     _text(r.text),
@@ -363,7 +363,7 @@ def data_module(ruleset: ImperialSettlersRuleset, exported: Mapping[str, Any], s
             [
                 (
                     string(g.id),
-                    call(
+                    record_call(
                         "Good",
                         string(g.id),
                         _name(g.name),
@@ -383,7 +383,7 @@ def data_module(ruleset: ImperialSettlersRuleset, exported: Mapping[str, Any], s
             [
                 (
                     string(a.id),
-                    call(
+                    record_call(
                         "Action",
                         string(a.id),
                         _name(a.name),
@@ -415,7 +415,7 @@ def data_module(ruleset: ImperialSettlersRuleset, exported: Mapping[str, Any], s
             [
                 (
                     string(p.id),
-                    call(
+                    record_call(
                         "Phase",
                         string(p.id),
                         _name(p.name),
@@ -453,7 +453,7 @@ def data_module(ruleset: ImperialSettlersRuleset, exported: Mapping[str, Any], s
                 [
                     (
                         string(f.id),
-                        call(
+                        record_call(
                             record,
                             string(f.id),
                             _name(f.name),
@@ -471,7 +471,7 @@ def data_module(ruleset: ImperialSettlersRuleset, exported: Mapping[str, Any], s
             [
                 (
                     string(c.id),
-                    call("Component", string(c.id), _name(c.name), **_given(count=c.count, minimum=c.minimum)),
+                    record_call("Component", string(c.id), _name(c.name), **_given(count=c.count, minimum=c.minimum)),
                 )
                 for c in ruleset.components
             ]
@@ -492,7 +492,7 @@ def data_module(ruleset: ImperialSettlersRuleset, exported: Mapping[str, Any], s
         "SCORING: Final[Scoring | None]",
         Code("None")
         if scoring is None
-        else call("Scoring", Code(repr(scoring.common_location_vp)), Code(repr(scoring.faction_location_vp))),
+        else record_call("Scoring", Code(repr(scoring.common_location_vp)), Code(repr(scoring.faction_location_vp))),
     )
     table = ruleset.solo_table()
     levels = [level for level in table.levels if level is not None and level.id is not None] if table else []
@@ -501,7 +501,7 @@ def data_module(ruleset: ImperialSettlersRuleset, exported: Mapping[str, Any], s
         "SOLO_ACHIEVEMENTS: Final[tuple[SoloLevel, ...] | None]",
         tup(
             [
-                call(
+                record_call(
                     "SoloLevel",
                     string(str(level.id)),
                     string(level.name) if level.name is not None else Code("None"),
@@ -520,7 +520,7 @@ def data_module(ruleset: ImperialSettlersRuleset, exported: Mapping[str, Any], s
         "DECK_RULE: Final[DeckRule | None]",
         Code("None")
         if rule is None
-        else call(
+        else record_call(
             "DeckRule",
             Code(repr(rule.size)),
             tup([tup([Code(repr(c)), Code(repr(n))]) for c, n in sorted(rule.pattern.items(), reverse=True)]),
@@ -532,7 +532,7 @@ def data_module(ruleset: ImperialSettlersRuleset, exported: Mapping[str, Any], s
         "read-only records (the runtime's `settings` module), each also the Mapping[str, object] it was\n"
         "before they were typed; unknown facts are None.",
         "SETTINGS: Final[settings.Settings]",
-        settings_value(settings_types(FAMILY), exported.get("settings") or {}, "settings."),
+        settings_value(settings_types(FAMILY), exported.get("settings") or {}, "settings.", makers=True),
     )
     sources = [
         (string(f"{collection.name}.{entity.id}"), _strings(cited))
@@ -577,7 +577,7 @@ def data_module(ruleset: ImperialSettlersRuleset, exported: Mapping[str, Any], s
         f'"""The data of `{ruleset.id}` as read-only tables (generated by civrules; do not edit)."""\n',
         "from __future__ import annotations\n",
         "from civrules_runtime.mappings import FrozenMap, OrderedFrozenSet\n"
-        "from civrules_runtime.records import PlayerRange\n"
+        "from civrules_runtime.records import PlayerRange, data_maker\n"
         f"from {FAMILY_RUNTIME} import settings\n"
         f"from {FAMILY_RUNTIME}.records import (\n" + "".join(f"    {r},\n" for r in records) + ")\n",
         "from .ids import (\n" + "".join(f"    {i},\n" for i in ID_NAMES) + ")\n",
@@ -587,6 +587,7 @@ def data_module(ruleset: ImperialSettlersRuleset, exported: Mapping[str, Any], s
         "    from collections.abc import Mapping\n"
         "    from enum import StrEnum\n"
         "    from typing import Final\n",
+        used_makers(w.statements, ("PlayerRange", *records, *settings_classes(settings_types(FAMILY), "settings."))),
     ]
     return body.rendered(head)
 

@@ -31,9 +31,23 @@ from civrules.emit.packaging import (
     family_runtime_package,
     import_name,
 )
-from civrules.emit.pyfmt import LINE_LENGTH, Code, Module, Node, Source, call, dct, lazy_dct, statement, string, tup
+from civrules.emit.pyfmt import (
+    LINE_LENGTH,
+    Code,
+    Module,
+    Node,
+    Source,
+    call,
+    dct,
+    lazy_dct,
+    record_call,
+    statement,
+    string,
+    tup,
+    used_makers,
+)
 from civrules.emit.runtimes import PackageFiles, family_runtime, package_files, public_names
-from civrules.emit.settings_types import settings_types, settings_value
+from civrules.emit.settings_types import settings_classes, settings_types, settings_value
 from civrules.emit.templating import template_environment
 from civrules.families.sid_meiers_civilization import FAMILY, rules
 from civrules.families.sid_meiers_civilization.model import (
@@ -52,7 +66,7 @@ FAMILY_PACKAGE = "civrules.families.sid_meiers_civilization"
 #: The family's runtime: its import name, distribution name, version, and its sources (``runtime/``).
 FAMILY_RUNTIME = family_runtime_package(FAMILY_ID)
 FAMILY_RUNTIME_DISTRIBUTION = family_runtime_distribution(FAMILY_ID)
-FAMILY_RUNTIME_VERSION = "1.10.3"
+FAMILY_RUNTIME_VERSION = "1.10.4"
 FAMILY_RUNTIME_SOURCES = Path(__file__).resolve().parent / "runtime"
 FAMILY_RUNTIME_FILES = (
     "__init__.py",
@@ -192,22 +206,22 @@ def _technology(tech: Technology, w: _Writer) -> Node:
     unlocks: Node = Code("None")
     u = rules.known_unlocks(tech)
     if u is not None:
-        unlocks = call(
+        unlocks = record_call(
             w.rt("Unlocks"),
             buildings=_strs(u.buildings),
-            units=tup([call(w.rt("UnitRef"), string(r.type), value(r.rank)) for r in u.units]),
+            units=tup([record_call(w.rt("UnitRef"), string(r.type), value(r.rank)) for r in u.units]),
             governments=_strs(u.governments),
             wonders=_strs(u.wonders),
         )
     effects = [
-        call(
+        record_call(
             w.rt("TechEffect"),
             w.enum("EffectKind", e.kind),
             *([value(e.value), value(e.resource)] if e.value is not None or e.resource is not None else []),
         )
         for e in tech.effects
     ]
-    return call(
+    return record_call(
         w.rt("Technology"),
         id=string(tech.id),
         name=value(tech.name),
@@ -218,7 +232,7 @@ def _technology(tech: Technology, w: _Writer) -> Node:
 
 
 def _building(b: Building, w: _Writer) -> Node:
-    return call(
+    return record_call(
         w.rt("Building"),
         id=string(b.id),
         name=value(b.name),
@@ -234,7 +248,7 @@ def _building(b: Building, w: _Writer) -> Node:
 
 def _unit_type(u: UnitType, w: _Writer) -> Node:
     ranks = [
-        call(
+        record_call(
             w.rt("Rank"),
             value(r.rank),
             value(r.name),
@@ -244,7 +258,7 @@ def _unit_type(u: UnitType, w: _Writer) -> Node:
         )
         for r in u.ranks
     ]
-    return call(
+    return record_call(
         w.rt("UnitType"),
         id=string(u.id),
         name=value(u.name),
@@ -258,7 +272,7 @@ def _unit_type(u: UnitType, w: _Writer) -> Node:
 
 def _wonder(wonder: Wonder, w: _Writer) -> Node:
     d = wonder.discount
-    return call(
+    return record_call(
         w.rt("Wonder"),
         id=string(wonder.id),
         name=value(wonder.name),
@@ -272,7 +286,7 @@ def _wonder(wonder: Wonder, w: _Writer) -> Node:
 
 def _space(s: CultureSpace, w: _Writer) -> Node:
     cost = s.cost
-    return call(
+    return record_call(
         w.rt("CultureSpace"),
         id=string(s.id),
         position=value(s.position),
@@ -284,7 +298,7 @@ def _space(s: CultureSpace, w: _Writer) -> Node:
 
 
 def _bonus(b: CombatBonus, w: _Writer) -> Node:
-    return call(
+    return record_call(
         w.rt("CombatBonus"),
         id=string(b.id),
         name=value(b.name),
@@ -309,24 +323,26 @@ def _record(collection: str, entity: Any, w: _Writer) -> Node:
         return special[collection](entity, w)
     head = [string(entity.id), value(entity.name)]
     if collection == "terrains":
-        return call(w.rt("Terrain"), *head, value(entity.water))
+        return record_call(w.rt("Terrain"), *head, value(entity.water))
     if collection in ("eras", "space_kinds", "resources"):
         record = {"eras": "Era", "space_kinds": "SpaceKind", "resources": "Resource"}
-        return call(w.rt(record[collection]), *head)
+        return record_call(w.rt(record[collection]), *head)
     if collection == "city_actions":
         gives = {f: value(getattr(entity, f)) for f in ("culture", "per_culture_icon", "per_action")}
-        return call(w.rt("CityAction"), *head, **{f: v for f, v in gives.items() if getattr(entity, f) is not None})
+        return record_call(
+            w.rt("CityAction"), *head, **{f: v for f, v in gives.items() if getattr(entity, f) is not None}
+        )
     if collection == "decks":
-        return call(w.rt("CultureDeck"), *head, value(entity.cards))
+        return record_call(w.rt("CultureDeck"), *head, value(entity.cards))
     if collection == "great_people":
-        return call(w.rt("GreatPerson"), *head, value(entity.category), value(entity.combat_bonus))
+        return record_call(w.rt("GreatPerson"), *head, value(entity.category), value(entity.combat_bonus))
     if collection == "tiles":
-        return call(w.rt("Tile"), *head, value(entity.civilization), value(entity.squares))
+        return record_call(w.rt("Tile"), *head, value(entity.civilization), value(entity.squares))
     if collection == "phases":
         allows = tup([w.enum("Activity", a) for a in entity.allows])
-        return call(w.rt("Phase"), *head, value(entity.order), allows)
+        return record_call(w.rt("Phase"), *head, value(entity.order), allows)
     if collection == "governments":
-        return call(
+        return record_call(
             w.rt("Government"),
             *head,
             starting=value(entity.starting),
@@ -335,7 +351,7 @@ def _record(collection: str, entity: Any, w: _Writer) -> Node:
             battle_hand=value(entity.battle_hand),
         )
     if collection == "victories":
-        return call(
+        return record_call(
             w.rt("Victory"),
             *head,
             kind=w.enum("VictoryKind", entity.kind),
@@ -344,9 +360,11 @@ def _record(collection: str, entity: Any, w: _Writer) -> Node:
             ends=w.enum("VictoryEnds", entity.ends),
         )
     if collection == "civilizations":
-        return call(w.rt("Civilization"), *head, value(entity.starting_technology), value(entity.starting_government))
+        return record_call(
+            w.rt("Civilization"), *head, value(entity.starting_technology), value(entity.starting_government)
+        )
     if collection in ("huts", "villages_markers"):
-        return call(w.rt("Marker"), *head, value(entity.count))
+        return record_call(w.rt("Marker"), *head, value(entity.count))
     raise ValueError(f"no record for the collection {collection}")
 
 
@@ -375,7 +393,7 @@ def _unknown_facts(ruleset: CivilizationRuleset, w: _Writer) -> Node:
 
     return tup(
         [
-            call(
+            record_call(
                 w.rt("UnknownFact"),
                 string(ruleset.file_name(document.file)),
                 string(fact_field(document, path, FAMILY)),
@@ -391,7 +409,7 @@ def _settings_tables(ruleset: CivilizationRuleset, w: _Writer) -> None:
     w.add(
         "What researching costs: the trade by level (p11), the trade a coin keeps, whether research spends all.",
         "RESEARCH: Final[Research]",
-        call(
+        record_call(
             w.rt("Research"),
             _mapping([(value(level), value(trade)) for level, trade in costs.items()], w),
             value(rules.trade_kept_per_coin(ruleset)),
@@ -402,7 +420,7 @@ def _settings_tables(ruleset: CivilizationRuleset, w: _Writer) -> None:
     w.add(
         "The technology pyramid: levels, the technologies each level needs for the technology victory.",
         "PYRAMID: Final[Pyramid]",
-        call(
+        record_call(
             w.rt("Pyramid"),
             levels=value(p.levels),
             top_level=value(p.top_level),
@@ -417,7 +435,9 @@ def _settings_tables(ruleset: CivilizationRuleset, w: _Writer) -> None:
     w.add(
         "The battle hand: its base, the cards a friendly figure beyond the first adds, defending a city.",
         "BATTLE_HAND: Final[BattleHand]",
-        call(w.rt("BattleHand"), value(hand["base"]), value(hand["per_extra_figure"]), value(hand["defending_city"])),
+        record_call(
+            w.rt("BattleHand"), value(hand["base"]), value(hand["per_extra_figure"]), value(hand["defending_city"])
+        ),
     )
 
 
@@ -428,7 +448,7 @@ def data_module(ruleset: CivilizationRuleset, exported: Mapping[str, Any], stamp
     w.rt("UnknownFact")
     w.add(None, "RULESET_ID: Final", string(ruleset.id))
     w.add(None, "RULESET_NAME: Final", string(ruleset.name))
-    w.add(player_range.DOC, player_range.ANNOTATION, player_range.player_range(exported, ruleset))
+    w.add(player_range.DOC, player_range.ANNOTATION, player_range.player_range(exported, ruleset, makers=True))
     w.add(
         "A hash of the resolved ruleset: changes whenever any fact changes.",
         "RULESET_FINGERPRINT: Final",
@@ -470,7 +490,7 @@ def data_module(ruleset: CivilizationRuleset, exported: Mapping[str, Any], stamp
         "read-only records (the runtime's `settings` module), each also the Mapping[str, object] it was\n"
         "before they were typed; unknown facts are None.",
         "SETTINGS: Final[settings.Settings]",
-        settings_value(settings_types(FAMILY), exported.get("settings") or {}, "settings."),
+        settings_value(settings_types(FAMILY), exported.get("settings") or {}, "settings.", makers=True),
     )
     sources = [(string(f"{c.name}.{e.id}"), value(_cited(e))) for c in ruleset.collections() for e in c if _cited(e)]
     w.add(
@@ -497,7 +517,7 @@ def data_module(ruleset: CivilizationRuleset, exported: Mapping[str, Any], stamp
         f'"""The data of `{ruleset.id}` as read-only tables (generated by civrules; do not edit)."""\n',
         "from __future__ import annotations\n",
         "from civrules_runtime.mappings import FrozenMap, OrderedFrozenSet\n"
-        "from civrules_runtime.records import PlayerRange\n"
+        "from civrules_runtime.records import PlayerRange, data_maker\n"
         f"from {FAMILY_RUNTIME} import settings\n"
         f"from {FAMILY_RUNTIME}.records import (\n"
         + "".join(f"    {r},\n" for r in records)
@@ -512,6 +532,7 @@ def data_module(ruleset: CivilizationRuleset, exported: Mapping[str, Any], stamp
         "    from collections.abc import Mapping\n"
         "    from enum import StrEnum\n"
         "    from typing import Final\n",
+        used_makers(w.statements, ("PlayerRange", *records, *settings_classes(settings_types(FAMILY), "settings."))),
     ]
     return w.statements.rendered(head)
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from civrules_runtime.mappings import FrozenMap, OrderedFrozenSet
-from civrules_runtime.records import PlayerRange
+from civrules_runtime.records import PlayerRange, data_maker
 from civrules_runtime_advanced_civilization import settings
 from civrules_runtime_advanced_civilization.credits import CreditMatrix
 from civrules_runtime_advanced_civilization.records import (
@@ -90,6 +90,86 @@ if TYPE_CHECKING:
     from enum import StrEnum
     from typing import Final
 
+_Area = data_maker(Area)
+_AstTrack = data_maker(AstTrack)
+_Attribute = data_maker(Attribute)
+_Border = data_maker(Border)
+_Calamity = data_maker(Calamity)
+_CalamityEffect = data_maker(CalamityEffect)
+_CalamityFallback = data_maker(CalamityFallback)
+_CalamityImmunity = data_maker(CalamityImmunity)
+_CalamityLink = data_maker(CalamityLink)
+_CalamityModifier = data_maker(CalamityModifier)
+_Card = data_maker(Card)
+_CityBuild = data_maker(CityBuild)
+_Combination = data_maker(Combination)
+_Commodity = data_maker(Commodity)
+_CommodityValue = data_maker(CommodityValue)
+_Configuration = data_maker(Configuration)
+_Conflict = data_maker(Conflict)
+_Credit = data_maker(Credit)
+_Epoch = data_maker(Epoch)
+_Group = data_maker(Group)
+_HandLimit = data_maker(HandLimit)
+_Immunity = data_maker(Immunity)
+_Movement = data_maker(Movement)
+_Nation = data_maker(Nation)
+_Phase = data_maker(Phase)
+_PlayerCount = data_maker(PlayerCount)
+_PlayerRange = data_maker(PlayerRange)
+_PopulationLimit = data_maker(PopulationLimit)
+_RateChange = data_maker(RateChange)
+_Region = data_maker(Region)
+_Requirements = data_maker(Requirements)
+_ScoringItem = data_maker(ScoringItem)
+_SettingsAst = data_maker(settings.Ast)
+_SettingsAstOrder = data_maker(settings.AstOrder)
+_SettingsAstRegression = data_maker(settings.AstRegression)
+_SettingsCommodities = data_maker(settings.Commodities)
+_SettingsComponents = data_maker(settings.Components)
+_SettingsCreditPolicy = data_maker(settings.CreditPolicy)
+_SettingsCreditPolicyPurchases = data_maker(settings.CreditPolicyPurchases)
+_SettingsCreditPolicyPurchasesOverpayment = data_maker(settings.CreditPolicyPurchasesOverpayment)
+_SettingsCreditPolicyPurchasesSameTurnCredits = data_maker(settings.CreditPolicyPurchasesSameTurnCredits)
+_SettingsCreditPolicyPurchasesSeveralCardsPerTurn = data_maker(settings.CreditPolicyPurchasesSeveralCardsPerTurn)
+_SettingsCreditPolicyPurchasesTreasuryWithinPrice = data_maker(settings.CreditPolicyPurchasesTreasuryWithinPrice)
+_SettingsDisagreement = data_maker(settings.Disagreement)
+_SettingsDisagreementAlternative = data_maker(settings.DisagreementAlternative)
+_SettingsExcludedBorder = data_maker(settings.ExcludedBorder)
+_SettingsHandLimit = data_maker(settings.HandLimit)
+_SettingsMap = data_maker(settings.Map)
+_SettingsMining = data_maker(settings.Mining)
+_SettingsMiningSetBonus = data_maker(settings.MiningSetBonus)
+_SettingsPlayerCounts = data_maker(settings.PlayerCounts)
+_SettingsPurchase = data_maker(settings.Purchase)
+_SettingsRuleText = data_maker(settings.RuleText)
+_SettingsRulebook = data_maker(settings.Rulebook)
+_SettingsSequenceOfPlay = data_maker(settings.SequenceOfPlay)
+_SettingsSetExample = data_maker(settings.SetExample)
+_SettingsSetValue = data_maker(settings.SetValue)
+_SettingsSettings = data_maker(settings.Settings)
+_SettingsStackRange = data_maker(settings.StackRange)
+_SettingsStep = data_maker(settings.Step)
+_SettingsTaxation = data_maker(settings.Taxation)
+_SettingsTaxationRateCard = data_maker(settings.TaxationRateCard)
+_SettingsTaxationRevolt = data_maker(settings.TaxationRevolt)
+_SettingsTotalCards = data_maker(settings.TotalCards)
+_SettingsTradeStack = data_maker(settings.TradeStack)
+_SettingsTradeStackCalamityCards = data_maker(settings.TradeStackCalamityCards)
+_SettingsTradeStacks = data_maker(settings.TradeStacks)
+_SettingsTradeStacksSetup = data_maker(settings.TradeStacksSetup)
+_SettingsVictory = data_maker(settings.Victory)
+_SettingsVictoryScoringItem = data_maker(settings.VictoryScoringItem)
+_SpecialAbility = data_maker(SpecialAbility)
+_SpecialRule = data_maker(SpecialRule)
+_StackSetupStep = data_maker(StackSetupStep)
+_SubActivity = data_maker(SubActivity)
+_Tax = data_maker(Tax)
+_Taxation = data_maker(Taxation)
+_TradeStack = data_maker(TradeStack)
+_TurnOrder = data_maker(TurnOrder)
+_UnknownFact = data_maker(UnknownFact)
+
 RULESET_ID: Final = "advanced-civilization"
 
 RULESET_NAME: Final = "Advanced Civilization"
@@ -98,7 +178,7 @@ RULESET_NAME: Final = "Advanced Civilization"
 #: best number where the source names one, and what cites them (a variant's patch for a number it
 #: wrote, field by field in field_sources, as export's setting_sources); None where the ruleset does
 #: not say. `n in PLAYERS` tells whether it seats n players.
-PLAYERS: Final[PlayerRange | None] = PlayerRange(2, 8, best=None, rule=("1.1", "16.1"), source=None)
+PLAYERS: Final[PlayerRange | None] = _PlayerRange(2, 8, best=None, rule=("1.1", "16.1"), source=None)
 
 #: A hash of the resolved ruleset: changes whenever any fact changes.
 RULESET_FINGERPRINT: Final = "41bfd982fc3dbb285926e924a9034a0ae03ce5cec4097dffe31bb061feecec56"
@@ -108,248 +188,248 @@ DRAFT: Final = False
 
 #: Every fact the sources do not give: the data file, the field, and why.
 UNKNOWN_FACTS: Final[tuple[UnknownFact, ...]] = (
-    UnknownFact(
+    _UnknownFact(
         "rulesets/advanced-civilization.yaml",
         "nations[africa].colour",
         "The rulebook names no nation colour except Crete's (4.6); no community file gives colours.",
     ),
-    UnknownFact(
+    _UnknownFact(
         "rulesets/advanced-civilization.yaml",
         "nations[africa].start_areas.areas",
         "Base-game (no Western Extension) start areas are not in the sources. community/advciv_start_areas.csv lists tunisia_2, cirta, tripolitania, sahara, but Cirta is on the Western Extension panel, so that list is the Western Extension layout; 4.61 and 16.12 say Africa's start areas change with that panel and that start areas on the western edge of the original map are ignored when it is used.",
     ),
-    UnknownFact(
+    _UnknownFact(
         "rulesets/advanced-civilization.yaml",
         "nations[italy].colour",
         "The rulebook names no nation colour except Crete's (4.6); no community file gives colours.",
     ),
-    UnknownFact(
+    _UnknownFact(
         "rulesets/advanced-civilization.yaml",
         "nations[italy].start_areas.areas",
         "Base-game start areas are not in the sources. community/advciv_start_areas.csv has no Italy rows (by the community README, Italy's start areas are named by their region alone). community/advciv_map_areas.csv marks cisalpina_2, etruria_2 and pannonia_2 with start_region \"Italia\", but that map includes the Western Extension panel, and 4.61 and 16.12 say Italy's start areas change with that panel, so these may be the Western Extension layout; the independent map (lava_start_area_label) labels none of them.",
     ),
-    UnknownFact(
+    _UnknownFact(
         "rulesets/advanced-civilization.yaml",
         "nations[illyria].colour",
         "The rulebook names no nation colour except Crete's (4.6); no community file gives colours.",
     ),
-    UnknownFact(
+    _UnknownFact(
         "rulesets/advanced-civilization.yaml",
         "nations[thrace].colour",
         "The rulebook names no nation colour except Crete's (4.6); no community file gives colours.",
     ),
-    UnknownFact(
+    _UnknownFact(
         "rulesets/advanced-civilization.yaml",
         "nations[asia].colour",
         "The rulebook names no nation colour except Crete's (4.6); no community file gives colours.",
     ),
-    UnknownFact(
+    _UnknownFact(
         "rulesets/advanced-civilization.yaml",
         "nations[assyria].colour",
         "The rulebook names no nation colour except Crete's (4.6); no community file gives colours.",
     ),
-    UnknownFact(
+    _UnknownFact(
         "rulesets/advanced-civilization.yaml",
         "nations[babylon].colour",
         "The rulebook names no nation colour except Crete's (4.6); no community file gives colours.",
     ),
-    UnknownFact(
+    _UnknownFact(
         "rulesets/advanced-civilization.yaml",
         "nations[egypt].colour",
         "The rulebook names no nation colour except Crete's (4.6); no community file gives colours.",
     ),
-    UnknownFact(
+    _UnknownFact(
         "rulesets/advanced-civilization.yaml",
         "ast.finish_space_min_card_value",
         "The sources disagree and neither settles it. The source of the tracks (johnchampaign/advanced-civilization@77949e9e17693a27969b4415671cd716093e91fd:src/data/ast.json, tracksByCiv) says its finish box (space 16) carries no threshold, the strips it read printing numbers only on the cells before it; 10.21 and 33.25 say every space of the last epoch carries a point value, and the finish box lies in that epoch on these tracks. Neither is a reading of the printed A.S.T.'s finish box.",
     ),
-    UnknownFact(
+    _UnknownFact(
         "rulesets/advanced-civilization.yaml",
         "player_counts.counts[6].tokens_per_player",
         "Section 16.4 (six players) is missing from the source text.",
     ),
-    UnknownFact(
+    _UnknownFact(
         "rulesets/advanced-civilization.yaml",
         "player_counts.counts[6].configurations",
         "Section 16.4 (six players) is missing from the source text: panels, nations and special rules unknown.",
     ),
-    UnknownFact(
+    _UnknownFact(
         "rulesets/advanced-civilization.yaml",
         "player_counts.counts[5].tokens_per_player",
         "Section 16.5 (five players) is missing from the source text.",
     ),
-    UnknownFact(
+    _UnknownFact(
         "rulesets/advanced-civilization.yaml",
         "player_counts.counts[5].configurations",
         "Section 16.5 (five players) is missing from the source text: panels, nations and special rules unknown.",
     ),
-    UnknownFact(
+    _UnknownFact(
         "rulesets/advanced-civilization.yaml",
         "player_counts.counts[4].configurations[eastern].map.areas_in_play",
         "The dashed dividing line and the panel of each area are not in the sources (the community map has one 'main' board for all four panels).",
     ),
-    UnknownFact(
+    _UnknownFact(
         "rulesets/advanced-civilization.yaml",
         "player_counts.counts[3].configurations[central].map.areas_in_play",
         "The dashed dividing line and the panel of each area are not in the sources.",
     ),
-    UnknownFact(
+    _UnknownFact(
         "rulesets/advanced-civilization.yaml",
         "player_counts.counts[2].configurations[central].map.areas_in_play",
         "The dashed dividing line and the panel of each area are not in the sources.",
     ),
-    UnknownFact(
+    _UnknownFact(
         "rulesets/advanced-civilization.yaml",
         "sequence_of_play.phases[census].order",
         "18.1 gives no order for the census; each player counts his tokens on the board and places his census marker (10.4, 21.2).",
     ),
-    UnknownFact(
+    _UnknownFact(
         "rulesets/advanced-civilization.yaml",
         "sequence_of_play.phases[ast_movement].order",
         "18.1 gives no order for moving the succession markers (33.1: each player's marker is moved at the end of each turn).",
     ),
-    UnknownFact(
+    _UnknownFact(
         "rulesets/advanced-civilization.yaml",
         "victory.scoring[ast_position].space_counting",
         "35.1 D says '100 points per space' but not whether the start arrow counts (space number x 100 or spaces advanced x 100).",
     ),
-    UnknownFact(
+    _UnknownFact(
         "rulesets/advanced-civilization.yaml",
         "options[map].site_label",
         "The labels of the create-game form are not in the help text; only their descriptions are.",
     ),
-    UnknownFact(
+    _UnknownFact(
         "rulesets/advanced-civilization.yaml",
         "options[map].default",
         "The help text calls Advanced Civilization the standard map but does not state the form's default.",
     ),
-    UnknownFact(
+    _UnknownFact(
         "rulesets/advanced-civilization.yaml",
         "options[number_of_players].site_label",
         "The labels of the create-game form are not in the help text; only their descriptions are.",
     ),
-    UnknownFact(
+    _UnknownFact(
         "rulesets/advanced-civilization.yaml",
         "options[number_of_players].default",
         "The help text states no default.",
     ),
-    UnknownFact(
+    _UnknownFact(
         "rulesets/advanced-civilization.yaml",
         "options[trade_card_hand_limit].site_label",
         "The labels of the create-game form are not in the help text; only their descriptions are.",
     ),
-    UnknownFact(
+    _UnknownFact(
         "rulesets/advanced-civilization.yaml",
         "options[trade_card_hand_limit].default",
         "The help text says 'Standard rules are 8' but not what the form defaults to.",
     ),
-    UnknownFact(
+    _UnknownFact(
         "rulesets/advanced-civilization.yaml",
         "options[starting_tokens].site_label",
         "The labels of the create-game form are not in the help text; only their descriptions are.",
     ),
-    UnknownFact(
+    _UnknownFact(
         "rulesets/advanced-civilization.yaml",
         "options[starting_tokens].default",
         "The help text says suggested numbers for various game sizes are shown in parentheses on the form; they are not in the source.",
     ),
-    UnknownFact(
+    _UnknownFact(
         "rulesets/advanced-civilization.yaml",
         "options[time_limit].site_label",
         "The labels of the create-game form are not in the help text; only their descriptions are.",
     ),
-    UnknownFact(
+    _UnknownFact(
         "rulesets/advanced-civilization.yaml",
         "options[time_limit].values",
         "The help text names only the choice 'No Time Limit'; its examples mention 24- and 48-hour limits. The list of choices is not given.",
     ),
-    UnknownFact(
+    _UnknownFact(
         "rulesets/advanced-civilization.yaml",
         "options[time_limit].default",
         "The help text states no default.",
     ),
-    UnknownFact(
+    _UnknownFact(
         "rulesets/advanced-civilization.yaml",
         "options[show_trade_deck_count].site_label",
         "The labels of the create-game form are not in the help text; only their descriptions are.",
     ),
-    UnknownFact(
+    _UnknownFact(
         "rulesets/advanced-civilization.yaml",
         "options[show_trade_deck_count].default",
         "The help text states no default.",
     ),
-    UnknownFact(
+    _UnknownFact(
         "rulesets/advanced-civilization.yaml",
         "options[show_non_tradable_calamity_position].site_label",
         "The labels of the create-game form are not in the help text; only their descriptions are.",
     ),
-    UnknownFact(
+    _UnknownFact(
         "rulesets/advanced-civilization.yaml",
         "options[show_non_tradable_calamity_position].default",
         "The help text states no default.",
     ),
-    UnknownFact(
+    _UnknownFact(
         "rulesets/advanced-civilization.yaml",
         "options[show_active_calamity_only].site_label",
         "The labels of the create-game form are not in the help text; only their descriptions are.",
     ),
-    UnknownFact(
+    _UnknownFact(
         "rulesets/advanced-civilization.yaml",
         "options[show_active_calamity_only].default",
         "The help text states no default.",
     ),
-    UnknownFact(
+    _UnknownFact(
         "rulesets/advanced-civilization.yaml",
         "options[non_tradable_calamity_shuffle_with_bottom_two].site_label",
         "The labels of the create-game form are not in the help text; only their descriptions are.",
     ),
-    UnknownFact(
+    _UnknownFact(
         "rulesets/advanced-civilization.yaml",
         "options[non_tradable_calamity_shuffle_with_bottom_two].default",
         "The help text states no default.",
     ),
-    UnknownFact("rulesets/advanced-civilization.yaml", "options[stoic].default", "The help text states no default."),
-    UnknownFact(
+    _UnknownFact("rulesets/advanced-civilization.yaml", "options[stoic].default", "The help text states no default."),
+    _UnknownFact(
         "rulesets/advanced-civilization.yaml",
         "options[disable_trade_email].site_label",
         "The labels of the create-game form are not in the help text; only their descriptions are.",
     ),
-    UnknownFact(
+    _UnknownFact(
         "rulesets/advanced-civilization.yaml",
         "options[disable_trade_email].default",
         "The help text states no default.",
     ),
-    UnknownFact(
+    _UnknownFact(
         "cards/advanced-civilization-commodities.yaml",
         "trade_stacks.stacks[9].purchases[0].price",
         "Section 27.5 ('Acquisto di Gold (Oro), Ivory (Avorio) o Piracy (Pirateria)') has only its heading in the source; the price is not given. The online-site help page at the top of the source says 18 treasury tokens per card, but that is not a rulebook section.",
     ),
-    UnknownFact(
+    _UnknownFact(
         "calamities/advanced-civilization.yaml",
         "calamities[treachery].primary[city_reduced_not_traded].chosen_by",
         "30.222 does not say who chooses the city reduced when Treachery was drawn and not traded.",
     ),
-    UnknownFact(
+    _UnknownFact(
         "calamities/advanced-civilization.yaml",
         "calamities[epidemic].secondary[epidemic_secondary].chosen_by",
         "30.611 says the primary victim orders the loss of 25 unit points among the other players (at most 10 each) but not who picks the units; the Expansion Project (29.6.2.1) gives the secondary victims, Famine (30.311) too.",
     ),
-    UnknownFact(
+    _UnknownFact(
         "calamities/advanced-civilization.yaml",
         "calamities[iconoclasm_and_heresy].secondary[other_cities_reduced].chosen_by",
         "30.818 says the primary victim orders the reduction of two cities of other players but not who picks the cities; the Expansion Project (29.8.2.1) gives the secondary victims.",
     ),
-    UnknownFact(
+    _UnknownFact(
         "calamities/advanced-civilization.yaml",
         "calamities[piracy].primary[coastal_cities_taken].chosen_by_if_not_traded",
         "By 30.911 the cities are picked by the player who traded the card; the text does not say who picks them when Piracy was drawn and not traded.",
     ),
-    UnknownFact(
+    _UnknownFact(
         "maps/mediterranean.yaml",
         "two_coast_areas",
         "23.57: in Greece some areas have two distinct coasts; a ship enters from either side and must leave by the same side. Neither source names these areas or splits an area's sea borders into coasts, so no area carries coasts.",
     ),
-    UnknownFact(
+    _UnknownFact(
         "maps/mediterranean.yaml",
         "borders[caucasus|media].kind",
         "the named source links these areas without saying land or sea; the independent map has neither a land nor a sea connection between them (it links each of them to lesser_armenia instead)",
@@ -382,388 +462,388 @@ ID_ENUMS: Final[Mapping[str, type[StrEnum]]] = FrozenMap(
 
 GROUPS: Final[Mapping[str, Group]] = FrozenMap(
     {
-        GroupId.ARTS: Group(GroupId.ARTS, "Arts", "blue", "triangle"),
-        GroupId.CRAFTS: Group(GroupId.CRAFTS, "Crafts", "orange", "square"),
-        GroupId.SCIENCES: Group(GroupId.SCIENCES, "Sciences", "green", "circle"),
-        GroupId.CIVICS: Group(GroupId.CIVICS, "Civics", "red", "hexagon"),
-        GroupId.RELIGION: Group(GroupId.RELIGION, "Religion", "yellow", "star"),
+        GroupId.ARTS: _Group(GroupId.ARTS, "Arts", "blue", "triangle"),
+        GroupId.CRAFTS: _Group(GroupId.CRAFTS, "Crafts", "orange", "square"),
+        GroupId.SCIENCES: _Group(GroupId.SCIENCES, "Sciences", "green", "circle"),
+        GroupId.CIVICS: _Group(GroupId.CIVICS, "Civics", "red", "hexagon"),
+        GroupId.RELIGION: _Group(GroupId.RELIGION, "Religion", "yellow", "star"),
     },
 )
 
 CARDS: Final[Mapping[str, Card]] = FrozenMap(
     {
-        CardId.POTTERY: Card(
+        CardId.POTTERY: _Card(
             id=CardId.POTTERY,
             name="Pottery",
             groups=(GroupId.CRAFTS,),
             cost=45,
             prerequisites=(),
             credits=(
-                Credit(10, GroupId.CRAFTS, None),
-                Credit(10, None, CardId.DEMOCRACY),
-                Credit(10, None, CardId.MONOTHEISM),
+                _Credit(10, GroupId.CRAFTS, None),
+                _Credit(10, None, CardId.DEMOCRACY),
+                _Credit(10, None, CardId.MONOTHEISM),
             ),
             victory_points=None,
             attributes=(
-                Attribute(
+                _Attribute(
                     text="A holder of Pottery who holds Grain cards reduces his Famine losses (four unit points per Grain card held).",
                     rules=("32.211",),
                     effects=(),
-                    calamities=(CalamityLink(CalamityId.FAMINE, LinkEffect.REDUCES),),
+                    calamities=(_CalamityLink(CalamityId.FAMINE, LinkEffect.REDUCES),),
                 ),
             ),
             rules=("32.21",),
         ),
-        CardId.CLOTH_MAKING: Card(
+        CardId.CLOTH_MAKING: _Card(
             id=CardId.CLOTH_MAKING,
             name="Cloth Making",
             groups=(GroupId.CRAFTS,),
             cost=45,
             prerequisites=(),
             credits=(
-                Credit(10, GroupId.CRAFTS, None),
-                Credit(10, None, CardId.DEMOCRACY),
-                Credit(10, None, CardId.MONOTHEISM),
+                _Credit(10, GroupId.CRAFTS, None),
+                _Credit(10, None, CardId.DEMOCRACY),
+                _Credit(10, None, CardId.MONOTHEISM),
             ),
             victory_points=None,
             attributes=(
-                Attribute(
+                _Attribute(
                     text="The holder's ships may move five areas instead of four.",
                     rules=("32.221",),
-                    effects=(Movement(units=MovementUnits.SHIPS, range=5),),
+                    effects=(_Movement(units=MovementUnits.SHIPS, range=5),),
                     calamities=(),
                 ),
             ),
             rules=("32.22",),
         ),
-        CardId.METALWORKING: Card(
+        CardId.METALWORKING: _Card(
             id=CardId.METALWORKING,
             name="Metalworking",
             groups=(GroupId.CRAFTS,),
             cost=80,
             prerequisites=(),
             credits=(
-                Credit(10, GroupId.CRAFTS, None),
-                Credit(10, None, CardId.DEMOCRACY),
-                Credit(10, None, CardId.MONOTHEISM),
-                Credit(20, None, CardId.MILITARY),
+                _Credit(10, GroupId.CRAFTS, None),
+                _Credit(10, None, CardId.DEMOCRACY),
+                _Credit(10, None, CardId.MONOTHEISM),
+                _Credit(20, None, CardId.MILITARY),
             ),
             victory_points=None,
             attributes=(
-                Attribute(
+                _Attribute(
                     text="In conflict the holder removes his tokens after all players without Metalworking have removed theirs, even if their forces are larger; no effect between holders.",
                     rules=("32.231",),
-                    effects=(Conflict(aspect=ConflictAspect.REMOVAL_ORDER),),
+                    effects=(_Conflict(aspect=ConflictAspect.REMOVAL_ORDER),),
                     calamities=(),
                 ),
             ),
             rules=("32.23",),
         ),
-        CardId.AGRICULTURE: Card(
+        CardId.AGRICULTURE: _Card(
             id=CardId.AGRICULTURE,
             name="Agriculture",
             groups=(GroupId.CRAFTS,),
             cost=110,
             prerequisites=(),
             credits=(
-                Credit(10, GroupId.CRAFTS, None),
-                Credit(10, None, CardId.DEMOCRACY),
-                Credit(10, None, CardId.MONOTHEISM),
+                _Credit(10, GroupId.CRAFTS, None),
+                _Credit(10, None, CardId.DEMOCRACY),
+                _Credit(10, None, CardId.MONOTHEISM),
             ),
             victory_points=None,
             attributes=(
-                Attribute(
+                _Attribute(
                     text="Population limit +1 in areas occupied only by the holder's tokens (also one more token when a city is reduced); not during conflicts nor in areas with other nations' tokens.",
                     rules=("32.241",),
-                    effects=(PopulationLimit(change=1, where=PopulationWhere.SOLE_OCCUPANT),),
+                    effects=(_PopulationLimit(change=1, where=PopulationWhere.SOLE_OCCUPANT),),
                     calamities=(),
                 ),
             ),
             rules=("32.24",),
         ),
-        CardId.ROADBUILDING: Card(
+        CardId.ROADBUILDING: _Card(
             id=CardId.ROADBUILDING,
             name="Roadbuilding",
             groups=(GroupId.CRAFTS,),
             cost=140,
             prerequisites=(CardId.ENGINEERING,),
             credits=(
-                Credit(10, GroupId.CRAFTS, None),
-                Credit(10, None, CardId.DEMOCRACY),
-                Credit(10, None, CardId.MONOTHEISM),
+                _Credit(10, GroupId.CRAFTS, None),
+                _Credit(10, None, CardId.DEMOCRACY),
+                _Credit(10, None, CardId.MONOTHEISM),
             ),
             victory_points=None,
             attributes=(
-                Attribute(
+                _Attribute(
                     text="In one movement phase, tokens may cross one land area and continue into a second land area; the area crossed may not hold another player's units, Barbarians or a Pirate city. Tokens may not use this to cross a land area and then board a ship.",
                     rules=("32.251",),
-                    effects=(Movement(units=MovementUnits.TOKENS, range=2),),
+                    effects=(_Movement(units=MovementUnits.TOKENS, range=2),),
                     calamities=(),
                 ),
-                Attribute(
+                _Attribute(
                     text="Aggravates Epidemic, Civil Disorder and Iconoclasm and Heresy.",
                     rules=("32.252",),
                     effects=(),
                     calamities=(
-                        CalamityLink(CalamityId.EPIDEMIC, LinkEffect.AGGRAVATES),
-                        CalamityLink(CalamityId.CIVIL_DISORDER, LinkEffect.AGGRAVATES),
-                        CalamityLink(CalamityId.ICONOCLASM_AND_HERESY, LinkEffect.AGGRAVATES),
+                        _CalamityLink(CalamityId.EPIDEMIC, LinkEffect.AGGRAVATES),
+                        _CalamityLink(CalamityId.CIVIL_DISORDER, LinkEffect.AGGRAVATES),
+                        _CalamityLink(CalamityId.ICONOCLASM_AND_HERESY, LinkEffect.AGGRAVATES),
                     ),
                 ),
             ),
             rules=("32.25",),
         ),
-        CardId.MINING: Card(
+        CardId.MINING: _Card(
             id=CardId.MINING,
             name="Mining",
             groups=(GroupId.CRAFTS,),
             cost=180,
             prerequisites=(CardId.ENGINEERING,),
             credits=(
-                Credit(10, GroupId.CRAFTS, None),
-                Credit(10, None, CardId.DEMOCRACY),
-                Credit(10, None, CardId.MONOTHEISM),
+                _Credit(10, GroupId.CRAFTS, None),
+                _Credit(10, None, CardId.DEMOCRACY),
+                _Credit(10, None, CardId.MONOTHEISM),
             ),
             victory_points=None,
             attributes=(
-                Attribute(
+                _Attribute(
                     text="Once per turn, when acquiring civilization cards or when his hand is evaluated for the A.S.T. or for victory, the holder may value one Iron, Bronze, Silver, Gems or Gold set as if it held one more card, but never beyond the limit printed on the card.",
                     rules=("32.261",),
-                    effects=(CommodityValue(set_size_change=1, goods=Goods.MINING, per_turn=1),),
+                    effects=(_CommodityValue(set_size_change=1, goods=Goods.MINING, per_turn=1),),
                     calamities=(),
                 ),
-                Attribute(
+                _Attribute(
                     text="Aggravates Slave Revolt.",
                     rules=("32.262",),
                     effects=(),
-                    calamities=(CalamityLink(CalamityId.SLAVE_REVOLT, LinkEffect.AGGRAVATES),),
+                    calamities=(_CalamityLink(CalamityId.SLAVE_REVOLT, LinkEffect.AGGRAVATES),),
                 ),
             ),
             rules=("32.26",),
         ),
-        CardId.ENGINEERING: Card(
+        CardId.ENGINEERING: _Card(
             id=CardId.ENGINEERING,
             name="Engineering",
             groups=(GroupId.CRAFTS, GroupId.SCIENCES),
             cost=140,
             prerequisites=(),
             credits=(
-                Credit(10, GroupId.CRAFTS, None),
-                Credit(10, None, CardId.DEMOCRACY),
-                Credit(10, None, CardId.MONOTHEISM),
-                Credit(20, GroupId.SCIENCES, None),
-                Credit(20, None, CardId.PHILOSOPHY),
-                Credit(20, None, CardId.THEOLOGY),
+                _Credit(10, GroupId.CRAFTS, None),
+                _Credit(10, None, CardId.DEMOCRACY),
+                _Credit(10, None, CardId.MONOTHEISM),
+                _Credit(20, GroupId.SCIENCES, None),
+                _Credit(20, None, CardId.PHILOSOPHY),
+                _Credit(20, None, CardId.THEOLOGY),
             ),
             victory_points=None,
             attributes=(
-                Attribute(
+                _Attribute(
                     text="A holder needs only six tokens to attack a city, which is replaced by five defending tokens; eight tokens are needed to attack a holder's city, which is replaced by seven tokens; the effects cancel if both sides hold Engineering.",
                     rules=("32.311",),
                     effects=(
-                        Conflict(aspect=ConflictAspect.CITY_ATTACK, tokens=6, replaced_by=5, cancelled_by_both=True),
-                        Conflict(aspect=ConflictAspect.CITY_DEFENCE, tokens=8, replaced_by=7, cancelled_by_both=True),
+                        _Conflict(aspect=ConflictAspect.CITY_ATTACK, tokens=6, replaced_by=5, cancelled_by_both=True),
+                        _Conflict(aspect=ConflictAspect.CITY_DEFENCE, tokens=8, replaced_by=7, cancelled_by_both=True),
                     ),
                     calamities=(),
                 ),
-                Attribute(
+                _Attribute(
                     text="Reduces the effects of Earthquake (not Volcano) and Flood.",
                     rules=("32.312",),
                     effects=(),
                     calamities=(
-                        CalamityLink(CalamityId.VOLCANO_EARTHQUAKE, LinkEffect.REDUCES),
-                        CalamityLink(CalamityId.FLOOD, LinkEffect.REDUCES),
+                        _CalamityLink(CalamityId.VOLCANO_EARTHQUAKE, LinkEffect.REDUCES),
+                        _CalamityLink(CalamityId.FLOOD, LinkEffect.REDUCES),
                     ),
                 ),
             ),
             rules=("32.31",),
         ),
-        CardId.ASTRONOMY: Card(
+        CardId.ASTRONOMY: _Card(
             id=CardId.ASTRONOMY,
             name="Astronomy",
             groups=(GroupId.SCIENCES,),
             cost=80,
             prerequisites=(),
             credits=(
-                Credit(20, GroupId.SCIENCES, None),
-                Credit(20, None, CardId.PHILOSOPHY),
-                Credit(20, None, CardId.THEOLOGY),
+                _Credit(20, GroupId.SCIENCES, None),
+                _Credit(20, None, CardId.PHILOSOPHY),
+                _Credit(20, None, CardId.THEOLOGY),
             ),
             victory_points=None,
             attributes=(
-                Attribute(
+                _Attribute(
                     text="The holder's ships may cross open sea areas.",
                     rules=("32.411",),
-                    effects=(Movement(units=MovementUnits.SHIPS, open_sea=True),),
+                    effects=(_Movement(units=MovementUnits.SHIPS, open_sea=True),),
                     calamities=(),
                 ),
             ),
             rules=("32.41",),
         ),
-        CardId.COINAGE: Card(
+        CardId.COINAGE: _Card(
             id=CardId.COINAGE,
             name="Coinage",
             groups=(GroupId.SCIENCES,),
             cost=110,
             prerequisites=(),
             credits=(
-                Credit(20, GroupId.SCIENCES, None),
-                Credit(20, None, CardId.PHILOSOPHY),
-                Credit(20, None, CardId.THEOLOGY),
+                _Credit(20, GroupId.SCIENCES, None),
+                _Credit(20, None, CardId.PHILOSOPHY),
+                _Credit(20, None, CardId.THEOLOGY),
             ),
             victory_points=None,
             attributes=(
-                Attribute(
+                _Attribute(
                     text="The holder may set his taxation rate to one or three tokens per city instead of two, the same for every city in a round, even if that makes cities revolt.",
                     rules=("32.421",),
-                    effects=(Tax(rate_changes=(-1, 1)),),
+                    effects=(_Tax(rate_changes=(-1, 1)),),
                     calamities=(),
                 ),
             ),
             rules=("32.42",),
         ),
-        CardId.MEDICINE: Card(
+        CardId.MEDICINE: _Card(
             id=CardId.MEDICINE,
             name="Medicine",
             groups=(GroupId.SCIENCES,),
             cost=140,
             prerequisites=(),
             credits=(
-                Credit(20, GroupId.SCIENCES, None),
-                Credit(20, None, CardId.PHILOSOPHY),
-                Credit(20, None, CardId.THEOLOGY),
+                _Credit(20, GroupId.SCIENCES, None),
+                _Credit(20, None, CardId.PHILOSOPHY),
+                _Credit(20, None, CardId.THEOLOGY),
             ),
             victory_points=None,
             attributes=(
-                Attribute(
+                _Attribute(
                     text="Reduces the effects of Epidemic.",
                     rules=("32.431",),
                     effects=(),
-                    calamities=(CalamityLink(CalamityId.EPIDEMIC, LinkEffect.REDUCES),),
+                    calamities=(_CalamityLink(CalamityId.EPIDEMIC, LinkEffect.REDUCES),),
                 ),
             ),
             rules=("32.43",),
         ),
-        CardId.MATHEMATICS: Card(
+        CardId.MATHEMATICS: _Card(
             id=CardId.MATHEMATICS,
             name="Mathematics",
             groups=(GroupId.SCIENCES, GroupId.ARTS),
             cost=230,
             prerequisites=(),
             credits=(
-                Credit(20, GroupId.SCIENCES, None),
-                Credit(5, GroupId.ARTS, None),
-                Credit(5, None, CardId.LAW),
-                Credit(10, None, CardId.ENLIGHTENMENT),
-                Credit(25, None, CardId.PHILOSOPHY),
-                Credit(25, None, CardId.THEOLOGY),
+                _Credit(20, GroupId.SCIENCES, None),
+                _Credit(5, GroupId.ARTS, None),
+                _Credit(5, None, CardId.LAW),
+                _Credit(10, None, CardId.ENLIGHTENMENT),
+                _Credit(25, None, CardId.PHILOSOPHY),
+                _Credit(25, None, CardId.THEOLOGY),
             ),
             victory_points=None,
             attributes=(),
             rules=("32.54",),
         ),
-        CardId.DRAMA_AND_POETRY: Card(
+        CardId.DRAMA_AND_POETRY: _Card(
             id=CardId.DRAMA_AND_POETRY,
             name="Drama and Poetry",
             groups=(GroupId.ARTS,),
             cost=60,
             prerequisites=(),
             credits=(
-                Credit(5, None, CardId.MATHEMATICS),
-                Credit(5, None, CardId.MUSIC),
-                Credit(5, None, CardId.ARCHITECTURE),
-                Credit(5, None, CardId.LAW),
-                Credit(5, None, CardId.MYSTICISM),
-                Credit(10, None, CardId.DEMOCRACY),
-                Credit(10, None, CardId.ENLIGHTENMENT),
-                Credit(20, None, CardId.LITERACY),
+                _Credit(5, None, CardId.MATHEMATICS),
+                _Credit(5, None, CardId.MUSIC),
+                _Credit(5, None, CardId.ARCHITECTURE),
+                _Credit(5, None, CardId.LAW),
+                _Credit(5, None, CardId.MYSTICISM),
+                _Credit(10, None, CardId.DEMOCRACY),
+                _Credit(10, None, CardId.ENLIGHTENMENT),
+                _Credit(20, None, CardId.LITERACY),
             ),
             victory_points=None,
             attributes=(
-                Attribute(
+                _Attribute(
                     text="Reduces the effects of Civil War and Civil Disorder.",
                     rules=("32.611",),
                     effects=(),
                     calamities=(
-                        CalamityLink(CalamityId.CIVIL_WAR, LinkEffect.REDUCES),
-                        CalamityLink(CalamityId.CIVIL_DISORDER, LinkEffect.REDUCES),
+                        _CalamityLink(CalamityId.CIVIL_WAR, LinkEffect.REDUCES),
+                        _CalamityLink(CalamityId.CIVIL_DISORDER, LinkEffect.REDUCES),
                     ),
                 ),
             ),
             rules=("32.61",),
         ),
-        CardId.MUSIC: Card(
+        CardId.MUSIC: _Card(
             id=CardId.MUSIC,
             name="Music",
             groups=(GroupId.ARTS,),
             cost=60,
             prerequisites=(),
             credits=(
-                Credit(5, None, CardId.DRAMA_AND_POETRY),
-                Credit(5, None, CardId.ARCHITECTURE),
-                Credit(5, None, CardId.LITERACY),
-                Credit(5, None, CardId.LAW),
-                Credit(5, None, CardId.MYSTICISM),
-                Credit(10, None, CardId.DEMOCRACY),
-                Credit(10, None, CardId.ENLIGHTENMENT),
-                Credit(20, None, CardId.MATHEMATICS),
-                Credit(20, None, CardId.PHILOSOPHY),
+                _Credit(5, None, CardId.DRAMA_AND_POETRY),
+                _Credit(5, None, CardId.ARCHITECTURE),
+                _Credit(5, None, CardId.LITERACY),
+                _Credit(5, None, CardId.LAW),
+                _Credit(5, None, CardId.MYSTICISM),
+                _Credit(10, None, CardId.DEMOCRACY),
+                _Credit(10, None, CardId.ENLIGHTENMENT),
+                _Credit(20, None, CardId.MATHEMATICS),
+                _Credit(20, None, CardId.PHILOSOPHY),
             ),
             victory_points=None,
             attributes=(
-                Attribute(
+                _Attribute(
                     text="Reduces the effects of Civil War and Civil Disorder.",
                     rules=("32.621",),
                     effects=(),
                     calamities=(
-                        CalamityLink(CalamityId.CIVIL_WAR, LinkEffect.REDUCES),
-                        CalamityLink(CalamityId.CIVIL_DISORDER, LinkEffect.REDUCES),
+                        _CalamityLink(CalamityId.CIVIL_WAR, LinkEffect.REDUCES),
+                        _CalamityLink(CalamityId.CIVIL_DISORDER, LinkEffect.REDUCES),
                     ),
                 ),
             ),
             rules=("32.62",),
         ),
-        CardId.ARCHITECTURE: Card(
+        CardId.ARCHITECTURE: _Card(
             id=CardId.ARCHITECTURE,
             name="Architecture",
             groups=(GroupId.ARTS,),
             cost=120,
             prerequisites=(),
             credits=(
-                Credit(5, GroupId.ARTS, None),
-                Credit(10, None, CardId.DEMOCRACY),
-                Credit(10, None, CardId.ENLIGHTENMENT),
-                Credit(15, None, CardId.LAW),
+                _Credit(5, GroupId.ARTS, None),
+                _Credit(10, None, CardId.DEMOCRACY),
+                _Credit(10, None, CardId.ENLIGHTENMENT),
+                _Credit(15, None, CardId.LAW),
             ),
             victory_points=None,
             attributes=(
-                Attribute(
+                _Attribute(
                     text="Once per turn the holder may pay up to half the tokens for building one city from his treasury (at least half must be on-board tokens); not in areas holding another player's tokens or Barbarians.",
                     rules=("32.631",),
-                    effects=(CityBuild(from_treasury=TreasuryShare.UP_TO_HALF, per_turn=1),),
+                    effects=(_CityBuild(from_treasury=TreasuryShare.UP_TO_HALF, per_turn=1),),
                     calamities=(),
                 ),
             ),
             rules=("32.63",),
         ),
-        CardId.LITERACY: Card(
+        CardId.LITERACY: _Card(
             id=CardId.LITERACY,
             name="Literacy",
             groups=(GroupId.ARTS, GroupId.CIVICS),
             cost=110,
             prerequisites=(),
             credits=(
-                Credit(5, GroupId.ARTS, None),
-                Credit(10, None, CardId.ENLIGHTENMENT),
-                Credit(25, None, CardId.LAW),
-                Credit(25, None, CardId.DEMOCRACY),
-                Credit(25, None, CardId.PHILOSOPHY),
+                _Credit(5, GroupId.ARTS, None),
+                _Credit(10, None, CardId.ENLIGHTENMENT),
+                _Credit(25, None, CardId.LAW),
+                _Credit(25, None, CardId.DEMOCRACY),
+                _Credit(25, None, CardId.PHILOSOPHY),
             ),
             victory_points=None,
             attributes=(),
             rules=("32.71",),
         ),
-        CardId.LAW: Card(
+        CardId.LAW: _Card(
             id=CardId.LAW,
             name="Law",
             groups=(GroupId.CIVICS,),
@@ -772,19 +852,19 @@ CARDS: Final[Mapping[str, Card]] = FrozenMap(
             credits=(),
             victory_points=None,
             attributes=(
-                Attribute(
+                _Attribute(
                     text="Reduces the effects of Civil Disorder and Iconoclasm and Heresy.",
                     rules=("32.811",),
                     effects=(),
                     calamities=(
-                        CalamityLink(CalamityId.CIVIL_DISORDER, LinkEffect.REDUCES),
-                        CalamityLink(CalamityId.ICONOCLASM_AND_HERESY, LinkEffect.REDUCES),
+                        _CalamityLink(CalamityId.CIVIL_DISORDER, LinkEffect.REDUCES),
+                        _CalamityLink(CalamityId.ICONOCLASM_AND_HERESY, LinkEffect.REDUCES),
                     ),
                 ),
             ),
             rules=("32.81",),
         ),
-        CardId.DEMOCRACY: Card(
+        CardId.DEMOCRACY: _Card(
             id=CardId.DEMOCRACY,
             name="Democracy",
             groups=(GroupId.CIVICS,),
@@ -793,25 +873,25 @@ CARDS: Final[Mapping[str, Card]] = FrozenMap(
             credits=(),
             victory_points=None,
             attributes=(
-                Attribute(
+                _Attribute(
                     text="The holder is immune from tax revolts.",
                     rules=("32.821",),
-                    effects=(Tax(no_revolt=True),),
+                    effects=(_Tax(no_revolt=True),),
                     calamities=(),
                 ),
-                Attribute(
+                _Attribute(
                     text="Reduces the effects of Civil War and Civil Disorder.",
                     rules=("32.822",),
                     effects=(),
                     calamities=(
-                        CalamityLink(CalamityId.CIVIL_WAR, LinkEffect.REDUCES),
-                        CalamityLink(CalamityId.CIVIL_DISORDER, LinkEffect.REDUCES),
+                        _CalamityLink(CalamityId.CIVIL_WAR, LinkEffect.REDUCES),
+                        _CalamityLink(CalamityId.CIVIL_DISORDER, LinkEffect.REDUCES),
                     ),
                 ),
             ),
             rules=("32.82",),
         ),
-        CardId.MILITARY: Card(
+        CardId.MILITARY: _Card(
             id=CardId.MILITARY,
             name="Military",
             groups=(GroupId.CIVICS,),
@@ -820,33 +900,33 @@ CARDS: Final[Mapping[str, Card]] = FrozenMap(
             credits=(),
             victory_points=None,
             attributes=(
-                Attribute(
+                _Attribute(
                     text="Holders move, and build ships, after all players without Military; among holders the normal census order applies.",
                     rules=("32.831",),
                     effects=(
-                        TurnOrder(
+                        _TurnOrder(
                             activities=(Activity.MOVEMENT, Activity.SHIP_BUILDING),
                             position=TurnPosition.AFTER_NON_HOLDERS,
                         ),
                     ),
                     calamities=(),
                 ),
-                Attribute(
+                _Attribute(
                     text="In a Civil War of a holder, both factions lose five unit points after the factions are formed.",
                     rules=("32.832",),
                     effects=(),
-                    calamities=(CalamityLink(CalamityId.CIVIL_WAR, LinkEffect.AGGRAVATES),),
+                    calamities=(_CalamityLink(CalamityId.CIVIL_WAR, LinkEffect.AGGRAVATES),),
                 ),
-                Attribute(
+                _Attribute(
                     text="Aggravates the effects of Civil Disorder.",
                     rules=("32.833",),
                     effects=(),
-                    calamities=(CalamityLink(CalamityId.CIVIL_DISORDER, LinkEffect.AGGRAVATES),),
+                    calamities=(_CalamityLink(CalamityId.CIVIL_DISORDER, LinkEffect.AGGRAVATES),),
                 ),
             ),
             rules=("32.83",),
         ),
-        CardId.PHILOSOPHY: Card(
+        CardId.PHILOSOPHY: _Card(
             id=CardId.PHILOSOPHY,
             name="Philosophy",
             groups=(GroupId.CIVICS,),
@@ -855,80 +935,80 @@ CARDS: Final[Mapping[str, Card]] = FrozenMap(
             credits=(),
             victory_points=None,
             attributes=(
-                Attribute(
+                _Attribute(
                     text="Changes how Civil War is resolved (not necessarily in the holder's favour: the beneficiary chooses the first faction, 15 unit points) and lessens Iconoclasm and Heresy (also when the holder is a secondary victim).",
                     rules=("32.841",),
                     effects=(),
                     calamities=(
-                        CalamityLink(CalamityId.CIVIL_WAR, LinkEffect.ALTERS),
-                        CalamityLink(CalamityId.ICONOCLASM_AND_HERESY, LinkEffect.REDUCES),
+                        _CalamityLink(CalamityId.CIVIL_WAR, LinkEffect.ALTERS),
+                        _CalamityLink(CalamityId.ICONOCLASM_AND_HERESY, LinkEffect.REDUCES),
                     ),
                 ),
             ),
             rules=("32.84",),
         ),
-        CardId.MYSTICISM: Card(
+        CardId.MYSTICISM: _Card(
             id=CardId.MYSTICISM,
             name="Mysticism",
             groups=(GroupId.RELIGION, GroupId.ARTS),
             cost=50,
             prerequisites=(),
-            credits=(Credit(5, GroupId.ARTS, None), Credit(15, GroupId.RELIGION, None)),
+            credits=(_Credit(5, GroupId.ARTS, None), _Credit(15, GroupId.RELIGION, None)),
             victory_points=None,
             attributes=(
-                Attribute(
+                _Attribute(
                     text="Reduces the effects of Superstition.",
                     rules=("32.911",),
                     effects=(),
-                    calamities=(CalamityLink(CalamityId.SUPERSTITION, LinkEffect.REDUCES),),
+                    calamities=(_CalamityLink(CalamityId.SUPERSTITION, LinkEffect.REDUCES),),
                 ),
             ),
             rules=("32.91",),
         ),
-        CardId.DEISM: Card(
+        CardId.DEISM: _Card(
             id=CardId.DEISM,
             name="Deism",
             groups=(GroupId.RELIGION,),
             cost=80,
             prerequisites=(),
             credits=(
-                Credit(15, None, CardId.ENLIGHTENMENT),
-                Credit(15, None, CardId.MONOTHEISM),
-                Credit(15, None, CardId.THEOLOGY),
+                _Credit(15, None, CardId.ENLIGHTENMENT),
+                _Credit(15, None, CardId.MONOTHEISM),
+                _Credit(15, None, CardId.THEOLOGY),
             ),
             victory_points=None,
             attributes=(
-                Attribute(
+                _Attribute(
                     text="Reduces the effects of Superstition.",
                     rules=("32.921",),
                     effects=(),
-                    calamities=(CalamityLink(CalamityId.SUPERSTITION, LinkEffect.REDUCES),),
+                    calamities=(_CalamityLink(CalamityId.SUPERSTITION, LinkEffect.REDUCES),),
                 ),
             ),
             rules=("32.92",),
         ),
-        CardId.ENLIGHTENMENT: Card(
+        CardId.ENLIGHTENMENT: _Card(
             id=CardId.ENLIGHTENMENT,
             name="Enlightenment",
             groups=(GroupId.RELIGION,),
             cost=150,
             prerequisites=(),
-            credits=(Credit(15, None, CardId.MONOTHEISM), Credit(15, None, CardId.THEOLOGY)),
+            credits=(_Credit(15, None, CardId.MONOTHEISM), _Credit(15, None, CardId.THEOLOGY)),
             victory_points=None,
             attributes=(
-                Attribute(
+                _Attribute(
                     text="Superstition has no effect on the holder; Slave Revolt is reduced.",
                     rules=("32.931",),
                     effects=(),
                     calamities=(
-                        CalamityLink(CalamityId.SUPERSTITION, LinkEffect.NULLIFIES),
-                        CalamityLink(CalamityId.SLAVE_REVOLT, LinkEffect.REDUCES),
+                        _CalamityLink(CalamityId.SUPERSTITION, LinkEffect.NULLIFIES),
+                        _CalamityLink(CalamityId.SLAVE_REVOLT, LinkEffect.REDUCES),
                     ),
                 ),
             ),
             rules=("32.93",),
         ),
-        CardId.MONOTHEISM: Card(
+        CardId.MONOTHEISM: _Card(
             id=CardId.MONOTHEISM,
             name="Monotheism",
             groups=(GroupId.RELIGION,),
@@ -937,11 +1017,11 @@ CARDS: Final[Mapping[str, Card]] = FrozenMap(
             credits=(),
             victory_points=None,
             attributes=(
-                Attribute(
+                _Attribute(
                     text="At the end of the calamity phase, before city support and card acquisition, the holder may convert the units of one area that is adjacent by land to an area holding his own units, replacing a city by a city or tokens by tokens.",
                     rules=("32.941",),
                     effects=(
-                        SpecialAbility(
+                        _SpecialAbility(
                             action=AbilityAction.CONVERT,
                             phase=AbilityPhase.END_OF_CALAMITIES,
                             exempt_holders=(CardId.MONOTHEISM, CardId.THEOLOGY),
@@ -949,22 +1029,22 @@ CARDS: Final[Mapping[str, Card]] = FrozenMap(
                     ),
                     calamities=(),
                 ),
-                Attribute(
+                _Attribute(
                     text="Conversion needs enough units in stock; it cannot target units of a player holding Monotheism or Theology, Barbarian tokens or Pirate cities.",
                     rules=("32.942",),
                     effects=(),
                     calamities=(),
                 ),
-                Attribute(
+                _Attribute(
                     text="Aggravates the effects of Iconoclasm and Heresy.",
                     rules=("32.943",),
                     effects=(),
-                    calamities=(CalamityLink(CalamityId.ICONOCLASM_AND_HERESY, LinkEffect.AGGRAVATES),),
+                    calamities=(_CalamityLink(CalamityId.ICONOCLASM_AND_HERESY, LinkEffect.AGGRAVATES),),
                 ),
             ),
             rules=("32.94",),
         ),
-        CardId.THEOLOGY: Card(
+        CardId.THEOLOGY: _Card(
             id=CardId.THEOLOGY,
             name="Theology",
             groups=(GroupId.RELIGION,),
@@ -973,16 +1053,16 @@ CARDS: Final[Mapping[str, Card]] = FrozenMap(
             credits=(),
             victory_points=None,
             attributes=(
-                Attribute(
+                _Attribute(
                     text="Reduces the effects of Iconoclasm and Heresy (also protects against being named a secondary victim).",
                     rules=("32.951",),
                     effects=(),
-                    calamities=(CalamityLink(CalamityId.ICONOCLASM_AND_HERESY, LinkEffect.REDUCES),),
+                    calamities=(_CalamityLink(CalamityId.ICONOCLASM_AND_HERESY, LinkEffect.REDUCES),),
                 ),
-                Attribute(
+                _Attribute(
                     text="The holder is not affected by Monotheism.",
                     rules=("32.952",),
-                    effects=(Immunity(against=ImmunityAgainst.CARD_ABILITY, card=CardId.MONOTHEISM),),
+                    effects=(_Immunity(against=ImmunityAgainst.CARD_ABILITY, card=CardId.MONOTHEISM),),
                     calamities=(),
                 ),
             ),
@@ -1138,30 +1218,30 @@ MINING_EXTRA_CARDS: Final[int] = 1
 
 COMMODITIES: Final[Mapping[str, Commodity]] = FrozenMap(
     {
-        CommodityId.OCHRE: Commodity(CommodityId.OCHRE, "Ochre", 1, 7, 1, False, None),
-        CommodityId.HIDES: Commodity(CommodityId.HIDES, "Hides", 1, 7, 1, False, None),
-        CommodityId.IRON: Commodity(CommodityId.IRON, "Iron", 2, 8, 2, True, None),
-        CommodityId.PAPYRUS: Commodity(CommodityId.PAPYRUS, "Papyrus", 2, 7, 2, False, None),
-        CommodityId.SALT: Commodity(CommodityId.SALT, "Salt", 3, 9, 3, False, None),
-        CommodityId.TIMBER: Commodity(CommodityId.TIMBER, "Timber", 3, 8, 3, False, None),
-        CommodityId.GRAIN: Commodity(CommodityId.GRAIN, "Grain", 4, 8, 4, False, None),
-        CommodityId.OIL: Commodity(CommodityId.OIL, "Oil", 4, 7, 4, False, None),
-        CommodityId.CLOTH: Commodity(CommodityId.CLOTH, "Cloth", 5, 7, 5, False, None),
-        CommodityId.WINE: Commodity(CommodityId.WINE, "Wine", 5, 6, 5, False, None),
-        CommodityId.BRONZE: Commodity(CommodityId.BRONZE, "Bronze", 6, 6, 6, True, None),
-        CommodityId.SILVER: Commodity(CommodityId.SILVER, "Silver", 6, 5, 6, True, None),
-        CommodityId.SPICES: Commodity(CommodityId.SPICES, "Spices", 7, 6, 7, False, None),
-        CommodityId.RESIN: Commodity(CommodityId.RESIN, "Resin", 7, 5, 7, False, None),
-        CommodityId.GEMS: Commodity(CommodityId.GEMS, "Gems", 8, 5, 8, True, None),
-        CommodityId.DYE: Commodity(CommodityId.DYE, "Dye", 8, 4, 8, False, None),
-        CommodityId.GOLD: Commodity(CommodityId.GOLD, "Gold", 9, 5, 9, True, None),
-        CommodityId.IVORY: Commodity(CommodityId.IVORY, "Ivory", 9, 4, 9, False, None),
+        CommodityId.OCHRE: _Commodity(CommodityId.OCHRE, "Ochre", 1, 7, 1, False, None),
+        CommodityId.HIDES: _Commodity(CommodityId.HIDES, "Hides", 1, 7, 1, False, None),
+        CommodityId.IRON: _Commodity(CommodityId.IRON, "Iron", 2, 8, 2, True, None),
+        CommodityId.PAPYRUS: _Commodity(CommodityId.PAPYRUS, "Papyrus", 2, 7, 2, False, None),
+        CommodityId.SALT: _Commodity(CommodityId.SALT, "Salt", 3, 9, 3, False, None),
+        CommodityId.TIMBER: _Commodity(CommodityId.TIMBER, "Timber", 3, 8, 3, False, None),
+        CommodityId.GRAIN: _Commodity(CommodityId.GRAIN, "Grain", 4, 8, 4, False, None),
+        CommodityId.OIL: _Commodity(CommodityId.OIL, "Oil", 4, 7, 4, False, None),
+        CommodityId.CLOTH: _Commodity(CommodityId.CLOTH, "Cloth", 5, 7, 5, False, None),
+        CommodityId.WINE: _Commodity(CommodityId.WINE, "Wine", 5, 6, 5, False, None),
+        CommodityId.BRONZE: _Commodity(CommodityId.BRONZE, "Bronze", 6, 6, 6, True, None),
+        CommodityId.SILVER: _Commodity(CommodityId.SILVER, "Silver", 6, 5, 6, True, None),
+        CommodityId.SPICES: _Commodity(CommodityId.SPICES, "Spices", 7, 6, 7, False, None),
+        CommodityId.RESIN: _Commodity(CommodityId.RESIN, "Resin", 7, 5, 7, False, None),
+        CommodityId.GEMS: _Commodity(CommodityId.GEMS, "Gems", 8, 5, 8, True, None),
+        CommodityId.DYE: _Commodity(CommodityId.DYE, "Dye", 8, 4, 8, False, None),
+        CommodityId.GOLD: _Commodity(CommodityId.GOLD, "Gold", 9, 5, 9, True, None),
+        CommodityId.IVORY: _Commodity(CommodityId.IVORY, "Ivory", 9, 4, 9, False, None),
     },
 )
 
 CALAMITIES: Final[Mapping[str, Calamity]] = FrozenMap(
     {
-        CalamityId.VOLCANO_EARTHQUAKE: Calamity(
+        CalamityId.VOLCANO_EARTHQUAKE: _Calamity(
             CalamityId.VOLCANO_EARTHQUAKE,
             "Volcanic Eruption/Earthquake",
             2,
@@ -1170,7 +1250,7 @@ CALAMITIES: Final[Mapping[str, Calamity]] = FrozenMap(
             rules=("9.1", "27.3", "29.6", "30.21"),
             copies=1,
         ),
-        CalamityId.TREACHERY: Calamity(
+        CalamityId.TREACHERY: _Calamity(
             CalamityId.TREACHERY,
             "Treachery",
             2,
@@ -1179,7 +1259,7 @@ CALAMITIES: Final[Mapping[str, Calamity]] = FrozenMap(
             rules=("9.1", "30.22"),
             copies=1,
         ),
-        CalamityId.FAMINE: Calamity(
+        CalamityId.FAMINE: _Calamity(
             CalamityId.FAMINE,
             "Famine",
             3,
@@ -1188,7 +1268,7 @@ CALAMITIES: Final[Mapping[str, Calamity]] = FrozenMap(
             rules=("9.1", "27.3", "30.31"),
             copies=1,
         ),
-        CalamityId.SUPERSTITION: Calamity(
+        CalamityId.SUPERSTITION: _Calamity(
             CalamityId.SUPERSTITION,
             "Superstition",
             3,
@@ -1197,7 +1277,7 @@ CALAMITIES: Final[Mapping[str, Calamity]] = FrozenMap(
             rules=("9.1", "30.32"),
             copies=1,
         ),
-        CalamityId.CIVIL_WAR: Calamity(
+        CalamityId.CIVIL_WAR: _Calamity(
             CalamityId.CIVIL_WAR,
             "Civil War",
             4,
@@ -1210,7 +1290,7 @@ CALAMITIES: Final[Mapping[str, Calamity]] = FrozenMap(
             beneficiary_overflow="next_most_unit_points_in_stock",
             beneficiary_unit_points=(5, 1),
         ),
-        CalamityId.SLAVE_REVOLT: Calamity(
+        CalamityId.SLAVE_REVOLT: _Calamity(
             CalamityId.SLAVE_REVOLT,
             "Slave Revolt",
             4,
@@ -1219,8 +1299,16 @@ CALAMITIES: Final[Mapping[str, Calamity]] = FrozenMap(
             rules=("9.1", "30.42"),
             copies=1,
         ),
-        CalamityId.FLOOD: Calamity(CalamityId.FLOOD, "Flood", 5, False, None, rules=("9.1", "27.3", "30.51"), copies=1),
-        CalamityId.BARBARIAN_HORDES: Calamity(
+        CalamityId.FLOOD: _Calamity(
+            CalamityId.FLOOD,
+            "Flood",
+            5,
+            False,
+            None,
+            rules=("9.1", "27.3", "30.51"),
+            copies=1,
+        ),
+        CalamityId.BARBARIAN_HORDES: _Calamity(
             CalamityId.BARBARIAN_HORDES,
             "Barbarian Hordes",
             5,
@@ -1229,8 +1317,16 @@ CALAMITIES: Final[Mapping[str, Calamity]] = FrozenMap(
             rules=("9.1", "30.52"),
             copies=1,
         ),
-        CalamityId.EPIDEMIC: Calamity(CalamityId.EPIDEMIC, "Epidemic", 6, True, None, rules=("9.1", "30.61"), copies=1),
-        CalamityId.CIVIL_DISORDER: Calamity(
+        CalamityId.EPIDEMIC: _Calamity(
+            CalamityId.EPIDEMIC,
+            "Epidemic",
+            6,
+            True,
+            None,
+            rules=("9.1", "30.61"),
+            copies=1,
+        ),
+        CalamityId.CIVIL_DISORDER: _Calamity(
             CalamityId.CIVIL_DISORDER,
             "Civil Disorder",
             7,
@@ -1239,7 +1335,7 @@ CALAMITIES: Final[Mapping[str, Calamity]] = FrozenMap(
             rules=("9.1", "30.71"),
             copies=1,
         ),
-        CalamityId.ICONOCLASM_AND_HERESY: Calamity(
+        CalamityId.ICONOCLASM_AND_HERESY: _Calamity(
             CalamityId.ICONOCLASM_AND_HERESY,
             "Iconoclasm and Heresy",
             8,
@@ -1248,7 +1344,7 @@ CALAMITIES: Final[Mapping[str, Calamity]] = FrozenMap(
             rules=("9.1", "30.81"),
             copies=1,
         ),
-        CalamityId.PIRACY: Calamity(CalamityId.PIRACY, "Piracy", 9, True, None, rules=("9.1", "30.91"), copies=1),
+        CalamityId.PIRACY: _Calamity(CalamityId.PIRACY, "Piracy", 9, True, None, rules=("9.1", "30.91"), copies=1),
     },
 )
 
@@ -1272,7 +1368,7 @@ CALAMITY_ORDER: Final[tuple[str, ...]] = (
 CALAMITY_EFFECTS: Final[Mapping[str, tuple[CalamityEffect, ...] | None]] = FrozenMap(
     {
         CalamityId.VOLCANO_EARTHQUAKE: (
-            CalamityEffect(
+            _CalamityEffect(
                 "eruption",
                 Role.PRIMARY,
                 CalamityKind.ELIMINATE_UNITS_IN_AREA,
@@ -1287,7 +1383,7 @@ CALAMITY_EFFECTS: Final[Mapping[str, tuple[CalamityEffect, ...] | None]] = Froze
                 site="greatest_total_damage",
                 site_tie_broken_by="primary_victim",
             ),
-            CalamityEffect(
+            _CalamityEffect(
                 "earthquake",
                 Role.PRIMARY,
                 CalamityKind.DESTROY_CITIES,
@@ -1301,7 +1397,7 @@ CALAMITY_EFFECTS: Final[Mapping[str, tuple[CalamityEffect, ...] | None]] = Froze
                 rules=("30.212",),
                 site="greatest_total_damage",
             ),
-            CalamityEffect(
+            _CalamityEffect(
                 "eruption_other_players",
                 Role.SECONDARY,
                 CalamityKind.ELIMINATE_UNITS_IN_AREA,
@@ -1314,7 +1410,7 @@ CALAMITY_EFFECTS: Final[Mapping[str, tuple[CalamityEffect, ...] | None]] = Froze
                 text="The eruption eliminates all units regardless of ownership, so every other player with units in the areas touched by the volcano loses them; the damage to these secondary victims counts when the eruption site is chosen.",
                 rules=("30.211",),
             ),
-            CalamityEffect(
+            _CalamityEffect(
                 "earthquake_secondary",
                 Role.SECONDARY,
                 CalamityKind.REDUCE_CITIES,
@@ -1332,7 +1428,7 @@ CALAMITY_EFFECTS: Final[Mapping[str, tuple[CalamityEffect, ...] | None]] = Froze
             ),
         ),
         CalamityId.TREACHERY: (
-            CalamityEffect(
+            _CalamityEffect(
                 "city_taken",
                 Role.PRIMARY,
                 CalamityKind.CITIES_REPLACED_BY_TRADER,
@@ -1346,13 +1442,13 @@ CALAMITY_EFFECTS: Final[Mapping[str, tuple[CalamityEffect, ...] | None]] = Froze
                 replaced_by="trading_player",
                 text="The player who traded the card to the primary victim picks one of the primary victim's cities and puts one of his own cities in its place.",
                 rules=("30.221",),
-                fallback=CalamityFallback(
+                fallback=_CalamityFallback(
                     CalamityKind.DESTROY_CITIES,
                     text="The victim's city is eliminated instead when the trading player has no city available.",
                     rules=("30.221",),
                 ),
             ),
-            CalamityEffect(
+            _CalamityEffect(
                 "city_reduced_not_traded",
                 Role.PRIMARY,
                 CalamityKind.REDUCE_CITIES,
@@ -1367,7 +1463,7 @@ CALAMITY_EFFECTS: Final[Mapping[str, tuple[CalamityEffect, ...] | None]] = Froze
             ),
         ),
         CalamityId.FAMINE: (
-            CalamityEffect(
+            _CalamityEffect(
                 "famine_primary",
                 Role.PRIMARY,
                 CalamityKind.LOSE_UNIT_POINTS,
@@ -1380,7 +1476,7 @@ CALAMITY_EFFECTS: Final[Mapping[str, tuple[CalamityEffect, ...] | None]] = Froze
                 text="Ten unit points are lost by the primary victim himself.",
                 rules=("30.311", "29.62"),
             ),
-            CalamityEffect(
+            _CalamityEffect(
                 "famine_secondary",
                 Role.SECONDARY,
                 CalamityKind.LOSE_UNIT_POINTS,
@@ -1396,7 +1492,7 @@ CALAMITY_EFFECTS: Final[Mapping[str, tuple[CalamityEffect, ...] | None]] = Froze
             ),
         ),
         CalamityId.SUPERSTITION: (
-            CalamityEffect(
+            _CalamityEffect(
                 "cities_reduced",
                 Role.PRIMARY,
                 CalamityKind.REDUCE_CITIES,
@@ -1411,7 +1507,7 @@ CALAMITY_EFFECTS: Final[Mapping[str, tuple[CalamityEffect, ...] | None]] = Froze
             ),
         ),
         CalamityId.CIVIL_WAR: (
-            CalamityEffect(
+            _CalamityEffect(
                 "first_faction_by_primary",
                 Role.PRIMARY,
                 CalamityKind.FACTION_SPLIT,
@@ -1424,7 +1520,7 @@ CALAMITY_EFFECTS: Final[Mapping[str, tuple[CalamityEffect, ...] | None]] = Froze
                 text="The primary victim's nation splits into two factions. The primary victim starts building the first faction by choosing 15 unit points.",
                 rules=("30.411", "30.412", "30.4121"),
             ),
-            CalamityEffect(
+            _CalamityEffect(
                 "first_faction_by_beneficiary",
                 Role.PRIMARY,
                 CalamityKind.FACTION_SPLIT,
@@ -1437,7 +1533,7 @@ CALAMITY_EFFECTS: Final[Mapping[str, tuple[CalamityEffect, ...] | None]] = Froze
                 text="Once the primary victim has finished choosing, the beneficiary chooses 20 more of the primary victim's unit points, which completes the first faction.",
                 rules=("30.4123",),
             ),
-            CalamityEffect(
+            _CalamityEffect(
                 "faction_annexed",
                 Role.PRIMARY,
                 CalamityKind.FACTION_ANNEXED,
@@ -1452,7 +1548,7 @@ CALAMITY_EFFECTS: Final[Mapping[str, tuple[CalamityEffect, ...] | None]] = Froze
             ),
         ),
         CalamityId.SLAVE_REVOLT: (
-            CalamityEffect(
+            _CalamityEffect(
                 "tokens_withheld",
                 Role.PRIMARY,
                 CalamityKind.TOKENS_CANNOT_SUPPORT_CITIES,
@@ -1467,7 +1563,7 @@ CALAMITY_EFFECTS: Final[Mapping[str, tuple[CalamityEffect, ...] | None]] = Froze
             ),
         ),
         CalamityId.FLOOD: (
-            CalamityEffect(
+            _CalamityEffect(
                 "flood_primary",
                 Role.PRIMARY,
                 CalamityKind.FLOOD_PLAIN_LOSS,
@@ -1485,7 +1581,7 @@ CALAMITY_EFFECTS: Final[Mapping[str, tuple[CalamityEffect, ...] | None]] = Froze
                 site="most_primary_victim_vulnerable_unit_points",
                 site_tie_broken_by="primary_victim",
             ),
-            CalamityEffect(
+            _CalamityEffect(
                 "flood_coastal_city",
                 Role.PRIMARY,
                 CalamityKind.DESTROY_CITIES,
@@ -1500,7 +1596,7 @@ CALAMITY_EFFECTS: Final[Mapping[str, tuple[CalamityEffect, ...] | None]] = Froze
                 text="A primary victim without vulnerable units on any flood plain has one coastal city of his choice eliminated; one with no coastal cities is not affected by the flood.",
                 rules=("30.514",),
             ),
-            CalamityEffect(
+            _CalamityEffect(
                 "flood_secondary",
                 Role.SECONDARY,
                 CalamityKind.FLOOD_PLAIN_LOSS,
@@ -1519,7 +1615,7 @@ CALAMITY_EFFECTS: Final[Mapping[str, tuple[CalamityEffect, ...] | None]] = Froze
             ),
         ),
         CalamityId.BARBARIAN_HORDES: (
-            CalamityEffect(
+            _CalamityEffect(
                 "invasion",
                 Role.PRIMARY,
                 CalamityKind.BARBARIAN_INVASION,
@@ -1548,7 +1644,7 @@ CALAMITY_EFFECTS: Final[Mapping[str, tuple[CalamityEffect, ...] | None]] = Froze
             ),
         ),
         CalamityId.EPIDEMIC: (
-            CalamityEffect(
+            _CalamityEffect(
                 "epidemic_primary",
                 Role.PRIMARY,
                 CalamityKind.LOSE_UNIT_POINTS,
@@ -1562,7 +1658,7 @@ CALAMITY_EFFECTS: Final[Mapping[str, tuple[CalamityEffect, ...] | None]] = Froze
                 text="The primary victim loses 16 unit points. Whoever removes tokens must keep at least one token in every area hit; an eliminated city is replaced by at least one token, so no city counts for more than four unit points.",
                 rules=("30.611", "30.612", "29.62"),
             ),
-            CalamityEffect(
+            _CalamityEffect(
                 "epidemic_secondary",
                 Role.SECONDARY,
                 CalamityKind.LOSE_UNIT_POINTS,
@@ -1578,7 +1674,7 @@ CALAMITY_EFFECTS: Final[Mapping[str, tuple[CalamityEffect, ...] | None]] = Froze
             ),
         ),
         CalamityId.CIVIL_DISORDER: (
-            CalamityEffect(
+            _CalamityEffect(
                 "cities_reduced",
                 Role.PRIMARY,
                 CalamityKind.REDUCE_CITIES,
@@ -1593,7 +1689,7 @@ CALAMITY_EFFECTS: Final[Mapping[str, tuple[CalamityEffect, ...] | None]] = Froze
             ),
         ),
         CalamityId.ICONOCLASM_AND_HERESY: (
-            CalamityEffect(
+            _CalamityEffect(
                 "cities_reduced",
                 Role.PRIMARY,
                 CalamityKind.REDUCE_CITIES,
@@ -1606,7 +1702,7 @@ CALAMITY_EFFECTS: Final[Mapping[str, tuple[CalamityEffect, ...] | None]] = Froze
                 text="The primary victim reduces four of his cities, choosing which.",
                 rules=("30.811",),
             ),
-            CalamityEffect(
+            _CalamityEffect(
                 "other_cities_reduced",
                 Role.SECONDARY,
                 CalamityKind.REDUCE_CITIES,
@@ -1621,7 +1717,7 @@ CALAMITY_EFFECTS: Final[Mapping[str, tuple[CalamityEffect, ...] | None]] = Froze
             ),
         ),
         CalamityId.PIRACY: (
-            CalamityEffect(
+            _CalamityEffect(
                 "coastal_cities_taken",
                 Role.PRIMARY,
                 CalamityKind.CITIES_REPLACED_BY_PIRATES,
@@ -1636,7 +1732,7 @@ CALAMITY_EFFECTS: Final[Mapping[str, tuple[CalamityEffect, ...] | None]] = Froze
                 text="The primary victim loses two coastal cities, selected by the player trading the card; they are replaced by two pirate cities of a nation which did not start the game (the Barbarian Hordes units).",
                 rules=("30.911",),
             ),
-            CalamityEffect(
+            _CalamityEffect(
                 "other_coastal_cities_taken",
                 Role.SECONDARY,
                 CalamityKind.CITIES_REPLACED_BY_PIRATES,
@@ -1661,7 +1757,7 @@ CALAMITY_EFFECTS: Final[Mapping[str, tuple[CalamityEffect, ...] | None]] = Froze
 CALAMITY_MODIFIERS: Final[Mapping[str, tuple[CalamityModifier, ...] | None]] = FrozenMap(
     {
         CalamityId.VOLCANO_EARTHQUAKE: (
-            CalamityModifier(
+            _CalamityModifier(
                 card=CardId.ENGINEERING,
                 applies_to=AppliesTo.PRIMARY,
                 effect=ModifierEffect.ALTERS,
@@ -1679,7 +1775,7 @@ CALAMITY_MODIFIERS: Final[Mapping[str, tuple[CalamityModifier, ...] | None]] = F
                 text="A primary victim holding Engineering has his city reduced by the earthquake, not destroyed.",
                 rules=("30.213", "32.312"),
             ),
-            CalamityModifier(
+            _CalamityModifier(
                 card=CardId.ENGINEERING,
                 applies_to=AppliesTo.SECONDARY,
                 effect=ModifierEffect.IMMUNITY,
@@ -1700,7 +1796,7 @@ CALAMITY_MODIFIERS: Final[Mapping[str, tuple[CalamityModifier, ...] | None]] = F
         ),
         CalamityId.TREACHERY: (),
         CalamityId.FAMINE: (
-            CalamityModifier(
+            _CalamityModifier(
                 card=CardId.POTTERY,
                 applies_to=AppliesTo.BOTH,
                 effect=ModifierEffect.REDUCES,
@@ -1721,7 +1817,7 @@ CALAMITY_MODIFIERS: Final[Mapping[str, tuple[CalamityModifier, ...] | None]] = F
             ),
         ),
         CalamityId.SUPERSTITION: (
-            CalamityModifier(
+            _CalamityModifier(
                 card=CardId.MYSTICISM,
                 applies_to=AppliesTo.PRIMARY,
                 effect=ModifierEffect.REDUCES,
@@ -1739,7 +1835,7 @@ CALAMITY_MODIFIERS: Final[Mapping[str, tuple[CalamityModifier, ...] | None]] = F
                 text="With Mysticism, the primary victim has two of his cities reduced.",
                 rules=("30.322", "32.911"),
             ),
-            CalamityModifier(
+            _CalamityModifier(
                 card=CardId.DEISM,
                 applies_to=AppliesTo.PRIMARY,
                 effect=ModifierEffect.REDUCES,
@@ -1757,7 +1853,7 @@ CALAMITY_MODIFIERS: Final[Mapping[str, tuple[CalamityModifier, ...] | None]] = F
                 text="With Deism, the primary victim has one of his cities reduced.",
                 rules=("30.322", "32.921"),
             ),
-            CalamityModifier(
+            _CalamityModifier(
                 card=CardId.ENLIGHTENMENT,
                 applies_to=AppliesTo.PRIMARY,
                 effect=ModifierEffect.NULLIFIES,
@@ -1777,7 +1873,7 @@ CALAMITY_MODIFIERS: Final[Mapping[str, tuple[CalamityModifier, ...] | None]] = F
             ),
         ),
         CalamityId.CIVIL_WAR: (
-            CalamityModifier(
+            _CalamityModifier(
                 card=CardId.MUSIC,
                 applies_to=AppliesTo.PRIMARY,
                 effect=ModifierEffect.REDUCES,
@@ -1795,7 +1891,7 @@ CALAMITY_MODIFIERS: Final[Mapping[str, tuple[CalamityModifier, ...] | None]] = F
                 text="A primary victim holding Music chooses five more unit points.",
                 rules=("30.4122", "32.621"),
             ),
-            CalamityModifier(
+            _CalamityModifier(
                 card=CardId.DRAMA_AND_POETRY,
                 applies_to=AppliesTo.PRIMARY,
                 effect=ModifierEffect.REDUCES,
@@ -1813,7 +1909,7 @@ CALAMITY_MODIFIERS: Final[Mapping[str, tuple[CalamityModifier, ...] | None]] = F
                 text="A primary victim holding Drama and Poetry chooses five more unit points.",
                 rules=("30.4122", "32.611"),
             ),
-            CalamityModifier(
+            _CalamityModifier(
                 card=CardId.DEMOCRACY,
                 applies_to=AppliesTo.PRIMARY,
                 effect=ModifierEffect.REDUCES,
@@ -1831,7 +1927,7 @@ CALAMITY_MODIFIERS: Final[Mapping[str, tuple[CalamityModifier, ...] | None]] = F
                 text="A primary victim holding Democracy chooses ten more unit points.",
                 rules=("30.4122", "32.822"),
             ),
-            CalamityModifier(
+            _CalamityModifier(
                 card=CardId.PHILOSOPHY,
                 applies_to=AppliesTo.PRIMARY,
                 effect=ModifierEffect.ALTERS,
@@ -1849,7 +1945,7 @@ CALAMITY_MODIFIERS: Final[Mapping[str, tuple[CalamityModifier, ...] | None]] = F
                 text="A primary victim holding Philosophy picks none: the first faction is simply 15 units picked by the beneficiary, whatever other civilization cards the primary victim has.",
                 rules=("30.4124", "32.841"),
             ),
-            CalamityModifier(
+            _CalamityModifier(
                 card=CardId.PHILOSOPHY,
                 applies_to=AppliesTo.PRIMARY,
                 effect=ModifierEffect.ALTERS,
@@ -1867,7 +1963,7 @@ CALAMITY_MODIFIERS: Final[Mapping[str, tuple[CalamityModifier, ...] | None]] = F
                 text="If the primary victim holds Philosophy, the beneficiary alone makes up the first faction with 15 units: he picks 15 unit points rather than 20.",
                 rules=("30.4124", "32.841"),
             ),
-            CalamityModifier(
+            _CalamityModifier(
                 card=CardId.MILITARY,
                 applies_to=AppliesTo.PRIMARY,
                 effect=ModifierEffect.AGGRAVATES,
@@ -1888,7 +1984,7 @@ CALAMITY_MODIFIERS: Final[Mapping[str, tuple[CalamityModifier, ...] | None]] = F
             ),
         ),
         CalamityId.SLAVE_REVOLT: (
-            CalamityModifier(
+            _CalamityModifier(
                 card=CardId.MINING,
                 applies_to=AppliesTo.PRIMARY,
                 effect=ModifierEffect.AGGRAVATES,
@@ -1906,7 +2002,7 @@ CALAMITY_MODIFIERS: Final[Mapping[str, tuple[CalamityModifier, ...] | None]] = F
                 text="A primary victim holding Mining has five more tokens barred from city support.",
                 rules=("30.423", "32.262"),
             ),
-            CalamityModifier(
+            _CalamityModifier(
                 card=CardId.ENLIGHTENMENT,
                 applies_to=AppliesTo.PRIMARY,
                 effect=ModifierEffect.REDUCES,
@@ -1926,7 +2022,7 @@ CALAMITY_MODIFIERS: Final[Mapping[str, tuple[CalamityModifier, ...] | None]] = F
             ),
         ),
         CalamityId.FLOOD: (
-            CalamityModifier(
+            _CalamityModifier(
                 card=CardId.ENGINEERING,
                 applies_to=AppliesTo.PRIMARY,
                 effect=ModifierEffect.REDUCES,
@@ -1944,7 +2040,7 @@ CALAMITY_MODIFIERS: Final[Mapping[str, tuple[CalamityModifier, ...] | None]] = F
                 text="A player holding Engineering loses at most seven unit points to the flood on a flood plain where he has units (the primary victim 7 instead of 17).",
                 rules=("30.515", "32.312"),
             ),
-            CalamityModifier(
+            _CalamityModifier(
                 card=CardId.ENGINEERING,
                 applies_to=AppliesTo.SECONDARY,
                 effect=ModifierEffect.REDUCES,
@@ -1962,7 +2058,7 @@ CALAMITY_MODIFIERS: Final[Mapping[str, tuple[CalamityModifier, ...] | None]] = F
                 text="A secondary victim holding Engineering loses no more than seven unit points to the flood.",
                 rules=("30.515", "32.312"),
             ),
-            CalamityModifier(
+            _CalamityModifier(
                 card=CardId.ENGINEERING,
                 applies_to=AppliesTo.PRIMARY,
                 effect=ModifierEffect.ALTERS,
@@ -1983,7 +2079,7 @@ CALAMITY_MODIFIERS: Final[Mapping[str, tuple[CalamityModifier, ...] | None]] = F
         ),
         CalamityId.BARBARIAN_HORDES: (),
         CalamityId.EPIDEMIC: (
-            CalamityModifier(
+            _CalamityModifier(
                 card=CardId.MEDICINE,
                 applies_to=AppliesTo.PRIMARY,
                 effect=ModifierEffect.REDUCES,
@@ -2001,7 +2097,7 @@ CALAMITY_MODIFIERS: Final[Mapping[str, tuple[CalamityModifier, ...] | None]] = F
                 text="A primary victim of Epidemic who holds Medicine loses eight fewer unit points.",
                 rules=("30.613", "32.431"),
             ),
-            CalamityModifier(
+            _CalamityModifier(
                 card=CardId.MEDICINE,
                 applies_to=AppliesTo.SECONDARY,
                 effect=ModifierEffect.REDUCES,
@@ -2019,7 +2115,7 @@ CALAMITY_MODIFIERS: Final[Mapping[str, tuple[CalamityModifier, ...] | None]] = F
                 text="A secondary victim of Epidemic who holds Medicine loses five fewer unit points.",
                 rules=("30.613", "32.431"),
             ),
-            CalamityModifier(
+            _CalamityModifier(
                 card=CardId.ROADBUILDING,
                 applies_to=AppliesTo.BOTH,
                 effect=ModifierEffect.AGGRAVATES,
@@ -2039,7 +2135,7 @@ CALAMITY_MODIFIERS: Final[Mapping[str, tuple[CalamityModifier, ...] | None]] = F
             ),
         ),
         CalamityId.CIVIL_DISORDER: (
-            CalamityModifier(
+            _CalamityModifier(
                 card=CardId.MUSIC,
                 applies_to=AppliesTo.PRIMARY,
                 effect=ModifierEffect.REDUCES,
@@ -2057,7 +2153,7 @@ CALAMITY_MODIFIERS: Final[Mapping[str, tuple[CalamityModifier, ...] | None]] = F
                 text="A primary victim holding Music reduces one city fewer.",
                 rules=("30.712", "32.621"),
             ),
-            CalamityModifier(
+            _CalamityModifier(
                 card=CardId.DRAMA_AND_POETRY,
                 applies_to=AppliesTo.PRIMARY,
                 effect=ModifierEffect.REDUCES,
@@ -2075,7 +2171,7 @@ CALAMITY_MODIFIERS: Final[Mapping[str, tuple[CalamityModifier, ...] | None]] = F
                 text="A primary victim holding Drama and Poetry reduces one city fewer.",
                 rules=("30.712", "32.611"),
             ),
-            CalamityModifier(
+            _CalamityModifier(
                 card=CardId.LAW,
                 applies_to=AppliesTo.PRIMARY,
                 effect=ModifierEffect.REDUCES,
@@ -2093,7 +2189,7 @@ CALAMITY_MODIFIERS: Final[Mapping[str, tuple[CalamityModifier, ...] | None]] = F
                 text="A primary victim holding Law reduces one city fewer.",
                 rules=("30.712", "32.811"),
             ),
-            CalamityModifier(
+            _CalamityModifier(
                 card=CardId.DEMOCRACY,
                 applies_to=AppliesTo.PRIMARY,
                 effect=ModifierEffect.REDUCES,
@@ -2111,7 +2207,7 @@ CALAMITY_MODIFIERS: Final[Mapping[str, tuple[CalamityModifier, ...] | None]] = F
                 text="A primary victim holding Democracy reduces one city fewer.",
                 rules=("30.712", "32.822"),
             ),
-            CalamityModifier(
+            _CalamityModifier(
                 card=CardId.MILITARY,
                 applies_to=AppliesTo.PRIMARY,
                 effect=ModifierEffect.AGGRAVATES,
@@ -2129,7 +2225,7 @@ CALAMITY_MODIFIERS: Final[Mapping[str, tuple[CalamityModifier, ...] | None]] = F
                 text="A primary victim holding Military reduces one more city.",
                 rules=("30.713", "32.833"),
             ),
-            CalamityModifier(
+            _CalamityModifier(
                 card=CardId.ROADBUILDING,
                 applies_to=AppliesTo.PRIMARY,
                 effect=ModifierEffect.AGGRAVATES,
@@ -2149,7 +2245,7 @@ CALAMITY_MODIFIERS: Final[Mapping[str, tuple[CalamityModifier, ...] | None]] = F
             ),
         ),
         CalamityId.ICONOCLASM_AND_HERESY: (
-            CalamityModifier(
+            _CalamityModifier(
                 card=CardId.LAW,
                 applies_to=AppliesTo.PRIMARY,
                 effect=ModifierEffect.REDUCES,
@@ -2167,7 +2263,7 @@ CALAMITY_MODIFIERS: Final[Mapping[str, tuple[CalamityModifier, ...] | None]] = F
                 text="A primary victim holding Law reduces one city fewer.",
                 rules=("30.812", "32.811"),
             ),
-            CalamityModifier(
+            _CalamityModifier(
                 card=CardId.PHILOSOPHY,
                 applies_to=AppliesTo.PRIMARY,
                 effect=ModifierEffect.REDUCES,
@@ -2185,7 +2281,7 @@ CALAMITY_MODIFIERS: Final[Mapping[str, tuple[CalamityModifier, ...] | None]] = F
                 text="A primary victim holding Philosophy reduces one city fewer.",
                 rules=("30.813", "32.841"),
             ),
-            CalamityModifier(
+            _CalamityModifier(
                 card=CardId.THEOLOGY,
                 applies_to=AppliesTo.PRIMARY,
                 effect=ModifierEffect.REDUCES,
@@ -2203,7 +2299,7 @@ CALAMITY_MODIFIERS: Final[Mapping[str, tuple[CalamityModifier, ...] | None]] = F
                 text="A primary victim holding Theology reduces three cities fewer.",
                 rules=("30.814", "32.951"),
             ),
-            CalamityModifier(
+            _CalamityModifier(
                 card=CardId.MONOTHEISM,
                 applies_to=AppliesTo.PRIMARY,
                 effect=ModifierEffect.AGGRAVATES,
@@ -2221,7 +2317,7 @@ CALAMITY_MODIFIERS: Final[Mapping[str, tuple[CalamityModifier, ...] | None]] = F
                 text="A primary victim holding Monotheism reduces one more city.",
                 rules=("30.815", "32.943"),
             ),
-            CalamityModifier(
+            _CalamityModifier(
                 card=CardId.ROADBUILDING,
                 applies_to=AppliesTo.PRIMARY,
                 effect=ModifierEffect.AGGRAVATES,
@@ -2239,7 +2335,7 @@ CALAMITY_MODIFIERS: Final[Mapping[str, tuple[CalamityModifier, ...] | None]] = F
                 text="A primary victim holding Roadbuilding reduces one more city.",
                 rules=("30.816", "32.252"),
             ),
-            CalamityModifier(
+            _CalamityModifier(
                 card=CardId.PHILOSOPHY,
                 applies_to=AppliesTo.SECONDARY,
                 effect=ModifierEffect.REDUCES,
@@ -2257,7 +2353,7 @@ CALAMITY_MODIFIERS: Final[Mapping[str, tuple[CalamityModifier, ...] | None]] = F
                 text="A secondary victim holding Philosophy loses at most one city to the primary victim's order.",
                 rules=("30.819", "32.841"),
             ),
-            CalamityModifier(
+            _CalamityModifier(
                 card=CardId.THEOLOGY,
                 applies_to=AppliesTo.SECONDARY,
                 effect=ModifierEffect.IMMUNITY,
@@ -2283,28 +2379,28 @@ CALAMITY_MODIFIERS: Final[Mapping[str, tuple[CalamityModifier, ...] | None]] = F
 #: How each calamity's modifiers of different cards combine.
 CALAMITY_COMBINATIONS: Final[Mapping[str, Combination]] = FrozenMap(
     {
-        CalamityId.VOLCANO_EARTHQUAKE: Combination(None, (), (), mode_unknown=False),
-        CalamityId.TREACHERY: Combination(None, (), (), mode_unknown=False),
-        CalamityId.FAMINE: Combination(None, (), (), mode_unknown=False),
-        CalamityId.SUPERSTITION: Combination(
+        CalamityId.VOLCANO_EARTHQUAKE: _Combination(None, (), (), mode_unknown=False),
+        CalamityId.TREACHERY: _Combination(None, (), (), mode_unknown=False),
+        CalamityId.FAMINE: _Combination(None, (), (), mode_unknown=False),
+        CalamityId.SUPERSTITION: _Combination(
             CombinationMode.HIGHEST,
             (CardId.MYSTICISM, CardId.DEISM, CardId.ENLIGHTENMENT),
             (),
             mode_unknown=False,
         ),
-        CalamityId.CIVIL_WAR: Combination(
+        CalamityId.CIVIL_WAR: _Combination(
             CombinationMode.CUMULATIVE,
             (),
             ((CardId.PHILOSOPHY, (CardId.MUSIC, CardId.DRAMA_AND_POETRY, CardId.DEMOCRACY)),),
             mode_unknown=False,
         ),
-        CalamityId.SLAVE_REVOLT: Combination(CombinationMode.CUMULATIVE, (), (), mode_unknown=False),
-        CalamityId.FLOOD: Combination(None, (), (), mode_unknown=False),
-        CalamityId.BARBARIAN_HORDES: Combination(None, (), (), mode_unknown=False),
-        CalamityId.EPIDEMIC: Combination(CombinationMode.CUMULATIVE, (), (), mode_unknown=False),
-        CalamityId.CIVIL_DISORDER: Combination(CombinationMode.CUMULATIVE, (), (), mode_unknown=False),
-        CalamityId.ICONOCLASM_AND_HERESY: Combination(CombinationMode.CUMULATIVE, (), (), mode_unknown=False),
-        CalamityId.PIRACY: Combination(None, (), (), mode_unknown=False),
+        CalamityId.SLAVE_REVOLT: _Combination(CombinationMode.CUMULATIVE, (), (), mode_unknown=False),
+        CalamityId.FLOOD: _Combination(None, (), (), mode_unknown=False),
+        CalamityId.BARBARIAN_HORDES: _Combination(None, (), (), mode_unknown=False),
+        CalamityId.EPIDEMIC: _Combination(CombinationMode.CUMULATIVE, (), (), mode_unknown=False),
+        CalamityId.CIVIL_DISORDER: _Combination(CombinationMode.CUMULATIVE, (), (), mode_unknown=False),
+        CalamityId.ICONOCLASM_AND_HERESY: _Combination(CombinationMode.CUMULATIVE, (), (), mode_unknown=False),
+        CalamityId.PIRACY: _Combination(None, (), (), mode_unknown=False),
     },
 )
 
@@ -2312,7 +2408,7 @@ CALAMITY_COMBINATIONS: Final[Mapping[str, Combination]] = FrozenMap(
 CALAMITY_IMMUNITIES: Final[Mapping[str, tuple[CalamityImmunity, ...] | None]] = FrozenMap(
     {
         CalamityId.VOLCANO_EARTHQUAKE: (
-            CalamityImmunity(
+            _CalamityImmunity(
                 who="card_holder",
                 side=Role.SECONDARY,
                 nation=None,
@@ -2329,7 +2425,7 @@ CALAMITY_IMMUNITIES: Final[Mapping[str, tuple[CalamityImmunity, ...] | None]] = 
         CalamityId.SLAVE_REVOLT: (),
         CalamityId.FLOOD: (),
         CalamityId.BARBARIAN_HORDES: (
-            CalamityImmunity(
+            _CalamityImmunity(
                 who="nation",
                 side=Role.PRIMARY,
                 nation="crete",
@@ -2339,7 +2435,7 @@ CALAMITY_IMMUNITIES: Final[Mapping[str, tuple[CalamityImmunity, ...] | None]] = 
             ),
         ),
         CalamityId.EPIDEMIC: (
-            CalamityImmunity(
+            _CalamityImmunity(
                 who="trading_player",
                 side=Role.SECONDARY,
                 nation=None,
@@ -2350,7 +2446,7 @@ CALAMITY_IMMUNITIES: Final[Mapping[str, tuple[CalamityImmunity, ...] | None]] = 
         ),
         CalamityId.CIVIL_DISORDER: (),
         CalamityId.ICONOCLASM_AND_HERESY: (
-            CalamityImmunity(
+            _CalamityImmunity(
                 who="trading_player",
                 side=Role.SECONDARY,
                 nation=None,
@@ -2358,7 +2454,7 @@ CALAMITY_IMMUNITIES: Final[Mapping[str, tuple[CalamityImmunity, ...] | None]] = 
                 text="Whoever gave the primary victim Iconoclasm and Heresy in trade cannot be made a secondary victim.",
                 rules=("30.818", "29.61"),
             ),
-            CalamityImmunity(
+            _CalamityImmunity(
                 who="card_holder",
                 side=Role.SECONDARY,
                 nation=None,
@@ -2368,7 +2464,7 @@ CALAMITY_IMMUNITIES: Final[Mapping[str, tuple[CalamityImmunity, ...] | None]] = 
             ),
         ),
         CalamityId.PIRACY: (
-            CalamityImmunity(
+            _CalamityImmunity(
                 who="trading_player",
                 side=Role.SECONDARY,
                 nation=None,
@@ -2381,37 +2477,37 @@ CALAMITY_IMMUNITIES: Final[Mapping[str, tuple[CalamityImmunity, ...] | None]] = 
 )
 
 TRADE_STACKS: Final[tuple[TradeStack, ...]] = (
-    TradeStack(1, (CommodityId.OCHRE, CommodityId.HIDES), ()),
-    TradeStack(2, (CommodityId.IRON, CommodityId.PAPYRUS), (CalamityId.VOLCANO_EARTHQUAKE, CalamityId.TREACHERY)),
-    TradeStack(3, (CommodityId.SALT, CommodityId.TIMBER), (CalamityId.FAMINE, CalamityId.SUPERSTITION)),
-    TradeStack(4, (CommodityId.GRAIN, CommodityId.OIL), (CalamityId.CIVIL_WAR, CalamityId.SLAVE_REVOLT)),
-    TradeStack(5, (CommodityId.CLOTH, CommodityId.WINE), (CalamityId.FLOOD, CalamityId.BARBARIAN_HORDES)),
-    TradeStack(6, (CommodityId.BRONZE, CommodityId.SILVER), (CalamityId.EPIDEMIC,)),
-    TradeStack(7, (CommodityId.SPICES, CommodityId.RESIN), (CalamityId.CIVIL_DISORDER,)),
-    TradeStack(8, (CommodityId.GEMS, CommodityId.DYE), (CalamityId.ICONOCLASM_AND_HERESY,)),
-    TradeStack(9, (CommodityId.GOLD, CommodityId.IVORY), (CalamityId.PIRACY,)),
+    _TradeStack(1, (CommodityId.OCHRE, CommodityId.HIDES), ()),
+    _TradeStack(2, (CommodityId.IRON, CommodityId.PAPYRUS), (CalamityId.VOLCANO_EARTHQUAKE, CalamityId.TREACHERY)),
+    _TradeStack(3, (CommodityId.SALT, CommodityId.TIMBER), (CalamityId.FAMINE, CalamityId.SUPERSTITION)),
+    _TradeStack(4, (CommodityId.GRAIN, CommodityId.OIL), (CalamityId.CIVIL_WAR, CalamityId.SLAVE_REVOLT)),
+    _TradeStack(5, (CommodityId.CLOTH, CommodityId.WINE), (CalamityId.FLOOD, CalamityId.BARBARIAN_HORDES)),
+    _TradeStack(6, (CommodityId.BRONZE, CommodityId.SILVER), (CalamityId.EPIDEMIC,)),
+    _TradeStack(7, (CommodityId.SPICES, CommodityId.RESIN), (CalamityId.CIVIL_DISORDER,)),
+    _TradeStack(8, (CommodityId.GEMS, CommodityId.DYE), (CalamityId.ICONOCLASM_AND_HERESY,)),
+    _TradeStack(9, (CommodityId.GOLD, CommodityId.IVORY), (CalamityId.PIRACY,)),
 )
 
 #: How the trade stacks are prepared before play, step by step.
 STACK_SETUP: Final[tuple[StackSetupStep, ...]] = (
-    StackSetupStep("sort_commodities_by_stack", "Sort the commodity cards by number.", ("15.2",)),
-    StackSetupStep("shuffle_each_stack", "Shuffle each stack.", ("15.2",)),
-    StackSetupStep(
+    _StackSetupStep("sort_commodities_by_stack", "Sort the commodity cards by number.", ("15.2",)),
+    _StackSetupStep("shuffle_each_stack", "Shuffle each stack.", ("15.2",)),
+    _StackSetupStep(
         "set_aside_commodities",
         "From each of stacks two to nine, set aside a number of commodity cards equal to the number of players.",
         ("15.2",),
     ),
-    StackSetupStep(
+    _StackSetupStep(
         "shuffle_in_tradable_calamities",
         "Shuffle each of the eight tradable calamity cards with the remaining trade cards of the same number (Treachery with Iron and Papyrus, Superstition with Salt and Timber, and so on).",
         ("15.2",),
     ),
-    StackSetupStep(
+    _StackSetupStep(
         "place_set_aside_on_top",
         "Put the commodity cards set aside on top of their stacks, so no player draws a tradable calamity until the game is well under way.",
         ("15.2",),
     ),
-    StackSetupStep(
+    _StackSetupStep(
         "place_non_tradable_calamities_at_bottom",
         "Place the four non-tradable calamity cards at the bottom of the stack of their number. The first stack contains no calamities.",
         ("15.2",),
@@ -2426,15 +2522,15 @@ BLOCK_BONUSES: Final[tuple[BlockBonus, ...]] = ()
 
 NATIONS: Final[Mapping[str, Nation]] = FrozenMap(
     {
-        NationId.AFRICA: Nation(NationId.AFRICA, "Africa", None, 1),
-        NationId.ITALY: Nation(NationId.ITALY, "Italy", None, 2),
-        NationId.ILLYRIA: Nation(NationId.ILLYRIA, "Illyria", (AreaId.SUDETEN, AreaId.GERMANIA_2), 3),
-        NationId.THRACE: Nation(NationId.THRACE, "Thrace", (AreaId.SCYTHIA,), 4),
-        NationId.CRETE: Nation(NationId.CRETE, "Crete", (AreaId.KNOSSOS, AreaId.PHAESTOS), 5, colour="yellow-green"),
-        NationId.ASIA: Nation(NationId.ASIA, "Asia", (AreaId.MIKOP, AreaId.KUBAN), 6),
-        NationId.ASSYRIA: Nation(NationId.ASSYRIA, "Assyria", (AreaId.CAUCASUS, AreaId.NALCHIK), 7),
-        NationId.BABYLON: Nation(NationId.BABYLON, "Babylon", (AreaId.SUSA, AreaId.MEDIA, AreaId.PARTHIA), 8),
-        NationId.EGYPT: Nation(
+        NationId.AFRICA: _Nation(NationId.AFRICA, "Africa", None, 1),
+        NationId.ITALY: _Nation(NationId.ITALY, "Italy", None, 2),
+        NationId.ILLYRIA: _Nation(NationId.ILLYRIA, "Illyria", (AreaId.SUDETEN, AreaId.GERMANIA_2), 3),
+        NationId.THRACE: _Nation(NationId.THRACE, "Thrace", (AreaId.SCYTHIA,), 4),
+        NationId.CRETE: _Nation(NationId.CRETE, "Crete", (AreaId.KNOSSOS, AreaId.PHAESTOS), 5, colour="yellow-green"),
+        NationId.ASIA: _Nation(NationId.ASIA, "Asia", (AreaId.MIKOP, AreaId.KUBAN), 6),
+        NationId.ASSYRIA: _Nation(NationId.ASSYRIA, "Assyria", (AreaId.CAUCASUS, AreaId.NALCHIK), 7),
+        NationId.BABYLON: _Nation(NationId.BABYLON, "Babylon", (AreaId.SUSA, AreaId.MEDIA, AreaId.PARTHIA), 8),
+        NationId.EGYPT: _Nation(
             NationId.EGYPT,
             "Egypt",
             (AreaId.THEBES, AreaId.UPPER_EGYPT, AreaId.NUBIA, AreaId.BUHEN, AreaId.SIWA, AreaId.JALO),
@@ -2448,13 +2544,13 @@ AST_LEVELS: Final[tuple[str, ...]] = ("standard",)
 
 EPOCHS: Final[Mapping[str, Epoch]] = FrozenMap(
     {
-        EpochId.STONE_AGE: Epoch(
+        EpochId.STONE_AGE: _Epoch(
             id=EpochId.STONE_AGE,
             name="Stone Age",
             order=1,
             requirements=FrozenMap(
                 {
-                    "standard": Requirements(
+                    "standard": _Requirements(
                         min_cities=None,
                         min_card_groups=None,
                         min_cards=None,
@@ -2468,13 +2564,13 @@ EPOCHS: Final[Mapping[str, Epoch]] = FrozenMap(
                 },
             ),
         ),
-        EpochId.EARLY_BRONZE_AGE: Epoch(
+        EpochId.EARLY_BRONZE_AGE: _Epoch(
             id=EpochId.EARLY_BRONZE_AGE,
             name="Early Bronze Age",
             order=2,
             requirements=FrozenMap(
                 {
-                    "standard": Requirements(
+                    "standard": _Requirements(
                         min_cities=2,
                         min_card_groups=None,
                         min_cards=None,
@@ -2488,13 +2584,13 @@ EPOCHS: Final[Mapping[str, Epoch]] = FrozenMap(
                 },
             ),
         ),
-        EpochId.LATE_BRONZE_AGE: Epoch(
+        EpochId.LATE_BRONZE_AGE: _Epoch(
             id=EpochId.LATE_BRONZE_AGE,
             name="Late Bronze Age",
             order=3,
             requirements=FrozenMap(
                 {
-                    "standard": Requirements(
+                    "standard": _Requirements(
                         min_cities=3,
                         min_card_groups=3,
                         min_cards=None,
@@ -2508,13 +2604,13 @@ EPOCHS: Final[Mapping[str, Epoch]] = FrozenMap(
                 },
             ),
         ),
-        EpochId.EARLY_IRON_AGE: Epoch(
+        EpochId.EARLY_IRON_AGE: _Epoch(
             id=EpochId.EARLY_IRON_AGE,
             name="Early Iron Age",
             order=4,
             requirements=FrozenMap(
                 {
-                    "standard": Requirements(
+                    "standard": _Requirements(
                         min_cities=4,
                         min_card_groups=None,
                         min_cards=9,
@@ -2528,13 +2624,13 @@ EPOCHS: Final[Mapping[str, Epoch]] = FrozenMap(
                 },
             ),
         ),
-        EpochId.LATE_IRON_AGE: Epoch(
+        EpochId.LATE_IRON_AGE: _Epoch(
             id=EpochId.LATE_IRON_AGE,
             name="Late Iron Age",
             order=5,
             requirements=FrozenMap(
                 {
-                    "standard": Requirements(
+                    "standard": _Requirements(
                         min_cities=5,
                         min_card_groups=None,
                         min_cards=None,
@@ -2555,7 +2651,7 @@ AST_TRACKS: Final[Mapping[str, Mapping[str, AstTrack]]] = FrozenMap(
     {
         NationId.AFRICA: FrozenMap(
             {
-                "standard": AstTrack(
+                "standard": _AstTrack(
                     NationId.AFRICA,
                     "standard",
                     17,
@@ -2572,7 +2668,7 @@ AST_TRACKS: Final[Mapping[str, Mapping[str, AstTrack]]] = FrozenMap(
         ),
         NationId.ITALY: FrozenMap(
             {
-                "standard": AstTrack(
+                "standard": _AstTrack(
                     NationId.ITALY,
                     "standard",
                     17,
@@ -2589,7 +2685,7 @@ AST_TRACKS: Final[Mapping[str, Mapping[str, AstTrack]]] = FrozenMap(
         ),
         NationId.ILLYRIA: FrozenMap(
             {
-                "standard": AstTrack(
+                "standard": _AstTrack(
                     NationId.ILLYRIA,
                     "standard",
                     17,
@@ -2606,7 +2702,7 @@ AST_TRACKS: Final[Mapping[str, Mapping[str, AstTrack]]] = FrozenMap(
         ),
         NationId.THRACE: FrozenMap(
             {
-                "standard": AstTrack(
+                "standard": _AstTrack(
                     NationId.THRACE,
                     "standard",
                     17,
@@ -2623,7 +2719,7 @@ AST_TRACKS: Final[Mapping[str, Mapping[str, AstTrack]]] = FrozenMap(
         ),
         NationId.CRETE: FrozenMap(
             {
-                "standard": AstTrack(
+                "standard": _AstTrack(
                     NationId.CRETE,
                     "standard",
                     17,
@@ -2640,7 +2736,7 @@ AST_TRACKS: Final[Mapping[str, Mapping[str, AstTrack]]] = FrozenMap(
         ),
         NationId.ASIA: FrozenMap(
             {
-                "standard": AstTrack(
+                "standard": _AstTrack(
                     NationId.ASIA,
                     "standard",
                     17,
@@ -2657,7 +2753,7 @@ AST_TRACKS: Final[Mapping[str, Mapping[str, AstTrack]]] = FrozenMap(
         ),
         NationId.ASSYRIA: FrozenMap(
             {
-                "standard": AstTrack(
+                "standard": _AstTrack(
                     NationId.ASSYRIA,
                     "standard",
                     17,
@@ -2674,7 +2770,7 @@ AST_TRACKS: Final[Mapping[str, Mapping[str, AstTrack]]] = FrozenMap(
         ),
         NationId.BABYLON: FrozenMap(
             {
-                "standard": AstTrack(
+                "standard": _AstTrack(
                     NationId.BABYLON,
                     "standard",
                     17,
@@ -2691,7 +2787,7 @@ AST_TRACKS: Final[Mapping[str, Mapping[str, AstTrack]]] = FrozenMap(
         ),
         NationId.EGYPT: FrozenMap(
             {
-                "standard": AstTrack(
+                "standard": _AstTrack(
                     NationId.EGYPT,
                     "standard",
                     17,
@@ -2711,7 +2807,7 @@ AST_TRACKS: Final[Mapping[str, Mapping[str, AstTrack]]] = FrozenMap(
 
 PHASES: Final[Mapping[str, Phase]] = FrozenMap(
     {
-        PhaseId.TAX_COLLECTION: Phase(
+        PhaseId.TAX_COLLECTION: _Phase(
             PhaseId.TAX_COLLECTION,
             "Tax Collection",
             1,
@@ -2723,10 +2819,10 @@ PHASES: Final[Mapping[str, Phase]] = FrozenMap(
             None,
             None,
             None,
-            (SubActivity("tax_revolts", "City revolts", ("19.3",), None),),
+            (_SubActivity("tax_revolts", "City revolts", ("19.3",), None),),
             None,
         ),
-        PhaseId.POPULATION_EXPANSION: Phase(
+        PhaseId.POPULATION_EXPANSION: _Phase(
             PhaseId.POPULATION_EXPANSION,
             "Population Expansion",
             2,
@@ -2741,7 +2837,7 @@ PHASES: Final[Mapping[str, Phase]] = FrozenMap(
             (),
             None,
         ),
-        PhaseId.CENSUS: Phase(
+        PhaseId.CENSUS: _Phase(
             PhaseId.CENSUS,
             "Census",
             3,
@@ -2756,7 +2852,7 @@ PHASES: Final[Mapping[str, Phase]] = FrozenMap(
             (),
             None,
         ),
-        PhaseId.SHIP_CONSTRUCTION: Phase(
+        PhaseId.SHIP_CONSTRUCTION: _Phase(
             PhaseId.SHIP_CONSTRUCTION,
             "Ship Construction and Maintenance",
             4,
@@ -2771,7 +2867,7 @@ PHASES: Final[Mapping[str, Phase]] = FrozenMap(
             (),
             CardId.MILITARY,
         ),
-        PhaseId.MOVEMENT: Phase(
+        PhaseId.MOVEMENT: _Phase(
             PhaseId.MOVEMENT,
             "Movement",
             5,
@@ -2786,7 +2882,7 @@ PHASES: Final[Mapping[str, Phase]] = FrozenMap(
             (),
             CardId.MILITARY,
         ),
-        PhaseId.CONFLICT: Phase(
+        PhaseId.CONFLICT: _Phase(
             PhaseId.CONFLICT,
             "Conflict",
             6,
@@ -2801,7 +2897,7 @@ PHASES: Final[Mapping[str, Phase]] = FrozenMap(
             (),
             None,
         ),
-        PhaseId.CITY_CONSTRUCTION: Phase(
+        PhaseId.CITY_CONSTRUCTION: _Phase(
             PhaseId.CITY_CONSTRUCTION,
             "City Construction",
             7,
@@ -2816,7 +2912,7 @@ PHASES: Final[Mapping[str, Phase]] = FrozenMap(
             (),
             None,
         ),
-        PhaseId.REMOVAL_OF_SURPLUS_POPULATION: Phase(
+        PhaseId.REMOVAL_OF_SURPLUS_POPULATION: _Phase(
             PhaseId.REMOVAL_OF_SURPLUS_POPULATION,
             "Removal of Surplus Population",
             8,
@@ -2828,10 +2924,10 @@ PHASES: Final[Mapping[str, Phase]] = FrozenMap(
             None,
             None,
             None,
-            (SubActivity("city_support_check", "Check city support", ("26.3",), None),),
+            (_SubActivity("city_support_check", "Check city support", ("26.3",), None),),
             None,
         ),
-        PhaseId.ACQUISITION_OF_TRADE_CARDS: Phase(
+        PhaseId.ACQUISITION_OF_TRADE_CARDS: _Phase(
             PhaseId.ACQUISITION_OF_TRADE_CARDS,
             "Acquisition of Trade Cards",
             9,
@@ -2843,10 +2939,10 @@ PHASES: Final[Mapping[str, Phase]] = FrozenMap(
             None,
             None,
             None,
-            (SubActivity("purchase_gold_ivory", "Purchase of Gold / Ivory", ("27.5",), None),),
+            (_SubActivity("purchase_gold_ivory", "Purchase of Gold / Ivory", ("27.5",), None),),
             None,
         ),
-        PhaseId.TRADE: Phase(
+        PhaseId.TRADE: _Phase(
             PhaseId.TRADE,
             "Trade",
             10,
@@ -2861,7 +2957,7 @@ PHASES: Final[Mapping[str, Phase]] = FrozenMap(
             (),
             None,
         ),
-        PhaseId.RESOLUTION_OF_CALAMITIES: Phase(
+        PhaseId.RESOLUTION_OF_CALAMITIES: _Phase(
             PhaseId.RESOLUTION_OF_CALAMITIES,
             "Resolution of Calamities",
             11,
@@ -2874,12 +2970,12 @@ PHASES: Final[Mapping[str, Phase]] = FrozenMap(
             None,
             None,
             (
-                SubActivity("monotheism_conversion", "Conversion by Monotheism", ("32.941",), None),
-                SubActivity("city_support_check", "Check city support", ("29.8",), None),
+                _SubActivity("monotheism_conversion", "Conversion by Monotheism", ("32.941",), None),
+                _SubActivity("city_support_check", "Check city support", ("29.8",), None),
             ),
             None,
         ),
-        PhaseId.ACQUISITION_OF_CIVILIZATION_CARDS: Phase(
+        PhaseId.ACQUISITION_OF_CIVILIZATION_CARDS: _Phase(
             PhaseId.ACQUISITION_OF_CIVILIZATION_CARDS,
             "Acquisition of Civilization Cards",
             12,
@@ -2891,10 +2987,10 @@ PHASES: Final[Mapping[str, Phase]] = FrozenMap(
             None,
             None,
             None,
-            (SubActivity("return_excess_trade_cards", "Return of excess trade cards", ("31.7",), None),),
+            (_SubActivity("return_excess_trade_cards", "Return of excess trade cards", ("31.7",), None),),
             None,
         ),
-        PhaseId.AST_MOVEMENT: Phase(
+        PhaseId.AST_MOVEMENT: _Phase(
             PhaseId.AST_MOVEMENT,
             "Movement of A.S.T. Markers",
             13,
@@ -2930,7 +3026,7 @@ PHASE_ORDER: Final[tuple[str, ...]] = (
 
 PLAYER_COUNTS: Final[Mapping[int, PlayerCount]] = FrozenMap(
     {
-        8: PlayerCount(
+        8: _PlayerCount(
             8,
             True,
             47,
@@ -2948,7 +3044,7 @@ PLAYER_COUNTS: Final[Mapping[int, PlayerCount]] = FrozenMap(
                 ),
             ),
             (
-                Configuration(
+                _Configuration(
                     "standard",
                     None,
                     (
@@ -2974,7 +3070,7 @@ PLAYER_COUNTS: Final[Mapping[int, PlayerCount]] = FrozenMap(
             ),
             (),
         ),
-        7: PlayerCount(
+        7: _PlayerCount(
             7,
             True,
             55,
@@ -2992,7 +3088,7 @@ PLAYER_COUNTS: Final[Mapping[int, PlayerCount]] = FrozenMap(
                 ),
             ),
             (
-                Configuration(
+                _Configuration(
                     "standard",
                     None,
                     (
@@ -3018,15 +3114,15 @@ PLAYER_COUNTS: Final[Mapping[int, PlayerCount]] = FrozenMap(
             ),
             (),
         ),
-        6: PlayerCount(6, False, None, (), (), ()),
-        5: PlayerCount(5, False, None, (), (), ()),
-        4: PlayerCount(
+        6: _PlayerCount(6, False, None, (), (), ()),
+        5: _PlayerCount(5, False, None, (), (), ()),
+        4: _PlayerCount(
             4,
             True,
             55,
             ((NationId.EGYPT, NationId.BABYLON, NationId.ASSYRIA, NationId.ASIA),),
             (
-                Configuration(
+                _Configuration(
                     "eastern",
                     "Eastern map",
                     (NationId.EGYPT, NationId.BABYLON, NationId.ASSYRIA, NationId.ASIA),
@@ -3042,13 +3138,13 @@ PLAYER_COUNTS: Final[Mapping[int, PlayerCount]] = FrozenMap(
             ),
             (),
         ),
-        3: PlayerCount(
+        3: _PlayerCount(
             3,
             True,
             47,
             ((NationId.ITALY, NationId.AFRICA, NationId.ILLYRIA, NationId.THRACE, NationId.CRETE),),
             (
-                Configuration(
+                _Configuration(
                     "central",
                     None,
                     (NationId.ITALY, NationId.AFRICA, NationId.ILLYRIA, NationId.THRACE, NationId.CRETE),
@@ -3064,13 +3160,13 @@ PLAYER_COUNTS: Final[Mapping[int, PlayerCount]] = FrozenMap(
             ),
             (),
         ),
-        2: PlayerCount(
+        2: _PlayerCount(
             2,
             True,
             55,
             ((NationId.ITALY, NationId.AFRICA, NationId.ILLYRIA, NationId.THRACE),),
             (
-                Configuration(
+                _Configuration(
                     "central",
                     None,
                     (NationId.ITALY, NationId.AFRICA, NationId.ILLYRIA, NationId.THRACE),
@@ -3085,7 +3181,7 @@ PLAYER_COUNTS: Final[Mapping[int, PlayerCount]] = FrozenMap(
                 ),
             ),
             (
-                SpecialRule(
+                _SpecialRule(
                     "island_cities",
                     "City sites on islands are ignored: 12 tokens are needed to build a city on an island.",
                 ),
@@ -3096,7 +3192,7 @@ PLAYER_COUNTS: Final[Mapping[int, PlayerCount]] = FrozenMap(
 
 AREAS: Final[Mapping[str, Area]] = FrozenMap(
     {
-        AreaId.ADRIATIC_SEA: Area(
+        AreaId.ADRIATIC_SEA: _Area(
             AreaId.ADRIATIC_SEA,
             "Adriatic Sea",
             land=False,
@@ -3108,7 +3204,7 @@ AREAS: Final[Mapping[str, Area]] = FrozenMap(
             flood_plain=None,
             panel="main",
         ),
-        AreaId.AEGEAN_SEA: Area(
+        AreaId.AEGEAN_SEA: _Area(
             AreaId.AEGEAN_SEA,
             "Aegean Sea",
             land=False,
@@ -3120,7 +3216,7 @@ AREAS: Final[Mapping[str, Area]] = FrozenMap(
             flood_plain=None,
             panel="main",
         ),
-        AreaId.ALEPPO: Area(
+        AreaId.ALEPPO: _Area(
             AreaId.ALEPPO,
             "Aleppo",
             land=True,
@@ -3132,7 +3228,7 @@ AREAS: Final[Mapping[str, Area]] = FrozenMap(
             flood_plain=None,
             panel="main",
         ),
-        AreaId.ALEXANDRIA: Area(
+        AreaId.ALEXANDRIA: _Area(
             AreaId.ALEXANDRIA,
             "Alexandria",
             land=True,
@@ -3144,7 +3240,7 @@ AREAS: Final[Mapping[str, Area]] = FrozenMap(
             flood_plain="nile",
             panel="main",
         ),
-        AreaId.ANKARA: Area(
+        AreaId.ANKARA: _Area(
             AreaId.ANKARA,
             "Ankara",
             land=True,
@@ -3156,7 +3252,7 @@ AREAS: Final[Mapping[str, Area]] = FrozenMap(
             flood_plain=None,
             panel="main",
         ),
-        AreaId.ANTIOCHIA: Area(
+        AreaId.ANTIOCHIA: _Area(
             AreaId.ANTIOCHIA,
             "Antiochia",
             land=True,
@@ -3168,7 +3264,7 @@ AREAS: Final[Mapping[str, Area]] = FrozenMap(
             flood_plain=None,
             panel="main",
         ),
-        AreaId.APPOLONIA: Area(
+        AreaId.APPOLONIA: _Area(
             AreaId.APPOLONIA,
             "Appolonia",
             land=True,
@@ -3180,7 +3276,7 @@ AREAS: Final[Mapping[str, Area]] = FrozenMap(
             flood_plain=None,
             panel="main",
         ),
-        AreaId.ARABIA: Area(
+        AreaId.ARABIA: _Area(
             AreaId.ARABIA,
             "Arabia",
             land=True,
@@ -3192,7 +3288,7 @@ AREAS: Final[Mapping[str, Area]] = FrozenMap(
             flood_plain=None,
             panel="main",
         ),
-        AreaId.ARGOS: Area(
+        AreaId.ARGOS: _Area(
             AreaId.ARGOS,
             "Argos",
             land=True,
@@ -3204,7 +3300,7 @@ AREAS: Final[Mapping[str, Area]] = FrozenMap(
             flood_plain=None,
             panel="main",
         ),
-        AreaId.ARMENIA: Area(
+        AreaId.ARMENIA: _Area(
             AreaId.ARMENIA,
             "Armenia",
             land=True,
@@ -3216,7 +3312,7 @@ AREAS: Final[Mapping[str, Area]] = FrozenMap(
             flood_plain=None,
             panel="main",
         ),
-        AreaId.ASSYRIA: Area(
+        AreaId.ASSYRIA: _Area(
             AreaId.ASSYRIA,
             "Assyria",
             land=True,
@@ -3228,7 +3324,7 @@ AREAS: Final[Mapping[str, Area]] = FrozenMap(
             flood_plain=None,
             panel="main",
         ),
-        AreaId.ATHENS: Area(
+        AreaId.ATHENS: _Area(
             AreaId.ATHENS,
             "Athens",
             land=True,
@@ -3240,7 +3336,7 @@ AREAS: Final[Mapping[str, Area]] = FrozenMap(
             flood_plain=None,
             panel="main",
         ),
-        AreaId.BABYLON: Area(
+        AreaId.BABYLON: _Area(
             AreaId.BABYLON,
             "Babylon",
             land=True,
@@ -3252,7 +3348,7 @@ AREAS: Final[Mapping[str, Area]] = FrozenMap(
             flood_plain="mesopotamia",
             panel="main",
         ),
-        AreaId.BABYLONIA: Area(
+        AreaId.BABYLONIA: _Area(
             AreaId.BABYLONIA,
             "Babylonia",
             land=True,
@@ -3264,7 +3360,7 @@ AREAS: Final[Mapping[str, Area]] = FrozenMap(
             flood_plain="mesopotamia",
             panel="main",
         ),
-        AreaId.BITHYNIA: Area(
+        AreaId.BITHYNIA: _Area(
             AreaId.BITHYNIA,
             "Bithynia",
             land=True,
@@ -3276,7 +3372,7 @@ AREAS: Final[Mapping[str, Area]] = FrozenMap(
             flood_plain=None,
             panel="main",
         ),
-        AreaId.BLACK_SEA: Area(
+        AreaId.BLACK_SEA: _Area(
             AreaId.BLACK_SEA,
             "Black Sea",
             land=False,
@@ -3288,7 +3384,7 @@ AREAS: Final[Mapping[str, Area]] = FrozenMap(
             flood_plain=None,
             panel="main",
         ),
-        AreaId.BUHEN: Area(
+        AreaId.BUHEN: _Area(
             AreaId.BUHEN,
             "Buhen",
             land=True,
@@ -3300,7 +3396,7 @@ AREAS: Final[Mapping[str, Area]] = FrozenMap(
             flood_plain=None,
             panel="main",
         ),
-        AreaId.BYCANTINUM: Area(
+        AreaId.BYCANTINUM: _Area(
             AreaId.BYCANTINUM,
             "Bycantinum",
             land=True,
@@ -3312,7 +3408,7 @@ AREAS: Final[Mapping[str, Area]] = FrozenMap(
             flood_plain=None,
             panel="main",
         ),
-        AreaId.CAMPANIA: Area(
+        AreaId.CAMPANIA: _Area(
             AreaId.CAMPANIA,
             "Campania",
             land=True,
@@ -3324,7 +3420,7 @@ AREAS: Final[Mapping[str, Area]] = FrozenMap(
             flood_plain=None,
             panel="main",
         ),
-        AreaId.CAPPADOCIA: Area(
+        AreaId.CAPPADOCIA: _Area(
             AreaId.CAPPADOCIA,
             "Cappadocia",
             land=True,
@@ -3336,7 +3432,7 @@ AREAS: Final[Mapping[str, Area]] = FrozenMap(
             flood_plain=None,
             panel="main",
         ),
-        AreaId.CARALES_2: Area(
+        AreaId.CARALES_2: _Area(
             AreaId.CARALES_2,
             "Carales",
             land=True,
@@ -3348,7 +3444,7 @@ AREAS: Final[Mapping[str, Area]] = FrozenMap(
             flood_plain=None,
             panel="main",
         ),
-        AreaId.CARRHAE: Area(
+        AreaId.CARRHAE: _Area(
             AreaId.CARRHAE,
             "Carrhae",
             land=True,
@@ -3360,7 +3456,7 @@ AREAS: Final[Mapping[str, Area]] = FrozenMap(
             flood_plain=None,
             panel="main",
         ),
-        AreaId.CARTHAGO: Area(
+        AreaId.CARTHAGO: _Area(
             AreaId.CARTHAGO,
             "Carthago",
             land=True,
@@ -3372,7 +3468,7 @@ AREAS: Final[Mapping[str, Area]] = FrozenMap(
             flood_plain=None,
             panel="main",
         ),
-        AreaId.CASPIAN_SEA: Area(
+        AreaId.CASPIAN_SEA: _Area(
             AreaId.CASPIAN_SEA,
             "Caspian Sea",
             land=False,
@@ -3384,7 +3480,7 @@ AREAS: Final[Mapping[str, Area]] = FrozenMap(
             flood_plain=None,
             panel="main",
         ),
-        AreaId.CAUCASUS: Area(
+        AreaId.CAUCASUS: _Area(
             AreaId.CAUCASUS,
             "Caucasus",
             land=True,
@@ -3396,7 +3492,7 @@ AREAS: Final[Mapping[str, Area]] = FrozenMap(
             flood_plain=None,
             panel="main",
         ),
-        AreaId.CENTRAL_MEDITERRANEAN: Area(
+        AreaId.CENTRAL_MEDITERRANEAN: _Area(
             AreaId.CENTRAL_MEDITERRANEAN,
             "Central Mediterranean",
             land=False,
@@ -3408,7 +3504,7 @@ AREAS: Final[Mapping[str, Area]] = FrozenMap(
             flood_plain=None,
             panel="main",
         ),
-        AreaId.CHALDAEA: Area(
+        AreaId.CHALDAEA: _Area(
             AreaId.CHALDAEA,
             "Chaldaea",
             land=True,
@@ -3420,7 +3516,7 @@ AREAS: Final[Mapping[str, Area]] = FrozenMap(
             flood_plain=None,
             panel="main",
         ),
-        AreaId.CHALKIS: Area(
+        AreaId.CHALKIS: _Area(
             AreaId.CHALKIS,
             "Chalkis",
             land=True,
@@ -3432,7 +3528,7 @@ AREAS: Final[Mapping[str, Area]] = FrozenMap(
             flood_plain=None,
             panel="main",
         ),
-        AreaId.CHARAX: Area(
+        AreaId.CHARAX: _Area(
             AreaId.CHARAX,
             "Charax",
             land=True,
@@ -3444,7 +3540,7 @@ AREAS: Final[Mapping[str, Area]] = FrozenMap(
             flood_plain="mesopotamia",
             panel="main",
         ),
-        AreaId.CILICIA: Area(
+        AreaId.CILICIA: _Area(
             AreaId.CILICIA,
             "Cilicia",
             land=True,
@@ -3456,7 +3552,7 @@ AREAS: Final[Mapping[str, Area]] = FrozenMap(
             flood_plain=None,
             panel="main",
         ),
-        AreaId.CISALPINA_2: Area(
+        AreaId.CISALPINA_2: _Area(
             AreaId.CISALPINA_2,
             "Cisalpina",
             land=True,
@@ -3468,7 +3564,7 @@ AREAS: Final[Mapping[str, Area]] = FrozenMap(
             flood_plain=None,
             panel="main",
         ),
-        AreaId.CORINTH: Area(
+        AreaId.CORINTH: _Area(
             AreaId.CORINTH,
             "Corinth",
             land=True,
@@ -3480,7 +3576,7 @@ AREAS: Final[Mapping[str, Area]] = FrozenMap(
             flood_plain=None,
             panel="main",
         ),
-        AreaId.CORSICA_2: Area(
+        AreaId.CORSICA_2: _Area(
             AreaId.CORSICA_2,
             "Corsica",
             land=True,
@@ -3492,7 +3588,7 @@ AREAS: Final[Mapping[str, Area]] = FrozenMap(
             flood_plain=None,
             panel="main",
         ),
-        AreaId.CRIMEA: Area(
+        AreaId.CRIMEA: _Area(
             AreaId.CRIMEA,
             "Crimea",
             land=True,
@@ -3504,7 +3600,7 @@ AREAS: Final[Mapping[str, Area]] = FrozenMap(
             flood_plain=None,
             panel="main",
         ),
-        AreaId.CYPRUS: Area(
+        AreaId.CYPRUS: _Area(
             AreaId.CYPRUS,
             "Cyprus",
             land=True,
@@ -3516,7 +3612,7 @@ AREAS: Final[Mapping[str, Area]] = FrozenMap(
             flood_plain=None,
             panel="main",
         ),
-        AreaId.CYRENAICA: Area(
+        AreaId.CYRENAICA: _Area(
             AreaId.CYRENAICA,
             "Cyrenaica",
             land=True,
@@ -3528,7 +3624,7 @@ AREAS: Final[Mapping[str, Area]] = FrozenMap(
             flood_plain=None,
             panel="main",
         ),
-        AreaId.CYRENE: Area(
+        AreaId.CYRENE: _Area(
             AreaId.CYRENE,
             "Cyrene",
             land=True,
@@ -3540,7 +3636,7 @@ AREAS: Final[Mapping[str, Area]] = FrozenMap(
             flood_plain=None,
             panel="main",
         ),
-        AreaId.DACIA: Area(
+        AreaId.DACIA: _Area(
             AreaId.DACIA,
             "Dacia",
             land=True,
@@ -3552,7 +3648,7 @@ AREAS: Final[Mapping[str, Area]] = FrozenMap(
             flood_plain=None,
             panel="main",
         ),
-        AreaId.DALMATIA: Area(
+        AreaId.DALMATIA: _Area(
             AreaId.DALMATIA,
             "Dalmatia",
             land=True,
@@ -3564,7 +3660,7 @@ AREAS: Final[Mapping[str, Area]] = FrozenMap(
             flood_plain=None,
             panel="main",
         ),
-        AreaId.DAMASCUS: Area(
+        AreaId.DAMASCUS: _Area(
             AreaId.DAMASCUS,
             "Damascus",
             land=True,
@@ -3576,7 +3672,7 @@ AREAS: Final[Mapping[str, Area]] = FrozenMap(
             flood_plain=None,
             panel="main",
         ),
-        AreaId.DANUBE: Area(
+        AreaId.DANUBE: _Area(
             AreaId.DANUBE,
             "Danube",
             land=True,
@@ -3588,7 +3684,7 @@ AREAS: Final[Mapping[str, Area]] = FrozenMap(
             flood_plain="danube",
             panel="main",
         ),
-        AreaId.DELPHI: Area(
+        AreaId.DELPHI: _Area(
             AreaId.DELPHI,
             "Delphi",
             land=True,
@@ -3600,7 +3696,7 @@ AREAS: Final[Mapping[str, Area]] = FrozenMap(
             flood_plain=None,
             panel="main",
         ),
-        AreaId.EASTERN_DESERT: Area(
+        AreaId.EASTERN_DESERT: _Area(
             AreaId.EASTERN_DESERT,
             "Eastern Desert",
             land=True,
@@ -3612,7 +3708,7 @@ AREAS: Final[Mapping[str, Area]] = FrozenMap(
             flood_plain=None,
             panel="main",
         ),
-        AreaId.EASTERN_MEDITERRANEAN: Area(
+        AreaId.EASTERN_MEDITERRANEAN: _Area(
             AreaId.EASTERN_MEDITERRANEAN,
             "Eastern Mediterranean",
             land=False,
@@ -3624,7 +3720,7 @@ AREAS: Final[Mapping[str, Area]] = FrozenMap(
             flood_plain=None,
             panel="main",
         ),
-        AreaId.ELAM: Area(
+        AreaId.ELAM: _Area(
             AreaId.ELAM,
             "Elam",
             land=True,
@@ -3636,7 +3732,7 @@ AREAS: Final[Mapping[str, Area]] = FrozenMap(
             flood_plain=None,
             panel="main",
         ),
-        AreaId.EPIRUS: Area(
+        AreaId.EPIRUS: _Area(
             AreaId.EPIRUS,
             "Epirus",
             land=True,
@@ -3648,7 +3744,7 @@ AREAS: Final[Mapping[str, Area]] = FrozenMap(
             flood_plain=None,
             panel="main",
         ),
-        AreaId.ERETRIA: Area(
+        AreaId.ERETRIA: _Area(
             AreaId.ERETRIA,
             "Eretria",
             land=True,
@@ -3660,7 +3756,7 @@ AREAS: Final[Mapping[str, Area]] = FrozenMap(
             flood_plain=None,
             panel="main",
         ),
-        AreaId.ETRURIA_2: Area(
+        AreaId.ETRURIA_2: _Area(
             AreaId.ETRURIA_2,
             "Etruria",
             land=True,
@@ -3672,7 +3768,7 @@ AREAS: Final[Mapping[str, Area]] = FrozenMap(
             flood_plain="etruria",
             panel="main",
         ),
-        AreaId.FAYUM: Area(
+        AreaId.FAYUM: _Area(
             AreaId.FAYUM,
             "Fayum",
             land=True,
@@ -3684,7 +3780,7 @@ AREAS: Final[Mapping[str, Area]] = FrozenMap(
             flood_plain="nile",
             panel="main",
         ),
-        AreaId.GALATIA: Area(
+        AreaId.GALATIA: _Area(
             AreaId.GALATIA,
             "Galatia",
             land=True,
@@ -3696,7 +3792,7 @@ AREAS: Final[Mapping[str, Area]] = FrozenMap(
             flood_plain=None,
             panel="main",
         ),
-        AreaId.GAZA: Area(
+        AreaId.GAZA: _Area(
             AreaId.GAZA,
             "Gaza",
             land=True,
@@ -3708,7 +3804,7 @@ AREAS: Final[Mapping[str, Area]] = FrozenMap(
             flood_plain=None,
             panel="main",
         ),
-        AreaId.GERMANIA_2: Area(
+        AreaId.GERMANIA_2: _Area(
             AreaId.GERMANIA_2,
             "Germania",
             land=True,
@@ -3720,7 +3816,7 @@ AREAS: Final[Mapping[str, Area]] = FrozenMap(
             flood_plain=None,
             panel="main",
         ),
-        AreaId.GORDIUM: Area(
+        AreaId.GORDIUM: _Area(
             AreaId.GORDIUM,
             "Gordium",
             land=True,
@@ -3732,7 +3828,7 @@ AREAS: Final[Mapping[str, Area]] = FrozenMap(
             flood_plain=None,
             panel="main",
         ),
-        AreaId.ILLYRICUM: Area(
+        AreaId.ILLYRICUM: _Area(
             AreaId.ILLYRICUM,
             "Illyricum",
             land=True,
@@ -3744,7 +3840,7 @@ AREAS: Final[Mapping[str, Area]] = FrozenMap(
             flood_plain=None,
             panel="main",
         ),
-        AreaId.IONIA: Area(
+        AreaId.IONIA: _Area(
             AreaId.IONIA,
             "Ionia",
             land=True,
@@ -3756,7 +3852,7 @@ AREAS: Final[Mapping[str, Area]] = FrozenMap(
             flood_plain=None,
             panel="main",
         ),
-        AreaId.ITHAKA: Area(
+        AreaId.ITHAKA: _Area(
             AreaId.ITHAKA,
             "Ithaka",
             land=True,
@@ -3768,7 +3864,7 @@ AREAS: Final[Mapping[str, Area]] = FrozenMap(
             flood_plain=None,
             panel="main",
         ),
-        AreaId.JALO: Area(
+        AreaId.JALO: _Area(
             AreaId.JALO,
             "Jalo",
             land=True,
@@ -3780,7 +3876,7 @@ AREAS: Final[Mapping[str, Area]] = FrozenMap(
             flood_plain=None,
             panel="main",
         ),
-        AreaId.JERICHO: Area(
+        AreaId.JERICHO: _Area(
             AreaId.JERICHO,
             "Jericho",
             land=True,
@@ -3792,7 +3888,7 @@ AREAS: Final[Mapping[str, Area]] = FrozenMap(
             flood_plain=None,
             panel="main",
         ),
-        AreaId.JERUSALEM: Area(
+        AreaId.JERUSALEM: _Area(
             AreaId.JERUSALEM,
             "Jerusalem",
             land=True,
@@ -3804,7 +3900,7 @@ AREAS: Final[Mapping[str, Area]] = FrozenMap(
             flood_plain=None,
             panel="main",
         ),
-        AreaId.KANESH: Area(
+        AreaId.KANESH: _Area(
             AreaId.KANESH,
             "Kanesh",
             land=True,
@@ -3816,7 +3912,7 @@ AREAS: Final[Mapping[str, Area]] = FrozenMap(
             flood_plain=None,
             panel="main",
         ),
-        AreaId.KNOSSOS: Area(
+        AreaId.KNOSSOS: _Area(
             AreaId.KNOSSOS,
             "Knossos",
             land=True,
@@ -3828,7 +3924,7 @@ AREAS: Final[Mapping[str, Area]] = FrozenMap(
             flood_plain=None,
             panel="main",
         ),
-        AreaId.KUBAN: Area(
+        AreaId.KUBAN: _Area(
             AreaId.KUBAN,
             "Kuban",
             land=True,
@@ -3840,7 +3936,7 @@ AREAS: Final[Mapping[str, Area]] = FrozenMap(
             flood_plain=None,
             panel="main",
         ),
-        AreaId.LEMNOS: Area(
+        AreaId.LEMNOS: _Area(
             AreaId.LEMNOS,
             "Lemnos",
             land=True,
@@ -3852,7 +3948,7 @@ AREAS: Final[Mapping[str, Area]] = FrozenMap(
             flood_plain=None,
             panel="main",
         ),
-        AreaId.LESBOS: Area(
+        AreaId.LESBOS: _Area(
             AreaId.LESBOS,
             "Lesbos",
             land=True,
@@ -3864,7 +3960,7 @@ AREAS: Final[Mapping[str, Area]] = FrozenMap(
             flood_plain=None,
             panel="main",
         ),
-        AreaId.LESSER_ARMENIA: Area(
+        AreaId.LESSER_ARMENIA: _Area(
             AreaId.LESSER_ARMENIA,
             "Lesser Armenia",
             land=True,
@@ -3876,7 +3972,7 @@ AREAS: Final[Mapping[str, Area]] = FrozenMap(
             flood_plain=None,
             panel="main",
         ),
-        AreaId.LIBYA: Area(
+        AreaId.LIBYA: _Area(
             AreaId.LIBYA,
             "Libya",
             land=True,
@@ -3888,7 +3984,7 @@ AREAS: Final[Mapping[str, Area]] = FrozenMap(
             flood_plain=None,
             panel="main",
         ),
-        AreaId.LYCIA: Area(
+        AreaId.LYCIA: _Area(
             AreaId.LYCIA,
             "Lycia",
             land=True,
@@ -3900,7 +3996,7 @@ AREAS: Final[Mapping[str, Area]] = FrozenMap(
             flood_plain=None,
             panel="main",
         ),
-        AreaId.MACEDONIA: Area(
+        AreaId.MACEDONIA: _Area(
             AreaId.MACEDONIA,
             "Macedonia",
             land=True,
@@ -3912,7 +4008,7 @@ AREAS: Final[Mapping[str, Area]] = FrozenMap(
             flood_plain=None,
             panel="main",
         ),
-        AreaId.MARI: Area(
+        AreaId.MARI: _Area(
             AreaId.MARI,
             "Mari",
             land=True,
@@ -3924,7 +4020,7 @@ AREAS: Final[Mapping[str, Area]] = FrozenMap(
             flood_plain=None,
             panel="main",
         ),
-        AreaId.MEDIA: Area(
+        AreaId.MEDIA: _Area(
             AreaId.MEDIA,
             "Media",
             land=True,
@@ -3936,7 +4032,7 @@ AREAS: Final[Mapping[str, Area]] = FrozenMap(
             flood_plain=None,
             panel="main",
         ),
-        AreaId.MEMPHIS: Area(
+        AreaId.MEMPHIS: _Area(
             AreaId.MEMPHIS,
             "Memphis",
             land=True,
@@ -3948,7 +4044,7 @@ AREAS: Final[Mapping[str, Area]] = FrozenMap(
             flood_plain="nile",
             panel="main",
         ),
-        AreaId.MESOPOTAMIA: Area(
+        AreaId.MESOPOTAMIA: _Area(
             AreaId.MESOPOTAMIA,
             "Mesopotamia",
             land=True,
@@ -3960,7 +4056,7 @@ AREAS: Final[Mapping[str, Area]] = FrozenMap(
             flood_plain="mesopotamia",
             panel="main",
         ),
-        AreaId.MIDIAN: Area(
+        AreaId.MIDIAN: _Area(
             AreaId.MIDIAN,
             "Midian",
             land=True,
@@ -3972,7 +4068,7 @@ AREAS: Final[Mapping[str, Area]] = FrozenMap(
             flood_plain=None,
             panel="main",
         ),
-        AreaId.MIKOP: Area(
+        AreaId.MIKOP: _Area(
             AreaId.MIKOP,
             "Mikop",
             land=True,
@@ -3984,7 +4080,7 @@ AREAS: Final[Mapping[str, Area]] = FrozenMap(
             flood_plain=None,
             panel="main",
         ),
-        AreaId.MILAZZO: Area(
+        AreaId.MILAZZO: _Area(
             AreaId.MILAZZO,
             "Milazzo",
             land=True,
@@ -3996,7 +4092,7 @@ AREAS: Final[Mapping[str, Area]] = FrozenMap(
             flood_plain=None,
             panel="main",
         ),
-        AreaId.MILETUS: Area(
+        AreaId.MILETUS: _Area(
             AreaId.MILETUS,
             "Miletus",
             land=True,
@@ -4008,7 +4104,7 @@ AREAS: Final[Mapping[str, Area]] = FrozenMap(
             flood_plain=None,
             panel="main",
         ),
-        AreaId.MOESIA: Area(
+        AreaId.MOESIA: _Area(
             AreaId.MOESIA,
             "Moesia",
             land=True,
@@ -4020,7 +4116,7 @@ AREAS: Final[Mapping[str, Area]] = FrozenMap(
             flood_plain="danube",
             panel="main",
         ),
-        AreaId.NALCHIK: Area(
+        AreaId.NALCHIK: _Area(
             AreaId.NALCHIK,
             "Nalchik",
             land=True,
@@ -4032,7 +4128,7 @@ AREAS: Final[Mapping[str, Area]] = FrozenMap(
             flood_plain=None,
             panel="main",
         ),
-        AreaId.NEAPOLIS: Area(
+        AreaId.NEAPOLIS: _Area(
             AreaId.NEAPOLIS,
             "Neapolis",
             land=True,
@@ -4044,7 +4140,7 @@ AREAS: Final[Mapping[str, Area]] = FrozenMap(
             flood_plain=None,
             panel="main",
         ),
-        AreaId.NINIVEH: Area(
+        AreaId.NINIVEH: _Area(
             AreaId.NINIVEH,
             "Niniveh",
             land=True,
@@ -4056,7 +4152,7 @@ AREAS: Final[Mapping[str, Area]] = FrozenMap(
             flood_plain=None,
             panel="main",
         ),
-        AreaId.NUBIA: Area(
+        AreaId.NUBIA: _Area(
             AreaId.NUBIA,
             "Nubia",
             land=True,
@@ -4068,7 +4164,7 @@ AREAS: Final[Mapping[str, Area]] = FrozenMap(
             flood_plain=None,
             panel="main",
         ),
-        AreaId.NUMIDIA_2: Area(
+        AreaId.NUMIDIA_2: _Area(
             AreaId.NUMIDIA_2,
             "Numidia",
             land=True,
@@ -4080,7 +4176,7 @@ AREAS: Final[Mapping[str, Area]] = FrozenMap(
             flood_plain=None,
             panel="main",
         ),
-        AreaId.PAEONIA: Area(
+        AreaId.PAEONIA: _Area(
             AreaId.PAEONIA,
             "Paeonia",
             land=True,
@@ -4092,7 +4188,7 @@ AREAS: Final[Mapping[str, Area]] = FrozenMap(
             flood_plain=None,
             panel="main",
         ),
-        AreaId.PALERMO: Area(
+        AreaId.PALERMO: _Area(
             AreaId.PALERMO,
             "Palermo",
             land=True,
@@ -4104,7 +4200,7 @@ AREAS: Final[Mapping[str, Area]] = FrozenMap(
             flood_plain=None,
             panel="main",
         ),
-        AreaId.PANNONIA_2: Area(
+        AreaId.PANNONIA_2: _Area(
             AreaId.PANNONIA_2,
             "Pannonia",
             land=True,
@@ -4116,7 +4212,7 @@ AREAS: Final[Mapping[str, Area]] = FrozenMap(
             flood_plain=None,
             panel="main",
         ),
-        AreaId.PARTHIA: Area(
+        AreaId.PARTHIA: _Area(
             AreaId.PARTHIA,
             "Parthia",
             land=True,
@@ -4128,7 +4224,7 @@ AREAS: Final[Mapping[str, Area]] = FrozenMap(
             flood_plain=None,
             panel="main",
         ),
-        AreaId.PETRA: Area(
+        AreaId.PETRA: _Area(
             AreaId.PETRA,
             "Petra",
             land=True,
@@ -4140,7 +4236,7 @@ AREAS: Final[Mapping[str, Area]] = FrozenMap(
             flood_plain=None,
             panel="main",
         ),
-        AreaId.PHAESTOS: Area(
+        AreaId.PHAESTOS: _Area(
             AreaId.PHAESTOS,
             "Phaestos",
             land=True,
@@ -4152,7 +4248,7 @@ AREAS: Final[Mapping[str, Area]] = FrozenMap(
             flood_plain=None,
             panel="main",
         ),
-        AreaId.PHOENICIA: Area(
+        AreaId.PHOENICIA: _Area(
             AreaId.PHOENICIA,
             "Phoenicia",
             land=True,
@@ -4164,7 +4260,7 @@ AREAS: Final[Mapping[str, Area]] = FrozenMap(
             flood_plain=None,
             panel="main",
         ),
-        AreaId.PHRYGIA: Area(
+        AreaId.PHRYGIA: _Area(
             AreaId.PHRYGIA,
             "Phrygia",
             land=True,
@@ -4176,7 +4272,7 @@ AREAS: Final[Mapping[str, Area]] = FrozenMap(
             flood_plain=None,
             panel="main",
         ),
-        AreaId.PTOLEMAIS: Area(
+        AreaId.PTOLEMAIS: _Area(
             AreaId.PTOLEMAIS,
             "Ptolemais",
             land=True,
@@ -4188,7 +4284,7 @@ AREAS: Final[Mapping[str, Area]] = FrozenMap(
             flood_plain=None,
             panel="main",
         ),
-        AreaId.RED_SEA: Area(
+        AreaId.RED_SEA: _Area(
             AreaId.RED_SEA,
             "Red Sea",
             land=False,
@@ -4200,7 +4296,7 @@ AREAS: Final[Mapping[str, Area]] = FrozenMap(
             flood_plain=None,
             panel="main",
         ),
-        AreaId.RHODES: Area(
+        AreaId.RHODES: _Area(
             AreaId.RHODES,
             "Rhodes",
             land=True,
@@ -4212,7 +4308,7 @@ AREAS: Final[Mapping[str, Area]] = FrozenMap(
             flood_plain=None,
             panel="main",
         ),
-        AreaId.ROMA: Area(
+        AreaId.ROMA: _Area(
             AreaId.ROMA,
             "Roma",
             land=True,
@@ -4224,7 +4320,7 @@ AREAS: Final[Mapping[str, Area]] = FrozenMap(
             flood_plain=None,
             panel="main",
         ),
-        AreaId.RUBICON: Area(
+        AreaId.RUBICON: _Area(
             AreaId.RUBICON,
             "Rubicon",
             land=True,
@@ -4236,7 +4332,7 @@ AREAS: Final[Mapping[str, Area]] = FrozenMap(
             flood_plain="etruria",
             panel="main",
         ),
-        AreaId.SABRATA: Area(
+        AreaId.SABRATA: _Area(
             AreaId.SABRATA,
             "Sabrata",
             land=True,
@@ -4248,7 +4344,7 @@ AREAS: Final[Mapping[str, Area]] = FrozenMap(
             flood_plain=None,
             panel="main",
         ),
-        AreaId.SAHARA: Area(
+        AreaId.SAHARA: _Area(
             AreaId.SAHARA,
             "Sahara",
             land=True,
@@ -4260,7 +4356,7 @@ AREAS: Final[Mapping[str, Area]] = FrozenMap(
             flood_plain=None,
             panel="main",
         ),
-        AreaId.SALAMIS: Area(
+        AreaId.SALAMIS: _Area(
             AreaId.SALAMIS,
             "Salamis",
             land=True,
@@ -4272,7 +4368,7 @@ AREAS: Final[Mapping[str, Area]] = FrozenMap(
             flood_plain=None,
             panel="main",
         ),
-        AreaId.SAMNIUM: Area(
+        AreaId.SAMNIUM: _Area(
             AreaId.SAMNIUM,
             "Samnium",
             land=True,
@@ -4284,7 +4380,7 @@ AREAS: Final[Mapping[str, Area]] = FrozenMap(
             flood_plain=None,
             panel="main",
         ),
-        AreaId.SARDES: Area(
+        AreaId.SARDES: _Area(
             AreaId.SARDES,
             "Sardes",
             land=True,
@@ -4296,7 +4392,7 @@ AREAS: Final[Mapping[str, Area]] = FrozenMap(
             flood_plain=None,
             panel="main",
         ),
-        AreaId.SARDINIA_2: Area(
+        AreaId.SARDINIA_2: _Area(
             AreaId.SARDINIA_2,
             "Sardinia",
             land=True,
@@ -4308,7 +4404,7 @@ AREAS: Final[Mapping[str, Area]] = FrozenMap(
             flood_plain=None,
             panel="main",
         ),
-        AreaId.SCYTHIA: Area(
+        AreaId.SCYTHIA: _Area(
             AreaId.SCYTHIA,
             "Scythia",
             land=True,
@@ -4320,7 +4416,7 @@ AREAS: Final[Mapping[str, Area]] = FrozenMap(
             flood_plain=None,
             panel="main",
         ),
-        AreaId.SIDON: Area(
+        AreaId.SIDON: _Area(
             AreaId.SIDON,
             "Sidon",
             land=True,
@@ -4332,7 +4428,7 @@ AREAS: Final[Mapping[str, Area]] = FrozenMap(
             flood_plain=None,
             panel="main",
         ),
-        AreaId.SINAI: Area(
+        AreaId.SINAI: _Area(
             AreaId.SINAI,
             "Sinai",
             land=True,
@@ -4344,7 +4440,7 @@ AREAS: Final[Mapping[str, Area]] = FrozenMap(
             flood_plain=None,
             panel="main",
         ),
-        AreaId.SINOPE: Area(
+        AreaId.SINOPE: _Area(
             AreaId.SINOPE,
             "Sinope",
             land=True,
@@ -4356,7 +4452,7 @@ AREAS: Final[Mapping[str, Area]] = FrozenMap(
             flood_plain=None,
             panel="main",
         ),
-        AreaId.SIWA: Area(
+        AreaId.SIWA: _Area(
             AreaId.SIWA,
             "Siwa",
             land=True,
@@ -4368,7 +4464,7 @@ AREAS: Final[Mapping[str, Area]] = FrozenMap(
             flood_plain=None,
             panel="main",
         ),
-        AreaId.SPARTA: Area(
+        AreaId.SPARTA: _Area(
             AreaId.SPARTA,
             "Sparta",
             land=True,
@@ -4380,7 +4476,7 @@ AREAS: Final[Mapping[str, Area]] = FrozenMap(
             flood_plain=None,
             panel="main",
         ),
-        AreaId.SUDETEN: Area(
+        AreaId.SUDETEN: _Area(
             AreaId.SUDETEN,
             "Sudeten",
             land=True,
@@ -4392,7 +4488,7 @@ AREAS: Final[Mapping[str, Area]] = FrozenMap(
             flood_plain=None,
             panel="main",
         ),
-        AreaId.SUMERIA: Area(
+        AreaId.SUMERIA: _Area(
             AreaId.SUMERIA,
             "Sumeria",
             land=True,
@@ -4404,7 +4500,7 @@ AREAS: Final[Mapping[str, Area]] = FrozenMap(
             flood_plain="mesopotamia",
             panel="main",
         ),
-        AreaId.SUSA: Area(
+        AreaId.SUSA: _Area(
             AreaId.SUSA,
             "Susa",
             land=True,
@@ -4416,7 +4512,7 @@ AREAS: Final[Mapping[str, Area]] = FrozenMap(
             flood_plain="mesopotamia",
             panel="main",
         ),
-        AreaId.SYRACUS: Area(
+        AreaId.SYRACUS: _Area(
             AreaId.SYRACUS,
             "Syracus",
             land=True,
@@ -4428,7 +4524,7 @@ AREAS: Final[Mapping[str, Area]] = FrozenMap(
             flood_plain=None,
             panel="main",
         ),
-        AreaId.SYRIA: Area(
+        AreaId.SYRIA: _Area(
             AreaId.SYRIA,
             "Syria",
             land=True,
@@ -4440,7 +4536,7 @@ AREAS: Final[Mapping[str, Area]] = FrozenMap(
             flood_plain=None,
             panel="main",
         ),
-        AreaId.TANIS: Area(
+        AreaId.TANIS: _Area(
             AreaId.TANIS,
             "Tanis",
             land=True,
@@ -4452,7 +4548,7 @@ AREAS: Final[Mapping[str, Area]] = FrozenMap(
             flood_plain="nile",
             panel="main",
         ),
-        AreaId.TARENTUM: Area(
+        AreaId.TARENTUM: _Area(
             AreaId.TARENTUM,
             "Tarentum",
             land=True,
@@ -4464,7 +4560,7 @@ AREAS: Final[Mapping[str, Area]] = FrozenMap(
             flood_plain=None,
             panel="main",
         ),
-        AreaId.THAPSUS: Area(
+        AreaId.THAPSUS: _Area(
             AreaId.THAPSUS,
             "Thapsus",
             land=True,
@@ -4476,7 +4572,7 @@ AREAS: Final[Mapping[str, Area]] = FrozenMap(
             flood_plain=None,
             panel="main",
         ),
-        AreaId.THEBES: Area(
+        AreaId.THEBES: _Area(
             AreaId.THEBES,
             "Thebes",
             land=True,
@@ -4488,7 +4584,7 @@ AREAS: Final[Mapping[str, Area]] = FrozenMap(
             flood_plain=None,
             panel="main",
         ),
-        AreaId.THERA: Area(
+        AreaId.THERA: _Area(
             AreaId.THERA,
             "Thera",
             land=True,
@@ -4500,7 +4596,7 @@ AREAS: Final[Mapping[str, Area]] = FrozenMap(
             flood_plain=None,
             panel="main",
         ),
-        AreaId.THESSALONICA: Area(
+        AreaId.THESSALONICA: _Area(
             AreaId.THESSALONICA,
             "Thessalonica",
             land=True,
@@ -4512,7 +4608,7 @@ AREAS: Final[Mapping[str, Area]] = FrozenMap(
             flood_plain=None,
             panel="main",
         ),
-        AreaId.THESSALY: Area(
+        AreaId.THESSALY: _Area(
             AreaId.THESSALY,
             "Thessaly",
             land=True,
@@ -4524,7 +4620,7 @@ AREAS: Final[Mapping[str, Area]] = FrozenMap(
             flood_plain=None,
             panel="main",
         ),
-        AreaId.THRACE: Area(
+        AreaId.THRACE: _Area(
             AreaId.THRACE,
             "Thrace",
             land=True,
@@ -4536,7 +4632,7 @@ AREAS: Final[Mapping[str, Area]] = FrozenMap(
             flood_plain=None,
             panel="main",
         ),
-        AreaId.THYRAS: Area(
+        AreaId.THYRAS: _Area(
             AreaId.THYRAS,
             "Thyras",
             land=True,
@@ -4548,7 +4644,7 @@ AREAS: Final[Mapping[str, Area]] = FrozenMap(
             flood_plain="danube",
             panel="main",
         ),
-        AreaId.TRIPOLI: Area(
+        AreaId.TRIPOLI: _Area(
             AreaId.TRIPOLI,
             "Tripoli",
             land=True,
@@ -4560,7 +4656,7 @@ AREAS: Final[Mapping[str, Area]] = FrozenMap(
             flood_plain=None,
             panel="main",
         ),
-        AreaId.TRIPOLITANIA: Area(
+        AreaId.TRIPOLITANIA: _Area(
             AreaId.TRIPOLITANIA,
             "Tripolitania",
             land=True,
@@ -4572,7 +4668,7 @@ AREAS: Final[Mapping[str, Area]] = FrozenMap(
             flood_plain=None,
             panel="main",
         ),
-        AreaId.TROY: Area(
+        AreaId.TROY: _Area(
             AreaId.TROY,
             "Troy",
             land=True,
@@ -4584,7 +4680,7 @@ AREAS: Final[Mapping[str, Area]] = FrozenMap(
             flood_plain=None,
             panel="main",
         ),
-        AreaId.TUNISIA_2: Area(
+        AreaId.TUNISIA_2: _Area(
             AreaId.TUNISIA_2,
             "Tunisia",
             land=True,
@@ -4596,7 +4692,7 @@ AREAS: Final[Mapping[str, Area]] = FrozenMap(
             flood_plain=None,
             panel="main",
         ),
-        AreaId.TYROS: Area(
+        AreaId.TYROS: _Area(
             AreaId.TYROS,
             "Tyros",
             land=True,
@@ -4608,7 +4704,7 @@ AREAS: Final[Mapping[str, Area]] = FrozenMap(
             flood_plain=None,
             panel="main",
         ),
-        AreaId.UPPER_EGYPT: Area(
+        AreaId.UPPER_EGYPT: _Area(
             AreaId.UPPER_EGYPT,
             "Upper Egypt",
             land=True,
@@ -4620,7 +4716,7 @@ AREAS: Final[Mapping[str, Area]] = FrozenMap(
             flood_plain="nile",
             panel="main",
         ),
-        AreaId.UR: Area(
+        AreaId.UR: _Area(
             AreaId.UR,
             "Ur",
             land=True,
@@ -4632,7 +4728,7 @@ AREAS: Final[Mapping[str, Area]] = FrozenMap(
             flood_plain="mesopotamia",
             panel="main",
         ),
-        AreaId.VAN: Area(
+        AreaId.VAN: _Area(
             AreaId.VAN,
             "Van",
             land=True,
@@ -4644,7 +4740,7 @@ AREAS: Final[Mapping[str, Area]] = FrozenMap(
             flood_plain=None,
             panel="main",
         ),
-        AreaId.WESTERN_DESERT: Area(
+        AreaId.WESTERN_DESERT: _Area(
             AreaId.WESTERN_DESERT,
             "Western Desert",
             land=True,
@@ -4656,7 +4752,7 @@ AREAS: Final[Mapping[str, Area]] = FrozenMap(
             flood_plain=None,
             panel="main",
         ),
-        AreaId.WESTERN_MEDITERRANEAN_2: Area(
+        AreaId.WESTERN_MEDITERRANEAN_2: _Area(
             AreaId.WESTERN_MEDITERRANEAN_2,
             "Western Mediterranean",
             land=False,
@@ -4672,362 +4768,362 @@ AREAS: Final[Mapping[str, Area]] = FrozenMap(
 )
 
 BORDERS: Final[tuple[Border, ...]] = (
-    Border(AreaId.ADRIATIC_SEA, AreaId.APPOLONIA, BorderKind.SEA),
-    Border(AreaId.ADRIATIC_SEA, AreaId.DALMATIA, BorderKind.SEA),
-    Border(AreaId.ADRIATIC_SEA, AreaId.ILLYRICUM, BorderKind.SEA),
-    Border(AreaId.ADRIATIC_SEA, AreaId.PANNONIA_2, BorderKind.SEA),
-    Border(AreaId.ADRIATIC_SEA, AreaId.RUBICON, BorderKind.SEA),
-    Border(AreaId.ADRIATIC_SEA, AreaId.SAMNIUM, BorderKind.SEA),
-    Border(AreaId.ADRIATIC_SEA, AreaId.TARENTUM, BorderKind.SEA),
-    Border(AreaId.AEGEAN_SEA, AreaId.CHALKIS, BorderKind.SEA),
-    Border(AreaId.AEGEAN_SEA, AreaId.ERETRIA, BorderKind.SEA),
-    Border(AreaId.AEGEAN_SEA, AreaId.IONIA, BorderKind.SEA),
-    Border(AreaId.AEGEAN_SEA, AreaId.KNOSSOS, BorderKind.SEA),
-    Border(AreaId.AEGEAN_SEA, AreaId.LEMNOS, BorderKind.SEA),
-    Border(AreaId.AEGEAN_SEA, AreaId.LESBOS, BorderKind.SEA),
-    Border(AreaId.AEGEAN_SEA, AreaId.MILETUS, BorderKind.SEA),
-    Border(AreaId.AEGEAN_SEA, AreaId.RHODES, BorderKind.SEA),
-    Border(AreaId.AEGEAN_SEA, AreaId.THERA, BorderKind.SEA),
-    Border(AreaId.AEGEAN_SEA, AreaId.THESSALONICA, BorderKind.SEA),
-    Border(AreaId.AEGEAN_SEA, AreaId.TROY, BorderKind.SEA),
-    Border(AreaId.ALEPPO, AreaId.ANTIOCHIA, BorderKind.LAND),
-    Border(AreaId.ALEPPO, AreaId.ASSYRIA, BorderKind.LAND),
-    Border(AreaId.ALEPPO, AreaId.CILICIA, BorderKind.LAND),
-    Border(AreaId.ALEPPO, AreaId.PHOENICIA, BorderKind.LAND),
-    Border(AreaId.ALEPPO, AreaId.SYRIA, BorderKind.LAND),
-    Border(AreaId.ALEXANDRIA, AreaId.EASTERN_MEDITERRANEAN, BorderKind.SEA),
-    Border(AreaId.ALEXANDRIA, AreaId.MEMPHIS, BorderKind.LAND),
-    Border(AreaId.ALEXANDRIA, AreaId.TANIS, BorderKind.BOTH),
-    Border(AreaId.ALEXANDRIA, AreaId.WESTERN_DESERT, BorderKind.BOTH),
-    Border(AreaId.ANKARA, AreaId.BITHYNIA, BorderKind.LAND),
-    Border(AreaId.ANKARA, AreaId.GORDIUM, BorderKind.LAND),
-    Border(AreaId.ANKARA, AreaId.KANESH, BorderKind.LAND),
-    Border(AreaId.ANKARA, AreaId.PHRYGIA, BorderKind.LAND),
-    Border(AreaId.ANKARA, AreaId.SINOPE, BorderKind.LAND),
-    Border(AreaId.ANTIOCHIA, AreaId.CILICIA, BorderKind.BOTH),
-    Border(AreaId.ANTIOCHIA, AreaId.GALATIA, BorderKind.SEA),
-    Border(AreaId.ANTIOCHIA, AreaId.PHOENICIA, BorderKind.BOTH),
-    Border(AreaId.ANTIOCHIA, AreaId.SALAMIS, BorderKind.SEA),
-    Border(AreaId.APPOLONIA, AreaId.EPIRUS, BorderKind.BOTH),
-    Border(AreaId.APPOLONIA, AreaId.ILLYRICUM, BorderKind.BOTH),
-    Border(AreaId.APPOLONIA, AreaId.ITHAKA, BorderKind.SEA),
-    Border(AreaId.APPOLONIA, AreaId.MACEDONIA, BorderKind.LAND),
-    Border(AreaId.APPOLONIA, AreaId.PAEONIA, BorderKind.LAND),
-    Border(AreaId.APPOLONIA, AreaId.TARENTUM, BorderKind.SEA),
-    Border(AreaId.ARABIA, AreaId.CHALDAEA, BorderKind.LAND),
-    Border(AreaId.ARABIA, AreaId.MIDIAN, BorderKind.LAND),
-    Border(AreaId.ARABIA, AreaId.PETRA, BorderKind.LAND),
-    Border(AreaId.ARABIA, AreaId.SUMERIA, BorderKind.LAND),
-    Border(AreaId.ARABIA, AreaId.SYRIA, BorderKind.LAND),
-    Border(AreaId.ARGOS, AreaId.ATHENS, BorderKind.BOTH),
-    Border(AreaId.ARGOS, AreaId.CORINTH, BorderKind.LAND),
-    Border(AreaId.ARGOS, AreaId.PHAESTOS, BorderKind.SEA),
-    Border(AreaId.ARGOS, AreaId.SPARTA, BorderKind.BOTH),
-    Border(AreaId.ARGOS, AreaId.THERA, BorderKind.SEA),
-    Border(AreaId.ARMENIA, AreaId.CAPPADOCIA, BorderKind.LAND),
-    Border(AreaId.ARMENIA, AreaId.CAUCASUS, BorderKind.LAND),
-    Border(AreaId.ARMENIA, AreaId.LESSER_ARMENIA, BorderKind.LAND),
-    Border(AreaId.ARMENIA, AreaId.NALCHIK, BorderKind.LAND),
-    Border(AreaId.ARMENIA, AreaId.NINIVEH, BorderKind.LAND),
-    Border(AreaId.ARMENIA, AreaId.VAN, BorderKind.LAND),
-    Border(AreaId.ASSYRIA, AreaId.CARRHAE, BorderKind.LAND),
-    Border(AreaId.ASSYRIA, AreaId.CILICIA, BorderKind.LAND),
-    Border(AreaId.ASSYRIA, AreaId.NINIVEH, BorderKind.LAND),
-    Border(AreaId.ASSYRIA, AreaId.SYRIA, BorderKind.LAND),
-    Border(AreaId.ASSYRIA, AreaId.VAN, BorderKind.LAND),
-    Border(AreaId.ATHENS, AreaId.CHALKIS, BorderKind.SEA),
-    Border(AreaId.ATHENS, AreaId.CORINTH, BorderKind.LAND),
-    Border(AreaId.ATHENS, AreaId.DELPHI, BorderKind.BOTH),
-    Border(AreaId.ATHENS, AreaId.ERETRIA, BorderKind.SEA),
-    Border(AreaId.ATHENS, AreaId.THERA, BorderKind.SEA),
-    Border(AreaId.BABYLON, AreaId.BABYLONIA, BorderKind.LAND),
-    Border(AreaId.BABYLON, AreaId.CHARAX, BorderKind.LAND),
-    Border(AreaId.BABYLON, AreaId.MESOPOTAMIA, BorderKind.LAND),
-    Border(AreaId.BABYLON, AreaId.SUMERIA, BorderKind.LAND),
-    Border(AreaId.BABYLON, AreaId.UR, BorderKind.LAND),
-    Border(AreaId.BABYLONIA, AreaId.ELAM, BorderKind.LAND),
-    Border(AreaId.BABYLONIA, AreaId.MESOPOTAMIA, BorderKind.LAND),
-    Border(AreaId.BABYLONIA, AreaId.NINIVEH, BorderKind.LAND),
-    Border(AreaId.BABYLONIA, AreaId.PARTHIA, BorderKind.LAND),
-    Border(AreaId.BABYLONIA, AreaId.SUSA, BorderKind.BOTH),
-    Border(AreaId.BABYLONIA, AreaId.UR, BorderKind.BOTH),
-    Border(AreaId.BITHYNIA, AreaId.BLACK_SEA, BorderKind.SEA),
-    Border(AreaId.BITHYNIA, AreaId.GORDIUM, BorderKind.LAND),
-    Border(AreaId.BITHYNIA, AreaId.PHRYGIA, BorderKind.BOTH),
-    Border(AreaId.BITHYNIA, AreaId.SARDES, BorderKind.LAND),
-    Border(AreaId.BITHYNIA, AreaId.TROY, BorderKind.BOTH),
-    Border(AreaId.BLACK_SEA, AreaId.BYCANTINUM, BorderKind.SEA),
-    Border(AreaId.BLACK_SEA, AreaId.CAPPADOCIA, BorderKind.SEA),
-    Border(AreaId.BLACK_SEA, AreaId.CRIMEA, BorderKind.SEA),
-    Border(AreaId.BLACK_SEA, AreaId.DANUBE, BorderKind.SEA),
-    Border(AreaId.BLACK_SEA, AreaId.KUBAN, BorderKind.SEA),
-    Border(AreaId.BLACK_SEA, AreaId.MIKOP, BorderKind.SEA),
-    Border(AreaId.BLACK_SEA, AreaId.MOESIA, BorderKind.SEA),
-    Border(AreaId.BLACK_SEA, AreaId.PHRYGIA, BorderKind.SEA),
-    Border(AreaId.BLACK_SEA, AreaId.SINOPE, BorderKind.SEA),
-    Border(AreaId.BLACK_SEA, AreaId.THYRAS, BorderKind.SEA),
-    Border(AreaId.BLACK_SEA, AreaId.TROY, BorderKind.SEA),
-    Border(AreaId.BUHEN, AreaId.PTOLEMAIS, BorderKind.LAND),
-    Border(AreaId.BUHEN, AreaId.THEBES, BorderKind.LAND),
-    Border(AreaId.BUHEN, AreaId.UPPER_EGYPT, BorderKind.LAND),
-    Border(AreaId.BYCANTINUM, AreaId.LEMNOS, BorderKind.SEA),
-    Border(AreaId.BYCANTINUM, AreaId.MOESIA, BorderKind.BOTH),
-    Border(AreaId.BYCANTINUM, AreaId.THRACE, BorderKind.BOTH),
-    Border(AreaId.BYCANTINUM, AreaId.TROY, BorderKind.SEA),
-    Border(AreaId.CAMPANIA, AreaId.CENTRAL_MEDITERRANEAN, BorderKind.SEA),
-    Border(AreaId.CAMPANIA, AreaId.MILAZZO, BorderKind.SEA),
-    Border(AreaId.CAMPANIA, AreaId.NEAPOLIS, BorderKind.BOTH),
-    Border(AreaId.CAMPANIA, AreaId.SAMNIUM, BorderKind.LAND),
-    Border(AreaId.CAMPANIA, AreaId.SYRACUS, BorderKind.SEA),
-    Border(AreaId.CAMPANIA, AreaId.TARENTUM, BorderKind.BOTH),
-    Border(AreaId.CAMPANIA, AreaId.WESTERN_MEDITERRANEAN_2, BorderKind.SEA),
-    Border(AreaId.CAPPADOCIA, AreaId.MIKOP, BorderKind.BOTH),
-    Border(AreaId.CAPPADOCIA, AreaId.NALCHIK, BorderKind.LAND),
-    Border(AreaId.CAPPADOCIA, AreaId.SINOPE, BorderKind.BOTH),
-    Border(AreaId.CAPPADOCIA, AreaId.VAN, BorderKind.LAND),
-    Border(AreaId.CARALES_2, AreaId.SARDINIA_2, BorderKind.BOTH),
-    Border(AreaId.CARALES_2, AreaId.WESTERN_MEDITERRANEAN_2, BorderKind.SEA),
-    Border(AreaId.CARRHAE, AreaId.MARI, BorderKind.LAND),
-    Border(AreaId.CARRHAE, AreaId.MESOPOTAMIA, BorderKind.LAND),
-    Border(AreaId.CARRHAE, AreaId.NINIVEH, BorderKind.LAND),
-    Border(AreaId.CARRHAE, AreaId.SYRIA, BorderKind.LAND),
-    Border(AreaId.CARTHAGO, AreaId.CENTRAL_MEDITERRANEAN, BorderKind.SEA),
-    Border(AreaId.CARTHAGO, AreaId.NUMIDIA_2, BorderKind.BOTH),
-    Border(AreaId.CARTHAGO, AreaId.PALERMO, BorderKind.SEA),
-    Border(AreaId.CARTHAGO, AreaId.THAPSUS, BorderKind.BOTH),
-    Border(AreaId.CARTHAGO, AreaId.WESTERN_MEDITERRANEAN_2, BorderKind.SEA),
-    Border(AreaId.CASPIAN_SEA, AreaId.CAUCASUS, BorderKind.SEA),
-    Border(AreaId.CASPIAN_SEA, AreaId.MEDIA, BorderKind.SEA),
-    Border(AreaId.CAUCASUS, AreaId.LESSER_ARMENIA, BorderKind.BOTH),
-    Border(AreaId.CAUCASUS, AreaId.MEDIA, None),
-    Border(AreaId.CAUCASUS, AreaId.NALCHIK, BorderKind.LAND),
-    Border(AreaId.CENTRAL_MEDITERRANEAN, AreaId.CORINTH, BorderKind.SEA),
-    Border(AreaId.CENTRAL_MEDITERRANEAN, AreaId.CYRENE, BorderKind.SEA),
-    Border(AreaId.CENTRAL_MEDITERRANEAN, AreaId.DELPHI, BorderKind.SEA),
-    Border(AreaId.CENTRAL_MEDITERRANEAN, AreaId.EASTERN_MEDITERRANEAN, BorderKind.SEA),
-    Border(AreaId.CENTRAL_MEDITERRANEAN, AreaId.ITHAKA, BorderKind.SEA),
-    Border(AreaId.CENTRAL_MEDITERRANEAN, AreaId.LIBYA, BorderKind.SEA),
-    Border(AreaId.CENTRAL_MEDITERRANEAN, AreaId.PALERMO, BorderKind.SEA),
-    Border(AreaId.CENTRAL_MEDITERRANEAN, AreaId.PHAESTOS, BorderKind.SEA),
-    Border(AreaId.CENTRAL_MEDITERRANEAN, AreaId.SPARTA, BorderKind.SEA),
-    Border(AreaId.CENTRAL_MEDITERRANEAN, AreaId.SYRACUS, BorderKind.SEA),
-    Border(AreaId.CENTRAL_MEDITERRANEAN, AreaId.TARENTUM, BorderKind.SEA),
-    Border(AreaId.CENTRAL_MEDITERRANEAN, AreaId.THAPSUS, BorderKind.SEA),
-    Border(AreaId.CENTRAL_MEDITERRANEAN, AreaId.TRIPOLI, BorderKind.SEA),
-    Border(AreaId.CHALDAEA, AreaId.CHARAX, BorderKind.BOTH),
-    Border(AreaId.CHALDAEA, AreaId.SUMERIA, BorderKind.LAND),
-    Border(AreaId.CHALDAEA, AreaId.SUSA, BorderKind.SEA),
-    Border(AreaId.CHALDAEA, AreaId.UR, BorderKind.SEA),
-    Border(AreaId.CHALKIS, AreaId.DELPHI, BorderKind.SEA),
-    Border(AreaId.CHALKIS, AreaId.ERETRIA, BorderKind.BOTH),
-    Border(AreaId.CHALKIS, AreaId.THESSALONICA, BorderKind.SEA),
-    Border(AreaId.CHALKIS, AreaId.THESSALY, BorderKind.SEA),
-    Border(AreaId.CHARAX, AreaId.SUMERIA, BorderKind.LAND),
-    Border(AreaId.CHARAX, AreaId.UR, BorderKind.BOTH),
-    Border(AreaId.CILICIA, AreaId.GALATIA, BorderKind.BOTH),
-    Border(AreaId.CILICIA, AreaId.KANESH, BorderKind.LAND),
-    Border(AreaId.CILICIA, AreaId.VAN, BorderKind.LAND),
-    Border(AreaId.CISALPINA_2, AreaId.ETRURIA_2, BorderKind.LAND),
-    Border(AreaId.CISALPINA_2, AreaId.PANNONIA_2, BorderKind.LAND),
-    Border(AreaId.CISALPINA_2, AreaId.RUBICON, BorderKind.LAND),
-    Border(AreaId.CORINTH, AreaId.DELPHI, BorderKind.BOTH),
-    Border(AreaId.CORINTH, AreaId.SPARTA, BorderKind.BOTH),
-    Border(AreaId.CORSICA_2, AreaId.ETRURIA_2, BorderKind.SEA),
-    Border(AreaId.CORSICA_2, AreaId.ROMA, BorderKind.SEA),
-    Border(AreaId.CORSICA_2, AreaId.SARDINIA_2, BorderKind.SEA),
-    Border(AreaId.CORSICA_2, AreaId.WESTERN_MEDITERRANEAN_2, BorderKind.SEA),
-    Border(AreaId.CRIMEA, AreaId.DANUBE, BorderKind.SEA),
-    Border(AreaId.CRIMEA, AreaId.KUBAN, BorderKind.SEA),
-    Border(AreaId.CRIMEA, AreaId.SCYTHIA, BorderKind.BOTH),
-    Border(AreaId.CYPRUS, AreaId.EASTERN_MEDITERRANEAN, BorderKind.SEA),
-    Border(AreaId.CYPRUS, AreaId.GALATIA, BorderKind.SEA),
-    Border(AreaId.CYPRUS, AreaId.LYCIA, BorderKind.SEA),
-    Border(AreaId.CYPRUS, AreaId.SALAMIS, BorderKind.BOTH),
-    Border(AreaId.CYRENAICA, AreaId.CYRENE, BorderKind.BOTH),
-    Border(AreaId.CYRENAICA, AreaId.EASTERN_MEDITERRANEAN, BorderKind.SEA),
-    Border(AreaId.CYRENAICA, AreaId.JALO, BorderKind.LAND),
-    Border(AreaId.CYRENAICA, AreaId.SIWA, BorderKind.LAND),
-    Border(AreaId.CYRENAICA, AreaId.WESTERN_DESERT, BorderKind.BOTH),
-    Border(AreaId.CYRENE, AreaId.EASTERN_MEDITERRANEAN, BorderKind.SEA),
-    Border(AreaId.CYRENE, AreaId.JALO, BorderKind.LAND),
-    Border(AreaId.CYRENE, AreaId.LIBYA, BorderKind.BOTH),
-    Border(AreaId.DACIA, AreaId.DANUBE, BorderKind.LAND),
-    Border(AreaId.DACIA, AreaId.GERMANIA_2, BorderKind.LAND),
-    Border(AreaId.DACIA, AreaId.ILLYRICUM, BorderKind.LAND),
-    Border(AreaId.DACIA, AreaId.MOESIA, BorderKind.LAND),
-    Border(AreaId.DACIA, AreaId.SCYTHIA, BorderKind.LAND),
-    Border(AreaId.DACIA, AreaId.SUDETEN, BorderKind.LAND),
-    Border(AreaId.DALMATIA, AreaId.ILLYRICUM, BorderKind.BOTH),
-    Border(AreaId.DALMATIA, AreaId.PANNONIA_2, BorderKind.BOTH),
-    Border(AreaId.DAMASCUS, AreaId.JERICHO, BorderKind.LAND),
-    Border(AreaId.DAMASCUS, AreaId.PHOENICIA, BorderKind.LAND),
-    Border(AreaId.DAMASCUS, AreaId.SIDON, BorderKind.LAND),
-    Border(AreaId.DAMASCUS, AreaId.SYRIA, BorderKind.LAND),
-    Border(AreaId.DAMASCUS, AreaId.TYROS, BorderKind.LAND),
-    Border(AreaId.DANUBE, AreaId.MOESIA, BorderKind.LAND),
-    Border(AreaId.DANUBE, AreaId.SCYTHIA, BorderKind.BOTH),
-    Border(AreaId.DANUBE, AreaId.THYRAS, BorderKind.BOTH),
-    Border(AreaId.DELPHI, AreaId.EPIRUS, BorderKind.BOTH),
-    Border(AreaId.DELPHI, AreaId.ITHAKA, BorderKind.SEA),
-    Border(AreaId.DELPHI, AreaId.THESSALY, BorderKind.BOTH),
-    Border(AreaId.EASTERN_DESERT, AreaId.FAYUM, BorderKind.LAND),
-    Border(AreaId.EASTERN_DESERT, AreaId.MEMPHIS, BorderKind.LAND),
-    Border(AreaId.EASTERN_DESERT, AreaId.PTOLEMAIS, BorderKind.BOTH),
-    Border(AreaId.EASTERN_DESERT, AreaId.SINAI, BorderKind.BOTH),
-    Border(AreaId.EASTERN_DESERT, AreaId.TANIS, BorderKind.LAND),
-    Border(AreaId.EASTERN_DESERT, AreaId.UPPER_EGYPT, BorderKind.LAND),
-    Border(AreaId.EASTERN_MEDITERRANEAN, AreaId.GAZA, BorderKind.SEA),
-    Border(AreaId.EASTERN_MEDITERRANEAN, AreaId.JERUSALEM, BorderKind.SEA),
-    Border(AreaId.EASTERN_MEDITERRANEAN, AreaId.KNOSSOS, BorderKind.SEA),
-    Border(AreaId.EASTERN_MEDITERRANEAN, AreaId.LYCIA, BorderKind.SEA),
-    Border(AreaId.EASTERN_MEDITERRANEAN, AreaId.PHAESTOS, BorderKind.SEA),
-    Border(AreaId.EASTERN_MEDITERRANEAN, AreaId.PHOENICIA, BorderKind.SEA),
-    Border(AreaId.EASTERN_MEDITERRANEAN, AreaId.RHODES, BorderKind.SEA),
-    Border(AreaId.EASTERN_MEDITERRANEAN, AreaId.SALAMIS, BorderKind.SEA),
-    Border(AreaId.EASTERN_MEDITERRANEAN, AreaId.SIDON, BorderKind.SEA),
-    Border(AreaId.EASTERN_MEDITERRANEAN, AreaId.TANIS, BorderKind.SEA),
-    Border(AreaId.EASTERN_MEDITERRANEAN, AreaId.TYROS, BorderKind.SEA),
-    Border(AreaId.EASTERN_MEDITERRANEAN, AreaId.WESTERN_DESERT, BorderKind.SEA),
-    Border(AreaId.ELAM, AreaId.LESSER_ARMENIA, BorderKind.LAND),
-    Border(AreaId.ELAM, AreaId.MEDIA, BorderKind.LAND),
-    Border(AreaId.ELAM, AreaId.NINIVEH, BorderKind.LAND),
-    Border(AreaId.ELAM, AreaId.PARTHIA, BorderKind.LAND),
-    Border(AreaId.EPIRUS, AreaId.ITHAKA, BorderKind.SEA),
-    Border(AreaId.EPIRUS, AreaId.MACEDONIA, BorderKind.LAND),
-    Border(AreaId.EPIRUS, AreaId.THESSALY, BorderKind.LAND),
-    Border(AreaId.ERETRIA, AreaId.THERA, BorderKind.SEA),
-    Border(AreaId.ETRURIA_2, AreaId.ROMA, BorderKind.BOTH),
-    Border(AreaId.ETRURIA_2, AreaId.RUBICON, BorderKind.LAND),
-    Border(AreaId.FAYUM, AreaId.MEMPHIS, BorderKind.LAND),
-    Border(AreaId.FAYUM, AreaId.SIWA, BorderKind.LAND),
-    Border(AreaId.FAYUM, AreaId.UPPER_EGYPT, BorderKind.LAND),
-    Border(AreaId.FAYUM, AreaId.WESTERN_DESERT, BorderKind.LAND),
-    Border(AreaId.GALATIA, AreaId.GORDIUM, BorderKind.LAND),
-    Border(AreaId.GALATIA, AreaId.IONIA, BorderKind.LAND),
-    Border(AreaId.GALATIA, AreaId.KANESH, BorderKind.LAND),
-    Border(AreaId.GALATIA, AreaId.LYCIA, BorderKind.BOTH),
-    Border(AreaId.GALATIA, AreaId.SALAMIS, BorderKind.SEA),
-    Border(AreaId.GAZA, AreaId.JERUSALEM, BorderKind.BOTH),
-    Border(AreaId.GAZA, AreaId.SINAI, BorderKind.LAND),
-    Border(AreaId.GAZA, AreaId.TANIS, BorderKind.BOTH),
-    Border(AreaId.GERMANIA_2, AreaId.ILLYRICUM, BorderKind.LAND),
-    Border(AreaId.GERMANIA_2, AreaId.PANNONIA_2, BorderKind.LAND),
-    Border(AreaId.GERMANIA_2, AreaId.SUDETEN, BorderKind.LAND),
-    Border(AreaId.GORDIUM, AreaId.IONIA, BorderKind.LAND),
-    Border(AreaId.GORDIUM, AreaId.KANESH, BorderKind.LAND),
-    Border(AreaId.GORDIUM, AreaId.SARDES, BorderKind.LAND),
-    Border(AreaId.ILLYRICUM, AreaId.MOESIA, BorderKind.LAND),
-    Border(AreaId.ILLYRICUM, AreaId.PAEONIA, BorderKind.LAND),
-    Border(AreaId.ILLYRICUM, AreaId.PANNONIA_2, BorderKind.LAND),
-    Border(AreaId.IONIA, AreaId.LESBOS, BorderKind.SEA),
-    Border(AreaId.IONIA, AreaId.LYCIA, BorderKind.LAND),
-    Border(AreaId.IONIA, AreaId.MILETUS, BorderKind.BOTH),
-    Border(AreaId.IONIA, AreaId.SARDES, BorderKind.BOTH),
-    Border(AreaId.ITHAKA, AreaId.TARENTUM, BorderKind.SEA),
-    Border(AreaId.JALO, AreaId.LIBYA, BorderKind.LAND),
-    Border(AreaId.JALO, AreaId.SIWA, BorderKind.LAND),
-    Border(AreaId.JALO, AreaId.TRIPOLITANIA, BorderKind.LAND),
-    Border(AreaId.JERICHO, AreaId.JERUSALEM, BorderKind.LAND),
-    Border(AreaId.JERICHO, AreaId.PETRA, BorderKind.LAND),
-    Border(AreaId.JERICHO, AreaId.SYRIA, BorderKind.LAND),
-    Border(AreaId.JERICHO, AreaId.TYROS, BorderKind.LAND),
-    Border(AreaId.JERUSALEM, AreaId.PETRA, BorderKind.LAND),
-    Border(AreaId.JERUSALEM, AreaId.SINAI, BorderKind.LAND),
-    Border(AreaId.JERUSALEM, AreaId.TYROS, BorderKind.BOTH),
-    Border(AreaId.KANESH, AreaId.SINOPE, BorderKind.LAND),
-    Border(AreaId.KANESH, AreaId.VAN, BorderKind.LAND),
-    Border(AreaId.KNOSSOS, AreaId.PHAESTOS, BorderKind.BOTH),
-    Border(AreaId.KNOSSOS, AreaId.RHODES, BorderKind.SEA),
-    Border(AreaId.KNOSSOS, AreaId.THERA, BorderKind.SEA),
-    Border(AreaId.KUBAN, AreaId.MIKOP, BorderKind.BOTH),
-    Border(AreaId.KUBAN, AreaId.SCYTHIA, BorderKind.SEA),
-    Border(AreaId.LEMNOS, AreaId.THESSALONICA, BorderKind.SEA),
-    Border(AreaId.LEMNOS, AreaId.THRACE, BorderKind.SEA),
-    Border(AreaId.LEMNOS, AreaId.TROY, BorderKind.SEA),
-    Border(AreaId.LESBOS, AreaId.SARDES, BorderKind.SEA),
-    Border(AreaId.LESBOS, AreaId.TROY, BorderKind.SEA),
-    Border(AreaId.LESSER_ARMENIA, AreaId.MEDIA, BorderKind.BOTH),
-    Border(AreaId.LESSER_ARMENIA, AreaId.NINIVEH, BorderKind.LAND),
-    Border(AreaId.LIBYA, AreaId.TRIPOLI, BorderKind.BOTH),
-    Border(AreaId.LIBYA, AreaId.TRIPOLITANIA, BorderKind.LAND),
-    Border(AreaId.LYCIA, AreaId.MILETUS, BorderKind.BOTH),
-    Border(AreaId.LYCIA, AreaId.RHODES, BorderKind.SEA),
-    Border(AreaId.MACEDONIA, AreaId.PAEONIA, BorderKind.LAND),
-    Border(AreaId.MACEDONIA, AreaId.THESSALONICA, BorderKind.LAND),
-    Border(AreaId.MACEDONIA, AreaId.THESSALY, BorderKind.LAND),
-    Border(AreaId.MACEDONIA, AreaId.THRACE, BorderKind.LAND),
-    Border(AreaId.MARI, AreaId.MESOPOTAMIA, BorderKind.LAND),
-    Border(AreaId.MARI, AreaId.SUMERIA, BorderKind.LAND),
-    Border(AreaId.MARI, AreaId.SYRIA, BorderKind.LAND),
-    Border(AreaId.MEDIA, AreaId.PARTHIA, BorderKind.LAND),
-    Border(AreaId.MEMPHIS, AreaId.TANIS, BorderKind.LAND),
-    Border(AreaId.MEMPHIS, AreaId.WESTERN_DESERT, BorderKind.LAND),
-    Border(AreaId.MESOPOTAMIA, AreaId.NINIVEH, BorderKind.LAND),
-    Border(AreaId.MESOPOTAMIA, AreaId.SUMERIA, BorderKind.LAND),
-    Border(AreaId.MIDIAN, AreaId.PETRA, BorderKind.BOTH),
-    Border(AreaId.MIDIAN, AreaId.RED_SEA, BorderKind.SEA),
-    Border(AreaId.MIDIAN, AreaId.SINAI, BorderKind.SEA),
-    Border(AreaId.MIKOP, AreaId.NALCHIK, BorderKind.LAND),
-    Border(AreaId.MILAZZO, AreaId.PALERMO, BorderKind.BOTH),
-    Border(AreaId.MILAZZO, AreaId.SYRACUS, BorderKind.BOTH),
-    Border(AreaId.MILAZZO, AreaId.WESTERN_MEDITERRANEAN_2, BorderKind.SEA),
-    Border(AreaId.MILETUS, AreaId.RHODES, BorderKind.SEA),
-    Border(AreaId.MOESIA, AreaId.PAEONIA, BorderKind.LAND),
-    Border(AreaId.MOESIA, AreaId.THRACE, BorderKind.LAND),
-    Border(AreaId.MOESIA, AreaId.THYRAS, BorderKind.BOTH),
-    Border(AreaId.NEAPOLIS, AreaId.ROMA, BorderKind.BOTH),
-    Border(AreaId.NEAPOLIS, AreaId.SAMNIUM, BorderKind.LAND),
-    Border(AreaId.NEAPOLIS, AreaId.WESTERN_MEDITERRANEAN_2, BorderKind.SEA),
-    Border(AreaId.NINIVEH, AreaId.VAN, BorderKind.LAND),
-    Border(AreaId.NUBIA, AreaId.PTOLEMAIS, BorderKind.BOTH),
-    Border(AreaId.NUBIA, AreaId.RED_SEA, BorderKind.SEA),
-    Border(AreaId.NUBIA, AreaId.THEBES, BorderKind.LAND),
-    Border(AreaId.NUMIDIA_2, AreaId.THAPSUS, BorderKind.LAND),
-    Border(AreaId.NUMIDIA_2, AreaId.TUNISIA_2, BorderKind.LAND),
-    Border(AreaId.NUMIDIA_2, AreaId.WESTERN_MEDITERRANEAN_2, BorderKind.SEA),
-    Border(AreaId.PAEONIA, AreaId.THRACE, BorderKind.LAND),
-    Border(AreaId.PALERMO, AreaId.SYRACUS, BorderKind.BOTH),
-    Border(AreaId.PALERMO, AreaId.WESTERN_MEDITERRANEAN_2, BorderKind.SEA),
-    Border(AreaId.PANNONIA_2, AreaId.RUBICON, BorderKind.BOTH),
-    Border(AreaId.PARTHIA, AreaId.SUSA, BorderKind.LAND),
-    Border(AreaId.PETRA, AreaId.SINAI, BorderKind.BOTH),
-    Border(AreaId.PETRA, AreaId.SYRIA, BorderKind.LAND),
-    Border(AreaId.PHAESTOS, AreaId.SPARTA, BorderKind.SEA),
-    Border(AreaId.PHAESTOS, AreaId.THERA, BorderKind.SEA),
-    Border(AreaId.PHOENICIA, AreaId.SALAMIS, BorderKind.SEA),
-    Border(AreaId.PHOENICIA, AreaId.SIDON, BorderKind.BOTH),
-    Border(AreaId.PHOENICIA, AreaId.SYRIA, BorderKind.LAND),
-    Border(AreaId.PHRYGIA, AreaId.SINOPE, BorderKind.BOTH),
-    Border(AreaId.PTOLEMAIS, AreaId.RED_SEA, BorderKind.SEA),
-    Border(AreaId.PTOLEMAIS, AreaId.THEBES, BorderKind.LAND),
-    Border(AreaId.PTOLEMAIS, AreaId.UPPER_EGYPT, BorderKind.LAND),
-    Border(AreaId.ROMA, AreaId.RUBICON, BorderKind.LAND),
-    Border(AreaId.ROMA, AreaId.SAMNIUM, BorderKind.LAND),
-    Border(AreaId.ROMA, AreaId.WESTERN_MEDITERRANEAN_2, BorderKind.SEA),
-    Border(AreaId.RUBICON, AreaId.SAMNIUM, BorderKind.BOTH),
-    Border(AreaId.SABRATA, AreaId.SAHARA, BorderKind.LAND),
-    Border(AreaId.SABRATA, AreaId.THAPSUS, BorderKind.BOTH),
-    Border(AreaId.SABRATA, AreaId.TRIPOLI, BorderKind.BOTH),
-    Border(AreaId.SABRATA, AreaId.TRIPOLITANIA, BorderKind.LAND),
-    Border(AreaId.SABRATA, AreaId.TUNISIA_2, BorderKind.LAND),
-    Border(AreaId.SAHARA, AreaId.TRIPOLITANIA, BorderKind.LAND),
-    Border(AreaId.SAHARA, AreaId.TUNISIA_2, BorderKind.LAND),
-    Border(AreaId.SAMNIUM, AreaId.TARENTUM, BorderKind.BOTH),
-    Border(AreaId.SARDES, AreaId.TROY, BorderKind.BOTH),
-    Border(AreaId.SARDINIA_2, AreaId.WESTERN_MEDITERRANEAN_2, BorderKind.SEA),
-    Border(AreaId.SCYTHIA, AreaId.SUDETEN, BorderKind.LAND),
-    Border(AreaId.SIDON, AreaId.TYROS, BorderKind.BOTH),
-    Border(AreaId.SINAI, AreaId.TANIS, BorderKind.LAND),
-    Border(AreaId.SINOPE, AreaId.VAN, BorderKind.LAND),
-    Border(AreaId.SIWA, AreaId.UPPER_EGYPT, BorderKind.LAND),
-    Border(AreaId.SIWA, AreaId.WESTERN_DESERT, BorderKind.LAND),
-    Border(AreaId.SUMERIA, AreaId.SYRIA, BorderKind.LAND),
-    Border(AreaId.SUSA, AreaId.UR, BorderKind.SEA),
-    Border(AreaId.THAPSUS, AreaId.TRIPOLI, BorderKind.SEA),
-    Border(AreaId.THAPSUS, AreaId.TUNISIA_2, BorderKind.LAND),
-    Border(AreaId.THESSALONICA, AreaId.THESSALY, BorderKind.BOTH),
-    Border(AreaId.THESSALONICA, AreaId.THRACE, BorderKind.BOTH),
-    Border(AreaId.TRIPOLI, AreaId.TRIPOLITANIA, BorderKind.LAND),
+    _Border(AreaId.ADRIATIC_SEA, AreaId.APPOLONIA, BorderKind.SEA),
+    _Border(AreaId.ADRIATIC_SEA, AreaId.DALMATIA, BorderKind.SEA),
+    _Border(AreaId.ADRIATIC_SEA, AreaId.ILLYRICUM, BorderKind.SEA),
+    _Border(AreaId.ADRIATIC_SEA, AreaId.PANNONIA_2, BorderKind.SEA),
+    _Border(AreaId.ADRIATIC_SEA, AreaId.RUBICON, BorderKind.SEA),
+    _Border(AreaId.ADRIATIC_SEA, AreaId.SAMNIUM, BorderKind.SEA),
+    _Border(AreaId.ADRIATIC_SEA, AreaId.TARENTUM, BorderKind.SEA),
+    _Border(AreaId.AEGEAN_SEA, AreaId.CHALKIS, BorderKind.SEA),
+    _Border(AreaId.AEGEAN_SEA, AreaId.ERETRIA, BorderKind.SEA),
+    _Border(AreaId.AEGEAN_SEA, AreaId.IONIA, BorderKind.SEA),
+    _Border(AreaId.AEGEAN_SEA, AreaId.KNOSSOS, BorderKind.SEA),
+    _Border(AreaId.AEGEAN_SEA, AreaId.LEMNOS, BorderKind.SEA),
+    _Border(AreaId.AEGEAN_SEA, AreaId.LESBOS, BorderKind.SEA),
+    _Border(AreaId.AEGEAN_SEA, AreaId.MILETUS, BorderKind.SEA),
+    _Border(AreaId.AEGEAN_SEA, AreaId.RHODES, BorderKind.SEA),
+    _Border(AreaId.AEGEAN_SEA, AreaId.THERA, BorderKind.SEA),
+    _Border(AreaId.AEGEAN_SEA, AreaId.THESSALONICA, BorderKind.SEA),
+    _Border(AreaId.AEGEAN_SEA, AreaId.TROY, BorderKind.SEA),
+    _Border(AreaId.ALEPPO, AreaId.ANTIOCHIA, BorderKind.LAND),
+    _Border(AreaId.ALEPPO, AreaId.ASSYRIA, BorderKind.LAND),
+    _Border(AreaId.ALEPPO, AreaId.CILICIA, BorderKind.LAND),
+    _Border(AreaId.ALEPPO, AreaId.PHOENICIA, BorderKind.LAND),
+    _Border(AreaId.ALEPPO, AreaId.SYRIA, BorderKind.LAND),
+    _Border(AreaId.ALEXANDRIA, AreaId.EASTERN_MEDITERRANEAN, BorderKind.SEA),
+    _Border(AreaId.ALEXANDRIA, AreaId.MEMPHIS, BorderKind.LAND),
+    _Border(AreaId.ALEXANDRIA, AreaId.TANIS, BorderKind.BOTH),
+    _Border(AreaId.ALEXANDRIA, AreaId.WESTERN_DESERT, BorderKind.BOTH),
+    _Border(AreaId.ANKARA, AreaId.BITHYNIA, BorderKind.LAND),
+    _Border(AreaId.ANKARA, AreaId.GORDIUM, BorderKind.LAND),
+    _Border(AreaId.ANKARA, AreaId.KANESH, BorderKind.LAND),
+    _Border(AreaId.ANKARA, AreaId.PHRYGIA, BorderKind.LAND),
+    _Border(AreaId.ANKARA, AreaId.SINOPE, BorderKind.LAND),
+    _Border(AreaId.ANTIOCHIA, AreaId.CILICIA, BorderKind.BOTH),
+    _Border(AreaId.ANTIOCHIA, AreaId.GALATIA, BorderKind.SEA),
+    _Border(AreaId.ANTIOCHIA, AreaId.PHOENICIA, BorderKind.BOTH),
+    _Border(AreaId.ANTIOCHIA, AreaId.SALAMIS, BorderKind.SEA),
+    _Border(AreaId.APPOLONIA, AreaId.EPIRUS, BorderKind.BOTH),
+    _Border(AreaId.APPOLONIA, AreaId.ILLYRICUM, BorderKind.BOTH),
+    _Border(AreaId.APPOLONIA, AreaId.ITHAKA, BorderKind.SEA),
+    _Border(AreaId.APPOLONIA, AreaId.MACEDONIA, BorderKind.LAND),
+    _Border(AreaId.APPOLONIA, AreaId.PAEONIA, BorderKind.LAND),
+    _Border(AreaId.APPOLONIA, AreaId.TARENTUM, BorderKind.SEA),
+    _Border(AreaId.ARABIA, AreaId.CHALDAEA, BorderKind.LAND),
+    _Border(AreaId.ARABIA, AreaId.MIDIAN, BorderKind.LAND),
+    _Border(AreaId.ARABIA, AreaId.PETRA, BorderKind.LAND),
+    _Border(AreaId.ARABIA, AreaId.SUMERIA, BorderKind.LAND),
+    _Border(AreaId.ARABIA, AreaId.SYRIA, BorderKind.LAND),
+    _Border(AreaId.ARGOS, AreaId.ATHENS, BorderKind.BOTH),
+    _Border(AreaId.ARGOS, AreaId.CORINTH, BorderKind.LAND),
+    _Border(AreaId.ARGOS, AreaId.PHAESTOS, BorderKind.SEA),
+    _Border(AreaId.ARGOS, AreaId.SPARTA, BorderKind.BOTH),
+    _Border(AreaId.ARGOS, AreaId.THERA, BorderKind.SEA),
+    _Border(AreaId.ARMENIA, AreaId.CAPPADOCIA, BorderKind.LAND),
+    _Border(AreaId.ARMENIA, AreaId.CAUCASUS, BorderKind.LAND),
+    _Border(AreaId.ARMENIA, AreaId.LESSER_ARMENIA, BorderKind.LAND),
+    _Border(AreaId.ARMENIA, AreaId.NALCHIK, BorderKind.LAND),
+    _Border(AreaId.ARMENIA, AreaId.NINIVEH, BorderKind.LAND),
+    _Border(AreaId.ARMENIA, AreaId.VAN, BorderKind.LAND),
+    _Border(AreaId.ASSYRIA, AreaId.CARRHAE, BorderKind.LAND),
+    _Border(AreaId.ASSYRIA, AreaId.CILICIA, BorderKind.LAND),
+    _Border(AreaId.ASSYRIA, AreaId.NINIVEH, BorderKind.LAND),
+    _Border(AreaId.ASSYRIA, AreaId.SYRIA, BorderKind.LAND),
+    _Border(AreaId.ASSYRIA, AreaId.VAN, BorderKind.LAND),
+    _Border(AreaId.ATHENS, AreaId.CHALKIS, BorderKind.SEA),
+    _Border(AreaId.ATHENS, AreaId.CORINTH, BorderKind.LAND),
+    _Border(AreaId.ATHENS, AreaId.DELPHI, BorderKind.BOTH),
+    _Border(AreaId.ATHENS, AreaId.ERETRIA, BorderKind.SEA),
+    _Border(AreaId.ATHENS, AreaId.THERA, BorderKind.SEA),
+    _Border(AreaId.BABYLON, AreaId.BABYLONIA, BorderKind.LAND),
+    _Border(AreaId.BABYLON, AreaId.CHARAX, BorderKind.LAND),
+    _Border(AreaId.BABYLON, AreaId.MESOPOTAMIA, BorderKind.LAND),
+    _Border(AreaId.BABYLON, AreaId.SUMERIA, BorderKind.LAND),
+    _Border(AreaId.BABYLON, AreaId.UR, BorderKind.LAND),
+    _Border(AreaId.BABYLONIA, AreaId.ELAM, BorderKind.LAND),
+    _Border(AreaId.BABYLONIA, AreaId.MESOPOTAMIA, BorderKind.LAND),
+    _Border(AreaId.BABYLONIA, AreaId.NINIVEH, BorderKind.LAND),
+    _Border(AreaId.BABYLONIA, AreaId.PARTHIA, BorderKind.LAND),
+    _Border(AreaId.BABYLONIA, AreaId.SUSA, BorderKind.BOTH),
+    _Border(AreaId.BABYLONIA, AreaId.UR, BorderKind.BOTH),
+    _Border(AreaId.BITHYNIA, AreaId.BLACK_SEA, BorderKind.SEA),
+    _Border(AreaId.BITHYNIA, AreaId.GORDIUM, BorderKind.LAND),
+    _Border(AreaId.BITHYNIA, AreaId.PHRYGIA, BorderKind.BOTH),
+    _Border(AreaId.BITHYNIA, AreaId.SARDES, BorderKind.LAND),
+    _Border(AreaId.BITHYNIA, AreaId.TROY, BorderKind.BOTH),
+    _Border(AreaId.BLACK_SEA, AreaId.BYCANTINUM, BorderKind.SEA),
+    _Border(AreaId.BLACK_SEA, AreaId.CAPPADOCIA, BorderKind.SEA),
+    _Border(AreaId.BLACK_SEA, AreaId.CRIMEA, BorderKind.SEA),
+    _Border(AreaId.BLACK_SEA, AreaId.DANUBE, BorderKind.SEA),
+    _Border(AreaId.BLACK_SEA, AreaId.KUBAN, BorderKind.SEA),
+    _Border(AreaId.BLACK_SEA, AreaId.MIKOP, BorderKind.SEA),
+    _Border(AreaId.BLACK_SEA, AreaId.MOESIA, BorderKind.SEA),
+    _Border(AreaId.BLACK_SEA, AreaId.PHRYGIA, BorderKind.SEA),
+    _Border(AreaId.BLACK_SEA, AreaId.SINOPE, BorderKind.SEA),
+    _Border(AreaId.BLACK_SEA, AreaId.THYRAS, BorderKind.SEA),
+    _Border(AreaId.BLACK_SEA, AreaId.TROY, BorderKind.SEA),
+    _Border(AreaId.BUHEN, AreaId.PTOLEMAIS, BorderKind.LAND),
+    _Border(AreaId.BUHEN, AreaId.THEBES, BorderKind.LAND),
+    _Border(AreaId.BUHEN, AreaId.UPPER_EGYPT, BorderKind.LAND),
+    _Border(AreaId.BYCANTINUM, AreaId.LEMNOS, BorderKind.SEA),
+    _Border(AreaId.BYCANTINUM, AreaId.MOESIA, BorderKind.BOTH),
+    _Border(AreaId.BYCANTINUM, AreaId.THRACE, BorderKind.BOTH),
+    _Border(AreaId.BYCANTINUM, AreaId.TROY, BorderKind.SEA),
+    _Border(AreaId.CAMPANIA, AreaId.CENTRAL_MEDITERRANEAN, BorderKind.SEA),
+    _Border(AreaId.CAMPANIA, AreaId.MILAZZO, BorderKind.SEA),
+    _Border(AreaId.CAMPANIA, AreaId.NEAPOLIS, BorderKind.BOTH),
+    _Border(AreaId.CAMPANIA, AreaId.SAMNIUM, BorderKind.LAND),
+    _Border(AreaId.CAMPANIA, AreaId.SYRACUS, BorderKind.SEA),
+    _Border(AreaId.CAMPANIA, AreaId.TARENTUM, BorderKind.BOTH),
+    _Border(AreaId.CAMPANIA, AreaId.WESTERN_MEDITERRANEAN_2, BorderKind.SEA),
+    _Border(AreaId.CAPPADOCIA, AreaId.MIKOP, BorderKind.BOTH),
+    _Border(AreaId.CAPPADOCIA, AreaId.NALCHIK, BorderKind.LAND),
+    _Border(AreaId.CAPPADOCIA, AreaId.SINOPE, BorderKind.BOTH),
+    _Border(AreaId.CAPPADOCIA, AreaId.VAN, BorderKind.LAND),
+    _Border(AreaId.CARALES_2, AreaId.SARDINIA_2, BorderKind.BOTH),
+    _Border(AreaId.CARALES_2, AreaId.WESTERN_MEDITERRANEAN_2, BorderKind.SEA),
+    _Border(AreaId.CARRHAE, AreaId.MARI, BorderKind.LAND),
+    _Border(AreaId.CARRHAE, AreaId.MESOPOTAMIA, BorderKind.LAND),
+    _Border(AreaId.CARRHAE, AreaId.NINIVEH, BorderKind.LAND),
+    _Border(AreaId.CARRHAE, AreaId.SYRIA, BorderKind.LAND),
+    _Border(AreaId.CARTHAGO, AreaId.CENTRAL_MEDITERRANEAN, BorderKind.SEA),
+    _Border(AreaId.CARTHAGO, AreaId.NUMIDIA_2, BorderKind.BOTH),
+    _Border(AreaId.CARTHAGO, AreaId.PALERMO, BorderKind.SEA),
+    _Border(AreaId.CARTHAGO, AreaId.THAPSUS, BorderKind.BOTH),
+    _Border(AreaId.CARTHAGO, AreaId.WESTERN_MEDITERRANEAN_2, BorderKind.SEA),
+    _Border(AreaId.CASPIAN_SEA, AreaId.CAUCASUS, BorderKind.SEA),
+    _Border(AreaId.CASPIAN_SEA, AreaId.MEDIA, BorderKind.SEA),
+    _Border(AreaId.CAUCASUS, AreaId.LESSER_ARMENIA, BorderKind.BOTH),
+    _Border(AreaId.CAUCASUS, AreaId.MEDIA, None),
+    _Border(AreaId.CAUCASUS, AreaId.NALCHIK, BorderKind.LAND),
+    _Border(AreaId.CENTRAL_MEDITERRANEAN, AreaId.CORINTH, BorderKind.SEA),
+    _Border(AreaId.CENTRAL_MEDITERRANEAN, AreaId.CYRENE, BorderKind.SEA),
+    _Border(AreaId.CENTRAL_MEDITERRANEAN, AreaId.DELPHI, BorderKind.SEA),
+    _Border(AreaId.CENTRAL_MEDITERRANEAN, AreaId.EASTERN_MEDITERRANEAN, BorderKind.SEA),
+    _Border(AreaId.CENTRAL_MEDITERRANEAN, AreaId.ITHAKA, BorderKind.SEA),
+    _Border(AreaId.CENTRAL_MEDITERRANEAN, AreaId.LIBYA, BorderKind.SEA),
+    _Border(AreaId.CENTRAL_MEDITERRANEAN, AreaId.PALERMO, BorderKind.SEA),
+    _Border(AreaId.CENTRAL_MEDITERRANEAN, AreaId.PHAESTOS, BorderKind.SEA),
+    _Border(AreaId.CENTRAL_MEDITERRANEAN, AreaId.SPARTA, BorderKind.SEA),
+    _Border(AreaId.CENTRAL_MEDITERRANEAN, AreaId.SYRACUS, BorderKind.SEA),
+    _Border(AreaId.CENTRAL_MEDITERRANEAN, AreaId.TARENTUM, BorderKind.SEA),
+    _Border(AreaId.CENTRAL_MEDITERRANEAN, AreaId.THAPSUS, BorderKind.SEA),
+    _Border(AreaId.CENTRAL_MEDITERRANEAN, AreaId.TRIPOLI, BorderKind.SEA),
+    _Border(AreaId.CHALDAEA, AreaId.CHARAX, BorderKind.BOTH),
+    _Border(AreaId.CHALDAEA, AreaId.SUMERIA, BorderKind.LAND),
+    _Border(AreaId.CHALDAEA, AreaId.SUSA, BorderKind.SEA),
+    _Border(AreaId.CHALDAEA, AreaId.UR, BorderKind.SEA),
+    _Border(AreaId.CHALKIS, AreaId.DELPHI, BorderKind.SEA),
+    _Border(AreaId.CHALKIS, AreaId.ERETRIA, BorderKind.BOTH),
+    _Border(AreaId.CHALKIS, AreaId.THESSALONICA, BorderKind.SEA),
+    _Border(AreaId.CHALKIS, AreaId.THESSALY, BorderKind.SEA),
+    _Border(AreaId.CHARAX, AreaId.SUMERIA, BorderKind.LAND),
+    _Border(AreaId.CHARAX, AreaId.UR, BorderKind.BOTH),
+    _Border(AreaId.CILICIA, AreaId.GALATIA, BorderKind.BOTH),
+    _Border(AreaId.CILICIA, AreaId.KANESH, BorderKind.LAND),
+    _Border(AreaId.CILICIA, AreaId.VAN, BorderKind.LAND),
+    _Border(AreaId.CISALPINA_2, AreaId.ETRURIA_2, BorderKind.LAND),
+    _Border(AreaId.CISALPINA_2, AreaId.PANNONIA_2, BorderKind.LAND),
+    _Border(AreaId.CISALPINA_2, AreaId.RUBICON, BorderKind.LAND),
+    _Border(AreaId.CORINTH, AreaId.DELPHI, BorderKind.BOTH),
+    _Border(AreaId.CORINTH, AreaId.SPARTA, BorderKind.BOTH),
+    _Border(AreaId.CORSICA_2, AreaId.ETRURIA_2, BorderKind.SEA),
+    _Border(AreaId.CORSICA_2, AreaId.ROMA, BorderKind.SEA),
+    _Border(AreaId.CORSICA_2, AreaId.SARDINIA_2, BorderKind.SEA),
+    _Border(AreaId.CORSICA_2, AreaId.WESTERN_MEDITERRANEAN_2, BorderKind.SEA),
+    _Border(AreaId.CRIMEA, AreaId.DANUBE, BorderKind.SEA),
+    _Border(AreaId.CRIMEA, AreaId.KUBAN, BorderKind.SEA),
+    _Border(AreaId.CRIMEA, AreaId.SCYTHIA, BorderKind.BOTH),
+    _Border(AreaId.CYPRUS, AreaId.EASTERN_MEDITERRANEAN, BorderKind.SEA),
+    _Border(AreaId.CYPRUS, AreaId.GALATIA, BorderKind.SEA),
+    _Border(AreaId.CYPRUS, AreaId.LYCIA, BorderKind.SEA),
+    _Border(AreaId.CYPRUS, AreaId.SALAMIS, BorderKind.BOTH),
+    _Border(AreaId.CYRENAICA, AreaId.CYRENE, BorderKind.BOTH),
+    _Border(AreaId.CYRENAICA, AreaId.EASTERN_MEDITERRANEAN, BorderKind.SEA),
+    _Border(AreaId.CYRENAICA, AreaId.JALO, BorderKind.LAND),
+    _Border(AreaId.CYRENAICA, AreaId.SIWA, BorderKind.LAND),
+    _Border(AreaId.CYRENAICA, AreaId.WESTERN_DESERT, BorderKind.BOTH),
+    _Border(AreaId.CYRENE, AreaId.EASTERN_MEDITERRANEAN, BorderKind.SEA),
+    _Border(AreaId.CYRENE, AreaId.JALO, BorderKind.LAND),
+    _Border(AreaId.CYRENE, AreaId.LIBYA, BorderKind.BOTH),
+    _Border(AreaId.DACIA, AreaId.DANUBE, BorderKind.LAND),
+    _Border(AreaId.DACIA, AreaId.GERMANIA_2, BorderKind.LAND),
+    _Border(AreaId.DACIA, AreaId.ILLYRICUM, BorderKind.LAND),
+    _Border(AreaId.DACIA, AreaId.MOESIA, BorderKind.LAND),
+    _Border(AreaId.DACIA, AreaId.SCYTHIA, BorderKind.LAND),
+    _Border(AreaId.DACIA, AreaId.SUDETEN, BorderKind.LAND),
+    _Border(AreaId.DALMATIA, AreaId.ILLYRICUM, BorderKind.BOTH),
+    _Border(AreaId.DALMATIA, AreaId.PANNONIA_2, BorderKind.BOTH),
+    _Border(AreaId.DAMASCUS, AreaId.JERICHO, BorderKind.LAND),
+    _Border(AreaId.DAMASCUS, AreaId.PHOENICIA, BorderKind.LAND),
+    _Border(AreaId.DAMASCUS, AreaId.SIDON, BorderKind.LAND),
+    _Border(AreaId.DAMASCUS, AreaId.SYRIA, BorderKind.LAND),
+    _Border(AreaId.DAMASCUS, AreaId.TYROS, BorderKind.LAND),
+    _Border(AreaId.DANUBE, AreaId.MOESIA, BorderKind.LAND),
+    _Border(AreaId.DANUBE, AreaId.SCYTHIA, BorderKind.BOTH),
+    _Border(AreaId.DANUBE, AreaId.THYRAS, BorderKind.BOTH),
+    _Border(AreaId.DELPHI, AreaId.EPIRUS, BorderKind.BOTH),
+    _Border(AreaId.DELPHI, AreaId.ITHAKA, BorderKind.SEA),
+    _Border(AreaId.DELPHI, AreaId.THESSALY, BorderKind.BOTH),
+    _Border(AreaId.EASTERN_DESERT, AreaId.FAYUM, BorderKind.LAND),
+    _Border(AreaId.EASTERN_DESERT, AreaId.MEMPHIS, BorderKind.LAND),
+    _Border(AreaId.EASTERN_DESERT, AreaId.PTOLEMAIS, BorderKind.BOTH),
+    _Border(AreaId.EASTERN_DESERT, AreaId.SINAI, BorderKind.BOTH),
+    _Border(AreaId.EASTERN_DESERT, AreaId.TANIS, BorderKind.LAND),
+    _Border(AreaId.EASTERN_DESERT, AreaId.UPPER_EGYPT, BorderKind.LAND),
+    _Border(AreaId.EASTERN_MEDITERRANEAN, AreaId.GAZA, BorderKind.SEA),
+    _Border(AreaId.EASTERN_MEDITERRANEAN, AreaId.JERUSALEM, BorderKind.SEA),
+    _Border(AreaId.EASTERN_MEDITERRANEAN, AreaId.KNOSSOS, BorderKind.SEA),
+    _Border(AreaId.EASTERN_MEDITERRANEAN, AreaId.LYCIA, BorderKind.SEA),
+    _Border(AreaId.EASTERN_MEDITERRANEAN, AreaId.PHAESTOS, BorderKind.SEA),
+    _Border(AreaId.EASTERN_MEDITERRANEAN, AreaId.PHOENICIA, BorderKind.SEA),
+    _Border(AreaId.EASTERN_MEDITERRANEAN, AreaId.RHODES, BorderKind.SEA),
+    _Border(AreaId.EASTERN_MEDITERRANEAN, AreaId.SALAMIS, BorderKind.SEA),
+    _Border(AreaId.EASTERN_MEDITERRANEAN, AreaId.SIDON, BorderKind.SEA),
+    _Border(AreaId.EASTERN_MEDITERRANEAN, AreaId.TANIS, BorderKind.SEA),
+    _Border(AreaId.EASTERN_MEDITERRANEAN, AreaId.TYROS, BorderKind.SEA),
+    _Border(AreaId.EASTERN_MEDITERRANEAN, AreaId.WESTERN_DESERT, BorderKind.SEA),
+    _Border(AreaId.ELAM, AreaId.LESSER_ARMENIA, BorderKind.LAND),
+    _Border(AreaId.ELAM, AreaId.MEDIA, BorderKind.LAND),
+    _Border(AreaId.ELAM, AreaId.NINIVEH, BorderKind.LAND),
+    _Border(AreaId.ELAM, AreaId.PARTHIA, BorderKind.LAND),
+    _Border(AreaId.EPIRUS, AreaId.ITHAKA, BorderKind.SEA),
+    _Border(AreaId.EPIRUS, AreaId.MACEDONIA, BorderKind.LAND),
+    _Border(AreaId.EPIRUS, AreaId.THESSALY, BorderKind.LAND),
+    _Border(AreaId.ERETRIA, AreaId.THERA, BorderKind.SEA),
+    _Border(AreaId.ETRURIA_2, AreaId.ROMA, BorderKind.BOTH),
+    _Border(AreaId.ETRURIA_2, AreaId.RUBICON, BorderKind.LAND),
+    _Border(AreaId.FAYUM, AreaId.MEMPHIS, BorderKind.LAND),
+    _Border(AreaId.FAYUM, AreaId.SIWA, BorderKind.LAND),
+    _Border(AreaId.FAYUM, AreaId.UPPER_EGYPT, BorderKind.LAND),
+    _Border(AreaId.FAYUM, AreaId.WESTERN_DESERT, BorderKind.LAND),
+    _Border(AreaId.GALATIA, AreaId.GORDIUM, BorderKind.LAND),
+    _Border(AreaId.GALATIA, AreaId.IONIA, BorderKind.LAND),
+    _Border(AreaId.GALATIA, AreaId.KANESH, BorderKind.LAND),
+    _Border(AreaId.GALATIA, AreaId.LYCIA, BorderKind.BOTH),
+    _Border(AreaId.GALATIA, AreaId.SALAMIS, BorderKind.SEA),
+    _Border(AreaId.GAZA, AreaId.JERUSALEM, BorderKind.BOTH),
+    _Border(AreaId.GAZA, AreaId.SINAI, BorderKind.LAND),
+    _Border(AreaId.GAZA, AreaId.TANIS, BorderKind.BOTH),
+    _Border(AreaId.GERMANIA_2, AreaId.ILLYRICUM, BorderKind.LAND),
+    _Border(AreaId.GERMANIA_2, AreaId.PANNONIA_2, BorderKind.LAND),
+    _Border(AreaId.GERMANIA_2, AreaId.SUDETEN, BorderKind.LAND),
+    _Border(AreaId.GORDIUM, AreaId.IONIA, BorderKind.LAND),
+    _Border(AreaId.GORDIUM, AreaId.KANESH, BorderKind.LAND),
+    _Border(AreaId.GORDIUM, AreaId.SARDES, BorderKind.LAND),
+    _Border(AreaId.ILLYRICUM, AreaId.MOESIA, BorderKind.LAND),
+    _Border(AreaId.ILLYRICUM, AreaId.PAEONIA, BorderKind.LAND),
+    _Border(AreaId.ILLYRICUM, AreaId.PANNONIA_2, BorderKind.LAND),
+    _Border(AreaId.IONIA, AreaId.LESBOS, BorderKind.SEA),
+    _Border(AreaId.IONIA, AreaId.LYCIA, BorderKind.LAND),
+    _Border(AreaId.IONIA, AreaId.MILETUS, BorderKind.BOTH),
+    _Border(AreaId.IONIA, AreaId.SARDES, BorderKind.BOTH),
+    _Border(AreaId.ITHAKA, AreaId.TARENTUM, BorderKind.SEA),
+    _Border(AreaId.JALO, AreaId.LIBYA, BorderKind.LAND),
+    _Border(AreaId.JALO, AreaId.SIWA, BorderKind.LAND),
+    _Border(AreaId.JALO, AreaId.TRIPOLITANIA, BorderKind.LAND),
+    _Border(AreaId.JERICHO, AreaId.JERUSALEM, BorderKind.LAND),
+    _Border(AreaId.JERICHO, AreaId.PETRA, BorderKind.LAND),
+    _Border(AreaId.JERICHO, AreaId.SYRIA, BorderKind.LAND),
+    _Border(AreaId.JERICHO, AreaId.TYROS, BorderKind.LAND),
+    _Border(AreaId.JERUSALEM, AreaId.PETRA, BorderKind.LAND),
+    _Border(AreaId.JERUSALEM, AreaId.SINAI, BorderKind.LAND),
+    _Border(AreaId.JERUSALEM, AreaId.TYROS, BorderKind.BOTH),
+    _Border(AreaId.KANESH, AreaId.SINOPE, BorderKind.LAND),
+    _Border(AreaId.KANESH, AreaId.VAN, BorderKind.LAND),
+    _Border(AreaId.KNOSSOS, AreaId.PHAESTOS, BorderKind.BOTH),
+    _Border(AreaId.KNOSSOS, AreaId.RHODES, BorderKind.SEA),
+    _Border(AreaId.KNOSSOS, AreaId.THERA, BorderKind.SEA),
+    _Border(AreaId.KUBAN, AreaId.MIKOP, BorderKind.BOTH),
+    _Border(AreaId.KUBAN, AreaId.SCYTHIA, BorderKind.SEA),
+    _Border(AreaId.LEMNOS, AreaId.THESSALONICA, BorderKind.SEA),
+    _Border(AreaId.LEMNOS, AreaId.THRACE, BorderKind.SEA),
+    _Border(AreaId.LEMNOS, AreaId.TROY, BorderKind.SEA),
+    _Border(AreaId.LESBOS, AreaId.SARDES, BorderKind.SEA),
+    _Border(AreaId.LESBOS, AreaId.TROY, BorderKind.SEA),
+    _Border(AreaId.LESSER_ARMENIA, AreaId.MEDIA, BorderKind.BOTH),
+    _Border(AreaId.LESSER_ARMENIA, AreaId.NINIVEH, BorderKind.LAND),
+    _Border(AreaId.LIBYA, AreaId.TRIPOLI, BorderKind.BOTH),
+    _Border(AreaId.LIBYA, AreaId.TRIPOLITANIA, BorderKind.LAND),
+    _Border(AreaId.LYCIA, AreaId.MILETUS, BorderKind.BOTH),
+    _Border(AreaId.LYCIA, AreaId.RHODES, BorderKind.SEA),
+    _Border(AreaId.MACEDONIA, AreaId.PAEONIA, BorderKind.LAND),
+    _Border(AreaId.MACEDONIA, AreaId.THESSALONICA, BorderKind.LAND),
+    _Border(AreaId.MACEDONIA, AreaId.THESSALY, BorderKind.LAND),
+    _Border(AreaId.MACEDONIA, AreaId.THRACE, BorderKind.LAND),
+    _Border(AreaId.MARI, AreaId.MESOPOTAMIA, BorderKind.LAND),
+    _Border(AreaId.MARI, AreaId.SUMERIA, BorderKind.LAND),
+    _Border(AreaId.MARI, AreaId.SYRIA, BorderKind.LAND),
+    _Border(AreaId.MEDIA, AreaId.PARTHIA, BorderKind.LAND),
+    _Border(AreaId.MEMPHIS, AreaId.TANIS, BorderKind.LAND),
+    _Border(AreaId.MEMPHIS, AreaId.WESTERN_DESERT, BorderKind.LAND),
+    _Border(AreaId.MESOPOTAMIA, AreaId.NINIVEH, BorderKind.LAND),
+    _Border(AreaId.MESOPOTAMIA, AreaId.SUMERIA, BorderKind.LAND),
+    _Border(AreaId.MIDIAN, AreaId.PETRA, BorderKind.BOTH),
+    _Border(AreaId.MIDIAN, AreaId.RED_SEA, BorderKind.SEA),
+    _Border(AreaId.MIDIAN, AreaId.SINAI, BorderKind.SEA),
+    _Border(AreaId.MIKOP, AreaId.NALCHIK, BorderKind.LAND),
+    _Border(AreaId.MILAZZO, AreaId.PALERMO, BorderKind.BOTH),
+    _Border(AreaId.MILAZZO, AreaId.SYRACUS, BorderKind.BOTH),
+    _Border(AreaId.MILAZZO, AreaId.WESTERN_MEDITERRANEAN_2, BorderKind.SEA),
+    _Border(AreaId.MILETUS, AreaId.RHODES, BorderKind.SEA),
+    _Border(AreaId.MOESIA, AreaId.PAEONIA, BorderKind.LAND),
+    _Border(AreaId.MOESIA, AreaId.THRACE, BorderKind.LAND),
+    _Border(AreaId.MOESIA, AreaId.THYRAS, BorderKind.BOTH),
+    _Border(AreaId.NEAPOLIS, AreaId.ROMA, BorderKind.BOTH),
+    _Border(AreaId.NEAPOLIS, AreaId.SAMNIUM, BorderKind.LAND),
+    _Border(AreaId.NEAPOLIS, AreaId.WESTERN_MEDITERRANEAN_2, BorderKind.SEA),
+    _Border(AreaId.NINIVEH, AreaId.VAN, BorderKind.LAND),
+    _Border(AreaId.NUBIA, AreaId.PTOLEMAIS, BorderKind.BOTH),
+    _Border(AreaId.NUBIA, AreaId.RED_SEA, BorderKind.SEA),
+    _Border(AreaId.NUBIA, AreaId.THEBES, BorderKind.LAND),
+    _Border(AreaId.NUMIDIA_2, AreaId.THAPSUS, BorderKind.LAND),
+    _Border(AreaId.NUMIDIA_2, AreaId.TUNISIA_2, BorderKind.LAND),
+    _Border(AreaId.NUMIDIA_2, AreaId.WESTERN_MEDITERRANEAN_2, BorderKind.SEA),
+    _Border(AreaId.PAEONIA, AreaId.THRACE, BorderKind.LAND),
+    _Border(AreaId.PALERMO, AreaId.SYRACUS, BorderKind.BOTH),
+    _Border(AreaId.PALERMO, AreaId.WESTERN_MEDITERRANEAN_2, BorderKind.SEA),
+    _Border(AreaId.PANNONIA_2, AreaId.RUBICON, BorderKind.BOTH),
+    _Border(AreaId.PARTHIA, AreaId.SUSA, BorderKind.LAND),
+    _Border(AreaId.PETRA, AreaId.SINAI, BorderKind.BOTH),
+    _Border(AreaId.PETRA, AreaId.SYRIA, BorderKind.LAND),
+    _Border(AreaId.PHAESTOS, AreaId.SPARTA, BorderKind.SEA),
+    _Border(AreaId.PHAESTOS, AreaId.THERA, BorderKind.SEA),
+    _Border(AreaId.PHOENICIA, AreaId.SALAMIS, BorderKind.SEA),
+    _Border(AreaId.PHOENICIA, AreaId.SIDON, BorderKind.BOTH),
+    _Border(AreaId.PHOENICIA, AreaId.SYRIA, BorderKind.LAND),
+    _Border(AreaId.PHRYGIA, AreaId.SINOPE, BorderKind.BOTH),
+    _Border(AreaId.PTOLEMAIS, AreaId.RED_SEA, BorderKind.SEA),
+    _Border(AreaId.PTOLEMAIS, AreaId.THEBES, BorderKind.LAND),
+    _Border(AreaId.PTOLEMAIS, AreaId.UPPER_EGYPT, BorderKind.LAND),
+    _Border(AreaId.ROMA, AreaId.RUBICON, BorderKind.LAND),
+    _Border(AreaId.ROMA, AreaId.SAMNIUM, BorderKind.LAND),
+    _Border(AreaId.ROMA, AreaId.WESTERN_MEDITERRANEAN_2, BorderKind.SEA),
+    _Border(AreaId.RUBICON, AreaId.SAMNIUM, BorderKind.BOTH),
+    _Border(AreaId.SABRATA, AreaId.SAHARA, BorderKind.LAND),
+    _Border(AreaId.SABRATA, AreaId.THAPSUS, BorderKind.BOTH),
+    _Border(AreaId.SABRATA, AreaId.TRIPOLI, BorderKind.BOTH),
+    _Border(AreaId.SABRATA, AreaId.TRIPOLITANIA, BorderKind.LAND),
+    _Border(AreaId.SABRATA, AreaId.TUNISIA_2, BorderKind.LAND),
+    _Border(AreaId.SAHARA, AreaId.TRIPOLITANIA, BorderKind.LAND),
+    _Border(AreaId.SAHARA, AreaId.TUNISIA_2, BorderKind.LAND),
+    _Border(AreaId.SAMNIUM, AreaId.TARENTUM, BorderKind.BOTH),
+    _Border(AreaId.SARDES, AreaId.TROY, BorderKind.BOTH),
+    _Border(AreaId.SARDINIA_2, AreaId.WESTERN_MEDITERRANEAN_2, BorderKind.SEA),
+    _Border(AreaId.SCYTHIA, AreaId.SUDETEN, BorderKind.LAND),
+    _Border(AreaId.SIDON, AreaId.TYROS, BorderKind.BOTH),
+    _Border(AreaId.SINAI, AreaId.TANIS, BorderKind.LAND),
+    _Border(AreaId.SINOPE, AreaId.VAN, BorderKind.LAND),
+    _Border(AreaId.SIWA, AreaId.UPPER_EGYPT, BorderKind.LAND),
+    _Border(AreaId.SIWA, AreaId.WESTERN_DESERT, BorderKind.LAND),
+    _Border(AreaId.SUMERIA, AreaId.SYRIA, BorderKind.LAND),
+    _Border(AreaId.SUSA, AreaId.UR, BorderKind.SEA),
+    _Border(AreaId.THAPSUS, AreaId.TRIPOLI, BorderKind.SEA),
+    _Border(AreaId.THAPSUS, AreaId.TUNISIA_2, BorderKind.LAND),
+    _Border(AreaId.THESSALONICA, AreaId.THESSALY, BorderKind.BOTH),
+    _Border(AreaId.THESSALONICA, AreaId.THRACE, BorderKind.BOTH),
+    _Border(AreaId.TRIPOLI, AreaId.TRIPOLITANIA, BorderKind.LAND),
 )
 
 #: Neighbours of each area by kind of adjacency: "land" (land or both), "sea" (sea or both), "all".
@@ -6377,12 +6473,12 @@ ADJACENCY: Final[Mapping[str, Mapping[str, frozenset[str]]]] = FrozenMap(
 
 FLOOD_PLAINS: Final[Mapping[str, Region]] = FrozenMap(
     {
-        "nile": Region(
+        "nile": _Region(
             "nile",
             "Nile flood plain (Egypt)",
             (AreaId.ALEXANDRIA, AreaId.FAYUM, AreaId.MEMPHIS, AreaId.TANIS, AreaId.UPPER_EGYPT),
         ),
-        "mesopotamia": Region(
+        "mesopotamia": _Region(
             "mesopotamia",
             "Mesopotamia flood plain",
             (
@@ -6395,21 +6491,21 @@ FLOOD_PLAINS: Final[Mapping[str, Region]] = FrozenMap(
                 AreaId.UR,
             ),
         ),
-        "danube": Region("danube", "Danube flood plain", (AreaId.DANUBE, AreaId.MOESIA, AreaId.THYRAS)),
-        "etruria": Region("etruria", "Etruria flood plain", (AreaId.ETRURIA_2, AreaId.RUBICON)),
+        "danube": _Region("danube", "Danube flood plain", (AreaId.DANUBE, AreaId.MOESIA, AreaId.THYRAS)),
+        "etruria": _Region("etruria", "Etruria flood plain", (AreaId.ETRURIA_2, AreaId.RUBICON)),
     },
 )
 
 VOLCANOES: Final[Mapping[str, Region]] = FrozenMap(
     {
-        "aegean": Region("aegean", "Volcano in the Aegean", (AreaId.THERA,)),
-        "sicily": Region("sicily", "Volcano in Sicily", (AreaId.MILAZZO, AreaId.SYRACUS)),
-        "italy": Region("italy", "Volcano in Italy", (AreaId.CAMPANIA, AreaId.NEAPOLIS)),
+        "aegean": _Region("aegean", "Volcano in the Aegean", (AreaId.THERA,)),
+        "sicily": _Region("sicily", "Volcano in Sicily", (AreaId.MILAZZO, AreaId.SYRACUS)),
+        "italy": _Region("italy", "Volcano in Italy", (AreaId.CAMPANIA, AreaId.NEAPOLIS)),
     },
 )
 
 #: The commodity cards a player may keep, and the cards that change it.
-HAND_LIMIT: Final[HandLimit | None] = HandLimit(
+HAND_LIMIT: Final[HandLimit | None] = _HandLimit(
     commodity_cards=8,
     card_changes=(),
     cumulative=False,
@@ -6417,9 +6513,9 @@ HAND_LIMIT: Final[HandLimit | None] = HandLimit(
 )
 
 #: Taxation: tokens per city, the cards that change the rate, the cards that prevent revolts.
-TAXATION: Final[Taxation | None] = Taxation(
+TAXATION: Final[Taxation | None] = _Taxation(
     tokens_per_city=2,
-    rate_changes=(RateChange(CardId.COINAGE, 1, 1),),
+    rate_changes=(_RateChange(CardId.COINAGE, 1, 1),),
     cumulative=False,
     revolt_immune_cards=(CardId.DEMOCRACY,),
     rules=("19.1", "19.2", "19.3"),
@@ -6427,7 +6523,7 @@ TAXATION: Final[Taxation | None] = Taxation(
 
 #: The items of the final score (None: the scoring is not in the sources).
 SCORING: Final[tuple[ScoringItem, ...] | None] = (
-    ScoringItem(
+    _ScoringItem(
         id="civilization_cards",
         name="Civilization cards",
         per="civilization_card_face_value",
@@ -6435,7 +6531,7 @@ SCORING: Final[tuple[ScoringItem, ...] | None] = (
         text="Civilization cards: their total face value.",
         rules=("35.1",),
     ),
-    ScoringItem(
+    _ScoringItem(
         id="commodity_cards",
         name="Commodity cards",
         per="commodity_card_value",
@@ -6443,7 +6539,7 @@ SCORING: Final[tuple[ScoringItem, ...] | None] = (
         text="Commodity cards: the value of all sets, plus the face value of each single card.",
         rules=("35.1",),
     ),
-    ScoringItem(
+    _ScoringItem(
         id="treasury",
         name="Treasury",
         per="treasury_token",
@@ -6451,7 +6547,7 @@ SCORING: Final[tuple[ScoringItem, ...] | None] = (
         text="Treasury: the number of tokens in treasury.",
         rules=("35.1",),
     ),
-    ScoringItem(
+    _ScoringItem(
         id="ast_position",
         name="A.S.T. position",
         per="ast_space",
@@ -6459,7 +6555,7 @@ SCORING: Final[tuple[ScoringItem, ...] | None] = (
         text="A.S.T. position: 100 points per space.",
         rules=("35.1",),
     ),
-    ScoringItem(
+    _ScoringItem(
         id="cities",
         name="Cities",
         per="city",
@@ -6472,14 +6568,14 @@ SCORING: Final[tuple[ScoringItem, ...] | None] = (
 #: Every ruleset-level rule as the data writes it (the settings of `civrules export`), as typed,
 #: read-only records (the runtime's `settings` module), each also the Mapping[str, object] it was
 #: before they were typed; unknown facts are None.
-SETTINGS: Final[settings.Settings] = settings.Settings(
+SETTINGS: Final[settings.Settings] = _SettingsSettings(
     description="Avalon Hill's Advanced Civilization for two to eight players on the original Civilization map (four panels, optional Western Extension): nine nations develop from the Stone Age to the Late Iron Age; the highest total of civilization cards, commodity cards, treasury, A.S.T. position and cities wins.",
-    rulebook=settings.Rulebook(
+    rulebook=_SettingsRulebook(
         title="Advanced Civilization Rulebook and Gamer's Guide",
         rule_index="rulebooks/advanced-civilization.yaml",
         note='The title follows the component list of the expansion kit ("5. Rulebook and Gamer\'s Guide", in the article after 35.2). The source text is a mixed English/Italian transcription; sections 16.4, 16.5, 20.1, 21.1, 23.2, 25.1-25.2 and others are absent from it.',
     ),
-    credit_policy=settings.CreditPolicy(
+    credit_policy=_SettingsCreditPolicy(
         rule=("31.51", "31.52", "31.54", "31.55", "31.56", "31.57", "31.58"),
         group_credits="other_cards_in_group",
         two_group_cards="both_groups",
@@ -6488,24 +6584,24 @@ SETTINGS: Final[settings.Settings] = settings.Settings(
         credits_must_be_used=True,
         free_when_covered=True,
         excess_lost=True,
-        purchases=settings.CreditPolicyPurchases(
-            several_cards_per_turn=settings.CreditPolicyPurchasesSeveralCardsPerTurn(
+        purchases=_SettingsCreditPolicyPurchases(
+            several_cards_per_turn=_SettingsCreditPolicyPurchasesSeveralCardsPerTurn(
                 value=True,
                 rule=("31.1", "31.54"),
                 text="Each player may acquire one or more civilization cards, paying with commodity cards and treasury tokens plus the credits of civilization cards he bought earlier.",
             ),
-            same_turn_credits=settings.CreditPolicyPurchasesSameTurnCredits(
+            same_turn_credits=_SettingsCreditPolicyPurchasesSameTurnCredits(
                 value=False,
                 rule="31.53",
                 text="Credits of a civilization card cannot be applied in the turn the card is acquired; they can be used from the next turn on.",
             ),
-            treasury_within_price=settings.CreditPolicyPurchasesTreasuryWithinPrice(
+            treasury_within_price=_SettingsCreditPolicyPurchasesTreasuryWithinPrice(
                 value=True,
                 rule=("31.2", "31.41"),
                 text="The purchase cost is met by a combination of commodity cards, treasury tokens and credits; treasury tokens may be used, but no more of them than required.",
                 note="31.41 is printed in Italian in the source: 'Le pedine del tesoro possono essere utilizzate per acquistare carte Civilizzazione, ma non si possono spendere piu pedine del tesoro di quanto richiesto.'",
             ),
-            overpayment=settings.CreditPolicyPurchasesOverpayment(
+            overpayment=_SettingsCreditPolicyPurchasesOverpayment(
                 value="lost",
                 rule="31.58",
                 text="Paying more than the civilization cards bought are worth, in commodity cards and credits, gives no change: the excess is lost.",
@@ -6513,7 +6609,7 @@ SETTINGS: Final[settings.Settings] = settings.Settings(
         ),
         note="same_target: 31.51-31.55 do not say how two routes from one owned card to the same target combine, but in this game no card's credit lines reach one target twice, so 'highest' and 'sum' derive the same matrix and the choice changes no purchase (tests/families/advanced_civilization/test_credits.py checks it); the derived matrix equals the Civilization Card Credits table (14.1, 31.52; community/advciv_civ_card_credits.csv) in every cell but the two recorded on Roadbuilding and Mining. across_owned_cards: sum follows 31.52 (\"total the credits amassed\") and the worked example in 31.58.",
     ),
-    components=settings.Components(
+    components=_SettingsComponents(
         rule="5.1",
         nation_sets=9,
         tokens_per_set=55,
@@ -6523,7 +6619,7 @@ SETTINGS: Final[settings.Settings] = settings.Settings(
         succession_markers_per_set=1,
         note='5.1 survives only in Italian ("nove gruppi di segnalini ... 55 grandi Pedine quadrate, nove Citta\' rotonde, quattro Navi rettangolari, un piccolo Segnalino Censimento ... e un piccolo Segnalino Avanzamento"). The online help page on ships also says a player may have only 4 ships on the map.',
     ),
-    ast=settings.Ast(
+    ast=_SettingsAst(
         rule=("10.1", "10.2", "10.21", "15.4", "33.1"),
         source="johnchampaign/advanced-civilization@77949e9e17693a27969b4415671cd716093e91fd:src/data/ast.json (track: the numbering of the spaces)",
         text="The Archaeological Succession Table has one horizontal track per nation, on which the nation's succession marker moves from left to right through five epochs. Markers start on the start arrow (15.4). Spaces are numbered from the arrow, as the source of the tracks numbers them: the arrow is space 0, each space right of it one more, and the finish box is space 16.",
@@ -6532,23 +6628,23 @@ SETTINGS: Final[settings.Settings] = settings.Settings(
         finish_space=16,
         points_per_space=100,
         advance_per_turn=1,
-        order=settings.AstOrder(
+        order=_SettingsAstOrder(
             rule=("17.4", "21.2"),
             text="A.S.T. order is the order in which the nations are listed on the A.S.T.: Africa first, Italy second, and so on down to Egypt. It breaks all ties between nations except in conflicts (17.4). The number on a nation's census marker is its A.S.T. position (21.2).",
             note="The positions are on the nations (ast_position): Africa, Italy and Egypt from 17.4, the six between from one community author's list.",
         ),
-        epoch_entry=settings.RuleText(
+        epoch_entry=_SettingsRuleText(
             id="epoch_entry",
             text="A marker can move into a new epoch only once the requirements for entering it are fulfilled.",
             rule="33.11",
         ),
-        frozen=settings.RuleText(
+        frozen=_SettingsRuleText(
             id="frozen_without_cities",
             text="A player who has fewer cities in play than an epoch requires is frozen on the A.S.T.: his marker cannot move any further in that epoch until he again has the required number of cities; this is checked when markers are moved.",
             rule="33.3",
             note="The guide after 35.2 adds that, as civilization cards are never lost, freezing only ever comes from the city requirement.",
         ),
-        regression=settings.AstRegression(
+        regression=_SettingsAstRegression(
             rule="33.4",
             text="A player with no cities in play at the end of a round moves his marker back one space per turn, except while he is in the Stone Age, which requires no cities.",
             condition="no_cities_in_play",
@@ -6558,11 +6654,11 @@ SETTINGS: Final[settings.Settings] = settings.Settings(
         finish_space_min_card_value=None,
         note="35.1 D (100 points per space) agrees with the tracks' points per space, the finish box scoring 1600; 10.21 and 33.2 confirm the five epochs. The source begins the Stone Age on its first space after the arrow; the arrow is a space of the Stone Age here (10.21 divides the whole track into the epochs, and a marker on the arrow is in the Stone Age for 33.4), so every track's Stone Age starts on space 0. community/advciv_ast.csv also has a '(generic track)' row (approximate, per its source) and tracks of Iberia, Indus and Persia (not nations of this ruleset); they are not used.",
         disagreements=(
-            settings.Disagreement(
+            _SettingsDisagreement(
                 field="spaces_per_track",
                 chosen=17,
                 alternatives=(
-                    settings.DisagreementAlternative(
+                    _SettingsDisagreementAlternative(
                         value=16,
                         source="10.2 (Italian): sixteen spaces in all on each track, the start arrow and the finish box counted among them",
                     ),
@@ -6572,15 +6668,15 @@ SETTINGS: Final[settings.Settings] = settings.Settings(
         ),
         unknown_fields=("finish_space_min_card_value",),
     ),
-    player_counts=settings.PlayerCounts(
+    player_counts=_SettingsPlayerCounts(
         rule=("16.1", "16.11", "16.12"),
         general_rules=(
-            settings.RuleText(
+            _SettingsRuleText(
                 id="partial_map_areas",
                 text="When only part of the map is used, a land area lying partly on that part may be used only if its population limit is printed on a panel in play; an area whose city site is printed on a panel not in play counts as having no city site.",
                 rule="16.11",
             ),
-            settings.RuleText(
+            _SettingsRuleText(
                 id="nations_off_map",
                 text="Nations whose start areas are on a panel not in play may not be chosen. If the Western Extension panel is not in play, Africa's and Italy's start areas are altered accordingly.",
                 rule="16.12",
@@ -6588,16 +6684,16 @@ SETTINGS: Final[settings.Settings] = settings.Settings(
         ),
         note="16.1: the play area, the tokens per player and certain rules depend on the number of players; all other rules stay in force.",
     ),
-    sequence_of_play=settings.SequenceOfPlay(
+    sequence_of_play=_SettingsSequenceOfPlay(
         rule=("17.1", "17.3", "18.1", "18.2"),
         phase_count=13,
         general_rules=(
-            settings.RuleText(
+            _SettingsRuleText(
                 id="ast_order_breaks_ties",
                 text="A.S.T. order breaks all ties between nations except in conflicts.",
                 rule="17.4",
             ),
-            settings.RuleText(
+            _SettingsRuleText(
                 id="order_on_request",
                 text="Players may act simultaneously to save time, but any player may at any time insist that a phase be carried out in the proper order.",
                 rule="17.2",
@@ -6605,15 +6701,15 @@ SETTINGS: Final[settings.Settings] = settings.Settings(
         ),
         note="The table of 18.1 survives only in Italian; names are the English phase headings of the rulebook text and its guide where they exist, otherwise translated. Phases in which nobody has anything to do are skipped (18.2); secondary activities are those in brackets in 18.1 (18.3).",
     ),
-    victory=settings.Victory(
+    victory=_SettingsVictory(
         rule=("34.1", "34.2", "35.1", "35.2"),
         end_conditions=(
-            settings.RuleText(
+            _SettingsRuleText(
                 id="finish_square",
                 text="One or more players move their markers onto a finish square of the A.S.T.; entering it counts as the final step along the A.S.T. Whoever gets to a finish square first does not necessarily win.",
                 rule="34.1",
             ),
-            settings.RuleText(
+            _SettingsRuleText(
                 id="time_limit",
                 text="A predetermined time limit is reached; in fairness it should be set before the game starts.",
                 rule=("34.1", "34.2"),
@@ -6621,21 +6717,21 @@ SETTINGS: Final[settings.Settings] = settings.Settings(
         ),
         complete_final_turn=True,
         scoring=(
-            settings.VictoryScoringItem(
+            _SettingsVictoryScoringItem(
                 id="civilization_cards",
                 name="Civilization cards",
                 rule="35.1",
                 per="civilization_card_face_value",
                 text="Civilization cards: their total face value.",
             ),
-            settings.VictoryScoringItem(
+            _SettingsVictoryScoringItem(
                 id="commodity_cards",
                 name="Commodity cards",
                 rule="35.1",
                 per="commodity_card_value",
                 text="Commodity cards: the value of all sets, plus the face value of each single card.",
             ),
-            settings.VictoryScoringItem(
+            _SettingsVictoryScoringItem(
                 id="treasury",
                 name="Treasury",
                 rule="35.1",
@@ -6643,7 +6739,7 @@ SETTINGS: Final[settings.Settings] = settings.Settings(
                 points=1,
                 text="Treasury: the number of tokens in treasury.",
             ),
-            settings.VictoryScoringItem(
+            _SettingsVictoryScoringItem(
                 id="ast_position",
                 name="A.S.T. position",
                 rule="35.1",
@@ -6654,7 +6750,7 @@ SETTINGS: Final[settings.Settings] = settings.Settings(
                 note='35.1 D survives in Italian ("Posizione nell\'A.S.T. (100 punti per ogni spazio)"); the guide after 35.2 says "A.S.T. position (100 points per square)".',
                 unknown_fields=("space_counting",),
             ),
-            settings.VictoryScoringItem(
+            _SettingsVictoryScoringItem(
                 id="cities",
                 name="Cities",
                 rule="35.1",
@@ -6667,7 +6763,7 @@ SETTINGS: Final[settings.Settings] = settings.Settings(
         tie="tie",
         note="35.2: the player with the highest total wins; with equal totals the game is a tie. 2.1's '(35)' is a cross-reference to section 35, not a number of points.",
     ),
-    hand_limit=settings.HandLimit(
+    hand_limit=_SettingsHandLimit(
         rule=("31.71", "31.72"),
         commodity_cards=8,
         count_public=True,
@@ -6675,16 +6771,16 @@ SETTINGS: Final[settings.Settings] = settings.Settings(
         text="After buying civilization cards a player may keep up to eight commodity cards for the next turn and may not conceal how many he keeps; the excess, of his choice, is surrendered and shuffled to the bottom of the trade stacks. Tradable calamity cards may not be kept or surrendered.",
         note="The online site lets the game's creator change the limit (options: trade_card_hand_limit).",
     ),
-    taxation=settings.Taxation(
+    taxation=_SettingsTaxation(
         rule=("19.1", "19.2", "19.3"),
         tokens_per_city=2,
-        rate_card=settings.TaxationRateCard(
+        rate_card=_SettingsTaxationRateCard(
             card="coinage",
             rates=(1, 2, 3),
             same_rate_all_cities=True,
             rule=("19.2", "32.421"),
         ),
-        revolt=settings.TaxationRevolt(
+        revolt=_SettingsTaxationRevolt(
             rule=("19.31", "19.32", "19.33", "19.34"),
             text="A player without enough tokens in stock to pay the tax has the cities he cannot pay for revolt, after all others have paid. The player with most unit points in stock (cities 5, tokens 1) picks the revolting cities and puts his own cities in their place; when his cities in stock run out, the next player takes over the rest, and so on; cities no one can take are eliminated; the new owners do not pay the unpaid taxes. Cities of a player holding Democracy never revolt.",
             beneficiary="most_unit_points_in_stock",
@@ -6692,33 +6788,33 @@ SETTINGS: Final[settings.Settings] = settings.Settings(
         ),
         note="19.1: taxation is the only way, besides pillage (24.52), to put tokens into treasury.",
     ),
-    commodities=settings.Commodities(
-        total_cards=settings.TotalCards(
+    commodities=_SettingsCommodities(
+        total_cards=_SettingsTotalCards(
             count=114,
             rule="8.1",
             note="The Guide for players of CIVILIZATION (unnumbered, after section 35) also says the number of commodity cards rose from 66 to 114.",
         ),
-        set_value=settings.SetValue(
+        set_value=_SettingsSetValue(
             formula="count_squared_times_value",
             same_good_only=True,
             max_set_size="count_of_good",
             examples=(
-                settings.SetExample(commodity="bronze", cards=3, set_value=54, rule="28.53"),
-                settings.SetExample(commodity="bronze", cards=4, set_value=96, rule="28.53"),
-                settings.SetExample(commodity="iron", cards=3, set_value=18, rule="32.261"),
-                settings.SetExample(commodity="iron", cards=4, set_value=32, rule="32.261"),
-                settings.SetExample(commodity="gems", cards=2, set_value=32, rule="32.261"),
-                settings.SetExample(commodity="gems", cards=3, set_value=72, rule="32.261"),
-                settings.SetExample(commodity="grain", cards=3, set_value=36, rule="31.58"),
-                settings.SetExample(commodity="papyrus", cards=2, set_value=8, rule="31.58"),
-                settings.SetExample(commodity="hides", cards=1, set_value=1, rule="31.58"),
+                _SettingsSetExample(commodity="bronze", cards=3, set_value=54, rule="28.53"),
+                _SettingsSetExample(commodity="bronze", cards=4, set_value=96, rule="28.53"),
+                _SettingsSetExample(commodity="iron", cards=3, set_value=18, rule="32.261"),
+                _SettingsSetExample(commodity="iron", cards=4, set_value=32, rule="32.261"),
+                _SettingsSetExample(commodity="gems", cards=2, set_value=32, rule="32.261"),
+                _SettingsSetExample(commodity="gems", cards=3, set_value=72, rule="32.261"),
+                _SettingsSetExample(commodity="grain", cards=3, set_value=36, rule="31.58"),
+                _SettingsSetExample(commodity="papyrus", cards=2, set_value=8, rule="31.58"),
+                _SettingsSetExample(commodity="hides", cards=1, set_value=1, rule="31.58"),
             ),
             rule=("28.52", "28.53", "31.58", "32.261"),
             note="The section defining set values, 28.51 (cited by 31.31), is missing from the source text. 28.52 says the set values are printed on each commodity card and that different goods cannot be combined even if of the same value; the formula n x n x v is read from the worked examples (all nine fit it) and the Expansion Project's 26.3.3 writes it out ('3 x 3 x 4 = 36'). The maximum set size is the 'limit printed on the commodity card' (28.53, 32.261), which is the good's count. A single card counts its face value (35.1 B).",
         ),
-        mining=settings.Mining(
+        mining=_SettingsMining(
             card="mining",
-            set_bonus=settings.MiningSetBonus(
+            set_bonus=_SettingsMiningSetBonus(
                 extra_cards=1,
                 max_set_size="count_of_good",
                 uses_per_turn=1,
@@ -6728,91 +6824,91 @@ SETTINGS: Final[settings.Settings] = settings.Settings(
             ),
             rule="32.261",
         ),
-        trade_stacks=settings.TradeStacks(
+        trade_stacks=_SettingsTradeStacks(
             count=9,
             stacks=(
-                settings.TradeStack(number=1, calamities=False, rule=("15.2", "30.1")),
-                settings.TradeStack(
+                _SettingsTradeStack(number=1, calamities=False, rule=("15.2", "30.1")),
+                _SettingsTradeStack(
                     number=2,
                     calamities=True,
-                    calamity_cards=settings.TradeStackCalamityCards(non_tradable=1, tradable=1, rule=("9.1", "15.2")),
+                    calamity_cards=_SettingsTradeStackCalamityCards(non_tradable=1, tradable=1, rule=("9.1", "15.2")),
                     rule="9.1",
                 ),
-                settings.TradeStack(
+                _SettingsTradeStack(
                     number=3,
                     calamities=True,
-                    calamity_cards=settings.TradeStackCalamityCards(non_tradable=1, tradable=1, rule=("9.1", "15.2")),
+                    calamity_cards=_SettingsTradeStackCalamityCards(non_tradable=1, tradable=1, rule=("9.1", "15.2")),
                     rule="9.1",
                 ),
-                settings.TradeStack(
+                _SettingsTradeStack(
                     number=4,
                     calamities=True,
-                    calamity_cards=settings.TradeStackCalamityCards(non_tradable=1, tradable=1, rule=("9.1", "15.2")),
+                    calamity_cards=_SettingsTradeStackCalamityCards(non_tradable=1, tradable=1, rule=("9.1", "15.2")),
                     rule="9.1",
                 ),
-                settings.TradeStack(
+                _SettingsTradeStack(
                     number=5,
                     calamities=True,
-                    calamity_cards=settings.TradeStackCalamityCards(non_tradable=1, tradable=1, rule=("9.1", "15.2")),
+                    calamity_cards=_SettingsTradeStackCalamityCards(non_tradable=1, tradable=1, rule=("9.1", "15.2")),
                     rule="9.1",
                 ),
-                settings.TradeStack(
+                _SettingsTradeStack(
                     number=6,
                     calamities=True,
-                    calamity_cards=settings.TradeStackCalamityCards(tradable=1, rule=("9.1", "15.2")),
+                    calamity_cards=_SettingsTradeStackCalamityCards(tradable=1, rule=("9.1", "15.2")),
                     rule="9.1",
                 ),
-                settings.TradeStack(
+                _SettingsTradeStack(
                     number=7,
                     calamities=True,
-                    calamity_cards=settings.TradeStackCalamityCards(tradable=1, rule=("9.1", "15.2")),
+                    calamity_cards=_SettingsTradeStackCalamityCards(tradable=1, rule=("9.1", "15.2")),
                     rule="9.1",
                 ),
-                settings.TradeStack(
+                _SettingsTradeStack(
                     number=8,
                     calamities=True,
-                    calamity_cards=settings.TradeStackCalamityCards(tradable=1, rule=("9.1", "15.2")),
+                    calamity_cards=_SettingsTradeStackCalamityCards(tradable=1, rule=("9.1", "15.2")),
                     rule="9.1",
                 ),
-                settings.TradeStack(
+                _SettingsTradeStack(
                     number=9,
                     calamities=True,
-                    calamity_cards=settings.TradeStackCalamityCards(tradable=1, rule=("9.1", "15.2")),
-                    purchases=(settings.Purchase(price=None, rule="27.5", unknown_fields=("price",)),),
+                    calamity_cards=_SettingsTradeStackCalamityCards(tradable=1, rule=("9.1", "15.2")),
+                    purchases=(_SettingsPurchase(price=None, rule="27.5", unknown_fields=("price",)),),
                     rule="9.1",
                 ),
             ),
             numbered_by_value=True,
-            setup=settings.TradeStacksSetup(
+            setup=_SettingsTradeStacksSetup(
                 steps=(
-                    settings.Step(
+                    _SettingsStep(
                         step="sort_commodities_by_stack",
                         text="Sort the commodity cards by number.",
                         rule="15.2",
                     ),
-                    settings.Step(step="shuffle_each_stack", text="Shuffle each stack.", rule="15.2"),
-                    settings.Step(
+                    _SettingsStep(step="shuffle_each_stack", text="Shuffle each stack.", rule="15.2"),
+                    _SettingsStep(
                         step="set_aside_commodities",
-                        stacks=settings.StackRange(from_=2, to=9),
+                        stacks=_SettingsStackRange(from_=2, to=9),
                         count_per_stack="players",
                         text="From each of stacks two to nine, set aside a number of commodity cards equal to the number of players.",
                         rule="15.2",
                     ),
-                    settings.Step(
+                    _SettingsStep(
                         step="shuffle_in_tradable_calamities",
-                        stacks=settings.StackRange(from_=2, to=9),
+                        stacks=_SettingsStackRange(from_=2, to=9),
                         text="Shuffle each of the eight tradable calamity cards with the remaining trade cards of the same number (Treachery with Iron and Papyrus, Superstition with Salt and Timber, and so on).",
                         rule="15.2",
                     ),
-                    settings.Step(
+                    _SettingsStep(
                         step="place_set_aside_on_top",
-                        stacks=settings.StackRange(from_=2, to=9),
+                        stacks=_SettingsStackRange(from_=2, to=9),
                         text="Put the commodity cards set aside on top of their stacks, so no player draws a tradable calamity until the game is well under way.",
                         rule="15.2",
                     ),
-                    settings.Step(
+                    _SettingsStep(
                         step="place_non_tradable_calamities_at_bottom",
-                        stacks=settings.StackRange(from_=2, to=9),
+                        stacks=_SettingsStackRange(from_=2, to=9),
                         text="Place the four non-tradable calamity cards at the bottom of the stack of their number. The first stack contains no calamities.",
                         rule="15.2",
                     ),
@@ -6824,35 +6920,35 @@ SETTINGS: Final[settings.Settings] = settings.Settings(
             note="A stack's number is the face value of its commodities and the number of its calamities (9.1, 15.2, 30.1).",
         ),
     ),
-    map=settings.Map(
+    map=_SettingsMap(
         two_coast_areas=None,
         excluded_borders=(
-            settings.ExcludedBorder(
+            _SettingsExcludedBorder(
                 areas=("jericho", "lesser_armenia"),
                 source="community/advciv_map_adjacency.csv (lava_relation sea, lava-only)",
                 why="Only in the independent map, and one-way there: jericho lists lesser_armenia as a sea connection, lesser_armenia does not list jericho. The named source, the base for which areas are adjacent, has no such link and puts the two areas 4 borders apart (jericho - syria - assyria - niniveh - lesser_armenia); taken as an error of the independent map.",
             ),
-            settings.ExcludedBorder(
+            _SettingsExcludedBorder(
                 areas=("lesser_armenia", "phoenicia"),
                 source="community/advciv_map_adjacency.csv (lava_relation sea, lava-only)",
                 why="Only in the independent map, and one-way there: phoenicia lists lesser_armenia as a sea connection, lesser_armenia does not list phoenicia. The named source, the base for which areas are adjacent, has no such link and puts the two areas 4 borders apart (lesser_armenia - niniveh - assyria - aleppo - phoenicia); taken as an error of the independent map.",
             ),
-            settings.ExcludedBorder(
+            _SettingsExcludedBorder(
                 areas=("lesser_armenia", "sahara"),
                 source="community/advciv_map_adjacency.csv (lava_relation sea, lava-only)",
                 why="Only in the independent map, and one-way there: sahara lists lesser_armenia as a sea connection, lesser_armenia does not list sahara. The named source, the base for which areas are adjacent, has no such link and puts the two areas 9 borders apart (lesser_armenia - niniveh - assyria - aleppo - phoenicia - eastern_mediterranean - central_mediterranean - libya - tripolitania - sahara); taken as an error of the independent map.",
             ),
-            settings.ExcludedBorder(
+            _SettingsExcludedBorder(
                 areas=("lesser_armenia", "siwa"),
                 source="community/advciv_map_adjacency.csv (lava_relation sea, lava-only)",
                 why="Only in the independent map, and one-way there: siwa lists lesser_armenia as a sea connection, lesser_armenia does not list siwa. The named source, the base for which areas are adjacent, has no such link and puts the two areas 7 borders apart (lesser_armenia - niniveh - assyria - aleppo - phoenicia - eastern_mediterranean - cyrenaica - siwa); taken as an error of the independent map.",
             ),
-            settings.ExcludedBorder(
+            _SettingsExcludedBorder(
                 areas=("midian", "ptolemais"),
                 source="community/advciv_map_adjacency.csv (lava_relation sea, lava-only)",
                 why="Only in the independent map (a sea connection listed by both areas). The named source, the base for which areas are adjacent, has no such link and puts the two areas 2 borders apart (midian - red_sea - ptolemais); a direct border would add a shortcut to its model.",
             ),
-            settings.ExcludedBorder(
+            _SettingsExcludedBorder(
                 areas=("ptolemais", "sinai"),
                 source="community/advciv_map_adjacency.csv (lava_relation sea, lava-only)",
                 why="Only in the independent map (a sea connection listed by both areas). The named source, the base for which areas are adjacent, has no such link and puts the two areas 2 borders apart (ptolemais - eastern_desert - sinai); a direct border would add a shortcut to its model.",

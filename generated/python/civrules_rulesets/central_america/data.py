@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from civrules_runtime.mappings import FrozenMap, OrderedFrozenSet
-from civrules_runtime.records import PlayerRange
+from civrules_runtime.records import PlayerRange, data_maker
 from civrules_runtime_advanced_civilization import settings
 from civrules_runtime_advanced_civilization.credits import CreditMatrix
 from civrules_runtime_advanced_civilization.records import (
@@ -101,6 +101,94 @@ if TYPE_CHECKING:
     from enum import StrEnum
     from typing import Final
 
+_Attribute = data_maker(Attribute)
+_Calamity = data_maker(Calamity)
+_CalamityAlternative = data_maker(CalamityAlternative)
+_CalamityEffect = data_maker(CalamityEffect)
+_CalamityFallback = data_maker(CalamityFallback)
+_CalamityImmunity = data_maker(CalamityImmunity)
+_CalamityLink = data_maker(CalamityLink)
+_CalamityModifier = data_maker(CalamityModifier)
+_Card = data_maker(Card)
+_CityBuild = data_maker(CityBuild)
+_CitySupport = data_maker(CitySupport)
+_Combination = data_maker(Combination)
+_Commodity = data_maker(Commodity)
+_CommodityExchange = data_maker(CommodityExchange)
+_Conflict = data_maker(Conflict)
+_CopiesBand = data_maker(CopiesBand)
+_Credit = data_maker(Credit)
+_Deck = data_maker(Deck)
+_DeckBand = data_maker(DeckBand)
+_Epoch = data_maker(Epoch)
+_Group = data_maker(Group)
+_HandLimit = data_maker(HandLimit)
+_HandLimitChange = data_maker(HandLimitChange)
+_Immunity = data_maker(Immunity)
+_Movement = data_maker(Movement)
+_Phase = data_maker(Phase)
+_PlayerCount = data_maker(PlayerCount)
+_PlayerRange = data_maker(PlayerRange)
+_PopulationLimit = data_maker(PopulationLimit)
+_PurchaseEffect = data_maker(PurchaseEffect)
+_RateChange = data_maker(RateChange)
+_Requirements = data_maker(Requirements)
+_ScoringItem = data_maker(ScoringItem)
+_SettingsAst = data_maker(settings.Ast)
+_SettingsAstOrder = data_maker(settings.AstOrder)
+_SettingsAstRegression = data_maker(settings.AstRegression)
+_SettingsCivilizationCards = data_maker(settings.CivilizationCards)
+_SettingsCommodities = data_maker(settings.Commodities)
+_SettingsComponents = data_maker(settings.Components)
+_SettingsCreditPolicy = data_maker(settings.CreditPolicy)
+_SettingsCreditPolicyPurchases = data_maker(settings.CreditPolicyPurchases)
+_SettingsCreditPolicyPurchasesOverpayment = data_maker(settings.CreditPolicyPurchasesOverpayment)
+_SettingsCreditPolicyPurchasesSameTurnCredits = data_maker(settings.CreditPolicyPurchasesSameTurnCredits)
+_SettingsCreditPolicyPurchasesSeveralCardsPerTurn = data_maker(settings.CreditPolicyPurchasesSeveralCardsPerTurn)
+_SettingsCreditPolicyPurchasesTreasuryWithinPrice = data_maker(settings.CreditPolicyPurchasesTreasuryWithinPrice)
+_SettingsDeckBlock = data_maker(settings.DeckBlock)
+_SettingsDeckBlockCommodity = data_maker(settings.DeckBlockCommodity)
+_SettingsDeckComposition = data_maker(settings.DeckComposition)
+_SettingsDeclaredCount = data_maker(settings.DeclaredCount)
+_SettingsHandLimit = data_maker(settings.HandLimit)
+_SettingsHandLimitCardChange = data_maker(settings.HandLimitCardChange)
+_SettingsMining = data_maker(settings.Mining)
+_SettingsNonPlayerForce = data_maker(settings.NonPlayerForce)
+_SettingsNonPlayerForceAdvancement = data_maker(settings.NonPlayerForceAdvancement)
+_SettingsNonPlayerForceCalamityCard = data_maker(settings.NonPlayerForceCalamityCard)
+_SettingsNotInSources = data_maker(settings.NotInSources)
+_SettingsPlayerCounts = data_maker(settings.PlayerCounts)
+_SettingsPlayersRange = data_maker(settings.PlayersRange)
+_SettingsPurchase = data_maker(settings.Purchase)
+_SettingsRuleText = data_maker(settings.RuleText)
+_SettingsRulebook = data_maker(settings.Rulebook)
+_SettingsSequenceOfPlay = data_maker(settings.SequenceOfPlay)
+_SettingsSetValue = data_maker(settings.SetValue)
+_SettingsSettings = data_maker(settings.Settings)
+_SettingsStackRange = data_maker(settings.StackRange)
+_SettingsStep = data_maker(settings.Step)
+_SettingsTaxation = data_maker(settings.Taxation)
+_SettingsTaxationRateChange = data_maker(settings.TaxationRateChange)
+_SettingsTaxationRateChangesCombination = data_maker(settings.TaxationRateChangesCombination)
+_SettingsTaxationRevolt = data_maker(settings.TaxationRevolt)
+_SettingsTradeStack = data_maker(settings.TradeStack)
+_SettingsTradeStackCalamityCards = data_maker(settings.TradeStackCalamityCards)
+_SettingsTradeStacks = data_maker(settings.TradeStacks)
+_SettingsTradeStacksSetup = data_maker(settings.TradeStacksSetup)
+_SettingsVictory = data_maker(settings.Victory)
+_SettingsVictoryScoringItem = data_maker(settings.VictoryScoringItem)
+_SpecialAbility = data_maker(SpecialAbility)
+_SpecialRule = data_maker(SpecialRule)
+_StackSetupStep = data_maker(StackSetupStep)
+_SubActivity = data_maker(SubActivity)
+_Tax = data_maker(Tax)
+_Taxation = data_maker(Taxation)
+_TradeCardPurchase = data_maker(TradeCardPurchase)
+_TradeStack = data_maker(TradeStack)
+_Treasury = data_maker(Treasury)
+_TurnOrder = data_maker(TurnOrder)
+_UnknownFact = data_maker(UnknownFact)
+
 RULESET_ID: Final = "central-america"
 
 RULESET_NAME: Final = "Central America (Expansion Project map variant)"
@@ -109,7 +197,7 @@ RULESET_NAME: Final = "Central America (Expansion Project map variant)"
 #: best number where the source names one, and what cites them (a variant's patch for a number it
 #: wrote, field by field in field_sources, as export's setting_sources); None where the ruleset does
 #: not say. `n in PLAYERS` tells whether it seats n players.
-PLAYERS: Final[PlayerRange | None] = PlayerRange(
+PLAYERS: Final[PlayerRange | None] = _PlayerRange(
     9,
     9,
     best=None,
@@ -131,947 +219,947 @@ DRAFT: Final = True
 
 #: Every fact the sources do not give: the data file, the field, and why.
 UNKNOWN_FACTS: Final[tuple[UnknownFact, ...]] = (
-    UnknownFact(
+    _UnknownFact(
         "rulesets/expansion-project.yaml",
         "credit_policy.two_group_cards",
         "5.1 and 30.4.2 ('science (or dual-science) advancements') say some advancements belong to two groups, but the paragraphs on using credits (26.5.2, 26.5.4-26.5.6) are missing: whether the credit tokens of both groups, or of one, apply to a two-group advancement is not in the sources. (The groups of the advancements are unknown too.)",
     ),
-    UnknownFact(
+    _UnknownFact(
         "rulesets/expansion-project.yaml",
         "credit_policy.purchases.several_cards_per_turn.value",
         "26.1.1, where the Advanced Civilization rules (31.1) say a player may acquire one or more cards, is not printed in the source; 26.1.2 (acquired in A.S.T. order) and 26.5.9 ('the civilization advancements purchased') speak of several but do not state it.",
     ),
-    UnknownFact(
+    _UnknownFact(
         "rulesets/expansion-project.yaml",
         "credit_policy.purchases.same_turn_credits.value",
         "26.5.2 and 26.5.4-26.5.6 are missing from the source; 6.2 says credit tokens apply to 'all future' purchases without saying whether a purchase of the same phase is one.",
     ),
-    UnknownFact(
+    _UnknownFact(
         "rulesets/expansion-project.yaml",
         "credit_policy.purchases.treasury_within_price.value",
         "26.4.1 is missing from the source (26.4.2 only says Mining doubles treasury tokens spent on advancements).",
     ),
-    UnknownFact(
+    _UnknownFact(
         "rulesets/expansion-project.yaml",
         "epochs[early_bronze_age].requirements.criteria",
         "28.2.2 is not printed: the text goes from 28.2.1 (Stone Age) to 28.2.4 (Early Iron Age).",
     ),
-    UnknownFact(
+    _UnknownFact(
         "rulesets/expansion-project.yaml",
         "epochs[late_bronze_age].requirements.criteria",
         "28.2.3 is not printed: the text goes from 28.2.1 (Stone Age) to 28.2.4 (Early Iron Age).",
     ),
-    UnknownFact(
+    _UnknownFact(
         "rulesets/expansion-project.yaml",
         "ast.tracks",
         "The civilizations and the spaces at which each track's epochs begin are on the A.S.T. of the mapboard and in the Scenario Handbook, neither of which is in the sources (2.5.1 says only that every track has sixteen spaces).",
     ),
-    UnknownFact(
+    _UnknownFact(
         "rulesets/expansion-project.yaml",
         "victory.scoring[ast_position].space_counting",
         "35.1 A says '5 points for each space' but not whether the start arrow counts (space number x 5 or spaces advanced x 5).",
     ),
-    UnknownFact(
+    _UnknownFact(
         "rulesets/expansion-project.yaml",
         "victory.scoring[advancements_100_and_more].points",
         "35.1 B (Italian) is a list of which only the first item survives ('* 1 punto per ogni avanzamento con un valore nominale inferiore a 100'); the points of advancements worth 100 or more are not in the text.",
     ),
-    UnknownFact(
+    _UnknownFact(
         "rulesets/expansion-project.yaml",
         "taxation.revolt.beneficiary",
         "Who takes over revolting cities was in 13.3.3-13.3.4, which are missing from the text (13.3.5 speaks of 'the remaining cities in revolt' that no player can take).",
     ),
-    UnknownFact(
+    _UnknownFact(
         "cards/expansion-project.yaml",
         "cards[advanced_military].groups",
         "The heading of 30.2 is lost; no passage gives the advancement's group(s).",
     ),
-    UnknownFact(
+    _UnknownFact(
         "cards/expansion-project.yaml",
         "cards[advanced_military].cost",
         "The heading of 30.2 is lost; no passage gives the advancement's cost.",
     ),
-    UnknownFact(
+    _UnknownFact(
         "cards/expansion-project.yaml",
         "cards[advanced_military].prerequisites",
         "26.6.1 (restrictions on acquiring advancements) is missing from the text and no passage names a prerequisite.",
     ),
-    UnknownFact(
+    _UnknownFact(
         "cards/expansion-project.yaml",
         "cards[agriculture].groups",
         "The heading of 30.3 is lost; no passage gives the advancement's group(s).",
     ),
-    UnknownFact(
+    _UnknownFact(
         "cards/expansion-project.yaml",
         "cards[agriculture].cost",
         "The heading of 30.3 is lost; no passage gives the advancement's cost.",
     ),
-    UnknownFact(
+    _UnknownFact(
         "cards/expansion-project.yaml",
         "cards[agriculture].prerequisites",
         "26.6.1 (restrictions on acquiring advancements) is missing from the text and no passage names a prerequisite.",
     ),
-    UnknownFact(
+    _UnknownFact(
         "cards/expansion-project.yaml",
         "cards[anatomy].groups",
         "The heading of 30.4 is lost; no passage gives the advancement's group(s).",
     ),
-    UnknownFact(
+    _UnknownFact(
         "cards/expansion-project.yaml",
         "cards[anatomy].cost",
         "The heading of 30.4 is lost; no passage gives the advancement's cost.",
     ),
-    UnknownFact(
+    _UnknownFact(
         "cards/expansion-project.yaml",
         "cards[anatomy].prerequisites",
         "26.6.1 (restrictions on acquiring advancements) is missing from the text and no passage names a prerequisite.",
     ),
-    UnknownFact(
+    _UnknownFact(
         "cards/expansion-project.yaml",
         "cards[architecture].groups",
         "The heading of 30.5 is lost; no passage gives the advancement's group(s).",
     ),
-    UnknownFact(
+    _UnknownFact(
         "cards/expansion-project.yaml",
         "cards[architecture].cost",
         "The heading of 30.5 is lost; no passage gives the advancement's cost.",
     ),
-    UnknownFact(
+    _UnknownFact(
         "cards/expansion-project.yaml",
         "cards[architecture].prerequisites",
         "26.6.1 (restrictions on acquiring advancements) is missing from the text and no passage names a prerequisite.",
     ),
-    UnknownFact(
+    _UnknownFact(
         "cards/expansion-project.yaml",
         "cards[astronavigation].groups",
         "The heading of 30.6 is lost; no passage gives the advancement's group(s).",
     ),
-    UnknownFact(
+    _UnknownFact(
         "cards/expansion-project.yaml",
         "cards[astronavigation].cost",
         "The heading of 30.6 is lost; no passage gives the advancement's cost.",
     ),
-    UnknownFact(
+    _UnknownFact(
         "cards/expansion-project.yaml",
         "cards[astronavigation].prerequisites",
         "26.6.1 (restrictions on acquiring advancements) is missing from the text and no passage names a prerequisite.",
     ),
-    UnknownFact(
+    _UnknownFact(
         "cards/expansion-project.yaml",
         "cards[calendar].groups",
         "The heading of 30.7 is lost; no passage gives the advancement's group(s).",
     ),
-    UnknownFact(
+    _UnknownFact(
         "cards/expansion-project.yaml",
         "cards[calendar].cost",
         "The heading of 30.7 is lost; no passage gives the advancement's cost.",
     ),
-    UnknownFact(
+    _UnknownFact(
         "cards/expansion-project.yaml",
         "cards[calendar].prerequisites",
         "26.6.1 (restrictions on acquiring advancements) is missing from the text and no passage names a prerequisite.",
     ),
-    UnknownFact(
+    _UnknownFact(
         "cards/expansion-project.yaml",
         "cards[cartography].groups",
         "The heading of 30.8 is lost; no passage gives the advancement's group(s).",
     ),
-    UnknownFact(
+    _UnknownFact(
         "cards/expansion-project.yaml",
         "cards[cartography].cost",
         "The heading of 30.8 is lost; no passage gives the advancement's cost.",
     ),
-    UnknownFact(
+    _UnknownFact(
         "cards/expansion-project.yaml",
         "cards[cartography].prerequisites",
         "26.6.1 (restrictions on acquiring advancements) is missing from the text and no passage names a prerequisite.",
     ),
-    UnknownFact(
+    _UnknownFact(
         "cards/expansion-project.yaml",
         "cards[advancement_30_9].name",
         "No passage names the advancement of section 30.9 (its heading is lost and no cross-reference cites 30.9).",
     ),
-    UnknownFact(
+    _UnknownFact(
         "cards/expansion-project.yaml",
         "cards[advancement_30_9].groups",
         "The heading of 30.9 is lost; no passage gives the advancement's group(s).",
     ),
-    UnknownFact(
+    _UnknownFact(
         "cards/expansion-project.yaml",
         "cards[advancement_30_9].cost",
         "The heading of 30.9 is lost; no passage gives the advancement's cost.",
     ),
-    UnknownFact(
+    _UnknownFact(
         "cards/expansion-project.yaml",
         "cards[advancement_30_9].prerequisites",
         "26.6.1 (restrictions on acquiring advancements) is missing from the text and no passage names a prerequisite.",
     ),
-    UnknownFact(
+    _UnknownFact(
         "cards/expansion-project.yaml",
         "cards[coinage].groups",
         "The heading of 30.10 is lost; no passage gives the advancement's group(s).",
     ),
-    UnknownFact(
+    _UnknownFact(
         "cards/expansion-project.yaml",
         "cards[coinage].cost",
         "The heading of 30.10 is lost; no passage gives the advancement's cost.",
     ),
-    UnknownFact(
+    _UnknownFact(
         "cards/expansion-project.yaml",
         "cards[coinage].prerequisites",
         "26.6.1 (restrictions on acquiring advancements) is missing from the text and no passage names a prerequisite.",
     ),
-    UnknownFact(
+    _UnknownFact(
         "cards/expansion-project.yaml",
         "cards[cultural_ascendancy].groups",
         "The heading of 30.11 is lost; no passage gives the advancement's group(s).",
     ),
-    UnknownFact(
+    _UnknownFact(
         "cards/expansion-project.yaml",
         "cards[cultural_ascendancy].cost",
         "The heading of 30.11 is lost; no passage gives the advancement's cost.",
     ),
-    UnknownFact(
+    _UnknownFact(
         "cards/expansion-project.yaml",
         "cards[cultural_ascendancy].prerequisites",
         "26.6.1 (restrictions on acquiring advancements) is missing from the text and no passage names a prerequisite.",
     ),
-    UnknownFact(
+    _UnknownFact(
         "cards/expansion-project.yaml",
         "cards[deism].groups",
         "The heading of 30.12 is lost; no passage gives the advancement's group(s).",
     ),
-    UnknownFact(
+    _UnknownFact(
         "cards/expansion-project.yaml",
         "cards[deism].cost",
         "The heading of 30.12 is lost; no passage gives the advancement's cost.",
     ),
-    UnknownFact(
+    _UnknownFact(
         "cards/expansion-project.yaml",
         "cards[deism].prerequisites",
         "26.6.1 (restrictions on acquiring advancements) is missing from the text and no passage names a prerequisite.",
     ),
-    UnknownFact(
+    _UnknownFact(
         "cards/expansion-project.yaml",
         "cards[democracy].groups",
         "The heading of 30.13 is lost; no passage gives the advancement's group(s).",
     ),
-    UnknownFact(
+    _UnknownFact(
         "cards/expansion-project.yaml",
         "cards[democracy].cost",
         "The heading of 30.13 is lost; no passage gives the advancement's cost.",
     ),
-    UnknownFact(
+    _UnknownFact(
         "cards/expansion-project.yaml",
         "cards[democracy].prerequisites",
         "26.6.1 (restrictions on acquiring advancements) is missing from the text and no passage names a prerequisite.",
     ),
-    UnknownFact(
+    _UnknownFact(
         "cards/expansion-project.yaml",
         "cards[diaspora].groups",
         "The heading of 30.14 is lost; no passage gives the advancement's group(s).",
     ),
-    UnknownFact(
+    _UnknownFact(
         "cards/expansion-project.yaml",
         "cards[diaspora].cost",
         "The heading of 30.14 is lost; no passage gives the advancement's cost.",
     ),
-    UnknownFact(
+    _UnknownFact(
         "cards/expansion-project.yaml",
         "cards[diaspora].prerequisites",
         "26.6.1 (restrictions on acquiring advancements) is missing from the text and no passage names a prerequisite.",
     ),
-    UnknownFact(
+    _UnknownFact(
         "cards/expansion-project.yaml",
         "cards[diplomacy].groups",
         "The heading of 30.15 is lost; no passage gives the advancement's group(s).",
     ),
-    UnknownFact(
+    _UnknownFact(
         "cards/expansion-project.yaml",
         "cards[diplomacy].cost",
         "The heading of 30.15 is lost; no passage gives the advancement's cost.",
     ),
-    UnknownFact(
+    _UnknownFact(
         "cards/expansion-project.yaml",
         "cards[diplomacy].prerequisites",
         "26.6.1 (restrictions on acquiring advancements) is missing from the text and no passage names a prerequisite.",
     ),
-    UnknownFact(
+    _UnknownFact(
         "cards/expansion-project.yaml",
         "cards[drama_and_poetry].groups",
         "The heading of 30.16 is lost; no passage gives the advancement's group(s).",
     ),
-    UnknownFact(
+    _UnknownFact(
         "cards/expansion-project.yaml",
         "cards[drama_and_poetry].cost",
         "The heading of 30.16 is lost; no passage gives the advancement's cost.",
     ),
-    UnknownFact(
+    _UnknownFact(
         "cards/expansion-project.yaml",
         "cards[drama_and_poetry].prerequisites",
         "26.6.1 (restrictions on acquiring advancements) is missing from the text and no passage names a prerequisite.",
     ),
-    UnknownFact(
+    _UnknownFact(
         "cards/expansion-project.yaml",
         "cards[advancement_30_17].name",
         "No passage names the advancement of section 30.17 (its heading is lost and no cross-reference cites 30.17).",
     ),
-    UnknownFact(
+    _UnknownFact(
         "cards/expansion-project.yaml",
         "cards[advancement_30_17].groups",
         "The heading of 30.17 is lost; no passage gives the advancement's group(s).",
     ),
-    UnknownFact(
+    _UnknownFact(
         "cards/expansion-project.yaml",
         "cards[advancement_30_17].cost",
         "The heading of 30.17 is lost; no passage gives the advancement's cost.",
     ),
-    UnknownFact(
+    _UnknownFact(
         "cards/expansion-project.yaml",
         "cards[advancement_30_17].prerequisites",
         "26.6.1 (restrictions on acquiring advancements) is missing from the text and no passage names a prerequisite.",
     ),
-    UnknownFact(
+    _UnknownFact(
         "cards/expansion-project.yaml",
         "cards[engineering].groups",
         "The heading of 30.18 is lost; no passage gives the advancement's group(s).",
     ),
-    UnknownFact(
+    _UnknownFact(
         "cards/expansion-project.yaml",
         "cards[engineering].cost",
         "The heading of 30.18 is lost; no passage gives the advancement's cost.",
     ),
-    UnknownFact(
+    _UnknownFact(
         "cards/expansion-project.yaml",
         "cards[engineering].prerequisites",
         "26.6.1 (restrictions on acquiring advancements) is missing from the text and no passage names a prerequisite.",
     ),
-    UnknownFact(
+    _UnknownFact(
         "cards/expansion-project.yaml",
         "cards[enlightenment].groups",
         "The heading of 30.19 is lost; no passage gives the advancement's group(s).",
     ),
-    UnknownFact(
+    _UnknownFact(
         "cards/expansion-project.yaml",
         "cards[enlightenment].cost",
         "The heading of 30.19 is lost; no passage gives the advancement's cost.",
     ),
-    UnknownFact(
+    _UnknownFact(
         "cards/expansion-project.yaml",
         "cards[enlightenment].prerequisites",
         "26.6.1 (restrictions on acquiring advancements) is missing from the text and no passage names a prerequisite.",
     ),
-    UnknownFact(
+    _UnknownFact(
         "cards/expansion-project.yaml",
         "cards[fundamentalism].groups",
         "The heading of 30.20 is lost; no passage gives the advancement's group(s).",
     ),
-    UnknownFact(
+    _UnknownFact(
         "cards/expansion-project.yaml",
         "cards[fundamentalism].cost",
         "The heading of 30.20 is lost; no passage gives the advancement's cost.",
     ),
-    UnknownFact(
+    _UnknownFact(
         "cards/expansion-project.yaml",
         "cards[fundamentalism].prerequisites",
         "26.6.1 (restrictions on acquiring advancements) is missing from the text and no passage names a prerequisite.",
     ),
-    UnknownFact(
+    _UnknownFact(
         "cards/expansion-project.yaml",
         "cards[iron_working].groups",
         "The heading of 30.21 is lost; no passage gives the advancement's group(s).",
     ),
-    UnknownFact(
+    _UnknownFact(
         "cards/expansion-project.yaml",
         "cards[iron_working].cost",
         "The heading of 30.21 is lost; no passage gives the advancement's cost.",
     ),
-    UnknownFact(
+    _UnknownFact(
         "cards/expansion-project.yaml",
         "cards[iron_working].prerequisites",
         "26.6.1 (restrictions on acquiring advancements) is missing from the text and no passage names a prerequisite.",
     ),
-    UnknownFact(
+    _UnknownFact(
         "cards/expansion-project.yaml",
         "cards[irrigation].groups",
         "The heading of 30.22 is lost; no passage gives the advancement's group(s).",
     ),
-    UnknownFact(
+    _UnknownFact(
         "cards/expansion-project.yaml",
         "cards[irrigation].cost",
         "The heading of 30.22 is lost; no passage gives the advancement's cost.",
     ),
-    UnknownFact(
+    _UnknownFact(
         "cards/expansion-project.yaml",
         "cards[irrigation].prerequisites",
         "26.6.1 (restrictions on acquiring advancements) is missing from the text and no passage names a prerequisite.",
     ),
-    UnknownFact(
+    _UnknownFact(
         "cards/expansion-project.yaml",
         "cards[law].groups",
         "The heading of 30.23 is lost; no passage gives the advancement's group(s).",
     ),
-    UnknownFact(
+    _UnknownFact(
         "cards/expansion-project.yaml",
         "cards[law].cost",
         "The heading of 30.23 is lost; no passage gives the advancement's cost.",
     ),
-    UnknownFact(
+    _UnknownFact(
         "cards/expansion-project.yaml",
         "cards[law].prerequisites",
         "26.6.1 (restrictions on acquiring advancements) is missing from the text and no passage names a prerequisite.",
     ),
-    UnknownFact(
+    _UnknownFact(
         "cards/expansion-project.yaml",
         "cards[library].groups",
         "The heading of 30.24 is lost; no passage gives the advancement's group(s).",
     ),
-    UnknownFact(
+    _UnknownFact(
         "cards/expansion-project.yaml",
         "cards[library].cost",
         "The heading of 30.24 is lost; no passage gives the advancement's cost.",
     ),
-    UnknownFact(
+    _UnknownFact(
         "cards/expansion-project.yaml",
         "cards[library].prerequisites",
         "26.6.1 (restrictions on acquiring advancements) is missing from the text and no passage names a prerequisite.",
     ),
-    UnknownFact(
+    _UnknownFact(
         "cards/expansion-project.yaml",
         "cards[advancement_30_25].name",
         "No passage names the advancement of section 30.25 (its heading is lost and no cross-reference cites 30.25).",
     ),
-    UnknownFact(
+    _UnknownFact(
         "cards/expansion-project.yaml",
         "cards[advancement_30_25].groups",
         "The heading of 30.25 is lost; no passage gives the advancement's group(s).",
     ),
-    UnknownFact(
+    _UnknownFact(
         "cards/expansion-project.yaml",
         "cards[advancement_30_25].cost",
         "The heading of 30.25 is lost; no passage gives the advancement's cost.",
     ),
-    UnknownFact(
+    _UnknownFact(
         "cards/expansion-project.yaml",
         "cards[advancement_30_25].prerequisites",
         "26.6.1 (restrictions on acquiring advancements) is missing from the text and no passage names a prerequisite.",
     ),
-    UnknownFact(
+    _UnknownFact(
         "cards/expansion-project.yaml",
         "cards[masonry].groups",
         "The heading of 30.26 is lost; no passage gives the advancement's group(s).",
     ),
-    UnknownFact(
+    _UnknownFact(
         "cards/expansion-project.yaml",
         "cards[masonry].cost",
         "The heading of 30.26 is lost; no passage gives the advancement's cost.",
     ),
-    UnknownFact(
+    _UnknownFact(
         "cards/expansion-project.yaml",
         "cards[masonry].prerequisites",
         "26.6.1 (restrictions on acquiring advancements) is missing from the text and no passage names a prerequisite.",
     ),
-    UnknownFact(
+    _UnknownFact(
         "cards/expansion-project.yaml",
         "cards[advancement_30_27].name",
         "No passage names the advancement of section 30.27 (its heading is lost and no cross-reference cites 30.27).",
     ),
-    UnknownFact(
+    _UnknownFact(
         "cards/expansion-project.yaml",
         "cards[advancement_30_27].groups",
         "The heading of 30.27 is lost; no passage gives the advancement's group(s).",
     ),
-    UnknownFact(
+    _UnknownFact(
         "cards/expansion-project.yaml",
         "cards[advancement_30_27].cost",
         "The heading of 30.27 is lost; no passage gives the advancement's cost.",
     ),
-    UnknownFact(
+    _UnknownFact(
         "cards/expansion-project.yaml",
         "cards[advancement_30_27].prerequisites",
         "26.6.1 (restrictions on acquiring advancements) is missing from the text and no passage names a prerequisite.",
     ),
-    UnknownFact(
+    _UnknownFact(
         "cards/expansion-project.yaml",
         "cards[medicine].groups",
         "The heading of 30.28 is lost; no passage gives the advancement's group(s).",
     ),
-    UnknownFact(
+    _UnknownFact(
         "cards/expansion-project.yaml",
         "cards[medicine].cost",
         "The heading of 30.28 is lost; no passage gives the advancement's cost.",
     ),
-    UnknownFact(
+    _UnknownFact(
         "cards/expansion-project.yaml",
         "cards[medicine].prerequisites",
         "26.6.1 (restrictions on acquiring advancements) is missing from the text and no passage names a prerequisite.",
     ),
-    UnknownFact(
+    _UnknownFact(
         "cards/expansion-project.yaml",
         "cards[metalworking].groups",
         "The heading of 30.29 is lost; no passage gives the advancement's group(s).",
     ),
-    UnknownFact(
+    _UnknownFact(
         "cards/expansion-project.yaml",
         "cards[metalworking].cost",
         "The heading of 30.29 is lost; no passage gives the advancement's cost.",
     ),
-    UnknownFact(
+    _UnknownFact(
         "cards/expansion-project.yaml",
         "cards[metalworking].prerequisites",
         "26.6.1 (restrictions on acquiring advancements) is missing from the text and no passage names a prerequisite.",
     ),
-    UnknownFact(
+    _UnknownFact(
         "cards/expansion-project.yaml",
         "cards[military].groups",
         "The heading of 30.30 is lost; no passage gives the advancement's group(s).",
     ),
-    UnknownFact(
+    _UnknownFact(
         "cards/expansion-project.yaml",
         "cards[military].cost",
         "The heading of 30.30 is lost; no passage gives the advancement's cost.",
     ),
-    UnknownFact(
+    _UnknownFact(
         "cards/expansion-project.yaml",
         "cards[military].prerequisites",
         "26.6.1 (restrictions on acquiring advancements) is missing from the text and no passage names a prerequisite.",
     ),
-    UnknownFact(
+    _UnknownFact(
         "cards/expansion-project.yaml",
         "cards[mining].groups",
         "The heading of 30.31 is lost; no passage gives the advancement's group(s).",
     ),
-    UnknownFact(
+    _UnknownFact(
         "cards/expansion-project.yaml",
         "cards[mining].cost",
         "The heading of 30.31 is lost; no passage gives the advancement's cost.",
     ),
-    UnknownFact(
+    _UnknownFact(
         "cards/expansion-project.yaml",
         "cards[mining].prerequisites",
         "26.6.1 (restrictions on acquiring advancements) is missing from the text and no passage names a prerequisite.",
     ),
-    UnknownFact(
+    _UnknownFact(
         "cards/expansion-project.yaml",
         "cards[monarchy].groups",
         "The heading of 30.32 is lost; no passage gives the advancement's group(s).",
     ),
-    UnknownFact(
+    _UnknownFact(
         "cards/expansion-project.yaml",
         "cards[monarchy].cost",
         "The heading of 30.32 is lost; no passage gives the advancement's cost.",
     ),
-    UnknownFact(
+    _UnknownFact(
         "cards/expansion-project.yaml",
         "cards[monarchy].prerequisites",
         "26.6.1 (restrictions on acquiring advancements) is missing from the text and no passage names a prerequisite.",
     ),
-    UnknownFact(
+    _UnknownFact(
         "cards/expansion-project.yaml",
         "cards[monotheism].groups",
         "The heading of 30.33 is lost; no passage gives the advancement's group(s).",
     ),
-    UnknownFact(
+    _UnknownFact(
         "cards/expansion-project.yaml",
         "cards[monotheism].cost",
         "The heading of 30.33 is lost; no passage gives the advancement's cost.",
     ),
-    UnknownFact(
+    _UnknownFact(
         "cards/expansion-project.yaml",
         "cards[monotheism].prerequisites",
         "26.6.1 (restrictions on acquiring advancements) is missing from the text and no passage names a prerequisite.",
     ),
-    UnknownFact(
+    _UnknownFact(
         "cards/expansion-project.yaml",
         "cards[advancement_30_34].name",
         "No passage names the advancement of section 30.34 (its heading is lost and no cross-reference cites 30.34).",
     ),
-    UnknownFact(
+    _UnknownFact(
         "cards/expansion-project.yaml",
         "cards[advancement_30_34].groups",
         "The heading of 30.34 is lost; no passage gives the advancement's group(s).",
     ),
-    UnknownFact(
+    _UnknownFact(
         "cards/expansion-project.yaml",
         "cards[advancement_30_34].cost",
         "The heading of 30.34 is lost; no passage gives the advancement's cost.",
     ),
-    UnknownFact(
+    _UnknownFact(
         "cards/expansion-project.yaml",
         "cards[advancement_30_34].prerequisites",
         "26.6.1 (restrictions on acquiring advancements) is missing from the text and no passage names a prerequisite.",
     ),
-    UnknownFact(
+    _UnknownFact(
         "cards/expansion-project.yaml",
         "cards[music].groups",
         "The heading of 30.35 is lost; no passage gives the advancement's group(s).",
     ),
-    UnknownFact(
+    _UnknownFact(
         "cards/expansion-project.yaml",
         "cards[music].cost",
         "The heading of 30.35 is lost; no passage gives the advancement's cost.",
     ),
-    UnknownFact(
+    _UnknownFact(
         "cards/expansion-project.yaml",
         "cards[music].prerequisites",
         "26.6.1 (restrictions on acquiring advancements) is missing from the text and no passage names a prerequisite.",
     ),
-    UnknownFact(
+    _UnknownFact(
         "cards/expansion-project.yaml",
         "cards[mysticism].groups",
         "The heading of 30.36 is lost; no passage gives the advancement's group(s).",
     ),
-    UnknownFact(
+    _UnknownFact(
         "cards/expansion-project.yaml",
         "cards[mysticism].cost",
         "The heading of 30.36 is lost; no passage gives the advancement's cost.",
     ),
-    UnknownFact(
+    _UnknownFact(
         "cards/expansion-project.yaml",
         "cards[mysticism].prerequisites",
         "26.6.1 (restrictions on acquiring advancements) is missing from the text and no passage names a prerequisite.",
     ),
-    UnknownFact(
+    _UnknownFact(
         "cards/expansion-project.yaml",
         "cards[mythology].groups",
         "The heading of 30.37 is lost; no passage gives the advancement's group(s).",
     ),
-    UnknownFact(
+    _UnknownFact(
         "cards/expansion-project.yaml",
         "cards[mythology].cost",
         "The heading of 30.37 is lost; no passage gives the advancement's cost.",
     ),
-    UnknownFact(
+    _UnknownFact(
         "cards/expansion-project.yaml",
         "cards[mythology].prerequisites",
         "26.6.1 (restrictions on acquiring advancements) is missing from the text and no passage names a prerequisite.",
     ),
-    UnknownFact(
+    _UnknownFact(
         "cards/expansion-project.yaml",
         "cards[naval_warfare].groups",
         "The heading of 30.38 is lost; no passage gives the advancement's group(s).",
     ),
-    UnknownFact(
+    _UnknownFact(
         "cards/expansion-project.yaml",
         "cards[naval_warfare].cost",
         "The heading of 30.38 is lost; no passage gives the advancement's cost.",
     ),
-    UnknownFact(
+    _UnknownFact(
         "cards/expansion-project.yaml",
         "cards[naval_warfare].prerequisites",
         "26.6.1 (restrictions on acquiring advancements) is missing from the text and no passage names a prerequisite.",
     ),
-    UnknownFact(
+    _UnknownFact(
         "cards/expansion-project.yaml",
         "cards[philosophy].groups",
         "The heading of 30.39 is lost; no passage gives the advancement's group(s).",
     ),
-    UnknownFact(
+    _UnknownFact(
         "cards/expansion-project.yaml",
         "cards[philosophy].cost",
         "The heading of 30.39 is lost; no passage gives the advancement's cost.",
     ),
-    UnknownFact(
+    _UnknownFact(
         "cards/expansion-project.yaml",
         "cards[philosophy].prerequisites",
         "26.6.1 (restrictions on acquiring advancements) is missing from the text and no passage names a prerequisite.",
     ),
-    UnknownFact(
+    _UnknownFact(
         "cards/expansion-project.yaml",
         "cards[politics].groups",
         "The heading of 30.40 is lost; no passage gives the advancement's group(s).",
     ),
-    UnknownFact(
+    _UnknownFact(
         "cards/expansion-project.yaml",
         "cards[politics].cost",
         "The heading of 30.40 is lost; no passage gives the advancement's cost.",
     ),
-    UnknownFact(
+    _UnknownFact(
         "cards/expansion-project.yaml",
         "cards[politics].prerequisites",
         "26.6.1 (restrictions on acquiring advancements) is missing from the text and no passage names a prerequisite.",
     ),
-    UnknownFact(
+    _UnknownFact(
         "cards/expansion-project.yaml",
         "cards[pottery].groups",
         "The heading of 30.41 is lost; no passage gives the advancement's group(s).",
     ),
-    UnknownFact(
+    _UnknownFact(
         "cards/expansion-project.yaml",
         "cards[pottery].cost",
         "The heading of 30.41 is lost; no passage gives the advancement's cost.",
     ),
-    UnknownFact(
+    _UnknownFact(
         "cards/expansion-project.yaml",
         "cards[pottery].prerequisites",
         "26.6.1 (restrictions on acquiring advancements) is missing from the text and no passage names a prerequisite.",
     ),
-    UnknownFact(
+    _UnknownFact(
         "cards/expansion-project.yaml",
         "cards[provincial_empire].groups",
         "The heading of 30.42 is lost; no passage gives the advancement's group(s).",
     ),
-    UnknownFact(
+    _UnknownFact(
         "cards/expansion-project.yaml",
         "cards[provincial_empire].cost",
         "The heading of 30.42 is lost; no passage gives the advancement's cost.",
     ),
-    UnknownFact(
+    _UnknownFact(
         "cards/expansion-project.yaml",
         "cards[provincial_empire].prerequisites",
         "26.6.1 (restrictions on acquiring advancements) is missing from the text and no passage names a prerequisite.",
     ),
-    UnknownFact(
+    _UnknownFact(
         "cards/expansion-project.yaml",
         "cards[public_works].groups",
         "The heading of 30.43 is lost; no passage gives the advancement's group(s).",
     ),
-    UnknownFact(
+    _UnknownFact(
         "cards/expansion-project.yaml",
         "cards[public_works].cost",
         "The heading of 30.43 is lost; no passage gives the advancement's cost.",
     ),
-    UnknownFact(
+    _UnknownFact(
         "cards/expansion-project.yaml",
         "cards[public_works].prerequisites",
         "26.6.1 (restrictions on acquiring advancements) is missing from the text and no passage names a prerequisite.",
     ),
-    UnknownFact(
+    _UnknownFact(
         "cards/expansion-project.yaml",
         "cards[advancement_30_44].name",
         "No passage names the advancement of section 30.44 (its heading is lost and no cross-reference cites 30.44).",
     ),
-    UnknownFact(
+    _UnknownFact(
         "cards/expansion-project.yaml",
         "cards[advancement_30_44].groups",
         "The heading of 30.44 is lost; no passage gives the advancement's group(s).",
     ),
-    UnknownFact(
+    _UnknownFact(
         "cards/expansion-project.yaml",
         "cards[advancement_30_44].cost",
         "The heading of 30.44 is lost; no passage gives the advancement's cost.",
     ),
-    UnknownFact(
+    _UnknownFact(
         "cards/expansion-project.yaml",
         "cards[advancement_30_44].prerequisites",
         "26.6.1 (restrictions on acquiring advancements) is missing from the text and no passage names a prerequisite.",
     ),
-    UnknownFact(
+    _UnknownFact(
         "cards/expansion-project.yaml",
         "cards[roadbuilding].groups",
         "The heading of 30.45 is lost; no passage gives the advancement's group(s).",
     ),
-    UnknownFact(
+    _UnknownFact(
         "cards/expansion-project.yaml",
         "cards[roadbuilding].cost",
         "The heading of 30.45 is lost; no passage gives the advancement's cost.",
     ),
-    UnknownFact(
+    _UnknownFact(
         "cards/expansion-project.yaml",
         "cards[roadbuilding].prerequisites",
         "26.6.1 (restrictions on acquiring advancements) is missing from the text and no passage names a prerequisite.",
     ),
-    UnknownFact(
+    _UnknownFact(
         "cards/expansion-project.yaml",
         "cards[sculpture].groups",
         "The heading of 30.46 is lost; no passage gives the advancement's group(s).",
     ),
-    UnknownFact(
+    _UnknownFact(
         "cards/expansion-project.yaml",
         "cards[sculpture].cost",
         "The heading of 30.46 is lost; no passage gives the advancement's cost.",
     ),
-    UnknownFact(
+    _UnknownFact(
         "cards/expansion-project.yaml",
         "cards[sculpture].prerequisites",
         "26.6.1 (restrictions on acquiring advancements) is missing from the text and no passage names a prerequisite.",
     ),
-    UnknownFact(
+    _UnknownFact(
         "cards/expansion-project.yaml",
         "cards[theocracy].groups",
         "The heading of 30.47 is lost; no passage gives the advancement's group(s).",
     ),
-    UnknownFact(
+    _UnknownFact(
         "cards/expansion-project.yaml",
         "cards[theocracy].cost",
         "The heading of 30.47 is lost; no passage gives the advancement's cost.",
     ),
-    UnknownFact(
+    _UnknownFact(
         "cards/expansion-project.yaml",
         "cards[theocracy].prerequisites",
         "26.6.1 (restrictions on acquiring advancements) is missing from the text and no passage names a prerequisite.",
     ),
-    UnknownFact(
+    _UnknownFact(
         "cards/expansion-project.yaml",
         "cards[theology].groups",
         "The heading of 30.48 is lost; no passage gives the advancement's group(s).",
     ),
-    UnknownFact(
+    _UnknownFact(
         "cards/expansion-project.yaml",
         "cards[theology].cost",
         "The heading of 30.48 is lost; no passage gives the advancement's cost.",
     ),
-    UnknownFact(
+    _UnknownFact(
         "cards/expansion-project.yaml",
         "cards[theology].prerequisites",
         "26.6.1 (restrictions on acquiring advancements) is missing from the text and no passage names a prerequisite.",
     ),
-    UnknownFact(
+    _UnknownFact(
         "cards/expansion-project.yaml",
         "cards[trade_empire].groups",
         "The heading of 30.49 is lost; no passage gives the advancement's group(s).",
     ),
-    UnknownFact(
+    _UnknownFact(
         "cards/expansion-project.yaml",
         "cards[trade_empire].cost",
         "The heading of 30.49 is lost; no passage gives the advancement's cost.",
     ),
-    UnknownFact(
+    _UnknownFact(
         "cards/expansion-project.yaml",
         "cards[trade_empire].prerequisites",
         "26.6.1 (restrictions on acquiring advancements) is missing from the text and no passage names a prerequisite.",
     ),
-    UnknownFact(
+    _UnknownFact(
         "cards/expansion-project.yaml",
         "cards[trade_routes].groups",
         "The heading of 30.50 is lost; no passage gives the advancement's group(s).",
     ),
-    UnknownFact(
+    _UnknownFact(
         "cards/expansion-project.yaml",
         "cards[trade_routes].cost",
         "The heading of 30.50 is lost; no passage gives the advancement's cost.",
     ),
-    UnknownFact(
+    _UnknownFact(
         "cards/expansion-project.yaml",
         "cards[trade_routes].prerequisites",
         "26.6.1 (restrictions on acquiring advancements) is missing from the text and no passage names a prerequisite.",
     ),
-    UnknownFact(
+    _UnknownFact(
         "cards/expansion-project.yaml",
         "cards[universal_doctrine].groups",
         "The heading of 30.51 is lost; no passage gives the advancement's group(s).",
     ),
-    UnknownFact(
+    _UnknownFact(
         "cards/expansion-project.yaml",
         "cards[universal_doctrine].cost",
         "The heading of 30.51 is lost; no passage gives the advancement's cost.",
     ),
-    UnknownFact(
+    _UnknownFact(
         "cards/expansion-project.yaml",
         "cards[universal_doctrine].prerequisites",
         "26.6.1 (restrictions on acquiring advancements) is missing from the text and no passage names a prerequisite.",
     ),
-    UnknownFact(
+    _UnknownFact(
         "cards/expansion-project.yaml",
         "cards[urbanism].groups",
         "The heading of 30.52 is lost; no passage gives the advancement's group(s).",
     ),
-    UnknownFact(
+    _UnknownFact(
         "cards/expansion-project.yaml",
         "cards[urbanism].cost",
         "The heading of 30.52 is lost; no passage gives the advancement's cost.",
     ),
-    UnknownFact(
+    _UnknownFact(
         "cards/expansion-project.yaml",
         "cards[urbanism].prerequisites",
         "26.6.1 (restrictions on acquiring advancements) is missing from the text and no passage names a prerequisite.",
     ),
-    UnknownFact(
+    _UnknownFact(
         "cards/expansion-project.yaml",
         "cards[wonder_of_the_world].groups",
         "The heading of 30.53 is lost; no passage gives the advancement's group(s).",
     ),
-    UnknownFact(
+    _UnknownFact(
         "cards/expansion-project.yaml",
         "cards[wonder_of_the_world].cost",
         "The heading of 30.53 is lost; no passage gives the advancement's cost.",
     ),
-    UnknownFact(
+    _UnknownFact(
         "cards/expansion-project.yaml",
         "cards[wonder_of_the_world].prerequisites",
         "26.6.1 (restrictions on acquiring advancements) is missing from the text and no passage names a prerequisite.",
     ),
-    UnknownFact(
+    _UnknownFact(
         "cards/expansion-project.yaml",
         "cards[advancement_30_54].name",
         "No passage names the advancement of section 30.54 (its heading is lost and no cross-reference cites 30.54).",
     ),
-    UnknownFact(
+    _UnknownFact(
         "cards/expansion-project.yaml",
         "cards[advancement_30_54].groups",
         "The heading of 30.54 is lost; no passage gives the advancement's group(s).",
     ),
-    UnknownFact(
+    _UnknownFact(
         "cards/expansion-project.yaml",
         "cards[advancement_30_54].cost",
         "The heading of 30.54 is lost; no passage gives the advancement's cost.",
     ),
-    UnknownFact(
+    _UnknownFact(
         "cards/expansion-project.yaml",
         "cards[advancement_30_54].prerequisites",
         "26.6.1 (restrictions on acquiring advancements) is missing from the text and no passage names a prerequisite.",
     ),
-    UnknownFact(
+    _UnknownFact(
         "calamities/expansion-project.yaml",
         "calamities[treachery].primary[city_reduced_not_traded].chosen_by",
         "29.2.2.2 does not say who chooses the city reduced when the victim drew Treachery and did not trade it.",
     ),
-    UnknownFact(
+    _UnknownFact(
         "calamities/expansion-project.yaml",
         "calamities[famine].modifier_combination.mode",
         "29.3.1 does not say whether the reductions of Pottery and Calendar add up for a secondary victim holding both, nor how Agriculture's penalty combines with Pottery (Irrigation removes every effect).",
     ),
-    UnknownFact(
+    _UnknownFact(
         "calamities/expansion-project.yaml",
         "calamities[tempest].modifier_combination.mode",
         "29.3.3 does not say whether a victim holding both Astronavigation and Cartography keeps two ships or four, nor whether Masonry's and Engineering's reductions add up.",
     ),
-    UnknownFact(
+    _UnknownFact(
         "calamities/expansion-project.yaml",
         "calamities[cyclone].modifier_combination.mode",
         "29.6.1 does not say whether the effects of Masonry, Engineering and Trade Empire add up for a victim holding several.",
     ),
-    UnknownFact(
+    _UnknownFact(
         "calamities/expansion-project.yaml",
         "calamities[corruption].modifier_combination.mode",
         "29.7.1 does not say whether Coinage's and Law's changes add up for a victim holding both.",
     ),
-    UnknownFact(
+    _UnknownFact(
         "calamities/expansion-project.yaml",
         "calamities[iconoclasm_and_heresy].modifier_combination.mode",
         "29.8.2 does not say whether the effects of Philosophy, Theology, Monotheism and Theocracy add up for a victim holding several.",
     ),
-    UnknownFact(
+    _UnknownFact(
         "calamities/expansion-project.yaml",
         "calamities[piracy].primary[coastal_cities_taken].chosen_by_if_not_traded",
         "29.9.2.1 says the player who traded Piracy selects the cities; who selects them when the victim drew it and did not trade it is not stated.",
     ),
-    UnknownFact(
+    _UnknownFact(
         "calamities/expansion-project.yaml",
         "calamities[piracy].modifier_combination.mode",
         "29.9.2 does not say whether Cartography's and Naval Warfare's changes add up for a victim holding both.",
     ),
-    UnknownFact(
+    _UnknownFact(
         "rulesets/central-america.yaml",
         "not_in_sources.map",
         "The Central America map is not in the sources. The variant says only that it matches Avalon Hill's original map with the Western Expansion in its numbers of areas and city sites and in its population totals, that its areas are slightly smaller and named after city states (or local geography where there were none), that some flood plains and several start locations were placed for playability, not geography, that the city sites are too few for every player to build nine cities, and that it has volcanoes (item 8; 29.2.1.7).",
     ),
-    UnknownFact(
+    _UnknownFact(
         "rulesets/central-america.yaml",
         "nations",
         "The variant is for nine civilizations (its introduction), whose names, start areas and A.S.T. order are not in the sources; it mentions the Olmec and the Maya only as civilizations that influenced others.",
     ),
-    UnknownFact(
+    _UnknownFact(
         "rulesets/central-america.yaml",
         "player_counts.counts[9].configurations",
         "Which civilizations play which areas is not in the sources: the variant names neither the areas of its map nor its nine civilizations.",
     ),
-    UnknownFact(
+    _UnknownFact(
         "rulesets/central-america.yaml",
         "non_player_forces[conquistadors].advancements[5].card",
         "'Navigazione' (Navigation) matches no advancement named in the Expansion Project's text; it may be a Dawn of History advancement, or a name of an unnamed section (30.9 increases ship movement), which the text does not say.",
     ),
-    UnknownFact(
+    _UnknownFact(
         "rulesets/central-america.yaml",
         "non_player_forces[conquistadors].calamity_card.stack",
         "The variant does not say in which trade card stack the Conquistador calamity card is shuffled, nor whether it is major or minor.",
@@ -1100,116 +1188,116 @@ ID_ENUMS: Final[Mapping[str, type[StrEnum]]] = FrozenMap(
 
 GROUPS: Final[Mapping[str, Group]] = FrozenMap(
     {
-        GroupId.ARTS: Group(GroupId.ARTS, "Art", "blue", "triangle"),
-        GroupId.CIVICS: Group(GroupId.CIVICS, "Civic", "red", "hexagon"),
-        GroupId.CRAFTS: Group(GroupId.CRAFTS, "Craft", "orange", "square"),
-        GroupId.RELIGION: Group(GroupId.RELIGION, "Religion", "yellow", "star"),
-        GroupId.SCIENCES: Group(GroupId.SCIENCES, "Science", "green", "circle"),
+        GroupId.ARTS: _Group(GroupId.ARTS, "Art", "blue", "triangle"),
+        GroupId.CIVICS: _Group(GroupId.CIVICS, "Civic", "red", "hexagon"),
+        GroupId.CRAFTS: _Group(GroupId.CRAFTS, "Craft", "orange", "square"),
+        GroupId.RELIGION: _Group(GroupId.RELIGION, "Religion", "yellow", "star"),
+        GroupId.SCIENCES: _Group(GroupId.SCIENCES, "Science", "green", "circle"),
     },
 )
 
 CARDS: Final[Mapping[str, Card]] = FrozenMap(
     {
-        CardId.ADVANCED_MILITARY: Card(
+        CardId.ADVANCED_MILITARY: _Card(
             id=CardId.ADVANCED_MILITARY,
             name="Advanced Military",
             groups=None,
             cost=None,
             prerequisites=None,
-            credits=(Credit(10, GroupId.CIVICS, None), Credit(5, GroupId.SCIENCES, None)),
+            credits=(_Credit(10, GroupId.CIVICS, None), _Credit(5, GroupId.SCIENCES, None)),
             victory_points=None,
             attributes=(
-                Attribute(
+                _Attribute(
                     text="A holder may take battle casualties from tokens in areas adjacent by land, leaving at least one token in each area so used.",
                     rules=("30.2.2", "18.2.4"),
-                    effects=(Conflict(aspect=ConflictAspect.CASUALTIES_FROM_ADJACENT),),
+                    effects=(_Conflict(aspect=ConflictAspect.CASUALTIES_FROM_ADJACENT),),
                     calamities=(),
                 ),
-                Attribute(
+                _Attribute(
                     text="In a Civil War of a holder, five unit points of each faction are destroyed.",
                     rules=("30.2.3",),
                     effects=(),
-                    calamities=(CalamityLink(CalamityId.CIVIL_WAR, LinkEffect.AGGRAVATES),),
+                    calamities=(_CalamityLink(CalamityId.CIVIL_WAR, LinkEffect.AGGRAVATES),),
                 ),
-                Attribute(
+                _Attribute(
                     text="One additional city is reduced by Civil Disorder.",
                     rules=("30.2.4",),
                     effects=(),
-                    calamities=(CalamityLink(CalamityId.CIVIL_DISORDER, LinkEffect.AGGRAVATES),),
+                    calamities=(_CalamityLink(CalamityId.CIVIL_DISORDER, LinkEffect.AGGRAVATES),),
                 ),
-                Attribute(
+                _Attribute(
                     text="Nullifies Cultural Ascendancy: a holder may attack the units of a player holding Cultural Ascendancy.",
                     rules=("30.2.5", "17.4.2"),
-                    effects=(Immunity(against=ImmunityAgainst.CARD_ABILITY, card=CardId.CULTURAL_ASCENDANCY),),
+                    effects=(_Immunity(against=ImmunityAgainst.CARD_ABILITY, card=CardId.CULTURAL_ASCENDANCY),),
                     calamities=(),
                 ),
-                Attribute(
+                _Attribute(
                     text="Five fewer unit points go to the beneficiary of Tyranny.",
                     rules=("30.2.6",),
                     effects=(),
-                    calamities=(CalamityLink(CalamityId.TYRANNY, LinkEffect.REDUCES),),
+                    calamities=(_CalamityLink(CalamityId.TYRANNY, LinkEffect.REDUCES),),
                 ),
-                Attribute(
+                _Attribute(
                     text="A holder pays five fewer treasury tokens or tokens to Minor Uprising.",
                     rules=("29.8.3.2",),
                     effects=(),
-                    calamities=(CalamityLink(CalamityId.MINOR_UPRISING, LinkEffect.REDUCES),),
+                    calamities=(_CalamityLink(CalamityId.MINOR_UPRISING, LinkEffect.REDUCES),),
                 ),
             ),
             rules=("30.2", "18.2.4", "29.4.1.6"),
         ),
-        CardId.AGRICULTURE: Card(
+        CardId.AGRICULTURE: _Card(
             id=CardId.AGRICULTURE,
             name="Agriculture",
             groups=None,
             cost=None,
             prerequisites=None,
             credits=(
-                Credit(10, GroupId.CRAFTS, None),
-                Credit(5, GroupId.SCIENCES, None),
-                Credit(20, None, CardId.DEMOCRACY, True),
+                _Credit(10, GroupId.CRAFTS, None),
+                _Credit(5, GroupId.SCIENCES, None),
+                _Credit(20, None, CardId.DEMOCRACY, True),
             ),
             victory_points=None,
             attributes=(
-                Attribute(
+                _Attribute(
                     text="The population limit is one higher in areas holding tokens of the holder only; no effect where tokens coexist or in conflicts.",
                     rules=("30.3.2", "20.1.2"),
-                    effects=(PopulationLimit(change=1, where=PopulationWhere.SOLE_OCCUPANT),),
+                    effects=(_PopulationLimit(change=1, where=PopulationWhere.SOLE_OCCUPANT),),
                     calamities=(),
                 ),
-                Attribute(
+                _Attribute(
                     text="Indirectly lessens the effects of city reduction (a reduced city is replaced by as many tokens as the population limit allows).",
                     rules=("30.3.3", "21.2.1"),
                     effects=(),
                     calamities=(),
                 ),
-                Attribute(
+                _Attribute(
                     text="Does not work for the primary victim of Famine: after the calamity he also removes his tokens above the printed population limits, once.",
                     rules=("30.3.4",),
                     effects=(),
-                    calamities=(CalamityLink(CalamityId.FAMINE, LinkEffect.ALTERS),),
+                    calamities=(_CalamityLink(CalamityId.FAMINE, LinkEffect.ALTERS),),
                 ),
             ),
             rules=("30.3", "29.3.1.4", "20.1.2"),
         ),
-        CardId.ANATOMY: Card(
+        CardId.ANATOMY: _Card(
             id=CardId.ANATOMY,
             name="Anatomy",
             groups=None,
             cost=None,
             prerequisites=None,
-            credits=(Credit(10, GroupId.SCIENCES, None), Credit(5, GroupId.CRAFTS, None)),
+            credits=(_Credit(10, GroupId.SCIENCES, None), _Credit(5, GroupId.CRAFTS, None)),
             victory_points=None,
             attributes=(
-                Attribute(
+                _Attribute(
                     text="The primary victim of Epidemic loses eight fewer unit points, a secondary victim five fewer.",
                     rules=("30.4.3",),
                     effects=(),
-                    calamities=(CalamityLink(CalamityId.EPIDEMIC, LinkEffect.REDUCES),),
+                    calamities=(_CalamityLink(CalamityId.EPIDEMIC, LinkEffect.REDUCES),),
                 ),
             ),
             purchase_effects=(
-                PurchaseEffect(
+                _PurchaseEffect(
                     kind=PurchaseKind.ACQUIRE_ADVANCEMENTS,
                     text="When he buys this card, the holder may immediately also take up to two more advancements of the sciences group (dual-science ones included), each with a face value under 100; he may take one or none, and only advancements that are available and that he is eligible for.",
                     rules=("30.4.2",),
@@ -1220,182 +1308,182 @@ CARDS: Final[Mapping[str, Card]] = FrozenMap(
             ),
             rules=("30.4", "29.6.2.3"),
         ),
-        CardId.ARCHITECTURE: Card(
+        CardId.ARCHITECTURE: _Card(
             id=CardId.ARCHITECTURE,
             name="Architecture",
             groups=None,
             cost=None,
             prerequisites=None,
             credits=(
-                Credit(10, GroupId.ARTS, None),
-                Credit(5, GroupId.SCIENCES, None),
-                Credit(20, None, CardId.MINING, True),
+                _Credit(10, GroupId.ARTS, None),
+                _Credit(5, GroupId.SCIENCES, None),
+                _Credit(20, None, CardId.MINING, True),
             ),
             victory_points=None,
             attributes=(
-                Attribute(
+                _Attribute(
                     text="Once per turn, up to half the tokens of one city's construction may be paid from treasury (at least half, rounded up, must be tokens from the map).",
                     rules=("30.5.2", "19.3"),
-                    effects=(CityBuild(from_treasury=TreasuryShare.UP_TO_HALF, per_turn=1),),
+                    effects=(_CityBuild(from_treasury=TreasuryShare.UP_TO_HALF, per_turn=1),),
                     calamities=(),
                 ),
             ),
             rules=("30.5", "19.3"),
         ),
-        CardId.ASTRONAVIGATION: Card(
+        CardId.ASTRONAVIGATION: _Card(
             id=CardId.ASTRONAVIGATION,
             name="Astronavigation",
             groups=None,
             cost=None,
             prerequisites=None,
             credits=(
-                Credit(10, GroupId.SCIENCES, None),
-                Credit(5, GroupId.RELIGION, None),
-                Credit(10, None, CardId.CALENDAR, True),
+                _Credit(10, GroupId.SCIENCES, None),
+                _Credit(5, GroupId.RELIGION, None),
+                _Credit(10, None, CardId.CALENDAR, True),
             ),
             victory_points=None,
             attributes=(
-                Attribute(
+                _Attribute(
                     text="The holder's ships may move through open sea areas.",
                     rules=("30.6.2", "17.5.1.2"),
-                    effects=(Movement(units=MovementUnits.SHIPS, open_sea=True),),
+                    effects=(_Movement(units=MovementUnits.SHIPS, open_sea=True),),
                     calamities=(),
                 ),
-                Attribute(
+                _Attribute(
                     text="A victim of Tempest may keep two of his ships in play.",
                     rules=("29.3.3.3",),
                     effects=(),
-                    calamities=(CalamityLink(CalamityId.TEMPEST, LinkEffect.REDUCES),),
+                    calamities=(_CalamityLink(CalamityId.TEMPEST, LinkEffect.REDUCES),),
                 ),
             ),
             rules=("30.6", "17.5.1.2", "29.3.3.3"),
         ),
-        CardId.CALENDAR: Card(
+        CardId.CALENDAR: _Card(
             id=CardId.CALENDAR,
             name="Calendar",
             groups=None,
             cost=None,
             prerequisites=None,
             credits=(
-                Credit(10, GroupId.SCIENCES, None),
-                Credit(5, GroupId.CIVICS, None),
-                Credit(20, None, CardId.PUBLIC_WORKS, True),
+                _Credit(10, GroupId.SCIENCES, None),
+                _Credit(5, GroupId.CIVICS, None),
+                _Credit(20, None, CardId.PUBLIC_WORKS, True),
             ),
             victory_points=None,
             attributes=(
-                Attribute(
+                _Attribute(
                     text="A secondary victim of Famine removes five fewer unit points.",
                     rules=("30.7.2",),
                     effects=(),
-                    calamities=(CalamityLink(CalamityId.FAMINE, LinkEffect.REDUCES),),
+                    calamities=(_CalamityLink(CalamityId.FAMINE, LinkEffect.REDUCES),),
                 ),
             ),
             rules=("30.7", "29.3.1.3"),
         ),
-        CardId.CARTOGRAPHY: Card(
+        CardId.CARTOGRAPHY: _Card(
             id=CardId.CARTOGRAPHY,
             name="Cartography",
             groups=None,
             cost=None,
             prerequisites=None,
             credits=(
-                Credit(10, GroupId.SCIENCES, None),
-                Credit(5, GroupId.ARTS, None),
-                Credit(20, None, CardId.LIBRARY, True),
+                _Credit(10, GroupId.SCIENCES, None),
+                _Credit(5, GroupId.ARTS, None),
+                _Credit(20, None, CardId.LIBRARY, True),
             ),
             victory_points=None,
             attributes=(
-                Attribute(
+                _Attribute(
                     text="From trade card stack 2 the holder may buy cards at seven treasury tokens each.",
                     rules=("30.8.2",),
-                    effects=(TradeCardPurchase(stack=2, price=7),),
+                    effects=(_TradeCardPurchase(stack=2, price=7),),
                     calamities=(),
                 ),
-                Attribute(
+                _Attribute(
                     text="From trade card stack 7 the holder may buy cards at fifteen treasury tokens each.",
                     rules=("30.8.3",),
-                    effects=(TradeCardPurchase(stack=7, price=15),),
+                    effects=(_TradeCardPurchase(stack=7, price=15),),
                     calamities=(),
                 ),
-                Attribute(
+                _Attribute(
                     text="A victim of Tempest may keep two ships of his choice.",
                     rules=("30.8.3", "29.3.3.4"),
                     effects=(),
-                    calamities=(CalamityLink(CalamityId.TEMPEST, LinkEffect.REDUCES),),
+                    calamities=(_CalamityLink(CalamityId.TEMPEST, LinkEffect.REDUCES),),
                 ),
-                Attribute(
+                _Attribute(
                     text="One additional city is replaced by Piracy, as primary or secondary victim.",
                     rules=("30.8.4",),
                     effects=(),
-                    calamities=(CalamityLink(CalamityId.PIRACY, LinkEffect.AGGRAVATES),),
+                    calamities=(_CalamityLink(CalamityId.PIRACY, LinkEffect.AGGRAVATES),),
                 ),
             ),
             rules=("30.8", "29.3.3.4", "29.9.2.3"),
         ),
-        CardId.ADVANCEMENT_30_9: Card(
+        CardId.ADVANCEMENT_30_9: _Card(
             id=CardId.ADVANCEMENT_30_9,
             name=None,
             groups=None,
             cost=None,
             prerequisites=None,
             credits=(
-                Credit(10, GroupId.CRAFTS, None),
-                Credit(5, GroupId.ARTS, None),
-                Credit(10, None, CardId.NAVAL_WARFARE, True),
+                _Credit(10, GroupId.CRAFTS, None),
+                _Credit(5, GroupId.ARTS, None),
+                _Credit(10, None, CardId.NAVAL_WARFARE, True),
             ),
             victory_points=None,
             attributes=(
-                Attribute(
+                _Attribute(
                     text="The holder's ships move one more area per ship per turn.",
                     rules=("30.9.2", "17.5.1"),
-                    effects=(Movement(units=MovementUnits.SHIPS, range_change=1),),
+                    effects=(_Movement(units=MovementUnits.SHIPS, range_change=1),),
                     calamities=(),
                 ),
             ),
             rules=("30.9",),
         ),
-        CardId.COINAGE: Card(
+        CardId.COINAGE: _Card(
             id=CardId.COINAGE,
             name="Coinage",
             groups=None,
             cost=None,
             prerequisites=None,
             credits=(
-                Credit(10, GroupId.SCIENCES, None),
-                Credit(5, GroupId.CIVICS, None),
-                Credit(10, None, CardId.TRADE_ROUTES, True),
+                _Credit(10, GroupId.SCIENCES, None),
+                _Credit(5, GroupId.CIVICS, None),
+                _Credit(10, None, CardId.TRADE_ROUTES, True),
             ),
             victory_points=None,
             attributes=(
-                Attribute(
+                _Attribute(
                     text="The holder may raise or lower his tax rate by one token per city.",
                     rules=("30.10.2", "13.2.2"),
-                    effects=(Tax(rate_changes=(-1, 1)),),
+                    effects=(_Tax(rate_changes=(-1, 1)),),
                     calamities=(),
                 ),
-                Attribute(
+                _Attribute(
                     text="Five more points of commodity cards are discarded to Corruption.",
                     rules=("30.10.3",),
                     effects=(),
-                    calamities=(CalamityLink(CalamityId.CORRUPTION, LinkEffect.AGGRAVATES),),
+                    calamities=(_CalamityLink(CalamityId.CORRUPTION, LinkEffect.AGGRAVATES),),
                 ),
             ),
             rules=("30.10", "13.2.2", "29.7.1.2"),
         ),
-        CardId.CULTURAL_ASCENDANCY: Card(
+        CardId.CULTURAL_ASCENDANCY: _Card(
             id=CardId.CULTURAL_ASCENDANCY,
             name="Cultural Ascendancy",
             groups=None,
             cost=None,
             prerequisites=None,
-            credits=(Credit(10, GroupId.ARTS, None), Credit(5, GroupId.RELIGION, None)),
+            credits=(_Credit(10, GroupId.ARTS, None), _Credit(5, GroupId.RELIGION, None)),
             victory_points=None,
             attributes=(
-                Attribute(
+                _Attribute(
                     text="Players holding neither Cultural Ascendancy nor Advanced Military may not attack the holder's units.",
                     rules=("30.11.2", "17.4.2"),
                     effects=(
-                        Immunity(
+                        _Immunity(
                             against=ImmunityAgainst.ATTACK,
                             targets=Targets.UNITS,
                             unless_holding=(CardId.CULTURAL_ASCENDANCY, CardId.ADVANCED_MILITARY),
@@ -1403,127 +1491,127 @@ CARDS: Final[Mapping[str, Card]] = FrozenMap(
                     ),
                     calamities=(),
                 ),
-                Attribute(
+                _Attribute(
                     text="Nullifies Politics: the holder's units may not be annexed by Politics.",
                     rules=("30.11.3", "25.5.3"),
-                    effects=(Immunity(against=ImmunityAgainst.CARD_ABILITY, card=CardId.POLITICS),),
+                    effects=(_Immunity(against=ImmunityAgainst.CARD_ABILITY, card=CardId.POLITICS),),
                     calamities=(),
                 ),
-                Attribute(
+                _Attribute(
                     text="The holder's cities need one more token each for city support.",
                     rules=("30.11.4", "21.1.1"),
-                    effects=(CitySupport(change=1),),
+                    effects=(_CitySupport(change=1),),
                     calamities=(),
                 ),
             ),
             rules=("30.11", "21.1.1", "17.4.2"),
         ),
-        CardId.DEISM: Card(
+        CardId.DEISM: _Card(
             id=CardId.DEISM,
             name="Deism",
             groups=None,
             cost=None,
             prerequisites=None,
             credits=(
-                Credit(10, GroupId.RELIGION, None),
-                Credit(5, GroupId.CRAFTS, None),
-                Credit(10, None, CardId.FUNDAMENTALISM, True),
+                _Credit(10, GroupId.RELIGION, None),
+                _Credit(5, GroupId.CRAFTS, None),
+                _Credit(10, None, CardId.FUNDAMENTALISM, True),
             ),
             victory_points=None,
             attributes=(
-                Attribute(
+                _Attribute(
                     text="One city fewer is reduced by Superstition.",
                     rules=("30.12.2",),
                     effects=(),
-                    calamities=(CalamityLink(CalamityId.SUPERSTITION, LinkEffect.REDUCES),),
+                    calamities=(_CalamityLink(CalamityId.SUPERSTITION, LinkEffect.REDUCES),),
                 ),
             ),
             rules=("30.12", "29.3.2.2"),
         ),
-        CardId.DEMOCRACY: Card(
+        CardId.DEMOCRACY: _Card(
             id=CardId.DEMOCRACY,
             name="Democracy",
             groups=None,
             cost=None,
             prerequisites=None,
-            credits=(Credit(10, GroupId.CIVICS, None), Credit(5, GroupId.ARTS, None)),
+            credits=(_Credit(10, GroupId.CIVICS, None), _Credit(5, GroupId.ARTS, None)),
             victory_points=None,
             attributes=(
-                Attribute(
+                _Attribute(
                     text="The holder's cities never revolt over taxes.",
                     rules=("30.13.2", "13.3.6"),
-                    effects=(Tax(no_revolt=True),),
+                    effects=(_Tax(no_revolt=True),),
                     calamities=(),
                 ),
-                Attribute(
+                _Attribute(
                     text="In a Civil War of a holder, the first faction is ten unit points larger.",
                     rules=("30.13.3",),
                     effects=(),
-                    calamities=(CalamityLink(CalamityId.CIVIL_WAR, LinkEffect.REDUCES),),
+                    calamities=(_CalamityLink(CalamityId.CIVIL_WAR, LinkEffect.REDUCES),),
                 ),
-                Attribute(
+                _Attribute(
                     text="One city fewer is reduced by Civil Disorder.",
                     rules=("30.13.4",),
                     effects=(),
-                    calamities=(CalamityLink(CalamityId.CIVIL_DISORDER, LinkEffect.REDUCES),),
+                    calamities=(_CalamityLink(CalamityId.CIVIL_DISORDER, LinkEffect.REDUCES),),
                 ),
-                Attribute(
+                _Attribute(
                     text="Ten fewer unit points go to the beneficiary of Tyranny.",
                     rules=("29.8.1.4",),
                     effects=(),
-                    calamities=(CalamityLink(CalamityId.TYRANNY, LinkEffect.REDUCES),),
+                    calamities=(_CalamityLink(CalamityId.TYRANNY, LinkEffect.REDUCES),),
                 ),
             ),
             rules=("30.13", "13.3.6", "29.4.1.3.3"),
         ),
-        CardId.DIASPORA: Card(
+        CardId.DIASPORA: _Card(
             id=CardId.DIASPORA,
             name="Diaspora",
             groups=None,
             cost=None,
             prerequisites=None,
-            credits=(Credit(10, GroupId.RELIGION, None), Credit(5, GroupId.ARTS, None)),
+            credits=(_Credit(10, GroupId.RELIGION, None), _Credit(5, GroupId.ARTS, None)),
             victory_points=None,
             attributes=(
-                Attribute(
+                _Attribute(
                     text="In the Special Abilities phase the holder may put from stock into an empty area either a city or tokens, at most the population limit (counting Agriculture and Irrigation if held), provided he can trace an unblocked path to that area from an area with his units (no land area with another player's units on the way; the sea and land parts of one area count as two areas).",
                     rules=("30.14.2", "25.2.1", "25.2.2"),
-                    effects=(SpecialAbility(action=AbilityAction.MIGRATE, phase=AbilityPhase.SPECIAL_ABILITIES),),
+                    effects=(_SpecialAbility(action=AbilityAction.MIGRATE, phase=AbilityPhase.SPECIAL_ABILITIES),),
                     calamities=(),
                 ),
-                Attribute(
+                _Attribute(
                     text="The holder's trade-card hand limit drops by one.",
                     rules=("30.14.3", "27.2.2"),
-                    effects=(HandLimitChange(change=-1),),
+                    effects=(_HandLimitChange(change=-1),),
                     calamities=(),
                 ),
-                Attribute(
+                _Attribute(
                     text="Negates Coastal Migration.",
                     rules=("30.14.4",),
                     effects=(),
-                    calamities=(CalamityLink(CalamityId.COASTAL_MIGRATION, LinkEffect.NULLIFIES),),
+                    calamities=(_CalamityLink(CalamityId.COASTAL_MIGRATION, LinkEffect.NULLIFIES),),
                 ),
             ),
             rules=("30.14", "25.2.1", "27.2.2", "29.6.3.3"),
         ),
-        CardId.DIPLOMACY: Card(
+        CardId.DIPLOMACY: _Card(
             id=CardId.DIPLOMACY,
             name="Diplomacy",
             groups=None,
             cost=None,
             prerequisites=None,
             credits=(
-                Credit(10, GroupId.ARTS, None),
-                Credit(5, GroupId.CIVICS, None),
-                Credit(20, None, CardId.PROVINCIAL_EMPIRE, True),
+                _Credit(10, GroupId.ARTS, None),
+                _Credit(5, GroupId.CIVICS, None),
+                _Credit(20, None, CardId.PROVINCIAL_EMPIRE, True),
             ),
             victory_points=None,
             attributes=(
-                Attribute(
+                _Attribute(
                     text="Players holding neither Diplomacy nor Military may not attack the holder's cities.",
                     rules=("30.15.2", "17.4.1"),
                     effects=(
-                        Immunity(
+                        _Immunity(
                             against=ImmunityAgainst.ATTACK,
                             targets=Targets.CITIES,
                             unless_holding=(CardId.DIPLOMACY, CardId.MILITARY),
@@ -1531,187 +1619,187 @@ CARDS: Final[Mapping[str, Card]] = FrozenMap(
                     ),
                     calamities=(),
                 ),
-                Attribute(
+                _Attribute(
                     text="One additional city is captured (or reduced) by Treachery.",
                     rules=("30.15.3",),
                     effects=(),
-                    calamities=(CalamityLink(CalamityId.TREACHERY, LinkEffect.AGGRAVATES),),
+                    calamities=(_CalamityLink(CalamityId.TREACHERY, LinkEffect.AGGRAVATES),),
                 ),
             ),
             rules=("30.15", "17.4.1", "29.2.2.3"),
         ),
-        CardId.DRAMA_AND_POETRY: Card(
+        CardId.DRAMA_AND_POETRY: _Card(
             id=CardId.DRAMA_AND_POETRY,
             name="Drama and Poetry",
             groups=None,
             cost=None,
             prerequisites=None,
             credits=(
-                Credit(10, GroupId.ARTS, None),
-                Credit(5, GroupId.RELIGION, None),
-                Credit(10, None, CardId.ADVANCEMENT_30_44, True, target_name="Rhetoric"),
+                _Credit(10, GroupId.ARTS, None),
+                _Credit(5, GroupId.RELIGION, None),
+                _Credit(10, None, CardId.ADVANCEMENT_30_44, True, target_name="Rhetoric"),
             ),
             victory_points=None,
             attributes=(
-                Attribute(
+                _Attribute(
                     text="In a Civil War of a holder, the first faction is five unit points larger.",
                     rules=("30.16.2",),
                     effects=(),
-                    calamities=(CalamityLink(CalamityId.CIVIL_WAR, LinkEffect.REDUCES),),
+                    calamities=(_CalamityLink(CalamityId.CIVIL_WAR, LinkEffect.REDUCES),),
                 ),
-                Attribute(
+                _Attribute(
                     text="One city fewer is reduced by Civil Disorder.",
                     rules=("30.16.3",),
                     effects=(),
-                    calamities=(CalamityLink(CalamityId.CIVIL_DISORDER, LinkEffect.REDUCES),),
+                    calamities=(_CalamityLink(CalamityId.CIVIL_DISORDER, LinkEffect.REDUCES),),
                 ),
             ),
             rules=("30.16", "29.4.1.3.2", "29.7.2.2"),
         ),
-        CardId.ADVANCEMENT_30_17: Card(
+        CardId.ADVANCEMENT_30_17: _Card(
             id=CardId.ADVANCEMENT_30_17,
             name=None,
             groups=None,
             cost=None,
             prerequisites=None,
             credits=(
-                Credit(5, GroupId.CRAFTS, None),
-                Credit(10, GroupId.SCIENCES, None),
-                Credit(5, GroupId.ARTS, None),
-                Credit(5, GroupId.CIVICS, None),
-                Credit(5, GroupId.RELIGION, None),
-                Credit(10, None, CardId.MEDICINE, True),
+                _Credit(5, GroupId.CRAFTS, None),
+                _Credit(10, GroupId.SCIENCES, None),
+                _Credit(5, GroupId.ARTS, None),
+                _Credit(5, GroupId.CIVICS, None),
+                _Credit(5, GroupId.RELIGION, None),
+                _Credit(10, None, CardId.MEDICINE, True),
             ),
             victory_points=None,
             attributes=(),
             rules=("30.17",),
         ),
-        CardId.ENGINEERING: Card(
+        CardId.ENGINEERING: _Card(
             id=CardId.ENGINEERING,
             name="Engineering",
             groups=None,
             cost=None,
             prerequisites=None,
             credits=(
-                Credit(5, GroupId.CRAFTS, None),
-                Credit(5, GroupId.SCIENCES, None),
-                Credit(20, None, CardId.ROADBUILDING, True),
+                _Credit(5, GroupId.CRAFTS, None),
+                _Credit(5, GroupId.SCIENCES, None),
+                _Credit(20, None, CardId.ROADBUILDING, True),
             ),
             victory_points=None,
             attributes=(
-                Attribute(
+                _Attribute(
                     text="Players need one more token to attack the holder's cities (eight), and a defending city of the holder is replaced by one more token (seven).",
                     rules=("30.18.2", "18.3.5"),
                     effects=(
-                        Conflict(aspect=ConflictAspect.CITY_DEFENCE, tokens=8, replaced_by=7, cancelled_by_both=True),
+                        _Conflict(aspect=ConflictAspect.CITY_DEFENCE, tokens=8, replaced_by=7, cancelled_by_both=True),
                     ),
                     calamities=(),
                 ),
-                Attribute(
+                _Attribute(
                     text="The holder needs one token fewer to attack a city (six), and a defending city is replaced by one token fewer (five); the effects cancel if both sides hold Engineering.",
                     rules=("30.18.3", "18.3.5"),
                     effects=(
-                        Conflict(aspect=ConflictAspect.CITY_ATTACK, tokens=6, replaced_by=5, cancelled_by_both=True),
+                        _Conflict(aspect=ConflictAspect.CITY_ATTACK, tokens=6, replaced_by=5, cancelled_by_both=True),
                     ),
                     calamities=(),
                 ),
-                Attribute(
+                _Attribute(
                     text="An Earthquake reduces the primary victim's city instead of destroying it (no effect on a Volcanic Eruption).",
                     rules=("30.18.4",),
                     effects=(),
-                    calamities=(CalamityLink(CalamityId.VOLCANO_EARTHQUAKE, LinkEffect.REDUCES),),
+                    calamities=(_CalamityLink(CalamityId.VOLCANO_EARTHQUAKE, LinkEffect.REDUCES),),
                 ),
-                Attribute(
+                _Attribute(
                     text="Voids the effect of Urbanism on Volcanic Eruption or Earthquake.",
                     rules=("30.18.5",),
                     effects=(),
-                    calamities=(CalamityLink(CalamityId.VOLCANO_EARTHQUAKE, LinkEffect.REDUCES),),
+                    calamities=(_CalamityLink(CalamityId.VOLCANO_EARTHQUAKE, LinkEffect.REDUCES),),
                 ),
-                Attribute(
+                _Attribute(
                     text="A holder cannot be a secondary victim of an Earthquake.",
                     rules=("29.2.1.5",),
                     effects=(),
-                    calamities=(CalamityLink(CalamityId.VOLCANO_EARTHQUAKE, LinkEffect.REDUCES),),
+                    calamities=(_CalamityLink(CalamityId.VOLCANO_EARTHQUAKE, LinkEffect.REDUCES),),
                 ),
-                Attribute(
+                _Attribute(
                     text="A Flood destroys at most seven unit points of the holder on a flood plain, or reduces instead of destroying his coastal city.",
                     rules=("30.18.6",),
                     effects=(),
-                    calamities=(CalamityLink(CalamityId.FLOOD, LinkEffect.REDUCES),),
+                    calamities=(_CalamityLink(CalamityId.FLOOD, LinkEffect.REDUCES),),
                 ),
-                Attribute(
+                _Attribute(
                     text="Two fewer cities are reduced by Cyclone.",
                     rules=("30.18.7",),
                     effects=(),
-                    calamities=(CalamityLink(CalamityId.CYCLONE, LinkEffect.REDUCES),),
+                    calamities=(_CalamityLink(CalamityId.CYCLONE, LinkEffect.REDUCES),),
                 ),
-                Attribute(
+                _Attribute(
                     text="A victim of Tempest loses three fewer treasury tokens.",
                     rules=("29.3.3.6",),
                     effects=(),
-                    calamities=(CalamityLink(CalamityId.TEMPEST, LinkEffect.REDUCES),),
+                    calamities=(_CalamityLink(CalamityId.TEMPEST, LinkEffect.REDUCES),),
                 ),
-                Attribute(
+                _Attribute(
                     text="City in Flames reduces the holder's city instead of destroying it.",
                     rules=("29.4.3.2",),
                     effects=(),
-                    calamities=(CalamityLink(CalamityId.CITY_IN_FLAMES, LinkEffect.ALTERS),),
+                    calamities=(_CalamityLink(CalamityId.CITY_IN_FLAMES, LinkEffect.ALTERS),),
                 ),
             ),
             rules=("30.18", "18.3.5", "29.2.1.4"),
         ),
-        CardId.ENLIGHTENMENT: Card(
+        CardId.ENLIGHTENMENT: _Card(
             id=CardId.ENLIGHTENMENT,
             name="Enlightenment",
             groups=None,
             cost=None,
             prerequisites=None,
             credits=(
-                Credit(10, GroupId.RELIGION, None),
-                Credit(5, GroupId.CRAFTS, None),
-                Credit(20, None, CardId.PHILOSOPHY, True),
+                _Credit(10, GroupId.RELIGION, None),
+                _Credit(5, GroupId.CRAFTS, None),
+                _Credit(20, None, CardId.PHILOSOPHY, True),
             ),
             victory_points=None,
             attributes=(
-                Attribute(
+                _Attribute(
                     text="One city fewer is reduced by Superstition.",
                     rules=("30.19.2",),
                     effects=(),
-                    calamities=(CalamityLink(CalamityId.SUPERSTITION, LinkEffect.REDUCES),),
+                    calamities=(_CalamityLink(CalamityId.SUPERSTITION, LinkEffect.REDUCES),),
                 ),
-                Attribute(
+                _Attribute(
                     text="Five more tokens may support cities during Slave Revolt.",
                     rules=("30.19.3",),
                     effects=(),
-                    calamities=(CalamityLink(CalamityId.SLAVE_REVOLT, LinkEffect.REDUCES),),
+                    calamities=(_CalamityLink(CalamityId.SLAVE_REVOLT, LinkEffect.REDUCES),),
                 ),
             ),
             rules=("30.19", "29.4.2.3"),
         ),
-        CardId.FUNDAMENTALISM: Card(
+        CardId.FUNDAMENTALISM: _Card(
             id=CardId.FUNDAMENTALISM,
             name="Fundamentalism",
             groups=None,
             cost=None,
             prerequisites=None,
             credits=(
-                Credit(10, GroupId.RELIGION, None),
-                Credit(5, GroupId.ARTS, None),
-                Credit(20, None, CardId.MONOTHEISM, True),
+                _Credit(10, GroupId.RELIGION, None),
+                _Credit(5, GroupId.ARTS, None),
+                _Credit(20, None, CardId.MONOTHEISM, True),
             ),
             victory_points=None,
             attributes=(
-                Attribute(
+                _Attribute(
                     text="Regression sends the holder's A.S.T. marker back one extra space.",
                     rules=("30.20.2",),
                     effects=(),
-                    calamities=(CalamityLink(CalamityId.REGRESSION, LinkEffect.AGGRAVATES),),
+                    calamities=(_CalamityLink(CalamityId.REGRESSION, LinkEffect.AGGRAVATES),),
                 ),
-                Attribute(
+                _Attribute(
                     text="In the Special Abilities phase the holder may wipe out every unit in a single area that is adjacent by land to his civilization and contains no units of a player holding Fundamentalism or Philosophy; this cannot destroy barbarian tokens or pirate cities.",
                     rules=("30.20.3", "25.3.1", "25.3.2"),
                     effects=(
-                        SpecialAbility(
+                        _SpecialAbility(
                             action=AbilityAction.DESTROY,
                             phase=AbilityPhase.SPECIAL_ABILITIES,
                             exempt_holders=(CardId.FUNDAMENTALISM, CardId.PHILOSOPHY),
@@ -1722,116 +1810,116 @@ CARDS: Final[Mapping[str, Card]] = FrozenMap(
             ),
             rules=("30.20", "25.3.1", "29.9.1.2"),
         ),
-        CardId.IRON_WORKING: Card(
+        CardId.IRON_WORKING: _Card(
             id=CardId.IRON_WORKING,
             name="Iron Working",
             groups=None,
             cost=None,
             prerequisites=None,
             credits=(
-                Credit(10, GroupId.CRAFTS, None),
-                Credit(5, GroupId.SCIENCES, None),
-                Credit(10, None, CardId.ADVANCED_MILITARY, True),
+                _Credit(10, GroupId.CRAFTS, None),
+                _Credit(5, GroupId.SCIENCES, None),
+                _Credit(10, None, CardId.ADVANCED_MILITARY, True),
             ),
             victory_points=None,
             attributes=(
-                Attribute(
+                _Attribute(
                     text="In conflicts, players without Iron Working remove their tokens first: whatever their numbers, the holders remove their first token after all players without Iron Working (Metalworking being the second consideration).",
                     rules=("30.21.2", "30.21.2.1", "18.2.3", "18.2.3.1"),
-                    effects=(Conflict(aspect=ConflictAspect.REMOVAL_ORDER),),
+                    effects=(_Conflict(aspect=ConflictAspect.REMOVAL_ORDER),),
                     calamities=(),
                 ),
             ),
             rules=("30.21", "18.2.3", "30.29.2"),
         ),
-        CardId.IRRIGATION: Card(
+        CardId.IRRIGATION: _Card(
             id=CardId.IRRIGATION,
             name="Irrigation",
             groups=None,
             cost=None,
             prerequisites=None,
-            credits=(Credit(10, GroupId.CRAFTS, None), Credit(5, GroupId.SCIENCES, None)),
+            credits=(_Credit(10, GroupId.CRAFTS, None), _Credit(5, GroupId.SCIENCES, None)),
             victory_points=None,
             attributes=(
-                Attribute(
+                _Attribute(
                     text="The population limit is one higher in areas the holder alone occupies.",
                     rules=("30.22.2", "20.1.2"),
-                    effects=(PopulationLimit(change=1, where=PopulationWhere.SOLE_OCCUPANT),),
+                    effects=(_PopulationLimit(change=1, where=PopulationWhere.SOLE_OCCUPANT),),
                     calamities=(),
                 ),
-                Attribute(
+                _Attribute(
                     text="The effects of city reduction are indirectly lowered.",
                     rules=("30.22.3", "21.2.1"),
                     effects=(),
                     calamities=(),
                 ),
-                Attribute(
+                _Attribute(
                     text="A holder is immune to Famine.",
                     rules=("30.22.4",),
                     effects=(),
-                    calamities=(CalamityLink(CalamityId.FAMINE, LinkEffect.NULLIFIES),),
+                    calamities=(_CalamityLink(CalamityId.FAMINE, LinkEffect.NULLIFIES),),
                 ),
             ),
             rules=("30.22", "20.1.2", "29.3.1.5"),
         ),
-        CardId.LAW: Card(
+        CardId.LAW: _Card(
             id=CardId.LAW,
             name="Law",
             groups=None,
             cost=None,
             prerequisites=None,
             credits=(
-                Credit(10, GroupId.CIVICS, None),
-                Credit(5, GroupId.RELIGION, None),
-                Credit(20, None, CardId.CULTURAL_ASCENDANCY, True),
+                _Credit(10, GroupId.CIVICS, None),
+                _Credit(5, GroupId.RELIGION, None),
+                _Credit(20, None, CardId.CULTURAL_ASCENDANCY, True),
             ),
             victory_points=None,
             attributes=(
-                Attribute(
+                _Attribute(
                     text="Five fewer points of commodity cards are discarded to Corruption.",
                     rules=("30.23.2",),
                     effects=(),
-                    calamities=(CalamityLink(CalamityId.CORRUPTION, LinkEffect.REDUCES),),
+                    calamities=(_CalamityLink(CalamityId.CORRUPTION, LinkEffect.REDUCES),),
                 ),
-                Attribute(
+                _Attribute(
                     text="One city fewer is reduced by Civil Disorder.",
                     rules=("30.23.3",),
                     effects=(),
-                    calamities=(CalamityLink(CalamityId.CIVIL_DISORDER, LinkEffect.REDUCES),),
+                    calamities=(_CalamityLink(CalamityId.CIVIL_DISORDER, LinkEffect.REDUCES),),
                 ),
-                Attribute(
+                _Attribute(
                     text="Five fewer face-value points of commodity cards are lost to Banditry.",
                     rules=("30.23.4",),
                     effects=(),
-                    calamities=(CalamityLink(CalamityId.BANDITRY, LinkEffect.REDUCES),),
+                    calamities=(_CalamityLink(CalamityId.BANDITRY, LinkEffect.REDUCES),),
                 ),
-                Attribute(
+                _Attribute(
                     text="City Riots does not reduce the holder's city.",
                     rules=("29.5.3.4",),
                     effects=(),
-                    calamities=(CalamityLink(CalamityId.CITY_RIOTS, LinkEffect.REDUCES),),
+                    calamities=(_CalamityLink(CalamityId.CITY_RIOTS, LinkEffect.REDUCES),),
                 ),
             ),
             rules=("30.23", "29.5.3.4", "29.7.1.3"),
         ),
-        CardId.LIBRARY: Card(
+        CardId.LIBRARY: _Card(
             id=CardId.LIBRARY,
             name="Library",
             groups=None,
             cost=None,
             prerequisites=None,
-            credits=(Credit(10, GroupId.SCIENCES, None), Credit(5, GroupId.ARTS, None)),
+            credits=(_Credit(10, GroupId.SCIENCES, None), _Credit(5, GroupId.ARTS, None)),
             victory_points=None,
             attributes=(
-                Attribute(
+                _Attribute(
                     text="Regression sends the holder's A.S.T. marker back one space fewer.",
                     rules=("30.24.3",),
                     effects=(),
-                    calamities=(CalamityLink(CalamityId.REGRESSION, LinkEffect.REDUCES),),
+                    calamities=(_CalamityLink(CalamityId.REGRESSION, LinkEffect.REDUCES),),
                 ),
             ),
             purchase_effects=(
-                PurchaseEffect(
+                _PurchaseEffect(
                     kind=PurchaseKind.DISCOUNT,
                     text="Any one other civilization advancement bought in the same purchase as Library costs forty points less.",
                     rules=("30.24.2",),
@@ -1840,266 +1928,266 @@ CARDS: Final[Mapping[str, Card]] = FrozenMap(
             ),
             rules=("30.24", "29.9.1.3"),
         ),
-        CardId.ADVANCEMENT_30_25: Card(
+        CardId.ADVANCEMENT_30_25: _Card(
             id=CardId.ADVANCEMENT_30_25,
             name=None,
             groups=None,
             cost=None,
             prerequisites=None,
             credits=(
-                Credit(5, GroupId.CRAFTS, None),
-                Credit(5, GroupId.SCIENCES, None),
-                Credit(10, GroupId.ARTS, None),
-                Credit(10, GroupId.CIVICS, None),
-                Credit(5, GroupId.RELIGION, None),
-                Credit(20, None, CardId.ADVANCEMENT_30_27, True, target_name="Mathematics"),
+                _Credit(5, GroupId.CRAFTS, None),
+                _Credit(5, GroupId.SCIENCES, None),
+                _Credit(10, GroupId.ARTS, None),
+                _Credit(10, GroupId.CIVICS, None),
+                _Credit(5, GroupId.RELIGION, None),
+                _Credit(20, None, CardId.ADVANCEMENT_30_27, True, target_name="Mathematics"),
             ),
             victory_points=None,
             attributes=(),
             rules=("30.25",),
         ),
-        CardId.MASONRY: Card(
+        CardId.MASONRY: _Card(
             id=CardId.MASONRY,
             name="Masonry",
             groups=None,
             cost=None,
             prerequisites=None,
             credits=(
-                Credit(10, GroupId.CRAFTS, None),
-                Credit(5, GroupId.SCIENCES, None),
-                Credit(10, None, CardId.ENGINEERING, True),
+                _Credit(10, GroupId.CRAFTS, None),
+                _Credit(5, GroupId.SCIENCES, None),
+                _Credit(10, None, CardId.ENGINEERING, True),
             ),
             victory_points=None,
             attributes=(
-                Attribute(
+                _Attribute(
                     text="One city fewer is reduced by Cyclone.",
                     rules=("30.26.1",),
                     effects=(),
-                    calamities=(CalamityLink(CalamityId.CYCLONE, LinkEffect.REDUCES),),
+                    calamities=(_CalamityLink(CalamityId.CYCLONE, LinkEffect.REDUCES),),
                 ),
-                Attribute(
+                _Attribute(
                     text="A victim of Tempest returns two fewer treasury tokens to stock.",
                     rules=("30.26.1",),
                     effects=(),
-                    calamities=(CalamityLink(CalamityId.TEMPEST, LinkEffect.REDUCES),),
+                    calamities=(_CalamityLink(CalamityId.TEMPEST, LinkEffect.REDUCES),),
                 ),
-                Attribute(
+                _Attribute(
                     text="City in Flames reduces the holder's city instead of destroying it.",
                     rules=("30.26.1",),
                     effects=(),
-                    calamities=(CalamityLink(CalamityId.CITY_IN_FLAMES, LinkEffect.ALTERS),),
+                    calamities=(_CalamityLink(CalamityId.CITY_IN_FLAMES, LinkEffect.ALTERS),),
                 ),
             ),
             rules=("30.26", "29.3.3.5", "29.4.3.2", "29.6.1.4"),
         ),
-        CardId.ADVANCEMENT_30_27: Card(
+        CardId.ADVANCEMENT_30_27: _Card(
             id=CardId.ADVANCEMENT_30_27,
             name=None,
             groups=None,
             cost=None,
             prerequisites=None,
             credits=(
-                Credit(10, GroupId.CRAFTS, None),
-                Credit(10, GroupId.SCIENCES, None),
-                Credit(10, GroupId.CIVICS, None),
-                Credit(10, GroupId.ARTS, None),
-                Credit(10, GroupId.RELIGION, None),
+                _Credit(10, GroupId.CRAFTS, None),
+                _Credit(10, GroupId.SCIENCES, None),
+                _Credit(10, GroupId.CIVICS, None),
+                _Credit(10, GroupId.ARTS, None),
+                _Credit(10, GroupId.RELIGION, None),
             ),
             victory_points=None,
             attributes=(),
             rules=("30.27",),
         ),
-        CardId.MEDICINE: Card(
+        CardId.MEDICINE: _Card(
             id=CardId.MEDICINE,
             name="Medicine",
             groups=None,
             cost=None,
             prerequisites=None,
             credits=(
-                Credit(10, GroupId.SCIENCES, None),
-                Credit(5, GroupId.CRAFTS, None),
-                Credit(20, None, CardId.ANATOMY, True),
+                _Credit(10, GroupId.SCIENCES, None),
+                _Credit(5, GroupId.CRAFTS, None),
+                _Credit(20, None, CardId.ANATOMY, True),
             ),
             victory_points=None,
             attributes=(
-                Attribute(
+                _Attribute(
                     text="The primary victim of Epidemic loses eight fewer unit points, a secondary victim five fewer.",
                     rules=("30.28.2",),
                     effects=(),
-                    calamities=(CalamityLink(CalamityId.EPIDEMIC, LinkEffect.REDUCES),),
+                    calamities=(_CalamityLink(CalamityId.EPIDEMIC, LinkEffect.REDUCES),),
                 ),
             ),
             rules=("30.28", "29.6.2.3"),
         ),
-        CardId.METALWORKING: Card(
+        CardId.METALWORKING: _Card(
             id=CardId.METALWORKING,
             name="Metalworking",
             groups=None,
             cost=None,
             prerequisites=None,
             credits=(
-                Credit(10, GroupId.CRAFTS, None),
-                Credit(5, GroupId.SCIENCES, None),
-                Credit(10, None, CardId.MILITARY, True),
+                _Credit(10, GroupId.CRAFTS, None),
+                _Credit(5, GroupId.SCIENCES, None),
+                _Credit(10, None, CardId.MILITARY, True),
             ),
             victory_points=None,
             attributes=(
-                Attribute(
+                _Attribute(
                     text="In a conflict the holder removes his first token after all players without Metalworking have removed theirs, but before any player holding Iron Working.",
                     rules=("30.29.2", "18.2.3"),
-                    effects=(Conflict(aspect=ConflictAspect.REMOVAL_ORDER, before_holders_of=(CardId.IRON_WORKING,)),),
+                    effects=(_Conflict(aspect=ConflictAspect.REMOVAL_ORDER, before_holders_of=(CardId.IRON_WORKING,)),),
                     calamities=(),
                 ),
             ),
             rules=("30.29", "18.2.3"),
         ),
-        CardId.MILITARY: Card(
+        CardId.MILITARY: _Card(
             id=CardId.MILITARY,
             name="Military",
             groups=None,
             cost=None,
             prerequisites=None,
             credits=(
-                Credit(10, GroupId.CIVICS, None),
-                Credit(5, GroupId.CRAFTS, None),
-                Credit(20, None, CardId.ADVANCED_MILITARY, True),
+                _Credit(10, GroupId.CIVICS, None),
+                _Credit(5, GroupId.CRAFTS, None),
+                _Credit(20, None, CardId.ADVANCED_MILITARY, True),
             ),
             victory_points=None,
             attributes=(
-                Attribute(
+                _Attribute(
                     text="Holders build and maintain ships, and move, after all players without Military; among holders the normal census order applies.",
                     rules=("30.30.2", "16.1.1", "17.2.1"),
                     effects=(
-                        TurnOrder(
+                        _TurnOrder(
                             activities=(Activity.MOVEMENT, Activity.SHIP_BUILDING, Activity.SHIP_MAINTENANCE),
                             position=TurnPosition.AFTER_NON_HOLDERS,
                         ),
                     ),
                     calamities=(),
                 ),
-                Attribute(
+                _Attribute(
                     text="In a Civil War of a holder, five unit points of each faction are destroyed.",
                     rules=("30.30.3",),
                     effects=(),
-                    calamities=(CalamityLink(CalamityId.CIVIL_WAR, LinkEffect.AGGRAVATES),),
+                    calamities=(_CalamityLink(CalamityId.CIVIL_WAR, LinkEffect.AGGRAVATES),),
                 ),
-                Attribute(
+                _Attribute(
                     text="One additional city is reduced by Civil Disorder.",
                     rules=("30.30.4",),
                     effects=(),
-                    calamities=(CalamityLink(CalamityId.CIVIL_DISORDER, LinkEffect.AGGRAVATES),),
+                    calamities=(_CalamityLink(CalamityId.CIVIL_DISORDER, LinkEffect.AGGRAVATES),),
                 ),
-                Attribute(
+                _Attribute(
                     text="Nullifies Diplomacy: a holder may attack the cities of a player holding Diplomacy.",
                     rules=("30.30.5", "17.4.1"),
-                    effects=(Immunity(against=ImmunityAgainst.CARD_ABILITY, card=CardId.DIPLOMACY),),
+                    effects=(_Immunity(against=ImmunityAgainst.CARD_ABILITY, card=CardId.DIPLOMACY),),
                     calamities=(),
                 ),
-                Attribute(
+                _Attribute(
                     text="Five fewer unit points go to the beneficiary of Tyranny.",
                     rules=("29.8.1.4",),
                     effects=(),
-                    calamities=(CalamityLink(CalamityId.TYRANNY, LinkEffect.REDUCES),),
+                    calamities=(_CalamityLink(CalamityId.TYRANNY, LinkEffect.REDUCES),),
                 ),
-                Attribute(
+                _Attribute(
                     text="A holder pays five fewer treasury tokens or tokens to Minor Uprising.",
                     rules=("29.8.3.2",),
                     effects=(),
-                    calamities=(CalamityLink(CalamityId.MINOR_UPRISING, LinkEffect.REDUCES),),
+                    calamities=(_CalamityLink(CalamityId.MINOR_UPRISING, LinkEffect.REDUCES),),
                 ),
             ),
             rules=("30.30", "16.1.1", "17.4.1", "29.4.1.6"),
         ),
-        CardId.MINING: Card(
+        CardId.MINING: _Card(
             id=CardId.MINING,
             name="Mining",
             groups=None,
             cost=None,
             prerequisites=None,
-            credits=(Credit(10, GroupId.CRAFTS, None), Credit(5, GroupId.SCIENCES, None)),
+            credits=(_Credit(10, GroupId.CRAFTS, None), _Credit(5, GroupId.SCIENCES, None)),
             victory_points=None,
             attributes=(
-                Attribute(
+                _Attribute(
                     text="From trade card stack 6 the holder may buy cards at thirteen treasury tokens each.",
                     rules=("30.31.2",),
-                    effects=(TradeCardPurchase(stack=6, price=13),),
+                    effects=(_TradeCardPurchase(stack=6, price=13),),
                     calamities=(),
                 ),
-                Attribute(
+                _Attribute(
                     text="From trade card stack 8 the holder may buy cards at sixteen treasury tokens each.",
                     rules=("30.31.3",),
-                    effects=(TradeCardPurchase(stack=8, price=16),),
+                    effects=(_TradeCardPurchase(stack=8, price=16),),
                     calamities=(),
                 ),
-                Attribute(
+                _Attribute(
                     text="Five more tokens may not support cities during Slave Revolt.",
                     rules=("30.31.4",),
                     effects=(),
-                    calamities=(CalamityLink(CalamityId.SLAVE_REVOLT, LinkEffect.AGGRAVATES),),
+                    calamities=(_CalamityLink(CalamityId.SLAVE_REVOLT, LinkEffect.AGGRAVATES),),
                 ),
-                Attribute(
+                _Attribute(
                     text="The holder's treasury tokens are worth two points each when spent on civilization advancements.",
                     rules=("30.31.5", "26.4.2"),
-                    effects=(Treasury(token_value=2, spent_on="civilization_cards"),),
+                    effects=(_Treasury(token_value=2, spent_on="civilization_cards"),),
                     calamities=(),
                 ),
             ),
             rules=("30.31", "26.4.2", "29.4.2.2"),
         ),
-        CardId.MONARCHY: Card(
+        CardId.MONARCHY: _Card(
             id=CardId.MONARCHY,
             name="Monarchy",
             groups=None,
             cost=None,
             prerequisites=None,
             credits=(
-                Credit(10, GroupId.CIVICS, None),
-                Credit(5, GroupId.RELIGION, None),
-                Credit(10, None, CardId.LAW, True),
+                _Credit(10, GroupId.CIVICS, None),
+                _Credit(5, GroupId.RELIGION, None),
+                _Credit(10, None, CardId.LAW, True),
             ),
             victory_points=None,
             attributes=(
-                Attribute(
+                _Attribute(
                     text="The holder may raise his tax rate by one token per city.",
                     rules=("30.32.2", "13.2.1"),
-                    effects=(Tax(rate_changes=(1,)),),
+                    effects=(_Tax(rate_changes=(1,)),),
                     calamities=(),
                 ),
-                Attribute(
+                _Attribute(
                     text="Five fewer barbarian tokens are placed by Barbarian Hordes.",
                     rules=("30.32.3",),
                     effects=(),
-                    calamities=(CalamityLink(CalamityId.BARBARIAN_HORDES, LinkEffect.REDUCES),),
+                    calamities=(_CalamityLink(CalamityId.BARBARIAN_HORDES, LinkEffect.REDUCES),),
                 ),
-                Attribute(
+                _Attribute(
                     text="Five more unit points are annexed by Tyranny.",
                     rules=("30.32.4",),
                     effects=(),
-                    calamities=(CalamityLink(CalamityId.TYRANNY, LinkEffect.AGGRAVATES),),
+                    calamities=(_CalamityLink(CalamityId.TYRANNY, LinkEffect.AGGRAVATES),),
                 ),
             ),
             rules=("30.32", "13.2.1", "29.5.2.2.2"),
         ),
-        CardId.MONOTHEISM: Card(
+        CardId.MONOTHEISM: _Card(
             id=CardId.MONOTHEISM,
             name="Monotheism",
             groups=None,
             cost=None,
             prerequisites=None,
-            credits=(Credit(10, GroupId.RELIGION, None), Credit(5, GroupId.CIVICS, None)),
+            credits=(_Credit(10, GroupId.RELIGION, None), _Credit(5, GroupId.CIVICS, None)),
             victory_points=None,
             attributes=(
-                Attribute(
+                _Attribute(
                     text="One additional city is reduced by Iconoclasm and Heresy.",
                     rules=("30.33.2",),
                     effects=(),
-                    calamities=(CalamityLink(CalamityId.ICONOCLASM_AND_HERESY, LinkEffect.AGGRAVATES),),
+                    calamities=(_CalamityLink(CalamityId.ICONOCLASM_AND_HERESY, LinkEffect.AGGRAVATES),),
                 ),
-                Attribute(
+                _Attribute(
                     text="In the Special Abilities phase the holder may convert one area adjacent by land to his civilization whose units belong to a player holding neither Monotheism nor Theology, replacing every one of those units (all of them, not some) with units from his stock; not possible without enough units in stock; barbarian tokens and pirate cities cannot be converted.",
                     rules=("30.33.3", "25.4.1", "25.4.2", "25.4.3"),
                     effects=(
-                        SpecialAbility(
+                        _SpecialAbility(
                             action=AbilityAction.CONVERT,
                             phase=AbilityPhase.SPECIAL_ABILITIES,
                             exempt_holders=(CardId.MONOTHEISM, CardId.THEOLOGY),
@@ -2110,21 +2198,21 @@ CARDS: Final[Mapping[str, Card]] = FrozenMap(
             ),
             rules=("30.33", "25.4.1", "29.8.2.5"),
         ),
-        CardId.ADVANCEMENT_30_34: Card(
+        CardId.ADVANCEMENT_30_34: _Card(
             id=CardId.ADVANCEMENT_30_34,
             name=None,
             groups=None,
             cost=None,
             prerequisites=None,
             credits=(
-                Credit(5, GroupId.CRAFTS, None),
-                Credit(5, GroupId.RELIGION, None),
-                Credit(20, None, CardId.WONDER_OF_THE_WORLD, True),
+                _Credit(5, GroupId.CRAFTS, None),
+                _Credit(5, GroupId.RELIGION, None),
+                _Credit(20, None, CardId.WONDER_OF_THE_WORLD, True),
             ),
             victory_points=None,
             attributes=(),
             purchase_effects=(
-                PurchaseEffect(
+                _PurchaseEffect(
                     kind=PurchaseKind.CREDIT_TOKENS,
                     text="When he buys it, the holder receives credit tokens worth ten points, divided among colours as he likes; they are not usable in the turn of the purchase.",
                     rules=("30.34.2",),
@@ -2135,174 +2223,174 @@ CARDS: Final[Mapping[str, Card]] = FrozenMap(
             ),
             rules=("30.34",),
         ),
-        CardId.MUSIC: Card(
+        CardId.MUSIC: _Card(
             id=CardId.MUSIC,
             name="Music",
             groups=None,
             cost=None,
             prerequisites=None,
             credits=(
-                Credit(10, GroupId.ARTS, None),
-                Credit(5, GroupId.RELIGION, None),
-                Credit(10, None, CardId.ENLIGHTENMENT, True),
+                _Credit(10, GroupId.ARTS, None),
+                _Credit(5, GroupId.RELIGION, None),
+                _Credit(10, None, CardId.ENLIGHTENMENT, True),
             ),
             victory_points=None,
             attributes=(
-                Attribute(
+                _Attribute(
                     text="In a Civil War of a holder, the first faction is five unit points larger.",
                     rules=("30.35.2",),
                     effects=(),
-                    calamities=(CalamityLink(CalamityId.CIVIL_WAR, LinkEffect.REDUCES),),
+                    calamities=(_CalamityLink(CalamityId.CIVIL_WAR, LinkEffect.REDUCES),),
                 ),
-                Attribute(
+                _Attribute(
                     text="One city fewer is reduced by Civil Disorder.",
                     rules=("30.35.3",),
                     effects=(),
-                    calamities=(CalamityLink(CalamityId.CIVIL_DISORDER, LinkEffect.REDUCES),),
+                    calamities=(_CalamityLink(CalamityId.CIVIL_DISORDER, LinkEffect.REDUCES),),
                 ),
             ),
             rules=("30.35", "29.4.1.3.2", "29.7.2.2"),
         ),
-        CardId.MYSTICISM: Card(
+        CardId.MYSTICISM: _Card(
             id=CardId.MYSTICISM,
             name="Mysticism",
             groups=None,
             cost=None,
             prerequisites=None,
             credits=(
-                Credit(5, GroupId.ARTS, None),
-                Credit(5, GroupId.RELIGION, None),
-                Credit(10, None, CardId.ADVANCEMENT_30_34, True, target_name="Monument"),
+                _Credit(5, GroupId.ARTS, None),
+                _Credit(5, GroupId.RELIGION, None),
+                _Credit(10, None, CardId.ADVANCEMENT_30_34, True, target_name="Monument"),
             ),
             victory_points=None,
             attributes=(
-                Attribute(
+                _Attribute(
                     text="One city fewer is reduced by Superstition.",
                     rules=("30.36.2",),
                     effects=(),
-                    calamities=(CalamityLink(CalamityId.SUPERSTITION, LinkEffect.REDUCES),),
+                    calamities=(_CalamityLink(CalamityId.SUPERSTITION, LinkEffect.REDUCES),),
                 ),
             ),
             rules=("30.36", "29.3.2.2"),
         ),
-        CardId.MYTHOLOGY: Card(
+        CardId.MYTHOLOGY: _Card(
             id=CardId.MYTHOLOGY,
             name="Mythology",
             groups=None,
             cost=None,
             prerequisites=None,
             credits=(
-                Credit(10, GroupId.RELIGION, None),
-                Credit(5, GroupId.ARTS, None),
-                Credit(10, None, CardId.ADVANCEMENT_30_25, True, target_name="Literacy"),
+                _Credit(10, GroupId.RELIGION, None),
+                _Credit(5, GroupId.ARTS, None),
+                _Credit(10, None, CardId.ADVANCEMENT_30_25, True, target_name="Literacy"),
             ),
             victory_points=None,
             attributes=(
-                Attribute(
+                _Attribute(
                     text="Five more tokens may support cities during Slave Revolt.",
                     rules=("30.37.2",),
                     effects=(),
-                    calamities=(CalamityLink(CalamityId.SLAVE_REVOLT, LinkEffect.REDUCES),),
+                    calamities=(_CalamityLink(CalamityId.SLAVE_REVOLT, LinkEffect.REDUCES),),
                 ),
             ),
             rules=("30.37", "29.4.2.3"),
         ),
-        CardId.NAVAL_WARFARE: Card(
+        CardId.NAVAL_WARFARE: _Card(
             id=CardId.NAVAL_WARFARE,
             name="Naval Warfare",
             groups=None,
             cost=None,
             prerequisites=None,
             credits=(
-                Credit(10, GroupId.CIVICS, None),
-                Credit(5, GroupId.CRAFTS, None),
-                Credit(20, None, CardId.DIASPORA, True),
+                _Credit(10, GroupId.CIVICS, None),
+                _Credit(5, GroupId.CRAFTS, None),
+                _Credit(20, None, CardId.DIASPORA, True),
             ),
             victory_points=None,
             attributes=(
-                Attribute(
+                _Attribute(
                     text="The holder's ships may carry one more token.",
                     rules=("30.38.2", "17.5.2"),
-                    effects=(Movement(units=MovementUnits.SHIPS, capacity_change=1),),
+                    effects=(_Movement(units=MovementUnits.SHIPS, capacity_change=1),),
                     calamities=(),
                 ),
-                Attribute(
+                _Attribute(
                     text="In conflict the holder may take casualties as ships rather than tokens.",
                     rules=("30.38.3", "18.2.5"),
-                    effects=(Conflict(aspect=ConflictAspect.SHIPS_AS_CASUALTIES),),
+                    effects=(_Conflict(aspect=ConflictAspect.SHIPS_AS_CASUALTIES),),
                     calamities=(),
                 ),
-                Attribute(
+                _Attribute(
                     text="In a Civil War of a holder, five unit points of each faction are destroyed.",
                     rules=("30.38.4",),
                     effects=(),
-                    calamities=(CalamityLink(CalamityId.CIVIL_WAR, LinkEffect.AGGRAVATES),),
+                    calamities=(_CalamityLink(CalamityId.CIVIL_WAR, LinkEffect.AGGRAVATES),),
                 ),
-                Attribute(
+                _Attribute(
                     text="One additional city is reduced by Civil Disorder.",
                     rules=("30.38.5",),
                     effects=(),
-                    calamities=(CalamityLink(CalamityId.CIVIL_DISORDER, LinkEffect.AGGRAVATES),),
+                    calamities=(_CalamityLink(CalamityId.CIVIL_DISORDER, LinkEffect.AGGRAVATES),),
                 ),
-                Attribute(
+                _Attribute(
                     text="One city fewer is replaced by Piracy.",
                     rules=("30.38.6",),
                     effects=(),
-                    calamities=(CalamityLink(CalamityId.PIRACY, LinkEffect.REDUCES),),
+                    calamities=(_CalamityLink(CalamityId.PIRACY, LinkEffect.REDUCES),),
                 ),
             ),
             rules=("30.38", "29.4.1.6", "29.9.2.4"),
         ),
-        CardId.PHILOSOPHY: Card(
+        CardId.PHILOSOPHY: _Card(
             id=CardId.PHILOSOPHY,
             name="Philosophy",
             groups=None,
             cost=None,
             prerequisites=None,
-            credits=(Credit(5, GroupId.SCIENCES, None), Credit(5, GroupId.RELIGION, None)),
+            credits=(_Credit(5, GroupId.SCIENCES, None), _Credit(5, GroupId.RELIGION, None)),
             victory_points=None,
             attributes=(
-                Attribute(
+                _Attribute(
                     text="In a Civil War of a holder, the first faction is always fifteen unit points chosen by the beneficiary, whatever other advancements the victim holds.",
                     rules=("30.39.2",),
                     effects=(),
-                    calamities=(CalamityLink(CalamityId.CIVIL_WAR, LinkEffect.ALTERS),),
+                    calamities=(_CalamityLink(CalamityId.CIVIL_WAR, LinkEffect.ALTERS),),
                 ),
-                Attribute(
+                _Attribute(
                     text="One city fewer is reduced by Iconoclasm and Heresy.",
                     rules=("30.39.3",),
                     effects=(),
-                    calamities=(CalamityLink(CalamityId.ICONOCLASM_AND_HERESY, LinkEffect.REDUCES),),
+                    calamities=(_CalamityLink(CalamityId.ICONOCLASM_AND_HERESY, LinkEffect.REDUCES),),
                 ),
-                Attribute(
+                _Attribute(
                     text="Nullifies Fundamentalism: the holder's units may not be destroyed by Fundamentalism.",
                     rules=("30.39.4", "25.3.2"),
-                    effects=(Immunity(against=ImmunityAgainst.CARD_ABILITY, card=CardId.FUNDAMENTALISM),),
+                    effects=(_Immunity(against=ImmunityAgainst.CARD_ABILITY, card=CardId.FUNDAMENTALISM),),
                     calamities=(),
                 ),
             ),
             rules=("30.39", "29.4.1.3.5", "29.8.2.3"),
         ),
-        CardId.POLITICS: Card(
+        CardId.POLITICS: _Card(
             id=CardId.POLITICS,
             name="Politics",
             groups=None,
             cost=None,
             prerequisites=None,
-            credits=(Credit(10, GroupId.ARTS, None), Credit(5, GroupId.RELIGION, None)),
+            credits=(_Credit(10, GroupId.ARTS, None), _Credit(5, GroupId.RELIGION, None)),
             victory_points=None,
             attributes=(
-                Attribute(
+                _Attribute(
                     text="Five additional barbarian tokens are placed by Barbarian Hordes.",
                     rules=("30.40.2",),
                     effects=(),
-                    calamities=(CalamityLink(CalamityId.BARBARIAN_HORDES, LinkEffect.AGGRAVATES),),
+                    calamities=(_CalamityLink(CalamityId.BARBARIAN_HORDES, LinkEffect.AGGRAVATES),),
                 ),
-                Attribute(
+                _Attribute(
                     text="In the Special Abilities phase the holder may either annex one adjacent area, replacing from treasury exactly all units in it that belong to a player holding neither Politics nor Cultural Ascendancy (a city by a city from stock, moving five treasury tokens to stock), or move up to five tokens from stock to treasury; an area is not annexed when his treasury tokens or the cities in his stock are too few to replace all its units; barbarian tokens and pirate cities cannot be annexed.",
                     rules=("30.40.3", "25.5.1", "25.5.2", "25.5.3"),
                     effects=(
-                        SpecialAbility(
+                        _SpecialAbility(
                             action=AbilityAction.ANNEX,
                             phase=AbilityPhase.SPECIAL_ABILITIES,
                             exempt_holders=(CardId.POLITICS, CardId.CULTURAL_ASCENDANCY),
@@ -2313,54 +2401,54 @@ CARDS: Final[Mapping[str, Card]] = FrozenMap(
             ),
             rules=("30.40", "25.5.1", "29.5.2.2.1"),
         ),
-        CardId.POTTERY: Card(
+        CardId.POTTERY: _Card(
             id=CardId.POTTERY,
             name="Pottery",
             groups=None,
             cost=None,
             prerequisites=None,
             credits=(
-                Credit(10, GroupId.CRAFTS, None),
-                Credit(5, GroupId.ARTS, None),
-                Credit(10, None, CardId.AGRICULTURE, True),
+                _Credit(10, GroupId.CRAFTS, None),
+                _Credit(5, GroupId.ARTS, None),
+                _Credit(10, None, CardId.AGRICULTURE, True),
             ),
             victory_points=None,
             attributes=(
-                Attribute(
+                _Attribute(
                     text="A victim of Famine loses five fewer unit points.",
                     rules=("30.41.2",),
                     effects=(),
-                    calamities=(CalamityLink(CalamityId.FAMINE, LinkEffect.REDUCES),),
+                    calamities=(_CalamityLink(CalamityId.FAMINE, LinkEffect.REDUCES),),
                 ),
             ),
             rules=("30.41", "29.3.1.2"),
         ),
-        CardId.PROVINCIAL_EMPIRE: Card(
+        CardId.PROVINCIAL_EMPIRE: _Card(
             id=CardId.PROVINCIAL_EMPIRE,
             name="Provincial Empire",
             groups=None,
             cost=None,
             prerequisites=None,
-            credits=(Credit(10, GroupId.CIVICS, None), Credit(5, GroupId.RELIGION, None)),
+            credits=(_Credit(10, GroupId.CIVICS, None), _Credit(5, GroupId.RELIGION, None)),
             victory_points=None,
             attributes=(
-                Attribute(
+                _Attribute(
                     text="Five additional barbarian tokens are placed by Barbarian Hordes.",
                     rules=("30.42.2",),
                     effects=(),
-                    calamities=(CalamityLink(CalamityId.BARBARIAN_HORDES, LinkEffect.AGGRAVATES),),
+                    calamities=(_CalamityLink(CalamityId.BARBARIAN_HORDES, LinkEffect.AGGRAVATES),),
                 ),
-                Attribute(
+                _Attribute(
                     text="Five more unit points are annexed by Tyranny.",
                     rules=("30.42.3",),
                     effects=(),
-                    calamities=(CalamityLink(CalamityId.TYRANNY, LinkEffect.AGGRAVATES),),
+                    calamities=(_CalamityLink(CalamityId.TYRANNY, LinkEffect.AGGRAVATES),),
                 ),
-                Attribute(
+                _Attribute(
                     text="In the Special Abilities phase the holder may take one commodity card of face value two or more (the opponent picks it) from each adjacent player holding neither Provincial Empire nor Public Works, at most five cards a round.",
                     rules=("30.42.4", "25.6.1", "25.6.2"),
                     effects=(
-                        SpecialAbility(
+                        _SpecialAbility(
                             action=AbilityAction.TAKE_COMMODITY,
                             phase=AbilityPhase.SPECIAL_ABILITIES,
                             exempt_holders=(CardId.PROVINCIAL_EMPIRE, CardId.PUBLIC_WORKS),
@@ -2372,200 +2460,200 @@ CARDS: Final[Mapping[str, Card]] = FrozenMap(
             ),
             rules=("30.42", "25.6.1", "29.5.2.2.1"),
         ),
-        CardId.PUBLIC_WORKS: Card(
+        CardId.PUBLIC_WORKS: _Card(
             id=CardId.PUBLIC_WORKS,
             name="Public Works",
             groups=None,
             cost=None,
             prerequisites=None,
-            credits=(Credit(10, GroupId.CIVICS, None), Credit(5, GroupId.CRAFTS, None)),
+            credits=(_Credit(10, GroupId.CIVICS, None), _Credit(5, GroupId.CRAFTS, None)),
             victory_points=None,
             attributes=(
-                Attribute(
+                _Attribute(
                     text="The holder's cities cost one more token to build.",
                     rules=("30.43.2", "19.4"),
-                    effects=(CityBuild(cost_change=1),),
+                    effects=(_CityBuild(cost_change=1),),
                     calamities=(),
                 ),
-                Attribute(
+                _Attribute(
                     text="An area with one of the holder's cities may also hold one of his tokens.",
                     rules=("30.43.3", "20.1.1"),
-                    effects=(PopulationLimit(change=1, where=PopulationWhere.CITY_AREA),),
+                    effects=(_PopulationLimit(change=1, where=PopulationWhere.CITY_AREA),),
                     calamities=(),
                 ),
-                Attribute(
+                _Attribute(
                     text="Nullifies Provincial Empire: no commodity card may be taken from the holder by Provincial Empire.",
                     rules=("30.43.4", "25.6.1"),
-                    effects=(Immunity(against=ImmunityAgainst.CARD_ABILITY, card=CardId.PROVINCIAL_EMPIRE),),
+                    effects=(_Immunity(against=ImmunityAgainst.CARD_ABILITY, card=CardId.PROVINCIAL_EMPIRE),),
                     calamities=(),
                 ),
             ),
             rules=("30.43", "19.4", "20.1.1"),
         ),
-        CardId.ADVANCEMENT_30_44: Card(
+        CardId.ADVANCEMENT_30_44: _Card(
             id=CardId.ADVANCEMENT_30_44,
             name=None,
             groups=None,
             cost=None,
             prerequisites=None,
             credits=(
-                Credit(10, GroupId.ARTS, None),
-                Credit(5, GroupId.CIVICS, None),
-                Credit(20, None, CardId.POLITICS, True),
+                _Credit(10, GroupId.ARTS, None),
+                _Credit(5, GroupId.CIVICS, None),
+                _Credit(20, None, CardId.POLITICS, True),
             ),
             victory_points=None,
             attributes=(
-                Attribute(
+                _Attribute(
                     text="From trade card stack 3 the holder may buy cards at nine treasury tokens each.",
                     rules=("30.44.2",),
-                    effects=(TradeCardPurchase(stack=3, price=9),),
+                    effects=(_TradeCardPurchase(stack=3, price=9),),
                     calamities=(),
                 ),
             ),
             rules=("30.44",),
         ),
-        CardId.ROADBUILDING: Card(
+        CardId.ROADBUILDING: _Card(
             id=CardId.ROADBUILDING,
             name="Roadbuilding",
             groups=None,
             cost=None,
             prerequisites=None,
-            credits=(Credit(10, GroupId.CRAFTS, None), Credit(5, GroupId.SCIENCES, None)),
+            credits=(_Credit(10, GroupId.CRAFTS, None), _Credit(5, GroupId.SCIENCES, None)),
             victory_points=None,
             attributes=(
-                Attribute(
+                _Attribute(
                     text="Tokens may move through one land area into a second in one movement phase, if the first holds no other player's units, barbarians or pirate city; not combined with boarding a ship.",
                     rules=("30.45.2", "17.3.1"),
-                    effects=(Movement(units=MovementUnits.TOKENS, range=2),),
+                    effects=(_Movement(units=MovementUnits.TOKENS, range=2),),
                     calamities=(),
                 ),
-                Attribute(
+                _Attribute(
                     text="Five more unit points are destroyed by Epidemic.",
                     rules=("30.45.3",),
                     effects=(),
-                    calamities=(CalamityLink(CalamityId.EPIDEMIC, LinkEffect.AGGRAVATES),),
+                    calamities=(_CalamityLink(CalamityId.EPIDEMIC, LinkEffect.AGGRAVATES),),
                 ),
-                Attribute(
+                _Attribute(
                     text="One additional city is reduced by Civil Disorder.",
                     rules=("30.45.4",),
                     effects=(),
-                    calamities=(CalamityLink(CalamityId.CIVIL_DISORDER, LinkEffect.AGGRAVATES),),
+                    calamities=(_CalamityLink(CalamityId.CIVIL_DISORDER, LinkEffect.AGGRAVATES),),
                 ),
             ),
             rules=("30.45", "17.3.1", "29.6.2.4", "29.7.2.3"),
         ),
-        CardId.SCULPTURE: Card(
+        CardId.SCULPTURE: _Card(
             id=CardId.SCULPTURE,
             name="Sculpture",
             groups=None,
             cost=None,
             prerequisites=None,
             credits=(
-                Credit(10, GroupId.ARTS, None),
-                Credit(5, GroupId.CIVICS, None),
-                Credit(10, None, CardId.ARCHITECTURE, True),
+                _Credit(10, GroupId.ARTS, None),
+                _Credit(5, GroupId.CIVICS, None),
+                _Credit(10, None, CardId.ARCHITECTURE, True),
             ),
             victory_points=None,
             attributes=(
-                Attribute(
+                _Attribute(
                     text="Five fewer unit points are annexed by Tyranny.",
                     rules=("30.46.2",),
                     effects=(),
-                    calamities=(CalamityLink(CalamityId.TYRANNY, LinkEffect.REDUCES),),
+                    calamities=(_CalamityLink(CalamityId.TYRANNY, LinkEffect.REDUCES),),
                 ),
             ),
             rules=("30.46", "29.8.1.4"),
         ),
-        CardId.THEOCRACY: Card(
+        CardId.THEOCRACY: _Card(
             id=CardId.THEOCRACY,
             name="Theocracy",
             groups=None,
             cost=None,
             prerequisites=None,
             credits=(
-                Credit(5, GroupId.CIVICS, None),
-                Credit(5, GroupId.RELIGION, None),
-                Credit(10, None, CardId.UNIVERSAL_DOCTRINE, True),
+                _Credit(5, GroupId.CIVICS, None),
+                _Credit(5, GroupId.RELIGION, None),
+                _Credit(10, None, CardId.UNIVERSAL_DOCTRINE, True),
             ),
             victory_points=None,
             attributes=(
-                Attribute(
+                _Attribute(
                     text="Five more tokens may not support cities during Slave Revolt.",
                     rules=("30.47.2",),
                     effects=(),
-                    calamities=(CalamityLink(CalamityId.SLAVE_REVOLT, LinkEffect.AGGRAVATES),),
+                    calamities=(_CalamityLink(CalamityId.SLAVE_REVOLT, LinkEffect.AGGRAVATES),),
                 ),
-                Attribute(
+                _Attribute(
                     text="Instead of reducing a city to Iconoclasm and Heresy, the holder may discard any one commodity card per city spared.",
                     rules=("30.47.3",),
                     effects=(),
-                    calamities=(CalamityLink(CalamityId.ICONOCLASM_AND_HERESY, LinkEffect.REDUCES),),
+                    calamities=(_CalamityLink(CalamityId.ICONOCLASM_AND_HERESY, LinkEffect.REDUCES),),
                 ),
-                Attribute(
+                _Attribute(
                     text="Five more unit points are annexed by Tyranny.",
                     rules=("29.8.1.5",),
                     effects=(),
-                    calamities=(CalamityLink(CalamityId.TYRANNY, LinkEffect.AGGRAVATES),),
+                    calamities=(_CalamityLink(CalamityId.TYRANNY, LinkEffect.AGGRAVATES),),
                 ),
             ),
             rules=("30.47", "29.4.2.2", "29.8.1.5"),
         ),
-        CardId.THEOLOGY: Card(
+        CardId.THEOLOGY: _Card(
             id=CardId.THEOLOGY,
             name="Theology",
             groups=None,
             cost=None,
             prerequisites=None,
-            credits=(Credit(10, GroupId.RELIGION, None), Credit(5, GroupId.SCIENCES, None)),
+            credits=(_Credit(10, GroupId.RELIGION, None), _Credit(5, GroupId.SCIENCES, None)),
             victory_points=None,
             attributes=(
-                Attribute(
+                _Attribute(
                     text="Three cities fewer are reduced by Iconoclasm and Heresy.",
                     rules=("30.48.2",),
                     effects=(),
-                    calamities=(CalamityLink(CalamityId.ICONOCLASM_AND_HERESY, LinkEffect.REDUCES),),
+                    calamities=(_CalamityLink(CalamityId.ICONOCLASM_AND_HERESY, LinkEffect.REDUCES),),
                 ),
-                Attribute(
+                _Attribute(
                     text="Nullifies Monotheism: the holder's units may not be converted by Monotheism.",
                     rules=("30.48.3", "25.4.3"),
-                    effects=(Immunity(against=ImmunityAgainst.CARD_ABILITY, card=CardId.MONOTHEISM),),
+                    effects=(_Immunity(against=ImmunityAgainst.CARD_ABILITY, card=CardId.MONOTHEISM),),
                     calamities=(),
                 ),
-                Attribute(
+                _Attribute(
                     text="Five fewer face-value points of commodity cards are lost to Banditry.",
                     rules=("29.9.3.2",),
                     effects=(),
-                    calamities=(CalamityLink(CalamityId.BANDITRY, LinkEffect.REDUCES),),
+                    calamities=(_CalamityLink(CalamityId.BANDITRY, LinkEffect.REDUCES),),
                 ),
             ),
             rules=("30.48", "25.4.3", "29.8.2.4"),
         ),
-        CardId.TRADE_EMPIRE: Card(
+        CardId.TRADE_EMPIRE: _Card(
             id=CardId.TRADE_EMPIRE,
             name="Trade Empire",
             groups=None,
             cost=None,
             prerequisites=None,
-            credits=(Credit(10, GroupId.CRAFTS, None), Credit(5, GroupId.CIVICS, None)),
+            credits=(_Credit(10, GroupId.CRAFTS, None), _Credit(5, GroupId.CIVICS, None)),
             victory_points=None,
             attributes=(
-                Attribute(
+                _Attribute(
                     text="One additional city is reduced by Cyclone.",
                     rules=("30.49.2",),
                     effects=(),
-                    calamities=(CalamityLink(CalamityId.CYCLONE, LinkEffect.AGGRAVATES),),
+                    calamities=(_CalamityLink(CalamityId.CYCLONE, LinkEffect.AGGRAVATES),),
                 ),
-                Attribute(
+                _Attribute(
                     text="Five more unit points are destroyed by Epidemic.",
                     rules=("30.49.3",),
                     effects=(),
-                    calamities=(CalamityLink(CalamityId.EPIDEMIC, LinkEffect.AGGRAVATES),),
+                    calamities=(_CalamityLink(CalamityId.EPIDEMIC, LinkEffect.AGGRAVATES),),
                 ),
-                Attribute(
+                _Attribute(
                     text="In the Special Abilities phase the holder may name one commodity card and ask for it, one player at a time, up to three players holding neither Trade Empire nor Wonder of the World (a different player each time); a player who has it must hand it over, and the holder may then ask no one else this turn.",
                     rules=("30.49.4", "25.7.1", "25.7.2", "25.7.3"),
                     effects=(
-                        SpecialAbility(
+                        _SpecialAbility(
                             action=AbilityAction.ASK_COMMODITY,
                             phase=AbilityPhase.SPECIAL_ABILITIES,
                             exempt_holders=(CardId.TRADE_EMPIRE, CardId.WONDER_OF_THE_WORLD),
@@ -2576,58 +2664,58 @@ CARDS: Final[Mapping[str, Card]] = FrozenMap(
             ),
             rules=("30.49", "25.7.1", "29.6.1.6"),
         ),
-        CardId.TRADE_ROUTES: Card(
+        CardId.TRADE_ROUTES: _Card(
             id=CardId.TRADE_ROUTES,
             name="Trade Routes",
             groups=None,
             cost=None,
             prerequisites=None,
             credits=(
-                Credit(10, GroupId.CRAFTS, None),
-                Credit(5, GroupId.RELIGION, None),
-                Credit(20, None, CardId.TRADE_EMPIRE, True),
+                _Credit(10, GroupId.CRAFTS, None),
+                _Credit(5, GroupId.RELIGION, None),
+                _Credit(20, None, CardId.TRADE_EMPIRE, True),
             ),
             victory_points=None,
             attributes=(
-                Attribute(
+                _Attribute(
                     text="In the Return of Excess Commodity Cards phase the holder may turn commodity cards into treasury tokens: two tokens from stock per point of face value (not possible without enough tokens in stock).",
                     rules=("30.50.2", "27.1"),
-                    effects=(CommodityExchange(tokens_per_point=2, phase="return_of_excess_commodity_cards"),),
+                    effects=(_CommodityExchange(tokens_per_point=2, phase="return_of_excess_commodity_cards"),),
                     calamities=(),
                 ),
-                Attribute(
+                _Attribute(
                     text="The holder's trade-card hand limit rises by one.",
                     rules=("30.50.3", "27.2.3"),
-                    effects=(HandLimitChange(change=1),),
+                    effects=(_HandLimitChange(change=1),),
                     calamities=(),
                 ),
             ),
             rules=("30.50", "27.1"),
         ),
-        CardId.UNIVERSAL_DOCTRINE: Card(
+        CardId.UNIVERSAL_DOCTRINE: _Card(
             id=CardId.UNIVERSAL_DOCTRINE,
             name="Universal Doctrine",
             groups=None,
             cost=None,
             prerequisites=None,
             credits=(
-                Credit(10, GroupId.RELIGION, None),
-                Credit(5, GroupId.CIVICS, None),
-                Credit(20, None, CardId.THEOLOGY, True),
+                _Credit(10, GroupId.RELIGION, None),
+                _Credit(5, GroupId.CIVICS, None),
+                _Credit(20, None, CardId.THEOLOGY, True),
             ),
             victory_points=None,
             attributes=(
-                Attribute(
+                _Attribute(
                     text="One additional city is reduced by Superstition.",
                     rules=("30.51.2",),
                     effects=(),
-                    calamities=(CalamityLink(CalamityId.SUPERSTITION, LinkEffect.AGGRAVATES),),
+                    calamities=(_CalamityLink(CalamityId.SUPERSTITION, LinkEffect.AGGRAVATES),),
                 ),
-                Attribute(
+                _Attribute(
                     text="In the Special Abilities phase the holder may convert up to five barbarian tokens or pirate units in one area, replacing them with his own units from stock, if he can trace an unblocked path to it from an area with his units (no land area with another player's units on the way); he need not convert all of them, and not without enough units in stock.",
                     rules=("30.51.3", "25.8.1", "25.8.2", "25.8.3"),
                     effects=(
-                        SpecialAbility(
+                        _SpecialAbility(
                             action=AbilityAction.CONVERT_BARBARIANS,
                             phase=AbilityPhase.SPECIAL_ABILITIES,
                             max_units=5,
@@ -2638,58 +2726,58 @@ CARDS: Final[Mapping[str, Card]] = FrozenMap(
             ),
             rules=("30.51", "25.8.1"),
         ),
-        CardId.URBANISM: Card(
+        CardId.URBANISM: _Card(
             id=CardId.URBANISM,
             name="Urbanism",
             groups=None,
             cost=None,
             prerequisites=None,
             credits=(
-                Credit(10, GroupId.CIVICS, None),
-                Credit(5, GroupId.SCIENCES, None),
-                Credit(10, None, CardId.DIPLOMACY, True),
+                _Credit(10, GroupId.CIVICS, None),
+                _Credit(5, GroupId.SCIENCES, None),
+                _Credit(10, None, CardId.DIPLOMACY, True),
             ),
             victory_points=None,
             attributes=(
-                Attribute(
+                _Attribute(
                     text="Toward a city built in an area that has no city site, the holder may take up to four tokens from land-adjacent areas (those tokens go back to stock).",
                     rules=("30.52.2", "19.5"),
-                    effects=(CityBuild(without_city_site=True, tokens_from_adjacent=4),),
+                    effects=(_CityBuild(without_city_site=True, tokens_from_adjacent=4),),
                     calamities=(),
                 ),
-                Attribute(
+                _Attribute(
                     text="A victim of Volcanic Eruption or Earthquake loses four unit points from areas adjacent to the areas affected (unless he holds Engineering).",
                     rules=("30.52.3",),
                     effects=(),
-                    calamities=(CalamityLink(CalamityId.VOLCANO_EARTHQUAKE, LinkEffect.AGGRAVATES),),
+                    calamities=(_CalamityLink(CalamityId.VOLCANO_EARTHQUAKE, LinkEffect.AGGRAVATES),),
                 ),
-                Attribute(
+                _Attribute(
                     text="There is no limit to the cities a holder may build with Urbanism in a turn, other than his tokens on the board.",
                     rules=("30.52.4", "19.5"),
-                    effects=(CityBuild(without_city_site=True, unlimited=True),),
+                    effects=(_CityBuild(without_city_site=True, unlimited=True),),
                     calamities=(),
                 ),
             ),
             rules=("30.52", "29.2.1.3"),
         ),
-        CardId.WONDER_OF_THE_WORLD: Card(
+        CardId.WONDER_OF_THE_WORLD: _Card(
             id=CardId.WONDER_OF_THE_WORLD,
             name="Wonder of the World",
             groups=None,
             cost=None,
             prerequisites=None,
-            credits=(Credit(5, GroupId.CRAFTS, None), Credit(5, GroupId.ARTS, None)),
+            credits=(_Credit(5, GroupId.CRAFTS, None), _Credit(5, GroupId.ARTS, None)),
             victory_points=None,
             attributes=(
-                Attribute(
+                _Attribute(
                     text="Nullifies Trade Empire: no commodity card may be asked of the holder by Trade Empire.",
                     rules=("30.53.3", "25.7.1"),
-                    effects=(Immunity(against=ImmunityAgainst.CARD_ABILITY, card=CardId.TRADE_EMPIRE),),
+                    effects=(_Immunity(against=ImmunityAgainst.CARD_ABILITY, card=CardId.TRADE_EMPIRE),),
                     calamities=(),
                 ),
             ),
             purchase_effects=(
-                PurchaseEffect(
+                _PurchaseEffect(
                     kind=PurchaseKind.CREDIT_TOKENS,
                     text="When he buys it, the holder receives credit tokens worth twenty points, divided among colours as he likes; they are not usable in the turn of the purchase.",
                     rules=("30.53.2",),
@@ -2700,21 +2788,21 @@ CARDS: Final[Mapping[str, Card]] = FrozenMap(
             ),
             rules=("30.53", "25.7.1"),
         ),
-        CardId.ADVANCEMENT_30_54: Card(
+        CardId.ADVANCEMENT_30_54: _Card(
             id=CardId.ADVANCEMENT_30_54,
             name=None,
             groups=None,
             cost=None,
             prerequisites=None,
             credits=(
-                Credit(5, GroupId.SCIENCES, None),
-                Credit(5, GroupId.CIVICS, None),
-                Credit(10, None, CardId.CARTOGRAPHY, True),
+                _Credit(5, GroupId.SCIENCES, None),
+                _Credit(5, GroupId.CIVICS, None),
+                _Credit(10, None, CardId.CARTOGRAPHY, True),
             ),
             victory_points=None,
             attributes=(),
             purchase_effects=(
-                PurchaseEffect(
+                _PurchaseEffect(
                     kind=PurchaseKind.CREDIT_TOKENS,
                     text="Upon purchase, the holder gains five points of credit tokens, all of one colour; they cannot be used in the turn of the purchase.",
                     rules=("30.54.2",),
@@ -2982,9 +3070,9 @@ MINING_EXTRA_CARDS: Final[int] = 0
 
 COMMODITIES: Final[Mapping[str, Commodity]] = FrozenMap(
     {
-        CommodityId.BEANS: Commodity(CommodityId.BEANS, "Beans", 1, 7, 1, False, None, inferred=("value", "stack")),
-        CommodityId.MAIZE: Commodity(CommodityId.MAIZE, "Maize", 1, 8, 1, False, None, inferred=("value", "stack")),
-        CommodityId.POTATOES: Commodity(
+        CommodityId.BEANS: _Commodity(CommodityId.BEANS, "Beans", 1, 7, 1, False, None, inferred=("value", "stack")),
+        CommodityId.MAIZE: _Commodity(CommodityId.MAIZE, "Maize", 1, 8, 1, False, None, inferred=("value", "stack")),
+        CommodityId.POTATOES: _Commodity(
             CommodityId.POTATOES,
             "Potatoes",
             1,
@@ -2994,10 +3082,10 @@ COMMODITIES: Final[Mapping[str, Commodity]] = FrozenMap(
             None,
             inferred=("value", "stack"),
         ),
-        CommodityId.HONEY: Commodity(CommodityId.HONEY, "Honey", 2, 8, 2, False, None, inferred=("value", "stack")),
-        CommodityId.SQUASH: Commodity(CommodityId.SQUASH, "Squash", 2, 8, 2, False, None, inferred=("value", "stack")),
-        CommodityId.TURKEY: Commodity(CommodityId.TURKEY, "Turkey", 2, 7, 2, False, None, inferred=("value", "stack")),
-        CommodityId.CERAMICS: Commodity(
+        CommodityId.HONEY: _Commodity(CommodityId.HONEY, "Honey", 2, 8, 2, False, None, inferred=("value", "stack")),
+        CommodityId.SQUASH: _Commodity(CommodityId.SQUASH, "Squash", 2, 8, 2, False, None, inferred=("value", "stack")),
+        CommodityId.TURKEY: _Commodity(CommodityId.TURKEY, "Turkey", 2, 7, 2, False, None, inferred=("value", "stack")),
+        CommodityId.CERAMICS: _Commodity(
             CommodityId.CERAMICS,
             "Ceramics",
             3,
@@ -3007,10 +3095,10 @@ COMMODITIES: Final[Mapping[str, Commodity]] = FrozenMap(
             None,
             inferred=("value", "stack"),
         ),
-        CommodityId.CACAO: Commodity(CommodityId.CACAO, "Cacao", 3, 8, 3, False, None, inferred=("value", "stack")),
-        CommodityId.SALT: Commodity(CommodityId.SALT, "Salt", 3, 9, 3, False, None, inferred=("value", "stack")),
-        CommodityId.COTTON: Commodity(CommodityId.COTTON, "Cotton", 4, 7, 4, False, None, inferred=("value", "stack")),
-        CommodityId.LIMESTONE: Commodity(
+        CommodityId.CACAO: _Commodity(CommodityId.CACAO, "Cacao", 3, 8, 3, False, None, inferred=("value", "stack")),
+        CommodityId.SALT: _Commodity(CommodityId.SALT, "Salt", 3, 9, 3, False, None, inferred=("value", "stack")),
+        CommodityId.COTTON: _Commodity(CommodityId.COTTON, "Cotton", 4, 7, 4, False, None, inferred=("value", "stack")),
+        CommodityId.LIMESTONE: _Commodity(
             CommodityId.LIMESTONE,
             "Limestone",
             4,
@@ -3020,7 +3108,7 @@ COMMODITIES: Final[Mapping[str, Commodity]] = FrozenMap(
             None,
             inferred=("value", "stack"),
         ),
-        CommodityId.VANILLA: Commodity(
+        CommodityId.VANILLA: _Commodity(
             CommodityId.VANILLA,
             "Vanilla",
             4,
@@ -3030,8 +3118,8 @@ COMMODITIES: Final[Mapping[str, Commodity]] = FrozenMap(
             None,
             inferred=("value", "stack"),
         ),
-        CommodityId.FABRIC: Commodity(CommodityId.FABRIC, "Fabric", 5, 7, 5, False, None, inferred=("value", "stack")),
-        CommodityId.HEMATITE: Commodity(
+        CommodityId.FABRIC: _Commodity(CommodityId.FABRIC, "Fabric", 5, 7, 5, False, None, inferred=("value", "stack")),
+        CommodityId.HEMATITE: _Commodity(
             CommodityId.HEMATITE,
             "Hematite",
             5,
@@ -3041,7 +3129,7 @@ COMMODITIES: Final[Mapping[str, Commodity]] = FrozenMap(
             None,
             inferred=("value", "stack"),
         ),
-        CommodityId.SERPENTINE: Commodity(
+        CommodityId.SERPENTINE: _Commodity(
             CommodityId.SERPENTINE,
             "Serpentine",
             5,
@@ -3051,8 +3139,8 @@ COMMODITIES: Final[Mapping[str, Commodity]] = FrozenMap(
             None,
             inferred=("value", "stack"),
         ),
-        CommodityId.COPPER: Commodity(CommodityId.COPPER, "Copper", 6, 6, 6, False, None, inferred=("value", "stack")),
-        CommodityId.FEATHERS: Commodity(
+        CommodityId.COPPER: _Commodity(CommodityId.COPPER, "Copper", 6, 6, 6, False, None, inferred=("value", "stack")),
+        CommodityId.FEATHERS: _Commodity(
             CommodityId.FEATHERS,
             "Feathers",
             6,
@@ -3062,13 +3150,13 @@ COMMODITIES: Final[Mapping[str, Commodity]] = FrozenMap(
             None,
             inferred=("value", "stack"),
         ),
-        CommodityId.SILVER: Commodity(CommodityId.SILVER, "Silver", 6, 5, 6, False, None, inferred=("value", "stack")),
-        CommodityId.JADE: Commodity(CommodityId.JADE, "Jade", 7, 5, 7, False, None, inferred=("value", "stack")),
-        CommodityId.PYRITE: Commodity(CommodityId.PYRITE, "Pyrite", 7, 6, 7, False, None, inferred=("value", "stack")),
-        CommodityId.SHELLS: Commodity(CommodityId.SHELLS, "Shells", 7, 6, 7, False, None, inferred=("value", "stack")),
-        CommodityId.GEMS: Commodity(CommodityId.GEMS, "Gemstones", 8, 5, 8, False, None, inferred=("value", "stack")),
-        CommodityId.MARBLE: Commodity(CommodityId.MARBLE, "Marble", 8, 4, 8, False, None, inferred=("value", "stack")),
-        CommodityId.OBSIDIAN: Commodity(
+        CommodityId.SILVER: _Commodity(CommodityId.SILVER, "Silver", 6, 5, 6, False, None, inferred=("value", "stack")),
+        CommodityId.JADE: _Commodity(CommodityId.JADE, "Jade", 7, 5, 7, False, None, inferred=("value", "stack")),
+        CommodityId.PYRITE: _Commodity(CommodityId.PYRITE, "Pyrite", 7, 6, 7, False, None, inferred=("value", "stack")),
+        CommodityId.SHELLS: _Commodity(CommodityId.SHELLS, "Shells", 7, 6, 7, False, None, inferred=("value", "stack")),
+        CommodityId.GEMS: _Commodity(CommodityId.GEMS, "Gemstones", 8, 5, 8, False, None, inferred=("value", "stack")),
+        CommodityId.MARBLE: _Commodity(CommodityId.MARBLE, "Marble", 8, 4, 8, False, None, inferred=("value", "stack")),
+        CommodityId.OBSIDIAN: _Commodity(
             CommodityId.OBSIDIAN,
             "Obsidian",
             8,
@@ -3078,9 +3166,9 @@ COMMODITIES: Final[Mapping[str, Commodity]] = FrozenMap(
             None,
             inferred=("value", "stack"),
         ),
-        CommodityId.GOLD: Commodity(CommodityId.GOLD, "Gold", 9, 5, 9, False, None, inferred=("value", "stack")),
-        CommodityId.PEARLS: Commodity(CommodityId.PEARLS, "Pearls", 9, 4, 9, False, None, inferred=("value", "stack")),
-        CommodityId.TURQUOISE: Commodity(
+        CommodityId.GOLD: _Commodity(CommodityId.GOLD, "Gold", 9, 5, 9, False, None, inferred=("value", "stack")),
+        CommodityId.PEARLS: _Commodity(CommodityId.PEARLS, "Pearls", 9, 4, 9, False, None, inferred=("value", "stack")),
+        CommodityId.TURQUOISE: _Commodity(
             CommodityId.TURQUOISE,
             "Turquoise",
             9,
@@ -3095,7 +3183,7 @@ COMMODITIES: Final[Mapping[str, Commodity]] = FrozenMap(
 
 CALAMITIES: Final[Mapping[str, Calamity]] = FrozenMap(
     {
-        CalamityId.VOLCANO_EARTHQUAKE: Calamity(
+        CalamityId.VOLCANO_EARTHQUAKE: _Calamity(
             CalamityId.VOLCANO_EARTHQUAKE,
             "Volcanic Eruption or Earthquake",
             2,
@@ -3103,9 +3191,9 @@ CALAMITIES: Final[Mapping[str, Calamity]] = FrozenMap(
             Severity.MAJOR,
             rules=("8.3.1", "22.3", "29.1", "29.2.1.1", "29.2.1.7"),
             copies=2,
-            copies_by_players=(CopiesBand(5, 11, 1, ()), CopiesBand(12, 18, 2, ())),
+            copies_by_players=(_CopiesBand(5, 11, 1, ()), _CopiesBand(12, 18, 2, ())),
         ),
-        CalamityId.TREACHERY: Calamity(
+        CalamityId.TREACHERY: _Calamity(
             CalamityId.TREACHERY,
             "Treachery",
             2,
@@ -3113,9 +3201,9 @@ CALAMITIES: Final[Mapping[str, Calamity]] = FrozenMap(
             Severity.MAJOR,
             rules=("8.3.1", "29.1", "29.2.2.1"),
             copies=2,
-            copies_by_players=(CopiesBand(5, 11, 1, ()), CopiesBand(12, 18, 2, ())),
+            copies_by_players=(_CopiesBand(5, 11, 1, ()), _CopiesBand(12, 18, 2, ())),
         ),
-        CalamityId.SQUANDERED_WEALTH: Calamity(
+        CalamityId.SQUANDERED_WEALTH: _Calamity(
             CalamityId.SQUANDERED_WEALTH,
             "Squandered Wealth",
             2,
@@ -3123,9 +3211,9 @@ CALAMITIES: Final[Mapping[str, Calamity]] = FrozenMap(
             Severity.MINOR,
             rules=("8.3.1", "24.7.1", "29.1", "29.2.3.1", "community/megaciv_calamities.csv (the English name only)"),
             copies=2,
-            copies_by_players=(CopiesBand(5, 11, 1, ()), CopiesBand(12, 18, 2, ())),
+            copies_by_players=(_CopiesBand(5, 11, 1, ()), _CopiesBand(12, 18, 2, ())),
         ),
-        CalamityId.FAMINE: Calamity(
+        CalamityId.FAMINE: _Calamity(
             CalamityId.FAMINE,
             "Famine",
             3,
@@ -3133,9 +3221,9 @@ CALAMITIES: Final[Mapping[str, Calamity]] = FrozenMap(
             Severity.MAJOR,
             rules=("8.3.1", "22.3", "29.1", "29.3.1.1"),
             copies=2,
-            copies_by_players=(CopiesBand(5, 11, 1, ()), CopiesBand(12, 18, 2, ())),
+            copies_by_players=(_CopiesBand(5, 11, 1, ()), _CopiesBand(12, 18, 2, ())),
         ),
-        CalamityId.SUPERSTITION: Calamity(
+        CalamityId.SUPERSTITION: _Calamity(
             CalamityId.SUPERSTITION,
             "Superstition",
             3,
@@ -3143,9 +3231,9 @@ CALAMITIES: Final[Mapping[str, Calamity]] = FrozenMap(
             Severity.MAJOR,
             rules=("8.3.1", "29.1", "29.3.2.1"),
             copies=2,
-            copies_by_players=(CopiesBand(5, 11, 1, ()), CopiesBand(12, 18, 2, ())),
+            copies_by_players=(_CopiesBand(5, 11, 1, ()), _CopiesBand(12, 18, 2, ())),
         ),
-        CalamityId.TEMPEST: Calamity(
+        CalamityId.TEMPEST: _Calamity(
             CalamityId.TEMPEST,
             "Tempest",
             3,
@@ -3153,9 +3241,9 @@ CALAMITIES: Final[Mapping[str, Calamity]] = FrozenMap(
             Severity.MINOR,
             rules=("8.3.1", "29.1", "29.3.3.1"),
             copies=2,
-            copies_by_players=(CopiesBand(5, 11, 1, ()), CopiesBand(12, 18, 2, ())),
+            copies_by_players=(_CopiesBand(5, 11, 1, ()), _CopiesBand(12, 18, 2, ())),
         ),
-        CalamityId.CIVIL_WAR: Calamity(
+        CalamityId.CIVIL_WAR: _Calamity(
             CalamityId.CIVIL_WAR,
             "Civil War",
             4,
@@ -3168,9 +3256,9 @@ CALAMITIES: Final[Mapping[str, Calamity]] = FrozenMap(
             beneficiary_overflow="next_most_unit_points_in_stock",
             beneficiary_unit_points=(5, 1),
             beneficiary_eligibility="Eligible is any player with no more than seven areas between an area holding the victim's units and one holding his own; having no units on the board makes a player eligible in any case (29.4.1.2). If potential beneficiaries tie, the victim picks among them.",
-            copies_by_players=(CopiesBand(5, 11, 1, ()), CopiesBand(12, 18, 2, ())),
+            copies_by_players=(_CopiesBand(5, 11, 1, ()), _CopiesBand(12, 18, 2, ())),
         ),
-        CalamityId.SLAVE_REVOLT: Calamity(
+        CalamityId.SLAVE_REVOLT: _Calamity(
             CalamityId.SLAVE_REVOLT,
             "Slave Revolt",
             4,
@@ -3178,9 +3266,9 @@ CALAMITIES: Final[Mapping[str, Calamity]] = FrozenMap(
             Severity.MAJOR,
             rules=("8.3.1", "29.1", "29.4.2.1"),
             copies=2,
-            copies_by_players=(CopiesBand(5, 11, 1, ()), CopiesBand(12, 18, 2, ())),
+            copies_by_players=(_CopiesBand(5, 11, 1, ()), _CopiesBand(12, 18, 2, ())),
         ),
-        CalamityId.CITY_IN_FLAMES: Calamity(
+        CalamityId.CITY_IN_FLAMES: _Calamity(
             CalamityId.CITY_IN_FLAMES,
             "City in Flames",
             4,
@@ -3188,9 +3276,9 @@ CALAMITIES: Final[Mapping[str, Calamity]] = FrozenMap(
             Severity.MINOR,
             rules=("8.3.1", "29.1", "29.4.3.1"),
             copies=2,
-            copies_by_players=(CopiesBand(5, 11, 1, ()), CopiesBand(12, 18, 2, ())),
+            copies_by_players=(_CopiesBand(5, 11, 1, ()), _CopiesBand(12, 18, 2, ())),
         ),
-        CalamityId.FLOOD: Calamity(
+        CalamityId.FLOOD: _Calamity(
             CalamityId.FLOOD,
             "Flood",
             5,
@@ -3198,9 +3286,9 @@ CALAMITIES: Final[Mapping[str, Calamity]] = FrozenMap(
             Severity.MAJOR,
             rules=("8.3.1", "22.3", "29.1", "29.5.1.1"),
             copies=2,
-            copies_by_players=(CopiesBand(5, 11, 1, ()), CopiesBand(12, 18, 2, ())),
+            copies_by_players=(_CopiesBand(5, 11, 1, ()), _CopiesBand(12, 18, 2, ())),
         ),
-        CalamityId.BARBARIAN_HORDES: Calamity(
+        CalamityId.BARBARIAN_HORDES: _Calamity(
             CalamityId.BARBARIAN_HORDES,
             "Barbarian Hordes",
             5,
@@ -3208,9 +3296,9 @@ CALAMITIES: Final[Mapping[str, Calamity]] = FrozenMap(
             Severity.MAJOR,
             rules=("8.3.1", "29.1", "29.5.2.1"),
             copies=2,
-            copies_by_players=(CopiesBand(5, 11, 1, ()), CopiesBand(12, 18, 2, ())),
+            copies_by_players=(_CopiesBand(5, 11, 1, ()), _CopiesBand(12, 18, 2, ())),
         ),
-        CalamityId.CITY_RIOTS: Calamity(
+        CalamityId.CITY_RIOTS: _Calamity(
             CalamityId.CITY_RIOTS,
             "City Riots",
             5,
@@ -3218,9 +3306,9 @@ CALAMITIES: Final[Mapping[str, Calamity]] = FrozenMap(
             Severity.MINOR,
             rules=("8.3.1", "29.1", "29.5.3.1"),
             copies=2,
-            copies_by_players=(CopiesBand(5, 11, 1, ()), CopiesBand(12, 18, 2, ())),
+            copies_by_players=(_CopiesBand(5, 11, 1, ()), _CopiesBand(12, 18, 2, ())),
         ),
-        CalamityId.CYCLONE: Calamity(
+        CalamityId.CYCLONE: _Calamity(
             CalamityId.CYCLONE,
             "Cyclone",
             6,
@@ -3229,9 +3317,9 @@ CALAMITIES: Final[Mapping[str, Calamity]] = FrozenMap(
             rules=("8.3.1", "22.3", "29.1", "29.6.1.1"),
             copies=2,
             no_effect_when=("primary_victim_has_no_vulnerable_city",),
-            copies_by_players=(CopiesBand(5, 11, 1, ()), CopiesBand(12, 18, 2, ())),
+            copies_by_players=(_CopiesBand(5, 11, 1, ()), _CopiesBand(12, 18, 2, ())),
         ),
-        CalamityId.EPIDEMIC: Calamity(
+        CalamityId.EPIDEMIC: _Calamity(
             CalamityId.EPIDEMIC,
             "Epidemic",
             6,
@@ -3239,9 +3327,9 @@ CALAMITIES: Final[Mapping[str, Calamity]] = FrozenMap(
             Severity.MAJOR,
             rules=("8.3.1", "29.1", "29.6.2.1"),
             copies=2,
-            copies_by_players=(CopiesBand(5, 11, 1, ()), CopiesBand(12, 18, 2, ())),
+            copies_by_players=(_CopiesBand(5, 11, 1, ()), _CopiesBand(12, 18, 2, ())),
         ),
-        CalamityId.COASTAL_MIGRATION: Calamity(
+        CalamityId.COASTAL_MIGRATION: _Calamity(
             CalamityId.COASTAL_MIGRATION,
             "Coastal Migration",
             6,
@@ -3249,9 +3337,9 @@ CALAMITIES: Final[Mapping[str, Calamity]] = FrozenMap(
             Severity.MINOR,
             rules=("8.3.1", "29.1", "29.6.3.1"),
             copies=2,
-            copies_by_players=(CopiesBand(5, 11, 1, ()), CopiesBand(12, 18, 2, ())),
+            copies_by_players=(_CopiesBand(5, 11, 1, ()), _CopiesBand(12, 18, 2, ())),
         ),
-        CalamityId.CORRUPTION: Calamity(
+        CalamityId.CORRUPTION: _Calamity(
             CalamityId.CORRUPTION,
             "Corruption",
             7,
@@ -3259,9 +3347,9 @@ CALAMITIES: Final[Mapping[str, Calamity]] = FrozenMap(
             Severity.MAJOR,
             rules=("8.3.1", "22.3", "29.1", "29.7.1.1"),
             copies=2,
-            copies_by_players=(CopiesBand(5, 11, 1, ()), CopiesBand(12, 18, 2, ())),
+            copies_by_players=(_CopiesBand(5, 11, 1, ()), _CopiesBand(12, 18, 2, ())),
         ),
-        CalamityId.CIVIL_DISORDER: Calamity(
+        CalamityId.CIVIL_DISORDER: _Calamity(
             CalamityId.CIVIL_DISORDER,
             "Civil Disorder",
             7,
@@ -3269,9 +3357,9 @@ CALAMITIES: Final[Mapping[str, Calamity]] = FrozenMap(
             Severity.MAJOR,
             rules=("8.3.1", "29.1", "29.7.2.1"),
             copies=2,
-            copies_by_players=(CopiesBand(5, 11, 1, ()), CopiesBand(12, 18, 2, ())),
+            copies_by_players=(_CopiesBand(5, 11, 1, ()), _CopiesBand(12, 18, 2, ())),
         ),
-        CalamityId.TRIBAL_CONFLICT: Calamity(
+        CalamityId.TRIBAL_CONFLICT: _Calamity(
             CalamityId.TRIBAL_CONFLICT,
             "Tribal Conflict",
             7,
@@ -3280,9 +3368,9 @@ CALAMITIES: Final[Mapping[str, Calamity]] = FrozenMap(
             rules=("8.3.1", "29.1", "29.7.3.1"),
             copies=2,
             no_effect_when=("no_eligible_areas",),
-            copies_by_players=(CopiesBand(5, 11, 1, ()), CopiesBand(12, 18, 2, ())),
+            copies_by_players=(_CopiesBand(5, 11, 1, ()), _CopiesBand(12, 18, 2, ())),
         ),
-        CalamityId.TYRANNY: Calamity(
+        CalamityId.TYRANNY: _Calamity(
             CalamityId.TYRANNY,
             "Tyranny",
             8,
@@ -3294,9 +3382,9 @@ CALAMITIES: Final[Mapping[str, Calamity]] = FrozenMap(
             no_effect_when=("primary_victim_has_most_unit_points_in_stock",),
             beneficiary_unit_points=(5, 1),
             beneficiary_eligibility="Players whose civilization borders the victim's by land are eligible; should that leave nobody eligible, any player with no more than seven areas between an area holding the victim's units and one holding his own is eligible. Having no units on the board makes a player eligible in any case, while the victim can never be. A tie between potential beneficiaries is broken by A.S.T. order.",
-            copies_by_players=(CopiesBand(5, 11, 1, ()), CopiesBand(12, 18, 2, ())),
+            copies_by_players=(_CopiesBand(5, 11, 1, ()), _CopiesBand(12, 18, 2, ())),
         ),
-        CalamityId.ICONOCLASM_AND_HERESY: Calamity(
+        CalamityId.ICONOCLASM_AND_HERESY: _Calamity(
             CalamityId.ICONOCLASM_AND_HERESY,
             "Iconoclasm and Heresy",
             8,
@@ -3304,9 +3392,9 @@ CALAMITIES: Final[Mapping[str, Calamity]] = FrozenMap(
             Severity.MAJOR,
             rules=("29.1", "29.8.2.1", "24.7.2"),
             copies=2,
-            copies_by_players=(CopiesBand(5, 11, 1, ()), CopiesBand(12, 18, 2, ())),
+            copies_by_players=(_CopiesBand(5, 11, 1, ()), _CopiesBand(12, 18, 2, ())),
         ),
-        CalamityId.MINOR_UPRISING: Calamity(
+        CalamityId.MINOR_UPRISING: _Calamity(
             CalamityId.MINOR_UPRISING,
             "Minor Uprising",
             8,
@@ -3314,9 +3402,9 @@ CALAMITIES: Final[Mapping[str, Calamity]] = FrozenMap(
             Severity.MINOR,
             rules=("8.3.1", "29.1", "29.8.3.1"),
             copies=2,
-            copies_by_players=(CopiesBand(5, 11, 1, ()), CopiesBand(12, 18, 2, ())),
+            copies_by_players=(_CopiesBand(5, 11, 1, ()), _CopiesBand(12, 18, 2, ())),
         ),
-        CalamityId.REGRESSION: Calamity(
+        CalamityId.REGRESSION: _Calamity(
             CalamityId.REGRESSION,
             "Regression",
             9,
@@ -3324,9 +3412,9 @@ CALAMITIES: Final[Mapping[str, Calamity]] = FrozenMap(
             Severity.MAJOR,
             rules=("8.3.1", "22.3", "29.1", "29.9.1.1"),
             copies=2,
-            copies_by_players=(CopiesBand(5, 11, 1, ()), CopiesBand(12, 18, 2, ())),
+            copies_by_players=(_CopiesBand(5, 11, 1, ()), _CopiesBand(12, 18, 2, ())),
         ),
-        CalamityId.PIRACY: Calamity(
+        CalamityId.PIRACY: _Calamity(
             CalamityId.PIRACY,
             "Piracy",
             9,
@@ -3334,9 +3422,9 @@ CALAMITIES: Final[Mapping[str, Calamity]] = FrozenMap(
             Severity.MAJOR,
             rules=("8.3.1", "29.1", "29.9.2.1"),
             copies=2,
-            copies_by_players=(CopiesBand(5, 11, 1, ()), CopiesBand(12, 18, 2, ())),
+            copies_by_players=(_CopiesBand(5, 11, 1, ()), _CopiesBand(12, 18, 2, ())),
         ),
-        CalamityId.BANDITRY: Calamity(
+        CalamityId.BANDITRY: _Calamity(
             CalamityId.BANDITRY,
             "Banditry",
             9,
@@ -3344,7 +3432,7 @@ CALAMITIES: Final[Mapping[str, Calamity]] = FrozenMap(
             Severity.MINOR,
             rules=("8.3.1", "29.1", "29.9.3.1"),
             copies=2,
-            copies_by_players=(CopiesBand(5, 11, 1, ()), CopiesBand(12, 18, 2, ())),
+            copies_by_players=(_CopiesBand(5, 11, 1, ()), _CopiesBand(12, 18, 2, ())),
         ),
     },
 )
@@ -3381,7 +3469,7 @@ CALAMITY_ORDER: Final[tuple[str, ...]] = (
 CALAMITY_EFFECTS: Final[Mapping[str, tuple[CalamityEffect, ...] | None]] = FrozenMap(
     {
         CalamityId.VOLCANO_EARTHQUAKE: (
-            CalamityEffect(
+            _CalamityEffect(
                 "eruption",
                 Role.PRIMARY,
                 CalamityKind.ELIMINATE_UNITS_IN_AREA,
@@ -3394,7 +3482,7 @@ CALAMITY_EFFECTS: Final[Mapping[str, tuple[CalamityEffect, ...] | None]] = Froze
                 text="On the Central America map, if the primary victim has a city in an area touched by a volcano, every volcano of the map erupts, and all units in every area touched by a volcano are eliminated.",
                 rules=("29.2.1.7",),
             ),
-            CalamityEffect(
+            _CalamityEffect(
                 "earthquake",
                 Role.PRIMARY,
                 CalamityKind.DESTROY_CITIES,
@@ -3409,7 +3497,7 @@ CALAMITY_EFFECTS: Final[Mapping[str, tuple[CalamityEffect, ...] | None]] = Froze
                 site="greatest_total_damage",
                 site_tie_broken_by="primary_victim",
             ),
-            CalamityEffect(
+            _CalamityEffect(
                 "eruption_other_players",
                 Role.SECONDARY,
                 CalamityKind.ELIMINATE_UNITS_IN_AREA,
@@ -3422,7 +3510,7 @@ CALAMITY_EFFECTS: Final[Mapping[str, tuple[CalamityEffect, ...] | None]] = Froze
                 text="Every other player loses all his units in every area touched by a volcano.",
                 rules=("29.2.1.7",),
             ),
-            CalamityEffect(
+            _CalamityEffect(
                 "earthquake_secondary",
                 Role.SECONDARY,
                 CalamityKind.REDUCE_CITIES,
@@ -3440,7 +3528,7 @@ CALAMITY_EFFECTS: Final[Mapping[str, tuple[CalamityEffect, ...] | None]] = Froze
             ),
         ),
         CalamityId.TREACHERY: (
-            CalamityEffect(
+            _CalamityEffect(
                 "city_taken",
                 Role.PRIMARY,
                 CalamityKind.CITIES_REPLACED_BY_TRADER,
@@ -3454,13 +3542,13 @@ CALAMITY_EFFECTS: Final[Mapping[str, tuple[CalamityEffect, ...] | None]] = Froze
                 replaced_by="trading_player",
                 text="One city of the victim is replaced by a city of the player who traded him the card; the trading player selects the city.",
                 rules=("29.2.2.1",),
-                fallback=CalamityFallback(
+                fallback=_CalamityFallback(
                     CalamityKind.DESTROY_CITIES,
                     text="If the trading player has no city available, the victim's city is eliminated.",
                     rules=("29.2.2.1",),
                 ),
             ),
-            CalamityEffect(
+            _CalamityEffect(
                 "city_reduced_not_traded",
                 Role.PRIMARY,
                 CalamityKind.REDUCE_CITIES,
@@ -3475,7 +3563,7 @@ CALAMITY_EFFECTS: Final[Mapping[str, tuple[CalamityEffect, ...] | None]] = Froze
             ),
         ),
         CalamityId.SQUANDERED_WEALTH: (
-            CalamityEffect(
+            _CalamityEffect(
                 "treasury_lost",
                 Role.PRIMARY,
                 CalamityKind.LOSE_TREASURY,
@@ -3489,7 +3577,7 @@ CALAMITY_EFFECTS: Final[Mapping[str, tuple[CalamityEffect, ...] | None]] = Froze
             ),
         ),
         CalamityId.FAMINE: (
-            CalamityEffect(
+            _CalamityEffect(
                 "famine_primary",
                 Role.PRIMARY,
                 CalamityKind.LOSE_UNIT_POINTS,
@@ -3502,7 +3590,7 @@ CALAMITY_EFFECTS: Final[Mapping[str, tuple[CalamityEffect, ...] | None]] = Froze
                 text="The primary victim removes ten unit points himself.",
                 rules=("29.3.1.1",),
             ),
-            CalamityEffect(
+            _CalamityEffect(
                 "famine_secondary",
                 Role.SECONDARY,
                 CalamityKind.LOSE_UNIT_POINTS,
@@ -3518,7 +3606,7 @@ CALAMITY_EFFECTS: Final[Mapping[str, tuple[CalamityEffect, ...] | None]] = Froze
             ),
         ),
         CalamityId.SUPERSTITION: (
-            CalamityEffect(
+            _CalamityEffect(
                 "cities_reduced",
                 Role.PRIMARY,
                 CalamityKind.REDUCE_CITIES,
@@ -3533,7 +3621,7 @@ CALAMITY_EFFECTS: Final[Mapping[str, tuple[CalamityEffect, ...] | None]] = Froze
             ),
         ),
         CalamityId.TEMPEST: (
-            CalamityEffect(
+            _CalamityEffect(
                 "ships_lost",
                 Role.PRIMARY,
                 CalamityKind.LOSE_SHIPS,
@@ -3545,7 +3633,7 @@ CALAMITY_EFFECTS: Final[Mapping[str, tuple[CalamityEffect, ...] | None]] = Froze
                 text="The victim returns all his ships in play to stock.",
                 rules=("29.3.3.1",),
             ),
-            CalamityEffect(
+            _CalamityEffect(
                 "treasury_lost",
                 Role.PRIMARY,
                 CalamityKind.LOSE_TREASURY,
@@ -3559,7 +3647,7 @@ CALAMITY_EFFECTS: Final[Mapping[str, tuple[CalamityEffect, ...] | None]] = Froze
             ),
         ),
         CalamityId.CIVIL_WAR: (
-            CalamityEffect(
+            _CalamityEffect(
                 "first_faction_by_primary",
                 Role.PRIMARY,
                 CalamityKind.FACTION_SPLIT,
@@ -3572,7 +3660,7 @@ CALAMITY_EFFECTS: Final[Mapping[str, tuple[CalamityEffect, ...] | None]] = Froze
                 text="The victim's civilization is split into two factions; the victim begins the first faction by selecting fifteen of his unit points.",
                 rules=("29.4.1.1", "29.4.1.3.1"),
             ),
-            CalamityEffect(
+            _CalamityEffect(
                 "first_faction_by_beneficiary",
                 Role.PRIMARY,
                 CalamityKind.FACTION_SPLIT,
@@ -3585,7 +3673,7 @@ CALAMITY_EFFECTS: Final[Mapping[str, tuple[CalamityEffect, ...] | None]] = Froze
                 text="The beneficiary then selects twenty more of the victim's unit points to complete the first faction.",
                 rules=("29.4.1.3.4",),
             ),
-            CalamityEffect(
+            _CalamityEffect(
                 "faction_annexed",
                 Role.PRIMARY,
                 CalamityKind.FACTION_ANNEXED,
@@ -3600,7 +3688,7 @@ CALAMITY_EFFECTS: Final[Mapping[str, tuple[CalamityEffect, ...] | None]] = Froze
             ),
         ),
         CalamityId.SLAVE_REVOLT: (
-            CalamityEffect(
+            _CalamityEffect(
                 "tokens_withheld",
                 Role.PRIMARY,
                 CalamityKind.TOKENS_CANNOT_SUPPORT_CITIES,
@@ -3615,7 +3703,7 @@ CALAMITY_EFFECTS: Final[Mapping[str, tuple[CalamityEffect, ...] | None]] = Froze
             ),
         ),
         CalamityId.CITY_IN_FLAMES: (
-            CalamityEffect(
+            _CalamityEffect(
                 "city_destroyed",
                 Role.PRIMARY,
                 CalamityKind.DESTROY_CITIES,
@@ -3627,7 +3715,7 @@ CALAMITY_EFFECTS: Final[Mapping[str, tuple[CalamityEffect, ...] | None]] = Froze
                 chosen_by="primary_victim",
                 text="One of the victim's cities is destroyed by fire: he removes a city of his choice to stock. Instead, he may pay ten treasury tokens; without ten tokens in treasury he must eliminate the city.",
                 rules=("29.4.3.1", "29.4.3.2"),
-                alternative=CalamityAlternative(
+                alternative=_CalamityAlternative(
                     CalamityKind.LOSE_TREASURY,
                     10,
                     CalamityUnit.TREASURY_TOKENS,
@@ -3638,7 +3726,7 @@ CALAMITY_EFFECTS: Final[Mapping[str, tuple[CalamityEffect, ...] | None]] = Froze
             ),
         ),
         CalamityId.FLOOD: (
-            CalamityEffect(
+            _CalamityEffect(
                 "flood_primary",
                 Role.PRIMARY,
                 CalamityKind.FLOOD_PLAIN_LOSS,
@@ -3655,7 +3743,7 @@ CALAMITY_EFFECTS: Final[Mapping[str, tuple[CalamityEffect, ...] | None]] = Froze
                 site="most_primary_victim_vulnerable_unit_points",
                 site_tie_broken_by="primary_victim",
             ),
-            CalamityEffect(
+            _CalamityEffect(
                 "flood_coastal_city",
                 Role.PRIMARY,
                 CalamityKind.DESTROY_CITIES,
@@ -3670,7 +3758,7 @@ CALAMITY_EFFECTS: Final[Mapping[str, tuple[CalamityEffect, ...] | None]] = Froze
                 text="A primary victim without vulnerable units on any flood plain eliminates one coastal city of his choice; if he has no coastal city, the flood leaves him untouched.",
                 rules=("29.5.1.4",),
             ),
-            CalamityEffect(
+            _CalamityEffect(
                 "flood_secondary",
                 Role.SECONDARY,
                 CalamityKind.FLOOD_PLAIN_LOSS,
@@ -3689,7 +3777,7 @@ CALAMITY_EFFECTS: Final[Mapping[str, tuple[CalamityEffect, ...] | None]] = Froze
             ),
         ),
         CalamityId.BARBARIAN_HORDES: (
-            CalamityEffect(
+            _CalamityEffect(
                 "invasion",
                 Role.PRIMARY,
                 CalamityKind.BARBARIAN_INVASION,
@@ -3716,7 +3804,7 @@ CALAMITY_EFFECTS: Final[Mapping[str, tuple[CalamityEffect, ...] | None]] = Froze
             ),
         ),
         CalamityId.CITY_RIOTS: (
-            CalamityEffect(
+            _CalamityEffect(
                 "city_reduced",
                 Role.PRIMARY,
                 CalamityKind.REDUCE_CITIES,
@@ -3729,7 +3817,7 @@ CALAMITY_EFFECTS: Final[Mapping[str, tuple[CalamityEffect, ...] | None]] = Froze
                 text="The victim reduces one city of his choice.",
                 rules=("29.5.3.1",),
             ),
-            CalamityEffect(
+            _CalamityEffect(
                 "treasury_lost",
                 Role.PRIMARY,
                 CalamityKind.LOSE_TREASURY,
@@ -3743,7 +3831,7 @@ CALAMITY_EFFECTS: Final[Mapping[str, tuple[CalamityEffect, ...] | None]] = Froze
             ),
         ),
         CalamityId.CYCLONE: (
-            CalamityEffect(
+            _CalamityEffect(
                 "coastal_cities_reduced",
                 Role.PRIMARY,
                 CalamityKind.REDUCE_CITIES,
@@ -3759,7 +3847,7 @@ CALAMITY_EFFECTS: Final[Mapping[str, tuple[CalamityEffect, ...] | None]] = Froze
                 site="most_primary_victim_cities",
                 site_tie_broken_by="primary_victim",
             ),
-            CalamityEffect(
+            _CalamityEffect(
                 "ships_lost",
                 Role.PRIMARY,
                 CalamityKind.LOSE_SHIPS,
@@ -3771,7 +3859,7 @@ CALAMITY_EFFECTS: Final[Mapping[str, tuple[CalamityEffect, ...] | None]] = Froze
                 text="All of the primary victim's ships in the coastal areas affected return to stock.",
                 rules=("29.6.1.3",),
             ),
-            CalamityEffect(
+            _CalamityEffect(
                 "other_coastal_cities_reduced",
                 Role.SECONDARY,
                 CalamityKind.REDUCE_CITIES,
@@ -3784,7 +3872,7 @@ CALAMITY_EFFECTS: Final[Mapping[str, tuple[CalamityEffect, ...] | None]] = Froze
                 text="Every other player reduces two coastal cities of his that are exposed to the Cyclone.",
                 rules=("29.6.1.3",),
             ),
-            CalamityEffect(
+            _CalamityEffect(
                 "other_ships_lost",
                 Role.SECONDARY,
                 CalamityKind.LOSE_SHIPS,
@@ -3798,7 +3886,7 @@ CALAMITY_EFFECTS: Final[Mapping[str, tuple[CalamityEffect, ...] | None]] = Froze
             ),
         ),
         CalamityId.EPIDEMIC: (
-            CalamityEffect(
+            _CalamityEffect(
                 "epidemic_primary",
                 Role.PRIMARY,
                 CalamityKind.LOSE_UNIT_POINTS,
@@ -3812,7 +3900,7 @@ CALAMITY_EFFECTS: Final[Mapping[str, tuple[CalamityEffect, ...] | None]] = Froze
                 text="The primary victim himself removes sixteen unit points, but must leave each area hit with at least one token of his; his cities drop to one token or more instead of being eliminated. If he cannot lose enough that way, the Epidemic takes all his unit points except one token in every area.",
                 rules=("29.6.2.1", "29.6.2.2"),
             ),
-            CalamityEffect(
+            _CalamityEffect(
                 "epidemic_secondary",
                 Role.SECONDARY,
                 CalamityKind.LOSE_UNIT_POINTS,
@@ -3829,7 +3917,7 @@ CALAMITY_EFFECTS: Final[Mapping[str, tuple[CalamityEffect, ...] | None]] = Froze
             ),
         ),
         CalamityId.COASTAL_MIGRATION: (
-            CalamityEffect(
+            _CalamityEffect(
                 "coastal_units_lost",
                 Role.PRIMARY,
                 CalamityKind.LOSE_UNIT_POINTS,
@@ -3843,7 +3931,7 @@ CALAMITY_EFFECTS: Final[Mapping[str, tuple[CalamityEffect, ...] | None]] = Froze
                 text="The victim removes five unit points from coastal areas.",
                 rules=("29.6.3.1",),
             ),
-            CalamityEffect(
+            _CalamityEffect(
                 "ships_lost",
                 Role.PRIMARY,
                 CalamityKind.LOSE_SHIPS,
@@ -3857,7 +3945,7 @@ CALAMITY_EFFECTS: Final[Mapping[str, tuple[CalamityEffect, ...] | None]] = Froze
             ),
         ),
         CalamityId.CORRUPTION: (
-            CalamityEffect(
+            _CalamityEffect(
                 "commodities_discarded",
                 Role.PRIMARY,
                 CalamityKind.DISCARD_COMMODITY_POINTS,
@@ -3872,7 +3960,7 @@ CALAMITY_EFFECTS: Final[Mapping[str, tuple[CalamityEffect, ...] | None]] = Froze
             ),
         ),
         CalamityId.CIVIL_DISORDER: (
-            CalamityEffect(
+            _CalamityEffect(
                 "cities_reduced",
                 Role.PRIMARY,
                 CalamityKind.REDUCE_CITIES,
@@ -3887,7 +3975,7 @@ CALAMITY_EFFECTS: Final[Mapping[str, tuple[CalamityEffect, ...] | None]] = Froze
             ),
         ),
         CalamityId.TRIBAL_CONFLICT: (
-            CalamityEffect(
+            _CalamityEffect(
                 "areas_depopulated",
                 Role.PRIMARY,
                 CalamityKind.DEPOPULATE_AREAS,
@@ -3902,7 +3990,7 @@ CALAMITY_EFFECTS: Final[Mapping[str, tuple[CalamityEffect, ...] | None]] = Froze
             ),
         ),
         CalamityId.TYRANNY: (
-            CalamityEffect(
+            _CalamityEffect(
                 "unit_points_annexed",
                 Role.PRIMARY,
                 CalamityKind.ANNEX_UNIT_POINTS,
@@ -3919,7 +4007,7 @@ CALAMITY_EFFECTS: Final[Mapping[str, tuple[CalamityEffect, ...] | None]] = Froze
             ),
         ),
         CalamityId.ICONOCLASM_AND_HERESY: (
-            CalamityEffect(
+            _CalamityEffect(
                 "cities_reduced",
                 Role.PRIMARY,
                 CalamityKind.REDUCE_CITIES,
@@ -3932,7 +4020,7 @@ CALAMITY_EFFECTS: Final[Mapping[str, tuple[CalamityEffect, ...] | None]] = Froze
                 text="The primary victim reduces four of his cities.",
                 rules=("29.8.2.1",),
             ),
-            CalamityEffect(
+            _CalamityEffect(
                 "other_cities_reduced",
                 Role.SECONDARY,
                 CalamityKind.REDUCE_CITIES,
@@ -3948,7 +4036,7 @@ CALAMITY_EFFECTS: Final[Mapping[str, tuple[CalamityEffect, ...] | None]] = Froze
             ),
         ),
         CalamityId.MINOR_UPRISING: (
-            CalamityEffect(
+            _CalamityEffect(
                 "counters_returned",
                 Role.PRIMARY,
                 CalamityKind.LOSE_TREASURY_OR_TOKENS,
@@ -3964,7 +4052,7 @@ CALAMITY_EFFECTS: Final[Mapping[str, tuple[CalamityEffect, ...] | None]] = Froze
             ),
         ),
         CalamityId.REGRESSION: (
-            CalamityEffect(
+            _CalamityEffect(
                 "ast_moved_back",
                 Role.PRIMARY,
                 CalamityKind.AST_REGRESSION,
@@ -3978,7 +4066,7 @@ CALAMITY_EFFECTS: Final[Mapping[str, tuple[CalamityEffect, ...] | None]] = Froze
             ),
         ),
         CalamityId.PIRACY: (
-            CalamityEffect(
+            _CalamityEffect(
                 "coastal_cities_taken",
                 Role.PRIMARY,
                 CalamityKind.CITIES_REPLACED_BY_PIRATES,
@@ -3993,7 +4081,7 @@ CALAMITY_EFFECTS: Final[Mapping[str, tuple[CalamityEffect, ...] | None]] = Froze
                 text="White pirate cities take the place of two coastal cities of the primary victim, chosen by the player who traded him Piracy.",
                 rules=("29.9.2.1",),
             ),
-            CalamityEffect(
+            _CalamityEffect(
                 "other_coastal_cities_taken",
                 Role.SECONDARY,
                 CalamityKind.CITIES_REPLACED_BY_PIRATES,
@@ -4011,7 +4099,7 @@ CALAMITY_EFFECTS: Final[Mapping[str, tuple[CalamityEffect, ...] | None]] = Froze
             ),
         ),
         CalamityId.BANDITRY: (
-            CalamityEffect(
+            _CalamityEffect(
                 "commodities_surrendered",
                 Role.PRIMARY,
                 CalamityKind.SURRENDER_COMMODITY_POINTS,
@@ -4026,7 +4114,7 @@ CALAMITY_EFFECTS: Final[Mapping[str, tuple[CalamityEffect, ...] | None]] = Froze
                 text="The victim selects commodity cards of his choice worth in face value at least one point per city he owns, and gives them to the player who traded him Banditry.",
                 rules=("29.9.3.1",),
             ),
-            CalamityEffect(
+            _CalamityEffect(
                 "commodities_discarded",
                 Role.PRIMARY,
                 CalamityKind.DISCARD_COMMODITY_POINTS,
@@ -4049,7 +4137,7 @@ CALAMITY_EFFECTS: Final[Mapping[str, tuple[CalamityEffect, ...] | None]] = Froze
 CALAMITY_MODIFIERS: Final[Mapping[str, tuple[CalamityModifier, ...] | None]] = FrozenMap(
     {
         CalamityId.VOLCANO_EARTHQUAKE: (
-            CalamityModifier(
+            _CalamityModifier(
                 card=CardId.ENGINEERING,
                 applies_to=AppliesTo.PRIMARY,
                 effect=ModifierEffect.ALTERS,
@@ -4067,7 +4155,7 @@ CALAMITY_MODIFIERS: Final[Mapping[str, tuple[CalamityModifier, ...] | None]] = F
                 text="If the primary victim of an earthquake holds Engineering, his city is reduced rather than destroyed. A city eliminated by a volcanic eruption is eliminated with or without Engineering.",
                 rules=("29.2.1.4", "30.18.4"),
             ),
-            CalamityModifier(
+            _CalamityModifier(
                 card=CardId.ENGINEERING,
                 applies_to=AppliesTo.SECONDARY,
                 effect=ModifierEffect.IMMUNITY,
@@ -4085,7 +4173,7 @@ CALAMITY_MODIFIERS: Final[Mapping[str, tuple[CalamityModifier, ...] | None]] = F
                 text="No player holding Engineering can be a secondary victim of an Earthquake.",
                 rules=("29.2.1.5",),
             ),
-            CalamityModifier(
+            _CalamityModifier(
                 card=CardId.URBANISM,
                 applies_to=AppliesTo.BOTH,
                 effect=ModifierEffect.AGGRAVATES,
@@ -4106,7 +4194,7 @@ CALAMITY_MODIFIERS: Final[Mapping[str, tuple[CalamityModifier, ...] | None]] = F
             ),
         ),
         CalamityId.TREACHERY: (
-            CalamityModifier(
+            _CalamityModifier(
                 card=CardId.DIPLOMACY,
                 applies_to=AppliesTo.PRIMARY,
                 effect=ModifierEffect.AGGRAVATES,
@@ -4127,7 +4215,7 @@ CALAMITY_MODIFIERS: Final[Mapping[str, tuple[CalamityModifier, ...] | None]] = F
         ),
         CalamityId.SQUANDERED_WEALTH: (),
         CalamityId.FAMINE: (
-            CalamityModifier(
+            _CalamityModifier(
                 card=CardId.POTTERY,
                 applies_to=AppliesTo.BOTH,
                 effect=ModifierEffect.REDUCES,
@@ -4145,7 +4233,7 @@ CALAMITY_MODIFIERS: Final[Mapping[str, tuple[CalamityModifier, ...] | None]] = F
                 text="A primary or secondary victim holding Pottery removes five unit points fewer.",
                 rules=("29.3.1.2", "30.41.2"),
             ),
-            CalamityModifier(
+            _CalamityModifier(
                 card=CardId.CALENDAR,
                 applies_to=AppliesTo.SECONDARY,
                 effect=ModifierEffect.REDUCES,
@@ -4163,7 +4251,7 @@ CALAMITY_MODIFIERS: Final[Mapping[str, tuple[CalamityModifier, ...] | None]] = F
                 text="A secondary victim holding Calendar removes five unit points fewer.",
                 rules=("29.3.1.3", "30.7.2"),
             ),
-            CalamityModifier(
+            _CalamityModifier(
                 card=CardId.AGRICULTURE,
                 applies_to=AppliesTo.PRIMARY,
                 effect=ModifierEffect.ALTERS,
@@ -4182,7 +4270,7 @@ CALAMITY_MODIFIERS: Final[Mapping[str, tuple[CalamityModifier, ...] | None]] = F
                 rules=("29.3.1.4", "30.3.4"),
                 adds_unit=CalamityUnit.TOKENS,
             ),
-            CalamityModifier(
+            _CalamityModifier(
                 card=CardId.IRRIGATION,
                 applies_to=AppliesTo.BOTH,
                 effect=ModifierEffect.NULLIFIES,
@@ -4202,7 +4290,7 @@ CALAMITY_MODIFIERS: Final[Mapping[str, tuple[CalamityModifier, ...] | None]] = F
             ),
         ),
         CalamityId.SUPERSTITION: (
-            CalamityModifier(
+            _CalamityModifier(
                 card=CardId.MYSTICISM,
                 applies_to=AppliesTo.PRIMARY,
                 effect=ModifierEffect.REDUCES,
@@ -4220,7 +4308,7 @@ CALAMITY_MODIFIERS: Final[Mapping[str, tuple[CalamityModifier, ...] | None]] = F
                 text="A victim holding Mysticism has one city fewer reduced.",
                 rules=("29.3.2.2", "30.36.2"),
             ),
-            CalamityModifier(
+            _CalamityModifier(
                 card=CardId.DEISM,
                 applies_to=AppliesTo.PRIMARY,
                 effect=ModifierEffect.REDUCES,
@@ -4238,7 +4326,7 @@ CALAMITY_MODIFIERS: Final[Mapping[str, tuple[CalamityModifier, ...] | None]] = F
                 text="A victim holding Deism has one city fewer reduced.",
                 rules=("29.3.2.2", "30.12.2"),
             ),
-            CalamityModifier(
+            _CalamityModifier(
                 card=CardId.ENLIGHTENMENT,
                 applies_to=AppliesTo.PRIMARY,
                 effect=ModifierEffect.REDUCES,
@@ -4256,7 +4344,7 @@ CALAMITY_MODIFIERS: Final[Mapping[str, tuple[CalamityModifier, ...] | None]] = F
                 text="A victim holding Enlightenment has one city fewer reduced.",
                 rules=("29.3.2.2", "30.19.2"),
             ),
-            CalamityModifier(
+            _CalamityModifier(
                 card=CardId.UNIVERSAL_DOCTRINE,
                 applies_to=AppliesTo.PRIMARY,
                 effect=ModifierEffect.AGGRAVATES,
@@ -4276,7 +4364,7 @@ CALAMITY_MODIFIERS: Final[Mapping[str, tuple[CalamityModifier, ...] | None]] = F
             ),
         ),
         CalamityId.TEMPEST: (
-            CalamityModifier(
+            _CalamityModifier(
                 card=CardId.ASTRONAVIGATION,
                 applies_to=AppliesTo.PRIMARY,
                 effect=ModifierEffect.REDUCES,
@@ -4294,7 +4382,7 @@ CALAMITY_MODIFIERS: Final[Mapping[str, tuple[CalamityModifier, ...] | None]] = F
                 text="A victim holding Astronavigation may keep two ships of his choice in play.",
                 rules=("29.3.3.3",),
             ),
-            CalamityModifier(
+            _CalamityModifier(
                 card=CardId.CARTOGRAPHY,
                 applies_to=AppliesTo.PRIMARY,
                 effect=ModifierEffect.REDUCES,
@@ -4312,7 +4400,7 @@ CALAMITY_MODIFIERS: Final[Mapping[str, tuple[CalamityModifier, ...] | None]] = F
                 text="A victim holding Cartography may keep two ships of his choice.",
                 rules=("29.3.3.4", "30.8.3"),
             ),
-            CalamityModifier(
+            _CalamityModifier(
                 card=CardId.MASONRY,
                 applies_to=AppliesTo.PRIMARY,
                 effect=ModifierEffect.REDUCES,
@@ -4330,7 +4418,7 @@ CALAMITY_MODIFIERS: Final[Mapping[str, tuple[CalamityModifier, ...] | None]] = F
                 text="A victim holding Masonry returns two fewer treasury tokens to stock.",
                 rules=("29.3.3.5", "30.26.1"),
             ),
-            CalamityModifier(
+            _CalamityModifier(
                 card=CardId.ENGINEERING,
                 applies_to=AppliesTo.PRIMARY,
                 effect=ModifierEffect.REDUCES,
@@ -4350,7 +4438,7 @@ CALAMITY_MODIFIERS: Final[Mapping[str, tuple[CalamityModifier, ...] | None]] = F
             ),
         ),
         CalamityId.CIVIL_WAR: (
-            CalamityModifier(
+            _CalamityModifier(
                 card=CardId.MUSIC,
                 applies_to=AppliesTo.PRIMARY,
                 effect=ModifierEffect.REDUCES,
@@ -4368,7 +4456,7 @@ CALAMITY_MODIFIERS: Final[Mapping[str, tuple[CalamityModifier, ...] | None]] = F
                 text="A victim holding Music selects five more unit points.",
                 rules=("29.4.1.3.2", "30.35.2"),
             ),
-            CalamityModifier(
+            _CalamityModifier(
                 card=CardId.DRAMA_AND_POETRY,
                 applies_to=AppliesTo.PRIMARY,
                 effect=ModifierEffect.REDUCES,
@@ -4386,7 +4474,7 @@ CALAMITY_MODIFIERS: Final[Mapping[str, tuple[CalamityModifier, ...] | None]] = F
                 text="A victim holding Drama and Poetry selects five more unit points.",
                 rules=("29.4.1.3.2", "30.16.2"),
             ),
-            CalamityModifier(
+            _CalamityModifier(
                 card=CardId.DEMOCRACY,
                 applies_to=AppliesTo.PRIMARY,
                 effect=ModifierEffect.REDUCES,
@@ -4404,7 +4492,7 @@ CALAMITY_MODIFIERS: Final[Mapping[str, tuple[CalamityModifier, ...] | None]] = F
                 text="A victim holding Democracy selects ten more unit points.",
                 rules=("29.4.1.3.3", "30.13.3"),
             ),
-            CalamityModifier(
+            _CalamityModifier(
                 card=CardId.PHILOSOPHY,
                 applies_to=AppliesTo.PRIMARY,
                 effect=ModifierEffect.ALTERS,
@@ -4422,7 +4510,7 @@ CALAMITY_MODIFIERS: Final[Mapping[str, tuple[CalamityModifier, ...] | None]] = F
                 text="If the victim holds Philosophy, the first faction is fifteen unit points selected by the beneficiary, whatever other advancements the victim holds: the victim selects none.",
                 rules=("29.4.1.3.5", "30.39.2"),
             ),
-            CalamityModifier(
+            _CalamityModifier(
                 card=CardId.PHILOSOPHY,
                 applies_to=AppliesTo.PRIMARY,
                 effect=ModifierEffect.ALTERS,
@@ -4440,7 +4528,7 @@ CALAMITY_MODIFIERS: Final[Mapping[str, tuple[CalamityModifier, ...] | None]] = F
                 text="If the victim holds Philosophy, the beneficiary selects fifteen unit points (not twenty) for the first faction.",
                 rules=("29.4.1.3.5", "30.39.2"),
             ),
-            CalamityModifier(
+            _CalamityModifier(
                 card=CardId.MILITARY,
                 applies_to=AppliesTo.PRIMARY,
                 effect=ModifierEffect.AGGRAVATES,
@@ -4459,7 +4547,7 @@ CALAMITY_MODIFIERS: Final[Mapping[str, tuple[CalamityModifier, ...] | None]] = F
                 rules=("29.4.1.6", "30.30.3"),
                 adds_unit=CalamityUnit.UNIT_POINTS,
             ),
-            CalamityModifier(
+            _CalamityModifier(
                 card=CardId.NAVAL_WARFARE,
                 applies_to=AppliesTo.PRIMARY,
                 effect=ModifierEffect.AGGRAVATES,
@@ -4478,7 +4566,7 @@ CALAMITY_MODIFIERS: Final[Mapping[str, tuple[CalamityModifier, ...] | None]] = F
                 rules=("29.4.1.6", "30.38.4"),
                 adds_unit=CalamityUnit.UNIT_POINTS,
             ),
-            CalamityModifier(
+            _CalamityModifier(
                 card=CardId.ADVANCED_MILITARY,
                 applies_to=AppliesTo.PRIMARY,
                 effect=ModifierEffect.AGGRAVATES,
@@ -4499,7 +4587,7 @@ CALAMITY_MODIFIERS: Final[Mapping[str, tuple[CalamityModifier, ...] | None]] = F
             ),
         ),
         CalamityId.SLAVE_REVOLT: (
-            CalamityModifier(
+            _CalamityModifier(
                 card=CardId.THEOCRACY,
                 applies_to=AppliesTo.PRIMARY,
                 effect=ModifierEffect.AGGRAVATES,
@@ -4517,7 +4605,7 @@ CALAMITY_MODIFIERS: Final[Mapping[str, tuple[CalamityModifier, ...] | None]] = F
                 text="If the victim holds Theocracy, five more tokens may not support cities.",
                 rules=("29.4.2.2", "30.47.2"),
             ),
-            CalamityModifier(
+            _CalamityModifier(
                 card=CardId.MINING,
                 applies_to=AppliesTo.PRIMARY,
                 effect=ModifierEffect.AGGRAVATES,
@@ -4535,7 +4623,7 @@ CALAMITY_MODIFIERS: Final[Mapping[str, tuple[CalamityModifier, ...] | None]] = F
                 text="If the victim holds Mining, five more tokens may not support cities.",
                 rules=("29.4.2.2", "30.31.4"),
             ),
-            CalamityModifier(
+            _CalamityModifier(
                 card=CardId.MYTHOLOGY,
                 applies_to=AppliesTo.PRIMARY,
                 effect=ModifierEffect.REDUCES,
@@ -4553,7 +4641,7 @@ CALAMITY_MODIFIERS: Final[Mapping[str, tuple[CalamityModifier, ...] | None]] = F
                 text="Mythology lets five more tokens count for city support.",
                 rules=("29.4.2.3", "30.37.2"),
             ),
-            CalamityModifier(
+            _CalamityModifier(
                 card=CardId.ENLIGHTENMENT,
                 applies_to=AppliesTo.PRIMARY,
                 effect=ModifierEffect.REDUCES,
@@ -4573,7 +4661,7 @@ CALAMITY_MODIFIERS: Final[Mapping[str, tuple[CalamityModifier, ...] | None]] = F
             ),
         ),
         CalamityId.CITY_IN_FLAMES: (
-            CalamityModifier(
+            _CalamityModifier(
                 card=CardId.MASONRY,
                 applies_to=AppliesTo.PRIMARY,
                 effect=ModifierEffect.ALTERS,
@@ -4591,7 +4679,7 @@ CALAMITY_MODIFIERS: Final[Mapping[str, tuple[CalamityModifier, ...] | None]] = F
                 text="A victim holding Masonry has the city reduced instead of destroyed.",
                 rules=("29.4.3.2", "30.26.1"),
             ),
-            CalamityModifier(
+            _CalamityModifier(
                 card=CardId.ENGINEERING,
                 applies_to=AppliesTo.PRIMARY,
                 effect=ModifierEffect.ALTERS,
@@ -4611,7 +4699,7 @@ CALAMITY_MODIFIERS: Final[Mapping[str, tuple[CalamityModifier, ...] | None]] = F
             ),
         ),
         CalamityId.FLOOD: (
-            CalamityModifier(
+            _CalamityModifier(
                 card=CardId.ENGINEERING,
                 applies_to=AppliesTo.PRIMARY,
                 effect=ModifierEffect.REDUCES,
@@ -4629,7 +4717,7 @@ CALAMITY_MODIFIERS: Final[Mapping[str, tuple[CalamityModifier, ...] | None]] = F
                 text="A primary victim holding Engineering removes at most seven unit points from a flood plain.",
                 rules=("29.5.1.5", "30.18.6"),
             ),
-            CalamityModifier(
+            _CalamityModifier(
                 card=CardId.ENGINEERING,
                 applies_to=AppliesTo.SECONDARY,
                 effect=ModifierEffect.REDUCES,
@@ -4647,7 +4735,7 @@ CALAMITY_MODIFIERS: Final[Mapping[str, tuple[CalamityModifier, ...] | None]] = F
                 text="A secondary victim holding Engineering removes at most seven unit points from a flood plain.",
                 rules=("29.5.1.5", "30.18.6"),
             ),
-            CalamityModifier(
+            _CalamityModifier(
                 card=CardId.ENGINEERING,
                 applies_to=AppliesTo.PRIMARY,
                 effect=ModifierEffect.ALTERS,
@@ -4667,7 +4755,7 @@ CALAMITY_MODIFIERS: Final[Mapping[str, tuple[CalamityModifier, ...] | None]] = F
             ),
         ),
         CalamityId.BARBARIAN_HORDES: (
-            CalamityModifier(
+            _CalamityModifier(
                 card=CardId.POLITICS,
                 applies_to=AppliesTo.PRIMARY,
                 effect=ModifierEffect.AGGRAVATES,
@@ -4685,7 +4773,7 @@ CALAMITY_MODIFIERS: Final[Mapping[str, tuple[CalamityModifier, ...] | None]] = F
                 text="Five more barbarian tokens are placed if the victim holds Politics.",
                 rules=("29.5.2.2.1", "30.40.2"),
             ),
-            CalamityModifier(
+            _CalamityModifier(
                 card=CardId.PROVINCIAL_EMPIRE,
                 applies_to=AppliesTo.PRIMARY,
                 effect=ModifierEffect.AGGRAVATES,
@@ -4703,7 +4791,7 @@ CALAMITY_MODIFIERS: Final[Mapping[str, tuple[CalamityModifier, ...] | None]] = F
                 text="Five more barbarian tokens are placed if the victim holds Provincial Empire.",
                 rules=("29.5.2.2.1", "30.42.2"),
             ),
-            CalamityModifier(
+            _CalamityModifier(
                 card=CardId.MONARCHY,
                 applies_to=AppliesTo.PRIMARY,
                 effect=ModifierEffect.REDUCES,
@@ -4723,7 +4811,7 @@ CALAMITY_MODIFIERS: Final[Mapping[str, tuple[CalamityModifier, ...] | None]] = F
             ),
         ),
         CalamityId.CITY_RIOTS: (
-            CalamityModifier(
+            _CalamityModifier(
                 card=CardId.LAW,
                 applies_to=AppliesTo.PRIMARY,
                 effect=ModifierEffect.NULLIFIES,
@@ -4743,7 +4831,7 @@ CALAMITY_MODIFIERS: Final[Mapping[str, tuple[CalamityModifier, ...] | None]] = F
             ),
         ),
         CalamityId.CYCLONE: (
-            CalamityModifier(
+            _CalamityModifier(
                 card=CardId.MASONRY,
                 applies_to=AppliesTo.BOTH,
                 effect=ModifierEffect.REDUCES,
@@ -4761,7 +4849,7 @@ CALAMITY_MODIFIERS: Final[Mapping[str, tuple[CalamityModifier, ...] | None]] = F
                 text="A primary or secondary victim holding Masonry reduces one city fewer.",
                 rules=("29.6.1.4", "30.26.1"),
             ),
-            CalamityModifier(
+            _CalamityModifier(
                 card=CardId.ENGINEERING,
                 applies_to=AppliesTo.BOTH,
                 effect=ModifierEffect.REDUCES,
@@ -4779,7 +4867,7 @@ CALAMITY_MODIFIERS: Final[Mapping[str, tuple[CalamityModifier, ...] | None]] = F
                 text="A primary or secondary victim holding Engineering reduces two cities fewer.",
                 rules=("29.6.1.5", "30.18.7"),
             ),
-            CalamityModifier(
+            _CalamityModifier(
                 card=CardId.TRADE_EMPIRE,
                 applies_to=AppliesTo.BOTH,
                 effect=ModifierEffect.AGGRAVATES,
@@ -4799,7 +4887,7 @@ CALAMITY_MODIFIERS: Final[Mapping[str, tuple[CalamityModifier, ...] | None]] = F
             ),
         ),
         CalamityId.EPIDEMIC: (
-            CalamityModifier(
+            _CalamityModifier(
                 card=CardId.MEDICINE,
                 applies_to=AppliesTo.PRIMARY,
                 effect=ModifierEffect.REDUCES,
@@ -4817,7 +4905,7 @@ CALAMITY_MODIFIERS: Final[Mapping[str, tuple[CalamityModifier, ...] | None]] = F
                 text="A primary victim holding Medicine removes eight unit points fewer.",
                 rules=("29.6.2.3", "30.28.2"),
             ),
-            CalamityModifier(
+            _CalamityModifier(
                 card=CardId.ANATOMY,
                 applies_to=AppliesTo.PRIMARY,
                 effect=ModifierEffect.REDUCES,
@@ -4835,7 +4923,7 @@ CALAMITY_MODIFIERS: Final[Mapping[str, tuple[CalamityModifier, ...] | None]] = F
                 text="A primary victim holding Anatomy removes eight unit points fewer.",
                 rules=("29.6.2.3", "30.4.3"),
             ),
-            CalamityModifier(
+            _CalamityModifier(
                 card=CardId.MEDICINE,
                 applies_to=AppliesTo.SECONDARY,
                 effect=ModifierEffect.REDUCES,
@@ -4853,7 +4941,7 @@ CALAMITY_MODIFIERS: Final[Mapping[str, tuple[CalamityModifier, ...] | None]] = F
                 text="A secondary victim holding Medicine removes five unit points fewer.",
                 rules=("29.6.2.3", "30.28.2"),
             ),
-            CalamityModifier(
+            _CalamityModifier(
                 card=CardId.ANATOMY,
                 applies_to=AppliesTo.SECONDARY,
                 effect=ModifierEffect.REDUCES,
@@ -4871,7 +4959,7 @@ CALAMITY_MODIFIERS: Final[Mapping[str, tuple[CalamityModifier, ...] | None]] = F
                 text="A secondary victim holding Anatomy removes five unit points fewer.",
                 rules=("29.6.2.3", "30.4.3"),
             ),
-            CalamityModifier(
+            _CalamityModifier(
                 card=CardId.ROADBUILDING,
                 applies_to=AppliesTo.BOTH,
                 effect=ModifierEffect.AGGRAVATES,
@@ -4889,7 +4977,7 @@ CALAMITY_MODIFIERS: Final[Mapping[str, tuple[CalamityModifier, ...] | None]] = F
                 text="A primary or secondary victim holding Roadbuilding removes five more unit points.",
                 rules=("29.6.2.4", "30.45.3"),
             ),
-            CalamityModifier(
+            _CalamityModifier(
                 card=CardId.TRADE_EMPIRE,
                 applies_to=AppliesTo.BOTH,
                 effect=ModifierEffect.AGGRAVATES,
@@ -4909,7 +4997,7 @@ CALAMITY_MODIFIERS: Final[Mapping[str, tuple[CalamityModifier, ...] | None]] = F
             ),
         ),
         CalamityId.COASTAL_MIGRATION: (
-            CalamityModifier(
+            _CalamityModifier(
                 card=CardId.DIASPORA,
                 applies_to=AppliesTo.PRIMARY,
                 effect=ModifierEffect.NULLIFIES,
@@ -4929,7 +5017,7 @@ CALAMITY_MODIFIERS: Final[Mapping[str, tuple[CalamityModifier, ...] | None]] = F
             ),
         ),
         CalamityId.CORRUPTION: (
-            CalamityModifier(
+            _CalamityModifier(
                 card=CardId.COINAGE,
                 applies_to=AppliesTo.PRIMARY,
                 effect=ModifierEffect.AGGRAVATES,
@@ -4947,7 +5035,7 @@ CALAMITY_MODIFIERS: Final[Mapping[str, tuple[CalamityModifier, ...] | None]] = F
                 text="If the victim holds Coinage, five more points of commodity cards are discarded.",
                 rules=("29.7.1.2", "30.10.3"),
             ),
-            CalamityModifier(
+            _CalamityModifier(
                 card=CardId.LAW,
                 applies_to=AppliesTo.PRIMARY,
                 effect=ModifierEffect.REDUCES,
@@ -4967,7 +5055,7 @@ CALAMITY_MODIFIERS: Final[Mapping[str, tuple[CalamityModifier, ...] | None]] = F
             ),
         ),
         CalamityId.CIVIL_DISORDER: (
-            CalamityModifier(
+            _CalamityModifier(
                 card=CardId.MUSIC,
                 applies_to=AppliesTo.PRIMARY,
                 effect=ModifierEffect.REDUCES,
@@ -4985,7 +5073,7 @@ CALAMITY_MODIFIERS: Final[Mapping[str, tuple[CalamityModifier, ...] | None]] = F
                 text="One city fewer is reduced if the victim holds Music.",
                 rules=("29.7.2.2", "30.35.3"),
             ),
-            CalamityModifier(
+            _CalamityModifier(
                 card=CardId.DRAMA_AND_POETRY,
                 applies_to=AppliesTo.PRIMARY,
                 effect=ModifierEffect.REDUCES,
@@ -5003,7 +5091,7 @@ CALAMITY_MODIFIERS: Final[Mapping[str, tuple[CalamityModifier, ...] | None]] = F
                 text="One city fewer is reduced if the victim holds Drama and Poetry.",
                 rules=("29.7.2.2", "30.16.3"),
             ),
-            CalamityModifier(
+            _CalamityModifier(
                 card=CardId.LAW,
                 applies_to=AppliesTo.PRIMARY,
                 effect=ModifierEffect.REDUCES,
@@ -5021,7 +5109,7 @@ CALAMITY_MODIFIERS: Final[Mapping[str, tuple[CalamityModifier, ...] | None]] = F
                 text="One city fewer is reduced if the victim holds Law.",
                 rules=("29.7.2.2", "30.23.3"),
             ),
-            CalamityModifier(
+            _CalamityModifier(
                 card=CardId.DEMOCRACY,
                 applies_to=AppliesTo.PRIMARY,
                 effect=ModifierEffect.REDUCES,
@@ -5039,7 +5127,7 @@ CALAMITY_MODIFIERS: Final[Mapping[str, tuple[CalamityModifier, ...] | None]] = F
                 text="One city fewer is reduced if the victim holds Democracy.",
                 rules=("29.7.2.2", "30.13.4"),
             ),
-            CalamityModifier(
+            _CalamityModifier(
                 card=CardId.MILITARY,
                 applies_to=AppliesTo.PRIMARY,
                 effect=ModifierEffect.AGGRAVATES,
@@ -5057,7 +5145,7 @@ CALAMITY_MODIFIERS: Final[Mapping[str, tuple[CalamityModifier, ...] | None]] = F
                 text="One additional city is reduced if the victim holds Military.",
                 rules=("29.7.2.3", "30.30.4"),
             ),
-            CalamityModifier(
+            _CalamityModifier(
                 card=CardId.NAVAL_WARFARE,
                 applies_to=AppliesTo.PRIMARY,
                 effect=ModifierEffect.AGGRAVATES,
@@ -5075,7 +5163,7 @@ CALAMITY_MODIFIERS: Final[Mapping[str, tuple[CalamityModifier, ...] | None]] = F
                 text="One additional city is reduced if the victim holds Naval Warfare.",
                 rules=("29.7.2.3", "30.38.5"),
             ),
-            CalamityModifier(
+            _CalamityModifier(
                 card=CardId.ROADBUILDING,
                 applies_to=AppliesTo.PRIMARY,
                 effect=ModifierEffect.AGGRAVATES,
@@ -5093,7 +5181,7 @@ CALAMITY_MODIFIERS: Final[Mapping[str, tuple[CalamityModifier, ...] | None]] = F
                 text="One additional city is reduced if the victim holds Roadbuilding.",
                 rules=("29.7.2.3", "30.45.4"),
             ),
-            CalamityModifier(
+            _CalamityModifier(
                 card=CardId.ADVANCED_MILITARY,
                 applies_to=AppliesTo.PRIMARY,
                 effect=ModifierEffect.AGGRAVATES,
@@ -5114,7 +5202,7 @@ CALAMITY_MODIFIERS: Final[Mapping[str, tuple[CalamityModifier, ...] | None]] = F
         ),
         CalamityId.TRIBAL_CONFLICT: (),
         CalamityId.TYRANNY: (
-            CalamityModifier(
+            _CalamityModifier(
                 card=CardId.SCULPTURE,
                 applies_to=AppliesTo.PRIMARY,
                 effect=ModifierEffect.REDUCES,
@@ -5132,7 +5220,7 @@ CALAMITY_MODIFIERS: Final[Mapping[str, tuple[CalamityModifier, ...] | None]] = F
                 text="If the victim holds Sculpture, five fewer unit points are annexed.",
                 rules=("29.8.1.4", "30.46.2"),
             ),
-            CalamityModifier(
+            _CalamityModifier(
                 card=CardId.MILITARY,
                 applies_to=AppliesTo.PRIMARY,
                 effect=ModifierEffect.REDUCES,
@@ -5150,7 +5238,7 @@ CALAMITY_MODIFIERS: Final[Mapping[str, tuple[CalamityModifier, ...] | None]] = F
                 text="Military means five fewer unit points go to the beneficiary.",
                 rules=("29.8.1.4",),
             ),
-            CalamityModifier(
+            _CalamityModifier(
                 card=CardId.ADVANCED_MILITARY,
                 applies_to=AppliesTo.PRIMARY,
                 effect=ModifierEffect.REDUCES,
@@ -5168,7 +5256,7 @@ CALAMITY_MODIFIERS: Final[Mapping[str, tuple[CalamityModifier, ...] | None]] = F
                 text="Advanced Military means five fewer unit points go to the beneficiary.",
                 rules=("29.8.1.4", "30.2.6"),
             ),
-            CalamityModifier(
+            _CalamityModifier(
                 card=CardId.DEMOCRACY,
                 applies_to=AppliesTo.PRIMARY,
                 effect=ModifierEffect.REDUCES,
@@ -5186,7 +5274,7 @@ CALAMITY_MODIFIERS: Final[Mapping[str, tuple[CalamityModifier, ...] | None]] = F
                 text="Democracy means ten fewer unit points go to the beneficiary.",
                 rules=("29.8.1.4",),
             ),
-            CalamityModifier(
+            _CalamityModifier(
                 card=CardId.MONARCHY,
                 applies_to=AppliesTo.PRIMARY,
                 effect=ModifierEffect.AGGRAVATES,
@@ -5204,7 +5292,7 @@ CALAMITY_MODIFIERS: Final[Mapping[str, tuple[CalamityModifier, ...] | None]] = F
                 text="If the victim holds Monarchy, five more unit points are annexed.",
                 rules=("29.8.1.5", "30.32.4"),
             ),
-            CalamityModifier(
+            _CalamityModifier(
                 card=CardId.THEOCRACY,
                 applies_to=AppliesTo.PRIMARY,
                 effect=ModifierEffect.AGGRAVATES,
@@ -5222,7 +5310,7 @@ CALAMITY_MODIFIERS: Final[Mapping[str, tuple[CalamityModifier, ...] | None]] = F
                 text="If the victim holds Theocracy, five more unit points are annexed.",
                 rules=("29.8.1.5",),
             ),
-            CalamityModifier(
+            _CalamityModifier(
                 card=CardId.PROVINCIAL_EMPIRE,
                 applies_to=AppliesTo.PRIMARY,
                 effect=ModifierEffect.AGGRAVATES,
@@ -5242,7 +5330,7 @@ CALAMITY_MODIFIERS: Final[Mapping[str, tuple[CalamityModifier, ...] | None]] = F
             ),
         ),
         CalamityId.ICONOCLASM_AND_HERESY: (
-            CalamityModifier(
+            _CalamityModifier(
                 card=CardId.THEOCRACY,
                 applies_to=AppliesTo.BOTH,
                 effect=ModifierEffect.REDUCES,
@@ -5261,7 +5349,7 @@ CALAMITY_MODIFIERS: Final[Mapping[str, tuple[CalamityModifier, ...] | None]] = F
                 text="Instead of reducing a city, a primary or secondary victim holding Theocracy may hand back one commodity card of any kind from his hand to spare it, as many times as his commodity cards allow; these cards are shuffled back once the Return of Excess Commodity Cards phase ends.",
                 rules=("29.8.2.2", "30.47.3"),
             ),
-            CalamityModifier(
+            _CalamityModifier(
                 card=CardId.PHILOSOPHY,
                 applies_to=AppliesTo.BOTH,
                 effect=ModifierEffect.REDUCES,
@@ -5279,7 +5367,7 @@ CALAMITY_MODIFIERS: Final[Mapping[str, tuple[CalamityModifier, ...] | None]] = F
                 text="A primary or secondary victim holding Philosophy reduces one city fewer.",
                 rules=("29.8.2.3", "30.39.3"),
             ),
-            CalamityModifier(
+            _CalamityModifier(
                 card=CardId.THEOLOGY,
                 applies_to=AppliesTo.BOTH,
                 effect=ModifierEffect.REDUCES,
@@ -5297,7 +5385,7 @@ CALAMITY_MODIFIERS: Final[Mapping[str, tuple[CalamityModifier, ...] | None]] = F
                 text="A primary or secondary victim holding Theology reduces three cities fewer.",
                 rules=("29.8.2.4", "30.48.2"),
             ),
-            CalamityModifier(
+            _CalamityModifier(
                 card=CardId.MONOTHEISM,
                 applies_to=AppliesTo.BOTH,
                 effect=ModifierEffect.AGGRAVATES,
@@ -5317,7 +5405,7 @@ CALAMITY_MODIFIERS: Final[Mapping[str, tuple[CalamityModifier, ...] | None]] = F
             ),
         ),
         CalamityId.MINOR_UPRISING: (
-            CalamityModifier(
+            _CalamityModifier(
                 card=CardId.MILITARY,
                 applies_to=AppliesTo.PRIMARY,
                 effect=ModifierEffect.REDUCES,
@@ -5335,7 +5423,7 @@ CALAMITY_MODIFIERS: Final[Mapping[str, tuple[CalamityModifier, ...] | None]] = F
                 text="Military reduces the payment by five.",
                 rules=("29.8.3.2",),
             ),
-            CalamityModifier(
+            _CalamityModifier(
                 card=CardId.ADVANCED_MILITARY,
                 applies_to=AppliesTo.PRIMARY,
                 effect=ModifierEffect.REDUCES,
@@ -5355,7 +5443,7 @@ CALAMITY_MODIFIERS: Final[Mapping[str, tuple[CalamityModifier, ...] | None]] = F
             ),
         ),
         CalamityId.REGRESSION: (
-            CalamityModifier(
+            _CalamityModifier(
                 card=CardId.FUNDAMENTALISM,
                 applies_to=AppliesTo.PRIMARY,
                 effect=ModifierEffect.AGGRAVATES,
@@ -5373,7 +5461,7 @@ CALAMITY_MODIFIERS: Final[Mapping[str, tuple[CalamityModifier, ...] | None]] = F
                 text="A victim holding Fundamentalism moves back one more space.",
                 rules=("29.9.1.2", "30.20.2"),
             ),
-            CalamityModifier(
+            _CalamityModifier(
                 card=CardId.LIBRARY,
                 applies_to=AppliesTo.PRIMARY,
                 effect=ModifierEffect.REDUCES,
@@ -5393,7 +5481,7 @@ CALAMITY_MODIFIERS: Final[Mapping[str, tuple[CalamityModifier, ...] | None]] = F
             ),
         ),
         CalamityId.PIRACY: (
-            CalamityModifier(
+            _CalamityModifier(
                 card=CardId.CARTOGRAPHY,
                 applies_to=AppliesTo.BOTH,
                 effect=ModifierEffect.AGGRAVATES,
@@ -5411,7 +5499,7 @@ CALAMITY_MODIFIERS: Final[Mapping[str, tuple[CalamityModifier, ...] | None]] = F
                 text="A primary or secondary victim holding Cartography has one additional city replaced.",
                 rules=("29.9.2.3", "30.8.4"),
             ),
-            CalamityModifier(
+            _CalamityModifier(
                 card=CardId.NAVAL_WARFARE,
                 applies_to=AppliesTo.BOTH,
                 effect=ModifierEffect.REDUCES,
@@ -5431,7 +5519,7 @@ CALAMITY_MODIFIERS: Final[Mapping[str, tuple[CalamityModifier, ...] | None]] = F
             ),
         ),
         CalamityId.BANDITRY: (
-            CalamityModifier(
+            _CalamityModifier(
                 card=CardId.THEOLOGY,
                 applies_to=AppliesTo.PRIMARY,
                 effect=ModifierEffect.REDUCES,
@@ -5449,7 +5537,7 @@ CALAMITY_MODIFIERS: Final[Mapping[str, tuple[CalamityModifier, ...] | None]] = F
                 text="Theology causes five fewer face-value points to be removed.",
                 rules=("29.9.3.2",),
             ),
-            CalamityModifier(
+            _CalamityModifier(
                 card=CardId.LAW,
                 applies_to=AppliesTo.PRIMARY,
                 effect=ModifierEffect.REDUCES,
@@ -5474,40 +5562,40 @@ CALAMITY_MODIFIERS: Final[Mapping[str, tuple[CalamityModifier, ...] | None]] = F
 #: How each calamity's modifiers of different cards combine.
 CALAMITY_COMBINATIONS: Final[Mapping[str, Combination]] = FrozenMap(
     {
-        CalamityId.VOLCANO_EARTHQUAKE: Combination(
+        CalamityId.VOLCANO_EARTHQUAKE: _Combination(
             CombinationMode.CUMULATIVE,
             (),
             ((CardId.ENGINEERING, (CardId.URBANISM,)),),
             mode_unknown=False,
         ),
-        CalamityId.TREACHERY: Combination(None, (), (), mode_unknown=False),
-        CalamityId.SQUANDERED_WEALTH: Combination(None, (), (), mode_unknown=False),
-        CalamityId.FAMINE: Combination(None, (), (), mode_unknown=True),
-        CalamityId.SUPERSTITION: Combination(CombinationMode.CUMULATIVE, (), (), mode_unknown=False),
-        CalamityId.TEMPEST: Combination(None, (), (), mode_unknown=True),
-        CalamityId.CIVIL_WAR: Combination(
+        CalamityId.TREACHERY: _Combination(None, (), (), mode_unknown=False),
+        CalamityId.SQUANDERED_WEALTH: _Combination(None, (), (), mode_unknown=False),
+        CalamityId.FAMINE: _Combination(None, (), (), mode_unknown=True),
+        CalamityId.SUPERSTITION: _Combination(CombinationMode.CUMULATIVE, (), (), mode_unknown=False),
+        CalamityId.TEMPEST: _Combination(None, (), (), mode_unknown=True),
+        CalamityId.CIVIL_WAR: _Combination(
             CombinationMode.CUMULATIVE,
             (),
             ((CardId.PHILOSOPHY, (CardId.MUSIC, CardId.DRAMA_AND_POETRY, CardId.DEMOCRACY)),),
             mode_unknown=False,
         ),
-        CalamityId.SLAVE_REVOLT: Combination(CombinationMode.CUMULATIVE, (), (), mode_unknown=False),
-        CalamityId.CITY_IN_FLAMES: Combination(CombinationMode.CUMULATIVE, (), (), mode_unknown=False),
-        CalamityId.FLOOD: Combination(None, (), (), mode_unknown=False),
-        CalamityId.BARBARIAN_HORDES: Combination(CombinationMode.CUMULATIVE, (), (), mode_unknown=False),
-        CalamityId.CITY_RIOTS: Combination(None, (), (), mode_unknown=False),
-        CalamityId.CYCLONE: Combination(None, (), (), mode_unknown=True),
-        CalamityId.EPIDEMIC: Combination(CombinationMode.CUMULATIVE, (), (), mode_unknown=False),
-        CalamityId.COASTAL_MIGRATION: Combination(None, (), (), mode_unknown=False),
-        CalamityId.CORRUPTION: Combination(None, (), (), mode_unknown=True),
-        CalamityId.CIVIL_DISORDER: Combination(CombinationMode.CUMULATIVE, (), (), mode_unknown=False),
-        CalamityId.TRIBAL_CONFLICT: Combination(None, (), (), mode_unknown=False),
-        CalamityId.TYRANNY: Combination(CombinationMode.CUMULATIVE, (), (), mode_unknown=False),
-        CalamityId.ICONOCLASM_AND_HERESY: Combination(None, (), (), mode_unknown=True),
-        CalamityId.MINOR_UPRISING: Combination(CombinationMode.CUMULATIVE, (), (), mode_unknown=False),
-        CalamityId.REGRESSION: Combination(CombinationMode.CUMULATIVE, (), (), mode_unknown=False),
-        CalamityId.PIRACY: Combination(None, (), (), mode_unknown=True),
-        CalamityId.BANDITRY: Combination(CombinationMode.CUMULATIVE, (), (), mode_unknown=False),
+        CalamityId.SLAVE_REVOLT: _Combination(CombinationMode.CUMULATIVE, (), (), mode_unknown=False),
+        CalamityId.CITY_IN_FLAMES: _Combination(CombinationMode.CUMULATIVE, (), (), mode_unknown=False),
+        CalamityId.FLOOD: _Combination(None, (), (), mode_unknown=False),
+        CalamityId.BARBARIAN_HORDES: _Combination(CombinationMode.CUMULATIVE, (), (), mode_unknown=False),
+        CalamityId.CITY_RIOTS: _Combination(None, (), (), mode_unknown=False),
+        CalamityId.CYCLONE: _Combination(None, (), (), mode_unknown=True),
+        CalamityId.EPIDEMIC: _Combination(CombinationMode.CUMULATIVE, (), (), mode_unknown=False),
+        CalamityId.COASTAL_MIGRATION: _Combination(None, (), (), mode_unknown=False),
+        CalamityId.CORRUPTION: _Combination(None, (), (), mode_unknown=True),
+        CalamityId.CIVIL_DISORDER: _Combination(CombinationMode.CUMULATIVE, (), (), mode_unknown=False),
+        CalamityId.TRIBAL_CONFLICT: _Combination(None, (), (), mode_unknown=False),
+        CalamityId.TYRANNY: _Combination(CombinationMode.CUMULATIVE, (), (), mode_unknown=False),
+        CalamityId.ICONOCLASM_AND_HERESY: _Combination(None, (), (), mode_unknown=True),
+        CalamityId.MINOR_UPRISING: _Combination(CombinationMode.CUMULATIVE, (), (), mode_unknown=False),
+        CalamityId.REGRESSION: _Combination(CombinationMode.CUMULATIVE, (), (), mode_unknown=False),
+        CalamityId.PIRACY: _Combination(None, (), (), mode_unknown=True),
+        CalamityId.BANDITRY: _Combination(CombinationMode.CUMULATIVE, (), (), mode_unknown=False),
     },
 )
 
@@ -5515,7 +5603,7 @@ CALAMITY_COMBINATIONS: Final[Mapping[str, Combination]] = FrozenMap(
 CALAMITY_IMMUNITIES: Final[Mapping[str, tuple[CalamityImmunity, ...] | None]] = FrozenMap(
     {
         CalamityId.VOLCANO_EARTHQUAKE: (
-            CalamityImmunity(
+            _CalamityImmunity(
                 who="card_holder",
                 side=Role.SECONDARY,
                 nation=None,
@@ -5538,7 +5626,7 @@ CALAMITY_IMMUNITIES: Final[Mapping[str, tuple[CalamityImmunity, ...] | None]] = 
         CalamityId.CITY_RIOTS: (),
         CalamityId.CYCLONE: (),
         CalamityId.EPIDEMIC: (
-            CalamityImmunity(
+            _CalamityImmunity(
                 who="trading_player",
                 side=Role.SECONDARY,
                 nation=None,
@@ -5553,7 +5641,7 @@ CALAMITY_IMMUNITIES: Final[Mapping[str, tuple[CalamityImmunity, ...] | None]] = 
         CalamityId.TRIBAL_CONFLICT: (),
         CalamityId.TYRANNY: (),
         CalamityId.ICONOCLASM_AND_HERESY: (
-            CalamityImmunity(
+            _CalamityImmunity(
                 who="trading_player",
                 side=Role.SECONDARY,
                 nation=None,
@@ -5565,7 +5653,7 @@ CALAMITY_IMMUNITIES: Final[Mapping[str, tuple[CalamityImmunity, ...] | None]] = 
         CalamityId.MINOR_UPRISING: (),
         CalamityId.REGRESSION: (),
         CalamityId.PIRACY: (
-            CalamityImmunity(
+            _CalamityImmunity(
                 who="trading_player",
                 side=Role.SECONDARY,
                 nation=None,
@@ -5579,48 +5667,48 @@ CALAMITY_IMMUNITIES: Final[Mapping[str, tuple[CalamityImmunity, ...] | None]] = 
 )
 
 TRADE_STACKS: Final[tuple[TradeStack, ...]] = (
-    TradeStack(1, (CommodityId.BEANS, CommodityId.MAIZE, CommodityId.POTATOES), ()),
-    TradeStack(
+    _TradeStack(1, (CommodityId.BEANS, CommodityId.MAIZE, CommodityId.POTATOES), ()),
+    _TradeStack(
         2,
         (CommodityId.HONEY, CommodityId.SQUASH, CommodityId.TURKEY),
         (CalamityId.VOLCANO_EARTHQUAKE, CalamityId.TREACHERY, CalamityId.SQUANDERED_WEALTH),
         ((7, CardId.CARTOGRAPHY),),
     ),
-    TradeStack(
+    _TradeStack(
         3,
         (CommodityId.CERAMICS, CommodityId.CACAO, CommodityId.SALT),
         (CalamityId.FAMINE, CalamityId.SUPERSTITION, CalamityId.TEMPEST),
         ((9, CardId.ADVANCEMENT_30_44),),
     ),
-    TradeStack(
+    _TradeStack(
         4,
         (CommodityId.COTTON, CommodityId.LIMESTONE, CommodityId.VANILLA),
         (CalamityId.CIVIL_WAR, CalamityId.SLAVE_REVOLT, CalamityId.CITY_IN_FLAMES),
     ),
-    TradeStack(
+    _TradeStack(
         5,
         (CommodityId.FABRIC, CommodityId.HEMATITE, CommodityId.SERPENTINE),
         (CalamityId.FLOOD, CalamityId.BARBARIAN_HORDES, CalamityId.CITY_RIOTS),
     ),
-    TradeStack(
+    _TradeStack(
         6,
         (CommodityId.COPPER, CommodityId.FEATHERS, CommodityId.SILVER),
         (CalamityId.CYCLONE, CalamityId.EPIDEMIC, CalamityId.COASTAL_MIGRATION),
         ((13, CardId.MINING),),
     ),
-    TradeStack(
+    _TradeStack(
         7,
         (CommodityId.JADE, CommodityId.PYRITE, CommodityId.SHELLS),
         (CalamityId.CORRUPTION, CalamityId.CIVIL_DISORDER, CalamityId.TRIBAL_CONFLICT),
         ((15, CardId.CARTOGRAPHY),),
     ),
-    TradeStack(
+    _TradeStack(
         8,
         (CommodityId.GEMS, CommodityId.MARBLE, CommodityId.OBSIDIAN),
         (CalamityId.TYRANNY, CalamityId.ICONOCLASM_AND_HERESY, CalamityId.MINOR_UPRISING),
         ((16, CardId.MINING),),
     ),
-    TradeStack(
+    _TradeStack(
         9,
         (CommodityId.GOLD, CommodityId.PEARLS, CommodityId.TURQUOISE),
         (CalamityId.REGRESSION, CalamityId.PIRACY, CalamityId.BANDITRY),
@@ -5629,24 +5717,24 @@ TRADE_STACKS: Final[tuple[TradeStack, ...]] = (
 
 #: How the trade stacks are prepared before play, step by step.
 STACK_SETUP: Final[tuple[StackSetupStep, ...]] = (
-    StackSetupStep("sort_commodities_by_stack", "Sort the commodity cards by number.", ("10.3.5",)),
-    StackSetupStep("shuffle_each_stack", "Shuffle each stack.", ("10.3.5",)),
-    StackSetupStep(
+    _StackSetupStep("sort_commodities_by_stack", "Sort the commodity cards by number.", ("10.3.5",)),
+    _StackSetupStep("shuffle_each_stack", "Shuffle each stack.", ("10.3.5",)),
+    _StackSetupStep(
         "set_aside_commodities",
         "From each of stacks two to nine, set aside a number of commodity cards equal to the number of players.",
         ("10.3.5",),
     ),
-    StackSetupStep(
+    _StackSetupStep(
         "shuffle_in_tradable_calamities",
         "Shuffle each of the eight major tradable calamities and the eight minor calamities with the remaining commodity cards of its stack.",
         ("10.3.5",),
     ),
-    StackSetupStep(
+    _StackSetupStep(
         "place_set_aside_on_top",
         "Put the commodity cards set aside back on top of their stacks.",
         ("10.3.5",),
     ),
-    StackSetupStep(
+    _StackSetupStep(
         "place_non_tradable_calamities_at_bottom",
         "Place the eight non-tradable calamities at the bottom of the stack of their number. The first stack holds no calamities.",
         ("10.3.5",),
@@ -5655,12 +5743,12 @@ STACK_SETUP: Final[tuple[StackSetupStep, ...]] = (
 
 #: The trade decks by player count (games with trade blocks or per-count decks; empty otherwise).
 DECK_COMPOSITIONS: Final[tuple[DeckBand, ...]] = (
-    DeckBand(
+    _DeckBand(
         9,
         9,
         None,
         (
-            Deck(
+            _Deck(
                 Block.SINGLE,
                 (
                     (CommodityId.BEANS, 7),
@@ -5708,13 +5796,13 @@ AST_LEVELS: Final[tuple[str, ...]] = ("standard",)
 
 EPOCHS: Final[Mapping[str, Epoch]] = FrozenMap(
     {
-        EpochId.STONE_AGE: Epoch(
+        EpochId.STONE_AGE: _Epoch(
             id=EpochId.STONE_AGE,
             name="Stone Age",
             order=1,
             requirements=FrozenMap(
                 {
-                    "standard": Requirements(
+                    "standard": _Requirements(
                         min_cities=None,
                         min_card_groups=None,
                         min_cards=None,
@@ -5728,13 +5816,13 @@ EPOCHS: Final[Mapping[str, Epoch]] = FrozenMap(
                 },
             ),
         ),
-        EpochId.EARLY_BRONZE_AGE: Epoch(
+        EpochId.EARLY_BRONZE_AGE: _Epoch(
             id=EpochId.EARLY_BRONZE_AGE,
             name="Early Bronze Age",
             order=2,
             requirements=FrozenMap(
                 {
-                    "standard": Requirements(
+                    "standard": _Requirements(
                         min_cities=None,
                         min_card_groups=None,
                         min_cards=None,
@@ -5748,13 +5836,13 @@ EPOCHS: Final[Mapping[str, Epoch]] = FrozenMap(
                 },
             ),
         ),
-        EpochId.LATE_BRONZE_AGE: Epoch(
+        EpochId.LATE_BRONZE_AGE: _Epoch(
             id=EpochId.LATE_BRONZE_AGE,
             name="Late Bronze Age",
             order=3,
             requirements=FrozenMap(
                 {
-                    "standard": Requirements(
+                    "standard": _Requirements(
                         min_cities=None,
                         min_card_groups=None,
                         min_cards=None,
@@ -5768,13 +5856,13 @@ EPOCHS: Final[Mapping[str, Epoch]] = FrozenMap(
                 },
             ),
         ),
-        EpochId.EARLY_IRON_AGE: Epoch(
+        EpochId.EARLY_IRON_AGE: _Epoch(
             id=EpochId.EARLY_IRON_AGE,
             name="Early Iron Age",
             order=4,
             requirements=FrozenMap(
                 {
-                    "standard": Requirements(
+                    "standard": _Requirements(
                         min_cities=4,
                         min_card_groups=None,
                         min_cards=None,
@@ -5788,13 +5876,13 @@ EPOCHS: Final[Mapping[str, Epoch]] = FrozenMap(
                 },
             ),
         ),
-        EpochId.LATE_IRON_AGE: Epoch(
+        EpochId.LATE_IRON_AGE: _Epoch(
             id=EpochId.LATE_IRON_AGE,
             name="Late Iron Age",
             order=5,
             requirements=FrozenMap(
                 {
-                    "standard": Requirements(
+                    "standard": _Requirements(
                         min_cities=5,
                         min_card_groups=None,
                         min_cards=None,
@@ -5815,7 +5903,7 @@ AST_TRACKS: Final[Mapping[str, Mapping[str, AstTrack]]] = FrozenMap({})
 
 PHASES: Final[Mapping[str, Phase]] = FrozenMap(
     {
-        PhaseId.TAX_COLLECTION: Phase(
+        PhaseId.TAX_COLLECTION: _Phase(
             PhaseId.TAX_COLLECTION,
             "Tax Collection",
             1,
@@ -5827,10 +5915,10 @@ PHASES: Final[Mapping[str, Phase]] = FrozenMap(
             None,
             None,
             None,
-            (SubActivity("tax_revolts", "City revolts", ("13.3",), None),),
+            (_SubActivity("tax_revolts", "City revolts", ("13.3",), None),),
             None,
         ),
-        PhaseId.POPULATION_EXPANSION: Phase(
+        PhaseId.POPULATION_EXPANSION: _Phase(
             PhaseId.POPULATION_EXPANSION,
             "Population Expansion",
             2,
@@ -5845,7 +5933,7 @@ PHASES: Final[Mapping[str, Phase]] = FrozenMap(
             (),
             None,
         ),
-        PhaseId.CENSUS: Phase(
+        PhaseId.CENSUS: _Phase(
             PhaseId.CENSUS,
             "Census",
             3,
@@ -5860,7 +5948,7 @@ PHASES: Final[Mapping[str, Phase]] = FrozenMap(
             (),
             None,
         ),
-        PhaseId.SHIP_CONSTRUCTION: Phase(
+        PhaseId.SHIP_CONSTRUCTION: _Phase(
             PhaseId.SHIP_CONSTRUCTION,
             "Ship Construction and Maintenance",
             4,
@@ -5875,7 +5963,7 @@ PHASES: Final[Mapping[str, Phase]] = FrozenMap(
             (),
             CardId.MILITARY,
         ),
-        PhaseId.MOVEMENT: Phase(
+        PhaseId.MOVEMENT: _Phase(
             PhaseId.MOVEMENT,
             "Movement",
             5,
@@ -5890,7 +5978,7 @@ PHASES: Final[Mapping[str, Phase]] = FrozenMap(
             (),
             CardId.MILITARY,
         ),
-        PhaseId.CONFLICT: Phase(
+        PhaseId.CONFLICT: _Phase(
             PhaseId.CONFLICT,
             "Conflict",
             6,
@@ -5905,7 +5993,7 @@ PHASES: Final[Mapping[str, Phase]] = FrozenMap(
             (),
             None,
         ),
-        PhaseId.CITY_CONSTRUCTION: Phase(
+        PhaseId.CITY_CONSTRUCTION: _Phase(
             PhaseId.CITY_CONSTRUCTION,
             "City Construction",
             7,
@@ -5920,7 +6008,7 @@ PHASES: Final[Mapping[str, Phase]] = FrozenMap(
             (),
             None,
         ),
-        PhaseId.REMOVAL_OF_SURPLUS_POPULATION: Phase(
+        PhaseId.REMOVAL_OF_SURPLUS_POPULATION: _Phase(
             PhaseId.REMOVAL_OF_SURPLUS_POPULATION,
             "Removal of Surplus Population",
             8,
@@ -5935,7 +6023,7 @@ PHASES: Final[Mapping[str, Phase]] = FrozenMap(
             (),
             None,
         ),
-        PhaseId.CITY_SUPPORT_CHECK: Phase(
+        PhaseId.CITY_SUPPORT_CHECK: _Phase(
             PhaseId.CITY_SUPPORT_CHECK,
             "City Support Check",
             9,
@@ -5950,7 +6038,7 @@ PHASES: Final[Mapping[str, Phase]] = FrozenMap(
             (),
             None,
         ),
-        PhaseId.ACQUISITION_OF_TRADE_CARDS: Phase(
+        PhaseId.ACQUISITION_OF_TRADE_CARDS: _Phase(
             PhaseId.ACQUISITION_OF_TRADE_CARDS,
             "Trade Cards Acquisition",
             10,
@@ -5965,7 +6053,7 @@ PHASES: Final[Mapping[str, Phase]] = FrozenMap(
             (),
             None,
         ),
-        PhaseId.TRADE: Phase(
+        PhaseId.TRADE: _Phase(
             PhaseId.TRADE,
             "Trade",
             11,
@@ -5980,7 +6068,7 @@ PHASES: Final[Mapping[str, Phase]] = FrozenMap(
             (),
             None,
         ),
-        PhaseId.RESOLUTION_OF_CALAMITIES: Phase(
+        PhaseId.RESOLUTION_OF_CALAMITIES: _Phase(
             PhaseId.RESOLUTION_OF_CALAMITIES,
             "Calamity Resolution",
             12,
@@ -5995,7 +6083,7 @@ PHASES: Final[Mapping[str, Phase]] = FrozenMap(
             (),
             None,
         ),
-        PhaseId.SPECIAL_ABILITIES: Phase(
+        PhaseId.SPECIAL_ABILITIES: _Phase(
             PhaseId.SPECIAL_ABILITIES,
             "Special Abilities Phase",
             13,
@@ -6008,17 +6096,17 @@ PHASES: Final[Mapping[str, Phase]] = FrozenMap(
             None,
             None,
             (
-                SubActivity("diaspora", "Diaspora", ("25.2", "25.2.1"), CardId.DIASPORA),
-                SubActivity("fundamentalism", "Fundamentalism", ("25.3", "25.3.1"), CardId.FUNDAMENTALISM),
-                SubActivity("monotheism", "Monotheism", ("25.4", "25.4.1"), CardId.MONOTHEISM),
-                SubActivity("politics", "Politics", ("25.5", "25.5.1"), CardId.POLITICS),
-                SubActivity("provincial_empire", "Provincial Empire", ("25.6", "25.6.1"), CardId.PROVINCIAL_EMPIRE),
-                SubActivity("trade_empire", "Trade Empire", ("25.7", "25.7.1"), CardId.TRADE_EMPIRE),
-                SubActivity("universal_doctrine", "Universal Doctrine", ("25.8", "25.8.1"), CardId.UNIVERSAL_DOCTRINE),
+                _SubActivity("diaspora", "Diaspora", ("25.2", "25.2.1"), CardId.DIASPORA),
+                _SubActivity("fundamentalism", "Fundamentalism", ("25.3", "25.3.1"), CardId.FUNDAMENTALISM),
+                _SubActivity("monotheism", "Monotheism", ("25.4", "25.4.1"), CardId.MONOTHEISM),
+                _SubActivity("politics", "Politics", ("25.5", "25.5.1"), CardId.POLITICS),
+                _SubActivity("provincial_empire", "Provincial Empire", ("25.6", "25.6.1"), CardId.PROVINCIAL_EMPIRE),
+                _SubActivity("trade_empire", "Trade Empire", ("25.7", "25.7.1"), CardId.TRADE_EMPIRE),
+                _SubActivity("universal_doctrine", "Universal Doctrine", ("25.8", "25.8.1"), CardId.UNIVERSAL_DOCTRINE),
             ),
             None,
         ),
-        PhaseId.CITY_SUPPORT_CHECK_AFTER_SPECIAL_ABILITIES: Phase(
+        PhaseId.CITY_SUPPORT_CHECK_AFTER_SPECIAL_ABILITIES: _Phase(
             PhaseId.CITY_SUPPORT_CHECK_AFTER_SPECIAL_ABILITIES,
             "City Support Check after Special Abilities",
             14,
@@ -6033,7 +6121,7 @@ PHASES: Final[Mapping[str, Phase]] = FrozenMap(
             (),
             None,
         ),
-        PhaseId.ACQUISITION_OF_CIVILIZATION_CARDS: Phase(
+        PhaseId.ACQUISITION_OF_CIVILIZATION_CARDS: _Phase(
             PhaseId.ACQUISITION_OF_CIVILIZATION_CARDS,
             "Civilization Advancements Acquisition",
             15,
@@ -6048,7 +6136,7 @@ PHASES: Final[Mapping[str, Phase]] = FrozenMap(
             (),
             None,
         ),
-        PhaseId.RETURN_OF_EXCESS_COMMODITY_CARDS: Phase(
+        PhaseId.RETURN_OF_EXCESS_COMMODITY_CARDS: _Phase(
             PhaseId.RETURN_OF_EXCESS_COMMODITY_CARDS,
             "Return of Excess Commodity Cards",
             16,
@@ -6061,7 +6149,7 @@ PHASES: Final[Mapping[str, Phase]] = FrozenMap(
             None,
             None,
             (
-                SubActivity(
+                _SubActivity(
                     "trade_routes_exchange",
                     "Exchange of commodity cards for treasury",
                     ("27.1",),
@@ -6070,7 +6158,7 @@ PHASES: Final[Mapping[str, Phase]] = FrozenMap(
             ),
             None,
         ),
-        PhaseId.MOVEMENT_OF_SUCCESSION_MARKERS: Phase(
+        PhaseId.MOVEMENT_OF_SUCCESSION_MARKERS: _Phase(
             PhaseId.MOVEMENT_OF_SUCCESSION_MARKERS,
             "Movement of Succession Markers",
             17,
@@ -6110,14 +6198,14 @@ PHASE_ORDER: Final[tuple[str, ...]] = (
 
 PLAYER_COUNTS: Final[Mapping[int, PlayerCount]] = FrozenMap(
     {
-        9: PlayerCount(
+        9: _PlayerCount(
             9,
             True,
             55,
             (),
             (),
             (
-                SpecialRule(
+                _SpecialRule(
                     "map_measure",
                     "When using the Scenario Handbook, use 4 inches of map per player as the measure instead of 4.25.",
                 ),
@@ -6140,7 +6228,7 @@ FLOOD_PLAINS: Final[Mapping[str, Region]] = FrozenMap({})
 VOLCANOES: Final[Mapping[str, Region]] = FrozenMap({})
 
 #: The commodity cards a player may keep, and the cards that change it.
-HAND_LIMIT: Final[HandLimit | None] = HandLimit(
+HAND_LIMIT: Final[HandLimit | None] = _HandLimit(
     commodity_cards=8,
     card_changes=((CardId.TRADE_ROUTES, 1), (CardId.DIASPORA, -1)),
     cumulative=True,
@@ -6148,9 +6236,9 @@ HAND_LIMIT: Final[HandLimit | None] = HandLimit(
 )
 
 #: Taxation: tokens per city, the cards that change the rate, the cards that prevent revolts.
-TAXATION: Final[Taxation | None] = Taxation(
+TAXATION: Final[Taxation | None] = _Taxation(
     tokens_per_city=2,
-    rate_changes=(RateChange(CardId.MONARCHY, 1, 0), RateChange(CardId.COINAGE, 1, 1)),
+    rate_changes=(_RateChange(CardId.MONARCHY, 1, 0), _RateChange(CardId.COINAGE, 1, 1)),
     cumulative=True,
     revolt_immune_cards=(CardId.DEMOCRACY,),
     rules=("13.1", "13.2", "13.3"),
@@ -6158,7 +6246,7 @@ TAXATION: Final[Taxation | None] = Taxation(
 
 #: The items of the final score (None: the scoring is not in the sources).
 SCORING: Final[tuple[ScoringItem, ...] | None] = (
-    ScoringItem(
+    _ScoringItem(
         id="ast_position",
         name="A.S.T. position",
         per="ast_space",
@@ -6166,7 +6254,7 @@ SCORING: Final[tuple[ScoringItem, ...] | None] = (
         text="A.S.T. position: 5 points per space.",
         rules=("35.1",),
     ),
-    ScoringItem(
+    _ScoringItem(
         id="advancements_below_100",
         name="Civilization advancements (face value below 100)",
         per="civilization_card",
@@ -6174,7 +6262,7 @@ SCORING: Final[tuple[ScoringItem, ...] | None] = (
         text="1 point for each advancement with a face value below 100.",
         rules=("35.1",),
     ),
-    ScoringItem(
+    _ScoringItem(
         id="advancements_100_and_more",
         name="Civilization advancements (face value 100 or more)",
         per="civilization_card",
@@ -6182,7 +6270,7 @@ SCORING: Final[tuple[ScoringItem, ...] | None] = (
         text="Advancements with a face value of 100 or more: points not in the sources.",
         rules=("35.1",),
     ),
-    ScoringItem(
+    _ScoringItem(
         id="cities",
         name="Cities",
         per="city",
@@ -6195,16 +6283,16 @@ SCORING: Final[tuple[ScoringItem, ...] | None] = (
 #: Every ruleset-level rule as the data writes it (the settings of `civrules export`), as typed,
 #: read-only records (the runtime's `settings` module), each also the Mapping[str, object] it was
 #: before they were typed; unknown facts are None.
-SETTINGS: Final[settings.Settings] = settings.Settings(
+SETTINGS: Final[settings.Settings] = _SettingsSettings(
     description="A nine-player variant on a map of Central America, played with the Expansion Project's rules (or those of the Dawn of History game): 27 Central American goods replace the trade goods, the Conquistadors replace the barbarians and pirates, and a volcanic eruption sets off every volcano of the map.",
     status="draft",
-    rulebook=settings.Rulebook(
+    rulebook=_SettingsRulebook(
         title="CIVILIZATION: The Expansion Project",
         rule_index="rulebooks/expansion-project.yaml",
         note='1.1 A: the game has a Core Rulebook ("this book") and a Scenario Handbook; only the Core Rulebook is in the sources, as a mixed English/Italian transcription of an online site. The Scenario Handbook (the civilizations, their start and associated areas, the A.S.T. order) and the map are not.',
     ),
-    not_in_sources=settings.NotInSources(map=None, unknown_fields=("map",)),
-    credit_policy=settings.CreditPolicy(
+    not_in_sources=_SettingsNotInSources(map=None, unknown_fields=("map",)),
+    credit_policy=_SettingsCreditPolicy(
         rule=("6.1", "6.2", "26.5.1", "26.5.7", "26.5.8", "26.5.9"),
         group_credits="credit_tokens_of_group",
         two_group_cards=None,
@@ -6213,17 +6301,17 @@ SETTINGS: Final[settings.Settings] = settings.Settings(
         credits_must_be_used=True,
         free_when_covered=True,
         excess_lost=True,
-        purchases=settings.CreditPolicyPurchases(
-            several_cards_per_turn=settings.CreditPolicyPurchasesSeveralCardsPerTurn(
+        purchases=_SettingsCreditPolicyPurchases(
+            several_cards_per_turn=_SettingsCreditPolicyPurchasesSeveralCardsPerTurn(
                 value=None,
                 unknown_fields=("value",),
             ),
-            same_turn_credits=settings.CreditPolicyPurchasesSameTurnCredits(value=None, unknown_fields=("value",)),
-            treasury_within_price=settings.CreditPolicyPurchasesTreasuryWithinPrice(
+            same_turn_credits=_SettingsCreditPolicyPurchasesSameTurnCredits(value=None, unknown_fields=("value",)),
+            treasury_within_price=_SettingsCreditPolicyPurchasesTreasuryWithinPrice(
                 value=None,
                 unknown_fields=("value",),
             ),
-            overpayment=settings.CreditPolicyPurchasesOverpayment(
+            overpayment=_SettingsCreditPolicyPurchasesOverpayment(
                 value="lost",
                 rule="26.5.9",
                 text="Paying more than the civilization advancements bought are worth, in commodity cards and credits, gives no change: the excess is lost.",
@@ -6232,7 +6320,7 @@ SETTINGS: Final[settings.Settings] = settings.Settings(
         note="Credit tokens come in the five group colours (6.1). An advancement's 'N X credits' (30.x.1) are credit tokens of group X, kept for good and applied to every later purchase of an advancement of that group (6.2, 26.5.1); the tokens of different advancements add up. 'N extra credits to Y' is the one-time direct bonus toward the named advancement (26.5.1), on top of the tokens. A player must use every credit that applies (26.5.7), may acquire an advancement at no cost when credits cover it (26.5.8), and gets no change (26.5.9). same_target is left out: one advancement's lines reach one target by two routes only through a two-group target, which is unknown. The credit tokens that Monument-like purchase effects give in colours of the buyer's choice (30.34.2, 30.53.2, 30.54.2) are not in the derived matrix. With every advancement's groups unknown, the derived matrix holds only the extra credits. 26.5 has no worked example.",
         unknown_fields=("two_group_cards",),
     ),
-    components=settings.Components(
+    components=_SettingsComponents(
         rule=("1.1", "3.1", "10.5"),
         nation_sets=18,
         tokens_per_set=55,
@@ -6243,7 +6331,7 @@ SETTINGS: Final[settings.Settings] = settings.Settings(
         note="3.1: eighteen sets of playing pieces, one colour per set, each holding nine round cities, 55 square tokens, four rectangular ships, a numbered census marker and a succession marker; an extra white set of tokens and cities only represents barbarians and pirates. 1.1 also lists eighteen player mats, eighteen sets of advancement cards, five sets of credit tokens (6.1: worth 5, 10, 20 or 40 each), the quick charts, 286 commodity cards and 48 calamity cards. 10.5: each player puts one token in his start area and the other 54 tokens, nine cities and four ships in stock.",
     ),
     nations=None,
-    ast=settings.Ast(
+    ast=_SettingsAst(
         rule=("2.5.1", "2.5.2", "28.1"),
         text="The Archaeological Succession Table has one horizontal track per civilization, along which the civilization's succession marker moves from left to right; each track has sixteen spaces, the finish space included, divided into five epochs with different backgrounds. Not all civilizations enter an epoch at the same time. Markers start on their civilization's start arrow (10.5).",
         spaces_per_track=16,
@@ -6251,22 +6339,22 @@ SETTINGS: Final[settings.Settings] = settings.Settings(
         finish_space=16,
         points_per_space=5,
         advance_per_turn=1,
-        order=settings.AstOrder(
+        order=_SettingsAstOrder(
             rule=("11.4", "15.2"),
             text="A.S.T. order is the order of the civilizations on the A.S.T.; it breaks all ties between civilizations except in conflicts and for victory (11.4). The number on a civilization's census marker gives its place in A.S.T. order (15.2).",
             note="The order itself is listed in the Scenario Handbook (11.4), which is not in the sources.",
         ),
-        epoch_entry=settings.RuleText(
+        epoch_entry=_SettingsRuleText(
             id="epoch_entry",
             text="A marker moves one space right at the end of each turn unless something stops it; entering an epoch has the requirements of 28.2.",
             rule=("28.1", "28.2"),
         ),
-        frozen=settings.RuleText(
+        frozen=_SettingsRuleText(
             id="frozen_without_cities",
             text="A player who has fewer cities in play than an epoch requires is frozen on the A.S.T.: his marker cannot move any further in that epoch until he again has the required number of cities; this is checked when markers are moved.",
             rule="28.3.1",
         ),
-        regression=settings.AstRegression(
+        regression=_SettingsAstRegression(
             rule="28.4.1",
             text="A player with no cities in play at the end of a round moves his marker back one space per turn, except while he is in the Stone Age, which requires no cities.",
             condition="no_cities_in_play",
@@ -6277,21 +6365,21 @@ SETTINGS: Final[settings.Settings] = settings.Settings(
         note="points_per_space is the victory points per space (35.1 A: 5 points for each space). The start arrow is taken as space 1 and the finish space as 16, the sixteen spaces of 2.5.1; whether the start arrow is one of the sixteen is not stated. The calamity Regression moves a marker back at once (28.4.2, 29.9.1).",
         unknown_fields=("tracks",),
     ),
-    player_counts=settings.PlayerCounts(
+    player_counts=_SettingsPlayerCounts(
         rule="9.1",
         source="Central America map variant, item introduction (advanced-civilization-and-expansion-project-rules.lined.txt, line 1057)",
         note="The variant replaces the Expansion Project's counts 5-18: it is for nine players.",
     ),
-    sequence_of_play=settings.SequenceOfPlay(
+    sequence_of_play=_SettingsSequenceOfPlay(
         rule=("11.1", "11.3", "12.1", "12.2"),
         phase_count=17,
         general_rules=(
-            settings.RuleText(
+            _SettingsRuleText(
                 id="order_on_request",
                 text="Players may act simultaneously where their actions do not affect each other, but any player may at any time demand that a phase be carried out in the stated order.",
                 rule="11.2",
             ),
-            settings.RuleText(
+            _SettingsRuleText(
                 id="ast_order_breaks_ties",
                 text="A.S.T. order breaks all ties between civilizations, except in conflicts and for victory.",
                 rule="11.4",
@@ -6299,15 +6387,15 @@ SETTINGS: Final[settings.Settings] = settings.Settings(
         ),
         note="12.1 prints the table in English (phase, when, order). Phases in which nobody has anything to do are skipped (12.2); at the start of the game a turn may have fewer phases.",
     ),
-    victory=settings.Victory(
+    victory=_SettingsVictory(
         rule=("34.1", "34.2", "35.1", "35.2"),
         end_conditions=(
-            settings.RuleText(
+            _SettingsRuleText(
                 id="finish_square",
                 text="One or more players move their markers onto the last space of the A.S.T.; entering it counts as the final step along it. Whoever gets there first does not necessarily win.",
                 rule="34.1",
             ),
-            settings.RuleText(
+            _SettingsRuleText(
                 id="time_limit",
                 text="A predetermined time limit is reached; in fairness it should be set before the game starts.",
                 rule=("34.1", "34.2"),
@@ -6315,7 +6403,7 @@ SETTINGS: Final[settings.Settings] = settings.Settings(
         ),
         complete_final_turn=True,
         scoring=(
-            settings.VictoryScoringItem(
+            _SettingsVictoryScoringItem(
                 id="ast_position",
                 name="A.S.T. position",
                 rule="35.1",
@@ -6325,7 +6413,7 @@ SETTINGS: Final[settings.Settings] = settings.Settings(
                 text="A.S.T. position: 5 points per space.",
                 unknown_fields=("space_counting",),
             ),
-            settings.VictoryScoringItem(
+            _SettingsVictoryScoringItem(
                 id="advancements_below_100",
                 name="Civilization advancements (face value below 100)",
                 rule="35.1",
@@ -6334,7 +6422,7 @@ SETTINGS: Final[settings.Settings] = settings.Settings(
                 card_value_below=100,
                 text="1 point for each advancement with a face value below 100.",
             ),
-            settings.VictoryScoringItem(
+            _SettingsVictoryScoringItem(
                 id="advancements_100_and_more",
                 name="Civilization advancements (face value 100 or more)",
                 rule="35.1",
@@ -6344,7 +6432,7 @@ SETTINGS: Final[settings.Settings] = settings.Settings(
                 text="Advancements with a face value of 100 or more: points not in the sources.",
                 unknown_fields=("points",),
             ),
-            settings.VictoryScoringItem(
+            _SettingsVictoryScoringItem(
                 id="cities",
                 name="Cities",
                 rule="35.1",
@@ -6357,31 +6445,31 @@ SETTINGS: Final[settings.Settings] = settings.Settings(
         tie="wealth",
         note="35.2: the player with the most points wins; ties are broken by wealth, the set value of the commodity cards held plus the treasury tokens. The introduction's cross-references to victory 'points (32)' and to the time limit '(see 30.1 B)' are wrong: victory is 35 and the time limit is 34.1.",
     ),
-    hand_limit=settings.HandLimit(
+    hand_limit=_SettingsHandLimit(
         rule=("27.2", "27.2.2", "27.2.3"),
         commodity_cards=8,
         count_public=True,
         card_changes=(
-            settings.HandLimitCardChange(
+            _SettingsHandLimitCardChange(
                 card="trade_routes",
                 change=1,
                 rule="30.50.3",
                 note="30.50.3 cites 27.2.1, which is missing from the text.",
             ),
-            settings.HandLimitCardChange(card="diaspora", change=-1, rule=("27.2.2", "30.14.3")),
+            _SettingsHandLimitCardChange(card="diaspora", change=-1, rule=("27.2.2", "30.14.3")),
         ),
         card_changes_cumulative=True,
         text="After acquiring advancements and exchanging commodity cards for treasury, a player may keep up to eight commodity cards for the next turn and may not conceal how many; the excess, of his choice, is shown, shuffled with the cards used for advancements and the calamities of the turn, and put face down at the bottom of the stacks.",
         note="27.2.3: the effects of Trade Routes and Diaspora are cumulative.",
     ),
-    taxation=settings.Taxation(
+    taxation=_SettingsTaxation(
         rule=("13.1", "13.2", "13.3"),
         tokens_per_city=2,
         rate_changes=(
-            settings.TaxationRateChange(card="monarchy", raise_by=1, lower_by=0, rule=("13.2.1", "30.32.2")),
-            settings.TaxationRateChange(card="coinage", raise_by=1, lower_by=1, rule=("13.2.2", "30.10.2")),
+            _SettingsTaxationRateChange(card="monarchy", raise_by=1, lower_by=0, rule=("13.2.1", "30.32.2")),
+            _SettingsTaxationRateChange(card="coinage", raise_by=1, lower_by=1, rule=("13.2.2", "30.10.2")),
         ),
-        rate_changes_combination=settings.TaxationRateChangesCombination(
+        rate_changes_combination=_SettingsTaxationRateChangesCombination(
             cumulative=True,
             selective=True,
             same_rate_all_cities=True,
@@ -6389,7 +6477,7 @@ SETTINGS: Final[settings.Settings] = settings.Settings(
             text="The effects add up (Monarchy and Coinage together allow four tokens per city) and may be used selectively (Coinage lowering the rate to one without Monarchy), provided every city pays the same rate in a turn; a rate may be set even if it makes cities revolt.",
             rule="13.2.3",
         ),
-        revolt=settings.TaxationRevolt(
+        revolt=_SettingsTaxationRevolt(
             rule=("13.3.1", "13.3.2", "13.3.5", "13.3.6"),
             text="Tax revolts happen when a player has too few tokens in stock for the tax: after paying his whole stock, the cities he cannot pay for revolt, once all other players have paid; revolts are settled in A.S.T. order. Revolting cities nobody can take over are eliminated. Cities of a player holding Democracy never revolt.",
             beneficiary=None,
@@ -6399,13 +6487,13 @@ SETTINGS: Final[settings.Settings] = settings.Settings(
         note="13.1: each player moves two tokens from stock to treasury for each city on the board.",
     ),
     special_rules=(
-        settings.RuleText(
+        _SettingsRuleText(
             id="base_rules",
             text="Use the rules of the Dawn of History game or of the Civilization Expansion Project, with the Scenario guidelines that go with them, with the modifications of the variant.",
             source="Central America map variant, item introduction (advanced-civilization-and-expansion-project-rules.lined.txt, line 1057)",
             note="The Dawn of History rules are not in the sources; this ruleset extends the Expansion Project.",
         ),
-        settings.RuleText(
+        _SettingsRuleText(
             id="tools_and_slaves",
             text="With the optional Tools and Slaves trade cards in play, a player can escape the primary effects of any calamity by giving up one Slave trade card, which goes back to its trade card stack; this does not work against the Conquistador calamity card, and an escaped calamity's secondary effects still apply.",
             source="Central America map variant, item 9 (advanced-civilization-and-expansion-project-rules.lined.txt, line 1057)",
@@ -6413,36 +6501,36 @@ SETTINGS: Final[settings.Settings] = settings.Settings(
         ),
     ),
     non_player_forces=(
-        settings.NonPlayerForce(
+        _SettingsNonPlayerForce(
             id="conquistadors",
             name="Conquistadors",
             replaces=("barbarians", "pirates"),
             advancements=(
-                settings.NonPlayerForceAdvancement(card="fundamentalism", name="Fondamentalismo"),
-                settings.NonPlayerForceAdvancement(card="monotheism", name="Monoteismo"),
-                settings.NonPlayerForceAdvancement(card="military", name="Militari"),
-                settings.NonPlayerForceAdvancement(
+                _SettingsNonPlayerForceAdvancement(card="fundamentalism", name="Fondamentalismo"),
+                _SettingsNonPlayerForceAdvancement(card="monotheism", name="Monoteismo"),
+                _SettingsNonPlayerForceAdvancement(card="military", name="Militari"),
+                _SettingsNonPlayerForceAdvancement(
                     card="advanced_military",
                     name="Militari Esperti",
                     note="'Expert Military', read as Advanced Military: the only military advancement besides Military.",
                 ),
-                settings.NonPlayerForceAdvancement(card="naval_warfare", name="Guerra Navale"),
-                settings.NonPlayerForceAdvancement(card=None, name="Navigazione", unknown_fields=("card",)),
-                settings.NonPlayerForceAdvancement(card="astronavigation", name="Navigazione Astronomica"),
-                settings.NonPlayerForceAdvancement(card="architecture", name="Architettura"),
-                settings.NonPlayerForceAdvancement(card="diplomacy", name="Diplomazia"),
-                settings.NonPlayerForceAdvancement(card="agriculture", name="Agricoltura"),
-                settings.NonPlayerForceAdvancement(card="iron_working", name="Lavorazione del Ferro"),
-                settings.NonPlayerForceAdvancement(card="roadbuilding", name="Costruzione Strade"),
-                settings.NonPlayerForceAdvancement(card="engineering", name="Ingegneria"),
+                _SettingsNonPlayerForceAdvancement(card="naval_warfare", name="Guerra Navale"),
+                _SettingsNonPlayerForceAdvancement(card=None, name="Navigazione", unknown_fields=("card",)),
+                _SettingsNonPlayerForceAdvancement(card="astronavigation", name="Navigazione Astronomica"),
+                _SettingsNonPlayerForceAdvancement(card="architecture", name="Architettura"),
+                _SettingsNonPlayerForceAdvancement(card="diplomacy", name="Diplomazia"),
+                _SettingsNonPlayerForceAdvancement(card="agriculture", name="Agricoltura"),
+                _SettingsNonPlayerForceAdvancement(card="iron_working", name="Lavorazione del Ferro"),
+                _SettingsNonPlayerForceAdvancement(card="roadbuilding", name="Costruzione Strade"),
+                _SettingsNonPlayerForceAdvancement(card="engineering", name="Ingegneria"),
             ),
-            activation=settings.RuleText(
+            activation=_SettingsRuleText(
                 id="conquistador_card",
                 text="The Conquistador units are not played until the Conquistador calamity card has been drawn and traded. From then on the player who drew the card controls them every turn until the card is drawn again.",
                 source="Central America map variant, item 2 (advanced-civilization-and-expansion-project-rules.lined.txt, line 1057)",
                 note="Where the Conquistador units enter the map is not stated.",
             ),
-            calamity_card=settings.NonPlayerForceCalamityCard(
+            calamity_card=_SettingsNonPlayerForceCalamityCard(
                 name="Conquistador",
                 tradable=True,
                 stack=None,
@@ -6451,42 +6539,42 @@ SETTINGS: Final[settings.Settings] = settings.Settings(
                 unknown_fields=("stack",),
             ),
             rules=(
-                settings.RuleText(
+                _SettingsRuleText(
                     id="expansion_without_taxes",
                     text="Once in play, the Conquistador player expands his population as normal players do, but collects no taxes.",
                     source="Central America map variant, item 2 (advanced-civilization-and-expansion-project-rules.lined.txt, line 1057)",
                 ),
-                settings.RuleText(
+                _SettingsRuleText(
                     id="city_production",
                     text="At the start of the Special Abilities phase, each Conquistador city may produce either a ship or two population tokens.",
                     source="Central America map variant, item 2 (advanced-civilization-and-expansion-project-rules.lined.txt, line 1057)",
                 ),
-                settings.RuleText(
+                _SettingsRuleText(
                     id="moves_last",
                     text="The Conquistadors move and resolve their conflicts after all other players have used their special abilities.",
                     source="Central America map variant, item 2 (advanced-civilization-and-expansion-project-rules.lined.txt, line 1057)",
                 ),
-                settings.RuleText(
+                _SettingsRuleText(
                     id="card_tribute",
                     text="One trade card is drawn at random from a player's hand for each city the Conquistador player has, beginning with the player who has the most cities; the Conquistador player is the last to draw before trading starts. A player loses at most one trade card a turn to the Conquistador, and the player controlling the Conquistadors is exempt.",
                     source="Central America map variant, item 3 (advanced-civilization-and-expansion-project-rules.lined.txt, line 1057)",
                 ),
-                settings.RuleText(
+                _SettingsRuleText(
                     id="hoard",
                     text="The Conquistador player keeps the trade cards he acquires in a hoard of at most eight: at the end of the advancement purchase phase the lowest cards above eight are discarded, going back to their trade card stacks along with the other returned cards; all players may then look at the hoard.",
                     source="Central America map variant, item 4 (advanced-civilization-and-expansion-project-rules.lined.txt, line 1057)",
                 ),
-                settings.RuleText(
+                _SettingsRuleText(
                     id="reducing_a_conquistador_city",
                     text="A player who reduces a Conquistador city may draw one of the hoarded cards at random; with no hoarded cards left, he may take the top card of any trade card stack. A calamity so drawn may be discarded or kept and traded later, unless it is non-tradable.",
                     source="Central America map variant, item 5 (advanced-civilization-and-expansion-project-rules.lined.txt, line 1057)",
                 ),
-                settings.RuleText(
+                _SettingsRuleText(
                     id="calamities_drawn",
                     text="At the end of the turn, any calamity the Conquistador player drew is discarded to the bottom of its trade card stack.",
                     source="Central America map variant, item 6 (advanced-civilization-and-expansion-project-rules.lined.txt, line 1057)",
                 ),
-                settings.RuleText(
+                _SettingsRuleText(
                     id="gold_ransom",
                     text="When Conquistador units could eliminate a player's city in a conflict, the conflict can be averted if a Gold trade card is surrendered to the Conquistador player: then six Conquistador population units return to stock, the Gold card joins the hoard, and the other Conquistador units may move on to fight in another area.",
                     source="Central America map variant, item 7 (advanced-civilization-and-expansion-project-rules.lined.txt, line 1057)",
@@ -6497,60 +6585,60 @@ SETTINGS: Final[settings.Settings] = settings.Settings(
         ),
     ),
     note="Everything not changed here is the Expansion Project's (advancements, calamities, epochs, A.S.T., sequence of play, victory, hand limit, taxation). The variant's author adds that some advancements may not suit Central America but that all of them are kept.",
-    civilization_cards=settings.CivilizationCards(
-        declared_count=settings.DeclaredCount(
+    civilization_cards=_SettingsCivilizationCards(
+        declared_count=_SettingsDeclaredCount(
             count=51,
             rule="5.1",
             note='5.1: "Civilization advancements represent 51 important aspects of civilization." The text has 53 advancement sections, 30.2 to 30.54, each with its own credits (and most with attributes); they are all written here. Which two, if any, are not advancements of the game, or whether 5.1\'s number is outdated, is not in the sources.',
         ),
     ),
-    commodities=settings.Commodities(
-        set_value=settings.SetValue(
+    commodities=_SettingsCommodities(
+        set_value=_SettingsSetValue(
             formula="count_squared_times_value",
             same_good_only=True,
             max_set_size="count_of_good",
             rule=("26.3.2", "26.3.3"),
             note="The Expansion Project's set values (26.3.2-26.3.3); the variant changes nothing about them.",
         ),
-        mining=settings.Mining(
+        mining=_SettingsMining(
             card="mining",
             treasury_token_value=2,
             treasury_rule=("26.4.2", "30.31.5"),
             rule="30.31.5",
             note="The Expansion Project's Mining doubles the value of treasury tokens spent directly on civilization advancements; unlike Advanced Civilization's (32.261) it does not enlarge commodity sets, so no good is marked for it.",
         ),
-        trade_stacks=settings.TradeStacks(
+        trade_stacks=_SettingsTradeStacks(
             count=9,
             stacks=(
-                settings.TradeStack(number=1, calamities=False, rule=("10.3.5", "29.1")),
-                settings.TradeStack(
+                _SettingsTradeStack(number=1, calamities=False, rule=("10.3.5", "29.1")),
+                _SettingsTradeStack(
                     number=2,
                     calamities=True,
-                    calamity_cards=settings.TradeStackCalamityCards(
+                    calamity_cards=_SettingsTradeStackCalamityCards(
                         non_tradable=1,
                         tradable=1,
                         minor=1,
                         rule=("8.3.1", "29.1"),
                     ),
-                    purchases=(settings.Purchase(price=7, requires_card="cartography", rule="30.8.2"),),
+                    purchases=(_SettingsPurchase(price=7, requires_card="cartography", rule="30.8.2"),),
                     rule="8.3.1",
                 ),
-                settings.TradeStack(
+                _SettingsTradeStack(
                     number=3,
                     calamities=True,
-                    calamity_cards=settings.TradeStackCalamityCards(
+                    calamity_cards=_SettingsTradeStackCalamityCards(
                         non_tradable=1,
                         tradable=1,
                         minor=1,
                         rule=("8.3.1", "29.1"),
                     ),
-                    purchases=(settings.Purchase(price=9, requires_card="advancement_30_44", rule="30.44.2"),),
+                    purchases=(_SettingsPurchase(price=9, requires_card="advancement_30_44", rule="30.44.2"),),
                     rule="8.3.1",
                 ),
-                settings.TradeStack(
+                _SettingsTradeStack(
                     number=4,
                     calamities=True,
-                    calamity_cards=settings.TradeStackCalamityCards(
+                    calamity_cards=_SettingsTradeStackCalamityCards(
                         non_tradable=1,
                         tradable=1,
                         minor=1,
@@ -6558,10 +6646,10 @@ SETTINGS: Final[settings.Settings] = settings.Settings(
                     ),
                     rule="8.3.1",
                 ),
-                settings.TradeStack(
+                _SettingsTradeStack(
                     number=5,
                     calamities=True,
-                    calamity_cards=settings.TradeStackCalamityCards(
+                    calamity_cards=_SettingsTradeStackCalamityCards(
                         non_tradable=1,
                         tradable=1,
                         minor=1,
@@ -6569,46 +6657,46 @@ SETTINGS: Final[settings.Settings] = settings.Settings(
                     ),
                     rule="8.3.1",
                 ),
-                settings.TradeStack(
+                _SettingsTradeStack(
                     number=6,
                     calamities=True,
-                    calamity_cards=settings.TradeStackCalamityCards(
+                    calamity_cards=_SettingsTradeStackCalamityCards(
                         non_tradable=1,
                         tradable=1,
                         minor=1,
                         rule=("8.3.1", "29.1"),
                     ),
-                    purchases=(settings.Purchase(price=13, requires_card="mining", rule="30.31.2"),),
+                    purchases=(_SettingsPurchase(price=13, requires_card="mining", rule="30.31.2"),),
                     rule="8.3.1",
                 ),
-                settings.TradeStack(
+                _SettingsTradeStack(
                     number=7,
                     calamities=True,
-                    calamity_cards=settings.TradeStackCalamityCards(
+                    calamity_cards=_SettingsTradeStackCalamityCards(
                         non_tradable=1,
                         tradable=1,
                         minor=1,
                         rule=("8.3.1", "29.1"),
                     ),
-                    purchases=(settings.Purchase(price=15, requires_card="cartography", rule="30.8.3"),),
+                    purchases=(_SettingsPurchase(price=15, requires_card="cartography", rule="30.8.3"),),
                     rule="8.3.1",
                 ),
-                settings.TradeStack(
+                _SettingsTradeStack(
                     number=8,
                     calamities=True,
-                    calamity_cards=settings.TradeStackCalamityCards(
+                    calamity_cards=_SettingsTradeStackCalamityCards(
                         non_tradable=1,
                         tradable=1,
                         minor=1,
                         rule=("8.3.1", "29.1"),
                     ),
-                    purchases=(settings.Purchase(price=16, requires_card="mining", rule="30.31.3"),),
+                    purchases=(_SettingsPurchase(price=16, requires_card="mining", rule="30.31.3"),),
                     rule="8.3.1",
                 ),
-                settings.TradeStack(
+                _SettingsTradeStack(
                     number=9,
                     calamities=True,
-                    calamity_cards=settings.TradeStackCalamityCards(
+                    calamity_cards=_SettingsTradeStackCalamityCards(
                         non_tradable=1,
                         tradable=1,
                         minor=1,
@@ -6618,38 +6706,38 @@ SETTINGS: Final[settings.Settings] = settings.Settings(
                 ),
             ),
             numbered_by_value=True,
-            setup=settings.TradeStacksSetup(
+            setup=_SettingsTradeStacksSetup(
                 per_block=False,
                 steps=(
-                    settings.Step(
+                    _SettingsStep(
                         step="sort_commodities_by_stack",
                         text="Sort the commodity cards by number.",
                         rule="10.3.5",
                     ),
-                    settings.Step(step="shuffle_each_stack", text="Shuffle each stack.", rule="10.3.5"),
-                    settings.Step(
+                    _SettingsStep(step="shuffle_each_stack", text="Shuffle each stack.", rule="10.3.5"),
+                    _SettingsStep(
                         step="set_aside_commodities",
-                        stacks=settings.StackRange(from_=2, to=9),
+                        stacks=_SettingsStackRange(from_=2, to=9),
                         count_per_stack="players",
                         text="From each of stacks two to nine, set aside a number of commodity cards equal to the number of players.",
                         rule="10.3.5",
                     ),
-                    settings.Step(
+                    _SettingsStep(
                         step="shuffle_in_tradable_calamities",
-                        stacks=settings.StackRange(from_=2, to=9),
+                        stacks=_SettingsStackRange(from_=2, to=9),
                         severities=("major", "minor"),
                         text="Shuffle each of the eight major tradable calamities and the eight minor calamities with the remaining commodity cards of its stack.",
                         rule="10.3.5",
                     ),
-                    settings.Step(
+                    _SettingsStep(
                         step="place_set_aside_on_top",
-                        stacks=settings.StackRange(from_=2, to=9),
+                        stacks=_SettingsStackRange(from_=2, to=9),
                         text="Put the commodity cards set aside back on top of their stacks.",
                         rule="10.3.5",
                     ),
-                    settings.Step(
+                    _SettingsStep(
                         step="place_non_tradable_calamities_at_bottom",
-                        stacks=settings.StackRange(from_=2, to=9),
+                        stacks=_SettingsStackRange(from_=2, to=9),
                         text="Place the eight non-tradable calamities at the bottom of the stack of their number. The first stack holds no calamities.",
                         rule="10.3.5",
                     ),
@@ -6662,39 +6750,39 @@ SETTINGS: Final[settings.Settings] = settings.Settings(
             note="The Expansion Project's nine stacks and the purchases its advancements allow (30.8.2-30.8.3, 30.31.2-30.31.3, 30.44.2); the variant changes neither.",
         ),
         deck_compositions=(
-            settings.DeckComposition(
-                players=settings.PlayersRange(min=9, max=9),
+            _SettingsDeckComposition(
+                players=_SettingsPlayersRange(min=9, max=9),
                 decks=(
-                    settings.DeckBlock(
+                    _SettingsDeckBlock(
                         block="single",
                         commodities=(
-                            settings.DeckBlockCommodity(commodity="beans", share="all"),
-                            settings.DeckBlockCommodity(commodity="maize", share="all"),
-                            settings.DeckBlockCommodity(commodity="potatoes", share="all"),
-                            settings.DeckBlockCommodity(commodity="honey", share="all"),
-                            settings.DeckBlockCommodity(commodity="squash", share="all"),
-                            settings.DeckBlockCommodity(commodity="turkey", share="all"),
-                            settings.DeckBlockCommodity(commodity="ceramics", share="all"),
-                            settings.DeckBlockCommodity(commodity="cacao", share="all"),
-                            settings.DeckBlockCommodity(commodity="salt", share="all"),
-                            settings.DeckBlockCommodity(commodity="cotton", share="all"),
-                            settings.DeckBlockCommodity(commodity="limestone", share="all"),
-                            settings.DeckBlockCommodity(commodity="vanilla", share="all"),
-                            settings.DeckBlockCommodity(commodity="fabric", share="all"),
-                            settings.DeckBlockCommodity(commodity="hematite", share="all"),
-                            settings.DeckBlockCommodity(commodity="serpentine", share="all"),
-                            settings.DeckBlockCommodity(commodity="copper", share="all"),
-                            settings.DeckBlockCommodity(commodity="feathers", share="all"),
-                            settings.DeckBlockCommodity(commodity="silver", share="all"),
-                            settings.DeckBlockCommodity(commodity="jade", share="all"),
-                            settings.DeckBlockCommodity(commodity="pyrite", share="all"),
-                            settings.DeckBlockCommodity(commodity="shells", share="all"),
-                            settings.DeckBlockCommodity(commodity="gems", share="all"),
-                            settings.DeckBlockCommodity(commodity="marble", share="all"),
-                            settings.DeckBlockCommodity(commodity="obsidian", share="all"),
-                            settings.DeckBlockCommodity(commodity="gold", share="all"),
-                            settings.DeckBlockCommodity(commodity="pearls", share="all"),
-                            settings.DeckBlockCommodity(commodity="turquoise", share="all"),
+                            _SettingsDeckBlockCommodity(commodity="beans", share="all"),
+                            _SettingsDeckBlockCommodity(commodity="maize", share="all"),
+                            _SettingsDeckBlockCommodity(commodity="potatoes", share="all"),
+                            _SettingsDeckBlockCommodity(commodity="honey", share="all"),
+                            _SettingsDeckBlockCommodity(commodity="squash", share="all"),
+                            _SettingsDeckBlockCommodity(commodity="turkey", share="all"),
+                            _SettingsDeckBlockCommodity(commodity="ceramics", share="all"),
+                            _SettingsDeckBlockCommodity(commodity="cacao", share="all"),
+                            _SettingsDeckBlockCommodity(commodity="salt", share="all"),
+                            _SettingsDeckBlockCommodity(commodity="cotton", share="all"),
+                            _SettingsDeckBlockCommodity(commodity="limestone", share="all"),
+                            _SettingsDeckBlockCommodity(commodity="vanilla", share="all"),
+                            _SettingsDeckBlockCommodity(commodity="fabric", share="all"),
+                            _SettingsDeckBlockCommodity(commodity="hematite", share="all"),
+                            _SettingsDeckBlockCommodity(commodity="serpentine", share="all"),
+                            _SettingsDeckBlockCommodity(commodity="copper", share="all"),
+                            _SettingsDeckBlockCommodity(commodity="feathers", share="all"),
+                            _SettingsDeckBlockCommodity(commodity="silver", share="all"),
+                            _SettingsDeckBlockCommodity(commodity="jade", share="all"),
+                            _SettingsDeckBlockCommodity(commodity="pyrite", share="all"),
+                            _SettingsDeckBlockCommodity(commodity="shells", share="all"),
+                            _SettingsDeckBlockCommodity(commodity="gems", share="all"),
+                            _SettingsDeckBlockCommodity(commodity="marble", share="all"),
+                            _SettingsDeckBlockCommodity(commodity="obsidian", share="all"),
+                            _SettingsDeckBlockCommodity(commodity="gold", share="all"),
+                            _SettingsDeckBlockCommodity(commodity="pearls", share="all"),
+                            _SettingsDeckBlockCommodity(commodity="turquoise", share="all"),
                         ),
                         calamity_severities=("major", "minor"),
                         calamity_sets=1,

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from civrules_runtime.mappings import FrozenMap, OrderedFrozenSet
-from civrules_runtime.records import PlayerRange
+from civrules_runtime.records import PlayerRange, data_maker
 from civrules_runtime_imperial_settlers import settings
 from civrules_runtime_imperial_settlers.records import (
     Action,
@@ -45,6 +45,59 @@ if TYPE_CHECKING:
     from enum import StrEnum
     from typing import Final
 
+_Action = data_maker(Action)
+_Card = data_maker(Card)
+_CardPart = data_maker(CardPart)
+_Colour = data_maker(Colour)
+_Component = data_maker(Component)
+_CopyFacts = data_maker(CopyFacts)
+_CountedGoods = data_maker(CountedGoods)
+_Deck = data_maker(Deck)
+_DeckRule = data_maker(DeckRule)
+_Faction = data_maker(Faction)
+_FactionRule = data_maker(FactionRule)
+_GeneralRule = data_maker(GeneralRule)
+_Good = data_maker(Good)
+_LocationRow = data_maker(LocationRow)
+_Phase = data_maker(Phase)
+_PhaseStep = data_maker(PhaseStep)
+_PlayerRange = data_maker(PlayerRange)
+_Scoring = data_maker(Scoring)
+_SettingsCardUses = data_maker(settings.CardUses)
+_SettingsCardUsesDeal = data_maker(settings.CardUsesDeal)
+_SettingsCardUsesRaze = data_maker(settings.CardUsesRaze)
+_SettingsColourlessCard = data_maker(settings.ColourlessCard)
+_SettingsDeckBuilding = data_maker(settings.DeckBuilding)
+_SettingsDeckBuildingOwnFactionOnly = data_maker(settings.DeckBuildingOwnFactionOnly)
+_SettingsDeckBuildingPatternItem = data_maker(settings.DeckBuildingPatternItem)
+_SettingsDefence = data_maker(settings.Defence)
+_SettingsDisagreement = data_maker(settings.Disagreement)
+_SettingsDisagreementAlternative = data_maker(settings.DisagreementAlternative)
+_SettingsFirstGame = data_maker(settings.FirstGame)
+_SettingsFoundation = data_maker(settings.Foundation)
+_SettingsGoodsUnlimited = data_maker(settings.GoodsUnlimited)
+_SettingsNamedCardsNotIdentifiedItem = data_maker(settings.NamedCardsNotIdentifiedItem)
+_SettingsRounds = data_maker(settings.Rounds)
+_SettingsRulebook = data_maker(settings.Rulebook)
+_SettingsScoring = data_maker(settings.Scoring)
+_SettingsScoringTieBreak = data_maker(settings.ScoringTieBreak)
+_SettingsSettings = data_maker(settings.Settings)
+_SettingsSetupItem = data_maker(settings.SetupItem)
+_SettingsSolo = data_maker(settings.Solo)
+_SettingsSoloAchievements = data_maker(settings.SoloAchievements)
+_SettingsSoloAchievementsLevel = data_maker(settings.SoloAchievementsLevel)
+_SettingsSoloAttackCards = data_maker(settings.SoloAttackCards)
+_SettingsSoloAttackPriority = data_maker(settings.SoloAttackPriority)
+_SettingsSoloJapaneseTargetOrder = data_maker(settings.SoloJapaneseTargetOrder)
+_SettingsSoloLookoutStep = data_maker(settings.SoloLookoutStep)
+_SettingsSoloSetupItem = data_maker(settings.SoloSetupItem)
+_SettingsSoloVirtualPlayer = data_maker(settings.SoloVirtualPlayer)
+_SettingsSoloWinning = data_maker(settings.SoloWinning)
+_SettingsStartingHand = data_maker(settings.StartingHand)
+_SoloLevel = data_maker(SoloLevel)
+_SourceName = data_maker(SourceName)
+_UnknownFact = data_maker(UnknownFact)
+
 RULESET_ID: Final = "imperial-settlers-alternative-lookout"
 
 RULESET_NAME: Final = "Imperial Settlers, alternative lookout phase"
@@ -53,7 +106,7 @@ RULESET_NAME: Final = "Imperial Settlers, alternative lookout phase"
 #: best number where the source names one, and what cites them (a variant's patch for a number it
 #: wrote, field by field in field_sources, as export's setting_sources); None where the ruleset does
 #: not say. `n in PLAYERS` tells whether it seats n players.
-PLAYERS: Final[PlayerRange | None] = PlayerRange(1, 4, best=None, rule=("p5", "p13"), source=None)
+PLAYERS: Final[PlayerRange | None] = _PlayerRange(1, 4, best=None, rule=("p5", "p13"), source=None)
 
 #: A hash of the resolved ruleset: changes whenever any fact changes.
 RULESET_FINGERPRINT: Final = "d9f8ada579f7ef19d9d88a4722dbec9885269bab293e6d0036bbfc1c05798637"
@@ -63,897 +116,897 @@ DRAFT: Final = False
 
 #: Every fact the sources do not give: the data file, the field, and why.
 UNKNOWN_FACTS: Final[tuple[UnknownFact, ...]] = (
-    UnknownFact(
+    _UnknownFact(
         "rulesets/imperial-settlers.yaml",
         "solo.attack_cards.targets",
         "the rulebook does not list the 16 attack cards or the goods in their target areas, and no public source found transcribes them",
     ),
-    UnknownFact(
+    _UnknownFact(
         "cards/imperial-settlers.yaml",
         "cards[bar001].name",
         "no source in the edition's language (Brazilian Portuguese) names this card; the transcription's name is Czech (source_name)",
     ),
-    UnknownFact(
+    _UnknownFact(
         "cards/imperial-settlers.yaml",
         "cards[bar004].name",
         "no source in the edition's language (Brazilian Portuguese) names this card; the transcription's name is Czech (source_name)",
     ),
-    UnknownFact(
+    _UnknownFact(
         "cards/imperial-settlers.yaml",
         "cards[bar004].effect",
         "the transcription does not encode ability and action effects",
     ),
-    UnknownFact(
+    _UnknownFact(
         "cards/imperial-settlers.yaml",
         "cards[bar007].name",
         "no source in the edition's language (Brazilian Portuguese) names this card; the transcription's name is Czech (source_name)",
     ),
-    UnknownFact(
+    _UnknownFact(
         "cards/imperial-settlers.yaml",
         "cards[bar007].effect",
         "the transcription does not encode ability and action effects",
     ),
-    UnknownFact(
+    _UnknownFact(
         "cards/imperial-settlers.yaml",
         "cards[bar014].effect",
         "the transcription does not encode ability and action effects; the rulebook's text of it (p11/bar014) has lost the icon of the good gained, 2 for each good discarded (the raze tokens it spends, 1 or 2, are given by p11/os-barbaros)",
     ),
-    UnknownFact(
+    _UnknownFact(
         "cards/imperial-settlers.yaml",
         "cards[bar016].effect",
         "the transcription does not encode ability and action effects; the rulebook's text of it (p11/bar016) has lost the icon of what is spent (1) to activate it",
     ),
-    UnknownFact(
+    _UnknownFact(
         "cards/imperial-settlers.yaml",
         "cards[bar018].effect",
         "the transcription does not encode ability and action effects; the rulebook's text of it (p11/bar019) has lost the icon of what is spent (2) to activate it",
     ),
-    UnknownFact(
+    _UnknownFact(
         "cards/imperial-settlers.yaml",
         "cards[bar020].name",
         "no source in the edition's language (Brazilian Portuguese) names this card; the transcription's name is Czech (source_name)",
     ),
-    UnknownFact(
+    _UnknownFact(
         "cards/imperial-settlers.yaml",
         "cards[bar022].name",
         "no source in the edition's language (Brazilian Portuguese) names this card; the transcription's name is Czech (source_name)",
     ),
-    UnknownFact(
+    _UnknownFact(
         "cards/imperial-settlers.yaml",
         "cards[bar022].effect",
         "the transcription does not encode ability and action effects",
     ),
-    UnknownFact(
+    _UnknownFact(
         "cards/imperial-settlers.yaml",
         "cards[bar023].name",
         "no source in the edition's language (Brazilian Portuguese) names this card; the transcription's name is Czech (source_name)",
     ),
-    UnknownFact(
+    _UnknownFact(
         "cards/imperial-settlers.yaml",
         "cards[bar023].effect",
         "the transcription does not encode ability and action effects",
     ),
-    UnknownFact(
+    _UnknownFact(
         "cards/imperial-settlers.yaml",
         "cards[bar024].name",
         "no source in the edition's language (Brazilian Portuguese) names this card; the transcription's name is Czech (source_name)",
     ),
-    UnknownFact(
+    _UnknownFact(
         "cards/imperial-settlers.yaml",
         "cards[bar025].name",
         "no source in the edition's language (Brazilian Portuguese) names this card; the transcription's name is Czech (source_name)",
     ),
-    UnknownFact(
+    _UnknownFact(
         "cards/imperial-settlers.yaml",
         "cards[bar025].effect",
         "the transcription does not encode ability and action effects",
     ),
-    UnknownFact(
+    _UnknownFact(
         "cards/imperial-settlers.yaml",
         "cards[bar026].name",
         "no source in the edition's language (Brazilian Portuguese) names this card; the transcription's name is Czech (source_name)",
     ),
-    UnknownFact(
+    _UnknownFact(
         "cards/imperial-settlers.yaml",
         "cards[bar026].effect",
         "the transcription does not encode ability and action effects",
     ),
-    UnknownFact(
+    _UnknownFact(
         "cards/imperial-settlers.yaml",
         "cards[bar027].name",
         "no source in the edition's language (Brazilian Portuguese) names this card; the transcription's name is Czech (source_name)",
     ),
-    UnknownFact(
+    _UnknownFact(
         "cards/imperial-settlers.yaml",
         "cards[bar027].effect",
         "the transcription does not encode ability and action effects",
     ),
-    UnknownFact(
+    _UnknownFact(
         "cards/imperial-settlers.yaml",
         "cards[bar028].effect",
         "the transcription does not encode ability and action effects; the rulebook's text of it (p12/bar028) has lost the icon of what is spent (1) to draw 2 cards and keep 1",
     ),
-    UnknownFact(
+    _UnknownFact(
         "cards/imperial-settlers.yaml",
         "cards[bar029].name",
         "no source in the edition's language (Brazilian Portuguese) names this card; the transcription's name is Czech (source_name)",
     ),
-    UnknownFact(
+    _UnknownFact(
         "cards/imperial-settlers.yaml",
         "cards[bar029].effect",
         "the transcription does not encode ability and action effects",
     ),
-    UnknownFact(
+    _UnknownFact(
         "cards/imperial-settlers.yaml",
         "cards[bar030].effect",
         "the transcription does not encode ability and action effects; the rulebook's text of it (p12/bar030) has lost the icons of what is spent (2) and of the two goods gained (1 each)",
     ),
-    UnknownFact(
+    _UnknownFact(
         "cards/imperial-settlers.yaml",
         "cards[jap001].name",
         "no source in the edition's language (Brazilian Portuguese) names this card; the transcription's name is Czech (source_name)",
     ),
-    UnknownFact(
+    _UnknownFact(
         "cards/imperial-settlers.yaml",
         "cards[jap004].name",
         "no source in the edition's language (Brazilian Portuguese) names this card; the transcription's name is Czech (source_name)",
     ),
-    UnknownFact(
+    _UnknownFact(
         "cards/imperial-settlers.yaml",
         "cards[jap006].name",
         "no source in the edition's language (Brazilian Portuguese) names this card; the transcription's name is Czech (source_name)",
     ),
-    UnknownFact(
+    _UnknownFact(
         "cards/imperial-settlers.yaml",
         "cards[jap008].effect",
         "the transcription does not encode ability and action effects; the rulebook's text of it (p11/jap008) has lost the icon of what is spent (2) to remove an enemy location",
     ),
-    UnknownFact(
+    _UnknownFact(
         "cards/imperial-settlers.yaml",
         "cards[jap011].name",
         "no source in the edition's language (Brazilian Portuguese) names this card; the transcription's name is Czech (source_name)",
     ),
-    UnknownFact(
+    _UnknownFact(
         "cards/imperial-settlers.yaml",
         "cards[jap011].production",
         "the transcription encodes it as OBTAIN_FACTION_CARD under the condition CHOICE_FROM_2_FACTION_CARDS (in its Conditions enum: no colour, a limit of 2, no good), with OBTAIN_FACTION_CARD again in orEffect; its code reads neither and no rulebook text describes the card, so how the choice from 2 faction cards is made is not stated",
     ),
-    UnknownFact(
+    _UnknownFact(
         "cards/imperial-settlers.yaml",
         "cards[jap012].name",
         "no source in the edition's language (Brazilian Portuguese) names this card; the transcription's name is Czech (source_name)",
     ),
-    UnknownFact(
+    _UnknownFact(
         "cards/imperial-settlers.yaml",
         "cards[jap012].effect",
         "the transcription does not encode ability and action effects",
     ),
-    UnknownFact(
+    _UnknownFact(
         "cards/imperial-settlers.yaml",
         "cards[jap013].effect",
         "the transcription does not encode ability and action effects; the rulebook's text of it (p11/jap013) has lost the icon of the good gained (1) for each card put under it (the end-of-game reward is VP, p7/final-de-jogo)",
     ),
-    UnknownFact(
+    _UnknownFact(
         "cards/imperial-settlers.yaml",
         "cards[jap016].name",
         "no source in the edition's language (Brazilian Portuguese) names this card; the transcription's name is Czech (source_name)",
     ),
-    UnknownFact(
+    _UnknownFact(
         "cards/imperial-settlers.yaml",
         "cards[jap016].effect",
         "the transcription does not encode ability and action effects",
     ),
-    UnknownFact(
+    _UnknownFact(
         "cards/imperial-settlers.yaml",
         "cards[jap019].effect",
         "the transcription does not encode ability and action effects; the rulebook's text of it (p11/jap019) has lost the icon of what is spent (1) to build one of its owner's deals",
     ),
-    UnknownFact(
+    _UnknownFact(
         "cards/imperial-settlers.yaml",
         "cards[jap020].name",
         "no source in the edition's language (Brazilian Portuguese) names this card; the transcription's name is Czech (source_name)",
     ),
-    UnknownFact(
+    _UnknownFact(
         "cards/imperial-settlers.yaml",
         "cards[jap020].effect",
         "the transcription does not encode ability and action effects",
     ),
-    UnknownFact(
+    _UnknownFact(
         "cards/imperial-settlers.yaml",
         "cards[jap021].effect",
         "the transcription does not encode ability and action effects; the rulebook's text of it (p11/jap021) has lost the icon of what is spent (1) to make a deal with an enemy faction location",
     ),
-    UnknownFact(
+    _UnknownFact(
         "cards/imperial-settlers.yaml",
         "cards[jap024].name",
         "no source in the edition's language (Brazilian Portuguese) names this card; the transcription's name is Czech (source_name)",
     ),
-    UnknownFact(
+    _UnknownFact(
         "cards/imperial-settlers.yaml",
         "cards[jap024].effect",
         "the transcription does not encode ability and action effects",
     ),
-    UnknownFact(
+    _UnknownFact(
         "cards/imperial-settlers.yaml",
         "cards[jap026].effect",
         "the transcription does not encode ability and action effects; the rulebook's text of it (p11/jap026) has lost the icon of what is spent (1) to take an enemy deal",
     ),
-    UnknownFact(
+    _UnknownFact(
         "cards/imperial-settlers.yaml",
         "cards[jap028].name",
         "no source in the edition's language (Brazilian Portuguese) names this card; the transcription's name is Czech (source_name)",
     ),
-    UnknownFact(
+    _UnknownFact(
         "cards/imperial-settlers.yaml",
         "cards[jap028].effect",
         "the transcription does not encode ability and action effects",
     ),
-    UnknownFact(
+    _UnknownFact(
         "cards/imperial-settlers.yaml",
         "cards[jap029].name",
         "no source in the edition's language (Brazilian Portuguese) names this card; the transcription's name is Czech (source_name)",
     ),
-    UnknownFact(
+    _UnknownFact(
         "cards/imperial-settlers.yaml",
         "cards[jap029].effect",
         "the transcription does not encode ability and action effects",
     ),
-    UnknownFact(
+    _UnknownFact(
         "cards/imperial-settlers.yaml",
         "cards[jap030].name",
         "no source in the edition's language (Brazilian Portuguese) names this card; the transcription's name is Czech (source_name)",
     ),
-    UnknownFact(
+    _UnknownFact(
         "cards/imperial-settlers.yaml",
         "cards[jap030].effect",
         "the transcription does not encode ability and action effects",
     ),
-    UnknownFact(
+    _UnknownFact(
         "cards/imperial-settlers.yaml",
         "cards[rom001].name",
         "no source in the edition's language (Brazilian Portuguese) names this card; the transcription's name is Czech (source_name)",
     ),
-    UnknownFact(
+    _UnknownFact(
         "cards/imperial-settlers.yaml",
         "cards[rom001].effect",
         "the transcription does not encode ability and action effects",
     ),
-    UnknownFact(
+    _UnknownFact(
         "cards/imperial-settlers.yaml",
         "cards[rom003].name",
         "no source in the edition's language (Brazilian Portuguese) names this card; the transcription's name is Czech (source_name)",
     ),
-    UnknownFact(
+    _UnknownFact(
         "cards/imperial-settlers.yaml",
         "cards[rom003].effect",
         "the transcription does not encode ability and action effects",
     ),
-    UnknownFact(
+    _UnknownFact(
         "cards/imperial-settlers.yaml",
         "cards[rom006].name",
         "no source in the edition's language (Brazilian Portuguese) names this card; the transcription's name is Czech (source_name)",
     ),
-    UnknownFact(
+    _UnknownFact(
         "cards/imperial-settlers.yaml",
         "cards[rom006].effect",
         "the transcription does not encode ability and action effects",
     ),
-    UnknownFact(
+    _UnknownFact(
         "cards/imperial-settlers.yaml",
         "cards[rom008].effect",
         "the transcription does not encode ability and action effects; the rulebook's text of it (p11/rom008) has lost the icons of what is spent (2) and of the good gained (1)",
     ),
-    UnknownFact(
+    _UnknownFact(
         "cards/imperial-settlers.yaml",
         "cards[rom009].name",
         "no source in the edition's language (Brazilian Portuguese) names this card; the transcription's name is Czech (source_name)",
     ),
-    UnknownFact(
+    _UnknownFact(
         "cards/imperial-settlers.yaml",
         "cards[rom009].effect",
         "the transcription does not encode ability and action effects",
     ),
-    UnknownFact(
+    _UnknownFact(
         "cards/imperial-settlers.yaml",
         "cards[rom010].effect",
         "the transcription does not encode ability and action effects; the rulebook's text of it (p11/rom010) has lost the icons of what is spent (1) and of the good gained (1)",
     ),
-    UnknownFact(
+    _UnknownFact(
         "cards/imperial-settlers.yaml",
         "cards[rom011].name",
         "no source in the edition's language (Brazilian Portuguese) names this card; the transcription's name is Czech (source_name)",
     ),
-    UnknownFact(
+    _UnknownFact(
         "cards/imperial-settlers.yaml",
         "cards[rom011].production",
         "the transcription encodes it as OBTAIN_FACTION_CARD under the condition CHOICE_FROM_2_FACTION_CARDS (in its Conditions enum: no colour, a limit of 2, no good), with OBTAIN_FACTION_CARD again in orEffect; its code reads neither and no rulebook text describes the card, so how the choice from 2 faction cards is made is not stated",
     ),
-    UnknownFact(
+    _UnknownFact(
         "cards/imperial-settlers.yaml",
         "cards[rom012].name",
         "no source in the edition's language (Brazilian Portuguese) names this card; the transcription's name is Czech (source_name)",
     ),
-    UnknownFact(
+    _UnknownFact(
         "cards/imperial-settlers.yaml",
         "cards[rom012].effect",
         "the transcription does not encode ability and action effects",
     ),
-    UnknownFact(
+    _UnknownFact(
         "cards/imperial-settlers.yaml",
         "cards[rom015].name",
         "no source in the edition's language (Brazilian Portuguese) names this card; the transcription's name is Czech (source_name)",
     ),
-    UnknownFact(
+    _UnknownFact(
         "cards/imperial-settlers.yaml",
         "cards[rom015].effect",
         "the transcription does not encode ability and action effects",
     ),
-    UnknownFact(
+    _UnknownFact(
         "cards/imperial-settlers.yaml",
         "cards[rom017].name",
         "no source in the edition's language (Brazilian Portuguese) names this card; the transcription's name is Czech (source_name)",
     ),
-    UnknownFact(
+    _UnknownFact(
         "cards/imperial-settlers.yaml",
         "cards[rom020].name",
         "no source in the edition's language (Brazilian Portuguese) names this card; the transcription's name is Czech (source_name)",
     ),
-    UnknownFact(
+    _UnknownFact(
         "cards/imperial-settlers.yaml",
         "cards[rom022].name",
         "no source in the edition's language (Brazilian Portuguese) names this card; the transcription's name is Czech (source_name)",
     ),
-    UnknownFact(
+    _UnknownFact(
         "cards/imperial-settlers.yaml",
         "cards[rom022].effect",
         "the transcription does not encode ability and action effects",
     ),
-    UnknownFact(
+    _UnknownFact(
         "cards/imperial-settlers.yaml",
         "cards[rom026].name",
         "no source in the edition's language (Brazilian Portuguese) names this card; the transcription's name is Czech (source_name)",
     ),
-    UnknownFact(
+    _UnknownFact(
         "cards/imperial-settlers.yaml",
         "cards[rom027].name",
         "no source in the edition's language (Brazilian Portuguese) names this card; the transcription's name is Czech (source_name)",
     ),
-    UnknownFact(
+    _UnknownFact(
         "cards/imperial-settlers.yaml",
         "cards[rom029].name",
         "no source in the edition's language (Brazilian Portuguese) names this card; the transcription's name is Czech (source_name)",
     ),
-    UnknownFact(
+    _UnknownFact(
         "cards/imperial-settlers.yaml",
         "cards[rom030].name",
         "no source in the edition's language (Brazilian Portuguese) names this card; the transcription's name is Czech (source_name)",
     ),
-    UnknownFact(
+    _UnknownFact(
         "cards/imperial-settlers.yaml",
         "cards[rom030].effect",
         "the transcription does not encode ability and action effects",
     ),
-    UnknownFact(
+    _UnknownFact(
         "cards/imperial-settlers.yaml",
         "cards[egy001].effect",
         "the transcription does not encode ability and action effects; the rulebook's text of it (p11/egy001) has lost the icon of the good gained (1) besides the cards discarded",
     ),
-    UnknownFact(
+    _UnknownFact(
         "cards/imperial-settlers.yaml",
         "cards[egy002].name",
         "no source in the edition's language (Brazilian Portuguese) names this card; the transcription's name is Czech (source_name)",
     ),
-    UnknownFact(
+    _UnknownFact(
         "cards/imperial-settlers.yaml",
         "cards[egy004].name",
         "no source in the edition's language (Brazilian Portuguese) names this card; the transcription's name is Czech (source_name)",
     ),
-    UnknownFact(
+    _UnknownFact(
         "cards/imperial-settlers.yaml",
         "cards[egy004].production",
         "the transcription encodes it as OBTAIN_SWORD (1 raze token), listing SCORE_TWO_POINTS (2 VP) as an alternative in orEffect; its code never reads orEffect and no rulebook text describes the card, so when either is given (the player's choice or otherwise) is not stated",
     ),
-    UnknownFact(
+    _UnknownFact(
         "cards/imperial-settlers.yaml",
         "cards[egy006].name",
         "no source in the edition's language (Brazilian Portuguese) names this card; the transcription's name is Czech (source_name)",
     ),
-    UnknownFact(
+    _UnknownFact(
         "cards/imperial-settlers.yaml",
         "cards[egy006].effect",
         "the transcription does not encode ability and action effects",
     ),
-    UnknownFact(
+    _UnknownFact(
         "cards/imperial-settlers.yaml",
         "cards[egy007].name",
         "no source in the edition's language (Brazilian Portuguese) names this card; the transcription's name is Czech (source_name)",
     ),
-    UnknownFact(
+    _UnknownFact(
         "cards/imperial-settlers.yaml",
         "cards[egy007].effect",
         "the transcription does not encode ability and action effects",
     ),
-    UnknownFact(
+    _UnknownFact(
         "cards/imperial-settlers.yaml",
         "cards[egy009].name",
         "no source in the edition's language (Brazilian Portuguese) names this card; the transcription's name is Czech (source_name)",
     ),
-    UnknownFact(
+    _UnknownFact(
         "cards/imperial-settlers.yaml",
         "cards[egy009].effect",
         "the transcription does not encode ability and action effects",
     ),
-    UnknownFact(
+    _UnknownFact(
         "cards/imperial-settlers.yaml",
         "cards[egy010].name",
         "no source in the edition's language (Brazilian Portuguese) names this card; the transcription's name is Czech (source_name)",
     ),
-    UnknownFact(
+    _UnknownFact(
         "cards/imperial-settlers.yaml",
         "cards[egy010].effect",
         "the transcription does not encode ability and action effects",
     ),
-    UnknownFact(
+    _UnknownFact(
         "cards/imperial-settlers.yaml",
         "cards[egy011].name",
         "no source in the edition's language (Brazilian Portuguese) names this card; the transcription's name is Czech (source_name)",
     ),
-    UnknownFact(
+    _UnknownFact(
         "cards/imperial-settlers.yaml",
         "cards[egy014].effect",
         "the transcription does not encode ability and action effects; the rulebook's text of it (p11/egy014) has lost the icons of what is spent (1) and of the good gained (1) besides the stone",
     ),
-    UnknownFact(
+    _UnknownFact(
         "cards/imperial-settlers.yaml",
         "cards[egy016].name",
         "no source in the edition's language (Brazilian Portuguese) names this card; the transcription's name is Czech (source_name)",
     ),
-    UnknownFact(
+    _UnknownFact(
         "cards/imperial-settlers.yaml",
         "cards[egy016].effect",
         "the transcription does not encode ability and action effects",
     ),
-    UnknownFact(
+    _UnknownFact(
         "cards/imperial-settlers.yaml",
         "cards[egy019].effect",
         "the transcription does not encode ability and action effects; the rulebook's text of it (p11/egy019) has lost the icons of the good counted (at least 2 gained) and of the good added (1)",
     ),
-    UnknownFact(
+    _UnknownFact(
         "cards/imperial-settlers.yaml",
         "cards[egy021].name",
         "no source in the edition's language (Brazilian Portuguese) names this card; the transcription's name is Czech (source_name)",
     ),
-    UnknownFact(
+    _UnknownFact(
         "cards/imperial-settlers.yaml",
         "cards[egy021].effect",
         "the transcription does not encode ability and action effects",
     ),
-    UnknownFact(
+    _UnknownFact(
         "cards/imperial-settlers.yaml",
         "cards[egy024].name",
         "no source in the edition's language (Brazilian Portuguese) names this card; the transcription's name is Czech (source_name)",
     ),
-    UnknownFact(
+    _UnknownFact(
         "cards/imperial-settlers.yaml",
         "cards[egy024].effect",
         "the transcription does not encode ability and action effects",
     ),
-    UnknownFact(
+    _UnknownFact(
         "cards/imperial-settlers.yaml",
         "cards[egy026].name",
         "no source in the edition's language (Brazilian Portuguese) names this card; the transcription's name is Czech (source_name)",
     ),
-    UnknownFact(
+    _UnknownFact(
         "cards/imperial-settlers.yaml",
         "cards[egy028].name",
         "no source in the edition's language (Brazilian Portuguese) names this card; the transcription's name is Czech (source_name)",
     ),
-    UnknownFact(
+    _UnknownFact(
         "cards/imperial-settlers.yaml",
         "cards[com001].name",
         "no source in the edition's language (Brazilian Portuguese) names this card; the transcription's name is Czech (source_name)",
     ),
-    UnknownFact(
+    _UnknownFact(
         "cards/imperial-settlers.yaml",
         "cards[com001].effect",
         "the transcription does not encode ability and action effects",
     ),
-    UnknownFact(
+    _UnknownFact(
         "cards/imperial-settlers.yaml",
         "cards[com002].name",
         "no source in the edition's language (Brazilian Portuguese) names this card; the transcription's name is Czech (source_name)",
     ),
-    UnknownFact(
+    _UnknownFact(
         "cards/imperial-settlers.yaml",
         "cards[com002].effect",
         "the transcription does not encode ability and action effects",
     ),
-    UnknownFact(
+    _UnknownFact(
         "cards/imperial-settlers.yaml",
         "cards[com003].effect",
         "the transcription does not encode ability and action effects",
     ),
-    UnknownFact(
+    _UnknownFact(
         "cards/imperial-settlers.yaml",
         "cards[com004].effect",
         "the transcription does not encode ability and action effects",
     ),
-    UnknownFact(
+    _UnknownFact(
         "cards/imperial-settlers.yaml",
         "cards[com005].name",
         "no source in the edition's language (Brazilian Portuguese) names this card; the transcription's name is Czech (source_name)",
     ),
-    UnknownFact(
+    _UnknownFact(
         "cards/imperial-settlers.yaml",
         "cards[com005].effect",
         "the transcription does not encode ability and action effects",
     ),
-    UnknownFact(
+    _UnknownFact(
         "cards/imperial-settlers.yaml",
         "cards[com006].name",
         "no source in the edition's language (Brazilian Portuguese) names this card; the transcription's name is Czech (source_name)",
     ),
-    UnknownFact(
+    _UnknownFact(
         "cards/imperial-settlers.yaml",
         "cards[com006].effect",
         "the transcription does not encode ability and action effects",
     ),
-    UnknownFact(
+    _UnknownFact(
         "cards/imperial-settlers.yaml",
         "cards[com007].name",
         "no source in the edition's language (Brazilian Portuguese) names this card; the transcription's name is Czech (source_name)",
     ),
-    UnknownFact(
+    _UnknownFact(
         "cards/imperial-settlers.yaml",
         "cards[com008].name",
         "no source in the edition's language (Brazilian Portuguese) names this card; the transcription's name is Czech (source_name)",
     ),
-    UnknownFact(
+    _UnknownFact(
         "cards/imperial-settlers.yaml",
         "cards[com011].name",
         "no source in the edition's language (Brazilian Portuguese) names this card; the transcription's name is Czech (source_name)",
     ),
-    UnknownFact(
+    _UnknownFact(
         "cards/imperial-settlers.yaml",
         "cards[com012].name",
         "no source in the edition's language (Brazilian Portuguese) names this card; the transcription's name is Czech (source_name)",
     ),
-    UnknownFact(
+    _UnknownFact(
         "cards/imperial-settlers.yaml",
         "cards[com015].name",
         "no source in the edition's language (Brazilian Portuguese) names this card; the transcription's name is Czech (source_name)",
     ),
-    UnknownFact(
+    _UnknownFact(
         "cards/imperial-settlers.yaml",
         "cards[com016].name",
         "no source in the edition's language (Brazilian Portuguese) names this card; the transcription's name is Czech (source_name)",
     ),
-    UnknownFact(
+    _UnknownFact(
         "cards/imperial-settlers.yaml",
         "cards[com016].production",
         "the transcription encodes it as PRODUCE_ANOTHER_PRODUCTION, under no condition: an effect its CardEffects enum ties to no good and its code never carries out; which location's production it gives again, and how often, no source states",
     ),
-    UnknownFact(
+    _UnknownFact(
         "cards/imperial-settlers.yaml",
         "cards[com017].name",
         "no source in the edition's language (Brazilian Portuguese) names this card; the transcription's name is Czech (source_name)",
     ),
-    UnknownFact(
+    _UnknownFact(
         "cards/imperial-settlers.yaml",
         "cards[com021].name",
         "no source in the edition's language (Brazilian Portuguese) names this card; the transcription's name is Czech (source_name)",
     ),
-    UnknownFact(
+    _UnknownFact(
         "cards/imperial-settlers.yaml",
         "cards[com021].effect",
         "the transcription does not encode ability and action effects",
     ),
-    UnknownFact(
+    _UnknownFact(
         "cards/imperial-settlers.yaml",
         "cards[com023].name",
         "no source in the edition's language (Brazilian Portuguese) names this card; the transcription's name is Czech (source_name)",
     ),
-    UnknownFact(
+    _UnknownFact(
         "cards/imperial-settlers.yaml",
         "cards[com025].name",
         "no source in the edition's language (Brazilian Portuguese) names this card; the transcription's name is Czech (source_name)",
     ),
-    UnknownFact(
+    _UnknownFact(
         "cards/imperial-settlers.yaml",
         "cards[com026].name",
         "no source in the edition's language (Brazilian Portuguese) names this card; the transcription's name is Czech (source_name)",
     ),
-    UnknownFact(
+    _UnknownFact(
         "cards/imperial-settlers.yaml",
         "cards[com027].name",
         "no source in the edition's language (Brazilian Portuguese) names this card; the transcription's name is Czech (source_name)",
     ),
-    UnknownFact(
+    _UnknownFact(
         "cards/imperial-settlers.yaml",
         "cards[com028].name",
         "no source in the edition's language (Brazilian Portuguese) names this card; the transcription's name is Czech (source_name)",
     ),
-    UnknownFact(
+    _UnknownFact(
         "cards/imperial-settlers.yaml",
         "cards[com029].name",
         "no source in the edition's language (Brazilian Portuguese) names this card; the transcription's name is Czech (source_name)",
     ),
-    UnknownFact(
+    _UnknownFact(
         "cards/imperial-settlers.yaml",
         "cards[com030].name",
         "no source in the edition's language (Brazilian Portuguese) names this card; the transcription's name is Czech (source_name)",
     ),
-    UnknownFact(
+    _UnknownFact(
         "cards/imperial-settlers.yaml",
         "cards[com030].effect",
         "the transcription does not encode ability and action effects",
     ),
-    UnknownFact(
+    _UnknownFact(
         "cards/imperial-settlers.yaml",
         "cards[com032].effect",
         "the transcription does not encode ability and action effects",
     ),
-    UnknownFact(
+    _UnknownFact(
         "cards/imperial-settlers.yaml",
         "cards[com033].name",
         "no source in the edition's language (Brazilian Portuguese) names this card; the transcription's name is Czech (source_name)",
     ),
-    UnknownFact(
+    _UnknownFact(
         "cards/imperial-settlers.yaml",
         "cards[com033].effect",
         "the transcription does not encode ability and action effects",
     ),
-    UnknownFact(
+    _UnknownFact(
         "cards/imperial-settlers.yaml",
         "cards[com034].name",
         "no source in the edition's language (Brazilian Portuguese) names this card; the transcription's name is Czech (source_name)",
     ),
-    UnknownFact(
+    _UnknownFact(
         "cards/imperial-settlers.yaml",
         "cards[com034].effect",
         "the transcription does not encode ability and action effects",
     ),
-    UnknownFact(
+    _UnknownFact(
         "cards/imperial-settlers.yaml",
         "cards[com036].name",
         "no source in the edition's language (Brazilian Portuguese) names this card; the transcription's name is Czech (source_name)",
     ),
-    UnknownFact(
+    _UnknownFact(
         "cards/imperial-settlers.yaml",
         "cards[com036].effect",
         "the transcription does not encode ability and action effects",
     ),
-    UnknownFact(
+    _UnknownFact(
         "cards/imperial-settlers.yaml",
         "cards[com037].name",
         "no source in the edition's language (Brazilian Portuguese) names this card; the transcription's name is Czech (source_name)",
     ),
-    UnknownFact(
+    _UnknownFact(
         "cards/imperial-settlers.yaml",
         "cards[com037].effect",
         "the transcription does not encode ability and action effects",
     ),
-    UnknownFact(
+    _UnknownFact(
         "cards/imperial-settlers.yaml",
         "cards[com039].name",
         "no source in the edition's language (Brazilian Portuguese) names this card; the transcription's name is Czech (source_name)",
     ),
-    UnknownFact(
+    _UnknownFact(
         "cards/imperial-settlers.yaml",
         "cards[com039].effect",
         "the transcription does not encode ability and action effects",
     ),
-    UnknownFact(
+    _UnknownFact(
         "cards/imperial-settlers.yaml",
         "cards[com040].effect",
         "the transcription does not encode ability and action effects; the rulebook's text of it (p12/com040) has lost the icon of what is spent (1) to build a faction location",
     ),
-    UnknownFact(
+    _UnknownFact(
         "cards/imperial-settlers.yaml",
         "cards[com041].name",
         "no source in the edition's language (Brazilian Portuguese) names this card; the transcription's name is Czech (source_name)",
     ),
-    UnknownFact(
+    _UnknownFact(
         "cards/imperial-settlers.yaml",
         "cards[com041].effect",
         "the transcription does not encode ability and action effects",
     ),
-    UnknownFact(
+    _UnknownFact(
         "cards/imperial-settlers.yaml",
         "cards[com042].name",
         "no source in the edition's language (Brazilian Portuguese) names this card; the transcription's name is Czech (source_name)",
     ),
-    UnknownFact(
+    _UnknownFact(
         "cards/imperial-settlers.yaml",
         "cards[com042].effect",
         "the transcription does not encode ability and action effects",
     ),
-    UnknownFact(
+    _UnknownFact(
         "cards/imperial-settlers.yaml",
         "cards[com043].name",
         "no source in the edition's language (Brazilian Portuguese) names this card; the transcription's name is Czech (source_name)",
     ),
-    UnknownFact(
+    _UnknownFact(
         "cards/imperial-settlers.yaml",
         "cards[com043].effect",
         "the transcription does not encode ability and action effects",
     ),
-    UnknownFact(
+    _UnknownFact(
         "cards/imperial-settlers.yaml",
         "cards[com044].name",
         "no source in the edition's language (Brazilian Portuguese) names this card; the transcription's name is Czech (source_name)",
     ),
-    UnknownFact(
+    _UnknownFact(
         "cards/imperial-settlers.yaml",
         "cards[com044].effect",
         "the transcription does not encode ability and action effects",
     ),
-    UnknownFact(
+    _UnknownFact(
         "cards/imperial-settlers.yaml",
         "cards[com046].name",
         "no source in the edition's language (Brazilian Portuguese) names this card; the transcription's name is Czech (source_name)",
     ),
-    UnknownFact(
+    _UnknownFact(
         "cards/imperial-settlers.yaml",
         "cards[com046].effect",
         "the transcription does not encode ability and action effects",
     ),
-    UnknownFact(
+    _UnknownFact(
         "cards/imperial-settlers.yaml",
         "cards[com049].effect",
         "the transcription does not encode ability and action effects; the rulebook's text of it (p12/com049) has lost the icon of the good gained (2) for the card discarded",
     ),
-    UnknownFact(
+    _UnknownFact(
         "cards/imperial-settlers.yaml",
         "cards[com050].name",
         "no source in the edition's language (Brazilian Portuguese) names this card; the transcription's name is Czech (source_name)",
     ),
-    UnknownFact(
+    _UnknownFact(
         "cards/imperial-settlers.yaml",
         "cards[com050].effect",
         "the transcription does not encode ability and action effects",
     ),
-    UnknownFact(
+    _UnknownFact(
         "cards/imperial-settlers.yaml",
         "cards[com052].name",
         "no source in the edition's language (Brazilian Portuguese) names this card; the transcription's name is Czech (source_name)",
     ),
-    UnknownFact(
+    _UnknownFact(
         "cards/imperial-settlers.yaml",
         "cards[com052].effect",
         "the transcription does not encode ability and action effects",
     ),
-    UnknownFact(
+    _UnknownFact(
         "cards/imperial-settlers.yaml",
         "cards[com053].name",
         "no source in the edition's language (Brazilian Portuguese) names this card; the transcription's name is Czech (source_name)",
     ),
-    UnknownFact(
+    _UnknownFact(
         "cards/imperial-settlers.yaml",
         "cards[com053].effect",
         "the transcription does not encode ability and action effects",
     ),
-    UnknownFact(
+    _UnknownFact(
         "cards/imperial-settlers.yaml",
         "cards[com056].name",
         "no source in the edition's language (Brazilian Portuguese) names this card; the transcription's name is Czech (source_name)",
     ),
-    UnknownFact(
+    _UnknownFact(
         "cards/imperial-settlers.yaml",
         "cards[com056].effect",
         "the transcription does not encode ability and action effects",
     ),
-    UnknownFact(
+    _UnknownFact(
         "cards/imperial-settlers.yaml",
         "cards[com057].effect",
         "the transcription does not encode ability and action effects; the rulebook's text of it (p12/com057) has lost the icon of what is spent (1) to collect a deal's goods",
     ),
-    UnknownFact(
+    _UnknownFact(
         "cards/imperial-settlers.yaml",
         "cards[com058].name",
         "no source in the edition's language (Brazilian Portuguese) names this card; the transcription's name is Czech (source_name)",
     ),
-    UnknownFact(
+    _UnknownFact(
         "cards/imperial-settlers.yaml",
         "cards[com058].effect",
         "the transcription does not encode ability and action effects",
     ),
-    UnknownFact(
+    _UnknownFact(
         "cards/imperial-settlers.yaml",
         "cards[com061].effect",
         "the transcription does not encode ability and action effects; the rulebook's text of it (p12/com061) has lost the icons of what is spent (1) and of the good gained (2)",
     ),
-    UnknownFact(
+    _UnknownFact(
         "cards/imperial-settlers.yaml",
         "cards[com062].name",
         "no source in the edition's language (Brazilian Portuguese) names this card; the transcription's name is Czech (source_name)",
     ),
-    UnknownFact(
+    _UnknownFact(
         "cards/imperial-settlers.yaml",
         "cards[com065].name",
         "no source in the edition's language (Brazilian Portuguese) names this card; the transcription's name is Czech (source_name)",
     ),
-    UnknownFact(
+    _UnknownFact(
         "cards/imperial-settlers.yaml",
         "cards[com075].name",
         "no source in the edition's language (Brazilian Portuguese) names this card; the transcription's name is Czech (source_name)",
     ),
-    UnknownFact(
+    _UnknownFact(
         "cards/imperial-settlers.yaml",
         "cards[com075].effect",
         "the transcription does not encode ability and action effects",
     ),
-    UnknownFact(
+    _UnknownFact(
         "cards/imperial-settlers.yaml",
         "cards[com076].name",
         "no source in the edition's language (Brazilian Portuguese) names this card; the transcription's name is Czech (source_name)",
     ),
-    UnknownFact(
+    _UnknownFact(
         "cards/imperial-settlers.yaml",
         "cards[com076].effect",
         "the transcription does not encode ability and action effects",
     ),
-    UnknownFact(
+    _UnknownFact(
         "cards/imperial-settlers.yaml",
         "cards[com078].name",
         "no source in the edition's language (Brazilian Portuguese) names this card; the transcription's name is Czech (source_name)",
     ),
-    UnknownFact(
+    _UnknownFact(
         "cards/imperial-settlers.yaml",
         "cards[com078].effect",
         "the transcription does not encode ability and action effects",
     ),
-    UnknownFact(
+    _UnknownFact(
         "cards/imperial-settlers.yaml",
         "cards[com079].name",
         "no source in the edition's language (Brazilian Portuguese) names this card; the transcription's name is Czech (source_name)",
     ),
-    UnknownFact(
+    _UnknownFact(
         "cards/imperial-settlers.yaml",
         "cards[com079].effect",
         "the transcription does not encode ability and action effects",
     ),
-    UnknownFact(
+    _UnknownFact(
         "cards/imperial-settlers.yaml",
         "cards[com080].name",
         "no source in the edition's language (Brazilian Portuguese) names this card; the transcription's name is Czech (source_name)",
     ),
-    UnknownFact(
+    _UnknownFact(
         "cards/imperial-settlers.yaml",
         "cards[com080].effect",
         "the transcription does not encode ability and action effects",
     ),
-    UnknownFact(
+    _UnknownFact(
         "cards/imperial-settlers.yaml",
         "cards[com081].name",
         "no source in the edition's language (Brazilian Portuguese) names this card; the transcription's name is Czech (source_name)",
     ),
-    UnknownFact(
+    _UnknownFact(
         "cards/imperial-settlers.yaml",
         "cards[com081].effect",
         "the transcription does not encode ability and action effects",
     ),
-    UnknownFact(
+    _UnknownFact(
         "cards/imperial-settlers.yaml",
         "cards[com082].name",
         "no source in the edition's language (Brazilian Portuguese) names this card; the transcription's name is Czech (source_name)",
     ),
-    UnknownFact(
+    _UnknownFact(
         "cards/imperial-settlers.yaml",
         "cards[com082].effect",
         "the transcription does not encode ability and action effects",
     ),
-    UnknownFact(
+    _UnknownFact(
         "cards/imperial-settlers.yaml",
         "cards[com083].name",
         "no source in the edition's language (Brazilian Portuguese) names this card; the transcription's name is Czech (source_name)",
     ),
-    UnknownFact(
+    _UnknownFact(
         "cards/imperial-settlers.yaml",
         "cards[com083].effect",
         "the transcription does not encode ability and action effects",
     ),
-    UnknownFact(
+    _UnknownFact(
         "cards/imperial-settlers.yaml",
         "cards[com084].effect",
         "the transcription does not encode ability and action effects; the rulebook's text of it (p12/com084) has lost the icon of what is spent (1) to collect a production location's goods",
@@ -979,7 +1032,7 @@ ID_ENUMS: Final[Mapping[str, type[StrEnum]]] = FrozenMap(
 #: Every card by id, with its copies; name None where no source in the edition's language names it.
 CARDS: Final[Mapping[str, Card]] = FrozenMap(
     {
-        "bar001": Card(
+        "bar001": _Card(
             id="bar001",
             name=None,
             kind="production",
@@ -990,12 +1043,12 @@ CARDS: Final[Mapping[str, Card]] = FrozenMap(
             cost=("wood",),
             deal="wood",
             production=("wood", "wood"),
-            source_name=SourceName("Prales", "cs"),
+            source_name=_SourceName("Prales", "cs"),
             rules=(
                 "NcFerrari/imperialSettlers@c0550f408064a71a0ddc89cf4e8106111e584a7d:backend/src/main/resources/data/cards.json",
             ),
         ),
-        "bar004": Card(
+        "bar004": _Card(
             id="bar004",
             name=None,
             kind="action",
@@ -1005,12 +1058,12 @@ CARDS: Final[Mapping[str, Card]] = FrozenMap(
             copies=3,
             cost=("wood", "wood", "location"),
             deal="gold",
-            source_name=SourceName("Barbarský oltář", "cs"),
+            source_name=_SourceName("Barbarský oltář", "cs"),
             rules=(
                 "NcFerrari/imperialSettlers@c0550f408064a71a0ddc89cf4e8106111e584a7d:backend/src/main/resources/data/cards.json",
             ),
         ),
-        "bar007": Card(
+        "bar007": _Card(
             id="bar007",
             name=None,
             kind="ability",
@@ -1020,12 +1073,12 @@ CARDS: Final[Mapping[str, Card]] = FrozenMap(
             copies=3,
             cost=("wood", "location"),
             deal="wood",
-            source_name=SourceName("Nájezd", "cs"),
+            source_name=_SourceName("Nájezd", "cs"),
             rules=(
                 "NcFerrari/imperialSettlers@c0550f408064a71a0ddc89cf4e8106111e584a7d:backend/src/main/resources/data/cards.json",
             ),
         ),
-        "bar010": Card(
+        "bar010": _Card(
             id="bar010",
             name="Sabotadores",
             kind="action",
@@ -1035,8 +1088,8 @@ CARDS: Final[Mapping[str, Card]] = FrozenMap(
             copies=2,
             cost=("wood", "location"),
             deal="card",
-            differing_copies=(CopyFacts("BAR011", deal="gold"),),
-            source_name=SourceName("Záškodníci", "cs"),
+            differing_copies=(_CopyFacts("BAR011", deal="gold"),),
+            source_name=_SourceName("Záškodníci", "cs"),
             rules=(
                 "p11/bar010",
                 "p11/os-barbaros",
@@ -1046,7 +1099,7 @@ CARDS: Final[Mapping[str, Card]] = FrozenMap(
             ),
             effect="Action: spend 1 worker to take 1 resource (food, wood or stone) from an opponent's supply into your own; a resource placed to activate a location cannot be taken.",
         ),
-        "bar012": Card(
+        "bar012": _Card(
             id="bar012",
             name="Torre de Guarda",
             kind="production",
@@ -1057,14 +1110,14 @@ CARDS: Final[Mapping[str, Card]] = FrozenMap(
             cost=("wood", "wood", "location"),
             deal="worker",
             production=("raze", "worker"),
-            source_name=SourceName("Hlídková věž", "cs"),
+            source_name=_SourceName("Hlídková věž", "cs"),
             rules=(
                 "p8/exemplo-de-construcao-de-local",
                 "p9/exemplo-de-como-fazer-um-acordo",
                 "NcFerrari/imperialSettlers@c0550f408064a71a0ddc89cf4e8106111e584a7d:backend/src/main/resources/data/cards.json",
             ),
         ),
-        "bar014": Card(
+        "bar014": _Card(
             id="bar014",
             name="Altar Sombrio",
             kind="action",
@@ -1074,8 +1127,8 @@ CARDS: Final[Mapping[str, Card]] = FrozenMap(
             copies=2,
             cost=("wood", "stone", "stone", "location"),
             deal="worker",
-            differing_copies=(CopyFacts("BAR015", deal="raze"),),
-            source_name=SourceName("Temný oltář", "cs"),
+            differing_copies=(_CopyFacts("BAR015", deal="raze"),),
+            source_name=_SourceName("Temný oltář", "cs"),
             rules=(
                 "p11/bar014",
                 "p11/os-barbaros",
@@ -1083,7 +1136,7 @@ CARDS: Final[Mapping[str, Card]] = FrozenMap(
                 "NcFerrari/imperialSettlers@c0550f408064a71a0ddc89cf4e8106111e584a7d:backend/src/main/resources/data/cards.json",
             ),
         ),
-        "bar016": Card(
+        "bar016": _Card(
             id="bar016",
             name="Bando",
             kind="action",
@@ -1093,16 +1146,16 @@ CARDS: Final[Mapping[str, Card]] = FrozenMap(
             copies=2,
             cost=("wood", "location"),
             deal="raze",
-            differing_copies=(CopyFacts("BAR017", deal="gold"),),
+            differing_copies=(_CopyFacts("BAR017", deal="gold"),),
             activations_per_round=2,
-            source_name=SourceName("Tlupa", "cs"),
+            source_name=_SourceName("Tlupa", "cs"),
             rules=(
                 "p11/bar016",
                 "p11/os-barbaros",
                 "NcFerrari/imperialSettlers@c0550f408064a71a0ddc89cf4e8106111e584a7d:backend/src/main/resources/data/cards.json",
             ),
         ),
-        "bar018": Card(
+        "bar018": _Card(
             id="bar018",
             name="Turba",
             kind="action",
@@ -1112,14 +1165,14 @@ CARDS: Final[Mapping[str, Card]] = FrozenMap(
             copies=2,
             cost=("wood", "location"),
             deal="worker",
-            source_name=SourceName("Sebranka", "cs"),
+            source_name=_SourceName("Sebranka", "cs"),
             rules=(
                 "p11/bar019",
                 "p11/os-barbaros",
                 "NcFerrari/imperialSettlers@c0550f408064a71a0ddc89cf4e8106111e584a7d:backend/src/main/resources/data/cards.json",
             ),
         ),
-        "bar020": Card(
+        "bar020": _Card(
             id="bar020",
             name=None,
             kind="production",
@@ -1130,12 +1183,12 @@ CARDS: Final[Mapping[str, Card]] = FrozenMap(
             cost=("wood",),
             deal="worker",
             production=("worker", "worker"),
-            source_name=SourceName("Osada", "cs"),
+            source_name=_SourceName("Osada", "cs"),
             rules=(
                 "NcFerrari/imperialSettlers@c0550f408064a71a0ddc89cf4e8106111e584a7d:backend/src/main/resources/data/cards.json",
             ),
         ),
-        "bar022": Card(
+        "bar022": _Card(
             id="bar022",
             name=None,
             kind="ability",
@@ -1145,7 +1198,7 @@ CARDS: Final[Mapping[str, Card]] = FrozenMap(
             copies=1,
             cost=("wood", "wood", "location"),
             deal="wood",
-            build_bonus=CountedGoods(
+            build_bonus=_CountedGoods(
                 "vp",
                 "colour",
                 "black",
@@ -1156,12 +1209,12 @@ CARDS: Final[Mapping[str, Card]] = FrozenMap(
                     "NcFerrari/imperialSettlers@c0550f408064a71a0ddc89cf4e8106111e584a7d:common/src/main/java/cz/games/lp/common/enums/Conditions.java",
                 ),
             ),
-            source_name=SourceName("Hradiště", "cs"),
+            source_name=_SourceName("Hradiště", "cs"),
             rules=(
                 "NcFerrari/imperialSettlers@c0550f408064a71a0ddc89cf4e8106111e584a7d:backend/src/main/resources/data/cards.json",
             ),
         ),
-        "bar023": Card(
+        "bar023": _Card(
             id="bar023",
             name=None,
             kind="action",
@@ -1171,12 +1224,12 @@ CARDS: Final[Mapping[str, Card]] = FrozenMap(
             copies=1,
             cost=("wood", "stone", "location"),
             deal="stone",
-            source_name=SourceName("Výprava", "cs"),
+            source_name=_SourceName("Výprava", "cs"),
             rules=(
                 "NcFerrari/imperialSettlers@c0550f408064a71a0ddc89cf4e8106111e584a7d:backend/src/main/resources/data/cards.json",
             ),
         ),
-        "bar024": Card(
+        "bar024": _Card(
             id="bar024",
             name=None,
             kind="production",
@@ -1187,12 +1240,12 @@ CARDS: Final[Mapping[str, Card]] = FrozenMap(
             cost=("stone", "location"),
             deal="stone",
             production=("raze", "stone"),
-            source_name=SourceName("Kamenolom", "cs"),
+            source_name=_SourceName("Kamenolom", "cs"),
             rules=(
                 "NcFerrari/imperialSettlers@c0550f408064a71a0ddc89cf4e8106111e584a7d:backend/src/main/resources/data/cards.json",
             ),
         ),
-        "bar025": Card(
+        "bar025": _Card(
             id="bar025",
             name=None,
             kind="action",
@@ -1202,12 +1255,12 @@ CARDS: Final[Mapping[str, Card]] = FrozenMap(
             copies=1,
             cost=("wood", "location"),
             deal="food",
-            source_name=SourceName("Směnný obchod", "cs"),
+            source_name=_SourceName("Směnný obchod", "cs"),
             rules=(
                 "NcFerrari/imperialSettlers@c0550f408064a71a0ddc89cf4e8106111e584a7d:backend/src/main/resources/data/cards.json",
             ),
         ),
-        "bar026": Card(
+        "bar026": _Card(
             id="bar026",
             name=None,
             kind="action",
@@ -1217,12 +1270,12 @@ CARDS: Final[Mapping[str, Card]] = FrozenMap(
             copies=1,
             cost=("wood", "stone", "location"),
             deal="raze",
-            source_name=SourceName("Zápasiště", "cs"),
+            source_name=_SourceName("Zápasiště", "cs"),
             rules=(
                 "NcFerrari/imperialSettlers@c0550f408064a71a0ddc89cf4e8106111e584a7d:backend/src/main/resources/data/cards.json",
             ),
         ),
-        "bar027": Card(
+        "bar027": _Card(
             id="bar027",
             name=None,
             kind="ability",
@@ -1233,12 +1286,12 @@ CARDS: Final[Mapping[str, Card]] = FrozenMap(
             cost=("stone", "stone", "stone", "location"),
             deal="worker",
             build_bonus=("vp", "vp", "vp", "vp"),
-            source_name=SourceName("Modla", "cs"),
+            source_name=_SourceName("Modla", "cs"),
             rules=(
                 "NcFerrari/imperialSettlers@c0550f408064a71a0ddc89cf4e8106111e584a7d:backend/src/main/resources/data/cards.json",
             ),
         ),
-        "bar028": Card(
+        "bar028": _Card(
             id="bar028",
             name="Missão",
             kind="action",
@@ -1248,14 +1301,14 @@ CARDS: Final[Mapping[str, Card]] = FrozenMap(
             copies=1,
             cost=("wood", "wood", "location"),
             deal="card",
-            source_name=SourceName("Mise", "cs"),
+            source_name=_SourceName("Mise", "cs"),
             rules=(
                 "p12/bar028",
                 "p12",
                 "NcFerrari/imperialSettlers@c0550f408064a71a0ddc89cf4e8106111e584a7d:backend/src/main/resources/data/cards.json",
             ),
         ),
-        "bar029": Card(
+        "bar029": _Card(
             id="bar029",
             name=None,
             kind="ability",
@@ -1265,12 +1318,12 @@ CARDS: Final[Mapping[str, Card]] = FrozenMap(
             copies=1,
             cost=("wood", "stone", "location"),
             deal="raze",
-            source_name=SourceName("Hranice", "cs"),
+            source_name=_SourceName("Hranice", "cs"),
             rules=(
                 "NcFerrari/imperialSettlers@c0550f408064a71a0ddc89cf4e8106111e584a7d:backend/src/main/resources/data/cards.json",
             ),
         ),
-        "bar030": Card(
+        "bar030": _Card(
             id="bar030",
             name="Ladrões",
             kind="action",
@@ -1280,14 +1333,14 @@ CARDS: Final[Mapping[str, Card]] = FrozenMap(
             copies=1,
             cost=("wood", "location"),
             deal="worker",
-            source_name=SourceName("Loupežníci", "cs"),
+            source_name=_SourceName("Loupežníci", "cs"),
             rules=(
                 "p12/bar030",
                 "p12",
                 "NcFerrari/imperialSettlers@c0550f408064a71a0ddc89cf4e8106111e584a7d:backend/src/main/resources/data/cards.json",
             ),
         ),
-        "jap001": Card(
+        "jap001": _Card(
             id="jap001",
             name=None,
             kind="production",
@@ -1299,12 +1352,12 @@ CARDS: Final[Mapping[str, Card]] = FrozenMap(
             spoils=("vp",),
             deal="worker",
             production=("worker", "food"),
-            source_name=SourceName("Farma", "cs"),
+            source_name=_SourceName("Farma", "cs"),
             rules=(
                 "NcFerrari/imperialSettlers@c0550f408064a71a0ddc89cf4e8106111e584a7d:backend/src/main/resources/data/cards.json",
             ),
         ),
-        "jap004": Card(
+        "jap004": _Card(
             id="jap004",
             name=None,
             kind="production",
@@ -1316,12 +1369,12 @@ CARDS: Final[Mapping[str, Card]] = FrozenMap(
             spoils=("vp",),
             deal="food",
             production=("food", "food"),
-            source_name=SourceName("Rýžová pole", "cs"),
+            source_name=_SourceName("Rýžová pole", "cs"),
             rules=(
                 "NcFerrari/imperialSettlers@c0550f408064a71a0ddc89cf4e8106111e584a7d:backend/src/main/resources/data/cards.json",
             ),
         ),
-        "jap006": Card(
+        "jap006": _Card(
             id="jap006",
             name=None,
             kind="production",
@@ -1332,7 +1385,7 @@ CARDS: Final[Mapping[str, Card]] = FrozenMap(
             cost=("wood", "location"),
             spoils=("vp",),
             deal="worker",
-            production=CountedGoods(
+            production=_CountedGoods(
                 "worker",
                 "colour",
                 "pink",
@@ -1343,12 +1396,12 @@ CARDS: Final[Mapping[str, Card]] = FrozenMap(
                     "NcFerrari/imperialSettlers@c0550f408064a71a0ddc89cf4e8106111e584a7d:common/src/main/java/cz/games/lp/common/enums/Conditions.java",
                 ),
             ),
-            source_name=SourceName("Dům gejš", "cs"),
+            source_name=_SourceName("Dům gejš", "cs"),
             rules=(
                 "NcFerrari/imperialSettlers@c0550f408064a71a0ddc89cf4e8106111e584a7d:backend/src/main/resources/data/cards.json",
             ),
         ),
-        "jap008": Card(
+        "jap008": _Card(
             id="jap008",
             name="Guarnição",
             kind="action",
@@ -1359,14 +1412,14 @@ CARDS: Final[Mapping[str, Card]] = FrozenMap(
             cost=("wood", "location"),
             spoils=("vp",),
             deal="raze",
-            source_name=SourceName("Pevnost", "cs"),
+            source_name=_SourceName("Pevnost", "cs"),
             rules=(
                 "p11/jap008",
                 "p11/os-japoneses",
                 "NcFerrari/imperialSettlers@c0550f408064a71a0ddc89cf4e8106111e584a7d:backend/src/main/resources/data/cards.json",
             ),
         ),
-        "jap009": Card(
+        "jap009": _Card(
             id="jap009",
             name="Castelo do Daimiô",
             kind="production",
@@ -1377,7 +1430,7 @@ CARDS: Final[Mapping[str, Card]] = FrozenMap(
             cost=("stone", "stone", "location"),
             spoils=("vp",),
             deal="stone",
-            production=CountedGoods(
+            production=_CountedGoods(
                 "vp",
                 "samurai",
                 None,
@@ -1388,14 +1441,14 @@ CARDS: Final[Mapping[str, Card]] = FrozenMap(
                     "NcFerrari/imperialSettlers@c0550f408064a71a0ddc89cf4e8106111e584a7d:common/src/main/java/cz/games/lp/common/enums/Conditions.java",
                 ),
             ),
-            differing_copies=(CopyFacts("JAP010", deal="gold"),),
-            source_name=SourceName("Daimyův hrad", "cs"),
+            differing_copies=(_CopyFacts("JAP010", deal="gold"),),
+            source_name=_SourceName("Daimyův hrad", "cs"),
             rules=(
                 "p14",
                 "NcFerrari/imperialSettlers@c0550f408064a71a0ddc89cf4e8106111e584a7d:backend/src/main/resources/data/cards.json",
             ),
         ),
-        "jap011": Card(
+        "jap011": _Card(
             id="jap011",
             name=None,
             kind="production",
@@ -1407,12 +1460,12 @@ CARDS: Final[Mapping[str, Card]] = FrozenMap(
             spoils=("vp",),
             deal="card",
             production=None,
-            source_name=SourceName("Buddhův chrám", "cs"),
+            source_name=_SourceName("Buddhův chrám", "cs"),
             rules=(
                 "NcFerrari/imperialSettlers@c0550f408064a71a0ddc89cf4e8106111e584a7d:backend/src/main/resources/data/cards.json",
             ),
         ),
-        "jap012": Card(
+        "jap012": _Card(
             id="jap012",
             name=None,
             kind="action",
@@ -1423,12 +1476,12 @@ CARDS: Final[Mapping[str, Card]] = FrozenMap(
             cost=("wood", "wood", "location"),
             spoils=("vp",),
             deal="gold",
-            source_name=SourceName("Herna", "cs"),
+            source_name=_SourceName("Herna", "cs"),
             rules=(
                 "NcFerrari/imperialSettlers@c0550f408064a71a0ddc89cf4e8106111e584a7d:backend/src/main/resources/data/cards.json",
             ),
         ),
-        "jap013": Card(
+        "jap013": _Card(
             id="jap013",
             name="Portal",
             kind="ability",
@@ -1440,7 +1493,7 @@ CARDS: Final[Mapping[str, Card]] = FrozenMap(
             spoils=("vp",),
             deal="food",
             can_be_razed=False,
-            source_name=SourceName("Brána", "cs"),
+            source_name=_SourceName("Brána", "cs"),
             rules=(
                 "p11/jap013",
                 "p11/os-japoneses",
@@ -1448,7 +1501,7 @@ CARDS: Final[Mapping[str, Card]] = FrozenMap(
                 "NcFerrari/imperialSettlers@c0550f408064a71a0ddc89cf4e8106111e584a7d:backend/src/main/resources/data/cards.json",
             ),
         ),
-        "jap015": Card(
+        "jap015": _Card(
             id="jap015",
             name="Santuário",
             kind="ability",
@@ -1460,7 +1513,7 @@ CARDS: Final[Mapping[str, Card]] = FrozenMap(
             spoils=("vp",),
             deal="card",
             can_be_razed=False,
-            source_name=SourceName("Svatyně", "cs"),
+            source_name=_SourceName("Svatyně", "cs"),
             rules=(
                 "p11/jap015",
                 "p11/os-japoneses",
@@ -1470,7 +1523,7 @@ CARDS: Final[Mapping[str, Card]] = FrozenMap(
             ),
             effect="Ability: at any time in your turn, put any number of resources (food, wood and stone in any mix) on the Santuário, where they stay until the end of the game; at the end it gives 2, 5 or 10 VP for 3, 7 or 12 resources on it.",
         ),
-        "jap016": Card(
+        "jap016": _Card(
             id="jap016",
             name=None,
             kind="action",
@@ -1481,12 +1534,12 @@ CARDS: Final[Mapping[str, Card]] = FrozenMap(
             cost=("wood", "location"),
             spoils=("vp",),
             deal="food",
-            source_name=SourceName("Stánky", "cs"),
+            source_name=_SourceName("Stánky", "cs"),
             rules=(
                 "NcFerrari/imperialSettlers@c0550f408064a71a0ddc89cf4e8106111e584a7d:backend/src/main/resources/data/cards.json",
             ),
         ),
-        "jap019": Card(
+        "jap019": _Card(
             id="jap019",
             name="Negociador",
             kind="action",
@@ -1497,14 +1550,14 @@ CARDS: Final[Mapping[str, Card]] = FrozenMap(
             cost=("wood", "location"),
             spoils=("vp",),
             deal="gold",
-            source_name=SourceName("Vyjednavač", "cs"),
+            source_name=_SourceName("Vyjednavač", "cs"),
             rules=(
                 "p11/jap019",
                 "p11/os-japoneses",
                 "NcFerrari/imperialSettlers@c0550f408064a71a0ddc89cf4e8106111e584a7d:backend/src/main/resources/data/cards.json",
             ),
         ),
-        "jap020": Card(
+        "jap020": _Card(
             id="jap020",
             name=None,
             kind="ability",
@@ -1515,12 +1568,12 @@ CARDS: Final[Mapping[str, Card]] = FrozenMap(
             cost=("wood", "location"),
             spoils=("vp",),
             deal="food",
-            source_name=SourceName("Přípravna saké", "cs"),
+            source_name=_SourceName("Přípravna saké", "cs"),
             rules=(
                 "NcFerrari/imperialSettlers@c0550f408064a71a0ddc89cf4e8106111e584a7d:backend/src/main/resources/data/cards.json",
             ),
         ),
-        "jap021": Card(
+        "jap021": _Card(
             id="jap021",
             name="Rota Comercial",
             kind="action",
@@ -1531,15 +1584,15 @@ CARDS: Final[Mapping[str, Card]] = FrozenMap(
             cost=("stone", "location"),
             spoils=("vp",),
             deal="food",
-            differing_copies=(CopyFacts("JAP022", deal="worker"), CopyFacts("JAP023", deal="vp")),
-            source_name=SourceName("Obchodní stezka", "cs"),
+            differing_copies=(_CopyFacts("JAP022", deal="worker"), _CopyFacts("JAP023", deal="vp")),
+            source_name=_SourceName("Obchodní stezka", "cs"),
             rules=(
                 "p11/jap021",
                 "p11/os-japoneses",
                 "NcFerrari/imperialSettlers@c0550f408064a71a0ddc89cf4e8106111e584a7d:backend/src/main/resources/data/cards.json",
             ),
         ),
-        "jap024": Card(
+        "jap024": _Card(
             id="jap024",
             name=None,
             kind="ability",
@@ -1551,12 +1604,12 @@ CARDS: Final[Mapping[str, Card]] = FrozenMap(
             spoils=("vp",),
             deal="vp",
             build_bonus=("faction_card",),
-            source_name=SourceName("Dojo", "cs"),
+            source_name=_SourceName("Dojo", "cs"),
             rules=(
                 "NcFerrari/imperialSettlers@c0550f408064a71a0ddc89cf4e8106111e584a7d:backend/src/main/resources/data/cards.json",
             ),
         ),
-        "jap026": Card(
+        "jap026": _Card(
             id="jap026",
             name="Ninjas",
             kind="action",
@@ -1569,7 +1622,7 @@ CARDS: Final[Mapping[str, Card]] = FrozenMap(
             deal="raze",
             build_bonus=("worker", "worker"),
             build_bonus_placed_as="samurai",
-            source_name=SourceName("Ninjové", "cs"),
+            source_name=_SourceName("Ninjové", "cs"),
             rules=(
                 "p11/jap026",
                 "p11/os-japoneses",
@@ -1577,7 +1630,7 @@ CARDS: Final[Mapping[str, Card]] = FrozenMap(
                 "NcFerrari/imperialSettlers@c0550f408064a71a0ddc89cf4e8106111e584a7d:backend/src/main/resources/data/cards.json",
             ),
         ),
-        "jap028": Card(
+        "jap028": _Card(
             id="jap028",
             name=None,
             kind="action",
@@ -1588,12 +1641,12 @@ CARDS: Final[Mapping[str, Card]] = FrozenMap(
             cost=("wood", "location"),
             spoils=("vp",),
             deal="worker",
-            source_name=SourceName("Škola sumo", "cs"),
+            source_name=_SourceName("Škola sumo", "cs"),
             rules=(
                 "NcFerrari/imperialSettlers@c0550f408064a71a0ddc89cf4e8106111e584a7d:backend/src/main/resources/data/cards.json",
             ),
         ),
-        "jap029": Card(
+        "jap029": _Card(
             id="jap029",
             name=None,
             kind="action",
@@ -1604,12 +1657,12 @@ CARDS: Final[Mapping[str, Card]] = FrozenMap(
             cost=("stone", "location"),
             spoils=("vp",),
             deal="stone",
-            source_name=SourceName("Mistr mečíř", "cs"),
+            source_name=_SourceName("Mistr mečíř", "cs"),
             rules=(
                 "NcFerrari/imperialSettlers@c0550f408064a71a0ddc89cf4e8106111e584a7d:backend/src/main/resources/data/cards.json",
             ),
         ),
-        "jap030": Card(
+        "jap030": _Card(
             id="jap030",
             name=None,
             kind="ability",
@@ -1620,12 +1673,12 @@ CARDS: Final[Mapping[str, Card]] = FrozenMap(
             cost=("wood", "location"),
             spoils=("vp",),
             deal="gold",
-            source_name=SourceName("Škola diplomacie", "cs"),
+            source_name=_SourceName("Škola diplomacie", "cs"),
             rules=(
                 "NcFerrari/imperialSettlers@c0550f408064a71a0ddc89cf4e8106111e584a7d:backend/src/main/resources/data/cards.json",
             ),
         ),
-        "rom001": Card(
+        "rom001": _Card(
             id="rom001",
             name=None,
             kind="action",
@@ -1635,12 +1688,12 @@ CARDS: Final[Mapping[str, Card]] = FrozenMap(
             copies=2,
             cost=("stone", "location"),
             deal="stone",
-            source_name=SourceName("Sochařská dílna", "cs"),
+            source_name=_SourceName("Sochařská dílna", "cs"),
             rules=(
                 "NcFerrari/imperialSettlers@c0550f408064a71a0ddc89cf4e8106111e584a7d:backend/src/main/resources/data/cards.json",
             ),
         ),
-        "rom003": Card(
+        "rom003": _Card(
             id="rom003",
             name=None,
             kind="action",
@@ -1650,13 +1703,13 @@ CARDS: Final[Mapping[str, Card]] = FrozenMap(
             copies=3,
             cost=("stone", "location"),
             deal="gold",
-            differing_copies=(CopyFacts("ROM005", deal="stone"),),
-            source_name=SourceName("Sochařův učeň", "cs"),
+            differing_copies=(_CopyFacts("ROM005", deal="stone"),),
+            source_name=_SourceName("Sochařův učeň", "cs"),
             rules=(
                 "NcFerrari/imperialSettlers@c0550f408064a71a0ddc89cf4e8106111e584a7d:backend/src/main/resources/data/cards.json",
             ),
         ),
-        "rom006": Card(
+        "rom006": _Card(
             id="rom006",
             name=None,
             kind="action",
@@ -1666,12 +1719,12 @@ CARDS: Final[Mapping[str, Card]] = FrozenMap(
             copies=2,
             cost=("stone", "location"),
             deal="worker",
-            source_name=SourceName("Gladiátorská škola", "cs"),
+            source_name=_SourceName("Gladiátorská škola", "cs"),
             rules=(
                 "NcFerrari/imperialSettlers@c0550f408064a71a0ddc89cf4e8106111e584a7d:backend/src/main/resources/data/cards.json",
             ),
         ),
-        "rom008": Card(
+        "rom008": _Card(
             id="rom008",
             name="Engenheiros",
             kind="action",
@@ -1681,14 +1734,14 @@ CARDS: Final[Mapping[str, Card]] = FrozenMap(
             copies=1,
             cost=("wood", "stone", "location"),
             deal="raze",
-            source_name=SourceName("Konstruktéři", "cs"),
+            source_name=_SourceName("Konstruktéři", "cs"),
             rules=(
                 "p11/rom008",
                 "p11/os-romanos",
                 "NcFerrari/imperialSettlers@c0550f408064a71a0ddc89cf4e8106111e584a7d:backend/src/main/resources/data/cards.json",
             ),
         ),
-        "rom009": Card(
+        "rom009": _Card(
             id="rom009",
             name=None,
             kind="ability",
@@ -1698,12 +1751,12 @@ CARDS: Final[Mapping[str, Card]] = FrozenMap(
             copies=1,
             cost=("wood", "stone", "location"),
             deal="food",
-            source_name=SourceName("Zahrady", "cs"),
+            source_name=_SourceName("Zahrady", "cs"),
             rules=(
                 "NcFerrari/imperialSettlers@c0550f408064a71a0ddc89cf4e8106111e584a7d:backend/src/main/resources/data/cards.json",
             ),
         ),
-        "rom010": Card(
+        "rom010": _Card(
             id="rom010",
             name="Espiões",
             kind="action",
@@ -1713,14 +1766,14 @@ CARDS: Final[Mapping[str, Card]] = FrozenMap(
             copies=1,
             cost=("wood", "stone", "location"),
             deal="card",
-            source_name=SourceName("Zvědové", "cs"),
+            source_name=_SourceName("Zvědové", "cs"),
             rules=(
                 "p11/rom010",
                 "p11/os-romanos",
                 "NcFerrari/imperialSettlers@c0550f408064a71a0ddc89cf4e8106111e584a7d:backend/src/main/resources/data/cards.json",
             ),
         ),
-        "rom011": Card(
+        "rom011": _Card(
             id="rom011",
             name=None,
             kind="production",
@@ -1731,12 +1784,12 @@ CARDS: Final[Mapping[str, Card]] = FrozenMap(
             cost=("stone", "stone", "location"),
             deal="card",
             production=None,
-            source_name=SourceName("Architekt", "cs"),
+            source_name=_SourceName("Architekt", "cs"),
             rules=(
                 "NcFerrari/imperialSettlers@c0550f408064a71a0ddc89cf4e8106111e584a7d:backend/src/main/resources/data/cards.json",
             ),
         ),
-        "rom012": Card(
+        "rom012": _Card(
             id="rom012",
             name=None,
             kind="ability",
@@ -1746,12 +1799,12 @@ CARDS: Final[Mapping[str, Card]] = FrozenMap(
             copies=3,
             cost=("stone", "stone", "location"),
             deal="card",
-            source_name=SourceName("Státní správa", "cs"),
+            source_name=_SourceName("Státní správa", "cs"),
             rules=(
                 "NcFerrari/imperialSettlers@c0550f408064a71a0ddc89cf4e8106111e584a7d:backend/src/main/resources/data/cards.json",
             ),
         ),
-        "rom015": Card(
+        "rom015": _Card(
             id="rom015",
             name=None,
             kind="ability",
@@ -1761,12 +1814,12 @@ CARDS: Final[Mapping[str, Card]] = FrozenMap(
             copies=2,
             cost=("stone", "stone", "location"),
             deal="stone",
-            source_name=SourceName("Velitelství", "cs"),
+            source_name=_SourceName("Velitelství", "cs"),
             rules=(
                 "NcFerrari/imperialSettlers@c0550f408064a71a0ddc89cf4e8106111e584a7d:backend/src/main/resources/data/cards.json",
             ),
         ),
-        "rom017": Card(
+        "rom017": _Card(
             id="rom017",
             name=None,
             kind="production",
@@ -1778,12 +1831,12 @@ CARDS: Final[Mapping[str, Card]] = FrozenMap(
             deal="raze",
             production=("common_card",),
             build_bonus=("common_card",),
-            source_name=SourceName("Legie", "cs"),
+            source_name=_SourceName("Legie", "cs"),
             rules=(
                 "NcFerrari/imperialSettlers@c0550f408064a71a0ddc89cf4e8106111e584a7d:backend/src/main/resources/data/cards.json",
             ),
         ),
-        "rom019": Card(
+        "rom019": _Card(
             id="rom019",
             name="Armazéns",
             kind="ability",
@@ -1793,7 +1846,7 @@ CARDS: Final[Mapping[str, Card]] = FrozenMap(
             copies=1,
             cost=("stone", "location"),
             deal="food",
-            source_name=SourceName("Skladiště", "cs"),
+            source_name=_SourceName("Skladiště", "cs"),
             rules=(
                 "p11/rom019",
                 "p11/os-romanos",
@@ -1803,7 +1856,7 @@ CARDS: Final[Mapping[str, Card]] = FrozenMap(
             ),
             effect="Ability: you may store any amount of food, wood and stone on your faction board at clean-up; if the location is lost, the resources it let you store join your supply until that round's clean-up.",
         ),
-        "rom020": Card(
+        "rom020": _Card(
             id="rom020",
             name=None,
             kind="production",
@@ -1814,12 +1867,12 @@ CARDS: Final[Mapping[str, Card]] = FrozenMap(
             cost=("stone", "location"),
             deal="stone",
             production=("wood", "stone"),
-            source_name=SourceName("Stavitel", "cs"),
+            source_name=_SourceName("Stavitel", "cs"),
             rules=(
                 "NcFerrari/imperialSettlers@c0550f408064a71a0ddc89cf4e8106111e584a7d:backend/src/main/resources/data/cards.json",
             ),
         ),
-        "rom022": Card(
+        "rom022": _Card(
             id="rom022",
             name=None,
             kind="ability",
@@ -1829,12 +1882,12 @@ CARDS: Final[Mapping[str, Card]] = FrozenMap(
             copies=1,
             cost=("stone", "stone", "location"),
             deal="worker",
-            source_name=SourceName("Římské opevnění", "cs"),
+            source_name=_SourceName("Římské opevnění", "cs"),
             rules=(
                 "NcFerrari/imperialSettlers@c0550f408064a71a0ddc89cf4e8106111e584a7d:backend/src/main/resources/data/cards.json",
             ),
         ),
-        "rom023": Card(
+        "rom023": _Card(
             id="rom023",
             name="Entreposto",
             kind="production",
@@ -1845,14 +1898,14 @@ CARDS: Final[Mapping[str, Card]] = FrozenMap(
             cost=("wood", "stone", "stone", "location"),
             deal="worker",
             production=("worker", "gold"),
-            source_name=SourceName("Obchodní kolonie", "cs"),
+            source_name=_SourceName("Obchodní kolonie", "cs"),
             rules=(
                 "p11/rom024",
                 "p11/os-romanos",
                 "NcFerrari/imperialSettlers@c0550f408064a71a0ddc89cf4e8106111e584a7d:backend/src/main/resources/data/cards.json",
             ),
         ),
-        "rom026": Card(
+        "rom026": _Card(
             id="rom026",
             name=None,
             kind="production",
@@ -1863,12 +1916,12 @@ CARDS: Final[Mapping[str, Card]] = FrozenMap(
             cost=("food", "location"),
             deal="raze",
             production=("worker", "worker"),
-            source_name=SourceName("Římská kasárna", "cs"),
+            source_name=_SourceName("Římská kasárna", "cs"),
             rules=(
                 "NcFerrari/imperialSettlers@c0550f408064a71a0ddc89cf4e8106111e584a7d:backend/src/main/resources/data/cards.json",
             ),
         ),
-        "rom027": Card(
+        "rom027": _Card(
             id="rom027",
             name=None,
             kind="production",
@@ -1879,12 +1932,12 @@ CARDS: Final[Mapping[str, Card]] = FrozenMap(
             cost=("wood", "stone", "location"),
             deal="stone",
             production=("stone", "stone"),
-            source_name=SourceName("Kameník", "cs"),
+            source_name=_SourceName("Kameník", "cs"),
             rules=(
                 "NcFerrari/imperialSettlers@c0550f408064a71a0ddc89cf4e8106111e584a7d:backend/src/main/resources/data/cards.json",
             ),
         ),
-        "rom029": Card(
+        "rom029": _Card(
             id="rom029",
             name=None,
             kind="production",
@@ -1895,12 +1948,12 @@ CARDS: Final[Mapping[str, Card]] = FrozenMap(
             cost=("stone", "location"),
             deal="gold",
             production=("gold",),
-            source_name=SourceName("Římská banka", "cs"),
+            source_name=_SourceName("Římská banka", "cs"),
             rules=(
                 "NcFerrari/imperialSettlers@c0550f408064a71a0ddc89cf4e8106111e584a7d:backend/src/main/resources/data/cards.json",
             ),
         ),
-        "rom030": Card(
+        "rom030": _Card(
             id="rom030",
             name=None,
             kind="action",
@@ -1910,12 +1963,12 @@ CARDS: Final[Mapping[str, Card]] = FrozenMap(
             copies=1,
             cost=("stone", "stone", "location"),
             deal="stone",
-            source_name=SourceName("Kolos", "cs"),
+            source_name=_SourceName("Kolos", "cs"),
             rules=(
                 "NcFerrari/imperialSettlers@c0550f408064a71a0ddc89cf4e8106111e584a7d:backend/src/main/resources/data/cards.json",
             ),
         ),
-        "egy001": Card(
+        "egy001": _Card(
             id="egy001",
             name="Deserto",
             kind="action",
@@ -1926,14 +1979,14 @@ CARDS: Final[Mapping[str, Card]] = FrozenMap(
             cost=(),
             deal="worker",
             build_bonus=("card", "card"),
-            source_name=SourceName("Poušť", "cs"),
+            source_name=_SourceName("Poušť", "cs"),
             rules=(
                 "p11/egy001",
                 "p11/os-egipcios",
                 "NcFerrari/imperialSettlers@c0550f408064a71a0ddc89cf4e8106111e584a7d:backend/src/main/resources/data/cards.json",
             ),
         ),
-        "egy002": Card(
+        "egy002": _Card(
             id="egy002",
             name=None,
             kind="production",
@@ -1943,7 +1996,7 @@ CARDS: Final[Mapping[str, Card]] = FrozenMap(
             copies=1,
             cost=("stone", "location"),
             deal="card",
-            production=CountedGoods(
+            production=_CountedGoods(
                 "stone",
                 "colour",
                 "grey",
@@ -1954,12 +2007,12 @@ CARDS: Final[Mapping[str, Card]] = FrozenMap(
                     "NcFerrari/imperialSettlers@c0550f408064a71a0ddc89cf4e8106111e584a7d:common/src/main/java/cz/games/lp/common/enums/Conditions.java",
                 ),
             ),
-            source_name=SourceName("Oltář Bastet", "cs"),
+            source_name=_SourceName("Oltář Bastet", "cs"),
             rules=(
                 "NcFerrari/imperialSettlers@c0550f408064a71a0ddc89cf4e8106111e584a7d:backend/src/main/resources/data/cards.json",
             ),
         ),
-        "egy003": Card(
+        "egy003": _Card(
             id="egy003",
             name="Construtor de Bigas",
             kind="action",
@@ -1969,7 +2022,7 @@ CARDS: Final[Mapping[str, Card]] = FrozenMap(
             copies=1,
             cost=("wood", "stone", "location"),
             deal="raze",
-            source_name=SourceName("Stavitel vozů", "cs"),
+            source_name=_SourceName("Stavitel vozů", "cs"),
             rules=(
                 "p11/egy003",
                 "p11/os-egipcios",
@@ -1980,7 +2033,7 @@ CARDS: Final[Mapping[str, Card]] = FrozenMap(
             ),
             effect="Action: spend 1 raze token to raze an enemy location, paying no more raze tokens than that one, even for a location a Samurai or a defence token protects.",
         ),
-        "egy004": Card(
+        "egy004": _Card(
             id="egy004",
             name=None,
             kind="production",
@@ -1991,12 +2044,12 @@ CARDS: Final[Mapping[str, Card]] = FrozenMap(
             cost=("food", "food", "location"),
             deal="raze",
             production=None,
-            source_name=SourceName("Faraónova garda", "cs"),
+            source_name=_SourceName("Faraónova garda", "cs"),
             rules=(
                 "NcFerrari/imperialSettlers@c0550f408064a71a0ddc89cf4e8106111e584a7d:backend/src/main/resources/data/cards.json",
             ),
         ),
-        "egy005": Card(
+        "egy005": _Card(
             id="egy005",
             name="Oásis",
             kind="ability",
@@ -2007,7 +2060,7 @@ CARDS: Final[Mapping[str, Card]] = FrozenMap(
             cost=("food", "location"),
             deal="worker",
             build_bonus=("worker", "worker"),
-            source_name=SourceName("Oáza", "cs"),
+            source_name=_SourceName("Oáza", "cs"),
             rules=(
                 "p11/egy005",
                 "p11/os-egipcios",
@@ -2016,7 +2069,7 @@ CARDS: Final[Mapping[str, Card]] = FrozenMap(
             ),
             effect="Ability: each time an opponent spends a pair of workers on 1 resource or 1 card (the spend-workers action), gain 1 worker (so one for each pair when several are spent in one action); at most 4 in a round.",
         ),
-        "egy006": Card(
+        "egy006": _Card(
             id="egy006",
             name=None,
             kind="ability",
@@ -2026,12 +2079,12 @@ CARDS: Final[Mapping[str, Card]] = FrozenMap(
             copies=1,
             cost=("stone", "location"),
             deal="worker",
-            source_name=SourceName("Otrokář", "cs"),
+            source_name=_SourceName("Otrokář", "cs"),
             rules=(
                 "NcFerrari/imperialSettlers@c0550f408064a71a0ddc89cf4e8106111e584a7d:backend/src/main/resources/data/cards.json",
             ),
         ),
-        "egy007": Card(
+        "egy007": _Card(
             id="egy007",
             name=None,
             kind="action",
@@ -2041,12 +2094,12 @@ CARDS: Final[Mapping[str, Card]] = FrozenMap(
             copies=2,
             cost=("stone", "location"),
             deal="worker",
-            source_name=SourceName("Královská lázeň", "cs"),
+            source_name=_SourceName("Královská lázeň", "cs"),
             rules=(
                 "NcFerrari/imperialSettlers@c0550f408064a71a0ddc89cf4e8106111e584a7d:backend/src/main/resources/data/cards.json",
             ),
         ),
-        "egy009": Card(
+        "egy009": _Card(
             id="egy009",
             name=None,
             kind="action",
@@ -2056,12 +2109,12 @@ CARDS: Final[Mapping[str, Card]] = FrozenMap(
             copies=1,
             cost=("location",),
             deal="worker",
-            source_name=SourceName("Zlatý bazar", "cs"),
+            source_name=_SourceName("Zlatý bazar", "cs"),
             rules=(
                 "NcFerrari/imperialSettlers@c0550f408064a71a0ddc89cf4e8106111e584a7d:backend/src/main/resources/data/cards.json",
             ),
         ),
-        "egy010": Card(
+        "egy010": _Card(
             id="egy010",
             name=None,
             kind="action",
@@ -2071,12 +2124,12 @@ CARDS: Final[Mapping[str, Card]] = FrozenMap(
             copies=1,
             cost=("wood", "stone", "location"),
             deal="raze",
-            source_name=SourceName("Chovatel škorpionů", "cs"),
+            source_name=_SourceName("Chovatel škorpionů", "cs"),
             rules=(
                 "NcFerrari/imperialSettlers@c0550f408064a71a0ddc89cf4e8106111e584a7d:backend/src/main/resources/data/cards.json",
             ),
         ),
-        "egy011": Card(
+        "egy011": _Card(
             id="egy011",
             name=None,
             kind="production",
@@ -2087,12 +2140,12 @@ CARDS: Final[Mapping[str, Card]] = FrozenMap(
             cost=("food",),
             deal="card",
             production=("food", "worker"),
-            source_name=SourceName("Karavana", "cs"),
+            source_name=_SourceName("Karavana", "cs"),
             rules=(
                 "NcFerrari/imperialSettlers@c0550f408064a71a0ddc89cf4e8106111e584a7d:backend/src/main/resources/data/cards.json",
             ),
         ),
-        "egy013": Card(
+        "egy013": _Card(
             id="egy013",
             name="Templo de Rá",
             kind="action",
@@ -2102,7 +2155,7 @@ CARDS: Final[Mapping[str, Card]] = FrozenMap(
             copies=1,
             cost=("stone", "location"),
             deal="worker",
-            source_name=SourceName("Chrám boha Ra", "cs"),
+            source_name=_SourceName("Chrám boha Ra", "cs"),
             rules=(
                 "p11/egy013",
                 "p11/os-egipcios",
@@ -2111,7 +2164,7 @@ CARDS: Final[Mapping[str, Card]] = FrozenMap(
             ),
             effect="Action, for nothing spent: choose an enemy location and mark it with an Egyptian token; until the end of the round it counts as yours. A worker from the supply marks the action as used.",
         ),
-        "egy014": Card(
+        "egy014": _Card(
             id="egy014",
             name="Santuário",
             kind="action",
@@ -2121,14 +2174,14 @@ CARDS: Final[Mapping[str, Card]] = FrozenMap(
             copies=2,
             cost=("stone", "stone", "location"),
             deal="gold",
-            source_name=SourceName("Útočiště", "cs"),
+            source_name=_SourceName("Útočiště", "cs"),
             rules=(
                 "p11/egy014",
                 "p11/os-egipcios",
                 "NcFerrari/imperialSettlers@c0550f408064a71a0ddc89cf4e8106111e584a7d:backend/src/main/resources/data/cards.json",
             ),
         ),
-        "egy016": Card(
+        "egy016": _Card(
             id="egy016",
             name=None,
             kind="action",
@@ -2138,12 +2191,12 @@ CARDS: Final[Mapping[str, Card]] = FrozenMap(
             copies=3,
             cost=("stone", "stone", "location"),
             deal="worker",
-            source_name=SourceName("Alej Sfing", "cs"),
+            source_name=_SourceName("Alej Sfing", "cs"),
             rules=(
                 "NcFerrari/imperialSettlers@c0550f408064a71a0ddc89cf4e8106111e584a7d:backend/src/main/resources/data/cards.json",
             ),
         ),
-        "egy019": Card(
+        "egy019": _Card(
             id="egy019",
             name="Esfinge",
             kind="ability",
@@ -2153,14 +2206,14 @@ CARDS: Final[Mapping[str, Card]] = FrozenMap(
             copies=2,
             cost=("stone", "location"),
             deal="gold",
-            source_name=SourceName("Sfinga", "cs"),
+            source_name=_SourceName("Sfinga", "cs"),
             rules=(
                 "p11/egy019",
                 "p11/os-egipcios",
                 "NcFerrari/imperialSettlers@c0550f408064a71a0ddc89cf4e8106111e584a7d:backend/src/main/resources/data/cards.json",
             ),
         ),
-        "egy021": Card(
+        "egy021": _Card(
             id="egy021",
             name=None,
             kind="action",
@@ -2170,12 +2223,12 @@ CARDS: Final[Mapping[str, Card]] = FrozenMap(
             copies=3,
             cost=("stone", "stone", "location"),
             deal="gold",
-            source_name=SourceName("Zlatník", "cs"),
+            source_name=_SourceName("Zlatník", "cs"),
             rules=(
                 "NcFerrari/imperialSettlers@c0550f408064a71a0ddc89cf4e8106111e584a7d:backend/src/main/resources/data/cards.json",
             ),
         ),
-        "egy024": Card(
+        "egy024": _Card(
             id="egy024",
             name=None,
             kind="action",
@@ -2185,12 +2238,12 @@ CARDS: Final[Mapping[str, Card]] = FrozenMap(
             copies=2,
             cost=("stone", "location"),
             deal="stone",
-            source_name=SourceName("Otroci", "cs"),
+            source_name=_SourceName("Otroci", "cs"),
             rules=(
                 "NcFerrari/imperialSettlers@c0550f408064a71a0ddc89cf4e8106111e584a7d:backend/src/main/resources/data/cards.json",
             ),
         ),
-        "egy026": Card(
+        "egy026": _Card(
             id="egy026",
             name=None,
             kind="production",
@@ -2201,12 +2254,12 @@ CARDS: Final[Mapping[str, Card]] = FrozenMap(
             cost=("stone", "location"),
             deal="stone",
             production=("stone", "stone"),
-            source_name=SourceName("Kamenolom", "cs"),
+            source_name=_SourceName("Kamenolom", "cs"),
             rules=(
                 "NcFerrari/imperialSettlers@c0550f408064a71a0ddc89cf4e8106111e584a7d:backend/src/main/resources/data/cards.json",
             ),
         ),
-        "egy028": Card(
+        "egy028": _Card(
             id="egy028",
             name=None,
             kind="production",
@@ -2217,12 +2270,12 @@ CARDS: Final[Mapping[str, Card]] = FrozenMap(
             cost=("stone", "stone"),
             deal="gold",
             production=("gold", "stone"),
-            source_name=SourceName("Pyramida", "cs"),
+            source_name=_SourceName("Pyramida", "cs"),
             rules=(
                 "NcFerrari/imperialSettlers@c0550f408064a71a0ddc89cf4e8106111e584a7d:backend/src/main/resources/data/cards.json",
             ),
         ),
-        "com001": Card(
+        "com001": _Card(
             id="com001",
             name=None,
             kind="ability",
@@ -2232,7 +2285,7 @@ CARDS: Final[Mapping[str, Card]] = FrozenMap(
             copies=1,
             cost=("wood", "stone", "stone"),
             spoils=("vp", "stone"),
-            build_bonus=CountedGoods(
+            build_bonus=_CountedGoods(
                 "vp",
                 "colour",
                 "grey",
@@ -2244,12 +2297,12 @@ CARDS: Final[Mapping[str, Card]] = FrozenMap(
                     "NcFerrari/imperialSettlers@c0550f408064a71a0ddc89cf4e8106111e584a7d:common/src/main/java/cz/games/lp/common/enums/Conditions.java",
                 ),
             ),
-            source_name=SourceName("Socha", "cs"),
+            source_name=_SourceName("Socha", "cs"),
             rules=(
                 "NcFerrari/imperialSettlers@c0550f408064a71a0ddc89cf4e8106111e584a7d:backend/src/main/resources/data/cards.json",
             ),
         ),
-        "com002": Card(
+        "com002": _Card(
             id="com002",
             name=None,
             kind="ability",
@@ -2259,12 +2312,12 @@ CARDS: Final[Mapping[str, Card]] = FrozenMap(
             copies=1,
             cost=("wood", "stone", "stone"),
             spoils=("gold", "stone"),
-            source_name=SourceName("Dodavatel", "cs"),
+            source_name=_SourceName("Dodavatel", "cs"),
             rules=(
                 "NcFerrari/imperialSettlers@c0550f408064a71a0ddc89cf4e8106111e584a7d:backend/src/main/resources/data/cards.json",
             ),
         ),
-        "com003": Card(
+        "com003": _Card(
             id="com003",
             name="Armazém de Madeira",
             kind="ability",
@@ -2274,7 +2327,7 @@ CARDS: Final[Mapping[str, Card]] = FrozenMap(
             copies=1,
             cost=("wood", "wood", "stone"),
             spoils=("wood", "wood"),
-            build_bonus=CountedGoods(
+            build_bonus=_CountedGoods(
                 "vp",
                 "colour",
                 "brown",
@@ -2286,14 +2339,14 @@ CARDS: Final[Mapping[str, Card]] = FrozenMap(
                     "NcFerrari/imperialSettlers@c0550f408064a71a0ddc89cf4e8106111e584a7d:common/src/main/java/cz/games/lp/common/enums/Conditions.java",
                 ),
             ),
-            source_name=SourceName("Sklad dřeva", "cs"),
+            source_name=_SourceName("Sklad dřeva", "cs"),
             rules=(
                 "p8/custos-de-construcao",
                 "p9/exemplo-de-pilhagem-em-uma-carta-da-mao",
                 "NcFerrari/imperialSettlers@c0550f408064a71a0ddc89cf4e8106111e584a7d:backend/src/main/resources/data/cards.json",
             ),
         ),
-        "com004": Card(
+        "com004": _Card(
             id="com004",
             name="Oficina de Carpintaria",
             kind="ability",
@@ -2303,13 +2356,13 @@ CARDS: Final[Mapping[str, Card]] = FrozenMap(
             copies=1,
             cost=("wood", "wood", "wood"),
             spoils=("gold", "wood"),
-            source_name=SourceName("Tesařská dílna", "cs"),
+            source_name=_SourceName("Tesařská dílna", "cs"),
             rules=(
                 "p14/exemplo-de-ataque-do-jogador-virtual",
                 "NcFerrari/imperialSettlers@c0550f408064a71a0ddc89cf4e8106111e584a7d:backend/src/main/resources/data/cards.json",
             ),
         ),
-        "com005": Card(
+        "com005": _Card(
             id="com005",
             name=None,
             kind="ability",
@@ -2319,12 +2372,12 @@ CARDS: Final[Mapping[str, Card]] = FrozenMap(
             copies=1,
             cost=("wood", "wood"),
             spoils=("vp", "wood"),
-            source_name=SourceName("Pranýř", "cs"),
+            source_name=_SourceName("Pranýř", "cs"),
             rules=(
                 "NcFerrari/imperialSettlers@c0550f408064a71a0ddc89cf4e8106111e584a7d:backend/src/main/resources/data/cards.json",
             ),
         ),
-        "com006": Card(
+        "com006": _Card(
             id="com006",
             name=None,
             kind="ability",
@@ -2334,12 +2387,12 @@ CARDS: Final[Mapping[str, Card]] = FrozenMap(
             copies=1,
             cost=("wood", "wood", "wood"),
             spoils=("worker", "food"),
-            source_name=SourceName("Větrný mlýn", "cs"),
+            source_name=_SourceName("Větrný mlýn", "cs"),
             rules=(
                 "NcFerrari/imperialSettlers@c0550f408064a71a0ddc89cf4e8106111e584a7d:backend/src/main/resources/data/cards.json",
             ),
         ),
-        "com007": Card(
+        "com007": _Card(
             id="com007",
             name=None,
             kind="production",
@@ -2350,12 +2403,12 @@ CARDS: Final[Mapping[str, Card]] = FrozenMap(
             cost=("wood", "wood"),
             spoils=("wood", "wood"),
             production=("wood", "wood"),
-            source_name=SourceName("Starý les", "cs"),
+            source_name=_SourceName("Starý les", "cs"),
             rules=(
                 "NcFerrari/imperialSettlers@c0550f408064a71a0ddc89cf4e8106111e584a7d:backend/src/main/resources/data/cards.json",
             ),
         ),
-        "com008": Card(
+        "com008": _Card(
             id="com008",
             name=None,
             kind="production",
@@ -2367,12 +2420,12 @@ CARDS: Final[Mapping[str, Card]] = FrozenMap(
             spoils=("stone", "stone"),
             production=("stone",),
             build_bonus=("stone",),
-            source_name=SourceName("Lom", "cs"),
+            source_name=_SourceName("Lom", "cs"),
             rules=(
                 "NcFerrari/imperialSettlers@c0550f408064a71a0ddc89cf4e8106111e584a7d:backend/src/main/resources/data/cards.json",
             ),
         ),
-        "com011": Card(
+        "com011": _Card(
             id="com011",
             name=None,
             kind="production",
@@ -2382,7 +2435,7 @@ CARDS: Final[Mapping[str, Card]] = FrozenMap(
             copies=1,
             cost=("wood", "wood", "stone"),
             spoils=("stone", "stone"),
-            production=CountedGoods(
+            production=_CountedGoods(
                 "stone",
                 "colour",
                 "grey",
@@ -2393,12 +2446,12 @@ CARDS: Final[Mapping[str, Card]] = FrozenMap(
                     "NcFerrari/imperialSettlers@c0550f408064a71a0ddc89cf4e8106111e584a7d:common/src/main/java/cz/games/lp/common/enums/Conditions.java",
                 ),
             ),
-            source_name=SourceName("Sutiny", "cs"),
+            source_name=_SourceName("Sutiny", "cs"),
             rules=(
                 "NcFerrari/imperialSettlers@c0550f408064a71a0ddc89cf4e8106111e584a7d:backend/src/main/resources/data/cards.json",
             ),
         ),
-        "com012": Card(
+        "com012": _Card(
             id="com012",
             name=None,
             kind="production",
@@ -2410,13 +2463,13 @@ CARDS: Final[Mapping[str, Card]] = FrozenMap(
             spoils=("worker", "worker"),
             production=("worker",),
             build_bonus=("worker",),
-            differing_copies=(CopyFacts("COM014", spoils=("worker", "wood")),),
-            source_name=SourceName("Vesnice", "cs"),
+            differing_copies=(_CopyFacts("COM014", spoils=("worker", "wood")),),
+            source_name=_SourceName("Vesnice", "cs"),
             rules=(
                 "NcFerrari/imperialSettlers@c0550f408064a71a0ddc89cf4e8106111e584a7d:backend/src/main/resources/data/cards.json",
             ),
         ),
-        "com015": Card(
+        "com015": _Card(
             id="com015",
             name=None,
             kind="production",
@@ -2427,12 +2480,12 @@ CARDS: Final[Mapping[str, Card]] = FrozenMap(
             cost=("wood", "stone"),
             spoils=("worker", "worker"),
             production=("worker", "worker"),
-            source_name=SourceName("Městečko", "cs"),
+            source_name=_SourceName("Městečko", "cs"),
             rules=(
                 "NcFerrari/imperialSettlers@c0550f408064a71a0ddc89cf4e8106111e584a7d:backend/src/main/resources/data/cards.json",
             ),
         ),
-        "com016": Card(
+        "com016": _Card(
             id="com016",
             name=None,
             kind="production",
@@ -2444,12 +2497,12 @@ CARDS: Final[Mapping[str, Card]] = FrozenMap(
             spoils=("worker", "gold"),
             production=None,
             build_bonus=("card",),
-            source_name=SourceName("Pracující sedláci", "cs"),
+            source_name=_SourceName("Pracující sedláci", "cs"),
             rules=(
                 "NcFerrari/imperialSettlers@c0550f408064a71a0ddc89cf4e8106111e584a7d:backend/src/main/resources/data/cards.json",
             ),
         ),
-        "com017": Card(
+        "com017": _Card(
             id="com017",
             name=None,
             kind="production",
@@ -2459,7 +2512,7 @@ CARDS: Final[Mapping[str, Card]] = FrozenMap(
             copies=1,
             cost=("wood", "wood", "stone"),
             spoils=("worker", "food"),
-            production=CountedGoods(
+            production=_CountedGoods(
                 "worker",
                 "colour",
                 "pink",
@@ -2470,12 +2523,12 @@ CARDS: Final[Mapping[str, Card]] = FrozenMap(
                     "NcFerrari/imperialSettlers@c0550f408064a71a0ddc89cf4e8106111e584a7d:common/src/main/java/cz/games/lp/common/enums/Conditions.java",
                 ),
             ),
-            source_name=SourceName("Maminčiny lázně", "cs"),
+            source_name=_SourceName("Maminčiny lázně", "cs"),
             rules=(
                 "NcFerrari/imperialSettlers@c0550f408064a71a0ddc89cf4e8106111e584a7d:backend/src/main/resources/data/cards.json",
             ),
         ),
-        "com018": Card(
+        "com018": _Card(
             id="com018",
             name="Armeiro",
             kind="production",
@@ -2486,14 +2539,14 @@ CARDS: Final[Mapping[str, Card]] = FrozenMap(
             cost=("wood", "stone"),
             spoils=("stone", "stone", "vp"),
             production=("raze",),
-            source_name=SourceName("Zbrojíř", "cs"),
+            source_name=_SourceName("Zbrojíř", "cs"),
             rules=(
                 "p6/exemplo-de-fase-de-producao",
                 "p9/exemplo-de-pilhagem-no-local-de-um-oponente",
                 "NcFerrari/imperialSettlers@c0550f408064a71a0ddc89cf4e8106111e584a7d:backend/src/main/resources/data/cards.json",
             ),
         ),
-        "com021": Card(
+        "com021": _Card(
             id="com021",
             name=None,
             kind="action",
@@ -2503,12 +2556,12 @@ CARDS: Final[Mapping[str, Card]] = FrozenMap(
             copies=2,
             cost=("wood", "stone"),
             spoils=("vp", "gold"),
-            source_name=SourceName("Zlatý důl", "cs"),
+            source_name=_SourceName("Zlatý důl", "cs"),
             rules=(
                 "NcFerrari/imperialSettlers@c0550f408064a71a0ddc89cf4e8106111e584a7d:backend/src/main/resources/data/cards.json",
             ),
         ),
-        "com023": Card(
+        "com023": _Card(
             id="com023",
             name=None,
             kind="production",
@@ -2520,12 +2573,12 @@ CARDS: Final[Mapping[str, Card]] = FrozenMap(
             spoils=("food", "food"),
             production=("food",),
             build_bonus=("food",),
-            source_name=SourceName("Obilné pole", "cs"),
+            source_name=_SourceName("Obilné pole", "cs"),
             rules=(
                 "NcFerrari/imperialSettlers@c0550f408064a71a0ddc89cf4e8106111e584a7d:backend/src/main/resources/data/cards.json",
             ),
         ),
-        "com025": Card(
+        "com025": _Card(
             id="com025",
             name=None,
             kind="production",
@@ -2535,7 +2588,7 @@ CARDS: Final[Mapping[str, Card]] = FrozenMap(
             copies=1,
             cost=("wood", "wood", "stone"),
             spoils=("food", "food"),
-            production=CountedGoods(
+            production=_CountedGoods(
                 "food",
                 "colour",
                 "red",
@@ -2546,12 +2599,12 @@ CARDS: Final[Mapping[str, Card]] = FrozenMap(
                     "NcFerrari/imperialSettlers@c0550f408064a71a0ddc89cf4e8106111e584a7d:common/src/main/java/cz/games/lp/common/enums/Conditions.java",
                 ),
             ),
-            source_name=SourceName("Panská pole", "cs"),
+            source_name=_SourceName("Panská pole", "cs"),
             rules=(
                 "NcFerrari/imperialSettlers@c0550f408064a71a0ddc89cf4e8106111e584a7d:backend/src/main/resources/data/cards.json",
             ),
         ),
-        "com026": Card(
+        "com026": _Card(
             id="com026",
             name=None,
             kind="production",
@@ -2562,12 +2615,12 @@ CARDS: Final[Mapping[str, Card]] = FrozenMap(
             cost=("stone",),
             spoils=("vp", "stone"),
             production=("vp",),
-            source_name=SourceName("Monument", "cs"),
+            source_name=_SourceName("Monument", "cs"),
             rules=(
                 "NcFerrari/imperialSettlers@c0550f408064a71a0ddc89cf4e8106111e584a7d:backend/src/main/resources/data/cards.json",
             ),
         ),
-        "com027": Card(
+        "com027": _Card(
             id="com027",
             name=None,
             kind="production",
@@ -2577,7 +2630,7 @@ CARDS: Final[Mapping[str, Card]] = FrozenMap(
             copies=1,
             cost=("wood", "wood", "stone"),
             spoils=("gold", "stone"),
-            production=CountedGoods(
+            production=_CountedGoods(
                 "gold",
                 "colour",
                 "gold",
@@ -2588,12 +2641,12 @@ CARDS: Final[Mapping[str, Card]] = FrozenMap(
                     "NcFerrari/imperialSettlers@c0550f408064a71a0ddc89cf4e8106111e584a7d:common/src/main/java/cz/games/lp/common/enums/Conditions.java",
                 ),
             ),
-            source_name=SourceName("Cech obchodníků", "cs"),
+            source_name=_SourceName("Cech obchodníků", "cs"),
             rules=(
                 "NcFerrari/imperialSettlers@c0550f408064a71a0ddc89cf4e8106111e584a7d:backend/src/main/resources/data/cards.json",
             ),
         ),
-        "com028": Card(
+        "com028": _Card(
             id="com028",
             name=None,
             kind="production",
@@ -2604,12 +2657,12 @@ CARDS: Final[Mapping[str, Card]] = FrozenMap(
             cost=("wood", "stone"),
             spoils=("gold", "worker"),
             production=("gold",),
-            source_name=SourceName("Zlatonosný potok", "cs"),
+            source_name=_SourceName("Zlatonosný potok", "cs"),
             rules=(
                 "NcFerrari/imperialSettlers@c0550f408064a71a0ddc89cf4e8106111e584a7d:backend/src/main/resources/data/cards.json",
             ),
         ),
-        "com029": Card(
+        "com029": _Card(
             id="com029",
             name=None,
             kind="production",
@@ -2619,7 +2672,7 @@ CARDS: Final[Mapping[str, Card]] = FrozenMap(
             copies=1,
             cost=("wood", "wood", "wood"),
             spoils=("wood", "wood"),
-            production=CountedGoods(
+            production=_CountedGoods(
                 "wood",
                 "colour",
                 "brown",
@@ -2630,12 +2683,12 @@ CARDS: Final[Mapping[str, Card]] = FrozenMap(
                     "NcFerrari/imperialSettlers@c0550f408064a71a0ddc89cf4e8106111e584a7d:common/src/main/java/cz/games/lp/common/enums/Conditions.java",
                 ),
             ),
-            source_name=SourceName("Dodavatel dřeva", "cs"),
+            source_name=_SourceName("Dodavatel dřeva", "cs"),
             rules=(
                 "NcFerrari/imperialSettlers@c0550f408064a71a0ddc89cf4e8106111e584a7d:backend/src/main/resources/data/cards.json",
             ),
         ),
-        "com030": Card(
+        "com030": _Card(
             id="com030",
             name=None,
             kind="action",
@@ -2645,12 +2698,12 @@ CARDS: Final[Mapping[str, Card]] = FrozenMap(
             copies=2,
             cost=("wood", "stone"),
             spoils=("vp", "gold"),
-            source_name=SourceName("Zlatnická dílna", "cs"),
+            source_name=_SourceName("Zlatnická dílna", "cs"),
             rules=(
                 "NcFerrari/imperialSettlers@c0550f408064a71a0ddc89cf4e8106111e584a7d:backend/src/main/resources/data/cards.json",
             ),
         ),
-        "com032": Card(
+        "com032": _Card(
             id="com032",
             name="Mercado",
             kind="action",
@@ -2660,13 +2713,13 @@ CARDS: Final[Mapping[str, Card]] = FrozenMap(
             copies=1,
             cost=("wood", "wood"),
             spoils=("gold", "wood"),
-            source_name=SourceName("Tržiště", "cs"),
+            source_name=_SourceName("Tržiště", "cs"),
             rules=(
                 "p14/exemplo-de-ataque-do-jogador-virtual",
                 "NcFerrari/imperialSettlers@c0550f408064a71a0ddc89cf4e8106111e584a7d:backend/src/main/resources/data/cards.json",
             ),
         ),
-        "com033": Card(
+        "com033": _Card(
             id="com033",
             name=None,
             kind="action",
@@ -2676,12 +2729,12 @@ CARDS: Final[Mapping[str, Card]] = FrozenMap(
             copies=1,
             cost=("wood", "stone"),
             spoils=("worker", "stone"),
-            source_name=SourceName("Uhelný důl", "cs"),
+            source_name=_SourceName("Uhelný důl", "cs"),
             rules=(
                 "NcFerrari/imperialSettlers@c0550f408064a71a0ddc89cf4e8106111e584a7d:backend/src/main/resources/data/cards.json",
             ),
         ),
-        "com034": Card(
+        "com034": _Card(
             id="com034",
             name=None,
             kind="action",
@@ -2691,13 +2744,13 @@ CARDS: Final[Mapping[str, Card]] = FrozenMap(
             copies=2,
             cost=("wood", "stone"),
             spoils=("wood", "stone"),
-            differing_copies=(CopyFacts("COM035", cost=("stone", "stone"), spoils=("vp", "stone")),),
-            source_name=SourceName("Zedník", "cs"),
+            differing_copies=(_CopyFacts("COM035", cost=("stone", "stone"), spoils=("vp", "stone")),),
+            source_name=_SourceName("Zedník", "cs"),
             rules=(
                 "NcFerrari/imperialSettlers@c0550f408064a71a0ddc89cf4e8106111e584a7d:backend/src/main/resources/data/cards.json",
             ),
         ),
-        "com036": Card(
+        "com036": _Card(
             id="com036",
             name=None,
             kind="action",
@@ -2707,12 +2760,12 @@ CARDS: Final[Mapping[str, Card]] = FrozenMap(
             copies=1,
             cost=("stone",),
             spoils=("worker", "stone"),
-            source_name=SourceName("Dvorní sochař", "cs"),
+            source_name=_SourceName("Dvorní sochař", "cs"),
             rules=(
                 "NcFerrari/imperialSettlers@c0550f408064a71a0ddc89cf4e8106111e584a7d:backend/src/main/resources/data/cards.json",
             ),
         ),
-        "com037": Card(
+        "com037": _Card(
             id="com037",
             name=None,
             kind="action",
@@ -2722,12 +2775,12 @@ CARDS: Final[Mapping[str, Card]] = FrozenMap(
             copies=2,
             cost=("wood", "wood", "stone"),
             spoils=("gold", "stone"),
-            source_name=SourceName("Cech zedníků", "cs"),
+            source_name=_SourceName("Cech zedníků", "cs"),
             rules=(
                 "NcFerrari/imperialSettlers@c0550f408064a71a0ddc89cf4e8106111e584a7d:backend/src/main/resources/data/cards.json",
             ),
         ),
-        "com039": Card(
+        "com039": _Card(
             id="com039",
             name=None,
             kind="action",
@@ -2737,12 +2790,12 @@ CARDS: Final[Mapping[str, Card]] = FrozenMap(
             copies=1,
             cost=("food", "food"),
             spoils=("vp", "worker"),
-            source_name=SourceName("Misionáři", "cs"),
+            source_name=_SourceName("Misionáři", "cs"),
             rules=(
                 "NcFerrari/imperialSettlers@c0550f408064a71a0ddc89cf4e8106111e584a7d:backend/src/main/resources/data/cards.json",
             ),
         ),
-        "com040": Card(
+        "com040": _Card(
             id="com040",
             name="Colonos",
             kind="action",
@@ -2752,14 +2805,14 @@ CARDS: Final[Mapping[str, Card]] = FrozenMap(
             copies=1,
             cost=("wood",),
             spoils=("worker", "wood"),
-            source_name=SourceName("Kolonisté", "cs"),
+            source_name=_SourceName("Kolonisté", "cs"),
             rules=(
                 "p12/com040",
                 "p12/comum",
                 "NcFerrari/imperialSettlers@c0550f408064a71a0ddc89cf4e8106111e584a7d:backend/src/main/resources/data/cards.json",
             ),
         ),
-        "com041": Card(
+        "com041": _Card(
             id="com041",
             name=None,
             kind="action",
@@ -2769,12 +2822,12 @@ CARDS: Final[Mapping[str, Card]] = FrozenMap(
             copies=1,
             cost=("wood", "wood"),
             spoils=("worker", "wood"),
-            source_name=SourceName("Potulní kejklíři", "cs"),
+            source_name=_SourceName("Potulní kejklíři", "cs"),
             rules=(
                 "NcFerrari/imperialSettlers@c0550f408064a71a0ddc89cf4e8106111e584a7d:backend/src/main/resources/data/cards.json",
             ),
         ),
-        "com042": Card(
+        "com042": _Card(
             id="com042",
             name=None,
             kind="action",
@@ -2784,12 +2837,12 @@ CARDS: Final[Mapping[str, Card]] = FrozenMap(
             copies=1,
             cost=("wood", "wood"),
             spoils=("wood", "wood"),
-            source_name=SourceName("Dřevorubci", "cs"),
+            source_name=_SourceName("Dřevorubci", "cs"),
             rules=(
                 "NcFerrari/imperialSettlers@c0550f408064a71a0ddc89cf4e8106111e584a7d:backend/src/main/resources/data/cards.json",
             ),
         ),
-        "com043": Card(
+        "com043": _Card(
             id="com043",
             name=None,
             kind="action",
@@ -2799,12 +2852,12 @@ CARDS: Final[Mapping[str, Card]] = FrozenMap(
             copies=1,
             cost=("wood", "wood", "stone"),
             spoils=("vp", "wood"),
-            source_name=SourceName("Tesař", "cs"),
+            source_name=_SourceName("Tesař", "cs"),
             rules=(
                 "NcFerrari/imperialSettlers@c0550f408064a71a0ddc89cf4e8106111e584a7d:backend/src/main/resources/data/cards.json",
             ),
         ),
-        "com044": Card(
+        "com044": _Card(
             id="com044",
             name=None,
             kind="action",
@@ -2814,12 +2867,12 @@ CARDS: Final[Mapping[str, Card]] = FrozenMap(
             copies=2,
             cost=("wood", "wood"),
             spoils=("vp", "wood"),
-            source_name=SourceName("Truhlář", "cs"),
+            source_name=_SourceName("Truhlář", "cs"),
             rules=(
                 "NcFerrari/imperialSettlers@c0550f408064a71a0ddc89cf4e8106111e584a7d:backend/src/main/resources/data/cards.json",
             ),
         ),
-        "com046": Card(
+        "com046": _Card(
             id="com046",
             name=None,
             kind="action",
@@ -2829,13 +2882,13 @@ CARDS: Final[Mapping[str, Card]] = FrozenMap(
             copies=3,
             cost=("wood", "stone"),
             spoils=("card", "card"),
-            differing_copies=(CopyFacts("COM048", cost=("stone", "stone")),),
-            source_name=SourceName("Hrad", "cs"),
+            differing_copies=(_CopyFacts("COM048", cost=("stone", "stone")),),
+            source_name=_SourceName("Hrad", "cs"),
             rules=(
                 "NcFerrari/imperialSettlers@c0550f408064a71a0ddc89cf4e8106111e584a7d:backend/src/main/resources/data/cards.json",
             ),
         ),
-        "com049": Card(
+        "com049": _Card(
             id="com049",
             name="Taverna",
             kind="action",
@@ -2846,14 +2899,14 @@ CARDS: Final[Mapping[str, Card]] = FrozenMap(
             cost=("wood", "stone"),
             spoils=("card", "card"),
             build_bonus=("card",),
-            source_name=SourceName("Krčma", "cs"),
+            source_name=_SourceName("Krčma", "cs"),
             rules=(
                 "p12/com049",
                 "p12/comum",
                 "NcFerrari/imperialSettlers@c0550f408064a71a0ddc89cf4e8106111e584a7d:backend/src/main/resources/data/cards.json",
             ),
         ),
-        "com050": Card(
+        "com050": _Card(
             id="com050",
             name=None,
             kind="action",
@@ -2863,12 +2916,12 @@ CARDS: Final[Mapping[str, Card]] = FrozenMap(
             copies=2,
             cost=("wood", "stone", "stone"),
             spoils=("vp", "worker"),
-            source_name=SourceName("Kasárna", "cs"),
+            source_name=_SourceName("Kasárna", "cs"),
             rules=(
                 "NcFerrari/imperialSettlers@c0550f408064a71a0ddc89cf4e8106111e584a7d:backend/src/main/resources/data/cards.json",
             ),
         ),
-        "com052": Card(
+        "com052": _Card(
             id="com052",
             name=None,
             kind="action",
@@ -2878,12 +2931,12 @@ CARDS: Final[Mapping[str, Card]] = FrozenMap(
             copies=1,
             cost=("wood", "wood", "stone"),
             spoils=("gold", "food"),
-            source_name=SourceName("Cukrář", "cs"),
+            source_name=_SourceName("Cukrář", "cs"),
             rules=(
                 "NcFerrari/imperialSettlers@c0550f408064a71a0ddc89cf4e8106111e584a7d:backend/src/main/resources/data/cards.json",
             ),
         ),
-        "com053": Card(
+        "com053": _Card(
             id="com053",
             name=None,
             kind="action",
@@ -2893,13 +2946,13 @@ CARDS: Final[Mapping[str, Card]] = FrozenMap(
             copies=3,
             cost=("wood", "stone"),
             spoils=("worker", "food"),
-            differing_copies=(CopyFacts("COM055", cost=("wood", "wood")),),
-            source_name=SourceName("Chovatel prasat", "cs"),
+            differing_copies=(_CopyFacts("COM055", cost=("wood", "wood")),),
+            source_name=_SourceName("Chovatel prasat", "cs"),
             rules=(
                 "NcFerrari/imperialSettlers@c0550f408064a71a0ddc89cf4e8106111e584a7d:backend/src/main/resources/data/cards.json",
             ),
         ),
-        "com056": Card(
+        "com056": _Card(
             id="com056",
             name=None,
             kind="action",
@@ -2909,12 +2962,12 @@ CARDS: Final[Mapping[str, Card]] = FrozenMap(
             copies=1,
             cost=("wood",),
             spoils=("wood", "food"),
-            source_name=SourceName("Sládek", "cs"),
+            source_name=_SourceName("Sládek", "cs"),
             rules=(
                 "NcFerrari/imperialSettlers@c0550f408064a71a0ddc89cf4e8106111e584a7d:backend/src/main/resources/data/cards.json",
             ),
         ),
-        "com057": Card(
+        "com057": _Card(
             id="com057",
             name="Mensageiro Imperial",
             kind="action",
@@ -2924,14 +2977,14 @@ CARDS: Final[Mapping[str, Card]] = FrozenMap(
             copies=1,
             cost=("food",),
             spoils=("worker", "gold"),
-            source_name=SourceName("Císařský posel", "cs"),
+            source_name=_SourceName("Císařský posel", "cs"),
             rules=(
                 "p12/com057",
                 "p12/comum",
                 "NcFerrari/imperialSettlers@c0550f408064a71a0ddc89cf4e8106111e584a7d:backend/src/main/resources/data/cards.json",
             ),
         ),
-        "com058": Card(
+        "com058": _Card(
             id="com058",
             name=None,
             kind="action",
@@ -2941,12 +2994,12 @@ CARDS: Final[Mapping[str, Card]] = FrozenMap(
             copies=3,
             cost=("wood",),
             spoils=("wood", "wood"),
-            source_name=SourceName("Nový les", "cs"),
+            source_name=_SourceName("Nový les", "cs"),
             rules=(
                 "NcFerrari/imperialSettlers@c0550f408064a71a0ddc89cf4e8106111e584a7d:backend/src/main/resources/data/cards.json",
             ),
         ),
-        "com061": Card(
+        "com061": _Card(
             id="com061",
             name="Liga Hanseática",
             kind="action",
@@ -2957,14 +3010,14 @@ CARDS: Final[Mapping[str, Card]] = FrozenMap(
             cost=("wood", "stone", "stone"),
             spoils=("vp", "gold"),
             activations_per_round=2,
-            source_name=SourceName("Hanzovní dům", "cs"),
+            source_name=_SourceName("Hanzovní dům", "cs"),
             rules=(
                 "p12/com061",
                 "p12/comum",
                 "NcFerrari/imperialSettlers@c0550f408064a71a0ddc89cf4e8106111e584a7d:backend/src/main/resources/data/cards.json",
             ),
         ),
-        "com062": Card(
+        "com062": _Card(
             id="com062",
             name=None,
             kind="production",
@@ -2976,12 +3029,12 @@ CARDS: Final[Mapping[str, Card]] = FrozenMap(
             spoils=("wood", "wood"),
             production=("wood",),
             build_bonus=("wood",),
-            source_name=SourceName("Dřevorubecká stezka", "cs"),
+            source_name=_SourceName("Dřevorubecká stezka", "cs"),
             rules=(
                 "NcFerrari/imperialSettlers@c0550f408064a71a0ddc89cf4e8106111e584a7d:backend/src/main/resources/data/cards.json",
             ),
         ),
-        "com065": Card(
+        "com065": _Card(
             id="com065",
             name=None,
             kind="production",
@@ -2993,12 +3046,12 @@ CARDS: Final[Mapping[str, Card]] = FrozenMap(
             spoils=("card", "card"),
             production=("card",),
             build_bonus=("card",),
-            source_name=SourceName("Strážní věž", "cs"),
+            source_name=_SourceName("Strážní věž", "cs"),
             rules=(
                 "NcFerrari/imperialSettlers@c0550f408064a71a0ddc89cf4e8106111e584a7d:backend/src/main/resources/data/cards.json",
             ),
         ),
-        "com069": Card(
+        "com069": _Card(
             id="com069",
             name="Ruínas",
             kind="ability",
@@ -3009,7 +3062,7 @@ CARDS: Final[Mapping[str, Card]] = FrozenMap(
             cost=(),
             build_bonus=("worker",),
             can_be_razed=False,
-            source_name=SourceName("Ruiny", "cs"),
+            source_name=_SourceName("Ruiny", "cs"),
             rules=(
                 "p12/com074",
                 "p12/comum",
@@ -3017,7 +3070,7 @@ CARDS: Final[Mapping[str, Card]] = FrozenMap(
             ),
             effect="No ability: built for nothing (the build action is still needed), it gives only its build bonus.",
         ),
-        "com075": Card(
+        "com075": _Card(
             id="com075",
             name=None,
             kind="ability",
@@ -3027,7 +3080,7 @@ CARDS: Final[Mapping[str, Card]] = FrozenMap(
             copies=1,
             cost=("wood", "wood", "stone"),
             spoils=("vp", "food"),
-            build_bonus=CountedGoods(
+            build_bonus=_CountedGoods(
                 "vp",
                 "colour",
                 "red",
@@ -3039,12 +3092,12 @@ CARDS: Final[Mapping[str, Card]] = FrozenMap(
                     "NcFerrari/imperialSettlers@c0550f408064a71a0ddc89cf4e8106111e584a7d:common/src/main/java/cz/games/lp/common/enums/Conditions.java",
                 ),
             ),
-            source_name=SourceName("Pekař", "cs"),
+            source_name=_SourceName("Pekař", "cs"),
             rules=(
                 "NcFerrari/imperialSettlers@c0550f408064a71a0ddc89cf4e8106111e584a7d:backend/src/main/resources/data/cards.json",
             ),
         ),
-        "com076": Card(
+        "com076": _Card(
             id="com076",
             name=None,
             kind="action",
@@ -3054,12 +3107,12 @@ CARDS: Final[Mapping[str, Card]] = FrozenMap(
             copies=2,
             cost=("wood",),
             spoils=("worker", "wood"),
-            source_name=SourceName("Pila", "cs"),
+            source_name=_SourceName("Pila", "cs"),
             rules=(
                 "NcFerrari/imperialSettlers@c0550f408064a71a0ddc89cf4e8106111e584a7d:backend/src/main/resources/data/cards.json",
             ),
         ),
-        "com078": Card(
+        "com078": _Card(
             id="com078",
             name=None,
             kind="ability",
@@ -3069,12 +3122,12 @@ CARDS: Final[Mapping[str, Card]] = FrozenMap(
             copies=1,
             cost=("wood", "wood", "wood"),
             spoils=("worker", "food"),
-            source_name=SourceName("Zájezdní hostinec", "cs"),
+            source_name=_SourceName("Zájezdní hostinec", "cs"),
             rules=(
                 "NcFerrari/imperialSettlers@c0550f408064a71a0ddc89cf4e8106111e584a7d:backend/src/main/resources/data/cards.json",
             ),
         ),
-        "com079": Card(
+        "com079": _Card(
             id="com079",
             name=None,
             kind="ability",
@@ -3084,7 +3137,7 @@ CARDS: Final[Mapping[str, Card]] = FrozenMap(
             copies=1,
             cost=("wood", "wood", "stone"),
             spoils=("worker", "card"),
-            build_bonus=CountedGoods(
+            build_bonus=_CountedGoods(
                 "vp",
                 "colour",
                 "pink",
@@ -3096,12 +3149,12 @@ CARDS: Final[Mapping[str, Card]] = FrozenMap(
                     "NcFerrari/imperialSettlers@c0550f408064a71a0ddc89cf4e8106111e584a7d:common/src/main/java/cz/games/lp/common/enums/Conditions.java",
                 ),
             ),
-            source_name=SourceName("Rynek", "cs"),
+            source_name=_SourceName("Rynek", "cs"),
             rules=(
                 "NcFerrari/imperialSettlers@c0550f408064a71a0ddc89cf4e8106111e584a7d:backend/src/main/resources/data/cards.json",
             ),
         ),
-        "com080": Card(
+        "com080": _Card(
             id="com080",
             name=None,
             kind="ability",
@@ -3111,12 +3164,12 @@ CARDS: Final[Mapping[str, Card]] = FrozenMap(
             copies=1,
             cost=("wood", "stone", "stone"),
             spoils=("gold", "stone"),
-            source_name=SourceName("Obchodník Matyáš", "cs"),
+            source_name=_SourceName("Obchodník Matyáš", "cs"),
             rules=(
                 "NcFerrari/imperialSettlers@c0550f408064a71a0ddc89cf4e8106111e584a7d:backend/src/main/resources/data/cards.json",
             ),
         ),
-        "com081": Card(
+        "com081": _Card(
             id="com081",
             name=None,
             kind="ability",
@@ -3126,7 +3179,7 @@ CARDS: Final[Mapping[str, Card]] = FrozenMap(
             copies=1,
             cost=("wood", "stone", "stone"),
             spoils=("gold", "stone"),
-            build_bonus=CountedGoods(
+            build_bonus=_CountedGoods(
                 "vp",
                 "colour",
                 "gold",
@@ -3138,12 +3191,12 @@ CARDS: Final[Mapping[str, Card]] = FrozenMap(
                     "NcFerrari/imperialSettlers@c0550f408064a71a0ddc89cf4e8106111e584a7d:common/src/main/java/cz/games/lp/common/enums/Conditions.java",
                 ),
             ),
-            source_name=SourceName("Noclehárna", "cs"),
+            source_name=_SourceName("Noclehárna", "cs"),
             rules=(
                 "NcFerrari/imperialSettlers@c0550f408064a71a0ddc89cf4e8106111e584a7d:backend/src/main/resources/data/cards.json",
             ),
         ),
-        "com082": Card(
+        "com082": _Card(
             id="com082",
             name=None,
             kind="action",
@@ -3153,12 +3206,12 @@ CARDS: Final[Mapping[str, Card]] = FrozenMap(
             copies=1,
             cost=("wood",),
             spoils=("wood", "food"),
-            source_name=SourceName("Lovec Jeník", "cs"),
+            source_name=_SourceName("Lovec Jeník", "cs"),
             rules=(
                 "NcFerrari/imperialSettlers@c0550f408064a71a0ddc89cf4e8106111e584a7d:backend/src/main/resources/data/cards.json",
             ),
         ),
-        "com083": Card(
+        "com083": _Card(
             id="com083",
             name=None,
             kind="action",
@@ -3168,12 +3221,12 @@ CARDS: Final[Mapping[str, Card]] = FrozenMap(
             copies=1,
             cost=("stone",),
             spoils=("stone", "stone"),
-            source_name=SourceName("Povrchový důl", "cs"),
+            source_name=_SourceName("Povrchový důl", "cs"),
             rules=(
                 "NcFerrari/imperialSettlers@c0550f408064a71a0ddc89cf4e8106111e584a7d:backend/src/main/resources/data/cards.json",
             ),
         ),
-        "com084": Card(
+        "com084": _Card(
             id="com084",
             name="Carregadores",
             kind="action",
@@ -3183,7 +3236,7 @@ CARDS: Final[Mapping[str, Card]] = FrozenMap(
             copies=1,
             cost=("wood", "wood"),
             spoils=("worker", "stone"),
-            source_name=SourceName("Nosiči", "cs"),
+            source_name=_SourceName("Nosiči", "cs"),
             rules=(
                 "p12/com084",
                 "p12/comum",
@@ -3406,11 +3459,11 @@ PRINTED_IDS: Final[Mapping[str, str]] = FrozenMap(
 #: The decks: printed code, size, faction (None: the common deck).
 DECKS: Final[Mapping[str, Deck]] = FrozenMap(
     {
-        "barbarians": Deck("barbarians", "Bárbaros", "BAR", 30, "barbarians"),
-        "romans": Deck("romans", "Romanos", "ROM", 30, "romans"),
-        "japanese": Deck("japanese", "Japoneses", "JAP", 30, "japanese"),
-        "egyptians": Deck("egyptians", "Egípcios", "EGY", 30, "egyptians"),
-        "common": Deck("common", "Comum", "COM", 84, None),
+        "barbarians": _Deck("barbarians", "Bárbaros", "BAR", 30, "barbarians"),
+        "romans": _Deck("romans", "Romanos", "ROM", 30, "romans"),
+        "japanese": _Deck("japanese", "Japoneses", "JAP", 30, "japanese"),
+        "egyptians": _Deck("egyptians", "Egípcios", "EGY", 30, "egyptians"),
+        "common": _Deck("common", "Comum", "COM", 84, None),
     },
 )
 
@@ -3638,7 +3691,7 @@ DECK_CARDS: Final[Mapping[str, tuple[str, ...]]] = FrozenMap(
 #: The factions: deck, what the board produces each production phase, what it lets a player store.
 FACTIONS: Final[Mapping[str, Faction]] = FrozenMap(
     {
-        "barbarians": Faction(
+        "barbarians": _Faction(
             "barbarians",
             "Bárbaros",
             "barbarians",
@@ -3646,37 +3699,37 @@ FACTIONS: Final[Mapping[str, Faction]] = FrozenMap(
             ("worker",),
             ("p2/4-tabuleiros-de-faccao", "p4/informacao-de-afiliacao", "p11/os-barbaros"),
             special_rules=(
-                FactionRule(
+                _FactionRule(
                     "dark_altar_protected",
                     "Razing an enemy location protected by a Samurai or a defence token with the Altar Sombrio's action costs that many more raze tokens.",
                     ("bar014",),
                     rules=("p11/os-barbaros",),
                 ),
-                FactionRule(
+                _FactionRule(
                     "band_takes_spoils",
                     "The Bando's action does not raze the location: its user takes one of the goods of its spoils area from the supply.",
                     ("bar016",),
                     rules=("p11/os-barbaros",),
                 ),
-                FactionRule(
+                _FactionRule(
                     "mob_razes_own",
                     "The Turba razes one of its owner's own locations (not a card in hand); the owner takes all its goods.",
                     ("bar018",),
                     rules=("p11/os-barbaros",),
                 ),
-                FactionRule(
+                _FactionRule(
                     "saboteurs_take_resource",
                     "The Sabotadores take 1 resource from another player's supply, never one placed to activate a location.",
                     ("bar010",),
                     rules=("p11/os-barbaros",),
                 ),
-                FactionRule(
+                _FactionRule(
                     "mission_either_deck",
                     "The card the Missão draws may come from the common or the faction deck.",
                     ("bar028",),
                     rules=("p12",),
                 ),
-                FactionRule(
+                _FactionRule(
                     "thieves_trade_route",
                     "Against the Japanese, the Ladrões may cancel a deal made through the Rota Comercial instead of a deal under the faction board.",
                     ("bar030", "jap021"),
@@ -3684,7 +3737,7 @@ FACTIONS: Final[Mapping[str, Faction]] = FrozenMap(
                 ),
             ),
         ),
-        "japanese": Faction(
+        "japanese": _Faction(
             "japanese",
             "Japoneses",
             "japanese",
@@ -3692,38 +3745,38 @@ FACTIONS: Final[Mapping[str, Faction]] = FrozenMap(
             ("food",),
             ("p2/4-tabuleiros-de-faccao", "p4/informacao-de-afiliacao", "p11/os-japoneses"),
             special_rules=(
-                FactionRule(
+                _FactionRule(
                     "faction_cards_have_spoils",
                     "Japanese faction cards have a spoils area: they may be razed from the hand and as locations.",
                     (),
                     rules=("p4/visao-geral-das-cartas", "p9/para-destruir-uma-carta-comum-da-mao", "p11/os-japoneses"),
                 ),
-                FactionRule(
+                _FactionRule(
                     "razed_locations_discarded",
                     "A razed Japanese faction location is discarded, not turned into a foundation.",
                     (),
                     rules=("p9/exemplo-de-pilhagem-no-local-de-um-oponente", "p11/os-japoneses"),
                 ),
-                FactionRule(
+                _FactionRule(
                     "samurai",
                     "At any time in their turn the Japanese may place workers as Samurai in front of faction locations; each adds 1 raze token to razing it, stays until the location is razed and is not discarded at clean-up.",
                     (),
                     at_most_per_location=1,
                     rules=("p11/posicionando-samurais", "p11/exemplo-de-uso-do-samurai"),
                 ),
-                FactionRule(
+                _FactionRule(
                     "samurai_guard_unrazable",
                     "A Samurai may guard a faction location that cannot normally be razed (Santuário, Portal).",
                     ("jap015", "jap013"),
                     rules=("p11/posicionando-samurais",),
                 ),
-                FactionRule(
+                _FactionRule(
                     "trade_route_deals_survive",
                     "Deals made through the Rota Comercial stay in play when it is lost.",
                     ("jap021",),
                     rules=("p11/os-japoneses",),
                 ),
-                FactionRule(
+                _FactionRule(
                     "negotiator_builds_deal",
                     "The Negociador builds one of its owner's deals as a location, paying its cost except the location to discard; not a deal made through the Rota Comercial.",
                     ("jap019", "jap021"),
@@ -3731,7 +3784,7 @@ FACTIONS: Final[Mapping[str, Faction]] = FrozenMap(
                 ),
             ),
         ),
-        "romans": Faction(
+        "romans": _Faction(
             "romans",
             "Romanos",
             "romans",
@@ -3739,25 +3792,25 @@ FACTIONS: Final[Mapping[str, Faction]] = FrozenMap(
             ("raze",),
             ("p2/4-tabuleiros-de-faccao", "p4/informacao-de-afiliacao", "p11/os-romanos"),
             special_rules=(
-                FactionRule(
+                _FactionRule(
                     "engineers_remove",
                     "The Engenheiros remove an enemy location from its owner's empire, discarding it; this is not razing.",
                     ("rom008",),
                     rules=("p11/os-romanos",),
                 ),
-                FactionRule(
+                _FactionRule(
                     "trading_post_colours",
                     "Once built, the Entreposto counts as brown, grey and red at once.",
                     ("rom023",),
                     rules=("p11/os-romanos",),
                 ),
-                FactionRule(
+                _FactionRule(
                     "spies_not_a_deal",
                     "The Espiões' action is not making a deal; against the Japanese it may take only a deal under their faction board, not one made through the Rota Comercial.",
                     ("rom010", "jap021"),
                     rules=("p11/os-romanos",),
                 ),
-                FactionRule(
+                _FactionRule(
                     "warehouses_lost",
                     "Resources the Armazéns let a player store are not lost with the location: they join the supply until that round's clean-up.",
                     ("rom019",),
@@ -3765,7 +3818,7 @@ FACTIONS: Final[Mapping[str, Faction]] = FrozenMap(
                 ),
             ),
         ),
-        "egyptians": Faction(
+        "egyptians": _Faction(
             "egyptians",
             "Egípcios",
             "egyptians",
@@ -3773,37 +3826,37 @@ FACTIONS: Final[Mapping[str, Faction]] = FrozenMap(
             ("gold",),
             ("p2/4-tabuleiros-de-faccao", "p4/informacao-de-afiliacao", "p11/os-egipcios"),
             special_rules=(
-                FactionRule(
+                _FactionRule(
                     "desert_free",
                     "The Deserto has no building cost, but building it still takes the build action.",
                     ("egy001",),
                     rules=("p11/os-egipcios",),
                 ),
-                FactionRule(
+                _FactionRule(
                     "chariot_builder",
                     "The Construtor de Bigas razes an enemy location for the token that activates it alone, even one protected by a Samurai or a defence token.",
                     ("egy003",),
                     rules=("p11/os-egipcios",),
                 ),
-                FactionRule(
+                _FactionRule(
                     "oasis_pairs",
                     "The Oásis gives 1 worker for each pair of workers an opponent spends at once.",
                     ("egy005",),
                     rules=("p11/os-egipcios",),
                 ),
-                FactionRule(
+                _FactionRule(
                     "sanctuary_foundation",
                     "The Egyptian Santuário is not razing: it puts a card from the hand into the empire as a foundation and gives 1 stone instead of wood.",
                     ("egy014",),
                     rules=("p11/os-egipcios",),
                 ),
-                FactionRule(
+                _FactionRule(
                     "sphinx_in_production",
                     "The Esfinge's ability also works in the production phase.",
                     ("egy019",),
                     rules=("p11/os-egipcios",),
                 ),
-                FactionRule(
+                _FactionRule(
                     "temple_of_ra_token",
                     "The Templo de Rá marks a taken location with one of the 4 special Egyptian tokens; a taken production location produces nothing when taken, cannot be discarded by others to build, and returns its token with 1 wood to the Egyptians when razed into a foundation (which stays its owner's).",
                     ("egy013",),
@@ -3817,24 +3870,24 @@ FACTIONS: Final[Mapping[str, Faction]] = FrozenMap(
 #: The goods; stands_for: the goods one may pay in place of (gold for any resource, p3).
 GOODS: Final[Mapping[str, Good]] = FrozenMap(
     {
-        "card": Good("card", "Carta", False, False, ()),
-        "common_card": Good("common_card", "Carta Comum", False, False, ()),
-        "faction_card": Good("faction_card", "Carta de Facção", False, False, ()),
-        "vp": Good("vp", "Ponto de Vitória", False, False, ()),
-        "worker": Good("worker", "Trabalhador", False, False, ()),
-        "raze": Good("raze", "Ficha de Pilhagem", False, True, ()),
-        "defence": Good("defence", "Ficha de Defesa", False, True, ()),
-        "gold": Good("gold", "Ficha de Ouro", False, True, ("food", "wood", "stone")),
-        "food": Good("food", "Comida", True, False, ()),
-        "wood": Good("wood", "Madeira", True, False, ()),
-        "stone": Good("stone", "Pedra", True, False, ()),
+        "card": _Good("card", "Carta", False, False, ()),
+        "common_card": _Good("common_card", "Carta Comum", False, False, ()),
+        "faction_card": _Good("faction_card", "Carta de Facção", False, False, ()),
+        "vp": _Good("vp", "Ponto de Vitória", False, False, ()),
+        "worker": _Good("worker", "Trabalhador", False, False, ()),
+        "raze": _Good("raze", "Ficha de Pilhagem", False, True, ()),
+        "defence": _Good("defence", "Ficha de Defesa", False, True, ()),
+        "gold": _Good("gold", "Ficha de Ouro", False, True, ("food", "wood", "stone")),
+        "food": _Good("food", "Comida", True, False, ()),
+        "wood": _Good("wood", "Madeira", True, False, ()),
+        "stone": _Good("stone", "Pedra", True, False, ()),
     },
 )
 
 #: The actions of the action phase: price, whether allowed, extras per defence token and Samurai.
 ACTIONS: Final[Mapping[str, Action]] = FrozenMap(
     {
-        "build": Action(
+        "build": _Action(
             "build",
             "Construir um Local",
             FrozenMap({}),
@@ -3845,7 +3898,7 @@ ACTIONS: Final[Mapping[str, Action]] = FrozenMap(
             rules=("p7/fase-de-acao", "p8/construir-um-local", "p8/custos-de-construcao"),
             pays="card_cost",
         ),
-        "deal": Action(
+        "deal": _Action(
             "deal",
             "Fazer um Acordo",
             FrozenMap({"food": 1}),
@@ -3857,7 +3910,7 @@ ACTIONS: Final[Mapping[str, Action]] = FrozenMap(
             cards="faction",
             gives="deal",
         ),
-        "raze_card_in_hand": Action(
+        "raze_card_in_hand": _Action(
             "raze_card_in_hand",
             "Destruir uma carta da mão",
             FrozenMap({"raze": 1}),
@@ -3869,7 +3922,7 @@ ACTIONS: Final[Mapping[str, Action]] = FrozenMap(
             cards="spoils",
             gives="spoils",
         ),
-        "raze_opponent_location": Action(
+        "raze_opponent_location": _Action(
             "raze_opponent_location",
             "Destruir um Local de um oponente",
             FrozenMap({"raze": 2}),
@@ -3888,7 +3941,7 @@ ACTIONS: Final[Mapping[str, Action]] = FrozenMap(
             becomes="foundation",
             owner_gains=("wood",),
         ),
-        "activate": Action(
+        "activate": _Action(
             "activate",
             "Ativar um Local de Ação",
             FrozenMap({}),
@@ -3900,7 +3953,7 @@ ACTIONS: Final[Mapping[str, Action]] = FrozenMap(
             pays="card_activation",
             activations_per_round=1,
         ),
-        "spend_workers": Action(
+        "spend_workers": _Action(
             "spend_workers",
             "Gastar Trabalhadores",
             FrozenMap({"worker": 2}),
@@ -3920,7 +3973,7 @@ ACTIONS: Final[Mapping[str, Action]] = FrozenMap(
 #: The phases of a round, with their steps in words.
 PHASES: Final[Mapping[str, Phase]] = FrozenMap(
     {
-        "lookout": Phase(
+        "lookout": _Phase(
             "lookout",
             "Fase de Observação",
             1,
@@ -3933,28 +3986,28 @@ PHASES: Final[Mapping[str, Phase]] = FrozenMap(
             skipped_in_last_round=False,
             rules=("p6", "p6/fase-de-observacao"),
             step_facts=(
-                PhaseStep(
+                _PhaseStep(
                     1,
                     "Each player draws the top card of their faction deck and adds it to their hand.",
                     draw=FrozenMap({"faction": 1}),
                 ),
-                PhaseStep(
+                _PhaseStep(
                     2,
                     "Each player puts the cards of their hand face down in front of them and draws 3 common cards.",
                     draw=FrozenMap({"common": 3}),
                 ),
-                PhaseStep(
+                _PhaseStep(
                     3,
                     "Each player adds 1 of the 3 to their face-down pile; when all have, each passes the other 2 to the next player clockwise.",
                     pick="pass_left",
                 ),
-                PhaseStep(
+                _PhaseStep(
                     4,
                     "Each player adds 1 of the 2 cards received to their pile and discards the last; the face-down pile becomes their hand (a player may look at it at any time).",
                 ),
             ),
         ),
-        "production": Phase(
+        "production": _Phase(
             "production",
             "Fase de Produção",
             2,
@@ -3966,12 +4019,12 @@ PHASES: Final[Mapping[str, Phase]] = FrozenMap(
             skipped_in_last_round=False,
             rules=("p6", "p6/fase-de-producao"),
             step_facts=(
-                PhaseStep(1, "Collect the goods of the faction board.", source_of_goods="faction_board"),
-                PhaseStep(2, "Collect 1 good from each deal.", source_of_goods="deals"),
-                PhaseStep(3, "Collect the goods of each production location.", source_of_goods="production_locations"),
+                _PhaseStep(1, "Collect the goods of the faction board.", source_of_goods="faction_board"),
+                _PhaseStep(2, "Collect 1 good from each deal.", source_of_goods="deals"),
+                _PhaseStep(3, "Collect the goods of each production location.", source_of_goods="production_locations"),
             ),
         ),
-        "action": Phase(
+        "action": _Phase(
             "action",
             "Fase de Ação",
             3,
@@ -3981,13 +4034,13 @@ PHASES: Final[Mapping[str, Phase]] = FrozenMap(
             skipped_in_last_round=False,
             rules=("p6", "p7/fase-de-acao"),
             step_facts=(
-                PhaseStep(
+                _PhaseStep(
                     1,
                     "From the first player clockwise, each takes one action at a time or passes; a player who passed takes no more actions and cannot be targeted. The phase ends when all have passed.",
                 ),
             ),
         ),
-        "clean_up": Phase(
+        "clean_up": _Phase(
             "clean_up",
             "Fase de Limpeza",
             4,
@@ -4001,17 +4054,17 @@ PHASES: Final[Mapping[str, Phase]] = FrozenMap(
             skipped_in_last_round=True,
             rules=("p6", "p7/fase-de-limpeza"),
             step_facts=(
-                PhaseStep(
+                _PhaseStep(
                     1,
                     "Players may use storage abilities (cards and faction board) to keep the goods they name.",
                 ),
-                PhaseStep(
+                _PhaseStep(
                     2,
                     "Discard all resources, workers, defence tokens, goods placed to activate actions and other goods left; cards in hand are kept.",
                 ),
-                PhaseStep(3, "Pass the first player marker clockwise."),
-                PhaseStep(4, "Move the round marker to the next space."),
-                PhaseStep(5, "Start a new round."),
+                _PhaseStep(3, "Pass the first player marker clockwise."),
+                _PhaseStep(4, "Move the round marker to the next space."),
+                _PhaseStep(5, "Start a new round."),
             ),
         ),
     },
@@ -4020,70 +4073,70 @@ PHASES: Final[Mapping[str, Phase]] = FrozenMap(
 #: The colours (types) of location cards (p4).
 COLOURS: Final[Mapping[str, Colour]] = FrozenMap(
     {
-        "black": Colour("black", "Preto"),
-        "violet": Colour("violet", "Violeta"),
-        "blue": Colour("blue", "Azul"),
-        "brown": Colour("brown", "Marrom"),
-        "gold": Colour("gold", "Dourado"),
-        "red": Colour("red", "Vermelho"),
-        "pink": Colour("pink", "Rosa"),
-        "grey": Colour("grey", "Cinza"),
+        "black": _Colour("black", "Preto"),
+        "violet": _Colour("violet", "Violeta"),
+        "blue": _Colour("blue", "Azul"),
+        "brown": _Colour("brown", "Marrom"),
+        "gold": _Colour("gold", "Dourado"),
+        "red": _Colour("red", "Vermelho"),
+        "pink": _Colour("pink", "Rosa"),
+        "grey": _Colour("grey", "Cinza"),
     },
 )
 
 #: The kinds of location and the row of an empire each goes in (p4).
 LOCATION_KINDS: Final[Mapping[str, LocationRow]] = FrozenMap(
     {
-        "production": LocationRow("production", "Local de Produção", row="top"),
-        "ability": LocationRow("ability", "Local de Habilidade", row="middle"),
-        "action": LocationRow("action", "Local de Ação", row="bottom"),
+        "production": _LocationRow("production", "Local de Produção", row="top"),
+        "ability": _LocationRow("ability", "Local de Habilidade", row="middle"),
+        "action": _LocationRow("action", "Local de Ação", row="bottom"),
     },
 )
 
 #: The parts of a card and the side each is printed on (p4).
 CARD_ANATOMY: Final[Mapping[str, CardPart]] = FrozenMap(
     {
-        "cost": CardPart("cost", "Custo de Construção do Local", side="left"),
-        "spoils": CardPart("spoils", "Área de Espólios", side="left"),
-        "effect": CardPart("effect", "Efeito do Local", side="left"),
-        "build_bonus": CardPart("build_bonus", "Bônus de Construção", side="left"),
-        "name_and_vp": CardPart("name_and_vp", "Nome da carta e valor em PVs", side="right"),
-        "colour": CardPart("colour", "Cor (tipo) do Local", side="right"),
-        "deal": CardPart("deal", "Área de Acordo", side="right"),
-        "affiliation": CardPart("affiliation", "Informação de afiliação", side="bottom"),
-        "copies": CardPart("copies", "Número de Cópias da carta no jogo", side="bottom"),
+        "cost": _CardPart("cost", "Custo de Construção do Local", side="left"),
+        "spoils": _CardPart("spoils", "Área de Espólios", side="left"),
+        "effect": _CardPart("effect", "Efeito do Local", side="left"),
+        "build_bonus": _CardPart("build_bonus", "Bônus de Construção", side="left"),
+        "name_and_vp": _CardPart("name_and_vp", "Nome da carta e valor em PVs", side="right"),
+        "colour": _CardPart("colour", "Cor (tipo) do Local", side="right"),
+        "deal": _CardPart("deal", "Área de Acordo", side="right"),
+        "affiliation": _CardPart("affiliation", "Informação de afiliação", side="bottom"),
+        "copies": _CardPart("copies", "Número de Cópias da carta no jogo", side="bottom"),
     },
 )
 
 #: The rules that hold throughout the game, in the data's words.
 GENERAL_RULES: Final[Mapping[str, GeneralRule]] = FrozenMap(
     {
-        "draw_from_either_deck": GeneralRule(
+        "draw_from_either_deck": _GeneralRule(
             "draw_from_either_deck",
             "draw_from_either_deck",
             text="A card to draw comes from the common or the faction deck, at the player's choice, unless stated otherwise.",
         ),
-        "common_deck_reshuffled": GeneralRule(
+        "common_deck_reshuffled": _GeneralRule(
             "common_deck_reshuffled",
             "common_deck_reshuffled",
             text="An empty common deck is rebuilt from its discard pile; discarded faction cards are never reshuffled.",
         ),
-        "no_hand_limit": GeneralRule(
+        "no_hand_limit": _GeneralRule(
             "no_hand_limit",
             "no_hand_limit",
             text="There is no limit to the cards in hand; they are kept secret.",
         ),
-        "goods_last_one_round": GeneralRule(
+        "goods_last_one_round": _GeneralRule(
             "goods_last_one_round",
             "goods_last_one_round",
             text="Resources, workers and tokens from production may be spent only in the current round.",
         ),
-        "passed_player_immune": GeneralRule(
+        "passed_player_immune": _GeneralRule(
             "passed_player_immune",
             "passed_player_immune",
             text="A player who has passed cannot be the target of other players' actions.",
         ),
-        "cards_prevail": GeneralRule(
+        "cards_prevail": _GeneralRule(
             "cards_prevail",
             "cards_prevail",
             text="Card rules prevail over and change the general rules.",
@@ -4094,22 +4147,22 @@ GENERAL_RULES: Final[Mapping[str, GeneralRule]] = FrozenMap(
 #: The components of the box: how many (or the fewest) of each (p2).
 COMPONENTS: Final[Mapping[str, Component]] = FrozenMap(
     {
-        "score_board": Component("score_board", "Tabuleiro de Pontuação", count=1),
-        "faction_marker": Component("faction_marker", "Marcador de Facção", count=4),
-        "round_marker": Component("round_marker", "Marcador de Rodada", count=1),
-        "faction_board": Component("faction_board", "Tabuleiro de Facção", count=4),
-        "cards": Component("cards", "Cartas", count=220),
-        "attack_cards": Component("attack_cards", "Cartas de Ataque", count=16),
-        "raze_tokens": Component("raze_tokens", "Fichas de Pilhagem", count=18),
-        "defence_tokens": Component("defence_tokens", "Fichas de Defesa", count=10),
-        "gold_tokens": Component("gold_tokens", "Fichas de Ouro", count=24),
-        "multiplier_tokens": Component("multiplier_tokens", "Fichas Multiplicadoras", count=6),
-        "first_player_marker": Component("first_player_marker", "Marcador de Jogador Inicial", count=1),
-        "egyptian_tokens": Component("egyptian_tokens", "Fichas Egípcias Especiais", count=4),
-        "wood": Component("wood", "Madeiras", minimum=30),
-        "stone": Component("stone", "Pedras", minimum=30),
-        "food": Component("food", "Comidas", minimum=30),
-        "workers": Component("workers", "Trabalhadores", minimum=36),
+        "score_board": _Component("score_board", "Tabuleiro de Pontuação", count=1),
+        "faction_marker": _Component("faction_marker", "Marcador de Facção", count=4),
+        "round_marker": _Component("round_marker", "Marcador de Rodada", count=1),
+        "faction_board": _Component("faction_board", "Tabuleiro de Facção", count=4),
+        "cards": _Component("cards", "Cartas", count=220),
+        "attack_cards": _Component("attack_cards", "Cartas de Ataque", count=16),
+        "raze_tokens": _Component("raze_tokens", "Fichas de Pilhagem", count=18),
+        "defence_tokens": _Component("defence_tokens", "Fichas de Defesa", count=10),
+        "gold_tokens": _Component("gold_tokens", "Fichas de Ouro", count=24),
+        "multiplier_tokens": _Component("multiplier_tokens", "Fichas Multiplicadoras", count=6),
+        "first_player_marker": _Component("first_player_marker", "Marcador de Jogador Inicial", count=1),
+        "egyptian_tokens": _Component("egyptian_tokens", "Fichas Egípcias Especiais", count=4),
+        "wood": _Component("wood", "Madeiras", minimum=30),
+        "stone": _Component("stone", "Pedras", minimum=30),
+        "food": _Component("food", "Comidas", minimum=30),
+        "workers": _Component("workers", "Trabalhadores", minimum=36),
     },
 )
 
@@ -4124,90 +4177,90 @@ PHASE_ORDER: Final[tuple[str, ...]] = ("lookout", "production", "action", "clean
 ROUNDS: Final[int | None] = 5
 
 #: The VP of each location in an empire at the end of the game (p7).
-SCORING: Final[Scoring | None] = Scoring(1, 2)
+SCORING: Final[Scoring | None] = _Scoring(1, 2)
 
 #: The solo game's achievement table (p14), lowest level first.
 SOLO_ACHIEVEMENTS: Final[tuple[SoloLevel, ...] | None] = (
-    SoloLevel("plebeu", "Plebeu", below=30),
-    SoloLevel("servo", "Servo", at_least=30),
-    SoloLevel("escudeiro", "Escudeiro", at_least=40),
-    SoloLevel("cavaleiro", "Cavaleiro", at_least=50),
-    SoloLevel("castelao", "Castelão", at_least=60),
-    SoloLevel("rei", "Rei", at_least=70),
-    SoloLevel("imperador", "Imperador", at_least=80),
+    _SoloLevel("plebeu", "Plebeu", below=30),
+    _SoloLevel("servo", "Servo", at_least=30),
+    _SoloLevel("escudeiro", "Escudeiro", at_least=40),
+    _SoloLevel("cavaleiro", "Cavaleiro", at_least=50),
+    _SoloLevel("castelao", "Castelão", at_least=60),
+    _SoloLevel("rei", "Rei", at_least=70),
+    _SoloLevel("imperador", "Imperador", at_least=80),
 )
 
 #: The deck-building rule (p12): deck size, (copies, cards) pattern, every copy in or none.
-DECK_RULE: Final[DeckRule | None] = DeckRule(30, ((3, 3), (2, 6), (1, 9)), True)
+DECK_RULE: Final[DeckRule | None] = _DeckRule(30, ((3, 3), (2, 6), (1, 9)), True)
 
 #: Every ruleset-level rule as the data writes it (the settings of `civrules export`), as typed,
 #: read-only records (the runtime's `settings` module), each also the Mapping[str, object] it was
 #: before they were typed; unknown facts are None.
-SETTINGS: Final[settings.Settings] = settings.Settings(
+SETTINGS: Final[settings.Settings] = _SettingsSettings(
     status="official_variant",
-    rulebook=settings.Rulebook(title="Imperial Settlers", rule_index="rulebooks/imperial-settlers.yaml"),
-    goods_unlimited=settings.GoodsUnlimited(
+    rulebook=_SettingsRulebook(title="Imperial Settlers", rule_index="rulebooks/imperial-settlers.yaml"),
+    goods_unlimited=_SettingsGoodsUnlimited(
         value=True,
         rule="p3/bens-ilimitados",
         note="Resources, workers and tokens are not limited by the pieces; the multiplier tokens stand for more.",
     ),
     colourless_cards=(
-        settings.ColourlessCard(card="com069", rule="p12/comum", note="The Ruínas have no type (colour)."),
+        _SettingsColourlessCard(card="com069", rule="p12/comum", note="The Ruínas have no type (colour)."),
     ),
-    card_uses=settings.CardUses(
-        raze=settings.CardUsesRaze(
+    card_uses=_SettingsCardUses(
+        raze=_SettingsCardUsesRaze(
             spoils_on=("common", "japanese"),
             rule=("p4/visao-geral-das-cartas", "p9/destruir"),
             note="Common and Japanese cards can be razed; the Japanese are the exception among faction cards.",
         ),
-        deal=settings.CardUsesDeal(
+        deal=_SettingsCardUsesDeal(
             deal_on=("barbarians", "romans", "japanese", "egyptians"),
             rule=("p4/visao-geral-das-cartas", "p9/faca-um-acordo"),
             note="Faction cards only; a deal cannot be made with a common card.",
         ),
     ),
     setup=(
-        settings.SetupItem(
+        _SettingsSetupItem(
             step=1,
             text="Place the score board; put the round marker on space I of the round track.",
             rule="p5",
         ),
-        settings.SetupItem(
+        _SettingsSetupItem(
             step=2,
             text="Shuffle the common cards into a face-down deck within reach of all.",
             rule="p5",
         ),
-        settings.SetupItem(
+        _SettingsSetupItem(
             step=3,
             text="Each player chooses a faction and takes its board, its 30-card deck and its marker.",
             rule="p5",
         ),
-        settings.SetupItem(
+        _SettingsSetupItem(
             step=4,
             text="Each player places the board in front of them and shuffles the faction deck face down; unused pieces go back to the box.",
             rule="p5",
         ),
-        settings.SetupItem(
+        _SettingsSetupItem(
             step=5,
             text="Each player puts the faction marker on space 0 of the victory point track.",
             rule="p5",
         ),
-        settings.SetupItem(step=6, text="Put the resources, workers and tokens within reach as the supply.", rule="p5"),
-        settings.SetupItem(
+        _SettingsSetupItem(step=6, text="Put the resources, workers and tokens within reach as the supply.", rule="p5"),
+        _SettingsSetupItem(
             step=7,
             text="Choose the first player at random; they take the first player marker.",
             rule="p5",
         ),
     ),
-    starting_hand=settings.StartingHand(
+    starting_hand=_SettingsStartingHand(
         common=2,
         faction=2,
         rule="p5",
         note="Drawn by each player, starting with the first player.",
     ),
-    first_game=settings.FirstGame(factions=("romans", "barbarians"), players=2, rule="p5"),
-    rounds=settings.Rounds(count=5, rule=("p6", "p7/final-de-jogo")),
-    defence=settings.Defence(
+    first_game=_SettingsFirstGame(factions=("romans", "barbarians"), players=2, rule="p5"),
+    rounds=_SettingsRounds(count=5, rule=("p6", "p7/final-de-jogo")),
+    defence=_SettingsDefence(
         tokens_per_production_phase=1,
         placed_on="common_location",
         raze_added=1,
@@ -4216,22 +4269,22 @@ SETTINGS: Final[settings.Settings] = settings.Settings(
         rule="p7/fichas-de-defesa",
         note="Placed at any time in its owner's turn in the action phase; returns to the supply when the location is razed.",
     ),
-    foundation=settings.Foundation(
+    foundation=_SettingsFoundation(
         owner_gains=("wood",),
         use="discarded to pay a faction location's cost",
         rule=("p9/transformando-um-local-em-uma-fundacao", "p8/custos-de-construcao"),
     ),
-    scoring=settings.Scoring(
+    scoring=_SettingsScoring(
         common_location_vp=1,
         faction_location_vp=2,
         tie_breaks=(
-            settings.ScoringTieBreak(
+            _SettingsScoringTieBreak(
                 id="workers_and_resources_left",
                 text="Most workers and resources left.",
                 rule="p7/empates",
             ),
-            settings.ScoringTieBreak(id="cards_in_hand", text="Most cards in hand.", rule="p7/empates"),
-            settings.ScoringTieBreak(
+            _SettingsScoringTieBreak(id="cards_in_hand", text="Most cards in hand.", rule="p7/empates"),
+            _SettingsScoringTieBreak(
                 id="shared_victory",
                 text="The tied players share the victory.",
                 rule="p7/empates",
@@ -4240,42 +4293,42 @@ SETTINGS: Final[settings.Settings] = settings.Settings(
         rule=("p7/final-de-jogo", "p15"),
         note="Added after the fifth round to the points scored during the game; some Japanese abilities (Santuário, Portal) give more at the end.",
     ),
-    solo=settings.Solo(
-        virtual_player=settings.SoloVirtualPlayer(faction=False, board=False, goods=False, marker=False, rule="p13"),
-        attack_cards=settings.SoloAttackCards(
+    solo=_SettingsSolo(
+        virtual_player=_SettingsSoloVirtualPlayer(faction=False, board=False, goods=False, marker=False, rule="p13"),
+        attack_cards=_SettingsSoloAttackCards(
             count=16,
             targets=None,
             rule=("p13/preparacao", "p13/cartas-de-ataque"),
             unknown_fields=("targets",),
         ),
         setup=(
-            settings.SoloSetupItem(step=1, text="Use only the faction you choose.", rule="p13/preparacao"),
-            settings.SoloSetupItem(
+            _SettingsSoloSetupItem(step=1, text="Use only the faction you choose.", rule="p13/preparacao"),
+            _SettingsSoloSetupItem(
                 step=2,
                 text="Shuffle the 16 attack cards face down opposite your empire.",
                 rule="p13/preparacao",
             ),
-            settings.SoloSetupItem(step=3, text="Reveal the top attack card.", rule="p13/preparacao"),
+            _SettingsSoloSetupItem(step=3, text="Reveal the top attack card.", rule="p13/preparacao"),
         ),
         phases=("lookout", "production", "action", "clean_up", "attack"),
         lookout_steps=(
-            settings.SoloLookoutStep(
+            _SettingsSoloLookoutStep(
                 step=1,
                 text="Draw the top card of your faction deck.",
                 rule="p13/fase-de-observacao",
             ),
-            settings.SoloLookoutStep(
+            _SettingsSoloLookoutStep(
                 step=2,
                 text="Reveal the top 4 common cards; take one.",
                 rule="p13/fase-de-observacao",
             ),
-            settings.SoloLookoutStep(
+            _SettingsSoloLookoutStep(
                 step=3,
                 text="Shuffle the other three; one at random goes face up to the virtual player.",
                 rule="p13/fase-de-observacao",
             ),
-            settings.SoloLookoutStep(step=4, text="Of the two left, take one.", rule="p13/fase-de-observacao"),
-            settings.SoloLookoutStep(
+            _SettingsSoloLookoutStep(step=4, text="Of the two left, take one.", rule="p13/fase-de-observacao"),
+            _SettingsSoloLookoutStep(
                 step=5,
                 text="The last goes to the virtual player.",
                 rule="p13/fase-de-observacao",
@@ -4283,26 +4336,26 @@ SETTINGS: Final[settings.Settings] = settings.Settings(
         ),
         attacks_per_round=2,
         locations_razed_per_attack=1,
-        attack_priority=settings.SoloAttackPriority(
+        attack_priority=_SettingsSoloAttackPriority(
             by_kind=("action", "ability", "production"),
             then=("highest_cost_in_resources", "more_stone", "player_choice"),
             rule=("p13/fase-de-ataque-do-jogador-virtual", "p14"),
         ),
-        japanese_target_order=settings.SoloJapaneseTargetOrder(
+        japanese_target_order=_SettingsSoloJapaneseTargetOrder(
             order=("card", "raze", "gold", "vp", "stone", "worker", "food", "wood"),
             rule="p14/os-japoneses-em-um-jogo-solo",
             note="When the first target is a VP and another attack card shows a VP, the virtual player attacks a faction location; it razes first those whose deal area gives a card, then in this order.",
         ),
         defence_protects=False,
         samurai_protects=False,
-        winning=settings.SoloWinning(
+        winning=_SettingsSoloWinning(
             compare="faction_locations",
             disagreements=(
-                settings.Disagreement(
+                _SettingsDisagreement(
                     field="compare",
                     chosen="faction_locations",
                     alternatives=(
-                        settings.DisagreementAlternative(
+                        _SettingsDisagreementAlternative(
                             value="built_locations",
                             source="p14/fim-do-jogo ('Locais construídos em seu Império')",
                         ),
@@ -4313,29 +4366,29 @@ SETTINGS: Final[settings.Settings] = settings.Settings(
             rule=("p13/objetivo", "p13/fase-de-ataque-do-jogador-virtual"),
             note="You win with more faction locations than cards in the virtual player's collection pile; a tie is a loss (p14/fim-do-jogo).",
         ),
-        achievements=settings.SoloAchievements(
+        achievements=_SettingsSoloAchievements(
             levels=(
-                settings.SoloAchievementsLevel(id="plebeu", name="Plebeu", below=30),
-                settings.SoloAchievementsLevel(id="servo", name="Servo", at_least=30),
-                settings.SoloAchievementsLevel(id="escudeiro", name="Escudeiro", at_least=40),
-                settings.SoloAchievementsLevel(id="cavaleiro", name="Cavaleiro", at_least=50),
-                settings.SoloAchievementsLevel(id="castelao", name="Castelão", at_least=60),
-                settings.SoloAchievementsLevel(id="rei", name="Rei", at_least=70),
-                settings.SoloAchievementsLevel(id="imperador", name="Imperador", at_least=80),
+                _SettingsSoloAchievementsLevel(id="plebeu", name="Plebeu", below=30),
+                _SettingsSoloAchievementsLevel(id="servo", name="Servo", at_least=30),
+                _SettingsSoloAchievementsLevel(id="escudeiro", name="Escudeiro", at_least=40),
+                _SettingsSoloAchievementsLevel(id="cavaleiro", name="Cavaleiro", at_least=50),
+                _SettingsSoloAchievementsLevel(id="castelao", name="Castelão", at_least=60),
+                _SettingsSoloAchievementsLevel(id="rei", name="Rei", at_least=70),
+                _SettingsSoloAchievementsLevel(id="imperador", name="Imperador", at_least=80),
             ),
             rule="p14/tabela-de-conquistas",
         ),
         rule=("p13", "p14"),
     ),
-    deck_building=settings.DeckBuilding(
+    deck_building=_SettingsDeckBuilding(
         deck_size=30,
         pattern=(
-            settings.DeckBuildingPatternItem(copies=3, cards=3),
-            settings.DeckBuildingPatternItem(copies=2, cards=6),
-            settings.DeckBuildingPatternItem(copies=1, cards=9),
+            _SettingsDeckBuildingPatternItem(copies=3, cards=3),
+            _SettingsDeckBuildingPatternItem(copies=2, cards=6),
+            _SettingsDeckBuildingPatternItem(copies=1, cards=9),
         ),
         all_copies=True,
-        own_faction_only=settings.DeckBuildingOwnFactionOnly(
+        own_faction_only=_SettingsDeckBuildingOwnFactionOnly(
             value=True,
             inferred=True,
             why="The rule speaks of a faction's deck ('seu baralho') and each faction deck is drawn only by its faction (p2); that a deck holds only its faction's cards is an inference, not a printed rule.",
@@ -4345,42 +4398,42 @@ SETTINGS: Final[settings.Settings] = settings.Settings(
         note="For decks built with cards added by expansions or variants; adding a card of 3 copies means removing all 3 copies of another.",
     ),
     named_cards_not_identified=(
-        settings.NamedCardsNotIdentifiedItem(
+        _SettingsNamedCardsNotIdentifiedItem(
             name="Moinho",
             rule="p8/exemplo-de-construcao-de-local",
             why="a Barbarian player's location discarded to build; no fact singles out its card",
         ),
-        settings.NamedCardsNotIdentifiedItem(
+        _SettingsNamedCardsNotIdentifiedItem(
             name="Campos do Lorde",
             rule="p6/exemplo-de-fase-de-producao",
             why="a production location giving 1 food; several cards of the source produce food",
         ),
-        settings.NamedCardsNotIdentifiedItem(
+        _SettingsNamedCardsNotIdentifiedItem(
             name="Tendas",
             rule="p7/exemplo-de-fase-de-limpeza",
             why="a Japanese player's action location activated with 1 food; the source does not encode activation costs",
         ),
-        settings.NamedCardsNotIdentifiedItem(
+        _SettingsNamedCardsNotIdentifiedItem(
             name="Cassino",
             rule="p7/exemplo-de-fase-de-limpeza",
             why="an action location activated with 1 worker; the source does not encode activation costs",
         ),
-        settings.NamedCardsNotIdentifiedItem(
+        _SettingsNamedCardsNotIdentifiedItem(
             name="Guilda dos Construtores",
             rule="p10/exemplos-de-como-usar-um-local-de-acao",
             why="a common action location (1 worker and 2 stone for 3 VP); the source does not encode action effects",
         ),
-        settings.NamedCardsNotIdentifiedItem(
+        _SettingsNamedCardsNotIdentifiedItem(
             name="Castelo",
             rule="p10/exemplos-de-como-usar-um-local-de-acao",
             why="a common action location (1 worker for a card); the source does not encode action effects",
         ),
-        settings.NamedCardsNotIdentifiedItem(
+        _SettingsNamedCardsNotIdentifiedItem(
             name="Marceneiro",
             rule="p14/exemplo-de-ataque-do-jogador-virtual",
             why="a common location with wood and no gold or worker in its spoils; several cards of the source match",
         ),
-        settings.NamedCardsNotIdentifiedItem(
+        _SettingsNamedCardsNotIdentifiedItem(
             name="Fornecedor de Madeira",
             rule="p14/exemplo-de-ataque-do-jogador-virtual",
             why="a common location with wood and no gold or worker in its spoils; several cards of the source match",

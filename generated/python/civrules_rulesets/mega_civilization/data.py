@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from civrules_runtime.mappings import FrozenMap, OrderedFrozenSet
-from civrules_runtime.records import PlayerRange
+from civrules_runtime.records import PlayerRange, data_maker
 from civrules_runtime_advanced_civilization import settings
 from civrules_runtime_advanced_civilization.credits import CreditMatrix
 from civrules_runtime_advanced_civilization.records import (
@@ -102,6 +102,86 @@ if TYPE_CHECKING:
     from enum import StrEnum
     from typing import Final
 
+_AstTrack = data_maker(AstTrack)
+_Attribute = data_maker(Attribute)
+_Calamity = data_maker(Calamity)
+_CalamityAlternative = data_maker(CalamityAlternative)
+_CalamityEffect = data_maker(CalamityEffect)
+_CalamityImmunity = data_maker(CalamityImmunity)
+_CalamityLink = data_maker(CalamityLink)
+_CalamityModifier = data_maker(CalamityModifier)
+_Card = data_maker(Card)
+_CityBuild = data_maker(CityBuild)
+_CitySupport = data_maker(CitySupport)
+_Combination = data_maker(Combination)
+_Commodity = data_maker(Commodity)
+_Configuration = data_maker(Configuration)
+_Conflict = data_maker(Conflict)
+_CopiesBand = data_maker(CopiesBand)
+_Credit = data_maker(Credit)
+_Deck = data_maker(Deck)
+_DeckBand = data_maker(DeckBand)
+_Epoch = data_maker(Epoch)
+_Group = data_maker(Group)
+_HandLimit = data_maker(HandLimit)
+_HandLimitBand = data_maker(HandLimitBand)
+_HandLimitChange = data_maker(HandLimitChange)
+_Immunity = data_maker(Immunity)
+_Movement = data_maker(Movement)
+_Nation = data_maker(Nation)
+_Phase = data_maker(Phase)
+_PlayerCount = data_maker(PlayerCount)
+_PlayerRange = data_maker(PlayerRange)
+_PopulationLimit = data_maker(PopulationLimit)
+_PurchaseEffect = data_maker(PurchaseEffect)
+_RateChange = data_maker(RateChange)
+_Requirements = data_maker(Requirements)
+_SettingsAst = data_maker(settings.Ast)
+_SettingsAstLevel = data_maker(settings.AstLevel)
+_SettingsAstOrder = data_maker(settings.AstOrder)
+_SettingsCommodities = data_maker(settings.Commodities)
+_SettingsCreditPolicy = data_maker(settings.CreditPolicy)
+_SettingsCreditPolicyPurchases = data_maker(settings.CreditPolicyPurchases)
+_SettingsCreditPolicyPurchasesOverpayment = data_maker(settings.CreditPolicyPurchasesOverpayment)
+_SettingsCreditPolicyPurchasesSameTurnCredits = data_maker(settings.CreditPolicyPurchasesSameTurnCredits)
+_SettingsCreditPolicyPurchasesSeveralCardsPerTurn = data_maker(settings.CreditPolicyPurchasesSeveralCardsPerTurn)
+_SettingsCreditPolicyPurchasesTreasuryWithinPrice = data_maker(settings.CreditPolicyPurchasesTreasuryWithinPrice)
+_SettingsDeckBlock = data_maker(settings.DeckBlock)
+_SettingsDeckBlockCommodity = data_maker(settings.DeckBlockCommodity)
+_SettingsDeckComposition = data_maker(settings.DeckComposition)
+_SettingsHandLimit = data_maker(settings.HandLimit)
+_SettingsHandLimitByPlayer = data_maker(settings.HandLimitByPlayer)
+_SettingsHandLimitByPlayerPlayers = data_maker(settings.HandLimitByPlayerPlayers)
+_SettingsNotInSources = data_maker(settings.NotInSources)
+_SettingsPlayerCounts = data_maker(settings.PlayerCounts)
+_SettingsPlayersRange = data_maker(settings.PlayersRange)
+_SettingsRuleText = data_maker(settings.RuleText)
+_SettingsRulebook = data_maker(settings.Rulebook)
+_SettingsSequenceOfPlay = data_maker(settings.SequenceOfPlay)
+_SettingsSetValue = data_maker(settings.SetValue)
+_SettingsSettings = data_maker(settings.Settings)
+_SettingsStackRange = data_maker(settings.StackRange)
+_SettingsStep = data_maker(settings.Step)
+_SettingsTaxation = data_maker(settings.Taxation)
+_SettingsTaxationRateChange = data_maker(settings.TaxationRateChange)
+_SettingsTaxationRevolt = data_maker(settings.TaxationRevolt)
+_SettingsTotalCards = data_maker(settings.TotalCards)
+_SettingsTradeStack = data_maker(settings.TradeStack)
+_SettingsTradeStackCalamityCards = data_maker(settings.TradeStackCalamityCards)
+_SettingsTradeStacks = data_maker(settings.TradeStacks)
+_SettingsTradeStacksSetup = data_maker(settings.TradeStacksSetup)
+_SpecialAbility = data_maker(SpecialAbility)
+_SpecialRule = data_maker(SpecialRule)
+_StackSetupStep = data_maker(StackSetupStep)
+_SubActivity = data_maker(SubActivity)
+_Tax = data_maker(Tax)
+_Taxation = data_maker(Taxation)
+_TradeCardPurchase = data_maker(TradeCardPurchase)
+_TradeStack = data_maker(TradeStack)
+_Treasury = data_maker(Treasury)
+_TurnOrder = data_maker(TurnOrder)
+_UnknownFact = data_maker(UnknownFact)
+
 RULESET_ID: Final = "mega-civilization"
 
 RULESET_NAME: Final = "Mega Civilization"
@@ -110,7 +190,7 @@ RULESET_NAME: Final = "Mega Civilization"
 #: best number where the source names one, and what cites them (a variant's patch for a number it
 #: wrote, field by field in field_sources, as export's setting_sources); None where the ruleset does
 #: not say. `n in PLAYERS` tells whether it seats n players.
-PLAYERS: Final[PlayerRange | None] = PlayerRange(
+PLAYERS: Final[PlayerRange | None] = _PlayerRange(
     5,
     18,
     best=None,
@@ -126,477 +206,477 @@ DRAFT: Final = True
 
 #: Every fact the sources do not give: the data file, the field, and why.
 UNKNOWN_FACTS: Final[tuple[UnknownFact, ...]] = (
-    UnknownFact(
+    _UnknownFact(
         "rulesets/mega-civilization.yaml",
         "not_in_sources.map",
         "No map of Mega Civilization is in the sources searched: no community file gives its areas, borders, population limits, city sites or start areas; menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json defines the map's markings (General rules: Map-board definitions) but its map-board set-ups (chapter 5) are pictures, not transcribed; bubba0077/MegaCiv and czvandijk/MegaCivAid hold no map. So the ruleset has no map file (files.map). The community files divide the civilizations (nations[].region) and the trade cards (commodities block, block_counts) into a western and an eastern half only.",
     ),
-    UnknownFact(
+    _UnknownFact(
         "rulesets/mega-civilization.yaml",
         "not_in_sources.victory",
         "Known in part, not expressible in the victory section: the game ends when a marker enters the final coloured A.S.T. space (at Expert, one more turn follows entering the first of the two coloured spaces), and ties are broken by A.S.T. position, the most advances of 6 and then 3 points, their total price, the highest credit total of one colour, the most credit tokens, cities, tokens on the board and A.S.T. ranking (menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json §13b, Leaving the game); the points table of §13d is a picture the transcription leaves out. bubba0077/MegaCiv (Civilization.java getVP, Game.java) scores a city 1, each A.S.T. step 5 and each advance its 1, 3 or 6 points, plus 5 at Expert for a player alone in the Late Iron Age when it is first entered. The victory section's `tie` knows only 'tie' and 'wealth', so the tie-break list cannot be written there.",
     ),
-    UnknownFact(
+    _UnknownFact(
         "rulesets/mega-civilization.yaml",
         "credit_policy.credits_must_be_used",
         "§12 does not say whether a player must apply every credit token and additional credit that applies to an advance he buys; it says only that a player who forgets to subtract credits receives no change later.",
     ),
-    UnknownFact(
+    _UnknownFact(
         "rulesets/mega-civilization.yaml",
         "nations[minoa].colour",
         "Searched: the community files, menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json (its components chapter is pictures, not transcribed) and bubba0077/MegaCiv (Civ_Constants.xml holds the application's display colours, not said to be the pieces'): no source gives the colour.",
     ),
-    UnknownFact(
+    _UnknownFact(
         "rulesets/mega-civilization.yaml",
         "nations[minoa].start_areas.areas",
         "No map of Mega Civilization is in the sources searched (the community files, bubba0077/MegaCiv, czvandijk/MegaCivAid, menuan/megacivrules-flutter, whose map-board set-ups are untranscribed pictures).",
     ),
-    UnknownFact(
+    _UnknownFact(
         "rulesets/mega-civilization.yaml",
         "nations[minoa].start_areas.fixed",
         "Whether the start area is fixed: no map is in the sources searched (the community files, bubba0077/MegaCiv, czvandijk/MegaCivAid, menuan/megacivrules-flutter).",
     ),
-    UnknownFact(
+    _UnknownFact(
         "rulesets/mega-civilization.yaml",
         "nations[saba].colour",
         "Searched: the community files, menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json (its components chapter is pictures, not transcribed) and bubba0077/MegaCiv (Civ_Constants.xml holds the application's display colours, not said to be the pieces'): no source gives the colour.",
     ),
-    UnknownFact(
+    _UnknownFact(
         "rulesets/mega-civilization.yaml",
         "nations[saba].start_areas.areas",
         "No map of Mega Civilization is in the sources searched (the community files, bubba0077/MegaCiv, czvandijk/MegaCivAid, menuan/megacivrules-flutter, whose map-board set-ups are untranscribed pictures).",
     ),
-    UnknownFact(
+    _UnknownFact(
         "rulesets/mega-civilization.yaml",
         "nations[saba].start_areas.fixed",
         "Whether the start area is fixed: no map is in the sources searched (the community files, bubba0077/MegaCiv, czvandijk/MegaCivAid, menuan/megacivrules-flutter).",
     ),
-    UnknownFact(
+    _UnknownFact(
         "rulesets/mega-civilization.yaml",
         "nations[assyria].colour",
         "Searched: the community files, menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json (its components chapter is pictures, not transcribed) and bubba0077/MegaCiv (Civ_Constants.xml holds the application's display colours, not said to be the pieces'): no source gives the colour.",
     ),
-    UnknownFact(
+    _UnknownFact(
         "rulesets/mega-civilization.yaml",
         "nations[assyria].start_areas.areas",
         "No map of Mega Civilization is in the sources searched (the community files, bubba0077/MegaCiv, czvandijk/MegaCivAid, menuan/megacivrules-flutter, whose map-board set-ups are untranscribed pictures).",
     ),
-    UnknownFact(
+    _UnknownFact(
         "rulesets/mega-civilization.yaml",
         "nations[assyria].start_areas.fixed",
         "Whether the start area is fixed: no map is in the sources searched (the community files, bubba0077/MegaCiv, czvandijk/MegaCivAid, menuan/megacivrules-flutter).",
     ),
-    UnknownFact(
+    _UnknownFact(
         "rulesets/mega-civilization.yaml",
         "nations[maurya].colour",
         "Searched: the community files, menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json (its components chapter is pictures, not transcribed) and bubba0077/MegaCiv (Civ_Constants.xml holds the application's display colours, not said to be the pieces'): no source gives the colour.",
     ),
-    UnknownFact(
+    _UnknownFact(
         "rulesets/mega-civilization.yaml",
         "nations[maurya].start_areas.areas",
         "No map of Mega Civilization is in the sources searched (the community files, bubba0077/MegaCiv, czvandijk/MegaCivAid, menuan/megacivrules-flutter, whose map-board set-ups are untranscribed pictures).",
     ),
-    UnknownFact(
+    _UnknownFact(
         "rulesets/mega-civilization.yaml",
         "nations[maurya].start_areas.fixed",
         "Whether the start area is fixed: no map is in the sources searched (the community files, bubba0077/MegaCiv, czvandijk/MegaCivAid, menuan/megacivrules-flutter).",
     ),
-    UnknownFact(
+    _UnknownFact(
         "rulesets/mega-civilization.yaml",
         "nations[celt].colour",
         "Searched: the community files, menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json (its components chapter is pictures, not transcribed) and bubba0077/MegaCiv (Civ_Constants.xml holds the application's display colours, not said to be the pieces'): no source gives the colour.",
     ),
-    UnknownFact(
+    _UnknownFact(
         "rulesets/mega-civilization.yaml",
         "nations[celt].start_areas.areas",
         "No map of Mega Civilization is in the sources searched (the community files, bubba0077/MegaCiv, czvandijk/MegaCivAid, menuan/megacivrules-flutter, whose map-board set-ups are untranscribed pictures).",
     ),
-    UnknownFact(
+    _UnknownFact(
         "rulesets/mega-civilization.yaml",
         "nations[celt].start_areas.fixed",
         "Whether the start area is fixed: no map is in the sources searched (the community files, bubba0077/MegaCiv, czvandijk/MegaCivAid, menuan/megacivrules-flutter).",
     ),
-    UnknownFact(
+    _UnknownFact(
         "rulesets/mega-civilization.yaml",
         "nations[babylon].colour",
         "Searched: the community files, menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json (its components chapter is pictures, not transcribed) and bubba0077/MegaCiv (Civ_Constants.xml holds the application's display colours, not said to be the pieces'): no source gives the colour.",
     ),
-    UnknownFact(
+    _UnknownFact(
         "rulesets/mega-civilization.yaml",
         "nations[babylon].start_areas.areas",
         "No map of Mega Civilization is in the sources searched (the community files, bubba0077/MegaCiv, czvandijk/MegaCivAid, menuan/megacivrules-flutter, whose map-board set-ups are untranscribed pictures).",
     ),
-    UnknownFact(
+    _UnknownFact(
         "rulesets/mega-civilization.yaml",
         "nations[babylon].start_areas.fixed",
         "Whether the start area is fixed: no map is in the sources searched (the community files, bubba0077/MegaCiv, czvandijk/MegaCivAid, menuan/megacivrules-flutter).",
     ),
-    UnknownFact(
+    _UnknownFact(
         "rulesets/mega-civilization.yaml",
         "nations[carthage].colour",
         "Searched: the community files, menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json (its components chapter is pictures, not transcribed) and bubba0077/MegaCiv (Civ_Constants.xml holds the application's display colours, not said to be the pieces'): no source gives the colour.",
     ),
-    UnknownFact(
+    _UnknownFact(
         "rulesets/mega-civilization.yaml",
         "nations[carthage].start_areas.areas",
         "No map of Mega Civilization is in the sources searched (the community files, bubba0077/MegaCiv, czvandijk/MegaCivAid, menuan/megacivrules-flutter, whose map-board set-ups are untranscribed pictures).",
     ),
-    UnknownFact(
+    _UnknownFact(
         "rulesets/mega-civilization.yaml",
         "nations[carthage].start_areas.fixed",
         "Whether the start area is fixed: no map is in the sources searched (the community files, bubba0077/MegaCiv, czvandijk/MegaCivAid, menuan/megacivrules-flutter).",
     ),
-    UnknownFact(
+    _UnknownFact(
         "rulesets/mega-civilization.yaml",
         "nations[dravidia].colour",
         "Searched: the community files, menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json (its components chapter is pictures, not transcribed) and bubba0077/MegaCiv (Civ_Constants.xml holds the application's display colours, not said to be the pieces'): no source gives the colour.",
     ),
-    UnknownFact(
+    _UnknownFact(
         "rulesets/mega-civilization.yaml",
         "nations[dravidia].start_areas.areas",
         "No map of Mega Civilization is in the sources searched (the community files, bubba0077/MegaCiv, czvandijk/MegaCivAid, menuan/megacivrules-flutter, whose map-board set-ups are untranscribed pictures).",
     ),
-    UnknownFact(
+    _UnknownFact(
         "rulesets/mega-civilization.yaml",
         "nations[dravidia].start_areas.fixed",
         "Whether the start area is fixed: no map is in the sources searched (the community files, bubba0077/MegaCiv, czvandijk/MegaCivAid, menuan/megacivrules-flutter).",
     ),
-    UnknownFact(
+    _UnknownFact(
         "rulesets/mega-civilization.yaml",
         "nations[hatti].colour",
         "Searched: the community files, menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json (its components chapter is pictures, not transcribed) and bubba0077/MegaCiv (Civ_Constants.xml holds the application's display colours, not said to be the pieces'): no source gives the colour.",
     ),
-    UnknownFact(
+    _UnknownFact(
         "rulesets/mega-civilization.yaml",
         "nations[hatti].start_areas.areas",
         "No map of Mega Civilization is in the sources searched (the community files, bubba0077/MegaCiv, czvandijk/MegaCivAid, menuan/megacivrules-flutter, whose map-board set-ups are untranscribed pictures).",
     ),
-    UnknownFact(
+    _UnknownFact(
         "rulesets/mega-civilization.yaml",
         "nations[hatti].start_areas.fixed",
         "Whether the start area is fixed: no map is in the sources searched (the community files, bubba0077/MegaCiv, czvandijk/MegaCivAid, menuan/megacivrules-flutter).",
     ),
-    UnknownFact(
+    _UnknownFact(
         "rulesets/mega-civilization.yaml",
         "nations[kushan].colour",
         "Searched: the community files, menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json (its components chapter is pictures, not transcribed) and bubba0077/MegaCiv (Civ_Constants.xml holds the application's display colours, not said to be the pieces'): no source gives the colour.",
     ),
-    UnknownFact(
+    _UnknownFact(
         "rulesets/mega-civilization.yaml",
         "nations[kushan].start_areas.areas",
         "No map of Mega Civilization is in the sources searched (the community files, bubba0077/MegaCiv, czvandijk/MegaCivAid, menuan/megacivrules-flutter, whose map-board set-ups are untranscribed pictures).",
     ),
-    UnknownFact(
+    _UnknownFact(
         "rulesets/mega-civilization.yaml",
         "nations[kushan].start_areas.fixed",
         "Whether the start area is fixed: no map is in the sources searched (the community files, bubba0077/MegaCiv, czvandijk/MegaCivAid, menuan/megacivrules-flutter).",
     ),
-    UnknownFact(
+    _UnknownFact(
         "rulesets/mega-civilization.yaml",
         "nations[rome].colour",
         "Searched: the community files, menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json (its components chapter is pictures, not transcribed) and bubba0077/MegaCiv (Civ_Constants.xml holds the application's display colours, not said to be the pieces'): no source gives the colour.",
     ),
-    UnknownFact(
+    _UnknownFact(
         "rulesets/mega-civilization.yaml",
         "nations[rome].start_areas.areas",
         "No map of Mega Civilization is in the sources searched (the community files, bubba0077/MegaCiv, czvandijk/MegaCivAid, menuan/megacivrules-flutter, whose map-board set-ups are untranscribed pictures).",
     ),
-    UnknownFact(
+    _UnknownFact(
         "rulesets/mega-civilization.yaml",
         "nations[rome].start_areas.fixed",
         "Whether the start area is fixed: no map is in the sources searched (the community files, bubba0077/MegaCiv, czvandijk/MegaCivAid, menuan/megacivrules-flutter).",
     ),
-    UnknownFact(
+    _UnknownFact(
         "rulesets/mega-civilization.yaml",
         "nations[persia].colour",
         "Searched: the community files, menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json (its components chapter is pictures, not transcribed) and bubba0077/MegaCiv (Civ_Constants.xml holds the application's display colours, not said to be the pieces'): no source gives the colour.",
     ),
-    UnknownFact(
+    _UnknownFact(
         "rulesets/mega-civilization.yaml",
         "nations[persia].start_areas.areas",
         "No map of Mega Civilization is in the sources searched (the community files, bubba0077/MegaCiv, czvandijk/MegaCivAid, menuan/megacivrules-flutter, whose map-board set-ups are untranscribed pictures).",
     ),
-    UnknownFact(
+    _UnknownFact(
         "rulesets/mega-civilization.yaml",
         "nations[persia].start_areas.fixed",
         "Whether the start area is fixed: no map is in the sources searched (the community files, bubba0077/MegaCiv, czvandijk/MegaCivAid, menuan/megacivrules-flutter).",
     ),
-    UnknownFact(
+    _UnknownFact(
         "rulesets/mega-civilization.yaml",
         "nations[iberia].colour",
         "Searched: the community files, menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json (its components chapter is pictures, not transcribed) and bubba0077/MegaCiv (Civ_Constants.xml holds the application's display colours, not said to be the pieces'): no source gives the colour.",
     ),
-    UnknownFact(
+    _UnknownFact(
         "rulesets/mega-civilization.yaml",
         "nations[iberia].start_areas.areas",
         "No map of Mega Civilization is in the sources searched (the community files, bubba0077/MegaCiv, czvandijk/MegaCivAid, menuan/megacivrules-flutter, whose map-board set-ups are untranscribed pictures).",
     ),
-    UnknownFact(
+    _UnknownFact(
         "rulesets/mega-civilization.yaml",
         "nations[iberia].start_areas.fixed",
         "Whether the start area is fixed: no map is in the sources searched (the community files, bubba0077/MegaCiv, czvandijk/MegaCivAid, menuan/megacivrules-flutter).",
     ),
-    UnknownFact(
+    _UnknownFact(
         "rulesets/mega-civilization.yaml",
         "nations[nubia].colour",
         "Searched: the community files, menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json (its components chapter is pictures, not transcribed) and bubba0077/MegaCiv (Civ_Constants.xml holds the application's display colours, not said to be the pieces'): no source gives the colour.",
     ),
-    UnknownFact(
+    _UnknownFact(
         "rulesets/mega-civilization.yaml",
         "nations[nubia].start_areas.areas",
         "No map of Mega Civilization is in the sources searched (the community files, bubba0077/MegaCiv, czvandijk/MegaCivAid, menuan/megacivrules-flutter, whose map-board set-ups are untranscribed pictures).",
     ),
-    UnknownFact(
+    _UnknownFact(
         "rulesets/mega-civilization.yaml",
         "nations[nubia].start_areas.fixed",
         "Whether the start area is fixed: no map is in the sources searched (the community files, bubba0077/MegaCiv, czvandijk/MegaCivAid, menuan/megacivrules-flutter).",
     ),
-    UnknownFact(
+    _UnknownFact(
         "rulesets/mega-civilization.yaml",
         "nations[hellas].colour",
         "Searched: the community files, menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json (its components chapter is pictures, not transcribed) and bubba0077/MegaCiv (Civ_Constants.xml holds the application's display colours, not said to be the pieces'): no source gives the colour.",
     ),
-    UnknownFact(
+    _UnknownFact(
         "rulesets/mega-civilization.yaml",
         "nations[hellas].start_areas.areas",
         "No map of Mega Civilization is in the sources searched (the community files, bubba0077/MegaCiv, czvandijk/MegaCivAid, menuan/megacivrules-flutter, whose map-board set-ups are untranscribed pictures).",
     ),
-    UnknownFact(
+    _UnknownFact(
         "rulesets/mega-civilization.yaml",
         "nations[hellas].start_areas.fixed",
         "Whether the start area is fixed: no map is in the sources searched (the community files, bubba0077/MegaCiv, czvandijk/MegaCivAid, menuan/megacivrules-flutter).",
     ),
-    UnknownFact(
+    _UnknownFact(
         "rulesets/mega-civilization.yaml",
         "nations[indus].colour",
         "Searched: the community files, menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json (its components chapter is pictures, not transcribed) and bubba0077/MegaCiv (Civ_Constants.xml holds the application's display colours, not said to be the pieces'): no source gives the colour.",
     ),
-    UnknownFact(
+    _UnknownFact(
         "rulesets/mega-civilization.yaml",
         "nations[indus].start_areas.areas",
         "No map of Mega Civilization is in the sources searched (the community files, bubba0077/MegaCiv, czvandijk/MegaCivAid, menuan/megacivrules-flutter, whose map-board set-ups are untranscribed pictures).",
     ),
-    UnknownFact(
+    _UnknownFact(
         "rulesets/mega-civilization.yaml",
         "nations[indus].start_areas.fixed",
         "Whether the start area is fixed: no map is in the sources searched (the community files, bubba0077/MegaCiv, czvandijk/MegaCivAid, menuan/megacivrules-flutter).",
     ),
-    UnknownFact(
+    _UnknownFact(
         "rulesets/mega-civilization.yaml",
         "nations[egypt].colour",
         "Searched: the community files, menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json (its components chapter is pictures, not transcribed) and bubba0077/MegaCiv (Civ_Constants.xml holds the application's display colours, not said to be the pieces'): no source gives the colour.",
     ),
-    UnknownFact(
+    _UnknownFact(
         "rulesets/mega-civilization.yaml",
         "nations[egypt].start_areas.areas",
         "No map of Mega Civilization is in the sources searched (the community files, bubba0077/MegaCiv, czvandijk/MegaCivAid, menuan/megacivrules-flutter, whose map-board set-ups are untranscribed pictures).",
     ),
-    UnknownFact(
+    _UnknownFact(
         "rulesets/mega-civilization.yaml",
         "nations[egypt].start_areas.fixed",
         "Whether the start area is fixed: no map is in the sources searched (the community files, bubba0077/MegaCiv, czvandijk/MegaCivAid, menuan/megacivrules-flutter).",
     ),
-    UnknownFact(
+    _UnknownFact(
         "rulesets/mega-civilization.yaml",
         "nations[parthia].colour",
         "Searched: the community files, menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json (its components chapter is pictures, not transcribed) and bubba0077/MegaCiv (Civ_Constants.xml holds the application's display colours, not said to be the pieces'): no source gives the colour.",
     ),
-    UnknownFact(
+    _UnknownFact(
         "rulesets/mega-civilization.yaml",
         "nations[parthia].start_areas.areas",
         "No map of Mega Civilization is in the sources searched (the community files, bubba0077/MegaCiv, czvandijk/MegaCivAid, menuan/megacivrules-flutter, whose map-board set-ups are untranscribed pictures).",
     ),
-    UnknownFact(
+    _UnknownFact(
         "rulesets/mega-civilization.yaml",
         "nations[parthia].start_areas.fixed",
         "Whether the start area is fixed: no map is in the sources searched (the community files, bubba0077/MegaCiv, czvandijk/MegaCivAid, menuan/megacivrules-flutter).",
     ),
-    UnknownFact(
+    _UnknownFact(
         "rulesets/mega-civilization.yaml",
         "player_counts.counts[5].configurations[west].map.panels",
         "The map-board set-ups of Mega Civilization (its chapter 5) are pictures that the rulebook transcription leaves out, and no other source gives the map.",
     ),
-    UnknownFact(
+    _UnknownFact(
         "rulesets/mega-civilization.yaml",
         "player_counts.counts[5].configurations[west].map.boundary",
         "Where the part of the map in play ends is in the map-board set-ups, pictures no source transcribes.",
     ),
-    UnknownFact(
+    _UnknownFact(
         "rulesets/mega-civilization.yaml",
         "player_counts.counts[5].configurations[east].map.panels",
         "The map-board set-ups of Mega Civilization (its chapter 5) are pictures that the rulebook transcription leaves out, and no other source gives the map.",
     ),
-    UnknownFact(
+    _UnknownFact(
         "rulesets/mega-civilization.yaml",
         "player_counts.counts[5].configurations[east].map.boundary",
         "Where the part of the map in play ends is in the map-board set-ups, pictures no source transcribes.",
     ),
-    UnknownFact(
+    _UnknownFact(
         "rulesets/mega-civilization.yaml",
         "player_counts.counts[6].configurations[west].map.panels",
         "The map-board set-ups of Mega Civilization (its chapter 5) are pictures that the rulebook transcription leaves out, and no other source gives the map.",
     ),
-    UnknownFact(
+    _UnknownFact(
         "rulesets/mega-civilization.yaml",
         "player_counts.counts[6].configurations[west].map.boundary",
         "Where the part of the map in play ends is in the map-board set-ups, pictures no source transcribes.",
     ),
-    UnknownFact(
+    _UnknownFact(
         "rulesets/mega-civilization.yaml",
         "player_counts.counts[6].configurations[east].map.panels",
         "The map-board set-ups of Mega Civilization (its chapter 5) are pictures that the rulebook transcription leaves out, and no other source gives the map.",
     ),
-    UnknownFact(
+    _UnknownFact(
         "rulesets/mega-civilization.yaml",
         "player_counts.counts[6].configurations[east].map.boundary",
         "Where the part of the map in play ends is in the map-board set-ups, pictures no source transcribes.",
     ),
-    UnknownFact(
+    _UnknownFact(
         "rulesets/mega-civilization.yaml",
         "player_counts.counts[7].configurations[west].map.panels",
         "The map-board set-ups of Mega Civilization (its chapter 5) are pictures that the rulebook transcription leaves out, and no other source gives the map.",
     ),
-    UnknownFact(
+    _UnknownFact(
         "rulesets/mega-civilization.yaml",
         "player_counts.counts[7].configurations[west].map.boundary",
         "Where the part of the map in play ends is in the map-board set-ups, pictures no source transcribes.",
     ),
-    UnknownFact(
+    _UnknownFact(
         "rulesets/mega-civilization.yaml",
         "player_counts.counts[7].configurations[east].map.panels",
         "The map-board set-ups of Mega Civilization (its chapter 5) are pictures that the rulebook transcription leaves out, and no other source gives the map.",
     ),
-    UnknownFact(
+    _UnknownFact(
         "rulesets/mega-civilization.yaml",
         "player_counts.counts[7].configurations[east].map.boundary",
         "Where the part of the map in play ends is in the map-board set-ups, pictures no source transcribes.",
     ),
-    UnknownFact(
+    _UnknownFact(
         "rulesets/mega-civilization.yaml",
         "player_counts.counts[8].configurations[west].map.panels",
         "The map-board set-ups of Mega Civilization (its chapter 5) are pictures that the rulebook transcription leaves out, and no other source gives the map.",
     ),
-    UnknownFact(
+    _UnknownFact(
         "rulesets/mega-civilization.yaml",
         "player_counts.counts[8].configurations[west].map.boundary",
         "Where the part of the map in play ends is in the map-board set-ups, pictures no source transcribes.",
     ),
-    UnknownFact(
+    _UnknownFact(
         "rulesets/mega-civilization.yaml",
         "player_counts.counts[8].configurations[east].map.panels",
         "The map-board set-ups of Mega Civilization (its chapter 5) are pictures that the rulebook transcription leaves out, and no other source gives the map.",
     ),
-    UnknownFact(
+    _UnknownFact(
         "rulesets/mega-civilization.yaml",
         "player_counts.counts[8].configurations[east].map.boundary",
         "Where the part of the map in play ends is in the map-board set-ups, pictures no source transcribes.",
     ),
-    UnknownFact(
+    _UnknownFact(
         "rulesets/mega-civilization.yaml",
         "player_counts.counts[9].configurations[west].map.panels",
         "The map-board set-ups of Mega Civilization (its chapter 5) are pictures that the rulebook transcription leaves out, and no other source gives the map.",
     ),
-    UnknownFact(
+    _UnknownFact(
         "rulesets/mega-civilization.yaml",
         "player_counts.counts[9].configurations[west].map.boundary",
         "Where the part of the map in play ends is in the map-board set-ups, pictures no source transcribes.",
     ),
-    UnknownFact(
+    _UnknownFact(
         "rulesets/mega-civilization.yaml",
         "player_counts.counts[9].configurations[east].map.panels",
         "The map-board set-ups of Mega Civilization (its chapter 5) are pictures that the rulebook transcription leaves out, and no other source gives the map.",
     ),
-    UnknownFact(
+    _UnknownFact(
         "rulesets/mega-civilization.yaml",
         "player_counts.counts[9].configurations[east].map.boundary",
         "Where the part of the map in play ends is in the map-board set-ups, pictures no source transcribes.",
     ),
-    UnknownFact(
+    _UnknownFact(
         "rulesets/mega-civilization.yaml",
         "player_counts.counts[10].configurations[west].map.panels",
         "The map-board set-ups of Mega Civilization (its chapter 5) are pictures that the rulebook transcription leaves out, and no other source gives the map.",
     ),
-    UnknownFact(
+    _UnknownFact(
         "rulesets/mega-civilization.yaml",
         "player_counts.counts[10].configurations[west].map.boundary",
         "Where the part of the map in play ends is in the map-board set-ups, pictures no source transcribes.",
     ),
-    UnknownFact(
+    _UnknownFact(
         "rulesets/mega-civilization.yaml",
         "player_counts.counts[11].configurations[east].map.panels",
         "The map-board set-ups of Mega Civilization (its chapter 5) are pictures that the rulebook transcription leaves out, and no other source gives the map.",
     ),
-    UnknownFact(
+    _UnknownFact(
         "rulesets/mega-civilization.yaml",
         "player_counts.counts[11].configurations[east].map.boundary",
         "Where the part of the map in play ends is in the map-board set-ups, pictures no source transcribes.",
     ),
-    UnknownFact(
+    _UnknownFact(
         "rulesets/mega-civilization.yaml",
         "player_counts.counts[12].configurations[both_blocks].map.panels",
         "The map-board set-ups of Mega Civilization (its chapter 5) are pictures that the rulebook transcription leaves out, and no other source gives the map.",
     ),
-    UnknownFact(
+    _UnknownFact(
         "rulesets/mega-civilization.yaml",
         "player_counts.counts[12].configurations[both_blocks].map.boundary",
         "Where the part of the map in play ends is in the map-board set-ups, pictures no source transcribes.",
     ),
-    UnknownFact(
+    _UnknownFact(
         "rulesets/mega-civilization.yaml",
         "player_counts.counts[13].configurations[both_blocks].map.panels",
         "The map-board set-ups of Mega Civilization (its chapter 5) are pictures that the rulebook transcription leaves out, and no other source gives the map.",
     ),
-    UnknownFact(
+    _UnknownFact(
         "rulesets/mega-civilization.yaml",
         "player_counts.counts[13].configurations[both_blocks].map.boundary",
         "Where the part of the map in play ends is in the map-board set-ups, pictures no source transcribes.",
     ),
-    UnknownFact(
+    _UnknownFact(
         "rulesets/mega-civilization.yaml",
         "player_counts.counts[14].configurations[both_blocks].map.panels",
         "The map-board set-ups of Mega Civilization (its chapter 5) are pictures that the rulebook transcription leaves out, and no other source gives the map.",
     ),
-    UnknownFact(
+    _UnknownFact(
         "rulesets/mega-civilization.yaml",
         "player_counts.counts[14].configurations[both_blocks].map.boundary",
         "Where the part of the map in play ends is in the map-board set-ups, pictures no source transcribes.",
     ),
-    UnknownFact(
+    _UnknownFact(
         "rulesets/mega-civilization.yaml",
         "player_counts.counts[15].configurations[both_blocks].map.panels",
         "The map-board set-ups of Mega Civilization (its chapter 5) are pictures that the rulebook transcription leaves out, and no other source gives the map.",
     ),
-    UnknownFact(
+    _UnknownFact(
         "rulesets/mega-civilization.yaml",
         "player_counts.counts[15].configurations[both_blocks].map.boundary",
         "Where the part of the map in play ends is in the map-board set-ups, pictures no source transcribes.",
     ),
-    UnknownFact(
+    _UnknownFact(
         "rulesets/mega-civilization.yaml",
         "player_counts.counts[16].configurations[both_blocks].map.panels",
         "The map-board set-ups of Mega Civilization (its chapter 5) are pictures that the rulebook transcription leaves out, and no other source gives the map.",
     ),
-    UnknownFact(
+    _UnknownFact(
         "rulesets/mega-civilization.yaml",
         "player_counts.counts[16].configurations[both_blocks].map.boundary",
         "Where the part of the map in play ends is in the map-board set-ups, pictures no source transcribes.",
     ),
-    UnknownFact(
+    _UnknownFact(
         "rulesets/mega-civilization.yaml",
         "player_counts.counts[17].configurations[both_blocks].map.panels",
         "The map-board set-ups of Mega Civilization (its chapter 5) are pictures that the rulebook transcription leaves out, and no other source gives the map.",
     ),
-    UnknownFact(
+    _UnknownFact(
         "rulesets/mega-civilization.yaml",
         "player_counts.counts[17].configurations[both_blocks].map.boundary",
         "Where the part of the map in play ends is in the map-board set-ups, pictures no source transcribes.",
     ),
-    UnknownFact(
+    _UnknownFact(
         "rulesets/mega-civilization.yaml",
         "player_counts.counts[18].configurations[both_blocks].map.panels",
         "The map-board set-ups of Mega Civilization (its chapter 5) are pictures that the rulebook transcription leaves out, and no other source gives the map.",
     ),
-    UnknownFact(
+    _UnknownFact(
         "rulesets/mega-civilization.yaml",
         "player_counts.counts[18].configurations[both_blocks].map.boundary",
         "Where the part of the map in play ends is in the map-board set-ups, pictures no source transcribes.",
@@ -629,98 +709,98 @@ ID_ENUMS: Final[Mapping[str, type[StrEnum]]] = FrozenMap(
 
 GROUPS: Final[Mapping[str, Group]] = FrozenMap(
     {
-        GroupId.CRAFTS: Group(GroupId.CRAFTS, "Crafts", "orange", None),
-        GroupId.SCIENCES: Group(GroupId.SCIENCES, "Sciences", "green", None),
-        GroupId.ARTS: Group(GroupId.ARTS, "Arts", "blue", None),
-        GroupId.CIVICS: Group(GroupId.CIVICS, "Civics", "red", None),
-        GroupId.RELIGION: Group(GroupId.RELIGION, "Religion", "yellow", None),
+        GroupId.CRAFTS: _Group(GroupId.CRAFTS, "Crafts", "orange", None),
+        GroupId.SCIENCES: _Group(GroupId.SCIENCES, "Sciences", "green", None),
+        GroupId.ARTS: _Group(GroupId.ARTS, "Arts", "blue", None),
+        GroupId.CIVICS: _Group(GroupId.CIVICS, "Civics", "red", None),
+        GroupId.RELIGION: _Group(GroupId.RELIGION, "Religion", "yellow", None),
     },
 )
 
 CARDS: Final[Mapping[str, Card]] = FrozenMap(
     {
-        CardId.ADVANCED_MILITARY: Card(
+        CardId.ADVANCED_MILITARY: _Card(
             id=CardId.ADVANCED_MILITARY,
             name="Advanced Military",
             groups=(GroupId.CIVICS,),
             cost=240,
             prerequisites=(),
-            credits=(Credit(20, GroupId.CIVICS, None), Credit(5, GroupId.SCIENCES, None)),
+            credits=(_Credit(20, GroupId.CIVICS, None), _Credit(5, GroupId.SCIENCES, None)),
             victory_points=6,
             attributes=(
-                Attribute(
+                _Attribute(
                     text="In a conflict the holder may take his losses from his tokens in areas adjacent by land; token majority is checked again after each round of removal, and he may wait until other conflicts are resolved.",
                     rules=(),
-                    effects=(Conflict(aspect=ConflictAspect.CASUALTIES_FROM_ADJACENT),),
+                    effects=(_Conflict(aspect=ConflictAspect.CASUALTIES_FROM_ADJACENT),),
                     calamities=(),
                     source="bubba0077/MegaCiv@027db7817bfc1942ec8a39aae9a3b8eb49d8d89b:src/net/bubbaland/megaciv/game/Technology.java; czvandijk/MegaCivAid@9d3028b6321af32e731b51b946f24f166f9756ec:pages/2_advance_help.py agrees",
                 ),
-                Attribute(
+                _Attribute(
                     text="The holder may start a conflict in an area holding units of a player who holds Cultural Ascendancy.",
                     rules=(),
                     effects=(),
                     calamities=(),
                     source="bubba0077/MegaCiv@027db7817bfc1942ec8a39aae9a3b8eb49d8d89b:src/net/bubbaland/megaciv/game/Technology.java; czvandijk/MegaCivAid@9d3028b6321af32e731b51b946f24f166f9756ec:pages/2_advance_help.py agrees",
                 ),
-                Attribute(
+                _Attribute(
                     text="Civil Disorder: the holder reduces one more city.",
                     rules=(),
                     effects=(),
-                    calamities=(CalamityLink(CalamityId.CIVIL_DISORDER, LinkEffect.AGGRAVATES),),
+                    calamities=(_CalamityLink(CalamityId.CIVIL_DISORDER, LinkEffect.AGGRAVATES),),
                     source="bubba0077/MegaCiv@027db7817bfc1942ec8a39aae9a3b8eb49d8d89b:src/net/bubbaland/megaciv/game/Technology.java; czvandijk/MegaCivAid@9d3028b6321af32e731b51b946f24f166f9756ec:pages/2_advance_help.py agrees",
                 ),
             ),
             rules=(),
         ),
-        CardId.AGRICULTURE: Card(
+        CardId.AGRICULTURE: _Card(
             id=CardId.AGRICULTURE,
             name="Agriculture",
             groups=(GroupId.CRAFTS,),
             cost=120,
             prerequisites=(),
             credits=(
-                Credit(10, GroupId.CRAFTS, None),
-                Credit(5, GroupId.SCIENCES, None),
-                Credit(20, None, CardId.DEMOCRACY, True),
+                _Credit(10, GroupId.CRAFTS, None),
+                _Credit(5, GroupId.SCIENCES, None),
+                _Credit(20, None, CardId.DEMOCRACY, True),
             ),
             victory_points=3,
             attributes=(
-                Attribute(
+                _Attribute(
                     text="For the holder, the population limit of areas printed 0, 1 or 2 is one higher while they hold no other player's units and no barbarian tokens.",
                     rules=(),
-                    effects=(PopulationLimit(change=1, where=PopulationWhere.SOLE_OCCUPANT),),
+                    effects=(_PopulationLimit(change=1, where=PopulationWhere.SOLE_OCCUPANT),),
                     calamities=(),
                     source="bubba0077/MegaCiv@027db7817bfc1942ec8a39aae9a3b8eb49d8d89b:src/net/bubbaland/megaciv/game/Technology.java; czvandijk/MegaCivAid@9d3028b6321af32e731b51b946f24f166f9756ec:pages/2_advance_help.py agrees",
                 ),
-                Attribute(
+                _Attribute(
                     text="Famine: as primary victim the holder takes 5 more damage.",
                     rules=(),
                     effects=(),
-                    calamities=(CalamityLink(CalamityId.FAMINE, LinkEffect.AGGRAVATES),),
+                    calamities=(_CalamityLink(CalamityId.FAMINE, LinkEffect.AGGRAVATES),),
                     source="bubba0077/MegaCiv@027db7817bfc1942ec8a39aae9a3b8eb49d8d89b:src/net/bubbaland/megaciv/game/Technology.java; czvandijk/MegaCivAid@9d3028b6321af32e731b51b946f24f166f9756ec:pages/2_advance_help.py agrees",
                 ),
             ),
             rules=(),
         ),
-        CardId.ANATOMY: Card(
+        CardId.ANATOMY: _Card(
             id=CardId.ANATOMY,
             name="Anatomy",
             groups=(GroupId.SCIENCES,),
             cost=270,
             prerequisites=(),
-            credits=(Credit(5, GroupId.CRAFTS, None), Credit(20, GroupId.SCIENCES, None)),
+            credits=(_Credit(5, GroupId.CRAFTS, None), _Credit(20, GroupId.SCIENCES, None)),
             victory_points=6,
             attributes=(
-                Attribute(
+                _Attribute(
                     text="Epidemic: as a secondary victim the holder prevents 5 damage.",
                     rules=(),
                     effects=(),
-                    calamities=(CalamityLink(CalamityId.EPIDEMIC, LinkEffect.REDUCES),),
+                    calamities=(_CalamityLink(CalamityId.EPIDEMIC, LinkEffect.REDUCES),),
                     source="bubba0077/MegaCiv@027db7817bfc1942ec8a39aae9a3b8eb49d8d89b:src/net/bubbaland/megaciv/game/Technology.java; czvandijk/MegaCivAid@9d3028b6321af32e731b51b946f24f166f9756ec:pages/2_advance_help.py agrees",
                 ),
             ),
             purchase_effects=(
-                PurchaseEffect(
+                _PurchaseEffect(
                     kind=PurchaseKind.ACQUIRE_ADVANCEMENTS,
                     text="When bought, the holder may take one Science advance with an undiscounted cost below 100 free of charge.",
                     rules=(
@@ -733,179 +813,179 @@ CARDS: Final[Mapping[str, Card]] = FrozenMap(
             ),
             rules=(),
         ),
-        CardId.ARCHITECTURE: Card(
+        CardId.ARCHITECTURE: _Card(
             id=CardId.ARCHITECTURE,
             name="Architecture",
             groups=(GroupId.ARTS,),
             cost=140,
             prerequisites=(),
             credits=(
-                Credit(10, GroupId.ARTS, None),
-                Credit(5, GroupId.SCIENCES, None),
-                Credit(20, None, CardId.MINING, True),
+                _Credit(10, GroupId.ARTS, None),
+                _Credit(5, GroupId.SCIENCES, None),
+                _Credit(20, None, CardId.MINING, True),
             ),
             victory_points=3,
             attributes=(
-                Attribute(
+                _Attribute(
                     text="Once per turn, when building a city, the holder may pay at most half the tokens that city needs from his treasury.",
                     rules=(),
-                    effects=(CityBuild(from_treasury=TreasuryShare.UP_TO_HALF, per_turn=1),),
+                    effects=(_CityBuild(from_treasury=TreasuryShare.UP_TO_HALF, per_turn=1),),
                     calamities=(),
                     source="bubba0077/MegaCiv@027db7817bfc1942ec8a39aae9a3b8eb49d8d89b:src/net/bubbaland/megaciv/game/Technology.java; czvandijk/MegaCivAid@9d3028b6321af32e731b51b946f24f166f9756ec:pages/2_advance_help.py agrees",
                 ),
             ),
             rules=(),
         ),
-        CardId.ASTRONAVIGATION: Card(
+        CardId.ASTRONAVIGATION: _Card(
             id=CardId.ASTRONAVIGATION,
             name="Astronavigation",
             groups=(GroupId.SCIENCES,),
             cost=80,
             prerequisites=(),
             credits=(
-                Credit(5, GroupId.RELIGION, None),
-                Credit(10, GroupId.SCIENCES, None),
-                Credit(10, None, CardId.CALENDAR, True),
+                _Credit(5, GroupId.RELIGION, None),
+                _Credit(10, GroupId.SCIENCES, None),
+                _Credit(10, None, CardId.CALENDAR, True),
             ),
             victory_points=1,
             attributes=(
-                Attribute(
+                _Attribute(
                     text="The holder's ships may move through open sea areas.",
                     rules=(),
-                    effects=(Movement(units=MovementUnits.SHIPS, open_sea=True),),
+                    effects=(_Movement(units=MovementUnits.SHIPS, open_sea=True),),
                     calamities=(),
                     source="bubba0077/MegaCiv@027db7817bfc1942ec8a39aae9a3b8eb49d8d89b:src/net/bubbaland/megaciv/game/Technology.java; czvandijk/MegaCivAid@9d3028b6321af32e731b51b946f24f166f9756ec:pages/2_advance_help.py agrees",
                 ),
             ),
             rules=(),
         ),
-        CardId.CALENDAR: Card(
+        CardId.CALENDAR: _Card(
             id=CardId.CALENDAR,
             name="Calendar",
             groups=(GroupId.SCIENCES,),
             cost=180,
             prerequisites=(),
             credits=(
-                Credit(5, GroupId.CIVICS, None),
-                Credit(10, GroupId.SCIENCES, None),
-                Credit(20, None, CardId.PUBLIC_WORKS, True),
+                _Credit(5, GroupId.CIVICS, None),
+                _Credit(10, GroupId.SCIENCES, None),
+                _Credit(20, None, CardId.PUBLIC_WORKS, True),
             ),
             victory_points=3,
             attributes=(
-                Attribute(
+                _Attribute(
                     text="Famine: the holder prevents 5 damage.",
                     rules=(),
                     effects=(),
-                    calamities=(CalamityLink(CalamityId.FAMINE, LinkEffect.REDUCES),),
+                    calamities=(_CalamityLink(CalamityId.FAMINE, LinkEffect.REDUCES),),
                     source="bubba0077/MegaCiv@027db7817bfc1942ec8a39aae9a3b8eb49d8d89b:src/net/bubbaland/megaciv/game/Technology.java; czvandijk/MegaCivAid@9d3028b6321af32e731b51b946f24f166f9756ec:pages/2_advance_help.py agrees",
                 ),
-                Attribute(
+                _Attribute(
                     text="Cyclone: the holder reduces two fewer of his selected cities.",
                     rules=(),
                     effects=(),
-                    calamities=(CalamityLink(CalamityId.CYCLONE, LinkEffect.REDUCES),),
+                    calamities=(_CalamityLink(CalamityId.CYCLONE, LinkEffect.REDUCES),),
                     source="bubba0077/MegaCiv@027db7817bfc1942ec8a39aae9a3b8eb49d8d89b:src/net/bubbaland/megaciv/game/Technology.java; czvandijk/MegaCivAid@9d3028b6321af32e731b51b946f24f166f9756ec:pages/2_advance_help.py agrees",
                 ),
             ),
             rules=(),
         ),
-        CardId.CARTOGRAPHY: Card(
+        CardId.CARTOGRAPHY: _Card(
             id=CardId.CARTOGRAPHY,
             name="Cartography",
             groups=(GroupId.SCIENCES,),
             cost=160,
             prerequisites=(),
             credits=(
-                Credit(5, GroupId.ARTS, None),
-                Credit(10, GroupId.SCIENCES, None),
-                Credit(20, None, CardId.LIBRARY, True),
+                _Credit(5, GroupId.ARTS, None),
+                _Credit(10, GroupId.SCIENCES, None),
+                _Credit(20, None, CardId.LIBRARY, True),
             ),
             victory_points=3,
             attributes=(
-                Attribute(
+                _Attribute(
                     text="During trade card acquisition the holder may purchase additional cards: from stack 2 at 5 treasury tokens each, from stack 7 at 13 each, or from both.",
                     rules=(),
-                    effects=(TradeCardPurchase(stack=2, price=5), TradeCardPurchase(stack=7, price=13)),
+                    effects=(_TradeCardPurchase(stack=2, price=5), _TradeCardPurchase(stack=7, price=13)),
                     calamities=(),
                     source="bubba0077/MegaCiv@027db7817bfc1942ec8a39aae9a3b8eb49d8d89b:src/net/bubbaland/megaciv/game/Technology.java; czvandijk/MegaCivAid@9d3028b6321af32e731b51b946f24f166f9756ec:pages/2_advance_help.py agrees",
                 ),
-                Attribute(
+                _Attribute(
                     text="Piracy, with the holder as primary victim: the beneficiary picks one extra coastal city of the holder to replace.",
                     rules=(),
                     effects=(),
-                    calamities=(CalamityLink(CalamityId.PIRACY, LinkEffect.AGGRAVATES),),
+                    calamities=(_CalamityLink(CalamityId.PIRACY, LinkEffect.AGGRAVATES),),
                     source="bubba0077/MegaCiv@027db7817bfc1942ec8a39aae9a3b8eb49d8d89b:src/net/bubbaland/megaciv/game/Technology.java; czvandijk/MegaCivAid@e9603e453963fabc2bcb9b8b1c21bc22c194791a:pages/4_calamities.py and GOODJ0B/MegaCiv@75ca5f17ee767949882fadd6ead84bab19647337:Angular/src/app/shared/model/advances-list.ts agree",
                 ),
             ),
             rules=(),
         ),
-        CardId.CLOTH_MAKING: Card(
+        CardId.CLOTH_MAKING: _Card(
             id=CardId.CLOTH_MAKING,
             name="Cloth Making",
             groups=(GroupId.CRAFTS,),
             cost=50,
             prerequisites=(),
             credits=(
-                Credit(5, GroupId.ARTS, None),
-                Credit(10, GroupId.CRAFTS, None),
-                Credit(10, None, CardId.NAVAL_WARFARE, True),
+                _Credit(5, GroupId.ARTS, None),
+                _Credit(10, GroupId.CRAFTS, None),
+                _Credit(10, None, CardId.NAVAL_WARFARE, True),
             ),
             victory_points=1,
             attributes=(
-                Attribute(
+                _Attribute(
                     text="The holder's ships may move 5 steps.",
                     rules=(),
-                    effects=(Movement(units=MovementUnits.SHIPS, range=5),),
+                    effects=(_Movement(units=MovementUnits.SHIPS, range=5),),
                     calamities=(),
                     source="bubba0077/MegaCiv@027db7817bfc1942ec8a39aae9a3b8eb49d8d89b:src/net/bubbaland/megaciv/game/Technology.java; czvandijk/MegaCivAid@9d3028b6321af32e731b51b946f24f166f9756ec:pages/2_advance_help.py agrees",
                 ),
             ),
             rules=(),
         ),
-        CardId.COINAGE: Card(
+        CardId.COINAGE: _Card(
             id=CardId.COINAGE,
             name="Coinage",
             groups=(GroupId.SCIENCES,),
             cost=90,
             prerequisites=(),
             credits=(
-                Credit(5, GroupId.CIVICS, None),
-                Credit(10, GroupId.SCIENCES, None),
-                Credit(10, None, CardId.TRADE_ROUTES, True),
+                _Credit(5, GroupId.CIVICS, None),
+                _Credit(10, GroupId.SCIENCES, None),
+                _Credit(10, None, CardId.TRADE_ROUTES, True),
             ),
             victory_points=1,
             attributes=(
-                Attribute(
+                _Attribute(
                     text="The holder may raise or lower his tax rate by 1.",
                     rules=(),
-                    effects=(Tax(rate_changes=(-1, 1)),),
+                    effects=(_Tax(rate_changes=(-1, 1)),),
                     calamities=(),
                     source="bubba0077/MegaCiv@027db7817bfc1942ec8a39aae9a3b8eb49d8d89b:src/net/bubbaland/megaciv/game/Technology.java; czvandijk/MegaCivAid@9d3028b6321af32e731b51b946f24f166f9756ec:pages/2_advance_help.py agrees",
                 ),
-                Attribute(
+                _Attribute(
                     text="Corruption: the holder discards 5 more points of face value.",
                     rules=(),
                     effects=(),
-                    calamities=(CalamityLink(CalamityId.CORRUPTION, LinkEffect.AGGRAVATES),),
+                    calamities=(_CalamityLink(CalamityId.CORRUPTION, LinkEffect.AGGRAVATES),),
                     source="bubba0077/MegaCiv@027db7817bfc1942ec8a39aae9a3b8eb49d8d89b:src/net/bubbaland/megaciv/game/Technology.java; czvandijk/MegaCivAid@9d3028b6321af32e731b51b946f24f166f9756ec:pages/2_advance_help.py agrees",
                 ),
             ),
             rules=(),
         ),
-        CardId.CULTURAL_ASCENDANCY: Card(
+        CardId.CULTURAL_ASCENDANCY: _Card(
             id=CardId.CULTURAL_ASCENDANCY,
             name="Cultural Ascendancy",
             groups=(GroupId.ARTS,),
             cost=280,
             prerequisites=(),
-            credits=(Credit(20, GroupId.ARTS, None), Credit(5, GroupId.RELIGION, None)),
+            credits=(_Credit(20, GroupId.ARTS, None), _Credit(5, GroupId.RELIGION, None)),
             victory_points=6,
             attributes=(
-                Attribute(
+                _Attribute(
                     text="Other players may not start a conflict in an area holding the holder's units, unless a conflict is already under way there; holders of Cultural Ascendancy or Advanced Military are not bound by this.",
                     rules=(),
                     effects=(
-                        Immunity(
+                        _Immunity(
                             against=ImmunityAgainst.ATTACK,
                             targets=Targets.UNITS,
                             unless_holding=(CardId.CULTURAL_ASCENDANCY, CardId.ADVANCED_MILITARY),
@@ -914,89 +994,89 @@ CARDS: Final[Mapping[str, Card]] = FrozenMap(
                     calamities=(),
                     source="bubba0077/MegaCiv@027db7817bfc1942ec8a39aae9a3b8eb49d8d89b:src/net/bubbaland/megaciv/game/Technology.java; czvandijk/MegaCivAid@9d3028b6321af32e731b51b946f24f166f9756ec:pages/2_advance_help.py agrees",
                 ),
-                Attribute(
+                _Attribute(
                     text="The holder's units are protected from Politics.",
                     rules=(),
-                    effects=(Immunity(against=ImmunityAgainst.CARD_ABILITY, card=CardId.POLITICS),),
+                    effects=(_Immunity(against=ImmunityAgainst.CARD_ABILITY, card=CardId.POLITICS),),
                     calamities=(),
                     source="bubba0077/MegaCiv@027db7817bfc1942ec8a39aae9a3b8eb49d8d89b:src/net/bubbaland/megaciv/game/Technology.java; czvandijk/MegaCivAid@9d3028b6321af32e731b51b946f24f166f9756ec:pages/2_advance_help.py agrees",
                 ),
-                Attribute(
+                _Attribute(
                     text="The holder's default city support rate is one higher.",
                     rules=(),
-                    effects=(CitySupport(change=1),),
+                    effects=(_CitySupport(change=1),),
                     calamities=(),
                     source="bubba0077/MegaCiv@027db7817bfc1942ec8a39aae9a3b8eb49d8d89b:src/net/bubbaland/megaciv/game/Technology.java; czvandijk/MegaCivAid@9d3028b6321af32e731b51b946f24f166f9756ec:pages/2_advance_help.py agrees",
                 ),
             ),
             rules=(),
         ),
-        CardId.DEISM: Card(
+        CardId.DEISM: _Card(
             id=CardId.DEISM,
             name="Deism",
             groups=(GroupId.RELIGION,),
             cost=70,
             prerequisites=(),
             credits=(
-                Credit(5, GroupId.CRAFTS, None),
-                Credit(10, GroupId.RELIGION, None),
-                Credit(10, None, CardId.FUNDAMENTALISM, True),
+                _Credit(5, GroupId.CRAFTS, None),
+                _Credit(10, GroupId.RELIGION, None),
+                _Credit(10, None, CardId.FUNDAMENTALISM, True),
             ),
             victory_points=1,
             attributes=(
-                Attribute(
+                _Attribute(
                     text="Superstition: the holder reduces one city fewer.",
                     rules=(),
                     effects=(),
-                    calamities=(CalamityLink(CalamityId.SUPERSTITION, LinkEffect.REDUCES),),
+                    calamities=(_CalamityLink(CalamityId.SUPERSTITION, LinkEffect.REDUCES),),
                     source="bubba0077/MegaCiv@027db7817bfc1942ec8a39aae9a3b8eb49d8d89b:src/net/bubbaland/megaciv/game/Technology.java; czvandijk/MegaCivAid@9d3028b6321af32e731b51b946f24f166f9756ec:pages/2_advance_help.py agrees",
                 ),
             ),
             rules=(),
         ),
-        CardId.DEMOCRACY: Card(
+        CardId.DEMOCRACY: _Card(
             id=CardId.DEMOCRACY,
             name="Democracy",
             groups=(GroupId.CIVICS,),
             cost=220,
             prerequisites=(),
-            credits=(Credit(5, GroupId.ARTS, None), Credit(20, GroupId.CIVICS, None)),
+            credits=(_Credit(5, GroupId.ARTS, None), _Credit(20, GroupId.CIVICS, None)),
             victory_points=6,
             attributes=(
-                Attribute(
+                _Attribute(
                     text="In the tax collection phase the holder collects tax as usual, and a shortfall does not make his cities revolt.",
                     rules=(),
-                    effects=(Tax(no_revolt=True),),
+                    effects=(_Tax(no_revolt=True),),
                     calamities=(),
                     source="bubba0077/MegaCiv@027db7817bfc1942ec8a39aae9a3b8eb49d8d89b:src/net/bubbaland/megaciv/game/Technology.java; czvandijk/MegaCivAid@9d3028b6321af32e731b51b946f24f166f9756ec:pages/2_advance_help.py agrees",
                 ),
-                Attribute(
+                _Attribute(
                     text="Civil War: the holder selects 10 unit points fewer.",
                     rules=(),
                     effects=(),
-                    calamities=(CalamityLink(CalamityId.CIVIL_WAR, LinkEffect.REDUCES),),
+                    calamities=(_CalamityLink(CalamityId.CIVIL_WAR, LinkEffect.REDUCES),),
                     source="bubba0077/MegaCiv@027db7817bfc1942ec8a39aae9a3b8eb49d8d89b:src/net/bubbaland/megaciv/game/Technology.java; czvandijk/MegaCivAid@9d3028b6321af32e731b51b946f24f166f9756ec:pages/2_advance_help.py agrees",
                 ),
-                Attribute(
+                _Attribute(
                     text="Civil Disorder: the holder reduces one city fewer.",
                     rules=(),
                     effects=(),
-                    calamities=(CalamityLink(CalamityId.CIVIL_DISORDER, LinkEffect.REDUCES),),
+                    calamities=(_CalamityLink(CalamityId.CIVIL_DISORDER, LinkEffect.REDUCES),),
                     source="bubba0077/MegaCiv@027db7817bfc1942ec8a39aae9a3b8eb49d8d89b:src/net/bubbaland/megaciv/game/Technology.java; czvandijk/MegaCivAid@9d3028b6321af32e731b51b946f24f166f9756ec:pages/2_advance_help.py agrees",
                 ),
             ),
             rules=(),
         ),
-        CardId.DIASPORA: Card(
+        CardId.DIASPORA: _Card(
             id=CardId.DIASPORA,
             name="Diaspora",
             groups=(GroupId.RELIGION,),
             cost=270,
             prerequisites=(),
-            credits=(Credit(5, GroupId.ARTS, None), Credit(20, GroupId.RELIGION, None)),
+            credits=(_Credit(5, GroupId.ARTS, None), _Credit(20, GroupId.RELIGION, None)),
             victory_points=6,
             attributes=(
-                Attribute(
+                _Attribute(
                     text="Special ability: the holder may lift up to 5 of his tokens off the board and put them back wherever he likes, respecting population limits.",
                     rules=(),
                     effects=(),
@@ -1006,24 +1086,24 @@ CARDS: Final[Mapping[str, Card]] = FrozenMap(
             ),
             rules=(),
         ),
-        CardId.DIPLOMACY: Card(
+        CardId.DIPLOMACY: _Card(
             id=CardId.DIPLOMACY,
             name="Diplomacy",
             groups=(GroupId.ARTS,),
             cost=160,
             prerequisites=(),
             credits=(
-                Credit(10, GroupId.ARTS, None),
-                Credit(5, GroupId.CIVICS, None),
-                Credit(20, None, CardId.PROVINCIAL_EMPIRE, True),
+                _Credit(10, GroupId.ARTS, None),
+                _Credit(5, GroupId.CIVICS, None),
+                _Credit(20, None, CardId.PROVINCIAL_EMPIRE, True),
             ),
             victory_points=3,
             attributes=(
-                Attribute(
+                _Attribute(
                     text="Other players may not move tokens into areas holding the holder's cities, unless a conflict is already under way there; holders of Diplomacy or Military are not bound by this.",
                     rules=(),
                     effects=(
-                        Immunity(
+                        _Immunity(
                             against=ImmunityAgainst.ATTACK,
                             targets=Targets.CITIES,
                             unless_holding=(CardId.DIPLOMACY, CardId.MILITARY),
@@ -1032,174 +1112,174 @@ CARDS: Final[Mapping[str, Card]] = FrozenMap(
                     calamities=(),
                     source="bubba0077/MegaCiv@027db7817bfc1942ec8a39aae9a3b8eb49d8d89b:src/net/bubbaland/megaciv/game/Technology.java; czvandijk/MegaCivAid@9d3028b6321af32e731b51b946f24f166f9756ec:pages/2_advance_help.py agrees",
                 ),
-                Attribute(
+                _Attribute(
                     text="Treachery: the beneficiary picks and annexes one extra city of the holder.",
                     rules=(),
                     effects=(),
-                    calamities=(CalamityLink(CalamityId.TREACHERY, LinkEffect.AGGRAVATES),),
+                    calamities=(_CalamityLink(CalamityId.TREACHERY, LinkEffect.AGGRAVATES),),
                     source="czvandijk/MegaCivAid@9d3028b6321af32e731b51b946f24f166f9756ec:pages/2_advance_help.py; bubba0077/MegaCiv@5fd249bca48176be246792ded9d2d21e6ca2b41e:src/net/bubbaland/megaciv/game/TradeStack.java and Tupsi/CivicHelper@171eac5cd39485fc8b8991e91238533b7abe8ea6:app/src/main/assets/advances.xml agree",
                 ),
             ),
             rules=(),
         ),
-        CardId.DRAMA_AND_POETRY: Card(
+        CardId.DRAMA_AND_POETRY: _Card(
             id=CardId.DRAMA_AND_POETRY,
             name="Drama and Poetry",
             groups=(GroupId.ARTS,),
             cost=80,
             prerequisites=(),
             credits=(
-                Credit(10, GroupId.ARTS, None),
-                Credit(5, GroupId.RELIGION, None),
-                Credit(10, None, CardId.RHETORIC, True),
+                _Credit(10, GroupId.ARTS, None),
+                _Credit(5, GroupId.RELIGION, None),
+                _Credit(10, None, CardId.RHETORIC, True),
             ),
             victory_points=1,
             attributes=(
-                Attribute(
+                _Attribute(
                     text="Civil War: the holder selects 5 unit points fewer.",
                     rules=(),
                     effects=(),
-                    calamities=(CalamityLink(CalamityId.CIVIL_WAR, LinkEffect.REDUCES),),
+                    calamities=(_CalamityLink(CalamityId.CIVIL_WAR, LinkEffect.REDUCES),),
                     source="bubba0077/MegaCiv@027db7817bfc1942ec8a39aae9a3b8eb49d8d89b:src/net/bubbaland/megaciv/game/Technology.java; czvandijk/MegaCivAid@9d3028b6321af32e731b51b946f24f166f9756ec:pages/2_advance_help.py agrees",
                 ),
-                Attribute(
+                _Attribute(
                     text="Civil Disorder: the holder reduces one city fewer.",
                     rules=(),
                     effects=(),
-                    calamities=(CalamityLink(CalamityId.CIVIL_DISORDER, LinkEffect.REDUCES),),
+                    calamities=(_CalamityLink(CalamityId.CIVIL_DISORDER, LinkEffect.REDUCES),),
                     source="bubba0077/MegaCiv@027db7817bfc1942ec8a39aae9a3b8eb49d8d89b:src/net/bubbaland/megaciv/game/Technology.java; czvandijk/MegaCivAid@9d3028b6321af32e731b51b946f24f166f9756ec:pages/2_advance_help.py agrees",
                 ),
             ),
             rules=(),
         ),
-        CardId.EMPIRICISM: Card(
+        CardId.EMPIRICISM: _Card(
             id=CardId.EMPIRICISM,
             name="Empiricism",
             groups=(GroupId.SCIENCES,),
             cost=60,
             prerequisites=(),
             credits=(
-                Credit(5, GroupId.ARTS, None),
-                Credit(5, GroupId.CIVICS, None),
-                Credit(5, GroupId.CRAFTS, None),
-                Credit(5, GroupId.RELIGION, None),
-                Credit(10, GroupId.SCIENCES, None),
-                Credit(10, None, CardId.MEDICINE, True),
+                _Credit(5, GroupId.ARTS, None),
+                _Credit(5, GroupId.CIVICS, None),
+                _Credit(5, GroupId.CRAFTS, None),
+                _Credit(5, GroupId.RELIGION, None),
+                _Credit(10, GroupId.SCIENCES, None),
+                _Credit(10, None, CardId.MEDICINE, True),
             ),
             victory_points=1,
             attributes=(),
             rules=(),
         ),
-        CardId.ENGINEERING: Card(
+        CardId.ENGINEERING: _Card(
             id=CardId.ENGINEERING,
             name="Engineering",
             groups=(GroupId.CRAFTS, GroupId.SCIENCES),
             cost=160,
             prerequisites=(),
             credits=(
-                Credit(10, GroupId.CRAFTS, None),
-                Credit(10, GroupId.SCIENCES, None),
-                Credit(20, None, CardId.ROADBUILDING, True),
+                _Credit(10, GroupId.CRAFTS, None),
+                _Credit(10, GroupId.SCIENCES, None),
+                _Credit(20, None, CardId.ROADBUILDING, True),
             ),
             victory_points=3,
             attributes=(
-                Attribute(
+                _Attribute(
                     text="Other players need 8 tokens to take one of the holder's cities, which is then replaced by 7 of their tokens; not against an attacker who also holds Engineering.",
                     rules=(),
                     effects=(
-                        Conflict(aspect=ConflictAspect.CITY_DEFENCE, tokens=8, replaced_by=7, cancelled_by_both=True),
+                        _Conflict(aspect=ConflictAspect.CITY_DEFENCE, tokens=8, replaced_by=7, cancelled_by_both=True),
                     ),
                     calamities=(),
                     source="czvandijk/MegaCivAid@9d3028b6321af32e731b51b946f24f166f9756ec:pages/2_advance_help.py (7 tokens); bubba0077/MegaCiv@027db7817bfc1942ec8a39aae9a3b8eb49d8d89b:src/net/bubbaland/megaciv/game/Technology.java has 6",
                 ),
-                Attribute(
+                _Attribute(
                     text="The holder needs only 6 tokens to take another player's city, which is then replaced by 5 of his tokens; not when the defender also holds Engineering.",
                     rules=(),
                     effects=(
-                        Conflict(aspect=ConflictAspect.CITY_ATTACK, tokens=6, replaced_by=5, cancelled_by_both=True),
+                        _Conflict(aspect=ConflictAspect.CITY_ATTACK, tokens=6, replaced_by=5, cancelled_by_both=True),
                     ),
                     calamities=(),
                     source="bubba0077/MegaCiv@027db7817bfc1942ec8a39aae9a3b8eb49d8d89b:src/net/bubbaland/megaciv/game/Technology.java; czvandijk/MegaCivAid@9d3028b6321af32e731b51b946f24f166f9756ec:pages/2_advance_help.py and GOODJ0B/MegaCiv@75ca5f17ee767949882fadd6ead84bab19647337:Angular/src/app/shared/model/advances-list.ts agree",
                 ),
-                Attribute(
+                _Attribute(
                     text="Earthquake: the holder's city is only reduced, not destroyed.",
                     rules=(),
                     effects=(),
-                    calamities=(CalamityLink(CalamityId.VOLCANO_EARTHQUAKE, LinkEffect.ALTERS),),
+                    calamities=(_CalamityLink(CalamityId.VOLCANO_EARTHQUAKE, LinkEffect.ALTERS),),
                     source="bubba0077/MegaCiv@027db7817bfc1942ec8a39aae9a3b8eb49d8d89b:src/net/bubbaland/megaciv/game/Technology.java; czvandijk/MegaCivAid@9d3028b6321af32e731b51b946f24f166f9756ec:pages/2_advance_help.py agrees",
                 ),
-                Attribute(
+                _Attribute(
                     text="Flood: the holder prevents 5 damage.",
                     rules=(),
                     effects=(),
-                    calamities=(CalamityLink(CalamityId.FLOOD, LinkEffect.REDUCES),),
+                    calamities=(_CalamityLink(CalamityId.FLOOD, LinkEffect.REDUCES),),
                     source="bubba0077/MegaCiv@027db7817bfc1942ec8a39aae9a3b8eb49d8d89b:src/net/bubbaland/megaciv/game/Technology.java; czvandijk/MegaCivAid@9d3028b6321af32e731b51b946f24f166f9756ec:pages/2_advance_help.py agrees",
                 ),
             ),
             rules=(),
         ),
-        CardId.ENLIGHTENMENT: Card(
+        CardId.ENLIGHTENMENT: _Card(
             id=CardId.ENLIGHTENMENT,
             name="Enlightenment",
             groups=(GroupId.RELIGION,),
             cost=160,
             prerequisites=(),
             credits=(
-                Credit(5, GroupId.CRAFTS, None),
-                Credit(10, GroupId.RELIGION, None),
-                Credit(20, None, CardId.PHILOSOPHY, True),
+                _Credit(5, GroupId.CRAFTS, None),
+                _Credit(10, GroupId.RELIGION, None),
+                _Credit(20, None, CardId.PHILOSOPHY, True),
             ),
             victory_points=3,
             attributes=(
-                Attribute(
+                _Attribute(
                     text="Superstition: the holder reduces one city fewer.",
                     rules=(),
                     effects=(),
-                    calamities=(CalamityLink(CalamityId.SUPERSTITION, LinkEffect.REDUCES),),
+                    calamities=(_CalamityLink(CalamityId.SUPERSTITION, LinkEffect.REDUCES),),
                     source="bubba0077/MegaCiv@027db7817bfc1942ec8a39aae9a3b8eb49d8d89b:src/net/bubbaland/megaciv/game/Technology.java; czvandijk/MegaCivAid@9d3028b6321af32e731b51b946f24f166f9756ec:pages/2_advance_help.py agrees",
                 ),
-                Attribute(
+                _Attribute(
                     text="Slave Revolt: the holder's city support rate is one lower while it is resolved.",
                     rules=(),
                     effects=(),
-                    calamities=(CalamityLink(CalamityId.SLAVE_REVOLT, LinkEffect.REDUCES),),
+                    calamities=(_CalamityLink(CalamityId.SLAVE_REVOLT, LinkEffect.REDUCES),),
                     source="bubba0077/MegaCiv@027db7817bfc1942ec8a39aae9a3b8eb49d8d89b:src/net/bubbaland/megaciv/game/Technology.java; czvandijk/MegaCivAid@9d3028b6321af32e731b51b946f24f166f9756ec:pages/2_advance_help.py agrees",
                 ),
-                Attribute(
+                _Attribute(
                     text="Epidemic: as primary victim the holder prevents 5 damage.",
                     rules=(),
                     effects=(),
-                    calamities=(CalamityLink(CalamityId.EPIDEMIC, LinkEffect.REDUCES),),
+                    calamities=(_CalamityLink(CalamityId.EPIDEMIC, LinkEffect.REDUCES),),
                     source="bubba0077/MegaCiv@027db7817bfc1942ec8a39aae9a3b8eb49d8d89b:src/net/bubbaland/megaciv/game/Technology.java; czvandijk/MegaCivAid@9d3028b6321af32e731b51b946f24f166f9756ec:pages/2_advance_help.py agrees",
                 ),
-                Attribute(
+                _Attribute(
                     text="Regression: for each step back the holder may destroy two of his cities (non-coastal ones if possible) to cancel that step.",
                     rules=(),
                     effects=(),
-                    calamities=(CalamityLink(CalamityId.REGRESSION, LinkEffect.REDUCES),),
+                    calamities=(_CalamityLink(CalamityId.REGRESSION, LinkEffect.REDUCES),),
                     source="bubba0077/MegaCiv@027db7817bfc1942ec8a39aae9a3b8eb49d8d89b:src/net/bubbaland/megaciv/game/Technology.java; czvandijk/MegaCivAid@9d3028b6321af32e731b51b946f24f166f9756ec:pages/2_advance_help.py agrees",
                 ),
             ),
             rules=(),
         ),
-        CardId.FUNDAMENTALISM: Card(
+        CardId.FUNDAMENTALISM: _Card(
             id=CardId.FUNDAMENTALISM,
             name="Fundamentalism",
             groups=(GroupId.RELIGION,),
             cost=150,
             prerequisites=(),
             credits=(
-                Credit(5, GroupId.ARTS, None),
-                Credit(10, GroupId.RELIGION, None),
-                Credit(20, None, CardId.MONOTHEISM, True),
+                _Credit(5, GroupId.ARTS, None),
+                _Credit(10, GroupId.RELIGION, None),
+                _Credit(20, None, CardId.MONOTHEISM, True),
             ),
             victory_points=3,
             attributes=(
-                Attribute(
+                _Attribute(
                     text="Special ability: the holder may destroy every unit in one area bordering his units by land; this spares barbarian tokens, pirate cities and the units of players holding Fundamentalism or Philosophy.",
                     rules=(),
                     effects=(
-                        SpecialAbility(
+                        _SpecialAbility(
                             action=AbilityAction.DESTROY,
                             phase=AbilityPhase.SPECIAL_ABILITIES,
                             exempt_holders=(CardId.FUNDAMENTALISM, CardId.PHILOSOPHY),
@@ -1208,72 +1288,72 @@ CARDS: Final[Mapping[str, Card]] = FrozenMap(
                     calamities=(),
                     source="bubba0077/MegaCiv@027db7817bfc1942ec8a39aae9a3b8eb49d8d89b:src/net/bubbaland/megaciv/game/Technology.java; czvandijk/MegaCivAid@9d3028b6321af32e731b51b946f24f166f9756ec:pages/2_advance_help.py agrees",
                 ),
-                Attribute(
+                _Attribute(
                     text="Regression: the holder's marker moves one more step back.",
                     rules=(),
                     effects=(),
-                    calamities=(CalamityLink(CalamityId.REGRESSION, LinkEffect.AGGRAVATES),),
+                    calamities=(_CalamityLink(CalamityId.REGRESSION, LinkEffect.AGGRAVATES),),
                     source="bubba0077/MegaCiv@027db7817bfc1942ec8a39aae9a3b8eb49d8d89b:src/net/bubbaland/megaciv/game/Technology.java; czvandijk/MegaCivAid@9d3028b6321af32e731b51b946f24f166f9756ec:pages/2_advance_help.py agrees",
                 ),
             ),
             rules=(),
         ),
-        CardId.LAW: Card(
+        CardId.LAW: _Card(
             id=CardId.LAW,
             name="Law",
             groups=(GroupId.CIVICS,),
             cost=150,
             prerequisites=(),
             credits=(
-                Credit(10, GroupId.CIVICS, None),
-                Credit(5, GroupId.RELIGION, None),
-                Credit(20, None, CardId.CULTURAL_ASCENDANCY, True),
+                _Credit(10, GroupId.CIVICS, None),
+                _Credit(5, GroupId.RELIGION, None),
+                _Credit(20, None, CardId.CULTURAL_ASCENDANCY, True),
             ),
             victory_points=3,
             attributes=(
-                Attribute(
+                _Attribute(
                     text="Tyranny: 5 fewer unit points are chosen and annexed by the beneficiary.",
                     rules=(),
                     effects=(),
-                    calamities=(CalamityLink(CalamityId.TYRANNY, LinkEffect.REDUCES),),
+                    calamities=(_CalamityLink(CalamityId.TYRANNY, LinkEffect.REDUCES),),
                     source="bubba0077/MegaCiv@027db7817bfc1942ec8a39aae9a3b8eb49d8d89b:src/net/bubbaland/megaciv/game/Technology.java; czvandijk/MegaCivAid@9d3028b6321af32e731b51b946f24f166f9756ec:pages/2_advance_help.py agrees",
                 ),
-                Attribute(
+                _Attribute(
                     text="Civil Disorder: the holder reduces one city fewer.",
                     rules=(),
                     effects=(),
-                    calamities=(CalamityLink(CalamityId.CIVIL_DISORDER, LinkEffect.REDUCES),),
+                    calamities=(_CalamityLink(CalamityId.CIVIL_DISORDER, LinkEffect.REDUCES),),
                     source="bubba0077/MegaCiv@027db7817bfc1942ec8a39aae9a3b8eb49d8d89b:src/net/bubbaland/megaciv/game/Technology.java; czvandijk/MegaCivAid@9d3028b6321af32e731b51b946f24f166f9756ec:pages/2_advance_help.py agrees",
                 ),
-                Attribute(
+                _Attribute(
                     text="Corruption: the holder discards 5 fewer points of face value.",
                     rules=(),
                     effects=(),
-                    calamities=(CalamityLink(CalamityId.CORRUPTION, LinkEffect.REDUCES),),
+                    calamities=(_CalamityLink(CalamityId.CORRUPTION, LinkEffect.REDUCES),),
                     source="bubba0077/MegaCiv@027db7817bfc1942ec8a39aae9a3b8eb49d8d89b:src/net/bubbaland/megaciv/game/Technology.java; czvandijk/MegaCivAid@9d3028b6321af32e731b51b946f24f166f9756ec:pages/2_advance_help.py agrees",
                 ),
             ),
             rules=(),
         ),
-        CardId.LIBRARY: Card(
+        CardId.LIBRARY: _Card(
             id=CardId.LIBRARY,
             name="Library",
             groups=(GroupId.SCIENCES,),
             cost=220,
             prerequisites=(),
-            credits=(Credit(5, GroupId.ARTS, None), Credit(20, GroupId.SCIENCES, None)),
+            credits=(_Credit(5, GroupId.ARTS, None), _Credit(20, GroupId.SCIENCES, None)),
             victory_points=6,
             attributes=(
-                Attribute(
+                _Attribute(
                     text="Regression: the holder's marker moves one step fewer back.",
                     rules=(),
                     effects=(),
-                    calamities=(CalamityLink(CalamityId.REGRESSION, LinkEffect.REDUCES),),
+                    calamities=(_CalamityLink(CalamityId.REGRESSION, LinkEffect.REDUCES),),
                     source="bubba0077/MegaCiv@027db7817bfc1942ec8a39aae9a3b8eb49d8d89b:src/net/bubbaland/megaciv/game/Technology.java; czvandijk/MegaCivAid@9d3028b6321af32e731b51b946f24f166f9756ec:pages/2_advance_help.py agrees",
                 ),
             ),
             purchase_effects=(
-                PurchaseEffect(
+                _PurchaseEffect(
                     kind=PurchaseKind.DISCOUNT,
                     text="One other advance bought in Library's turn of purchase costs 40 points less.",
                     rules=(
@@ -1284,231 +1364,231 @@ CARDS: Final[Mapping[str, Card]] = FrozenMap(
             ),
             rules=(),
         ),
-        CardId.LITERACY: Card(
+        CardId.LITERACY: _Card(
             id=CardId.LITERACY,
             name="Literacy",
             groups=(GroupId.ARTS, GroupId.CIVICS),
             cost=110,
             prerequisites=(),
             credits=(
-                Credit(10, GroupId.ARTS, None),
-                Credit(10, GroupId.CIVICS, None),
-                Credit(5, GroupId.CRAFTS, None),
-                Credit(5, GroupId.RELIGION, None),
-                Credit(5, GroupId.SCIENCES, None),
-                Credit(20, None, CardId.MATHEMATICS, True),
+                _Credit(10, GroupId.ARTS, None),
+                _Credit(10, GroupId.CIVICS, None),
+                _Credit(5, GroupId.CRAFTS, None),
+                _Credit(5, GroupId.RELIGION, None),
+                _Credit(5, GroupId.SCIENCES, None),
+                _Credit(20, None, CardId.MATHEMATICS, True),
             ),
             victory_points=3,
             attributes=(),
             rules=(),
         ),
-        CardId.MASONRY: Card(
+        CardId.MASONRY: _Card(
             id=CardId.MASONRY,
             name="Masonry",
             groups=(GroupId.CRAFTS,),
             cost=60,
             prerequisites=(),
             credits=(
-                Credit(10, GroupId.CRAFTS, None),
-                Credit(5, GroupId.SCIENCES, None),
-                Credit(10, None, CardId.ENGINEERING, True),
+                _Credit(10, GroupId.CRAFTS, None),
+                _Credit(5, GroupId.SCIENCES, None),
+                _Credit(10, None, CardId.ENGINEERING, True),
             ),
             victory_points=1,
             attributes=(
-                Attribute(
+                _Attribute(
                     text="Cyclone: the holder reduces one fewer of his selected cities.",
                     rules=(),
                     effects=(),
-                    calamities=(CalamityLink(CalamityId.CYCLONE, LinkEffect.REDUCES),),
+                    calamities=(_CalamityLink(CalamityId.CYCLONE, LinkEffect.REDUCES),),
                     source="bubba0077/MegaCiv@027db7817bfc1942ec8a39aae9a3b8eb49d8d89b:src/net/bubbaland/megaciv/game/Technology.java; czvandijk/MegaCivAid@9d3028b6321af32e731b51b946f24f166f9756ec:pages/2_advance_help.py agrees",
                 ),
             ),
             rules=(),
         ),
-        CardId.MATHEMATICS: Card(
+        CardId.MATHEMATICS: _Card(
             id=CardId.MATHEMATICS,
             name="Mathematics",
             groups=(GroupId.ARTS, GroupId.SCIENCES),
             cost=250,
             prerequisites=(),
             credits=(
-                Credit(20, GroupId.ARTS, None),
-                Credit(10, GroupId.CIVICS, None),
-                Credit(10, GroupId.CRAFTS, None),
-                Credit(10, GroupId.RELIGION, None),
-                Credit(20, GroupId.SCIENCES, None),
+                _Credit(20, GroupId.ARTS, None),
+                _Credit(10, GroupId.CIVICS, None),
+                _Credit(10, GroupId.CRAFTS, None),
+                _Credit(10, GroupId.RELIGION, None),
+                _Credit(20, GroupId.SCIENCES, None),
             ),
             victory_points=6,
             attributes=(),
             rules=(),
         ),
-        CardId.MEDICINE: Card(
+        CardId.MEDICINE: _Card(
             id=CardId.MEDICINE,
             name="Medicine",
             groups=(GroupId.SCIENCES,),
             cost=140,
             prerequisites=(),
             credits=(
-                Credit(5, GroupId.CRAFTS, None),
-                Credit(10, GroupId.SCIENCES, None),
-                Credit(20, None, CardId.ANATOMY, True),
+                _Credit(5, GroupId.CRAFTS, None),
+                _Credit(10, GroupId.SCIENCES, None),
+                _Credit(20, None, CardId.ANATOMY, True),
             ),
             victory_points=3,
             attributes=(
-                Attribute(
+                _Attribute(
                     text="Epidemic: the holder prevents 5 damage.",
                     rules=(),
                     effects=(),
-                    calamities=(CalamityLink(CalamityId.EPIDEMIC, LinkEffect.REDUCES),),
+                    calamities=(_CalamityLink(CalamityId.EPIDEMIC, LinkEffect.REDUCES),),
                     source="bubba0077/MegaCiv@027db7817bfc1942ec8a39aae9a3b8eb49d8d89b:src/net/bubbaland/megaciv/game/Technology.java; czvandijk/MegaCivAid@9d3028b6321af32e731b51b946f24f166f9756ec:pages/2_advance_help.py agrees",
                 ),
             ),
             rules=(),
         ),
-        CardId.METALWORKING: Card(
+        CardId.METALWORKING: _Card(
             id=CardId.METALWORKING,
             name="Metalworking",
             groups=(GroupId.CRAFTS,),
             cost=90,
             prerequisites=(),
             credits=(
-                Credit(5, GroupId.CIVICS, None),
-                Credit(10, GroupId.CRAFTS, None),
-                Credit(10, None, CardId.MILITARY, True),
+                _Credit(5, GroupId.CIVICS, None),
+                _Credit(10, GroupId.CRAFTS, None),
+                _Credit(10, None, CardId.MILITARY, True),
             ),
             victory_points=1,
             attributes=(
-                Attribute(
+                _Attribute(
                     text="In each round of token removal in a conflict, every other player without Metalworking removes his token before the holder does.",
                     rules=(),
-                    effects=(Conflict(aspect=ConflictAspect.REMOVAL_ORDER),),
+                    effects=(_Conflict(aspect=ConflictAspect.REMOVAL_ORDER),),
                     calamities=(),
                     source="bubba0077/MegaCiv@027db7817bfc1942ec8a39aae9a3b8eb49d8d89b:src/net/bubbaland/megaciv/game/Technology.java; czvandijk/MegaCivAid@9d3028b6321af32e731b51b946f24f166f9756ec:pages/2_advance_help.py agrees",
                 ),
             ),
             rules=(),
         ),
-        CardId.MILITARY: Card(
+        CardId.MILITARY: _Card(
             id=CardId.MILITARY,
             name="Military",
             groups=(GroupId.CIVICS,),
             cost=170,
             prerequisites=(),
             credits=(
-                Credit(10, GroupId.CIVICS, None),
-                Credit(5, GroupId.CRAFTS, None),
-                Credit(20, None, CardId.ADVANCED_MILITARY, True),
+                _Credit(10, GroupId.CIVICS, None),
+                _Credit(5, GroupId.CRAFTS, None),
+                _Credit(20, None, CardId.ADVANCED_MILITARY, True),
             ),
             victory_points=3,
             attributes=(
-                Attribute(
+                _Attribute(
                     text="The holder moves after every player who does not hold Military has moved.",
                     rules=(),
-                    effects=(TurnOrder(activities=(Activity.MOVEMENT,), position=TurnPosition.AFTER_NON_HOLDERS),),
+                    effects=(_TurnOrder(activities=(Activity.MOVEMENT,), position=TurnPosition.AFTER_NON_HOLDERS),),
                     calamities=(),
                     source="bubba0077/MegaCiv@027db7817bfc1942ec8a39aae9a3b8eb49d8d89b:src/net/bubbaland/megaciv/game/Technology.java; czvandijk/MegaCivAid@9d3028b6321af32e731b51b946f24f166f9756ec:pages/2_advance_help.py agrees",
                 ),
-                Attribute(
+                _Attribute(
                     text="The holder may move tokens into areas holding cities of players who hold Diplomacy.",
                     rules=(),
                     effects=(),
                     calamities=(),
                     source="bubba0077/MegaCiv@027db7817bfc1942ec8a39aae9a3b8eb49d8d89b:src/net/bubbaland/megaciv/game/Technology.java; czvandijk/MegaCivAid@9d3028b6321af32e731b51b946f24f166f9756ec:pages/2_advance_help.py agrees",
                 ),
-                Attribute(
+                _Attribute(
                     text="Civil War: the holder selects 5 more unit points.",
                     rules=(),
                     effects=(),
-                    calamities=(CalamityLink(CalamityId.CIVIL_WAR, LinkEffect.AGGRAVATES),),
+                    calamities=(_CalamityLink(CalamityId.CIVIL_WAR, LinkEffect.AGGRAVATES),),
                     source="bubba0077/MegaCiv@5fd249bca48176be246792ded9d2d21e6ca2b41e:src/net/bubbaland/megaciv/game/TradeStack.java; czvandijk/MegaCivAid@e9603e453963fabc2bcb9b8b1c21bc22c194791a:pages/4_calamities.py and Tupsi/CivicHelper@171eac5cd39485fc8b8991e91238533b7abe8ea6:app/src/main/assets/advances.xml agree",
                 ),
             ),
             rules=(),
         ),
-        CardId.MINING: Card(
+        CardId.MINING: _Card(
             id=CardId.MINING,
             name="Mining",
             groups=(GroupId.CRAFTS,),
             cost=230,
             prerequisites=(),
-            credits=(Credit(20, GroupId.CRAFTS, None), Credit(5, GroupId.SCIENCES, None)),
+            credits=(_Credit(20, GroupId.CRAFTS, None), _Credit(5, GroupId.SCIENCES, None)),
             victory_points=6,
             attributes=(
-                Attribute(
+                _Attribute(
                     text="During trade card acquisition the holder may purchase additional cards from stack 6, stack 8 or both, at 13 treasury tokens each.",
                     rules=(),
-                    effects=(TradeCardPurchase(stack=6, price=13), TradeCardPurchase(stack=8, price=13)),
+                    effects=(_TradeCardPurchase(stack=6, price=13), _TradeCardPurchase(stack=8, price=13)),
                     calamities=(),
                     source="bubba0077/MegaCiv@027db7817bfc1942ec8a39aae9a3b8eb49d8d89b:src/net/bubbaland/megaciv/game/Technology.java; czvandijk/MegaCivAid@9d3028b6321af32e731b51b946f24f166f9756ec:pages/2_advance_help.py agrees",
                 ),
-                Attribute(
+                _Attribute(
                     text="When the holder buys civilization advances, each treasury token counts 2 points.",
                     rules=(),
-                    effects=(Treasury(token_value=2, spent_on="civilization_cards"),),
+                    effects=(_Treasury(token_value=2, spent_on="civilization_cards"),),
                     calamities=(),
                     source="bubba0077/MegaCiv@027db7817bfc1942ec8a39aae9a3b8eb49d8d89b:src/net/bubbaland/megaciv/game/Technology.java; czvandijk/MegaCivAid@9d3028b6321af32e731b51b946f24f166f9756ec:pages/2_advance_help.py and GOODJ0B/MegaCiv@75ca5f17ee767949882fadd6ead84bab19647337:Angular/src/app/shared/model/advances-list.ts agree",
                 ),
-                Attribute(
+                _Attribute(
                     text="Slave Revolt: the holder's city support rate is one higher while it is resolved.",
                     rules=(),
                     effects=(),
-                    calamities=(CalamityLink(CalamityId.SLAVE_REVOLT, LinkEffect.AGGRAVATES),),
+                    calamities=(_CalamityLink(CalamityId.SLAVE_REVOLT, LinkEffect.AGGRAVATES),),
                     source="bubba0077/MegaCiv@027db7817bfc1942ec8a39aae9a3b8eb49d8d89b:src/net/bubbaland/megaciv/game/Technology.java; czvandijk/MegaCivAid@9d3028b6321af32e731b51b946f24f166f9756ec:pages/2_advance_help.py agrees",
                 ),
             ),
             rules=(),
         ),
-        CardId.MONARCHY: Card(
+        CardId.MONARCHY: _Card(
             id=CardId.MONARCHY,
             name="Monarchy",
             groups=(GroupId.CIVICS,),
             cost=60,
             prerequisites=(),
             credits=(
-                Credit(10, GroupId.CIVICS, None),
-                Credit(5, GroupId.RELIGION, None),
-                Credit(10, None, CardId.LAW, True),
+                _Credit(10, GroupId.CIVICS, None),
+                _Credit(5, GroupId.RELIGION, None),
+                _Credit(10, None, CardId.LAW, True),
             ),
             victory_points=1,
             attributes=(
-                Attribute(
+                _Attribute(
                     text="The holder may raise his tax rate by 1.",
                     rules=(),
-                    effects=(Tax(rate_changes=(1,)),),
+                    effects=(_Tax(rate_changes=(1,)),),
                     calamities=(),
                     source="bubba0077/MegaCiv@027db7817bfc1942ec8a39aae9a3b8eb49d8d89b:src/net/bubbaland/megaciv/game/Technology.java; czvandijk/MegaCivAid@9d3028b6321af32e731b51b946f24f166f9756ec:pages/2_advance_help.py agrees",
                 ),
-                Attribute(
+                _Attribute(
                     text="Barbarian Hordes: 5 fewer barbarian tokens are used against the holder.",
                     rules=(),
                     effects=(),
-                    calamities=(CalamityLink(CalamityId.BARBARIAN_HORDES, LinkEffect.REDUCES),),
+                    calamities=(_CalamityLink(CalamityId.BARBARIAN_HORDES, LinkEffect.REDUCES),),
                     source="bubba0077/MegaCiv@027db7817bfc1942ec8a39aae9a3b8eb49d8d89b:src/net/bubbaland/megaciv/game/Technology.java; czvandijk/MegaCivAid@9d3028b6321af32e731b51b946f24f166f9756ec:pages/2_advance_help.py agrees",
                 ),
-                Attribute(
+                _Attribute(
                     text="Tyranny: 5 extra unit points are chosen and annexed by the beneficiary.",
                     rules=(),
                     effects=(),
-                    calamities=(CalamityLink(CalamityId.TYRANNY, LinkEffect.AGGRAVATES),),
+                    calamities=(_CalamityLink(CalamityId.TYRANNY, LinkEffect.AGGRAVATES),),
                     source="bubba0077/MegaCiv@027db7817bfc1942ec8a39aae9a3b8eb49d8d89b:src/net/bubbaland/megaciv/game/Technology.java; czvandijk/MegaCivAid@9d3028b6321af32e731b51b946f24f166f9756ec:pages/2_advance_help.py agrees",
                 ),
             ),
             rules=(),
         ),
-        CardId.MONOTHEISM: Card(
+        CardId.MONOTHEISM: _Card(
             id=CardId.MONOTHEISM,
             name="Monotheism",
             groups=(GroupId.RELIGION,),
             cost=240,
             prerequisites=(),
-            credits=(Credit(5, GroupId.CIVICS, None), Credit(20, GroupId.RELIGION, None)),
+            credits=(_Credit(5, GroupId.CIVICS, None), _Credit(20, GroupId.RELIGION, None)),
             victory_points=6,
             attributes=(
-                Attribute(
+                _Attribute(
                     text="Special ability: the holder may annex every unit in one area bordering his units by land; this spares barbarian tokens, pirate cities and the units of players holding Monotheism or Theology.",
                     rules=(),
                     effects=(
-                        SpecialAbility(
+                        _SpecialAbility(
                             action=AbilityAction.CONVERT,
                             phase=AbilityPhase.SPECIAL_ABILITIES,
                             exempt_holders=(CardId.MONOTHEISM, CardId.THEOLOGY),
@@ -1517,31 +1597,31 @@ CARDS: Final[Mapping[str, Card]] = FrozenMap(
                     calamities=(),
                     source="bubba0077/MegaCiv@027db7817bfc1942ec8a39aae9a3b8eb49d8d89b:src/net/bubbaland/megaciv/game/Technology.java; czvandijk/MegaCivAid@9d3028b6321af32e731b51b946f24f166f9756ec:pages/2_advance_help.py agrees",
                 ),
-                Attribute(
+                _Attribute(
                     text="Iconoclasm and Heresy: the holder reduces one more city.",
                     rules=(),
                     effects=(),
-                    calamities=(CalamityLink(CalamityId.ICONOCLASM_AND_HERESY, LinkEffect.AGGRAVATES),),
+                    calamities=(_CalamityLink(CalamityId.ICONOCLASM_AND_HERESY, LinkEffect.AGGRAVATES),),
                     source="bubba0077/MegaCiv@027db7817bfc1942ec8a39aae9a3b8eb49d8d89b:src/net/bubbaland/megaciv/game/Technology.java; czvandijk/MegaCivAid@9d3028b6321af32e731b51b946f24f166f9756ec:pages/2_advance_help.py agrees",
                 ),
             ),
             rules=(),
         ),
-        CardId.MONUMENT: Card(
+        CardId.MONUMENT: _Card(
             id=CardId.MONUMENT,
             name="Monument",
             groups=(GroupId.CRAFTS, GroupId.RELIGION),
             cost=180,
             prerequisites=(),
             credits=(
-                Credit(10, GroupId.CRAFTS, None),
-                Credit(10, GroupId.RELIGION, None),
-                Credit(20, None, CardId.WONDER_OF_THE_WORLD, True),
+                _Credit(10, GroupId.CRAFTS, None),
+                _Credit(10, GroupId.RELIGION, None),
+                _Credit(20, None, CardId.WONDER_OF_THE_WORLD, True),
             ),
             victory_points=3,
             attributes=(),
             purchase_effects=(
-                PurchaseEffect(
+                _PurchaseEffect(
                     kind=PurchaseKind.CREDIT_TOKENS,
                     text="On purchase the holder receives credit tokens worth 20 points, in whatever mix of colours he likes.",
                     rules=(
@@ -1553,173 +1633,173 @@ CARDS: Final[Mapping[str, Card]] = FrozenMap(
             ),
             rules=(),
         ),
-        CardId.MUSIC: Card(
+        CardId.MUSIC: _Card(
             id=CardId.MUSIC,
             name="Music",
             groups=(GroupId.ARTS,),
             cost=80,
             prerequisites=(),
             credits=(
-                Credit(10, GroupId.ARTS, None),
-                Credit(5, GroupId.RELIGION, None),
-                Credit(10, None, CardId.ENLIGHTENMENT, True),
+                _Credit(10, GroupId.ARTS, None),
+                _Credit(5, GroupId.RELIGION, None),
+                _Credit(10, None, CardId.ENLIGHTENMENT, True),
             ),
             victory_points=1,
             attributes=(
-                Attribute(
+                _Attribute(
                     text="Civil War: the holder selects 5 unit points fewer.",
                     rules=(),
                     effects=(),
-                    calamities=(CalamityLink(CalamityId.CIVIL_WAR, LinkEffect.REDUCES),),
+                    calamities=(_CalamityLink(CalamityId.CIVIL_WAR, LinkEffect.REDUCES),),
                     source="bubba0077/MegaCiv@027db7817bfc1942ec8a39aae9a3b8eb49d8d89b:src/net/bubbaland/megaciv/game/Technology.java; czvandijk/MegaCivAid@9d3028b6321af32e731b51b946f24f166f9756ec:pages/2_advance_help.py agrees",
                 ),
-                Attribute(
+                _Attribute(
                     text="Civil Disorder: the holder reduces one city fewer.",
                     rules=(),
                     effects=(),
-                    calamities=(CalamityLink(CalamityId.CIVIL_DISORDER, LinkEffect.REDUCES),),
+                    calamities=(_CalamityLink(CalamityId.CIVIL_DISORDER, LinkEffect.REDUCES),),
                     source="bubba0077/MegaCiv@027db7817bfc1942ec8a39aae9a3b8eb49d8d89b:src/net/bubbaland/megaciv/game/Technology.java; czvandijk/MegaCivAid@9d3028b6321af32e731b51b946f24f166f9756ec:pages/2_advance_help.py agrees",
                 ),
             ),
             rules=(),
         ),
-        CardId.MYSTICISM: Card(
+        CardId.MYSTICISM: _Card(
             id=CardId.MYSTICISM,
             name="Mysticism",
             groups=(GroupId.ARTS, GroupId.RELIGION),
             cost=50,
             prerequisites=(),
             credits=(
-                Credit(5, GroupId.ARTS, None),
-                Credit(5, GroupId.RELIGION, None),
-                Credit(10, None, CardId.MONUMENT, True),
+                _Credit(5, GroupId.ARTS, None),
+                _Credit(5, GroupId.RELIGION, None),
+                _Credit(10, None, CardId.MONUMENT, True),
             ),
             victory_points=1,
             attributes=(
-                Attribute(
+                _Attribute(
                     text="Superstition: the holder reduces one city fewer.",
                     rules=(),
                     effects=(),
-                    calamities=(CalamityLink(CalamityId.SUPERSTITION, LinkEffect.REDUCES),),
+                    calamities=(_CalamityLink(CalamityId.SUPERSTITION, LinkEffect.REDUCES),),
                     source="bubba0077/MegaCiv@027db7817bfc1942ec8a39aae9a3b8eb49d8d89b:src/net/bubbaland/megaciv/game/Technology.java; czvandijk/MegaCivAid@9d3028b6321af32e731b51b946f24f166f9756ec:pages/2_advance_help.py agrees",
                 ),
             ),
             rules=(),
         ),
-        CardId.MYTHOLOGY: Card(
+        CardId.MYTHOLOGY: _Card(
             id=CardId.MYTHOLOGY,
             name="Mythology",
             groups=(GroupId.RELIGION,),
             cost=60,
             prerequisites=(),
             credits=(
-                Credit(5, GroupId.ARTS, None),
-                Credit(10, GroupId.RELIGION, None),
-                Credit(10, None, CardId.LITERACY, True),
+                _Credit(5, GroupId.ARTS, None),
+                _Credit(10, GroupId.RELIGION, None),
+                _Credit(10, None, CardId.LITERACY, True),
             ),
             victory_points=1,
             attributes=(
-                Attribute(
+                _Attribute(
                     text="Slave Revolt: the holder's city support rate is one lower while it is resolved.",
                     rules=(),
                     effects=(),
-                    calamities=(CalamityLink(CalamityId.SLAVE_REVOLT, LinkEffect.REDUCES),),
+                    calamities=(_CalamityLink(CalamityId.SLAVE_REVOLT, LinkEffect.REDUCES),),
                     source="bubba0077/MegaCiv@027db7817bfc1942ec8a39aae9a3b8eb49d8d89b:src/net/bubbaland/megaciv/game/Technology.java; czvandijk/MegaCivAid@9d3028b6321af32e731b51b946f24f166f9756ec:pages/2_advance_help.py agrees",
                 ),
             ),
             rules=(),
         ),
-        CardId.NAVAL_WARFARE: Card(
+        CardId.NAVAL_WARFARE: _Card(
             id=CardId.NAVAL_WARFARE,
             name="Naval Warfare",
             groups=(GroupId.CIVICS,),
             cost=160,
             prerequisites=(),
             credits=(
-                Credit(10, GroupId.CIVICS, None),
-                Credit(5, GroupId.CRAFTS, None),
-                Credit(20, None, CardId.DIASPORA, True),
+                _Credit(10, GroupId.CIVICS, None),
+                _Credit(5, GroupId.CRAFTS, None),
+                _Credit(20, None, CardId.DIASPORA, True),
             ),
             victory_points=3,
             attributes=(
-                Attribute(
+                _Attribute(
                     text="The holder's ships may carry 6 tokens.",
                     rules=(),
                     effects=(),
                     calamities=(),
                     source="bubba0077/MegaCiv@027db7817bfc1942ec8a39aae9a3b8eb49d8d89b:src/net/bubbaland/megaciv/game/Technology.java; czvandijk/MegaCivAid@9d3028b6321af32e731b51b946f24f166f9756ec:pages/2_advance_help.py agrees",
                 ),
-                Attribute(
+                _Attribute(
                     text="In a conflict the holder may take away ships in place of tokens in the contested area; after each round of removals the token majority is checked anew.",
                     rules=(),
-                    effects=(Conflict(aspect=ConflictAspect.SHIPS_AS_CASUALTIES),),
+                    effects=(_Conflict(aspect=ConflictAspect.SHIPS_AS_CASUALTIES),),
                     calamities=(),
                     source="bubba0077/MegaCiv@027db7817bfc1942ec8a39aae9a3b8eb49d8d89b:src/net/bubbaland/megaciv/game/Technology.java; czvandijk/MegaCivAid@9d3028b6321af32e731b51b946f24f166f9756ec:pages/2_advance_help.py agrees",
                 ),
-                Attribute(
+                _Attribute(
                     text="Piracy: as primary victim one fewer coastal city of the holder is replaced, and he cannot be chosen as a secondary victim.",
                     rules=(),
                     effects=(),
-                    calamities=(CalamityLink(CalamityId.PIRACY, LinkEffect.REDUCES),),
+                    calamities=(_CalamityLink(CalamityId.PIRACY, LinkEffect.REDUCES),),
                     source="bubba0077/MegaCiv@027db7817bfc1942ec8a39aae9a3b8eb49d8d89b:src/net/bubbaland/megaciv/game/Technology.java; czvandijk/MegaCivAid@9d3028b6321af32e731b51b946f24f166f9756ec:pages/2_advance_help.py agrees",
                 ),
-                Attribute(
+                _Attribute(
                     text="Civil Disorder: the holder reduces one more city.",
                     rules=(),
                     effects=(),
-                    calamities=(CalamityLink(CalamityId.CIVIL_DISORDER, LinkEffect.AGGRAVATES),),
+                    calamities=(_CalamityLink(CalamityId.CIVIL_DISORDER, LinkEffect.AGGRAVATES),),
                     source="bubba0077/MegaCiv@027db7817bfc1942ec8a39aae9a3b8eb49d8d89b:src/net/bubbaland/megaciv/game/Technology.java; czvandijk/MegaCivAid@9d3028b6321af32e731b51b946f24f166f9756ec:pages/2_advance_help.py agrees",
                 ),
             ),
             rules=(),
         ),
-        CardId.PHILOSOPHY: Card(
+        CardId.PHILOSOPHY: _Card(
             id=CardId.PHILOSOPHY,
             name="Philosophy",
             groups=(GroupId.RELIGION, GroupId.SCIENCES),
             cost=220,
             prerequisites=(),
-            credits=(Credit(20, GroupId.RELIGION, None), Credit(20, GroupId.SCIENCES, None)),
+            credits=(_Credit(20, GroupId.RELIGION, None), _Credit(20, GroupId.SCIENCES, None)),
             victory_points=6,
             attributes=(
-                Attribute(
+                _Attribute(
                     text="Iconoclasm and Heresy: the holder reduces two cities fewer.",
                     rules=(),
                     effects=(),
-                    calamities=(CalamityLink(CalamityId.ICONOCLASM_AND_HERESY, LinkEffect.REDUCES),),
+                    calamities=(_CalamityLink(CalamityId.ICONOCLASM_AND_HERESY, LinkEffect.REDUCES),),
                     source="bubba0077/MegaCiv@027db7817bfc1942ec8a39aae9a3b8eb49d8d89b:src/net/bubbaland/megaciv/game/Technology.java; czvandijk/MegaCivAid@9d3028b6321af32e731b51b946f24f166f9756ec:pages/2_advance_help.py agrees",
                 ),
-                Attribute(
+                _Attribute(
                     text="The holder's units are protected from Fundamentalism.",
                     rules=(),
-                    effects=(Immunity(against=ImmunityAgainst.CARD_ABILITY, card=CardId.FUNDAMENTALISM),),
+                    effects=(_Immunity(against=ImmunityAgainst.CARD_ABILITY, card=CardId.FUNDAMENTALISM),),
                     calamities=(),
                     source="bubba0077/MegaCiv@027db7817bfc1942ec8a39aae9a3b8eb49d8d89b:src/net/bubbaland/megaciv/game/Technology.java; czvandijk/MegaCivAid@9d3028b6321af32e731b51b946f24f166f9756ec:pages/2_advance_help.py agrees",
                 ),
-                Attribute(
+                _Attribute(
                     text="Civil War: the holder selects 5 more unit points.",
                     rules=(),
                     effects=(),
-                    calamities=(CalamityLink(CalamityId.CIVIL_WAR, LinkEffect.AGGRAVATES),),
+                    calamities=(_CalamityLink(CalamityId.CIVIL_WAR, LinkEffect.AGGRAVATES),),
                     source="bubba0077/MegaCiv@027db7817bfc1942ec8a39aae9a3b8eb49d8d89b:src/net/bubbaland/megaciv/game/Technology.java; czvandijk/MegaCivAid@9d3028b6321af32e731b51b946f24f166f9756ec:pages/2_advance_help.py agrees",
                 ),
             ),
             rules=(),
         ),
-        CardId.POLITICS: Card(
+        CardId.POLITICS: _Card(
             id=CardId.POLITICS,
             name="Politics",
             groups=(GroupId.ARTS,),
             cost=230,
             prerequisites=(),
-            credits=(Credit(20, GroupId.ARTS, None), Credit(5, GroupId.RELIGION, None)),
+            credits=(_Credit(20, GroupId.ARTS, None), _Credit(5, GroupId.RELIGION, None)),
             victory_points=6,
             attributes=(
-                Attribute(
+                _Attribute(
                     text="Special ability, one of two: take at most 5 treasury tokens from the stock; or annex every unit in one area bordering his units by land, paying one treasury token for each unit annexed, the effect being lost otherwise. This spares barbarian tokens, pirate cities and the units of players holding Politics or Cultural Ascendancy.",
                     rules=(),
                     effects=(
-                        SpecialAbility(
+                        _SpecialAbility(
                             action=AbilityAction.ANNEX,
                             phase=AbilityPhase.SPECIAL_ABILITIES,
                             exempt_holders=(CardId.POLITICS, CardId.CULTURAL_ASCENDANCY),
@@ -1728,53 +1808,53 @@ CARDS: Final[Mapping[str, Card]] = FrozenMap(
                     calamities=(),
                     source="bubba0077/MegaCiv@027db7817bfc1942ec8a39aae9a3b8eb49d8d89b:src/net/bubbaland/megaciv/game/Technology.java; czvandijk/MegaCivAid@9d3028b6321af32e731b51b946f24f166f9756ec:pages/2_advance_help.py agrees",
                 ),
-                Attribute(
+                _Attribute(
                     text="Barbarian Hordes: 5 more barbarian tokens are used against the holder.",
                     rules=(),
                     effects=(),
-                    calamities=(CalamityLink(CalamityId.BARBARIAN_HORDES, LinkEffect.AGGRAVATES),),
+                    calamities=(_CalamityLink(CalamityId.BARBARIAN_HORDES, LinkEffect.AGGRAVATES),),
                     source="bubba0077/MegaCiv@027db7817bfc1942ec8a39aae9a3b8eb49d8d89b:src/net/bubbaland/megaciv/game/Technology.java; czvandijk/MegaCivAid@e9603e453963fabc2bcb9b8b1c21bc22c194791a:pages/4_calamities.py, Tupsi/CivicHelper@171eac5cd39485fc8b8991e91238533b7abe8ea6:app/src/main/assets/advances.xml ('Barbarian Hordes 5') and GOODJ0B/MegaCiv@75ca5f17ee767949882fadd6ead84bab19647337:Angular/src/app/shared/model/advances-list.ts agree",
                 ),
             ),
             rules=(),
         ),
-        CardId.POTTERY: Card(
+        CardId.POTTERY: _Card(
             id=CardId.POTTERY,
             name="Pottery",
             groups=(GroupId.CRAFTS,),
             cost=60,
             prerequisites=(),
             credits=(
-                Credit(5, GroupId.ARTS, None),
-                Credit(10, GroupId.CRAFTS, None),
-                Credit(10, None, CardId.AGRICULTURE, True),
+                _Credit(5, GroupId.ARTS, None),
+                _Credit(10, GroupId.CRAFTS, None),
+                _Credit(10, None, CardId.AGRICULTURE, True),
             ),
             victory_points=1,
             attributes=(
-                Attribute(
+                _Attribute(
                     text="Famine: the holder prevents 5 damage.",
                     rules=(),
                     effects=(),
-                    calamities=(CalamityLink(CalamityId.FAMINE, LinkEffect.REDUCES),),
+                    calamities=(_CalamityLink(CalamityId.FAMINE, LinkEffect.REDUCES),),
                     source="bubba0077/MegaCiv@027db7817bfc1942ec8a39aae9a3b8eb49d8d89b:src/net/bubbaland/megaciv/game/Technology.java; czvandijk/MegaCivAid@9d3028b6321af32e731b51b946f24f166f9756ec:pages/2_advance_help.py agrees",
                 ),
             ),
             rules=(),
         ),
-        CardId.PROVINCIAL_EMPIRE: Card(
+        CardId.PROVINCIAL_EMPIRE: _Card(
             id=CardId.PROVINCIAL_EMPIRE,
             name="Provincial Empire",
             groups=(GroupId.CIVICS,),
             cost=260,
             prerequisites=(),
-            credits=(Credit(20, GroupId.CIVICS, None), Credit(5, GroupId.RELIGION, None)),
+            credits=(_Credit(20, GroupId.CIVICS, None), _Credit(5, GroupId.RELIGION, None)),
             victory_points=6,
             attributes=(
-                Attribute(
+                _Attribute(
                     text="Special ability: the holder may name up to five players whose units border his by land or water; each of them hands him one commodity card of face value 2 or more, chosen by the giver. Players holding Provincial Empire or Public Works cannot be named.",
                     rules=(),
                     effects=(
-                        SpecialAbility(
+                        _SpecialAbility(
                             action=AbilityAction.TAKE_COMMODITY,
                             phase=AbilityPhase.SPECIAL_ABILITIES,
                             exempt_holders=(CardId.PROVINCIAL_EMPIRE, CardId.PUBLIC_WORKS),
@@ -1784,224 +1864,224 @@ CARDS: Final[Mapping[str, Card]] = FrozenMap(
                     calamities=(),
                     source="bubba0077/MegaCiv@027db7817bfc1942ec8a39aae9a3b8eb49d8d89b:src/net/bubbaland/megaciv/game/Technology.java; czvandijk/MegaCivAid@9d3028b6321af32e731b51b946f24f166f9756ec:pages/2_advance_help.py agrees",
                 ),
-                Attribute(
+                _Attribute(
                     text="Barbarian Hordes: 5 more barbarian tokens are used against the holder.",
                     rules=(),
                     effects=(),
-                    calamities=(CalamityLink(CalamityId.BARBARIAN_HORDES, LinkEffect.AGGRAVATES),),
+                    calamities=(_CalamityLink(CalamityId.BARBARIAN_HORDES, LinkEffect.AGGRAVATES),),
                     source="bubba0077/MegaCiv@027db7817bfc1942ec8a39aae9a3b8eb49d8d89b:src/net/bubbaland/megaciv/game/Technology.java; czvandijk/MegaCivAid@9d3028b6321af32e731b51b946f24f166f9756ec:pages/2_advance_help.py agrees",
                 ),
-                Attribute(
+                _Attribute(
                     text="Tyranny: 5 extra unit points are chosen and annexed by the beneficiary.",
                     rules=(),
                     effects=(),
-                    calamities=(CalamityLink(CalamityId.TYRANNY, LinkEffect.AGGRAVATES),),
+                    calamities=(_CalamityLink(CalamityId.TYRANNY, LinkEffect.AGGRAVATES),),
                     source="bubba0077/MegaCiv@027db7817bfc1942ec8a39aae9a3b8eb49d8d89b:src/net/bubbaland/megaciv/game/Technology.java; czvandijk/MegaCivAid@9d3028b6321af32e731b51b946f24f166f9756ec:pages/2_advance_help.py agrees",
                 ),
             ),
             rules=(),
         ),
-        CardId.PUBLIC_WORKS: Card(
+        CardId.PUBLIC_WORKS: _Card(
             id=CardId.PUBLIC_WORKS,
             name="Public Works",
             groups=(GroupId.CIVICS,),
             cost=230,
             prerequisites=(),
-            credits=(Credit(20, GroupId.CIVICS, None), Credit(5, GroupId.CRAFTS, None)),
+            credits=(_Credit(20, GroupId.CIVICS, None), _Credit(5, GroupId.CRAFTS, None)),
             victory_points=6,
             attributes=(
-                Attribute(
+                _Attribute(
                     text="Areas holding the holder's cities may also hold one of his tokens.",
                     rules=(),
-                    effects=(PopulationLimit(change=1, where=PopulationWhere.CITY_AREA),),
+                    effects=(_PopulationLimit(change=1, where=PopulationWhere.CITY_AREA),),
                     calamities=(),
                     source="bubba0077/MegaCiv@027db7817bfc1942ec8a39aae9a3b8eb49d8d89b:src/net/bubbaland/megaciv/game/Technology.java; czvandijk/MegaCivAid@9d3028b6321af32e731b51b946f24f166f9756ec:pages/2_advance_help.py agrees",
                 ),
-                Attribute(
+                _Attribute(
                     text="The holder is protected from Provincial Empire.",
                     rules=(),
-                    effects=(Immunity(against=ImmunityAgainst.CARD_ABILITY, card=CardId.PROVINCIAL_EMPIRE),),
+                    effects=(_Immunity(against=ImmunityAgainst.CARD_ABILITY, card=CardId.PROVINCIAL_EMPIRE),),
                     calamities=(),
                     source="bubba0077/MegaCiv@027db7817bfc1942ec8a39aae9a3b8eb49d8d89b:src/net/bubbaland/megaciv/game/Technology.java; czvandijk/MegaCivAid@9d3028b6321af32e731b51b946f24f166f9756ec:pages/2_advance_help.py agrees",
                 ),
             ),
             rules=(),
         ),
-        CardId.RHETORIC: Card(
+        CardId.RHETORIC: _Card(
             id=CardId.RHETORIC,
             name="Rhetoric",
             groups=(GroupId.ARTS,),
             cost=130,
             prerequisites=(),
             credits=(
-                Credit(10, GroupId.ARTS, None),
-                Credit(5, GroupId.CIVICS, None),
-                Credit(20, None, CardId.POLITICS, True),
+                _Credit(10, GroupId.ARTS, None),
+                _Credit(5, GroupId.CIVICS, None),
+                _Credit(20, None, CardId.POLITICS, True),
             ),
             victory_points=3,
             attributes=(
-                Attribute(
+                _Attribute(
                     text="During trade card acquisition the holder may purchase additional cards from stack 3 at 9 treasury tokens each.",
                     rules=(),
-                    effects=(TradeCardPurchase(stack=3, price=9),),
+                    effects=(_TradeCardPurchase(stack=3, price=9),),
                     calamities=(),
                     source="bubba0077/MegaCiv@027db7817bfc1942ec8a39aae9a3b8eb49d8d89b:src/net/bubbaland/megaciv/game/Technology.java; czvandijk/MegaCivAid@9d3028b6321af32e731b51b946f24f166f9756ec:pages/2_advance_help.py agrees",
                 ),
             ),
             rules=(),
         ),
-        CardId.ROADBUILDING: Card(
+        CardId.ROADBUILDING: _Card(
             id=CardId.ROADBUILDING,
             name="Roadbuilding",
             groups=(GroupId.CRAFTS,),
             cost=220,
             prerequisites=(),
-            credits=(Credit(20, GroupId.CRAFTS, None), Credit(5, GroupId.SCIENCES, None)),
+            credits=(_Credit(20, GroupId.CRAFTS, None), _Credit(5, GroupId.SCIENCES, None)),
             victory_points=6,
             attributes=(
-                Attribute(
+                _Attribute(
                     text="Moving over land, the holder's tokens may move two areas; a token in a conflict after the first step moves no further.",
                     rules=(),
-                    effects=(Movement(units=MovementUnits.TOKENS, range=2),),
+                    effects=(_Movement(units=MovementUnits.TOKENS, range=2),),
                     calamities=(),
                     source="bubba0077/MegaCiv@027db7817bfc1942ec8a39aae9a3b8eb49d8d89b:src/net/bubbaland/megaciv/game/Technology.java; czvandijk/MegaCivAid@9d3028b6321af32e731b51b946f24f166f9756ec:pages/2_advance_help.py agrees",
                 ),
-                Attribute(
+                _Attribute(
                     text="The holder's trade-card hand limit rises by one.",
                     rules=(),
-                    effects=(HandLimitChange(change=1),),
+                    effects=(_HandLimitChange(change=1),),
                     calamities=(),
                     source="bubba0077/MegaCiv@027db7817bfc1942ec8a39aae9a3b8eb49d8d89b:src/net/bubbaland/megaciv/game/Technology.java; czvandijk/MegaCivAid@9d3028b6321af32e731b51b946f24f166f9756ec:pages/2_advance_help.py agrees",
                 ),
-                Attribute(
+                _Attribute(
                     text="Epidemic: as primary victim the holder takes 5 more damage.",
                     rules=(),
                     effects=(),
-                    calamities=(CalamityLink(CalamityId.EPIDEMIC, LinkEffect.AGGRAVATES),),
+                    calamities=(_CalamityLink(CalamityId.EPIDEMIC, LinkEffect.AGGRAVATES),),
                     source="bubba0077/MegaCiv@027db7817bfc1942ec8a39aae9a3b8eb49d8d89b:src/net/bubbaland/megaciv/game/Technology.java; czvandijk/MegaCivAid@9d3028b6321af32e731b51b946f24f166f9756ec:pages/2_advance_help.py agrees",
                 ),
             ),
             rules=(),
         ),
-        CardId.SCULPTURE: Card(
+        CardId.SCULPTURE: _Card(
             id=CardId.SCULPTURE,
             name="Sculpture",
             groups=(GroupId.ARTS,),
             cost=50,
             prerequisites=(),
             credits=(
-                Credit(10, GroupId.ARTS, None),
-                Credit(5, GroupId.CIVICS, None),
-                Credit(10, None, CardId.ARCHITECTURE, True),
+                _Credit(10, GroupId.ARTS, None),
+                _Credit(5, GroupId.CIVICS, None),
+                _Credit(10, None, CardId.ARCHITECTURE, True),
             ),
             victory_points=1,
             attributes=(
-                Attribute(
+                _Attribute(
                     text="Tyranny: 5 fewer unit points are chosen and annexed by the beneficiary.",
                     rules=(),
                     effects=(),
-                    calamities=(CalamityLink(CalamityId.TYRANNY, LinkEffect.REDUCES),),
+                    calamities=(_CalamityLink(CalamityId.TYRANNY, LinkEffect.REDUCES),),
                     source="bubba0077/MegaCiv@027db7817bfc1942ec8a39aae9a3b8eb49d8d89b:src/net/bubbaland/megaciv/game/Technology.java; czvandijk/MegaCivAid@9d3028b6321af32e731b51b946f24f166f9756ec:pages/2_advance_help.py agrees",
                 ),
             ),
             rules=(),
         ),
-        CardId.THEOCRACY: Card(
+        CardId.THEOCRACY: _Card(
             id=CardId.THEOCRACY,
             name="Theocracy",
             groups=(GroupId.CIVICS, GroupId.RELIGION),
             cost=80,
             prerequisites=(),
             credits=(
-                Credit(5, GroupId.CIVICS, None),
-                Credit(5, GroupId.RELIGION, None),
-                Credit(10, None, CardId.UNIVERSAL_DOCTRINE, True),
+                _Credit(5, GroupId.CIVICS, None),
+                _Credit(5, GroupId.RELIGION, None),
+                _Credit(10, None, CardId.UNIVERSAL_DOCTRINE, True),
             ),
             victory_points=1,
             attributes=(
-                Attribute(
+                _Attribute(
                     text="Iconoclasm and Heresy: the holder may discard two commodity cards to escape the city reductions himself.",
                     rules=(),
                     effects=(),
-                    calamities=(CalamityLink(CalamityId.ICONOCLASM_AND_HERESY, LinkEffect.REDUCES),),
+                    calamities=(_CalamityLink(CalamityId.ICONOCLASM_AND_HERESY, LinkEffect.REDUCES),),
                     source="bubba0077/MegaCiv@027db7817bfc1942ec8a39aae9a3b8eb49d8d89b:src/net/bubbaland/megaciv/game/Technology.java; czvandijk/MegaCivAid@9d3028b6321af32e731b51b946f24f166f9756ec:pages/2_advance_help.py agrees",
                 ),
             ),
             rules=(),
         ),
-        CardId.THEOLOGY: Card(
+        CardId.THEOLOGY: _Card(
             id=CardId.THEOLOGY,
             name="Theology",
             groups=(GroupId.RELIGION,),
             cost=250,
             prerequisites=(),
-            credits=(Credit(20, GroupId.RELIGION, None), Credit(5, GroupId.SCIENCES, None)),
+            credits=(_Credit(20, GroupId.RELIGION, None), _Credit(5, GroupId.SCIENCES, None)),
             victory_points=6,
             attributes=(
-                Attribute(
+                _Attribute(
                     text="Iconoclasm and Heresy: the holder reduces three cities fewer.",
                     rules=(),
                     effects=(),
-                    calamities=(CalamityLink(CalamityId.ICONOCLASM_AND_HERESY, LinkEffect.REDUCES),),
+                    calamities=(_CalamityLink(CalamityId.ICONOCLASM_AND_HERESY, LinkEffect.REDUCES),),
                     source="bubba0077/MegaCiv@027db7817bfc1942ec8a39aae9a3b8eb49d8d89b:src/net/bubbaland/megaciv/game/Technology.java; czvandijk/MegaCivAid@9d3028b6321af32e731b51b946f24f166f9756ec:pages/2_advance_help.py agrees",
                 ),
-                Attribute(
+                _Attribute(
                     text="The holder's units are protected from Monotheism.",
                     rules=(),
-                    effects=(Immunity(against=ImmunityAgainst.CARD_ABILITY, card=CardId.MONOTHEISM),),
+                    effects=(_Immunity(against=ImmunityAgainst.CARD_ABILITY, card=CardId.MONOTHEISM),),
                     calamities=(),
                     source="bubba0077/MegaCiv@027db7817bfc1942ec8a39aae9a3b8eb49d8d89b:src/net/bubbaland/megaciv/game/Technology.java; czvandijk/MegaCivAid gives no text for it",
                 ),
             ),
             rules=(),
         ),
-        CardId.TRADE_EMPIRE: Card(
+        CardId.TRADE_EMPIRE: _Card(
             id=CardId.TRADE_EMPIRE,
             name="Trade Empire",
             groups=(GroupId.CRAFTS,),
             cost=260,
             prerequisites=(),
-            credits=(Credit(5, GroupId.CIVICS, None), Credit(20, GroupId.CRAFTS, None)),
+            credits=(_Credit(5, GroupId.CIVICS, None), _Credit(20, GroupId.CRAFTS, None)),
             victory_points=6,
             attributes=(
-                Attribute(
+                _Attribute(
                     text="Once per turn, when he hands in a commodity set that is not complete, the holder may let one other commodity card of equal or higher face value stand in for a missing card.",
                     rules=(),
                     effects=(),
                     calamities=(),
                     source="bubba0077/MegaCiv@027db7817bfc1942ec8a39aae9a3b8eb49d8d89b:src/net/bubbaland/megaciv/game/Technology.java; czvandijk/MegaCivAid@9d3028b6321af32e731b51b946f24f166f9756ec:pages/2_advance_help.py agrees",
                 ),
-                Attribute(
+                _Attribute(
                     text="Cyclone: the holder selects and reduces one more city adjacent to the cyclone's open sea area.",
                     rules=(),
                     effects=(),
-                    calamities=(CalamityLink(CalamityId.CYCLONE, LinkEffect.AGGRAVATES),),
+                    calamities=(_CalamityLink(CalamityId.CYCLONE, LinkEffect.AGGRAVATES),),
                     source="bubba0077/MegaCiv@027db7817bfc1942ec8a39aae9a3b8eb49d8d89b:src/net/bubbaland/megaciv/game/Technology.java; czvandijk/MegaCivAid@9d3028b6321af32e731b51b946f24f166f9756ec:pages/2_advance_help.py agrees",
                 ),
-                Attribute(
+                _Attribute(
                     text="Epidemic: as primary victim the holder takes 5 more damage.",
                     rules=(),
                     effects=(),
-                    calamities=(CalamityLink(CalamityId.EPIDEMIC, LinkEffect.AGGRAVATES),),
+                    calamities=(_CalamityLink(CalamityId.EPIDEMIC, LinkEffect.AGGRAVATES),),
                     source="bubba0077/MegaCiv@027db7817bfc1942ec8a39aae9a3b8eb49d8d89b:src/net/bubbaland/megaciv/game/Technology.java; czvandijk/MegaCivAid@9d3028b6321af32e731b51b946f24f166f9756ec:pages/2_advance_help.py agrees",
                 ),
             ),
             rules=(),
         ),
-        CardId.TRADE_ROUTES: Card(
+        CardId.TRADE_ROUTES: _Card(
             id=CardId.TRADE_ROUTES,
             name="Trade Routes",
             groups=(GroupId.CRAFTS,),
             cost=180,
             prerequisites=(),
             credits=(
-                Credit(10, GroupId.CRAFTS, None),
-                Credit(5, GroupId.RELIGION, None),
-                Credit(20, None, CardId.TRADE_EMPIRE, True),
+                _Credit(10, GroupId.CRAFTS, None),
+                _Credit(5, GroupId.RELIGION, None),
+                _Credit(20, None, CardId.TRADE_EMPIRE, True),
             ),
             victory_points=3,
             attributes=(
-                Attribute(
+                _Attribute(
                     text="Special ability: the holder may give up as many commodity cards as he likes and receive treasury tokens worth twice their face value.",
                     rules=(),
                     effects=(),
@@ -2011,24 +2091,24 @@ CARDS: Final[Mapping[str, Card]] = FrozenMap(
             ),
             rules=(),
         ),
-        CardId.UNIVERSAL_DOCTRINE: Card(
+        CardId.UNIVERSAL_DOCTRINE: _Card(
             id=CardId.UNIVERSAL_DOCTRINE,
             name="Universal Doctrine",
             groups=(GroupId.RELIGION,),
             cost=160,
             prerequisites=(),
             credits=(
-                Credit(5, GroupId.CIVICS, None),
-                Credit(10, GroupId.RELIGION, None),
-                Credit(20, None, CardId.THEOLOGY, True),
+                _Credit(5, GroupId.CIVICS, None),
+                _Credit(10, GroupId.RELIGION, None),
+                _Credit(20, None, CardId.THEOLOGY, True),
             ),
             victory_points=3,
             attributes=(
-                Attribute(
+                _Attribute(
                     text="Special ability: the holder may annex either one pirate city or at most 5 barbarian tokens, wherever they stand on the board.",
                     rules=(),
                     effects=(
-                        SpecialAbility(
+                        _SpecialAbility(
                             action=AbilityAction.CONVERT_BARBARIANS,
                             phase=AbilityPhase.SPECIAL_ABILITIES,
                             max_units=5,
@@ -2037,87 +2117,87 @@ CARDS: Final[Mapping[str, Card]] = FrozenMap(
                     calamities=(),
                     source="bubba0077/MegaCiv@027db7817bfc1942ec8a39aae9a3b8eb49d8d89b:src/net/bubbaland/megaciv/game/Technology.java; czvandijk/MegaCivAid@9d3028b6321af32e731b51b946f24f166f9756ec:pages/2_advance_help.py agrees",
                 ),
-                Attribute(
+                _Attribute(
                     text="Superstition: the holder reduces one more city.",
                     rules=(),
                     effects=(),
-                    calamities=(CalamityLink(CalamityId.SUPERSTITION, LinkEffect.AGGRAVATES),),
+                    calamities=(_CalamityLink(CalamityId.SUPERSTITION, LinkEffect.AGGRAVATES),),
                     source="bubba0077/MegaCiv@027db7817bfc1942ec8a39aae9a3b8eb49d8d89b:src/net/bubbaland/megaciv/game/Technology.java; czvandijk/MegaCivAid@9d3028b6321af32e731b51b946f24f166f9756ec:pages/2_advance_help.py agrees",
                 ),
             ),
             rules=(),
         ),
-        CardId.URBANISM: Card(
+        CardId.URBANISM: _Card(
             id=CardId.URBANISM,
             name="Urbanism",
             groups=(GroupId.CIVICS,),
             cost=50,
             prerequisites=(),
             credits=(
-                Credit(10, GroupId.CIVICS, None),
-                Credit(5, GroupId.SCIENCES, None),
-                Credit(10, None, CardId.DIPLOMACY, True),
+                _Credit(10, GroupId.CIVICS, None),
+                _Credit(5, GroupId.SCIENCES, None),
+                _Credit(10, None, CardId.DIPLOMACY, True),
             ),
             victory_points=1,
             attributes=(
-                Attribute(
+                _Attribute(
                     text="Once per turn, the holder may count up to 4 tokens in land-adjacent areas toward a wilderness city he builds.",
                     rules=(),
-                    effects=(CityBuild(tokens_from_adjacent=4, per_turn=1),),
+                    effects=(_CityBuild(tokens_from_adjacent=4, per_turn=1),),
                     calamities=(),
                     source="bubba0077/MegaCiv@027db7817bfc1942ec8a39aae9a3b8eb49d8d89b:src/net/bubbaland/megaciv/game/Technology.java; czvandijk/MegaCivAid@9d3028b6321af32e731b51b946f24f166f9756ec:pages/2_advance_help.py agrees",
                 ),
             ),
             rules=(),
         ),
-        CardId.WONDER_OF_THE_WORLD: Card(
+        CardId.WONDER_OF_THE_WORLD: _Card(
             id=CardId.WONDER_OF_THE_WORLD,
             name="Wonder of the World",
             groups=(GroupId.ARTS, GroupId.CRAFTS),
             cost=290,
             prerequisites=(),
-            credits=(Credit(20, GroupId.ARTS, None), Credit(20, GroupId.CRAFTS, None)),
+            credits=(_Credit(20, GroupId.ARTS, None), _Credit(20, GroupId.CRAFTS, None)),
             victory_points=6,
             attributes=(
-                Attribute(
+                _Attribute(
                     text="In the trade card acquisition phase the holder may take one extra trade card free from a stack numbered higher than his number of cities in play.",
                     rules=(),
                     effects=(),
                     calamities=(),
                     source="bubba0077/MegaCiv@027db7817bfc1942ec8a39aae9a3b8eb49d8d89b:src/net/bubbaland/megaciv/game/Technology.java; czvandijk/MegaCivAid@9d3028b6321af32e731b51b946f24f166f9756ec:pages/2_advance_help.py agrees",
                 ),
-                Attribute(
+                _Attribute(
                     text="During A.S.T. alteration, Wonder of the World is counted as one city.",
                     rules=(),
                     effects=(),
                     calamities=(),
                     source="bubba0077/MegaCiv@027db7817bfc1942ec8a39aae9a3b8eb49d8d89b:src/net/bubbaland/megaciv/game/Technology.java; czvandijk/MegaCivAid@9d3028b6321af32e731b51b946f24f166f9756ec:pages/2_advance_help.py agrees",
                 ),
-                Attribute(
+                _Attribute(
                     text="Corruption: the holder discards 5 more points of face value.",
                     rules=(),
                     effects=(),
-                    calamities=(CalamityLink(CalamityId.CORRUPTION, LinkEffect.AGGRAVATES),),
+                    calamities=(_CalamityLink(CalamityId.CORRUPTION, LinkEffect.AGGRAVATES),),
                     source="bubba0077/MegaCiv@027db7817bfc1942ec8a39aae9a3b8eb49d8d89b:src/net/bubbaland/megaciv/game/Technology.java; czvandijk/MegaCivAid@9d3028b6321af32e731b51b946f24f166f9756ec:pages/2_advance_help.py agrees",
                 ),
             ),
             rules=(),
         ),
-        CardId.WRITTEN_RECORD: Card(
+        CardId.WRITTEN_RECORD: _Card(
             id=CardId.WRITTEN_RECORD,
             name="Written Record",
             groups=(GroupId.CIVICS, GroupId.SCIENCES),
             cost=60,
             prerequisites=(),
             credits=(
-                Credit(5, GroupId.CIVICS, None),
-                Credit(5, GroupId.SCIENCES, None),
-                Credit(10, None, CardId.CARTOGRAPHY, True),
+                _Credit(5, GroupId.CIVICS, None),
+                _Credit(5, GroupId.SCIENCES, None),
+                _Credit(10, None, CardId.CARTOGRAPHY, True),
             ),
             victory_points=1,
             attributes=(),
             purchase_effects=(
-                PurchaseEffect(
+                _PurchaseEffect(
                     kind=PurchaseKind.CREDIT_TOKENS,
                     text="On purchase the holder receives credit tokens worth 10 points, in whatever mix of colours he likes.",
                     rules=(
@@ -2370,7 +2450,7 @@ MINING_EXTRA_CARDS: Final[int] = 0
 
 COMMODITIES: Final[Mapping[str, Commodity]] = FrozenMap(
     {
-        CommodityId.OCHRE: Commodity(
+        CommodityId.OCHRE: _Commodity(
             CommodityId.OCHRE,
             "Ochre",
             1,
@@ -2380,7 +2460,7 @@ COMMODITIES: Final[Mapping[str, Commodity]] = FrozenMap(
             Block.WEST,
             ((Block.WEST, 9), (Block.EAST, 0)),
         ),
-        CommodityId.FLAX: Commodity(
+        CommodityId.FLAX: _Commodity(
             CommodityId.FLAX,
             "Flax",
             1,
@@ -2390,7 +2470,7 @@ COMMODITIES: Final[Mapping[str, Commodity]] = FrozenMap(
             Block.EAST,
             ((Block.WEST, 0), (Block.EAST, 9)),
         ),
-        CommodityId.CLAY: Commodity(
+        CommodityId.CLAY: _Commodity(
             CommodityId.CLAY,
             "Clay",
             1,
@@ -2400,7 +2480,7 @@ COMMODITIES: Final[Mapping[str, Commodity]] = FrozenMap(
             Block.SHARED,
             ((Block.WEST, 5), (Block.EAST, 4)),
         ),
-        CommodityId.HIDES: Commodity(
+        CommodityId.HIDES: _Commodity(
             CommodityId.HIDES,
             "Hides",
             1,
@@ -2410,7 +2490,7 @@ COMMODITIES: Final[Mapping[str, Commodity]] = FrozenMap(
             Block.SHARED,
             ((Block.WEST, 4), (Block.EAST, 5)),
         ),
-        CommodityId.BONE: Commodity(
+        CommodityId.BONE: _Commodity(
             CommodityId.BONE,
             "Bone",
             1,
@@ -2420,7 +2500,7 @@ COMMODITIES: Final[Mapping[str, Commodity]] = FrozenMap(
             Block.SHARED,
             ((Block.WEST, 4), (Block.EAST, 4)),
         ),
-        CommodityId.PAPYRUS: Commodity(
+        CommodityId.PAPYRUS: _Commodity(
             CommodityId.PAPYRUS,
             "Papyrus",
             2,
@@ -2430,7 +2510,7 @@ COMMODITIES: Final[Mapping[str, Commodity]] = FrozenMap(
             Block.WEST,
             ((Block.WEST, 8), (Block.EAST, 0)),
         ),
-        CommodityId.STONE: Commodity(
+        CommodityId.STONE: _Commodity(
             CommodityId.STONE,
             "Stone",
             2,
@@ -2440,7 +2520,7 @@ COMMODITIES: Final[Mapping[str, Commodity]] = FrozenMap(
             Block.EAST,
             ((Block.WEST, 0), (Block.EAST, 8)),
         ),
-        CommodityId.IRON: Commodity(
+        CommodityId.IRON: _Commodity(
             CommodityId.IRON,
             "Iron",
             2,
@@ -2450,7 +2530,7 @@ COMMODITIES: Final[Mapping[str, Commodity]] = FrozenMap(
             Block.SHARED,
             ((Block.WEST, 4), (Block.EAST, 4)),
         ),
-        CommodityId.FURS: Commodity(
+        CommodityId.FURS: _Commodity(
             CommodityId.FURS,
             "Furs",
             2,
@@ -2460,7 +2540,7 @@ COMMODITIES: Final[Mapping[str, Commodity]] = FrozenMap(
             Block.SHARED,
             ((Block.WEST, 4), (Block.EAST, 4)),
         ),
-        CommodityId.WAX: Commodity(
+        CommodityId.WAX: _Commodity(
             CommodityId.WAX,
             "Wax",
             2,
@@ -2470,7 +2550,7 @@ COMMODITIES: Final[Mapping[str, Commodity]] = FrozenMap(
             Block.SHARED,
             ((Block.WEST, 4), (Block.EAST, 4)),
         ),
-        CommodityId.FISH: Commodity(
+        CommodityId.FISH: _Commodity(
             CommodityId.FISH,
             "Fish",
             3,
@@ -2480,7 +2560,7 @@ COMMODITIES: Final[Mapping[str, Commodity]] = FrozenMap(
             Block.WEST,
             ((Block.WEST, 8), (Block.EAST, 0)),
         ),
-        CommodityId.TIMBER: Commodity(
+        CommodityId.TIMBER: _Commodity(
             CommodityId.TIMBER,
             "Timber",
             3,
@@ -2490,7 +2570,7 @@ COMMODITIES: Final[Mapping[str, Commodity]] = FrozenMap(
             Block.EAST,
             ((Block.WEST, 0), (Block.EAST, 8)),
         ),
-        CommodityId.FRUIT: Commodity(
+        CommodityId.FRUIT: _Commodity(
             CommodityId.FRUIT,
             "Fruit",
             3,
@@ -2500,7 +2580,7 @@ COMMODITIES: Final[Mapping[str, Commodity]] = FrozenMap(
             Block.SHARED,
             ((Block.WEST, 5), (Block.EAST, 4)),
         ),
-        CommodityId.SALT: Commodity(
+        CommodityId.SALT: _Commodity(
             CommodityId.SALT,
             "Salt",
             3,
@@ -2510,7 +2590,7 @@ COMMODITIES: Final[Mapping[str, Commodity]] = FrozenMap(
             Block.SHARED,
             ((Block.WEST, 4), (Block.EAST, 5)),
         ),
-        CommodityId.CERAMICS: Commodity(
+        CommodityId.CERAMICS: _Commodity(
             CommodityId.CERAMICS,
             "Ceramics",
             3,
@@ -2520,7 +2600,7 @@ COMMODITIES: Final[Mapping[str, Commodity]] = FrozenMap(
             Block.SHARED,
             ((Block.WEST, 4), (Block.EAST, 4)),
         ),
-        CommodityId.WOOL: Commodity(
+        CommodityId.WOOL: _Commodity(
             CommodityId.WOOL,
             "Wool",
             4,
@@ -2530,7 +2610,7 @@ COMMODITIES: Final[Mapping[str, Commodity]] = FrozenMap(
             Block.WEST,
             ((Block.WEST, 7), (Block.EAST, 0)),
         ),
-        CommodityId.COTTON: Commodity(
+        CommodityId.COTTON: _Commodity(
             CommodityId.COTTON,
             "Cotton",
             4,
@@ -2540,7 +2620,7 @@ COMMODITIES: Final[Mapping[str, Commodity]] = FrozenMap(
             Block.EAST,
             ((Block.WEST, 0), (Block.EAST, 7)),
         ),
-        CommodityId.OIL: Commodity(
+        CommodityId.OIL: _Commodity(
             CommodityId.OIL,
             "Oil",
             4,
@@ -2550,7 +2630,7 @@ COMMODITIES: Final[Mapping[str, Commodity]] = FrozenMap(
             Block.SHARED,
             ((Block.WEST, 4), (Block.EAST, 4)),
         ),
-        CommodityId.SUGAR: Commodity(
+        CommodityId.SUGAR: _Commodity(
             CommodityId.SUGAR,
             "Sugar",
             4,
@@ -2560,7 +2640,7 @@ COMMODITIES: Final[Mapping[str, Commodity]] = FrozenMap(
             Block.SHARED,
             ((Block.WEST, 4), (Block.EAST, 4)),
         ),
-        CommodityId.GRAIN: Commodity(
+        CommodityId.GRAIN: _Commodity(
             CommodityId.GRAIN,
             "Grain",
             4,
@@ -2570,7 +2650,7 @@ COMMODITIES: Final[Mapping[str, Commodity]] = FrozenMap(
             Block.SHARED,
             ((Block.WEST, 4), (Block.EAST, 4)),
         ),
-        CommodityId.WINE: Commodity(
+        CommodityId.WINE: _Commodity(
             CommodityId.WINE,
             "Wine",
             5,
@@ -2580,7 +2660,7 @@ COMMODITIES: Final[Mapping[str, Commodity]] = FrozenMap(
             Block.WEST,
             ((Block.WEST, 6), (Block.EAST, 0)),
         ),
-        CommodityId.LACQUER: Commodity(
+        CommodityId.LACQUER: _Commodity(
             CommodityId.LACQUER,
             "Lacquer",
             5,
@@ -2590,7 +2670,7 @@ COMMODITIES: Final[Mapping[str, Commodity]] = FrozenMap(
             Block.EAST,
             ((Block.WEST, 0), (Block.EAST, 6)),
         ),
-        CommodityId.TEXTILES: Commodity(
+        CommodityId.TEXTILES: _Commodity(
             CommodityId.TEXTILES,
             "Textiles",
             5,
@@ -2600,7 +2680,7 @@ COMMODITIES: Final[Mapping[str, Commodity]] = FrozenMap(
             Block.SHARED,
             ((Block.WEST, 4), (Block.EAST, 3)),
         ),
-        CommodityId.LIVESTOCK: Commodity(
+        CommodityId.LIVESTOCK: _Commodity(
             CommodityId.LIVESTOCK,
             "Livestock",
             5,
@@ -2610,7 +2690,7 @@ COMMODITIES: Final[Mapping[str, Commodity]] = FrozenMap(
             Block.SHARED,
             ((Block.WEST, 3), (Block.EAST, 4)),
         ),
-        CommodityId.GLASS: Commodity(
+        CommodityId.GLASS: _Commodity(
             CommodityId.GLASS,
             "Glass",
             5,
@@ -2620,7 +2700,7 @@ COMMODITIES: Final[Mapping[str, Commodity]] = FrozenMap(
             Block.SHARED,
             ((Block.WEST, 3), (Block.EAST, 3)),
         ),
-        CommodityId.TIN: Commodity(
+        CommodityId.TIN: _Commodity(
             CommodityId.TIN,
             "Tin",
             6,
@@ -2630,7 +2710,7 @@ COMMODITIES: Final[Mapping[str, Commodity]] = FrozenMap(
             Block.WEST,
             ((Block.WEST, 5), (Block.EAST, 0)),
         ),
-        CommodityId.SILVER: Commodity(
+        CommodityId.SILVER: _Commodity(
             CommodityId.SILVER,
             "Silver",
             6,
@@ -2640,7 +2720,7 @@ COMMODITIES: Final[Mapping[str, Commodity]] = FrozenMap(
             Block.EAST,
             ((Block.WEST, 0), (Block.EAST, 5)),
         ),
-        CommodityId.COPPER: Commodity(
+        CommodityId.COPPER: _Commodity(
             CommodityId.COPPER,
             "Copper",
             6,
@@ -2650,7 +2730,7 @@ COMMODITIES: Final[Mapping[str, Commodity]] = FrozenMap(
             Block.SHARED,
             ((Block.WEST, 3), (Block.EAST, 3)),
         ),
-        CommodityId.BRONZE: Commodity(
+        CommodityId.BRONZE: _Commodity(
             CommodityId.BRONZE,
             "Bronze",
             6,
@@ -2660,7 +2740,7 @@ COMMODITIES: Final[Mapping[str, Commodity]] = FrozenMap(
             Block.SHARED,
             ((Block.WEST, 3), (Block.EAST, 3)),
         ),
-        CommodityId.LEAD: Commodity(
+        CommodityId.LEAD: _Commodity(
             CommodityId.LEAD,
             "Lead",
             6,
@@ -2670,7 +2750,7 @@ COMMODITIES: Final[Mapping[str, Commodity]] = FrozenMap(
             Block.SHARED,
             ((Block.WEST, 3), (Block.EAST, 3)),
         ),
-        CommodityId.RESIN: Commodity(
+        CommodityId.RESIN: _Commodity(
             CommodityId.RESIN,
             "Resin",
             7,
@@ -2680,7 +2760,7 @@ COMMODITIES: Final[Mapping[str, Commodity]] = FrozenMap(
             Block.WEST,
             ((Block.WEST, 5), (Block.EAST, 0)),
         ),
-        CommodityId.JADE: Commodity(
+        CommodityId.JADE: _Commodity(
             CommodityId.JADE,
             "Jade",
             7,
@@ -2690,7 +2770,7 @@ COMMODITIES: Final[Mapping[str, Commodity]] = FrozenMap(
             Block.EAST,
             ((Block.WEST, 0), (Block.EAST, 5)),
         ),
-        CommodityId.INCENSE: Commodity(
+        CommodityId.INCENSE: _Commodity(
             CommodityId.INCENSE,
             "Incense",
             7,
@@ -2700,7 +2780,7 @@ COMMODITIES: Final[Mapping[str, Commodity]] = FrozenMap(
             Block.SHARED,
             ((Block.WEST, 3), (Block.EAST, 3)),
         ),
-        CommodityId.SPICES: Commodity(
+        CommodityId.SPICES: _Commodity(
             CommodityId.SPICES,
             "Spice",
             7,
@@ -2710,7 +2790,7 @@ COMMODITIES: Final[Mapping[str, Commodity]] = FrozenMap(
             Block.SHARED,
             ((Block.WEST, 3), (Block.EAST, 3)),
         ),
-        CommodityId.HERBS: Commodity(
+        CommodityId.HERBS: _Commodity(
             CommodityId.HERBS,
             "Herbs",
             7,
@@ -2720,7 +2800,7 @@ COMMODITIES: Final[Mapping[str, Commodity]] = FrozenMap(
             Block.SHARED,
             ((Block.WEST, 3), (Block.EAST, 3)),
         ),
-        CommodityId.MARBLE: Commodity(
+        CommodityId.MARBLE: _Commodity(
             CommodityId.MARBLE,
             "Marble",
             8,
@@ -2730,7 +2810,7 @@ COMMODITIES: Final[Mapping[str, Commodity]] = FrozenMap(
             Block.WEST,
             ((Block.WEST, 4), (Block.EAST, 0)),
         ),
-        CommodityId.DYE: Commodity(
+        CommodityId.DYE: _Commodity(
             CommodityId.DYE,
             "Dye",
             8,
@@ -2740,7 +2820,7 @@ COMMODITIES: Final[Mapping[str, Commodity]] = FrozenMap(
             Block.EAST,
             ((Block.WEST, 0), (Block.EAST, 4)),
         ),
-        CommodityId.GEMS: Commodity(
+        CommodityId.GEMS: _Commodity(
             CommodityId.GEMS,
             "Gemstones",
             8,
@@ -2750,7 +2830,7 @@ COMMODITIES: Final[Mapping[str, Commodity]] = FrozenMap(
             Block.SHARED,
             ((Block.WEST, 3), (Block.EAST, 2)),
         ),
-        CommodityId.TEA: Commodity(
+        CommodityId.TEA: _Commodity(
             CommodityId.TEA,
             "Tea",
             8,
@@ -2760,7 +2840,7 @@ COMMODITIES: Final[Mapping[str, Commodity]] = FrozenMap(
             Block.SHARED,
             ((Block.WEST, 2), (Block.EAST, 3)),
         ),
-        CommodityId.OBSIDIAN: Commodity(
+        CommodityId.OBSIDIAN: _Commodity(
             CommodityId.OBSIDIAN,
             "Obsidian",
             8,
@@ -2770,7 +2850,7 @@ COMMODITIES: Final[Mapping[str, Commodity]] = FrozenMap(
             Block.SHARED,
             ((Block.WEST, 2), (Block.EAST, 2)),
         ),
-        CommodityId.IVORY: Commodity(
+        CommodityId.IVORY: _Commodity(
             CommodityId.IVORY,
             "Ivory",
             9,
@@ -2780,7 +2860,7 @@ COMMODITIES: Final[Mapping[str, Commodity]] = FrozenMap(
             Block.WEST,
             ((Block.WEST, 4), (Block.EAST, 0)),
         ),
-        CommodityId.SILK: Commodity(
+        CommodityId.SILK: _Commodity(
             CommodityId.SILK,
             "Silk",
             9,
@@ -2790,7 +2870,7 @@ COMMODITIES: Final[Mapping[str, Commodity]] = FrozenMap(
             Block.EAST,
             ((Block.WEST, 0), (Block.EAST, 4)),
         ),
-        CommodityId.GOLD: Commodity(
+        CommodityId.GOLD: _Commodity(
             CommodityId.GOLD,
             "Gold",
             9,
@@ -2800,7 +2880,7 @@ COMMODITIES: Final[Mapping[str, Commodity]] = FrozenMap(
             Block.SHARED,
             ((Block.WEST, 3), (Block.EAST, 2)),
         ),
-        CommodityId.PEARLS: Commodity(
+        CommodityId.PEARLS: _Commodity(
             CommodityId.PEARLS,
             "Pearls",
             9,
@@ -2810,7 +2890,7 @@ COMMODITIES: Final[Mapping[str, Commodity]] = FrozenMap(
             Block.SHARED,
             ((Block.WEST, 2), (Block.EAST, 3)),
         ),
-        CommodityId.AMBER: Commodity(
+        CommodityId.AMBER: _Commodity(
             CommodityId.AMBER,
             "Amber",
             9,
@@ -2825,7 +2905,7 @@ COMMODITIES: Final[Mapping[str, Commodity]] = FrozenMap(
 
 CALAMITIES: Final[Mapping[str, Calamity]] = FrozenMap(
     {
-        CalamityId.VOLCANO_EARTHQUAKE: Calamity(
+        CalamityId.VOLCANO_EARTHQUAKE: _Calamity(
             CalamityId.VOLCANO_EARTHQUAKE,
             "Volcanic Eruption or Earthquake",
             2,
@@ -2835,9 +2915,9 @@ CALAMITIES: Final[Mapping[str, Calamity]] = FrozenMap(
                 "community/megaciv_calamities.csv (bubba0077/MegaCiv@ce837b12ca2740a435fe3bcab35503edc921b885:src/net/bubbaland/megaciv/game/Civ_Constants.xml; czvandijk/MegaCivAid agrees; jscott1989/megaempiresassistant (Mega Empires) agrees); copies: menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json §8 (Calamity limit per player; Example 2); name: menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json (9b. Major Calamities)",
             ),
             copies=2,
-            copies_by_players=(CopiesBand(5, 11, 1, ()), CopiesBand(12, 18, 2, ())),
+            copies_by_players=(_CopiesBand(5, 11, 1, ()), _CopiesBand(12, 18, 2, ())),
         ),
-        CalamityId.TREACHERY: Calamity(
+        CalamityId.TREACHERY: _Calamity(
             CalamityId.TREACHERY,
             "Treachery",
             2,
@@ -2847,9 +2927,9 @@ CALAMITIES: Final[Mapping[str, Calamity]] = FrozenMap(
                 "community/megaciv_calamities.csv (bubba0077/MegaCiv@ce837b12ca2740a435fe3bcab35503edc921b885:src/net/bubbaland/megaciv/game/Civ_Constants.xml; czvandijk/MegaCivAid agrees; jscott1989/megaempiresassistant (Mega Empires) agrees); copies: menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json §8 (Calamity limit per player; Example 2)",
             ),
             copies=2,
-            copies_by_players=(CopiesBand(5, 11, 1, ()), CopiesBand(12, 18, 2, ())),
+            copies_by_players=(_CopiesBand(5, 11, 1, ()), _CopiesBand(12, 18, 2, ())),
         ),
-        CalamityId.TEMPEST: Calamity(
+        CalamityId.TEMPEST: _Calamity(
             CalamityId.TEMPEST,
             "Tempest",
             2,
@@ -2859,9 +2939,9 @@ CALAMITIES: Final[Mapping[str, Calamity]] = FrozenMap(
                 "community/megaciv_calamities.csv (bubba0077/MegaCiv@ce837b12ca2740a435fe3bcab35503edc921b885:src/net/bubbaland/megaciv/game/Civ_Constants.xml; czvandijk/MegaCivAid agrees; jscott1989/megaempiresassistant (Mega Empires) agrees) tradable: menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json §7 (Trade: any calamity but a non-tradeable one may go into a trade); copies: menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json §8 (Calamity limit per player; Example 2)",
             ),
             copies=2,
-            copies_by_players=(CopiesBand(5, 11, 1, ()), CopiesBand(12, 18, 2, ())),
+            copies_by_players=(_CopiesBand(5, 11, 1, ()), _CopiesBand(12, 18, 2, ())),
         ),
-        CalamityId.FAMINE: Calamity(
+        CalamityId.FAMINE: _Calamity(
             CalamityId.FAMINE,
             "Famine",
             3,
@@ -2871,9 +2951,9 @@ CALAMITIES: Final[Mapping[str, Calamity]] = FrozenMap(
                 "community/megaciv_calamities.csv (bubba0077/MegaCiv@ce837b12ca2740a435fe3bcab35503edc921b885:src/net/bubbaland/megaciv/game/Civ_Constants.xml; czvandijk/MegaCivAid agrees; jscott1989/megaempiresassistant (Mega Empires) agrees); copies: menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json §8 (Calamity limit per player; Example 2)",
             ),
             copies=2,
-            copies_by_players=(CopiesBand(5, 11, 1, ()), CopiesBand(12, 18, 2, ())),
+            copies_by_players=(_CopiesBand(5, 11, 1, ()), _CopiesBand(12, 18, 2, ())),
         ),
-        CalamityId.SLAVE_REVOLT: Calamity(
+        CalamityId.SLAVE_REVOLT: _Calamity(
             CalamityId.SLAVE_REVOLT,
             "Slave Revolt",
             3,
@@ -2883,9 +2963,9 @@ CALAMITIES: Final[Mapping[str, Calamity]] = FrozenMap(
                 "community/megaciv_calamities.csv (bubba0077/MegaCiv@ce837b12ca2740a435fe3bcab35503edc921b885:src/net/bubbaland/megaciv/game/Civ_Constants.xml; czvandijk/MegaCivAid agrees; jscott1989/megaempiresassistant (Mega Empires) agrees); copies: menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json §8 (Calamity limit per player; Example 2)",
             ),
             copies=2,
-            copies_by_players=(CopiesBand(5, 11, 1, ()), CopiesBand(12, 18, 2, ())),
+            copies_by_players=(_CopiesBand(5, 11, 1, ()), _CopiesBand(12, 18, 2, ())),
         ),
-        CalamityId.SQUANDERED_WEALTH: Calamity(
+        CalamityId.SQUANDERED_WEALTH: _Calamity(
             CalamityId.SQUANDERED_WEALTH,
             "Squandered Wealth",
             3,
@@ -2895,9 +2975,9 @@ CALAMITIES: Final[Mapping[str, Calamity]] = FrozenMap(
                 "community/megaciv_calamities.csv (bubba0077/MegaCiv@ce837b12ca2740a435fe3bcab35503edc921b885:src/net/bubbaland/megaciv/game/Civ_Constants.xml; czvandijk/MegaCivAid agrees; jscott1989/megaempiresassistant (Mega Empires) agrees) tradable: menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json §7 (Trade: any calamity but a non-tradeable one may go into a trade); copies: menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json §8 (Calamity limit per player; Example 2)",
             ),
             copies=2,
-            copies_by_players=(CopiesBand(5, 11, 1, ()), CopiesBand(12, 18, 2, ())),
+            copies_by_players=(_CopiesBand(5, 11, 1, ()), _CopiesBand(12, 18, 2, ())),
         ),
-        CalamityId.FLOOD: Calamity(
+        CalamityId.FLOOD: _Calamity(
             CalamityId.FLOOD,
             "Flood",
             4,
@@ -2907,9 +2987,9 @@ CALAMITIES: Final[Mapping[str, Calamity]] = FrozenMap(
                 "community/megaciv_calamities.csv (bubba0077/MegaCiv@ce837b12ca2740a435fe3bcab35503edc921b885:src/net/bubbaland/megaciv/game/Civ_Constants.xml; czvandijk/MegaCivAid agrees; jscott1989/megaempiresassistant (Mega Empires) agrees); copies: menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json §8 (Calamity limit per player; Example 2)",
             ),
             copies=2,
-            copies_by_players=(CopiesBand(5, 11, 1, ()), CopiesBand(12, 18, 2, ())),
+            copies_by_players=(_CopiesBand(5, 11, 1, ()), _CopiesBand(12, 18, 2, ())),
         ),
-        CalamityId.SUPERSTITION: Calamity(
+        CalamityId.SUPERSTITION: _Calamity(
             CalamityId.SUPERSTITION,
             "Superstition",
             4,
@@ -2919,9 +2999,9 @@ CALAMITIES: Final[Mapping[str, Calamity]] = FrozenMap(
                 "community/megaciv_calamities.csv (bubba0077/MegaCiv@ce837b12ca2740a435fe3bcab35503edc921b885:src/net/bubbaland/megaciv/game/Civ_Constants.xml; czvandijk/MegaCivAid agrees; jscott1989/megaempiresassistant (Mega Empires) agrees); copies: menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json §8 (Calamity limit per player; Example 2)",
             ),
             copies=2,
-            copies_by_players=(CopiesBand(5, 11, 1, ()), CopiesBand(12, 18, 2, ())),
+            copies_by_players=(_CopiesBand(5, 11, 1, ()), _CopiesBand(12, 18, 2, ())),
         ),
-        CalamityId.CITY_RIOTS: Calamity(
+        CalamityId.CITY_RIOTS: _Calamity(
             CalamityId.CITY_RIOTS,
             "City Riots",
             4,
@@ -2931,9 +3011,9 @@ CALAMITIES: Final[Mapping[str, Calamity]] = FrozenMap(
                 "community/megaciv_calamities.csv (bubba0077/MegaCiv@ce837b12ca2740a435fe3bcab35503edc921b885:src/net/bubbaland/megaciv/game/Civ_Constants.xml; czvandijk/MegaCivAid agrees; jscott1989/megaempiresassistant (Mega Empires) agrees) tradable: menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json §7 (Trade: any calamity but a non-tradeable one may go into a trade); copies: menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json §8 (Calamity limit per player; Example 2)",
             ),
             copies=2,
-            copies_by_players=(CopiesBand(5, 11, 1, ()), CopiesBand(12, 18, 2, ())),
+            copies_by_players=(_CopiesBand(5, 11, 1, ()), _CopiesBand(12, 18, 2, ())),
         ),
-        CalamityId.CIVIL_WAR: Calamity(
+        CalamityId.CIVIL_WAR: _Calamity(
             CalamityId.CIVIL_WAR,
             "Civil War",
             5,
@@ -2943,9 +3023,9 @@ CALAMITIES: Final[Mapping[str, Calamity]] = FrozenMap(
                 "community/megaciv_calamities.csv (bubba0077/MegaCiv@ce837b12ca2740a435fe3bcab35503edc921b885:src/net/bubbaland/megaciv/game/Civ_Constants.xml; czvandijk/MegaCivAid agrees; jscott1989/megaempiresassistant (Mega Empires) agrees); copies: menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json §8 (Calamity limit per player; Example 2)",
             ),
             copies=2,
-            copies_by_players=(CopiesBand(5, 11, 1, ()), CopiesBand(12, 18, 2, ())),
+            copies_by_players=(_CopiesBand(5, 11, 1, ()), _CopiesBand(12, 18, 2, ())),
         ),
-        CalamityId.BARBARIAN_HORDES: Calamity(
+        CalamityId.BARBARIAN_HORDES: _Calamity(
             CalamityId.BARBARIAN_HORDES,
             "Barbarian Hordes",
             5,
@@ -2955,9 +3035,9 @@ CALAMITIES: Final[Mapping[str, Calamity]] = FrozenMap(
                 "community/megaciv_calamities.csv (bubba0077/MegaCiv@ce837b12ca2740a435fe3bcab35503edc921b885:src/net/bubbaland/megaciv/game/Civ_Constants.xml; czvandijk/MegaCivAid agrees; jscott1989/megaempiresassistant (Mega Empires) agrees); copies: menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json §8 (Calamity limit per player; Example 2)",
             ),
             copies=2,
-            copies_by_players=(CopiesBand(5, 11, 1, ()), CopiesBand(12, 18, 2, ())),
+            copies_by_players=(_CopiesBand(5, 11, 1, ()), _CopiesBand(12, 18, 2, ())),
         ),
-        CalamityId.CITY_IN_FLAMES: Calamity(
+        CalamityId.CITY_IN_FLAMES: _Calamity(
             CalamityId.CITY_IN_FLAMES,
             "City in Flames",
             5,
@@ -2967,9 +3047,9 @@ CALAMITIES: Final[Mapping[str, Calamity]] = FrozenMap(
                 "community/megaciv_calamities.csv (bubba0077/MegaCiv@ce837b12ca2740a435fe3bcab35503edc921b885:src/net/bubbaland/megaciv/game/Civ_Constants.xml; czvandijk/MegaCivAid agrees; jscott1989/megaempiresassistant (Mega Empires) agrees) tradable: menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json §7 (Trade: any calamity but a non-tradeable one may go into a trade); copies: menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json §8 (Calamity limit per player; Example 2); name: czvandijk/MegaCivAid@e9603e453963fabc2bcb9b8b1c21bc22c194791a:pages/4_calamities.py",
             ),
             copies=2,
-            copies_by_players=(CopiesBand(5, 11, 1, ()), CopiesBand(12, 18, 2, ())),
+            copies_by_players=(_CopiesBand(5, 11, 1, ()), _CopiesBand(12, 18, 2, ())),
         ),
-        CalamityId.CYCLONE: Calamity(
+        CalamityId.CYCLONE: _Calamity(
             CalamityId.CYCLONE,
             "Cyclone",
             6,
@@ -2979,9 +3059,9 @@ CALAMITIES: Final[Mapping[str, Calamity]] = FrozenMap(
                 "community/megaciv_calamities.csv (bubba0077/MegaCiv@ce837b12ca2740a435fe3bcab35503edc921b885:src/net/bubbaland/megaciv/game/Civ_Constants.xml; czvandijk/MegaCivAid agrees; jscott1989/megaempiresassistant (Mega Empires) agrees); copies: menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json §8 (Calamity limit per player; Example 2)",
             ),
             copies=2,
-            copies_by_players=(CopiesBand(5, 11, 1, ()), CopiesBand(12, 18, 2, ())),
+            copies_by_players=(_CopiesBand(5, 11, 1, ()), _CopiesBand(12, 18, 2, ())),
         ),
-        CalamityId.EPIDEMIC: Calamity(
+        CalamityId.EPIDEMIC: _Calamity(
             CalamityId.EPIDEMIC,
             "Epidemic",
             6,
@@ -2991,9 +3071,9 @@ CALAMITIES: Final[Mapping[str, Calamity]] = FrozenMap(
                 "community/megaciv_calamities.csv (bubba0077/MegaCiv@ce837b12ca2740a435fe3bcab35503edc921b885:src/net/bubbaland/megaciv/game/Civ_Constants.xml; czvandijk/MegaCivAid agrees; jscott1989/megaempiresassistant (Mega Empires) agrees); copies: menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json §8 (Calamity limit per player; Example 2)",
             ),
             copies=2,
-            copies_by_players=(CopiesBand(5, 11, 1, ()), CopiesBand(12, 18, 2, ())),
+            copies_by_players=(_CopiesBand(5, 11, 1, ()), _CopiesBand(12, 18, 2, ())),
         ),
-        CalamityId.TRIBAL_CONFLICT: Calamity(
+        CalamityId.TRIBAL_CONFLICT: _Calamity(
             CalamityId.TRIBAL_CONFLICT,
             "Tribal Conflict",
             6,
@@ -3003,9 +3083,9 @@ CALAMITIES: Final[Mapping[str, Calamity]] = FrozenMap(
                 "community/megaciv_calamities.csv (bubba0077/MegaCiv@ce837b12ca2740a435fe3bcab35503edc921b885:src/net/bubbaland/megaciv/game/Civ_Constants.xml; czvandijk/MegaCivAid agrees; jscott1989/megaempiresassistant (Mega Empires) agrees) tradable: menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json §7 (Trade: any calamity but a non-tradeable one may go into a trade); copies: menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json §8 (Calamity limit per player; Example 2)",
             ),
             copies=2,
-            copies_by_players=(CopiesBand(5, 11, 1, ()), CopiesBand(12, 18, 2, ())),
+            copies_by_players=(_CopiesBand(5, 11, 1, ()), _CopiesBand(12, 18, 2, ())),
         ),
-        CalamityId.TYRANNY: Calamity(
+        CalamityId.TYRANNY: _Calamity(
             CalamityId.TYRANNY,
             "Tyranny",
             7,
@@ -3015,9 +3095,9 @@ CALAMITIES: Final[Mapping[str, Calamity]] = FrozenMap(
                 "community/megaciv_calamities.csv (bubba0077/MegaCiv@ce837b12ca2740a435fe3bcab35503edc921b885:src/net/bubbaland/megaciv/game/Civ_Constants.xml; czvandijk/MegaCivAid agrees; jscott1989/megaempiresassistant (Mega Empires) agrees); copies: menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json §8 (Calamity limit per player; Example 2)",
             ),
             copies=2,
-            copies_by_players=(CopiesBand(5, 11, 1, ()), CopiesBand(12, 18, 2, ())),
+            copies_by_players=(_CopiesBand(5, 11, 1, ()), _CopiesBand(12, 18, 2, ())),
         ),
-        CalamityId.CIVIL_DISORDER: Calamity(
+        CalamityId.CIVIL_DISORDER: _Calamity(
             CalamityId.CIVIL_DISORDER,
             "Civil Disorder",
             7,
@@ -3027,9 +3107,9 @@ CALAMITIES: Final[Mapping[str, Calamity]] = FrozenMap(
                 "community/megaciv_calamities.csv (bubba0077/MegaCiv@ce837b12ca2740a435fe3bcab35503edc921b885:src/net/bubbaland/megaciv/game/Civ_Constants.xml; czvandijk/MegaCivAid agrees; jscott1989/megaempiresassistant (Mega Empires) agrees); copies: menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json §8 (Calamity limit per player; Example 2)",
             ),
             copies=2,
-            copies_by_players=(CopiesBand(5, 11, 1, ()), CopiesBand(12, 18, 2, ())),
+            copies_by_players=(_CopiesBand(5, 11, 1, ()), _CopiesBand(12, 18, 2, ())),
         ),
-        CalamityId.MINOR_UPRISING: Calamity(
+        CalamityId.MINOR_UPRISING: _Calamity(
             CalamityId.MINOR_UPRISING,
             "Minor Uprising",
             7,
@@ -3039,9 +3119,9 @@ CALAMITIES: Final[Mapping[str, Calamity]] = FrozenMap(
                 "community/megaciv_calamities.csv (bubba0077/MegaCiv@ce837b12ca2740a435fe3bcab35503edc921b885:src/net/bubbaland/megaciv/game/Civ_Constants.xml; czvandijk/MegaCivAid agrees; jscott1989/megaempiresassistant (Mega Empires) agrees) tradable: menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json §7 (Trade: any calamity but a non-tradeable one may go into a trade); copies: menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json §8 (Calamity limit per player; Example 2)",
             ),
             copies=2,
-            copies_by_players=(CopiesBand(5, 11, 1, ()), CopiesBand(12, 18, 2, ())),
+            copies_by_players=(_CopiesBand(5, 11, 1, ()), _CopiesBand(12, 18, 2, ())),
         ),
-        CalamityId.CORRUPTION: Calamity(
+        CalamityId.CORRUPTION: _Calamity(
             CalamityId.CORRUPTION,
             "Corruption",
             8,
@@ -3051,9 +3131,9 @@ CALAMITIES: Final[Mapping[str, Calamity]] = FrozenMap(
                 "community/megaciv_calamities.csv (bubba0077/MegaCiv@ce837b12ca2740a435fe3bcab35503edc921b885:src/net/bubbaland/megaciv/game/Civ_Constants.xml; czvandijk/MegaCivAid agrees; jscott1989/megaempiresassistant (Mega Empires) agrees); copies: menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json §8 (Calamity limit per player; Example 2)",
             ),
             copies=2,
-            copies_by_players=(CopiesBand(5, 11, 1, ()), CopiesBand(12, 18, 2, ())),
+            copies_by_players=(_CopiesBand(5, 11, 1, ()), _CopiesBand(12, 18, 2, ())),
         ),
-        CalamityId.ICONOCLASM_AND_HERESY: Calamity(
+        CalamityId.ICONOCLASM_AND_HERESY: _Calamity(
             CalamityId.ICONOCLASM_AND_HERESY,
             "Iconoclasm and Heresy",
             8,
@@ -3063,9 +3143,9 @@ CALAMITIES: Final[Mapping[str, Calamity]] = FrozenMap(
                 "community/megaciv_calamities.csv (bubba0077/MegaCiv@ce837b12ca2740a435fe3bcab35503edc921b885:src/net/bubbaland/megaciv/game/Civ_Constants.xml; czvandijk/MegaCivAid agrees; jscott1989/megaempiresassistant (Mega Empires) not read); copies: menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json §8 (Calamity limit per player; Example 2)",
             ),
             copies=2,
-            copies_by_players=(CopiesBand(5, 11, 1, ()), CopiesBand(12, 18, 2, ())),
+            copies_by_players=(_CopiesBand(5, 11, 1, ()), _CopiesBand(12, 18, 2, ())),
         ),
-        CalamityId.BANDITRY: Calamity(
+        CalamityId.BANDITRY: _Calamity(
             CalamityId.BANDITRY,
             "Banditry",
             8,
@@ -3075,9 +3155,9 @@ CALAMITIES: Final[Mapping[str, Calamity]] = FrozenMap(
                 "community/megaciv_calamities.csv (bubba0077/MegaCiv@ce837b12ca2740a435fe3bcab35503edc921b885:src/net/bubbaland/megaciv/game/Civ_Constants.xml; czvandijk/MegaCivAid agrees; jscott1989/megaempiresassistant (Mega Empires) agrees) tradable: menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json §7 (Trade: any calamity but a non-tradeable one may go into a trade); copies: menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json §8 (Calamity limit per player; Example 2)",
             ),
             copies=2,
-            copies_by_players=(CopiesBand(5, 11, 1, ()), CopiesBand(12, 18, 2, ())),
+            copies_by_players=(_CopiesBand(5, 11, 1, ()), _CopiesBand(12, 18, 2, ())),
         ),
-        CalamityId.REGRESSION: Calamity(
+        CalamityId.REGRESSION: _Calamity(
             CalamityId.REGRESSION,
             "Regression",
             9,
@@ -3087,9 +3167,9 @@ CALAMITIES: Final[Mapping[str, Calamity]] = FrozenMap(
                 "community/megaciv_calamities.csv (bubba0077/MegaCiv@ce837b12ca2740a435fe3bcab35503edc921b885:src/net/bubbaland/megaciv/game/Civ_Constants.xml; czvandijk/MegaCivAid agrees; jscott1989/megaempiresassistant (Mega Empires) not read); copies: menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json §8 (Calamity limit per player; Example 2)",
             ),
             copies=2,
-            copies_by_players=(CopiesBand(5, 11, 1, ()), CopiesBand(12, 18, 2, ())),
+            copies_by_players=(_CopiesBand(5, 11, 1, ()), _CopiesBand(12, 18, 2, ())),
         ),
-        CalamityId.PIRACY: Calamity(
+        CalamityId.PIRACY: _Calamity(
             CalamityId.PIRACY,
             "Piracy",
             9,
@@ -3099,9 +3179,9 @@ CALAMITIES: Final[Mapping[str, Calamity]] = FrozenMap(
                 "community/megaciv_calamities.csv (bubba0077/MegaCiv@ce837b12ca2740a435fe3bcab35503edc921b885:src/net/bubbaland/megaciv/game/Civ_Constants.xml; czvandijk/MegaCivAid agrees; jscott1989/megaempiresassistant (Mega Empires) not read); copies: menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json §8 (Calamity limit per player; Example 2)",
             ),
             copies=2,
-            copies_by_players=(CopiesBand(5, 11, 1, ()), CopiesBand(12, 18, 2, ())),
+            copies_by_players=(_CopiesBand(5, 11, 1, ()), _CopiesBand(12, 18, 2, ())),
         ),
-        CalamityId.COASTAL_MIGRATION: Calamity(
+        CalamityId.COASTAL_MIGRATION: _Calamity(
             CalamityId.COASTAL_MIGRATION,
             "Coastal Migration",
             9,
@@ -3111,7 +3191,7 @@ CALAMITIES: Final[Mapping[str, Calamity]] = FrozenMap(
                 "community/megaciv_calamities.csv (bubba0077/MegaCiv@ce837b12ca2740a435fe3bcab35503edc921b885:src/net/bubbaland/megaciv/game/Civ_Constants.xml; czvandijk/MegaCivAid agrees; jscott1989/megaempiresassistant (Mega Empires) not read) tradable: menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json §7 (Trade: any calamity but a non-tradeable one may go into a trade); copies: menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json §8 (Calamity limit per player; Example 2)",
             ),
             copies=2,
-            copies_by_players=(CopiesBand(5, 11, 1, ()), CopiesBand(12, 18, 2, ())),
+            copies_by_players=(_CopiesBand(5, 11, 1, ()), _CopiesBand(12, 18, 2, ())),
         ),
     },
 )
@@ -3148,7 +3228,7 @@ CALAMITY_ORDER: Final[tuple[str, ...]] = (
 CALAMITY_EFFECTS: Final[Mapping[str, tuple[CalamityEffect, ...] | None]] = FrozenMap(
     {
         CalamityId.VOLCANO_EARTHQUAKE: (
-            CalamityEffect(
+            _CalamityEffect(
                 "eruption",
                 Role.PRIMARY,
                 CalamityKind.ELIMINATE_UNITS_IN_AREA,
@@ -3164,7 +3244,7 @@ CALAMITY_EFFECTS: Final[Mapping[str, tuple[CalamityEffect, ...] | None]] = Froze
                 ),
                 site="greatest_damage_to_primary_victim",
             ),
-            CalamityEffect(
+            _CalamityEffect(
                 "earthquake",
                 Role.PRIMARY,
                 CalamityKind.DESTROY_CITIES,
@@ -3180,7 +3260,7 @@ CALAMITY_EFFECTS: Final[Mapping[str, tuple[CalamityEffect, ...] | None]] = Froze
                     "bubba0077/MegaCiv@5fd249bca48176be246792ded9d2d21e6ca2b41e:src/net/bubbaland/megaciv/game/TradeStack.java; czvandijk/MegaCivAid@e9603e453963fabc2bcb9b8b1c21bc22c194791a:pages/4_calamities.py agrees",
                 ),
             ),
-            CalamityEffect(
+            _CalamityEffect(
                 "eruption_other_players",
                 Role.SECONDARY,
                 CalamityKind.ELIMINATE_UNITS_IN_AREA,
@@ -3195,7 +3275,7 @@ CALAMITY_EFFECTS: Final[Mapping[str, tuple[CalamityEffect, ...] | None]] = Froze
                     "bubba0077/MegaCiv@5fd249bca48176be246792ded9d2d21e6ca2b41e:src/net/bubbaland/megaciv/game/TradeStack.java; czvandijk/MegaCivAid@e9603e453963fabc2bcb9b8b1c21bc22c194791a:pages/4_calamities.py agrees",
                 ),
             ),
-            CalamityEffect(
+            _CalamityEffect(
                 "earthquake_adjacent_city",
                 Role.SECONDARY,
                 CalamityKind.REDUCE_CITIES,
@@ -3214,7 +3294,7 @@ CALAMITY_EFFECTS: Final[Mapping[str, tuple[CalamityEffect, ...] | None]] = Froze
             ),
         ),
         CalamityId.TREACHERY: (
-            CalamityEffect(
+            _CalamityEffect(
                 "city_annexed",
                 Role.PRIMARY,
                 CalamityKind.ANNEX_UNIT_POINTS,
@@ -3232,7 +3312,7 @@ CALAMITY_EFFECTS: Final[Mapping[str, tuple[CalamityEffect, ...] | None]] = Froze
             ),
         ),
         CalamityId.TEMPEST: (
-            CalamityEffect(
+            _CalamityEffect(
                 "coastal_damage",
                 Role.PRIMARY,
                 CalamityKind.LOSE_UNIT_POINTS,
@@ -3248,7 +3328,7 @@ CALAMITY_EFFECTS: Final[Mapping[str, tuple[CalamityEffect, ...] | None]] = Froze
                     "bubba0077/MegaCiv@5fd249bca48176be246792ded9d2d21e6ca2b41e:src/net/bubbaland/megaciv/game/TradeStack.java; czvandijk/MegaCivAid@e9603e453963fabc2bcb9b8b1c21bc22c194791a:pages/4_calamities.py agrees",
                 ),
             ),
-            CalamityEffect(
+            _CalamityEffect(
                 "treasury_lost",
                 Role.PRIMARY,
                 CalamityKind.LOSE_TREASURY,
@@ -3264,7 +3344,7 @@ CALAMITY_EFFECTS: Final[Mapping[str, tuple[CalamityEffect, ...] | None]] = Froze
             ),
         ),
         CalamityId.FAMINE: (
-            CalamityEffect(
+            _CalamityEffect(
                 "famine_primary",
                 Role.PRIMARY,
                 CalamityKind.LOSE_UNIT_POINTS,
@@ -3278,7 +3358,7 @@ CALAMITY_EFFECTS: Final[Mapping[str, tuple[CalamityEffect, ...] | None]] = Froze
                     "bubba0077/MegaCiv@5fd249bca48176be246792ded9d2d21e6ca2b41e:src/net/bubbaland/megaciv/game/TradeStack.java; czvandijk/MegaCivAid@e9603e453963fabc2bcb9b8b1c21bc22c194791a:pages/4_calamities.py agrees",
                 ),
             ),
-            CalamityEffect(
+            _CalamityEffect(
                 "famine_secondary",
                 Role.SECONDARY,
                 CalamityKind.LOSE_UNIT_POINTS,
@@ -3296,7 +3376,7 @@ CALAMITY_EFFECTS: Final[Mapping[str, tuple[CalamityEffect, ...] | None]] = Froze
             ),
         ),
         CalamityId.SLAVE_REVOLT: (
-            CalamityEffect(
+            _CalamityEffect(
                 "support_check",
                 Role.PRIMARY,
                 CalamityKind.RAISE_CITY_SUPPORT_RATE,
@@ -3312,7 +3392,7 @@ CALAMITY_EFFECTS: Final[Mapping[str, tuple[CalamityEffect, ...] | None]] = Froze
             ),
         ),
         CalamityId.SQUANDERED_WEALTH: (
-            CalamityEffect(
+            _CalamityEffect(
                 "treasury_lost",
                 Role.PRIMARY,
                 CalamityKind.LOSE_TREASURY,
@@ -3328,7 +3408,7 @@ CALAMITY_EFFECTS: Final[Mapping[str, tuple[CalamityEffect, ...] | None]] = Froze
             ),
         ),
         CalamityId.FLOOD: (
-            CalamityEffect(
+            _CalamityEffect(
                 "flood_plain_damage",
                 Role.PRIMARY,
                 CalamityKind.FLOOD_PLAIN_LOSS,
@@ -3345,7 +3425,7 @@ CALAMITY_EFFECTS: Final[Mapping[str, tuple[CalamityEffect, ...] | None]] = Froze
                 ),
                 site="most_primary_victim_vulnerable_unit_points",
             ),
-            CalamityEffect(
+            _CalamityEffect(
                 "coastal_damage",
                 Role.PRIMARY,
                 CalamityKind.LOSE_UNIT_POINTS,
@@ -3362,7 +3442,7 @@ CALAMITY_EFFECTS: Final[Mapping[str, tuple[CalamityEffect, ...] | None]] = Froze
                     "bubba0077/MegaCiv@5fd249bca48176be246792ded9d2d21e6ca2b41e:src/net/bubbaland/megaciv/game/TradeStack.java; czvandijk/MegaCivAid@e9603e453963fabc2bcb9b8b1c21bc22c194791a:pages/4_calamities.py agrees",
                 ),
             ),
-            CalamityEffect(
+            _CalamityEffect(
                 "other_players_flood_plain",
                 Role.SECONDARY,
                 CalamityKind.FLOOD_PLAIN_LOSS,
@@ -3380,7 +3460,7 @@ CALAMITY_EFFECTS: Final[Mapping[str, tuple[CalamityEffect, ...] | None]] = Froze
             ),
         ),
         CalamityId.SUPERSTITION: (
-            CalamityEffect(
+            _CalamityEffect(
                 "cities_reduced",
                 Role.PRIMARY,
                 CalamityKind.REDUCE_CITIES,
@@ -3397,7 +3477,7 @@ CALAMITY_EFFECTS: Final[Mapping[str, tuple[CalamityEffect, ...] | None]] = Froze
             ),
         ),
         CalamityId.CITY_RIOTS: (
-            CalamityEffect(
+            _CalamityEffect(
                 "city_reduced",
                 Role.PRIMARY,
                 CalamityKind.REDUCE_CITIES,
@@ -3412,7 +3492,7 @@ CALAMITY_EFFECTS: Final[Mapping[str, tuple[CalamityEffect, ...] | None]] = Froze
                     "bubba0077/MegaCiv@5fd249bca48176be246792ded9d2d21e6ca2b41e:src/net/bubbaland/megaciv/game/TradeStack.java; czvandijk/MegaCivAid@e9603e453963fabc2bcb9b8b1c21bc22c194791a:pages/4_calamities.py agrees",
                 ),
             ),
-            CalamityEffect(
+            _CalamityEffect(
                 "treasury_lost",
                 Role.PRIMARY,
                 CalamityKind.LOSE_TREASURY,
@@ -3428,7 +3508,7 @@ CALAMITY_EFFECTS: Final[Mapping[str, tuple[CalamityEffect, ...] | None]] = Froze
             ),
         ),
         CalamityId.CIVIL_WAR: (
-            CalamityEffect(
+            _CalamityEffect(
                 "units_annexed",
                 Role.PRIMARY,
                 CalamityKind.ANNEX_UNIT_POINTS,
@@ -3446,7 +3526,7 @@ CALAMITY_EFFECTS: Final[Mapping[str, tuple[CalamityEffect, ...] | None]] = Froze
             ),
         ),
         CalamityId.BARBARIAN_HORDES: (
-            CalamityEffect(
+            _CalamityEffect(
                 "invasion",
                 Role.PRIMARY,
                 CalamityKind.BARBARIAN_INVASION,
@@ -3464,7 +3544,7 @@ CALAMITY_EFFECTS: Final[Mapping[str, tuple[CalamityEffect, ...] | None]] = Froze
             ),
         ),
         CalamityId.CITY_IN_FLAMES: (
-            CalamityEffect(
+            _CalamityEffect(
                 "city_destroyed",
                 Role.PRIMARY,
                 CalamityKind.DESTROY_CITIES,
@@ -3478,7 +3558,7 @@ CALAMITY_EFFECTS: Final[Mapping[str, tuple[CalamityEffect, ...] | None]] = Froze
                 rules=(
                     "bubba0077/MegaCiv@5fd249bca48176be246792ded9d2d21e6ca2b41e:src/net/bubbaland/megaciv/game/TradeStack.java; czvandijk/MegaCivAid@e9603e453963fabc2bcb9b8b1c21bc22c194791a:pages/4_calamities.py agrees",
                 ),
-                alternative=CalamityAlternative(
+                alternative=_CalamityAlternative(
                     CalamityKind.LOSE_TREASURY,
                     10,
                     CalamityUnit.TREASURY_TOKENS,
@@ -3490,7 +3570,7 @@ CALAMITY_EFFECTS: Final[Mapping[str, tuple[CalamityEffect, ...] | None]] = Froze
             ),
         ),
         CalamityId.CYCLONE: (
-            CalamityEffect(
+            _CalamityEffect(
                 "cities_reduced",
                 Role.PRIMARY,
                 CalamityKind.REDUCE_CITIES,
@@ -3507,7 +3587,7 @@ CALAMITY_EFFECTS: Final[Mapping[str, tuple[CalamityEffect, ...] | None]] = Froze
                 ),
                 site="most_primary_victim_cities",
             ),
-            CalamityEffect(
+            _CalamityEffect(
                 "other_cities_reduced",
                 Role.SECONDARY,
                 CalamityKind.REDUCE_CITIES,
@@ -3525,7 +3605,7 @@ CALAMITY_EFFECTS: Final[Mapping[str, tuple[CalamityEffect, ...] | None]] = Froze
             ),
         ),
         CalamityId.EPIDEMIC: (
-            CalamityEffect(
+            _CalamityEffect(
                 "epidemic_primary",
                 Role.PRIMARY,
                 CalamityKind.LOSE_UNIT_POINTS,
@@ -3539,7 +3619,7 @@ CALAMITY_EFFECTS: Final[Mapping[str, tuple[CalamityEffect, ...] | None]] = Froze
                     "bubba0077/MegaCiv@5fd249bca48176be246792ded9d2d21e6ca2b41e:src/net/bubbaland/megaciv/game/TradeStack.java; czvandijk/MegaCivAid@e9603e453963fabc2bcb9b8b1c21bc22c194791a:pages/4_calamities.py agrees",
                 ),
             ),
-            CalamityEffect(
+            _CalamityEffect(
                 "epidemic_secondary",
                 Role.SECONDARY,
                 CalamityKind.LOSE_UNIT_POINTS,
@@ -3557,7 +3637,7 @@ CALAMITY_EFFECTS: Final[Mapping[str, tuple[CalamityEffect, ...] | None]] = Froze
             ),
         ),
         CalamityId.TRIBAL_CONFLICT: (
-            CalamityEffect(
+            _CalamityEffect(
                 "damage",
                 Role.PRIMARY,
                 CalamityKind.LOSE_UNIT_POINTS,
@@ -3573,7 +3653,7 @@ CALAMITY_EFFECTS: Final[Mapping[str, tuple[CalamityEffect, ...] | None]] = Froze
             ),
         ),
         CalamityId.TYRANNY: (
-            CalamityEffect(
+            _CalamityEffect(
                 "units_annexed",
                 Role.PRIMARY,
                 CalamityKind.ANNEX_UNIT_POINTS,
@@ -3591,7 +3671,7 @@ CALAMITY_EFFECTS: Final[Mapping[str, tuple[CalamityEffect, ...] | None]] = Froze
             ),
         ),
         CalamityId.CIVIL_DISORDER: (
-            CalamityEffect(
+            _CalamityEffect(
                 "cities_reduced",
                 Role.PRIMARY,
                 CalamityKind.REDUCE_CITIES,
@@ -3608,7 +3688,7 @@ CALAMITY_EFFECTS: Final[Mapping[str, tuple[CalamityEffect, ...] | None]] = Froze
             ),
         ),
         CalamityId.MINOR_UPRISING: (
-            CalamityEffect(
+            _CalamityEffect(
                 "city_destroyed",
                 Role.PRIMARY,
                 CalamityKind.DESTROY_CITIES,
@@ -3625,7 +3705,7 @@ CALAMITY_EFFECTS: Final[Mapping[str, tuple[CalamityEffect, ...] | None]] = Froze
             ),
         ),
         CalamityId.CORRUPTION: (
-            CalamityEffect(
+            _CalamityEffect(
                 "commodities_discarded",
                 Role.PRIMARY,
                 CalamityKind.DISCARD_COMMODITY_POINTS,
@@ -3642,7 +3722,7 @@ CALAMITY_EFFECTS: Final[Mapping[str, tuple[CalamityEffect, ...] | None]] = Froze
             ),
         ),
         CalamityId.ICONOCLASM_AND_HERESY: (
-            CalamityEffect(
+            _CalamityEffect(
                 "cities_reduced",
                 Role.PRIMARY,
                 CalamityKind.REDUCE_CITIES,
@@ -3657,7 +3737,7 @@ CALAMITY_EFFECTS: Final[Mapping[str, tuple[CalamityEffect, ...] | None]] = Froze
                     "bubba0077/MegaCiv@5fd249bca48176be246792ded9d2d21e6ca2b41e:src/net/bubbaland/megaciv/game/TradeStack.java; czvandijk/MegaCivAid@e9603e453963fabc2bcb9b8b1c21bc22c194791a:pages/4_calamities.py agrees",
                 ),
             ),
-            CalamityEffect(
+            _CalamityEffect(
                 "other_cities_reduced",
                 Role.SECONDARY,
                 CalamityKind.REDUCE_CITIES,
@@ -3675,7 +3755,7 @@ CALAMITY_EFFECTS: Final[Mapping[str, tuple[CalamityEffect, ...] | None]] = Froze
             ),
         ),
         CalamityId.BANDITRY: (
-            CalamityEffect(
+            _CalamityEffect(
                 "commodities_discarded",
                 Role.PRIMARY,
                 CalamityKind.DISCARD_COMMODITY_POINTS,
@@ -3689,7 +3769,7 @@ CALAMITY_EFFECTS: Final[Mapping[str, tuple[CalamityEffect, ...] | None]] = Froze
                 rules=(
                     "bubba0077/MegaCiv@5fd249bca48176be246792ded9d2d21e6ca2b41e:src/net/bubbaland/megaciv/game/TradeStack.java; czvandijk/MegaCivAid@e9603e453963fabc2bcb9b8b1c21bc22c194791a:pages/4_calamities.py agrees",
                 ),
-                alternative=CalamityAlternative(
+                alternative=_CalamityAlternative(
                     CalamityKind.LOSE_TREASURY,
                     4,
                     CalamityUnit.TREASURY_TOKENS,
@@ -3702,7 +3782,7 @@ CALAMITY_EFFECTS: Final[Mapping[str, tuple[CalamityEffect, ...] | None]] = Froze
             ),
         ),
         CalamityId.REGRESSION: (
-            CalamityEffect(
+            _CalamityEffect(
                 "ast_moved_back",
                 Role.PRIMARY,
                 CalamityKind.AST_REGRESSION,
@@ -3718,7 +3798,7 @@ CALAMITY_EFFECTS: Final[Mapping[str, tuple[CalamityEffect, ...] | None]] = Froze
             ),
         ),
         CalamityId.PIRACY: (
-            CalamityEffect(
+            _CalamityEffect(
                 "coastal_cities_taken",
                 Role.PRIMARY,
                 CalamityKind.CITIES_REPLACED_BY_PIRATES,
@@ -3735,7 +3815,7 @@ CALAMITY_EFFECTS: Final[Mapping[str, tuple[CalamityEffect, ...] | None]] = Froze
                     "bubba0077/MegaCiv@5fd249bca48176be246792ded9d2d21e6ca2b41e:src/net/bubbaland/megaciv/game/TradeStack.java; czvandijk/MegaCivAid@e9603e453963fabc2bcb9b8b1c21bc22c194791a:pages/4_calamities.py agrees",
                 ),
             ),
-            CalamityEffect(
+            _CalamityEffect(
                 "other_coastal_cities_taken",
                 Role.SECONDARY,
                 CalamityKind.CITIES_REPLACED_BY_PIRATES,
@@ -3755,7 +3835,7 @@ CALAMITY_EFFECTS: Final[Mapping[str, tuple[CalamityEffect, ...] | None]] = Froze
             ),
         ),
         CalamityId.COASTAL_MIGRATION: (
-            CalamityEffect(
+            _CalamityEffect(
                 "coastal_city_destroyed",
                 Role.PRIMARY,
                 CalamityKind.DESTROY_CITIES,
@@ -3771,7 +3851,7 @@ CALAMITY_EFFECTS: Final[Mapping[str, tuple[CalamityEffect, ...] | None]] = Froze
                     "bubba0077/MegaCiv@5fd249bca48176be246792ded9d2d21e6ca2b41e:src/net/bubbaland/megaciv/game/TradeStack.java; czvandijk/MegaCivAid@e9603e453963fabc2bcb9b8b1c21bc22c194791a:pages/4_calamities.py agrees",
                 ),
             ),
-            CalamityEffect(
+            _CalamityEffect(
                 "treasury_lost",
                 Role.PRIMARY,
                 CalamityKind.LOSE_TREASURY,
@@ -3793,7 +3873,7 @@ CALAMITY_EFFECTS: Final[Mapping[str, tuple[CalamityEffect, ...] | None]] = Froze
 CALAMITY_MODIFIERS: Final[Mapping[str, tuple[CalamityModifier, ...] | None]] = FrozenMap(
     {
         CalamityId.VOLCANO_EARTHQUAKE: (
-            CalamityModifier(
+            _CalamityModifier(
                 card=CardId.ENGINEERING,
                 applies_to=AppliesTo.PRIMARY,
                 effect=ModifierEffect.ALTERS,
@@ -3815,7 +3895,7 @@ CALAMITY_MODIFIERS: Final[Mapping[str, tuple[CalamityModifier, ...] | None]] = F
             ),
         ),
         CalamityId.TREACHERY: (
-            CalamityModifier(
+            _CalamityModifier(
                 card=CardId.DIPLOMACY,
                 applies_to=AppliesTo.PRIMARY,
                 effect=ModifierEffect.AGGRAVATES,
@@ -3838,7 +3918,7 @@ CALAMITY_MODIFIERS: Final[Mapping[str, tuple[CalamityModifier, ...] | None]] = F
         ),
         CalamityId.TEMPEST: (),
         CalamityId.FAMINE: (
-            CalamityModifier(
+            _CalamityModifier(
                 card=CardId.AGRICULTURE,
                 applies_to=AppliesTo.PRIMARY,
                 effect=ModifierEffect.AGGRAVATES,
@@ -3858,7 +3938,7 @@ CALAMITY_MODIFIERS: Final[Mapping[str, tuple[CalamityModifier, ...] | None]] = F
                     "bubba0077/MegaCiv@5fd249bca48176be246792ded9d2d21e6ca2b41e:src/net/bubbaland/megaciv/game/TradeStack.java and bubba0077/MegaCiv@027db7817bfc1942ec8a39aae9a3b8eb49d8d89b:src/net/bubbaland/megaciv/game/Technology.java; czvandijk/MegaCivAid@e9603e453963fabc2bcb9b8b1c21bc22c194791a:pages/4_calamities.py and czvandijk/MegaCivAid@9d3028b6321af32e731b51b946f24f166f9756ec:pages/2_advance_help.py agree",
                 ),
             ),
-            CalamityModifier(
+            _CalamityModifier(
                 card=CardId.POTTERY,
                 applies_to=AppliesTo.BOTH,
                 effect=ModifierEffect.REDUCES,
@@ -3878,7 +3958,7 @@ CALAMITY_MODIFIERS: Final[Mapping[str, tuple[CalamityModifier, ...] | None]] = F
                     "bubba0077/MegaCiv@5fd249bca48176be246792ded9d2d21e6ca2b41e:src/net/bubbaland/megaciv/game/TradeStack.java and bubba0077/MegaCiv@027db7817bfc1942ec8a39aae9a3b8eb49d8d89b:src/net/bubbaland/megaciv/game/Technology.java; czvandijk/MegaCivAid@e9603e453963fabc2bcb9b8b1c21bc22c194791a:pages/4_calamities.py and czvandijk/MegaCivAid@9d3028b6321af32e731b51b946f24f166f9756ec:pages/2_advance_help.py agree",
                 ),
             ),
-            CalamityModifier(
+            _CalamityModifier(
                 card=CardId.CALENDAR,
                 applies_to=AppliesTo.BOTH,
                 effect=ModifierEffect.REDUCES,
@@ -3900,7 +3980,7 @@ CALAMITY_MODIFIERS: Final[Mapping[str, tuple[CalamityModifier, ...] | None]] = F
             ),
         ),
         CalamityId.SLAVE_REVOLT: (
-            CalamityModifier(
+            _CalamityModifier(
                 card=CardId.MYTHOLOGY,
                 applies_to=AppliesTo.PRIMARY,
                 effect=ModifierEffect.REDUCES,
@@ -3920,7 +4000,7 @@ CALAMITY_MODIFIERS: Final[Mapping[str, tuple[CalamityModifier, ...] | None]] = F
                     "bubba0077/MegaCiv@5fd249bca48176be246792ded9d2d21e6ca2b41e:src/net/bubbaland/megaciv/game/TradeStack.java and bubba0077/MegaCiv@027db7817bfc1942ec8a39aae9a3b8eb49d8d89b:src/net/bubbaland/megaciv/game/Technology.java; czvandijk/MegaCivAid@e9603e453963fabc2bcb9b8b1c21bc22c194791a:pages/4_calamities.py and czvandijk/MegaCivAid@9d3028b6321af32e731b51b946f24f166f9756ec:pages/2_advance_help.py agree",
                 ),
             ),
-            CalamityModifier(
+            _CalamityModifier(
                 card=CardId.ENLIGHTENMENT,
                 applies_to=AppliesTo.PRIMARY,
                 effect=ModifierEffect.REDUCES,
@@ -3940,7 +4020,7 @@ CALAMITY_MODIFIERS: Final[Mapping[str, tuple[CalamityModifier, ...] | None]] = F
                     "bubba0077/MegaCiv@5fd249bca48176be246792ded9d2d21e6ca2b41e:src/net/bubbaland/megaciv/game/TradeStack.java and bubba0077/MegaCiv@027db7817bfc1942ec8a39aae9a3b8eb49d8d89b:src/net/bubbaland/megaciv/game/Technology.java; czvandijk/MegaCivAid@e9603e453963fabc2bcb9b8b1c21bc22c194791a:pages/4_calamities.py and czvandijk/MegaCivAid@9d3028b6321af32e731b51b946f24f166f9756ec:pages/2_advance_help.py agree",
                 ),
             ),
-            CalamityModifier(
+            _CalamityModifier(
                 card=CardId.MINING,
                 applies_to=AppliesTo.PRIMARY,
                 effect=ModifierEffect.AGGRAVATES,
@@ -3963,7 +4043,7 @@ CALAMITY_MODIFIERS: Final[Mapping[str, tuple[CalamityModifier, ...] | None]] = F
         ),
         CalamityId.SQUANDERED_WEALTH: (),
         CalamityId.FLOOD: (
-            CalamityModifier(
+            _CalamityModifier(
                 card=CardId.ENGINEERING,
                 applies_to=AppliesTo.BOTH,
                 effect=ModifierEffect.REDUCES,
@@ -3985,7 +4065,7 @@ CALAMITY_MODIFIERS: Final[Mapping[str, tuple[CalamityModifier, ...] | None]] = F
             ),
         ),
         CalamityId.SUPERSTITION: (
-            CalamityModifier(
+            _CalamityModifier(
                 card=CardId.MYSTICISM,
                 applies_to=AppliesTo.PRIMARY,
                 effect=ModifierEffect.REDUCES,
@@ -4005,7 +4085,7 @@ CALAMITY_MODIFIERS: Final[Mapping[str, tuple[CalamityModifier, ...] | None]] = F
                     "bubba0077/MegaCiv@5fd249bca48176be246792ded9d2d21e6ca2b41e:src/net/bubbaland/megaciv/game/TradeStack.java and bubba0077/MegaCiv@027db7817bfc1942ec8a39aae9a3b8eb49d8d89b:src/net/bubbaland/megaciv/game/Technology.java; czvandijk/MegaCivAid@e9603e453963fabc2bcb9b8b1c21bc22c194791a:pages/4_calamities.py and czvandijk/MegaCivAid@9d3028b6321af32e731b51b946f24f166f9756ec:pages/2_advance_help.py agree",
                 ),
             ),
-            CalamityModifier(
+            _CalamityModifier(
                 card=CardId.DEISM,
                 applies_to=AppliesTo.PRIMARY,
                 effect=ModifierEffect.REDUCES,
@@ -4025,7 +4105,7 @@ CALAMITY_MODIFIERS: Final[Mapping[str, tuple[CalamityModifier, ...] | None]] = F
                     "bubba0077/MegaCiv@5fd249bca48176be246792ded9d2d21e6ca2b41e:src/net/bubbaland/megaciv/game/TradeStack.java and bubba0077/MegaCiv@027db7817bfc1942ec8a39aae9a3b8eb49d8d89b:src/net/bubbaland/megaciv/game/Technology.java; czvandijk/MegaCivAid@e9603e453963fabc2bcb9b8b1c21bc22c194791a:pages/4_calamities.py and czvandijk/MegaCivAid@9d3028b6321af32e731b51b946f24f166f9756ec:pages/2_advance_help.py agree",
                 ),
             ),
-            CalamityModifier(
+            _CalamityModifier(
                 card=CardId.ENLIGHTENMENT,
                 applies_to=AppliesTo.PRIMARY,
                 effect=ModifierEffect.REDUCES,
@@ -4045,7 +4125,7 @@ CALAMITY_MODIFIERS: Final[Mapping[str, tuple[CalamityModifier, ...] | None]] = F
                     "bubba0077/MegaCiv@5fd249bca48176be246792ded9d2d21e6ca2b41e:src/net/bubbaland/megaciv/game/TradeStack.java and bubba0077/MegaCiv@027db7817bfc1942ec8a39aae9a3b8eb49d8d89b:src/net/bubbaland/megaciv/game/Technology.java; czvandijk/MegaCivAid@e9603e453963fabc2bcb9b8b1c21bc22c194791a:pages/4_calamities.py and czvandijk/MegaCivAid@9d3028b6321af32e731b51b946f24f166f9756ec:pages/2_advance_help.py agree",
                 ),
             ),
-            CalamityModifier(
+            _CalamityModifier(
                 card=CardId.UNIVERSAL_DOCTRINE,
                 applies_to=AppliesTo.PRIMARY,
                 effect=ModifierEffect.AGGRAVATES,
@@ -4068,7 +4148,7 @@ CALAMITY_MODIFIERS: Final[Mapping[str, tuple[CalamityModifier, ...] | None]] = F
         ),
         CalamityId.CITY_RIOTS: (),
         CalamityId.CIVIL_WAR: (
-            CalamityModifier(
+            _CalamityModifier(
                 card=CardId.MUSIC,
                 applies_to=AppliesTo.PRIMARY,
                 effect=ModifierEffect.REDUCES,
@@ -4088,7 +4168,7 @@ CALAMITY_MODIFIERS: Final[Mapping[str, tuple[CalamityModifier, ...] | None]] = F
                     "bubba0077/MegaCiv@5fd249bca48176be246792ded9d2d21e6ca2b41e:src/net/bubbaland/megaciv/game/TradeStack.java and bubba0077/MegaCiv@027db7817bfc1942ec8a39aae9a3b8eb49d8d89b:src/net/bubbaland/megaciv/game/Technology.java; czvandijk/MegaCivAid@e9603e453963fabc2bcb9b8b1c21bc22c194791a:pages/4_calamities.py and czvandijk/MegaCivAid@9d3028b6321af32e731b51b946f24f166f9756ec:pages/2_advance_help.py agree",
                 ),
             ),
-            CalamityModifier(
+            _CalamityModifier(
                 card=CardId.DRAMA_AND_POETRY,
                 applies_to=AppliesTo.PRIMARY,
                 effect=ModifierEffect.REDUCES,
@@ -4108,7 +4188,7 @@ CALAMITY_MODIFIERS: Final[Mapping[str, tuple[CalamityModifier, ...] | None]] = F
                     "bubba0077/MegaCiv@5fd249bca48176be246792ded9d2d21e6ca2b41e:src/net/bubbaland/megaciv/game/TradeStack.java and bubba0077/MegaCiv@027db7817bfc1942ec8a39aae9a3b8eb49d8d89b:src/net/bubbaland/megaciv/game/Technology.java; czvandijk/MegaCivAid@e9603e453963fabc2bcb9b8b1c21bc22c194791a:pages/4_calamities.py and czvandijk/MegaCivAid@9d3028b6321af32e731b51b946f24f166f9756ec:pages/2_advance_help.py agree",
                 ),
             ),
-            CalamityModifier(
+            _CalamityModifier(
                 card=CardId.DEMOCRACY,
                 applies_to=AppliesTo.PRIMARY,
                 effect=ModifierEffect.REDUCES,
@@ -4128,7 +4208,7 @@ CALAMITY_MODIFIERS: Final[Mapping[str, tuple[CalamityModifier, ...] | None]] = F
                     "bubba0077/MegaCiv@5fd249bca48176be246792ded9d2d21e6ca2b41e:src/net/bubbaland/megaciv/game/TradeStack.java and bubba0077/MegaCiv@027db7817bfc1942ec8a39aae9a3b8eb49d8d89b:src/net/bubbaland/megaciv/game/Technology.java; czvandijk/MegaCivAid@e9603e453963fabc2bcb9b8b1c21bc22c194791a:pages/4_calamities.py and czvandijk/MegaCivAid@9d3028b6321af32e731b51b946f24f166f9756ec:pages/2_advance_help.py agree",
                 ),
             ),
-            CalamityModifier(
+            _CalamityModifier(
                 card=CardId.PHILOSOPHY,
                 applies_to=AppliesTo.PRIMARY,
                 effect=ModifierEffect.AGGRAVATES,
@@ -4148,7 +4228,7 @@ CALAMITY_MODIFIERS: Final[Mapping[str, tuple[CalamityModifier, ...] | None]] = F
                     "bubba0077/MegaCiv@5fd249bca48176be246792ded9d2d21e6ca2b41e:src/net/bubbaland/megaciv/game/TradeStack.java and bubba0077/MegaCiv@027db7817bfc1942ec8a39aae9a3b8eb49d8d89b:src/net/bubbaland/megaciv/game/Technology.java; czvandijk/MegaCivAid@e9603e453963fabc2bcb9b8b1c21bc22c194791a:pages/4_calamities.py and czvandijk/MegaCivAid@9d3028b6321af32e731b51b946f24f166f9756ec:pages/2_advance_help.py agree",
                 ),
             ),
-            CalamityModifier(
+            _CalamityModifier(
                 card=CardId.MILITARY,
                 applies_to=AppliesTo.PRIMARY,
                 effect=ModifierEffect.AGGRAVATES,
@@ -4170,7 +4250,7 @@ CALAMITY_MODIFIERS: Final[Mapping[str, tuple[CalamityModifier, ...] | None]] = F
             ),
         ),
         CalamityId.BARBARIAN_HORDES: (
-            CalamityModifier(
+            _CalamityModifier(
                 card=CardId.MONARCHY,
                 applies_to=AppliesTo.PRIMARY,
                 effect=ModifierEffect.REDUCES,
@@ -4190,7 +4270,7 @@ CALAMITY_MODIFIERS: Final[Mapping[str, tuple[CalamityModifier, ...] | None]] = F
                     "bubba0077/MegaCiv@5fd249bca48176be246792ded9d2d21e6ca2b41e:src/net/bubbaland/megaciv/game/TradeStack.java and bubba0077/MegaCiv@027db7817bfc1942ec8a39aae9a3b8eb49d8d89b:src/net/bubbaland/megaciv/game/Technology.java; czvandijk/MegaCivAid@e9603e453963fabc2bcb9b8b1c21bc22c194791a:pages/4_calamities.py and czvandijk/MegaCivAid@9d3028b6321af32e731b51b946f24f166f9756ec:pages/2_advance_help.py agree",
                 ),
             ),
-            CalamityModifier(
+            _CalamityModifier(
                 card=CardId.POLITICS,
                 applies_to=AppliesTo.PRIMARY,
                 effect=ModifierEffect.AGGRAVATES,
@@ -4210,7 +4290,7 @@ CALAMITY_MODIFIERS: Final[Mapping[str, tuple[CalamityModifier, ...] | None]] = F
                     "bubba0077/MegaCiv@5fd249bca48176be246792ded9d2d21e6ca2b41e:src/net/bubbaland/megaciv/game/TradeStack.java and bubba0077/MegaCiv@027db7817bfc1942ec8a39aae9a3b8eb49d8d89b:src/net/bubbaland/megaciv/game/Technology.java; czvandijk/MegaCivAid@e9603e453963fabc2bcb9b8b1c21bc22c194791a:pages/4_calamities.py and Tupsi/CivicHelper@171eac5cd39485fc8b8991e91238533b7abe8ea6:app/src/main/assets/advances.xml agree (czvandijk's advance page, pages/2_advance_help.py, has no Barbarian Hordes line for Politics)",
                 ),
             ),
-            CalamityModifier(
+            _CalamityModifier(
                 card=CardId.PROVINCIAL_EMPIRE,
                 applies_to=AppliesTo.PRIMARY,
                 effect=ModifierEffect.AGGRAVATES,
@@ -4233,7 +4313,7 @@ CALAMITY_MODIFIERS: Final[Mapping[str, tuple[CalamityModifier, ...] | None]] = F
         ),
         CalamityId.CITY_IN_FLAMES: (),
         CalamityId.CYCLONE: (
-            CalamityModifier(
+            _CalamityModifier(
                 card=CardId.TRADE_EMPIRE,
                 applies_to=AppliesTo.BOTH,
                 effect=ModifierEffect.AGGRAVATES,
@@ -4253,7 +4333,7 @@ CALAMITY_MODIFIERS: Final[Mapping[str, tuple[CalamityModifier, ...] | None]] = F
                     "bubba0077/MegaCiv@5fd249bca48176be246792ded9d2d21e6ca2b41e:src/net/bubbaland/megaciv/game/TradeStack.java and bubba0077/MegaCiv@027db7817bfc1942ec8a39aae9a3b8eb49d8d89b:src/net/bubbaland/megaciv/game/Technology.java; czvandijk/MegaCivAid@e9603e453963fabc2bcb9b8b1c21bc22c194791a:pages/4_calamities.py and czvandijk/MegaCivAid@9d3028b6321af32e731b51b946f24f166f9756ec:pages/2_advance_help.py agree",
                 ),
             ),
-            CalamityModifier(
+            _CalamityModifier(
                 card=CardId.MASONRY,
                 applies_to=AppliesTo.BOTH,
                 effect=ModifierEffect.REDUCES,
@@ -4273,7 +4353,7 @@ CALAMITY_MODIFIERS: Final[Mapping[str, tuple[CalamityModifier, ...] | None]] = F
                     "bubba0077/MegaCiv@5fd249bca48176be246792ded9d2d21e6ca2b41e:src/net/bubbaland/megaciv/game/TradeStack.java and bubba0077/MegaCiv@027db7817bfc1942ec8a39aae9a3b8eb49d8d89b:src/net/bubbaland/megaciv/game/Technology.java; czvandijk/MegaCivAid@e9603e453963fabc2bcb9b8b1c21bc22c194791a:pages/4_calamities.py and czvandijk/MegaCivAid@9d3028b6321af32e731b51b946f24f166f9756ec:pages/2_advance_help.py agree",
                 ),
             ),
-            CalamityModifier(
+            _CalamityModifier(
                 card=CardId.CALENDAR,
                 applies_to=AppliesTo.BOTH,
                 effect=ModifierEffect.REDUCES,
@@ -4295,7 +4375,7 @@ CALAMITY_MODIFIERS: Final[Mapping[str, tuple[CalamityModifier, ...] | None]] = F
             ),
         ),
         CalamityId.EPIDEMIC: (
-            CalamityModifier(
+            _CalamityModifier(
                 card=CardId.MEDICINE,
                 applies_to=AppliesTo.BOTH,
                 effect=ModifierEffect.REDUCES,
@@ -4315,7 +4395,7 @@ CALAMITY_MODIFIERS: Final[Mapping[str, tuple[CalamityModifier, ...] | None]] = F
                     "bubba0077/MegaCiv@5fd249bca48176be246792ded9d2d21e6ca2b41e:src/net/bubbaland/megaciv/game/TradeStack.java and bubba0077/MegaCiv@027db7817bfc1942ec8a39aae9a3b8eb49d8d89b:src/net/bubbaland/megaciv/game/Technology.java; czvandijk/MegaCivAid@e9603e453963fabc2bcb9b8b1c21bc22c194791a:pages/4_calamities.py and czvandijk/MegaCivAid@9d3028b6321af32e731b51b946f24f166f9756ec:pages/2_advance_help.py agree",
                 ),
             ),
-            CalamityModifier(
+            _CalamityModifier(
                 card=CardId.ENLIGHTENMENT,
                 applies_to=AppliesTo.PRIMARY,
                 effect=ModifierEffect.REDUCES,
@@ -4335,7 +4415,7 @@ CALAMITY_MODIFIERS: Final[Mapping[str, tuple[CalamityModifier, ...] | None]] = F
                     "bubba0077/MegaCiv@5fd249bca48176be246792ded9d2d21e6ca2b41e:src/net/bubbaland/megaciv/game/TradeStack.java and bubba0077/MegaCiv@027db7817bfc1942ec8a39aae9a3b8eb49d8d89b:src/net/bubbaland/megaciv/game/Technology.java; czvandijk/MegaCivAid@e9603e453963fabc2bcb9b8b1c21bc22c194791a:pages/4_calamities.py and czvandijk/MegaCivAid@9d3028b6321af32e731b51b946f24f166f9756ec:pages/2_advance_help.py agree",
                 ),
             ),
-            CalamityModifier(
+            _CalamityModifier(
                 card=CardId.ANATOMY,
                 applies_to=AppliesTo.SECONDARY,
                 effect=ModifierEffect.REDUCES,
@@ -4355,7 +4435,7 @@ CALAMITY_MODIFIERS: Final[Mapping[str, tuple[CalamityModifier, ...] | None]] = F
                     "bubba0077/MegaCiv@5fd249bca48176be246792ded9d2d21e6ca2b41e:src/net/bubbaland/megaciv/game/TradeStack.java and bubba0077/MegaCiv@027db7817bfc1942ec8a39aae9a3b8eb49d8d89b:src/net/bubbaland/megaciv/game/Technology.java; czvandijk/MegaCivAid@e9603e453963fabc2bcb9b8b1c21bc22c194791a:pages/4_calamities.py and czvandijk/MegaCivAid@9d3028b6321af32e731b51b946f24f166f9756ec:pages/2_advance_help.py agree",
                 ),
             ),
-            CalamityModifier(
+            _CalamityModifier(
                 card=CardId.ROADBUILDING,
                 applies_to=AppliesTo.PRIMARY,
                 effect=ModifierEffect.AGGRAVATES,
@@ -4375,7 +4455,7 @@ CALAMITY_MODIFIERS: Final[Mapping[str, tuple[CalamityModifier, ...] | None]] = F
                     "bubba0077/MegaCiv@5fd249bca48176be246792ded9d2d21e6ca2b41e:src/net/bubbaland/megaciv/game/TradeStack.java and bubba0077/MegaCiv@027db7817bfc1942ec8a39aae9a3b8eb49d8d89b:src/net/bubbaland/megaciv/game/Technology.java; czvandijk/MegaCivAid@e9603e453963fabc2bcb9b8b1c21bc22c194791a:pages/4_calamities.py and czvandijk/MegaCivAid@9d3028b6321af32e731b51b946f24f166f9756ec:pages/2_advance_help.py agree",
                 ),
             ),
-            CalamityModifier(
+            _CalamityModifier(
                 card=CardId.TRADE_EMPIRE,
                 applies_to=AppliesTo.PRIMARY,
                 effect=ModifierEffect.AGGRAVATES,
@@ -4398,7 +4478,7 @@ CALAMITY_MODIFIERS: Final[Mapping[str, tuple[CalamityModifier, ...] | None]] = F
         ),
         CalamityId.TRIBAL_CONFLICT: (),
         CalamityId.TYRANNY: (
-            CalamityModifier(
+            _CalamityModifier(
                 card=CardId.SCULPTURE,
                 applies_to=AppliesTo.PRIMARY,
                 effect=ModifierEffect.REDUCES,
@@ -4418,7 +4498,7 @@ CALAMITY_MODIFIERS: Final[Mapping[str, tuple[CalamityModifier, ...] | None]] = F
                     "bubba0077/MegaCiv@5fd249bca48176be246792ded9d2d21e6ca2b41e:src/net/bubbaland/megaciv/game/TradeStack.java and bubba0077/MegaCiv@027db7817bfc1942ec8a39aae9a3b8eb49d8d89b:src/net/bubbaland/megaciv/game/Technology.java; czvandijk/MegaCivAid@e9603e453963fabc2bcb9b8b1c21bc22c194791a:pages/4_calamities.py and czvandijk/MegaCivAid@9d3028b6321af32e731b51b946f24f166f9756ec:pages/2_advance_help.py agree",
                 ),
             ),
-            CalamityModifier(
+            _CalamityModifier(
                 card=CardId.LAW,
                 applies_to=AppliesTo.PRIMARY,
                 effect=ModifierEffect.REDUCES,
@@ -4438,7 +4518,7 @@ CALAMITY_MODIFIERS: Final[Mapping[str, tuple[CalamityModifier, ...] | None]] = F
                     "bubba0077/MegaCiv@5fd249bca48176be246792ded9d2d21e6ca2b41e:src/net/bubbaland/megaciv/game/TradeStack.java and bubba0077/MegaCiv@027db7817bfc1942ec8a39aae9a3b8eb49d8d89b:src/net/bubbaland/megaciv/game/Technology.java; czvandijk/MegaCivAid@e9603e453963fabc2bcb9b8b1c21bc22c194791a:pages/4_calamities.py and czvandijk/MegaCivAid@9d3028b6321af32e731b51b946f24f166f9756ec:pages/2_advance_help.py agree",
                 ),
             ),
-            CalamityModifier(
+            _CalamityModifier(
                 card=CardId.MONARCHY,
                 applies_to=AppliesTo.PRIMARY,
                 effect=ModifierEffect.AGGRAVATES,
@@ -4458,7 +4538,7 @@ CALAMITY_MODIFIERS: Final[Mapping[str, tuple[CalamityModifier, ...] | None]] = F
                     "bubba0077/MegaCiv@5fd249bca48176be246792ded9d2d21e6ca2b41e:src/net/bubbaland/megaciv/game/TradeStack.java and bubba0077/MegaCiv@027db7817bfc1942ec8a39aae9a3b8eb49d8d89b:src/net/bubbaland/megaciv/game/Technology.java; czvandijk/MegaCivAid@e9603e453963fabc2bcb9b8b1c21bc22c194791a:pages/4_calamities.py and czvandijk/MegaCivAid@9d3028b6321af32e731b51b946f24f166f9756ec:pages/2_advance_help.py agree",
                 ),
             ),
-            CalamityModifier(
+            _CalamityModifier(
                 card=CardId.PROVINCIAL_EMPIRE,
                 applies_to=AppliesTo.PRIMARY,
                 effect=ModifierEffect.AGGRAVATES,
@@ -4480,7 +4560,7 @@ CALAMITY_MODIFIERS: Final[Mapping[str, tuple[CalamityModifier, ...] | None]] = F
             ),
         ),
         CalamityId.CIVIL_DISORDER: (
-            CalamityModifier(
+            _CalamityModifier(
                 card=CardId.MUSIC,
                 applies_to=AppliesTo.PRIMARY,
                 effect=ModifierEffect.REDUCES,
@@ -4500,7 +4580,7 @@ CALAMITY_MODIFIERS: Final[Mapping[str, tuple[CalamityModifier, ...] | None]] = F
                     "bubba0077/MegaCiv@5fd249bca48176be246792ded9d2d21e6ca2b41e:src/net/bubbaland/megaciv/game/TradeStack.java and bubba0077/MegaCiv@027db7817bfc1942ec8a39aae9a3b8eb49d8d89b:src/net/bubbaland/megaciv/game/Technology.java; czvandijk/MegaCivAid@e9603e453963fabc2bcb9b8b1c21bc22c194791a:pages/4_calamities.py and czvandijk/MegaCivAid@9d3028b6321af32e731b51b946f24f166f9756ec:pages/2_advance_help.py agree",
                 ),
             ),
-            CalamityModifier(
+            _CalamityModifier(
                 card=CardId.DRAMA_AND_POETRY,
                 applies_to=AppliesTo.PRIMARY,
                 effect=ModifierEffect.REDUCES,
@@ -4520,7 +4600,7 @@ CALAMITY_MODIFIERS: Final[Mapping[str, tuple[CalamityModifier, ...] | None]] = F
                     "bubba0077/MegaCiv@5fd249bca48176be246792ded9d2d21e6ca2b41e:src/net/bubbaland/megaciv/game/TradeStack.java and bubba0077/MegaCiv@027db7817bfc1942ec8a39aae9a3b8eb49d8d89b:src/net/bubbaland/megaciv/game/Technology.java; czvandijk/MegaCivAid@e9603e453963fabc2bcb9b8b1c21bc22c194791a:pages/4_calamities.py and czvandijk/MegaCivAid@9d3028b6321af32e731b51b946f24f166f9756ec:pages/2_advance_help.py agree",
                 ),
             ),
-            CalamityModifier(
+            _CalamityModifier(
                 card=CardId.LAW,
                 applies_to=AppliesTo.PRIMARY,
                 effect=ModifierEffect.REDUCES,
@@ -4540,7 +4620,7 @@ CALAMITY_MODIFIERS: Final[Mapping[str, tuple[CalamityModifier, ...] | None]] = F
                     "bubba0077/MegaCiv@5fd249bca48176be246792ded9d2d21e6ca2b41e:src/net/bubbaland/megaciv/game/TradeStack.java and bubba0077/MegaCiv@027db7817bfc1942ec8a39aae9a3b8eb49d8d89b:src/net/bubbaland/megaciv/game/Technology.java; czvandijk/MegaCivAid@e9603e453963fabc2bcb9b8b1c21bc22c194791a:pages/4_calamities.py and czvandijk/MegaCivAid@9d3028b6321af32e731b51b946f24f166f9756ec:pages/2_advance_help.py agree",
                 ),
             ),
-            CalamityModifier(
+            _CalamityModifier(
                 card=CardId.DEMOCRACY,
                 applies_to=AppliesTo.PRIMARY,
                 effect=ModifierEffect.REDUCES,
@@ -4560,7 +4640,7 @@ CALAMITY_MODIFIERS: Final[Mapping[str, tuple[CalamityModifier, ...] | None]] = F
                     "bubba0077/MegaCiv@5fd249bca48176be246792ded9d2d21e6ca2b41e:src/net/bubbaland/megaciv/game/TradeStack.java and bubba0077/MegaCiv@027db7817bfc1942ec8a39aae9a3b8eb49d8d89b:src/net/bubbaland/megaciv/game/Technology.java; czvandijk/MegaCivAid@9d3028b6321af32e731b51b946f24f166f9756ec:pages/2_advance_help.py and Tupsi/CivicHelper@171eac5cd39485fc8b8991e91238533b7abe8ea6:app/src/main/assets/advances.xml agree",
                 ),
             ),
-            CalamityModifier(
+            _CalamityModifier(
                 card=CardId.ADVANCED_MILITARY,
                 applies_to=AppliesTo.PRIMARY,
                 effect=ModifierEffect.AGGRAVATES,
@@ -4580,7 +4660,7 @@ CALAMITY_MODIFIERS: Final[Mapping[str, tuple[CalamityModifier, ...] | None]] = F
                     "bubba0077/MegaCiv@5fd249bca48176be246792ded9d2d21e6ca2b41e:src/net/bubbaland/megaciv/game/TradeStack.java and bubba0077/MegaCiv@027db7817bfc1942ec8a39aae9a3b8eb49d8d89b:src/net/bubbaland/megaciv/game/Technology.java; czvandijk/MegaCivAid@e9603e453963fabc2bcb9b8b1c21bc22c194791a:pages/4_calamities.py and czvandijk/MegaCivAid@9d3028b6321af32e731b51b946f24f166f9756ec:pages/2_advance_help.py agree",
                 ),
             ),
-            CalamityModifier(
+            _CalamityModifier(
                 card=CardId.NAVAL_WARFARE,
                 applies_to=AppliesTo.PRIMARY,
                 effect=ModifierEffect.AGGRAVATES,
@@ -4603,7 +4683,7 @@ CALAMITY_MODIFIERS: Final[Mapping[str, tuple[CalamityModifier, ...] | None]] = F
         ),
         CalamityId.MINOR_UPRISING: (),
         CalamityId.CORRUPTION: (
-            CalamityModifier(
+            _CalamityModifier(
                 card=CardId.LAW,
                 applies_to=AppliesTo.PRIMARY,
                 effect=ModifierEffect.REDUCES,
@@ -4623,7 +4703,7 @@ CALAMITY_MODIFIERS: Final[Mapping[str, tuple[CalamityModifier, ...] | None]] = F
                     "bubba0077/MegaCiv@5fd249bca48176be246792ded9d2d21e6ca2b41e:src/net/bubbaland/megaciv/game/TradeStack.java and bubba0077/MegaCiv@027db7817bfc1942ec8a39aae9a3b8eb49d8d89b:src/net/bubbaland/megaciv/game/Technology.java; czvandijk/MegaCivAid@e9603e453963fabc2bcb9b8b1c21bc22c194791a:pages/4_calamities.py and czvandijk/MegaCivAid@9d3028b6321af32e731b51b946f24f166f9756ec:pages/2_advance_help.py agree",
                 ),
             ),
-            CalamityModifier(
+            _CalamityModifier(
                 card=CardId.COINAGE,
                 applies_to=AppliesTo.PRIMARY,
                 effect=ModifierEffect.AGGRAVATES,
@@ -4643,7 +4723,7 @@ CALAMITY_MODIFIERS: Final[Mapping[str, tuple[CalamityModifier, ...] | None]] = F
                     "bubba0077/MegaCiv@5fd249bca48176be246792ded9d2d21e6ca2b41e:src/net/bubbaland/megaciv/game/TradeStack.java and bubba0077/MegaCiv@027db7817bfc1942ec8a39aae9a3b8eb49d8d89b:src/net/bubbaland/megaciv/game/Technology.java; czvandijk/MegaCivAid@e9603e453963fabc2bcb9b8b1c21bc22c194791a:pages/4_calamities.py and czvandijk/MegaCivAid@9d3028b6321af32e731b51b946f24f166f9756ec:pages/2_advance_help.py agree",
                 ),
             ),
-            CalamityModifier(
+            _CalamityModifier(
                 card=CardId.WONDER_OF_THE_WORLD,
                 applies_to=AppliesTo.PRIMARY,
                 effect=ModifierEffect.AGGRAVATES,
@@ -4665,7 +4745,7 @@ CALAMITY_MODIFIERS: Final[Mapping[str, tuple[CalamityModifier, ...] | None]] = F
             ),
         ),
         CalamityId.ICONOCLASM_AND_HERESY: (
-            CalamityModifier(
+            _CalamityModifier(
                 card=CardId.PHILOSOPHY,
                 applies_to=AppliesTo.BOTH,
                 effect=ModifierEffect.REDUCES,
@@ -4685,7 +4765,7 @@ CALAMITY_MODIFIERS: Final[Mapping[str, tuple[CalamityModifier, ...] | None]] = F
                     "bubba0077/MegaCiv@5fd249bca48176be246792ded9d2d21e6ca2b41e:src/net/bubbaland/megaciv/game/TradeStack.java and bubba0077/MegaCiv@027db7817bfc1942ec8a39aae9a3b8eb49d8d89b:src/net/bubbaland/megaciv/game/Technology.java; czvandijk/MegaCivAid@e9603e453963fabc2bcb9b8b1c21bc22c194791a:pages/4_calamities.py and czvandijk/MegaCivAid@9d3028b6321af32e731b51b946f24f166f9756ec:pages/2_advance_help.py agree",
                 ),
             ),
-            CalamityModifier(
+            _CalamityModifier(
                 card=CardId.THEOLOGY,
                 applies_to=AppliesTo.BOTH,
                 effect=ModifierEffect.REDUCES,
@@ -4705,7 +4785,7 @@ CALAMITY_MODIFIERS: Final[Mapping[str, tuple[CalamityModifier, ...] | None]] = F
                     "bubba0077/MegaCiv@5fd249bca48176be246792ded9d2d21e6ca2b41e:src/net/bubbaland/megaciv/game/TradeStack.java and bubba0077/MegaCiv@027db7817bfc1942ec8a39aae9a3b8eb49d8d89b:src/net/bubbaland/megaciv/game/Technology.java; czvandijk/MegaCivAid@e9603e453963fabc2bcb9b8b1c21bc22c194791a:pages/4_calamities.py and czvandijk/MegaCivAid@9d3028b6321af32e731b51b946f24f166f9756ec:pages/2_advance_help.py agree",
                 ),
             ),
-            CalamityModifier(
+            _CalamityModifier(
                 card=CardId.MONOTHEISM,
                 applies_to=AppliesTo.BOTH,
                 effect=ModifierEffect.AGGRAVATES,
@@ -4725,7 +4805,7 @@ CALAMITY_MODIFIERS: Final[Mapping[str, tuple[CalamityModifier, ...] | None]] = F
                     "bubba0077/MegaCiv@5fd249bca48176be246792ded9d2d21e6ca2b41e:src/net/bubbaland/megaciv/game/TradeStack.java and bubba0077/MegaCiv@027db7817bfc1942ec8a39aae9a3b8eb49d8d89b:src/net/bubbaland/megaciv/game/Technology.java; czvandijk/MegaCivAid@e9603e453963fabc2bcb9b8b1c21bc22c194791a:pages/4_calamities.py and czvandijk/MegaCivAid@9d3028b6321af32e731b51b946f24f166f9756ec:pages/2_advance_help.py agree",
                 ),
             ),
-            CalamityModifier(
+            _CalamityModifier(
                 card=CardId.THEOCRACY,
                 applies_to=AppliesTo.BOTH,
                 effect=ModifierEffect.NULLIFIES,
@@ -4749,7 +4829,7 @@ CALAMITY_MODIFIERS: Final[Mapping[str, tuple[CalamityModifier, ...] | None]] = F
         ),
         CalamityId.BANDITRY: (),
         CalamityId.REGRESSION: (
-            CalamityModifier(
+            _CalamityModifier(
                 card=CardId.FUNDAMENTALISM,
                 applies_to=AppliesTo.PRIMARY,
                 effect=ModifierEffect.AGGRAVATES,
@@ -4769,7 +4849,7 @@ CALAMITY_MODIFIERS: Final[Mapping[str, tuple[CalamityModifier, ...] | None]] = F
                     "bubba0077/MegaCiv@5fd249bca48176be246792ded9d2d21e6ca2b41e:src/net/bubbaland/megaciv/game/TradeStack.java and bubba0077/MegaCiv@027db7817bfc1942ec8a39aae9a3b8eb49d8d89b:src/net/bubbaland/megaciv/game/Technology.java; czvandijk/MegaCivAid@e9603e453963fabc2bcb9b8b1c21bc22c194791a:pages/4_calamities.py and czvandijk/MegaCivAid@9d3028b6321af32e731b51b946f24f166f9756ec:pages/2_advance_help.py agree",
                 ),
             ),
-            CalamityModifier(
+            _CalamityModifier(
                 card=CardId.LIBRARY,
                 applies_to=AppliesTo.PRIMARY,
                 effect=ModifierEffect.REDUCES,
@@ -4789,7 +4869,7 @@ CALAMITY_MODIFIERS: Final[Mapping[str, tuple[CalamityModifier, ...] | None]] = F
                     "bubba0077/MegaCiv@5fd249bca48176be246792ded9d2d21e6ca2b41e:src/net/bubbaland/megaciv/game/TradeStack.java and bubba0077/MegaCiv@027db7817bfc1942ec8a39aae9a3b8eb49d8d89b:src/net/bubbaland/megaciv/game/Technology.java; czvandijk/MegaCivAid@e9603e453963fabc2bcb9b8b1c21bc22c194791a:pages/4_calamities.py and czvandijk/MegaCivAid@9d3028b6321af32e731b51b946f24f166f9756ec:pages/2_advance_help.py agree",
                 ),
             ),
-            CalamityModifier(
+            _CalamityModifier(
                 card=CardId.ENLIGHTENMENT,
                 applies_to=AppliesTo.PRIMARY,
                 effect=ModifierEffect.NULLIFIES,
@@ -4812,7 +4892,7 @@ CALAMITY_MODIFIERS: Final[Mapping[str, tuple[CalamityModifier, ...] | None]] = F
             ),
         ),
         CalamityId.PIRACY: (
-            CalamityModifier(
+            _CalamityModifier(
                 card=CardId.CARTOGRAPHY,
                 applies_to=AppliesTo.PRIMARY,
                 effect=ModifierEffect.AGGRAVATES,
@@ -4832,7 +4912,7 @@ CALAMITY_MODIFIERS: Final[Mapping[str, tuple[CalamityModifier, ...] | None]] = F
                     "bubba0077/MegaCiv@5fd249bca48176be246792ded9d2d21e6ca2b41e:src/net/bubbaland/megaciv/game/TradeStack.java and bubba0077/MegaCiv@027db7817bfc1942ec8a39aae9a3b8eb49d8d89b:src/net/bubbaland/megaciv/game/Technology.java; czvandijk/MegaCivAid@e9603e453963fabc2bcb9b8b1c21bc22c194791a:pages/4_calamities.py agrees (its advance page, pages/2_advance_help.py, has no Piracy line for Cartography)",
                 ),
             ),
-            CalamityModifier(
+            _CalamityModifier(
                 card=CardId.NAVAL_WARFARE,
                 applies_to=AppliesTo.PRIMARY,
                 effect=ModifierEffect.REDUCES,
@@ -4852,7 +4932,7 @@ CALAMITY_MODIFIERS: Final[Mapping[str, tuple[CalamityModifier, ...] | None]] = F
                     "bubba0077/MegaCiv@5fd249bca48176be246792ded9d2d21e6ca2b41e:src/net/bubbaland/megaciv/game/TradeStack.java and bubba0077/MegaCiv@027db7817bfc1942ec8a39aae9a3b8eb49d8d89b:src/net/bubbaland/megaciv/game/Technology.java; czvandijk/MegaCivAid@e9603e453963fabc2bcb9b8b1c21bc22c194791a:pages/4_calamities.py and czvandijk/MegaCivAid@9d3028b6321af32e731b51b946f24f166f9756ec:pages/2_advance_help.py agree",
                 ),
             ),
-            CalamityModifier(
+            _CalamityModifier(
                 card=CardId.NAVAL_WARFARE,
                 applies_to=AppliesTo.SECONDARY,
                 effect=ModifierEffect.IMMUNITY,
@@ -4880,30 +4960,30 @@ CALAMITY_MODIFIERS: Final[Mapping[str, tuple[CalamityModifier, ...] | None]] = F
 #: How each calamity's modifiers of different cards combine.
 CALAMITY_COMBINATIONS: Final[Mapping[str, Combination]] = FrozenMap(
     {
-        CalamityId.VOLCANO_EARTHQUAKE: Combination(None, (), (), mode_unknown=False),
-        CalamityId.TREACHERY: Combination(None, (), (), mode_unknown=False),
-        CalamityId.TEMPEST: Combination(None, (), (), mode_unknown=False),
-        CalamityId.FAMINE: Combination(CombinationMode.CUMULATIVE, (), (), mode_unknown=False),
-        CalamityId.SLAVE_REVOLT: Combination(CombinationMode.CUMULATIVE, (), (), mode_unknown=False),
-        CalamityId.SQUANDERED_WEALTH: Combination(None, (), (), mode_unknown=False),
-        CalamityId.FLOOD: Combination(None, (), (), mode_unknown=False),
-        CalamityId.SUPERSTITION: Combination(CombinationMode.CUMULATIVE, (), (), mode_unknown=False),
-        CalamityId.CITY_RIOTS: Combination(None, (), (), mode_unknown=False),
-        CalamityId.CIVIL_WAR: Combination(CombinationMode.CUMULATIVE, (), (), mode_unknown=False),
-        CalamityId.BARBARIAN_HORDES: Combination(CombinationMode.CUMULATIVE, (), (), mode_unknown=False),
-        CalamityId.CITY_IN_FLAMES: Combination(None, (), (), mode_unknown=False),
-        CalamityId.CYCLONE: Combination(CombinationMode.CUMULATIVE, (), (), mode_unknown=False),
-        CalamityId.EPIDEMIC: Combination(CombinationMode.CUMULATIVE, (), (), mode_unknown=False),
-        CalamityId.TRIBAL_CONFLICT: Combination(None, (), (), mode_unknown=False),
-        CalamityId.TYRANNY: Combination(CombinationMode.CUMULATIVE, (), (), mode_unknown=False),
-        CalamityId.CIVIL_DISORDER: Combination(CombinationMode.CUMULATIVE, (), (), mode_unknown=False),
-        CalamityId.MINOR_UPRISING: Combination(None, (), (), mode_unknown=False),
-        CalamityId.CORRUPTION: Combination(CombinationMode.CUMULATIVE, (), (), mode_unknown=False),
-        CalamityId.ICONOCLASM_AND_HERESY: Combination(CombinationMode.CUMULATIVE, (), (), mode_unknown=False),
-        CalamityId.BANDITRY: Combination(None, (), (), mode_unknown=False),
-        CalamityId.REGRESSION: Combination(CombinationMode.CUMULATIVE, (), (), mode_unknown=False),
-        CalamityId.PIRACY: Combination(CombinationMode.CUMULATIVE, (), (), mode_unknown=False),
-        CalamityId.COASTAL_MIGRATION: Combination(None, (), (), mode_unknown=False),
+        CalamityId.VOLCANO_EARTHQUAKE: _Combination(None, (), (), mode_unknown=False),
+        CalamityId.TREACHERY: _Combination(None, (), (), mode_unknown=False),
+        CalamityId.TEMPEST: _Combination(None, (), (), mode_unknown=False),
+        CalamityId.FAMINE: _Combination(CombinationMode.CUMULATIVE, (), (), mode_unknown=False),
+        CalamityId.SLAVE_REVOLT: _Combination(CombinationMode.CUMULATIVE, (), (), mode_unknown=False),
+        CalamityId.SQUANDERED_WEALTH: _Combination(None, (), (), mode_unknown=False),
+        CalamityId.FLOOD: _Combination(None, (), (), mode_unknown=False),
+        CalamityId.SUPERSTITION: _Combination(CombinationMode.CUMULATIVE, (), (), mode_unknown=False),
+        CalamityId.CITY_RIOTS: _Combination(None, (), (), mode_unknown=False),
+        CalamityId.CIVIL_WAR: _Combination(CombinationMode.CUMULATIVE, (), (), mode_unknown=False),
+        CalamityId.BARBARIAN_HORDES: _Combination(CombinationMode.CUMULATIVE, (), (), mode_unknown=False),
+        CalamityId.CITY_IN_FLAMES: _Combination(None, (), (), mode_unknown=False),
+        CalamityId.CYCLONE: _Combination(CombinationMode.CUMULATIVE, (), (), mode_unknown=False),
+        CalamityId.EPIDEMIC: _Combination(CombinationMode.CUMULATIVE, (), (), mode_unknown=False),
+        CalamityId.TRIBAL_CONFLICT: _Combination(None, (), (), mode_unknown=False),
+        CalamityId.TYRANNY: _Combination(CombinationMode.CUMULATIVE, (), (), mode_unknown=False),
+        CalamityId.CIVIL_DISORDER: _Combination(CombinationMode.CUMULATIVE, (), (), mode_unknown=False),
+        CalamityId.MINOR_UPRISING: _Combination(None, (), (), mode_unknown=False),
+        CalamityId.CORRUPTION: _Combination(CombinationMode.CUMULATIVE, (), (), mode_unknown=False),
+        CalamityId.ICONOCLASM_AND_HERESY: _Combination(CombinationMode.CUMULATIVE, (), (), mode_unknown=False),
+        CalamityId.BANDITRY: _Combination(None, (), (), mode_unknown=False),
+        CalamityId.REGRESSION: _Combination(CombinationMode.CUMULATIVE, (), (), mode_unknown=False),
+        CalamityId.PIRACY: _Combination(CombinationMode.CUMULATIVE, (), (), mode_unknown=False),
+        CalamityId.COASTAL_MIGRATION: _Combination(None, (), (), mode_unknown=False),
     },
 )
 
@@ -4924,7 +5004,7 @@ CALAMITY_IMMUNITIES: Final[Mapping[str, tuple[CalamityImmunity, ...] | None]] = 
         CalamityId.CITY_IN_FLAMES: (),
         CalamityId.CYCLONE: (),
         CalamityId.EPIDEMIC: (
-            CalamityImmunity(
+            _CalamityImmunity(
                 who="trading_player",
                 side=Role.SECONDARY,
                 nation=None,
@@ -4938,7 +5018,7 @@ CALAMITY_IMMUNITIES: Final[Mapping[str, tuple[CalamityImmunity, ...] | None]] = 
         CalamityId.MINOR_UPRISING: (),
         CalamityId.CORRUPTION: (),
         CalamityId.ICONOCLASM_AND_HERESY: (
-            CalamityImmunity(
+            _CalamityImmunity(
                 who="trading_player",
                 side=Role.SECONDARY,
                 nation=None,
@@ -4949,14 +5029,14 @@ CALAMITY_IMMUNITIES: Final[Mapping[str, tuple[CalamityImmunity, ...] | None]] = 
         CalamityId.BANDITRY: (),
         CalamityId.REGRESSION: (),
         CalamityId.PIRACY: (
-            CalamityImmunity(
+            _CalamityImmunity(
                 who="trading_player",
                 side=Role.SECONDARY,
                 nation=None,
                 card=None,
                 text="The beneficiary cannot be picked as a secondary victim.",
             ),
-            CalamityImmunity(
+            _CalamityImmunity(
                 who="card_holder",
                 side=Role.SECONDARY,
                 nation=None,
@@ -4969,43 +5049,43 @@ CALAMITY_IMMUNITIES: Final[Mapping[str, tuple[CalamityImmunity, ...] | None]] = 
 )
 
 TRADE_STACKS: Final[tuple[TradeStack, ...]] = (
-    TradeStack(1, (CommodityId.OCHRE, CommodityId.FLAX, CommodityId.CLAY, CommodityId.HIDES, CommodityId.BONE), ()),
-    TradeStack(
+    _TradeStack(1, (CommodityId.OCHRE, CommodityId.FLAX, CommodityId.CLAY, CommodityId.HIDES, CommodityId.BONE), ()),
+    _TradeStack(
         2,
         (CommodityId.PAPYRUS, CommodityId.STONE, CommodityId.IRON, CommodityId.FURS, CommodityId.WAX),
         (CalamityId.VOLCANO_EARTHQUAKE, CalamityId.TREACHERY, CalamityId.TEMPEST),
     ),
-    TradeStack(
+    _TradeStack(
         3,
         (CommodityId.FISH, CommodityId.TIMBER, CommodityId.FRUIT, CommodityId.SALT, CommodityId.CERAMICS),
         (CalamityId.FAMINE, CalamityId.SLAVE_REVOLT, CalamityId.SQUANDERED_WEALTH),
     ),
-    TradeStack(
+    _TradeStack(
         4,
         (CommodityId.WOOL, CommodityId.COTTON, CommodityId.OIL, CommodityId.SUGAR, CommodityId.GRAIN),
         (CalamityId.FLOOD, CalamityId.SUPERSTITION, CalamityId.CITY_RIOTS),
     ),
-    TradeStack(
+    _TradeStack(
         5,
         (CommodityId.WINE, CommodityId.LACQUER, CommodityId.TEXTILES, CommodityId.LIVESTOCK, CommodityId.GLASS),
         (CalamityId.CIVIL_WAR, CalamityId.BARBARIAN_HORDES, CalamityId.CITY_IN_FLAMES),
     ),
-    TradeStack(
+    _TradeStack(
         6,
         (CommodityId.TIN, CommodityId.SILVER, CommodityId.COPPER, CommodityId.BRONZE, CommodityId.LEAD),
         (CalamityId.CYCLONE, CalamityId.EPIDEMIC, CalamityId.TRIBAL_CONFLICT),
     ),
-    TradeStack(
+    _TradeStack(
         7,
         (CommodityId.RESIN, CommodityId.JADE, CommodityId.INCENSE, CommodityId.SPICES, CommodityId.HERBS),
         (CalamityId.TYRANNY, CalamityId.CIVIL_DISORDER, CalamityId.MINOR_UPRISING),
     ),
-    TradeStack(
+    _TradeStack(
         8,
         (CommodityId.MARBLE, CommodityId.DYE, CommodityId.GEMS, CommodityId.TEA, CommodityId.OBSIDIAN),
         (CalamityId.CORRUPTION, CalamityId.ICONOCLASM_AND_HERESY, CalamityId.BANDITRY),
     ),
-    TradeStack(
+    _TradeStack(
         9,
         (CommodityId.IVORY, CommodityId.SILK, CommodityId.GOLD, CommodityId.PEARLS, CommodityId.AMBER),
         (CalamityId.REGRESSION, CalamityId.PIRACY, CalamityId.COASTAL_MIGRATION),
@@ -5014,30 +5094,30 @@ TRADE_STACKS: Final[tuple[TradeStack, ...]] = (
 
 #: How the trade stacks are prepared before play, step by step.
 STACK_SETUP: Final[tuple[StackSetupStep, ...]] = (
-    StackSetupStep("sort_commodities_by_stack", "Sort the trade cards of the game into nine stacks by number.", ()),
-    StackSetupStep("shuffle_each_stack", "Shuffle each stack's two goods together, without its calamities.", ()),
-    StackSetupStep("set_aside_commodities", "From each stack, put aside as many cards as there are players.", ()),
-    StackSetupStep(
+    _StackSetupStep("sort_commodities_by_stack", "Sort the trade cards of the game into nine stacks by number.", ()),
+    _StackSetupStep("shuffle_each_stack", "Shuffle each stack's two goods together, without its calamities.", ()),
+    _StackSetupStep("set_aside_commodities", "From each stack, put aside as many cards as there are players.", ()),
+    _StackSetupStep(
         "shuffle_in_tradable_calamities",
         "Shuffle the stack's tradable major calamity into its remaining cards; stack 1 has none.",
         (),
     ),
-    StackSetupStep(
+    _StackSetupStep(
         "place_non_tradable_calamities_at_bottom",
         "Put the stack's non-tradable calamity at its bottom.",
         (),
     ),
-    StackSetupStep("place_set_aside_on_top", "Put the cards set aside back on top of their stack.", ()),
+    _StackSetupStep("place_set_aside_on_top", "Put the cards set aside back on top of their stack.", ()),
 )
 
 #: The trade decks by player count (games with trade blocks or per-count decks; empty otherwise).
 DECK_COMPOSITIONS: Final[tuple[DeckBand, ...]] = (
-    DeckBand(
+    _DeckBand(
         5,
         8,
         MapRegion.WEST,
         (
-            Deck(
+            _Deck(
                 Block.SINGLE,
                 (
                     (CommodityId.OCHRE, 9),
@@ -5064,12 +5144,12 @@ DECK_COMPOSITIONS: Final[tuple[DeckBand, ...]] = (
             ),
         ),
     ),
-    DeckBand(
+    _DeckBand(
         9,
         10,
         MapRegion.WEST,
         (
-            Deck(
+            _Deck(
                 Block.SINGLE,
                 (
                     (CommodityId.OCHRE, 9),
@@ -5105,12 +5185,12 @@ DECK_COMPOSITIONS: Final[tuple[DeckBand, ...]] = (
             ),
         ),
     ),
-    DeckBand(
+    _DeckBand(
         5,
         8,
         MapRegion.EAST,
         (
-            Deck(
+            _Deck(
                 Block.SINGLE,
                 (
                     (CommodityId.FLAX, 9),
@@ -5137,12 +5217,12 @@ DECK_COMPOSITIONS: Final[tuple[DeckBand, ...]] = (
             ),
         ),
     ),
-    DeckBand(
+    _DeckBand(
         9,
         9,
         MapRegion.EAST,
         (
-            Deck(
+            _Deck(
                 Block.SINGLE,
                 (
                     (CommodityId.FLAX, 9),
@@ -5178,12 +5258,12 @@ DECK_COMPOSITIONS: Final[tuple[DeckBand, ...]] = (
             ),
         ),
     ),
-    DeckBand(
+    _DeckBand(
         11,
         11,
         MapRegion.EAST,
         (
-            Deck(
+            _Deck(
                 Block.SINGLE,
                 (
                     (CommodityId.FLAX, 9),
@@ -5219,12 +5299,12 @@ DECK_COMPOSITIONS: Final[tuple[DeckBand, ...]] = (
             ),
         ),
     ),
-    DeckBand(
+    _DeckBand(
         12,
         14,
         MapRegion.WHOLE,
         (
-            Deck(
+            _Deck(
                 Block.WEST,
                 (
                     (CommodityId.OCHRE, 9),
@@ -5258,7 +5338,7 @@ DECK_COMPOSITIONS: Final[tuple[DeckBand, ...]] = (
                 1,
                 (Severity.MAJOR,),
             ),
-            Deck(
+            _Deck(
                 Block.EAST,
                 (
                     (CommodityId.FLAX, 9),
@@ -5294,12 +5374,12 @@ DECK_COMPOSITIONS: Final[tuple[DeckBand, ...]] = (
             ),
         ),
     ),
-    DeckBand(
+    _DeckBand(
         15,
         18,
         MapRegion.WHOLE,
         (
-            Deck(
+            _Deck(
                 Block.WEST,
                 (
                     (CommodityId.OCHRE, 9),
@@ -5342,7 +5422,7 @@ DECK_COMPOSITIONS: Final[tuple[DeckBand, ...]] = (
                 1,
                 (Severity.MAJOR, Severity.MINOR),
             ),
-            Deck(
+            _Deck(
                 Block.EAST,
                 (
                     (CommodityId.FLAX, 9),
@@ -5394,24 +5474,24 @@ BLOCK_BONUSES: Final[tuple[BlockBonus, ...]] = ()
 
 NATIONS: Final[Mapping[str, Nation]] = FrozenMap(
     {
-        NationId.MINOA: Nation(NationId.MINOA, "Minoa", None, 1, MapRegion.WEST),
-        NationId.SABA: Nation(NationId.SABA, "Saba", None, 2, MapRegion.EAST),
-        NationId.ASSYRIA: Nation(NationId.ASSYRIA, "Assyria", None, 3, MapRegion.WEST),
-        NationId.MAURYA: Nation(NationId.MAURYA, "Maurya", None, 4, MapRegion.EAST),
-        NationId.CELT: Nation(NationId.CELT, "Celt", None, 5, MapRegion.WEST),
-        NationId.BABYLON: Nation(NationId.BABYLON, "Babylon", None, 6, MapRegion.EAST),
-        NationId.CARTHAGE: Nation(NationId.CARTHAGE, "Carthage", None, 7, MapRegion.WEST),
-        NationId.DRAVIDIA: Nation(NationId.DRAVIDIA, "Dravidia", None, 8, MapRegion.EAST),
-        NationId.HATTI: Nation(NationId.HATTI, "Hatti", None, 9, MapRegion.WEST),
-        NationId.KUSHAN: Nation(NationId.KUSHAN, "Kushan", None, 10, MapRegion.EAST),
-        NationId.ROME: Nation(NationId.ROME, "Rome", None, 11, MapRegion.WEST),
-        NationId.PERSIA: Nation(NationId.PERSIA, "Persia", None, 12, MapRegion.EAST),
-        NationId.IBERIA: Nation(NationId.IBERIA, "Iberia", None, 13, MapRegion.WEST),
-        NationId.NUBIA: Nation(NationId.NUBIA, "Nubia", None, 14, MapRegion.EAST),
-        NationId.HELLAS: Nation(NationId.HELLAS, "Hellas", None, 15, MapRegion.WEST),
-        NationId.INDUS: Nation(NationId.INDUS, "Indus", None, 16, MapRegion.EAST),
-        NationId.EGYPT: Nation(NationId.EGYPT, "Egypt", None, 17, MapRegion.WEST),
-        NationId.PARTHIA: Nation(NationId.PARTHIA, "Parthia", None, 18, MapRegion.EAST),
+        NationId.MINOA: _Nation(NationId.MINOA, "Minoa", None, 1, MapRegion.WEST),
+        NationId.SABA: _Nation(NationId.SABA, "Saba", None, 2, MapRegion.EAST),
+        NationId.ASSYRIA: _Nation(NationId.ASSYRIA, "Assyria", None, 3, MapRegion.WEST),
+        NationId.MAURYA: _Nation(NationId.MAURYA, "Maurya", None, 4, MapRegion.EAST),
+        NationId.CELT: _Nation(NationId.CELT, "Celt", None, 5, MapRegion.WEST),
+        NationId.BABYLON: _Nation(NationId.BABYLON, "Babylon", None, 6, MapRegion.EAST),
+        NationId.CARTHAGE: _Nation(NationId.CARTHAGE, "Carthage", None, 7, MapRegion.WEST),
+        NationId.DRAVIDIA: _Nation(NationId.DRAVIDIA, "Dravidia", None, 8, MapRegion.EAST),
+        NationId.HATTI: _Nation(NationId.HATTI, "Hatti", None, 9, MapRegion.WEST),
+        NationId.KUSHAN: _Nation(NationId.KUSHAN, "Kushan", None, 10, MapRegion.EAST),
+        NationId.ROME: _Nation(NationId.ROME, "Rome", None, 11, MapRegion.WEST),
+        NationId.PERSIA: _Nation(NationId.PERSIA, "Persia", None, 12, MapRegion.EAST),
+        NationId.IBERIA: _Nation(NationId.IBERIA, "Iberia", None, 13, MapRegion.WEST),
+        NationId.NUBIA: _Nation(NationId.NUBIA, "Nubia", None, 14, MapRegion.EAST),
+        NationId.HELLAS: _Nation(NationId.HELLAS, "Hellas", None, 15, MapRegion.WEST),
+        NationId.INDUS: _Nation(NationId.INDUS, "Indus", None, 16, MapRegion.EAST),
+        NationId.EGYPT: _Nation(NationId.EGYPT, "Egypt", None, 17, MapRegion.WEST),
+        NationId.PARTHIA: _Nation(NationId.PARTHIA, "Parthia", None, 18, MapRegion.EAST),
     },
 )
 
@@ -5420,13 +5500,13 @@ AST_LEVELS: Final[tuple[str, ...]] = ("basic", "expert")
 
 EPOCHS: Final[Mapping[str, Epoch]] = FrozenMap(
     {
-        EpochId.STONE_AGE: Epoch(
+        EpochId.STONE_AGE: _Epoch(
             id=EpochId.STONE_AGE,
             name="Stone Age",
             order=1,
             requirements=FrozenMap(
                 {
-                    "basic": Requirements(
+                    "basic": _Requirements(
                         min_cities=None,
                         min_card_groups=None,
                         min_cards=None,
@@ -5437,7 +5517,7 @@ EPOCHS: Final[Mapping[str, Epoch]] = FrozenMap(
                         min_cards_of_value=(),
                         known=True,
                     ),
-                    "expert": Requirements(
+                    "expert": _Requirements(
                         min_cities=None,
                         min_card_groups=None,
                         min_cards=None,
@@ -5451,13 +5531,13 @@ EPOCHS: Final[Mapping[str, Epoch]] = FrozenMap(
                 },
             ),
         ),
-        EpochId.EARLY_BRONZE_AGE: Epoch(
+        EpochId.EARLY_BRONZE_AGE: _Epoch(
             id=EpochId.EARLY_BRONZE_AGE,
             name="Early Bronze Age",
             order=2,
             requirements=FrozenMap(
                 {
-                    "basic": Requirements(
+                    "basic": _Requirements(
                         min_cities=2,
                         min_card_groups=None,
                         min_cards=None,
@@ -5468,7 +5548,7 @@ EPOCHS: Final[Mapping[str, Epoch]] = FrozenMap(
                         min_cards_of_value=(),
                         known=True,
                     ),
-                    "expert": Requirements(
+                    "expert": _Requirements(
                         min_cities=3,
                         min_card_groups=None,
                         min_cards=None,
@@ -5482,13 +5562,13 @@ EPOCHS: Final[Mapping[str, Epoch]] = FrozenMap(
                 },
             ),
         ),
-        EpochId.MIDDLE_BRONZE_AGE: Epoch(
+        EpochId.MIDDLE_BRONZE_AGE: _Epoch(
             id=EpochId.MIDDLE_BRONZE_AGE,
             name="Middle Bronze Age",
             order=3,
             requirements=FrozenMap(
                 {
-                    "basic": Requirements(
+                    "basic": _Requirements(
                         min_cities=3,
                         min_card_groups=None,
                         min_cards=3,
@@ -5499,7 +5579,7 @@ EPOCHS: Final[Mapping[str, Epoch]] = FrozenMap(
                         min_cards_of_value=(),
                         known=True,
                     ),
-                    "expert": Requirements(
+                    "expert": _Requirements(
                         min_cities=3,
                         min_card_groups=None,
                         min_cards=None,
@@ -5513,13 +5593,13 @@ EPOCHS: Final[Mapping[str, Epoch]] = FrozenMap(
                 },
             ),
         ),
-        EpochId.LATE_BRONZE_AGE: Epoch(
+        EpochId.LATE_BRONZE_AGE: _Epoch(
             id=EpochId.LATE_BRONZE_AGE,
             name="Late Bronze Age",
             order=4,
             requirements=FrozenMap(
                 {
-                    "basic": Requirements(
+                    "basic": _Requirements(
                         min_cities=3,
                         min_card_groups=None,
                         min_cards=None,
@@ -5530,7 +5610,7 @@ EPOCHS: Final[Mapping[str, Epoch]] = FrozenMap(
                         min_cards_of_value=((3, 100, None),),
                         known=True,
                     ),
-                    "expert": Requirements(
+                    "expert": _Requirements(
                         min_cities=4,
                         min_card_groups=None,
                         min_cards=12,
@@ -5544,13 +5624,13 @@ EPOCHS: Final[Mapping[str, Epoch]] = FrozenMap(
                 },
             ),
         ),
-        EpochId.EARLY_IRON_AGE: Epoch(
+        EpochId.EARLY_IRON_AGE: _Epoch(
             id=EpochId.EARLY_IRON_AGE,
             name="Early Iron Age",
             order=5,
             requirements=FrozenMap(
                 {
-                    "basic": Requirements(
+                    "basic": _Requirements(
                         min_cities=4,
                         min_card_groups=None,
                         min_cards=None,
@@ -5561,7 +5641,7 @@ EPOCHS: Final[Mapping[str, Epoch]] = FrozenMap(
                         min_cards_of_value=((2, 200, None),),
                         known=True,
                     ),
-                    "expert": Requirements(
+                    "expert": _Requirements(
                         min_cities=5,
                         min_card_groups=None,
                         min_cards=None,
@@ -5575,13 +5655,13 @@ EPOCHS: Final[Mapping[str, Epoch]] = FrozenMap(
                 },
             ),
         ),
-        EpochId.LATE_IRON_AGE: Epoch(
+        EpochId.LATE_IRON_AGE: _Epoch(
             id=EpochId.LATE_IRON_AGE,
             name="Late Iron Age",
             order=6,
             requirements=FrozenMap(
                 {
-                    "basic": Requirements(
+                    "basic": _Requirements(
                         min_cities=5,
                         min_card_groups=None,
                         min_cards=None,
@@ -5592,7 +5672,7 @@ EPOCHS: Final[Mapping[str, Epoch]] = FrozenMap(
                         min_cards_of_value=((3, 200, None),),
                         known=True,
                     ),
-                    "expert": Requirements(
+                    "expert": _Requirements(
                         min_cities=6,
                         min_card_groups=None,
                         min_cards=None,
@@ -5613,7 +5693,7 @@ AST_TRACKS: Final[Mapping[str, Mapping[str, AstTrack]]] = FrozenMap(
     {
         NationId.MINOA: FrozenMap(
             {
-                "basic": AstTrack(
+                "basic": _AstTrack(
                     NationId.MINOA,
                     "basic",
                     16,
@@ -5627,7 +5707,7 @@ AST_TRACKS: Final[Mapping[str, Mapping[str, AstTrack]]] = FrozenMap(
                     ),
                     (),
                 ),
-                "expert": AstTrack(
+                "expert": _AstTrack(
                     NationId.MINOA,
                     "expert",
                     17,
@@ -5645,7 +5725,7 @@ AST_TRACKS: Final[Mapping[str, Mapping[str, AstTrack]]] = FrozenMap(
         ),
         NationId.SABA: FrozenMap(
             {
-                "basic": AstTrack(
+                "basic": _AstTrack(
                     NationId.SABA,
                     "basic",
                     16,
@@ -5659,7 +5739,7 @@ AST_TRACKS: Final[Mapping[str, Mapping[str, AstTrack]]] = FrozenMap(
                     ),
                     (),
                 ),
-                "expert": AstTrack(
+                "expert": _AstTrack(
                     NationId.SABA,
                     "expert",
                     17,
@@ -5677,7 +5757,7 @@ AST_TRACKS: Final[Mapping[str, Mapping[str, AstTrack]]] = FrozenMap(
         ),
         NationId.ASSYRIA: FrozenMap(
             {
-                "basic": AstTrack(
+                "basic": _AstTrack(
                     NationId.ASSYRIA,
                     "basic",
                     16,
@@ -5691,7 +5771,7 @@ AST_TRACKS: Final[Mapping[str, Mapping[str, AstTrack]]] = FrozenMap(
                     ),
                     (),
                 ),
-                "expert": AstTrack(
+                "expert": _AstTrack(
                     NationId.ASSYRIA,
                     "expert",
                     17,
@@ -5709,7 +5789,7 @@ AST_TRACKS: Final[Mapping[str, Mapping[str, AstTrack]]] = FrozenMap(
         ),
         NationId.MAURYA: FrozenMap(
             {
-                "basic": AstTrack(
+                "basic": _AstTrack(
                     NationId.MAURYA,
                     "basic",
                     16,
@@ -5723,7 +5803,7 @@ AST_TRACKS: Final[Mapping[str, Mapping[str, AstTrack]]] = FrozenMap(
                     ),
                     (),
                 ),
-                "expert": AstTrack(
+                "expert": _AstTrack(
                     NationId.MAURYA,
                     "expert",
                     17,
@@ -5741,7 +5821,7 @@ AST_TRACKS: Final[Mapping[str, Mapping[str, AstTrack]]] = FrozenMap(
         ),
         NationId.CELT: FrozenMap(
             {
-                "basic": AstTrack(
+                "basic": _AstTrack(
                     NationId.CELT,
                     "basic",
                     16,
@@ -5755,7 +5835,7 @@ AST_TRACKS: Final[Mapping[str, Mapping[str, AstTrack]]] = FrozenMap(
                     ),
                     (),
                 ),
-                "expert": AstTrack(
+                "expert": _AstTrack(
                     NationId.CELT,
                     "expert",
                     17,
@@ -5773,7 +5853,7 @@ AST_TRACKS: Final[Mapping[str, Mapping[str, AstTrack]]] = FrozenMap(
         ),
         NationId.BABYLON: FrozenMap(
             {
-                "basic": AstTrack(
+                "basic": _AstTrack(
                     NationId.BABYLON,
                     "basic",
                     16,
@@ -5787,7 +5867,7 @@ AST_TRACKS: Final[Mapping[str, Mapping[str, AstTrack]]] = FrozenMap(
                     ),
                     (),
                 ),
-                "expert": AstTrack(
+                "expert": _AstTrack(
                     NationId.BABYLON,
                     "expert",
                     17,
@@ -5805,7 +5885,7 @@ AST_TRACKS: Final[Mapping[str, Mapping[str, AstTrack]]] = FrozenMap(
         ),
         NationId.CARTHAGE: FrozenMap(
             {
-                "basic": AstTrack(
+                "basic": _AstTrack(
                     NationId.CARTHAGE,
                     "basic",
                     16,
@@ -5819,7 +5899,7 @@ AST_TRACKS: Final[Mapping[str, Mapping[str, AstTrack]]] = FrozenMap(
                     ),
                     (),
                 ),
-                "expert": AstTrack(
+                "expert": _AstTrack(
                     NationId.CARTHAGE,
                     "expert",
                     17,
@@ -5837,7 +5917,7 @@ AST_TRACKS: Final[Mapping[str, Mapping[str, AstTrack]]] = FrozenMap(
         ),
         NationId.DRAVIDIA: FrozenMap(
             {
-                "basic": AstTrack(
+                "basic": _AstTrack(
                     NationId.DRAVIDIA,
                     "basic",
                     16,
@@ -5851,7 +5931,7 @@ AST_TRACKS: Final[Mapping[str, Mapping[str, AstTrack]]] = FrozenMap(
                     ),
                     (),
                 ),
-                "expert": AstTrack(
+                "expert": _AstTrack(
                     NationId.DRAVIDIA,
                     "expert",
                     17,
@@ -5869,7 +5949,7 @@ AST_TRACKS: Final[Mapping[str, Mapping[str, AstTrack]]] = FrozenMap(
         ),
         NationId.HATTI: FrozenMap(
             {
-                "basic": AstTrack(
+                "basic": _AstTrack(
                     NationId.HATTI,
                     "basic",
                     16,
@@ -5883,7 +5963,7 @@ AST_TRACKS: Final[Mapping[str, Mapping[str, AstTrack]]] = FrozenMap(
                     ),
                     (),
                 ),
-                "expert": AstTrack(
+                "expert": _AstTrack(
                     NationId.HATTI,
                     "expert",
                     17,
@@ -5901,7 +5981,7 @@ AST_TRACKS: Final[Mapping[str, Mapping[str, AstTrack]]] = FrozenMap(
         ),
         NationId.KUSHAN: FrozenMap(
             {
-                "basic": AstTrack(
+                "basic": _AstTrack(
                     NationId.KUSHAN,
                     "basic",
                     16,
@@ -5915,7 +5995,7 @@ AST_TRACKS: Final[Mapping[str, Mapping[str, AstTrack]]] = FrozenMap(
                     ),
                     (),
                 ),
-                "expert": AstTrack(
+                "expert": _AstTrack(
                     NationId.KUSHAN,
                     "expert",
                     17,
@@ -5933,7 +6013,7 @@ AST_TRACKS: Final[Mapping[str, Mapping[str, AstTrack]]] = FrozenMap(
         ),
         NationId.ROME: FrozenMap(
             {
-                "basic": AstTrack(
+                "basic": _AstTrack(
                     NationId.ROME,
                     "basic",
                     16,
@@ -5947,7 +6027,7 @@ AST_TRACKS: Final[Mapping[str, Mapping[str, AstTrack]]] = FrozenMap(
                     ),
                     (),
                 ),
-                "expert": AstTrack(
+                "expert": _AstTrack(
                     NationId.ROME,
                     "expert",
                     17,
@@ -5965,7 +6045,7 @@ AST_TRACKS: Final[Mapping[str, Mapping[str, AstTrack]]] = FrozenMap(
         ),
         NationId.PERSIA: FrozenMap(
             {
-                "basic": AstTrack(
+                "basic": _AstTrack(
                     NationId.PERSIA,
                     "basic",
                     16,
@@ -5979,7 +6059,7 @@ AST_TRACKS: Final[Mapping[str, Mapping[str, AstTrack]]] = FrozenMap(
                     ),
                     (),
                 ),
-                "expert": AstTrack(
+                "expert": _AstTrack(
                     NationId.PERSIA,
                     "expert",
                     17,
@@ -5997,7 +6077,7 @@ AST_TRACKS: Final[Mapping[str, Mapping[str, AstTrack]]] = FrozenMap(
         ),
         NationId.IBERIA: FrozenMap(
             {
-                "basic": AstTrack(
+                "basic": _AstTrack(
                     NationId.IBERIA,
                     "basic",
                     16,
@@ -6011,7 +6091,7 @@ AST_TRACKS: Final[Mapping[str, Mapping[str, AstTrack]]] = FrozenMap(
                     ),
                     (),
                 ),
-                "expert": AstTrack(
+                "expert": _AstTrack(
                     NationId.IBERIA,
                     "expert",
                     17,
@@ -6029,7 +6109,7 @@ AST_TRACKS: Final[Mapping[str, Mapping[str, AstTrack]]] = FrozenMap(
         ),
         NationId.NUBIA: FrozenMap(
             {
-                "basic": AstTrack(
+                "basic": _AstTrack(
                     NationId.NUBIA,
                     "basic",
                     16,
@@ -6043,7 +6123,7 @@ AST_TRACKS: Final[Mapping[str, Mapping[str, AstTrack]]] = FrozenMap(
                     ),
                     (),
                 ),
-                "expert": AstTrack(
+                "expert": _AstTrack(
                     NationId.NUBIA,
                     "expert",
                     17,
@@ -6061,7 +6141,7 @@ AST_TRACKS: Final[Mapping[str, Mapping[str, AstTrack]]] = FrozenMap(
         ),
         NationId.HELLAS: FrozenMap(
             {
-                "basic": AstTrack(
+                "basic": _AstTrack(
                     NationId.HELLAS,
                     "basic",
                     16,
@@ -6075,7 +6155,7 @@ AST_TRACKS: Final[Mapping[str, Mapping[str, AstTrack]]] = FrozenMap(
                     ),
                     (),
                 ),
-                "expert": AstTrack(
+                "expert": _AstTrack(
                     NationId.HELLAS,
                     "expert",
                     17,
@@ -6093,7 +6173,7 @@ AST_TRACKS: Final[Mapping[str, Mapping[str, AstTrack]]] = FrozenMap(
         ),
         NationId.INDUS: FrozenMap(
             {
-                "basic": AstTrack(
+                "basic": _AstTrack(
                     NationId.INDUS,
                     "basic",
                     16,
@@ -6107,7 +6187,7 @@ AST_TRACKS: Final[Mapping[str, Mapping[str, AstTrack]]] = FrozenMap(
                     ),
                     (),
                 ),
-                "expert": AstTrack(
+                "expert": _AstTrack(
                     NationId.INDUS,
                     "expert",
                     17,
@@ -6125,7 +6205,7 @@ AST_TRACKS: Final[Mapping[str, Mapping[str, AstTrack]]] = FrozenMap(
         ),
         NationId.EGYPT: FrozenMap(
             {
-                "basic": AstTrack(
+                "basic": _AstTrack(
                     NationId.EGYPT,
                     "basic",
                     16,
@@ -6139,7 +6219,7 @@ AST_TRACKS: Final[Mapping[str, Mapping[str, AstTrack]]] = FrozenMap(
                     ),
                     (),
                 ),
-                "expert": AstTrack(
+                "expert": _AstTrack(
                     NationId.EGYPT,
                     "expert",
                     17,
@@ -6157,7 +6237,7 @@ AST_TRACKS: Final[Mapping[str, Mapping[str, AstTrack]]] = FrozenMap(
         ),
         NationId.PARTHIA: FrozenMap(
             {
-                "basic": AstTrack(
+                "basic": _AstTrack(
                     NationId.PARTHIA,
                     "basic",
                     16,
@@ -6171,7 +6251,7 @@ AST_TRACKS: Final[Mapping[str, Mapping[str, AstTrack]]] = FrozenMap(
                     ),
                     (),
                 ),
-                "expert": AstTrack(
+                "expert": _AstTrack(
                     NationId.PARTHIA,
                     "expert",
                     17,
@@ -6192,7 +6272,7 @@ AST_TRACKS: Final[Mapping[str, Mapping[str, AstTrack]]] = FrozenMap(
 
 PHASES: Final[Mapping[str, Phase]] = FrozenMap(
     {
-        PhaseId.TAX_COLLECTION: Phase(
+        PhaseId.TAX_COLLECTION: _Phase(
             PhaseId.TAX_COLLECTION,
             "Tax Collection",
             1,
@@ -6204,10 +6284,10 @@ PHASES: Final[Mapping[str, Phase]] = FrozenMap(
             None,
             None,
             None,
-            (SubActivity("tax_revolts", "Tax Revolts", (), None),),
+            (_SubActivity("tax_revolts", "Tax Revolts", (), None),),
             None,
         ),
-        PhaseId.POPULATION_EXPANSION: Phase(
+        PhaseId.POPULATION_EXPANSION: _Phase(
             PhaseId.POPULATION_EXPANSION,
             "Population Expansion",
             2,
@@ -6219,10 +6299,10 @@ PHASES: Final[Mapping[str, Phase]] = FrozenMap(
             None,
             None,
             None,
-            (SubActivity("census", "Census", (), None),),
+            (_SubActivity("census", "Census", (), None),),
             None,
         ),
-        PhaseId.MOVEMENT: Phase(
+        PhaseId.MOVEMENT: _Phase(
             PhaseId.MOVEMENT,
             "Movement",
             3,
@@ -6237,7 +6317,7 @@ PHASES: Final[Mapping[str, Phase]] = FrozenMap(
             (),
             CardId.MILITARY,
         ),
-        PhaseId.CONFLICT: Phase(
+        PhaseId.CONFLICT: _Phase(
             PhaseId.CONFLICT,
             "Conflict",
             4,
@@ -6252,7 +6332,7 @@ PHASES: Final[Mapping[str, Phase]] = FrozenMap(
             (),
             None,
         ),
-        PhaseId.CITY_CONSTRUCTION: Phase(
+        PhaseId.CITY_CONSTRUCTION: _Phase(
             PhaseId.CITY_CONSTRUCTION,
             "City Construction",
             5,
@@ -6265,13 +6345,13 @@ PHASES: Final[Mapping[str, Phase]] = FrozenMap(
             None,
             None,
             (
-                SubActivity("city_construction", "City Construction", (), None),
-                SubActivity("surplus_population_removal", "Surplus Population Removal", (), None),
-                SubActivity("city_support_and_reduction", "City support and reduction", (), None),
+                _SubActivity("city_construction", "City Construction", (), None),
+                _SubActivity("surplus_population_removal", "Surplus Population Removal", (), None),
+                _SubActivity("city_support_and_reduction", "City support and reduction", (), None),
             ),
             None,
         ),
-        PhaseId.ACQUISITION_OF_TRADE_CARDS: Phase(
+        PhaseId.ACQUISITION_OF_TRADE_CARDS: _Phase(
             PhaseId.ACQUISITION_OF_TRADE_CARDS,
             "Trade Cards Acquisition",
             6,
@@ -6284,12 +6364,12 @@ PHASES: Final[Mapping[str, Phase]] = FrozenMap(
             None,
             None,
             (
-                SubActivity("drawing_trade_cards", "Drawing trade cards", (), None),
-                SubActivity("additional_purchases", "Additional purchases", (), None),
+                _SubActivity("drawing_trade_cards", "Drawing trade cards", (), None),
+                _SubActivity("additional_purchases", "Additional purchases", (), None),
             ),
             None,
         ),
-        PhaseId.TRADE: Phase(
+        PhaseId.TRADE: _Phase(
             PhaseId.TRADE,
             "Trade",
             7,
@@ -6304,7 +6384,7 @@ PHASES: Final[Mapping[str, Phase]] = FrozenMap(
             (),
             None,
         ),
-        PhaseId.CALAMITY_SELECTION: Phase(
+        PhaseId.CALAMITY_SELECTION: _Phase(
             PhaseId.CALAMITY_SELECTION,
             "Calamity Selection",
             8,
@@ -6319,7 +6399,7 @@ PHASES: Final[Mapping[str, Phase]] = FrozenMap(
             (),
             None,
         ),
-        PhaseId.RESOLUTION_OF_CALAMITIES: Phase(
+        PhaseId.RESOLUTION_OF_CALAMITIES: _Phase(
             PhaseId.RESOLUTION_OF_CALAMITIES,
             "Calamity Resolution",
             9,
@@ -6332,15 +6412,15 @@ PHASES: Final[Mapping[str, Phase]] = FrozenMap(
             None,
             None,
             (
-                SubActivity("minor_calamities", "Minor Calamities", (), None),
-                SubActivity("major_calamities", "Major Calamities", (), None),
+                _SubActivity("minor_calamities", "Minor Calamities", (), None),
+                _SubActivity("major_calamities", "Major Calamities", (), None),
             ),
             None,
             max_major_calamities=2,
             max_minor_calamities=3,
             max_of_one_calamity=1,
         ),
-        PhaseId.SPECIAL_ABILITIES: Phase(
+        PhaseId.SPECIAL_ABILITIES: _Phase(
             PhaseId.SPECIAL_ABILITIES,
             "Special Abilities",
             10,
@@ -6353,17 +6433,17 @@ PHASES: Final[Mapping[str, Phase]] = FrozenMap(
             None,
             None,
             (
-                SubActivity("diaspora", "Diaspora", (), CardId.DIASPORA),
-                SubActivity("fundamentalism", "Fundamentalism", (), CardId.FUNDAMENTALISM),
-                SubActivity("monotheism", "Monotheism", (), CardId.MONOTHEISM),
-                SubActivity("politics", "Politics", (), CardId.POLITICS),
-                SubActivity("provincial_empire", "Provincial Empire", (), CardId.PROVINCIAL_EMPIRE),
-                SubActivity("trade_routes", "Trade Routes", (), CardId.TRADE_ROUTES),
-                SubActivity("universal_doctrine", "Universal Doctrine", (), CardId.UNIVERSAL_DOCTRINE),
+                _SubActivity("diaspora", "Diaspora", (), CardId.DIASPORA),
+                _SubActivity("fundamentalism", "Fundamentalism", (), CardId.FUNDAMENTALISM),
+                _SubActivity("monotheism", "Monotheism", (), CardId.MONOTHEISM),
+                _SubActivity("politics", "Politics", (), CardId.POLITICS),
+                _SubActivity("provincial_empire", "Provincial Empire", (), CardId.PROVINCIAL_EMPIRE),
+                _SubActivity("trade_routes", "Trade Routes", (), CardId.TRADE_ROUTES),
+                _SubActivity("universal_doctrine", "Universal Doctrine", (), CardId.UNIVERSAL_DOCTRINE),
             ),
             None,
         ),
-        PhaseId.REMOVAL_OF_SURPLUS_POPULATION: Phase(
+        PhaseId.REMOVAL_OF_SURPLUS_POPULATION: _Phase(
             PhaseId.REMOVAL_OF_SURPLUS_POPULATION,
             "Remove Surplus Population",
             11,
@@ -6378,7 +6458,7 @@ PHASES: Final[Mapping[str, Phase]] = FrozenMap(
             (),
             None,
         ),
-        PhaseId.ACQUISITION_OF_CIVILIZATION_CARDS: Phase(
+        PhaseId.ACQUISITION_OF_CIVILIZATION_CARDS: _Phase(
             PhaseId.ACQUISITION_OF_CIVILIZATION_CARDS,
             "Civilization Advances Acquisition",
             12,
@@ -6393,7 +6473,7 @@ PHASES: Final[Mapping[str, Phase]] = FrozenMap(
             (),
             None,
         ),
-        PhaseId.AST_ALTERATION: Phase(
+        PhaseId.AST_ALTERATION: _Phase(
             PhaseId.AST_ALTERATION,
             "A.S.T. Alteration",
             13,
@@ -6406,10 +6486,10 @@ PHASES: Final[Mapping[str, Phase]] = FrozenMap(
             None,
             None,
             (
-                SubActivity("succession_markers", "Succession Markers", (), None),
-                SubActivity("game_end", "Game end", (), None),
-                SubActivity("reshuffling_trade_cards", "Reshuffling Trade Cards", (), None),
-                SubActivity("victory_determination", "Victory Determination", (), None),
+                _SubActivity("succession_markers", "Succession Markers", (), None),
+                _SubActivity("game_end", "Game end", (), None),
+                _SubActivity("reshuffling_trade_cards", "Reshuffling Trade Cards", (), None),
+                _SubActivity("victory_determination", "Victory Determination", (), None),
             ),
             None,
         ),
@@ -6434,7 +6514,7 @@ PHASE_ORDER: Final[tuple[str, ...]] = (
 
 PLAYER_COUNTS: Final[Mapping[int, PlayerCount]] = FrozenMap(
     {
-        5: PlayerCount(
+        5: _PlayerCount(
             5,
             True,
             55,
@@ -6443,7 +6523,7 @@ PLAYER_COUNTS: Final[Mapping[int, PlayerCount]] = FrozenMap(
                 (NationId.PARTHIA, NationId.PERSIA, NationId.BABYLON, NationId.SABA, NationId.NUBIA),
             ),
             (
-                Configuration(
+                _Configuration(
                     "west",
                     "West",
                     (NationId.HELLAS, NationId.MINOA, NationId.HATTI, NationId.ASSYRIA, NationId.EGYPT),
@@ -6456,7 +6536,7 @@ PLAYER_COUNTS: Final[Mapping[int, PlayerCount]] = FrozenMap(
                     None,
                     (),
                 ),
-                Configuration(
+                _Configuration(
                     "east",
                     "East",
                     (NationId.PARTHIA, NationId.PERSIA, NationId.BABYLON, NationId.SABA, NationId.NUBIA),
@@ -6471,13 +6551,13 @@ PLAYER_COUNTS: Final[Mapping[int, PlayerCount]] = FrozenMap(
                 ),
             ),
             (
-                SpecialRule(
+                _SpecialRule(
                     "start_credits",
                     "At the start of a full game each player takes one credit token of 10 in each of the five colours; not in the short game.",
                 ),
             ),
         ),
-        6: PlayerCount(
+        6: _PlayerCount(
             6,
             True,
             55,
@@ -6486,7 +6566,7 @@ PLAYER_COUNTS: Final[Mapping[int, PlayerCount]] = FrozenMap(
                 (NationId.PARTHIA, NationId.PERSIA, NationId.BABYLON, NationId.SABA, NationId.INDUS, NationId.KUSHAN),
             ),
             (
-                Configuration(
+                _Configuration(
                     "west",
                     "West",
                     (
@@ -6506,7 +6586,7 @@ PLAYER_COUNTS: Final[Mapping[int, PlayerCount]] = FrozenMap(
                     None,
                     (),
                 ),
-                Configuration(
+                _Configuration(
                     "east",
                     "East",
                     (
@@ -6528,13 +6608,13 @@ PLAYER_COUNTS: Final[Mapping[int, PlayerCount]] = FrozenMap(
                 ),
             ),
             (
-                SpecialRule(
+                _SpecialRule(
                     "start_credits",
                     "At the start of a full game each player takes one credit token of 5 in each of the five colours; not in the short game.",
                 ),
             ),
         ),
-        7: PlayerCount(
+        7: _PlayerCount(
             7,
             True,
             55,
@@ -6559,7 +6639,7 @@ PLAYER_COUNTS: Final[Mapping[int, PlayerCount]] = FrozenMap(
                 ),
             ),
             (
-                Configuration(
+                _Configuration(
                     "west",
                     "West",
                     (
@@ -6580,7 +6660,7 @@ PLAYER_COUNTS: Final[Mapping[int, PlayerCount]] = FrozenMap(
                     None,
                     (),
                 ),
-                Configuration(
+                _Configuration(
                     "east",
                     "East",
                     (
@@ -6604,7 +6684,7 @@ PLAYER_COUNTS: Final[Mapping[int, PlayerCount]] = FrozenMap(
             ),
             (),
         ),
-        8: PlayerCount(
+        8: _PlayerCount(
             8,
             True,
             55,
@@ -6631,7 +6711,7 @@ PLAYER_COUNTS: Final[Mapping[int, PlayerCount]] = FrozenMap(
                 ),
             ),
             (
-                Configuration(
+                _Configuration(
                     "west",
                     "West",
                     (
@@ -6653,7 +6733,7 @@ PLAYER_COUNTS: Final[Mapping[int, PlayerCount]] = FrozenMap(
                     None,
                     (),
                 ),
-                Configuration(
+                _Configuration(
                     "east",
                     "East",
                     (
@@ -6678,7 +6758,7 @@ PLAYER_COUNTS: Final[Mapping[int, PlayerCount]] = FrozenMap(
             ),
             (),
         ),
-        9: PlayerCount(
+        9: _PlayerCount(
             9,
             True,
             55,
@@ -6707,7 +6787,7 @@ PLAYER_COUNTS: Final[Mapping[int, PlayerCount]] = FrozenMap(
                 ),
             ),
             (
-                Configuration(
+                _Configuration(
                     "west",
                     "West",
                     (
@@ -6730,7 +6810,7 @@ PLAYER_COUNTS: Final[Mapping[int, PlayerCount]] = FrozenMap(
                     None,
                     (),
                 ),
-                Configuration(
+                _Configuration(
                     "east",
                     "East",
                     (
@@ -6756,7 +6836,7 @@ PLAYER_COUNTS: Final[Mapping[int, PlayerCount]] = FrozenMap(
             ),
             (),
         ),
-        10: PlayerCount(
+        10: _PlayerCount(
             10,
             True,
             55,
@@ -6775,7 +6855,7 @@ PLAYER_COUNTS: Final[Mapping[int, PlayerCount]] = FrozenMap(
                 ),
             ),
             (
-                Configuration(
+                _Configuration(
                     "west",
                     "West",
                     (
@@ -6802,7 +6882,7 @@ PLAYER_COUNTS: Final[Mapping[int, PlayerCount]] = FrozenMap(
             ),
             (),
         ),
-        11: PlayerCount(
+        11: _PlayerCount(
             11,
             True,
             55,
@@ -6822,7 +6902,7 @@ PLAYER_COUNTS: Final[Mapping[int, PlayerCount]] = FrozenMap(
                 ),
             ),
             (
-                Configuration(
+                _Configuration(
                     "east",
                     "East",
                     (
@@ -6850,7 +6930,7 @@ PLAYER_COUNTS: Final[Mapping[int, PlayerCount]] = FrozenMap(
             ),
             (),
         ),
-        12: PlayerCount(
+        12: _PlayerCount(
             12,
             True,
             55,
@@ -6871,7 +6951,7 @@ PLAYER_COUNTS: Final[Mapping[int, PlayerCount]] = FrozenMap(
                 ),
             ),
             (
-                Configuration(
+                _Configuration(
                     "both_blocks",
                     "West and East blocks",
                     (
@@ -6899,13 +6979,13 @@ PLAYER_COUNTS: Final[Mapping[int, PlayerCount]] = FrozenMap(
                 ),
             ),
             (
-                SpecialRule(
+                _SpecialRule(
                     "start_credits",
                     "At the start of a full game each player takes one credit token of 5 in each of the five colours; not in the short game.",
                 ),
             ),
         ),
-        13: PlayerCount(
+        13: _PlayerCount(
             13,
             True,
             55,
@@ -6927,7 +7007,7 @@ PLAYER_COUNTS: Final[Mapping[int, PlayerCount]] = FrozenMap(
                 ),
             ),
             (
-                Configuration(
+                _Configuration(
                     "both_blocks",
                     "West and East blocks",
                     (
@@ -6957,7 +7037,7 @@ PLAYER_COUNTS: Final[Mapping[int, PlayerCount]] = FrozenMap(
             ),
             (),
         ),
-        14: PlayerCount(
+        14: _PlayerCount(
             14,
             True,
             55,
@@ -6980,7 +7060,7 @@ PLAYER_COUNTS: Final[Mapping[int, PlayerCount]] = FrozenMap(
                 ),
             ),
             (
-                Configuration(
+                _Configuration(
                     "both_blocks",
                     "West and East blocks",
                     (
@@ -7011,7 +7091,7 @@ PLAYER_COUNTS: Final[Mapping[int, PlayerCount]] = FrozenMap(
             ),
             (),
         ),
-        15: PlayerCount(
+        15: _PlayerCount(
             15,
             True,
             55,
@@ -7035,7 +7115,7 @@ PLAYER_COUNTS: Final[Mapping[int, PlayerCount]] = FrozenMap(
                 ),
             ),
             (
-                Configuration(
+                _Configuration(
                     "both_blocks",
                     "West and East blocks",
                     (
@@ -7067,7 +7147,7 @@ PLAYER_COUNTS: Final[Mapping[int, PlayerCount]] = FrozenMap(
             ),
             (),
         ),
-        16: PlayerCount(
+        16: _PlayerCount(
             16,
             True,
             55,
@@ -7092,7 +7172,7 @@ PLAYER_COUNTS: Final[Mapping[int, PlayerCount]] = FrozenMap(
                 ),
             ),
             (
-                Configuration(
+                _Configuration(
                     "both_blocks",
                     "West and East blocks",
                     (
@@ -7125,7 +7205,7 @@ PLAYER_COUNTS: Final[Mapping[int, PlayerCount]] = FrozenMap(
             ),
             (),
         ),
-        17: PlayerCount(
+        17: _PlayerCount(
             17,
             True,
             55,
@@ -7151,7 +7231,7 @@ PLAYER_COUNTS: Final[Mapping[int, PlayerCount]] = FrozenMap(
                 ),
             ),
             (
-                Configuration(
+                _Configuration(
                     "both_blocks",
                     "West and East blocks",
                     (
@@ -7185,7 +7265,7 @@ PLAYER_COUNTS: Final[Mapping[int, PlayerCount]] = FrozenMap(
             ),
             (),
         ),
-        18: PlayerCount(
+        18: _PlayerCount(
             18,
             True,
             55,
@@ -7212,7 +7292,7 @@ PLAYER_COUNTS: Final[Mapping[int, PlayerCount]] = FrozenMap(
                 ),
             ),
             (
-                Configuration(
+                _Configuration(
                     "both_blocks",
                     "West and East blocks",
                     (
@@ -7264,20 +7344,20 @@ FLOOD_PLAINS: Final[Mapping[str, Region]] = FrozenMap({})
 VOLCANOES: Final[Mapping[str, Region]] = FrozenMap({})
 
 #: The commodity cards a player may keep, and the cards that change it.
-HAND_LIMIT: Final[HandLimit | None] = HandLimit(
+HAND_LIMIT: Final[HandLimit | None] = _HandLimit(
     commodity_cards=None,
     card_changes=(),
     cumulative=False,
     rules=(
         "menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json §12 (Hand limit)",
     ),
-    by_players=(HandLimitBand(5, 11, 8, ()), HandLimitBand(12, 18, 9, ())),
+    by_players=(_HandLimitBand(5, 11, 8, ()), _HandLimitBand(12, 18, 9, ())),
 )
 
 #: Taxation: tokens per city, the cards that change the rate, the cards that prevent revolts.
-TAXATION: Final[Taxation | None] = Taxation(
+TAXATION: Final[Taxation | None] = _Taxation(
     tokens_per_city=2,
-    rate_changes=(RateChange(CardId.MONARCHY, 1, 0), RateChange(CardId.COINAGE, 1, 1)),
+    rate_changes=(_RateChange(CardId.MONARCHY, 1, 0), _RateChange(CardId.COINAGE, 1, 1)),
     cumulative=False,
     revolt_immune_cards=(CardId.DEMOCRACY,),
     rules=(
@@ -7291,16 +7371,16 @@ SCORING: Final[tuple[ScoringItem, ...] | None] = None
 #: Every ruleset-level rule as the data writes it (the settings of `civrules export`), as typed,
 #: read-only records (the runtime's `settings` module), each also the Mapping[str, object] it was
 #: before they were typed; unknown facts are None.
-SETTINGS: Final[settings.Settings] = settings.Settings(
+SETTINGS: Final[settings.Settings] = _SettingsSettings(
     description="The published Mega Civilization for five to eighteen players, successor of the fan-made Expansion Project: 18 civilizations on a map divided into a western and an eastern half, 51 civilization advances in five groups, 45 goods and 24 calamities in nine trade stacks, and an A.S.T. with Basic and Expert entry requirements. Known here from community transcriptions only.",
     status="draft",
-    rulebook=settings.Rulebook(
+    rulebook=_SettingsRulebook(
         title="Mega Civilization",
         rule_index="rulebooks/mega-civilization.yaml",
         note="No text of the Mega Civilization rulebook is in the sources. The rule index is empty (text_in_sources: false): every fact cites a community transcription (source:), and a rule: citation would be reported as an unknown section (Q001).",
     ),
-    not_in_sources=settings.NotInSources(map=None, victory=None, unknown_fields=("map", "victory")),
-    credit_policy=settings.CreditPolicy(
+    not_in_sources=_SettingsNotInSources(map=None, victory=None, unknown_fields=("map", "victory")),
+    credit_policy=_SettingsCreditPolicy(
         source="menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json §12 (Civilization Advances Acquisition: credit tokens, two colours, examples 1-3); community/megaciv_advances.csv (group_credits and extra credit columns); community/megaciv_disagreements.md (extra credits)",
         group_credits="credit_tokens_of_group",
         two_group_cards="highest_group",
@@ -7310,23 +7390,23 @@ SETTINGS: Final[settings.Settings] = settings.Settings(
         credits_must_be_used=None,
         free_when_covered=True,
         excess_lost=True,
-        purchases=settings.CreditPolicyPurchases(
-            several_cards_per_turn=settings.CreditPolicyPurchasesSeveralCardsPerTurn(
+        purchases=_SettingsCreditPolicyPurchases(
+            several_cards_per_turn=_SettingsCreditPolicyPurchasesSeveralCardsPerTurn(
                 value=True,
                 source="menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json §12 (Civilization Advances Acquisition)",
                 text="A player may buy as many Civilization Advances as he wishes in a turn, all of them in one purchase.",
             ),
-            same_turn_credits=settings.CreditPolicyPurchasesSameTurnCredits(
+            same_turn_credits=_SettingsCreditPolicyPurchasesSameTurnCredits(
                 value=False,
                 source="menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json §12 (Civilization Advances Acquisition)",
                 text="Credit tokens become usable only from the turn after they are gained: a price is lowered by the credit tokens, and the additional credits printed on advances, that came from purchases in earlier turns.",
             ),
-            treasury_within_price=settings.CreditPolicyPurchasesTreasuryWithinPrice(
+            treasury_within_price=_SettingsCreditPolicyPurchasesTreasuryWithinPrice(
                 value=True,
                 source="menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json §12 (Civilization Advances Acquisition)",
                 text="Trade cards, counted at their set value, may be freely combined with treasury tokens, each token counting 1 point; no more treasury tokens may be paid than the price calls for.",
             ),
-            overpayment=settings.CreditPolicyPurchasesOverpayment(
+            overpayment=_SettingsCreditPolicyPurchasesOverpayment(
                 value="lost",
                 source="menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json §12 (Civilization Advances Acquisition)",
                 text="Paying more points than the price gives no change back, in treasury tokens or in trade cards.",
@@ -7335,22 +7415,22 @@ SETTINGS: Final[settings.Settings] = settings.Settings(
         note="§12: an advance's group credits are credit tokens of its colours, kept for the rest of the game and counted toward every later advance of that colour (not in the turn they are received, but for each advance of the colour bought in one later turn); an advance of two colours takes the discount of the colour whose credit tokens are worth most, never both (example 1: Music's arts 10 and religion 5 give 10 toward Mysticism); the additional credits printed on an advance toward one named advance come on top (example 2: 20 crafts tokens and Pottery's 10 toward Agriculture give 30); the price never falls below zero, and no change is given. Credits of different held advances add up (across_owned_cards), colour by colour: toward an advance of two colours the credit tokens held of each colour are totalled and only the higher total counts (two_group_cards: highest_group; e.g. Music's arts 10 and Deism's religion 10 with Music's religion 5 give max(10, 15) = 15 toward Mysticism, not 20). Read here: §12 lists the additional credits printed toward one named advance as a way of lowering the price of its own, beside the credit tokens, says that the two colours' credit tokens are never combined, and that all effects and credits are cumulative; so the additional credits toward an advance of two colours are added on top of the higher colour's tokens (no worked example of §12 has one). The credit matrix is pairwise: a cell is what one held advance alone gives (its higher colour toward an advance of two), and the helpers compute a set of held advances colour by colour, not as the sum of the cells.",
         unknown_fields=("credits_must_be_used",),
     ),
-    ast=settings.Ast(
+    ast=_SettingsAst(
         source="community/megaciv_ast_by_civ.csv; community/megaciv_ast_requirements.csv; points_per_space: bubba0077/MegaCiv@ce837b12ca2740a435fe3bcab35503edc921b885:src/net/bubbaland/megaciv/game/Game.java (VP_PER_AST_STEP) and bubba0077/MegaCiv@ce837b12ca2740a435fe3bcab35503edc921b885:src/net/bubbaland/megaciv/game/Civilization.java (getVP: the steps moved from the start arrow times 5)",
         text="One track per civilization, with an epoch start space for each age; Basic and Expert tracks differ for some civilizations in the starts of the Early and Middle Bronze Ages. Spaces are the steps from the start arrow, which is step 0; each step a marker has moved from it scores 5 points at the end. The last step is 15 at Basic and 16 at Expert, so the tracks have no one length or finish.",
         start_space=0,
         points_per_space=5,
-        order=settings.AstOrder(
+        order=_SettingsAstOrder(
             source="community/megaciv_ast_by_civ.csv (ast_rank); menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json (A.S.T.-ranking / A.S.T.-position)",
             text="The civilizations' ranks on the A.S.T., 1 to 18: Minoa first, Parthia last. 'A.S.T. order' is this ranking, top to bottom, whatever the markers' places; it breaks every tie the rules do not break otherwise. 'A.S.T. position' is the markers' order, the furthest first, ties by ranking.",
         ),
         levels=(
-            settings.AstLevel(
+            _SettingsAstLevel(
                 id="basic",
                 name="Basic",
                 source="community/megaciv_ast_by_civ.csv (difficulty Basic); community/megaciv_ast_requirements.csv (BASIC)",
             ),
-            settings.AstLevel(
+            _SettingsAstLevel(
                 id="expert",
                 name="Expert",
                 source="community/megaciv_ast_by_civ.csv (difficulty Expert); community/megaciv_ast_requirements.csv (EXPERT)",
@@ -7358,15 +7438,15 @@ SETTINGS: Final[settings.Settings] = settings.Settings(
         ),
         note="The points per step: bubba0077/MegaCiv. The last step of each track: bubba0077/MegaCiv@ce837b12ca2740a435fe3bcab35503edc921b885:src/net/bubbaland/megaciv/game/Game.java, lastAstStep; menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json §13b agrees that the game ends on the final coloured space; so spaces_per_track and finish_space are left out. Space numbers are the source's, steps counted from the start arrow (step 0): bubba0077/MegaCiv@ce837b12ca2740a435fe3bcab35503edc921b885:src/net/bubbaland/megaciv/game/Game.java loads the table of community/megaciv_ast_by_civ.csv with the Stone Age on step 0, and bubba0077/MegaCiv@ce837b12ca2740a435fe3bcab35503edc921b885:src/net/bubbaland/megaciv/game/Civilization.java starts every marker on step 0 and scores its step times 5. The rulebook transcription numbers columns otherwise: its short game advances every marker to 'column 11' just before the Late Bronze Age (menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json, The Short Game), which starts on step 11 on every track here, so its column 11 is step 10, columns being counted from 1 at the arrow; its game of 5 to 6 turns from there agrees with the finish on step 15 (Basic) or 16 (Expert). The Expert tracks repeat the nations of the Basic ones; I001 keys tracks by nation only, so each Expert track carries a suppression (A009 checks one track per nation and level).",
     ),
-    player_counts=settings.PlayerCounts(
+    player_counts=_SettingsPlayerCounts(
         source="menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json (chapter 4, Setting up the game: Selecting the map-board, Starting civilizations, Setting up the game for 5-8 players; §12 Hand limit; The Short Game); bubba0077/MegaCiv@ce837b12ca2740a435fe3bcab35503edc921b885:src/net/bubbaland/megaciv/game/Civ_Constants.xml (StartingCivs, SmallGameCredits)",
         general_rules=(
-            settings.RuleText(
+            _SettingsRuleText(
                 id="halves_and_blocks",
                 text="With 5 to 9 players either the western or the eastern half of the map is played, with 10 the western and with 11 the eastern; with 12 to 18 both are played as two trade blocks, each player belonging to the block of his civilization for the whole game.",
                 source="menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json (chapter 4, Selecting the map-board; Starting civilizations)",
             ),
-            settings.RuleText(
+            _SettingsRuleText(
                 id="civilizations_chosen",
                 text="Numbered start-up cards are dealt, and in their order each player chooses one of the civilizations of the set-up; only their pieces are used.",
                 source="menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json (chapter 4, Starting civilizations)",
@@ -7374,16 +7454,16 @@ SETTINGS: Final[settings.Settings] = settings.Settings(
         ),
         note="The civilizations of each count (nations) are the application's lists (bubba0077/MegaCiv@ce837b12ca2740a435fe3bcab35503edc921b885:src/net/bubbaland/megaciv/game/Civ_Constants.xml, StartingCivs), a single source: the rulebook transcription names the map-board set-ups that list them (chapter 5) but leaves those pictures out. Where a count is played on one half (5-9 players), the application lists the civilizations of both halves, one configuration each. Which map-boards and areas are in play is in no source (not_in_sources.map). Every count uses 55 tokens, 9 cities and 4 ships per player (chapter 4).",
     ),
-    sequence_of_play=settings.SequenceOfPlay(
+    sequence_of_play=_SettingsSequenceOfPlay(
         source="menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json (Sequence of Play: The order of phases)",
         phase_count=13,
         general_rules=(
-            settings.RuleText(
+            _SettingsRuleText(
                 id="ast_order_breaks_ties",
                 text="A tie between players' actions that no rule breaks otherwise is broken in A.S.T. order (the ranking printed on the table).",
                 source="menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json (Turn-by-turn procedure; A.S.T.-ranking / A.S.T.-position)",
             ),
-            settings.RuleText(
+            _SettingsRuleText(
                 id="order_on_request",
                 text="To keep the game moving, players may act ahead of their turn, yet anyone may ask that his turn be waited for; no player starts a new phase before it is his turn.",
                 source="menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json (Turn-by-turn procedure)",
@@ -7391,32 +7471,32 @@ SETTINGS: Final[settings.Settings] = settings.Settings(
         ),
         note="The transcription numbers the phases 1-13 and describes each in a paragraph of the same number (§1-§13); it states no 'when' condition for most phases, so `condition` paraphrases what each paragraph requires. Phases 10 and 12 are ordered by A.S.T. position (ast_position_order: the marker furthest on first, ties by ranking), which the transcription tells apart from A.S.T. order: its section on the two defines the latter as the ranking printed on the table, the former by where the markers stand.",
     ),
-    hand_limit=settings.HandLimit(
+    hand_limit=_SettingsHandLimit(
         source="menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json §12 (Hand limit)",
         by_players=(
-            settings.HandLimitByPlayer(players=settings.HandLimitByPlayerPlayers(min=5, max=11), commodity_cards=8),
-            settings.HandLimitByPlayer(players=settings.HandLimitByPlayerPlayers(min=12, max=18), commodity_cards=9),
+            _SettingsHandLimitByPlayer(players=_SettingsHandLimitByPlayerPlayers(min=5, max=11), commodity_cards=8),
+            _SettingsHandLimitByPlayer(players=_SettingsHandLimitByPlayerPlayers(min=12, max=18), commodity_cards=9),
         ),
         text="At the end of the acquisition of advances every player, whether he bought any or not, discards down to the hand limit of commodity cards, which depends on the number of players.",
     ),
-    taxation=settings.Taxation(
+    taxation=_SettingsTaxation(
         source="menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json §1a (Tax Collection)",
         tokens_per_city=2,
         rate_changes=(
-            settings.TaxationRateChange(
+            _SettingsTaxationRateChange(
                 card="monarchy",
                 raise_by=1,
                 lower_by=0,
                 source="bubba0077/MegaCiv@027db7817bfc1942ec8a39aae9a3b8eb49d8d89b:src/net/bubbaland/megaciv/game/Technology.java; czvandijk/MegaCivAid@9d3028b6321af32e731b51b946f24f166f9756ec:pages/2_advance_help.py agrees (the card files, attributes)",
             ),
-            settings.TaxationRateChange(
+            _SettingsTaxationRateChange(
                 card="coinage",
                 raise_by=1,
                 lower_by=1,
                 source="bubba0077/MegaCiv@027db7817bfc1942ec8a39aae9a3b8eb49d8d89b:src/net/bubbaland/megaciv/game/Technology.java; czvandijk/MegaCivAid@9d3028b6321af32e731b51b946f24f166f9756ec:pages/2_advance_help.py agrees (the card files, attributes)",
             ),
         ),
-        revolt=settings.TaxationRevolt(
+        revolt=_SettingsTaxationRevolt(
             source="menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json §1b (Tax Revolts) and Turn-by-turn procedure (the beneficiary); Democracy: bubba0077/MegaCiv@027db7817bfc1942ec8a39aae9a3b8eb49d8d89b:src/net/bubbaland/megaciv/game/Technology.java",
             text="A player short of tokens in stock for his tax pays what stock he has, after every other player has paid; for each city left unpaid the beneficiary takes one of his cities, replacing it with one of his own, and collects no tax for it that turn; a beneficiary without cities enough hands on to the next; when every player has 9 cities on the board the remaining revolting cities are destroyed. Several victims are taken in A.S.T. ranking order, and no victim may be the beneficiary of a revolt that turn. Cities of a holder of Democracy do not revolt.",
             beneficiary="most_cities_then_tokens_in_stock",
@@ -7425,30 +7505,30 @@ SETTINGS: Final[settings.Settings] = settings.Settings(
         note="§1a: the tax rate is 2 tokens per city on the board, moved from stock to treasury; a player may not refuse to collect it, and advances may change the rate (the rate_changes, from the card texts of two transcriptions; the short game's start names Coinage and Monarchy too). The rate does not depend on the number of players.",
     ),
     note="The rulebook is known from one public transcription, menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json (2018, the app text of the rules; its pictures, the map-board set-ups, the victory points table and the card chapters are not transcribed): the sequence of play, the set value rule, the stack preparation, that advances have no prerequisites, that the minor calamities are tradable, that advances' effects add up and how credit tokens work come from it (cited as §N for the phase paragraphs, by chapter and heading otherwise). Not in the sources, so not in this ruleset: the map and the rules per player count (not_in_sources), the typed victory section (known in part, see not_in_sources.victory), game options. Taxation is in its section (§1a, §1b), and so is the hand limit (§12: 8 commodity cards for 5-11 players, 9 for 12-18; hand_limit.by_players). Advance abilities and calamity effects are paraphrased from the card texts of two transcriptions (bubba0077/MegaCiv, czvandijk/MegaCivAid), each citing its file and commit. Each advance's victory points are written on the cards, by the cost bands of community/README.md (1 point below a cost of 100, 3 from 100 to 199, 6 from 200 up). Civilizations, epochs and A.S.T. tracks come from a single source (bubba0077/MegaCiv), advances from eight transcriptions (per-field majority), calamities from three.",
-    commodities=settings.Commodities(
-        total_cards=settings.TotalCards(
+    commodities=_SettingsCommodities(
+        total_cards=_SettingsTotalCards(
             count=296,
             source="community/megaciv_commodities.csv (sum of the counts); community/README.md (45 goods, 296 cards)",
         ),
-        set_value=settings.SetValue(
+        set_value=_SettingsSetValue(
             formula="count_squared_times_value",
             same_good_only=True,
             max_set_size="count_of_good",
             source="menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json §7 (Trade: the value of commodity cards)",
             note="§7: a set of n identical cards of a good is worth n x n times its face value (the boxes along the card's lower edge print the value of one, two, three ... cards); goods sharing a face value under different names count only their face values; there are exactly as many cards of a good as boxes on it, so a set holds at most the good's count. A 'water' card, taken when a stack is empty, is a trade card worth 0 (§6a). No worked example with numbers is in the transcription.",
         ),
-        trade_stacks=settings.TradeStacks(
+        trade_stacks=_SettingsTradeStacks(
             count=9,
             stacks=(
-                settings.TradeStack(
+                _SettingsTradeStack(
                     number=1,
                     calamities=False,
                     source="community/megaciv_trade_deck_by_playercount.csv (no calamity in stack 1 at any player count); community/megaciv_calamities.csv (stacks 2-9)",
                 ),
-                settings.TradeStack(
+                _SettingsTradeStack(
                     number=2,
                     calamities=True,
-                    calamity_cards=settings.TradeStackCalamityCards(
+                    calamity_cards=_SettingsTradeStackCalamityCards(
                         non_tradable=1,
                         tradable=1,
                         minor=1,
@@ -7456,10 +7536,10 @@ SETTINGS: Final[settings.Settings] = settings.Settings(
                     ),
                     source="community/megaciv_calamities.csv; community/megaciv_trade_deck_by_playercount.csv",
                 ),
-                settings.TradeStack(
+                _SettingsTradeStack(
                     number=3,
                     calamities=True,
-                    calamity_cards=settings.TradeStackCalamityCards(
+                    calamity_cards=_SettingsTradeStackCalamityCards(
                         non_tradable=1,
                         tradable=1,
                         minor=1,
@@ -7467,10 +7547,10 @@ SETTINGS: Final[settings.Settings] = settings.Settings(
                     ),
                     source="community/megaciv_calamities.csv; community/megaciv_trade_deck_by_playercount.csv",
                 ),
-                settings.TradeStack(
+                _SettingsTradeStack(
                     number=4,
                     calamities=True,
-                    calamity_cards=settings.TradeStackCalamityCards(
+                    calamity_cards=_SettingsTradeStackCalamityCards(
                         non_tradable=1,
                         tradable=1,
                         minor=1,
@@ -7478,10 +7558,10 @@ SETTINGS: Final[settings.Settings] = settings.Settings(
                     ),
                     source="community/megaciv_calamities.csv; community/megaciv_trade_deck_by_playercount.csv",
                 ),
-                settings.TradeStack(
+                _SettingsTradeStack(
                     number=5,
                     calamities=True,
-                    calamity_cards=settings.TradeStackCalamityCards(
+                    calamity_cards=_SettingsTradeStackCalamityCards(
                         non_tradable=1,
                         tradable=1,
                         minor=1,
@@ -7489,10 +7569,10 @@ SETTINGS: Final[settings.Settings] = settings.Settings(
                     ),
                     source="community/megaciv_calamities.csv; community/megaciv_trade_deck_by_playercount.csv",
                 ),
-                settings.TradeStack(
+                _SettingsTradeStack(
                     number=6,
                     calamities=True,
-                    calamity_cards=settings.TradeStackCalamityCards(
+                    calamity_cards=_SettingsTradeStackCalamityCards(
                         non_tradable=1,
                         tradable=1,
                         minor=1,
@@ -7500,10 +7580,10 @@ SETTINGS: Final[settings.Settings] = settings.Settings(
                     ),
                     source="community/megaciv_calamities.csv; community/megaciv_trade_deck_by_playercount.csv",
                 ),
-                settings.TradeStack(
+                _SettingsTradeStack(
                     number=7,
                     calamities=True,
-                    calamity_cards=settings.TradeStackCalamityCards(
+                    calamity_cards=_SettingsTradeStackCalamityCards(
                         non_tradable=1,
                         tradable=1,
                         minor=1,
@@ -7511,10 +7591,10 @@ SETTINGS: Final[settings.Settings] = settings.Settings(
                     ),
                     source="community/megaciv_calamities.csv; community/megaciv_trade_deck_by_playercount.csv",
                 ),
-                settings.TradeStack(
+                _SettingsTradeStack(
                     number=8,
                     calamities=True,
-                    calamity_cards=settings.TradeStackCalamityCards(
+                    calamity_cards=_SettingsTradeStackCalamityCards(
                         non_tradable=1,
                         tradable=1,
                         minor=1,
@@ -7522,10 +7602,10 @@ SETTINGS: Final[settings.Settings] = settings.Settings(
                     ),
                     source="community/megaciv_calamities.csv; community/megaciv_trade_deck_by_playercount.csv",
                 ),
-                settings.TradeStack(
+                _SettingsTradeStack(
                     number=9,
                     calamities=True,
-                    calamity_cards=settings.TradeStackCalamityCards(
+                    calamity_cards=_SettingsTradeStackCalamityCards(
                         non_tradable=1,
                         tradable=1,
                         minor=1,
@@ -7535,41 +7615,41 @@ SETTINGS: Final[settings.Settings] = settings.Settings(
                 ),
             ),
             numbered_by_value=True,
-            setup=settings.TradeStacksSetup(
+            setup=_SettingsTradeStacksSetup(
                 steps=(
-                    settings.Step(
+                    _SettingsStep(
                         step="sort_commodities_by_stack",
                         text="Sort the trade cards of the game into nine stacks by number.",
                         source="menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json (Setting up the game for 5-8 players)",
                     ),
-                    settings.Step(
+                    _SettingsStep(
                         step="shuffle_each_stack",
                         text="Shuffle each stack's two goods together, without its calamities.",
                         source="menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json (Setting up the game for 5-8 players, step 1)",
                     ),
-                    settings.Step(
+                    _SettingsStep(
                         step="set_aside_commodities",
-                        stacks=settings.StackRange(from_=1, to=9),
+                        stacks=_SettingsStackRange(from_=1, to=9),
                         count_per_stack="players",
                         text="From each stack, put aside as many cards as there are players.",
                         source="menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json (Setting up the game for 5-8 players, step 2)",
                     ),
-                    settings.Step(
+                    _SettingsStep(
                         step="shuffle_in_tradable_calamities",
-                        stacks=settings.StackRange(from_=2, to=9),
+                        stacks=_SettingsStackRange(from_=2, to=9),
                         severities=("major",),
                         text="Shuffle the stack's tradable major calamity into its remaining cards; stack 1 has none.",
                         source="menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json (Setting up the game for 5-8 players, step 3)",
                     ),
-                    settings.Step(
+                    _SettingsStep(
                         step="place_non_tradable_calamities_at_bottom",
-                        stacks=settings.StackRange(from_=2, to=9),
+                        stacks=_SettingsStackRange(from_=2, to=9),
                         text="Put the stack's non-tradable calamity at its bottom.",
                         source="menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json (Setting up the game for 5-8 players, step 4)",
                     ),
-                    settings.Step(
+                    _SettingsStep(
                         step="place_set_aside_on_top",
-                        stacks=settings.StackRange(from_=1, to=9),
+                        stacks=_SettingsStackRange(from_=1, to=9),
                         text="Put the cards set aside back on top of their stack.",
                         source="menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json (Setting up the game for 5-8 players, step 5)",
                     ),
@@ -7580,31 +7660,31 @@ SETTINGS: Final[settings.Settings] = settings.Settings(
             source="community/megaciv_commodities.csv (stack and value columns: value = stack); community/megaciv_trade_deck_by_playercount.csv",
         ),
         deck_compositions=(
-            settings.DeckComposition(
-                players=settings.PlayersRange(min=5, max=8),
+            _SettingsDeckComposition(
+                players=_SettingsPlayersRange(min=5, max=8),
                 map_region="west",
                 decks=(
-                    settings.DeckBlock(
+                    _SettingsDeckBlock(
                         block="single",
                         commodities=(
-                            settings.DeckBlockCommodity(commodity="ochre", count=9),
-                            settings.DeckBlockCommodity(commodity="clay", count=9),
-                            settings.DeckBlockCommodity(commodity="papyrus", count=8),
-                            settings.DeckBlockCommodity(commodity="iron", count=8),
-                            settings.DeckBlockCommodity(commodity="fish", count=8),
-                            settings.DeckBlockCommodity(commodity="fruit", count=9),
-                            settings.DeckBlockCommodity(commodity="wool", count=7),
-                            settings.DeckBlockCommodity(commodity="oil", count=8),
-                            settings.DeckBlockCommodity(commodity="wine", count=6),
-                            settings.DeckBlockCommodity(commodity="textiles", count=7),
-                            settings.DeckBlockCommodity(commodity="tin", count=5),
-                            settings.DeckBlockCommodity(commodity="copper", count=6),
-                            settings.DeckBlockCommodity(commodity="resin", count=5),
-                            settings.DeckBlockCommodity(commodity="incense", count=6),
-                            settings.DeckBlockCommodity(commodity="marble", count=4),
-                            settings.DeckBlockCommodity(commodity="gems", count=5),
-                            settings.DeckBlockCommodity(commodity="ivory", count=4),
-                            settings.DeckBlockCommodity(commodity="gold", count=5),
+                            _SettingsDeckBlockCommodity(commodity="ochre", count=9),
+                            _SettingsDeckBlockCommodity(commodity="clay", count=9),
+                            _SettingsDeckBlockCommodity(commodity="papyrus", count=8),
+                            _SettingsDeckBlockCommodity(commodity="iron", count=8),
+                            _SettingsDeckBlockCommodity(commodity="fish", count=8),
+                            _SettingsDeckBlockCommodity(commodity="fruit", count=9),
+                            _SettingsDeckBlockCommodity(commodity="wool", count=7),
+                            _SettingsDeckBlockCommodity(commodity="oil", count=8),
+                            _SettingsDeckBlockCommodity(commodity="wine", count=6),
+                            _SettingsDeckBlockCommodity(commodity="textiles", count=7),
+                            _SettingsDeckBlockCommodity(commodity="tin", count=5),
+                            _SettingsDeckBlockCommodity(commodity="copper", count=6),
+                            _SettingsDeckBlockCommodity(commodity="resin", count=5),
+                            _SettingsDeckBlockCommodity(commodity="incense", count=6),
+                            _SettingsDeckBlockCommodity(commodity="marble", count=4),
+                            _SettingsDeckBlockCommodity(commodity="gems", count=5),
+                            _SettingsDeckBlockCommodity(commodity="ivory", count=4),
+                            _SettingsDeckBlockCommodity(commodity="gold", count=5),
                         ),
                         calamity_severities=("major",),
                         calamity_sets=1,
@@ -7613,40 +7693,40 @@ SETTINGS: Final[settings.Settings] = settings.Settings(
                 source="community/megaciv_trade_deck_by_playercount.csv (player counts 5-8, game region West)",
                 note="18 goods, each with all its cards (119 commodity cards), and 8 non-tradable and 8 tradable major calamities, one copy of each, one of each kind in each of stacks 2-9: 135 trade cards. The source marks every card of this deck card region West, including the cards of shared goods that block_counts puts in the other half.",
             ),
-            settings.DeckComposition(
-                players=settings.PlayersRange(min=9, max=10),
+            _SettingsDeckComposition(
+                players=_SettingsPlayersRange(min=9, max=10),
                 map_region="west",
                 decks=(
-                    settings.DeckBlock(
+                    _SettingsDeckBlock(
                         block="single",
                         commodities=(
-                            settings.DeckBlockCommodity(commodity="ochre", count=9),
-                            settings.DeckBlockCommodity(commodity="clay", count=9),
-                            settings.DeckBlockCommodity(commodity="bone", count=8),
-                            settings.DeckBlockCommodity(commodity="papyrus", count=8),
-                            settings.DeckBlockCommodity(commodity="iron", count=8),
-                            settings.DeckBlockCommodity(commodity="wax", count=8),
-                            settings.DeckBlockCommodity(commodity="fish", count=8),
-                            settings.DeckBlockCommodity(commodity="fruit", count=9),
-                            settings.DeckBlockCommodity(commodity="ceramics", count=8),
-                            settings.DeckBlockCommodity(commodity="wool", count=7),
-                            settings.DeckBlockCommodity(commodity="oil", count=8),
-                            settings.DeckBlockCommodity(commodity="grain", count=8),
-                            settings.DeckBlockCommodity(commodity="wine", count=6),
-                            settings.DeckBlockCommodity(commodity="textiles", count=7),
-                            settings.DeckBlockCommodity(commodity="glass", count=6),
-                            settings.DeckBlockCommodity(commodity="tin", count=5),
-                            settings.DeckBlockCommodity(commodity="copper", count=6),
-                            settings.DeckBlockCommodity(commodity="lead", count=6),
-                            settings.DeckBlockCommodity(commodity="resin", count=5),
-                            settings.DeckBlockCommodity(commodity="incense", count=6),
-                            settings.DeckBlockCommodity(commodity="herbs", count=6),
-                            settings.DeckBlockCommodity(commodity="marble", count=4),
-                            settings.DeckBlockCommodity(commodity="gems", count=5),
-                            settings.DeckBlockCommodity(commodity="obsidian", count=4),
-                            settings.DeckBlockCommodity(commodity="ivory", count=4),
-                            settings.DeckBlockCommodity(commodity="gold", count=5),
-                            settings.DeckBlockCommodity(commodity="amber", count=4),
+                            _SettingsDeckBlockCommodity(commodity="ochre", count=9),
+                            _SettingsDeckBlockCommodity(commodity="clay", count=9),
+                            _SettingsDeckBlockCommodity(commodity="bone", count=8),
+                            _SettingsDeckBlockCommodity(commodity="papyrus", count=8),
+                            _SettingsDeckBlockCommodity(commodity="iron", count=8),
+                            _SettingsDeckBlockCommodity(commodity="wax", count=8),
+                            _SettingsDeckBlockCommodity(commodity="fish", count=8),
+                            _SettingsDeckBlockCommodity(commodity="fruit", count=9),
+                            _SettingsDeckBlockCommodity(commodity="ceramics", count=8),
+                            _SettingsDeckBlockCommodity(commodity="wool", count=7),
+                            _SettingsDeckBlockCommodity(commodity="oil", count=8),
+                            _SettingsDeckBlockCommodity(commodity="grain", count=8),
+                            _SettingsDeckBlockCommodity(commodity="wine", count=6),
+                            _SettingsDeckBlockCommodity(commodity="textiles", count=7),
+                            _SettingsDeckBlockCommodity(commodity="glass", count=6),
+                            _SettingsDeckBlockCommodity(commodity="tin", count=5),
+                            _SettingsDeckBlockCommodity(commodity="copper", count=6),
+                            _SettingsDeckBlockCommodity(commodity="lead", count=6),
+                            _SettingsDeckBlockCommodity(commodity="resin", count=5),
+                            _SettingsDeckBlockCommodity(commodity="incense", count=6),
+                            _SettingsDeckBlockCommodity(commodity="herbs", count=6),
+                            _SettingsDeckBlockCommodity(commodity="marble", count=4),
+                            _SettingsDeckBlockCommodity(commodity="gems", count=5),
+                            _SettingsDeckBlockCommodity(commodity="obsidian", count=4),
+                            _SettingsDeckBlockCommodity(commodity="ivory", count=4),
+                            _SettingsDeckBlockCommodity(commodity="gold", count=5),
+                            _SettingsDeckBlockCommodity(commodity="amber", count=4),
                         ),
                         calamity_severities=("major", "minor"),
                         calamity_sets=1,
@@ -7655,31 +7735,31 @@ SETTINGS: Final[settings.Settings] = settings.Settings(
                 source="community/megaciv_trade_deck_by_playercount.csv (player counts 9-10, game region West)",
                 note="27 goods, each with all its cards (177 commodity cards), and 8 non-tradable and 8 tradable major calamities and 8 minor ones, one copy of each, one of each kind in each of stacks 2-9: 201 trade cards. The source marks every card of this deck card region West, including the cards of shared goods that block_counts puts in the other half.",
             ),
-            settings.DeckComposition(
-                players=settings.PlayersRange(min=5, max=8),
+            _SettingsDeckComposition(
+                players=_SettingsPlayersRange(min=5, max=8),
                 map_region="east",
                 decks=(
-                    settings.DeckBlock(
+                    _SettingsDeckBlock(
                         block="single",
                         commodities=(
-                            settings.DeckBlockCommodity(commodity="flax", count=9),
-                            settings.DeckBlockCommodity(commodity="hides", count=9),
-                            settings.DeckBlockCommodity(commodity="stone", count=8),
-                            settings.DeckBlockCommodity(commodity="furs", count=8),
-                            settings.DeckBlockCommodity(commodity="timber", count=8),
-                            settings.DeckBlockCommodity(commodity="salt", count=9),
-                            settings.DeckBlockCommodity(commodity="cotton", count=7),
-                            settings.DeckBlockCommodity(commodity="sugar", count=8),
-                            settings.DeckBlockCommodity(commodity="lacquer", count=6),
-                            settings.DeckBlockCommodity(commodity="livestock", count=7),
-                            settings.DeckBlockCommodity(commodity="silver", count=5),
-                            settings.DeckBlockCommodity(commodity="bronze", count=6),
-                            settings.DeckBlockCommodity(commodity="jade", count=5),
-                            settings.DeckBlockCommodity(commodity="spices", count=6),
-                            settings.DeckBlockCommodity(commodity="dye", count=4),
-                            settings.DeckBlockCommodity(commodity="tea", count=5),
-                            settings.DeckBlockCommodity(commodity="silk", count=4),
-                            settings.DeckBlockCommodity(commodity="pearls", count=5),
+                            _SettingsDeckBlockCommodity(commodity="flax", count=9),
+                            _SettingsDeckBlockCommodity(commodity="hides", count=9),
+                            _SettingsDeckBlockCommodity(commodity="stone", count=8),
+                            _SettingsDeckBlockCommodity(commodity="furs", count=8),
+                            _SettingsDeckBlockCommodity(commodity="timber", count=8),
+                            _SettingsDeckBlockCommodity(commodity="salt", count=9),
+                            _SettingsDeckBlockCommodity(commodity="cotton", count=7),
+                            _SettingsDeckBlockCommodity(commodity="sugar", count=8),
+                            _SettingsDeckBlockCommodity(commodity="lacquer", count=6),
+                            _SettingsDeckBlockCommodity(commodity="livestock", count=7),
+                            _SettingsDeckBlockCommodity(commodity="silver", count=5),
+                            _SettingsDeckBlockCommodity(commodity="bronze", count=6),
+                            _SettingsDeckBlockCommodity(commodity="jade", count=5),
+                            _SettingsDeckBlockCommodity(commodity="spices", count=6),
+                            _SettingsDeckBlockCommodity(commodity="dye", count=4),
+                            _SettingsDeckBlockCommodity(commodity="tea", count=5),
+                            _SettingsDeckBlockCommodity(commodity="silk", count=4),
+                            _SettingsDeckBlockCommodity(commodity="pearls", count=5),
                         ),
                         calamity_severities=("major",),
                         calamity_sets=1,
@@ -7688,40 +7768,40 @@ SETTINGS: Final[settings.Settings] = settings.Settings(
                 source="community/megaciv_trade_deck_by_playercount.csv (player counts 5-8, game region East)",
                 note="18 goods, each with all its cards (119 commodity cards), and 8 non-tradable and 8 tradable major calamities, one copy of each, one of each kind in each of stacks 2-9: 135 trade cards. The source marks every card of this deck card region East, including the cards of shared goods that block_counts puts in the other half. Sources disagree: the rulebook transcription's East list for 5-8 players (chapter 4, its set-up for five to eight players) has 16 goods, without Sugar (8), Lacquer (6) and Tea (5). The community file is kept: bubba0077/MegaCiv@ce837b12ca2740a435fe3bcab35503edc921b885:src/net/bubbaland/megaciv/game/Civ_Constants.xml puts those three in the East deck for 5 to 8 players too, and the same chapter of the transcription says every stack holds two goods, which its East list breaks for stacks 4, 5 and 8 (Cotton, Livestock and Dye alone). Its West list agrees with the community file on all 18 goods and counts.",
             ),
-            settings.DeckComposition(
-                players=settings.PlayersRange(min=9, max=9),
+            _SettingsDeckComposition(
+                players=_SettingsPlayersRange(min=9, max=9),
                 map_region="east",
                 decks=(
-                    settings.DeckBlock(
+                    _SettingsDeckBlock(
                         block="single",
                         commodities=(
-                            settings.DeckBlockCommodity(commodity="flax", count=9),
-                            settings.DeckBlockCommodity(commodity="hides", count=9),
-                            settings.DeckBlockCommodity(commodity="bone", count=8),
-                            settings.DeckBlockCommodity(commodity="stone", count=8),
-                            settings.DeckBlockCommodity(commodity="furs", count=8),
-                            settings.DeckBlockCommodity(commodity="wax", count=8),
-                            settings.DeckBlockCommodity(commodity="timber", count=8),
-                            settings.DeckBlockCommodity(commodity="salt", count=9),
-                            settings.DeckBlockCommodity(commodity="ceramics", count=8),
-                            settings.DeckBlockCommodity(commodity="cotton", count=7),
-                            settings.DeckBlockCommodity(commodity="sugar", count=8),
-                            settings.DeckBlockCommodity(commodity="grain", count=8),
-                            settings.DeckBlockCommodity(commodity="lacquer", count=6),
-                            settings.DeckBlockCommodity(commodity="livestock", count=7),
-                            settings.DeckBlockCommodity(commodity="glass", count=6),
-                            settings.DeckBlockCommodity(commodity="silver", count=5),
-                            settings.DeckBlockCommodity(commodity="bronze", count=6),
-                            settings.DeckBlockCommodity(commodity="lead", count=6),
-                            settings.DeckBlockCommodity(commodity="jade", count=5),
-                            settings.DeckBlockCommodity(commodity="spices", count=6),
-                            settings.DeckBlockCommodity(commodity="herbs", count=6),
-                            settings.DeckBlockCommodity(commodity="dye", count=4),
-                            settings.DeckBlockCommodity(commodity="tea", count=5),
-                            settings.DeckBlockCommodity(commodity="obsidian", count=4),
-                            settings.DeckBlockCommodity(commodity="silk", count=4),
-                            settings.DeckBlockCommodity(commodity="pearls", count=5),
-                            settings.DeckBlockCommodity(commodity="amber", count=4),
+                            _SettingsDeckBlockCommodity(commodity="flax", count=9),
+                            _SettingsDeckBlockCommodity(commodity="hides", count=9),
+                            _SettingsDeckBlockCommodity(commodity="bone", count=8),
+                            _SettingsDeckBlockCommodity(commodity="stone", count=8),
+                            _SettingsDeckBlockCommodity(commodity="furs", count=8),
+                            _SettingsDeckBlockCommodity(commodity="wax", count=8),
+                            _SettingsDeckBlockCommodity(commodity="timber", count=8),
+                            _SettingsDeckBlockCommodity(commodity="salt", count=9),
+                            _SettingsDeckBlockCommodity(commodity="ceramics", count=8),
+                            _SettingsDeckBlockCommodity(commodity="cotton", count=7),
+                            _SettingsDeckBlockCommodity(commodity="sugar", count=8),
+                            _SettingsDeckBlockCommodity(commodity="grain", count=8),
+                            _SettingsDeckBlockCommodity(commodity="lacquer", count=6),
+                            _SettingsDeckBlockCommodity(commodity="livestock", count=7),
+                            _SettingsDeckBlockCommodity(commodity="glass", count=6),
+                            _SettingsDeckBlockCommodity(commodity="silver", count=5),
+                            _SettingsDeckBlockCommodity(commodity="bronze", count=6),
+                            _SettingsDeckBlockCommodity(commodity="lead", count=6),
+                            _SettingsDeckBlockCommodity(commodity="jade", count=5),
+                            _SettingsDeckBlockCommodity(commodity="spices", count=6),
+                            _SettingsDeckBlockCommodity(commodity="herbs", count=6),
+                            _SettingsDeckBlockCommodity(commodity="dye", count=4),
+                            _SettingsDeckBlockCommodity(commodity="tea", count=5),
+                            _SettingsDeckBlockCommodity(commodity="obsidian", count=4),
+                            _SettingsDeckBlockCommodity(commodity="silk", count=4),
+                            _SettingsDeckBlockCommodity(commodity="pearls", count=5),
+                            _SettingsDeckBlockCommodity(commodity="amber", count=4),
                         ),
                         calamity_severities=("major", "minor"),
                         calamity_sets=1,
@@ -7730,40 +7810,40 @@ SETTINGS: Final[settings.Settings] = settings.Settings(
                 source="community/megaciv_trade_deck_by_playercount.csv (player count 9, game region East)",
                 note="27 goods, each with all its cards (177 commodity cards), and 8 non-tradable and 8 tradable major calamities and 8 minor ones, one copy of each, one of each kind in each of stacks 2-9: 201 trade cards. The source marks every card of this deck card region East, including the cards of shared goods that block_counts puts in the other half.",
             ),
-            settings.DeckComposition(
-                players=settings.PlayersRange(min=11, max=11),
+            _SettingsDeckComposition(
+                players=_SettingsPlayersRange(min=11, max=11),
                 map_region="east",
                 decks=(
-                    settings.DeckBlock(
+                    _SettingsDeckBlock(
                         block="single",
                         commodities=(
-                            settings.DeckBlockCommodity(commodity="flax", count=9),
-                            settings.DeckBlockCommodity(commodity="hides", count=9),
-                            settings.DeckBlockCommodity(commodity="bone", count=8),
-                            settings.DeckBlockCommodity(commodity="stone", count=8),
-                            settings.DeckBlockCommodity(commodity="furs", count=8),
-                            settings.DeckBlockCommodity(commodity="wax", count=8),
-                            settings.DeckBlockCommodity(commodity="timber", count=8),
-                            settings.DeckBlockCommodity(commodity="salt", count=9),
-                            settings.DeckBlockCommodity(commodity="ceramics", count=8),
-                            settings.DeckBlockCommodity(commodity="cotton", count=7),
-                            settings.DeckBlockCommodity(commodity="sugar", count=8),
-                            settings.DeckBlockCommodity(commodity="grain", count=8),
-                            settings.DeckBlockCommodity(commodity="lacquer", count=6),
-                            settings.DeckBlockCommodity(commodity="livestock", count=7),
-                            settings.DeckBlockCommodity(commodity="glass", count=6),
-                            settings.DeckBlockCommodity(commodity="silver", count=5),
-                            settings.DeckBlockCommodity(commodity="bronze", count=6),
-                            settings.DeckBlockCommodity(commodity="lead", count=6),
-                            settings.DeckBlockCommodity(commodity="jade", count=5),
-                            settings.DeckBlockCommodity(commodity="spices", count=6),
-                            settings.DeckBlockCommodity(commodity="herbs", count=6),
-                            settings.DeckBlockCommodity(commodity="dye", count=4),
-                            settings.DeckBlockCommodity(commodity="tea", count=5),
-                            settings.DeckBlockCommodity(commodity="obsidian", count=4),
-                            settings.DeckBlockCommodity(commodity="silk", count=4),
-                            settings.DeckBlockCommodity(commodity="pearls", count=5),
-                            settings.DeckBlockCommodity(commodity="amber", count=4),
+                            _SettingsDeckBlockCommodity(commodity="flax", count=9),
+                            _SettingsDeckBlockCommodity(commodity="hides", count=9),
+                            _SettingsDeckBlockCommodity(commodity="bone", count=8),
+                            _SettingsDeckBlockCommodity(commodity="stone", count=8),
+                            _SettingsDeckBlockCommodity(commodity="furs", count=8),
+                            _SettingsDeckBlockCommodity(commodity="wax", count=8),
+                            _SettingsDeckBlockCommodity(commodity="timber", count=8),
+                            _SettingsDeckBlockCommodity(commodity="salt", count=9),
+                            _SettingsDeckBlockCommodity(commodity="ceramics", count=8),
+                            _SettingsDeckBlockCommodity(commodity="cotton", count=7),
+                            _SettingsDeckBlockCommodity(commodity="sugar", count=8),
+                            _SettingsDeckBlockCommodity(commodity="grain", count=8),
+                            _SettingsDeckBlockCommodity(commodity="lacquer", count=6),
+                            _SettingsDeckBlockCommodity(commodity="livestock", count=7),
+                            _SettingsDeckBlockCommodity(commodity="glass", count=6),
+                            _SettingsDeckBlockCommodity(commodity="silver", count=5),
+                            _SettingsDeckBlockCommodity(commodity="bronze", count=6),
+                            _SettingsDeckBlockCommodity(commodity="lead", count=6),
+                            _SettingsDeckBlockCommodity(commodity="jade", count=5),
+                            _SettingsDeckBlockCommodity(commodity="spices", count=6),
+                            _SettingsDeckBlockCommodity(commodity="herbs", count=6),
+                            _SettingsDeckBlockCommodity(commodity="dye", count=4),
+                            _SettingsDeckBlockCommodity(commodity="tea", count=5),
+                            _SettingsDeckBlockCommodity(commodity="obsidian", count=4),
+                            _SettingsDeckBlockCommodity(commodity="silk", count=4),
+                            _SettingsDeckBlockCommodity(commodity="pearls", count=5),
+                            _SettingsDeckBlockCommodity(commodity="amber", count=4),
                         ),
                         calamity_severities=("major", "minor"),
                         calamity_sets=1,
@@ -7772,74 +7852,74 @@ SETTINGS: Final[settings.Settings] = settings.Settings(
                 source="community/megaciv_trade_deck_by_playercount.csv (player count 11, game region East)",
                 note="27 goods, each with all its cards (177 commodity cards), and 8 non-tradable and 8 tradable major calamities and 8 minor ones, one copy of each, one of each kind in each of stacks 2-9: 201 trade cards. The source marks every card of this deck card region East, including the cards of shared goods that block_counts puts in the other half.",
             ),
-            settings.DeckComposition(
-                players=settings.PlayersRange(min=12, max=14),
+            _SettingsDeckComposition(
+                players=_SettingsPlayersRange(min=12, max=14),
                 map_region="whole",
                 decks=(
-                    settings.DeckBlock(
+                    _SettingsDeckBlock(
                         block="west",
                         commodities=(
-                            settings.DeckBlockCommodity(commodity="ochre", count=9),
-                            settings.DeckBlockCommodity(commodity="clay", count=5),
-                            settings.DeckBlockCommodity(commodity="hides", count=4),
-                            settings.DeckBlockCommodity(commodity="papyrus", count=8),
-                            settings.DeckBlockCommodity(commodity="iron", count=4),
-                            settings.DeckBlockCommodity(commodity="furs", count=4),
-                            settings.DeckBlockCommodity(commodity="fish", count=8),
-                            settings.DeckBlockCommodity(commodity="fruit", count=5),
-                            settings.DeckBlockCommodity(commodity="salt", count=4),
-                            settings.DeckBlockCommodity(commodity="wool", count=7),
-                            settings.DeckBlockCommodity(commodity="oil", count=4),
-                            settings.DeckBlockCommodity(commodity="sugar", count=4),
-                            settings.DeckBlockCommodity(commodity="wine", count=6),
-                            settings.DeckBlockCommodity(commodity="textiles", count=4),
-                            settings.DeckBlockCommodity(commodity="livestock", count=3),
-                            settings.DeckBlockCommodity(commodity="tin", count=5),
-                            settings.DeckBlockCommodity(commodity="copper", count=3),
-                            settings.DeckBlockCommodity(commodity="bronze", count=3),
-                            settings.DeckBlockCommodity(commodity="resin", count=5),
-                            settings.DeckBlockCommodity(commodity="incense", count=3),
-                            settings.DeckBlockCommodity(commodity="spices", count=3),
-                            settings.DeckBlockCommodity(commodity="marble", count=4),
-                            settings.DeckBlockCommodity(commodity="gems", count=3),
-                            settings.DeckBlockCommodity(commodity="tea", count=2),
-                            settings.DeckBlockCommodity(commodity="ivory", count=4),
-                            settings.DeckBlockCommodity(commodity="gold", count=3),
-                            settings.DeckBlockCommodity(commodity="pearls", count=2),
+                            _SettingsDeckBlockCommodity(commodity="ochre", count=9),
+                            _SettingsDeckBlockCommodity(commodity="clay", count=5),
+                            _SettingsDeckBlockCommodity(commodity="hides", count=4),
+                            _SettingsDeckBlockCommodity(commodity="papyrus", count=8),
+                            _SettingsDeckBlockCommodity(commodity="iron", count=4),
+                            _SettingsDeckBlockCommodity(commodity="furs", count=4),
+                            _SettingsDeckBlockCommodity(commodity="fish", count=8),
+                            _SettingsDeckBlockCommodity(commodity="fruit", count=5),
+                            _SettingsDeckBlockCommodity(commodity="salt", count=4),
+                            _SettingsDeckBlockCommodity(commodity="wool", count=7),
+                            _SettingsDeckBlockCommodity(commodity="oil", count=4),
+                            _SettingsDeckBlockCommodity(commodity="sugar", count=4),
+                            _SettingsDeckBlockCommodity(commodity="wine", count=6),
+                            _SettingsDeckBlockCommodity(commodity="textiles", count=4),
+                            _SettingsDeckBlockCommodity(commodity="livestock", count=3),
+                            _SettingsDeckBlockCommodity(commodity="tin", count=5),
+                            _SettingsDeckBlockCommodity(commodity="copper", count=3),
+                            _SettingsDeckBlockCommodity(commodity="bronze", count=3),
+                            _SettingsDeckBlockCommodity(commodity="resin", count=5),
+                            _SettingsDeckBlockCommodity(commodity="incense", count=3),
+                            _SettingsDeckBlockCommodity(commodity="spices", count=3),
+                            _SettingsDeckBlockCommodity(commodity="marble", count=4),
+                            _SettingsDeckBlockCommodity(commodity="gems", count=3),
+                            _SettingsDeckBlockCommodity(commodity="tea", count=2),
+                            _SettingsDeckBlockCommodity(commodity="ivory", count=4),
+                            _SettingsDeckBlockCommodity(commodity="gold", count=3),
+                            _SettingsDeckBlockCommodity(commodity="pearls", count=2),
                         ),
                         calamity_severities=("major",),
                         calamity_sets=1,
                     ),
-                    settings.DeckBlock(
+                    _SettingsDeckBlock(
                         block="east",
                         commodities=(
-                            settings.DeckBlockCommodity(commodity="flax", count=9),
-                            settings.DeckBlockCommodity(commodity="clay", count=4),
-                            settings.DeckBlockCommodity(commodity="hides", count=5),
-                            settings.DeckBlockCommodity(commodity="stone", count=8),
-                            settings.DeckBlockCommodity(commodity="iron", count=4),
-                            settings.DeckBlockCommodity(commodity="furs", count=4),
-                            settings.DeckBlockCommodity(commodity="timber", count=8),
-                            settings.DeckBlockCommodity(commodity="fruit", count=4),
-                            settings.DeckBlockCommodity(commodity="salt", count=5),
-                            settings.DeckBlockCommodity(commodity="cotton", count=7),
-                            settings.DeckBlockCommodity(commodity="oil", count=4),
-                            settings.DeckBlockCommodity(commodity="sugar", count=4),
-                            settings.DeckBlockCommodity(commodity="lacquer", count=6),
-                            settings.DeckBlockCommodity(commodity="textiles", count=3),
-                            settings.DeckBlockCommodity(commodity="livestock", count=4),
-                            settings.DeckBlockCommodity(commodity="silver", count=5),
-                            settings.DeckBlockCommodity(commodity="copper", count=3),
-                            settings.DeckBlockCommodity(commodity="bronze", count=3),
-                            settings.DeckBlockCommodity(commodity="jade", count=5),
-                            settings.DeckBlockCommodity(commodity="incense", count=3),
-                            settings.DeckBlockCommodity(commodity="spices", count=3),
-                            settings.DeckBlockCommodity(commodity="dye", count=4),
-                            settings.DeckBlockCommodity(commodity="gems", count=2),
-                            settings.DeckBlockCommodity(commodity="tea", count=3),
-                            settings.DeckBlockCommodity(commodity="silk", count=4),
-                            settings.DeckBlockCommodity(commodity="gold", count=2),
-                            settings.DeckBlockCommodity(commodity="pearls", count=3),
+                            _SettingsDeckBlockCommodity(commodity="flax", count=9),
+                            _SettingsDeckBlockCommodity(commodity="clay", count=4),
+                            _SettingsDeckBlockCommodity(commodity="hides", count=5),
+                            _SettingsDeckBlockCommodity(commodity="stone", count=8),
+                            _SettingsDeckBlockCommodity(commodity="iron", count=4),
+                            _SettingsDeckBlockCommodity(commodity="furs", count=4),
+                            _SettingsDeckBlockCommodity(commodity="timber", count=8),
+                            _SettingsDeckBlockCommodity(commodity="fruit", count=4),
+                            _SettingsDeckBlockCommodity(commodity="salt", count=5),
+                            _SettingsDeckBlockCommodity(commodity="cotton", count=7),
+                            _SettingsDeckBlockCommodity(commodity="oil", count=4),
+                            _SettingsDeckBlockCommodity(commodity="sugar", count=4),
+                            _SettingsDeckBlockCommodity(commodity="lacquer", count=6),
+                            _SettingsDeckBlockCommodity(commodity="textiles", count=3),
+                            _SettingsDeckBlockCommodity(commodity="livestock", count=4),
+                            _SettingsDeckBlockCommodity(commodity="silver", count=5),
+                            _SettingsDeckBlockCommodity(commodity="copper", count=3),
+                            _SettingsDeckBlockCommodity(commodity="bronze", count=3),
+                            _SettingsDeckBlockCommodity(commodity="jade", count=5),
+                            _SettingsDeckBlockCommodity(commodity="incense", count=3),
+                            _SettingsDeckBlockCommodity(commodity="spices", count=3),
+                            _SettingsDeckBlockCommodity(commodity="dye", count=4),
+                            _SettingsDeckBlockCommodity(commodity="gems", count=2),
+                            _SettingsDeckBlockCommodity(commodity="tea", count=3),
+                            _SettingsDeckBlockCommodity(commodity="silk", count=4),
+                            _SettingsDeckBlockCommodity(commodity="gold", count=2),
+                            _SettingsDeckBlockCommodity(commodity="pearls", count=3),
                         ),
                         calamity_severities=("major",),
                         calamity_sets=1,
@@ -7848,92 +7928,92 @@ SETTINGS: Final[settings.Settings] = settings.Settings(
                 source="community/megaciv_trade_deck_by_playercount.csv (player counts 12-14, game region Both: the count of each good per card region); menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json (chapter 4, Selecting trade cards, 12-14 players; Starting civilizations; §6b, §8, §13c: separate trade card blocks)",
                 note="Two trade card blocks, each a deck of its own: the western civilizations draw and buy only from the West deck, the eastern only from the East deck, and an empty stack gives a water card, never a card of the other block; the discards of each block are reshuffled apart (menuan chapter 4 and §6b, §13c). The West deck has 119 commodity cards of 27 goods and the East deck 119 of 27, each good split between them as its block_counts (the per-region counts of the source, 238 commodity cards in all), and each deck has its own 8 non-tradable and 8 tradable major calamities, one of each kind in each of stacks 2-9 (16 calamity cards a deck): menuan §8 says a game of one block (up to 11 players) has no duplicate calamities, so a game of two blocks has each calamity twice, once in each deck. Sources disagree on how the cards are dealt out: community/megaciv_trade_deck_by_playercount.csv and its origin, bubba0077/MegaCiv@ce837b12ca2740a435fe3bcab35503edc921b885:src/net/bubbaland/megaciv/game/Civ_Constants.xml (TradeCards: one GameRegion Both per count), list the band as one deck, each good's cards per region and the calamities once; the rulebook transcription is chosen, as it states the two blocks, each player drawing only from his own, and implies the duplicate calamities (§8), where the other two list only which cards are in the game.",
             ),
-            settings.DeckComposition(
-                players=settings.PlayersRange(min=15, max=18),
+            _SettingsDeckComposition(
+                players=_SettingsPlayersRange(min=15, max=18),
                 map_region="whole",
                 decks=(
-                    settings.DeckBlock(
+                    _SettingsDeckBlock(
                         block="west",
                         commodities=(
-                            settings.DeckBlockCommodity(commodity="ochre", count=9),
-                            settings.DeckBlockCommodity(commodity="clay", count=5),
-                            settings.DeckBlockCommodity(commodity="hides", count=4),
-                            settings.DeckBlockCommodity(commodity="bone", count=4),
-                            settings.DeckBlockCommodity(commodity="papyrus", count=8),
-                            settings.DeckBlockCommodity(commodity="iron", count=4),
-                            settings.DeckBlockCommodity(commodity="furs", count=4),
-                            settings.DeckBlockCommodity(commodity="wax", count=4),
-                            settings.DeckBlockCommodity(commodity="fish", count=8),
-                            settings.DeckBlockCommodity(commodity="fruit", count=5),
-                            settings.DeckBlockCommodity(commodity="salt", count=4),
-                            settings.DeckBlockCommodity(commodity="ceramics", count=4),
-                            settings.DeckBlockCommodity(commodity="wool", count=7),
-                            settings.DeckBlockCommodity(commodity="oil", count=4),
-                            settings.DeckBlockCommodity(commodity="sugar", count=4),
-                            settings.DeckBlockCommodity(commodity="grain", count=4),
-                            settings.DeckBlockCommodity(commodity="wine", count=6),
-                            settings.DeckBlockCommodity(commodity="textiles", count=4),
-                            settings.DeckBlockCommodity(commodity="livestock", count=3),
-                            settings.DeckBlockCommodity(commodity="glass", count=3),
-                            settings.DeckBlockCommodity(commodity="tin", count=5),
-                            settings.DeckBlockCommodity(commodity="copper", count=3),
-                            settings.DeckBlockCommodity(commodity="bronze", count=3),
-                            settings.DeckBlockCommodity(commodity="lead", count=3),
-                            settings.DeckBlockCommodity(commodity="resin", count=5),
-                            settings.DeckBlockCommodity(commodity="incense", count=3),
-                            settings.DeckBlockCommodity(commodity="spices", count=3),
-                            settings.DeckBlockCommodity(commodity="herbs", count=3),
-                            settings.DeckBlockCommodity(commodity="marble", count=4),
-                            settings.DeckBlockCommodity(commodity="gems", count=3),
-                            settings.DeckBlockCommodity(commodity="tea", count=2),
-                            settings.DeckBlockCommodity(commodity="obsidian", count=2),
-                            settings.DeckBlockCommodity(commodity="ivory", count=4),
-                            settings.DeckBlockCommodity(commodity="gold", count=3),
-                            settings.DeckBlockCommodity(commodity="pearls", count=2),
-                            settings.DeckBlockCommodity(commodity="amber", count=2),
+                            _SettingsDeckBlockCommodity(commodity="ochre", count=9),
+                            _SettingsDeckBlockCommodity(commodity="clay", count=5),
+                            _SettingsDeckBlockCommodity(commodity="hides", count=4),
+                            _SettingsDeckBlockCommodity(commodity="bone", count=4),
+                            _SettingsDeckBlockCommodity(commodity="papyrus", count=8),
+                            _SettingsDeckBlockCommodity(commodity="iron", count=4),
+                            _SettingsDeckBlockCommodity(commodity="furs", count=4),
+                            _SettingsDeckBlockCommodity(commodity="wax", count=4),
+                            _SettingsDeckBlockCommodity(commodity="fish", count=8),
+                            _SettingsDeckBlockCommodity(commodity="fruit", count=5),
+                            _SettingsDeckBlockCommodity(commodity="salt", count=4),
+                            _SettingsDeckBlockCommodity(commodity="ceramics", count=4),
+                            _SettingsDeckBlockCommodity(commodity="wool", count=7),
+                            _SettingsDeckBlockCommodity(commodity="oil", count=4),
+                            _SettingsDeckBlockCommodity(commodity="sugar", count=4),
+                            _SettingsDeckBlockCommodity(commodity="grain", count=4),
+                            _SettingsDeckBlockCommodity(commodity="wine", count=6),
+                            _SettingsDeckBlockCommodity(commodity="textiles", count=4),
+                            _SettingsDeckBlockCommodity(commodity="livestock", count=3),
+                            _SettingsDeckBlockCommodity(commodity="glass", count=3),
+                            _SettingsDeckBlockCommodity(commodity="tin", count=5),
+                            _SettingsDeckBlockCommodity(commodity="copper", count=3),
+                            _SettingsDeckBlockCommodity(commodity="bronze", count=3),
+                            _SettingsDeckBlockCommodity(commodity="lead", count=3),
+                            _SettingsDeckBlockCommodity(commodity="resin", count=5),
+                            _SettingsDeckBlockCommodity(commodity="incense", count=3),
+                            _SettingsDeckBlockCommodity(commodity="spices", count=3),
+                            _SettingsDeckBlockCommodity(commodity="herbs", count=3),
+                            _SettingsDeckBlockCommodity(commodity="marble", count=4),
+                            _SettingsDeckBlockCommodity(commodity="gems", count=3),
+                            _SettingsDeckBlockCommodity(commodity="tea", count=2),
+                            _SettingsDeckBlockCommodity(commodity="obsidian", count=2),
+                            _SettingsDeckBlockCommodity(commodity="ivory", count=4),
+                            _SettingsDeckBlockCommodity(commodity="gold", count=3),
+                            _SettingsDeckBlockCommodity(commodity="pearls", count=2),
+                            _SettingsDeckBlockCommodity(commodity="amber", count=2),
                         ),
                         calamity_severities=("major", "minor"),
                         calamity_sets=1,
                     ),
-                    settings.DeckBlock(
+                    _SettingsDeckBlock(
                         block="east",
                         commodities=(
-                            settings.DeckBlockCommodity(commodity="flax", count=9),
-                            settings.DeckBlockCommodity(commodity="clay", count=4),
-                            settings.DeckBlockCommodity(commodity="hides", count=5),
-                            settings.DeckBlockCommodity(commodity="bone", count=4),
-                            settings.DeckBlockCommodity(commodity="stone", count=8),
-                            settings.DeckBlockCommodity(commodity="iron", count=4),
-                            settings.DeckBlockCommodity(commodity="furs", count=4),
-                            settings.DeckBlockCommodity(commodity="wax", count=4),
-                            settings.DeckBlockCommodity(commodity="timber", count=8),
-                            settings.DeckBlockCommodity(commodity="fruit", count=4),
-                            settings.DeckBlockCommodity(commodity="salt", count=5),
-                            settings.DeckBlockCommodity(commodity="ceramics", count=4),
-                            settings.DeckBlockCommodity(commodity="cotton", count=7),
-                            settings.DeckBlockCommodity(commodity="oil", count=4),
-                            settings.DeckBlockCommodity(commodity="sugar", count=4),
-                            settings.DeckBlockCommodity(commodity="grain", count=4),
-                            settings.DeckBlockCommodity(commodity="lacquer", count=6),
-                            settings.DeckBlockCommodity(commodity="textiles", count=3),
-                            settings.DeckBlockCommodity(commodity="livestock", count=4),
-                            settings.DeckBlockCommodity(commodity="glass", count=3),
-                            settings.DeckBlockCommodity(commodity="silver", count=5),
-                            settings.DeckBlockCommodity(commodity="copper", count=3),
-                            settings.DeckBlockCommodity(commodity="bronze", count=3),
-                            settings.DeckBlockCommodity(commodity="lead", count=3),
-                            settings.DeckBlockCommodity(commodity="jade", count=5),
-                            settings.DeckBlockCommodity(commodity="incense", count=3),
-                            settings.DeckBlockCommodity(commodity="spices", count=3),
-                            settings.DeckBlockCommodity(commodity="herbs", count=3),
-                            settings.DeckBlockCommodity(commodity="dye", count=4),
-                            settings.DeckBlockCommodity(commodity="gems", count=2),
-                            settings.DeckBlockCommodity(commodity="tea", count=3),
-                            settings.DeckBlockCommodity(commodity="obsidian", count=2),
-                            settings.DeckBlockCommodity(commodity="silk", count=4),
-                            settings.DeckBlockCommodity(commodity="gold", count=2),
-                            settings.DeckBlockCommodity(commodity="pearls", count=3),
-                            settings.DeckBlockCommodity(commodity="amber", count=2),
+                            _SettingsDeckBlockCommodity(commodity="flax", count=9),
+                            _SettingsDeckBlockCommodity(commodity="clay", count=4),
+                            _SettingsDeckBlockCommodity(commodity="hides", count=5),
+                            _SettingsDeckBlockCommodity(commodity="bone", count=4),
+                            _SettingsDeckBlockCommodity(commodity="stone", count=8),
+                            _SettingsDeckBlockCommodity(commodity="iron", count=4),
+                            _SettingsDeckBlockCommodity(commodity="furs", count=4),
+                            _SettingsDeckBlockCommodity(commodity="wax", count=4),
+                            _SettingsDeckBlockCommodity(commodity="timber", count=8),
+                            _SettingsDeckBlockCommodity(commodity="fruit", count=4),
+                            _SettingsDeckBlockCommodity(commodity="salt", count=5),
+                            _SettingsDeckBlockCommodity(commodity="ceramics", count=4),
+                            _SettingsDeckBlockCommodity(commodity="cotton", count=7),
+                            _SettingsDeckBlockCommodity(commodity="oil", count=4),
+                            _SettingsDeckBlockCommodity(commodity="sugar", count=4),
+                            _SettingsDeckBlockCommodity(commodity="grain", count=4),
+                            _SettingsDeckBlockCommodity(commodity="lacquer", count=6),
+                            _SettingsDeckBlockCommodity(commodity="textiles", count=3),
+                            _SettingsDeckBlockCommodity(commodity="livestock", count=4),
+                            _SettingsDeckBlockCommodity(commodity="glass", count=3),
+                            _SettingsDeckBlockCommodity(commodity="silver", count=5),
+                            _SettingsDeckBlockCommodity(commodity="copper", count=3),
+                            _SettingsDeckBlockCommodity(commodity="bronze", count=3),
+                            _SettingsDeckBlockCommodity(commodity="lead", count=3),
+                            _SettingsDeckBlockCommodity(commodity="jade", count=5),
+                            _SettingsDeckBlockCommodity(commodity="incense", count=3),
+                            _SettingsDeckBlockCommodity(commodity="spices", count=3),
+                            _SettingsDeckBlockCommodity(commodity="herbs", count=3),
+                            _SettingsDeckBlockCommodity(commodity="dye", count=4),
+                            _SettingsDeckBlockCommodity(commodity="gems", count=2),
+                            _SettingsDeckBlockCommodity(commodity="tea", count=3),
+                            _SettingsDeckBlockCommodity(commodity="obsidian", count=2),
+                            _SettingsDeckBlockCommodity(commodity="silk", count=4),
+                            _SettingsDeckBlockCommodity(commodity="gold", count=2),
+                            _SettingsDeckBlockCommodity(commodity="pearls", count=3),
+                            _SettingsDeckBlockCommodity(commodity="amber", count=2),
                         ),
                         calamity_severities=("major", "minor"),
                         calamity_sets=1,

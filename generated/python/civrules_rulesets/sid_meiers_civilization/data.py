@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from civrules_runtime.mappings import FrozenMap, OrderedFrozenSet
-from civrules_runtime.records import PlayerRange
+from civrules_runtime.records import PlayerRange, data_maker
 from civrules_runtime_sid_meiers_civilization import settings
 from civrules_runtime_sid_meiers_civilization.records import (
     BattleHand,
@@ -73,6 +73,57 @@ if TYPE_CHECKING:
     from enum import StrEnum
     from typing import Final
 
+_BattleHand = data_maker(BattleHand)
+_Building = data_maker(Building)
+_CityAction = data_maker(CityAction)
+_Civilization = data_maker(Civilization)
+_CombatBonus = data_maker(CombatBonus)
+_Government = data_maker(Government)
+_GreatPerson = data_maker(GreatPerson)
+_Phase = data_maker(Phase)
+_PlayerRange = data_maker(PlayerRange)
+_Pyramid = data_maker(Pyramid)
+_Rank = data_maker(Rank)
+_Research = data_maker(Research)
+_Resource = data_maker(Resource)
+_SettingsCities = data_maker(settings.Cities)
+_SettingsCitiesPlacementItem = data_maker(settings.CitiesPlacementItem)
+_SettingsCitiesRaisedLimit = data_maker(settings.CitiesRaisedLimit)
+_SettingsCoins = data_maker(settings.Coins)
+_SettingsCombat = data_maker(settings.Combat)
+_SettingsCombatBattleHand = data_maker(settings.CombatBattleHand)
+_SettingsCombatLoot = data_maker(settings.CombatLoot)
+_SettingsCombatLootCity = data_maker(settings.CombatLootCity)
+_SettingsCombatLootFigures = data_maker(settings.CombatLootFigures)
+_SettingsCultureHand = data_maker(settings.CultureHand)
+_SettingsDisagreement = data_maker(settings.Disagreement)
+_SettingsDisagreementAlternative = data_maker(settings.DisagreementAlternative)
+_SettingsMovement = data_maker(settings.Movement)
+_SettingsProduction = data_maker(settings.Production)
+_SettingsProductionFigures = data_maker(settings.ProductionFigures)
+_SettingsPyramid = data_maker(settings.Pyramid)
+_SettingsPyramidEachLevelNeedsOneMoreBelow = data_maker(settings.PyramidEachLevelNeedsOneMoreBelow)
+_SettingsPyramidMinimum = data_maker(settings.PyramidMinimum)
+_SettingsResearch = data_maker(settings.Research)
+_SettingsResearchCost = data_maker(settings.ResearchCost)
+_SettingsRulebook = data_maker(settings.Rulebook)
+_SettingsSettings = data_maker(settings.Settings)
+_SettingsTieBreak = data_maker(settings.TieBreak)
+_SettingsTieBreakAdvanced = data_maker(settings.TieBreakAdvanced)
+_SettingsTrade = data_maker(settings.Trade)
+_SettingsTurnOrder = data_maker(settings.TurnOrder)
+_SettingsVillages = data_maker(settings.Villages)
+_SpaceKind = data_maker(SpaceKind)
+_TechEffect = data_maker(TechEffect)
+_Technology = data_maker(Technology)
+_Terrain = data_maker(Terrain)
+_UnitRef = data_maker(UnitRef)
+_UnitType = data_maker(UnitType)
+_UnknownFact = data_maker(UnknownFact)
+_Unlocks = data_maker(Unlocks)
+_Victory = data_maker(Victory)
+_Wonder = data_maker(Wonder)
+
 RULESET_ID: Final = "sid-meiers-civilization"
 
 RULESET_NAME: Final = "Sid Meier's Civilization: The Board Game"
@@ -81,7 +132,7 @@ RULESET_NAME: Final = "Sid Meier's Civilization: The Board Game"
 #: best number where the source names one, and what cites them (a variant's patch for a number it
 #: wrote, field by field in field_sources, as export's setting_sources); None where the ruleset does
 #: not say. `n in PLAYERS` tells whether it seats n players.
-PLAYERS: Final[PlayerRange | None] = PlayerRange(2, 4, best=4, rule=("p2",), source=None)
+PLAYERS: Final[PlayerRange | None] = _PlayerRange(2, 4, best=4, rule=("p2",), source=None)
 
 #: A hash of the resolved ruleset: changes whenever any fact changes.
 RULESET_FINGERPRINT: Final = "7d20e4dc1eaeda40b2590f4c7a6a5e6d4ce04c47d901dfd929099ba172dda07f"
@@ -91,347 +142,347 @@ DRAFT: Final = True
 
 #: Every fact the sources do not give: the data file, the field, and why.
 UNKNOWN_FACTS: Final[tuple[UnknownFact, ...]] = (
-    UnknownFact(
+    _UnknownFact(
         "rulesets/sid-meiers-civilization.yaml",
         "civilizations[roma].starting_government",
         "the rulebook says only that Rome and Russia start with a government other than Despotism",
     ),
-    UnknownFact(
+    _UnknownFact(
         "rulesets/sid-meiers-civilization.yaml",
         "civilizations[roma].starting_technology",
         "the rulebook gives no civilization's starting technology",
     ),
-    UnknownFact(
+    _UnknownFact(
         "rulesets/sid-meiers-civilization.yaml",
         "civilizations[russia].starting_government",
         "the rulebook says only that Rome and Russia start with a government other than Despotism",
     ),
-    UnknownFact(
+    _UnknownFact(
         "rulesets/sid-meiers-civilization.yaml",
         "civilizations[russia].starting_technology",
         "the rulebook gives no civilization's starting technology",
     ),
-    UnknownFact(
+    _UnknownFact(
         "rulesets/sid-meiers-civilization.yaml",
         "civilizations[egito].starting_technology",
         "the rulebook gives no civilization's starting technology",
     ),
-    UnknownFact(
+    _UnknownFact(
         "cards/sid-meiers-civilization-technologies.yaml",
         "technologies[pottery].level",
         "the rulebook names this technology without its level; the only transcriptions (cash1981/civilization-boardgame-rest) mix the base game with its two expansions",
     ),
-    UnknownFact(
+    _UnknownFact(
         "cards/sid-meiers-civilization-technologies.yaml",
         "technologies[code_of_laws].level",
         "the rulebook names this technology without its level; the only transcriptions (cash1981/civilization-boardgame-rest) mix the base game with its two expansions",
     ),
-    UnknownFact(
+    _UnknownFact(
         "cards/sid-meiers-civilization-technologies.yaml",
         "technologies[engineering].level",
         "the rulebook names this technology without its level; the only transcriptions (cash1981/civilization-boardgame-rest) mix the base game with its two expansions",
     ),
-    UnknownFact(
+    _UnknownFact(
         "cards/sid-meiers-civilization-technologies.yaml",
         "technologies[chivalry].level",
         "the rulebook names this technology without its level; the only transcriptions (cash1981/civilization-boardgame-rest) mix the base game with its two expansions",
     ),
-    UnknownFact(
+    _UnknownFact(
         "cards/sid-meiers-civilization-technologies.yaml",
         "technologies[masonry].level",
         "the rulebook names this technology without its level; the only transcriptions (cash1981/civilization-boardgame-rest) mix the base game with its two expansions",
     ),
-    UnknownFact(
+    _UnknownFact(
         "cards/sid-meiers-civilization-technologies.yaml",
         "technologies[horseback_riding].level",
         "the rulebook names this technology without its level; the only transcriptions (cash1981/civilization-boardgame-rest) mix the base game with its two expansions",
     ),
-    UnknownFact(
+    _UnknownFact(
         "cards/sid-meiers-civilization-technologies.yaml",
         "technologies[irrigacao].level",
         "the rulebook names this technology without its level; the only transcriptions (cash1981/civilization-boardgame-rest) mix the base game with its two expansions",
     ),
-    UnknownFact(
+    _UnknownFact(
         "cards/sid-meiers-civilization-technologies.yaml",
         "technologies[navigation].level",
         "the rulebook names this technology without its level; the only transcriptions (cash1981/civilization-boardgame-rest) mix the base game with its two expansions",
     ),
-    UnknownFact(
+    _UnknownFact(
         "cards/sid-meiers-civilization-technologies.yaml",
         "technologies[steam_power].level",
         "the rulebook names this technology without its level; the only transcriptions (cash1981/civilization-boardgame-rest) mix the base game with its two expansions",
     ),
-    UnknownFact(
+    _UnknownFact(
         "cards/sid-meiers-civilization-technologies.yaml",
         "technologies[flight].level",
         "the rulebook names this technology without its level; the only transcriptions (cash1981/civilization-boardgame-rest) mix the base game with its two expansions",
     ),
-    UnknownFact(
+    _UnknownFact(
         "cards/sid-meiers-civilization-technologies.yaml",
         "technologies[currency].level",
         "the rulebook names this technology without its level; the only transcriptions (cash1981/civilization-boardgame-rest) mix the base game with its two expansions",
     ),
-    UnknownFact(
+    _UnknownFact(
         "cards/sid-meiers-civilization-technologies.yaml",
         "technologies[theology].level",
         "the rulebook names this technology without its level; the only transcriptions (cash1981/civilization-boardgame-rest) mix the base game with its two expansions",
     ),
-    UnknownFact(
+    _UnknownFact(
         "cards/sid-meiers-civilization-technologies.yaml",
         "technologies[printing_press].level",
         "the rulebook names this technology without its level; the only transcriptions (cash1981/civilization-boardgame-rest) mix the base game with its two expansions",
     ),
-    UnknownFact(
+    _UnknownFact(
         "cards/sid-meiers-civilization-technologies.yaml",
         "technologies[democracy].level",
         "the rulebook names this technology without its level; the only transcriptions (cash1981/civilization-boardgame-rest) mix the base game with its two expansions",
     ),
-    UnknownFact(
+    _UnknownFact(
         "cards/sid-meiers-civilization-technologies.yaml",
         "technologies[gunpowder].level",
         "the rulebook names this technology without its level; the only transcriptions (cash1981/civilization-boardgame-rest) mix the base game with its two expansions",
     ),
-    UnknownFact(
+    _UnknownFact(
         "cards/sid-meiers-civilization-technologies.yaml",
         "technologies[biology].level",
         "the rulebook names this technology without its level; the only transcriptions (cash1981/civilization-boardgame-rest) mix the base game with its two expansions",
     ),
-    UnknownFact(
+    _UnknownFact(
         "cards/sid-meiers-civilization-technologies.yaml",
         "technologies[metalworking].level",
         "the rulebook names this technology without its level; the only transcriptions (cash1981/civilization-boardgame-rest) mix the base game with its two expansions",
     ),
-    UnknownFact(
+    _UnknownFact(
         "cards/sid-meiers-civilization-technologies.yaml",
         "technologies[computers].level",
         "the rulebook names this technology without its level; the only transcriptions (cash1981/civilization-boardgame-rest) mix the base game with its two expansions",
     ),
-    UnknownFact(
+    _UnknownFact(
         "cards/sid-meiers-civilization-technologies.yaml",
         "technologies[monarquia].level",
         "the rulebook names this technology without its level; the only transcriptions (cash1981/civilization-boardgame-rest) mix the base game with its two expansions",
     ),
-    UnknownFact(
+    _UnknownFact(
         "cards/sid-meiers-civilization-buildings.yaml",
         "buildings[porto].cost",
         "the rulebook gives no cost for it (costs are printed on the technology cards and the market board)",
     ),
-    UnknownFact(
+    _UnknownFact(
         "cards/sid-meiers-civilization-buildings.yaml",
         "buildings[puesto_comercial].cost",
         "the rulebook gives no cost for it (costs are printed on the technology cards and the market board)",
     ),
-    UnknownFact(
+    _UnknownFact(
         "cards/sid-meiers-civilization-buildings.yaml",
         "buildings[oficina].cost",
         "the rulebook gives no cost for it (costs are printed on the technology cards and the market board)",
     ),
-    UnknownFact(
+    _UnknownFact(
         "cards/sid-meiers-civilization-buildings.yaml",
         "buildings[mina_de_ferro].cost",
         "the rulebook gives no cost for it (costs are printed on the technology cards and the market board)",
     ),
-    UnknownFact(
+    _UnknownFact(
         "cards/sid-meiers-civilization-buildings.yaml",
         "buildings[biblioteca].cost",
         "the rulebook gives no cost for it (costs are printed on the technology cards and the market board)",
     ),
-    UnknownFact(
+    _UnknownFact(
         "cards/sid-meiers-civilization-buildings.yaml",
         "buildings[universidade].cost",
         "the rulebook gives no cost for it (costs are printed on the technology cards and the market board)",
     ),
-    UnknownFact(
+    _UnknownFact(
         "cards/sid-meiers-civilization-buildings.yaml",
         "buildings[universidade].upgrade_of",
         "p12 names one pair of a basic and an improved building (Granary and Aqueduct), saying only that some buildings have both; the p6 table joins this building to the one before it with a comma, as it joins that pair, and the market board that marks each improved building with an arrow is not in the sources",
     ),
-    UnknownFact(
+    _UnknownFact(
         "cards/sid-meiers-civilization-buildings.yaml",
         "buildings[marcado].cost",
         "the rulebook gives no cost for it (costs are printed on the technology cards and the market board)",
     ),
-    UnknownFact(
+    _UnknownFact(
         "cards/sid-meiers-civilization-buildings.yaml",
         "buildings[banco].cost",
         "the rulebook gives no cost for it (costs are printed on the technology cards and the market board)",
     ),
-    UnknownFact(
+    _UnknownFact(
         "cards/sid-meiers-civilization-buildings.yaml",
         "buildings[banco].upgrade_of",
         "p12 names one pair of a basic and an improved building (Granary and Aqueduct), saying only that some buildings have both; the p6 table joins this building to the one before it with a comma, as it joins that pair, and the market board that marks each improved building with an arrow is not in the sources",
     ),
-    UnknownFact(
+    _UnknownFact(
         "cards/sid-meiers-civilization-buildings.yaml",
         "buildings[templo].cost",
         "the rulebook gives no cost for it (costs are printed on the technology cards and the market board)",
     ),
-    UnknownFact(
+    _UnknownFact(
         "cards/sid-meiers-civilization-buildings.yaml",
         "buildings[catedral].cost",
         "the rulebook gives no cost for it (costs are printed on the technology cards and the market board)",
     ),
-    UnknownFact(
+    _UnknownFact(
         "cards/sid-meiers-civilization-buildings.yaml",
         "buildings[catedral].upgrade_of",
         "p12 names one pair of a basic and an improved building (Granary and Aqueduct), saying only that some buildings have both; the p6 table joins this building to the one before it with a comma, as it joins that pair, and the market board that marks each improved building with an arrow is not in the sources",
     ),
-    UnknownFact(
+    _UnknownFact(
         "cards/sid-meiers-civilization-buildings.yaml",
         "buildings[academia_militar].cost",
         "the rulebook gives no cost for it (costs are printed on the technology cards and the market board)",
     ),
-    UnknownFact(
+    _UnknownFact(
         "cards/sid-meiers-civilization-buildings.yaml",
         "buildings[academia_militar].upgrade_of",
         "p12 names one pair of a basic and an improved building (Granary and Aqueduct), saying only that some buildings have both; the p6 table lists the Academy among the limited buildings and has no row for the Barracks that p15 names beside it, and the market board that marks each improved building with an arrow is not in the sources",
     ),
-    UnknownFact(
+    _UnknownFact(
         "cards/sid-meiers-civilization-buildings.yaml",
         "buildings[barracks].terrains",
         "the building/terrain table (p6) has no row for Barracks",
     ),
-    UnknownFact(
+    _UnknownFact(
         "cards/sid-meiers-civilization-buildings.yaml",
         "buildings[barracks].limited",
         "the table (p6) does not list Barracks",
     ),
-    UnknownFact(
+    _UnknownFact(
         "cards/sid-meiers-civilization-buildings.yaml",
         "buildings[barracks].cost",
         "the rulebook gives no cost for it (costs are printed on the technology cards and the market board)",
     ),
-    UnknownFact(
+    _UnknownFact(
         "cards/sid-meiers-civilization-buildings.yaml",
         "buildings[muros].cost",
         "the rulebook gives no cost for it (costs are printed on the technology cards and the market board)",
     ),
-    UnknownFact(
+    _UnknownFact(
         "cards/sid-meiers-civilization-units.yaml",
         "unit_types[artilharia].deck_size",
         "the rulebook does not say how many unit cards a deck holds",
     ),
-    UnknownFact(
+    _UnknownFact(
         "cards/sid-meiers-civilization-units.yaml",
         "unit_types[artilharia].ranks[1].name",
         "the rulebook does not name this rank of this type",
     ),
-    UnknownFact(
+    _UnknownFact(
         "cards/sid-meiers-civilization-units.yaml",
         "unit_types[artilharia].ranks[2].name",
         "the rulebook does not name this rank of this type",
     ),
-    UnknownFact(
+    _UnknownFact(
         "cards/sid-meiers-civilization-units.yaml",
         "unit_types[artilharia].ranks[3].name",
         "the rulebook does not name this rank of this type",
     ),
-    UnknownFact(
+    _UnknownFact(
         "cards/sid-meiers-civilization-units.yaml",
         "unit_types[infantaria].deck_size",
         "the rulebook does not say how many unit cards a deck holds",
     ),
-    UnknownFact(
+    _UnknownFact(
         "cards/sid-meiers-civilization-units.yaml",
         "unit_types[infantaria].ranks[2].name",
         "the rulebook does not name this rank of this type",
     ),
-    UnknownFact(
+    _UnknownFact(
         "cards/sid-meiers-civilization-units.yaml",
         "unit_types[infantaria].ranks[3].name",
         "the rulebook does not name this rank of this type",
     ),
-    UnknownFact(
+    _UnknownFact(
         "cards/sid-meiers-civilization-units.yaml",
         "unit_types[cavalaria].deck_size",
         "the rulebook does not say how many unit cards a deck holds",
     ),
-    UnknownFact(
+    _UnknownFact(
         "cards/sid-meiers-civilization-units.yaml",
         "unit_types[cavalaria].ranks[2].name",
         "the rulebook does not name this rank of this type",
     ),
-    UnknownFact(
+    _UnknownFact(
         "cards/sid-meiers-civilization-units.yaml",
         "unit_types[cavalaria].ranks[3].name",
         "the rulebook does not name this rank of this type",
     ),
-    UnknownFact(
+    _UnknownFact(
         "cards/sid-meiers-civilization-units.yaml",
         "unit_types[aeronave].deck_size",
         "the rulebook does not say how many unit cards a deck holds",
     ),
-    UnknownFact(
+    _UnknownFact(
         "cards/sid-meiers-civilization-units.yaml",
         "unit_types[aeronave].ranks[0].name",
         "the rulebook names no aircraft unit",
     ),
-    UnknownFact(
+    _UnknownFact(
         "cards/sid-meiers-civilization-wonders.yaml",
         "wonders[the_hanging_gardens].era",
         "the rulebook gives no era for any wonder",
     ),
-    UnknownFact(
+    _UnknownFact(
         "cards/sid-meiers-civilization-wonders.yaml",
         "wonders[the_hanging_gardens].cost",
         "the rulebook gives only the Colossus's cost",
     ),
-    UnknownFact(
+    _UnknownFact(
         "cards/sid-meiers-civilization-wonders.yaml",
         "wonders[colossus].era",
         "the rulebook gives no era for any wonder",
     ),
-    UnknownFact(
+    _UnknownFact(
         "cards/sid-meiers-civilization-wonders.yaml",
         "wonders[stonehenge].era",
         "the rulebook gives no era for any wonder",
     ),
-    UnknownFact(
+    _UnknownFact(
         "cards/sid-meiers-civilization-wonders.yaml",
         "wonders[stonehenge].cost",
         "the rulebook gives only the Colossus's cost",
     ),
-    UnknownFact(
+    _UnknownFact(
         "cards/sid-meiers-civilization-wonders.yaml",
         "wonders[statue_of_liberty].era",
         "the rulebook gives no era for any wonder",
     ),
-    UnknownFact(
+    _UnknownFact(
         "cards/sid-meiers-civilization-wonders.yaml",
         "wonders[statue_of_liberty].cost",
         "the rulebook gives only the Colossus's cost",
     ),
-    UnknownFact(
+    _UnknownFact(
         "cards/sid-meiers-civilization-wonders.yaml",
         "wonders[panama_canal].era",
         "the rulebook gives no era for any wonder",
     ),
-    UnknownFact(
+    _UnknownFact(
         "cards/sid-meiers-civilization-wonders.yaml",
         "wonders[panama_canal].cost",
         "the rulebook gives only the Colossus's cost",
     ),
-    UnknownFact(
+    _UnknownFact(
         "cards/sid-meiers-civilization-wonders.yaml",
         "wonders[himeji_samurai_castle].era",
         "the rulebook gives no era for any wonder",
     ),
-    UnknownFact(
+    _UnknownFact(
         "cards/sid-meiers-civilization-wonders.yaml",
         "wonders[himeji_samurai_castle].cost",
         "the rulebook gives only the Colossus's cost",
     ),
-    UnknownFact(
+    _UnknownFact(
         "cards/sid-meiers-civilization-wonders.yaml",
         "wonders[porcelain_tower].era",
         "the rulebook gives no era for any wonder",
     ),
-    UnknownFact(
+    _UnknownFact(
         "cards/sid-meiers-civilization-wonders.yaml",
         "wonders[porcelain_tower].cost",
         "the rulebook gives only the Colossus's cost",
     ),
-    UnknownFact(
+    _UnknownFact(
         "cards/sid-meiers-civilization-culture.yaml",
         "great_people[general].category",
         "the rulebook names the General only among the combat bonuses",
@@ -469,169 +520,169 @@ ID_ENUMS: Final[Mapping[str, type[StrEnum]]] = FrozenMap(
 
 TECHNOLOGIES: Final[Mapping[str, Technology]] = FrozenMap(
     {
-        "pottery": Technology(
+        "pottery": _Technology(
             id="pottery",
             name="Pottery",
             level=None,
-            unlocks=Unlocks(buildings=("celeiro",), units=(), governments=(), wonders=()),
-            effects=(TechEffect(EffectKind.CULTURE_HAND), TechEffect(EffectKind.COINS)),
+            unlocks=_Unlocks(buildings=("celeiro",), units=(), governments=(), wonders=()),
+            effects=(_TechEffect(EffectKind.CULTURE_HAND), _TechEffect(EffectKind.COINS)),
         ),
-        "code_of_laws": Technology(
+        "code_of_laws": _Technology(
             id="code_of_laws",
             name="Code of Laws",
             level=None,
-            unlocks=Unlocks(buildings=("puesto_comercial",), units=(), governments=("republic",), wonders=()),
-            effects=(TechEffect(EffectKind.COINS),),
+            unlocks=_Unlocks(buildings=("puesto_comercial",), units=(), governments=("republic",), wonders=()),
+            effects=(_TechEffect(EffectKind.COINS),),
         ),
-        "engineering": Technology(
+        "engineering": _Technology(
             id="engineering",
             name="Engineering",
             level=None,
-            unlocks=Unlocks(buildings=("aqueduto",), units=(), governments=(), wonders=()),
-            effects=(TechEffect(EffectKind.SPLIT_PRODUCTION),),
+            unlocks=_Unlocks(buildings=("aqueduto",), units=(), governments=(), wonders=()),
+            effects=(_TechEffect(EffectKind.SPLIT_PRODUCTION),),
         ),
-        "chivalry": Technology(
+        "chivalry": _Technology(
             id="chivalry",
             name="Chivalry",
             level=None,
-            unlocks=Unlocks(buildings=(), units=(UnitRef("cavalaria", 2),), governments=(), wonders=()),
-            effects=(TechEffect(EffectKind.RESOURCE_ABILITY),),
+            unlocks=_Unlocks(buildings=(), units=(_UnitRef("cavalaria", 2),), governments=(), wonders=()),
+            effects=(_TechEffect(EffectKind.RESOURCE_ABILITY),),
         ),
-        "masonry": Technology(
+        "masonry": _Technology(
             id="masonry",
             name="Masonry",
             level=None,
-            unlocks=Unlocks(buildings=("muros",), units=(), governments=(), wonders=()),
-            effects=(TechEffect(EffectKind.STACKING_LIMIT),),
+            unlocks=_Unlocks(buildings=("muros",), units=(), governments=(), wonders=()),
+            effects=(_TechEffect(EffectKind.STACKING_LIMIT),),
         ),
-        "horseback_riding": Technology(
+        "horseback_riding": _Technology(
             id="horseback_riding",
             name="Horseback Riding",
             level=None,
             unlocks=None,
-            effects=(TechEffect(EffectKind.TRAVEL_SPEED), TechEffect(EffectKind.TRADE)),
+            effects=(_TechEffect(EffectKind.TRAVEL_SPEED), _TechEffect(EffectKind.TRADE)),
         ),
-        "irrigacao": Technology(
+        "irrigacao": _Technology(
             id="irrigacao",
             name="Irrigação",
             level=None,
             unlocks=None,
-            effects=(TechEffect(EffectKind.CITY_LIMIT, 3, None),),
+            effects=(_TechEffect(EffectKind.CITY_LIMIT, 3, None),),
         ),
-        "navigation": Technology(
+        "navigation": _Technology(
             id="navigation",
             name="Navigation",
             level=None,
             unlocks=None,
-            effects=(TechEffect(EffectKind.CROSS_WATER),),
+            effects=(_TechEffect(EffectKind.CROSS_WATER),),
         ),
-        "sailing": Technology(
+        "sailing": _Technology(
             id="sailing",
             name="Sailing",
             level=2,
             unlocks=None,
-            effects=(TechEffect(EffectKind.END_ON_WATER), TechEffect(EffectKind.BUILD_ON_WATER)),
+            effects=(_TechEffect(EffectKind.END_ON_WATER), _TechEffect(EffectKind.BUILD_ON_WATER)),
         ),
-        "steam_power": Technology(
+        "steam_power": _Technology(
             id="steam_power",
             name="Steam Power",
             level=None,
             unlocks=None,
-            effects=(TechEffect(EffectKind.BUILD_ON_WATER),),
+            effects=(_TechEffect(EffectKind.BUILD_ON_WATER),),
         ),
-        "flight": Technology(
+        "flight": _Technology(
             id="flight",
             name="Flight",
             level=None,
-            unlocks=Unlocks(buildings=(), units=(UnitRef("aeronave", 1),), governments=(), wonders=()),
-            effects=(TechEffect(EffectKind.BUILD_ON_WATER),),
+            unlocks=_Unlocks(buildings=(), units=(_UnitRef("aeronave", 1),), governments=(), wonders=()),
+            effects=(_TechEffect(EffectKind.BUILD_ON_WATER),),
         ),
-        "currency": Technology(
+        "currency": _Technology(
             id="currency",
             name="Currency",
             level=None,
             unlocks=None,
-            effects=(TechEffect(EffectKind.RESOURCE_ABILITY, 3, "incenso"),),
+            effects=(_TechEffect(EffectKind.RESOURCE_ABILITY, 3, "incenso"),),
         ),
-        "theology": Technology(
+        "theology": _Technology(
             id="theology",
             name="Theology",
             level=None,
             unlocks=None,
-            effects=(TechEffect(EffectKind.CULTURE_BUILDING),),
+            effects=(_TechEffect(EffectKind.CULTURE_BUILDING),),
         ),
-        "printing_press": Technology(
+        "printing_press": _Technology(
             id="printing_press",
             name="Printing Press",
             level=None,
             unlocks=None,
-            effects=(TechEffect(EffectKind.COINS),),
+            effects=(_TechEffect(EffectKind.COINS),),
         ),
-        "democracy": Technology(
+        "democracy": _Technology(
             id="democracy",
             name="Democracy",
             level=None,
             unlocks=None,
-            effects=(TechEffect(EffectKind.COINS),),
+            effects=(_TechEffect(EffectKind.COINS),),
         ),
-        "gunpowder": Technology(
+        "gunpowder": _Technology(
             id="gunpowder",
             name="Gunpowder",
             level=None,
             unlocks=None,
-            effects=(TechEffect(EffectKind.UNIT_UPGRADE), TechEffect(EffectKind.OBSOLETE_WONDER)),
+            effects=(_TechEffect(EffectKind.UNIT_UPGRADE), _TechEffect(EffectKind.OBSOLETE_WONDER)),
         ),
-        "biology": Technology(
+        "biology": _Technology(
             id="biology",
             name="Biology",
             level=None,
             unlocks=None,
-            effects=(TechEffect(EffectKind.STACKING_LIMIT),),
+            effects=(_TechEffect(EffectKind.STACKING_LIMIT),),
         ),
-        "metalworking": Technology(
+        "metalworking": _Technology(
             id="metalworking",
             name="Metalworking",
             level=None,
             unlocks=None,
-            effects=(TechEffect(EffectKind.RESOURCE_ABILITY, 3, "ferro"),),
+            effects=(_TechEffect(EffectKind.RESOURCE_ABILITY, 3, "ferro"),),
         ),
-        "computers": Technology(
+        "computers": _Technology(
             id="computers",
             name="Computers",
             level=None,
             unlocks=None,
-            effects=(TechEffect(EffectKind.COINS),),
+            effects=(_TechEffect(EffectKind.COINS),),
         ),
-        "monarquia": Technology(
+        "monarquia": _Technology(
             id="monarquia",
             name="Monarquia",
             level=None,
             unlocks=None,
-            effects=(TechEffect(EffectKind.OBSOLETE_WONDER),),
+            effects=(_TechEffect(EffectKind.OBSOLETE_WONDER),),
         ),
-        "space_flight": Technology(
+        "space_flight": _Technology(
             id="space_flight",
             name="Space Flight",
             level=5,
             unlocks=None,
-            effects=(TechEffect(EffectKind.VICTORY),),
+            effects=(_TechEffect(EffectKind.VICTORY),),
         ),
     },
 )
 
 TERRAINS: Final[Mapping[str, Terrain]] = FrozenMap(
     {
-        "agua": Terrain("agua", "Água", True),
-        "deserto": Terrain("deserto", "Deserto", False),
-        "montanha": Terrain("montanha", "Montanha", False),
-        "pradaria": Terrain("pradaria", "Pradaria", False),
-        "floresta": Terrain("floresta", "Floresta", False),
+        "agua": _Terrain("agua", "Água", True),
+        "deserto": _Terrain("deserto", "Deserto", False),
+        "montanha": _Terrain("montanha", "Montanha", False),
+        "pradaria": _Terrain("pradaria", "Pradaria", False),
+        "floresta": _Terrain("floresta", "Floresta", False),
     },
 )
 
 BUILDINGS: Final[Mapping[str, Building]] = FrozenMap(
     {
-        "porto": Building(
+        "porto": _Building(
             id="porto",
             name="Porto",
             terrains=("agua",),
@@ -641,7 +692,7 @@ BUILDINGS: Final[Mapping[str, Building]] = FrozenMap(
             cost=None,
             combat_bonus=None,
         ),
-        "puesto_comercial": Building(
+        "puesto_comercial": _Building(
             id="puesto_comercial",
             name="Puesto comercial",
             terrains=("deserto",),
@@ -651,7 +702,7 @@ BUILDINGS: Final[Mapping[str, Building]] = FrozenMap(
             cost=None,
             combat_bonus=None,
         ),
-        "oficina": Building(
+        "oficina": _Building(
             id="oficina",
             name="Oficina",
             terrains=("montanha",),
@@ -661,7 +712,7 @@ BUILDINGS: Final[Mapping[str, Building]] = FrozenMap(
             cost=None,
             combat_bonus=None,
         ),
-        "mina_de_ferro": Building(
+        "mina_de_ferro": _Building(
             id="mina_de_ferro",
             name="Mina de Ferro",
             terrains=("montanha",),
@@ -671,7 +722,7 @@ BUILDINGS: Final[Mapping[str, Building]] = FrozenMap(
             cost=None,
             combat_bonus=None,
         ),
-        "biblioteca": Building(
+        "biblioteca": _Building(
             id="biblioteca",
             name="Biblioteca",
             terrains=("pradaria",),
@@ -681,7 +732,7 @@ BUILDINGS: Final[Mapping[str, Building]] = FrozenMap(
             cost=None,
             combat_bonus=None,
         ),
-        "universidade": Building(
+        "universidade": _Building(
             id="universidade",
             name="Universidade",
             terrains=("pradaria",),
@@ -692,7 +743,7 @@ BUILDINGS: Final[Mapping[str, Building]] = FrozenMap(
             cost=None,
             combat_bonus=None,
         ),
-        "celeiro": Building(
+        "celeiro": _Building(
             id="celeiro",
             name="Celeiro",
             terrains=("pradaria",),
@@ -702,7 +753,7 @@ BUILDINGS: Final[Mapping[str, Building]] = FrozenMap(
             cost=5,
             combat_bonus=None,
         ),
-        "aqueduto": Building(
+        "aqueduto": _Building(
             id="aqueduto",
             name="Aqueduto",
             terrains=("pradaria",),
@@ -712,7 +763,7 @@ BUILDINGS: Final[Mapping[str, Building]] = FrozenMap(
             cost=8,
             combat_bonus=None,
         ),
-        "marcado": Building(
+        "marcado": _Building(
             id="marcado",
             name="Marcado",
             terrains=("deserto", "montanha", "pradaria", "floresta"),
@@ -722,7 +773,7 @@ BUILDINGS: Final[Mapping[str, Building]] = FrozenMap(
             cost=None,
             combat_bonus=None,
         ),
-        "banco": Building(
+        "banco": _Building(
             id="banco",
             name="Banco",
             terrains=("deserto", "montanha", "pradaria", "floresta"),
@@ -733,7 +784,7 @@ BUILDINGS: Final[Mapping[str, Building]] = FrozenMap(
             cost=None,
             combat_bonus=None,
         ),
-        "templo": Building(
+        "templo": _Building(
             id="templo",
             name="Templo",
             terrains=("deserto", "montanha", "pradaria", "floresta"),
@@ -743,7 +794,7 @@ BUILDINGS: Final[Mapping[str, Building]] = FrozenMap(
             cost=None,
             combat_bonus=None,
         ),
-        "catedral": Building(
+        "catedral": _Building(
             id="catedral",
             name="Catedral",
             terrains=("deserto", "montanha", "pradaria", "floresta"),
@@ -754,7 +805,7 @@ BUILDINGS: Final[Mapping[str, Building]] = FrozenMap(
             cost=None,
             combat_bonus=None,
         ),
-        "academia_militar": Building(
+        "academia_militar": _Building(
             id="academia_militar",
             name="Academia militar",
             terrains=("deserto", "montanha", "pradaria", "floresta"),
@@ -765,7 +816,7 @@ BUILDINGS: Final[Mapping[str, Building]] = FrozenMap(
             cost=None,
             combat_bonus=4,
         ),
-        "barracks": Building(
+        "barracks": _Building(
             id="barracks",
             name="Barracks",
             terrains=None,
@@ -775,7 +826,7 @@ BUILDINGS: Final[Mapping[str, Building]] = FrozenMap(
             cost=None,
             combat_bonus=2,
         ),
-        "muros": Building(
+        "muros": _Building(
             id="muros",
             name="Muros da cidade",
             terrains=(),
@@ -790,7 +841,7 @@ BUILDINGS: Final[Mapping[str, Building]] = FrozenMap(
 
 UNIT_TYPES: Final[Mapping[str, UnitType]] = FrozenMap(
     {
-        "artilharia": UnitType(
+        "artilharia": _UnitType(
             id="artilharia",
             name="Artilharia",
             available_at_start=True,
@@ -798,13 +849,13 @@ UNIT_TYPES: Final[Mapping[str, UnitType]] = FrozenMap(
             never_trumped=False,
             deck_size=None,
             ranks=(
-                Rank(1, "Arqueiro", 5, 1, 3),
-                Rank(2, None, 7, 2, 4),
-                Rank(3, None, 9, 3, 5),
-                Rank(4, None, 11, 4, 6),
+                _Rank(1, "Arqueiro", 5, 1, 3),
+                _Rank(2, None, 7, 2, 4),
+                _Rank(3, None, 9, 3, 5),
+                _Rank(4, None, 11, 4, 6),
             ),
         ),
-        "infantaria": UnitType(
+        "infantaria": _UnitType(
             id="infantaria",
             name="Infantaria",
             available_at_start=True,
@@ -812,13 +863,13 @@ UNIT_TYPES: Final[Mapping[str, UnitType]] = FrozenMap(
             never_trumped=False,
             deck_size=None,
             ranks=(
-                Rank(1, "Lanceiro", 5, 1, 3),
-                Rank(2, "Pikemen", 7, 2, 4),
-                Rank(3, None, 9, 3, 5),
-                Rank(4, None, 11, 4, 6),
+                _Rank(1, "Lanceiro", 5, 1, 3),
+                _Rank(2, "Pikemen", 7, 2, 4),
+                _Rank(3, None, 9, 3, 5),
+                _Rank(4, None, 11, 4, 6),
             ),
         ),
-        "cavalaria": UnitType(
+        "cavalaria": _UnitType(
             id="cavalaria",
             name="Cavalaria",
             available_at_start=True,
@@ -826,20 +877,20 @@ UNIT_TYPES: Final[Mapping[str, UnitType]] = FrozenMap(
             never_trumped=False,
             deck_size=None,
             ranks=(
-                Rank(1, "Cavaleiro", 5, 1, 3),
-                Rank(2, "Knights", 7, 2, 4),
-                Rank(3, None, 9, 3, 5),
-                Rank(4, None, 11, 4, 6),
+                _Rank(1, "Cavaleiro", 5, 1, 3),
+                _Rank(2, "Knights", 7, 2, 4),
+                _Rank(3, None, 9, 3, 5),
+                _Rank(4, None, 11, 4, 6),
             ),
         ),
-        "aeronave": UnitType(
+        "aeronave": _UnitType(
             id="aeronave",
             name="Aeronave",
             available_at_start=False,
             trumps=None,
             never_trumped=True,
             deck_size=None,
-            ranks=(Rank(1, None, 12, 5, 7),),
+            ranks=(_Rank(1, None, 12, 5, 7),),
         ),
     },
 )
@@ -848,7 +899,7 @@ ERAS: Final[Mapping[str, Era]] = FrozenMap({})
 
 WONDERS: Final[Mapping[str, Wonder]] = FrozenMap(
     {
-        "the_hanging_gardens": Wonder(
+        "the_hanging_gardens": _Wonder(
             id="the_hanging_gardens",
             name="The hanging gardens",
             era=None,
@@ -857,7 +908,7 @@ WONDERS: Final[Mapping[str, Wonder]] = FrozenMap(
             discount_technology=None,
             research_discount=None,
         ),
-        "colossus": Wonder(
+        "colossus": _Wonder(
             id="colossus",
             name="Colossus",
             era=None,
@@ -866,7 +917,7 @@ WONDERS: Final[Mapping[str, Wonder]] = FrozenMap(
             discount_technology="metalworking",
             research_discount=None,
         ),
-        "stonehenge": Wonder(
+        "stonehenge": _Wonder(
             id="stonehenge",
             name="Stonehenge",
             era=None,
@@ -875,7 +926,7 @@ WONDERS: Final[Mapping[str, Wonder]] = FrozenMap(
             discount_technology=None,
             research_discount=None,
         ),
-        "statue_of_liberty": Wonder(
+        "statue_of_liberty": _Wonder(
             id="statue_of_liberty",
             name="Statue of Liberty",
             era=None,
@@ -884,7 +935,7 @@ WONDERS: Final[Mapping[str, Wonder]] = FrozenMap(
             discount_technology=None,
             research_discount=None,
         ),
-        "panama_canal": Wonder(
+        "panama_canal": _Wonder(
             id="panama_canal",
             name="Panama Canal",
             era=None,
@@ -893,7 +944,7 @@ WONDERS: Final[Mapping[str, Wonder]] = FrozenMap(
             discount_technology=None,
             research_discount=None,
         ),
-        "himeji_samurai_castle": Wonder(
+        "himeji_samurai_castle": _Wonder(
             id="himeji_samurai_castle",
             name="Himeji Samurai Castle",
             era=None,
@@ -902,7 +953,7 @@ WONDERS: Final[Mapping[str, Wonder]] = FrozenMap(
             discount_technology=None,
             research_discount=None,
         ),
-        "porcelain_tower": Wonder(
+        "porcelain_tower": _Wonder(
             id="porcelain_tower",
             name="Porcelain Tower",
             era=None,
@@ -916,9 +967,9 @@ WONDERS: Final[Mapping[str, Wonder]] = FrozenMap(
 
 SPACE_KINDS: Final[Mapping[str, SpaceKind]] = FrozenMap(
     {
-        "culture_event": SpaceKind("culture_event", "Espaços de Evento de cultura"),
-        "great_person": SpaceKind("great_person", "Espaços de Pessoas importantes"),
-        "culture_victory": SpaceKind("culture_victory", "Espaço de Vitória de cultura"),
+        "culture_event": _SpaceKind("culture_event", "Espaços de Evento de cultura"),
+        "great_person": _SpaceKind("great_person", "Espaços de Pessoas importantes"),
+        "culture_victory": _SpaceKind("culture_victory", "Espaço de Vitória de cultura"),
     },
 )
 
@@ -926,13 +977,13 @@ CULTURE_SPACES: Final[Mapping[str, CultureSpace]] = FrozenMap({})
 
 CULTURE_DECKS: Final[Mapping[str, CultureDeck]] = FrozenMap({})
 
-GREAT_PEOPLE: Final[Mapping[str, GreatPerson]] = FrozenMap({"general": GreatPerson("general", "General", None, 4)})
+GREAT_PEOPLE: Final[Mapping[str, GreatPerson]] = FrozenMap({"general": _GreatPerson("general", "General", None, 4)})
 
 TILES: Final[Mapping[str, Tile]] = FrozenMap({})
 
 PHASES: Final[Mapping[str, Phase]] = FrozenMap(
     {
-        "inicio_do_turno": Phase(
+        "inicio_do_turno": _Phase(
             "inicio_do_turno",
             "Inicio do turno",
             1,
@@ -943,26 +994,26 @@ PHASES: Final[Mapping[str, Phase]] = FrozenMap(
                 Activity.DECLARE_SCOUT_GATHERING,
             ),
         ),
-        "comercio": Phase("comercio", "Comércio", 2, (Activity.COLLECT_TRADE, Activity.NEGOTIATE, Activity.TRADE)),
-        "administracao_da_cidade": Phase(
+        "comercio": _Phase("comercio", "Comércio", 2, (Activity.COLLECT_TRADE, Activity.NEGOTIATE, Activity.TRADE)),
+        "administracao_da_cidade": _Phase(
             "administracao_da_cidade",
             "Administração da cidade",
             3,
             (Activity.CITY_ACTION, Activity.SPEND_CULTURE, Activity.RUSH_PRODUCTION),
         ),
-        "movimento": Phase(
+        "movimento": _Phase(
             "movimento",
             "Movimento",
             4,
             (Activity.MOVE_FIGURES, Activity.EXPLORE_TILE, Activity.EXPLORE_HUT_OR_VILLAGE, Activity.BATTLE),
         ),
-        "pesquisa": Phase("pesquisa", "Pesquisa", 5, (Activity.RESEARCH_TECHNOLOGY,)),
+        "pesquisa": _Phase("pesquisa", "Pesquisa", 5, (Activity.RESEARCH_TECHNOLOGY,)),
     },
 )
 
 GOVERNMENTS: Final[Mapping[str, Government]] = FrozenMap(
     {
-        "despotismo": Government(
+        "despotismo": _Government(
             "despotismo",
             "Despotismo",
             starting=True,
@@ -970,8 +1021,15 @@ GOVERNMENTS: Final[Mapping[str, Government]] = FrozenMap(
             coins=None,
             battle_hand=None,
         ),
-        "anarquia": Government("anarquia", "Anarquia", starting=False, transitional=True, coins=None, battle_hand=None),
-        "republic": Government(
+        "anarquia": _Government(
+            "anarquia",
+            "Anarquia",
+            starting=False,
+            transitional=True,
+            coins=None,
+            battle_hand=None,
+        ),
+        "republic": _Government(
             "republic",
             "Republic",
             starting=False,
@@ -979,7 +1037,7 @@ GOVERNMENTS: Final[Mapping[str, Government]] = FrozenMap(
             coins=None,
             battle_hand=None,
         ),
-        "feudalismo": Government(
+        "feudalismo": _Government(
             "feudalismo",
             "Feudalismo",
             starting=False,
@@ -987,7 +1045,7 @@ GOVERNMENTS: Final[Mapping[str, Government]] = FrozenMap(
             coins=1,
             battle_hand=None,
         ),
-        "fundamentalism": Government(
+        "fundamentalism": _Government(
             "fundamentalism",
             "Fundamentalism",
             starting=False,
@@ -1000,7 +1058,7 @@ GOVERNMENTS: Final[Mapping[str, Government]] = FrozenMap(
 
 VICTORIES: Final[Mapping[str, Victory]] = FrozenMap(
     {
-        "culture": Victory(
+        "culture": _Victory(
             "culture",
             "Vitória pela cultura",
             kind=VictoryKind.CULTURE,
@@ -1008,7 +1066,7 @@ VICTORIES: Final[Mapping[str, Victory]] = FrozenMap(
             coins=None,
             ends=VictoryEnds.IMMEDIATELY,
         ),
-        "technology": Victory(
+        "technology": _Victory(
             "technology",
             "Vitória pela tecnologia",
             kind=VictoryKind.TECHNOLOGY,
@@ -1016,7 +1074,7 @@ VICTORIES: Final[Mapping[str, Victory]] = FrozenMap(
             coins=None,
             ends=VictoryEnds.IMMEDIATELY,
         ),
-        "economy": Victory(
+        "economy": _Victory(
             "economy",
             "Vitória pela economia",
             kind=VictoryKind.ECONOMY,
@@ -1024,7 +1082,7 @@ VICTORIES: Final[Mapping[str, Victory]] = FrozenMap(
             coins=15,
             ends=VictoryEnds.IMMEDIATELY,
         ),
-        "military": Victory(
+        "military": _Victory(
             "military",
             "Vitória militar",
             kind=VictoryKind.MILITARY,
@@ -1037,16 +1095,16 @@ VICTORIES: Final[Mapping[str, Victory]] = FrozenMap(
 
 RESOURCES: Final[Mapping[str, Resource]] = FrozenMap(
     {
-        "seda": Resource("seda", "Seda"),
-        "ferro": Resource("ferro", "Ferro"),
-        "incenso": Resource("incenso", "Incenso"),
-        "trigo": Resource("trigo", "Trigo"),
+        "seda": _Resource("seda", "Seda"),
+        "ferro": _Resource("ferro", "Ferro"),
+        "incenso": _Resource("incenso", "Incenso"),
+        "trigo": _Resource("trigo", "Trigo"),
     },
 )
 
 COMBAT_BONUSES: Final[Mapping[str, CombatBonus]] = FrozenMap(
     {
-        "barracks": CombatBonus(
+        "barracks": _CombatBonus(
             id="barracks",
             name="Barracks",
             amount=2,
@@ -1054,7 +1112,7 @@ COMBAT_BONUSES: Final[Mapping[str, CombatBonus]] = FrozenMap(
             building="barracks",
             situation=None,
         ),
-        "academy": CombatBonus(
+        "academy": _CombatBonus(
             id="academy",
             name="Academy",
             amount=4,
@@ -1062,7 +1120,7 @@ COMBAT_BONUSES: Final[Mapping[str, CombatBonus]] = FrozenMap(
             building="academia_militar",
             situation=None,
         ),
-        "general": CombatBonus(
+        "general": _CombatBonus(
             id="general",
             name="General",
             amount=4,
@@ -1070,7 +1128,7 @@ COMBAT_BONUSES: Final[Mapping[str, CombatBonus]] = FrozenMap(
             building=None,
             situation=None,
         ),
-        "defending_city": CombatBonus(
+        "defending_city": _CombatBonus(
             id="defending_city",
             name="Defendendo uma cidade que não seja a capital",
             amount=6,
@@ -1078,7 +1136,7 @@ COMBAT_BONUSES: Final[Mapping[str, CombatBonus]] = FrozenMap(
             building=None,
             situation=CombatSituation.DEFENDING_CITY,
         ),
-        "defending_capital": CombatBonus(
+        "defending_capital": _CombatBonus(
             id="defending_capital",
             name="Defendendo uma capital",
             amount=12,
@@ -1086,7 +1144,7 @@ COMBAT_BONUSES: Final[Mapping[str, CombatBonus]] = FrozenMap(
             building=None,
             situation=CombatSituation.DEFENDING_CAPITAL,
         ),
-        "walls": CombatBonus(
+        "walls": _CombatBonus(
             id="walls",
             name="Defendendo uma capital com muro ou uma cidade com muro que não seja capital",
             amount=4,
@@ -1099,17 +1157,17 @@ COMBAT_BONUSES: Final[Mapping[str, CombatBonus]] = FrozenMap(
 
 CITY_ACTIONS: Final[Mapping[str, CityAction]] = FrozenMap(
     {
-        "produce": CityAction("produce", "Produzir uma figura, unidade, construção ou maravilha"),
-        "arts": CityAction("arts", "Dedicar às artes", culture=1, per_culture_icon=1),
-        "resource": CityAction("resource", "Coletar um recurso", per_action=1),
+        "produce": _CityAction("produce", "Produzir uma figura, unidade, construção ou maravilha"),
+        "arts": _CityAction("arts", "Dedicar às artes", culture=1, per_culture_icon=1),
+        "resource": _CityAction("resource", "Coletar um recurso", per_action=1),
     },
 )
 
 CIVILIZATIONS: Final[Mapping[str, Civilization]] = FrozenMap(
     {
-        "roma": Civilization("roma", "Roma", None, None),
-        "russia": Civilization("russia", "Rússia", None, None),
-        "egito": Civilization("egito", "Egito", None, "despotismo"),
+        "roma": _Civilization("roma", "Roma", None, None),
+        "russia": _Civilization("russia", "Rússia", None, None),
+        "egito": _Civilization("egito", "Egito", None, "despotismo"),
     },
 )
 
@@ -1118,10 +1176,10 @@ HUTS: Final[Mapping[str, Marker]] = FrozenMap({})
 VILLAGES: Final[Mapping[str, Marker]] = FrozenMap({})
 
 #: What researching costs: the trade by level (p11), the trade a coin keeps, whether research spends all.
-RESEARCH: Final[Research] = Research(FrozenMap({1: 6, 2: 11, 3: 16, 4: 21, 5: 26}), 1, True)
+RESEARCH: Final[Research] = _Research(FrozenMap({1: 6, 2: 11, 3: 16, 4: 21, 5: 26}), 1, True)
 
 #: The technology pyramid: levels, the technologies each level needs for the technology victory.
-PYRAMID: Final[Pyramid] = Pyramid(
+PYRAMID: Final[Pyramid] = _Pyramid(
     levels=5,
     top_level=5,
     minimums=FrozenMap({1: 5, 2: 4, 3: 3, 4: 2, 5: 1}),
@@ -1132,27 +1190,27 @@ PYRAMID: Final[Pyramid] = Pyramid(
 )
 
 #: The battle hand: its base, the cards a friendly figure beyond the first adds, defending a city.
-BATTLE_HAND: Final[BattleHand] = BattleHand(3, 2, 3)
+BATTLE_HAND: Final[BattleHand] = _BattleHand(3, 2, 3)
 
 #: Every ruleset-level rule as the data writes it (the settings of `civrules export`), as typed,
 #: read-only records (the runtime's `settings` module), each also the Mapping[str, object] it was
 #: before they were typed; unknown facts are None.
-SETTINGS: Final[settings.Settings] = settings.Settings(
+SETTINGS: Final[settings.Settings] = _SettingsSettings(
     description="The base game as its rulebook gives it: five phases, cities and governments, trade and research, the technology pyramid, buildings, units, wonders, culture, combat and the four victories.",
     status="draft",
-    rulebook=settings.Rulebook(
+    rulebook=_SettingsRulebook(
         title="Civilization de Sid Meier: Jogo de Tabuleiro, Livro de Regras",
         rule_index="rulebooks/sid-meiers-civilization.yaml",
     ),
-    turn_order=settings.TurnOrder(
+    turn_order=_SettingsTurnOrder(
         direction="left",
         rule=("p2/1-inicio-do-turno", "p4/3-administracao-da-cidade"),
         disagreements=(
-            settings.Disagreement(
+            _SettingsDisagreement(
                 field="direction",
                 chosen="left",
                 alternatives=(
-                    settings.DisagreementAlternative(
+                    _SettingsDisagreementAlternative(
                         value="right",
                         source="p2/uma-visao-geral-do-turno ('começando pelo primeiro jogador e continuando à direita')",
                     ),
@@ -1161,17 +1219,17 @@ SETTINGS: Final[settings.Settings] = settings.Settings(
             ),
         ),
     ),
-    cities=settings.Cities(
+    cities=_SettingsCities(
         limit=2,
-        raised_limit=settings.CitiesRaisedLimit(technology="irrigacao", limit=3),
+        raised_limit=_SettingsCitiesRaisedLimit(technology="irrigacao", limit=3),
         min_distance=3,
         founded_by="scout",
         placement=(
-            settings.CitiesPlacementItem(id="not_water", rule="p2/construindo-novas-cidades"),
-            settings.CitiesPlacementItem(id="eight_neighbours_revealed", rule="p2/construindo-novas-cidades"),
-            settings.CitiesPlacementItem(id="not_next_to_hut_or_village", rule="p2/construindo-novas-cidades"),
-            settings.CitiesPlacementItem(id="not_next_to_enemy_figure", rule="p2/construindo-novas-cidades"),
-            settings.CitiesPlacementItem(
+            _SettingsCitiesPlacementItem(id="not_water", rule="p2/construindo-novas-cidades"),
+            _SettingsCitiesPlacementItem(id="eight_neighbours_revealed", rule="p2/construindo-novas-cidades"),
+            _SettingsCitiesPlacementItem(id="not_next_to_hut_or_village", rule="p2/construindo-novas-cidades"),
+            _SettingsCitiesPlacementItem(id="not_next_to_enemy_figure", rule="p2/construindo-novas-cidades"),
+            _SettingsCitiesPlacementItem(
                 id="three_squares_from_other_cities",
                 rule="p2/construindo-novas-cidades",
                 note="Diagonals included: outskirts never overlap.",
@@ -1180,43 +1238,43 @@ SETTINGS: Final[settings.Settings] = settings.Settings(
         centre_yields=False,
         rule=("p2/construindo-novas-cidades", "p3"),
     ),
-    trade=settings.Trade(
+    trade=_SettingsTrade(
         dial_max=27,
         kept_between_turns=True,
         tradeable=("promises", "trade_points", "culture_tokens", "resource_tokens", "culture_event_cards"),
         rule=("p3/coletar-comercio", "p4", "p4/negociando-e-comercializando"),
     ),
-    production=settings.Production(
+    production=_SettingsProduction(
         trade_per_production=3,
         saved=False,
-        figures=settings.ProductionFigures(army=4, scout=6),
+        figures=_SettingsProductionFigures(army=4, scout=6),
         rule=("p4/comercio-vs-producao", "p5/a-corrida-de-producao-com-o-comercio", "p5/exercitos", "p5/exploradores"),
     ),
-    research=settings.Research(
+    research=_SettingsResearch(
         costs=(
-            settings.ResearchCost(level=1, trade=6),
-            settings.ResearchCost(level=2, trade=11),
-            settings.ResearchCost(level=3, trade=16),
-            settings.ResearchCost(level=4, trade=21),
-            settings.ResearchCost(level=5, trade=26),
+            _SettingsResearchCost(level=1, trade=6),
+            _SettingsResearchCost(level=2, trade=11),
+            _SettingsResearchCost(level=3, trade=16),
+            _SettingsResearchCost(level=4, trade=21),
+            _SettingsResearchCost(level=5, trade=26),
         ),
         trade_kept_per_coin=1,
         spends_all_trade=True,
         rule=("p11/custo-em-comercio", "p18/moedas-e-o-poder-economico"),
     ),
-    pyramid=settings.Pyramid(
+    pyramid=_SettingsPyramid(
         levels=5,
         top_level=5,
         placement="above_lower_row",
         minimums=(
-            settings.PyramidMinimum(level=1, count=5),
-            settings.PyramidMinimum(level=2, count=4),
-            settings.PyramidMinimum(level=3, count=3),
-            settings.PyramidMinimum(level=4, count=2),
-            settings.PyramidMinimum(level=5, count=1),
+            _SettingsPyramidMinimum(level=1, count=5),
+            _SettingsPyramidMinimum(level=2, count=4),
+            _SettingsPyramidMinimum(level=3, count=3),
+            _SettingsPyramidMinimum(level=4, count=2),
+            _SettingsPyramidMinimum(level=5, count=1),
         ),
         total=15,
-        each_level_needs_one_more_below=settings.PyramidEachLevelNeedsOneMoreBelow(
+        each_level_needs_one_more_below=_SettingsPyramidEachLevelNeedsOneMoreBelow(
             value=True,
             inferred=True,
             rule=("p12", "p13/2-vitoria-pela-tecnologia"),
@@ -1225,7 +1283,7 @@ SETTINGS: Final[settings.Settings] = settings.Settings(
         starting_technology_in_base_row=True,
         rule=("p11/a-piramide-de-tecnologia", "p12", "p13/2-vitoria-pela-tecnologia"),
     ),
-    movement=settings.Movement(
+    movement=_SettingsMovement(
         travel_speed=2,
         stacking_limit=2,
         diagonal=False,
@@ -1236,19 +1294,19 @@ SETTINGS: Final[settings.Settings] = settings.Settings(
             "p9/revelando-os-ladrilhos-de-mapa-inexplorados",
         ),
     ),
-    villages=settings.Villages(
+    villages=_SettingsVillages(
         barbarian_player="left",
         barbarian_units=("artilharia", "infantaria", "cavalaria"),
         barbarian_rank=1,
         rule="p10/explorando-cabanas-e-aldeias",
     ),
-    culture_hand=settings.CultureHand(
+    culture_hand=_SettingsCultureHand(
         size=2,
         raised_by="pottery",
         rule=("p8/espacos-de-evento-de-cultura", "p8/carta-de-evento-cultural"),
     ),
-    combat=settings.Combat(
-        battle_hand=settings.CombatBattleHand(
+    combat=_SettingsCombat(
+        battle_hand=_SettingsCombatBattleHand(
             base=3,
             per_extra_figure=2,
             fundamentalism=1,
@@ -1257,21 +1315,21 @@ SETTINGS: Final[settings.Settings] = settings.Settings(
         ),
         ties="defender",
         figures_lost_per_destroyed_units=2,
-        loot=settings.CombatLoot(
-            figures=settings.CombatLootFigures(trade=3, culture=3, resources=1),
-            city=settings.CombatLootCity(technologies=1, culture_cards=1, resources=2),
+        loot=_SettingsCombatLoot(
+            figures=_SettingsCombatLootFigures(trade=3, culture=3, resources=1),
+            city=_SettingsCombatLootCity(technologies=1, culture_cards=1, resources=2),
             capital="military_victory",
         ),
         rule=("p17/4-resolvendo-a-batalha", "p17/as-perdas-de-figura-do-vencedor", "p17/a-pilhagem-do-vencedor"),
     ),
-    coins=settings.Coins(
+    coins=_SettingsCoins(
         victory=15,
         token_coins_lost=False,
         rule=("p14/3-vitoria-pela-economia", "p18/moedas-e-o-poder-economico", "p18/fichas-de-moeda"),
     ),
-    tie_break=settings.TieBreak(
+    tie_break=_SettingsTieBreak(
         default="first_in_turn_order",
-        advanced=settings.TieBreakAdvanced(
+        advanced=_SettingsTieBreakAdvanced(
             military_ends_at_once=True,
             others_finish_the_turn=True,
             score=("technologies", "culture_spaces", "coins"),

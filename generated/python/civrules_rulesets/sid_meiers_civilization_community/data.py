@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from civrules_runtime.mappings import FrozenMap, OrderedFrozenSet
-from civrules_runtime.records import PlayerRange
+from civrules_runtime.records import PlayerRange, data_maker
 from civrules_runtime_sid_meiers_civilization import settings
 from civrules_runtime_sid_meiers_civilization.records import (
     BattleHand,
@@ -73,6 +73,62 @@ if TYPE_CHECKING:
     from enum import StrEnum
     from typing import Final
 
+_BattleHand = data_maker(BattleHand)
+_Building = data_maker(Building)
+_CityAction = data_maker(CityAction)
+_Civilization = data_maker(Civilization)
+_CombatBonus = data_maker(CombatBonus)
+_CultureDeck = data_maker(CultureDeck)
+_CultureSpace = data_maker(CultureSpace)
+_Era = data_maker(Era)
+_Government = data_maker(Government)
+_GreatPerson = data_maker(GreatPerson)
+_Marker = data_maker(Marker)
+_Phase = data_maker(Phase)
+_PlayerRange = data_maker(PlayerRange)
+_Pyramid = data_maker(Pyramid)
+_Rank = data_maker(Rank)
+_Research = data_maker(Research)
+_Resource = data_maker(Resource)
+_SettingsCities = data_maker(settings.Cities)
+_SettingsCitiesPlacementItem = data_maker(settings.CitiesPlacementItem)
+_SettingsCitiesRaisedLimit = data_maker(settings.CitiesRaisedLimit)
+_SettingsCoins = data_maker(settings.Coins)
+_SettingsCombat = data_maker(settings.Combat)
+_SettingsCombatBattleHand = data_maker(settings.CombatBattleHand)
+_SettingsCombatLoot = data_maker(settings.CombatLoot)
+_SettingsCombatLootCity = data_maker(settings.CombatLootCity)
+_SettingsCombatLootFigures = data_maker(settings.CombatLootFigures)
+_SettingsCultureHand = data_maker(settings.CultureHand)
+_SettingsDisagreement = data_maker(settings.Disagreement)
+_SettingsDisagreementAlternative = data_maker(settings.DisagreementAlternative)
+_SettingsMovement = data_maker(settings.Movement)
+_SettingsProduction = data_maker(settings.Production)
+_SettingsProductionFigures = data_maker(settings.ProductionFigures)
+_SettingsPyramid = data_maker(settings.Pyramid)
+_SettingsPyramidEachLevelNeedsOneMoreBelow = data_maker(settings.PyramidEachLevelNeedsOneMoreBelow)
+_SettingsPyramidMinimum = data_maker(settings.PyramidMinimum)
+_SettingsResearch = data_maker(settings.Research)
+_SettingsResearchCost = data_maker(settings.ResearchCost)
+_SettingsRulebook = data_maker(settings.Rulebook)
+_SettingsSettings = data_maker(settings.Settings)
+_SettingsTieBreak = data_maker(settings.TieBreak)
+_SettingsTieBreakAdvanced = data_maker(settings.TieBreakAdvanced)
+_SettingsTrade = data_maker(settings.Trade)
+_SettingsTurnOrder = data_maker(settings.TurnOrder)
+_SettingsVillages = data_maker(settings.Villages)
+_SpaceKind = data_maker(SpaceKind)
+_TechEffect = data_maker(TechEffect)
+_Technology = data_maker(Technology)
+_Terrain = data_maker(Terrain)
+_Tile = data_maker(Tile)
+_UnitRef = data_maker(UnitRef)
+_UnitType = data_maker(UnitType)
+_UnknownFact = data_maker(UnknownFact)
+_Unlocks = data_maker(Unlocks)
+_Victory = data_maker(Victory)
+_Wonder = data_maker(Wonder)
+
 RULESET_ID: Final = "sid-meiers-civilization-community"
 
 RULESET_NAME: Final = (
@@ -83,7 +139,7 @@ RULESET_NAME: Final = (
 #: best number where the source names one, and what cites them (a variant's patch for a number it
 #: wrote, field by field in field_sources, as export's setting_sources); None where the ruleset does
 #: not say. `n in PLAYERS` tells whether it seats n players.
-PLAYERS: Final[PlayerRange | None] = PlayerRange(
+PLAYERS: Final[PlayerRange | None] = _PlayerRange(
     2,
     5,
     best=4,
@@ -100,17 +156,17 @@ DRAFT: Final = True
 
 #: Every fact the sources do not give: the data file, the field, and why.
 UNKNOWN_FACTS: Final[tuple[UnknownFact, ...]] = (
-    UnknownFact(
+    _UnknownFact(
         "rulesets/sid-meiers-civilization.yaml",
         "civilizations[roma].starting_government",
         "the rulebook says only that Rome and Russia start with a government other than Despotism",
     ),
-    UnknownFact(
+    _UnknownFact(
         "rulesets/sid-meiers-civilization.yaml",
         "civilizations[russia].starting_government",
         "the rulebook says only that Rome and Russia start with a government other than Despotism",
     ),
-    UnknownFact(
+    _UnknownFact(
         "cards/sid-meiers-civilization-culture.yaml",
         "great_people[general].category",
         "the rulebook names the General only among the combat bonuses",
@@ -148,324 +204,329 @@ ID_ENUMS: Final[Mapping[str, type[StrEnum]]] = FrozenMap(
 
 TECHNOLOGIES: Final[Mapping[str, Technology]] = FrozenMap(
     {
-        "pottery": Technology(
+        "pottery": _Technology(
             id="pottery",
             name="Pottery",
             level=1,
-            unlocks=Unlocks(buildings=("celeiro",), units=(), governments=(), wonders=()),
-            effects=(TechEffect(EffectKind.CULTURE_HAND), TechEffect(EffectKind.COINS)),
+            unlocks=_Unlocks(buildings=("celeiro",), units=(), governments=(), wonders=()),
+            effects=(_TechEffect(EffectKind.CULTURE_HAND), _TechEffect(EffectKind.COINS)),
         ),
-        "code_of_laws": Technology(
+        "code_of_laws": _Technology(
             id="code_of_laws",
             name="Code of Laws",
             level=1,
-            unlocks=Unlocks(buildings=("puesto_comercial",), units=(), governments=("republic",), wonders=()),
-            effects=(TechEffect(EffectKind.COINS),),
+            unlocks=_Unlocks(buildings=("puesto_comercial",), units=(), governments=("republic",), wonders=()),
+            effects=(_TechEffect(EffectKind.COINS),),
         ),
-        "engineering": Technology(
+        "engineering": _Technology(
             id="engineering",
             name="Engineering",
             level=2,
-            unlocks=Unlocks(buildings=("aqueduto",), units=(), governments=(), wonders=()),
-            effects=(TechEffect(EffectKind.SPLIT_PRODUCTION),),
+            unlocks=_Unlocks(buildings=("aqueduto",), units=(), governments=(), wonders=()),
+            effects=(_TechEffect(EffectKind.SPLIT_PRODUCTION),),
         ),
-        "chivalry": Technology(
+        "chivalry": _Technology(
             id="chivalry",
             name="Chivalry",
             level=2,
-            unlocks=Unlocks(buildings=(), units=(UnitRef("cavalaria", 2),), governments=("feudalismo",), wonders=()),
-            effects=(TechEffect(EffectKind.RESOURCE_ABILITY),),
+            unlocks=_Unlocks(buildings=(), units=(_UnitRef("cavalaria", 2),), governments=("feudalismo",), wonders=()),
+            effects=(_TechEffect(EffectKind.RESOURCE_ABILITY),),
         ),
-        "masonry": Technology(
+        "masonry": _Technology(
             id="masonry",
             name="Masonry",
             level=1,
-            unlocks=Unlocks(buildings=("muros",), units=(), governments=(), wonders=()),
-            effects=(TechEffect(EffectKind.STACKING_LIMIT),),
+            unlocks=_Unlocks(buildings=("muros",), units=(), governments=(), wonders=()),
+            effects=(_TechEffect(EffectKind.STACKING_LIMIT),),
         ),
-        "horseback_riding": Technology(
+        "horseback_riding": _Technology(
             id="horseback_riding",
             name="Horseback Riding",
             level=1,
-            unlocks=Unlocks(buildings=(), units=(), governments=(), wonders=()),
-            effects=(TechEffect(EffectKind.TRAVEL_SPEED), TechEffect(EffectKind.TRADE)),
+            unlocks=_Unlocks(buildings=(), units=(), governments=(), wonders=()),
+            effects=(_TechEffect(EffectKind.TRAVEL_SPEED), _TechEffect(EffectKind.TRADE)),
         ),
-        "irrigacao": Technology(
+        "irrigacao": _Technology(
             id="irrigacao",
             name="Irrigação",
             level=2,
-            unlocks=Unlocks(buildings=(), units=(), governments=(), wonders=()),
-            effects=(TechEffect(EffectKind.CITY_LIMIT, 3, None),),
+            unlocks=_Unlocks(buildings=(), units=(), governments=(), wonders=()),
+            effects=(_TechEffect(EffectKind.CITY_LIMIT, 3, None),),
         ),
-        "navigation": Technology(
+        "navigation": _Technology(
             id="navigation",
             name="Navigation",
             level=1,
-            unlocks=Unlocks(buildings=("porto",), units=(), governments=(), wonders=()),
-            effects=(TechEffect(EffectKind.CROSS_WATER),),
+            unlocks=_Unlocks(buildings=("porto",), units=(), governments=(), wonders=()),
+            effects=(_TechEffect(EffectKind.CROSS_WATER),),
         ),
-        "sailing": Technology(
+        "sailing": _Technology(
             id="sailing",
             name="Sailing",
             level=2,
-            unlocks=Unlocks(buildings=(), units=(), governments=(), wonders=()),
-            effects=(TechEffect(EffectKind.END_ON_WATER), TechEffect(EffectKind.BUILD_ON_WATER)),
+            unlocks=_Unlocks(buildings=(), units=(), governments=(), wonders=()),
+            effects=(_TechEffect(EffectKind.END_ON_WATER), _TechEffect(EffectKind.BUILD_ON_WATER)),
         ),
-        "steam_power": Technology(
+        "steam_power": _Technology(
             id="steam_power",
             name="Steam Power",
             level=3,
-            unlocks=Unlocks(buildings=(), units=(), governments=(), wonders=()),
-            effects=(TechEffect(EffectKind.BUILD_ON_WATER),),
+            unlocks=_Unlocks(buildings=(), units=(), governments=(), wonders=()),
+            effects=(_TechEffect(EffectKind.BUILD_ON_WATER),),
         ),
-        "flight": Technology(
+        "flight": _Technology(
             id="flight",
             name="Flight",
             level=4,
-            unlocks=Unlocks(buildings=(), units=(UnitRef("aeronave", 1),), governments=(), wonders=()),
-            effects=(TechEffect(EffectKind.BUILD_ON_WATER),),
+            unlocks=_Unlocks(buildings=(), units=(_UnitRef("aeronave", 1),), governments=(), wonders=()),
+            effects=(_TechEffect(EffectKind.BUILD_ON_WATER),),
         ),
-        "currency": Technology(
+        "currency": _Technology(
             id="currency",
             name="Currency",
             level=1,
-            unlocks=Unlocks(buildings=("marcado",), units=(), governments=(), wonders=()),
-            effects=(TechEffect(EffectKind.RESOURCE_ABILITY, 3, "incenso"),),
+            unlocks=_Unlocks(buildings=("marcado",), units=(), governments=(), wonders=()),
+            effects=(_TechEffect(EffectKind.RESOURCE_ABILITY, 3, "incenso"),),
         ),
-        "theology": Technology(
+        "theology": _Technology(
             id="theology",
             name="Theology",
             level=3,
-            unlocks=Unlocks(buildings=("catedral",), units=(), governments=("fundamentalism",), wonders=()),
-            effects=(TechEffect(EffectKind.CULTURE_BUILDING),),
+            unlocks=_Unlocks(buildings=("catedral",), units=(), governments=("fundamentalism",), wonders=()),
+            effects=(_TechEffect(EffectKind.CULTURE_BUILDING),),
         ),
-        "printing_press": Technology(
+        "printing_press": _Technology(
             id="printing_press",
             name="Printing Press",
             level=2,
-            unlocks=Unlocks(buildings=("universidade",), units=(), governments=(), wonders=()),
-            effects=(TechEffect(EffectKind.COINS),),
+            unlocks=_Unlocks(buildings=("universidade",), units=(), governments=(), wonders=()),
+            effects=(_TechEffect(EffectKind.COINS),),
         ),
-        "democracy": Technology(
+        "democracy": _Technology(
             id="democracy",
             name="Democracy",
             level=2,
-            unlocks=Unlocks(buildings=(), units=(UnitRef("infantaria", 2),), governments=(), wonders=()),
-            effects=(TechEffect(EffectKind.COINS),),
+            unlocks=_Unlocks(buildings=(), units=(_UnitRef("infantaria", 2),), governments=(), wonders=()),
+            effects=(_TechEffect(EffectKind.COINS),),
         ),
-        "gunpowder": Technology(
+        "gunpowder": _Technology(
             id="gunpowder",
             name="Gunpowder",
             level=3,
-            unlocks=Unlocks(buildings=(), units=(UnitRef("infantaria", 3),), governments=(), wonders=()),
-            effects=(TechEffect(EffectKind.UNIT_UPGRADE), TechEffect(EffectKind.OBSOLETE_WONDER)),
+            unlocks=_Unlocks(buildings=(), units=(_UnitRef("infantaria", 3),), governments=(), wonders=()),
+            effects=(_TechEffect(EffectKind.UNIT_UPGRADE), _TechEffect(EffectKind.OBSOLETE_WONDER)),
         ),
-        "biology": Technology(
+        "biology": _Technology(
             id="biology",
             name="Biology",
             level=3,
-            unlocks=Unlocks(buildings=(), units=(), governments=(), wonders=()),
-            effects=(TechEffect(EffectKind.STACKING_LIMIT),),
+            unlocks=_Unlocks(buildings=(), units=(), governments=(), wonders=()),
+            effects=(_TechEffect(EffectKind.STACKING_LIMIT),),
         ),
-        "metalworking": Technology(
+        "metalworking": _Technology(
             id="metalworking",
             name="Metalworking",
             level=1,
-            unlocks=Unlocks(buildings=("barracks",), units=(), governments=(), wonders=()),
-            effects=(TechEffect(EffectKind.RESOURCE_ABILITY, 3, "ferro"),),
+            unlocks=_Unlocks(buildings=("barracks",), units=(), governments=(), wonders=()),
+            effects=(_TechEffect(EffectKind.RESOURCE_ABILITY, 3, "ferro"),),
         ),
-        "computers": Technology(
+        "computers": _Technology(
             id="computers",
             name="Computers",
             level=4,
-            unlocks=Unlocks(buildings=(), units=(), governments=(), wonders=()),
-            effects=(TechEffect(EffectKind.COINS),),
+            unlocks=_Unlocks(buildings=(), units=(), governments=(), wonders=()),
+            effects=(_TechEffect(EffectKind.COINS),),
         ),
-        "monarquia": Technology(
+        "monarquia": _Technology(
             id="monarquia",
             name="Monarquia",
             level=2,
-            unlocks=Unlocks(buildings=(), units=(), governments=(), wonders=()),
-            effects=(TechEffect(EffectKind.OBSOLETE_WONDER),),
+            unlocks=_Unlocks(buildings=(), units=(), governments=(), wonders=()),
+            effects=(_TechEffect(EffectKind.OBSOLETE_WONDER),),
         ),
-        "space_flight": Technology(
+        "space_flight": _Technology(
             id="space_flight",
             name="Space Flight",
             level=5,
-            unlocks=Unlocks(buildings=(), units=(), governments=(), wonders=()),
-            effects=(TechEffect(EffectKind.VICTORY),),
+            unlocks=_Unlocks(buildings=(), units=(), governments=(), wonders=()),
+            effects=(_TechEffect(EffectKind.VICTORY),),
         ),
-        "animal_husbandry": Technology(
+        "animal_husbandry": _Technology(
             id="animal_husbandry",
             name="Animal Husbandry",
             level=1,
-            unlocks=Unlocks(buildings=(), units=(), governments=(), wonders=()),
+            unlocks=_Unlocks(buildings=(), units=(), governments=(), wonders=()),
             effects=(),
         ),
-        "agriculture": Technology(
+        "agriculture": _Technology(
             id="agriculture",
             name="Agriculture",
             level=1,
-            unlocks=Unlocks(buildings=(), units=(), governments=(), wonders=()),
+            unlocks=_Unlocks(buildings=(), units=(), governments=(), wonders=()),
             effects=(),
         ),
-        "philosophy": Technology(
+        "philosophy": _Technology(
             id="philosophy",
             name="Philosophy",
             level=1,
-            unlocks=Unlocks(buildings=("templo",), units=(), governments=(), wonders=()),
+            unlocks=_Unlocks(buildings=("templo",), units=(), governments=(), wonders=()),
             effects=(),
         ),
-        "writing": Technology(
+        "writing": _Technology(
             id="writing",
             name="Writing",
             level=1,
-            unlocks=Unlocks(buildings=("biblioteca",), units=(), governments=(), wonders=()),
+            unlocks=_Unlocks(buildings=("biblioteca",), units=(), governments=(), wonders=()),
             effects=(),
         ),
-        "navy": Technology(
+        "navy": _Technology(
             id="navy",
             name="Navy",
             level=1,
-            unlocks=Unlocks(buildings=(), units=(), governments=(), wonders=()),
+            unlocks=_Unlocks(buildings=(), units=(), governments=(), wonders=()),
             effects=(),
         ),
-        "civil_service": Technology(
+        "civil_service": _Technology(
             id="civil_service",
             name="Civil Service",
             level=2,
-            unlocks=Unlocks(buildings=(), units=(), governments=(), wonders=()),
+            unlocks=_Unlocks(buildings=(), units=(), governments=(), wonders=()),
             effects=(),
         ),
-        "construction": Technology(
+        "construction": _Technology(
             id="construction",
             name="Construction",
             level=2,
-            unlocks=Unlocks(buildings=("oficina",), units=(), governments=(), wonders=()),
+            unlocks=_Unlocks(buildings=("oficina",), units=(), governments=(), wonders=()),
             effects=(),
         ),
-        "mathematics": Technology(
+        "mathematics": _Technology(
             id="mathematics",
             name="Mathematics",
             level=2,
-            unlocks=Unlocks(buildings=(), units=(UnitRef("artilharia", 2),), governments=(), wonders=()),
+            unlocks=_Unlocks(buildings=(), units=(_UnitRef("artilharia", 2),), governments=(), wonders=()),
             effects=(),
         ),
-        "mysticism": Technology(
+        "mysticism": _Technology(
             id="mysticism",
             name="Mysticism",
             level=2,
-            unlocks=Unlocks(buildings=(), units=(), governments=(), wonders=()),
+            unlocks=_Unlocks(buildings=(), units=(), governments=(), wonders=()),
             effects=(),
         ),
-        "logistics": Technology(
+        "logistics": _Technology(
             id="logistics",
             name="Logistics",
             level=2,
-            unlocks=Unlocks(
+            unlocks=_Unlocks(
                 buildings=(),
-                units=(UnitRef("infantaria", 2), UnitRef("artilharia", 2), UnitRef("cavalaria", 2)),
+                units=(_UnitRef("infantaria", 2), _UnitRef("artilharia", 2), _UnitRef("cavalaria", 2)),
                 governments=(),
                 wonders=(),
             ),
             effects=(),
         ),
-        "bureaucracy": Technology(
+        "bureaucracy": _Technology(
             id="bureaucracy",
             name="Bureaucracy",
             level=2,
-            unlocks=Unlocks(buildings=(), units=(), governments=(), wonders=()),
+            unlocks=_Unlocks(buildings=(), units=(), governments=(), wonders=()),
             effects=(),
         ),
-        "banking": Technology(
+        "banking": _Technology(
             id="banking",
             name="Banking",
             level=3,
-            unlocks=Unlocks(buildings=("banco",), units=(), governments=(), wonders=()),
+            unlocks=_Unlocks(buildings=("banco",), units=(), governments=(), wonders=()),
             effects=(),
         ),
-        "communism": Technology(
+        "communism": _Technology(
             id="communism",
             name="Communism",
             level=3,
-            unlocks=Unlocks(buildings=(), units=(), governments=(), wonders=()),
+            unlocks=_Unlocks(buildings=(), units=(), governments=(), wonders=()),
             effects=(),
         ),
-        "ecology": Technology(
+        "ecology": _Technology(
             id="ecology",
             name="Ecology",
             level=3,
-            unlocks=Unlocks(buildings=(), units=(), governments=(), wonders=()),
+            unlocks=_Unlocks(buildings=(), units=(), governments=(), wonders=()),
             effects=(),
         ),
-        "metal_casting": Technology(
+        "metal_casting": _Technology(
             id="metal_casting",
             name="Metal Casting",
             level=3,
-            unlocks=Unlocks(buildings=(), units=(UnitRef("artilharia", 3),), governments=(), wonders=()),
+            unlocks=_Unlocks(buildings=(), units=(_UnitRef("artilharia", 3),), governments=(), wonders=()),
             effects=(),
         ),
-        "military_science": Technology(
+        "military_science": _Technology(
             id="military_science",
             name="Military Science",
             level=3,
-            unlocks=Unlocks(buildings=("academia_militar",), units=(), governments=(), wonders=()),
+            unlocks=_Unlocks(buildings=("academia_militar",), units=(), governments=(), wonders=()),
             effects=(),
         ),
-        "railroad": Technology(
+        "railroad": _Technology(
             id="railroad",
             name="Railroad",
             level=3,
-            unlocks=Unlocks(buildings=("mina_de_ferro",), units=(UnitRef("cavalaria", 3),), governments=(), wonders=()),
+            unlocks=_Unlocks(
+                buildings=("mina_de_ferro",),
+                units=(_UnitRef("cavalaria", 3),),
+                governments=(),
+                wonders=(),
+            ),
             effects=(),
         ),
-        "education": Technology(
+        "education": _Technology(
             id="education",
             name="Education",
             level=3,
-            unlocks=Unlocks(buildings=(), units=(), governments=(), wonders=()),
+            unlocks=_Unlocks(buildings=(), units=(), governments=(), wonders=()),
             effects=(),
         ),
-        "atomic_theory": Technology(
+        "atomic_theory": _Technology(
             id="atomic_theory",
             name="Atomic Theory",
             level=4,
-            unlocks=Unlocks(buildings=(), units=(), governments=(), wonders=()),
+            unlocks=_Unlocks(buildings=(), units=(), governments=(), wonders=()),
             effects=(),
         ),
-        "ballistics": Technology(
+        "ballistics": _Technology(
             id="ballistics",
             name="Ballistics",
             level=4,
-            unlocks=Unlocks(buildings=(), units=(UnitRef("artilharia", 4),), governments=(), wonders=()),
+            unlocks=_Unlocks(buildings=(), units=(_UnitRef("artilharia", 4),), governments=(), wonders=()),
             effects=(),
         ),
-        "combustion": Technology(
+        "combustion": _Technology(
             id="combustion",
             name="Combustion",
             level=4,
-            unlocks=Unlocks(buildings=(), units=(UnitRef("cavalaria", 4),), governments=(), wonders=()),
+            unlocks=_Unlocks(buildings=(), units=(_UnitRef("cavalaria", 4),), governments=(), wonders=()),
             effects=(),
         ),
-        "mass_media": Technology(
+        "mass_media": _Technology(
             id="mass_media",
             name="Mass Media",
             level=4,
-            unlocks=Unlocks(buildings=(), units=(), governments=(), wonders=()),
+            unlocks=_Unlocks(buildings=(), units=(), governments=(), wonders=()),
             effects=(),
         ),
-        "plastics": Technology(
+        "plastics": _Technology(
             id="plastics",
             name="Plastics",
             level=4,
-            unlocks=Unlocks(buildings=(), units=(), governments=(), wonders=()),
+            unlocks=_Unlocks(buildings=(), units=(), governments=(), wonders=()),
             effects=(),
         ),
-        "replacement_parts": Technology(
+        "replacement_parts": _Technology(
             id="replacement_parts",
             name="Replacement Parts",
             level=4,
-            unlocks=Unlocks(buildings=(), units=(UnitRef("infantaria", 4),), governments=(), wonders=()),
+            unlocks=_Unlocks(buildings=(), units=(_UnitRef("infantaria", 4),), governments=(), wonders=()),
             effects=(),
         ),
     },
@@ -473,17 +534,17 @@ TECHNOLOGIES: Final[Mapping[str, Technology]] = FrozenMap(
 
 TERRAINS: Final[Mapping[str, Terrain]] = FrozenMap(
     {
-        "agua": Terrain("agua", "Água", True),
-        "deserto": Terrain("deserto", "Deserto", False),
-        "montanha": Terrain("montanha", "Montanha", False),
-        "pradaria": Terrain("pradaria", "Pradaria", False),
-        "floresta": Terrain("floresta", "Floresta", False),
+        "agua": _Terrain("agua", "Água", True),
+        "deserto": _Terrain("deserto", "Deserto", False),
+        "montanha": _Terrain("montanha", "Montanha", False),
+        "pradaria": _Terrain("pradaria", "Pradaria", False),
+        "floresta": _Terrain("floresta", "Floresta", False),
     },
 )
 
 BUILDINGS: Final[Mapping[str, Building]] = FrozenMap(
     {
-        "porto": Building(
+        "porto": _Building(
             id="porto",
             name="Porto",
             terrains=("agua",),
@@ -493,7 +554,7 @@ BUILDINGS: Final[Mapping[str, Building]] = FrozenMap(
             cost=7,
             combat_bonus=None,
         ),
-        "puesto_comercial": Building(
+        "puesto_comercial": _Building(
             id="puesto_comercial",
             name="Puesto comercial",
             terrains=("deserto",),
@@ -503,7 +564,7 @@ BUILDINGS: Final[Mapping[str, Building]] = FrozenMap(
             cost=7,
             combat_bonus=None,
         ),
-        "oficina": Building(
+        "oficina": _Building(
             id="oficina",
             name="Oficina",
             terrains=("montanha",),
@@ -513,7 +574,7 @@ BUILDINGS: Final[Mapping[str, Building]] = FrozenMap(
             cost=7,
             combat_bonus=None,
         ),
-        "mina_de_ferro": Building(
+        "mina_de_ferro": _Building(
             id="mina_de_ferro",
             name="Mina de Ferro",
             terrains=("montanha",),
@@ -523,7 +584,7 @@ BUILDINGS: Final[Mapping[str, Building]] = FrozenMap(
             cost=10,
             combat_bonus=None,
         ),
-        "biblioteca": Building(
+        "biblioteca": _Building(
             id="biblioteca",
             name="Biblioteca",
             terrains=("pradaria",),
@@ -533,7 +594,7 @@ BUILDINGS: Final[Mapping[str, Building]] = FrozenMap(
             cost=5,
             combat_bonus=None,
         ),
-        "universidade": Building(
+        "universidade": _Building(
             id="universidade",
             name="Universidade",
             terrains=("pradaria",),
@@ -543,7 +604,7 @@ BUILDINGS: Final[Mapping[str, Building]] = FrozenMap(
             cost=8,
             combat_bonus=None,
         ),
-        "celeiro": Building(
+        "celeiro": _Building(
             id="celeiro",
             name="Celeiro",
             terrains=("pradaria",),
@@ -553,7 +614,7 @@ BUILDINGS: Final[Mapping[str, Building]] = FrozenMap(
             cost=5,
             combat_bonus=None,
         ),
-        "aqueduto": Building(
+        "aqueduto": _Building(
             id="aqueduto",
             name="Aqueduto",
             terrains=("pradaria",),
@@ -563,7 +624,7 @@ BUILDINGS: Final[Mapping[str, Building]] = FrozenMap(
             cost=8,
             combat_bonus=None,
         ),
-        "marcado": Building(
+        "marcado": _Building(
             id="marcado",
             name="Marcado",
             terrains=("deserto", "montanha", "pradaria", "floresta"),
@@ -573,7 +634,7 @@ BUILDINGS: Final[Mapping[str, Building]] = FrozenMap(
             cost=7,
             combat_bonus=None,
         ),
-        "banco": Building(
+        "banco": _Building(
             id="banco",
             name="Banco",
             terrains=("deserto", "montanha", "pradaria", "floresta"),
@@ -583,7 +644,7 @@ BUILDINGS: Final[Mapping[str, Building]] = FrozenMap(
             cost=10,
             combat_bonus=None,
         ),
-        "templo": Building(
+        "templo": _Building(
             id="templo",
             name="Templo",
             terrains=("deserto", "montanha", "pradaria", "floresta"),
@@ -593,7 +654,7 @@ BUILDINGS: Final[Mapping[str, Building]] = FrozenMap(
             cost=7,
             combat_bonus=None,
         ),
-        "catedral": Building(
+        "catedral": _Building(
             id="catedral",
             name="Catedral",
             terrains=("deserto", "montanha", "pradaria", "floresta"),
@@ -603,7 +664,7 @@ BUILDINGS: Final[Mapping[str, Building]] = FrozenMap(
             cost=10,
             combat_bonus=None,
         ),
-        "academia_militar": Building(
+        "academia_militar": _Building(
             id="academia_militar",
             name="Academia militar",
             terrains=("deserto", "montanha", "pradaria", "floresta"),
@@ -613,7 +674,7 @@ BUILDINGS: Final[Mapping[str, Building]] = FrozenMap(
             cost=10,
             combat_bonus=4,
         ),
-        "barracks": Building(
+        "barracks": _Building(
             id="barracks",
             name="Barracks",
             terrains=("deserto", "montanha", "pradaria", "floresta"),
@@ -623,7 +684,7 @@ BUILDINGS: Final[Mapping[str, Building]] = FrozenMap(
             cost=7,
             combat_bonus=2,
         ),
-        "muros": Building(
+        "muros": _Building(
             id="muros",
             name="Muros da cidade",
             terrains=(),
@@ -638,7 +699,7 @@ BUILDINGS: Final[Mapping[str, Building]] = FrozenMap(
 
 UNIT_TYPES: Final[Mapping[str, UnitType]] = FrozenMap(
     {
-        "artilharia": UnitType(
+        "artilharia": _UnitType(
             id="artilharia",
             name="Artilharia",
             available_at_start=True,
@@ -646,13 +707,13 @@ UNIT_TYPES: Final[Mapping[str, UnitType]] = FrozenMap(
             never_trumped=False,
             deck_size=15,
             ranks=(
-                Rank(1, "Arqueiro", 5, 1, 3),
-                Rank(2, "Catapult", 7, 2, 4),
-                Rank(3, "Cannon", 9, 3, 5),
-                Rank(4, "Mobile Artillery", 11, 4, 6),
+                _Rank(1, "Arqueiro", 5, 1, 3),
+                _Rank(2, "Catapult", 7, 2, 4),
+                _Rank(3, "Cannon", 9, 3, 5),
+                _Rank(4, "Mobile Artillery", 11, 4, 6),
             ),
         ),
-        "infantaria": UnitType(
+        "infantaria": _UnitType(
             id="infantaria",
             name="Infantaria",
             available_at_start=True,
@@ -660,13 +721,13 @@ UNIT_TYPES: Final[Mapping[str, UnitType]] = FrozenMap(
             never_trumped=False,
             deck_size=15,
             ranks=(
-                Rank(1, "Lanceiro", 5, 1, 3),
-                Rank(2, "Pikemen", 7, 2, 4),
-                Rank(3, "Rifleman", 9, 3, 5),
-                Rank(4, "Modern Infantry", 11, 4, 6),
+                _Rank(1, "Lanceiro", 5, 1, 3),
+                _Rank(2, "Pikemen", 7, 2, 4),
+                _Rank(3, "Rifleman", 9, 3, 5),
+                _Rank(4, "Modern Infantry", 11, 4, 6),
             ),
         ),
-        "cavalaria": UnitType(
+        "cavalaria": _UnitType(
             id="cavalaria",
             name="Cavalaria",
             available_at_start=True,
@@ -674,35 +735,35 @@ UNIT_TYPES: Final[Mapping[str, UnitType]] = FrozenMap(
             never_trumped=False,
             deck_size=15,
             ranks=(
-                Rank(1, "Cavaleiro", 5, 1, 3),
-                Rank(2, "Knights", 7, 2, 4),
-                Rank(3, "Cavalry", 9, 3, 5),
-                Rank(4, "Tank", 11, 4, 6),
+                _Rank(1, "Cavaleiro", 5, 1, 3),
+                _Rank(2, "Knights", 7, 2, 4),
+                _Rank(3, "Cavalry", 9, 3, 5),
+                _Rank(4, "Tank", 11, 4, 6),
             ),
         ),
-        "aeronave": UnitType(
+        "aeronave": _UnitType(
             id="aeronave",
             name="Aeronave",
             available_at_start=False,
             trumps=None,
             never_trumped=True,
             deck_size=8,
-            ranks=(Rank(1, "Aircraft", 12, 5, 7),),
+            ranks=(_Rank(1, "Aircraft", 12, 5, 7),),
         ),
     },
 )
 
 ERAS: Final[Mapping[str, Era]] = FrozenMap(
     {
-        "ancient": Era("ancient", "Ancient Wonders"),
-        "medieval": Era("medieval", "Medieval Wonders"),
-        "modern": Era("modern", "Modern Wonders"),
+        "ancient": _Era("ancient", "Ancient Wonders"),
+        "medieval": _Era("medieval", "Medieval Wonders"),
+        "modern": _Era("modern", "Modern Wonders"),
     },
 )
 
 WONDERS: Final[Mapping[str, Wonder]] = FrozenMap(
     {
-        "the_hanging_gardens": Wonder(
+        "the_hanging_gardens": _Wonder(
             id="the_hanging_gardens",
             name="The hanging gardens",
             era="ancient",
@@ -711,7 +772,7 @@ WONDERS: Final[Mapping[str, Wonder]] = FrozenMap(
             discount_technology="animal_husbandry",
             research_discount=None,
         ),
-        "colossus": Wonder(
+        "colossus": _Wonder(
             id="colossus",
             name="Colossus",
             era="ancient",
@@ -720,7 +781,7 @@ WONDERS: Final[Mapping[str, Wonder]] = FrozenMap(
             discount_technology="metalworking",
             research_discount=None,
         ),
-        "stonehenge": Wonder(
+        "stonehenge": _Wonder(
             id="stonehenge",
             name="Stonehenge",
             era="ancient",
@@ -729,7 +790,7 @@ WONDERS: Final[Mapping[str, Wonder]] = FrozenMap(
             discount_technology=None,
             research_discount=None,
         ),
-        "statue_of_liberty": Wonder(
+        "statue_of_liberty": _Wonder(
             id="statue_of_liberty",
             name="Statue of Liberty",
             era="modern",
@@ -738,7 +799,7 @@ WONDERS: Final[Mapping[str, Wonder]] = FrozenMap(
             discount_technology="metal_casting",
             research_discount=None,
         ),
-        "panama_canal": Wonder(
+        "panama_canal": _Wonder(
             id="panama_canal",
             name="Panama Canal",
             era="modern",
@@ -747,7 +808,7 @@ WONDERS: Final[Mapping[str, Wonder]] = FrozenMap(
             discount_technology="engineering",
             research_discount=None,
         ),
-        "himeji_samurai_castle": Wonder(
+        "himeji_samurai_castle": _Wonder(
             id="himeji_samurai_castle",
             name="Himeji Samurai Castle",
             era="medieval",
@@ -756,7 +817,7 @@ WONDERS: Final[Mapping[str, Wonder]] = FrozenMap(
             discount_technology="monarquia",
             research_discount=None,
         ),
-        "porcelain_tower": Wonder(
+        "porcelain_tower": _Wonder(
             id="porcelain_tower",
             name="Porcelain Tower",
             era="medieval",
@@ -765,7 +826,7 @@ WONDERS: Final[Mapping[str, Wonder]] = FrozenMap(
             discount_technology="construction",
             research_discount=5,
         ),
-        "chichen_itza": Wonder(
+        "chichen_itza": _Wonder(
             id="chichen_itza",
             name="Chichen Itza",
             era="ancient",
@@ -774,7 +835,7 @@ WONDERS: Final[Mapping[str, Wonder]] = FrozenMap(
             discount_technology="currency",
             research_discount=None,
         ),
-        "statue_of_zeus": Wonder(
+        "statue_of_zeus": _Wonder(
             id="statue_of_zeus",
             name="Statue of Zeus",
             era="ancient",
@@ -783,7 +844,7 @@ WONDERS: Final[Mapping[str, Wonder]] = FrozenMap(
             discount_technology=None,
             research_discount=None,
         ),
-        "the_great_lighthouse": Wonder(
+        "the_great_lighthouse": _Wonder(
             id="the_great_lighthouse",
             name="The Great Lighthouse",
             era="ancient",
@@ -792,7 +853,7 @@ WONDERS: Final[Mapping[str, Wonder]] = FrozenMap(
             discount_technology="navigation",
             research_discount=None,
         ),
-        "the_great_wall": Wonder(
+        "the_great_wall": _Wonder(
             id="the_great_wall",
             name="The Great Wall",
             era="ancient",
@@ -801,7 +862,7 @@ WONDERS: Final[Mapping[str, Wonder]] = FrozenMap(
             discount_technology="masonry",
             research_discount=None,
         ),
-        "the_oracle": Wonder(
+        "the_oracle": _Wonder(
             id="the_oracle",
             name="The Oracle",
             era="ancient",
@@ -810,7 +871,7 @@ WONDERS: Final[Mapping[str, Wonder]] = FrozenMap(
             discount_technology="code_of_laws",
             research_discount=None,
         ),
-        "the_pyramids": Wonder(
+        "the_pyramids": _Wonder(
             id="the_pyramids",
             name="The Pyramids",
             era="ancient",
@@ -819,7 +880,7 @@ WONDERS: Final[Mapping[str, Wonder]] = FrozenMap(
             discount_technology="pottery",
             research_discount=None,
         ),
-        "angkor_wat": Wonder(
+        "angkor_wat": _Wonder(
             id="angkor_wat",
             name="Angkor Wat",
             era="medieval",
@@ -828,7 +889,7 @@ WONDERS: Final[Mapping[str, Wonder]] = FrozenMap(
             discount_technology="theology",
             research_discount=None,
         ),
-        "brandenburg_gate": Wonder(
+        "brandenburg_gate": _Wonder(
             id="brandenburg_gate",
             name="Brandenburg Gate",
             era="medieval",
@@ -837,7 +898,7 @@ WONDERS: Final[Mapping[str, Wonder]] = FrozenMap(
             discount_technology=None,
             research_discount=None,
         ),
-        "leonardo_s_workshop": Wonder(
+        "leonardo_s_workshop": _Wonder(
             id="leonardo_s_workshop",
             name="Leonardo's Workshop",
             era="medieval",
@@ -846,7 +907,7 @@ WONDERS: Final[Mapping[str, Wonder]] = FrozenMap(
             discount_technology="mathematics",
             research_discount=None,
         ),
-        "machu_pichu": Wonder(
+        "machu_pichu": _Wonder(
             id="machu_pichu",
             name="Machu Pichu",
             era="medieval",
@@ -855,7 +916,7 @@ WONDERS: Final[Mapping[str, Wonder]] = FrozenMap(
             discount_technology="irrigacao",
             research_discount=None,
         ),
-        "notre_dame": Wonder(
+        "notre_dame": _Wonder(
             id="notre_dame",
             name="Notre-Dame",
             era="medieval",
@@ -864,7 +925,7 @@ WONDERS: Final[Mapping[str, Wonder]] = FrozenMap(
             discount_technology="education",
             research_discount=None,
         ),
-        "taj_mahal": Wonder(
+        "taj_mahal": _Wonder(
             id="taj_mahal",
             name="Taj Mahal",
             era="medieval",
@@ -873,7 +934,7 @@ WONDERS: Final[Mapping[str, Wonder]] = FrozenMap(
             discount_technology="chivalry",
             research_discount=None,
         ),
-        "the_louvre": Wonder(
+        "the_louvre": _Wonder(
             id="the_louvre",
             name="The Louvre",
             era="medieval",
@@ -882,7 +943,7 @@ WONDERS: Final[Mapping[str, Wonder]] = FrozenMap(
             discount_technology="printing_press",
             research_discount=None,
         ),
-        "big_ben": Wonder(
+        "big_ben": _Wonder(
             id="big_ben",
             name="Big Ben",
             era="modern",
@@ -891,7 +952,7 @@ WONDERS: Final[Mapping[str, Wonder]] = FrozenMap(
             discount_technology="banking",
             research_discount=None,
         ),
-        "cristo_redentor": Wonder(
+        "cristo_redentor": _Wonder(
             id="cristo_redentor",
             name="Cristo Redentor",
             era="modern",
@@ -900,7 +961,7 @@ WONDERS: Final[Mapping[str, Wonder]] = FrozenMap(
             discount_technology="mass_media",
             research_discount=None,
         ),
-        "sydney_opera_house": Wonder(
+        "sydney_opera_house": _Wonder(
             id="sydney_opera_house",
             name="Sydney Opera House",
             era="modern",
@@ -909,7 +970,7 @@ WONDERS: Final[Mapping[str, Wonder]] = FrozenMap(
             discount_technology=None,
             research_discount=None,
         ),
-        "the_internet": Wonder(
+        "the_internet": _Wonder(
             id="the_internet",
             name="The Internet",
             era="modern",
@@ -918,7 +979,7 @@ WONDERS: Final[Mapping[str, Wonder]] = FrozenMap(
             discount_technology="computers",
             research_discount=None,
         ),
-        "the_kremlin": Wonder(
+        "the_kremlin": _Wonder(
             id="the_kremlin",
             name="The Kremlin",
             era="modern",
@@ -927,7 +988,7 @@ WONDERS: Final[Mapping[str, Wonder]] = FrozenMap(
             discount_technology="communism",
             research_discount=None,
         ),
-        "the_pentagon": Wonder(
+        "the_pentagon": _Wonder(
             id="the_pentagon",
             name="The Pentagon",
             era="modern",
@@ -936,7 +997,7 @@ WONDERS: Final[Mapping[str, Wonder]] = FrozenMap(
             discount_technology="ballistics",
             research_discount=None,
         ),
-        "united_nations": Wonder(
+        "united_nations": _Wonder(
             id="united_nations",
             name="United Nations",
             era="modern",
@@ -950,22 +1011,57 @@ WONDERS: Final[Mapping[str, Wonder]] = FrozenMap(
 
 SPACE_KINDS: Final[Mapping[str, SpaceKind]] = FrozenMap(
     {
-        "culture_event": SpaceKind("culture_event", "Espaços de Evento de cultura"),
-        "great_person": SpaceKind("great_person", "Espaços de Pessoas importantes"),
-        "culture_victory": SpaceKind("culture_victory", "Espaço de Vitória de cultura"),
+        "culture_event": _SpaceKind("culture_event", "Espaços de Evento de cultura"),
+        "great_person": _SpaceKind("great_person", "Espaços de Pessoas importantes"),
+        "culture_victory": _SpaceKind("culture_victory", "Espaço de Vitória de cultura"),
     },
 )
 
 CULTURE_SPACES: Final[Mapping[str, CultureSpace]] = FrozenMap(
     {
-        "space_01": CultureSpace(id="space_01", position=1, kind="culture_event", culture=3, trade=0, deck="culture_i"),
-        "space_02": CultureSpace(id="space_02", position=2, kind="culture_event", culture=3, trade=0, deck="culture_i"),
-        "space_03": CultureSpace(id="space_03", position=3, kind="great_person", culture=3, trade=0, deck=None),
-        "space_04": CultureSpace(id="space_04", position=4, kind="culture_event", culture=3, trade=0, deck="culture_i"),
-        "space_05": CultureSpace(id="space_05", position=5, kind="culture_event", culture=3, trade=0, deck="culture_i"),
-        "space_06": CultureSpace(id="space_06", position=6, kind="culture_event", culture=3, trade=0, deck="culture_i"),
-        "space_07": CultureSpace(id="space_07", position=7, kind="great_person", culture=3, trade=0, deck=None),
-        "space_08": CultureSpace(
+        "space_01": _CultureSpace(
+            id="space_01",
+            position=1,
+            kind="culture_event",
+            culture=3,
+            trade=0,
+            deck="culture_i",
+        ),
+        "space_02": _CultureSpace(
+            id="space_02",
+            position=2,
+            kind="culture_event",
+            culture=3,
+            trade=0,
+            deck="culture_i",
+        ),
+        "space_03": _CultureSpace(id="space_03", position=3, kind="great_person", culture=3, trade=0, deck=None),
+        "space_04": _CultureSpace(
+            id="space_04",
+            position=4,
+            kind="culture_event",
+            culture=3,
+            trade=0,
+            deck="culture_i",
+        ),
+        "space_05": _CultureSpace(
+            id="space_05",
+            position=5,
+            kind="culture_event",
+            culture=3,
+            trade=0,
+            deck="culture_i",
+        ),
+        "space_06": _CultureSpace(
+            id="space_06",
+            position=6,
+            kind="culture_event",
+            culture=3,
+            trade=0,
+            deck="culture_i",
+        ),
+        "space_07": _CultureSpace(id="space_07", position=7, kind="great_person", culture=3, trade=0, deck=None),
+        "space_08": _CultureSpace(
             id="space_08",
             position=8,
             kind="culture_event",
@@ -973,7 +1069,7 @@ CULTURE_SPACES: Final[Mapping[str, CultureSpace]] = FrozenMap(
             trade=3,
             deck="culture_ii",
         ),
-        "space_09": CultureSpace(
+        "space_09": _CultureSpace(
             id="space_09",
             position=9,
             kind="culture_event",
@@ -981,7 +1077,7 @@ CULTURE_SPACES: Final[Mapping[str, CultureSpace]] = FrozenMap(
             trade=3,
             deck="culture_ii",
         ),
-        "space_10": CultureSpace(
+        "space_10": _CultureSpace(
             id="space_10",
             position=10,
             kind="culture_event",
@@ -989,7 +1085,7 @@ CULTURE_SPACES: Final[Mapping[str, CultureSpace]] = FrozenMap(
             trade=3,
             deck="culture_ii",
         ),
-        "space_11": CultureSpace(
+        "space_11": _CultureSpace(
             id="space_11",
             position=11,
             kind="culture_event",
@@ -997,8 +1093,8 @@ CULTURE_SPACES: Final[Mapping[str, CultureSpace]] = FrozenMap(
             trade=3,
             deck="culture_ii",
         ),
-        "space_12": CultureSpace(id="space_12", position=12, kind="great_person", culture=5, trade=3, deck=None),
-        "space_13": CultureSpace(
+        "space_12": _CultureSpace(id="space_12", position=12, kind="great_person", culture=5, trade=3, deck=None),
+        "space_13": _CultureSpace(
             id="space_13",
             position=13,
             kind="culture_event",
@@ -1006,7 +1102,7 @@ CULTURE_SPACES: Final[Mapping[str, CultureSpace]] = FrozenMap(
             trade=3,
             deck="culture_ii",
         ),
-        "space_14": CultureSpace(
+        "space_14": _CultureSpace(
             id="space_14",
             position=14,
             kind="culture_event",
@@ -1014,7 +1110,7 @@ CULTURE_SPACES: Final[Mapping[str, CultureSpace]] = FrozenMap(
             trade=3,
             deck="culture_ii",
         ),
-        "space_15": CultureSpace(
+        "space_15": _CultureSpace(
             id="space_15",
             position=15,
             kind="culture_event",
@@ -1022,7 +1118,7 @@ CULTURE_SPACES: Final[Mapping[str, CultureSpace]] = FrozenMap(
             trade=6,
             deck="culture_iii",
         ),
-        "space_16": CultureSpace(
+        "space_16": _CultureSpace(
             id="space_16",
             position=16,
             kind="culture_event",
@@ -1030,7 +1126,7 @@ CULTURE_SPACES: Final[Mapping[str, CultureSpace]] = FrozenMap(
             trade=6,
             deck="culture_iii",
         ),
-        "space_17": CultureSpace(
+        "space_17": _CultureSpace(
             id="space_17",
             position=17,
             kind="culture_event",
@@ -1038,8 +1134,8 @@ CULTURE_SPACES: Final[Mapping[str, CultureSpace]] = FrozenMap(
             trade=6,
             deck="culture_iii",
         ),
-        "space_18": CultureSpace(id="space_18", position=18, kind="great_person", culture=7, trade=6, deck=None),
-        "space_19": CultureSpace(
+        "space_18": _CultureSpace(id="space_18", position=18, kind="great_person", culture=7, trade=6, deck=None),
+        "space_19": _CultureSpace(
             id="space_19",
             position=19,
             kind="culture_event",
@@ -1047,7 +1143,7 @@ CULTURE_SPACES: Final[Mapping[str, CultureSpace]] = FrozenMap(
             trade=6,
             deck="culture_iii",
         ),
-        "space_20": CultureSpace(
+        "space_20": _CultureSpace(
             id="space_20",
             position=20,
             kind="culture_event",
@@ -1055,69 +1151,69 @@ CULTURE_SPACES: Final[Mapping[str, CultureSpace]] = FrozenMap(
             trade=6,
             deck="culture_iii",
         ),
-        "space_21": CultureSpace(id="space_21", position=21, kind="culture_victory", culture=7, trade=6, deck=None),
+        "space_21": _CultureSpace(id="space_21", position=21, kind="culture_victory", culture=7, trade=6, deck=None),
     },
 )
 
 CULTURE_DECKS: Final[Mapping[str, CultureDeck]] = FrozenMap(
     {
-        "culture_i": CultureDeck("culture_i", "Culture I", 27),
-        "culture_ii": CultureDeck("culture_ii", "Culture II", 25),
-        "culture_iii": CultureDeck("culture_iii", "Culture III", 17),
+        "culture_i": _CultureDeck("culture_i", "Culture I", 27),
+        "culture_ii": _CultureDeck("culture_ii", "Culture II", 25),
+        "culture_iii": _CultureDeck("culture_iii", "Culture III", 17),
     },
 )
 
 GREAT_PEOPLE: Final[Mapping[str, GreatPerson]] = FrozenMap(
     {
-        "general": GreatPerson("general", "General", None, 4),
-        "akira_kurosawa": GreatPerson("akira_kurosawa", "Akira Kurosawa", "Artist or Thinker", None),
-        "frida_kahlo": GreatPerson("frida_kahlo", "Frida Kahlo", "Artist or Thinker", None),
-        "jerry_garcia": GreatPerson("jerry_garcia", "Jerry Garcia", "Artist or Thinker", None),
-        "mark_twain": GreatPerson("mark_twain", "Mark Twain", "Artist or Thinker", None),
-        "michelangelo": GreatPerson("michelangelo", "Michelangelo", "Artist or Thinker", None),
-        "valmiki": GreatPerson("valmiki", "Valmiki", "Artist or Thinker", None),
-        "william_shakespeare": GreatPerson("william_shakespeare", "William Shakespeare", "Artist or Thinker", None),
-        "ada_lovelace": GreatPerson("ada_lovelace", "Ada Lovelace", "Builder or Inventor", None),
-        "archimedes": GreatPerson("archimedes", "Archimedes", "Builder or Inventor", None),
-        "frank_lloyd_wright": GreatPerson("frank_lloyd_wright", "Frank Lloyd Wright", "Builder or Inventor", None),
-        "henry_ford": GreatPerson("henry_ford", "Henry Ford", "Builder or Inventor", None),
-        "nikola_tesla": GreatPerson("nikola_tesla", "Nikola Tesla", "Builder or Inventor", None),
-        "orville_wright": GreatPerson("orville_wright", "Orville Wright", "Builder or Inventor", None),
-        "thomas_edison": GreatPerson("thomas_edison", "Thomas Edison", "Builder or Inventor", None),
-        "georgy_zhukov": GreatPerson("georgy_zhukov", "Georgy Zhukov", "General", None),
-        "gustavus_adolphus": GreatPerson("gustavus_adolphus", "Gustavus Adolphus", "General", None),
-        "hannibal": GreatPerson("hannibal", "Hannibal", "General", None),
-        "joan_of_arc": GreatPerson("joan_of_arc", "Joan of Arc", "General", None),
-        "khalid_ibn_al_walid": GreatPerson("khalid_ibn_al_walid", "Khalid ibn al-Walid", "General", None),
-        "leonidas": GreatPerson("leonidas", "Leonidas", "General", None),
-        "sun_tzu": GreatPerson("sun_tzu", "Sun Tzu", "General", None),
-        "dr_martin_luther_king": GreatPerson("dr_martin_luther_king", "Dr. Martin Luther King", "Humanitarian", None),
-        "florence_nightingale": GreatPerson("florence_nightingale", "Florence Nightingale", "Humanitarian", None),
-        "jacques_cousteau": GreatPerson("jacques_cousteau", "Jacques Cousteau", "Humanitarian", None),
-        "jim_henson": GreatPerson("jim_henson", "Jim Henson", "Humanitarian", None),
-        "mother_teresa": GreatPerson("mother_teresa", "Mother Teresa", "Humanitarian", None),
-        "st_francis_of_assisi": GreatPerson("st_francis_of_assisi", "St. Francis of Assisi", "Humanitarian", None),
-        "susan_b_anthony": GreatPerson("susan_b_anthony", "Susan B. Anthony", "Humanitarian", None),
-        "a_p_giannini": GreatPerson("a_p_giannini", "A. P. Giannini", "Merchant or Explorer", None),
-        "adam_smith": GreatPerson("adam_smith", "Adam Smith", "Merchant or Explorer", None),
-        "andrew_carnegie": GreatPerson("andrew_carnegie", "Andrew Carnegie", "Merchant or Explorer", None),
-        "captain_james_cook": GreatPerson("captain_james_cook", "Captain James Cook", "Merchant or Explorer", None),
-        "lorenzo_de_medici": GreatPerson("lorenzo_de_medici", "Lorenzo de' Medici", "Merchant or Explorer", None),
-        "marco_polo": GreatPerson("marco_polo", "Marco Polo", "Merchant or Explorer", None),
-        "zheng_he": GreatPerson("zheng_he", "Zheng He", "Merchant or Explorer", None),
-        "alan_turing": GreatPerson("alan_turing", "Alan Turing", "Scientist", None),
-        "albert_einstein": GreatPerson("albert_einstein", "Albert Einstein", "Scientist", None),
-        "charles_darwin": GreatPerson("charles_darwin", "Charles Darwin", "Scientist", None),
-        "galileo_galilei": GreatPerson("galileo_galilei", "Galileo Galilei", "Scientist", None),
-        "louis_pasteur": GreatPerson("louis_pasteur", "Louis Pasteur", "Scientist", None),
-        "marie_curie": GreatPerson("marie_curie", "Marie Curie", "Scientist", None),
-        "sir_isaac_newton": GreatPerson("sir_isaac_newton", "Sir Isaac Newton", "Scientist", None),
+        "general": _GreatPerson("general", "General", None, 4),
+        "akira_kurosawa": _GreatPerson("akira_kurosawa", "Akira Kurosawa", "Artist or Thinker", None),
+        "frida_kahlo": _GreatPerson("frida_kahlo", "Frida Kahlo", "Artist or Thinker", None),
+        "jerry_garcia": _GreatPerson("jerry_garcia", "Jerry Garcia", "Artist or Thinker", None),
+        "mark_twain": _GreatPerson("mark_twain", "Mark Twain", "Artist or Thinker", None),
+        "michelangelo": _GreatPerson("michelangelo", "Michelangelo", "Artist or Thinker", None),
+        "valmiki": _GreatPerson("valmiki", "Valmiki", "Artist or Thinker", None),
+        "william_shakespeare": _GreatPerson("william_shakespeare", "William Shakespeare", "Artist or Thinker", None),
+        "ada_lovelace": _GreatPerson("ada_lovelace", "Ada Lovelace", "Builder or Inventor", None),
+        "archimedes": _GreatPerson("archimedes", "Archimedes", "Builder or Inventor", None),
+        "frank_lloyd_wright": _GreatPerson("frank_lloyd_wright", "Frank Lloyd Wright", "Builder or Inventor", None),
+        "henry_ford": _GreatPerson("henry_ford", "Henry Ford", "Builder or Inventor", None),
+        "nikola_tesla": _GreatPerson("nikola_tesla", "Nikola Tesla", "Builder or Inventor", None),
+        "orville_wright": _GreatPerson("orville_wright", "Orville Wright", "Builder or Inventor", None),
+        "thomas_edison": _GreatPerson("thomas_edison", "Thomas Edison", "Builder or Inventor", None),
+        "georgy_zhukov": _GreatPerson("georgy_zhukov", "Georgy Zhukov", "General", None),
+        "gustavus_adolphus": _GreatPerson("gustavus_adolphus", "Gustavus Adolphus", "General", None),
+        "hannibal": _GreatPerson("hannibal", "Hannibal", "General", None),
+        "joan_of_arc": _GreatPerson("joan_of_arc", "Joan of Arc", "General", None),
+        "khalid_ibn_al_walid": _GreatPerson("khalid_ibn_al_walid", "Khalid ibn al-Walid", "General", None),
+        "leonidas": _GreatPerson("leonidas", "Leonidas", "General", None),
+        "sun_tzu": _GreatPerson("sun_tzu", "Sun Tzu", "General", None),
+        "dr_martin_luther_king": _GreatPerson("dr_martin_luther_king", "Dr. Martin Luther King", "Humanitarian", None),
+        "florence_nightingale": _GreatPerson("florence_nightingale", "Florence Nightingale", "Humanitarian", None),
+        "jacques_cousteau": _GreatPerson("jacques_cousteau", "Jacques Cousteau", "Humanitarian", None),
+        "jim_henson": _GreatPerson("jim_henson", "Jim Henson", "Humanitarian", None),
+        "mother_teresa": _GreatPerson("mother_teresa", "Mother Teresa", "Humanitarian", None),
+        "st_francis_of_assisi": _GreatPerson("st_francis_of_assisi", "St. Francis of Assisi", "Humanitarian", None),
+        "susan_b_anthony": _GreatPerson("susan_b_anthony", "Susan B. Anthony", "Humanitarian", None),
+        "a_p_giannini": _GreatPerson("a_p_giannini", "A. P. Giannini", "Merchant or Explorer", None),
+        "adam_smith": _GreatPerson("adam_smith", "Adam Smith", "Merchant or Explorer", None),
+        "andrew_carnegie": _GreatPerson("andrew_carnegie", "Andrew Carnegie", "Merchant or Explorer", None),
+        "captain_james_cook": _GreatPerson("captain_james_cook", "Captain James Cook", "Merchant or Explorer", None),
+        "lorenzo_de_medici": _GreatPerson("lorenzo_de_medici", "Lorenzo de' Medici", "Merchant or Explorer", None),
+        "marco_polo": _GreatPerson("marco_polo", "Marco Polo", "Merchant or Explorer", None),
+        "zheng_he": _GreatPerson("zheng_he", "Zheng He", "Merchant or Explorer", None),
+        "alan_turing": _GreatPerson("alan_turing", "Alan Turing", "Scientist", None),
+        "albert_einstein": _GreatPerson("albert_einstein", "Albert Einstein", "Scientist", None),
+        "charles_darwin": _GreatPerson("charles_darwin", "Charles Darwin", "Scientist", None),
+        "galileo_galilei": _GreatPerson("galileo_galilei", "Galileo Galilei", "Scientist", None),
+        "louis_pasteur": _GreatPerson("louis_pasteur", "Louis Pasteur", "Scientist", None),
+        "marie_curie": _GreatPerson("marie_curie", "Marie Curie", "Scientist", None),
+        "sir_isaac_newton": _GreatPerson("sir_isaac_newton", "Sir Isaac Newton", "Scientist", None),
     },
 )
 
 TILES: Final[Mapping[str, Tile]] = FrozenMap(
     {
-        "aztec": Tile(
+        "aztec": _Tile(
             "aztec",
             "Aztec",
             None,
@@ -1128,7 +1224,7 @@ TILES: Final[Mapping[str, Tile]] = FrozenMap(
                 ("montanha", "deserto", "floresta", "deserto"),
             ),
         ),
-        "england": Tile(
+        "england": _Tile(
             "england",
             "England",
             None,
@@ -1139,7 +1235,7 @@ TILES: Final[Mapping[str, Tile]] = FrozenMap(
                 ("pradaria", "floresta", "agua", "agua"),
             ),
         ),
-        "france": Tile(
+        "france": _Tile(
             "france",
             "France",
             None,
@@ -1150,7 +1246,7 @@ TILES: Final[Mapping[str, Tile]] = FrozenMap(
                 ("agua", "floresta", "deserto", "agua"),
             ),
         ),
-        "tile26b": Tile(
+        "tile26b": _Tile(
             "tile26b",
             "Tile26b",
             None,
@@ -1161,7 +1257,7 @@ TILES: Final[Mapping[str, Tile]] = FrozenMap(
                 ("pradaria", "floresta", "pradaria", "pradaria"),
             ),
         ),
-        "tile27b": Tile(
+        "tile27b": _Tile(
             "tile27b",
             "Tile27b",
             None,
@@ -1172,7 +1268,7 @@ TILES: Final[Mapping[str, Tile]] = FrozenMap(
                 ("floresta", "floresta", "floresta", "floresta"),
             ),
         ),
-        "zulu": Tile(
+        "zulu": _Tile(
             "zulu",
             "Zulu",
             None,
@@ -1183,7 +1279,7 @@ TILES: Final[Mapping[str, Tile]] = FrozenMap(
                 ("deserto", "floresta", "agua", "agua"),
             ),
         ),
-        "america": Tile(
+        "america": _Tile(
             "america",
             "america",
             None,
@@ -1194,7 +1290,7 @@ TILES: Final[Mapping[str, Tile]] = FrozenMap(
                 ("agua", "deserto", "agua", "floresta"),
             ),
         ),
-        "arabia": Tile(
+        "arabia": _Tile(
             "arabia",
             "arabia",
             None,
@@ -1205,7 +1301,7 @@ TILES: Final[Mapping[str, Tile]] = FrozenMap(
                 ("floresta", "agua", "montanha", "agua"),
             ),
         ),
-        "china": Tile(
+        "china": _Tile(
             "china",
             "china",
             None,
@@ -1216,7 +1312,7 @@ TILES: Final[Mapping[str, Tile]] = FrozenMap(
                 ("montanha", "agua", "floresta", "agua"),
             ),
         ),
-        "egypt": Tile(
+        "egypt": _Tile(
             "egypt",
             "egypt",
             None,
@@ -1227,7 +1323,7 @@ TILES: Final[Mapping[str, Tile]] = FrozenMap(
                 ("deserto", "floresta", "agua", "montanha"),
             ),
         ),
-        "germany": Tile(
+        "germany": _Tile(
             "germany",
             "germany",
             None,
@@ -1238,7 +1334,7 @@ TILES: Final[Mapping[str, Tile]] = FrozenMap(
                 ("montanha", "montanha", "deserto", "pradaria"),
             ),
         ),
-        "greece": Tile(
+        "greece": _Tile(
             "greece",
             "greece",
             None,
@@ -1249,7 +1345,7 @@ TILES: Final[Mapping[str, Tile]] = FrozenMap(
                 ("agua", "floresta", "agua", "agua"),
             ),
         ),
-        "india": Tile(
+        "india": _Tile(
             "india",
             "india",
             None,
@@ -1260,7 +1356,7 @@ TILES: Final[Mapping[str, Tile]] = FrozenMap(
                 ("agua", "floresta", "agua", "agua"),
             ),
         ),
-        "japan": Tile(
+        "japan": _Tile(
             "japan",
             "japan",
             None,
@@ -1271,7 +1367,7 @@ TILES: Final[Mapping[str, Tile]] = FrozenMap(
                 ("montanha", "agua", "agua", "agua"),
             ),
         ),
-        "mongolia": Tile(
+        "mongolia": _Tile(
             "mongolia",
             "mongolia",
             None,
@@ -1282,7 +1378,7 @@ TILES: Final[Mapping[str, Tile]] = FrozenMap(
                 ("deserto", "deserto", "deserto", "deserto"),
             ),
         ),
-        "rome": Tile(
+        "rome": _Tile(
             "rome",
             "rome",
             None,
@@ -1293,7 +1389,7 @@ TILES: Final[Mapping[str, Tile]] = FrozenMap(
                 ("agua", "floresta", "montanha", "agua"),
             ),
         ),
-        "russia": Tile(
+        "russia": _Tile(
             "russia",
             "russia",
             None,
@@ -1304,7 +1400,7 @@ TILES: Final[Mapping[str, Tile]] = FrozenMap(
                 ("agua", "deserto", "deserto", "floresta"),
             ),
         ),
-        "spain": Tile(
+        "spain": _Tile(
             "spain",
             "spain",
             None,
@@ -1315,7 +1411,7 @@ TILES: Final[Mapping[str, Tile]] = FrozenMap(
                 ("agua", "montanha", "deserto", "agua"),
             ),
         ),
-        "tile01": Tile(
+        "tile01": _Tile(
             "tile01",
             "tile01",
             None,
@@ -1326,7 +1422,7 @@ TILES: Final[Mapping[str, Tile]] = FrozenMap(
                 ("deserto", "montanha", "agua", "pradaria"),
             ),
         ),
-        "tile02": Tile(
+        "tile02": _Tile(
             "tile02",
             "tile02",
             None,
@@ -1337,7 +1433,7 @@ TILES: Final[Mapping[str, Tile]] = FrozenMap(
                 ("pradaria", "pradaria", "montanha", "montanha"),
             ),
         ),
-        "tile03": Tile(
+        "tile03": _Tile(
             "tile03",
             "tile03",
             None,
@@ -1348,7 +1444,7 @@ TILES: Final[Mapping[str, Tile]] = FrozenMap(
                 ("floresta", "floresta", "montanha", "floresta"),
             ),
         ),
-        "tile04": Tile(
+        "tile04": _Tile(
             "tile04",
             "tile04",
             None,
@@ -1359,7 +1455,7 @@ TILES: Final[Mapping[str, Tile]] = FrozenMap(
                 ("montanha", "montanha", "pradaria", "pradaria"),
             ),
         ),
-        "tile05": Tile(
+        "tile05": _Tile(
             "tile05",
             "tile05",
             None,
@@ -1370,7 +1466,7 @@ TILES: Final[Mapping[str, Tile]] = FrozenMap(
                 ("pradaria", "floresta", "floresta", "deserto"),
             ),
         ),
-        "tile06": Tile(
+        "tile06": _Tile(
             "tile06",
             "tile06",
             None,
@@ -1381,7 +1477,7 @@ TILES: Final[Mapping[str, Tile]] = FrozenMap(
                 ("deserto", "deserto", "montanha", "montanha"),
             ),
         ),
-        "tile07": Tile(
+        "tile07": _Tile(
             "tile07",
             "tile07",
             None,
@@ -1392,7 +1488,7 @@ TILES: Final[Mapping[str, Tile]] = FrozenMap(
                 ("montanha", "montanha", "floresta", "agua"),
             ),
         ),
-        "tile08": Tile(
+        "tile08": _Tile(
             "tile08",
             "tile08",
             None,
@@ -1403,7 +1499,7 @@ TILES: Final[Mapping[str, Tile]] = FrozenMap(
                 ("floresta", "pradaria", "floresta", "floresta"),
             ),
         ),
-        "tile09": Tile(
+        "tile09": _Tile(
             "tile09",
             "tile09",
             None,
@@ -1414,7 +1510,7 @@ TILES: Final[Mapping[str, Tile]] = FrozenMap(
                 ("montanha", "floresta", "agua", "floresta"),
             ),
         ),
-        "tile10": Tile(
+        "tile10": _Tile(
             "tile10",
             "tile10",
             None,
@@ -1425,7 +1521,7 @@ TILES: Final[Mapping[str, Tile]] = FrozenMap(
                 ("pradaria", "deserto", "pradaria", "floresta"),
             ),
         ),
-        "tile11": Tile(
+        "tile11": _Tile(
             "tile11",
             "tile11",
             None,
@@ -1436,7 +1532,7 @@ TILES: Final[Mapping[str, Tile]] = FrozenMap(
                 ("deserto", "montanha", "montanha", "montanha"),
             ),
         ),
-        "tile12": Tile(
+        "tile12": _Tile(
             "tile12",
             "tile12",
             None,
@@ -1447,7 +1543,7 @@ TILES: Final[Mapping[str, Tile]] = FrozenMap(
                 ("deserto", "deserto", "deserto", "deserto"),
             ),
         ),
-        "tile13": Tile(
+        "tile13": _Tile(
             "tile13",
             "tile13",
             None,
@@ -1458,7 +1554,7 @@ TILES: Final[Mapping[str, Tile]] = FrozenMap(
                 ("agua", "agua", "agua", "agua"),
             ),
         ),
-        "tile14": Tile(
+        "tile14": _Tile(
             "tile14",
             "tile14",
             None,
@@ -1469,7 +1565,7 @@ TILES: Final[Mapping[str, Tile]] = FrozenMap(
                 ("montanha", "pradaria", "pradaria", "pradaria"),
             ),
         ),
-        "tile15a": Tile(
+        "tile15a": _Tile(
             "tile15a",
             "tile15a",
             None,
@@ -1480,7 +1576,7 @@ TILES: Final[Mapping[str, Tile]] = FrozenMap(
                 ("montanha", "montanha", "floresta", "pradaria"),
             ),
         ),
-        "tile16a": Tile(
+        "tile16a": _Tile(
             "tile16a",
             "tile16a",
             None,
@@ -1491,7 +1587,7 @@ TILES: Final[Mapping[str, Tile]] = FrozenMap(
                 ("montanha", "montanha", "floresta", "floresta"),
             ),
         ),
-        "tile17a": Tile(
+        "tile17a": _Tile(
             "tile17a",
             "tile17a",
             None,
@@ -1502,7 +1598,7 @@ TILES: Final[Mapping[str, Tile]] = FrozenMap(
                 ("agua", "floresta", "floresta", "floresta"),
             ),
         ),
-        "tile18a": Tile(
+        "tile18a": _Tile(
             "tile18a",
             "tile18a",
             None,
@@ -1513,7 +1609,7 @@ TILES: Final[Mapping[str, Tile]] = FrozenMap(
                 ("floresta", "floresta", "deserto", "deserto"),
             ),
         ),
-        "tile19a": Tile(
+        "tile19a": _Tile(
             "tile19a",
             "tile19a",
             None,
@@ -1524,7 +1620,7 @@ TILES: Final[Mapping[str, Tile]] = FrozenMap(
                 ("pradaria", "agua", "pradaria", "deserto"),
             ),
         ),
-        "tile20a": Tile(
+        "tile20a": _Tile(
             "tile20a",
             "tile20a",
             None,
@@ -1535,7 +1631,7 @@ TILES: Final[Mapping[str, Tile]] = FrozenMap(
                 ("agua", "floresta", "agua", "floresta"),
             ),
         ),
-        "tile21a": Tile(
+        "tile21a": _Tile(
             "tile21a",
             "tile21a",
             None,
@@ -1546,7 +1642,7 @@ TILES: Final[Mapping[str, Tile]] = FrozenMap(
                 ("pradaria", "agua", "floresta", "floresta"),
             ),
         ),
-        "tile22b": Tile(
+        "tile22b": _Tile(
             "tile22b",
             "tile22b",
             None,
@@ -1557,7 +1653,7 @@ TILES: Final[Mapping[str, Tile]] = FrozenMap(
                 ("floresta", "floresta", "floresta", "agua"),
             ),
         ),
-        "tile23b": Tile(
+        "tile23b": _Tile(
             "tile23b",
             "tile23b",
             None,
@@ -1568,7 +1664,7 @@ TILES: Final[Mapping[str, Tile]] = FrozenMap(
                 ("montanha", "montanha", "deserto", "deserto"),
             ),
         ),
-        "tile24b": Tile(
+        "tile24b": _Tile(
             "tile24b",
             "tile24b",
             None,
@@ -1579,7 +1675,7 @@ TILES: Final[Mapping[str, Tile]] = FrozenMap(
                 ("floresta", "agua", "agua", "floresta"),
             ),
         ),
-        "tile25b": Tile(
+        "tile25b": _Tile(
             "tile25b",
             "tile25b",
             None,
@@ -1595,7 +1691,7 @@ TILES: Final[Mapping[str, Tile]] = FrozenMap(
 
 PHASES: Final[Mapping[str, Phase]] = FrozenMap(
     {
-        "inicio_do_turno": Phase(
+        "inicio_do_turno": _Phase(
             "inicio_do_turno",
             "Inicio do turno",
             1,
@@ -1606,26 +1702,26 @@ PHASES: Final[Mapping[str, Phase]] = FrozenMap(
                 Activity.DECLARE_SCOUT_GATHERING,
             ),
         ),
-        "comercio": Phase("comercio", "Comércio", 2, (Activity.COLLECT_TRADE, Activity.NEGOTIATE, Activity.TRADE)),
-        "administracao_da_cidade": Phase(
+        "comercio": _Phase("comercio", "Comércio", 2, (Activity.COLLECT_TRADE, Activity.NEGOTIATE, Activity.TRADE)),
+        "administracao_da_cidade": _Phase(
             "administracao_da_cidade",
             "Administração da cidade",
             3,
             (Activity.CITY_ACTION, Activity.SPEND_CULTURE, Activity.RUSH_PRODUCTION),
         ),
-        "movimento": Phase(
+        "movimento": _Phase(
             "movimento",
             "Movimento",
             4,
             (Activity.MOVE_FIGURES, Activity.EXPLORE_TILE, Activity.EXPLORE_HUT_OR_VILLAGE, Activity.BATTLE),
         ),
-        "pesquisa": Phase("pesquisa", "Pesquisa", 5, (Activity.RESEARCH_TECHNOLOGY,)),
+        "pesquisa": _Phase("pesquisa", "Pesquisa", 5, (Activity.RESEARCH_TECHNOLOGY,)),
     },
 )
 
 GOVERNMENTS: Final[Mapping[str, Government]] = FrozenMap(
     {
-        "despotismo": Government(
+        "despotismo": _Government(
             "despotismo",
             "Despotismo",
             starting=True,
@@ -1633,8 +1729,15 @@ GOVERNMENTS: Final[Mapping[str, Government]] = FrozenMap(
             coins=None,
             battle_hand=None,
         ),
-        "anarquia": Government("anarquia", "Anarquia", starting=False, transitional=True, coins=None, battle_hand=None),
-        "republic": Government(
+        "anarquia": _Government(
+            "anarquia",
+            "Anarquia",
+            starting=False,
+            transitional=True,
+            coins=None,
+            battle_hand=None,
+        ),
+        "republic": _Government(
             "republic",
             "Republic",
             starting=False,
@@ -1642,7 +1745,7 @@ GOVERNMENTS: Final[Mapping[str, Government]] = FrozenMap(
             coins=None,
             battle_hand=None,
         ),
-        "feudalismo": Government(
+        "feudalismo": _Government(
             "feudalismo",
             "Feudalismo",
             starting=False,
@@ -1650,7 +1753,7 @@ GOVERNMENTS: Final[Mapping[str, Government]] = FrozenMap(
             coins=1,
             battle_hand=None,
         ),
-        "fundamentalism": Government(
+        "fundamentalism": _Government(
             "fundamentalism",
             "Fundamentalism",
             starting=False,
@@ -1663,7 +1766,7 @@ GOVERNMENTS: Final[Mapping[str, Government]] = FrozenMap(
 
 VICTORIES: Final[Mapping[str, Victory]] = FrozenMap(
     {
-        "culture": Victory(
+        "culture": _Victory(
             "culture",
             "Vitória pela cultura",
             kind=VictoryKind.CULTURE,
@@ -1671,7 +1774,7 @@ VICTORIES: Final[Mapping[str, Victory]] = FrozenMap(
             coins=None,
             ends=VictoryEnds.IMMEDIATELY,
         ),
-        "technology": Victory(
+        "technology": _Victory(
             "technology",
             "Vitória pela tecnologia",
             kind=VictoryKind.TECHNOLOGY,
@@ -1679,7 +1782,7 @@ VICTORIES: Final[Mapping[str, Victory]] = FrozenMap(
             coins=None,
             ends=VictoryEnds.IMMEDIATELY,
         ),
-        "economy": Victory(
+        "economy": _Victory(
             "economy",
             "Vitória pela economia",
             kind=VictoryKind.ECONOMY,
@@ -1687,7 +1790,7 @@ VICTORIES: Final[Mapping[str, Victory]] = FrozenMap(
             coins=15,
             ends=VictoryEnds.IMMEDIATELY,
         ),
-        "military": Victory(
+        "military": _Victory(
             "military",
             "Vitória militar",
             kind=VictoryKind.MILITARY,
@@ -1700,16 +1803,16 @@ VICTORIES: Final[Mapping[str, Victory]] = FrozenMap(
 
 RESOURCES: Final[Mapping[str, Resource]] = FrozenMap(
     {
-        "seda": Resource("seda", "Seda"),
-        "ferro": Resource("ferro", "Ferro"),
-        "incenso": Resource("incenso", "Incenso"),
-        "trigo": Resource("trigo", "Trigo"),
+        "seda": _Resource("seda", "Seda"),
+        "ferro": _Resource("ferro", "Ferro"),
+        "incenso": _Resource("incenso", "Incenso"),
+        "trigo": _Resource("trigo", "Trigo"),
     },
 )
 
 COMBAT_BONUSES: Final[Mapping[str, CombatBonus]] = FrozenMap(
     {
-        "barracks": CombatBonus(
+        "barracks": _CombatBonus(
             id="barracks",
             name="Barracks",
             amount=2,
@@ -1717,7 +1820,7 @@ COMBAT_BONUSES: Final[Mapping[str, CombatBonus]] = FrozenMap(
             building="barracks",
             situation=None,
         ),
-        "academy": CombatBonus(
+        "academy": _CombatBonus(
             id="academy",
             name="Academy",
             amount=4,
@@ -1725,7 +1828,7 @@ COMBAT_BONUSES: Final[Mapping[str, CombatBonus]] = FrozenMap(
             building="academia_militar",
             situation=None,
         ),
-        "general": CombatBonus(
+        "general": _CombatBonus(
             id="general",
             name="General",
             amount=4,
@@ -1733,7 +1836,7 @@ COMBAT_BONUSES: Final[Mapping[str, CombatBonus]] = FrozenMap(
             building=None,
             situation=None,
         ),
-        "defending_city": CombatBonus(
+        "defending_city": _CombatBonus(
             id="defending_city",
             name="Defendendo uma cidade que não seja a capital",
             amount=6,
@@ -1741,7 +1844,7 @@ COMBAT_BONUSES: Final[Mapping[str, CombatBonus]] = FrozenMap(
             building=None,
             situation=CombatSituation.DEFENDING_CITY,
         ),
-        "defending_capital": CombatBonus(
+        "defending_capital": _CombatBonus(
             id="defending_capital",
             name="Defendendo uma capital",
             amount=12,
@@ -1749,7 +1852,7 @@ COMBAT_BONUSES: Final[Mapping[str, CombatBonus]] = FrozenMap(
             building=None,
             situation=CombatSituation.DEFENDING_CAPITAL,
         ),
-        "walls": CombatBonus(
+        "walls": _CombatBonus(
             id="walls",
             name="Defendendo uma capital com muro ou uma cidade com muro que não seja capital",
             amount=4,
@@ -1762,66 +1865,66 @@ COMBAT_BONUSES: Final[Mapping[str, CombatBonus]] = FrozenMap(
 
 CITY_ACTIONS: Final[Mapping[str, CityAction]] = FrozenMap(
     {
-        "produce": CityAction("produce", "Produzir uma figura, unidade, construção ou maravilha"),
-        "arts": CityAction("arts", "Dedicar às artes", culture=1, per_culture_icon=1),
-        "resource": CityAction("resource", "Coletar um recurso", per_action=1),
+        "produce": _CityAction("produce", "Produzir uma figura, unidade, construção ou maravilha"),
+        "arts": _CityAction("arts", "Dedicar às artes", culture=1, per_culture_icon=1),
+        "resource": _CityAction("resource", "Coletar um recurso", per_action=1),
     },
 )
 
 CIVILIZATIONS: Final[Mapping[str, Civilization]] = FrozenMap(
     {
-        "roma": Civilization("roma", "Roma", "code_of_laws", None),
-        "russia": Civilization("russia", "Rússia", "communism", None),
-        "egito": Civilization("egito", "Egito", "construction", "despotismo"),
-        "americans": Civilization("americans", "Americans", "currency", "despotismo"),
-        "arabs": Civilization("arabs", "Arabs", "mathematics", "despotismo"),
-        "aztecs": Civilization("aztecs", "Aztecs", "irrigacao", "despotismo"),
-        "chinese": Civilization("chinese", "Chinese", "writing", "despotismo"),
-        "england": Civilization("england", "England", "navy", "despotismo"),
-        "french": Civilization("french", "French", "pottery", "despotismo"),
-        "germans": Civilization("germans", "Germans", "metalworking", "despotismo"),
-        "greeks": Civilization("greeks", "Greeks", "democracy", "despotismo"),
-        "indians": Civilization("indians", "Indians", "agriculture", "despotismo"),
-        "japanese": Civilization("japanese", "Japanese", "chivalry", "despotismo"),
-        "mongols": Civilization("mongols", "Mongols", "horseback_riding", "despotismo"),
-        "spanish": Civilization("spanish", "Spanish", "navigation", "despotismo"),
-        "zulu": Civilization("zulu", "Zulu", "animal_husbandry", "despotismo"),
+        "roma": _Civilization("roma", "Roma", "code_of_laws", None),
+        "russia": _Civilization("russia", "Rússia", "communism", None),
+        "egito": _Civilization("egito", "Egito", "construction", "despotismo"),
+        "americans": _Civilization("americans", "Americans", "currency", "despotismo"),
+        "arabs": _Civilization("arabs", "Arabs", "mathematics", "despotismo"),
+        "aztecs": _Civilization("aztecs", "Aztecs", "irrigacao", "despotismo"),
+        "chinese": _Civilization("chinese", "Chinese", "writing", "despotismo"),
+        "england": _Civilization("england", "England", "navy", "despotismo"),
+        "french": _Civilization("french", "French", "pottery", "despotismo"),
+        "germans": _Civilization("germans", "Germans", "metalworking", "despotismo"),
+        "greeks": _Civilization("greeks", "Greeks", "democracy", "despotismo"),
+        "indians": _Civilization("indians", "Indians", "agriculture", "despotismo"),
+        "japanese": _Civilization("japanese", "Japanese", "chivalry", "despotismo"),
+        "mongols": _Civilization("mongols", "Mongols", "horseback_riding", "despotismo"),
+        "spanish": _Civilization("spanish", "Spanish", "navigation", "despotismo"),
+        "zulu": _Civilization("zulu", "Zulu", "animal_husbandry", "despotismo"),
     },
 )
 
 HUTS: Final[Mapping[str, Marker]] = FrozenMap(
     {
-        "city_state": Marker("city_state", "City-state", 2),
-        "friendly_barbarian": Marker("friendly_barbarian", "Friendly Barbarian", 2),
-        "incense": Marker("incense", "Incense", 6),
-        "iron": Marker("iron", "Iron", 3),
-        "native_art_3": Marker("native_art_3", "Native Art (3)", 1),
-        "silk": Marker("silk", "Silk", 6),
-        "spy": Marker("spy", "Spy", 6),
-        "teacher": Marker("teacher", "Teacher", 1),
-        "uranium": Marker("uranium", "Uranium", 1),
-        "wheat": Marker("wheat", "Wheat", 7),
+        "city_state": _Marker("city_state", "City-state", 2),
+        "friendly_barbarian": _Marker("friendly_barbarian", "Friendly Barbarian", 2),
+        "incense": _Marker("incense", "Incense", 6),
+        "iron": _Marker("iron", "Iron", 3),
+        "native_art_3": _Marker("native_art_3", "Native Art (3)", 1),
+        "silk": _Marker("silk", "Silk", 6),
+        "spy": _Marker("spy", "Spy", 6),
+        "teacher": _Marker("teacher", "Teacher", 1),
+        "uranium": _Marker("uranium", "Uranium", 1),
+        "wheat": _Marker("wheat", "Wheat", 7),
     },
 )
 
 VILLAGES: Final[Mapping[str, Marker]] = FrozenMap(
     {
-        "city_state": Marker("city_state", "City-state", 3),
-        "friendly_workers": Marker("friendly_workers", "Friendly Workers", 1),
-        "great_person": Marker("great_person", "Great person", 2),
-        "iron": Marker("iron", "Iron", 3),
-        "native_art_6": Marker("native_art_6", "Native Art (6)", 1),
-        "spy": Marker("spy", "Spy", 4),
-        "uranium": Marker("uranium", "Uranium", 4),
-        "wealth": Marker("wealth", "Wealth", 2),
+        "city_state": _Marker("city_state", "City-state", 3),
+        "friendly_workers": _Marker("friendly_workers", "Friendly Workers", 1),
+        "great_person": _Marker("great_person", "Great person", 2),
+        "iron": _Marker("iron", "Iron", 3),
+        "native_art_6": _Marker("native_art_6", "Native Art (6)", 1),
+        "spy": _Marker("spy", "Spy", 4),
+        "uranium": _Marker("uranium", "Uranium", 4),
+        "wealth": _Marker("wealth", "Wealth", 2),
     },
 )
 
 #: What researching costs: the trade by level (p11), the trade a coin keeps, whether research spends all.
-RESEARCH: Final[Research] = Research(FrozenMap({1: 6, 2: 11, 3: 16, 4: 21, 5: 26}), 1, True)
+RESEARCH: Final[Research] = _Research(FrozenMap({1: 6, 2: 11, 3: 16, 4: 21, 5: 26}), 1, True)
 
 #: The technology pyramid: levels, the technologies each level needs for the technology victory.
-PYRAMID: Final[Pyramid] = Pyramid(
+PYRAMID: Final[Pyramid] = _Pyramid(
     levels=5,
     top_level=5,
     minimums=FrozenMap({1: 5, 2: 4, 3: 3, 4: 2, 5: 1}),
@@ -1832,27 +1935,27 @@ PYRAMID: Final[Pyramid] = Pyramid(
 )
 
 #: The battle hand: its base, the cards a friendly figure beyond the first adds, defending a city.
-BATTLE_HAND: Final[BattleHand] = BattleHand(3, 2, 3)
+BATTLE_HAND: Final[BattleHand] = _BattleHand(3, 2, 3)
 
 #: Every ruleset-level rule as the data writes it (the settings of `civrules export`), as typed,
 #: read-only records (the runtime's `settings` module), each also the Mapping[str, object] it was
 #: before they were typed; unknown facts are None.
-SETTINGS: Final[settings.Settings] = settings.Settings(
+SETTINGS: Final[settings.Settings] = _SettingsSettings(
     description="A community transcription of the cards of Sid Meier's Civilization, mixing the base game with its Fame and Fortune and Wisdom and Warfare expansions (cash1981/civilization-boardgame-rest, cash1981/playciv): every technology with its level, the wonders, unit decks and the map tiles; and, from cash1981/playciv's author's own rules rather than a transcription, building costs and the culture track.",
     status="draft",
-    rulebook=settings.Rulebook(
+    rulebook=_SettingsRulebook(
         title="Civilization de Sid Meier: Jogo de Tabuleiro, Livro de Regras",
         rule_index="rulebooks/sid-meiers-civilization.yaml",
     ),
-    turn_order=settings.TurnOrder(
+    turn_order=_SettingsTurnOrder(
         direction="left",
         rule=("p2/1-inicio-do-turno", "p4/3-administracao-da-cidade"),
         disagreements=(
-            settings.Disagreement(
+            _SettingsDisagreement(
                 field="direction",
                 chosen="left",
                 alternatives=(
-                    settings.DisagreementAlternative(
+                    _SettingsDisagreementAlternative(
                         value="right",
                         source="p2/uma-visao-geral-do-turno ('começando pelo primeiro jogador e continuando à direita')",
                     ),
@@ -1861,17 +1964,17 @@ SETTINGS: Final[settings.Settings] = settings.Settings(
             ),
         ),
     ),
-    cities=settings.Cities(
+    cities=_SettingsCities(
         limit=2,
-        raised_limit=settings.CitiesRaisedLimit(technology="irrigacao", limit=3),
+        raised_limit=_SettingsCitiesRaisedLimit(technology="irrigacao", limit=3),
         min_distance=3,
         founded_by="scout",
         placement=(
-            settings.CitiesPlacementItem(id="not_water", rule="p2/construindo-novas-cidades"),
-            settings.CitiesPlacementItem(id="eight_neighbours_revealed", rule="p2/construindo-novas-cidades"),
-            settings.CitiesPlacementItem(id="not_next_to_hut_or_village", rule="p2/construindo-novas-cidades"),
-            settings.CitiesPlacementItem(id="not_next_to_enemy_figure", rule="p2/construindo-novas-cidades"),
-            settings.CitiesPlacementItem(
+            _SettingsCitiesPlacementItem(id="not_water", rule="p2/construindo-novas-cidades"),
+            _SettingsCitiesPlacementItem(id="eight_neighbours_revealed", rule="p2/construindo-novas-cidades"),
+            _SettingsCitiesPlacementItem(id="not_next_to_hut_or_village", rule="p2/construindo-novas-cidades"),
+            _SettingsCitiesPlacementItem(id="not_next_to_enemy_figure", rule="p2/construindo-novas-cidades"),
+            _SettingsCitiesPlacementItem(
                 id="three_squares_from_other_cities",
                 rule="p2/construindo-novas-cidades",
                 note="Diagonals included: outskirts never overlap.",
@@ -1880,43 +1983,43 @@ SETTINGS: Final[settings.Settings] = settings.Settings(
         centre_yields=False,
         rule=("p2/construindo-novas-cidades", "p3"),
     ),
-    trade=settings.Trade(
+    trade=_SettingsTrade(
         dial_max=27,
         kept_between_turns=True,
         tradeable=("promises", "trade_points", "culture_tokens", "resource_tokens", "culture_event_cards"),
         rule=("p3/coletar-comercio", "p4", "p4/negociando-e-comercializando"),
     ),
-    production=settings.Production(
+    production=_SettingsProduction(
         trade_per_production=3,
         saved=False,
-        figures=settings.ProductionFigures(army=4, scout=6),
+        figures=_SettingsProductionFigures(army=4, scout=6),
         rule=("p4/comercio-vs-producao", "p5/a-corrida-de-producao-com-o-comercio", "p5/exercitos", "p5/exploradores"),
     ),
-    research=settings.Research(
+    research=_SettingsResearch(
         costs=(
-            settings.ResearchCost(level=1, trade=6),
-            settings.ResearchCost(level=2, trade=11),
-            settings.ResearchCost(level=3, trade=16),
-            settings.ResearchCost(level=4, trade=21),
-            settings.ResearchCost(level=5, trade=26),
+            _SettingsResearchCost(level=1, trade=6),
+            _SettingsResearchCost(level=2, trade=11),
+            _SettingsResearchCost(level=3, trade=16),
+            _SettingsResearchCost(level=4, trade=21),
+            _SettingsResearchCost(level=5, trade=26),
         ),
         trade_kept_per_coin=1,
         spends_all_trade=True,
         rule=("p11/custo-em-comercio", "p18/moedas-e-o-poder-economico"),
     ),
-    pyramid=settings.Pyramid(
+    pyramid=_SettingsPyramid(
         levels=5,
         top_level=5,
         placement="above_lower_row",
         minimums=(
-            settings.PyramidMinimum(level=1, count=5),
-            settings.PyramidMinimum(level=2, count=4),
-            settings.PyramidMinimum(level=3, count=3),
-            settings.PyramidMinimum(level=4, count=2),
-            settings.PyramidMinimum(level=5, count=1),
+            _SettingsPyramidMinimum(level=1, count=5),
+            _SettingsPyramidMinimum(level=2, count=4),
+            _SettingsPyramidMinimum(level=3, count=3),
+            _SettingsPyramidMinimum(level=4, count=2),
+            _SettingsPyramidMinimum(level=5, count=1),
         ),
         total=15,
-        each_level_needs_one_more_below=settings.PyramidEachLevelNeedsOneMoreBelow(
+        each_level_needs_one_more_below=_SettingsPyramidEachLevelNeedsOneMoreBelow(
             value=True,
             inferred=True,
             rule=("p12", "p13/2-vitoria-pela-tecnologia"),
@@ -1925,7 +2028,7 @@ SETTINGS: Final[settings.Settings] = settings.Settings(
         starting_technology_in_base_row=True,
         rule=("p11/a-piramide-de-tecnologia", "p12", "p13/2-vitoria-pela-tecnologia"),
     ),
-    movement=settings.Movement(
+    movement=_SettingsMovement(
         travel_speed=2,
         stacking_limit=2,
         diagonal=False,
@@ -1936,19 +2039,19 @@ SETTINGS: Final[settings.Settings] = settings.Settings(
             "p9/revelando-os-ladrilhos-de-mapa-inexplorados",
         ),
     ),
-    villages=settings.Villages(
+    villages=_SettingsVillages(
         barbarian_player="left",
         barbarian_units=("artilharia", "infantaria", "cavalaria"),
         barbarian_rank=1,
         rule="p10/explorando-cabanas-e-aldeias",
     ),
-    culture_hand=settings.CultureHand(
+    culture_hand=_SettingsCultureHand(
         size=2,
         raised_by="pottery",
         rule=("p8/espacos-de-evento-de-cultura", "p8/carta-de-evento-cultural"),
     ),
-    combat=settings.Combat(
-        battle_hand=settings.CombatBattleHand(
+    combat=_SettingsCombat(
+        battle_hand=_SettingsCombatBattleHand(
             base=3,
             per_extra_figure=2,
             fundamentalism=1,
@@ -1957,21 +2060,21 @@ SETTINGS: Final[settings.Settings] = settings.Settings(
         ),
         ties="defender",
         figures_lost_per_destroyed_units=2,
-        loot=settings.CombatLoot(
-            figures=settings.CombatLootFigures(trade=3, culture=3, resources=1),
-            city=settings.CombatLootCity(technologies=1, culture_cards=1, resources=2),
+        loot=_SettingsCombatLoot(
+            figures=_SettingsCombatLootFigures(trade=3, culture=3, resources=1),
+            city=_SettingsCombatLootCity(technologies=1, culture_cards=1, resources=2),
             capital="military_victory",
         ),
         rule=("p17/4-resolvendo-a-batalha", "p17/as-perdas-de-figura-do-vencedor", "p17/a-pilhagem-do-vencedor"),
     ),
-    coins=settings.Coins(
+    coins=_SettingsCoins(
         victory=15,
         token_coins_lost=False,
         rule=("p14/3-vitoria-pela-economia", "p18/moedas-e-o-poder-economico", "p18/fichas-de-moeda"),
     ),
-    tie_break=settings.TieBreak(
+    tie_break=_SettingsTieBreak(
         default="first_in_turn_order",
-        advanced=settings.TieBreakAdvanced(
+        advanced=_SettingsTieBreakAdvanced(
             military_ends_at_once=True,
             others_finish_the_turn=True,
             score=("technologies", "culture_spaces", "coins"),

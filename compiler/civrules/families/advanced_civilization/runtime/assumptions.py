@@ -16,6 +16,7 @@ from types import MappingProxyType
 
 from civrules_runtime.assumed import AssumedView, given
 from civrules_runtime.errors import UnknownFactError, unknown_id
+from civrules_runtime.records import data_maker
 
 from . import logic
 from .records import Assumptions, AstTrack, Card, Commodity, HandLimit, Phase, Taxation
@@ -54,10 +55,18 @@ if TYPE_CHECKING:
     from .vocab import AdjacencyName, BlockName, EffectKindName, MapRegionName, RoleName
 
 
+#: The records an engine's assumptions fill in, made without a call's checks: each field is the
+#: package's (checked when it was built) or an assumption's (checked when the Assumptions were made).
+_made_card = data_maker(Card)
+_made_track = data_maker(AstTrack)
+_made_hand_limit = data_maker(HandLimit)
+_made_taxation = data_maker(Taxation)
+
+
 def _card(card: Card, cost: int) -> Card:
     if card.cost is not None:
         raise given(f"the cost of {card.id}")
-    return Card(
+    return _made_card(
         card.id, card.name, card.groups, cost, card.prerequisites, card.credits, card.victory_points,
         card.attributes, card.purchase_effects, card.rules,
     )  # fmt: skip
@@ -159,7 +168,7 @@ class AssumedPackage(AssumedView):
                 track = by_level.get(level)
                 if track is not None and track.spaces is not None:
                     raise given(f"the length of the A.S.T. track of {nation}")
-                by_level[level] = AstTrack(
+                by_level[level] = _made_track(
                     nation, level, spaces, None if track is None else track.epoch_starts,
                     None if track is None else track.space_values,
                 )  # fmt: skip
@@ -170,14 +179,14 @@ class AssumedPackage(AssumedView):
         if assumed.hand_limit is not None:
             if limit is not None and (limit.commodity_cards is not None or limit.by_players):
                 raise given("the hand limit")
-            limit = HandLimit(
+            limit = _made_hand_limit(
                 assumed.hand_limit, () if limit is None else limit.card_changes,
                 False if limit is None else limit.cumulative, () if limit is None else limit.rules,
             )  # fmt: skip
         if assumed.tokens_per_city is not None:
             if tax is not None and tax.tokens_per_city is not None:
                 raise given("the tax rate")
-            tax = Taxation(
+            tax = _made_taxation(
                 assumed.tokens_per_city, () if tax is None else tax.rate_changes,
                 False if tax is None else tax.cumulative, () if tax is None else tax.revolt_immune_cards,
                 () if tax is None else tax.rules,

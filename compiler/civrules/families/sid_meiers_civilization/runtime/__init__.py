@@ -102,7 +102,7 @@ _RECORDS = frozenset(
     )
 )
 
-__version__ = "1.10.3"
+__version__ = "1.10.4"
 
 __all__ = [
     "Activity",
