@@ -162,7 +162,8 @@ def _record_rules(ruleset: str, key: str, *inside: str) -> Any:
     """The `rules` of the record of the entity ``key`` (of its part ``inside``, a keyword's record)."""
     lines = _data_lines(ruleset)
     heads = (f'"{key}"', f".{key.upper()}")  # keyed by id, or by its enum member
-    records = [i for i, line in enumerate(lines) if re.search(r": [A-Z]\w*\($", line)]  # `KEY: Card(`
+    # `KEY: _Card(`: a record made by its class's maker (`_Card = data_maker(Card)`)
+    records = [i for i, line in enumerate(lines) if re.search(r": _[A-Z]\w*\($", line)]
     (first,) = [i for i in records if lines[i].split(": ")[0].endswith(heads)]
     text = _block(lines, first).strip().split(": ", 1)[1].rstrip(",")
     record = ast.parse(text, mode="eval").body
