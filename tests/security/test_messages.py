@@ -524,3 +524,43 @@ def test_a_build_whose_sync_threads_cannot_start_syncs_its_files_itself(
     assert sorted(p.name for p in tmp_path.iterdir()) == ["again", "generated", "rules"]
     if opened is not None:  # every file's descriptor closed
         assert len(os.listdir("/proc/self/fd")) <= opened
+
+
+#: A path said at a word's start as `-/...` (read as an option) or `~/...` (read as the home folder).
+_BARE = re.compile(r"(?:^|[\s`(])[-~]/")
+
+
+@pytest.mark.parametrize("folder", ["-", "~"])
+def test_every_file_of_a_rules_folder_typed_with_its_dot_is_said_with_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, folder: str
+) -> None:
+    """Round 28's attacker: round 27 named a folder the user typed as typed (`./-`), but the files
+    in it were said without the `./`: `--rules ./-` located an error at `-/cards/x.yaml:1:1`, and
+    `cannot read `-/maps/m.yaml``, where a reader pasting the name gives an option, and `./~` the
+    home folder. Every location, note and message of the text output says `./-/...`; the machine
+    formats keep the file as a path (`-/cards/x.yaml`), which no reader takes for anything else."""
+    monkeypatch.chdir(tmp_path)
+    rules = copy_files(tmp_path / folder, KEEP)
+    (rules / CARDS).write_text((rules / CARDS).read_text() + "\n  - [\n")  # a syntax error
+    (rules / "maps" / "linked.yaml").symlink_to(rules / "maps" / "mediterranean.yaml")
+    manifest = rules / VARIANT
+    manifest.write_text(manifest.read_text().replace("maps/western-panel.yaml", "maps/missing.yaml"))
+    code, output = invoke("--rules", f"./{folder}", "--color", "never", "validate")
+    assert code == 1, output
+    no_bug(output)
+    assert f"./{folder}/{CARDS}:" in output, output
+    assert [line for line in output.splitlines() if _BARE.search(line)] == [] and f"`{folder}`" not in output
+    code, output = invoke("--rules", f"./{folder}", "validate", "--format", "json")
+    assert code == 1 and f'"file": "{folder}/{CARDS}"' in output, output
+
+
+def test_a_stale_schema_is_named_as_the_folder_was_typed(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """`schemas --check --out ./-s` said "`-s/extra.json` is no file civrules writes" and hinted
+    "delete `-s/extra.json`": an option, pasted. It is `./-s/extra.json`, at the location too."""
+    monkeypatch.chdir(tmp_path)
+    assert invoke("schemas", "--out", "./-s")[0] == 0
+    (tmp_path / "-s" / "extra.json").write_text("{}\n")
+    code, output = invoke("schemas", "--check", "--out", "./-s")
+    assert code == 1 and "`./-s/extra.json` is no file" in output and "delete `./-s/extra.json`" in output, output
+    assert output.startswith("./-s/extra.json:1:1: error[R009]"), output
+    assert [line for line in output.splitlines() if _BARE.search(line)] == []

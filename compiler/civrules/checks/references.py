@@ -11,7 +11,7 @@ from typing import Any
 from civrules.checks import check, diagnostic, entity_word
 from civrules.diagnostics import Diagnostic, Related, Severity, Span
 from civrules.diagnostics.suggest import Vocabulary, mean
-from civrules.diagnostics.words import ticked
+from civrules.diagnostics.words import named_path
 from civrules.families import CollectionSpec, family_named
 from civrules.load.reader import string_scalar
 from civrules.model import Collection, Entity, Origin, Ruleset
@@ -454,10 +454,9 @@ def _own_way(ruleset: Ruleset, target: str, own: list[_Referrer]) -> str:
         )
         return f"drop the reference in {entry}: {why}"
     if first.at_key:
-        return (
-            f"delete `{key}` from {ticked(origin.file)}, where this ruleset writes it{more}: `{target}` is in its key"
-        )
-    return f"drop the reference from `{key}` in {ticked(origin.file)}, where this ruleset writes it{more}"
+        where = named_path(origin.file)
+        return f"delete `{key}` from {where}, where this ruleset writes it{more}: `{target}` is in its key"
+    return f"drop the reference from `{key}` in {named_path(origin.file)}, where this ruleset writes it{more}"
 
 
 def _removal_way(ruleset: Ruleset, target: str, kind: str, keyed: list[_Referrer]) -> str:

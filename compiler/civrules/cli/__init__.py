@@ -784,13 +784,13 @@ def _staged_problems(folder: Path, display: Callable[[Path], str], *, rules: boo
         code = codes.MISSING_DEPENDENCY if error.missing_git else codes.COMMAND_LINE
         _usage_failure([_command_line(code, printable(str(error)), error.hint)])
     problems = []
-    where = ticked(printable(display(folder)))
+    where = named_path(display(folder))
     for one in found:
         shown = display(folder / one.relative)
         # The git commands a hint names are pasted into a shell: each path one word of it, and
         # never read as an option (a file `-n.yaml` named at the top of `--rules .`).
         quoted = printable(path_word(shown))
-        name = ticked(printable(shown))
+        name = named_path(shown)
         if one.state == "untracked":
             message = f"{name} is not in git's index (untracked): the commit will not hold it"
             hint = f"{ticked(f'git add {quoted}')} to commit it, or move it out of {where}"
@@ -1885,7 +1885,8 @@ def _stale_output(out: Path, relative: str, what: str, first: str | None = None)
     hint = f"write it again: {ticked(_build_command())}, and commit the result"
     if first:
         hint = f"{first}; then {hint}"
-    return Diagnostic(stale.code, stale.severity, f"`{shown}` {what}", Span.at(shown), hint, subjects=(shown,))
+    message = f"{named_path(shown)} {what}"
+    return Diagnostic(stale.code, stale.severity, message, Span.at(shown), hint, subjects=(shown,))
 
 
 def _stale_schema(out: Path, one: StaleFile, ours: bool, first: str | None) -> Diagnostic:
@@ -1907,10 +1908,11 @@ def _stale_schema(out: Path, one: StaleFile, ours: bool, first: str | None) -> D
 
     # The invocation again without `--check` (a bare command where there is none).
     again = "write the schemas again: " + ticked(rerun(dropping={"--check": False}) or command("schemas", "--out", out))
-    hint = again if ours or not relative else f"{again}, or delete {ticked(shown)}"
+    hint = again if ours or not relative else f"{again}, or delete {named_path(shown)}"
     if first:  # the write would refuse the folder as it is (not one civrules wrote, or a link)
         hint = f"{first}; then {hint}"
-    return Diagnostic(stale.code, stale.severity, f"`{shown}` {what}", Span.at(shown), hint, subjects=(shown,))
+    message = f"{named_path(shown)} {what}"
+    return Diagnostic(stale.code, stale.severity, message, Span.at(shown), hint, subjects=(shown,))
 
 
 def _complete_families(ctx: click.Context, param: click.Parameter, incomplete: str) -> list[str]:
@@ -2083,7 +2085,7 @@ def _write_repository(directory: Path, tree: Mapping[str, bytes], schemas: Mappi
         clashes = ["."]
     if clashes:
         listed = ", ".join(f"`{c}`" for c in clashes)
-        _output_failure(OutputError(f"`{directory}` already holds {listed}: nothing was written"), new_only)
+        _output_failure(OutputError(f"{named_path(directory)} already holds {listed}: nothing was written"), new_only)
     try:
         _stage_repository(target, kind == "missing", tree, schemas, folder)
     except files.RefusedError as refused:
@@ -2095,7 +2097,7 @@ def _write_repository(directory: Path, tree: Mapping[str, bytes], schemas: Mappi
         )
     except FileExistsError as error:  # made by another program while civrules wrote
         name = printable(os.path.basename(error.filename or ""))
-        _output_failure(OutputError(f"`{directory}` already holds `{name}`: nothing was changed"), new_only)
+        _output_failure(OutputError(f"{named_path(directory)} already holds `{name}`: nothing was changed"), new_only)
     except OutputError as error:
         if isinstance(error.__cause__, OSError):
             _repository_unwritable(directory, error.__cause__)

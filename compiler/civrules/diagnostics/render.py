@@ -12,6 +12,7 @@ from urllib.parse import quote
 from civrules import __version__
 from civrules.diagnostics import Diagnostic, Severity, Span
 from civrules.diagnostics.escape import UNSAFE, dumps_json, printable, printable_source, safe_line_start
+from civrules.diagnostics.words import typed_path
 
 FORMATS = ("text", "json", "github", "sarif")
 
@@ -90,7 +91,7 @@ def render_text(diagnostics: Sequence[Diagnostic], sources: SourceLines, *, colo
 def _location(span: Span | None) -> str:
     if span is None:
         return "civrules"
-    return f"{safe_line_start(printable(span.file))}:{span.line}:{span.column}"
+    return f"{safe_line_start(typed_path(span.file))}:{span.line}:{span.column}"
 
 
 #: The most characters of a source line quoted under a diagnostic: a longer line is cut to a

@@ -27,7 +27,7 @@ from typing import Any, cast
 import yaml
 
 from civrules.diagnostics import Diagnostic, Related, Severity, Span, Unreadable, codes, named, stopped, words
-from civrules.diagnostics.words import ticked
+from civrules.diagnostics.words import named_path
 from civrules.load.document import Document, NodePath, NodeTable, pack_position, unpack_position
 from civrules.load.lines import LINE_END, line_column
 from civrules.support import files
@@ -157,7 +157,7 @@ def read_yaml_file(path: Path, display: str, limits: Limits = Limits()) -> tuple
                 )
             ]
         if refused.kind == "link":
-            message = f"cannot read {ticked(display)}: it is a symbolic link"
+            message = f"cannot read {named_path(display)}: it is a symbolic link"
             hint = "replace the link by the file itself"
             return None, [_file_diag(codes.UNREADABLE, display, message, hint, reason="it is a symbolic link")]
         return None, [unreadable_file(refused, display)]
@@ -192,7 +192,7 @@ def unreadable_file(refused: files.RefusedError, display: str) -> Diagnostic:
         reason, hint = files.cause(number), "give the file (or a folder above it) a shorter name"
     else:
         reason, hint = files.cause(number), "check the file and its permissions"
-    return _file_diag(codes.UNREADABLE, display, f"cannot read {ticked(display)}: {reason}", hint, reason=reason)
+    return _file_diag(codes.UNREADABLE, display, f"cannot read {named_path(display)}: {reason}", hint, reason=reason)
 
 
 def unreadable_folder(number: int, display: str) -> Diagnostic:
@@ -207,7 +207,7 @@ def unreadable_folder(number: int, display: str) -> Diagnostic:
     else:
         hint = "check the folder and its permissions"
     cause = files.cause(number)
-    message = f"cannot list the folder {ticked(display)}: {cause}; the rule files in it are not read"
+    message = f"cannot list the folder {named_path(display)}: {cause}; the rule files in it are not read"
     return _file_diag(codes.UNREADABLE, display, message, hint, reason=cause)
 
 

@@ -29,7 +29,7 @@ from pathlib import Path, PurePosixPath
 from typing import Any
 
 from civrules.diagnostics import Diagnostic, Related, Span, Unreadable, codes
-from civrules.diagnostics.words import ticked
+from civrules.diagnostics.words import named_path, ticked
 from civrules.families import Family, default_family, families, family_named, family_of
 from civrules.load import Document, Limits, NodePath, read_yaml_bytes, read_yaml_text
 from civrules.load.header import IDENTITY, headers_of, read_header
@@ -496,7 +496,7 @@ class Workspace:
                 Diagnostic(
                     codes.NO_RULESETS.code,
                     codes.NO_RULESETS.severity,
-                    f"no ruleset manifests in {ticked(self.display(directory))}",
+                    f"no ruleset manifests in {named_path(self.display(directory))}",
                     Span.at(self.display(self.root)),  # the rules folder named (--rules), not a line of a file
                     hint="run civrules from the project root, or pass --rules DIR",
                     subjects=(self.display(directory),),
@@ -779,7 +779,7 @@ class Workspace:
                 unreadable = [d for d in loaded.diagnostics if isinstance(d, Unreadable)]
                 if loaded.document is None and unreadable:
                     reason = unreadable[0].reason
-                    where = f"the path is relative to {ticked(self.display(self.root))}"
+                    where = f"the path is relative to {named_path(self.display(self.root))}"
                     close = None
                     if reason == "no such file":
                         from civrules.diagnostics.suggest import closest
@@ -793,7 +793,7 @@ class Workspace:
                             "this variant already reads: delete this entry; change what differs in `overlay:`"
                         )
                     elif close:
-                        where = f"did you mean `{close}`? (paths are relative to {ticked(self.display(self.root))})"
+                        where = f"did you mean `{close}`? (paths are relative to {named_path(self.display(self.root))})"
                     elif reason != "no such file" and unreadable[0].hint:
                         where = unreadable[0].hint  # the file is there: what keeps it from being read
                     result.diagnostics.append(
@@ -910,7 +910,7 @@ class Workspace:
                 self.discovery_diagnostics.append(
                     _diag(
                         codes.BAD_PATH,
-                        f"the rules folder {ticked(self.display(self.root))} is a symbolic link; civrules does not "
+                        f"the rules folder {named_path(self.display(self.root))} is a symbolic link; civrules does not "
                         "follow links (it could lead outside the project)",
                         Span.at(self.display(self.root)),
                         "pass the folder it points at with --rules, if it is yours",
@@ -938,11 +938,11 @@ class Workspace:
                     self.discovery_diagnostics.append(
                         _diag(
                             codes.UNREADABLE,
-                            f"{ticked(display)} holds more than {files.MAX_ENTRIES:,} files and folders: "
+                            f"{named_path(display)} holds more than {files.MAX_ENTRIES:,} files and folders: "
                             f"the rest, from {ticked(entry.relative)} on, is not read",
                             Span.at(display),
                             (
-                                f"keep in {ticked(display)} only rule data: move the other files (images, notes, "
+                                f"keep in {named_path(display)} only rule data: move the other files (images, notes, "
                                 "exports) out of it, or into a folder of their own beside it"
                             )
                             if files.kind_of(self.root, "rulesets") == "dir"
@@ -956,7 +956,7 @@ class Workspace:
                     self.discovery_diagnostics.append(
                         _diag(
                             codes.UNREADABLE,
-                            f"{ticked(display)} is nested more than {files.MAX_DEPTH} folders deep: not read",
+                            f"{named_path(display)} is nested more than {files.MAX_DEPTH} folders deep: not read",
                             Span.at(display),
                             "keep rule files in the folders of their kind (rules/cards, rules/maps, ...)",
                             subjects=(display,),
@@ -1180,7 +1180,7 @@ def _refusal(refused: files.RefusedError, display: str, limits: Limits) -> Diagn
     if refused.kind == "link":
         return _diag(
             codes.BAD_PATH,
-            f"{ticked(display)} is a symbolic link; civrules does not follow links (it could lead outside rules/)",
+            f"{named_path(display)} is a symbolic link; civrules does not follow links (it could lead outside rules/)",
             Span.at(display),
             "replace the link by the file itself",
             subjects=(display,),

@@ -23,7 +23,7 @@ from dataclasses import replace
 from civrules.checks.catalogue import known_code
 from civrules.diagnostics import Diagnostic, Span, codes, suggest
 from civrules.diagnostics.suggest import mean
-from civrules.diagnostics.words import ticked
+from civrules.diagnostics.words import named_path
 from civrules.families.code_hints import CodeHints
 from civrules.load.workspace import Workspace
 from civrules.resolve import Resolved
@@ -396,7 +396,8 @@ class _UnusedHints:
         if of_code and not base:
             first = min(of_code, key=Diagnostic.sort_key)
             assert first.span is not None
-            where = "this variant's own file" if first.span.file == resolved.manifest.file else ticked(first.span.file)
+            own = first.span.file == resolved.manifest.file
+            where = "this variant's own file" if own else named_path(first.span.file)
             found = (
                 f"{code} is reported in {where}, on line {first.span.line}: silence it there with "
                 f"`# civrules: ignore[{code}] why` at the end of that line, and delete the entry",
