@@ -11,6 +11,7 @@ type Error that names the method and says it is a bug, after which the server go
 from __future__ import annotations
 
 import asyncio
+import os
 from pathlib import Path
 from typing import Any
 
@@ -120,5 +121,38 @@ def test_an_exception_in_a_notification_handler_is_a_log_line_naming_its_method(
         assert "this is a bug in civrules" in logged["message"] and "Traceback" not in logged["message"]
         monkeypatch.undo()
         _hover(editor, uri)  # answered without an error: the server goes on
+
+    asyncio.run(session())
+
+
+def test_a_rule_file_whose_name_is_no_utf8_is_shown_at_its_uri(rules: Path) -> None:
+    """Round 28's attacker: a file `cards/bad\\xff.yaml` (a name that is no UTF-8) in the rules
+    folder ended every run of the server in an internal error, and no file's diagnostics were shown:
+    pygls makes a URI of a name as UTF-8. Its diagnostics are published at `bad%FF.yaml`, and that
+    URI, opened by the editor, names the file again: its text is what is checked."""
+    bad = os.path.join(os.fsencode(rules / "cards"), b"bad\xff.yaml")
+    with open(bad, "wb") as file:
+        file.write(b"x: [\n")
+    uri = (rules / "cards").absolute().as_uri() + "/bad%FF.yaml"
+
+    async def session() -> None:
+        editor = Editor(rules)
+        editor.initialize(rules, {})
+        await editor.settle()
+        assert not any(entry["type"] == 1 for entry in _logged(editor)), _logged(editor)
+        published = {
+            m["params"]["uri"]: m["params"]["diagnostics"]
+            for m in editor.sent
+            if m.get("method") == "textDocument/publishDiagnostics"
+        }
+        assert [d["code"] for d in published[uri]] == ["L001"], published
+        editor.sent.clear()
+        editor.notify(
+            "textDocument/didOpen", {"textDocument": {"uri": uri, "languageId": "yaml", "version": 1, "text": "x: 1\n"}}
+        )
+        await editor.settle()
+        assert not any(entry["type"] == 1 for entry in _logged(editor)), _logged(editor)
+        now = [m["params"] for m in editor.sent if m.get("method") == "textDocument/publishDiagnostics"]
+        assert [[d["code"] for d in p["diagnostics"]] for p in now if p["uri"] == uri] == [["S005"]], now  # its text
 
     asyncio.run(session())

@@ -45,12 +45,13 @@ import re
 from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from typing import Any
-from urllib.parse import unquote
+from urllib.parse import quote, unquote, unquote_to_bytes, urlsplit
 
 from lsprotocol import types
 from pygls.exceptions import FeatureRequestError, JsonRpcException
 from pygls.lsp.server import LanguageServer
-from pygls.uris import from_fs_path, to_fs_path
+from pygls.uris import from_fs_path
+from pygls.uris import to_fs_path as _pygls_path
 
 from civrules import __version__
 from civrules.diagnostics import Diagnostic, Severity, Span, codes
@@ -89,6 +90,35 @@ _SEVERITY = {
     Severity.WARNING: types.DiagnosticSeverity.Warning,
     Severity.INFO: types.DiagnosticSeverity.Information,
 }
+
+
+def file_uri(path: str) -> str:
+    r"""The `file:` URI of the absolute ``path`` as the editor is sent it: pygls' own, or, for a name
+    that is no UTF-8 (a byte such as 0xff, held as a lone surrogate), each byte of it
+    percent-encoded. pygls encodes the name as UTF-8, and such a file in the rules folder ended
+    every run of the server in an internal error, with no diagnostic shown for any file.
+
+    >>> file_uri("/r/cards/a b.yaml"), file_uri("/r/cards/bad\udcff.yaml")
+    ('file:///r/cards/a%20b.yaml', 'file:///r/cards/bad%FF.yaml')
+    """
+    try:
+        return from_fs_path(path) or ""
+    except UnicodeEncodeError:
+        return "file://" + quote(os.fsencode(path), safe="/")
+
+
+def fs_path(uri: str) -> str | None:
+    r"""The path a `file:` URI names, the inverse of :func:`file_uri`: its percent-encoded bytes
+    decoded as the file system names files (a byte that is no UTF-8 back to its lone surrogate,
+    where pygls made it U+FFFD, naming no file); any other URI as pygls reads it.
+
+    >>> fs_path("file:///r/cards/bad%FF.yaml") == "/r/cards/bad\udcff.yaml"
+    True
+    """
+    parts = urlsplit(uri)
+    if parts.scheme != "file" or parts.netloc not in ("", "localhost") or os.name == "nt":
+        return _pygls_path(uri)
+    return os.fsdecode(unquote_to_bytes(parts.path))
 
 
 class Folder:
@@ -132,13 +162,13 @@ class Folder:
         return self.session.root
 
     def relative(self, uri: str) -> str | None:
-        path = to_fs_path(uri)
+        path = fs_path(uri)
         if path is None:
             return None
         return self.session.relative(Path(path))
 
     def uri(self, relative: str) -> str:
-        return from_fs_path(str((self.session.root / relative).absolute())) or ""
+        return file_uri(str((self.session.root / relative).absolute()))
 
     def changed(self, uri: str) -> None:
         """Read ``uri`` from its open buffer (or from disk when it is closed) from now on."""
@@ -421,7 +451,7 @@ class CivrulesServer(LanguageServer):
         never again, so with every folder removed it named a folder the editor had closed."""
         roots: list[str] = []
         for folder in self.workspace.folders.values():
-            path = to_fs_path(folder.uri)
+            path = fs_path(folder.uri)
             if path is not None and path not in roots:
                 roots.append(path)
         if not roots and fallback and self.workspace.root_path:
@@ -486,7 +516,7 @@ class CivrulesServer(LanguageServer):
         or None when none does."""
         if not self._started:
             self.start(self.workspace_roots())
-        path = to_fs_path(uri)
+        path = fs_path(uri)
         if path is None:
             return None
         best: Folder | None = None
