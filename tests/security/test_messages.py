@@ -564,3 +564,21 @@ def test_a_stale_schema_is_named_as_the_folder_was_typed(tmp_path: Path, monkeyp
     assert code == 1 and "`./-s/extra.json` is no file" in output and "delete `./-s/extra.json`" in output, output
     assert output.startswith("./-s/extra.json:1:1: error[R009]"), output
     assert [line for line in output.splitlines() if _BARE.search(line)] == []
+
+
+@pytest.mark.parametrize(
+    "args",
+    [["--rules", "{name}", "validate"], ["schemas", "--out", "{name}"], ["init", "{name}"]],
+)
+@pytest.mark.parametrize(("name", "said"), [("./-f", "`./-f`"), ("it's", "`it's`"), ("a`b", "`` a`b ``")])
+def test_a_file_given_for_a_folder_is_named_as_typed(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, args: list[str], name: str, said: str
+) -> None:
+    """Round 28's attacker: a file given where a folder is wanted was click's own words, "Directory
+    'it's' is a file", whose quotes a name holding one ended early: the one message naming a folder
+    of the command line not said as the others are."""
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / name).write_text("")
+    code, output = invoke(*(a.format(name=name) for a in args))
+    assert (code, f"{said} is a file, not a folder" in output.splitlines()[0]) == (2, True), output
+    no_bug(output)

@@ -433,7 +433,22 @@ class _FolderName(click.Path):
                     param,
                     ctx,
                 )
+            self._refuse_no_folder(value, param, ctx)
         return super().convert(value, param, ctx)
+
+    def _refuse_no_folder(self, value: str, param: click.Parameter | None, ctx: click.Context | None) -> None:
+        """R008 for a name that is a regular file, said as every message names a folder
+        (:func:`~civrules.diagnostics.words.named_path`): click's own check said "Directory 'it's'
+        is a file", in quotes of its own, which a name holding one ends early. (A FIFO, a device, a
+        link loop or a missing folder is each said where the folder is judged, as before.)"""
+        import stat
+
+        try:
+            mode = os.stat(value).st_mode
+        except (OSError, ValueError):  # missing, unreadable, a NUL: the command says so as before
+            return
+        if stat.S_ISREG(mode):
+            self.fail(f"{named_path(value)} is a file, not a folder", param, ctx)
 
 
 _RULES = _FolderName("the rules folder", "pass --rules DIR, or leave it out for `rules`", written=False)
