@@ -1,0 +1,224 @@
+"""Checks of what a variant's overlay writes: a change a later change of the same variant undoes.
+
+A variant's entries apply in turn; each one a later entry of the same file writes over is an edit
+the designer made and the ruleset does not have. The resolver records, for every field an overlay
+changed, what each of its writers wrote that a later one wrote over
+(:func:`civrules.resolve.overwritten`, which Q009 also reads); this check tells the designer of
+those whose winner is in the same file.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping
+from typing import Any
+
+from civrules.checks import ALL_COLLECTIONS, SETTINGS, check, diagnostic
+from civrules.diagnostics import Diagnostic, Related, Severity, words
+from civrules.load.document import Document, NodePath
+from civrules.model import Origin, Ruleset
+from civrules.resolve import CITATION_FIELDS, LIST_OPERATIONS, changers, is_list_operations, overwritten
+
+
+@check("V012", "change-written-over", Severity.WARNING, reads=(ALL_COLLECTIONS, SETTINGS))
+def check_changes_written_over(ruleset: Ruleset) -> Iterator[Diagnostic]:
+    """
+    What: a variant changes a field (of an entity, or of a setting) in one entry and a later entry
+    of the same variant writes it again: the earlier value never reaches the ruleset. Most often
+    the same entity is patched twice (one entry pasted, or reused through a YAML alias, and edited
+    in one place), or a setting restated at the manifest's top level is patched again under
+    `overlay.settings`. An entry written as a YAML alias of another (`- *pottery`) applies that
+    entry a second time: what it appends to a list is appended twice.
+
+    Why: entries apply in the order written and the last one holds, so the earlier edit is lost
+    with no other sign: `validate`, `diff` and the packages show the later value only, and the
+    designer who edited the earlier line sees nothing change.
+
+    Fix: keep one change of the field: delete the earlier one, or write the value you mean in the
+    entry that holds (the note points at it); delete an alias repeating an entry. A later variant
+    writing over its base variant's change is no mistake, and is not told.
+
+        overlay:
+          items:
+            patch:
+              - {id: lantern, cost: 12, source: "house rule: a dearer lantern"}   # FAIL: written over below
+              - {id: lantern, cost: 14, source: "house rule: dearer still"}
+              - {id: lantern, weight: 2, source: "house rule: a lighter lantern"}  # PASS: another field
+    """
+    own = len(ruleset.chain) - 1
+    if own < 1:
+        return
+    document = ruleset.manifest.document
+    repeats = _repeated_entries(document)
+    for alias, anchor in sorted(repeats.items()):
+        entry = _at(document.data, alias)
+        key = next((k for k in ("id", "name") if isinstance(entry, dict) and k in entry), None)
+        what = f"the patch of `{entry[key]}`" if key is not None and isinstance(entry, dict) else "the patch"
+        first = document.span(anchor)
+        yield diagnostic(
+            "V012",
+            f"this entry repeats {what} at line {first.line} through a YAML alias: its changes apply twice"
+            + (" (what it appends or inserts into a list, twice over)" if _grows_a_list(entry) else ""),
+            document.exact_span(alias) or document.span(alias),
+            "delete the alias: an entry applies where it is written; another entity to change alike takes "
+            "an entry of its own",
+            (Related(first, "the entry repeated"),),
+            subjects=(str(entry[key]),) if key is not None and isinstance(entry, dict) else (),
+        )
+    written: list[tuple[str, str, Origin]] = []  # what a message calls it, its id, where it was read
+    for collection in ruleset.collections():
+        for entity in collection:
+            if entity.origin.changes:
+                written.append((f"`{entity.id}`", entity.id, entity.origin))
+    for key, origin in sorted(ruleset.setting_origins.items()):
+        if origin.changes:
+            written.append((f"the setting `{key}`", key, origin))
+    for what, subject, origin in written:
+        # what the variant's entries wrote that a later entry of it wrote over, by that later entry
+        # (the one that holds): one diagnostic for each, at the first change it undoes
+        lost: dict[int, tuple[Origin, dict[int, tuple[Origin, list[NodePath]]]]] = {}
+        for name, _ in origin.changes:
+            if name in CITATION_FIELDS or name == "note":
+                continue
+            winners = _Winners(changers(origin, name), name, own, ruleset.layers)
+            for change, path in overwritten(origin, name):
+                if ruleset.layers.get(change.file) != own:
+                    continue
+                winner = winners.of(change, path[len(change.path) + 1 :])
+                if winner is None or winner.path in repeats:
+                    continue  # another variant's entry (the layering is meant), or a repeat told above
+                changes = lost.setdefault(id(winner), (winner, {}))[1]
+                paths = changes.setdefault(id(change), (change, []))[1]
+                if path not in paths:
+                    paths.append(path)
+        for winner, changes in lost.values():
+            undone = sorted(changes.values(), key=lambda item: _written_at(item[0]))
+            fields = list(dict.fromkeys(_field(p[len(c.path) :]) for c, paths in undone for p in paths))
+            earliest, at = undone[0]
+            there = winner.document.key_span((*winner.path, at[0][len(earliest.path)]))
+            verb = "is" if len(fields) == 1 else "are"
+            more = ""
+            if len(undone) > 1:
+                lines = [str(c.document.span(c.path).line) for c, _ in undone[1:]]
+                more = f"; so {'is' if len(lines) == 1 else 'are'} {words.count(len(lines), 'more change')} of it " + (
+                    f"(line{'s' if len(lines) > 1 else ''} {', '.join(lines[:NOTED_PLACES])}"
+                    f"{', ...' if len(lines) > NOTED_PLACES else ''})"
+                )
+            yield diagnostic(
+                "V012",
+                f"{what}: {words.listed(fields)} written here {verb} written over by a later entry of this "
+                f"variant (line {there.line}), which holds{more}",
+                earliest.document.key_span(at[0]),
+                f"keep one change of {words.listed(fields)}: delete "
+                f"{'it here' if len(undone) == 1 else 'the earlier ones'}, or write the value you mean in the "
+                f"entry at line {there.line}",
+                (
+                    Related(there, "this entry's change holds"),
+                    *(
+                        Related(c.document.key_span(ps[0]), "written over too")
+                        for c, ps in undone[1 : 1 + NOTED_PLACES]
+                    ),
+                ),
+                subjects=(subject, *fields),
+            )
+
+
+#: How many of the other changes written over a diagnostic notes (the pipeline's measure).
+NOTED_PLACES = 10
+
+
+def _written_at(change: Origin) -> tuple[int, int]:
+    span = change.document.span(change.path)
+    return span.line, span.column
+
+
+def _repeated_entries(document: Document) -> dict[NodePath, NodePath]:
+    """The `patch` entries of the manifest's overlay that are a YAML alias of another entry, by
+    their path, with the path of the entry they repeat."""
+    return {
+        alias: anchor
+        for alias, anchor in document.aliases.items()
+        if len(alias) == 4
+        and alias[0] == "overlay"
+        and alias[2] == "patch"
+        and isinstance(alias[3], int)
+        and len(anchor) == 4
+        and anchor[0] == "overlay"
+        and anchor[2] == "patch"
+    }
+
+
+def _field(inside: NodePath) -> str:
+    """The field (or the key inside one) at ``inside``, a path in an overlay entry, as a message
+    names it: up to the list operations in it, whose elements are named by the list."""
+    parts: list[str] = []
+    for part in inside:
+        if not isinstance(part, str) or part in LIST_OPERATIONS:
+            break
+        parts.append(part)
+    return ".".join(parts)
+
+
+def _grows_a_list(entry: Any) -> bool:
+    """Whether an overlay entry appends or inserts into a list anywhere in it."""
+    if isinstance(entry, dict):
+        return (is_list_operations(entry) and bool({"append", "insert"} & set(entry))) or any(
+            _grows_a_list(value) for value in entry.values()
+        )
+    return isinstance(entry, list) and any(_grows_a_list(value) for value in entry)
+
+
+class _Winners:
+    """Which entry of the variant holds what an earlier entry of it wrote in one field: the last
+    entry of the variant that writes it (:func:`_writes`), found once for each place in the field,
+    not once for each entry written over (n entries writing one field, each asked of the later ones,
+    was the square of n)."""
+
+    def __init__(self, writers: tuple[Origin, ...], name: str, own: int, layers: Mapping[str, int]) -> None:
+        self._name = name
+        self._later = [w for w in writers if layers.get(w.file) == own]  # the variant's, in order
+        self._at = {id(w): i for i, w in enumerate(self._later)}
+        self._last: dict[NodePath, int | None] = {}
+
+    def of(self, change: Origin, inside: NodePath) -> Origin | None:
+        """The entry holding what ``change`` wrote at ``inside`` (a path in the field), or None
+        where no later entry of the variant changes the field. Where no later entry writes the
+        place itself (an element a list operation removed), the last entry changing the field."""
+        at = self._at.get(id(change))
+        if at is None or at == len(self._later) - 1:
+            return None
+        if inside not in self._last:
+            self._last[inside] = next(
+                (
+                    i
+                    for i in range(len(self._later) - 1, -1, -1)
+                    if _writes(_at(self._later[i].document.data, (*self._later[i].path, self._name)), inside)
+                    and isinstance(_at(self._later[i].document.data, self._later[i].path), dict)
+                    and self._name in _at(self._later[i].document.data, self._later[i].path)
+                ),
+                None,
+            )
+        last = self._last[inside]
+        return self._later[last if last is not None and last > at else -1]
+
+
+def _writes(value: Any, inside: NodePath) -> bool:
+    """Whether a patch's ``value`` writes the path ``inside`` of its field: a value written whole
+    at it or above it, not merged into it key by key without naming it."""
+    for part in inside:
+        if not isinstance(value, dict) or is_list_operations(value) or set(value) == {"unknown"}:
+            return True
+        if part not in value:
+            return False
+        value = value[part]
+    return True
+
+
+def _at(data: Any, path: NodePath) -> Any:
+    for part in path:
+        if isinstance(data, dict) and isinstance(part, str):
+            data = data.get(part)
+        elif isinstance(data, list) and isinstance(part, int) and part < len(data):
+            data = data[part]
+        else:
+            return None
+    return data
