@@ -119,6 +119,7 @@ def diagnostic(
     suggestion: str | None = None,
     *,
     subjects: Iterable[object] | None = None,
+    from_variant: str | None = None,
 ) -> Diagnostic:
     """Build a diagnostic for a registered code (its severity comes from the registry).
 
@@ -128,12 +129,23 @@ def diagnostic(
     check of civrules names them (`tests/core/test_checks.py` holds each to its message); a
     family's check written before they existed names none, and its diagnostics are about the
     names their message quotes, so that the targets written for them silence what they did.
+    ``from_variant`` is the fix as a variant writes it in its own overlay (:attr:`Diagnostic.from_variant`).
     """
     entry = codes.lookup(code) if isinstance(code, str) else code
     if entry is None:
         raise KeyError(f"unregistered diagnostic code {code}")
     about = named(subjects) if subjects is not None else tuple(dict.fromkeys(quoted(message)))
-    return Diagnostic(entry.code, entry.severity, message, span, hint, tuple(related), suggestion, subjects=about)
+    return Diagnostic(
+        entry.code,
+        entry.severity,
+        message,
+        span,
+        hint,
+        tuple(related),
+        suggestion,
+        subjects=about,
+        from_variant=from_variant,
+    )
 
 
 def entity_word(collection: str, family: str | None = None) -> str:

@@ -79,6 +79,11 @@ class Diagnostic:
     #: message shows, so that what is printed grows with the findings, not with their square. A
     #: value is a subject where the message shows it whole, not a long text it cuts.
     subjects: tuple[str, ...] = ()
+    #: The check's fix written as a variant makes it, in its own file (`overlay.<collection>.add:
+    #: [...]`), for a diagnostic a variant causes in its base's files: the hint says it first, where
+    #: it said only "change it in `overlay`, or undo this change" and the fix in the base's file,
+    #: which is not the designer's to edit. None where the fix is the same words in either file.
+    from_variant: str | None = None
 
     def sort_key(self) -> tuple[str, int, int, str, str]:
         span = self.span or Span("", 0, 0, 0, 0)

@@ -345,7 +345,10 @@ def from_the_variant(
     for at, way in ways.items():
         diagnostic = diagnostics[at]
         told[at] = replace(
-            diagnostic, hint=_variant_first(f"this file is the base's: from this variant, {way}", diagnostic.hint)
+            diagnostic,
+            hint=_variant_first(f"this file is the base's: from this variant, {way}", diagnostic.hint)
+            if diagnostic.from_variant is None
+            else f"this file is the base's: from this variant, {diagnostic.from_variant}; or {way}",
         )
     return told
 
@@ -384,6 +387,11 @@ def at_the_variant(diagnostics: list[Diagnostic], resolved: Resolved) -> list[Di
                     diagnostic,
                     span=change.span,
                     related=(Related(span, "the base fact it conflicts with", at_base=True), *others),
+                    hint=diagnostic.hint
+                    if diagnostic.from_variant is None
+                    else f"{diagnostic.from_variant}; or {diagnostic.hint}"
+                    if diagnostic.hint
+                    else diagnostic.from_variant,
                 )
         moved.append(diagnostic)
     return moved
@@ -482,7 +490,9 @@ def caused_by_the_variant(
         moved[at] = replace(
             diagnostic,
             span=place,
-            hint=_variant_first(f"from this variant (the base has no such problem): {way}", diagnostic.hint),
+            hint=_variant_first(f"from this variant (the base has no such problem): {way}", diagnostic.hint)
+            if diagnostic.from_variant is None
+            else f"from this variant (the base has no such problem): {diagnostic.from_variant}; or {way}",
             related=(Related(diagnostic.span, "where the base shows it", at_base=True), *diagnostic.related),
         )
     return moved

@@ -90,6 +90,19 @@ def check_counts_cover_players(ruleset: Ruleset) -> Iterator[Diagnostic]:
         "add each count to `player_counts.counts`, with `status: missing` if its rules are lost",
         [Related(players.span(), "supported players declared here")],
         subjects=("player_counts.counts", *absent),
+        from_variant=_counts_added(absent) if len(ruleset.chain) > 1 else None,
+    )
+
+
+def _counts_added(absent: list[int]) -> str:
+    """P002's fix as a variant makes it: the entries its `overlay.player_counts` adds, the first
+    written out whole (each fact unknown until the designer writes the rules they play by)."""
+    each = "the count" if len(absent) == 1 else f"the {len(absent)} counts, one entry each"
+    first = absent[-1]
+    return (
+        f"add {each} in `overlay.player_counts`, `add: [{{players: {first}, status: given, "
+        'source: "house rule: ...", tokens_per_player: {unknown: "..."}, configurations: {unknown: "..."}}]` '
+        "with the facts your rules give in place of the unknowns (`status: missing` where a rulebook's are lost)"
     )
 
 
@@ -111,6 +124,9 @@ def check_counts_in_range(ruleset: Ruleset) -> Iterator[Diagnostic]:
     """
     low, high = ruleset.players
     players = ruleset.setting_origins.get("players")
+    outside = [count.players for count in ruleset.player_counts if not low <= count.players <= high]
+    # one fix for them all, so that the findings one change of `players` makes are told as one
+    removed = ", ".join(f'{{players: {n}, why: "..."}}' for n in outside)
     for count in ruleset.player_counts:
         if low <= count.players <= high:
             continue
@@ -121,6 +137,11 @@ def check_counts_in_range(ruleset: Ruleset) -> Iterator[Diagnostic]:
             "widen `players.min` / `players.max`, or remove this count",
             [Related(players.span(), "supported players declared here")] if players else [],
             subjects=(count.players,),
+            from_variant=(
+                f"remove the count{'s' if len(outside) > 1 else ''} in `overlay.player_counts`, `remove: [{removed}]`"
+                if len(ruleset.chain) > 1
+                else None
+            ),
         )
 
 

@@ -1,0 +1,55 @@
+"""The fourth designer trial (round 28): a variant's change that its base's facts contradict is
+answered with the fix written as the variant writes it, in its own file, and the fix validates."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import yaml
+
+from tests.families.advanced_civilization.test_designer_trial import HEAD, analysed, only, problems
+
+RAISED = HEAD + 'overlay:\n  settings:\n    players: {max: 9, source: "house rule: a ninth player"}\n'
+LOWERED = HEAD + 'overlay:\n  settings:\n    players: {min: 4, source: "house rule: four or more"}\n'
+
+
+def _written(hint: str, operation: str) -> list[dict[str, Any]]:
+    """The entries a hint writes for ``operation`` (`` `add: [...]` ``), read as YAML."""
+    found = re.search(rf"`{operation}: (\[.*?\])`", hint)
+    assert found is not None, hint
+    entries = yaml.safe_load(found.group(1))
+    assert isinstance(entries, list) and all(isinstance(e, dict) for e in entries)
+    return entries
+
+
+def test_a_count_a_variant_supports_without_rules_is_added_in_its_overlay_as_the_hint_writes() -> None:
+    """P002's hint said "in the base's file itself: add each count to `player_counts.counts`", a
+    file the designer does not edit; the entry to write in the variant was for them to find."""
+    found = only(analysed(RAISED), RAISED, "players: {max: 9", "P002")
+    hint = found.hint or ""
+    assert hint.startswith("from this variant (the base has no such problem): add the count in `overlay.player_counts`")
+    assert "in the base's file itself" not in hint
+    added = _written(hint, "add")
+    assert added == [
+        {
+            "players": 9,
+            "status": "given",
+            "source": "house rule: ...",
+            "tokens_per_player": {"unknown": "..."},
+            "configurations": {"unknown": "..."},
+        }
+    ]
+    entries = "".join(f"      - {yaml.safe_dump(entry, default_flow_style=True)}" for entry in added)
+    fixed = RAISED + "  player_counts:\n    add:\n" + entries
+    assert problems(analysed(fixed)) == []
+
+
+def test_counts_a_variant_leaves_out_of_its_range_are_one_error_whose_hint_removes_each() -> None:
+    found = only(analysed(LOWERED), LOWERED, "players: {min: 4", "P003")
+    assert "1 more finding" in found.message
+    removed = _written(found.hint or "", "remove")
+    assert removed == [{"players": 3, "why": "..."}, {"players": 2, "why": "..."}]
+    entries = "".join(f'      - {{players: {e["players"]}, why: "house rule: four or more"}}\n' for e in removed)
+    fixed = LOWERED + "  player_counts:\n    remove:\n" + entries
+    assert problems(analysed(fixed)) == []
