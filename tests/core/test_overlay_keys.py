@@ -184,3 +184,28 @@ def test_an_entry_written_as_its_bare_key_is_one_error_where_it_is_written(famil
         here = [(d.code, d.message) for d in errors if d.span is not None and d.span.line == line]
         assert len(here) == 1 and here[0][0] == "S001", (op, here)
         assert here[0][1].endswith(f" where a mapping belongs in `overlay.{name}.{op}[0]`"), (op, here)
+
+
+@pytest.mark.parametrize(("family_id", "name"), COLLECTIONS, ids=[f"{f}:{n}" for f, n in COLLECTIONS])
+def test_a_removal_written_as_its_bare_key_is_shown_whole_and_the_entry_shown_validates(
+    family_id: str, name: str
+) -> None:
+    """S001's hint at `remove: [jap001]` was "write `{id: ..., why: ...}`": the form, not the entry
+    the designer meant. It writes the entry whole with the key written (`{id: jap001, why:
+    "..."}`); written in place, with a reason, it is no schema error any more (what is left is the
+    removal's own consequences, such as an id the base lacks)."""
+    spec = families()[family_id].collections[name]
+    if spec.pair:
+        return  # a border's `[crete, cyprus]` is a list where a mapping belongs: "write a mapping"
+    text, _ = _bare(family_id, name)
+    text = text.split("    add:\n")[0] + "    remove:\n" + text.split("    remove:\n")[1]
+    line = text.splitlines().index("    remove:") + 2
+    (found,) = [d for d in analysed(text).diagnostics if d.span is not None and d.span.line == line]
+    value = "3" if spec.key == "players" else "crete"
+    assert found.hint is not None and found.hint.startswith(
+        f'write the entry whole: `{{{spec.key}: {value}, why: "..."'
+    ), found.hint
+    # the keys it may take besides (a track's `level`) are `...`, left out here
+    whole = found.hint.split("`")[1].replace('"..."', '"house rule: none"').replace(", ...}", "}")
+    fixed = text.replace(f"      - {value}\n", f"      - {whole}\n")
+    assert [d for d in analysed(fixed).diagnostics if d.code in ("S001", "S002", "S004")] == []

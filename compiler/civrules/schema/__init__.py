@@ -2017,6 +2017,16 @@ def _specific_hint(error: ValidationError, defs: Mapping[str, Any], family: str 
         parts = [part.strip() for part in error.instance.split("|")]
         if len(parts) == 2 and all(parts):
             return f"write the pair as a list: `{named}: [{parts[0]}, {parts[1]}]`"
+    if (
+        error.validator == "type"
+        and isinstance(error.instance, (str, int))
+        and not isinstance(error.instance, bool)
+        and "object" in expected
+    ):
+        whole = _entry_around(error.instance, _entry_schema(error, defs), defs)
+        if whole is not None:
+            # `remove: [lantern]`: the value the entry is named by, written where the entry belongs
+            return f"write the entry whole: `{whole}`"
     if error.validator == "type" and isinstance(error.instance, dict) and "array" in expected:
         return "write a list: `[{...}]`, or each entry on its own line starting with `- `"
     if error.validator == "type" and isinstance(error.instance, list) and "object" in expected:
@@ -2098,6 +2108,76 @@ def _required_in(schema: Mapping[str, Any]) -> list[str]:
         if isinstance(branch, Mapping):
             found.extend(_required_in(branch))
     return list(dict.fromkeys(found))
+
+
+#: The `$defs` of an overlay operation's entries, where a family's schema gives each collection
+#: its own (`overlay_removal_groups`): the operation's shared schema says only "a mapping".
+_ENTRY_DEFS = {
+    "add": "overlay_entity",
+    "replace": "overlay_entity",
+    "patch": "overlay_patch",
+    "remove": "overlay_removal",
+}
+
+
+def _entry_schema(error: ValidationError, defs: Mapping[str, Any]) -> Any:
+    """The schema of the value ``error`` found: its own, or, for an entry of an overlay operation
+    (`overlay.groups.remove[0]`) judged by the operation's shared schema, its collection's entry's."""
+    path = tuple(error.absolute_path)  # from the overlay, which is judged apart, or from the file
+    if len(path) >= 3 and isinstance(path[-1], int) and isinstance(path[-2], str) and isinstance(path[-3], str):
+        name = _ENTRY_DEFS.get(path[-2])
+        found = defs.get(f"{name}_{path[-3]}") if name is not None else None
+        if isinstance(found, Mapping):
+            return found
+    return error.schema
+
+
+def _entry_around(value: str | int, schema: Any, defs: Mapping[str, Any]) -> str | None:
+    """The mapping a bare ``value`` belongs in, written whole in flow style, where ``schema`` (a
+    mapping's) requires first a key whose value ``value`` can be (an entry's `id`): `{id: lantern,
+    why: "..."}`, with `...` for each other key it requires, and `...` for the keys it may take
+    besides. None where the value could be no such key's.
+
+    >>> _entry_around("oak", {"type": "object", "required": ["id", "why"], "properties": {"id": {"type": "string"},
+    ...     "why": {"type": "string"}}, "additionalProperties": False}, {})
+    '{id: oak, why: "..."}'
+    >>> _entry_around("oak", {"type": "object", "required": ["id"], "properties": {"id": {"type": "string"},
+    ...     "cost": {"type": "integer"}}}, {})
+    '{id: oak, ...}'
+    >>> _entry_around(7, {"required": ["id"], "properties": {"id": {"type": "string"}}}, {}) is None
+    True
+    """
+    schema = accepted.resolve(schema, defs)
+    if not isinstance(schema, Mapping):
+        return None
+    required, properties = schema.get("required"), schema.get("properties")
+    if not isinstance(required, list) or not required or not isinstance(properties, Mapping):
+        return None
+    key = required[0]
+    field = accepted.resolve(properties.get(key), defs)
+    if not isinstance(field, Mapping):
+        return None
+    kind = field.get("type")
+    kinds = kind if isinstance(kind, list) else [kind]
+    fits = ("string" in kinds and isinstance(value, str)) or ("integer" in kinds and isinstance(value, int))
+    pattern, longest = field.get("pattern"), field.get("maxLength")
+    if isinstance(value, str) and (
+        (isinstance(pattern, str) and not patterns.matches(pattern, value))
+        or (isinstance(longest, int) and len(value) > longest)
+        or not value.strip()
+    ):
+        return None  # no value of the key, or not one a hint shows whole
+    if not fits:
+        return None
+    parts = [f"{key}: {value}"]
+    for other in required[1:]:
+        wanted = accepted.resolve(properties.get(other), defs)
+        text = isinstance(wanted, Mapping) and wanted.get("type") == "string"
+        parts.append(f'{other}: "..."' if text else f"{other}: ...")
+    closed = schema.get("additionalProperties") is False or schema.get("unevaluatedProperties") is False
+    if any(name not in required for name in properties) or not closed:
+        parts.append("...")  # the keys it may take besides (a patch's fields to change)
+    return "{" + ", ".join(parts) + "}"
 
 
 def _write_hint(error: ValidationError, defs: Mapping[str, Any]) -> str | None:
