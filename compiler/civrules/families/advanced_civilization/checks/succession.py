@@ -8,7 +8,7 @@ from typing import Any
 
 from civrules.checks import check, diagnostic, setting
 from civrules.diagnostics import Diagnostic, Related, Severity, Span, words
-from civrules.families.advanced_civilization.model import Epoch, Ruleset
+from civrules.families.advanced_civilization.model import Epoch, Nation, Ruleset
 from civrules.families.advanced_civilization.succession import (
     ast_span,
     epoch_order,
@@ -609,7 +609,9 @@ def check_nation_tracks(ruleset: Ruleset) -> Iterator[Diagnostic]:
     A.S.T. points or take its place in A.S.T. order. (A track naming no existing nation is X001.)
 
     Fix: add `{nation: <id>, ...}` under `ast.tracks`; if the track is not in the sources, write its
-    epoch starts and values as `{unknown: why}`.
+    epoch starts and values as `{unknown: why}`. Where no nation (of two or more) has a track at a
+    level, the level in `ast.levels` is what to change: one finding there, naming it, with a note
+    at the first nations; in a variant the hint writes the `overlay.ast_tracks` entry to add.
 
         nations: [{id: italy, ...}]
         ast:
@@ -620,11 +622,32 @@ def check_nation_tracks(ruleset: Ruleset) -> Iterator[Diagnostic]:
         return  # inherited from the base ruleset
     levels: list[str | None] = list(ast.levels)
     have = {(track.id, track.level) for track in ruleset.ast_tracks}
-    for nation in ruleset.nations:
-        for level in levels or [None]:
-            if (nation.id, level) in have:
+    nations = list(ruleset.nations)
+    for at, level in enumerate(levels or [None]):
+        missing = [nation for nation in nations if (nation.id, level) not in have]
+        if not missing:
+            continue
+        suffix = f" at level `{level}`" if level is not None else ""
+        added = _tracks_added(missing, level) if len(ruleset.chain) > 1 else None
+        # A level no nation has a track at (two or more nations): `ast.levels` is the one line to
+        # change, where 18 nations were 18 errors at the nations, none naming the level.
+        everyone = level is not None and len(missing) == len(nations) >= 2
+        for nation in missing:
+            if everyone:
+                yield diagnostic(
+                    "A009",
+                    f"`ast.levels` names `{level}`, but nation `{nation.id}` has no A.S.T. track at it",
+                    ast_span(ruleset, "levels", at),
+                    f"drop `{level}` from `ast.levels`: no nation has a track at it; or "
+                    + (
+                        added
+                        or "add one for each nation under `ast.tracks` (unknown starts and values as `{unknown: why}`)"
+                    ),
+                    [Related(nation.origin.head(), f"nation `{nation.id}`")],
+                    subjects=(nation.id, level),
+                    from_variant=added,
+                )
                 continue
-            suffix = f" at level `{level}`" if level is not None else ""
             yield diagnostic(
                 "A009",
                 f"nation `{nation.id}` has no A.S.T. track{suffix}",
@@ -632,4 +655,17 @@ def check_nation_tracks(ruleset: Ruleset) -> Iterator[Diagnostic]:
                 "add a track for it under `ast.tracks` (unknown starts and values as `{unknown: why}`)",
                 [Related(ast_span(ruleset, "tracks"), "the tracks")],
                 subjects=(nation.id,),
+                from_variant=added,
             )
+
+
+def _tracks_added(missing: list[Nation], level: str | None) -> str:
+    """A009's fix as a variant makes it: the tracks its `overlay.ast_tracks` adds, the first written
+    out whole (its facts unknown until the designer writes them), the same words for every nation
+    of the level, so that what one change makes is told once."""
+    each = "its track" if len(missing) == 1 else f"a track for each of the {len(missing)} nations"
+    at = f", level: {level}" if level is not None else ""
+    return (
+        f"add {each} in `overlay.ast_tracks`, `add: [{{nation: {missing[0].id}{at}, "
+        'epoch_starts: {unknown: "..."}, late_iron_age_spaces: {unknown: "..."}, source: "house rule: ..."}]`'
+    )
