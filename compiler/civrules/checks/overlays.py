@@ -26,7 +26,7 @@ def check_changes_written_over(ruleset: Ruleset) -> Iterator[Diagnostic]:
     of the same variant writes it again: the earlier value never reaches the ruleset. Most often
     the same entity is patched twice (one entry pasted, or reused through a YAML alias, and edited
     in one place), or a setting restated at the manifest's top level is patched again under
-    `overlay.settings`. An entry written as a YAML alias of another (`- *pottery`) applies that
+    `overlay.settings`. An entry written as a YAML alias of another (`- *lantern`) applies that
     entry a second time: what it appends to a list is appended twice.
 
     Why: entries apply in the order written and the last one holds, so the earlier edit is lost
