@@ -105,7 +105,8 @@ def check_changes_written_over(ruleset: Ruleset) -> Iterator[Diagnostic]:
                 )
             yield diagnostic(
                 "V012",
-                f"{what}: {words.listed(fields)} written here {verb} written over by a later entry of this "
+                f"{what}: {words.listed(fields)}{_in_lists(undone)} written here {verb} written over by a "
+                "later entry of this "
                 f"variant (line {there.line}), which holds{more}",
                 earliest.document.key_span(at[0]),
                 f"keep one change of {words.listed(fields)}: delete "
@@ -145,6 +146,17 @@ def _repeated_entries(document: Document) -> dict[NodePath, NodePath]:
         and anchor[0] == "overlay"
         and anchor[2] == "patch"
     }
+
+
+def _in_lists(undone: list[tuple[Origin, list[NodePath]]]) -> str:
+    """`` (what its list operations add)`` where every place written over is inside what an
+    entry's list operations wrote (an element it appended, a field of one), not the field whole."""
+    listed = all(
+        any(part in LIST_OPERATIONS for part in path[len(change.path) + 1 :] if isinstance(part, str))
+        for change, paths in undone
+        for path in paths
+    )
+    return " (what its list operations add)" if listed else ""
 
 
 def _field(inside: NodePath) -> str:
