@@ -2496,19 +2496,23 @@ class _Over:
     path: whether a patch wrote a whole value there (a scalar, a list, a `null`, an `{unknown: why}`),
     whether one merged a mapping there (and the tree of its keys), and the list operations written there."""
 
-    __slots__ = ("children", "mapping", "operations", "whole")
+    __slots__ = ("children", "mapping", "operations", "over_added", "whole")
 
     def __init__(self) -> None:
         self.children: dict[Any, _Over] = {}
         self.whole = False
         self.mapping = False
-        self.operations: list[Any] = []
+        #: The list operations written here, as a list's (:func:`_written_over_list`) and as
+        #: operations' (:func:`_written_over_operations`) are asked of them.
+        self.operations = _Selecting(repr)
+        self.over_added = _Selecting(_what_operations_take)
 
     def add(self, patch: Any) -> None:
         """Add a patch merged here (:func:`written_over`'s cases, in its order)."""
         if is_list_operations(patch):
             if not set(patch) <= {"insert", "append"}:  # those write over nothing, in a list or in operations
-                self.operations.append(patch)
+                self.operations.add(patch)
+                self.over_added.add(patch)
         elif isinstance(patch, dict) and set(patch) != {"unknown"}:
             self.mapping = True
             for key, value in patch.items():
@@ -2524,10 +2528,11 @@ class _Over:
         each of :func:`written_over`'s for one of them (a path two wrote over may come twice)."""
         if self.whole:
             yield at
-        for operations in self.operations:
-            if isinstance(base, list):
+        if isinstance(base, list):
+            for operations in self.operations.naming(base):
                 yield from _written_over_list(base, operations, at)
-            elif is_list_operations(base):
+        elif is_list_operations(base):
+            for operations in self.over_added.naming(_added_elements(base)):
                 yield from _written_over_operations(base, operations, at)
         if self.mapping:
             if isinstance(base, dict) and set(base) != {"unknown"}:
@@ -2535,6 +2540,108 @@ class _Over:
                     yield from child.over(base.get(key), (*at, key))
             else:
                 yield at
+
+
+class _Selecting:
+    """The list operations that patches wrote at one path, in order, each found by the elements its
+    selectors can name (:func:`_selects`): what they wrote over in a list, or in the elements an
+    earlier entry's list operations added, is asked of those that name one of its elements, not of
+    every one. Each entry patching an element's nested list was asked of every later entry's
+    operations, whatever they named: n entries appending to and removing from one nested list in
+    turn were n² walks (round 28). Operations ``same`` tells equal to some before them are kept
+    once: they write over what those did, and the paths :meth:`_Over.over` gives are read as a set."""
+
+    __slots__ = ("always", "by_key", "same", "seen", "written")
+
+    def __init__(self, same: Callable[[Mapping[str, Any]], str]) -> None:
+        self.same = same
+        #: Each entry's operations, in order (equal ones once).
+        self.written: list[Mapping[str, Any]] = []
+        self.seen: set[str] = set()
+        #: By each selector shape, and each key an element has in it: the operations (their places
+        #: in ``written``, in order) with a selector of that key.
+        self.by_key: dict[_Shape, dict[Any, list[int]]] = {}
+        #: The operations with a selector that can only be compared with every element.
+        self.always: list[int] = []
+
+    def __repr__(self) -> str:
+        return repr(self.written)
+
+    def add(self, operations: Mapping[str, Any]) -> None:
+        written = self.same(operations)
+        if written in self.seen:
+            return
+        self.seen.add(written)
+        place = len(self.written)
+        self.written.append(operations)
+        for name in ("remove", "replace", "patch"):
+            entries = operations.get(name)
+            for entry in entries if isinstance(entries, list) else ():
+                if name != "remove":
+                    if not isinstance(entry, dict) or "where" not in entry:
+                        continue  # no selector: it names nothing (nor is it applied)
+                    entry = entry["where"]
+                shape = _selector_shape(entry)
+                if shape is None:
+                    found = self.always
+                else:
+                    key = (entry,) if shape == "value" else tuple(entry[field] for field in shape)
+                    found = self.by_key.setdefault(shape, {}).setdefault(key, [])
+                if not found or found[-1] != place:
+                    found.append(place)
+
+    def naming(self, elements: Iterable[Any]) -> list[Mapping[str, Any]]:
+        """The operations, in order, with a selector that may name one of ``elements``: any other
+        names none of them, and writes over nothing of them."""
+        places = set(self.always)
+        if self.by_key:
+            for element in elements:
+                for shape, keys in self.by_key.items():
+                    key = _Elements._key(shape, element)
+                    if key is not None and (found := keys.get(key)) is not None:
+                        places.update(found)
+        return [self.written[place] for place in sorted(places)]
+
+
+def _what_operations_take(operations: Mapping[str, Any]) -> str:
+    """``operations`` as what they take of the elements earlier operations added tells them apart
+    (:func:`_written_over_operations`): their selectors, and where each `patch:` writes (not the
+    values it writes, nor what a `replace:` puts in)."""
+    kept: dict[str, Any] = {}
+    for name in ("remove", "replace", "patch"):
+        entries = operations.get(name)
+        if not isinstance(entries, list) or name == "remove":
+            kept[name] = entries
+            continue
+        kept[name] = [
+            {"where": entry["where"], "with": _where_written(entry["with"]) if name == "patch" else None}
+            if isinstance(entry, dict) and "where" in entry and "with" in entry
+            else None
+            for entry in entries
+        ]
+    return repr(kept)
+
+
+def _where_written(patch: Any) -> Any:
+    """What :func:`written_over` reads of ``patch``: the keys it merges into, and the list
+    operations it writes, each value written whole only as such."""
+    if is_list_operations(patch):
+        return ("operations", patch)
+    if isinstance(patch, dict) and set(patch) != {"unknown"}:
+        return [(key, _where_written(value)) for key, value in patch.items()]
+    return "whole"
+
+
+def _added_elements(operations: Mapping[str, Any]) -> list[Any]:
+    """The elements list operations add to their list (append, insert, or put in place of another)."""
+    added = list(operations.get("append") or [])
+    for entry in operations.get("insert") or []:
+        if isinstance(entry, dict):
+            added += entry.get("items") or []
+    for entry in operations.get("replace") or []:
+        if isinstance(entry, dict) and "with" in entry:
+            added.append(entry["with"])
+    return added
 
 
 class _Chain:

@@ -350,7 +350,7 @@ def _sourced(change: FieldChange, old: Entry, new: Entry, written: _WrittenCitat
         if own is not None and _cited_as_written(written(entry.origin, top), own, other):
             return own
         by_element = written.element(entry.origin, top, entry.raw.get(top), rest)
-        return by_element[0] if by_element is not None else field_citation(entry, top)
+        return by_element[0] if by_element is not None else written.field(entry, top)
 
     sources = (side(old, inner[0], inner[1]), side(new, inner[1], inner[0]))
     return replace(change, sources=_present(change, *sources)) if sources[0] != sources[1] else change
@@ -389,6 +389,19 @@ class _WrittenCitations:
         # per field (by the origin's identity, kept beside), its elements by their names in the diff,
         # each with the citation of the one overlay entry that wrote it (None: none did alone)
         self._elements: dict[tuple[int, str], tuple[Origin, Any, dict[str, str | None] | None]] = {}
+        # per field (by the origin's identity, kept beside), its citation
+        self._fields: dict[tuple[int, str], tuple[Origin, str | None]] = {}
+
+    def field(self, entry: Entry, name: str) -> str | None:
+        """:func:`civrules.resolve.field_citation` of ``entry``'s field ``name``, worked out once
+        per field: each changed element of a list no one entry wrote alone asks it, and it reads
+        every entry whose facts the field holds (n entries appending to and patching one nested
+        list in turn, each element changed, was the square of n; round 28)."""
+        at = (id(entry.origin), name)
+        known = self._fields.get(at)
+        if known is None:
+            known = self._fields[at] = (entry.origin, field_citation(entry, name))
+        return known[1]
 
     def element(self, origin: Origin, name: str, items: Any, rest: str) -> tuple[str | None] | None:
         """The citation of the one overlay entry that wrote the element of the list field ``name``

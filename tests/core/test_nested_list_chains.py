@@ -1,0 +1,312 @@
+"""One nested list changed by entry after entry (round 28, issue 32 point 1): each entry's
+`patch:` of an element writing list operations into its nested list (an attribute's
+`calamities:`) was asked, for what still writes the list and what each entry lost, of every later
+entry's list operations, whatever they named: n entries appending to and removing from it in turn
+were n² walks (2,000 entries: 12 s to validate, 11 s to diff). And `civrules diff` worked out the
+field's citation again for each element it changed. The later operations are now found by the
+elements their selectors can name, and the citation once per field. Held to the old walk and the
+old diff on random entries, in a variant and a variant of it."""
+
+from __future__ import annotations
+
+import json
+import random
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+from civrules import resolve
+from civrules.diagnostics import Severity
+from civrules.pipeline import compare
+from civrules.resolve import (
+    Resolver,
+    _written_over_list,
+    _written_over_operations,
+    field_writers,
+    is_list_operations,
+    overwritten,
+)
+from civrules.resolve import diff as resolve_diff
+from civrules.resolve.diff import render_text
+from tests.core.test_resolve import variant
+from tests.rulefiles import CachedWorkspace
+
+
+class _EveryOperations:
+    """The reference: round 27's :class:`resolve._Over` kept every entry's list operations in a
+    list and asked each of them (:func:`resolve.written_over`'s cases), whatever they named."""
+
+    def __init__(self) -> None:
+        self.written: list[Any] = []
+
+    def add(self, operations: Any) -> None:
+        self.written.append(operations)
+
+
+def _old_over(self: resolve._Over, base: Any, at: Any) -> Iterator[Any]:
+    if self.whole:
+        yield at
+    for operations in self.operations.written:
+        if isinstance(base, list):
+            yield from _written_over_list(base, operations, at)
+        elif is_list_operations(base):
+            yield from _written_over_operations(base, operations, at)
+    if self.mapping:
+        if isinstance(base, dict) and set(base) != {"unknown"}:
+            for key, child in self.children.items():
+                yield from child.over(base.get(key), (*at, key))
+        else:
+            yield at
+
+
+def _old_init(self: resolve._Over) -> None:
+    self.children = {}
+    self.whole = False
+    self.mapping = False
+    self.operations = _EveryOperations()  # type: ignore[assignment]
+    self.over_added = _EveryOperations()  # type: ignore[assignment]
+
+
+def _as_before(patched: pytest.MonkeyPatch) -> None:
+    patched.setattr(resolve._Over, "__init__", _old_init)
+    patched.setattr(resolve._Over, "over", _old_over)
+    # the diff's field citation worked out anew for each changed element
+    patched.setattr(
+        resolve_diff._WrittenCitations, "field", lambda self, entry, name: resolve.field_citation(entry, name)
+    )
+
+
+#: Pottery's attribute, whose nested list the random entries change (named by its text: an entry
+#: may cite another section in it).
+TEXT = '"A holder of Pottery who holds Grain cards reduces his Famine losses (four unit points per Grain card held)."'
+
+#: The names the random elements of the nested list take (few: selectors name one of several, one
+#: named twice, one removed and added again).
+NAMES = ("famine", "flood", "plague", "drought")
+
+
+class _Nested:
+    """The nested list as the random entries leave it: its elements' notes, in order (each note
+    names one element), or None where it is no list (`null`, `{unknown: why}`)."""
+
+    def __init__(self) -> None:
+        self.notes: list[str] | None = []
+        self.made = 0
+
+    def element(self) -> str:
+        self.made += 1
+        return f'{{calamity: {pick_name(self.made)}, effect: reduces, rule: "30.312", note: n{self.made}}}'
+
+
+def pick_name(k: int) -> str:
+    return NAMES[k % len(NAMES)]
+
+
+def _entry(pick: random.Random, nested: _Nested) -> str:
+    """One random patch entry of Pottery's attribute's nested `calamities:` list, most of them
+    list operations that apply (appends, removals, replacements, patches, insertions, two in one
+    entry), by a selector naming one element (its note, or its note and its calamity), some by
+    one naming none or several; the list written whole, `null`, `{unknown: why}`; now and then
+    the attribute's citation changed beside, or Pottery's attributes appended to."""
+    if pick.random() < 0.04:
+        return '{id: pottery, attributes: {append: [{text: "More.", rule: "32.211"}]}}'
+
+    def selector(note: str) -> str:
+        if pick.random() < 0.05:
+            return "{effect: reduces}"  # names all of them: V007 where several
+        if pick.random() < 0.3:
+            return f"{{calamity: {pick_name(int(note[1:]))}, note: {note}}}"
+        return f"{{note: {note}}}"
+
+    roll = pick.random()
+    notes = nested.notes
+    if notes is None or roll < 0.08:
+        ops = None
+        calamities = f"[{nested.element()}]"
+        nested.notes = [f"n{nested.made}"]
+    elif roll < 0.12:
+        calamities, nested.notes = pick.choice(["null", "{unknown: why}"]), None
+    else:
+        ops = {}
+        for _ in range(pick.choice([1, 1, 1, 2])):
+            kind = pick.choice(["append", "remove", "patch", "replace", "insert"] if notes else ["append"])
+            if kind in ops:
+                continue
+            if kind == "append":
+                ops[kind] = f"append: [{nested.element()}]"
+                notes.append(f"n{nested.made}")
+                continue
+            note = pick.choice(notes)
+            if kind == "remove":
+                ops[kind] = f"remove: [{selector(note)}]"
+                notes.remove(note)
+            elif kind == "patch":
+                written = pick.choice(['rule: "30.312"', "note: m", "effect: {unknown: why}", 'rule: "32.212"'])
+                ops[kind] = f"patch: [{{where: {selector(note)}, with: {{{written}}}}}]"
+                if written == "note: m":
+                    notes.remove(note)  # no longer named by its note
+            elif kind == "replace":
+                ops[kind] = f"replace: [{{where: {selector(note)}, with: {nested.element()}}}]"
+                notes[notes.index(note)] = f"n{nested.made}"
+            else:
+                ops[kind] = f"insert: [{{before: {selector(note)}, items: [{nested.element()}]}}]"
+                notes.insert(notes.index(note), f"n{nested.made}")
+            if kind in ("remove", "replace", "patch") and "append" in ops:
+                break  # applied before the append: its element is not there yet
+        order = ["remove", "replace", "patch", "insert", "append"]
+        calamities = "{" + ", ".join(ops[k] for k in order if k in ops) + "}"
+    cited = pick.choice(["", "", "", ', rule: "32.212"'])
+    inner = f"{{calamities: {calamities}{cited}}}"
+    return f"{{id: pottery, attributes: {{patch: [{{where: {{text: {TEXT}}}, with: {inner}}}]}}}}"
+
+
+def _body(entries: list[str]) -> str:
+    return "overlay:\n  civilization_cards:\n    patch:\n" + "".join(f"      - {e}\n" for e in entries)
+
+
+def _asked(first: list[str], second: list[str]) -> list[Any]:
+    """The variant ``v1`` of advanced-civilization with the entries ``first`` and its variant ``v2``
+    with ``second``, resolved: the diagnostics, and each field of Pottery with its writers (in
+    order) and what the entries wrote that later ones took (as a set: Q009's marks keep a set)."""
+    files = dict([variant("v1", "advanced-civilization", _body(first)), variant("v2", "v1", _body(second))])
+    workspace = CachedWorkspace(files)
+    resolver = Resolver(workspace)
+    found: list[Any] = []
+    for ruleset in ("advanced-civilization", "v1", "v2"):
+        resolved, diagnostics = resolver.resolve(workspace.load_ruleset(workspace.manifests()[ruleset]))
+        found.append([repr(d) for d in diagnostics])
+        if resolved is None:
+            continue
+        for entry in resolved.collections["civilization_cards"]:
+            if entry.raw.get("id") != "pottery":
+                continue
+            for name in entry.raw:
+                writers = [
+                    (None if w is None else (w.document.file, w.path), paths)
+                    for w, paths in field_writers(entry.origin, name)
+                ]
+                lost = sorted({repr((w.document.file, path)) for w, path in overwritten(entry.origin, name)})
+                found.append((ruleset, name, repr(entry.raw[name]), writers, lost))
+    return found
+
+
+def _compared(workspace: CachedWorkspace, old: str, new: str) -> Any:
+    """`civrules diff OLD NEW`'s changes (the rulesets resolved by one resolver)."""
+    resolver = Resolver(workspace)
+    resolved = []
+    for one in (old, new):
+        found, diagnostics = resolver.resolve(workspace.load_ruleset(workspace.manifests()[one]))
+        if found is None or any(d.severity is Severity.ERROR for d in diagnostics):
+            return None  # no model to build, as `civrules diff` says (its diagnostics say why)
+        resolved.append(found)
+    return compare(resolved[0], resolved[1])
+
+
+def _diffs(first: list[str], second: list[str]) -> list[Any]:
+    files = dict([variant("v1", "advanced-civilization", _body(first)), variant("v2", "v1", _body(second))])
+    workspace = CachedWorkspace(files)
+    found: list[Any] = []
+    for old, new in (("advanced-civilization", "v1"), ("v1", "v2"), ("advanced-civilization", "v2")):
+        changes = _compared(workspace, old, new)
+        if changes is not None:
+            found.append((render_text(changes), json.dumps(changes.to_json(), sort_keys=True)))
+    return found
+
+
+def test_entries_changing_one_nested_list_find_what_the_walk_through_every_later_entry_found(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Random entries (:func:`_entry`) in a variant and a variant of it, each changing Pottery's
+    attribute's nested list (chains of list operations within a variant and across the two),
+    resolved and diffed as now and as round 27 did (each entry's record asking every later
+    entry's list operations; the field's citation worked out for each changed element): the same
+    diagnostics, values, writers in the same order, the same facts lost, the same diff."""
+    pick = random.Random(28)
+    compared = 0
+    for _ in range(25):
+        nested = _Nested()
+        first = [_entry(pick, nested) for _ in range(pick.randrange(2, 30))]
+        second = [_entry(pick, nested) for _ in range(pick.randrange(0, 20))]
+        now = _asked(first, second), _diffs(first, second)
+        with monkeypatch.context() as patched:
+            _as_before(patched)
+            walked = _asked(first, second), _diffs(first, second)
+        assert now == walked, (first, second)
+        compared += len(first) + len(second)
+    assert compared > 450
+
+
+def _shape(kind: str, n: int) -> list[str]:
+    """n entries changing Pottery's attribute's nested list in turn: ``append-remove`` appends an
+    element then removes it again; ``patch-replace`` patches one element then writes it whole."""
+    nested = '{{id: pottery, attributes: {{patch: [{{where: {{rule: "32.211"}}, with: {{calamities: {ops}}}}}]}}}}'
+    entries = []
+    for i in range(n):
+        name = f"n{i // 2}"
+        if kind == "append-remove":
+            ops = (
+                f'{{append: [{{calamity: famine, effect: reduces, rule: "30.312", note: {name}}}]}}'
+                if i % 2 == 0
+                else f"{{remove: [{{note: {name}}}]}}"
+            )
+        else:
+            ops = (
+                f'{{patch: [{{where: {{calamity: famine}}, with: {{rule: "30.3.{i}"}}}}]}}'
+                if i % 2 == 0
+                else "{replace: [{where: {calamity: famine}, with: "
+                + '{calamity: famine, effect: reduces, rule: "30.312"}}]}'
+            )
+        entries.append(nested.format(ops=ops))
+    return entries
+
+
+@pytest.mark.parametrize("kind", ["append-remove", "patch-replace"])
+def test_entries_changing_one_nested_list_are_followed_at_a_cost_linear_in_them(kind: str) -> None:
+    """Counted, never timed: n entries changing Pottery's attribute's nested list in turn
+    (:func:`_shape`), resolved and asked what still writes it and what each entry lost, at n and
+    2n (the base resolved before, uncounted). Each entry's record asked every later entry's list
+    operations what they wrote over in it: the square of n."""
+    from tests.security.test_check_growth import MOST, calls_made
+
+    def work(n: int) -> int:
+        workspace = CachedWorkspace(dict([variant("big", "advanced-civilization", _body(_shape(kind, n)))]))
+        resolver = Resolver(workspace)
+        resolver.resolve(workspace.load_ruleset(workspace.manifests()["advanced-civilization"]))
+        loaded = workspace.load_ruleset(workspace.manifests()["big"])
+
+        def run() -> None:
+            resolved, _ = resolver.resolve(loaded)
+            assert resolved is not None
+            (pottery,) = [e for e in resolved.collections["civilization_cards"] if e.raw["id"] == "pottery"]
+            list(resolve.field_writers(pottery.origin, "attributes"))
+            list(resolve.overwritten(pottery.origin, "attributes"))
+
+        return calls_made(run)
+
+    small, large = work(150), work(300)
+    assert large <= MOST * small, (small, large)
+
+
+def test_a_diff_of_entries_changing_one_nested_list_asks_the_field_citation_once() -> None:
+    """Counted: `civrules diff` of n entries appending to and patching one nested list (each
+    element a change of its own) at n and 2n. The field's citation, read from every entry whose
+    facts the list holds, was worked out again for each changed element: the square of n."""
+    from tests.security.test_check_growth import MOST, calls_made
+
+    def work(n: int) -> int:
+        entries = []
+        for i in range(n):
+            ops = (
+                f'{{append: [{{calamity: famine, effect: reduces, rule: "30.312", note: n{i}}}]}}'
+                if i % 2 == 0
+                else f'{{patch: [{{where: {{note: n{i - 1}}}, with: {{rule: "30.3.{i}"}}}}]}}'
+            )
+            entries.append(
+                f'{{id: pottery, attributes: {{patch: [{{where: {{rule: "32.211"}}, with: {{calamities: {ops}}}}}]}}}}'
+            )
+        workspace = CachedWorkspace(dict([variant("big", "advanced-civilization", _body(entries))]))
+        return calls_made(lambda: _compared(workspace, "advanced-civilization", "big"))
+
+    small, large = work(150), work(300)
+    assert large <= MOST * small, (small, large)
