@@ -133,6 +133,17 @@ Found in round twenty-seven (the aliases helper's trial of other aliased lists):
   card checks, C004 and C007, reading every line of a card once for each card of the group it
   credits: cards x targets x lines). NODES_BOUND cards are the most the node bound lets through,
   and are measured besides.
+
+Found in round twenty-eight (every list operation applied n times to one list, and each two in turn):
+
+- ``nested-list-entries``: ``N`` patch entries of Pottery each changing its attribute's nested
+  `calamities:` list in turn, by a selector naming one element (its `note:`): an element appended,
+  patched, written whole, removed, then the list deleted (`null`); ``validate big`` and ``diff
+  advanced-civilization big`` (each entry asked every later entry's list operations what they
+  wrote over in what it wrote, and the diff worked out the list's citation for each element it
+  changed, both the square of ``N``: at 29b40c1e, 2,000 such entries took 12 s to validate);
+- ``nested-list-variants``: the same entries split among a chain of 10 variants (``big0`` ...
+  ``big``), each extending the one before.
 """
 
 from __future__ import annotations
@@ -523,6 +534,41 @@ def appends_then_replaces(rules: Path, n: int) -> list[str]:
     return ["validate big"]
 
 
+#: Each turn of ``nested-list-entries``: what the entry writes into the nested list (``{k}`` the
+#: element's note, which names it).
+_NESTED_TURN = (
+    '{{append: [{{calamity: famine, effect: reduces, rule: "30.312", note: n{k}}}]}}',
+    '{{patch: [{{where: {{note: n{k}}}, with: {{rule: "30.312"}}}}]}}',
+    '{{replace: [{{where: {{note: n{k}}}, with: {{calamity: famine, effect: reduces, rule: "30.312", note: n{k}}}}}]}}',
+    "{{remove: [{{note: n{k}}}]}}",
+    "null",
+)
+
+
+def nested_list_entries(rules: Path, n: int, variants: int = 1) -> list[str]:
+    # Entry i changes the calamities of Pottery's attribute (a list inside an element of a list) by
+    # the i-th operation of a turn of five: an element appended, patched, written whole, removed,
+    # then the list deleted (`null`), a note naming each element. The entries are split among
+    # ``variants`` rulesets, each extending the one before.
+    entries = [
+        '      - {id: pottery, attributes: {patch: [{where: {rule: "32.211"}, with: {calamities: '
+        + _NESTED_TURN[i % 5].format(k=i // 5)
+        + "}}]}}"
+        for i in range(n)
+    ]
+    per, previous = -(-n // variants), "advanced-civilization"
+    for v in range(variants):
+        part = entries[v * per : (v + 1) * per]
+        name = "big" if v == variants - 1 else f"big{v}"
+        _manifest(rules, name, previous, ["overlay:", "  civilization_cards:", "    patch:", *part] if part else [])
+        previous = name
+    return ["validate big", "diff advanced-civilization big"]
+
+
+def nested_list_variants(rules: Path, n: int) -> list[str]:
+    return nested_list_entries(rules, n, variants=10)
+
+
 def _sea_areas(rules: Path, n: int, in_order: bool) -> None:
     """Variant ``big`` adding ``n`` sea areas in a chain of borders (its areas written in id order,
     or each border's areas the other way round: one M003 warning each)."""
@@ -651,6 +697,8 @@ SHAPES = {
     "overlay-errors": overlay_errors,
     "aliased-attributes": aliased_attributes,
     "aliased-credits": aliased_credits,
+    "nested-list-entries": nested_list_entries,
+    "nested-list-variants": nested_list_variants,
 }
 
 
@@ -693,6 +741,9 @@ SIZES: dict[str, tuple[int, ...]] = {
     "aliased-attributes": (90, 900, 975),
     # 700 and the node bound: 705 cards of 200 credit lines pass --max-nodes, 706 are refused (L005).
     "aliased-credits": (70, 700, 705),
+    # 10,000 entries: a 1.2 MB manifest, 150,000 nodes (the reader's bound is a million).
+    "nested-list-entries": (1_000, 10_000),
+    "nested-list-variants": (1_000, 10_000),
 }
 #: The limits of issue 32, point 6, for every size within the documented limits; and the growth
 #: allowed against linear.
