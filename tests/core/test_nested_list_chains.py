@@ -214,6 +214,7 @@ def _diffs(first: list[str], second: list[str]) -> list[Any]:
     return found
 
 
+@pytest.mark.slow  # 25 pairs of variants resolved and diffed twice: seconds, beyond the fast suite's budget
 def test_entries_changing_one_nested_list_find_what_the_walk_through_every_later_entry_found(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
@@ -261,7 +262,7 @@ def _shape(kind: str, n: int) -> list[str]:
     return entries
 
 
-@pytest.mark.parametrize("kind", ["append-remove", "patch-replace"])
+@pytest.mark.parametrize("kind", ["append-remove", pytest.param("patch-replace", marks=pytest.mark.slow)])
 def test_entries_changing_one_nested_list_are_followed_at_a_cost_linear_in_them(kind: str) -> None:
     """Counted, never timed: n entries changing Pottery's attribute's nested list in turn
     (:func:`_shape`), resolved and asked what still writes it and what each entry lost, at n and
@@ -284,10 +285,11 @@ def test_entries_changing_one_nested_list_are_followed_at_a_cost_linear_in_them(
 
         return calls_made(run)
 
-    small, large = work(150), work(300)
+    small, large = work(100), work(200)
     assert large <= MOST * small, (small, large)
 
 
+@pytest.mark.slow  # a diff traced line by line: seconds
 def test_a_diff_of_entries_changing_one_nested_list_asks_the_field_citation_once() -> None:
     """Counted: `civrules diff` of n entries appending to and patching one nested list (each
     element a change of its own) at n and 2n. The field's citation, read from every entry whose
