@@ -105,6 +105,61 @@ def test_spans_inside_an_alias_are_where_the_value_is_written() -> None:
     assert document.span(("c",)) == Span("f.yaml", 2, 4, 2, 6)
 
 
+#: Aliases of every kind: of a mapping, of a list, of a scalar, inside an anchored node (followed
+#: twice), of a node holding an alias, as list items and in flow collections.
+_ALIASED = """\
+base: &m {b: 1, c: [2, &s three, {d: 4}]}
+list: &l [5, {e: 6}, *s]
+inner: &i {f: *m, g: [*l, 7]}
+uses:
+  - *m
+  - {h: *i, k: [*l, *s]}
+  - *i
+again: *i
+"""
+
+
+def test_spans_through_aliases_walk_the_path_once() -> None:
+    """A part inside an alias is located by walking its path down once, and after each alias
+    followed only what lies below the anchor: it looked the whole path up from the root three times
+    (the note at each of 140,000 credit lines named through one alias). Every span, key span and
+    written path is what a document made from the same positions by path gives (the definition)."""
+    read, diagnostics = read_yaml_text(_ALIASED, "f.yaml")
+    assert diagnostics == [] and read is not None and len(read.aliases) == 9
+    made = Document(
+        read.file, read.data, dict(read.value_spans), dict(read.key_spans), read.refused, False, read.aliases
+    )
+    paths = _paths(read.data)
+    probes = [*paths, *((*p, "x") for p in paths), *((*p, 0) for p in paths), *((*p, 9, "y") for p in paths)]
+    assert [read.span(p) for p in probes] == [made.span(p) for p in probes]
+    assert [read.key_span(p) for p in probes] == [made.key_span(p) for p in probes]
+    assert [read.written(p) for p in probes] == [made.written(p) for p in probes]
+    assert read.written(("uses", 1, "h", "f", "c", 2, "d")) == ("base", "c", 2, "d")  # two aliases followed
+    assert read.written(("uses", 1, "h", "g", 0, 2)) == ("list", 2)  # an alias keeps its own span
+    assert read.span(("uses", 1, "h", "g", 0, 1, "e")) == Span("f.yaml", 2, 18, 2, 19)
+
+    calls = 0
+    child = type(read.table).child
+
+    def counted(table: object, node: int, part: str | int) -> int:
+        nonlocal calls
+        calls += 1
+        return child(table, node, part)  # type: ignore[arg-type]
+
+    many = "\n".join(["a: &a [" + ", ".join(f"{{g: crafts, p: {i}}}" for i in range(50)) + "]", "cards:"])
+    many += "".join(f"\n  - {{id: c{i}, credits: *a}}" for i in range(200)) + "\n"
+    document, _ = read_yaml_text(many, "m.yaml")
+    assert document is not None
+    inside = [("cards", i, "credits", j, "g") for i in range(200) for j in range(50)]
+    document.span(inside[0])  # the anchor's node, found once
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(type(document.table), "child", counted)
+        spans = [document.span(path) for path in inside]
+    assert spans[1] == document.span(("a", 1, "g")) and spans[-1] == document.span(("a", 49, "g"))
+    # Down to the alias (three steps and the one that finds nothing), then two below the anchor.
+    assert calls <= 6 * len(inside)
+
+
 @pytest.mark.parametrize(
     ("text", "expected"),
     [
