@@ -152,7 +152,7 @@ def old_c007(ruleset: Ruleset) -> Iterator[Diagnostic]:
         if giver.id not in matrix:
             continue
         covered: dict[int, list[tuple[Card, int]]] = {}
-        candidates = coverable(matrix.lines(giver.id), by_groups, sets_of)
+        candidates = coverable(matrix.lines(giver.id), by_groups, sets_of, matrix.policy)
         row = matrix[giver.id]
         counting: dict[str, Any] | None = None
         for target_id in sorted(candidates):
@@ -298,3 +298,19 @@ def test_a_credit_line_costs_the_same_whatever_the_size_of_the_group_it_credits(
     added = {cards: work(cards, 20) - work(cards, 10) for cards in (20, 40)}
     assert added[20] > 0
     assert added[40] <= MOST * added[20], f"the work of 10 more lines on each card, with 20 and 40 cards: {added}"
+
+
+def test_c007_weighs_no_member_its_group_lines_cannot_cover(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """C007's work as the group doubles, its cards each crediting the group by 5 lines of 10: a
+    member receives 10 (`highest`), short of its cost of 45, so no member is a candidate. The 50
+    points of the lines added up bounded the candidates in round 27: every giver weighed every
+    member (four times the work at twice the cards: 3.1 times counted on that code; 2.0 now)."""
+
+    def work(cards: int) -> int:
+        model = shape_model(tmp_path, cards, 5, monkeypatch)
+        return calls_made(functools.partial(lambda m: list(module.check_credits_covering_cost(m)), model))
+
+    empty = work(0)
+    added = {cards: work(cards) - empty for cards in (20, 40)}
+    assert added[20] > 0
+    assert added[40] <= MOST * added[20], f"C007's work with 20 and 40 cards more: {added}"

@@ -374,21 +374,36 @@ def coverable(
     lines: Iterable[CreditLine],
     by_groups: Mapping[tuple[str, ...], tuple[Sequence[int], Sequence[str]]],
     sets_of: Mapping[str, Sequence[tuple[str, ...]]],
+    policy: CreditPolicy,
 ) -> set[str]:
     """The cards whose whole cost a giver's ``lines`` might reach: the targets of its specific lines,
-    and the members of the groups it credits that cost no more than the points its group lines
-    toward that member's groups give together (a cell is never more than the positive points of the
-    lines reaching it, whatever the policy), bisected from each set of groups' members by cost."""
+    and the members of the groups it credits that cost no more than its group lines give a card of
+    their groups (the cell of each such card no line names: its groups' lines combined under
+    ``policy``), bisected from each set of groups' members by cost. The points of the lines added
+    up bounded it before: a card crediting its group by 200 lines of 10 took every member of the
+    group for a candidate where a member receives 10 under `highest` (cards x members over a deck)."""
     candidates: set[str] = set()
-    points: dict[str, int] = {}
+    plain: dict[str, list[CreditLine]] = {}
+    extra: dict[str, list[CreditLine]] = {}
     for line in lines:
         if line.card is not None:
             candidates.add(line.card)
         elif line.group is not None:
-            points[line.group] = points.get(line.group, 0) + max(0, line.points)
-    for groups in dict.fromkeys(s for group in points for s in sets_of.get(group, ())):
+            (extra if line.extra else plain).setdefault(line.group, []).append(line)
+    # A group's lines of each kind as one line giving what they give together (the highest or the
+    # sum, the extras' sum): a set of groups is combined in a step per group, however many lines
+    # credit them, to what all of their lines combine to.
+    summed = {
+        group: [
+            *([CreditLine(combine(plain[group], policy), group=group)] if group in plain else ()),
+            *([CreditLine(combine(extra[group], policy), group=group, extra=True)] if group in extra else ()),
+        ]
+        for group in dict.fromkeys([*plain, *extra])
+    }
+    for groups in dict.fromkeys(s for group in summed for s in sets_of.get(group, ())):
         costs, ids = by_groups[groups]
-        candidates.update(ids[: bisect.bisect_right(costs, sum(points.get(g, 0) for g in groups))])
+        value = combine([line for group in groups for line in summed.get(group, ())], policy)
+        candidates.update(ids[: bisect.bisect_right(costs, value)])
     return candidates
 
 
@@ -973,7 +988,7 @@ def check_credits_covering_cost(ruleset: Ruleset) -> Iterator[Diagnostic]:
         # credit of 10 to thousands of cards costing 45 looks at none of them, even from a giver
         # whose specific credits add up to more (all its points together bounded every group: a
         # candidate per giver and member, quadratic in a deck of many such cards).
-        candidates = coverable(matrix.lines(giver.id), by_groups, sets_of)
+        candidates = coverable(matrix.lines(giver.id), by_groups, sets_of, matrix.policy)
         # Each set of lines combined once for the candidates it reaches, not once per candidate (a
         # card crediting its group by many lines: cards x members x lines).
         cells = matrix[giver.id].cells_of(sorted(candidates))
