@@ -24,7 +24,7 @@ are indexed by the card and the group they credit when the row is first asked (a
 the lines, kept by the matrix), so reading a row of n lines cell by cell is linear in n, not n².
 """
 
-from collections.abc import Iterator, Mapping
+from collections.abc import ItemsView, Iterator, Mapping, ValuesView
 
 from civrules_runtime.errors import once_each
 
@@ -80,14 +80,44 @@ class CreditRow(Mapping[str, int]):
         kept = matrix._targets.get(self._owned)
         if kept is None:
             found: set[str] = set()
+            groups: dict[str, None] = {}
             for _, group, card, _ in self._lines:
                 if card is not None:
                     found.add(card)
                 else:
-                    found.update(c for c in matrix._members.get(group or "", ()) if c not in matrix._no_group_credits)
+                    groups[group or ""] = None
+            for group in groups:  # each group once, however many lines credit it
+                found.update(c for c in matrix._members.get(group, ()) if c not in matrix._no_group_credits)
             found.discard(self._owned)
             kept = matrix._targets[self._owned] = tuple(sorted(found))
         return kept
+
+    def _cells(self) -> "dict[str, int]":
+        """Every cell of the row, in target order: what ``row[target]`` gives for each target. The
+        targets no line names by card, reached through the same groups, share one combination of
+        those groups' lines (a row read whole combined every line toward each target: a card
+        crediting its group by many lines cost the group's size times its lines)."""
+        matrix = self._matrix
+        by_card, by_group = matrix._index(self._owned, self._lines)
+        shared: dict[tuple[str, ...], int] = {}
+        cells: dict[str, int] = {}
+        for target in self._targets():
+            if target in by_card:
+                cells[target] = self[target]
+                continue
+            groups = () if target in matrix._no_group_credits else matrix._groups.get(target, ())
+            reached = tuple(group for group in dict.fromkeys(groups) if group in by_group)
+            value = shared.get(reached)
+            if value is None:
+                value = shared[reached] = matrix._combine([line for g in reached for line in by_group[g]], target)
+            cells[target] = value
+        return cells
+
+    def items(self) -> "ItemsView[str, int]":
+        return self._cells().items()
+
+    def values(self) -> "ValuesView[int]":
+        return self._cells().values()
 
     def __iter__(self) -> "Iterator[str]":
         return iter(self._targets())
