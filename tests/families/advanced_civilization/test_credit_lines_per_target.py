@@ -314,3 +314,22 @@ def test_c007_weighs_no_member_its_group_lines_cannot_cover(tmp_path: Path, monk
     added = {cards: work(cards) - empty for cards in (20, 40)}
     assert added[20] > 0
     assert added[40] <= MOST * added[20], f"C007's work with 20 and 40 cards more: {added}"
+
+
+def test_c004_looks_at_each_set_of_groups_once_not_at_each_target(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """C004 names every card its twice-credited group reaches (each card's warning lists them): the
+    work per card and target it names, counted with 80 cards crediting their group by 2 lines (80 x
+    86 targets). Each target built its set of groups reached and was sorted through a function of
+    its own in round 27 (33.5 counted per target); the targets of the same groups share one look at
+    them, and are sorted by what they were found with (26.8)."""
+    monkeypatch.setattr(module, "_overlap", lambda card, reaching, targets, policy: (card.id, reaching, targets))
+
+    def work(cards: int) -> int:
+        model = shape_model(tmp_path, cards, 2, monkeypatch)
+        return calls_made(functools.partial(lambda m: list(module.check_credit_targets_twice(m)), model))
+
+    # The shipped Crafts (7) are targets too; the shape adds no target to the shipped cards' checks.
+    per_target = (work(80) - work(0)) / (80 * (80 + 7 - 1))
+    assert per_target <= 30, f"C004's work per card and target it names: {per_target:.1f}"

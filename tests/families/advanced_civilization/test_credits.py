@@ -285,10 +285,11 @@ def test_c004_routes_agree_with_walking_every_target(ruleset_id: str) -> None:
     ruleset = of_family(analysis.model)
     members = group_members(credit_sources(ruleset))
     position = {group: {card: at for at, card in enumerate(cards)} for group, cards in members.items()}
-    groups_of: dict[str, list[str]] = {}
+    listed: dict[str, list[str]] = {}
     for group, cards in members.items():
         for member in cards:
-            groups_of.setdefault(member, []).append(group)
+            listed.setdefault(member, []).append(group)
+    groups_of = {member: tuple(groups) for member, groups in listed.items()}
     some_group = sorted(members)[0] if members else "crafts"  # the Expansion Project's groups are unknown
     ids = [card.id for card in ruleset.cards]
     checked = 0

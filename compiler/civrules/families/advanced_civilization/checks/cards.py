@@ -606,10 +606,12 @@ def check_credit_targets_twice(ruleset: Ruleset) -> Iterator[Diagnostic]:
     members = group_members(credit_sources(ruleset))
     # Where each card stands in each group's list: targets are taken in the order the lines reach them.
     position = {group: {card: at for at, card in enumerate(cards)} for group, cards in members.items()}
-    groups_of: dict[str, list[str]] = {}
+    listed: dict[str, list[str]] = {}
     for group, cards in members.items():
         for member in cards:
-            groups_of.setdefault(member, []).append(group)
+            listed.setdefault(member, []).append(group)
+    # As tuples: the targets of the same groups share one look at them (_overlap_routes).
+    groups_of = {member: tuple(groups) for member, groups in listed.items()}
     for card in cards_of(ruleset):
         lines = [line for line in card.credit_list() if known_points(line)]
         if len(lines) < 2:
@@ -637,7 +639,7 @@ def _overlap_routes(
     lines: Sequence[WrittenLine],
     members: Mapping[str, Sequence[str]],
     position: Mapping[str, Mapping[str, int]],
-    groups_of: Mapping[str, Sequence[str]],
+    groups_of: Mapping[str, tuple[str, ...]],
 ) -> dict[str, tuple[Hashable, list[WrittenLine]]]:
     """The lines of ``owner`` reaching each target that C004 may report, in the order the lines
     reach the targets, each with a key shared by the targets the same lines reach. Only a target
@@ -667,30 +669,41 @@ def _overlap_routes(
         else:
             by_group.setdefault(line.group or "", []).append(at)
 
-    through: dict[frozenset[str], list[int]] = {}
+    # The targets of the same groups reach the same groups' lines: each set of groups a target may
+    # belong to is looked at once (a group of thousands: one lookup per target, nothing more).
+    through: dict[tuple[str, ...], tuple[frozenset[str], list[int], str]] = {}
+    reached_lines: dict[frozenset[str], list[int]] = {}
 
-    def reaching(target: str) -> tuple[Hashable, list[int]]:
-        reached = frozenset(group for group in groups_of.get(target, ()) if group in by_group)
-        shared = through.get(reached)
+    def reaching(groups: tuple[str, ...]) -> tuple[frozenset[str], list[int], str]:
+        reached = frozenset(group for group in groups if group in by_group)
+        shared = reached_lines.get(reached)
         if shared is None:
-            shared = through[reached] = sorted(i for group in reached for i in by_group[group])
+            shared = reached_lines[reached] = sorted(i for group in reached for i in by_group[group])
+        first = lines[shared[0]] if shared else None
+        found = through[groups] = (reached, shared, first.group or "" if first is not None else "")
+        return found
+
+    routes: dict[str, tuple[Hashable, list[int]]] = {}
+    # Each target with where the lines first reach it: the first line, then its place in that
+    # line's group (a line naming a card reaches only that card).
+    order: list[tuple[int, int, str]] = []
+    for target in candidates:
+        of = groups_of.get(target, ())
+        reached, shared, group = through.get(of) or reaching(of)
         own = by_card.get(target)
         if own is None:
-            return reached, shared
+            routes[target] = (reached, shared)
+            order.append((shared[0], position[group][target], target))
+            continue
         lines_of = sorted([*own, *shared])
-        return tuple(lines_of), lines_of
-
-    routes = {target: reaching(target) for target in candidates}
-
-    def first_reached(target: str) -> tuple[int, int]:
-        at = routes[target][1][0]
+        routes[target] = (tuple(lines_of), lines_of)
+        at = lines_of[0]
         line = lines[at]
-        return at, 0 if line.card is not None else position[line.group or ""][target]
-
-    ordered = sorted(candidates, key=first_reached)
+        order.append((at, 0 if line.card is not None else position[line.group or ""][target], target))
+    order.sort()
     made: dict[Hashable, list[WrittenLine]] = {}
     found: dict[str, tuple[Hashable, list[WrittenLine]]] = {}
-    for target in ordered:
+    for _, _, target in order:
         key, where = routes[target]
         if key not in made:
             made[key] = [lines[i] for i in where]
