@@ -182,9 +182,9 @@ def test_no_check_does_work_growing_faster_than_the_shape(tmp_path: Path, shape:
 #: entry after entry followed each entry's element through the chain of every later `patch:` of it).
 STILL_SQUARE: dict[str, str] = {
     "aliased-credits": (
-        "round 27, the cells: every card credits every other card of its group, n x n cells; C004 names"
-        " each target in its warning and C007 weighs each one the lines' total could cover (each in"
-        " constant work now, not once per line: 200 lines per card)"
+        "round 27, the cells: every card credits every other card of its group, n x n cells, and C004"
+        " names each target in its warning (in constant work per target now, not once per line: 200"
+        " lines per card; C007 weighs none of them since round 28)"
     ),
 }
 
