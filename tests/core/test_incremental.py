@@ -7,6 +7,7 @@ import gc
 import json
 import os
 import shutil
+from collections import Counter
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
@@ -1350,3 +1351,73 @@ def test_an_edit_inside_one_setting_runs_again_only_the_checks_that_read_that_se
         assert after.spliced == [relative]
         assert len(after.rechecked) == 7 and set(runs) <= readers and not others & set(runs)
         assert after.diagnostics == full_run(extended, session.overlays)
+
+
+def _looked_through(monkeypatch: pytest.MonkeyPatch) -> tuple[list[int], list[int]]:
+    """The identities of the values X001 walks for references and Q008 looks through for
+    `disagreements:` (an entity's fields, a setting's value), each time one is, from now on."""
+    from civrules.checks import disagreements, references
+    from civrules.schema.references import references_in
+
+    walked: list[int] = []
+    owned: list[int] = []
+    real_walk, real_owned = references_in, disagreements._owned
+
+    def walk(schema: Any, nodes: Any, value: Any) -> Any:
+        walked.append(id(value))
+        return real_walk(schema, nodes, value)
+
+    def looked(data: Any) -> Any:
+        owned.append(id(data))
+        return real_owned(data)
+
+    monkeypatch.setattr(references, "references_in", walk)
+    monkeypatch.setattr(disagreements, "_owned", looked)
+    return walked, owned
+
+
+@pytest.mark.parametrize(
+    ("relative", "edit"),
+    [
+        ("cards/advanced-civilization.yaml", ("name: Pottery", "name: Qottery")),
+        # an id its references name renamed: X001 in the base and every variant, healed when undone
+        ("cards/advanced-civilization.yaml", ("  - id: agriculture\n", "  - id: agriculturx\n")),
+        ("maps/mediterranean.yaml", ("  - id: sahara\n", "  - id: sahara_desert\n")),
+        # a value its `disagreements:` entry chose changed: Q008 in every ruleset
+        ("maps/mediterranean.yaml", ("    open_sea: false\n", "    open_sea: true\n")),
+    ],
+)
+def test_an_edit_of_a_base_looks_through_only_the_collections_and_settings_it_made_anew(
+    extended: Path, monkeypatch: pytest.MonkeyPatch, relative: str, edit: tuple[str, str]
+) -> None:
+    """X001 and Q008 read every entity and setting of a ruleset. After an edit of one data file of
+    the base, under the seven rulesets of :data:`EXTENDING`, they looked through every entity and
+    setting of each ruleset again (a variant holds its base's very collections: seven times each).
+    Now what one collection or setting finds is kept while it is the same object (for X001, with
+    the same collections its references name): only the entities of the collections the update
+    made anew are looked through, once for each collection holding them, and each setting at most
+    once; the diagnostics are a full run's, edited and undone."""
+    session = Session(extended)
+    kept = [c for a in session.update().analyses.values() if a.model is not None for c in a.model.collections()]
+    walked, owned = _looked_through(monkeypatch)
+    text = (extended / relative).read_text(encoding="utf-8")
+    edited = text.replace(*edit, 1)
+    assert edited != text
+    for target in (edited, text):
+        walked.clear()
+        owned.clear()
+        session.set_text(relative, target)
+        after = session.update()
+        assert after.spliced == [relative] and len(after.rechecked) == 7
+        models = [a.model for a in after.analyses.values() if a.model is not None]
+        before = {id(c) for c in kept}
+        made = {id(c): c for model in models for c in model.collections() if id(c) not in before}
+        fresh = {id(entity.raw) for c in made.values() for entity in c}
+        settings = {id(found[0]) for model in models for key in model.setting_origins if (found := model.setting(key))}
+        for seen in (walked, owned):
+            assert seen and set(seen) <= fresh | settings
+            assert sum(1 for one in seen if one in fresh) <= sum(len(c) for c in made.values())
+            assert max(Counter(one for one in seen if one in settings).values(), default=0) <= 1
+        assert after.diagnostics == full_run(extended, session.overlays)
+        kept = [c for model in models for c in model.collections()]
+    assert not [d for d in session.update().diagnostics if d.code in ("X001", "Q008")]

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator, Mapping, Sequence
+from functools import partial
 from typing import Any
 
 from civrules.checks import ALL_COLLECTIONS, SETTINGS, check, diagnostic
@@ -22,7 +23,7 @@ from civrules.checks.unknowns import is_unknown
 from civrules.diagnostics import Diagnostic, Related, Severity
 from civrules.families import family_named
 from civrules.load.document import NodePath
-from civrules.model import Origin, Ruleset
+from civrules.model import Collection, Entity, Origin, Ruleset
 from civrules.schema.references import remembered
 
 #: A field's name as a `field:` names it: keys joined by dots, each key followed by any number of
@@ -179,6 +180,10 @@ def _places(ruleset: Ruleset) -> Iterator[tuple[str, Origin, Any, tuple[NodePath
     for collection in ruleset.collections():
         for entity in collection:
             yield f"{collection.name}[{entity.id}]", entity.origin, entity.raw, ()
+    yield from _settings(ruleset)
+
+
+def _settings(ruleset: Ruleset) -> Iterator[tuple[str, Origin, Any, tuple[NodePath, ...]]]:
     family = family_named(ruleset.family)
     for key in ruleset.setting_origins:
         found = ruleset.setting(key)
@@ -217,34 +222,72 @@ def check_disagreements(ruleset: Ruleset) -> Iterator[Diagnostic]:
     """
     family = family_named(ruleset.family)
     naming = family.naming_keys if family is not None else ("id",)
-    for name, origin, data, inside in _places(ruleset):
-        for sub, owner, entries in _owned(data):
-            if any(sub[: len(path)] == path for path in inside):
+    # What a part finds is kept by the family, which makes ``naming`` (made anew at each ask).
+    for collection in ruleset.collections():
+        found: tuple[Diagnostic, ...] = remembered(
+            collection, (_collection_disagreements, family), partial(_collection_disagreements, collection, naming)
+        )
+        yield from found
+    for name, origin, data, inside in _settings(ruleset):
+        yield from _setting_disagreements(name, origin, data, inside, naming, family)
+
+
+def _collection_disagreements(collection: Collection[Entity], naming: Sequence[str]) -> tuple[Diagnostic, ...]:
+    """What the check finds in a collection's entities: found once for the same collection (the
+    very object) while a session's memo holds it, whichever ruleset (a base, its variants) asks."""
+    return tuple(
+        one
+        for entity in collection
+        for one in _disagreements(f"{collection.name}[{entity.id}]", entity.origin, entity.raw, (), naming)
+    )
+
+
+def _setting_disagreements(
+    name: str, origin: Origin, data: Any, inside: tuple[NodePath, ...], naming: Sequence[str], family: object
+) -> tuple[Diagnostic, ...]:
+    """What the check finds in one setting: found once for the same value and origin (the very
+    objects) while a session's memo holds them."""
+
+    def found() -> tuple[str, tuple[NodePath, ...], tuple[Diagnostic, ...]]:
+        return name, inside, tuple(_disagreements(name, origin, data, inside, naming))
+
+    kept: tuple[str, tuple[NodePath, ...], tuple[Diagnostic, ...]] = remembered(
+        data, (_setting_disagreements, origin, family), found
+    )
+    # Known by identity: a key or collections other than those it was found for are walked afresh.
+    return kept[2] if kept[:2] == (name, inside) else found()[2]
+
+
+def _disagreements(
+    name: str, origin: Origin, data: Any, inside: tuple[NodePath, ...], naming: Sequence[str]
+) -> Iterator[Diagnostic]:
+    """The entries of one entity's or setting's `disagreements:` (``name`` in messages) whose
+    `chosen` is not the value of their field."""
+    for sub, owner, entries in _owned(data):
+        if any(sub[: len(path)] == path for path in inside):
+            continue
+        for i, entry in enumerate(entries):
+            if not isinstance(entry, Mapping) or "chosen" not in entry:
                 continue
-            for i, entry in enumerate(entries):
-                if not isinstance(entry, Mapping) or "chosen" not in entry:
-                    continue
-                field, chosen = entry.get("field"), entry["chosen"]
-                values = values_of(owner, field, naming) if isinstance(field, str) else None
-                if values is None:
-                    continue
-                wrong = [value for value in values if not same(chosen, value)]
-                if not wrong:
-                    continue
-                assert isinstance(field, str)
-                top = field.split(".", 1)[0].split("[", 1)[0]
-                written, said = (
-                    ((*sub, top), f"`{top}` is written here") if top in owner else (sub, f"it has no `{top}`")
-                )
-                where = "".join(f"[{p}]" if isinstance(p, int) else f".{p}" for p in sub)
-                yield diagnostic(
-                    "Q008",
-                    f"`{name}{where}.disagreements[{i}]` says `{shown(chosen)}` was chosen for `{field}`, "
-                    f"but `{field}` is `{shown(wrong[0])}`",
-                    origin.span(*sub, "disagreements", i, "chosen"),
-                    "write the value the data holds in `chosen` and the one it replaced among the `alternatives` "
-                    "(with its source), or give the field the chosen value back; a variant that changes the "
-                    "field patches its `disagreements` too",
-                    [Related(origin.span(*written), said)],
-                    subjects=(shown(chosen), field, shown(wrong[0])),
-                )
+            field, chosen = entry.get("field"), entry["chosen"]
+            values = values_of(owner, field, naming) if isinstance(field, str) else None
+            if values is None:
+                continue
+            wrong = [value for value in values if not same(chosen, value)]
+            if not wrong:
+                continue
+            assert isinstance(field, str)
+            top = field.split(".", 1)[0].split("[", 1)[0]
+            written, said = ((*sub, top), f"`{top}` is written here") if top in owner else (sub, f"it has no `{top}`")
+            where = "".join(f"[{p}]" if isinstance(p, int) else f".{p}" for p in sub)
+            yield diagnostic(
+                "Q008",
+                f"`{name}{where}.disagreements[{i}]` says `{shown(chosen)}` was chosen for `{field}`, "
+                f"but `{field}` is `{shown(wrong[0])}`",
+                origin.span(*sub, "disagreements", i, "chosen"),
+                "write the value the data holds in `chosen` and the one it replaced among the `alternatives` "
+                "(with its source), or give the field the chosen value back; a variant that changes the "
+                "field patches its `disagreements` too",
+                [Related(origin.span(*written), said)],
+                subjects=(shown(chosen), field, shown(wrong[0])),
+            )

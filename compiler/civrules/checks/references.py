@@ -5,7 +5,8 @@ from __future__ import annotations
 import json
 import re
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
+from functools import partial
 from typing import Any
 
 from civrules.checks import check, diagnostic, entity_word
@@ -17,7 +18,7 @@ from civrules.load.reader import string_scalar
 from civrules.model import Collection, Entity, Origin, Ruleset
 from civrules.resolve import entity_key, merge_patch
 from civrules.schema import entity_errors
-from civrules.schema.references import find_references, node_at, references_in, schema_of
+from civrules.schema.references import node_at, references_in, remembered, schema_of
 
 #: A reference: where it is (origin and sub-path), the id named, the collection it must be in, and what.
 Reference = tuple[Origin, tuple[str | int, ...], Any, Collection[Any], str]
@@ -30,31 +31,104 @@ def references(ruleset: Ruleset) -> Iterator[Reference]:
     schema of its key (the collections inside a setting, as `board.tracks`, are walked as entities);
     a reference declared with ``"check": "CODE"`` is left to the check that code names.
     """
+    collections = {collection.name: collection for collection in ruleset.collections()}
+    for found, _ in _parts(ruleset):
+        for origin, sub, target, name, what in found:
+            if name in collections:
+                yield origin, sub, target, collections[name], what
+
+
+#: A reference as the walk of one part of a ruleset finds it: where it is (origin and sub-path),
+#: the id named, the name of the collection it must be in, and what.
+Found = tuple[Origin, tuple[str | int, ...], Any, str, str]
+
+
+def _parts(ruleset: Ruleset) -> Iterator[tuple[tuple[Found, ...], tuple[str, ...]]]:
+    """The references of each part of the ruleset (a collection's entities, a setting), in the
+    order :func:`references` gives them, with the collections each part's references name.
+
+    A part's references depend on that part alone: while a session's memo holds it
+    (:func:`~civrules.schema.references.remembered`), the same collection or setting value (an
+    edit leaves every other the very object, and a variant keeps its base's where it changes
+    nothing) is walked once, whichever ruleset asks."""
     family = family_named(ruleset.family)
     if family is None:
         return
-    collections = {collection.name: collection for collection in ruleset.collections()}
     for collection in ruleset.collections():
         spec = family.collections.get(collection.name)
         schema = schema_of(family.slot_kind(spec.slot)) if spec is not None else None
         if spec is None or schema is None:
             continue
         nodes = node_at(schema, spec.path, item=True)
-        for entity in collection:
-            for sub, target, ref in references_in(schema, nodes, entity.raw):
-                if ref.check and ref.collection in collections:
-                    yield entity.origin, sub, target, collections[ref.collection], ref.what
+        walked: tuple[tuple[Found, ...], tuple[str, ...]] = remembered(
+            collection, (_walk_collection, schema, *nodes), partial(_walk_collection, schema, nodes, collection)
+        )
+        yield walked
     for key in ruleset.setting_origins:
         slot = family.settings.get(key)
-        schema = schema_of(family.slot_kind(slot)) if slot is not None else None
+        setting_schema = schema_of(family.slot_kind(slot)) if slot is not None else None
         found = ruleset.setting(key)
-        if schema is None or found is None:
+        if setting_schema is None or found is None:
             continue
         value, origin = found
-        inside = {spec.path[1:] for spec in family.collections.values() if spec.slot == slot and spec.path[0] == key}
-        for sub, target, ref in find_references(schema, node_at(schema, (key,)), value):
-            if ref.check and ref.collection in collections and not any(sub[: len(p)] == p for p in inside):
-                yield origin, sub, target, collections[ref.collection], ref.what
+        inside = tuple(
+            spec.path[1:] for spec in family.collections.values() if spec.slot == slot and spec.path[0] == key
+        )
+        yield _setting_references(setting_schema, key, value, origin, inside)
+
+
+def _walk_collection(
+    schema: Mapping[str, Any], nodes: tuple[Any, ...], collection: Collection[Entity]
+) -> tuple[tuple[Found, ...], tuple[str, ...]]:
+    found: list[Found] = []
+    for entity in collection:
+        for sub, target, ref in references_in(schema, nodes, entity.raw):
+            if ref.check:
+                found.append((entity.origin, sub, target, ref.collection, ref.what))
+    return tuple(found), tuple(sorted({one[3] for one in found}))
+
+
+def _setting_references(
+    schema: Mapping[str, Any], key: str, value: Any, origin: Origin, inside: tuple[tuple[str, ...], ...]
+) -> tuple[tuple[Found, ...], tuple[str, ...]]:
+    """The references of the setting ``key`` (its ``value`` defined at ``origin``), those of the
+    collections written inside it (at ``inside``) left out: found once for the same value, origin
+    and collections while a session's memo holds them."""
+
+    def walk() -> tuple[str, tuple[tuple[str, ...], ...], tuple[tuple[Found, ...], tuple[str, ...]]]:
+        found: list[Found] = []
+        for sub, target, ref in references_in(schema, node_at(schema, (key,)), value):
+            if ref.check and not any(sub[: len(p)] == p for p in inside):
+                found.append((origin, sub, target, ref.collection, ref.what))
+        return key, inside, (tuple(found), tuple(sorted({one[3] for one in found})))
+
+    kept: tuple[str, tuple[tuple[str, ...], ...], tuple[tuple[Found, ...], tuple[str, ...]]] = remembered(
+        value, (_setting_references, schema, origin), walk
+    )
+    # The memo knows the value and origin by identity: a key or collections other than those it
+    # was found for (which no ruleset gives one value and origin) are walked afresh.
+    return kept[2] if kept[:2] == (key, inside) else walk()[2]
+
+
+def unresolved(ruleset: Ruleset) -> Iterator[Reference]:
+    """The references of :func:`references` whose id is not in the collection they name.
+
+    What one part finds depends on its references and on the collections they name: while a
+    session's memo holds them (the very objects), that part is not looked through again, however
+    many rulesets (a base and its variants) hold it, and an edit looks through the parts it made
+    anew and those naming a collection it made anew."""
+    collections = {collection.name: collection for collection in ruleset.collections()}
+    for walked in _parts(ruleset):
+        named = tuple(collections.get(name) for name in walked[1])
+        missing: tuple[Found, ...] = remembered(walked, (_missing, *named), partial(_missing, walked[0], collections))
+        for origin, sub, target, name, what in missing:
+            yield origin, sub, target, collections[name], what
+
+
+def _missing(found: tuple[Found, ...], collections: Mapping[str, Collection[Entity]]) -> tuple[Found, ...]:
+    return tuple(
+        one for one in found if one[3] in collections and isinstance(one[2], str) and one[2] not in collections[one[3]]
+    )
 
 
 def closest(name: str, collection: Collection[Entity]) -> str | None:
@@ -80,9 +154,7 @@ def check_references(ruleset: Ruleset) -> Iterator[Diagnostic]:
     # A removal still referred to is one mistake at the variant's `remove` line, however many
     # referrers the base has: one V006 there, with a note at each referrer.
     dangling: dict[tuple[str, str], list[tuple[Related, int, tuple[str | int, ...]]]] = {}
-    for origin, sub, target, collection, what in references(ruleset):
-        if not isinstance(target, str) or target in collection:
-            continue
+    for origin, sub, target, collection, what in unresolved(ruleset):
         removal = ruleset.removed.get(collection.name, {}).get(target)
         if removal is not None:
             dangling.setdefault((collection.name, target), []).append(
