@@ -1421,3 +1421,47 @@ def test_an_edit_of_a_base_looks_through_only_the_collections_and_settings_it_ma
         assert after.diagnostics == full_run(extended, session.overlays)
         kept = [c for model in models for c in model.collections()]
     assert not [d for d in session.update().diagnostics if d.code in ("X001", "Q008")]
+
+
+def test_an_edit_of_an_overlay_of_a_collection_inside_a_setting_runs_again_the_checks_of_that_setting(
+    extended: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`overlay.player_counts` writes the collection inside the `player_counts` setting: an edit in
+    its entries was taken for an edit of the collection alone, and a check reading only the setting
+    gave what it found before. It now runs again, in the variant and in each ruleset extending it
+    (a check of this test's own, reading that setting alone, counts its runs)."""
+    from civrules.checks import setting
+
+    entries = catalogue_checks()
+    runs: list[str] = []
+    # A family check that reads no setting, made to read `player_counts` alone and count its runs.
+    stand_in = next(
+        e
+        for e in entries
+        if e.family == BASE
+        and e.reads is not None
+        and not any(one.startswith("settings") for one in e.reads)
+        and ALL_COLLECTIONS not in e.reads
+    )
+
+    def reads_the_setting(model: Any) -> list[Diagnostic]:
+        runs.append(model.id)
+        return []
+
+    probe = dataclasses.replace(stand_in, run=reads_the_setting, reads=frozenset({setting("player_counts")}))
+    monkeypatch.setattr(
+        catalogue_module, "all_checks", lambda family=None: [probe if e is stand_in else e for e in entries]
+    )
+    session = Session(extended)
+    session.update()
+    relative = f"rulesets/{VARIANT}.yaml"
+    text = (extended / relative).read_text(encoding="utf-8")
+    edited = text.replace('name: "Western map (Western Extension)"', 'name: "Westerx map (Western Extension)"', 1)
+    assert edited != text
+    for target in (edited, text):
+        runs.clear()
+        session.set_text(relative, target)
+        after = session.update()
+        assert after.spliced == [relative]
+        assert sorted(after.rechecked) == sorted(runs) == sorted([VARIANT, "west-1", "west-2"])
+        assert after.diagnostics == full_run(extended, session.overlays)

@@ -259,7 +259,8 @@ class Session:
         Only after an edit of one data file that was spliced (:mod:`civrules.load.splice`) into the
         reading the previous analysis used: the edit then changed the entities of the collection
         whose list it fell in, and nothing else; or of one manifest, inside the entries of one
-        operation of its `overlay.<collection>` (they change that collection's entities alone), or
+        operation of its `overlay.<collection>` (they change that collection's entities alone, and
+        the setting it is written inside, if any: `overlay.rows` of a `limits.rows`), or
         inside one of its top-level settings or collections (`limits:`, `items:`: that setting
         and the collections written in it change alone; a check reading that setting, any setting
         or every collection runs again), in the ruleset and in each variant of it; or of a data
@@ -294,6 +295,13 @@ class Session:
             touched = {path[1]} if overlaid and path[1] in family.collections else set()
             # A removal changes which entities there are (and what `removed` holds): every field.
             items_path = path if overlaid and path[2] != "remove" else None
+            if touched:
+                # A collection written inside a setting (`limits.rows`): the setting is edited too,
+                # as where the manifest writes that collection itself (below).
+                spec = family.collections[path[1]]
+                holder = spec.path[0]
+                if spec.slot == "ruleset" and len(spec.path) > 1 and family.settings.get(holder) == "ruleset":
+                    edited_setting = holder
             if not overlaid and path and isinstance(path[0], str) and path[0] not in SHAPING_KEYS:
                 # A list inside one top-level key that is a setting of the manifest (its value,
                 # and the collections written inside it: a setting's part), or a collection the
