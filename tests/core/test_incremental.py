@@ -1353,10 +1353,11 @@ def test_an_edit_inside_one_setting_runs_again_only_the_checks_that_read_that_se
         assert after.diagnostics == full_run(extended, session.overlays)
 
 
-def _looked_through(monkeypatch: pytest.MonkeyPatch) -> tuple[list[int], list[int]]:
+def _looked_through(monkeypatch: pytest.MonkeyPatch) -> tuple[list[int], list[int], list[str]]:
     """The identities of the values X001 walks for references and Q008 looks through for
-    `disagreements:` (an entity's fields, a setting's value), each time one is, from now on."""
-    from civrules.checks import disagreements, references
+    `disagreements:` (an entity's fields, a setting's value), each time one is, from now on; and
+    the names I002 compares."""
+    from civrules.checks import disagreements, identity, references
     from civrules.schema.references import references_in
 
     walked: list[int] = []
@@ -1371,9 +1372,17 @@ def _looked_through(monkeypatch: pytest.MonkeyPatch) -> tuple[list[int], list[in
         owned.append(id(data))
         return real_owned(data)
 
+    named: list[str] = []
+    real_slug = identity._slug
+
+    def slug(name: str) -> str:
+        named.append(name)
+        return real_slug(name)
+
     monkeypatch.setattr(references, "references_in", walk)
     monkeypatch.setattr(disagreements, "_owned", looked)
-    return walked, owned
+    monkeypatch.setattr(identity, "_slug", slug)
+    return walked, owned, named
 
 
 @pytest.mark.parametrize(
@@ -1390,22 +1399,23 @@ def _looked_through(monkeypatch: pytest.MonkeyPatch) -> tuple[list[int], list[in
 def test_an_edit_of_a_base_looks_through_only_the_collections_and_settings_it_made_anew(
     extended: Path, monkeypatch: pytest.MonkeyPatch, relative: str, edit: tuple[str, str]
 ) -> None:
-    """X001 and Q008 read every entity and setting of a ruleset. After an edit of one data file of
-    the base, under the seven rulesets of :data:`EXTENDING`, they looked through every entity and
-    setting of each ruleset again (a variant holds its base's very collections: seven times each).
+    """X001 and Q008 read every entity and setting of a ruleset, I002 every entity's name. After an
+    edit of one data file of the base, under the seven rulesets of :data:`EXTENDING`, they looked
+    through every entity and setting of each ruleset again (a variant holds its base's very collections: seven times each).
     Now what one collection or setting finds is kept while it is the same object (for X001, with
     the same collections its references name): only the entities of the collections the update
     made anew are looked through, once for each collection holding them, and each setting at most
     once; the diagnostics are a full run's, edited and undone."""
     session = Session(extended)
     kept = [c for a in session.update().analyses.values() if a.model is not None for c in a.model.collections()]
-    walked, owned = _looked_through(monkeypatch)
+    walked, owned, named = _looked_through(monkeypatch)
     text = (extended / relative).read_text(encoding="utf-8")
     edited = text.replace(*edit, 1)
     assert edited != text
     for target in (edited, text):
         walked.clear()
         owned.clear()
+        named.clear()
         session.set_text(relative, target)
         after = session.update()
         assert after.spliced == [relative] and len(after.rechecked) == 7
@@ -1418,6 +1428,7 @@ def test_an_edit_of_a_base_looks_through_only_the_collections_and_settings_it_ma
             assert seen and set(seen) <= fresh | settings
             assert sum(1 for one in seen if one in fresh) <= sum(len(c) for c in made.values())
             assert max(Counter(one for one in seen if one in settings).values(), default=0) <= 1
+        assert named and len(named) <= sum(len(c) for c in made.values())
         assert after.diagnostics == full_run(extended, session.overlays)
         kept = [c for model in models for c in model.collections()]
     assert not [d for d in session.update().diagnostics if d.code in ("X001", "Q008")]

@@ -5,11 +5,13 @@ from __future__ import annotations
 import keyword
 import re
 from collections.abc import Iterator
+from functools import partial
 
 from civrules.checks import check, diagnostic, entity_word
 from civrules.diagnostics import Diagnostic, Related, Severity
 from civrules.emit.packaging import ruleset_id_problems
 from civrules.model import Collection, Entity, Ruleset
+from civrules.schema.references import remembered
 
 
 def collections(ruleset: Ruleset) -> list[Collection[Entity]]:
@@ -76,18 +78,29 @@ def check_duplicate_names(ruleset: Ruleset) -> Iterator[Diagnostic]:
         - {id: sun, name: "Sun & Moon"}     # FAIL: reads as `sun_and_moon`
     """
     for collection in collections(ruleset):
-        first_by_slug: dict[str, Entity] = {}
-        reported: set[frozenset[str]] = set()
-        for entity in collection:
-            if not isinstance(entity.name, str):
-                continue
-            slug = _slug(entity.name)
-            clash = first_by_slug.get(slug) or collection.get(slug)
-            first_by_slug.setdefault(slug, entity)
-            if clash is None or clash.id == entity.id or frozenset((clash.id, entity.id)) in reported:
-                continue
-            reported.add(frozenset((clash.id, entity.id)))
-            yield diagnostic(
+        found: tuple[Diagnostic, ...] = remembered(
+            collection, (_duplicate_names,), partial(_duplicate_names, collection)
+        )
+        yield from found
+
+
+def _duplicate_names(collection: Collection[Entity]) -> tuple[Diagnostic, ...]:
+    """What I002 finds in one collection: found once for the same collection (the very object)
+    while a session's memo holds it, whichever ruleset (a base, its variants) asks."""
+    found: list[Diagnostic] = []
+    first_by_slug: dict[str, Entity] = {}
+    reported: set[frozenset[str]] = set()
+    for entity in collection:
+        if not isinstance(entity.name, str):
+            continue
+        slug = _slug(entity.name)
+        clash = first_by_slug.get(slug) or collection.get(slug)
+        first_by_slug.setdefault(slug, entity)
+        if clash is None or clash.id == entity.id or frozenset((clash.id, entity.id)) in reported:
+            continue
+        reported.add(frozenset((clash.id, entity.id)))
+        found.append(
+            diagnostic(
                 "I002",
                 f"{collection.name}: `{entity.display_name}` reads the same as `{clash.display_name}` (`{clash.id}`)",
                 entity.origin.span("name") if entity.names_itself else entity.origin.head(),
@@ -95,6 +108,8 @@ def check_duplicate_names(ruleset: Ruleset) -> Iterator[Diagnostic]:
                 [Related(clash.origin.head(), "the other one")],
                 subjects=(entity.display_name, clash.display_name, clash.id),
             )
+        )
+    return tuple(found)
 
 
 @check("I003", "unusable-identifier", Severity.ERROR)
@@ -130,22 +145,29 @@ def check_identifiers(ruleset: Ruleset) -> Iterator[Diagnostic]:
             subjects=(ruleset.id,),
         )
     for collection in collections(ruleset):
-        for entity in collection:
-            name = entity.id
-            if (
-                keyword.iskeyword(name)
-                or keyword.issoftkeyword(name)
-                or name.startswith("__")
-                or name.upper()
-                in {
-                    "MAPPING",
-                    "FINAL",
-                }
-            ):
-                yield diagnostic(
-                    "I003",
-                    f"{collection.name}: id `{name}` cannot be used as a Python identifier",
-                    entity.origin.head(),
-                    f"rename it, e.g. `{name.strip('_')}_{collection.name.rstrip('s')}`",
-                    subjects=(name,),
-                )
+        found: tuple[Diagnostic, ...] = remembered(collection, (_unusable_ids,), partial(_unusable_ids, collection))
+        yield from found
+
+
+def _unusable_ids(collection: Collection[Entity]) -> tuple[Diagnostic, ...]:
+    """What I003 finds among one collection's ids, kept as :func:`_duplicate_names` is."""
+    return tuple(
+        diagnostic(
+            "I003",
+            f"{collection.name}: id `{entity.id}` cannot be used as a Python identifier",
+            entity.origin.head(),
+            f"rename it, e.g. `{entity.id.strip('_')}_{collection.name.rstrip('s')}`",
+            subjects=(entity.id,),
+        )
+        for entity in collection
+        if _unusable(entity.id)
+    )
+
+
+def _unusable(name: str) -> bool:
+    return (
+        keyword.iskeyword(name)
+        or keyword.issoftkeyword(name)
+        or name.startswith("__")
+        or name.upper() in {"MAPPING", "FINAL"}
+    )
