@@ -1401,7 +1401,8 @@ def test_an_edit_of_a_base_looks_through_only_the_collections_and_settings_it_ma
 ) -> None:
     """X001 and Q008 read every entity and setting of a ruleset, I002 every entity's name. After an
     edit of one data file of the base, under the seven rulesets of :data:`EXTENDING`, they looked
-    through every entity and setting of each ruleset again (a variant holds its base's very collections: seven times each).
+    through every entity and setting of each ruleset again (a variant holds its base's very
+    collections: seven times each).
     Now what one collection or setting finds is kept while it is the same object (for X001, with
     the same collections its references name): only the entities of the collections the update
     made anew are looked through, once for each collection holding them, and each setting at most
@@ -1432,6 +1433,80 @@ def test_an_edit_of_a_base_looks_through_only_the_collections_and_settings_it_ma
         assert after.diagnostics == full_run(extended, session.overlays)
         kept = [c for model in models for c in model.collections()]
     assert not [d for d in session.update().diagnostics if d.code in ("X001", "Q008")]
+
+
+class _CountedWalk:
+    """A document's walk that notes its document each time its citations are read."""
+
+    def __init__(self, walk: Any, document: Any, looked: list[Any]) -> None:
+        self.walk, self.document, self.looked = walk, document, looked
+
+    @property
+    def citations(self) -> Any:
+        self.looked.append(self.document)
+        return self.walk.citations
+
+    @property
+    def unknowns(self) -> Any:
+        return self.walk.unknowns
+
+
+@pytest.mark.parametrize(
+    ("relative", "edit"),
+    [
+        ("cards/advanced-civilization.yaml", ('rule: "32.264"', 'rule: "32.2649"')),
+        ("maps/mediterranean.yaml", ("  - id: sahara\n", "  - id: sahara_desert\n")),
+    ],
+)
+def test_an_edit_of_a_base_looks_through_the_citations_of_only_the_files_it_read_again(
+    extended: Path, monkeypatch: pytest.MonkeyPatch, relative: str, edit: tuple[str, str]
+) -> None:
+    """Q001, Q002 and Q003 read every `rule:` of every file of a ruleset: after an edit of one file
+    of the base, each ruleset of :data:`EXTENDING` looked through the citations of every file it
+    reads. Which of a file's citations name no printed section is now kept while its walk and the
+    rule index are the same objects, where no variant replaced a node of it: only the file read
+    again, the manifests (a variant restates its base's `id` and `name`) and the files a variant
+    patches are looked through in every ruleset, any other file at most once; the diagnostics are
+    a full run's, edited (a section that does not exist cited) and undone."""
+    from civrules.checks import citations as citations_module
+
+    looked: list[Any] = []
+    walks: dict[int, _CountedWalk] = {}
+    real = citations_module.document_walk
+
+    def counted(document: Any) -> Any:
+        walk = real(document)
+        kept = walks.get(id(walk))
+        if kept is None or kept.walk is not walk:
+            kept = walks[id(walk)] = _CountedWalk(walk, document, looked)
+        return kept
+
+    monkeypatch.setattr(citations_module, "document_walk", counted)
+    session = Session(extended)
+    session.update()
+    text = (extended / relative).read_text(encoding="utf-8")
+    edited = text.replace(*edit, 1)
+    assert edited != text
+    for target in (edited, text):
+        looked.clear()
+        session.set_text(relative, target)
+        after = session.update()
+        assert after.spliced == [relative] and len(after.rechecked) == 7
+        models = [a.model for a in after.analyses.values() if a.model is not None]
+        replaced = {document for model in models for document, _ in citations_module.superseded(model)}
+        shown = after.files[relative]
+        others = [
+            d
+            for d in looked
+            if d.file != shown
+            and id(d) not in replaced
+            and isinstance(d.data, dict)
+            and d.data.get("kind") != "ruleset"
+        ]
+        # (each at most once: an unchanged file read by a variant alone may be asked first here)
+        assert looked and max(Counter(map(id, others)).values(), default=0) <= 1
+        assert after.diagnostics == full_run(extended, session.overlays)
+    assert not [d for d in session.update().diagnostics if d.code == "Q001"]
 
 
 def test_an_edit_of_an_overlay_of_a_collection_inside_a_setting_runs_again_the_checks_of_that_setting(

@@ -358,6 +358,34 @@ def walked(ruleset: Ruleset) -> Iterator[tuple[Document, Walk, Callable[[NodePat
     citations are checked against), its walk, and whether a node path was superseded (replaced by a
     variant: see :func:`superseded`)."""
     index_document = ruleset.rule_index.origin.document if ruleset.rule_index and ruleset.rule_index.origin else None
+    for document, walk, paths in _walks_of(ruleset, index_document):
+
+        def gone(path: NodePath, paths: set[NodePath] | None = paths) -> bool:
+            return _gone(path, paths)
+
+        yield document, walk, gone
+
+
+def _gone(path: NodePath, paths: set[NodePath] | None) -> bool:
+    return paths is not None and any(path[:end] in paths for end in range(len(path) + 1))
+
+
+def _walks_of(
+    ruleset: Ruleset, index_document: Document | None
+) -> Iterator[tuple[Document, Walk, set[NodePath] | None]]:
+    """:func:`walked`, with the node paths of each document a variant replaced (None: none):
+    found once per ruleset for the checks that read them (:func:`superseded` reads every document)."""
+    if not _replaced or _replaced[0][0] is not ruleset or _replaced[0][1] is not index_document:
+        _replaced[:] = [(ruleset, index_document, list(_find_walks(ruleset, index_document)))]
+    return iter(_replaced[0][2])
+
+
+_replaced: list[tuple[Ruleset, Document | None, list[tuple[Document, Walk, set[NodePath] | None]]]] = []
+
+
+def _find_walks(
+    ruleset: Ruleset, index_document: Document | None
+) -> Iterator[tuple[Document, Walk, set[NodePath] | None]]:
     replaced: dict[int, set[NodePath]] = {}
     for document_id, path in superseded(ruleset):
         replaced.setdefault(document_id, set()).add(path)
@@ -366,12 +394,7 @@ def walked(ruleset: Ruleset) -> Iterator[tuple[Document, Walk, Callable[[NodePat
         if document is index_document or id(document) in seen:
             continue
         seen.add(id(document))
-        paths = replaced.get(id(document))
-
-        def gone(path: NodePath, paths: set[NodePath] | None = paths) -> bool:
-            return paths is not None and any(path[:end] in paths for end in range(len(path) + 1))
-
-        yield document, document_walk(document), gone
+        yield document, document_walk(document), replaced.get(id(document))
 
 
 _cited: list[tuple[Ruleset, list[tuple[Document, NodePath, str]]]] = []
@@ -395,6 +418,33 @@ def forget(documents: Iterable[Document]) -> None:
     for document in documents:
         _walks.pop(document)
     _cited.clear()
+    _replaced.clear()
+
+
+def unprinted_citations(ruleset: Ruleset, index: Index) -> Iterator[tuple[Document, NodePath, str]]:
+    """The citations of :func:`citations` of a number ``index`` prints no section of (what Q001,
+    Q002 and Q003 report on: the numbers it does not know, its gaps, its missing sections), in order.
+
+    Where no variant replaced a node of a document, which of its citations these are depends on its
+    walk and on the rule index alone (its sections are those its document lists): while a
+    session's memo holds the two (the very objects), the document's citations are not looked
+    through again, however many rulesets (a base and its variants) read it; an edit looks through
+    those of the documents it read again."""
+    for document, walk, paths in _walks_of(ruleset, index.document):
+        if paths is None:
+            found: tuple[tuple[NodePath, str], ...] = remembered(
+                walk, (_unprinted, index.document), functools.partial(_unprinted, walk, None, index.sections)
+            )
+        else:
+            found = _unprinted(walk, paths, index.sections)
+        for path, number in found:
+            yield document, path, number
+
+
+def _unprinted(walk: Walk, paths: set[NodePath] | None, sections: frozenset[str]) -> tuple[tuple[NodePath, str], ...]:
+    return tuple(
+        (path, number) for node, path, number in walk.citations if number not in sections and not _gone(node, paths)
+    )
 
 
 def _find_citations(ruleset: Ruleset) -> Iterator[tuple[Document, NodePath, str]]:
@@ -477,7 +527,7 @@ def check_cited_sections(ruleset: Ruleset) -> Iterator[Diagnostic]:
     if index is None:
         return
     closest = _Closest(index)
-    for document, path, number in citations(ruleset):
+    for document, path, number in unprinted_citations(ruleset, index):
         if number in index.sections or number in index.missing or number in index.gaps:
             continue
         close = closest(number)
@@ -514,7 +564,7 @@ def check_gap_citations(ruleset: Ruleset) -> Iterator[Diagnostic]:
     index = rule_index(ruleset)
     if index is None:
         return
-    for document, path, number in citations(ruleset):
+    for document, path, number in unprinted_citations(ruleset, index):
         if number not in index.gaps or number in index.sections or number in index.missing:
             continue
         enclosing = index.enclosing(number)
@@ -545,7 +595,7 @@ def check_missing_citations(ruleset: Ruleset) -> Iterator[Diagnostic]:
     index = rule_index(ruleset)
     if index is None:
         return
-    for document, path, number in citations(ruleset):
+    for document, path, number in unprinted_citations(ruleset, index):
         if number in index.missing and number not in index.sections:
             yield diagnostic(
                 "Q003",
