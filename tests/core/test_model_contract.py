@@ -55,7 +55,7 @@ ALLOWED: dict[tuple[str, str, str], str] = {
         "an unknown fact is named by its field path in the document as written, once for Q006 and "
         "the packages' UNKNOWN_FACTS and UNKNOWN_COLLECTIONS"
     ),
-    ("checks/references.py", "references", "raw"): (
+    ("checks/references.py", "_walk_collection", "raw"): (
         "references are declared in the schemas (x-civrules-ref) and found at their schema paths in "
         "each entity as written; no family's model is known to the core"
     ),
@@ -67,21 +67,21 @@ ALLOWED: dict[tuple[str, str, str], str] = {
         "V006's hint writes the overlay patch that drops each reference: list operations on the entity "
         "as written (its lists, the fields that select an element), checked against its schema"
     ),
-    ("checks/references.py", "references", "setting"): (
+    ("checks/references.py", "_parts", "setting"): (
         "the same walk over each setting as written, at the schema's paths"
     ),
     ("checks/citations.py", "_citation_keys", "settings"): (
         "the family declaration's slot of a setting (Family.settings), whose schema says where it takes a citation"
     ),
-    ("checks/references.py", "references", "settings"): (
+    ("checks/references.py", "_parts", "settings"): (
         "the family declaration's slot of each setting (Family.settings), not data"
     ),
-    ("checks/disagreements.py", "_places", "raw"): (
+    ("checks/disagreements.py", "_collection_disagreements", "raw"): (
         "a disagreement's `field` names any field of any entity as written (no family's model is known "
         "to the core), and Q008 compares its `chosen` with that field's resolved value"
     ),
-    ("checks/disagreements.py", "_places", "setting"): "the same walk over each setting as written",
-    ("checks/disagreements.py", "_places", "settings"): (
+    ("checks/disagreements.py", "_settings", "setting"): "the same walk over each setting as written",
+    ("checks/disagreements.py", "_settings", "settings"): (
         "the family declaration's slot of each setting (Family.settings), not data"
     ),
     ("emit/settings_types.py", "_settings_types", "settings"): (

@@ -174,16 +174,9 @@ def _owned(data: Any) -> tuple[tuple[NodePath, Mapping[str, Any], list[Any]], ..
     return found
 
 
-def _places(ruleset: Ruleset) -> Iterator[tuple[str, Origin, Any, tuple[NodePath, ...]]]:
-    """What the check walks: each entity (its name in messages, origin, resolved fields) and each
-    setting, with the paths inside a setting that are a collection's (walked as its entities)."""
-    for collection in ruleset.collections():
-        for entity in collection:
-            yield f"{collection.name}[{entity.id}]", entity.origin, entity.raw, ()
-    yield from _settings(ruleset)
-
-
 def _settings(ruleset: Ruleset) -> Iterator[tuple[str, Origin, Any, tuple[NodePath, ...]]]:
+    """Each setting the check walks (its name in messages, origin and value), with the paths inside
+    it that are a collection's (walked as its entities)."""
     family = family_named(ruleset.family)
     for key in ruleset.setting_origins:
         found = ruleset.setting(key)
