@@ -16,6 +16,7 @@ line for line, somewhere in it.
 from __future__ import annotations
 
 import ast
+import functools
 import hashlib
 import json
 import os
@@ -615,3 +616,39 @@ def test_the_readme_performance_summary_is_what_the_bench_recorded() -> None:
     noop = re.search(r"unchanged `civrules build` returns in (?:about )?([\d.]+) s", summary)
     assert noop is not None, summary
     assert abs(float(noop.group(1)) - recorded["noop_build"]["median"]) <= 0.25 * recorded["noop_build"]["median"]
+
+
+SHOWN_INFO = re.compile(r"^(?:\$ )?rules/rulesets/([a-z0-9-]+)\.yaml:\d+:\d+: info\[\w+\]: .+$")
+SHOWN_RUN = re.compile(r"^\$ civrules (?:watch|validate) ([a-z0-9-]+)$")
+SHOWN_CLEAN_SUMMARY = re.compile(r"^civrules: 0 errors, 0 warnings, (\d+) infos?\b")
+
+
+@functools.cache
+def _validate_in_process(ruleset: str) -> tuple[str, ...]:
+    """What `civrules validate RULESET --verbose` prints on the shipped rules (in process)."""
+    done = CliRunner().invoke(main, ["--rules", str(RULES), "validate", ruleset, "--verbose"], env={"NO_COLOR": "1"})
+    assert done.exit_code == 0, done.output
+    return tuple(done.output.splitlines())
+
+
+def test_shown_infos_and_clean_summaries_of_the_shipped_rules_are_what_validate_prints() -> None:
+    """docs/editors.md's `watch` session (a block not run in tests) showed `advanced-civilization`
+    with 58 unknown facts and 63 infos after the data had 50 and 55: an info a page shows of a
+    shipped ruleset's manifest, in any block, must be a line `validate RULESET --verbose` prints now,
+    and a clean summary shown right after `$ civrules watch|validate RULESET` must count its infos."""
+    shown = 0
+    for page in PAGES:
+        for block in blocks(page):
+            lines = block.text.splitlines()
+            for line in lines:
+                info = SHOWN_INFO.match(line)
+                if info:
+                    shown += 1
+                    assert line.removeprefix("$ ") in _validate_in_process(info.group(1)), f"{block.name}: {line}"
+            run = SHOWN_RUN.match(lines[0]) if lines else None
+            summary = next((SHOWN_CLEAN_SUMMARY.match(s) for s in lines if s.startswith("civrules: ")), None)
+            if run and summary:
+                shown += 1
+                counted = re.search(r"(\d+) infos?\b", _validate_in_process(run.group(1))[-1])
+                assert counted and counted.group(1) == summary.group(1), f"{block.name}: validate counts {counted}"
+    assert shown >= 2
