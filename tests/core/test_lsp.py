@@ -975,7 +975,7 @@ def test_nesting_past_the_bound_is_located_in_the_editor_where_the_bound_is_cros
     (found,) = [d for d in session.update().diagnostics if d.code == "L006"]
     assert found.span is not None
     positions = Positions("utf-16", lambda uri: deep)
-    shown = lsp_diagnostic(found, {found.span.file: "d.yaml"}, lambda path: f"file:///{path}", positions)
+    shown = lsp_diagnostic(found, {found.span.file: "file:///d.yaml"}, positions)
     assert (shown.range.start.line, shown.range.start.character) == (2, 102)
     session.set_text("d.yaml", "kind: map\nid: m\nx: " + "[" * 99 + "]" * 99 + "\n")
     assert not [d for d in session.update().diagnostics if d.code == "L006"]
@@ -992,9 +992,9 @@ def test_a_published_diagnostic_carries_its_subjects_and_suggestion_as_data() ->
     span = Span("d.yaml", 1, 1, 1, 5)
     positions = Positions("utf-16", lambda uri: "abcd\n")
     about = Diagnostic("X001", Severity.ERROR, "m", span, "", suggestion="cost", subjects=("cots", "a\tb"))
-    shown = lsp_diagnostic(about, {"d.yaml": "d.yaml"}, lambda path: f"file:///{path}", positions)
+    shown = lsp_diagnostic(about, {"d.yaml": "file:///d.yaml"}, positions)
     assert shown.data == {"suggestion": "cost", "subjects": ["cots", "a\\tb"]}  # as printable as the JSON output's
-    bare = lsp_diagnostic(Diagnostic("R001", Severity.ERROR, "m", span), {"d.yaml": "d.yaml"}, str, positions)
+    bare = lsp_diagnostic(Diagnostic("R001", Severity.ERROR, "m", span), {"d.yaml": "file:///d.yaml"}, positions)
     assert bare.data == {"suggestion": None, "subjects": []}
 
 
@@ -1019,3 +1019,34 @@ def test_the_command_a_hint_gives_to_list_every_diagnostic_is_validate_never_the
         assert client.close() == 0
     finally:
         client.process.kill()
+
+
+def test_a_related_location_in_a_shipped_file_is_published_at_that_file(
+    rules: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """R013's related location, the shipped ruleset's `id:`, lies outside the workspace folder: the
+    server dropped it (every related location and diagnostic placed in no file under rules/ was
+    dropped or only told in a pop-up). It is published at the shipped file's `file:` URI, which
+    the editor opens as any file, at the line and columns `validate --format json` gives."""
+    from civrules.load.workspace import shipped_for
+
+    monkeypatch.delenv("CIVRULES_NO_SHIPPED")
+    manifest = "rulesets/advanced-civilization.yaml"
+    shipped = shipped_for(rules)
+    assert shipped is not None
+    shipped_text = (shipped / manifest).read_text(encoding="utf-8")
+    editor = Editor(rules)
+
+    async def session() -> None:
+        editor.initialize(rules, {})
+        await editor.settle()
+
+    asyncio.run(session())
+    (shadowed,) = [d for d in editor.diagnostics((rules / manifest).absolute().as_uri()) if d["code"] == "R013"]
+    (related,) = shadowed["relatedInformation"]
+    assert related["message"] == "the shipped ruleset"
+    assert related["location"]["uri"] == (shipped / manifest).absolute().as_uri()
+    at = position(shipped_text, "id: advanced-civilization\n", len("id: "))
+    assert related["location"]["range"]["start"] == at
+    # Nothing of it is told in a pop-up instead.
+    assert not [m for m in editor.sent if m.get("method") == "window/showMessage"]

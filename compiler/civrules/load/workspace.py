@@ -570,7 +570,11 @@ class Workspace:
 
     def shipped_files(self) -> set[str]:
         """The names in diagnostics of the shipped files read so far."""
-        return {loaded.path for relative, loaded in self._files.items() if relative.startswith(SHIPPED)}
+        return set(self.shipped_keys())
+
+    def shipped_keys(self) -> dict[str, str]:
+        """The shipped files read so far: each one's key (see :meth:`load`) by its name in diagnostics."""
+        return {loaded.path: relative for relative, loaded in self._files.items() if relative.startswith(SHIPPED)}
 
     def manifest(self, ruleset_id: str) -> Manifest | None:
         """The ruleset ``ruleset_id``: the rules folder's own, else the shipped one of that id."""

@@ -42,7 +42,7 @@ from __future__ import annotations
 import asyncio
 import os
 import re
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any
 from urllib.parse import quote, unquote, unquote_to_bytes, urlsplit
@@ -143,6 +143,9 @@ class Folder:
         self._grouped: tuple[Result, dict[str, list[Diagnostic]]] | None = None
         self._published: dict[str, tuple[Diagnostic, ...]] = {}
         self._uris: dict[str, str] = {}
+        #: The files outside the rules folder a published location points at (the shipped rules
+        #: the last result read), by URI: their keys in its workspace, to read their lines.
+        self.outside: dict[str, str] = {}
         self._dirty = False
         self._task: asyncio.Task[None] | None = None
         self._stopped = False
@@ -169,6 +172,32 @@ class Folder:
 
     def uri(self, relative: str) -> str:
         return file_uri(str((self.session.root / relative).absolute()))
+
+    def places(self, result: Result) -> dict[str, str]:
+        """The URI of every file a diagnostic of ``result`` can point at, by its name in diagnostics:
+        the rule files, and the shipped files read (a related location at a shipped ruleset's `id:`,
+        R013's, lies outside the workspace folder: the editor opens it by its `file:` URI).
+        The shipped ones are noted in :attr:`outside`, for their lines to be read (:meth:`text`)."""
+        places = {display: self.uri(relative) for relative, display in result.files.items()}
+        self.outside = {}
+        if result.workspace is not None:
+            for display, key in result.workspace.shipped_keys().items():
+                uri = from_fs_path(os.path.abspath(display))
+                if uri and display not in places:
+                    places[display] = uri
+                    self.outside[uri] = key
+        return places
+
+    def text_outside(self, uri: str) -> str | None:
+        """The text of a shipped file a published location points at (see :meth:`places`), read as
+        civrules reads it (no link followed, within the size bound); None for any other URI."""
+        key = self.outside.get(uri)
+        if key is None or self.result is None or self.result.workspace is None:
+            return None
+        try:
+            return decode(self.result.workspace.read_bytes(key))
+        except (OSError, RefusedError):
+            return None
 
     def changed(self, uri: str) -> None:
         """Read ``uri`` from its open buffer (or from disk when it is closed) from now on."""
@@ -320,7 +349,7 @@ class Folder:
         """Tell the editor, once while it lasts, each diagnostic located at no rule file it can show
         one in: a folder under rules/ that cannot be listed (L012), the rules folder itself.
         Published nowhere, it would be lost, and the files it hides would look clean."""
-        shown = set(result.files.values())
+        shown = set(self.places(result))
         root = result.workspace.display(self.session.root) if result.workspace is not None else None
         unplaced = {
             diagnostic
@@ -353,14 +382,14 @@ class Folder:
         return self._index
 
     def publish(self, result: Result) -> None:
-        files = {display: relative for relative, display in result.files.items()}
+        places = self.places(result)
         grouped = result.by_file(self.session.limits.max_diagnostics)
         positions = self.positions()
         for display in sorted(set(grouped) | set(self._published)):
             found = tuple(grouped.get(display, ()))
             if self._published.get(display, ()) == found:
                 continue
-            if display not in files:  # a file that went away: clear what was shown for it
+            if display not in places:  # a file that went away: clear what was shown for it
                 uri = self._uris.get(display)
                 if uri is not None:
                     self.server.text_document_publish_diagnostics(
@@ -369,8 +398,8 @@ class Folder:
                 self._published.pop(display, None)
                 continue
             self._published[display] = found
-            uri = self._uris[display] = self.uri(files[display])
-            converted = [lsp_diagnostic(d, files, self.uri, positions) for d in found]
+            uri = self._uris[display] = places[display]
+            converted = [lsp_diagnostic(d, places, positions) for d in found]
             published = types.PublishDiagnosticsParams(uri=uri, diagnostics=converted)
             self.server.text_document_publish_diagnostics(published)
 
@@ -611,7 +640,8 @@ class CivrulesServer(LanguageServer):
         folder = self.folder_of(uri)
         relative = folder.relative(uri) if folder is not None else None
         if folder is None or relative is None:
-            return None
+            # A shipped file a published location points at (R013's related location).
+            return next((text for f in self.folders if (text := f.text_outside(uri)) is not None), None)
         try:
             raw = read_under(folder.session.root, relative, folder.session.limits.max_bytes)
         except (OSError, RefusedError):
@@ -633,26 +663,25 @@ class _HeardProtocol(CivrulesProtocol):
         super().handle_message(message)
 
 
-def lsp_diagnostic(
-    diagnostic: Diagnostic, files: dict[str, str], uri: Callable[[str], str], positions: Positions
-) -> types.Diagnostic:
+def lsp_diagnostic(diagnostic: Diagnostic, places: dict[str, str], positions: Positions) -> types.Diagnostic:
     """A civrules diagnostic as LSP's: code, range, message with its hint, related locations.
 
-    ``files`` maps the files' displayed names to their paths under rules/, ``uri`` those paths to URIs.
+    ``places`` maps the files' displayed names to their URIs (:meth:`Folder.places`); a related
+    location in no file of them (none is known: a folder) is left out.
     """
     assert diagnostic.span is not None
     related = [
         types.DiagnosticRelatedInformation(
-            location=positions.location(uri(files[r.span.file]), r.span), message=plain(r.label)
+            location=positions.location(places[r.span.file], r.span), message=plain(r.label)
         )
         for r in diagnostic.related
-        if r.span.file in files
+        if r.span.file in places
     ]
     # Plain text, one line each for the message and the hint: a line break in them is data's.
     message = plain(diagnostic.message) + (f"\nhint: {plain(diagnostic.hint)}" if diagnostic.hint else "")
     fix = suggestion(diagnostic)
     return types.Diagnostic(
-        range=positions.range(uri(files[diagnostic.span.file]), diagnostic.span),
+        range=positions.range(places[diagnostic.span.file], diagnostic.span),
         message=message,
         severity=_SEVERITY[diagnostic.severity],
         code=diagnostic.code,
