@@ -1050,3 +1050,25 @@ def test_a_related_location_in_a_shipped_file_is_published_at_that_file(
     assert related["location"]["range"]["start"] == at
     # Nothing of it is told in a pop-up instead.
     assert not [m for m in editor.sent if m.get("method") == "window/showMessage"]
+
+
+def test_an_open_buffer_of_a_linked_rule_file_is_refused_as_the_link_on_disk(rules: Path, tmp_path: Path) -> None:
+    """A rule file that is a link to one outside the project, opened in the editor: the server
+    checked the buffer (the editor read it through the link) as the file, indexed its ids and
+    showed its S002 and R005, where `validate` refuses the link (R003) and reads nothing through
+    it. A buffer stands for a file only where the disk holds a regular file or none: what the
+    editor is shown is what `validate` says, whatever the buffer holds."""
+    linked = "maps/western-panel.yaml"
+    outside = tmp_path / "outside.yaml"
+    (rules / linked).rename(outside)
+    (rules / linked).symlink_to(outside)
+    session = Session(rules)
+    on_disk = sorted((d.code, d.span) for d in session.update().diagnostics)
+    assert any(code == "R003" and span is not None and span.file.endswith(linked) for code, span in on_disk)
+    session.set_text(linked, outside.read_text(encoding="utf-8") + "not_a_field: 1\n")
+    result = session.update()
+    assert sorted((d.code, d.span) for d in result.diagnostics) == on_disk
+    assert result.workspace is not None and result.workspace.load(linked).document is None
+    # A buffer of a file not saved yet, or of a regular file, is still what is checked.
+    session.set_text(CARDS, (rules / CARDS).read_text(encoding="utf-8") + "not_a_field: 1\n")
+    assert "S002" in {d.code for d in session.update().diagnostics if d.span and d.span.file.endswith(CARDS)}

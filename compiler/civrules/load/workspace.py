@@ -339,8 +339,8 @@ class Workspace:
         root, inside = self._place(relative)
         path = root / inside
         display = self.display(path)
-        if relative in self.overrides:
-            text = self.overrides[relative]
+        text = self.buffer(relative)
+        if text is not None:
             # An editor's buffer is held to the bound of a file on disk (the same text saved).
             size = len(text) if len(text) > self.limits.max_bytes else len(text.encode("utf-8", "surrogatepass"))
             if size > self.limits.max_bytes:
@@ -366,6 +366,20 @@ class Workspace:
         loaded = LoadedFile(display, document, kind, diagnostics, read)
         self._files[relative] = loaded
         return loaded
+
+    def buffer(self, relative: str) -> str | None:
+        """The editor's text of ``relative`` (:attr:`overrides`), where it stands for the file: None
+        where there is none, and where the disk holds a link or a file that is not regular there.
+        `validate` refuses those (R003, L012) and reads nothing through them: a buffer the editor
+        read through the link (a rule file linked to one outside the project) was checked, its
+        ids indexed, and the refusal never shown."""
+        text = self.overrides.get(relative)
+        return text if text is not None and self.takes_buffer(relative) else None
+
+    def takes_buffer(self, relative: str) -> bool:
+        """Whether an editor's buffer of ``relative`` stands for the file: the disk holds a regular
+        file there, or nothing yet (see :meth:`buffer`)."""
+        return relative.startswith(SHIPPED) or files.kind_of(self.root, relative) in ("file", "missing")
 
     def _inherited_hint(self, relative: str, document: Document) -> Family | None:
         """The family a manifest that names none inherits from the ruleset it extends, found by
@@ -862,8 +876,8 @@ class Workspace:
         file without it is neither decoded nor split, 18 MB for the 50× synthetic map)."""
         for relative, loaded in self._files.items():
             if loaded.path == display:
-                if relative in self.overrides:
-                    text = self.overrides[relative]
+                text = self.buffer(relative)
+                if text is not None:
                     return split_lines(text) if mentioning in text else []
                 root, inside = self._place(relative)
                 try:

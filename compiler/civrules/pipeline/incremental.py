@@ -382,13 +382,14 @@ class Session:
         Only a signature of kind ``text`` or ``bytes`` names a content whose reading may be reused;
         the others (missing, refused, not a regular file, too large) say only when to look again.
         """
-        if relative in overlays:
+        text = overlays.get(relative)
+        if text is not None and workspace.takes_buffer(relative):
             # An editor's text is known by the bytes it would be saved as: a file opened unchanged
             # (or closed unsaved) reads as it did, and nothing is checked again (as ("text", hash)
             # it matched no key of the disk's bytes: opening a file re-read it and re-checked every
             # ruleset reading it). Reading those bytes gives what reading the text gives; a text
-            # no file can hold (a lone surrogate) stays text.
-            text = overlays[relative]
+            # no file can hold (a lone surrogate) stays text. A buffer of a link is none (see
+            # Workspace.buffer): the link is refused, as on disk.
             try:
                 return ("bytes", hashlib.blake2b(text.encode("utf-8")).hexdigest())
             except UnicodeEncodeError:
