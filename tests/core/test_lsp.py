@@ -1072,3 +1072,22 @@ def test_an_open_buffer_of_a_linked_rule_file_is_refused_as_the_link_on_disk(rul
     # A buffer of a file not saved yet, or of a regular file, is still what is checked.
     session.set_text(CARDS, (rules / CARDS).read_text(encoding="utf-8") + "not_a_field: 1\n")
     assert "S002" in {d.code for d in session.update().diagnostics if d.span and d.span.file.endswith(CARDS)}
+
+
+def test_a_rules_folder_deleted_while_a_file_is_open_is_said_and_checked_again_when_back(rules: Path) -> None:
+    """The rules folder deleted (a branch switched, a folder moved) while the editor has one of its
+    files open: looking whether the buffer stands for a file opened the missing folder, and the
+    check ended in an internal error ("this is a bug in civrules") with nothing said about the
+    folder. It is R004, as `validate` says for a folder that is not there, and once the folder is
+    back its files are checked again."""
+    session = Session(rules)
+    session.update()
+    text = (rules / CARDS).read_text(encoding="utf-8")
+    session.set_text(CARDS, text)
+    session.update()
+    saved = rules.parent / "saved"
+    rules.rename(saved)
+    assert "R004" in {d.code for d in session.update().diagnostics}
+    saved.rename(rules)
+    session.set_text(CARDS, text.replace("    cost: 45\n", "    cots: 45\n", 1))
+    assert "S002" in {d.code for d in session.update().diagnostics}

@@ -135,6 +135,8 @@ def kind_of(root: Path, relative: str) -> str:
         fd = _open_parent(root, parts, relative)
     except RefusedError as refused:
         return refused.kind if refused.kind in ("link", "missing") else "special"
+    except OSError as error:  # the root itself (the rules folder, deleted while an editor has it open)
+        return "missing" if error.errno in (errno.ENOENT, errno.ENOTDIR) else "special"
     try:
         info = os.lstat(parts[-1], dir_fd=fd)
     except FileNotFoundError:
