@@ -66,7 +66,7 @@ FILES = (
 #: 2.11.4 so does a call of a record's class (``Card(...)``), but for a package's own data module;
 #: 2.12 names how that module makes its records unchecked (``records.data_maker``, which its data
 #: module calls), where a module was trusted by its name, read from the caller's frame.
-VERSION = "2.12.0"
+VERSION = "2.13.0"
 
 
 def runtime_distribution(
