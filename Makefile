@@ -12,7 +12,7 @@ STAMP := $(VENV)/.installed
 WORKERS ?= $(shell $(PYTHON) -c 'import os; print((os.cpu_count() or 1) + 1)' 2>/dev/null || echo auto)
 
 .PHONY: all setup setup-browser validate build build-check test test-slow lint typecheck pytest check bench \
-	bench-record bench-check clean validators templates settings runtimes reference diagnostics release provenance provenance-check
+	bench-record bench-check clean validators templates settings bounds runtimes reference diagnostics release provenance provenance-check
 
 all: validate build
 	@echo "civrules is installed in $(VENV): type '. $(VENV)/bin/activate' to put civrules on this shell's PATH (or run $(BIN)/civrules)"
@@ -104,6 +104,11 @@ templates: $(STAMP)
 # The typed records of SETTINGS (each family runtime's settings.py), regenerated after a schema changes.
 settings: $(STAMP)
 	cd compiler && ../$(BIN)/python -m tools.settings
+
+# The schema constraints of each family runtime's records (its bounds.py, through each record class's `_schema`
+# link), regenerated after a schema or a link changes; tests/generated/test_record_bounds.py fails until then.
+bounds: $(STAMP)
+	cd compiler && ../$(BIN)/python -m tools.bounds
 
 # The ledger of the runtimes' releases (compiler/tools/runtimes.json: each runtime's version and the digest
 # of its distribution), recorded after a runtime's version is stepped; it refuses a runtime whose files

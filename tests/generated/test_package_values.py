@@ -107,11 +107,27 @@ def samples() -> dict[type[Record], list[Record]]:
         if kind not in out and all(
             p.default is not inspect.Parameter.empty for p in inspect.signature(kind).parameters.values()
         ):
-            out[kind] = [kind()]  # e.g. a card effect no ruleset's card has yet
+            out[kind] = [_from_defaults(kind)]  # e.g. a card effect no ruleset's card has yet
     for kind in record_types():
         if kind not in out and issubclass(kind, SettingsRecord):
             out[kind] = [_unused_setting(kind)]
     return out
+
+
+def _from_defaults(kind: type[Record]) -> Record:
+    """A record of ``kind`` made from its constructor's defaults, a number its schema bounds moved
+    to the nearest bound (``CreditTokens()`` gives 0 points; the schema's fewest is 1)."""
+    bounds = getattr(importlib.import_module(kind.__module__.rsplit(".", 1)[0]), "bounds", None)
+    changes: dict[str, object] = {}
+    for field, constraints in (bounds.BOUNDS.get(kind.__name__, {}) if bounds is not None else {}).items():
+        value = inspect.signature(kind).parameters[field].default
+        for key, limit in constraints:
+            if isinstance(value, int) and key == "minimum":
+                value = max(value, limit)
+            elif isinstance(value, int) and key == "maximum":
+                value = min(value, limit)
+        changes[field] = value
+    return kind(**changes)
 
 
 def _unused_setting(kind: type[SettingsRecord]) -> SettingsRecord:

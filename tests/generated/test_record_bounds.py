@@ -1,0 +1,214 @@
+"""Records hold the schemas' constraints on their fields, not only their types: a record made by
+calling its class, changed with ``replace`` or unpickled with a known value outside its field's
+bound (a minimum, a maximum, a pattern, a list's length ...) is OutOfDomainError naming the field
+and the bound. The bounds are the family runtimes' ``bounds`` modules, which compiler/tools/bounds.py
+generates from the family schemas through each record class's ``_schema`` link; every value here is
+derived from those modules, none is listed by hand.
+"""
+
+from __future__ import annotations
+
+import copy
+import importlib
+import inspect
+import re
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+from civrules.families import family_named
+from tests.generated.test_package_values import PACKAGES, RUNTIMES, package, tables, values
+from tools import bounds as generator
+
+if True:  # the committed runtime, on the path test_package_values puts it
+    from civrules_runtime.errors import OutOfDomainError
+    from civrules_runtime.records import Record
+
+
+def bounds_of(runtime: str) -> dict[str, dict[str, tuple[tuple[str, object], ...]]]:
+    module = importlib.import_module(f"{runtime}.bounds")
+    found: dict[str, dict[str, tuple[tuple[str, object], ...]]] = module.BOUNDS
+    return found
+
+
+def link_of(cls: type) -> str:
+    """The schema object ``cls`` is linked to, as its runtime's ``bounds`` module has it."""
+    link: str = importlib.import_module(f"{runtime_of(cls)}.bounds").LINKS[cls.__name__]
+    return link
+
+
+def runtime_of(cls: type) -> str:
+    return cls.__module__.rsplit(".", 1)[0]
+
+
+def shipped_records() -> Iterator[Record]:
+    for name in PACKAGES:
+        for _, table in tables(package(name)):
+            for value in values(table):
+                if isinstance(value, Record):
+                    yield value
+
+
+def examples() -> dict[tuple[type, str], Record]:
+    """For each constrained field of each record class, a shipped record whose field holds a known
+    value (a non-empty one for a list)."""
+    found: dict[tuple[type, str], Record] = {}
+    for record in shipped_records():
+        cls = type(record)
+        if not (cls.__module__.startswith("civrules_runtime_") and cls.__module__.endswith(".records")):
+            continue  # a family runtime's records (its settings records are another module's)
+        for name in bounds_of(runtime_of(cls)).get(cls.__name__, {}):
+            value = getattr(record, name)
+            if value is not None and value != () and (type(record), name) not in found:
+                found[type(record), name] = record
+    return found
+
+
+_CANDIDATE_TEXTS = ("", " ", "A", "-", "a b", "Ω", "1a", "x" * 300)
+
+
+def cases(bound: tuple[str, Any], value: Any) -> tuple[list[Any], list[Any]]:
+    """Values just inside and just outside one constraint, from the constraint and a known value
+    that holds it."""
+    key, limit = bound
+    if key == "minimum":
+        return [limit], [limit - 1]
+    if key == "maximum":
+        return [limit], [limit + 1]
+    if key == "exclusiveMinimum":
+        return [limit + 1], [limit]
+    if key == "exclusiveMaximum":
+        return [limit - 1], [limit]
+    if key == "not_const":
+        return [value], [limit]
+    if key == "enum":
+        return [value], ["no such value"]
+    if key == "minLength":
+        return [value], ([value[: limit - 1]] if limit >= 1 and isinstance(value, str) else [])
+    if key == "maxLength":
+        return [value], ["a" * (limit + 1)]
+    if key == "pattern":
+        return [value], [text for text in _CANDIDATE_TEXTS if not re.search(limit, text)][:1]
+    assert isinstance(value, tuple) and value
+    if key == "minItems":
+        return [value], [value[: limit - 1]]
+    if key == "minItems_or_absent":
+        return [value, ()], ([value[: limit - 1]] if limit >= 2 else [])
+    if key == "maxItems":
+        return [value], [tuple(value[i % len(value)] for i in range(limit + 1))]
+    if key == "uniqueItems":
+        return [value], [(*value, value[0])]
+    raise AssertionError(f"no cases for the constraint {key!r}")
+
+
+def restored(record: Record, name: str, value: object) -> Record:
+    """``record`` with ``value`` in field ``name``, as unpickling (or a copy) restores it."""
+    state = list(record.__getstate__())
+    state[record._names().index(name)] = value
+    made = object.__new__(type(record))
+    made.__setstate__(tuple(state))
+    return made
+
+
+def constructed(record: Record, name: str, value: object) -> Record | None:
+    """A call of ``record``'s class with its fields and ``value`` in ``name``; None where the class's
+    constructor does not take its fields by their names."""
+    parameters = [p for p in inspect.signature(type(record)).parameters if p != "self"]
+    if sorted(parameters) != sorted(record._names()):
+        return None
+    fields = dict(zip(record._names(), record._values(), strict=True))
+    return type(record)(**{**fields, name: value})
+
+
+def test_each_family_runtime_bounds_module_is_current() -> None:
+    stale = [str(path) for path, text in generator.rendered().items() if path.read_text(encoding="utf-8") != text]
+    assert stale == [], "run `cd compiler && python -m tools.bounds`"
+
+
+def test_a_changed_schema_makes_the_bounds_module_stale(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The bounds are read from the schemas, not kept: a constraint changed in a schema changes
+    the module (the test above then fails)."""
+    family = family_named("sid-meiers-civilization")
+    assert family is not None
+    before = generator.render_module(family)
+    from civrules.schema import load_schema as load
+
+    def changed(kind: str) -> dict[str, Any]:
+        schema = copy.deepcopy(load(kind))
+        if kind.endswith("/units"):
+            ranks = schema["properties"]["unit_types"]["items"]["properties"]["ranks"]["items"]["properties"]
+            ranks["rank"]["maximum"] = 7
+        return schema
+
+    monkeypatch.setattr(generator, "load_schema", changed)
+    after = generator.render_module(family)
+    assert after != before
+    assert '"rank": (("minimum", 1), ("maximum", 7))' in after
+
+
+def test_every_bound_names_a_field_of_a_linked_record_class() -> None:
+    from civrules_runtime import records as records_module
+
+    checked = 0
+    for runtime in RUNTIMES:
+        records = importlib.import_module(f"{runtime}.records")
+        for name, fields in bounds_of(runtime).items():
+            cls = getattr(records, name)
+            assert cls._schema, name
+            assert [field for field, _, _ in records_module._bound_tests(cls)] == [
+                field for field in cls.__slots__ if field in fields for _ in fields[field]
+            ]
+            checked += len(fields)
+    assert checked > 100
+
+
+def test_just_inside_each_bound_holds_and_just_outside_is_refused_on_every_path() -> None:
+    """For every constrained field of every record class that a shipped package holds: a value
+    just inside the bound is taken by ``replace``, by a call of the class and by unpickling; one
+    just outside is OutOfDomainError naming the field and the bound on each of them."""
+    found = examples()
+    outside_checked = inside_checked = 0
+    for (cls, name), record in sorted(found.items(), key=lambda item: (item[0][0].__qualname__, item[0][1])):
+        fields = bounds_of(runtime_of(cls))[cls.__name__][name]
+        for bound in fields:
+            inside, outside = cases(bound, getattr(record, name))
+            for value in inside:
+                assert getattr(record.replace(**{name: value}), name) == value
+                assert getattr(restored(record, name, value), name) == value
+                made = constructed(record, name, value)
+                assert made is None or getattr(made, name) == value
+                inside_checked += 1
+            for value in outside:
+                pointer = re.escape(f"{link_of(cls)}/properties/{name}")
+                where = rf"{cls.__name__}\.{name}=.* is outside its schema's bound, .*{pointer}"
+                if bound[0] == "enum":  # a field typed by a vocabulary refuses it as of another type first
+                    where = rf"{cls.__name__}\.{name}=.* is (outside its schema's bound|not of its type)"
+                with pytest.raises(OutOfDomainError, match=where):
+                    record.replace(**{name: value})
+                with pytest.raises(OutOfDomainError, match=where):
+                    restored(record, name, value)
+                if constructed(record, name, getattr(record, name)) is not None:
+                    with pytest.raises(OutOfDomainError, match=where):
+                        constructed(record, name, value)
+                outside_checked += 1
+    assert len(found) > 150
+    assert outside_checked > 300 and inside_checked > 300
+
+
+def test_a_bound_is_checked_after_the_type_and_a_data_module_makes_its_records_unchecked() -> None:
+    """A value of another type is refused as a type (not a bound); ``data_maker`` (a package's
+    data module's maker) checks neither, as before."""
+    from civrules_runtime.records import data_maker
+
+    record, name, limit = next(
+        (r, n, int(str(dict(b)["minimum"])))
+        for (cls, n), r in examples().items()
+        for field, b in bounds_of(runtime_of(cls))[cls.__name__].items()
+        if field == n and "minimum" in dict(b)
+    )
+    with pytest.raises(OutOfDomainError, match="is not of its type"):
+        record.replace(**{name: "ten"})
+    fields = dict(zip(record._names(), record._values(), strict=True))
+    if constructed(record, name, getattr(record, name)) is not None:
+        assert getattr(data_maker(type(record))(**{**fields, name: limit - 1}), name) == limit - 1
