@@ -26,7 +26,7 @@ from .mappings import FrozenMap, MissingKeyError
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterable, Iterator
-    from typing import ParamSpec, Self, TypeVar
+    from typing import Any, ParamSpec, Self, TypeVar
 
     R = TypeVar("R", bound="Record")
     P = ParamSpec("P")
@@ -51,6 +51,13 @@ class Record:
 
     #: The constructor the record's class defines, without the checks (see :func:`_checking`).
     _made: Callable[..., None]
+    #: The schema object this class's records hold, ``file#pointer`` (a file of the family's schemas):
+    #: each field is linked to that object's property of its name. compiler/tools/bounds.py reads it
+    #: to write the family runtime's ``bounds`` module, which :func:`bound` applies.
+    _schema: str | None = None
+    #: The schema's constraints on the fields, checked after their types, by field (set by
+    #: :func:`bound`; none: the class has none): their tests are made when first checked.
+    _bounds: Mapping[str, Iterable[tuple[str, object]]] = {}
     #: True where the record's constructor checks its arguments itself and says what each should be
     #: (an engine's assumptions: their bounds when made, their ids by the package that takes them):
     #: a call of its class does not check the values again.
@@ -268,6 +275,8 @@ def _restored(record: Record, values: Iterable[object]) -> None:
     for check, value, name in zip(ordered, values, record._names(), strict=True):
         if check is not None and not check(value):
             raise _refused(cls, name, value)
+    if cls._bounds:
+        _within(record, None)
     problem = record._problem()
     if problem is not None:
         raise OutOfDomainError(f"{record!r}: {problem}")
@@ -283,10 +292,124 @@ def _checked(record: R, names: Iterable[str]) -> R:
             value = getattr(record, name)
             if not check(value):
                 raise _refused(type(record), name, value)
+    if type(record)._bounds:
+        _within(record, frozenset(names))
     problem = record._problem()
     if problem is not None:
         raise OutOfDomainError(f"{record!r}: {problem}")
     return record
+
+
+def _within(record: Record, names: frozenset[str] | None) -> None:
+    """Raises OutOfDomainError naming the first field of ``record`` (of ``names``; None: any) whose
+    known value (None: a fact the sources do not give) is outside its schema's constraints."""
+    cls = type(record)
+    tests = _BOUND_TESTS.get(cls)
+    if tests is None:
+        tests = _BOUND_TESTS[cls] = _bound_tests(cls)
+    for name, test, words in tests:
+        if names is not None and name not in names:
+            continue
+        value = getattr(record, name)
+        if value is None:
+            continue
+        try:
+            held = test(value)
+        except TypeError:  # a value of a type no check of its field reads
+            held = False
+        if not held:
+            raise OutOfDomainError(
+                f"{cls.__name__}.{name}={value!r} is outside its schema's bound, {words}"
+                f" ({cls._schema}/properties/{name})"
+            )
+
+
+def bound(namespace: Mapping[str, object], bounds: Mapping[str, Mapping[str, Iterable[tuple[str, object]]]]) -> None:
+    """Holds the record classes of ``namespace`` (a family runtime's records module) to ``bounds``,
+    the constraints its ``bounds`` module gives each class's fields (generated from the family's
+    schemas by compiler/tools/bounds.py, through each class's ``_schema`` link): a record made by
+    calling its class, changed with ``replace`` or unpickled is OutOfDomainError naming the field
+    and the bound where a known value is outside them (after the fields' types are checked). A
+    package's data module makes its records through :func:`data_maker`, unchecked: they were held
+    to the same schemas when the package was built."""
+    for name, fields in bounds.items():
+        cls = namespace[name]
+        if not (isinstance(cls, type) and issubclass(cls, Record)):
+            raise TypeError(f"{name} is not a record class: its bounds hold nothing")
+        cls._bounds = fields  # tested when first checked: importing a runtime compiles no pattern
+
+
+def _bound_tests(cls: type[Record]) -> tuple[tuple[str, Callable[[object], bool], str], ...]:
+    """The tests of ``cls``'s bounds: (field, test, the bound in words), in the order of its fields."""
+    slots: tuple[str, ...] = cls.__slots__
+    order = {field: at for at, field in enumerate(slots)}
+    return tuple(
+        (field, _bound_test(key, value), _bound_words(key, value))
+        for field, constraints in sorted(cls._bounds.items(), key=lambda item: order[item[0]])
+        for key, value in constraints
+    )
+
+
+#: Each bounded record type's tests (made when one of its records is first checked).
+_BOUND_TESTS: dict[type, tuple[tuple[str, Callable[[object], bool], str], ...]] = {}
+
+
+def _bound_words(key: str, value: object) -> str:
+    words = {
+        "minimum": "at least",
+        "maximum": "at most",
+        "exclusiveMinimum": "above",
+        "exclusiveMaximum": "below",
+        "not_const": "not",
+        "enum": "one of",
+        "minLength": "a text of at least this many characters:",
+        "maxLength": "a text of at most this many characters:",
+        "pattern": "a text matching",
+        "minItems": "at least this many items:",
+        "minItems_or_absent": "none (absent) or at least this many items:",
+        "maxItems": "at most this many items:",
+        "uniqueItems": "no item twice:",
+    }
+    return f"{words.get(key, key)} {value!r}"
+
+
+def _bound_test(key: str, bound: object) -> Callable[[object], bool]:
+    """The test of one schema constraint (JSON Schema's keyword; ``not_const``: ``not: {const}``)
+    on a known value of its field (a comparison of another type raises TypeError: not held)."""
+    if key == "pattern" and isinstance(bound, str):
+        import re
+
+        search = re.compile(bound).search
+        return lambda value: isinstance(value, str) and search(value) is not None
+    if key == "enum" and isinstance(bound, tuple):
+        members = frozenset(bound)
+        return lambda value: value in members
+    if key == "uniqueItems":
+        return _unique
+    limit: Any = bound
+    tests: dict[str, Callable[[Any], bool]] = {
+        "minimum": lambda value: value >= limit,
+        "maximum": lambda value: value <= limit,
+        "exclusiveMinimum": lambda value: value > limit,
+        "exclusiveMaximum": lambda value: value < limit,
+        "not_const": lambda value: value != limit,
+        "minLength": lambda value: isinstance(value, str) and len(value) >= limit,
+        "maxLength": lambda value: isinstance(value, str) and len(value) <= limit,
+        "minItems": lambda value: len(value) >= limit,
+        "minItems_or_absent": lambda value: not value or len(value) >= limit,
+        "maxItems": lambda value: len(value) <= limit,
+    }
+    if key not in tests:
+        raise ValueError(f"no test of the schema constraint {key!r}: tools/bounds.py wrote one it does not know")
+    return tests[key]
+
+
+def _unique(value: object) -> bool:
+    items = list(value)  # type: ignore[call-overload]  # a tuple, as its field's type holds
+    try:
+        return len(set(items)) == len(items)
+    except TypeError:  # items that do not hash
+        return all(item not in items[:at] for at, item in enumerate(items))
 
 
 #: Each record type's checks, by field (None: the field's type is not one this module reads).

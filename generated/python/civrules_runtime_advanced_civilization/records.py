@@ -11,9 +11,10 @@ from __future__ import annotations
 
 from civrules_runtime.assumed import count, optional, pairs, text
 from civrules_runtime.errors import OutOfDomainError, within
-from civrules_runtime.records import Record
+from civrules_runtime.records import Record, bound
 from civrules_runtime.records import UnknownFact as UnknownFact
 
+from .bounds import BOUNDS
 from .vocab import (
     AbilityAction,
     AbilityPhase,
@@ -61,6 +62,7 @@ class Immunity(Record):
     or by the ability of the card ``card``."""
 
     kind: ClassVar[EffectKind] = EffectKind.IMMUNITY
+    _schema = "civilization-cards.schema.json#/$defs/effect_immunity"
     __slots__ = ("against", "card", "targets", "unless_holding")
     __match_args__ = ("against", "card", "targets", "unless_holding")
 
@@ -86,6 +88,7 @@ class Movement(Record):
     """The holder's ships' or tokens' range (absolute or a change), open sea, ship capacity."""
 
     kind: ClassVar[EffectKind] = EffectKind.MOVEMENT
+    _schema = "civilization-cards.schema.json#/$defs/effect_movement"
     __slots__ = ("units", "range", "range_change", "open_sea", "capacity_change")
     __match_args__ = ("units", "range", "range_change", "open_sea", "capacity_change")
 
@@ -112,6 +115,7 @@ class Movement(Record):
 
 class PopulationLimit(Record):
     kind: ClassVar[EffectKind] = EffectKind.POPULATION_LIMIT
+    _schema = "civilization-cards.schema.json#/$defs/effect_population_limit"
     __slots__ = ("change", "where")
     __match_args__ = ("change", "where")
 
@@ -127,6 +131,7 @@ class CityBuild(Record):
     """``per_turn`` None: no limit stated; -1 is never used (``unlimited`` is True instead)."""
 
     kind: ClassVar[EffectKind] = EffectKind.CITY_BUILD
+    _schema = "civilization-cards.schema.json#/$defs/effect_city_build"
     __slots__ = ("cost_change", "from_treasury", "per_turn", "unlimited", "without_city_site", "tokens_from_adjacent")
     __match_args__ = (
         "cost_change",
@@ -163,6 +168,7 @@ class CityBuild(Record):
 
 class CitySupport(Record):
     kind: ClassVar[EffectKind] = EffectKind.CITY_SUPPORT
+    _schema = "civilization-cards.schema.json#/$defs/effect_city_support"
     __slots__ = ("change",)
     __match_args__ = ("change",)
 
@@ -174,6 +180,7 @@ class CitySupport(Record):
 
 class Conflict(Record):
     kind: ClassVar[EffectKind] = EffectKind.CONFLICT
+    _schema = "civilization-cards.schema.json#/$defs/effect_conflict"
     __slots__ = ("aspect", "before_holders_of", "tokens", "replaced_by", "cancelled_by_both")
     __match_args__ = ("aspect", "before_holders_of", "tokens", "replaced_by", "cancelled_by_both")
 
@@ -200,6 +207,7 @@ class Conflict(Record):
 
 class TurnOrder(Record):
     kind: ClassVar[EffectKind] = EffectKind.TURN_ORDER
+    _schema = "civilization-cards.schema.json#/$defs/effect_turn_order"
     __slots__ = ("activities", "position")
     __match_args__ = ("activities", "position")
 
@@ -215,6 +223,7 @@ class TurnOrder(Record):
 
 class Tax(Record):
     kind: ClassVar[EffectKind] = EffectKind.TAX
+    _schema = "civilization-cards.schema.json#/$defs/effect_tax"
     __slots__ = ("rate_changes", "no_revolt")
     __match_args__ = ("rate_changes", "no_revolt")
 
@@ -228,6 +237,7 @@ class Tax(Record):
 
 class Treasury(Record):
     kind: ClassVar[EffectKind] = EffectKind.TREASURY
+    _schema = "civilization-cards.schema.json#/$defs/effect_treasury"
     __slots__ = ("token_value", "spent_on")
     __match_args__ = ("token_value", "spent_on")
 
@@ -241,6 +251,7 @@ class Treasury(Record):
 
 class CommodityExchange(Record):
     kind: ClassVar[EffectKind] = EffectKind.COMMODITY_EXCHANGE
+    _schema = "civilization-cards.schema.json#/$defs/effect_commodity_exchange"
     __slots__ = ("tokens_per_point", "phase")
     __match_args__ = ("tokens_per_point", "phase")
 
@@ -254,6 +265,7 @@ class CommodityExchange(Record):
 
 class TradeCardPurchase(Record):
     kind: ClassVar[EffectKind] = EffectKind.TRADE_CARD_PURCHASE
+    _schema = "civilization-cards.schema.json#/$defs/effect_trade_card_purchase"
     __slots__ = ("stack", "price")
     __match_args__ = ("stack", "price")
 
@@ -267,6 +279,7 @@ class TradeCardPurchase(Record):
 
 class HandLimitChange(Record):
     kind: ClassVar[EffectKind] = EffectKind.HAND_LIMIT
+    _schema = "civilization-cards.schema.json#/$defs/effect_hand_limit"
     __slots__ = ("change",)
     __match_args__ = ("change",)
 
@@ -278,6 +291,7 @@ class HandLimitChange(Record):
 
 class CommodityValue(Record):
     kind: ClassVar[EffectKind] = EffectKind.COMMODITY_VALUE
+    _schema = "civilization-cards.schema.json#/$defs/effect_commodity_value"
     __slots__ = ("set_size_change", "goods", "per_turn")
     __match_args__ = ("set_size_change", "goods", "per_turn")
 
@@ -293,6 +307,7 @@ class CommodityValue(Record):
 
 class SpecialAbility(Record):
     kind: ClassVar[EffectKind] = EffectKind.SPECIAL_ABILITY
+    _schema = "civilization-cards.schema.json#/$defs/effect_special_ability"
     __slots__ = ("action", "phase", "exempt_holders", "max_units", "max_cards")
     __match_args__ = ("action", "phase", "exempt_holders", "max_units", "max_cards")
 
@@ -319,6 +334,7 @@ class SpecialAbility(Record):
 
 class CreditTokens(Record):
     kind: ClassVar[EffectKind] = EffectKind.CREDIT_TOKENS
+    _schema = "civilization-cards.schema.json#/$defs/effect_credit_tokens"
     __slots__ = ("points", "colours")
     __match_args__ = ("points", "colours")
 
@@ -332,6 +348,7 @@ class CreditTokens(Record):
 
 class VictoryPoints(Record):
     kind: ClassVar[EffectKind] = EffectKind.VICTORY_POINTS
+    _schema = "civilization-cards.schema.json#/$defs/effect_victory_points"
     __slots__ = ("points",)
     __match_args__ = ("points",)
 
@@ -364,6 +381,7 @@ Effect: TypeAlias = (
 class CalamityLink(Record):
     """A card attribute's claim that it changes a calamity (the amounts are in CALAMITY_MODIFIERS)."""
 
+    _schema = "civilization-cards.schema.json#/$defs/calamity_link"
     __slots__ = ("calamity", "effect")
     __match_args__ = ("calamity", "effect")
 
@@ -381,6 +399,7 @@ class Attribute(Record):
     ``effects`` is empty for a text-only attribute (no effect kind fits it): read ``text``.
     """
 
+    _schema = "civilization-cards.schema.json#/$defs/attribute"
     __slots__ = ("text", "rules", "effects", "calamities", "source")
     __match_args__ = ("text", "rules", "effects", "calamities", "source")
 
@@ -408,6 +427,7 @@ class Attribute(Record):
 class PurchaseEffect(Record):
     """A one-time effect on acquiring the card (Expansion Project)."""
 
+    _schema = "civilization-cards.schema.json#/$defs/purchase_effect"
     __slots__ = (
         "kind",
         "text",
@@ -468,6 +488,7 @@ class PurchaseEffect(Record):
 
 
 class Group(Record):
+    _schema = "civilization-cards.schema.json#/$defs/group"
     __slots__ = ("id", "name", "colour", "shape")
     __match_args__ = ("id", "name", "colour", "shape")
 
@@ -490,6 +511,7 @@ class Credit(Record):
     (the card's own name unknown: Expansion Project 30.16.1 "10 extra credits to Rhetoric").
     """
 
+    _schema = "civilization-cards.schema.json#/$defs/card_credit"
     __slots__ = ("points", "group", "card", "extra", "target_name")
     __match_args__ = ("points", "group", "card", "extra", "target_name")
 
@@ -517,6 +539,7 @@ class Credit(Record):
 class Card(Record):
     """A civilization card (advancement). ``attributes`` None: its abilities are not in the sources."""
 
+    _schema = "civilization-cards.schema.json#/$defs/card"
     __slots__ = (
         "id",
         "name",
@@ -585,6 +608,7 @@ class Commodity(Record):
     names the fields no source prints, read by the data from the layout of a source's table
     (``("value", "stack")``: the good's row read as both); empty where every field is printed."""
 
+    _schema = "commodities.schema.json#/$defs/commodity"
     __slots__ = ("id", "name", "value", "count", "stack", "mining", "block", "block_counts", "inferred")
     __match_args__ = ("id", "name", "value", "count", "stack", "mining", "block", "block_counts")
 
@@ -624,6 +648,7 @@ class Commodity(Record):
 class Deck(Record):
     """One trade deck: its block, its goods with how many of their cards it holds, its calamity sets."""
 
+    _schema = "commodities.schema.json#/$defs/deck_block"
     __slots__ = ("block", "commodities", "calamity_sets", "calamity_severities")
     __match_args__ = ("block", "commodities", "calamity_sets", "calamity_severities")
 
@@ -648,6 +673,7 @@ class Deck(Record):
 class DeckBand(Record):
     """The trade decks used for a band of player counts (and a map region where the map is split)."""
 
+    _schema = "commodities.schema.json#/$defs/deck_composition"
     __slots__ = ("players_min", "players_max", "region", "decks")
     __match_args__ = ("players_min", "players_max", "region", "decks")
 
@@ -666,6 +692,7 @@ class DeckBand(Record):
 class BlockBonus(Record):
     """Player counts in which a set redeemed outside its native block gains its face value per card."""
 
+    _schema = "commodities.schema.json#/$defs/block_bonus"
     __slots__ = ("players_min", "players_max", "shared_goods")
     __match_args__ = ("players_min", "players_max", "shared_goods")
 
@@ -683,6 +710,7 @@ class CopiesBand(Record):
     """The cards of a calamity a game of ``players_min`` to ``players_max`` players (both included)
     holds; ``rules``: the band's own citation, () where the calamity's covers it."""
 
+    _schema = "calamities.schema.json#/$defs/calamity/properties/copies_by_players/items"
     __slots__ = ("players_min", "players_max", "copies", "rules")
     __match_args__ = ("players_min", "players_max", "copies", "rules")
 
@@ -699,6 +727,7 @@ class CopiesBand(Record):
 
 
 class Calamity(Record):
+    _schema = "calamities.schema.json#/$defs/calamity"
     __slots__ = (
         "id",
         "name",
@@ -797,6 +826,7 @@ class CalamityAlternative(Record):
     he may choose it only if he can pay all of it.
     """
 
+    _schema = "calamities.schema.json#/$defs/effect/properties/alternative"
     __slots__ = ("kind", "amount", "unit", "per_unit", "required_in_full", "text", "rules")
     __match_args__ = ("kind", "amount", "unit", "per_unit", "required_in_full", "text", "rules")
 
@@ -844,6 +874,7 @@ class CalamityAlternative(Record):
 class CalamityFallback(Record):
     """What happens instead when the player who should gain the units has none (30.221)."""
 
+    _schema = "calamities.schema.json#/$defs/effect/properties/fallback"
     __slots__ = ("kind", "text", "rules")
     __match_args__ = ("kind", "text", "rules")
 
@@ -866,6 +897,7 @@ class CalamityEffect(Record):
     the amount is not in the sources.
     """
 
+    _schema = "calamities.schema.json#/$defs/effect"
     __slots__ = (
         "id",
         "side",
@@ -1015,6 +1047,7 @@ class CalamityModifier(Record):
     marks a separate loss rather than a change of this one (Military in Civil War, 30.414).
     """
 
+    _schema = "calamities.schema.json#/$defs/modifier"
     __slots__ = (
         "card",
         "applies_to",
@@ -1129,6 +1162,7 @@ class CalamityImmunity(Record):
     immunity is also the card's `immunity` modifier, which calamity_amount applies.
     """
 
+    _schema = "calamities.schema.json#/$defs/immune_entry"
     __slots__ = ("who", "side", "nation", "card", "text", "effects", "rules")
     __match_args__ = ("who", "side", "nation", "card", "text", "effects", "rules")
 
@@ -1164,6 +1198,7 @@ class CalamityImmunity(Record):
 class Combination(Record):
     """How modifiers of different cards combine: cumulative, or only the highest of ``precedence``."""
 
+    _schema = "calamities.schema.json#/$defs/modifier_combination"
     __slots__ = ("mode", "precedence", "overrides", "mode_unknown")
     __match_args__ = ("mode", "precedence", "overrides", "mode_unknown")
 
@@ -1191,6 +1226,7 @@ class Addition(Record):
     """A separate loss a held card adds to a calamity (Military in Civil War: five unit points
     from each faction, 30.414): ``amount`` of ``kind``, counted once per ``per`` where given."""
 
+    _schema = "calamities.schema.json#/$defs/effect_change"
     __slots__ = ("card", "amount", "per", "kind", "unit")
     __match_args__ = ("card", "amount", "per", "kind", "unit")
 
@@ -1423,6 +1459,7 @@ class Nation(Record):
     ``colour`` the colour of its tokens as the sources name it (None: not in the sources; 4.6
     names Crete's only)."""
 
+    _schema = "ruleset.schema.json#/properties/nations/items"
     __slots__ = ("id", "name", "start_areas", "ast_position", "region", "colour")
     __match_args__ = ("id", "name", "start_areas", "ast_position", "region", "colour")
 
@@ -1457,6 +1494,9 @@ class Requirements(Record):
     ``min_cards_of_value`` holds (count, lowest cost, cost below) triples.
     """
 
+    _schema = (
+        "ruleset.schema.json#/properties/epochs/items/properties/requirements_by_level/items/properties/requirements"
+    )
     __slots__ = (
         "min_cities",
         "min_card_groups",
@@ -1516,6 +1556,7 @@ class Requirements(Record):
 class Epoch(Record):
     """An epoch of the A.S.T. and its entry requirements by A.S.T. level (see AST_LEVELS)."""
 
+    _schema = "ruleset.schema.json#/properties/epochs/items"
     __slots__ = ("id", "name", "order", "requirements")
     __match_args__ = ("id", "name", "order", "requirements")
 
@@ -1534,6 +1575,7 @@ class Epoch(Record):
 class AstTrack(Record):
     """A nation's A.S.T. track at one level: where each epoch starts, and the values by space."""
 
+    _schema = "ruleset.schema.json#/properties/ast/properties/tracks/items"
     __slots__ = ("nation", "level", "spaces", "epoch_starts", "space_values")
     __match_args__ = ("nation", "level", "spaces", "epoch_starts", "space_values")
 
@@ -1562,6 +1604,7 @@ class SubActivity(Record):
     """A step of a phase: its id, name as written, the rule sections it cites, and the
     civilization card whose holders alone take it (None: every player)."""
 
+    _schema = "ruleset.schema.json#/properties/sequence_of_play/properties/phases/items/properties/sub_activities/items"
     __slots__ = ("id", "name", "rules", "card")
     __match_args__ = ("id", "name", "rules", "card")
 
@@ -1588,6 +1631,7 @@ class Phase(Record):
     the phase has no such rule or the ruleset does not give it (a limit's part: no limit of its
     own)."""
 
+    _schema = "ruleset.schema.json#/properties/sequence_of_play/properties/phases/items"
     __slots__ = (
         "id",
         "name",
@@ -1798,6 +1842,7 @@ class PlayerCount(Record):
     has, the nation sets of its configurations (``nations``), each configuration in full
     (``configurations``: nations, map, trade decks) and the rules it adds (``special_rules``)."""
 
+    _schema = "ruleset.schema.json#/properties/player_counts/properties/counts/items"
     __slots__ = ("players", "given", "tokens_per_player", "nations", "configurations", "special_rules")
     __match_args__ = ("players", "given", "tokens_per_player", "nations", "configurations", "special_rules")
 
@@ -1826,6 +1871,7 @@ class PlayerCount(Record):
 
 
 class Area(Record):
+    _schema = "map.schema.json#/$defs/area"
     __slots__ = (
         "id",
         "name",
@@ -1918,6 +1964,7 @@ class Region(Record):
 
 
 class TradeStack(Record):
+    _schema = "commodities.schema.json#/$defs/trade_stack"
     __slots__ = ("number", "commodities", "calamities", "purchases")
     __match_args__ = ("number", "commodities", "calamities", "purchases")
 
@@ -1943,6 +1990,7 @@ class TradeStack(Record):
 class StackSetupStep(Record):
     """One step of preparing the trade stacks before play, as the rules list them."""
 
+    _schema = "commodities.schema.json#/$defs/step"
     __slots__ = ("step", "text", "rules")
     __match_args__ = ("step", "text", "rules")
 
@@ -1963,6 +2011,7 @@ class HandLimitBand(Record):
     """The commodity cards a player may keep in a game of ``players_min`` to ``players_max``
     players (both included); ``rules``: the band's own citation, () where the setting's covers it."""
 
+    _schema = "ruleset.schema.json#/properties/hand_limit/properties/by_players/items"
     __slots__ = ("players_min", "players_max", "commodity_cards", "rules")
     __match_args__ = ("players_min", "players_max", "commodity_cards", "rules")
 
@@ -1985,6 +2034,7 @@ class HandLimit(Record):
     ``by_players``: where the limit depends on the player count, one band per range of counts
     (``commodity_cards`` is then None); () where it does not."""
 
+    _schema = "ruleset.schema.json#/properties/hand_limit"
     __slots__ = ("commodity_cards", "card_changes", "cumulative", "rules", "by_players")
     __match_args__ = ("commodity_cards", "card_changes", "cumulative", "rules", "by_players")
 
@@ -2012,6 +2062,7 @@ class HandLimit(Record):
 class RateChange(Record):
     """A card that lets its holder raise or lower the tax rate, in tokens per city."""
 
+    _schema = "ruleset.schema.json#/properties/taxation/properties/rate_changes/items"
     __slots__ = ("card", "raise_by", "lower_by")
     __match_args__ = ("card", "raise_by", "lower_by")
 
@@ -2028,6 +2079,7 @@ class RateChange(Record):
 class Taxation(Record):
     """The tax rate in tokens per city, the cards that change it, and those that prevent revolts."""
 
+    _schema = "ruleset.schema.json#/properties/taxation"
     __slots__ = ("tokens_per_city", "rate_changes", "cumulative", "revolt_immune_cards", "rules")
     __match_args__ = ("tokens_per_city", "rate_changes", "cumulative", "revolt_immune_cards", "rules")
 
@@ -2056,6 +2108,7 @@ class ScoringItem(Record):
     """One item of the final score: what it is counted per, and its points (None: as the rules say
     in ``text``, e.g. a card's face value)."""
 
+    _schema = "ruleset.schema.json#/properties/victory/properties/scoring/items"
     __slots__ = ("id", "name", "per", "points", "text", "rules")
     __match_args__ = ("id", "name", "per", "points", "text", "rules")
 
@@ -2208,3 +2261,8 @@ class Assumptions(Record):
         for name, value in single:
             _set(self, name, optional(value, name, _ASSUMED[name]))
         _set(self, "why", text(why, "why"))
+
+
+# The schemas' constraints on the fields (generated: compiler/tools/bounds.py), held where a record is
+# made by calling its class, changed or unpickled.
+bound(globals(), BOUNDS)

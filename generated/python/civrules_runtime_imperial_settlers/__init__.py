@@ -88,7 +88,7 @@ _RECORDS = frozenset(
     )
 )
 
-__version__ = "2.3.3"
+__version__ = "2.4.0"
 
 __all__ = [
     "Action",

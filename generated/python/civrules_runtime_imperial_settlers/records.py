@@ -12,8 +12,10 @@ from __future__ import annotations
 from civrules_runtime.assumed import pairs, text
 from civrules_runtime.errors import collection, within
 from civrules_runtime.mappings import FrozenMap
-from civrules_runtime.records import Record
+from civrules_runtime.records import Record, bound
 from civrules_runtime.records import UnknownFact as UnknownFact
+
+from .bounds import BOUNDS
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -28,6 +30,7 @@ class SourceName(Record):
     """A name a source in another language gives a card, and that language (ISO 639-1): never the
     card's name in the edition's language."""
 
+    _schema = "imperial-settlers/cards.schema.json#/properties/cards/items/properties/source_name"
     __slots__ = ("text", "language")
     __match_args__ = ("text", "language")
 
@@ -42,6 +45,7 @@ class SourceName(Record):
 class CopyFacts(Record):
     """A copy of a card whose printed cost, spoils or deal differ from the card's (None: as the card's)."""
 
+    _schema = "imperial-settlers/cards.schema.json#/properties/cards/items/properties/differing_copies/items"
     __slots__ = ("printed_id", "cost", "spoils", "deal")
     __match_args__ = ("printed_id", "cost", "spoils", "deal")
 
@@ -70,6 +74,7 @@ class CountedGoods(Record):
     ``colour`` None); ``at_most`` counted at most; and the goods of ``plus`` whatever the count.
     ``given(count)`` is what a count gives. ``rules`` cite the rule and the source of the fact."""
 
+    _schema = "imperial-settlers/cards.schema.json#/$defs/counted"
     __slots__ = ("each", "per", "colour", "at_most", "plus", "rules")
     __match_args__ = ("each", "per", "colour", "at_most", "plus")
 
@@ -114,6 +119,7 @@ class Card(Record):
     ability or action location's effect in the project's words (None: not in the sources, or a
     production location, which has none)."""
 
+    _schema = "imperial-settlers/cards.schema.json#/properties/cards/items"
     __slots__ = (
         "id",
         "name",
@@ -204,6 +210,7 @@ class Faction(Record):
     """A faction: its deck, what its board produces in every production phase and what it lets a
     player store at clean-up (one good id per unit)."""
 
+    _schema = "imperial-settlers/factions.schema.json#/properties/factions/items"
     __slots__ = ("id", "name", "deck", "production", "storage", "rules", "special_rules")
     __match_args__ = ("id", "name", "deck", "production", "storage")
 
@@ -238,6 +245,7 @@ class Faction(Record):
 class Deck(Record):
     """A deck: its printed code, its size, and its faction (None: the common deck)."""
 
+    _schema = "imperial-settlers/ruleset.schema.json#/properties/decks/items"
     __slots__ = ("id", "name", "prefix", "size", "faction")
     __match_args__ = ("id", "name", "prefix", "size", "faction")
 
@@ -258,6 +266,7 @@ class Deck(Record):
 class Good(Record):
     """A good: a resource, a token, or another; ``stands_for`` the goods it may pay in place of (gold)."""
 
+    _schema = "imperial-settlers/ruleset.schema.json#/properties/goods/items"
     __slots__ = ("id", "name", "resource", "token", "stands_for")
     __match_args__ = ("id", "name", "resource", "token", "stands_for")
 
@@ -285,6 +294,7 @@ class Action(Record):
     becomes (``foundation``) and its owner gains, and how often a location may be activated a
     round (None where the action does not say)."""
 
+    _schema = "imperial-settlers/ruleset.schema.json#/properties/actions/items"
     __slots__ = (
         "id",
         "name",
@@ -355,6 +365,7 @@ class Phase(Record):
     """A phase of a round, in order, with its steps in words (``steps``) and in full
     (``step_facts``: what each step draws, reveals, picks and produces from)."""
 
+    _schema = "imperial-settlers/ruleset.schema.json#/properties/phases/items"
     __slots__ = ("id", "name", "order", "steps", "skipped_in_last_round", "rules", "step_facts")
     __match_args__ = ("id", "name", "order", "steps")
 
@@ -402,6 +413,7 @@ class Colour(Record):
 class LocationRow(Record):
     """A kind of location and the row of the empire it is placed in (p4: top, middle, bottom)."""
 
+    _schema = "imperial-settlers/ruleset.schema.json#/properties/location_kinds/items"
     __slots__ = ("id", "name", "row")
     __match_args__ = ("id", "name", "row")
 
@@ -418,6 +430,7 @@ class LocationRow(Record):
 class CardPart(Record):
     """A part of a card and the side of the card it is printed on (p4)."""
 
+    _schema = "imperial-settlers/ruleset.schema.json#/properties/card_anatomy/items"
     __slots__ = ("id", "name", "side")
     __match_args__ = ("id", "name", "side")
 
@@ -434,6 +447,7 @@ class CardPart(Record):
 class Component(Record):
     """A component of the box: how many there are, or the fewest (``minimum``) where the rules give that (p2)."""
 
+    _schema = "imperial-settlers/ruleset.schema.json#/properties/components/items"
     __slots__ = ("id", "name", "count", "minimum")
     __match_args__ = ("id", "name", "count", "minimum")
 
@@ -471,6 +485,7 @@ class FactionRule(Record):
     ``samurai``), the most one location may hold (None: the rule writes no bound). ``rules`` cite
     the rule and the source of the fact."""
 
+    _schema = "imperial-settlers/factions.schema.json#/properties/factions/items/properties/special_rules/items"
     __slots__ = ("id", "text", "cards", "at_most_per_location", "rules")
     __match_args__ = ("id", "text", "cards")
 
@@ -500,6 +515,7 @@ class PhaseStep(Record):
     (deck → cards), the common cards revealed (a number or ``players_plus_one``), how the revealed
     cards are picked, and where the goods of a production step come from."""
 
+    _schema = "imperial-settlers/ruleset.schema.json#/properties/phases/items/properties/steps/items"
     __slots__ = ("step", "text", "draw", "reveal", "pick", "source_of_goods")
     __match_args__ = ("step", "text", "draw", "reveal", "pick", "source_of_goods")
 
@@ -530,6 +546,7 @@ class PhaseStep(Record):
 class Scoring(Record):
     """The VP each location in an empire adds at the end of the game (p7)."""
 
+    _schema = "imperial-settlers/ruleset.schema.json#/properties/scoring"
     __slots__ = ("common_location_vp", "faction_location_vp")
     __match_args__ = ("common_location_vp", "faction_location_vp")
 
@@ -545,6 +562,7 @@ class SoloLevel(Record):
     """A level of the solo game's achievement table (p14): a score of at least ``at_least`` (and
     below ``below``, for the lowest) reaches it."""
 
+    _schema = "imperial-settlers/ruleset.schema.json#/properties/solo/properties/achievements/properties/levels/items"
     __slots__ = ("id", "name", "at_least", "below")
     __match_args__ = ("id", "name", "at_least", "below")
 
@@ -564,6 +582,7 @@ class DeckRule(Record):
     """The deck-building rule (p12): a faction deck of ``size`` cards, ``pattern`` (copies, cards):
     that many cards of that many copies each; every copy of a card in or none."""
 
+    _schema = "imperial-settlers/ruleset.schema.json#/properties/deck_building"
     __slots__ = ("size", "pattern", "all_copies")
     __match_args__ = ("size", "pattern", "all_copies")
 
@@ -625,3 +644,8 @@ class Assumptions(Record):
         _set(self, "card_productions", _pairs(card_productions, "card_productions", "productions"))
         _set(self, "card_build_bonuses", _pairs(card_build_bonuses, "card_build_bonuses", "build bonuses"))
         _set(self, "why", text(why, "why"))
+
+
+# The schemas' constraints on the fields (generated: compiler/tools/bounds.py), held where a record is
+# made by calling its class, changed or unpickled.
+bound(globals(), BOUNDS)

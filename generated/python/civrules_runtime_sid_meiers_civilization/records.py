@@ -10,9 +10,10 @@ sources do not give.
 from __future__ import annotations
 
 from civrules_runtime.assumed import count, pairs, text
-from civrules_runtime.records import Record
+from civrules_runtime.records import Record, bound
 from civrules_runtime.records import UnknownFact as UnknownFact
 
+from .bounds import BOUNDS
 from .vocab import Activity, BonusPer, CombatSituation, EffectKind, VictoryEnds, VictoryKind
 
 # Typing names are needed only by type checkers: importing `typing` costs import time.
@@ -27,6 +28,10 @@ _set = object.__setattr__
 class UnitRef(Record):
     """A unit type at a rank (what a technology unlocks)."""
 
+    _schema = (
+        "sid-meiers-civilization/technologies.schema.json#"
+        "/properties/technologies/items/properties/unlocks/oneOf/0/properties/units/items"
+    )
     __slots__ = ("type", "rank")
     __match_args__ = ("type", "rank")
 
@@ -41,6 +46,7 @@ class UnitRef(Record):
 class TechEffect(Record):
     """One ability of a technology card, by kind (its value and resource where the data gives them)."""
 
+    _schema = "sid-meiers-civilization/technologies.schema.json#/properties/technologies/items/properties/effects/items"
     __slots__ = ("kind", "value", "resource")
     __match_args__ = ("kind", "value", "resource")
 
@@ -57,6 +63,9 @@ class TechEffect(Record):
 class Unlocks(Record):
     """What a technology makes available: buildings, unit ranks, governments, wonders."""
 
+    _schema = (
+        "sid-meiers-civilization/technologies.schema.json#/properties/technologies/items/properties/unlocks/oneOf/0"
+    )
     __slots__ = ("buildings", "units", "governments", "wonders")
     __match_args__ = ("buildings", "units", "governments", "wonders")
 
@@ -82,6 +91,7 @@ class Technology(Record):
     """A technology card: its level in the pyramid (None: not in the sources), what it unlocks
     (None: not in the sources) and its abilities."""
 
+    _schema = "sid-meiers-civilization/technologies.schema.json#/properties/technologies/items"
     __slots__ = ("id", "name", "level", "unlocks", "effects")
     __match_args__ = ("id", "name", "level", "unlocks", "effects")
 
@@ -109,6 +119,7 @@ class Technology(Record):
 class Terrain(Record):
     """A terrain of the map squares."""
 
+    _schema = "sid-meiers-civilization/buildings.schema.json#/properties/terrains/items"
     __slots__ = ("id", "name", "water")
     __match_args__ = ("id", "name", "water")
 
@@ -128,6 +139,7 @@ class Building(Record):
     ``upgrade_unknown`` is True, not in the sources: the helper ``upgrade_of`` tells them apart), its
     cost and combat bonus."""
 
+    _schema = "sid-meiers-civilization/buildings.schema.json#/properties/buildings/items"
     __slots__ = (
         "id", "name", "terrains", "city_centre", "limited", "upgrade_of", "cost", "combat_bonus", "upgrade_unknown",
     )  # fmt: skip
@@ -173,6 +185,7 @@ class Building(Record):
 class Rank(Record):
     """A rank of a unit type: its name, production cost and strength range (None: not in the sources)."""
 
+    _schema = "sid-meiers-civilization/units.schema.json#/properties/unit_types/items/properties/ranks/items"
     __slots__ = ("rank", "name", "cost", "strength_min", "strength_max")
     __match_args__ = ("rank", "name", "cost", "strength_min", "strength_max")
 
@@ -200,6 +213,7 @@ class Rank(Record):
 class UnitType(Record):
     """A unit type with its ranks, what it trumps, and its deck size."""
 
+    _schema = "sid-meiers-civilization/units.schema.json#/properties/unit_types/items"
     __slots__ = ("id", "name", "available_at_start", "trumps", "never_trumped", "deck_size", "ranks")
     __match_args__ = ("id", "name", "available_at_start", "trumps", "never_trumped", "deck_size", "ranks")
 
@@ -248,6 +262,7 @@ class Wonder(Record):
     """A wonder: its era and cost (None: not in the sources), the cheaper cost with a technology,
     and how much less trade its owner needs to research."""
 
+    _schema = "sid-meiers-civilization/wonders.schema.json#/properties/wonders/items"
     __slots__ = ("id", "name", "era", "cost", "discount_cost", "discount_technology", "research_discount")
     __match_args__ = ("id", "name", "era", "cost", "discount_cost", "discount_technology", "research_discount")
 
@@ -296,6 +311,7 @@ class CultureSpace(Record):
     """A space of the culture track: its position, kind, the culture and trade to enter it (None:
     not in the sources), and the deck it draws from."""
 
+    _schema = "sid-meiers-civilization/culture.schema.json#/properties/spaces/items"
     __slots__ = ("id", "position", "kind", "culture", "trade", "deck")
     __match_args__ = ("id", "position", "kind", "culture", "trade", "deck")
 
@@ -326,6 +342,7 @@ class CultureSpace(Record):
 class CultureDeck(Record):
     """A culture event deck and its number of cards."""
 
+    _schema = "sid-meiers-civilization/culture.schema.json#/properties/decks/items"
     __slots__ = ("id", "name", "cards")
     __match_args__ = ("id", "name", "cards")
 
@@ -342,6 +359,7 @@ class CultureDeck(Record):
 class GreatPerson(Record):
     """A great person: its category and combat bonus."""
 
+    _schema = "sid-meiers-civilization/culture.schema.json#/properties/great_people/items"
     __slots__ = ("id", "name", "category", "combat_bonus")
     __match_args__ = ("id", "name", "category", "combat_bonus")
 
@@ -360,6 +378,7 @@ class GreatPerson(Record):
 class Tile(Record):
     """A map tile: the civilization whose start tile it is, and its squares' terrains by row."""
 
+    _schema = "sid-meiers-civilization/map.schema.json#/properties/tiles/items"
     __slots__ = ("id", "name", "civilization", "squares")
     __match_args__ = ("id", "name", "civilization", "squares")
 
@@ -378,6 +397,7 @@ class Tile(Record):
 class Phase(Record):
     """A phase of the turn, its place and what it allows."""
 
+    _schema = "sid-meiers-civilization/ruleset.schema.json#/properties/phases/items"
     __slots__ = ("id", "name", "order", "allows")
     __match_args__ = ("id", "name", "order", "allows")
 
@@ -397,6 +417,7 @@ class Government(Record):
     """A government: whether civilizations start in it, whether it is the passage between two, and
     the coins and battle hand it adds."""
 
+    _schema = "sid-meiers-civilization/ruleset.schema.json#/properties/governments/items"
     __slots__ = ("id", "name", "starting", "transitional", "coins", "battle_hand")
     __match_args__ = ("id", "name", "starting", "transitional", "coins", "battle_hand")
 
@@ -427,6 +448,7 @@ class Government(Record):
 class Victory(Record):
     """A victory: its kind, the technology or the coins it needs, and when it ends the game."""
 
+    _schema = "sid-meiers-civilization/ruleset.schema.json#/properties/victories/items"
     __slots__ = ("id", "name", "kind", "technology", "coins", "ends")
     __match_args__ = ("id", "name", "kind", "technology", "coins", "ends")
 
@@ -457,6 +479,7 @@ class Victory(Record):
 class Resource(Record):
     """A resource."""
 
+    _schema = "sid-meiers-civilization/ruleset.schema.json#/properties/resources/items"
     __slots__ = ("id", "name")
     __match_args__ = ("id", "name")
 
@@ -471,6 +494,7 @@ class Resource(Record):
 class CombatBonus(Record):
     """A combat bonus: its amount, per what it counts, the building it counts, the situation it needs."""
 
+    _schema = "sid-meiers-civilization/ruleset.schema.json#/properties/combat_bonuses/items"
     __slots__ = ("id", "name", "amount", "per", "building", "situation")
     __match_args__ = ("id", "name", "amount", "per", "building", "situation")
 
@@ -503,6 +527,7 @@ class CityAction(Record):
     icon in the outskirts, Arts) and the resources it collects per action (None: the action gives
     none of them)."""
 
+    _schema = "sid-meiers-civilization/ruleset.schema.json#/properties/city_actions/items"
     __slots__ = ("id", "name", "culture", "per_culture_icon", "per_action")
     __match_args__ = ("id", "name", "culture", "per_culture_icon", "per_action")
 
@@ -530,6 +555,7 @@ class CityAction(Record):
 class Civilization(Record):
     """A civilization: its starting technology and government (None: not in the sources)."""
 
+    _schema = "sid-meiers-civilization/ruleset.schema.json#/properties/civilizations/items"
     __slots__ = ("id", "name", "starting_technology", "starting_government")
     __match_args__ = ("id", "name", "starting_technology", "starting_government")
 
@@ -548,6 +574,7 @@ class Civilization(Record):
 class Marker(Record):
     """A hut or village marker and how many there are."""
 
+    _schema = "sid-meiers-civilization/ruleset.schema.json#/properties/huts/items"
     __slots__ = ("id", "name", "count")
     __match_args__ = ("id", "name", "count")
 
@@ -565,6 +592,7 @@ class Research(Record):
     """What researching costs: the trade each level needs, the trade a coin keeps, whether research
     spends all the trade."""
 
+    _schema = "sid-meiers-civilization/ruleset.schema.json#/properties/research"
     __slots__ = ("costs", "trade_kept_per_coin", "spends_all_trade")
     __match_args__ = ("costs", "trade_kept_per_coin", "spends_all_trade")
 
@@ -584,6 +612,7 @@ class Pyramid(Record):
     technology is placed on it (None: not in the sources; ``inferred``: read from the figures, not
     stated)."""
 
+    _schema = "sid-meiers-civilization/ruleset.schema.json#/properties/pyramid"
     __slots__ = (
         "levels",
         "top_level",
@@ -634,6 +663,7 @@ class BattleHand(Record):
     """The battle hand: its base size, the cards each friendly figure beyond the first adds, and
     the cards defending a city or capital adds."""
 
+    _schema = "sid-meiers-civilization/ruleset.schema.json#/properties/combat/properties/battle_hand"
     __slots__ = ("base", "per_extra_figure", "defending_city")
     __match_args__ = ("base", "per_extra_figure", "defending_city")
 
@@ -739,3 +769,8 @@ class Assumptions(Record):
         for name, values in by_id:
             _set(self, name, pairs(values, name, *_ASSUMED[name]))
         _set(self, "why", text(why, "why"))
+
+
+# The schemas' constraints on the fields (generated: compiler/tools/bounds.py), held where a record is
+# made by calling its class, changed or unpickled.
+bound(globals(), BOUNDS)
