@@ -368,9 +368,8 @@ def _bound_words(key: str, value: object) -> str:
         "minItems": "at least this many items:",
         "minItems_or_absent": "none (absent) or at least this many items:",
         "maxItems": "at most this many items:",
-        "uniqueItems": "no item twice:",
     }
-    return f"{words.get(key, key)} {value!r}"
+    return "no item twice" if key == "uniqueItems" else f"{words.get(key, key)} {value!r}"
 
 
 def _bound_test(key: str, bound: object) -> Callable[[object], bool]:
