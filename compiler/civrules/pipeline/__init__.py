@@ -139,11 +139,10 @@ def analyse(
     found_by: dict[str, list[Diagnostic]] = {}
     diagnostics.extend(run_checks(model, select, ignore, debug=debug, reuse=reuse, found_by=found_by))
     own = [loaded.manifest.file.path, *(one.path for files in loaded.files.values() for one in files)]
-    relocated = at_the_variant(diagnostics, resolved)
-    relocated = caused_by_the_variant(
-        relocated, resolved, own, found_by, lambda wanted: base_findings(workspace, resolver, resolved, wanted)
+    told = relocate(
+        diagnostics, resolved, own, found_by, lambda wanted: base_findings(workspace, resolver, resolved, wanted)
     )
-    told = from_the_variant(relocated, resolved, lambda wanted: base_findings(workspace, resolver, resolved, wanted))
+    told = as_the_base_shows(diagnostics, told, resolved, _ShownBy(workspace, resolver, resolved))
     # Suppressions are judged where each diagnostic is shown: a comment on the variant's line
     # silences what was moved there (judged at the base's place, it silenced nothing and R021 said
     # nothing was reported on the line that showed it); a `suppress:` entry still silences a moved
@@ -262,6 +261,82 @@ def _restated_in_part(loaded: LoadedRuleset, resolved: Resolved) -> Callable[[Di
         return merged is not None and diagnostic.subjects[0] in merged
 
     return restated
+
+
+class _ShownBy:
+    """How the base of a variant (the base itself a variant) shows its checks' findings: placed by
+    its own layer's relocations (:func:`relocate`), each in the nearest ruleset of its chain that
+    caused it."""
+
+    def __init__(self, workspace: Workspace, resolver: Resolver, variant: Resolved) -> None:
+        self._workspace, self._resolver, self._variant = workspace, resolver, variant
+
+    def shown(self, wanted: frozenset[str]) -> list[tuple[Diagnostic, Diagnostic]]:
+        """The base's findings of the codes ``wanted``, each as found and as its analysis shows it."""
+        workspace, resolver = self._workspace, self._resolver
+        base = base_of(workspace, resolver, self._variant)
+        found = base_findings(workspace, resolver, self._variant, wanted)
+        raw = [d for code in sorted(found) for d in found[code]]
+        if base is None or len(base.chain) < 2 or not raw:
+            return [(d, d) for d in raw]
+        layer = len(base.chain) - 1
+        own = [file for file, at in base.layers.items() if at == layer]
+        shown = relocate(raw, base, own, found, lambda codes: base_findings(workspace, resolver, base, codes))
+        shown = as_the_base_shows(raw, shown, base, _ShownBy(workspace, resolver, base))
+        return list(zip(raw, shown, strict=True))
+
+
+def relocate(
+    diagnostics: list[Diagnostic],
+    resolved: Resolved,
+    own: Iterable[str],
+    found_by: Mapping[str, list[Diagnostic]],
+    findings_of_base: Callable[[frozenset[str]], Mapping[str, Sequence[Diagnostic]]],
+) -> list[Diagnostic]:
+    """A variant's findings placed and told as its own layer makes them (its changes' lines, the
+    fix written from it): :func:`at_the_variant`, :func:`caused_by_the_variant`,
+    :func:`from_the_variant`, one diagnostic for one."""
+    moved = at_the_variant(diagnostics, resolved)
+    moved = caused_by_the_variant(moved, resolved, own, found_by, findings_of_base)
+    return from_the_variant(moved, resolved, findings_of_base)
+
+
+def as_the_base_shows(
+    found: list[Diagnostic],
+    told: list[Diagnostic],
+    resolved: Resolved,
+    shown_by: _ShownBy,
+) -> list[Diagnostic]:
+    """Each finding a variant's own layer left as it was found (``told``, from ``found``) that its
+    base, itself a variant, finds at the same place too: told as the base's analysis tells it.
+
+    A variant relocates what its own changes cause and leaves what its base finds to the base
+    (:func:`caused_by_the_variant`): a variant of a variant left the middle variant's doing in the
+    first base's file, with the first base's hint, though the middle variant's analysis shows it at
+    its own line. Each layer relocates its own, so a finding stands in the nearest ruleset of the
+    chain that caused it, with the hint that layer gives.
+    """
+    if len(resolved.chain) < 3:
+        return told  # its base is a base ruleset: nothing there is relocated
+    layer = len(resolved.chain) - 1
+    left = [
+        at
+        for at, (was, now) in enumerate(zip(found, told, strict=True))
+        if was is now and was.span is not None and resolved.layers.get(was.span.file, layer) != layer
+    ]
+    if not left:
+        return told
+    shown = {
+        _finding(was): now for was, now in shown_by.shown(frozenset(found[at].code for at in left)) if now is not was
+    }
+    if not shown:
+        return told
+    result = list(told)
+    for at in left:
+        base_shows = shown.get(_finding(found[at]))
+        if base_shows is not None:
+            result[at] = replace(found[at], span=base_shows.span, hint=base_shows.hint, related=base_shows.related)
+    return result
 
 
 def _own(diagnostics: list[Diagnostic], workspace: Workspace, loaded: LoadedRuleset) -> list[Diagnostic]:
@@ -670,6 +745,16 @@ def _read_by(changed: str, reads: frozenset[str] | None) -> bool:
     return any(name.startswith(f"{collection}.") for name in reads)  # an entity added or removed
 
 
+def base_of(workspace: Workspace, resolver: Resolver, resolved: Resolved) -> Resolved | None:
+    """The resolution of a variant's base (``resolver``'s, resolved now if it was not)."""
+    base_id = resolved.chain[-2]
+    base = resolver.resolution(base_id)
+    if base is None:
+        manifest = workspace.manifest(base_id)
+        base = resolver.resolve(workspace.load_ruleset(manifest))[0] if manifest is not None else None
+    return base
+
+
 def base_findings(
     workspace: Workspace, resolver: Resolver, resolved: Resolved, wanted: frozenset[str]
 ) -> dict[str, list[Diagnostic]]:
@@ -677,13 +762,9 @@ def base_findings(
     ``resolver``): those the base's analysis found already (:attr:`Resolved.findings`), the others
     run on the base's model, built once. A check that fails on the base is left out: its findings
     in the variant are not known to be the variant's."""
-    base_id = resolved.chain[-2]
-    base = resolver.resolution(base_id)
+    base = base_of(workspace, resolver, resolved)
     if base is None:
-        manifest = workspace.manifest(base_id)
-        base = resolver.resolve(workspace.load_ruleset(manifest))[0] if manifest is not None else None
-        if base is None:
-            return {}
+        return {}
     found = dict(base.findings or {})
     missing = wanted - found.keys()
     if missing:

@@ -1,0 +1,99 @@
+"""A finding a variant of a variant shows stands in the nearest ruleset of its chain that caused it.
+
+Each layer of a chain relocates what its own changes cause (:func:`civrules.pipeline.relocate`):
+`ep-house2` extending `ep-house`, which lowered `players.min`, showed P002 in the first base's file
+with the first base's hint, though `ep-house` alone shows it at its own line. Every check that
+relocates, with its cause in the middle of a chain of three or at its top, and alone (two deep).
+"""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from civrules.diagnostics import Diagnostic
+from civrules.pipeline import analyse
+from tests.core import test_variant_caused as caused
+from tests.families.advanced_civilization import test_designer_trial_four as trial_four
+from tests.families.advanced_civilization.test_designer_trial import HEAD
+from tests.rulefiles import CachedWorkspace
+
+EARLY_CITIES = (
+    "overlay:\n  epochs:\n    patch:\n      - id: early_bronze_age\n"
+    "        requirements: {min_cities: 4, source: house rule}\n"
+)
+SEPARATE_UNIVERSITY = (
+    "overlay:\n  buildings:\n    patch:\n"
+    '      - {id: universidade, upgrade_of: null, source: "house rule: separate university"}\n'
+)
+
+#: A variant whose one change makes a check's finding: its id, its text, the code and what its line holds.
+CAUSES = [
+    ("house", trial_four.RAISED, "P002", "players: {max: 9"),
+    ("house", trial_four.LOWERED, "P003", "players: {min: 4"),
+    ("house-is", caused.HOUSE_IS, "F001", "{id: bar014"),
+    ("house-sid", caused.NO_SPACE_FLIGHT, "T002", "{id: space_flight"),
+    ("house-sid", caused.CHEAP_COLOSSUS, "T012", "{id: colossus"),
+    ("house-sid", caused.POTTERY_AT_THE_TOP, "T002", "{id: pottery"),
+    ("house-sid", caused.TWENTY_COINS, "T015", "{victory: 20"),
+    ("house-is", caused.ONE_COPY_FEWER, "F001", "{id: bar001"),
+    ("mega-17", caused.SEVENTEEN_NATIONS, "P006", "{id: kushan"),
+    ("house-sid", caused.NO_CATHEDRAL, "T007", "{id: theology"),
+    ("house-is", caused.A_DEARER_COMMON_DECK, "F005", "{id: com001"),
+    ("house-is", caused.A_GAP_AND_A_COST, "F008", "{id: bar004"),
+    # at a related place of the variant (:func:`civrules.pipeline.at_the_variant`)
+    ("house", HEAD + EARLY_CITIES, "A010", "min_cities: 4"),
+    (
+        "house-sid",
+        caused.HOUSE_SID.replace("extends: sid-meiers-civilization", "extends: sid-meiers-civilization-community")
+        + SEPARATE_UNIVERSITY,
+        "Q008",
+        "{id: universidade",
+    ),
+]
+
+
+def _shown(files: dict[str, str], ruleset: str, code: str) -> Diagnostic:
+    workspace = CachedWorkspace({f"rulesets/{name}.yaml": text for name, text in files.items()})
+    analysis = analyse(workspace, workspace.load_ruleset(workspace.manifests()[ruleset]))
+    (found,) = [d for d in analysis.diagnostics if d.code == code]
+    return found
+
+
+def _line(text: str, needle: str) -> int:
+    return text[: text.index(needle)].count("\n") + 1
+
+
+def _renamed(text: str, ruleset: str, to: str, extends: str | None = None) -> str:
+    text = text.replace(f"id: {ruleset}\n", f"id: {to}\n", 1)
+    return text if extends is None else re.sub(r"(?m)^extends: .*$", f"extends: {extends}", text, count=1)
+
+
+def _empty_over(text: str, ruleset: str, to: str) -> str:
+    """A variant of ``text``'s base that changes nothing: ``text``'s head, its overlay left out."""
+    head = text[: text.index("overlay:")] if "overlay:" in text else text
+    return _renamed(head, ruleset, to)
+
+
+@pytest.mark.parametrize(("ruleset", "text", "code", "needle"), CAUSES, ids=[f"{c[2]}-{c[3]}" for c in CAUSES])
+def test_a_finding_stands_at_the_layer_that_caused_it_two_and_three_deep(
+    ruleset: str, text: str, code: str, needle: str
+) -> None:
+    alone = _shown({ruleset: text}, ruleset, code)
+    assert alone.span is not None and alone.span.file.endswith(f"rulesets/{ruleset}.yaml")
+    assert alone.span.line == _line(text, needle)
+
+    # the cause in the middle: the top variant shows it where the middle variant alone does
+    middle, top = _renamed(text, ruleset, "mid"), _empty_over(text, ruleset, "top")
+    top = _renamed(top, "top", "top", extends="mid")
+    shown = _shown({"mid": middle, "top": top}, "top", code)
+    assert shown.span is not None and shown.span.file.endswith("rulesets/mid.yaml"), shown
+    assert shown.span.line == _line(middle, needle)
+    assert shown.hint == _shown({"mid": middle}, "mid", code).hint
+
+    # the cause at the top, over a middle variant that changes nothing: at the top's line
+    middle, top = _empty_over(text, ruleset, "mid"), _renamed(text, ruleset, "top", extends="mid")
+    shown = _shown({"mid": middle, "top": top}, "top", code)
+    assert shown.span is not None and shown.span.file.endswith("rulesets/top.yaml"), shown
+    assert shown.span.line == _line(top, needle)
