@@ -10,6 +10,8 @@ document, the model's :class:`~civrules.model.RuleIndex` keeping only the citabl
 from __future__ import annotations
 
 import functools
+import json
+import re
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from typing import Any
 
@@ -517,7 +519,8 @@ def check_cited_sections(ruleset: Ruleset) -> Iterator[Diagnostic]:
     Why: every fact must be traceable to its source section; a mistyped number sends a reader to the
     wrong rule, or to none.
 
-    Fix: correct the number (the hint names the closest existing section), or, if the section
+    Fix: correct the number (the hint names the closest existing section; for a page or chapter
+    past the rulebook's, the range it has and the nearest by their titles), or, if the section
     exists but the index lacks it, add it to the rule index.
 
         - id: lantern
@@ -537,7 +540,7 @@ def check_cited_sections(ruleset: Ruleset) -> Iterator[Diagnostic]:
         elif enclosing is not None:
             hint = f"the nearest enclosing section is `{enclosing}`"
         else:
-            hint = "no section of the rulebook is near this number"
+            hint = _beyond_the_rulebook(index, number)
         yield diagnostic(
             "Q001",
             f"section {number} is not in the rule index",
@@ -546,6 +549,45 @@ def check_cited_sections(ruleset: Ruleset) -> Iterator[Diagnostic]:
             suggestion=close,
             subjects=(number,),
         )
+
+
+def _beyond_the_rulebook(index: Index, number: str) -> str:
+    """What a designer is told of a number no section is near (`p99` of a rulebook of 20 pages):
+    the range its pages (or chapters) run over, and the nearest of them by number, with their
+    titles, the words the designer finds in the rulebook.
+
+    """
+    pages = index.numbering == "pages_and_headings"
+    head = re.match(r"(\D*)(\d+)", number.split("/" if pages else ".", 1)[0])
+    if head is None:
+        return "no section of the rulebook is near this number"
+    prefix, wanted = head.group(1), int(head.group(2))
+    tops: dict[int, str] = {}
+    for known in (*index.sections, *index.missing):
+        found = re.fullmatch(rf"{re.escape(prefix)}(\d+)", known)
+        if found is not None:
+            tops[int(found.group(1))] = known
+    if not tops:
+        return "no section of the rulebook is near this number"
+    titles = (
+        {
+            item["section"]: item["title"]
+            for item in (index.document.data or {}).get("sections") or ()
+            if isinstance(item, dict) and isinstance(item.get("section"), str) and isinstance(item.get("title"), str)
+        }
+        if isinstance(index.document.data, dict)
+        else {}
+    )
+    below = [at for at in tops if at < wanted]
+    above = [at for at in tops if at > wanted]
+    nearest = [tops[at] for at in (max(below, default=None), min(above, default=None)) if at is not None]
+    named = " or ".join(
+        f"`{n}` ({json.dumps(titles[n], ensure_ascii=False)})" if n in titles else f"`{n}`" for n in nearest
+    )
+    what = "pages" if pages else "chapters"
+    first, last = tops[min(tops)], tops[max(tops)]
+    verb = "is" if len(nearest) == 1 else "are"
+    return f"the rulebook's {what} run from `{first}` to `{last}`: the nearest {verb} {named}"
 
 
 @check("Q002", "rule-in-sequence-gap", Severity.ERROR)
