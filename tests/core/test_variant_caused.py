@@ -101,7 +101,7 @@ def test_a_deck_the_variant_shortens_is_reported_at_the_removal_with_the_base_de
     assert short["hint"].startswith("from this variant (the base has no such problem): ")
     assert short["hint"].endswith(
         "; in the base's file itself: add 1 card of 2 copies "
-        "(the pattern: 3 card(s) of 3, 6 card(s) of 2, 9 card(s) of 1)"
+        "(the pattern: 3 cards of 3 copies, 6 cards of 2 copies, 9 cards of 1 copy)"
     )
     assert "undo or amend this change" in short["hint"]
 

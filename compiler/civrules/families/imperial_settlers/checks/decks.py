@@ -194,7 +194,10 @@ def check_copies_pattern(ruleset: ImperialSettlersRuleset) -> Iterator[Diagnosti
 
 
 def _pattern_hint(rule: DeckRule) -> str:
-    parts = ", ".join(f"{cards} card(s) of {copies}" for copies, cards in sorted(rule.pattern.items(), reverse=True))
+    parts = ", ".join(
+        f"{words.count(cards, 'card')} of {words.count(copies, 'copy', 'copies')}"
+        for copies, cards in sorted(rule.pattern.items(), reverse=True)
+    )
     return f"a faction deck holds {parts}"
 
 
