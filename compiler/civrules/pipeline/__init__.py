@@ -298,7 +298,35 @@ def relocate(
     :func:`from_the_variant`, one diagnostic for one."""
     moved = at_the_variant(diagnostics, resolved)
     moved = caused_by_the_variant(moved, resolved, own, found_by, findings_of_base)
-    return from_the_variant(moved, resolved, findings_of_base)
+    told = from_the_variant(moved, resolved, findings_of_base)
+    return in_the_variants_manifest(diagnostics, told, resolved)
+
+
+def in_the_variants_manifest(found: list[Diagnostic], told: list[Diagnostic], resolved: Resolved) -> list[Diagnostic]:
+    """Each finding a check makes in the variant's own manifest (an entity its `overlay:` adds),
+    left where it was found, its fix first as the variant writes it (:attr:`Diagnostic.from_variant`).
+
+    A check states its fix in the form of a ruleset's own data (`add a track under `ast.tracks``);
+    what the variant's `overlay:` adds is changed there, in the overlay's words (an
+    `overlay.ast_tracks` entry), which the check gives too: a nation a variant added without a
+    track was told to write the base file's form.
+    """
+    if len(resolved.chain) < 2:
+        return told
+    manifest = resolved.manifest.file
+    result = list(told)
+    for at, (was, now) in enumerate(zip(found, told, strict=True)):
+        fix = was.from_variant
+        if (
+            was is now
+            and fix is not None
+            and was.span is not None
+            and was.span.file == manifest
+            and was.severity != "info"
+            and fix not in (was.hint or "")
+        ):
+            result[at] = replace(was, hint=f"{fix}; or {was.hint}" if was.hint else fix)
+    return result
 
 
 def as_the_base_shows(

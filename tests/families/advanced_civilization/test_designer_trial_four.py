@@ -53,3 +53,25 @@ def test_counts_a_variant_leaves_out_of_its_range_are_one_error_whose_hint_remov
     entries = "".join(f'      - {{players: {e["players"]}, why: "house rule: four or more"}}\n' for e in removed)
     fixed = LOWERED + "  player_counts:\n    remove:\n" + entries
     assert problems(analysed(fixed)) == []
+
+
+NUBIA = HEAD + (
+    "overlay:\n  nations:\n    add:\n"
+    '      - {id: nubia, name: Nubia, colour: {unknown: "house rule: ..."}, source: "house rule: a tenth nation",\n'
+    '         start_areas: {areas: {unknown: "house rule"}, fixed: false, source: "house rule"},\n'
+    '         ast_position: {position: 10, source: "house rule"}}\n'
+)
+
+
+def test_a_nation_a_variant_adds_without_a_track_is_given_the_overlay_entry_that_adds_it() -> None:
+    """A009 at a nation the variant's own `overlay:` adds said "add a track for it under
+    `ast.tracks`", the base file's form: the variant adds it in `overlay.ast_tracks`
+    (round 28's second designer trial)."""
+    found = only(analysed(NUBIA), NUBIA, "{id: nubia", "A009")
+    hint = found.hint or ""
+    assert hint.startswith("add its track in `overlay.ast_tracks`"), hint
+    added = _written(hint, "add")
+    assert [entry["nation"] for entry in added] == ["nubia"]
+    entries = "".join(f"      - {yaml.safe_dump(entry, default_flow_style=True)}" for entry in added)
+    fixed = NUBIA + "  ast_tracks:\n    add:\n" + entries
+    assert problems(analysed(fixed)) == []
