@@ -553,7 +553,8 @@ def test_the_example_family_installed_as_a_distribution_is_found(tmp_path: Path)
     [
         ("p2/dados-de-seis-face", "did you mean `p2/dados-de-seis-faces`?"),
         ("p2/dados-de-oito-faces", "the nearest enclosing section is `p2`"),
-        ("p7", "no section of the rulebook is near this number"),
+        # a page past the rulebook's: the pages it has and the nearest, by its title (round 28)
+        ("p7", 'the rulebook\'s pages run from `p1` to `p2`: the nearest is `p2` ("Os dados")'),
     ],
 )
 def test_a_citation_by_page_and_heading_is_checked_as_a_section_is(

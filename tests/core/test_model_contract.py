@@ -42,6 +42,7 @@ _OVERLAY_ENTRIES = (
 #: (module under compiler/civrules, function, attribute): why the read stays.
 ALLOWED: dict[tuple[str, str, str], str] = {
     ("checks/citations.py", "rule_index", "data"): _CITATIONS,
+    ("checks/citations.py", "_beyond_the_rulebook", "data"): _CITATIONS,
     ("checks/citations.py", "superseded", "data"): _CITATIONS,
     ("checks/citations.py", "_written_over", "data"): _CITATIONS,
     ("checks/citations.py", "_listed_definition", "data"): _CITATIONS,

@@ -306,10 +306,10 @@ def in_the_variants_manifest(found: list[Diagnostic], told: list[Diagnostic], re
     """Each finding a check makes in the variant's own manifest (an entity its `overlay:` adds),
     left where it was found, its fix first as the variant writes it (:attr:`Diagnostic.from_variant`).
 
-    A check states its fix in the form of a ruleset's own data (`add a track under `ast.tracks``);
+    A check states its fix in the form of a ruleset's own data (`add an entry under `items``);
     what the variant's `overlay:` adds is changed there, in the overlay's words (an
-    `overlay.ast_tracks` entry), which the check gives too: a nation a variant added without a
-    track was told to write the base file's form.
+    `overlay.items` entry), which the check gives too: an entity a variant added without what it
+    needs was told to write the base file's form.
     """
     if len(resolved.chain) < 2:
         return told
