@@ -16,7 +16,7 @@ from typing import Any
 
 import pytest
 
-from civrules import resolve
+from civrules import model, resolve
 from civrules.diagnostics import Severity
 from civrules.pipeline import compare
 from civrules.resolve import (
@@ -68,9 +68,41 @@ def _old_init(self: resolve._Over) -> None:
     self.over_added = _EveryOperations()  # type: ignore[assignment]
 
 
+class _PlacedAnew:
+    """The reference for locating what earlier entries wrote (round 27's ``model._moves_index``):
+    one list's records as an entry left them placed anew from every record of the chains."""
+
+    def __init__(self, field: Any) -> None:
+        name, (tokens, _, chain, pending) = field
+        prefix = (name,) if name else ()
+        index = {token: i for i, token in enumerate(tokens) if token is not None}
+        records = [
+            (index.get(key[0]) if isinstance(key[0], int) else None, key, owner, path)
+            for key, owner, path in model.unchained(chain)
+        ]
+        records += [(key[0], key, owner, path) for key, owner, path in model.unchained(pending)]
+        placed: dict[Any, Any] = {}
+        for at, key, owner, path in records:
+            if isinstance(at, int):
+                moved_to = (*prefix, at, *key[1:])
+                placed.pop(moved_to, None)
+                placed[moved_to] = (owner, path)
+        self.by_key = {key: (key, owner, path) for key, (owner, path) in placed.items()}
+        self.by_owner: dict[Any, list[Any]] = {}
+        for key, (owner, path) in placed.items():
+            self.by_owner.setdefault((id(owner), key[:1]), []).append((key, path))
+
+    def get(self, moved_to: Any) -> Any:
+        return self.by_key.get(moved_to)
+
+    def of(self, owner: Any, first: Any) -> Any:
+        return tuple(self.by_owner[(id(owner), first)])
+
+
 def _as_before(patched: pytest.MonkeyPatch) -> None:
     patched.setattr(resolve._Over, "__init__", _old_init)
     patched.setattr(resolve._Over, "over", _old_over)
+    patched.setattr(model, "_moves_index", _PlacedAnew)
     # the diff's field citation worked out anew for each changed element
     patched.setattr(
         resolve_diff._WrittenCitations, "field", lambda self, entry, name: resolve.field_citation(entry, name)
@@ -107,7 +139,8 @@ def _entry(pick: random.Random, nested: _Nested) -> str:
     """One random patch entry of Pottery's attribute's nested `calamities:` list, most of them
     list operations that apply (appends, removals, replacements, patches, insertions, two in one
     entry), by a selector naming one element (its note, or its note and its calamity), some by
-    one naming none or several; the list written whole, `null`, `{unknown: why}`; now and then
+    one naming none or several; the list written whole, `null`, `{unknown: why}`, and appends onto
+    those (V007); now and then
     the attribute's citation changed beside, or Pottery's attributes appended to."""
     if pick.random() < 0.04:
         return '{id: pottery, attributes: {append: [{text: "More.", rule: "32.211"}]}}'
@@ -121,7 +154,10 @@ def _entry(pick: random.Random, nested: _Nested) -> str:
 
     roll = pick.random()
     notes = nested.notes
-    if notes is None or roll < 0.08:
+    if notes is None and roll < 0.3:
+        # a list operation onto no list (V007), located through the earlier entries' records
+        calamities = f"{{append: [{nested.element()}]}}"
+    elif notes is None or roll < 0.08:
         ops = None
         calamities = f"[{nested.element()}]"
         nested.notes = [f"n{nested.made}"]
@@ -240,12 +276,15 @@ def test_entries_changing_one_nested_list_find_what_the_walk_through_every_later
 
 def _shape(kind: str, n: int) -> list[str]:
     """n entries changing Pottery's attribute's nested list in turn: ``append-remove`` appends an
-    element then removes it again; ``patch-replace`` patches one element then writes it whole."""
+    element then removes it again; ``patch-replace`` patches one element then writes it whole;
+    ``unknown-append`` makes the list `{unknown: why}`, then appends to it (V007)."""
     nested = '{{id: pottery, attributes: {{patch: [{{where: {{rule: "32.211"}}, with: {{calamities: {ops}}}}}]}}}}'
     entries = []
     for i in range(n):
         name = f"n{i // 2}"
-        if kind == "append-remove":
+        if kind == "unknown-append":
+            ops = "{unknown: why}" if i % 2 == 0 else '{append: [{calamity: famine, effect: reduces, rule: "30.312"}]}'
+        elif kind == "append-remove":
             ops = (
                 f'{{append: [{{calamity: famine, effect: reduces, rule: "30.312", note: {name}}}]}}'
                 if i % 2 == 0
@@ -262,12 +301,15 @@ def _shape(kind: str, n: int) -> list[str]:
     return entries
 
 
-@pytest.mark.parametrize("kind", ["append-remove", pytest.param("patch-replace", marks=pytest.mark.slow)])
+@pytest.mark.parametrize(
+    "kind", ["append-remove", "unknown-append", pytest.param("patch-replace", marks=pytest.mark.slow)]
+)
 def test_entries_changing_one_nested_list_are_followed_at_a_cost_linear_in_them(kind: str) -> None:
     """Counted, never timed: n entries changing Pottery's attribute's nested list in turn
     (:func:`_shape`), resolved and asked what still writes it and what each entry lost, at n and
     2n (the base resolved before, uncounted). Each entry's record asked every later entry's list
-    operations what they wrote over in it: the square of n."""
+    operations what they wrote over in it: the square of n. And each V007 of ``unknown-append``
+    located its list by an index made anew of every earlier entry's record of it (round 28)."""
     from tests.security.test_check_growth import MOST, calls_made
 
     def work(n: int) -> int:
@@ -277,13 +319,15 @@ def test_entries_changing_one_nested_list_are_followed_at_a_cost_linear_in_them(
         loaded = workspace.load_ruleset(workspace.manifests()["big"])
 
         def run() -> None:
-            resolved, _ = resolver.resolve(loaded)
+            resolved, diagnostics = resolver.resolve(loaded)
             assert resolved is not None
+            assert sum(d.code == "V007" for d in diagnostics) == (n // 2 if kind == "unknown-append" else 0)
             (pottery,) = [e for e in resolved.collections["civilization_cards"] if e.raw["id"] == "pottery"]
             list(resolve.field_writers(pottery.origin, "attributes"))
             list(resolve.overwritten(pottery.origin, "attributes"))
 
-        return calls_made(run)
+        # the V007s' locating alone (the model's lines): the rest of the resolution hides a square
+        return calls_made(run, within=model.__file__ if kind == "unknown-append" else None)
 
     small, large = work(100), work(200)
     assert large <= MOST * small, (small, large)
@@ -312,3 +356,41 @@ def test_a_diff_of_entries_changing_one_nested_list_asks_the_field_citation_once
 
     small, large = work(150), work(300)
     assert large <= MOST * small, (small, large)
+
+
+def test_the_records_of_a_list_are_located_as_placed_anew_from_every_one_of_them() -> None:
+    """Random chains of records of where entries wrote a list's elements (tokens and paths drawn
+    from a few, chains grown from the latest and from earlier ones, records waiting by index),
+    each asked, once all are made, the latest record of every place and each owner's records:
+    the same as placing every record anew (:class:`_PlacedAnew`), the records shared among the
+    chains (:func:`model._recorded`) read only as far as each chain's own."""
+    pick = random.Random(2028)
+    owners = [model.Origin(None, ("entry", k)) for k in range(4)]  # type: ignore[arg-type]
+    asked = 0
+    for _ in range(40):
+        model._RECORDED.clear()
+        grown: list[Any] = [(None, None)]  # (chain, pending) as each step left them
+        for _ in range(pick.randrange(1, 30)):
+            chain, pending = pick.choice(grown[-3:] if pick.random() < 0.8 else grown)
+            record = ((pick.randrange(4), *pick.choice([(), ("a",), ("a", 0)])), pick.choice(owners), ("p",))
+            if pick.random() < 0.3:
+                pending = (((pick.randrange(4), *record[0][1:]), record[1], record[2]), pending)
+            else:
+                chain = (record, chain)
+            grown.append((chain, pending))
+            if pick.random() < 0.5:  # asked while growing (the records shared) and again after
+                model._MovesIndex(("f", ((0, None, 2, 1), 4, chain, pending))).get(("f", 0))
+        for chain, pending in pick.sample(grown, len(grown)):
+            tokens = tuple(pick.sample([0, 1, 2, 3, None], 4))
+            field = (pick.choice(["f", ""]), (tokens, 4, chain, pending))
+            now, placed = model._MovesIndex(field), _PlacedAnew(field)
+            prefix = (field[0],) if field[0] else ()
+            for at in range(5):
+                for rest in [(), ("a",), ("a", 0), ("b",)]:
+                    assert now.get((*prefix, at, *rest)) == placed.get((*prefix, at, *rest))
+                    asked += 1
+            for owner in owners:
+                for first in {key[:1] for key in placed.by_key}:
+                    expected = tuple(placed.by_owner.get((id(owner), first), ()))
+                    assert now.of(owner, first) == expected
+    assert asked > 2000

@@ -7,6 +7,7 @@ can point at the exact key or value a designer must edit. Facts the sources do n
 
 from __future__ import annotations
 
+import bisect
 import os
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import field, replace
@@ -164,17 +165,17 @@ class Origin:
         slots = next((item for item in self.earlier_moved if item[0] == group), None)
         if slots is None:
             return None
-        by_key, by_owner = _moves_index(slots)
+        index = _moves_index(slots)
         # the deepest part at or above ``sub`` an earlier entry wrote (looked up, not searched for:
         # each of n elements located was a pass over the n records)
-        best = next((found for k in range(len(sub), 0, -1) if (found := by_key.get(sub[:k])) is not None), None)
+        best = next((found for k in range(len(sub), 0, -1) if (found := index.get(sub[:k])) is not None), None)
         if best is None:
             return None
         if any(sub[:k] in _moved_keys(self.moved) for k in range(len(best[0]) + 1, len(sub) + 1)):
             return None  # a field the last changer's `patch:` wrote inside an element an earlier entry wrote
         owner = best[1]
         # the same tuple for every part of the field that entry wrote (its index made once)
-        moved = by_owner[(id(owner), best[0][:1])]
+        moved = index.of(owner, best[0][:1])
         if isinstance(sub[0], int):
             # a list setting's element an earlier variant's list operations wrote: its setting there
             return Origin(owner.document, owner.path, base=self.base, moved=moved)
@@ -350,39 +351,142 @@ def unchained(chain: tuple[_T, Any] | None) -> list[_T]:
     return found
 
 
-@memo.by_identity(4096)
-def _moves_index(
-    field: tuple[str, Slots],
-) -> tuple[
-    dict[NodePath, tuple[NodePath, Origin, NodePath]], dict[tuple[int, NodePath], tuple[tuple[NodePath, NodePath], ...]]
-]:
-    """The records of one field's :attr:`Origin.earlier_moved` (``field``: its name, ``""`` for a
-    list setting, and its :data:`Slots`) by their path in the entity, each place's index counted
-    once from the tokens (a record whose element is gone names no place), the latest record of a
-    path the one kept; and each entry's (by its identity and the path's first part), in order: one
-    tuple for every part of a field an entry wrote, not one made per part located (n elements an
-    entry appended, each located, were n tuples of n records)."""
-    name, (tokens, _, chain, pending) = field
-    prefix: NodePath = (name,) if name else ()
-    index = {token: i for i, token in enumerate(tokens) if token is not None}
-    placed: dict[NodePath, tuple[Origin, NodePath]] = {}
-    records: list[tuple[int | str | None, NodePath, Origin, NodePath]] = [
-        (index.get(key[0]) if isinstance(key[0], int) else None, key, owner, path)
-        for key, owner, path in unchained(chain)
-    ]
-    records += [(key[0], key, owner, path) for key, owner, path in unchained(pending)]  # by index
-    for at, key, owner, path in records:
+class _Recorded:
+    """The records of one chain (:data:`Moves`) by path, each path's in the order they were
+    recorded, and each owner's (by identity): added to as the chain grows, one record a link, and
+    shared by every shorter chain of the same links, which reads only its first ``size`` records.
+    A list's records as each of n overlay entries left them, indexed anew for each (each entry's
+    V007 located through every earlier entry's record), were the square of them."""
+
+    __slots__ = ("at", "head", "of_owner", "size")
+
+    def __init__(self) -> None:
+        self.head: Moves | None = None
+        self.size = 0
+        self.at: dict[NodePath, list[tuple[int, Origin, NodePath]]] = {}
+        self.of_owner: dict[int, list[tuple[int, NodePath]]] = {}
+
+    def add(self, link: Moves) -> None:
+        key, owner, path = link[0]
+        self.at.setdefault(key, []).append((self.size, owner, path))
+        self.of_owner.setdefault(id(owner), []).append((self.size, key))
+        self.size += 1
+        self.head = link
+
+    def latest(self, key: NodePath, size: int) -> tuple[int, Origin, NodePath] | None:
+        """The last record of ``key`` among the first ``size``."""
+        found = self.at.get(key)
+        if not found:
+            return None
+        if found[-1][0] < size:
+            return found[-1]
+        k = bisect.bisect_left(found, size, key=lambda record: record[0])
+        return found[k - 1] if k else None
+
+
+#: Each chain indexed lately (by its identity): the chain, its records (:class:`_Recorded`, which
+#: may have grown past it since) and how many of them are its own.
+_RECORDED: dict[int, tuple[Moves, _Recorded, int]] = {}
+memo.register(_RECORDED)
+
+
+def _recorded(chain: Moves | None) -> tuple[_Recorded, int]:
+    """The records of ``chain`` (:class:`_Recorded`) and how many are its own: those of the
+    longest chain it extends that was indexed, added to by its own links, when nothing grew them
+    from that chain already (else made anew: another chain grew from the same links)."""
+    if chain is None:
+        return _Recorded(), 0
+    links: list[Moves] = []
+    link: Moves | None = chain
+    found: tuple[Moves, _Recorded, int] | None = None
+    while link is not None:
+        hit = _RECORDED.get(id(link))
+        if hit is not None and hit[0] is link:
+            found = hit
+            break
+        links.append(link)
+        link = link[1]
+    if found is not None and not links:
+        return found[1], found[2]
+    if found is not None and found[1].head is found[0]:
+        recorded = found[1]
+    else:
+        recorded = _Recorded()
+        while link is not None:
+            links.append(link)
+            link = link[1]
+    for link in reversed(links):
+        recorded.add(link)
+    if len(_RECORDED) >= 4096:
+        _RECORDED.clear()
+    _RECORDED[id(chain)] = (chain, recorded, recorded.size)
+    return recorded, recorded.size
+
+
+class _MovesIndex:
+    """The records of one field's :attr:`Origin.earlier_moved` by their path in the entity, each
+    place's index counted once from the tokens (a record whose element is gone names no place), the
+    latest record of a path the one kept; and each entry's (by its identity and the path's first
+    part), in order: one tuple for every part of a field an entry wrote, not one made per part
+    located (n elements an entry appended, each located, were n tuples of n records). Each path is
+    looked up in the records of the chains (:func:`_recorded`), not placed from all of them: the
+    records of a list as n entries each left it were n passes over them."""
+
+    __slots__ = ("_index", "_owned", "_pending", "_pending_size", "_prefix", "_records", "_size", "_tokens")
+
+    def __init__(self, field: tuple[str, Slots]) -> None:
+        name, (tokens, _, chain, pending) = field
+        self._prefix: NodePath = (name,) if name else ()
+        self._tokens = tokens
+        self._index = {token: i for i, token in enumerate(tokens) if token is not None}
+        self._records, self._size = _recorded(chain)
+        self._pending, self._pending_size = _recorded(pending)  # by index: recorded after the chain's
+        self._owned: dict[tuple[int, NodePath], tuple[tuple[NodePath, NodePath], ...]] = {}
+
+    def get(self, moved_to: NodePath) -> tuple[NodePath, Origin, NodePath] | None:
+        """The latest record of the place ``moved_to``: the path, its owner, where it wrote it."""
+        width = len(self._prefix)
+        if len(moved_to) <= width or moved_to[:width] != self._prefix:
+            return None
+        at, rest = moved_to[width], moved_to[width + 1 :]
         if not isinstance(at, int):
-            continue  # its element is gone, or another was written whole in its place
-        moved_to = (*prefix, at, *key[1:])
-        placed.pop(moved_to, None)  # the latest entry's record of a place
-        placed[moved_to] = (owner, path)
-    by_key: dict[NodePath, tuple[NodePath, Origin, NodePath]] = {}
-    by_owner: dict[tuple[int, NodePath], list[tuple[NodePath, NodePath]]] = {}
-    for key, (owner, path) in placed.items():
-        by_key[key] = (key, owner, path)
-        by_owner.setdefault((id(owner), key[:1]), []).append((key, path))
-    return by_key, {owner: tuple(records) for owner, records in by_owner.items()}
+            return None
+        found = self._pending.latest((at, *rest), self._pending_size)
+        if found is None and 0 <= at < len(self._tokens) and (token := self._tokens[at]) is not None:
+            found = self._records.latest((token, *rest), self._size)
+        return None if found is None else (moved_to, found[1], found[2])
+
+    def of(self, owner: Origin, first: NodePath) -> tuple[tuple[NodePath, NodePath], ...]:
+        """The places ``owner``'s records still hold whose path begins with ``first``, and where it
+        wrote each, in the order the latest record of each was made."""
+        kept = self._owned.get((id(owner), first))
+        if kept is not None:
+            return kept
+        found: list[tuple[int, NodePath, NodePath]] = []
+        for seq, key in self._records.of_owner.get(id(owner), ()):
+            if seq >= self._size:
+                break
+            at = self._index.get(key[0]) if isinstance(key[0], int) else None
+            latest = self._records.latest(key, self._size)
+            if at is None or latest is None or latest[0] != seq:
+                continue  # its element is gone, or a later record names its place
+            if self._pending.latest((at, *key[1:]), self._pending_size) is None:
+                found.append((seq, (*self._prefix, at, *key[1:]), latest[2]))
+        for seq, key in self._pending.of_owner.get(id(owner), ()):
+            if seq >= self._pending_size:
+                break
+            latest = self._pending.latest(key, self._pending_size)
+            if isinstance(key[0], int) and latest is not None and latest[0] == seq:
+                found.append((self._size + seq, (*self._prefix, *key), latest[2]))
+        found.sort(key=lambda record: record[0])
+        kept = tuple((moved_to, path) for _, moved_to, path in found if moved_to[:1] == first)
+        self._owned[(id(owner), first)] = kept
+        return kept
+
+
+@memo.by_identity(4096)
+def _moves_index(field: tuple[str, Slots]) -> _MovesIndex:
+    return _MovesIndex(field)
 
 
 class _MovedIndex:
