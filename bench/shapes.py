@@ -144,6 +144,10 @@ Found in round twenty-eight (every list operation applied n times to one list, a
   changed, both the square of ``N``: at 29b40c1e, 1,000 took 0.9 s to validate and 2,000 took 2.3 s);
 - ``nested-list-variants``: the same entries split among a chain of 10 variants (``big0`` ...
   ``big``), each extending the one before.
+- ``nested-list-unknown``: ``N`` patch entries of Pottery making its attribute's `calamities:`
+  `{unknown: why}` and appending to it in turn, each append a V007 error; ``validate big
+  --max-diagnostics 1000000`` (each error located its list through every earlier entry's record
+  of it, the square of ``N``: at r28-lists' head, 1,000 took 0.4 s and 4,000 took 3.1 s in process).
 """
 
 from __future__ import annotations
@@ -569,6 +573,20 @@ def nested_list_variants(rules: Path, n: int) -> list[str]:
     return nested_list_entries(rules, n, variants=10)
 
 
+def nested_list_unknown(rules: Path, n: int) -> list[str]:
+    # Entry i makes the calamities of Pottery's attribute `{unknown: why}` (i even) or appends to
+    # them (i odd): a list operation onto a list that is no list, one V007 error each.
+    entries = [
+        '      - {id: pottery, attributes: {patch: [{where: {rule: "32.211"}, with: {calamities: '
+        + ("{unknown: not given}" if i % 2 == 0 else '{append: [{calamity: famine, effect: reduces, rule: "30.312"}]}')
+        + "}}]}}"
+        for i in range(n)
+    ]
+    body = ["overlay:", "  civilization_cards:", "    patch:", *entries]
+    _manifest(rules, "big", "advanced-civilization", body if n else [])
+    return ["--max-diagnostics 1000000 validate big"]
+
+
 def _sea_areas(rules: Path, n: int, in_order: bool) -> None:
     """Variant ``big`` adding ``n`` sea areas in a chain of borders (its areas written in id order,
     or each border's areas the other way round: one M003 warning each)."""
@@ -699,6 +717,7 @@ SHAPES = {
     "aliased-credits": aliased_credits,
     "nested-list-entries": nested_list_entries,
     "nested-list-variants": nested_list_variants,
+    "nested-list-unknown": nested_list_unknown,
 }
 
 
@@ -744,6 +763,7 @@ SIZES: dict[str, tuple[int, ...]] = {
     # 10,000 entries: a 1.2 MB manifest, 150,000 nodes (the reader's bound is a million).
     "nested-list-entries": (1_000, 10_000),
     "nested-list-variants": (1_000, 10_000),
+    "nested-list-unknown": (1_000, 10_000),
 }
 #: The limits of issue 32, point 6, for every size within the documented limits; and the growth
 #: allowed against linear.
