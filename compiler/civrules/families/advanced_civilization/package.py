@@ -861,6 +861,24 @@ def _card_tables(ruleset: Ruleset, w: _Writer) -> None:
     w.runtime.add("CreditMatrix")
     exported = matrix.export()
     policy = exported["policy"]
+    # The same lines are made, and written flat, once: cards naming one list of 200 credit lines
+    # through an alias made and flattened 141,000 of them at the reader's node bound (705 cards).
+    lines_made: dict[tuple[Any, ...], Node] = {}
+    rows_made: dict[tuple[tuple[Any, ...], ...], Node] = {}
+
+    def credit_lines(lines: list[Mapping[str, Any]]) -> Node:
+        keys = tuple([_credit_key(ln) for ln in lines])
+        row = rows_made.get(keys)
+        if row is None:
+            made = []
+            for key, line in zip(keys, lines, strict=True):
+                node = lines_made.get(key)
+                if node is None:
+                    node = lines_made[key] = _credit_line(line)
+                made.append(node)
+            row = rows_made[keys] = tup(made)
+        return row
+
     w.add(
         "Credit each owned card gives toward each other card under the ruleset's credit policy\n"
         "(every card has a row, empty when it gives no credit): stored as each card's groups and\n"
@@ -882,7 +900,7 @@ def _card_tables(ruleset: Ruleset, w: _Writer) -> None:
                 [
                     (
                         ref("CardId", card),
-                        tup([_credit_line(ln) for ln in lines]),
+                        credit_lines(lines),
                     )
                     for card, lines in exported["credits"].items()
                 ]
@@ -891,6 +909,12 @@ def _card_tables(ruleset: Ruleset, w: _Writer) -> None:
             *([string(policy["two_group_cards"])] if policy["two_group_cards"] == "highest_group" else []),
         ),
     )
+
+
+def _credit_key(line: Mapping[str, Any]) -> tuple[Any, ...]:
+    """What :func:`_credit_line` writes of ``line``: two lines of the same key are written the same."""
+    points = line["points"]
+    return (type(points), points, line.get("group"), line.get("card"), bool(line.get("extra")))
 
 
 def _credit_line(line: Mapping[str, Any]) -> Node:
