@@ -430,22 +430,34 @@ def _purchase_effect(effect: PurchaseEffect, w: _Writer) -> Node:
     return record_call(w.rt("PurchaseEffect"), **kwargs)
 
 
-def _card(card: Card, w: _Writer) -> Node:
+def _card(card: Card, w: _Writer, made: dict[Any, Node]) -> Node:
+    """``card``'s record; ``made`` keeps its credit lines, and the whole list, by what is written of
+    them, for the cards that write the same (cards naming one list of credits through an alias)."""
     credits: Node = Code("None")
     if isinstance(card.credits, tuple):
-        credits = tup(
+        keys = tuple(
             [
-                record_call(
-                    w.rt("Credit"),
-                    value(line.points),
-                    w.member("GroupId", line.group),
-                    ref("CardId", line.card),
-                    *([Code("True")] if line.extra else []),
-                    **({"target_name": string(line.target_name)} if line.target_name is not None else {}),
-                )
+                (type(line.points), line.points, line.group, line.card, line.extra, line.target_name)
                 for line in card.credits
             ]
         )
+        row = made.get(keys)
+        if row is None:
+            lines = []
+            for key, line in zip(keys, card.credits, strict=True):
+                node = made.get(key)
+                if node is None:
+                    node = made[key] = record_call(
+                        w.rt("Credit"),
+                        value(line.points),
+                        w.member("GroupId", line.group),
+                        ref("CardId", line.card),
+                        *([Code("True")] if line.extra else []),
+                        **({"target_name": string(line.target_name)} if line.target_name is not None else {}),
+                    )
+                lines.append(node)
+            row = made[keys] = tup(lines)
+        credits = row
     attributes: Node = Code("None")
     if isinstance(card.attributes, tuple):
         attributes = tup([_attribute(a, w) for a in card.attributes])
@@ -849,13 +861,14 @@ def _card_tables(ruleset: Ruleset, w: _Writer) -> None:
             w,
         ),
     )
+    made: dict[Any, Node] = {}
     # Each card made as it is written: a card's attributes are nodes of their own for every card
     # that names them, and cards aliasing one list of 200 attributes held 1.8 million of them at
     # the reader's node bound (900 cards: 390 MB for a 16 MB data module).
     w.add(
         None,
         "CARDS: Final[Mapping[str, Card]]",
-        _lazy_mapping(len(ruleset.cards), lambda: ((ref("CardId", c.id), _card(c, w)) for c in ruleset.cards), w),
+        _lazy_mapping(len(ruleset.cards), lambda: ((ref("CardId", c.id), _card(c, w, made)) for c in ruleset.cards), w),
     )
     matrix = credit_matrix(ruleset)
     w.runtime.add("CreditMatrix")
