@@ -1509,6 +1509,69 @@ def test_an_edit_of_a_base_looks_through_the_citations_of_only_the_files_it_read
     assert not [d for d in session.update().diagnostics if d.code == "Q001"]
 
 
+@pytest.mark.parametrize(
+    ("relative", "edit"),
+    [
+        ("cards/advanced-civilization.yaml", ("name: Pottery", "name: Qottery")),
+        # a parent that is no section of the index: Q005 in every ruleset, healed when undone
+        ("rulebooks/advanced-civilization.yaml", ('    parent: "1"\n', '    parent: "1.9.9"\n')),
+    ],
+)
+def test_an_edit_looks_through_the_rule_index_only_when_it_read_the_index_again(
+    extended: Path, monkeypatch: pytest.MonkeyPatch, relative: str, edit: tuple[str, str]
+) -> None:
+    """Q004 and Q005 read the rule index alone, and Q001-Q005 each made its sets of numbers again: after
+    an edit, each ruleset of :data:`EXTENDING` did, though they all read the one index. What the
+    index holds and what Q004 and Q005 find in it are now kept while its document is the same
+    object: an edit of a data file looks through none of it again, an edit of the index once per
+    index; the diagnostics are a full run's, edited and undone."""
+    from civrules.checks import citations as citations_module
+
+    made: list[str] = []
+    real_index, real_entries, real_closest = (
+        citations_module.Index,
+        citations_module._index_entries,
+        citations_module._Closest,
+    )
+
+    def counted_index(*args: Any) -> Any:
+        made.append("index")
+        return real_index(*args)
+
+    def counted_entries(data: Any) -> Any:
+        made.append("Q004")
+        return real_entries(data)
+
+    def counted_closest(index: Any) -> Any:
+        made.append("closest")
+        return real_closest(index)
+
+    monkeypatch.setattr(citations_module, "Index", counted_index)
+    monkeypatch.setattr(citations_module, "_index_entries", counted_entries)
+    monkeypatch.setattr(citations_module, "_Closest", counted_closest)
+    session = Session(extended)
+    session.update()
+    text = (extended / relative).read_text(encoding="utf-8")
+    edited = text.replace(*edit, 1)
+    assert edited != text
+    for target in (edited, text):
+        made.clear()
+        session.set_text(relative, target)
+        after = session.update()
+        assert len(after.rechecked) == 7
+        models = [a.model for a in after.analyses.values() if a.model is not None]
+        indexes = {id(m.rule_index.origin.document) for m in models if m.rule_index and m.rule_index.origin}
+        again = 0 if relative.startswith("cards/") else len(indexes)
+        assert made.count("index") == again and made.count("Q004") == again
+        # Q001 looks for a close section in each ruleset (its own closest: a bounded number of
+        # look-ups per ruleset); Q005's is made with what it finds, once per index read again
+        assert made.count("closest") <= len(after.rechecked) + again
+        assert after.diagnostics == full_run(extended, session.overlays)
+        if target == edited and again:
+            assert [d for d in after.diagnostics if d.code == "Q005"]
+    assert not [d for d in session.update().diagnostics if d.code == "Q005"]
+
+
 def test_an_edit_of_an_overlay_of_a_collection_inside_a_setting_runs_again_the_checks_of_that_setting(
     extended: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -105,10 +105,20 @@ def _lengths_of(index: Index) -> list[int]:
 
 
 def rule_index(ruleset: Ruleset) -> Index | None:
-    """The ruleset's rule index as sets of numbers (None when it has none)."""
+    """The ruleset's rule index as sets of numbers (None when it has none).
+
+    It depends on the index's document and its citable sections alone: while a session's memo
+    holds the two (the very objects, which a base and its variants share), it is the same
+    :class:`Index`, so what the checks find in it alone (Q004, Q005) is kept with it."""
     if ruleset.rule_index is None or ruleset.rule_index.origin is None:
         return None
     document = ruleset.rule_index.origin.document
+    sections = ruleset.rule_index.sections
+    index: Index = remembered(document, (_index_of, sections), functools.partial(_index_of, document, sections))
+    return index
+
+
+def _index_of(document: Document, sections: frozenset[str]) -> Index:
     data = document.data if isinstance(document.data, dict) else {}
     missing = {
         item["section"]: str(item.get("reason", ""))
@@ -120,7 +130,7 @@ def rule_index(ruleset: Ruleset) -> Index | None:
     numbering = book.get("numbering") if isinstance(book, dict) else None
     return Index(
         document,
-        ruleset.rule_index.sections,
+        sections,
         missing,
         gaps,
         numbering if isinstance(numbering, str) else "decimal_digits",
@@ -676,7 +686,16 @@ def check_index_unique(ruleset: Ruleset) -> Iterator[Diagnostic]:
           - {section: "4.22", ...}      # FAIL: 4.22 is printed
     """
     index = rule_index(ruleset)
-    if index is None or not isinstance(index.document.data, dict):
+    if index is not None:
+        found: tuple[Diagnostic, ...] = remembered(
+            index, (_duplicate_sections,), lambda: tuple(_duplicate_sections(index))
+        )
+        yield from found
+
+
+def _duplicate_sections(index: Index) -> Iterator[Diagnostic]:
+    """Q004's findings in ``index``: they depend on the index alone (kept with it while a session holds it)."""
+    if not isinstance(index.document.data, dict):
         return
     data = index.document.data
     groups: list[list[tuple[str, NodePath, str]]] = [list(_index_entries(data))]
@@ -721,7 +740,16 @@ def check_index_references(ruleset: Ruleset) -> Iterator[Diagnostic]:
           parent: "4.7"      # FAIL: no section 4.7
     """
     index = rule_index(ruleset)
-    if index is None or not isinstance(index.document.data, dict):
+    if index is not None:
+        found: tuple[Diagnostic, ...] = remembered(
+            index, (_dangling_sections,), lambda: tuple(_dangling_sections(index))
+        )
+        yield from found
+
+
+def _dangling_sections(index: Index) -> Iterator[Diagnostic]:
+    """Q005's findings in ``index``: they depend on the index alone (kept with it while a session holds it)."""
+    if not isinstance(index.document.data, dict):
         return
     data = index.document.data
     known = index.sections | set(index.missing)

@@ -668,17 +668,25 @@ def rule_index_of(document: Document | None) -> RuleIndex | None:
     """
     if document is None or not isinstance(document.data, dict):
         return None
-    sections = {
-        item["section"]
-        for item in document.data.get("sections") or ()
-        if isinstance(item, dict) and isinstance(item.get("section"), str)
-    }
-    missing = {
-        item["section"]
-        for item in document.data.get("missing") or ()
-        if isinstance(item, dict) and isinstance(item.get("section"), str)
-    }
-    return RuleIndex(frozenset(sections), frozenset(missing), Origin(document, ()))
+    numbers = _index_numbers.get(document)
+    if numbers is None:
+        numbers = _index_numbers.put(
+            document, (_listed(document.data.get("sections")), _listed(document.data.get("missing")))
+        )
+    return RuleIndex(*numbers, Origin(document, ()))
+
+
+def _listed(items: Any) -> frozenset[str]:
+    return frozenset(
+        item["section"] for item in items or () if isinstance(item, dict) and isinstance(item.get("section"), str)
+    )
+
+
+#: The numbers of :func:`rule_index_of`, kept with the index's document while it lives: every
+#: ruleset reading one index (a base and each of its variants) holds the very same sets, so what
+#: a check finds in them alone is kept with them (`checks.citations.rule_index`), not made again
+#: in each ruleset after an edit of another file.
+_index_numbers: memo.Attached[Document, tuple[frozenset[str], frozenset[str]]] = memo.Attached()
 
 
 def description_of(manifest: Document) -> str | None:
