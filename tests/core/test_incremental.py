@@ -1513,6 +1513,50 @@ def test_an_edit_of_a_base_looks_through_the_citations_of_only_the_files_it_read
     ("relative", "edit"),
     [
         ("cards/advanced-civilization.yaml", ("name: Pottery", "name: Qottery")),
+        ("maps/mediterranean.yaml", ("  - id: sahara\n", "  - id: sahara_desert\n")),
+    ],
+)
+def test_an_edit_of_a_base_notes_again_the_unknown_facts_of_only_the_files_it_read_again(
+    extended: Path, monkeypatch: pytest.MonkeyPatch, relative: str, edit: tuple[str, str]
+) -> None:
+    """Q006 notes every unknown fact of every file of a ruleset: after an edit of one file of the
+    base, each ruleset of :data:`EXTENDING` took each fact of every file it reads for its note
+    again. A file's notes are now kept whole with it where no variant replaced a node of it: only
+    the facts of the file read again and of the files a variant patches are taken one by one in
+    every ruleset, any other file's at most once; the diagnostics are a full run's, edited and undone."""
+    from civrules.checks import citations as citations_module
+    from civrules.checks import unknowns as unknowns_module
+
+    looked: list[Any] = []
+    real = unknowns_module._unknown_fact
+
+    def counted(document: Any, path: Any, reason: str, family: Any) -> Any:
+        looked.append(document)
+        return real(document, path, reason, family)
+
+    monkeypatch.setattr(unknowns_module, "_unknown_fact", counted)
+    session = Session(extended)
+    assert [d for d in session.update().diagnostics if d.code == "Q006"]
+    text = (extended / relative).read_text(encoding="utf-8")
+    edited = text.replace(*edit, 1)
+    assert edited != text
+    for target in (edited, text):
+        looked.clear()
+        session.set_text(relative, target)
+        after = session.update()
+        assert after.spliced == [relative] and len(after.rechecked) == 7
+        models = [a.model for a in after.analyses.values() if a.model is not None]
+        replaced = {document for model in models for document, _ in citations_module.superseded(model)}
+        shown = after.files[relative]
+        others = [d for d in looked if d.file != shown and id(d) not in replaced]
+        assert max(Counter(map(id, others)).values(), default=0) <= 1
+        assert after.diagnostics == full_run(extended, session.overlays)
+
+
+@pytest.mark.parametrize(
+    ("relative", "edit"),
+    [
+        ("cards/advanced-civilization.yaml", ("name: Pottery", "name: Qottery")),
         # a parent that is no section of the index: Q005 in every ruleset, healed when undone
         ("rulebooks/advanced-civilization.yaml", ('    parent: "1"\n', '    parent: "1.9.9"\n')),
     ],

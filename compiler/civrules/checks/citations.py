@@ -370,19 +370,20 @@ def walked(ruleset: Ruleset) -> Iterator[tuple[Document, Walk, Callable[[NodePat
     citations are checked against), its walk, and whether a node path was superseded (replaced by a
     variant: see :func:`superseded`)."""
     index_document = ruleset.rule_index.origin.document if ruleset.rule_index and ruleset.rule_index.origin else None
-    for document, walk, paths in _walks_of(ruleset, index_document):
+    for document, walk, paths in walks_of(ruleset, index_document):
 
         def gone(path: NodePath, paths: set[NodePath] | None = paths) -> bool:
-            return _gone(path, paths)
+            return replaced_at(path, paths)
 
         yield document, walk, gone
 
 
-def _gone(path: NodePath, paths: set[NodePath] | None) -> bool:
+def replaced_at(path: NodePath, paths: set[NodePath] | None) -> bool:
+    """Whether ``path`` is at or below one of ``paths`` (the nodes a variant replaced; None: none)."""
     return paths is not None and any(path[:end] in paths for end in range(len(path) + 1))
 
 
-def _walks_of(
+def walks_of(
     ruleset: Ruleset, index_document: Document | None
 ) -> Iterator[tuple[Document, Walk, set[NodePath] | None]]:
     """:func:`walked`, with the node paths of each document a variant replaced (None: none):
@@ -442,7 +443,7 @@ def unprinted_citations(ruleset: Ruleset, index: Index) -> Iterator[tuple[Docume
     session's memo holds the two (the very objects), the document's citations are not looked
     through again, however many rulesets (a base and its variants) read it; an edit looks through
     those of the documents it read again."""
-    for document, walk, paths in _walks_of(ruleset, index.document):
+    for document, walk, paths in walks_of(ruleset, index.document):
         if paths is None:
             found: tuple[tuple[NodePath, str], ...] = remembered(
                 walk, (_unprinted, index.document), functools.partial(_unprinted, walk, None, index.sections)
@@ -455,7 +456,9 @@ def unprinted_citations(ruleset: Ruleset, index: Index) -> Iterator[tuple[Docume
 
 def _unprinted(walk: Walk, paths: set[NodePath] | None, sections: frozenset[str]) -> tuple[tuple[NodePath, str], ...]:
     return tuple(
-        (path, number) for node, path, number in walk.citations if number not in sections and not _gone(node, paths)
+        (path, number)
+        for node, path, number in walk.citations
+        if number not in sections and not replaced_at(node, paths)
     )
 
 

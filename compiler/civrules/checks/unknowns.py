@@ -10,7 +10,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from civrules.checks import check, diagnostic
-from civrules.checks.citations import document_walk, walked
+from civrules.checks.citations import document_walk, replaced_at, walks_of
 from civrules.diagnostics import Diagnostic, Severity
 from civrules.diagnostics.words import ticked
 from civrules.families import Family, family_named
@@ -51,10 +51,26 @@ def forget_unknown_facts() -> None:
 
 
 def _find_unknown_facts(ruleset: Ruleset) -> Iterator[tuple[Document, NodePath, str]]:
-    for document, walk, gone in walked(ruleset):
-        for path, reason in walk.unknowns:
-            if not gone(path):
-                yield document, path, reason
+    for document, facts, _ in unknown_facts_by_document(ruleset):
+        for path, reason in facts:
+            yield document, path, reason
+
+
+def unknown_facts_by_document(ruleset: Ruleset) -> Iterator[tuple[Document, tuple[tuple[NodePath, str], ...], bool]]:
+    """:func:`unknown_facts` a document at a time: each document, its unknown facts, and whether
+    they are all of its walk's (no variant replaced a node of it). Those depend on the document
+    alone, so what is made of them is kept with it (Q006's notes): a base's file is looked through
+    once, not again in each ruleset reading it; an edit looks through the documents it read again."""
+    index_document = ruleset.rule_index.origin.document if ruleset.rule_index and ruleset.rule_index.origin else None
+    for document, walk, paths in walks_of(ruleset, index_document):
+        if paths is None:
+            yield document, walk.unknowns, True
+        else:
+            yield (
+                document,
+                tuple((path, reason) for path, reason in walk.unknowns if not replaced_at(path, paths)),
+                False,
+            )
 
 
 def field_path(data: Any, path: NodePath, family: Family) -> str:
@@ -136,8 +152,23 @@ def check_unknown_facts(ruleset: Ruleset) -> Iterator[Diagnostic]:
     """
     family = family_named(ruleset.family)
     assert family is not None  # a ruleset is read only by a family installed
-    for document, path, reason in unknown_facts(ruleset):
-        yield _unknown_fact(document, path, reason, family)
+    for document, facts, whole in unknown_facts_by_document(ruleset):
+        if not whole:
+            for path, reason in facts:
+                yield _unknown_fact(document, path, reason, family)
+            continue
+        said = _said_whole.get(document)
+        if said is None:
+            said = _said_whole.put(document, {})
+        found = said.get(family.id)
+        if found is None:
+            found = said[family.id] = tuple(_unknown_fact(document, path, reason, family) for path, reason in facts)
+        yield from found
+
+
+#: Q006 of every unknown fact of a document no variant replaced a node of, by family: kept with
+#: the document as :data:`_said` is, so each ruleset reading it takes them whole.
+_said_whole: memo.Attached[Document, dict[str, tuple[Diagnostic, ...]]] = memo.Attached()
 
 
 #: Q006 of one unknown fact depends only on its document: kept with the document, for as long as
@@ -179,9 +210,10 @@ def check_unknown_summary(ruleset: Ruleset) -> Iterator[Diagnostic]:
         id: my-game   # INFO: N unknown facts: n1 in rulesets/my-game.yaml, ...
     """
     by_document: dict[int, tuple[Document, int]] = {}
-    for document, _, _ in unknown_facts(ruleset):
-        _, n = by_document.get(id(document), (document, 0))
-        by_document[id(document)] = (document, n + 1)
+    for document, facts, _ in unknown_facts_by_document(ruleset):
+        if facts:
+            _, n = by_document.get(id(document), (document, 0))
+            by_document[id(document)] = (document, n + len(facts))
     by_file: dict[str, int] = {}
     # A ruleset of the user's own lists the Q006 of its own files only: those in the files shipped
     # with civrules are civrules' (pipeline._own), listed by validating the shipped base itself.

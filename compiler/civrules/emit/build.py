@@ -247,7 +247,11 @@ def _checked(loaded: LoadedRuleset, model: object | None, documents: Sequence[Do
     its package lists them, and found again they were each document walked a second time (the
     walks let go here), in every ``civrules build``."""
     from civrules.checks.citations import forget
+    from civrules.checks.unknowns import unknown_facts
+    from civrules.model import Ruleset
 
+    if isinstance(model, Ruleset):
+        unknown_facts(model)  # found from the walks before they go (Q006 reads them a document at a time)
     for document in documents:
         document.forget_positions()
     forget(documents)
