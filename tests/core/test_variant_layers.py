@@ -97,3 +97,44 @@ def test_a_finding_stands_at_the_layer_that_caused_it_two_and_three_deep(
     shown = _shown({"mid": middle, "top": top}, "top", code)
     assert shown.span is not None and shown.span.file.endswith("rulesets/top.yaml"), shown
     assert shown.span.line == _line(top, needle)
+
+
+def _models_built_validating_a_chain(depth: int, monkeypatch: pytest.MonkeyPatch) -> int:
+    """How many models a run validating `house` and ``depth`` variants stacked on it builds, each
+    ruleset after its base with one resolver, as `civrules validate` runs them."""
+    import civrules.pipeline as pipeline
+    from civrules.resolve import Resolver
+
+    files = {"house": trial_four.RAISED}
+    below = "house"
+    for level in range(depth):
+        files[f"v{level}"] = _renamed(HEAD, "house", f"v{level}", extends=below)
+        below = f"v{level}"
+    workspace = CachedWorkspace({f"rulesets/{name}.yaml": text for name, text in files.items()})
+    manifests = workspace.manifests()
+    loaded = [workspace.load_ruleset(manifests[name]) for name in files]
+    built = 0
+    build_model = pipeline.build_model
+
+    def counted(resolved: object) -> object:
+        nonlocal built
+        built += 1
+        return build_model(resolved)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(pipeline, "build_model", counted)
+    resolver = Resolver(workspace)
+    bases = Resolver.bases(loaded)
+    for index, ruleset in enumerate(loaded):
+        resolver.retain(base for base in bases[index:] if base is not None)
+        found = analyse(workspace, ruleset, resolver=resolver).diagnostics
+        assert [d.code for d in found if d.code == "P002"], ruleset.id  # told in every layer
+    return built
+
+
+def test_a_chain_of_variants_asks_each_base_for_what_it_shows_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each variant of a chain asked its base how it shows its findings, and the base its own base,
+    down to the first, each time resolving and building the model of every base again: a chain of
+    60 variants took 13.9 s to validate and build where it took 5.5 s without the layers (the
+    bench shape `extends-chain`). Each base is now asked once: the models built grow with the chain."""
+    short, long = (_models_built_validating_a_chain(depth, monkeypatch) for depth in (4, 8))
+    assert long <= 2.5 * short, (short, long)

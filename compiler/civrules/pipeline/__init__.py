@@ -272,7 +272,14 @@ class _ShownBy:
         self._workspace, self._resolver, self._variant = workspace, resolver, variant
 
     def shown(self, wanted: frozenset[str]) -> list[tuple[Diagnostic, Diagnostic]]:
-        """The base's findings of the codes ``wanted``, each as found and as its analysis shows it."""
+        """The base's findings of the codes ``wanted``, each as found and as its analysis shows it
+        (once for each set of codes: kept with the variant, :attr:`Resolved.base_shown`)."""
+        kept = self._variant.base_shown.get(wanted)
+        if kept is None:
+            kept = self._variant.base_shown[wanted] = self._shown(wanted)
+        return kept
+
+    def _shown(self, wanted: frozenset[str]) -> list[tuple[Diagnostic, Diagnostic]]:
         workspace, resolver = self._workspace, self._resolver
         base = base_of(workspace, resolver, self._variant)
         found = base_findings(workspace, resolver, self._variant, wanted)
@@ -794,7 +801,7 @@ def base_findings(
     if base is None:
         return {}
     found = dict(base.findings or {})
-    missing = wanted - found.keys()
+    missing = wanted - found.keys() - base.findings_untold
     if missing:
         model = build_model(base)
         for entry in all_checks(model.family):
@@ -808,6 +815,7 @@ def base_findings(
             except Exception:  # noqa: BLE001 - the base's own analysis reports it (R900)
                 continue
         base.findings = found
+        base.findings_untold |= missing - found.keys()
     return {code: found[code] for code in wanted if code in found}
 
 

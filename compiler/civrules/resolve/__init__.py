@@ -198,6 +198,14 @@ class Resolved:
     #: What its checks found, by code, once asked (:func:`civrules.pipeline.analyse`): a variant
     #: resolved on it compares its own findings in the base's files with these.
     findings: dict[str, list[Diagnostic]] | None = None
+    #: The codes asked of it that no check of its family found (none makes them, or its check
+    #: failed): asked again, they are not run again (a chain of 60 variants asked each base for
+    #: them, each time building its model anew).
+    findings_untold: frozenset[str] = frozenset()
+    #: Its base's findings of each set of codes asked, each as found and as the base's analysis
+    #: shows it (:class:`civrules.pipeline._ShownBy`): a variant of it asks again, and a chain of
+    #: 60 variants asked each base down to the first again for each variant above it.
+    base_shown: dict[frozenset[str], list[tuple[Diagnostic, Diagnostic]]] = field(default_factory=dict)
     #: The schema work the overlay being applied may still cost (:class:`SchemaBudget`); outside
     #: an overlay's application, unbounded.
     budget: SchemaBudget = field(default_factory=lambda: SchemaBudget(None))
