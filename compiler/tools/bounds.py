@@ -34,6 +34,7 @@ from typing import Any
 
 from civrules.families import Family
 from civrules.schema import load_schema
+from tools import write_or_check
 from tools.settings import shipped_families
 
 #: The constraints written, in the order they are checked, each with the annotation words of the
@@ -274,18 +275,7 @@ def rendered() -> dict[Path, str]:
 
 
 def main(argv: list[str]) -> int:
-    check = "--check" in argv
-    stale = []
-    for path, text in rendered().items():
-        if path.exists() and path.read_text(encoding="utf-8") == text:
-            continue
-        stale.append(path)
-        if not check:
-            path.write_text(text, encoding="utf-8")
-    root = Path(__file__).resolve().parent.parent.parent
-    for path in stale:
-        print(f"{'stale' if check else 'wrote'}: {path.relative_to(root).as_posix()}")
-    return 1 if check and stale else 0
+    return write_or_check(rendered(), argv)
 
 
 if __name__ == "__main__":

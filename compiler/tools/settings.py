@@ -18,6 +18,7 @@ from pathlib import Path
 
 from civrules.emit.settings_types import render_module
 from civrules.families import Family, families
+from tools import write_or_check
 
 
 def shipped_families() -> list[Family]:
@@ -37,18 +38,7 @@ def rendered() -> dict[Path, str]:
 
 
 def main(argv: list[str]) -> int:
-    check = "--check" in argv
-    stale = []
-    for path, text in rendered().items():
-        if path.exists() and path.read_text(encoding="utf-8") == text:
-            continue
-        stale.append(path)
-        if not check:
-            path.write_text(text, encoding="utf-8")
-    root = Path(__file__).resolve().parent.parent.parent
-    for path in stale:
-        print(f"{'stale' if check else 'wrote'}: {path.relative_to(root).as_posix()}")
-    return 1 if check and stale else 0
+    return write_or_check(rendered(), argv)
 
 
 if __name__ == "__main__":
