@@ -46,6 +46,12 @@ KEEP = (
 BASE, VARIANT = "advanced-civilization", "advanced-civilization-western"
 
 
+def _slow(*values: object) -> Any:
+    """One case of a parametrized test run with the slow tests: the fast suite keeps one case of
+    each edit-under-many-variants test (each case checks a base and its 12 variants twice over)."""
+    return pytest.param(*values, marks=pytest.mark.slow)
+
+
 def copy_subset(target: Path) -> Path:
     for relative in KEEP:
         (target / relative).parent.mkdir(parents=True, exist_ok=True)
@@ -1255,9 +1261,9 @@ def test_random_edits_under_many_variants_and_a_chain_give_the_diagnostics_of_a_
     ("relative", "edit"),
     [
         ("cards/advanced-civilization.yaml", ("  - id: agriculture\n", "  - id: agriculturx\n")),
-        ("cards/advanced-civilization.yaml", ("name: Pottery", "name: Qottery")),
-        ("rulesets/advanced-civilization.yaml", ("name: ", "name: Q")),
-        ("maps/mediterranean.yaml", ("  - id: ", "  - id: x")),
+        _slow("cards/advanced-civilization.yaml", ("name: Pottery", "name: Qottery")),
+        _slow("rulesets/advanced-civilization.yaml", ("name: ", "name: Q")),
+        _slow("maps/mediterranean.yaml", ("  - id: ", "  - id: x")),
     ],
 )
 def test_each_edit_of_a_base_and_its_undoing_under_many_variants_give_a_full_runs_diagnostics(
@@ -1288,18 +1294,18 @@ def test_each_edit_of_a_base_and_its_undoing_under_many_variants_give_a_full_run
             ('      text: "A predetermined time limit', '      text: "A predeterminex time limit'),
             "victory",
         ),
-        (
+        _slow(
             f"rulesets/{BASE}.yaml",
             ('          note: "16.2 restricts no nation', '          note: "16.2 restrictz no nation'),
             "player_counts",
         ),
-        (
+        _slow(
             f"rulesets/{BASE}.yaml",
             ("          western_extension: optional\n", "          western_extension: required\n"),
             "player_counts",
         ),
         (f"rulesets/{BASE}.yaml", ("    name: Africa\n", "    name: Afrika\n"), "nations"),
-        (
+        _slow(
             "maps/mediterranean.yaml",
             (
                 '    source: "community/advciv_map_adjacency.csv (lava',
@@ -1388,12 +1394,12 @@ def _looked_through(monkeypatch: pytest.MonkeyPatch) -> tuple[list[int], list[in
 @pytest.mark.parametrize(
     ("relative", "edit"),
     [
-        ("cards/advanced-civilization.yaml", ("name: Pottery", "name: Qottery")),
+        _slow("cards/advanced-civilization.yaml", ("name: Pottery", "name: Qottery")),
         # an id its references name renamed: X001 in the base and every variant, healed when undone
         ("cards/advanced-civilization.yaml", ("  - id: agriculture\n", "  - id: agriculturx\n")),
-        ("maps/mediterranean.yaml", ("  - id: sahara\n", "  - id: sahara_desert\n")),
+        _slow("maps/mediterranean.yaml", ("  - id: sahara\n", "  - id: sahara_desert\n")),
         # a value its `disagreements:` entry chose changed: Q008 in every ruleset
-        ("maps/mediterranean.yaml", ("    open_sea: false\n", "    open_sea: true\n")),
+        _slow("maps/mediterranean.yaml", ("    open_sea: false\n", "    open_sea: true\n")),
     ],
 )
 def test_an_edit_of_a_base_looks_through_only_the_collections_and_settings_it_made_anew(
@@ -1455,7 +1461,7 @@ class _CountedWalk:
     ("relative", "edit"),
     [
         ("cards/advanced-civilization.yaml", ('rule: "32.264"', 'rule: "32.2649"')),
-        ("maps/mediterranean.yaml", ("  - id: sahara\n", "  - id: sahara_desert\n")),
+        _slow("maps/mediterranean.yaml", ("  - id: sahara\n", "  - id: sahara_desert\n")),
     ],
 )
 def test_an_edit_of_a_base_looks_through_the_citations_of_only_the_files_it_read_again(
@@ -1513,7 +1519,7 @@ def test_an_edit_of_a_base_looks_through_the_citations_of_only_the_files_it_read
     ("relative", "edit"),
     [
         ("cards/advanced-civilization.yaml", ("name: Pottery", "name: Qottery")),
-        ("maps/mediterranean.yaml", ("  - id: sahara\n", "  - id: sahara_desert\n")),
+        _slow("maps/mediterranean.yaml", ("  - id: sahara\n", "  - id: sahara_desert\n")),
     ],
 )
 def test_an_edit_of_a_base_notes_again_the_unknown_facts_of_only_the_files_it_read_again(
@@ -1556,7 +1562,7 @@ def test_an_edit_of_a_base_notes_again_the_unknown_facts_of_only_the_files_it_re
 @pytest.mark.parametrize(
     ("relative", "edit"),
     [
-        ("cards/advanced-civilization.yaml", ("name: Pottery", "name: Qottery")),
+        _slow("cards/advanced-civilization.yaml", ("name: Pottery", "name: Qottery")),
         # a parent that is no section of the index: Q005 in every ruleset, healed when undone
         ("rulebooks/advanced-civilization.yaml", ('    parent: "1"\n', '    parent: "1.9.9"\n')),
     ],
