@@ -109,7 +109,7 @@ RULESET_NAME: Final = "Imperial Settlers"
 PLAYERS: Final[PlayerRange | None] = _PlayerRange(1, 4, best=None, rule=("p5", "p13"), source=None)
 
 #: A hash of the resolved ruleset: changes whenever any fact changes.
-RULESET_FINGERPRINT: Final = "6d25826a708e6be777231ed456bc5dccfe6a1cd9255bab748aa7ce2100333192"
+RULESET_FINGERPRINT: Final = "163bbbfa146cadcb7dd1a63a3f7e1184abe9e06d5b467521505e0f18ecd4b949"
 
 #: True when the ruleset is a draft: facts a game needs are missing (see UNKNOWN_FACTS).
 DRAFT: Final = False
@@ -3912,7 +3912,7 @@ ACTIONS: Final[Mapping[str, Action]] = FrozenMap(
         ),
         "raze_card_in_hand": _Action(
             "raze_card_in_hand",
-            "Destruir uma carta da mão",
+            "Destruir uma carta Comum da mão",
             FrozenMap({"raze": 1}),
             allowed=True,
             extra_per_defence=0,

@@ -109,7 +109,7 @@ RULESET_NAME: Final = "Imperial Settlers, advanced lookout phase"
 PLAYERS: Final[PlayerRange | None] = _PlayerRange(1, 4, best=None, rule=("p5", "p13"), source=None)
 
 #: A hash of the resolved ruleset: changes whenever any fact changes.
-RULESET_FINGERPRINT: Final = "9c828d3bfa7a669b67ed71184fa7b86b272b4d81fd2ef55cff60da4ee4bef962"
+RULESET_FINGERPRINT: Final = "76f1cf5b68985a2b95ffbaf11d6adb0c73575882f3a70ca5d73a0177c7385ce1"
 
 #: True when the ruleset is a draft: facts a game needs are missing (see UNKNOWN_FACTS).
 DRAFT: Final = False
@@ -3912,7 +3912,7 @@ ACTIONS: Final[Mapping[str, Action]] = FrozenMap(
         ),
         "raze_card_in_hand": _Action(
             "raze_card_in_hand",
-            "Destruir uma carta da mão",
+            "Destruir uma carta Comum da mão",
             FrozenMap({"raze": 1}),
             allowed=True,
             extra_per_defence=0,

@@ -109,7 +109,7 @@ RULESET_NAME: Final = "Imperial Settlers, alternative lookout phase"
 PLAYERS: Final[PlayerRange | None] = _PlayerRange(1, 4, best=None, rule=("p5", "p13"), source=None)
 
 #: A hash of the resolved ruleset: changes whenever any fact changes.
-RULESET_FINGERPRINT: Final = "d9f8ada579f7ef19d9d88a4722dbec9885269bab293e6d0036bbfc1c05798637"
+RULESET_FINGERPRINT: Final = "f1398660ea536a111f85bda1a0eeb7470e26cf09951216965da3b7262f2d65f4"
 
 #: True when the ruleset is a draft: facts a game needs are missing (see UNKNOWN_FACTS).
 DRAFT: Final = False
@@ -3912,7 +3912,7 @@ ACTIONS: Final[Mapping[str, Action]] = FrozenMap(
         ),
         "raze_card_in_hand": _Action(
             "raze_card_in_hand",
-            "Destruir uma carta da mão",
+            "Destruir uma carta Comum da mão",
             FrozenMap({"raze": 1}),
             allowed=True,
             extra_per_defence=0,

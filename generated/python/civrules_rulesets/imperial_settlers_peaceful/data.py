@@ -109,7 +109,7 @@ RULESET_NAME: Final = "Imperial Settlers, peaceful variant"
 PLAYERS: Final[PlayerRange | None] = _PlayerRange(1, 4, best=None, rule=("p5", "p13"), source=None)
 
 #: A hash of the resolved ruleset: changes whenever any fact changes.
-RULESET_FINGERPRINT: Final = "f20991168ab3696d28e9f229487816bcbf5c5a1d0745d4623805826b3440bd1c"
+RULESET_FINGERPRINT: Final = "c14cf4c9b65be14c8508a9b98550f82b2c6021b1b058e5734b7778eda04a7a28"
 
 #: True when the ruleset is a draft: facts a game needs are missing (see UNKNOWN_FACTS).
 DRAFT: Final = False
@@ -3912,7 +3912,7 @@ ACTIONS: Final[Mapping[str, Action]] = FrozenMap(
         ),
         "raze_card_in_hand": _Action(
             "raze_card_in_hand",
-            "Destruir uma carta da mão",
+            "Destruir uma carta Comum da mão",
             FrozenMap({"raze": 1}),
             allowed=True,
             extra_per_defence=0,
