@@ -1,13 +1,14 @@
-"""A name the data gives is printed where its `rule:` cites, or its note says that no line prints it
-(round 28's audit).
+"""A name the data gives is printed where its `rule:` cites (rounds 28 and 29 of the audit).
 
 The rulebooks cited by page and heading (a rule index whose numbering is `pages_and_headings`) give
 the names the data writes, as printed and never translated (README, "Player aids"). Held here: in a
-base ruleset citing such a rulebook, and in the files its manifest lists, every entity with an `id`, a
-`name` and a `rule:` has its name printed in a section it cites (the section's heading and text, to
-the next heading; a page, to the next page), case and accents aside and each word in the singular or
-the plural (`Tabuleiro de Facção` for '4 TABULEIROS DE FACÇÃO', `Local` for 'Locais'); or its `note`
-says "No line prints the name" and what the name is made from. Without `../shared` the test skips.
+base ruleset citing such a rulebook, and in the files its manifest lists, every mapping with a
+`name` (a string) has that name printed in a section its `rule:` cites, or, where it has none, the
+nearest `rule:` around it (the section's heading and text, to the next heading; a page, to the next
+page), case and accents aside and each word in the singular or the plural (`Tabuleiro de Facção` for
+'4 TABULEIROS DE FACÇÃO', `Local` for 'Locais'). A name no section prints is `{unknown: why}`; a
+note saying that no line prints it does not excuse it (round 28 allowed that, and so kept a name the
+data had made up). Without `../shared` the test skips.
 """
 
 from __future__ import annotations
@@ -25,8 +26,6 @@ from tests.conftest import REPO, RULES
 
 _LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 WORKSPACE = REPO.parent
-#: What a note says where the name is the data's own words for an unnamed thing.
-UNPRINTED = "No line prints the name"
 _WORD = re.compile(r"\w+")
 
 
@@ -72,21 +71,38 @@ def section_texts(index: dict[str, Any], text: str) -> dict[str, str]:
     return texts
 
 
-def named(value: Any) -> Iterator[dict[str, Any]]:
-    """Every mapping with an id, a name (a string) and a `rule:`, however deep."""
+def named(value: Any, rule: Any = None) -> Iterator[tuple[dict[str, Any], Any]]:
+    """Every mapping with a name (a string) below ``value``, however deep, with the `rule:` that
+    cites it: its own, else the nearest one around it (None where there is none)."""
     if isinstance(value, dict):
-        if "id" in value and isinstance(value.get("name"), str) and value.get("rule") is not None:
-            yield value
-        for item in value.values():
-            yield from named(item)
+        rule = value.get("rule", rule)
+        if isinstance(value.get("name"), str):
+            yield value, rule
+        for key, item in value.items():
+            if key != "rule":
+                yield from named(item, rule)
     elif isinstance(value, list):
         for item in value:
-            yield from named(item)
+            yield from named(item, rule)
+
+
+def unprinted_names(files: dict[str, Any], texts: dict[str, str]) -> list[str]:
+    """The names in ``files`` (each file's data, by its name) that no section their `rule:` cites
+    prints, as `file: id 'name' (sections)`; ``texts`` is each section's text."""
+    found = []
+    for file, data in files.items():
+        for entity, rule in named(data):
+            # A name no `rule:` cites (a manifest's title) is not held to a section.
+            if rule is None:
+                continue
+            rules = [rule] if isinstance(rule, str) else list(rule)
+            if not any(printed(entity["name"], texts.get(str(section), "")) for section in rules):
+                found.append(f"{file}: {entity.get('id')} {entity['name']!r} ({', '.join(map(str, rules))})")
+    return found
 
 
 def unprinted(manifest: Path) -> list[str]:
-    """The names of a base ruleset (its manifest and listed files) that no cited section prints and no
-    note accounts for, as `file: id 'name' (sections)`."""
+    """The names of a base ruleset (its manifest and listed files) that no cited section prints."""
     data = _load(manifest)
     index = _load(RULES / data["rulebook"]["rule_index"])
     text_path = WORKSPACE / index["rulebook"]["source_file"]
@@ -94,16 +110,7 @@ def unprinted(manifest: Path) -> list[str]:
         pytest.skip(f"{index['rulebook']['source_file']} is not beside the checkout")
     texts = section_texts(index, text_path.read_text(encoding="utf-8"))
     files = [manifest, *(RULES / file for listed in (data.get("files") or {}).values() for file in listed)]
-    found = []
-    for file in files:
-        for entity in named(_load(file)):
-            rules = [entity["rule"]] if isinstance(entity["rule"], str) else list(entity["rule"])
-            if any(printed(entity["name"], texts.get(str(rule), "")) for rule in rules):
-                continue
-            if UNPRINTED in str(entity.get("note", "")):
-                continue
-            found.append(f"{file.relative_to(RULES)}: {entity['id']} {entity['name']!r} ({', '.join(map(str, rules))})")
-    return found
+    return unprinted_names({str(file.relative_to(RULES)): _load(file) for file in files}, texts)
 
 
 def _page_and_heading_bases() -> list[Path]:
@@ -125,8 +132,46 @@ def test_the_rulebooks_cited_by_page_and_heading_have_base_rulesets() -> None:
 
 
 @pytest.mark.parametrize("manifest", BASES, ids=lambda path: path.stem)
-def test_every_name_is_printed_where_it_is_cited_or_its_note_says_why(manifest: Path) -> None:
+def test_every_name_is_printed_where_it_is_cited(manifest: Path) -> None:
     assert unprinted(manifest) == []
+
+
+SECTIONS = {
+    "p9/heading": "PARA DESTRUIR UMA CARTA COMUM DA MÃO: 1. Descarte 1 Ficha de Pilhagem.",
+    "p9": "Locais de Ação",
+}
+
+
+def test_a_name_no_cited_section_prints_is_reported_whatever_its_note_says() -> None:
+    data = {
+        "actions": [
+            {
+                "id": "raze",
+                "name": "Destruir uma carta da mão",
+                "rule": "p9/heading",
+                "note": "No line prints the name: it is the heading without 'Comum'.",
+            }
+        ]
+    }
+    assert unprinted_names({"rules.yaml": data}, SECTIONS) == [
+        "rules.yaml: raze 'Destruir uma carta da mão' (p9/heading)"
+    ]
+
+
+def test_a_name_without_its_own_rule_is_held_to_the_nearest_rule_around_it() -> None:
+    levels = [{"id": "action", "name": "Local de Ação"}, {"id": "x", "name": "Local de Defesa"}]
+    data = {"kinds": {"rule": "p9", "levels": levels}}
+    assert unprinted_names({"rules.yaml": data}, SECTIONS) == ["rules.yaml: x 'Local de Defesa' (p9)"]
+
+
+def test_a_printed_name_and_an_unknown_one_pass() -> None:
+    data = {
+        "actions": [
+            {"id": "raze", "name": "Destruir uma carta Comum da mão", "rule": "p9/heading"},
+            {"id": "other", "name": {"unknown": "no section names it"}, "rule": "p9/heading"},
+        ]
+    }
+    assert unprinted_names({"rules.yaml": data}, SECTIONS) == []
 
 
 def test_a_name_is_printed_in_the_singular_or_the_plural_case_and_accents_aside() -> None:
