@@ -111,6 +111,17 @@ def rows(results: dict[str, Any]) -> Iterator[tuple[str, str, str, str, str]]:
                 "— (context)",
                 f"context: `{RUN} --only in_process`",
             )
+        if "write_floor" in inner:
+            # The least a build could cost: the parse floor and the durable write of the same tree.
+            floors = inner["parse_floor"]["median"] + inner["write_floor"]["median"]
+            yield (
+                "3",
+                f"`validate` + `build` / (parse floor + durable write floor) ({ruleset}, medians)",
+                f"{inner['validate_build']['median'] / floors:.2f}× ({_ms(inner['validate_build']['median'])} / "
+                f"{_ms(inner['parse_floor']['median'])} + {_ms(inner['write_floor']['median'])})",
+                "— (context)",
+                f"context: `{RUN} --only in_process`",
+            )
     for label, row in sorted(results.get("edit_latency", {}).items()):
         limit = MAX_EDIT_CPU_S[label]
         if label == "overlay":  # one file, one kind of edit: a value inside one entry of the overlay

@@ -358,3 +358,32 @@ def test_a_shapes_net_time_is_the_median_of_its_per_round_differences() -> None:
     """Each round's runs are compared with the empty shape's run of the same round."""
     assert shapes._paired([2.0, 9.0, 3.0], [1.0, 8.0, 1.5]) == 1.0
     assert shapes._paired([5.0], [1.0]) == 4.0
+
+
+def test_the_write_floor_replaces_a_tree_by_the_same_bytes_syncing_each_file_and_folder_once(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """bench/run.py's durable write floor (issue 32, point 3): the build's files put in place of a
+    folder with a build's durability, one sync of each file and of each folder, and nothing more."""
+    import os
+
+    from bench import run
+    from civrules.emit.output import read_tree
+
+    synced: list[int] = []
+    sync = os.fsync
+
+    def counted(descriptor: int) -> None:
+        synced.append(descriptor)
+        sync(descriptor)
+
+    monkeypatch.setattr(os, "fsync", counted)
+    root = tmp_path / "generated"
+    first = {"a.txt": b"one\n", "python/pkg/data.py": b"X = 1\n" * 1000, "python/pkg/py.typed": b""}
+    run.durable_write(root, first)
+    assert read_tree(root) == first
+    assert len(synced) == 3 + 3  # three files; the tree's root, python/ and python/pkg/
+    second = {"sheets/x.html": b"<p>x</p>\n", "a.txt": b"two\n"}
+    run.durable_write(root, second)
+    assert read_tree(root) == second
+    assert sorted(path.name for path in tmp_path.iterdir()) == ["generated"]  # no staging or old tree left
