@@ -18,6 +18,7 @@ import pickle
 import sys
 from collections.abc import Callable, Iterator, Mapping
 from types import ModuleType
+from typing import Any
 
 import pytest
 
@@ -105,7 +106,8 @@ def samples() -> dict[type[Record], list[Record]]:
             out[type(value)].append(value)
     for kind in record_types():
         if kind not in out and all(
-            p.default is not inspect.Parameter.empty for p in inspect.signature(kind).parameters.values()
+            p.default is not inspect.Parameter.empty or _numeric_bound(kind, name)
+            for name, p in inspect.signature(kind).parameters.items()
         ):
             out[kind] = [_from_defaults(kind)]  # e.g. a card effect no ruleset's card has yet
     for kind in record_types():
@@ -114,13 +116,25 @@ def samples() -> dict[type[Record], list[Record]]:
     return out
 
 
-def _from_defaults(kind: type[Record]) -> Record:
-    """A record of ``kind`` made from its constructor's defaults, a number its schema bounds moved
-    to the nearest bound (``CreditTokens()`` gives 0 points; the schema's fewest is 1)."""
+def _bounds_of(kind: type[Record]) -> dict[str, tuple[tuple[str, Any], ...]]:
     bounds = getattr(importlib.import_module(kind.__module__.rsplit(".", 1)[0]), "bounds", None)
+    found: dict[str, tuple[tuple[str, Any], ...]] = bounds.BOUNDS.get(kind.__name__, {}) if bounds else {}
+    return found
+
+
+def _numeric_bound(kind: type[Record], field: str) -> bool:
+    """Whether the schema bounds ``field`` of ``kind`` below or above (a number without a default)."""
+    return any(key in {"minimum", "maximum"} for key, _ in _bounds_of(kind).get(field, ()))
+
+
+def _from_defaults(kind: type[Record]) -> Record:
+    """A record of ``kind`` made from its constructor's defaults, a number without one (``points``
+    of ``CreditTokens``) the nearest its schema bounds allow to 0."""
     changes: dict[str, object] = {}
-    for field, constraints in (bounds.BOUNDS.get(kind.__name__, {}) if bounds is not None else {}).items():
-        value = inspect.signature(kind).parameters[field].default
+    for field, constraints in _bounds_of(kind).items():
+        value: Any = inspect.signature(kind).parameters[field].default
+        if value is inspect.Parameter.empty:
+            value = 0
         for key, limit in constraints:
             if isinstance(value, int) and key == "minimum":
                 value = max(value, limit)

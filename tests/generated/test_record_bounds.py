@@ -212,3 +212,32 @@ def test_a_bound_is_checked_after_the_type_and_a_data_module_makes_its_records_u
     fields = dict(zip(record._names(), record._values(), strict=True))
     if constructed(record, name, getattr(record, name)) is not None:
         assert getattr(data_maker(type(record))(**{**fields, name: limit - 1}), name) == limit - 1
+
+
+def test_no_constructor_default_is_outside_its_fields_bound() -> None:
+    """A default a record class's constructor gives a field holds the field's bounds: a default the
+    schema refuses (``CreditTokens()``'s 0 points where the fewest is 1) made a call that leaves
+    the field out, which mypy accepts, refused whatever else it was given. Such a field has no
+    default: the data always gives it."""
+    from civrules_runtime import records as records_module
+
+    contradicting = []
+    defaults = 0
+    for runtime in RUNTIMES:
+        records = importlib.import_module(f"{runtime}.records")
+        for name, fields in bounds_of(runtime).items():
+            parameters = inspect.signature(getattr(records, name)._made).parameters
+            for field, constraints in fields.items():
+                default = parameters[field].default if field in parameters else inspect.Parameter.empty
+                if default is inspect.Parameter.empty or default is None:
+                    continue
+                defaults += 1
+                for key, limit in constraints:
+                    try:
+                        held = records_module._bound_test(key, limit)(default)
+                    except TypeError:
+                        held = False
+                    if not held:
+                        contradicting.append(f"{name}.{field}={default!r} ({key} {limit!r})")
+    assert contradicting == []
+    assert defaults > 10

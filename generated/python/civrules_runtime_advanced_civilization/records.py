@@ -122,7 +122,7 @@ class PopulationLimit(Record):
     change: int
     where: PopulationWhere
 
-    def __init__(self, change: int = 0, where: PopulationWhere = PopulationWhere.SOLE_OCCUPANT) -> None:
+    def __init__(self, change: int, where: PopulationWhere = PopulationWhere.SOLE_OCCUPANT) -> None:
         _set(self, "change", change)
         _set(self, "where", where)
 
@@ -174,7 +174,7 @@ class CitySupport(Record):
 
     change: int
 
-    def __init__(self, change: int = 0) -> None:
+    def __init__(self, change: int) -> None:
         _set(self, "change", change)
 
 
@@ -215,7 +215,7 @@ class TurnOrder(Record):
     position: TurnPosition
 
     def __init__(
-        self, activities: tuple[Activity, ...] = (), position: TurnPosition = TurnPosition.AFTER_NON_HOLDERS
+        self, activities: tuple[Activity, ...], position: TurnPosition = TurnPosition.AFTER_NON_HOLDERS
     ) -> None:
         _set(self, "activities", activities)
         _set(self, "position", position)
@@ -272,7 +272,7 @@ class TradeCardPurchase(Record):
     stack: int
     price: int
 
-    def __init__(self, stack: int = 0, price: int = 0) -> None:
+    def __init__(self, stack: int, price: int) -> None:
         _set(self, "stack", stack)
         _set(self, "price", price)
 
@@ -285,7 +285,7 @@ class HandLimitChange(Record):
 
     change: int
 
-    def __init__(self, change: int = 0) -> None:
+    def __init__(self, change: int) -> None:
         _set(self, "change", change)
 
 
@@ -299,7 +299,7 @@ class CommodityValue(Record):
     goods: Goods
     per_turn: int | None
 
-    def __init__(self, set_size_change: int = 0, goods: Goods = Goods.MINING, per_turn: int | None = None) -> None:
+    def __init__(self, set_size_change: int, goods: Goods = Goods.MINING, per_turn: int | None = None) -> None:
         _set(self, "set_size_change", set_size_change)
         _set(self, "goods", goods)
         _set(self, "per_turn", per_turn)
@@ -341,7 +341,7 @@ class CreditTokens(Record):
     points: int
     colours: TokenColours | None
 
-    def __init__(self, points: int = 0, colours: TokenColours | None = None) -> None:
+    def __init__(self, points: int, colours: TokenColours | None = None) -> None:
         _set(self, "points", points)
         _set(self, "colours", colours)
 
