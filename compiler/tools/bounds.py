@@ -67,10 +67,15 @@ def target(family: Family) -> Path:
 
 
 class Link:
-    """A record class's link to its schema object, read from the class body."""
+    """A record class's links to the schema, read from the class body: its schema object
+    (``_schema``; None where its fields come from several) and the fields linked otherwise than to
+    that object's property of their name (``_properties``)."""
 
-    def __init__(self, name: str, schema: str, fields: list[tuple[str, str]]) -> None:
+    def __init__(
+        self, name: str, schema: str | None, fields: list[tuple[str, str]], properties: dict[str, str]
+    ) -> None:
         self.name, self.schema, self.fields = name, schema, fields  # fields: (name, annotation)
+        self.properties = properties
 
 
 def links(source: str) -> list[Link]:
@@ -80,6 +85,7 @@ def links(source: str) -> list[Link]:
         if not isinstance(node, ast.ClassDef):
             continue
         schema = None
+        properties: dict[str, str] = {}
         slots: list[str] = []
         annotations: dict[str, str] = {}
         for item in node.body:
@@ -87,16 +93,33 @@ def links(source: str) -> list[Link]:
                 name = item.targets[0].id
                 if name == "_schema" and isinstance(item.value, ast.Constant) and isinstance(item.value.value, str):
                     schema = item.value.value
+                elif name == "_properties" and isinstance(item.value, ast.Dict):
+                    properties = _texts(item.value)
                 elif name == "__slots__" and isinstance(item.value, ast.Tuple):
                     slots = [
                         e.value for e in item.value.elts if isinstance(e, ast.Constant) and isinstance(e.value, str)
                     ]
             elif isinstance(item, ast.AnnAssign) and isinstance(item.target, ast.Name):
-                annotations[item.target.id] = ast.unparse(item.annotation)
-        if schema is not None:
+                if item.target.id == "_properties" and isinstance(item.value, ast.Dict):
+                    properties = _texts(item.value)
+                else:
+                    annotations[item.target.id] = ast.unparse(item.annotation)
+        if schema is not None or properties:
             fields = [(slot, annotations.get(slot, "")) for slot in slots if not slot.startswith("_")]
-            found.append(Link(node.name, schema, fields))
+            found.append(Link(node.name, schema, fields, properties))
     return found
+
+
+def _texts(node: ast.Dict) -> dict[str, str]:
+    """A dict literal's entries of a text to a text."""
+    return {
+        key.value: value.value
+        for key, value in zip(node.keys, node.values, strict=True)
+        if isinstance(key, ast.Constant)
+        and isinstance(key.value, str)
+        and isinstance(value, ast.Constant)
+        and isinstance(value.value, str)
+    }
 
 
 def _pointer(schema: dict[str, Any], pointer: str) -> Any:
@@ -108,9 +131,40 @@ def _pointer(schema: dict[str, Any], pointer: str) -> Any:
     return node
 
 
-def _known(schema: dict[str, Any], node: Any) -> Any:
+#: The annotation words of the values of each JSON type.
+JSON_TYPES: dict[str, frozenset[str]] = {
+    "array": frozenset({"tuple"}),
+    "integer": frozenset({"int"}),
+    "number": frozenset({"int", "float"}),
+    "string": frozenset({"str"}),
+    "boolean": frozenset({"bool"}),
+}
+
+
+def _fits(schema: dict[str, Any], branch: Any, words: set[str]) -> bool:
+    """Whether a value of a field of annotation ``words`` can be of ``branch``'s JSON type (a branch
+    of no declared type, a constant or an object, does not fit a field that holds no record)."""
+    for _ in range(20):
+        ref = branch.get("$ref") if isinstance(branch, dict) else None
+        if not (isinstance(ref, str) and ref.startswith("#/")):
+            break
+        branch = _pointer(schema, ref)
+    if not isinstance(branch, dict):
+        return False
+    kind = branch.get("type")
+    if isinstance(kind, str):
+        return bool(words & JSON_TYPES.get(kind, frozenset()))
+    if "const" in branch:
+        return type(branch["const"]).__name__ in words
+    return False
+
+
+def _known(schema: dict[str, Any], node: Any, words: set[str] | None = None) -> Any:
     """The schema of a known value of ``node``: its reference followed, and a fact's ``oneOf``/``anyOf``
-    with ``{unknown: why}`` read as the fact's one other branch (None where several remain)."""
+    with ``{unknown: why}`` read as the fact's one other branch (None where several remain). Where
+    the field's annotation ``words`` are given, of several branches the one its values can be of
+    is read (a citation written as one section or a list of them: its list for a tuple; a count or
+    an object: the count for an ``int``)."""
     seen = 0
     while isinstance(node, dict) and seen < 20:
         seen += 1
@@ -124,6 +178,8 @@ def _known(schema: dict[str, Any], node: Any) -> Any:
                 known = [
                     b for b in branches if not (isinstance(b, dict) and str(b.get("$ref", "")).endswith("/unknown"))
                 ]
+                if len(known) > 1 and words is not None:
+                    known = [b for b in known if _fits(schema, b, words)]
                 if len(known) != 1:
                     return None
                 node = known[0]
@@ -154,12 +210,29 @@ def constraints(schema: dict[str, Any], prop: Any, annotation: str, required: bo
     A list property the object does not require, or that may be ``{unknown: why}`` where the
     field's annotation has no None, is an empty tuple in a record where it is absent or unknown:
     its ``minItems`` is written ``minItems_or_absent`` (empty, or at least that many)."""
-    node = _known(schema, prop)
+    words = set(annotation.replace("[", " ").replace("]", " ").replace(",", " ").replace("|", " ").split())
+    node = _known(schema, prop, words)
     if _allows_unknown(schema, prop) and "None" not in annotation:
         required = False
     if not isinstance(node, dict):
         return []
-    words = set(annotation.replace("[", " ").replace("]", " ").replace(",", " ").replace("|", " ").split())
+    found = _constraints_of(node, words, required)
+    item_words = words - {"tuple"}
+    items = _known(schema, node.get("items"), item_words) if "tuple" in words and "items" in node else None
+    if isinstance(items, dict):  # each item's own: a minimum, a pattern, an enum (not a list's)
+        found += [
+            (f"items_{key}", value)
+            for key, value in _constraints_of(items, item_words, True)
+            if key not in LIST_CONSTRAINTS
+        ]
+    return found
+
+
+#: The constraints of a list as a whole (those of its items are the others, written ``items_<key>``).
+LIST_CONSTRAINTS = frozenset({"minItems", "minItems_or_absent", "maxItems", "uniqueItems"})
+
+
+def _constraints_of(node: dict[str, Any], words: set[str], required: bool) -> list[tuple[str, object]]:
     found: list[tuple[str, object]] = []
     for key, kinds in CONSTRAINTS.items():
         if key == "minItems_or_absent":
@@ -184,36 +257,100 @@ def constraints(schema: dict[str, Any], prop: Any, annotation: str, required: bo
 
 def bounds_of(
     family: Family,
-) -> tuple[dict[str, dict[str, list[tuple[str, object]]]], dict[str, str], list[str]]:
+) -> tuple[dict[str, dict[str, list[tuple[str, object]]]], dict[str, str], dict[str, dict[str, str]], list[str]]:
     """Each linked class's constrained fields (their constraints), each linked class's schema
-    object, and the fields of linked classes that no property constrains."""
+    object, where each constrained field's property is when it is not that object's property of
+    the field's name, and the fields of linked classes that no property constrains."""
     files = {file: family.qualified_kind(kind) for kind, file in family.kinds.items()}
     source = (runtime_dir(family) / "records.py").read_text(encoding="utf-8")
     bounds: dict[str, dict[str, list[tuple[str, object]]]] = {}
     links_of: dict[str, str] = {}
+    where: dict[str, dict[str, str]] = {}
     unlinked: list[str] = []
-    for link in links(source):
-        file, _, pointer = link.schema.partition("#")
+
+    def schema_of(name: str, link: str) -> tuple[dict[str, Any], str]:
+        file, _, pointer = link.partition("#")
         if file not in files:
-            raise SystemExit(f"{link.name}._schema names {file!r}: not a schema of the family ({sorted(files)})")
-        schema = load_schema(files[file])
-        try:
-            obj = _pointer(schema, pointer)
-            properties = obj["properties"]
-        except (KeyError, TypeError, IndexError) as error:
-            raise SystemExit(f"{link.name}._schema = {link.schema!r}: no object with properties there") from error
-        links_of[link.name] = link.schema
+            raise SystemExit(f"{name} links {link!r}: {file!r} is not a schema of the family ({sorted(files)})")
+        return load_schema(files[file]), pointer
+
+    for link in links(source):
+        obj: Any = None
+        if link.schema is not None:
+            schema, pointer = schema_of(link.name, link.schema)
+            try:
+                obj = _pointer(schema, pointer)
+                obj["properties"]
+            except (KeyError, TypeError, IndexError) as error:
+                raise SystemExit(f"{link.name}._schema = {link.schema!r}: no object with properties there") from error
+            links_of[link.name] = link.schema
         for field, annotation in link.fields:
-            if field not in properties:
+            path = link.properties.get(field, field)
+            try:
+                if "#" in path:  # a property of another object: file#pointer
+                    field_schema, at = schema_of(link.name, path)
+                    prop = _pointer(field_schema, at)
+                    parent, _, name = at.rpartition("/properties/")
+                    required = bool(parent) and name in _pointer(field_schema, parent).get("required", ())
+                    located = path
+                elif obj is None:
+                    unlinked.append(f"{link.name}.{field}")
+                    continue
+                else:  # a property of the class's object, or of an object in it: "players/min"
+                    field_schema, node, at = schema, obj, pointer
+                    prop, required = None, True
+                    for part in path.split("/"):
+                        node, at = _object_at(field_schema, node, at)
+                        if not isinstance(node, dict) or part not in node.get("properties", {}):
+                            prop = None
+                            break
+                        required = required and part in node.get("required", ())
+                        prop, at = node["properties"][part], f"{at}/properties/{part}"
+                        node = prop
+                    file = str(link.schema).partition("#")[0]
+                    located = f"{link.schema}/properties/{field}" if path == field else f"{file}#{at}"
+            except (KeyError, TypeError, IndexError) as error:
+                raise SystemExit(f"{link.name}.{field} links {path!r}: no property there") from error
+            if prop is None:
+                if field in link.properties:
+                    raise SystemExit(f"{link.name}._properties links {field} to {path!r}: no property there")
                 unlinked.append(f"{link.name}.{field}")
                 continue
-            required = field in obj.get("required", ())
-            found = constraints(schema, properties[field], annotation, required)
+            found = constraints(field_schema, prop, annotation, required)
             if found:
                 bounds.setdefault(link.name, {})[field] = found
+                if link.schema is None or located != f"{link.schema}/properties/{field}":
+                    where.setdefault(link.name, {})[field] = located
             else:
                 unlinked.append(f"{link.name}.{field}")
-    return bounds, links_of, unlinked
+    return bounds, links_of, where, unlinked
+
+
+def _object_at(schema: dict[str, Any], node: Any, at: str) -> tuple[Any, str]:
+    """``node`` (at pointer ``at``) with its references followed and a fact's one branch other than
+    ``{unknown: why}`` taken, and where it then is."""
+    for _ in range(20):
+        if not isinstance(node, dict):
+            break
+        ref = node.get("$ref")
+        if isinstance(ref, str) and ref.startswith("#/") and not ref.endswith("/unknown"):
+            node, at = _pointer(schema, ref), ref[1:]
+            continue
+        taken = None
+        for key in ("oneOf", "anyOf"):
+            branches = node.get(key)
+            if isinstance(branches, list):
+                known = [
+                    (index, branch)
+                    for index, branch in enumerate(branches)
+                    if not (isinstance(branch, dict) and str(branch.get("$ref", "")).endswith("/unknown"))
+                ]
+                if len(known) == 1:
+                    taken = (known[0][1], f"{at}/{key}/{known[0][0]}")
+        if taken is None:
+            break
+        node, at = taken
+    return node, at
 
 
 def _literal(value: object) -> str:
@@ -237,7 +374,7 @@ def _lines(indent: int, head: str, value: object, tail: str = ",") -> list[str]:
 
 
 def render_module(family: Family) -> str:
-    bounds, links_of, unlinked = bounds_of(family)
+    bounds, links_of, where, unlinked = bounds_of(family)
     lines = [
         f'"""The schema constraints of the {family.name} family\'s records, by class and field.',
         "",
@@ -266,6 +403,17 @@ def render_module(family: Family) -> str:
             lines += _lines(8, f"{_literal(field)}: ", tuple(found))
         lines.append("    },")
     lines.append("}")
+    lines.append("")
+    lines.append(
+        "#: Where a constrained field's property is, by class and field, when it is not its class's object's property"
+    )
+    lines.append("#: of the field's name (a class's ``_properties``: another name, or another object's).")
+    lines.append("WHERE: dict[str, dict[str, str]] = {" + ("" if where else "}"))
+    for cls, located in where.items():
+        lines.append(f"    {_literal(cls)}: {{")
+        lines += [f"        {_literal(field)}: {_literal(at)}," for field, at in located.items()]
+        lines.append("    },")
+    lines += ["}"] if where else []
     return "\n".join(lines) + "\n"
 
 

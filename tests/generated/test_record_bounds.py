@@ -12,7 +12,7 @@ import copy
 import importlib
 import inspect
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any
 
 import pytest
@@ -32,10 +32,13 @@ def bounds_of(runtime: str) -> dict[str, dict[str, tuple[tuple[str, object], ...
     return found
 
 
-def link_of(cls: type) -> str:
-    """The schema object ``cls`` is linked to, as its runtime's ``bounds`` module has it."""
-    link: str = importlib.import_module(f"{runtime_of(cls)}.bounds").LINKS[cls.__name__]
-    return link
+def where_of(cls: type, field: str) -> str:
+    """The schema property ``field`` of ``cls`` is linked to, as its runtime's ``bounds`` module has it:
+    its own (``WHERE``: a field named otherwise, or of a class whose fields come from several
+    objects), else its class's object's property of its name."""
+    module = importlib.import_module(f"{runtime_of(cls)}.bounds")
+    where: str | None = module.WHERE.get(cls.__name__, {}).get(field)
+    return where or f"{module.LINKS[cls.__name__]}/properties/{field}"
 
 
 def runtime_of(cls: type) -> str:
@@ -72,6 +75,11 @@ def cases(bound: tuple[str, Any], value: Any) -> tuple[list[Any], list[Any]]:
     """Values just inside and just outside one constraint, from the constraint and a known value
     that holds it."""
     key, limit = bound
+    if key.startswith("items_"):  # each item's: the list with its first item just outside
+        if not isinstance(value, tuple):  # a field that holds a list or a record: the record has no items
+            return [value], []
+        _, outside = cases((key.removeprefix("items_"), limit), value[0])
+        return [value], [(item, *value[1:]) for item in outside]
     if key == "minimum":
         return [limit], [limit - 1]
     if key == "maximum":
@@ -155,7 +163,7 @@ def test_every_bound_names_a_field_of_a_linked_record_class() -> None:
         records = importlib.import_module(f"{runtime}.records")
         for name, fields in bounds_of(runtime).items():
             cls = getattr(records, name)
-            assert cls._schema, name
+            assert cls._schema or set(fields) <= set(cls._properties), name
             assert [field for field, _, _ in records_module._bound_tests(cls)] == [
                 field for field in cls.__slots__ if field in fields for _ in fields[field]
             ]
@@ -180,9 +188,9 @@ def test_just_inside_each_bound_holds_and_just_outside_is_refused_on_every_path(
                 assert made is None or getattr(made, name) == value
                 inside_checked += 1
             for value in outside:
-                pointer = re.escape(f"{link_of(cls)}/properties/{name}")
+                pointer = re.escape(where_of(cls, name))
                 where = rf"{cls.__name__}\.{name}=.* is outside its schema's bound, .*{pointer}"
-                if bound[0] == "enum":  # a field typed by a vocabulary refuses it as of another type first
+                if bound[0] in {"enum", "items_enum"}:  # a vocabulary's field refuses it as of another type first
                     where = rf"{cls.__name__}\.{name}=.* is (outside its schema's bound|not of its type)"
                 with pytest.raises(OutOfDomainError, match=where):
                     record.replace(**{name: value})
@@ -241,3 +249,160 @@ def test_no_constructor_default_is_outside_its_fields_bound() -> None:
                         contradicting.append(f"{name}.{field}={default!r} ({key} {limit!r})")
     assert contradicting == []
     assert defaults > 10
+
+
+#: The record classes of the family runtimes that no schema constraint holds, and why.
+UNBOUNDED_CLASSES = {
+    "CalamityAmount": "a helper's answer (calamity_amount), made from records and arguments already held",
+    "Assumptions": "an engine's assumptions: their constructor checks their own bounds (_checks_own_arguments)",
+}
+
+#: Fields of classes linked to a schema object that are neither a property of it nor linked to one
+#: by the class's ``_properties``, and why none holds them.
+UNLINKED_FIELDS = {
+    "rules": "a fact's citations: its `rule` sections, then its `source` (two properties; the build checks each)",
+    **dict.fromkeys(
+        (
+            "CityBuild.unlimited",
+            "CalamityEffect.all_but",
+            "CalamityEffect.per_city",
+            "CalamityModifier.per_commodity",
+            "CalamityModifier.per_any_commodity",
+            "CalamityModifier.stated",
+            "CalamityModifier.becomes_kind",
+            "CalamityModifier.adds_kind",
+            "CalamityModifier.adds_unit",
+            "CalamityModifier.effects",
+            "Calamity.beneficiary_overflow",
+            "Calamity.beneficiary_unit_points",
+            "Calamity.beneficiary_eligibility",
+            "CalamityEffect.site_tie_broken_by",
+            "Phase.max_major_calamities",
+            "Phase.max_minor_calamities",
+            "Phase.max_of_one_calamity",
+            "Faction.production",
+            "Faction.storage",
+            "Action.extra_per_defence",
+            "Action.extra_per_samurai",
+            "Action.owner_gains",
+            "Phase.step_facts",
+            "CultureSpace.culture",
+            "CultureSpace.trade",
+            "AstTrack.space_values",
+            "TradeStack.commodities",
+            "Taxation.revolt_immune_cards",
+            "PurchaseEffect.next_turn",
+            "CountedGoods.colour",
+            "Addition.card",
+            "Addition.per",
+            "Credit.group",
+            "CalamityEffect.side",
+            "CalamityImmunity.side",
+            "PlayerCount.nations",
+        ),
+        "a branch among several of a property of another name, or several properties: no one property",
+    ),
+    **dict.fromkeys(
+        (
+            "CalamityEffect.unknown",
+            "CalamityModifier.amount_unknown",
+            "Combination.mode_unknown",
+            "Requirements.known",
+            "PlayerCount.given",
+            "HandLimit.cumulative",
+            "Taxation.cumulative",
+            "Building.upgrade_unknown",
+            "Pyramid.one_more_below",
+            "Pyramid.inferred",
+        ),
+        "derived: whether a fact is known, given or inferred, a flag no property writes as it is",
+    ),
+    "GeneralRule.name": "the rule's id, standing for the name the schema's general rules do not have",
+}
+
+
+#: The family runtimes: Advanced Civilization's, Imperial Settlers', Sid Meier's Civilization's.
+RUNTIMES_BY_FAMILY = (
+    "civrules_runtime_advanced_civilization",
+    "civrules_runtime_imperial_settlers",
+    "civrules_runtime_sid_meiers_civilization",
+)
+
+
+def _record_classes(runtime: str) -> dict[str, type[Record]]:
+    records = importlib.import_module(f"{runtime}.records")
+    return {
+        name: cls
+        for name, cls in vars(records).items()
+        if isinstance(cls, type) and issubclass(cls, Record) and cls.__module__ == records.__name__
+    }
+
+
+def test_every_record_class_without_bounds_is_one_that_holds_no_rule_data() -> None:
+    """Every record class of a family runtime is held to the constraints of the schema objects its
+    fields come from (one object, ``_schema``, or each field's, ``_properties``), but those listed
+    with why; a record class added without links fails here."""
+    unbounded = sorted(
+        name for runtime in RUNTIMES for name in _record_classes(runtime) if name not in bounds_of(runtime)
+    )
+    assert [name for name in unbounded if name not in UNBOUNDED_CLASSES] == []
+    assert set(unbounded) == set(UNBOUNDED_CLASSES)
+
+
+def test_every_field_of_a_linked_class_is_linked_to_its_property_or_said_why_not() -> None:
+    """A field named otherwise than its schema property (``players_min`` of ``players: {min}``) is
+    linked to it by its class's ``_properties``, not left unchecked; those no property holds are
+    listed with why."""
+    from civrules.families import families
+    from civrules.schema import load_schema
+
+    unlinked = []
+    for family in families().values():
+        files = {file: family.qualified_kind(kind) for kind, file in family.kinds.items()}
+        source = (generator.runtime_dir(family) / "records.py").read_text(encoding="utf-8")
+        for link in generator.links(source):
+            if link.schema is None:
+                continue
+            file, _, pointer = link.schema.partition("#")
+            properties = generator._pointer(load_schema(files[file]), pointer)["properties"]
+            unlinked += [
+                f"{link.name}.{field}"
+                for field, _ in link.fields
+                if field not in properties and field not in link.properties
+            ]
+    assert [name for name in unlinked if name.split(".")[1] != "rules" and name not in UNLINKED_FIELDS] == []
+
+
+def test_a_list_item_a_field_named_otherwise_and_a_class_of_several_objects_are_held() -> None:
+    """An item of a list outside its schema's ``items`` (an area id with spaces, a printed id in
+    lower case), a field named otherwise than its property (``players_min`` of ``players.min``,
+    ``size`` of ``deck_size``, ``strength_min`` of ``strength.min``) and a field of a class whose
+    fields come from several schema objects (a border's area, an era's id) are refused as every
+    bound is, naming the property."""
+    ac, imperial, smc = RUNTIMES_BY_FAMILY
+    wanted: dict[tuple[str, str, str], Callable[[Any], object]] = {
+        (ac, "Region", "areas"): lambda value: ("Not An Id", *value[1:]),
+        (ac, "DeckBand", "players_min"): lambda value: 0,
+        (ac, "Border", "a"): lambda value: "Not An Id",
+        (imperial, "Card", "printed_ids"): lambda value: ("jap011",),
+        (imperial, "DeckRule", "size"): lambda value: 0,
+        (smc, "Rank", "strength_min"): lambda value: 0,
+        (smc, "Era", "id"): lambda value: "Not An Id",
+    }
+    fields = {(runtime, cls): field for runtime, cls, field in wanted}
+    tried = set()
+    for record in shipped_records():
+        cls = type(record).__name__
+        field = fields.get((runtime_of(type(record)), cls))
+        if field is None or (key := (runtime_of(type(record)), cls, field)) in tried:
+            continue
+        if getattr(record, field) in (None, ()):
+            continue
+        tried.add(key)
+        value = wanted[key](getattr(record, field))
+        refused = rf"{cls}\.{field}=.* is outside its schema's bound, .*schema\.json#"
+        with pytest.raises(OutOfDomainError, match=refused):
+            record.replace(**{field: value})
+        with pytest.raises(OutOfDomainError, match="outside its schema's bound"):
+            restored(record, field, value)
+    assert tried == set(wanted)

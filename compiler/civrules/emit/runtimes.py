@@ -65,8 +65,11 @@ FILES = (
 #: declared types (and ``PlayerRange`` to a range it could be), a misspelt field naming the closest;
 #: 2.11.4 so does a call of a record's class (``Card(...)``), but for a package's own data module;
 #: 2.12 names how that module makes its records unchecked (``records.data_maker``, which its data
-#: module calls), where a module was trusted by its name, read from the caller's frame.
-VERSION = "2.13.0"
+#: module calls), where a module was trusted by its name, read from the caller's frame; 2.13 holds
+#: records to their schemas' bounds (``records.bound``, ``Record._schema``); 2.14 those of each item of
+#: a list (``items_<constraint>``) and of fields linked otherwise than by their name
+#: (``Record._properties``; ``bound``'s ``where``: the property each such field is held to).
+VERSION = "2.14.0"
 
 
 def runtime_distribution(

@@ -212,7 +212,7 @@ _MOVED = frozenset(
     )
 )
 
-__version__ = "2.13.0"
+__version__ = "2.14.0"
 
 __all__ = [
     "AbilityAction",

@@ -7,16 +7,9 @@ or unpickled to these constraints (the family's data schemas' own, for every rul
 
 Fields of linked classes that no property of their name constrains (none is held here):
 
-- CopyFacts.printed_id
-- CopyFacts.cost
-- CopyFacts.spoils
 - CountedGoods.per
 - CountedGoods.colour
 - CountedGoods.rules
-- Card.cost
-- Card.spoils
-- Card.production
-- Card.build_bonus
 - Card.can_be_razed
 - Card.source_name
 - Card.rules
@@ -25,21 +18,19 @@ Fields of linked classes that no property of their name constrains (none is held
 - Faction.rules
 - Good.resource
 - Good.token
-- Good.stands_for
 - Action.price
 - Action.allowed
 - Action.extra_per_defence
 - Action.extra_per_samurai
-- Action.gives_one_of
 - Action.rules
 - Action.owner_gains
 - Phase.skipped_in_last_round
 - Phase.rules
 - Phase.step_facts
+- GeneralRule.name
 - FactionRule.rules
 - PhaseStep.draw
 - PhaseStep.reveal
-- DeckRule.size
 - DeckRule.all_copies
 """
 
@@ -56,9 +47,11 @@ LINKS: dict[str, str] = {
     "Good": "imperial-settlers/ruleset.schema.json#/properties/goods/items",
     "Action": "imperial-settlers/ruleset.schema.json#/properties/actions/items",
     "Phase": "imperial-settlers/ruleset.schema.json#/properties/phases/items",
+    "Colour": "imperial-settlers/ruleset.schema.json#/properties/colours/items",
     "LocationRow": "imperial-settlers/ruleset.schema.json#/properties/location_kinds/items",
     "CardPart": "imperial-settlers/ruleset.schema.json#/properties/card_anatomy/items",
     "Component": "imperial-settlers/ruleset.schema.json#/properties/components/items",
+    "GeneralRule": "imperial-settlers/ruleset.schema.json#/properties/general_rules/items",
     "FactionRule": "imperial-settlers/factions.schema.json#/properties/factions/items/properties/special_rules/items",
     "PhaseStep": "imperial-settlers/ruleset.schema.json#/properties/phases/items/properties/steps/items",
     "Scoring": "imperial-settlers/ruleset.schema.json#/properties/scoring",
@@ -73,22 +66,38 @@ BOUNDS: dict[str, dict[str, tuple[tuple[str, object], ...]]] = {
         "language": (("pattern", "^[a-z]{2}$"),),
     },
     "CopyFacts": {
+        "printed_id": (("pattern", "^[A-Z]{3}[0-9]{3}$"),),
+        "cost": (
+            ("items_enum", ("wood", "stone", "food", "gold", "worker", "raze", "defence", "card", "vp", "location")),
+        ),
+        "spoils": (("items_maxLength", 64), ("items_pattern", "^[a-z][a-z0-9_]*$")),
         "deal": (("maxLength", 64), ("pattern", "^[a-z][a-z0-9_]*$")),
     },
     "CountedGoods": {
         "each": (("maxLength", 64), ("pattern", "^[a-z][a-z0-9_]*$")),
         "at_most": (("minimum", 1),),
-        "plus": (("minItems_or_absent", 1),),
+        "plus": (("minItems_or_absent", 1), ("items_maxLength", 64), ("items_pattern", "^[a-z][a-z0-9_]*$")),
     },
     "Card": {
         "id": (("maxLength", 64), ("pattern", "^[a-z][a-z0-9_]*$")),
         "name": (("minLength", 1), ("maxLength", 120)),
         "kind": (("maxLength", 64), ("pattern", "^[a-z][a-z0-9_]*$")),
-        "colours": (("minItems_or_absent", 1), ("uniqueItems", True)),
+        "colours": (
+            ("minItems_or_absent", 1),
+            ("uniqueItems", True),
+            ("items_maxLength", 64),
+            ("items_pattern", "^[a-z][a-z0-9_]*$"),
+        ),
         "deck": (("maxLength", 64), ("pattern", "^[a-z][a-z0-9_]*$")),
-        "printed_ids": (("minItems", 1), ("uniqueItems", True)),
+        "printed_ids": (("minItems", 1), ("uniqueItems", True), ("items_pattern", "^[A-Z]{3}[0-9]{3}$")),
         "copies": (("minimum", 1), ("maximum", 9)),
+        "cost": (
+            ("items_enum", ("wood", "stone", "food", "gold", "worker", "raze", "defence", "card", "vp", "location")),
+        ),
+        "spoils": (("items_maxLength", 64), ("items_pattern", "^[a-z][a-z0-9_]*$")),
         "deal": (("maxLength", 64), ("pattern", "^[a-z][a-z0-9_]*$")),
+        "production": (("items_maxLength", 64), ("items_pattern", "^[a-z][a-z0-9_]*$")),
+        "build_bonus": (("items_maxLength", 64), ("items_pattern", "^[a-z][a-z0-9_]*$")),
         "differing_copies": (("minItems_or_absent", 1),),
         "activations_per_round": (("minimum", 1),),
         "effect": (("minLength", 1),),
@@ -110,10 +119,12 @@ BOUNDS: dict[str, dict[str, tuple[tuple[str, object], ...]]] = {
     "Good": {
         "id": (("maxLength", 64), ("pattern", "^[a-z][a-z0-9_]*$")),
         "name": (("minLength", 1), ("maxLength", 120)),
+        "stands_for": (("items_maxLength", 64), ("items_pattern", "^[a-z][a-z0-9_]*$")),
     },
     "Action": {
         "id": (("maxLength", 64), ("pattern", "^[a-z][a-z0-9_]*$")),
         "name": (("minLength", 1), ("maxLength", 120)),
+        "gives_one_of": (("items_maxLength", 64), ("items_pattern", "^[a-z][a-z0-9_]*$")),
         "pays": (("enum", ("card_cost", "card_activation")),),
         "cards": (("enum", ("faction", "spoils")),),
         "gives": (("enum", ("deal", "spoils")),),
@@ -125,6 +136,10 @@ BOUNDS: dict[str, dict[str, tuple[tuple[str, object], ...]]] = {
         "name": (("minLength", 1), ("maxLength", 120)),
         "order": (("minimum", 1),),
         "steps": (("minItems", 1),),
+    },
+    "Colour": {
+        "id": (("maxLength", 64), ("pattern", "^[a-z][a-z0-9_]*$")),
+        "name": (("minLength", 1), ("maxLength", 120)),
     },
     "LocationRow": {
         "id": (("maxLength", 64), ("pattern", "^[a-z][a-z0-9_]*$")),
@@ -142,10 +157,19 @@ BOUNDS: dict[str, dict[str, tuple[tuple[str, object], ...]]] = {
         "count": (("minimum", 1),),
         "minimum": (("minimum", 1),),
     },
+    "GeneralRule": {
+        "id": (("maxLength", 64), ("pattern", "^[a-z][a-z0-9_]*$")),
+        "text": (("minLength", 1),),
+    },
     "FactionRule": {
         "id": (("maxLength", 64), ("pattern", "^[a-z][a-z0-9_]*$")),
         "text": (("minLength", 1),),
-        "cards": (("minItems_or_absent", 1), ("uniqueItems", True)),
+        "cards": (
+            ("minItems_or_absent", 1),
+            ("uniqueItems", True),
+            ("items_maxLength", 64),
+            ("items_pattern", "^[a-z][a-z0-9_]*$"),
+        ),
         "at_most_per_location": (("minimum", 1),),
     },
     "PhaseStep": {
@@ -165,6 +189,18 @@ BOUNDS: dict[str, dict[str, tuple[tuple[str, object], ...]]] = {
         "below": (("minimum", 1),),
     },
     "DeckRule": {
+        "size": (("minimum", 1),),
         "pattern": (("minItems", 1),),
+    },
+}
+
+#: Where a constrained field's property is, by class and field, when it is not its class's object's property
+#: of the field's name (a class's ``_properties``: another name, or another object's).
+WHERE: dict[str, dict[str, str]] = {
+    "CopyFacts": {
+        "printed_id": "imperial-settlers/cards.schema.json#/properties/cards/items/properties/differing_copies/items/properties/id",
+    },
+    "DeckRule": {
+        "size": "imperial-settlers/ruleset.schema.json#/properties/deck_building/properties/deck_size",
     },
 }

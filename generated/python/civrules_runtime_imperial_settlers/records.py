@@ -15,7 +15,7 @@ from civrules_runtime.mappings import FrozenMap
 from civrules_runtime.records import Record, bound
 from civrules_runtime.records import UnknownFact as UnknownFact
 
-from .bounds import BOUNDS
+from .bounds import BOUNDS, WHERE
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -46,6 +46,9 @@ class CopyFacts(Record):
     """A copy of a card whose printed cost, spoils or deal differ from the card's (None: as the card's)."""
 
     _schema = "imperial-settlers/cards.schema.json#/properties/cards/items/properties/differing_copies/items"
+    _properties: Mapping[str, str] = {
+        "printed_id": "id",
+    }
     __slots__ = ("printed_id", "cost", "spoils", "deal")
     __match_args__ = ("printed_id", "cost", "spoils", "deal")
 
@@ -399,6 +402,7 @@ class Phase(Record):
 class Colour(Record):
     """A colour (type) of location cards (p4)."""
 
+    _schema = "imperial-settlers/ruleset.schema.json#/properties/colours/items"
     __slots__ = ("id", "name")
     __match_args__ = ("id", "name")
 
@@ -466,6 +470,7 @@ class Component(Record):
 class GeneralRule(Record):
     """A rule that holds throughout the game (p10's general rules ...), in the data's words."""
 
+    _schema = "imperial-settlers/ruleset.schema.json#/properties/general_rules/items"
     __slots__ = ("id", "name", "text")
     __match_args__ = ("id", "name", "text")
 
@@ -583,6 +588,9 @@ class DeckRule(Record):
     that many cards of that many copies each; every copy of a card in or none."""
 
     _schema = "imperial-settlers/ruleset.schema.json#/properties/deck_building"
+    _properties: Mapping[str, str] = {
+        "size": "deck_size",
+    }
     __slots__ = ("size", "pattern", "all_copies")
     __match_args__ = ("size", "pattern", "all_copies")
 
@@ -648,4 +656,4 @@ class Assumptions(Record):
 
 # The schemas' constraints on the fields (generated: compiler/tools/bounds.py), held where a record is
 # made by calling its class, changed or unpickled.
-bound(globals(), BOUNDS)
+bound(globals(), BOUNDS, WHERE)

@@ -58,6 +58,14 @@ class Record:
     #: The schema's constraints on the fields, checked after their types, by field (set by
     #: :func:`bound`; none: the class has none): their tests are made when first checked.
     _bounds: Mapping[str, Iterable[tuple[str, object]]] = {}
+    #: Where a bounded field's property is, ``file#pointer``, when it is not ``_schema``'s property
+    #: of the field's name (set by :func:`bound`, from the class's ``_properties``).
+    _bounds_at: Mapping[str, str] = {}
+    #: The fields linked otherwise than to ``_schema``'s property of their name, by field: a path
+    #: of properties in that object (``"players/min"``, ``"rule"``) or another object's property
+    #: (``file#pointer``), for a field named otherwise or a class whose fields come from several
+    #: objects. compiler/tools/bounds.py reads it with ``_schema``.
+    _properties: Mapping[str, str] = {}
     #: True where the record's constructor checks its arguments itself and says what each should be
     #: (an engine's assumptions: their bounds when made, their ids by the package that takes them):
     #: a call of its class does not check the values again.
@@ -318,25 +326,30 @@ def _within(record: Record, names: frozenset[str] | None) -> None:
         except TypeError:  # a value of a type no check of its field reads
             held = False
         if not held:
-            raise OutOfDomainError(
-                f"{cls.__name__}.{name}={value!r} is outside its schema's bound, {words}"
-                f" ({cls._schema}/properties/{name})"
-            )
+            at = cls._bounds_at.get(name) or f"{cls._schema}/properties/{name}"
+            raise OutOfDomainError(f"{cls.__name__}.{name}={value!r} is outside its schema's bound, {words} ({at})")
 
 
-def bound(namespace: Mapping[str, object], bounds: Mapping[str, Mapping[str, Iterable[tuple[str, object]]]]) -> None:
+def bound(
+    namespace: Mapping[str, object],
+    bounds: Mapping[str, Mapping[str, Iterable[tuple[str, object]]]],
+    where: Mapping[str, Mapping[str, str]] | None = None,
+) -> None:
     """Holds the record classes of ``namespace`` (a family runtime's records module) to ``bounds``,
     the constraints its ``bounds`` module gives each class's fields (generated from the family's
-    schemas by compiler/tools/bounds.py, through each class's ``_schema`` link): a record made by
-    calling its class, changed with ``replace`` or unpickled is OutOfDomainError naming the field
-    and the bound where a known value is outside them (after the fields' types are checked). A
-    package's data module makes its records through :func:`data_maker`, unchecked: they were held
-    to the same schemas when the package was built."""
+    schemas by compiler/tools/bounds.py, through each class's ``_schema`` and ``_properties``
+    links; ``where``: the property of a field linked otherwise than to its class's object's of its
+    name): a record made by calling its class, changed with ``replace`` or unpickled is
+    OutOfDomainError naming the field and the bound where a known value is outside them (after the
+    fields' types are checked; ``items_<constraint>`` holds each item of a list). A package's data
+    module makes its records through :func:`data_maker`, unchecked: they were held to the same
+    schemas when the package was built."""
     for name, fields in bounds.items():
         cls = namespace[name]
         if not (isinstance(cls, type) and issubclass(cls, Record)):
             raise TypeError(f"{name} is not a record class: its bounds hold nothing")
         cls._bounds = fields  # tested when first checked: importing a runtime compiles no pattern
+        cls._bounds_at = (where or {}).get(name, {})
 
 
 def _bound_tests(cls: type[Record]) -> tuple[tuple[str, Callable[[object], bool], str], ...]:
@@ -355,6 +368,8 @@ _BOUND_TESTS: dict[type, tuple[tuple[str, Callable[[object], bool], str], ...]] 
 
 
 def _bound_words(key: str, value: object) -> str:
+    if key.startswith("items_"):
+        return f"each item {_bound_words(key.removeprefix('items_'), value)}"
     words = {
         "minimum": "at least",
         "maximum": "at most",
@@ -374,7 +389,17 @@ def _bound_words(key: str, value: object) -> str:
 
 def _bound_test(key: str, bound: object) -> Callable[[object], bool]:
     """The test of one schema constraint (JSON Schema's keyword; ``not_const``: ``not: {const}``)
-    on a known value of its field (a comparison of another type raises TypeError: not held)."""
+    on a known value of its field (a comparison of another type raises TypeError: not held);
+    ``items_<constraint>``: that constraint on each item of a list (an unknown item, None, holds;
+    as JSON Schema's ``items``, it says nothing of a value that is no list, where a field may hold
+    either)."""
+    if key.startswith("items_"):
+        test = _bound_test(key.removeprefix("items_"), bound)
+
+        def each(value: Any) -> bool:
+            return not isinstance(value, tuple) or all(item is None or test(item) for item in value)
+
+        return each
     if key == "pattern" and isinstance(bound, str):
         import re
 

@@ -13,7 +13,6 @@ Fields of linked classes that no property of their name constrains (none is held
 - Movement.open_sea
 - PopulationLimit.where
 - CityBuild.from_treasury
-- CityBuild.per_turn
 - CityBuild.unlimited
 - CityBuild.without_city_site
 - Conflict.aspect
@@ -43,14 +42,8 @@ Fields of linked classes that no property of their name constrains (none is held
 - Commodity.block_counts
 - Deck.block
 - Deck.calamity_severities
-- DeckBand.players_min
-- DeckBand.players_max
 - DeckBand.region
-- BlockBonus.players_min
-- BlockBonus.players_max
 - BlockBonus.shared_goods
-- CopiesBand.players_min
-- CopiesBand.players_max
 - CopiesBand.rules
 - Calamity.tradable
 - Calamity.severity
@@ -68,7 +61,6 @@ Fields of linked classes that no property of their name constrains (none is held
 - CalamityFallback.rules
 - CalamityEffect.side
 - CalamityEffect.kind
-- CalamityEffect.amount
 - CalamityEffect.all_but
 - CalamityEffect.unknown
 - CalamityEffect.per_city
@@ -98,7 +90,6 @@ Fields of linked classes that no property of their name constrains (none is held
 - Combination.mode
 - Combination.mode_unknown
 - Addition.card
-- Addition.amount
 - Addition.per
 - Addition.kind
 - Addition.unit
@@ -114,23 +105,23 @@ Fields of linked classes that no property of their name constrains (none is held
 - AstTrack.space_values
 - SubActivity.rules
 - Phase.rules
-- Phase.max_primary_calamities
 - Phase.unit_points
 - Phase.military_last
 - Phase.max_major_calamities
 - Phase.max_minor_calamities
 - Phase.max_of_one_calamity
+- Configuration.open_sea_on_boundary_usable
+- Configuration.island_city_sites_ignored
 - PlayerCount.given
 - PlayerCount.nations
 - Area.land
 - Area.water
 - Area.open_sea
 - Area.coastal
+- Border.kind
 - TradeStack.commodities
 - TradeStack.calamities
 - StackSetupStep.rules
-- HandLimitBand.players_min
-- HandLimitBand.players_max
 - HandLimitBand.rules
 - HandLimit.cumulative
 - HandLimit.rules
@@ -185,8 +176,13 @@ LINKS: dict[str, str] = {
     "AstTrack": "ruleset.schema.json#/properties/ast/properties/tracks/items",
     "SubActivity": "ruleset.schema.json#/properties/sequence_of_play/properties/phases/items/properties/sub_activities/items",
     "Phase": "ruleset.schema.json#/properties/sequence_of_play/properties/phases/items",
+    "TradeDeckSetup": "ruleset.schema.json#/properties/player_counts/properties/counts/items/properties/configurations/oneOf/0/items/properties/trade_decks/items",
+    "Configuration": "ruleset.schema.json#/properties/player_counts/properties/counts/items/properties/configurations/oneOf/0/items",
+    "SpecialRule": "ruleset.schema.json#/$defs/rule_text",
     "PlayerCount": "ruleset.schema.json#/properties/player_counts/properties/counts/items",
     "Area": "map.schema.json#/$defs/area",
+    "Border": "map.schema.json#/$defs/border",
+    "Region": "map.schema.json#/$defs/flood_plain",
     "TradeStack": "commodities.schema.json#/$defs/trade_stack",
     "StackSetupStep": "commodities.schema.json#/$defs/step",
     "HandLimitBand": "ruleset.schema.json#/properties/hand_limit/properties/by_players/items",
@@ -200,7 +196,12 @@ LINKS: dict[str, str] = {
 BOUNDS: dict[str, dict[str, tuple[tuple[str, object], ...]]] = {
     "Immunity": {
         "card": (("maxLength", 64), ("pattern", "^[a-z][a-z0-9_]*$")),
-        "unless_holding": (("minItems_or_absent", 1), ("uniqueItems", True)),
+        "unless_holding": (
+            ("minItems_or_absent", 1),
+            ("uniqueItems", True),
+            ("items_maxLength", 64),
+            ("items_pattern", "^[a-z][a-z0-9_]*$"),
+        ),
     },
     "Movement": {
         "range": (("minimum", 1), ("maximum", 20)),
@@ -212,13 +213,19 @@ BOUNDS: dict[str, dict[str, tuple[tuple[str, object], ...]]] = {
     },
     "CityBuild": {
         "cost_change": (("minimum", -100), ("maximum", 100), ("not_const", 0)),
+        "per_turn": (("minimum", 1), ("maximum", 100)),
         "tokens_from_adjacent": (("minimum", 1), ("maximum", 100)),
     },
     "CitySupport": {
         "change": (("minimum", -100), ("maximum", 100), ("not_const", 0)),
     },
     "Conflict": {
-        "before_holders_of": (("minItems_or_absent", 1), ("uniqueItems", True)),
+        "before_holders_of": (
+            ("minItems_or_absent", 1),
+            ("uniqueItems", True),
+            ("items_maxLength", 64),
+            ("items_pattern", "^[a-z][a-z0-9_]*$"),
+        ),
         "tokens": (("minimum", 1), ("maximum", 100)),
         "replaced_by": (("minimum", 0), ("maximum", 100)),
     },
@@ -226,7 +233,13 @@ BOUNDS: dict[str, dict[str, tuple[tuple[str, object], ...]]] = {
         "activities": (("minItems", 1), ("uniqueItems", True)),
     },
     "Tax": {
-        "rate_changes": (("minItems_or_absent", 1), ("uniqueItems", True)),
+        "rate_changes": (
+            ("minItems_or_absent", 1),
+            ("uniqueItems", True),
+            ("items_minimum", -10),
+            ("items_maximum", 10),
+            ("items_not_const", 0),
+        ),
     },
     "Treasury": {
         "token_value": (("minimum", 1), ("maximum", 100)),
@@ -248,7 +261,12 @@ BOUNDS: dict[str, dict[str, tuple[tuple[str, object], ...]]] = {
         "per_turn": (("minimum", 1), ("maximum", 100)),
     },
     "SpecialAbility": {
-        "exempt_holders": (("minItems_or_absent", 1), ("uniqueItems", True)),
+        "exempt_holders": (
+            ("minItems_or_absent", 1),
+            ("uniqueItems", True),
+            ("items_maxLength", 64),
+            ("items_pattern", "^[a-z][a-z0-9_]*$"),
+        ),
         "max_units": (("minimum", 1), ("maximum", 100)),
         "max_cards": (("minimum", 1), ("maximum", 100)),
     },
@@ -303,16 +321,24 @@ BOUNDS: dict[str, dict[str, tuple[tuple[str, object], ...]]] = {
         "value": (("minimum", 1), ("maximum", 9)),
         "count": (("minimum", 1), ("maximum", 100)),
         "stack": (("minimum", 1), ("maximum", 9)),
-        "inferred": (("minItems_or_absent", 1), ("uniqueItems", True)),
+        "inferred": (("minItems_or_absent", 1), ("uniqueItems", True), ("items_enum", ("value", "stack"))),
     },
     "Deck": {
         "commodities": (("minItems", 1),),
         "calamity_sets": (("minimum", 1),),
     },
     "DeckBand": {
+        "players_min": (("minimum", 1), ("maximum", 64)),
+        "players_max": (("minimum", 1), ("maximum", 64)),
         "decks": (("minItems", 1),),
     },
+    "BlockBonus": {
+        "players_min": (("minimum", 1), ("maximum", 64)),
+        "players_max": (("minimum", 1), ("maximum", 64)),
+    },
     "CopiesBand": {
+        "players_min": (("minimum", 1), ("maximum", 64)),
+        "players_max": (("minimum", 1), ("maximum", 64)),
         "copies": (("minimum", 0), ("maximum", 100)),
     },
     "Calamity": {
@@ -332,6 +358,7 @@ BOUNDS: dict[str, dict[str, tuple[tuple[str, object], ...]]] = {
     },
     "CalamityEffect": {
         "id": (("maxLength", 64), ("pattern", "^[a-z][a-z0-9_]*$")),
+        "amount": (("minimum", 0),),
         "max_per_victim": (("minimum", 1),),
         "where": (
             (
@@ -389,7 +416,22 @@ BOUNDS: dict[str, dict[str, tuple[tuple[str, object], ...]]] = {
         ),
         "replaced_by": (("enum", ("trading_player", "beneficiary", "pirates", "barbarians")),),
         "victim_count": (("minimum", 1),),
-        "constraints": (("minItems_or_absent", 1), ("uniqueItems", True)),
+        "constraints": (
+            ("minItems_or_absent", 1),
+            ("uniqueItems", True),
+            (
+                "items_enum",
+                (
+                    "leave_one_token_per_area",
+                    "city_leaves_at_least_one_token",
+                    "vulnerable_units_only",
+                    "all_vulnerable_units_if_total_at_most_amount",
+                    "applies_even_if_primary_victim_unaffected",
+                    "cities_reduced_one_at_a_time",
+                    "lasts_until_end_of_calamity_phase",
+                ),
+            ),
+        ),
         "text": (("minLength", 1),),
         "chosen_by_if_not_traded": (
             (
@@ -416,11 +458,24 @@ BOUNDS: dict[str, dict[str, tuple[tuple[str, object], ...]]] = {
         "nation": (("maxLength", 64), ("pattern", "^[a-z][a-z0-9_]*$")),
         "card": (("maxLength", 64), ("pattern", "^[a-z][a-z0-9_]*$")),
         "text": (("minLength", 1),),
-        "effects": (("minItems_or_absent", 1), ("uniqueItems", True)),
+        "effects": (
+            ("minItems_or_absent", 1),
+            ("uniqueItems", True),
+            ("items_maxLength", 64),
+            ("items_pattern", "^[a-z][a-z0-9_]*$"),
+        ),
     },
     "Combination": {
-        "precedence": (("minItems_or_absent", 2), ("uniqueItems", True)),
+        "precedence": (
+            ("minItems_or_absent", 2),
+            ("uniqueItems", True),
+            ("items_maxLength", 64),
+            ("items_pattern", "^[a-z][a-z0-9_]*$"),
+        ),
         "overrides": (("minItems_or_absent", 1),),
+    },
+    "Addition": {
+        "amount": (("minimum", 0),),
     },
     "Nation": {
         "id": (("maxLength", 64), ("pattern", "^[a-z][a-z0-9_]*$")),
@@ -481,9 +536,35 @@ BOUNDS: dict[str, dict[str, tuple[tuple[str, object], ...]]] = {
             ),
         ),
         "min_trade_cards": (("minimum", 1),),
+        "max_primary_calamities": (("minimum", 1),),
         "ship_moves": (("minimum", 1),),
         "named_trade_cards": (("minimum", 0),),
         "sub_activities": (("minItems_or_absent", 1),),
+    },
+    "TradeDeckSetup": {
+        "id": (("maxLength", 64), ("pattern", "^[a-z][a-z0-9_]*$")),
+        "name": (("minLength", 1), ("maxLength", 120)),
+        "text": (("minLength", 1),),
+    },
+    "Configuration": {
+        "id": (("maxLength", 64), ("pattern", "^[a-z][a-z0-9_]*$")),
+        "name": (("minLength", 1), ("maxLength", 120)),
+        "nations": (
+            ("minItems", 1),
+            ("uniqueItems", True),
+            ("items_maxLength", 64),
+            ("items_pattern", "^[a-z][a-z0-9_]*$"),
+        ),
+        "panels": (("enum", ("all_four", "three_eastern", "three_central", "western_part")),),
+        "boundary": (("enum", ("none", "dashed_line_western_limit", "dashed_line_eastern_limit")),),
+        "western_extension": (("enum", ("optional", "required", "not_mentioned")),),
+        "map_text": (("minLength", 1),),
+        "island_city_cost_tokens": (("minimum", 1),),
+        "trade_decks": (("minItems_or_absent", 1),),
+    },
+    "SpecialRule": {
+        "id": (("maxLength", 64), ("pattern", "^[a-z][a-z0-9_]*$")),
+        "text": (("minLength", 1),),
     },
     "PlayerCount": {
         "players": (("minimum", 1), ("maximum", 64)),
@@ -498,6 +579,20 @@ BOUNDS: dict[str, dict[str, tuple[tuple[str, object], ...]]] = {
         "city_site": (("enum", ("black", "white")),),
         "flood_plain": (("maxLength", 64), ("pattern", "^[a-z][a-z0-9_]*$")),
         "panel": (("maxLength", 64), ("pattern", "^[a-z][a-z0-9_]*$")),
+    },
+    "Border": {
+        "a": (("maxLength", 64), ("pattern", "^[a-z][a-z0-9_]*$")),
+        "b": (("maxLength", 64), ("pattern", "^[a-z][a-z0-9_]*$")),
+    },
+    "Region": {
+        "id": (("maxLength", 64), ("pattern", "^[a-z][a-z0-9_]*$")),
+        "name": (("minLength", 1), ("maxLength", 120)),
+        "areas": (
+            ("minItems", 1),
+            ("uniqueItems", True),
+            ("items_maxLength", 64),
+            ("items_pattern", "^[a-z][a-z0-9_]*$"),
+        ),
     },
     "TradeStack": {
         "number": (("minimum", 1), ("maximum", 9)),
@@ -520,6 +615,8 @@ BOUNDS: dict[str, dict[str, tuple[tuple[str, object], ...]]] = {
         "text": (("minLength", 1),),
     },
     "HandLimitBand": {
+        "players_min": (("minimum", 1), ("maximum", 64)),
+        "players_max": (("minimum", 1), ("maximum", 64)),
         "commodity_cards": (("minimum", 0),),
     },
     "HandLimit": {
@@ -554,5 +651,36 @@ BOUNDS: dict[str, dict[str, tuple[tuple[str, object], ...]]] = {
         ),
         "points": (("minimum", 0),),
         "text": (("minLength", 1),),
+    },
+}
+
+#: Where a constrained field's property is, by class and field, when it is not its class's object's property
+#: of the field's name (a class's ``_properties``: another name, or another object's).
+WHERE: dict[str, dict[str, str]] = {
+    "DeckBand": {
+        "players_min": "commodities.schema.json#/$defs/players_range/properties/min",
+        "players_max": "commodities.schema.json#/$defs/players_range/properties/max",
+    },
+    "BlockBonus": {
+        "players_min": "commodities.schema.json#/$defs/players_range/properties/min",
+        "players_max": "commodities.schema.json#/$defs/players_range/properties/max",
+    },
+    "CopiesBand": {
+        "players_min": "calamities.schema.json#/$defs/calamity/properties/copies_by_players/items/properties/players/properties/min",
+        "players_max": "calamities.schema.json#/$defs/calamity/properties/copies_by_players/items/properties/players/properties/max",
+    },
+    "Configuration": {
+        "panels": "ruleset.schema.json#/properties/player_counts/properties/counts/items/properties/configurations/oneOf/0/items/properties/map/properties/panels",
+        "boundary": "ruleset.schema.json#/properties/player_counts/properties/counts/items/properties/configurations/oneOf/0/items/properties/map/properties/boundary",
+        "western_extension": "ruleset.schema.json#/properties/player_counts/properties/counts/items/properties/configurations/oneOf/0/items/properties/map/properties/western_extension",
+        "map_text": "ruleset.schema.json#/properties/player_counts/properties/counts/items/properties/configurations/oneOf/0/items/properties/map/properties/text",
+    },
+    "Border": {
+        "a": "map.schema.json#/$defs/border/properties/areas/items",
+        "b": "map.schema.json#/$defs/border/properties/areas/items",
+    },
+    "HandLimitBand": {
+        "players_min": "ruleset.schema.json#/properties/hand_limit/properties/by_players/items/properties/players/properties/min",
+        "players_max": "ruleset.schema.json#/properties/hand_limit/properties/by_players/items/properties/players/properties/max",
     },
 }

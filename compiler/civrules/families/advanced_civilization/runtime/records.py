@@ -14,7 +14,7 @@ from civrules_runtime.errors import OutOfDomainError, within
 from civrules_runtime.records import Record, bound
 from civrules_runtime.records import UnknownFact as UnknownFact
 
-from .bounds import BOUNDS
+from .bounds import BOUNDS, WHERE
 from .vocab import (
     AbilityAction,
     AbilityPhase,
@@ -674,6 +674,11 @@ class DeckBand(Record):
     """The trade decks used for a band of player counts (and a map region where the map is split)."""
 
     _schema = "commodities.schema.json#/$defs/deck_composition"
+    _properties: Mapping[str, str] = {
+        "players_min": "players/min",
+        "players_max": "players/max",
+        "region": "map_region",
+    }
     __slots__ = ("players_min", "players_max", "region", "decks")
     __match_args__ = ("players_min", "players_max", "region", "decks")
 
@@ -693,6 +698,10 @@ class BlockBonus(Record):
     """Player counts in which a set redeemed outside its native block gains its face value per card."""
 
     _schema = "commodities.schema.json#/$defs/block_bonus"
+    _properties: Mapping[str, str] = {
+        "players_min": "players/min",
+        "players_max": "players/max",
+    }
     __slots__ = ("players_min", "players_max", "shared_goods")
     __match_args__ = ("players_min", "players_max", "shared_goods")
 
@@ -711,6 +720,10 @@ class CopiesBand(Record):
     holds; ``rules``: the band's own citation, () where the calamity's covers it."""
 
     _schema = "calamities.schema.json#/$defs/calamity/properties/copies_by_players/items"
+    _properties: Mapping[str, str] = {
+        "players_min": "players/min",
+        "players_max": "players/max",
+    }
     __slots__ = ("players_min", "players_max", "copies", "rules")
     __match_args__ = ("players_min", "players_max", "copies", "rules")
 
@@ -1738,6 +1751,10 @@ class Phase(Record):
 class TradeDeckSetup(Record):
     """A trade deck a configuration uses: its id, name and make-up as the rules write it."""
 
+    _schema = (
+        "ruleset.schema.json#/properties/player_counts/properties/counts/items"
+        "/properties/configurations/oneOf/0/items/properties/trade_decks/items"
+    )
     __slots__ = ("id", "name", "text")
     __match_args__ = ("id", "name", "text")
 
@@ -1757,6 +1774,16 @@ class Configuration(Record):
     written, None where not), the map in the rules' words, what an island city costs and whether
     city sites on islands are ignored (16.8), and the trade decks in use."""
 
+    _schema = (
+        "ruleset.schema.json#/properties/player_counts/properties/counts/items/properties/configurations/oneOf/0/items"
+    )
+    _properties: Mapping[str, str] = {
+        "panels": "map/panels",
+        "boundary": "map/boundary",
+        "western_extension": "map/western_extension",
+        "open_sea_on_boundary_usable": "map/open_sea_on_boundary_usable",
+        "map_text": "map/text",
+    }
     __slots__ = (
         "id",
         "name",
@@ -1826,6 +1853,7 @@ class Configuration(Record):
 class SpecialRule(Record):
     """A rule a player count adds (16.8's island cities, the Expansion Project's trade blocks)."""
 
+    _schema = "ruleset.schema.json#/$defs/rule_text"
     __slots__ = ("id", "text")
     __match_args__ = ("id", "text")
 
@@ -1934,6 +1962,11 @@ class Area(Record):
 
 
 class Border(Record):
+    _schema = "map.schema.json#/$defs/border"
+    _properties: Mapping[str, str] = {
+        "a": "map.schema.json#/$defs/border/properties/areas/items",
+        "b": "map.schema.json#/$defs/border/properties/areas/items",
+    }
     __slots__ = ("a", "b", "kind")
     __match_args__ = ("a", "b", "kind")
 
@@ -1950,6 +1983,7 @@ class Border(Record):
 class Region(Record):
     """A named set of areas: a flood plain, or the areas a volcano touches."""
 
+    _schema = "map.schema.json#/$defs/flood_plain"
     __slots__ = ("id", "name", "areas")
     __match_args__ = ("id", "name", "areas")
 
@@ -2012,6 +2046,10 @@ class HandLimitBand(Record):
     players (both included); ``rules``: the band's own citation, () where the setting's covers it."""
 
     _schema = "ruleset.schema.json#/properties/hand_limit/properties/by_players/items"
+    _properties: Mapping[str, str] = {
+        "players_min": "players/min",
+        "players_max": "players/max",
+    }
     __slots__ = ("players_min", "players_max", "commodity_cards", "rules")
     __match_args__ = ("players_min", "players_max", "commodity_cards", "rules")
 
@@ -2265,4 +2303,4 @@ class Assumptions(Record):
 
 # The schemas' constraints on the fields (generated: compiler/tools/bounds.py), held where a record is
 # made by calling its class, changed or unpickled.
-bound(globals(), BOUNDS)
+bound(globals(), BOUNDS, WHERE)

@@ -15,13 +15,8 @@ Fields of linked classes that no property of their name constrains (none is held
 - Building.city_centre
 - Building.limited
 - Building.upgrade_unknown
-- Rank.strength_min
-- Rank.strength_max
 - UnitType.available_at_start
-- UnitType.trumps
 - UnitType.never_trumped
-- Wonder.discount_cost
-- Wonder.discount_technology
 - CultureSpace.culture
 - CultureSpace.trade
 - Tile.squares
@@ -51,7 +46,9 @@ LINKS: dict[str, str] = {
     "Building": "sid-meiers-civilization/buildings.schema.json#/properties/buildings/items",
     "Rank": "sid-meiers-civilization/units.schema.json#/properties/unit_types/items/properties/ranks/items",
     "UnitType": "sid-meiers-civilization/units.schema.json#/properties/unit_types/items",
+    "Era": "sid-meiers-civilization/wonders.schema.json#/properties/eras/items",
     "Wonder": "sid-meiers-civilization/wonders.schema.json#/properties/wonders/items",
+    "SpaceKind": "sid-meiers-civilization/culture.schema.json#/properties/space_kinds/items",
     "CultureSpace": "sid-meiers-civilization/culture.schema.json#/properties/spaces/items",
     "CultureDeck": "sid-meiers-civilization/culture.schema.json#/properties/decks/items",
     "GreatPerson": "sid-meiers-civilization/culture.schema.json#/properties/great_people/items",
@@ -80,9 +77,9 @@ BOUNDS: dict[str, dict[str, tuple[tuple[str, object], ...]]] = {
         "resource": (("maxLength", 64), ("pattern", "^[a-z][a-z0-9_]*$")),
     },
     "Unlocks": {
-        "buildings": (("uniqueItems", True),),
-        "governments": (("uniqueItems", True),),
-        "wonders": (("uniqueItems", True),),
+        "buildings": (("uniqueItems", True), ("items_maxLength", 64), ("items_pattern", "^[a-z][a-z0-9_]*$")),
+        "governments": (("uniqueItems", True), ("items_maxLength", 64), ("items_pattern", "^[a-z][a-z0-9_]*$")),
+        "wonders": (("uniqueItems", True), ("items_maxLength", 64), ("items_pattern", "^[a-z][a-z0-9_]*$")),
     },
     "Technology": {
         "id": (("maxLength", 64), ("pattern", "^[a-z][a-z0-9_]*$")),
@@ -96,7 +93,7 @@ BOUNDS: dict[str, dict[str, tuple[tuple[str, object], ...]]] = {
     "Building": {
         "id": (("maxLength", 64), ("pattern", "^[a-z][a-z0-9_]*$")),
         "name": (("minLength", 1), ("maxLength", 120)),
-        "terrains": (("uniqueItems", True),),
+        "terrains": (("uniqueItems", True), ("items_maxLength", 64), ("items_pattern", "^[a-z][a-z0-9_]*$")),
         "upgrade_of": (("maxLength", 64), ("pattern", "^[a-z][a-z0-9_]*$")),
         "cost": (("minimum", 1),),
         "combat_bonus": (("minimum", 1),),
@@ -105,19 +102,32 @@ BOUNDS: dict[str, dict[str, tuple[tuple[str, object], ...]]] = {
         "rank": (("minimum", 1), ("maximum", 4)),
         "name": (("minLength", 1), ("maxLength", 120)),
         "cost": (("minimum", 1),),
+        "strength_min": (("minimum", 1),),
+        "strength_max": (("minimum", 1),),
     },
     "UnitType": {
         "id": (("maxLength", 64), ("pattern", "^[a-z][a-z0-9_]*$")),
         "name": (("minLength", 1), ("maxLength", 120)),
+        "trumps": (("maxLength", 64), ("pattern", "^[a-z][a-z0-9_]*$")),
         "deck_size": (("minimum", 1),),
         "ranks": (("minItems", 1),),
+    },
+    "Era": {
+        "id": (("maxLength", 64), ("pattern", "^[a-z][a-z0-9_]*$")),
+        "name": (("minLength", 1), ("maxLength", 120)),
     },
     "Wonder": {
         "id": (("maxLength", 64), ("pattern", "^[a-z][a-z0-9_]*$")),
         "name": (("minLength", 1), ("maxLength", 120)),
         "era": (("maxLength", 64), ("pattern", "^[a-z][a-z0-9_]*$")),
         "cost": (("minimum", 1),),
+        "discount_cost": (("minimum", 1),),
+        "discount_technology": (("maxLength", 64), ("pattern", "^[a-z][a-z0-9_]*$")),
         "research_discount": (("minimum", 1),),
+    },
+    "SpaceKind": {
+        "id": (("maxLength", 64), ("pattern", "^[a-z][a-z0-9_]*$")),
+        "name": (("minLength", 1), ("maxLength", 120)),
     },
     "CultureSpace": {
         "id": (("maxLength", 64), ("pattern", "^[a-z][a-z0-9_]*$")),
@@ -199,5 +209,18 @@ BOUNDS: dict[str, dict[str, tuple[tuple[str, object], ...]]] = {
         "base": (("minimum", 1),),
         "per_extra_figure": (("minimum", 0),),
         "defending_city": (("minimum", 0),),
+    },
+}
+
+#: Where a constrained field's property is, by class and field, when it is not its class's object's property
+#: of the field's name (a class's ``_properties``: another name, or another object's).
+WHERE: dict[str, dict[str, str]] = {
+    "Rank": {
+        "strength_min": "sid-meiers-civilization/units.schema.json#/properties/unit_types/items/properties/ranks/items/properties/strength/oneOf/0/properties/min",
+        "strength_max": "sid-meiers-civilization/units.schema.json#/properties/unit_types/items/properties/ranks/items/properties/strength/oneOf/0/properties/max",
+    },
+    "Wonder": {
+        "discount_cost": "sid-meiers-civilization/wonders.schema.json#/properties/wonders/items/properties/discount/properties/cost",
+        "discount_technology": "sid-meiers-civilization/wonders.schema.json#/properties/wonders/items/properties/discount/properties/technology",
     },
 }

@@ -13,7 +13,7 @@ from civrules_runtime.assumed import count, pairs, text
 from civrules_runtime.records import Record, bound
 from civrules_runtime.records import UnknownFact as UnknownFact
 
-from .bounds import BOUNDS
+from .bounds import BOUNDS, WHERE
 from .vocab import Activity, BonusPer, CombatSituation, EffectKind, VictoryEnds, VictoryKind
 
 # Typing names are needed only by type checkers: importing `typing` costs import time.
@@ -186,6 +186,10 @@ class Rank(Record):
     """A rank of a unit type: its name, production cost and strength range (None: not in the sources)."""
 
     _schema = "sid-meiers-civilization/units.schema.json#/properties/unit_types/items/properties/ranks/items"
+    _properties: Mapping[str, str] = {
+        "strength_min": "strength/min",
+        "strength_max": "strength/max",
+    }
     __slots__ = ("rank", "name", "cost", "strength_min", "strength_max")
     __match_args__ = ("rank", "name", "cost", "strength_min", "strength_max")
 
@@ -247,6 +251,7 @@ class UnitType(Record):
 class Era(Record):
     """An era of wonders."""
 
+    _schema = "sid-meiers-civilization/wonders.schema.json#/properties/eras/items"
     __slots__ = ("id", "name")
     __match_args__ = ("id", "name")
 
@@ -263,6 +268,10 @@ class Wonder(Record):
     and how much less trade its owner needs to research."""
 
     _schema = "sid-meiers-civilization/wonders.schema.json#/properties/wonders/items"
+    _properties: Mapping[str, str] = {
+        "discount_cost": "discount/cost",
+        "discount_technology": "discount/technology",
+    }
     __slots__ = ("id", "name", "era", "cost", "discount_cost", "discount_technology", "research_discount")
     __match_args__ = ("id", "name", "era", "cost", "discount_cost", "discount_technology", "research_discount")
 
@@ -296,6 +305,7 @@ class Wonder(Record):
 class SpaceKind(Record):
     """A kind of culture track space."""
 
+    _schema = "sid-meiers-civilization/culture.schema.json#/properties/space_kinds/items"
     __slots__ = ("id", "name")
     __match_args__ = ("id", "name")
 
@@ -773,4 +783,4 @@ class Assumptions(Record):
 
 # The schemas' constraints on the fields (generated: compiler/tools/bounds.py), held where a record is
 # made by calling its class, changed or unpickled.
-bound(globals(), BOUNDS)
+bound(globals(), BOUNDS, WHERE)
