@@ -4,7 +4,9 @@
 A record is frozen, slotted and compared by its fields, like a frozen dataclass, and a Python
 value like one: it pickles, copies and hashes, ``record.replace(field=value)`` derives a changed
 record (``copy.replace`` too, on Python 3.13) and ``record.asdict()`` gives its fields as a dict,
-recursively, as ``dataclasses.asdict`` does. A record changed with ``replace``, restored from a
+recursively, as ``dataclasses.asdict`` does. Records have no order, as frozen dataclasses without
+``order=True``: ``sorted(records)`` is a TypeError saying to sort by a field (``key=``), and an
+error for mypy. A record changed with ``replace``, restored from a
 pickle (which anyone can write), or made by calling its class holds values of its fields' declared
 types, as the package's data was checked to when it was built: a value of another type is
 OutOfDomainError naming the field (the package's data module makes its records unchecked, through
@@ -132,6 +134,16 @@ class Record:
 
     def __delattr__(self, name: str) -> None:
         raise AttributeError(f"{type(self).__name__} is frozen: cannot delete {name!r}")
+
+    if not TYPE_CHECKING:  # hidden from type checkers: ``sorted(records)`` stays a mypy error
+
+        def __lt__(self, other: object) -> bool:
+            raise TypeError(
+                f"{type(self).__name__} records have no order (as frozen dataclasses, they are equal or"
+                " not): sort them by a field, sorted(records, key=lambda record: record.id)"
+            )
+
+        __le__ = __gt__ = __ge__ = __lt__
 
     def _problem(self) -> str | None:
         """What makes the fields, each of its type, no record the rules could give (a range whose
