@@ -9,8 +9,10 @@ old diff on random entries, in a variant and a variant of it."""
 
 from __future__ import annotations
 
+import gc
 import json
 import random
+import types
 from collections.abc import Iterator
 from typing import Any
 
@@ -103,6 +105,9 @@ def _as_before(patched: pytest.MonkeyPatch) -> None:
     patched.setattr(resolve._Over, "__init__", _old_init)
     patched.setattr(resolve._Over, "over", _old_over)
     patched.setattr(model, "_moves_index", _PlacedAnew)
+    # an element's citation made anew at each entry (round 28), never grown in place
+    cite_patched = resolve.cite_patched
+    patched.setattr(resolve, "cite_patched", lambda *args, grow=False, **named: cite_patched(*args, **named))
     # the diff's field citation worked out anew for each changed element
     patched.setattr(
         resolve_diff._WrittenCitations, "field", lambda self, entry, name: resolve.field_citation(entry, name)
@@ -141,9 +146,16 @@ def _entry(pick: random.Random, nested: _Nested) -> str:
     entry), by a selector naming one element (its note, or its note and its calamity), some by
     one naming none or several; the list written whole, `null`, `{unknown: why}`, and appends onto
     those (V007); now and then
-    the attribute's citation changed beside, or Pottery's attributes appended to."""
+    the attribute's citation changed beside, Pottery's attributes appended to, or only the citation
+    of its attribute or of a credit patched (a section cited before, or one of its own)."""
     if pick.random() < 0.04:
         return '{id: pottery, attributes: {append: [{text: "More.", rule: "32.211"}]}}'
+    if pick.random() < 0.08:
+        # only an element's citation, a section cited before or one of its own (its list grown in place)
+        section = pick.choice(["32.212", "32.211", f"32.2.{pick.randrange(40)}"])
+        if pick.random() < 0.5:
+            return f'{{id: pottery, credits: {{patch: [{{where: {{group: crafts}}, with: {{rule: "{section}"}}}}]}}}}'
+        return f'{{id: pottery, attributes: {{patch: [{{where: {{text: {TEXT}}}, with: {{rule: "{section}"}}}}]}}}}'
 
     def selector(note: str) -> str:
         if pick.random() < 0.05:
@@ -209,11 +221,13 @@ def _asked(first: list[str], second: list[str]) -> list[Any]:
     workspace = CachedWorkspace(files)
     resolver = Resolver(workspace)
     found: list[Any] = []
+    kept: list[Any] = []
     for ruleset in ("advanced-civilization", "v1", "v2"):
         resolved, diagnostics = resolver.resolve(workspace.load_ruleset(workspace.manifests()[ruleset]))
         found.append([repr(d) for d in diagnostics])
         if resolved is None:
             continue
+        kept.append(resolved)
         for entry in resolved.collections["civilization_cards"]:
             if entry.raw.get("id") != "pottery":
                 continue
@@ -224,6 +238,8 @@ def _asked(first: list[str], second: list[str]) -> list[Any]:
                 ]
                 lost = sorted({repr((w.document.file, path)) for w, path in overwritten(entry.origin, name)})
                 found.append((ruleset, name, repr(entry.raw[name]), writers, lost))
+    # each ruleset's Pottery as its resolution left it, once the variants after it are resolved too
+    found += [repr(e.raw) for one in kept for e in one.collections["civilization_cards"] if e.raw["id"] == "pottery"]
     return found
 
 
@@ -394,3 +410,54 @@ def test_the_records_of_a_list_are_located_as_placed_anew_from_every_one_of_them
                     expected = tuple(placed.by_owner.get((id(owner), first), ()))
                     assert now.of(owner, first) == expected
     assert asked > 2000
+
+
+def _held(root: Any) -> int:
+    """The entries of every container reachable from ``root`` through containers and civrules'
+    own objects (not through classes, modules or functions), each container counted once: what a
+    resolved entity's records hold."""
+    seen: set[int] = set()
+    stack = [root]
+    total = 0
+    while stack:
+        one = stack.pop()
+        if id(one) in seen:
+            continue
+        seen.add(id(one))
+        if isinstance(one, (list, tuple, dict, set, frozenset)):
+            total += len(one)
+        elif not type(one).__module__.startswith("civrules"):
+            continue
+        stack.extend(
+            r
+            for r in gc.get_referents(one)
+            if not isinstance(r, (type, types.ModuleType, types.FunctionType, str, int))
+        )
+    return total
+
+
+@pytest.mark.slow  # 450 entries resolved and every record walked: about 2 s
+def test_entries_citing_a_section_in_one_element_keep_its_citation_once() -> None:
+    """Counted, what is held: n entries each patching only the citation of one element of
+    Pottery's credits (`with: {rule: ...}`, a section of its own each). The element cites every
+    section so far; each entry's record kept the element as it was, each with a list of every
+    section before it: the square of n held (461 MB at 10,000 as a process, round 28). The
+    element's sections are one list, grown in place by each entry of the block, the records
+    holding the element by identity."""
+
+    def held(n: int) -> int:
+        entries = [
+            f'{{id: pottery, credits: {{patch: [{{where: {{group: crafts}}, with: {{rule: "32.2.{i}"}}}}]}}}}'
+            for i in range(n)
+        ]
+        workspace = CachedWorkspace(dict([variant("big", "advanced-civilization", _body(entries))]))
+        resolved, _ = Resolver(workspace).resolve(workspace.load_ruleset(workspace.manifests()["big"]))
+        assert resolved is not None
+        (pottery,) = [e for e in resolved.collections["civilization_cards"] if e.raw["id"] == "pottery"]
+        (credit,) = [c for c in pottery.raw["credits"] if c.get("group") == "crafts"]
+        assert credit["rule"] == ["32.212", *(f"32.2.{i}" for i in range(n))]
+        gc.collect()
+        return _held(pottery.origin)
+
+    small, large = held(150), held(300)
+    assert large <= 2.3 * small, (small, large)

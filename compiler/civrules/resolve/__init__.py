@@ -1145,6 +1145,7 @@ def cite_patched(
     whole_entity: bool = False,
     cited_apart: Callable[[str, Any], bool] = lambda name, value: False,
     identity: object = (),
+    grow: bool = False,
 ) -> Any:
     """``merged`` (``patch`` merged into ``base`` by :func:`merge_patch`) with each mapping's
     citation (`rule:`, `source:`) citing what wrote its facts, not merged as data.
@@ -1163,7 +1164,9 @@ def cite_patched(
       citation (Q009 asks it for one).
 
     ``cited_apart(name, value)``: a field whose elements carry their own citation (a setting's
-    bands), which the mapping's citation does not cite. ``identity``: the fields that name the
+    bands), which the mapping's citation does not cite. ``grow``: the mapping is an element of a
+    list (or a mapping inside one) a block's merge made, whose list of sections may be grown in
+    place (:class:`_Owned`), as an entity's own citation is. ``identity``: the fields that name the
     mapping (a list operation's `where: {step: 1}`), no fact the patch left, nor is an `id:`.
 
     >>> cite_patched({"a": 1, "rule": "1"}, {"a": 2, "rule": "2"}, {"a": 2, "rule": "2"}, whole_entity=True)
@@ -1180,7 +1183,7 @@ def cite_patched(
     cite = own or dict(inherited or {})
     for name, value in patch.items():
         if name not in _NOT_FACTS and isinstance(value, dict) and isinstance(merged.get(name), dict):
-            merged[name] = cite_patched(base.get(name), value, merged[name], cite)
+            merged[name] = cite_patched(base.get(name), value, merged[name], cite, grow=grow or whole_entity)
     was = {k: base[k] for k in CITATION_FIELDS if base.get(k) is not None and not (k in patch and patch[k] is None)}
     if not was or not cite:
         return merged  # the definition cites nothing here (its parts cite), or the patch cites nothing
@@ -1193,7 +1196,7 @@ def cite_patched(
     naming = {"id", *(identity if isinstance(identity, dict) else ())}
     left = any(name not in _NOT_FACTS and name not in patch and name not in naming for name in base)
     joined = whole_entity or left or not wrote
-    cited = _both_citations(was, cite, grow=whole_entity) if joined else dict(cite)
+    cited = _both_citations(was, cite, grow=grow or whole_entity) if joined else dict(cite)
     return {**{k: v for k, v in merged.items() if k not in CITATION_FIELDS}, **cited}
 
 
@@ -1929,12 +1932,18 @@ class _Owned:
     n entries appending to one card's list, or each citing a rule section of its own, copied the
     square of n elements (repeated-patches and patches-citing-rules, round 26).
 
-    Only an entity's own fields' lists are grown, and only ones such a merge made: the first merge
-    of an entity in a block may be a session's memo's (:func:`_merged`), and what an element of a
-    list was before a `patch:` (:func:`merge_patch`'s ``was``) is kept as it was, so neither is
-    ever changed. The merge an entry grows a list of is the one before it in the block, which
-    nothing reads again: the entity's entry and its records hold the latest only. Forgotten at the
-    block's end: a later block (a child variant's) copies the list once, as it starts."""
+    Only an entity's own fields' lists are grown, and the rule sections of a citation inside it
+    (an element's, a nested mapping's: :func:`cite_patched`'s ``grow``), and only ones such a merge
+    made: the first merge of an entity in a block may be a session's memo's (:func:`_merged`), so
+    it is never changed. What an element of a list was before a `patch:` (:func:`merge_patch`'s
+    ``was``) is kept by the records for its identity alone (:func:`_writing` follows an element
+    by it, reading what each entry wrote from its document): its citation's sections are the
+    element's own list, grown by the entries after it. Copied at each entry, each element the
+    records held had a list of every section before it (n entries each citing a section of
+    their own in one element: 461 MB at 10,000, round 29). The merge an entry grows a list of is
+    the one before it in the block, which nothing reads again: the entity's entry and its records
+    hold the latest only. Forgotten at the block's end: a later block (a child variant's) copies
+    the list once, as it starts."""
 
     __slots__ = ("lists", "on")
 
@@ -3801,7 +3810,7 @@ def _list_operations(
                 patched = merge_patch(cell.element, entry["with"], problems, (*where, "with"), root, inner, ())
                 selector = entry["where"]
                 # the element's citation cites what wrote its facts (its selecting fields are no fact left)
-                patched = cite_patched(cell.element, entry["with"], patched, cited, identity=selector)
+                patched = cite_patched(cell.element, entry["with"], patched, cited, identity=selector, grow=True)
                 if cell.was is None and cell.written is None:
                     cell.was = cell.element  # the element an earlier writer wrote, merged into
                 elements.change(cell, patched)
