@@ -1044,7 +1044,7 @@ def _patch_setting(
     # setting is replaced, not changed field by field (its `unknown` is no field to cite).
     mergeable = (
         isinstance(patch, dict)
-        and set(patch) != {"unknown"}
+        and not only_unknown(patch)
         and not is_list_operations(patch)
         and isinstance(values.get(key), dict)
     )
@@ -2181,7 +2181,7 @@ def holds_a_fact(value: Any) -> bool:
         return False
     if not isinstance(value, dict) or not value:
         return True
-    if set(value) == {"unknown"}:
+    if only_unknown(value):
         return False
     if is_list_operations(value):
         return any(_operation_writes(operation, items) for operation, items in value.items())
@@ -2293,7 +2293,7 @@ def writers_after(
     so that the writer of the element keeps the fields the patch left (not the whole element the
     later entry's)."""
     before, start = (prior, ()) if isinstance(prior, WriterLog) else (None, prior)
-    if not present or (isinstance(merged, dict) and set(merged) == {"unknown"}):
+    if not present or (isinstance(merged, dict) and only_unknown(merged)):
         return WriterLog(before, start, None, cut=True, merge=None)  # no fact left
     value = _node_at(at.document, (*at.path, name))
     operations = is_list_operations(value)
@@ -2491,7 +2491,7 @@ def overwritten(origin: Origin, name: str) -> Iterator[tuple[Origin, NodePath]]:
 def _merged_key_by_key(value: Any) -> bool:
     """Whether a patch merges ``value`` into what is there key by key (a mapping, not list
     operations nor an `{unknown: why}`, both written whole)."""
-    return isinstance(value, dict) and not is_list_operations(value) and set(value) != {"unknown"}
+    return isinstance(value, dict) and not is_list_operations(value) and not only_unknown(value)
 
 
 def _fact_leaves(value: Any, at: NodePath = ()) -> Iterator[NodePath]:
@@ -2530,7 +2530,7 @@ class _Over:
             if not set(patch) <= {"insert", "append"}:  # those write over nothing, in a list or in operations
                 self.operations.add(patch)
                 self.over_added.add(patch)
-        elif isinstance(patch, dict) and set(patch) != {"unknown"}:
+        elif isinstance(patch, dict) and not only_unknown(patch):
             self.mapping = True
             for key, value in patch.items():
                 child = self.children.get(key)
@@ -2552,7 +2552,7 @@ class _Over:
             for operations in self.over_added.naming(_added_elements(base)):
                 yield from _written_over_operations(base, operations, at)
         if self.mapping:
-            if isinstance(base, dict) and set(base) != {"unknown"}:
+            if isinstance(base, dict) and not only_unknown(base):
                 for key, child in self.children.items():
                     yield from child.over(base.get(key), (*at, key))
             else:
@@ -2644,7 +2644,7 @@ def _where_written(patch: Any) -> Any:
     operations it writes, each value written whole only as such."""
     if is_list_operations(patch):
         return ("operations", patch)
-    if isinstance(patch, dict) and set(patch) != {"unknown"}:
+    if isinstance(patch, dict) and not only_unknown(patch):
         return [(key, _where_written(value)) for key, value in patch.items()]
     return "whole"
 
@@ -3031,8 +3031,22 @@ class PatchProblem:
 
 
 def is_list_operations(value: Any) -> bool:
-    """True when ``value`` is written as list operations (``{remove: [...]}`` ...) rather than a value."""
-    return isinstance(value, dict) and bool(value) and set(value) <= set(LIST_OPERATIONS)
+    """True when ``value`` is written as list operations (``{remove: [...]}`` ...) rather than a value.
+
+    Told by its keys (at most five: a mapping of more is no list operations), never by a set of
+    them all: an element that entries each wrote a key of their own into was asked at every
+    entry, each a set of every key the entries before it wrote (round 29)."""
+    return isinstance(value, dict) and 0 < len(value) <= len(LIST_OPERATIONS) and value.keys() <= _OPERATION_NAMES
+
+
+#: :data:`LIST_OPERATIONS` as a set.
+_OPERATION_NAMES = frozenset(LIST_OPERATIONS)
+
+
+def only_unknown(value: dict[Any, Any]) -> bool:
+    """Whether the mapping ``value`` is an `{unknown: why}` (its only key `unknown`): told without a
+    set of its keys, which cost its size at each merge of an element grown by every entry (round 29)."""
+    return len(value) == 1 and "unknown" in value
 
 
 def merge_patch(
@@ -3085,9 +3099,9 @@ def merge_patch(
             return _list_operations(items, patch, problems, at, root, moved, merged_at, cited, was, edits)
         problems.append(_not_a_list(target, patch, at, root))
         return copy.deepcopy(target)
-    if not isinstance(patch, dict) or set(patch) == {"unknown"}:
+    if not isinstance(patch, dict) or only_unknown(patch):
         return copy.deepcopy(patch)
-    result = dict(target) if isinstance(target, dict) and set(target) != {"unknown"} else {}
+    result = dict(target) if isinstance(target, dict) and not only_unknown(target) else {}
     cited = {k: patch[k] for k in CITATION_FIELDS if patch.get(k) is not None} or cited
     for key, value in patch.items():
         if value is None:
@@ -3108,7 +3122,7 @@ def _not_a_list(target: Any, operations: dict[str, Any], at: NodePath, root: str
     """
     name = str(at[-1]) if at and isinstance(at[-1], str) else root
     written = words.listed(list(operations))
-    if isinstance(target, dict) and set(target) == {"unknown"}:
+    if isinstance(target, dict) and only_unknown(target):
         return PatchProblem(
             at,
             f"`{name}` is unknown in the base, so there is no list for the list operations ({written}) to change",
@@ -3526,7 +3540,7 @@ def written_over(base: Any, patch: Any, at: NodePath = ()) -> Iterator[NodePath]
         elif is_list_operations(base):
             yield from _written_over_operations(base, patch, at)
         return
-    if isinstance(patch, dict) and set(patch) != {"unknown"} and isinstance(base, dict) and set(base) != {"unknown"}:
+    if isinstance(patch, dict) and not only_unknown(patch) and isinstance(base, dict) and not only_unknown(base):
         for key, value in patch.items():
             yield from written_over(base.get(key), value, (*at, key))
         return

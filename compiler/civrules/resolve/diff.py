@@ -32,6 +32,7 @@ from civrules.resolve import (
     element_citations,
     entity_key,
     field_citation,
+    only_unknown,
     setting_field_citation,
 )
 
@@ -167,7 +168,7 @@ class UnknownFact(dict[str, Any]):
     other unknown: a reason is not a fact, so two rulesets whose reasons differ compare equal."""
 
     def __eq__(self, other: object) -> bool:
-        return isinstance(other, dict) and set(other) == {"unknown"}
+        return isinstance(other, dict) and only_unknown(other)
 
     def __ne__(self, other: object) -> bool:
         return not self == other
@@ -211,7 +212,7 @@ def strip_citations(value: Any, made: dict[int, tuple[Any, Any]] | None = None) 
             return known[1]
     result: Any
     if isinstance(value, dict):
-        if set(value) == {"unknown"}:
+        if only_unknown(value):
             result = UnknownFact(value)
         else:
             stripped = {k: strip_citations(v, made) for k, v in value.items() if k not in CITATION_KEYS}
@@ -775,7 +776,7 @@ def _label(value: Any) -> str:
 
 
 def _plain_mapping(value: Any) -> bool:
-    return isinstance(value, dict) and set(value) != {"unknown"}
+    return isinstance(value, dict) and not only_unknown(value)
 
 
 def _entity_list(value: Any) -> bool:
@@ -787,7 +788,7 @@ def show(value: Any) -> str:
     an unknown fact as ``unknown (its reason)``, wherever it sits."""
     if value is None:
         return "(absent)"
-    if isinstance(value, dict) and set(value) == {"unknown"}:
+    if isinstance(value, dict) and only_unknown(value):
         return _unknown_text(value)
     if isinstance(value, str):
         return value
@@ -801,7 +802,7 @@ def _unknown_text(value: dict[str, Any]) -> str:
 
 def _readable(value: Any) -> Any:
     if isinstance(value, dict):
-        if set(value) == {"unknown"}:
+        if only_unknown(value):
             return _unknown_text(value)
         return {k: _readable(v) for k, v in value.items()}
     if isinstance(value, list):
@@ -892,7 +893,7 @@ def _change_lines(
 
 def _whole(value: Any) -> bool:
     """A mapping or list (not an unknown fact): what :func:`show` gives as JSON."""
-    return isinstance(value, list) or (isinstance(value, dict) and set(value) != {"unknown"})
+    return isinstance(value, list) or (isinstance(value, dict) and not only_unknown(value))
 
 
 def _word(value: Any) -> str:
