@@ -148,6 +148,18 @@ Found in round twenty-eight (every list operation applied n times to one list, a
   `{unknown: why}` and appending to it in turn, each append a V007 error; ``validate big
   --max-diagnostics 1000000`` (each error located its list through every earlier entry's record
   of it, the square of ``N``: at r28-lists' head, 1,000 took 0.4 s and 4,000 took 3.1 s in process).
+
+Found in round twenty-eight, measured from round twenty-nine (one element of a list changed by many
+entries in turn):
+
+- ``element-citations``: ``N`` patch entries each patching only the citation of Pottery's credit to
+  the Crafts (``with: {rule: "32.2.i"}``), a section of its own each (made up: one Q001 each);
+  ``validate big --max-diagnostics 1000000`` (10,000: 470 MB at 6f88f54f, each entry's record
+  holding the element as it was, with a list of every section cited before it);
+- ``element-keys``: one entry appending an element to the nested `calamities:` of Pottery's
+  attribute, then ``N`` entries each writing a key of its own into it (``with: {k<i>: 1}``, a
+  schema error each); ``validate big --max-diagnostics 1000000`` (the element grows with every
+  entry: 3.7 s at 8,000 and 1.6 s at 4,000 past the empty shape at 6f88f54f).
 """
 
 from __future__ import annotations
@@ -587,6 +599,31 @@ def nested_list_unknown(rules: Path, n: int) -> list[str]:
     return ["--max-diagnostics 1000000 validate big"]
 
 
+def element_citations(rules: Path, n: int) -> list[str]:
+    # Entry i patches only the citation of Pottery's credit to the Crafts, a section of its own
+    # (`with: {rule: "32.2.i"}`): the element cites every section so far (the sections are made
+    # up, the rulebook has not n: one Q001 each, validated with --max-diagnostics 1000000).
+    entries = [
+        f'      - {{id: pottery, credits: {{patch: [{{where: {{group: crafts}}, with: {{rule: "32.2.{i}"}}}}]}}}}'
+        for i in range(n)
+    ]
+    body = ["overlay:", "  civilization_cards:", "    patch:", *entries]
+    _manifest(rules, "big", "advanced-civilization", body if n else [])
+    return ["--max-diagnostics 1000000 validate big"]
+
+
+def element_keys(rules: Path, n: int) -> list[str]:
+    # One entry appends an element (noted n0) to the calamities of Pottery's attribute; entry i
+    # then writes a key of its own into it (`with: {k<i>: 1}`), a key the schema does not know:
+    # one schema error each, the element growing with every entry.
+    nested = '      - {id: pottery, attributes: {patch: [{where: {rule: "32.211"}, with: {calamities: '
+    entries = [nested + '{append: [{calamity: famine, effect: reduces, rule: "30.312", note: n0}]}}]}}']
+    entries += [nested + f"{{patch: [{{where: {{note: n0}}, with: {{k{i}: 1}}}}]}}}}]}}}}" for i in range(n)]
+    body = ["overlay:", "  civilization_cards:", "    patch:", *entries]
+    _manifest(rules, "big", "advanced-civilization", body if n else [])
+    return ["--max-diagnostics 1000000 validate big"]
+
+
 def _sea_areas(rules: Path, n: int, in_order: bool) -> None:
     """Variant ``big`` adding ``n`` sea areas in a chain of borders (its areas written in id order,
     or each border's areas the other way round: one M003 warning each)."""
@@ -718,6 +755,8 @@ SHAPES = {
     "nested-list-entries": nested_list_entries,
     "nested-list-variants": nested_list_variants,
     "nested-list-unknown": nested_list_unknown,
+    "element-citations": element_citations,
+    "element-keys": element_keys,
 }
 
 
@@ -764,6 +803,8 @@ SIZES: dict[str, tuple[int, ...]] = {
     "nested-list-entries": (1_000, 10_000),
     "nested-list-variants": (1_000, 10_000),
     "nested-list-unknown": (1_000, 10_000),
+    "element-citations": (1_000, 10_000),
+    "element-keys": (1_000, 10_000),
 }
 #: The limits of issue 32, point 6, for every size within the documented limits; and the growth
 #: allowed against linear.
