@@ -487,3 +487,32 @@ def test_a_merge_into_an_element_of_many_keys_reads_none_of_its_keys_to_tell_its
     assert list(resolve.written_over(element, {"k1000": 1})) == [("k1000",)]
     assert merged == {**element, "k1000": 1}
     assert _KeysRead.read == 0, _KeysRead.read
+
+
+@pytest.mark.slow  # four variants analysed: about 1.5 s
+def test_a_chain_of_variants_asks_what_each_entry_wrote_over_once() -> None:
+    """Counted: a chain of four variants, each with entries changing Pottery's attribute's nested
+    list (:func:`_shape`), analysed. Each variant's Q009 marks (what the variants replaced) asked
+    what every entry of the chain below it wrote over in the card, again for each variant above:
+    4 + 3 + 2 + 1 times each of the first variant's entries (a chain of ten with 10,000 entries:
+    55,000 walks, 40% of `validate`, round 29). Asked once per entry and definition now."""
+    from civrules.checks import citations
+    from civrules.support import memo
+    from tests.core.test_resolve import analysed
+
+    entries = _shape("append-remove", 40)
+    files = [variant("c0", "advanced-civilization", _body(entries[:10]))]
+    files += [variant(f"c{k}", f"c{k - 1}", _body(entries[10 * k : 10 * (k + 1)])) for k in range(1, 4)]
+    asked: list[Any] = []
+    written_over = resolve.written_over
+
+    def counted(base: Any, patch: Any, at: Any = ()) -> Iterator[Any]:
+        asked.append(patch)
+        return written_over(base, patch, at)
+
+    memo.forget()
+    with pytest.MonkeyPatch.context() as patched:
+        patched.setattr(citations, "written_over", counted)
+        analysis, _ = analysed("c3", *files)
+    assert analysis.model is not None
+    assert 40 <= len(asked) <= 44, len(asked)  # each entry's once (and the base's own, none)
