@@ -617,8 +617,8 @@ def element_keys(rules: Path, n: int) -> list[str]:
     # then writes a key of its own into it (`with: {k<i>: 1}`), a key the schema does not know:
     # one schema error each, the element growing with every entry.
     nested = '      - {id: pottery, attributes: {patch: [{where: {rule: "32.211"}, with: {calamities: '
-    entries = [nested + '{append: [{calamity: famine, effect: reduces, rule: "30.312", note: n0}]}}]}}']
-    entries += [nested + f"{{patch: [{{where: {{note: n0}}, with: {{k{i}: 1}}}}]}}}}]}}}}" for i in range(n)]
+    entries = [nested + '{append: [{calamity: famine, effect: reduces, rule: "30.312", note: n0}]}' + "}}]}}"]
+    entries += [nested + f"{{patch: [{{where: {{note: n0}}, with: {{k{i}: 1}}}}]}}" + "}}]}}" for i in range(n)]
     body = ["overlay:", "  civilization_cards:", "    patch:", *entries]
     _manifest(rules, "big", "advanced-civilization", body if n else [])
     return ["--max-diagnostics 1000000 validate big"]
