@@ -478,7 +478,7 @@ def test_a_merge_into_an_element_of_many_keys_reads_none_of_its_keys_to_tell_its
     """Counted: entries each writing a key of their own into one element (a schema error each)
     merged into an element holding every key before them, and each merge told whether it was
     list operations or an `{unknown: why}` by a set of all its keys (and each operation's patch
-    the same of the element): the square of the entries (3.7 s at 8,000, round 28). It is told
+    the same of the element): the square of the entries (3.9 s at 8,000, round 28). It is told
     by the mapping's size and its few keys."""
     element = _KeysRead({f"k{i}": 1 for i in range(1_000)})
     _KeysRead.read = 0
