@@ -403,6 +403,27 @@ def test_the_scaffold_validates_as_is_and_with_its_examples_uncommented(tmp_path
     assert "civilization_cards: 1 changed" in changes and "hand_limit.commodity_cards" in changes
 
 
+@pytest.mark.parametrize(
+    "base",
+    [
+        "imperial-settlers",
+        pytest.param("imperial-settlers-peaceful", marks=pytest.mark.slow),
+        pytest.param("sid-meiers-civilization", marks=pytest.mark.slow),
+    ],
+)
+def test_the_scaffold_keeps_its_head_keys_together(tmp_path: Path, base: str) -> None:
+    """`new-variant` of an Imperial Settlers ruleset wrote a blank line between `extends:` and
+    the `family:` its family's example begins with, where the base says no `status:`."""
+    rules = _rules_with(tmp_path, base)
+    assert CliRunner().invoke(main, ["--rules", str(rules), "new-variant", "mine", "--extends", base]).exit_code == 0
+    text = (rules / "rulesets" / "mine.yaml").read_text(encoding="utf-8")
+    head = text[text.index("kind: ruleset") :].split("\n\n")[0].splitlines()
+    keys = [line.split(":")[0] for line in head if not line.startswith("#")]
+    assert keys[:4] == ["kind", "id", "name", "extends"]
+    if base.startswith("imperial-settlers"):
+        assert "family" in keys, head
+
+
 def _house_changes_sheet() -> str:
     """The house rules' "what this variant changes" sheet, as text."""
     workspace = CachedWorkspace({"rulesets/ep-house.yaml": HOUSE_RULES})

@@ -111,7 +111,7 @@ kind: ruleset
 id: {id}
 name: {name}
 extends: {base}
-{status}
+{head}
 {changes}"""
 
 
@@ -134,13 +134,18 @@ def variant_manifest(workspace: Workspace, base: Manifest, name: str) -> str:
             "# overlay:\n"
         )
     schema = exported_name(_qualified(family, "ruleset"))
+    # A family's example may begin with keys of the manifest's head (`family:`): they go with
+    # `extends:` and `status:`, one blank line before the examples, whether the base says a status or not.
+    lines = changes.splitlines(keepends=True)
+    keys = next((at for at, line in enumerate(lines) if not line.strip() or line.startswith("#")), len(lines))
+    head = "".join(lines[:keys]) + _status_line(family, base)
     return _SCAFFOLD.format(
-        status=_status_line(family, base),
+        head=head,
         schema=schema,
         id=scalar_text(name),  # `id: true` would be a boolean: every id is written to read back
         name=json.dumps(title_of(name), ensure_ascii=False),
         base=scalar_text(base.id),
-        changes=changes,
+        changes="".join(lines[keys:]).lstrip("\n"),
         command=f"civrules diff {word(base.id)} {word(name)}",
     )
 
