@@ -630,3 +630,20 @@ def test_the_guide_to_families_lists_every_family_with_its_room_and_prefixes() -
     assert listed == shipped
     assert all((REPO / room).is_dir() for room, _ in listed.values())
     assert f"The core's own codes begin with {' '.join(CORE_PREFIXES)}." in page
+
+
+def test_no_helper_script_writes_a_count_as_singular_and_plural_at_once() -> None:
+    """The Imperial Settlers deck builder said "3 card(s) of 3 copies" (round 28 worded the
+    compiler's F001/F002 as "3 cards of 3 copies" and left the page's script): every family's helper
+    script words a count by its number, as the diagnostics do."""
+    import re
+
+    scripts = sorted((REPO / "compiler" / "civrules").glob("**/helpers/*.js"))
+    assert any(script.parent.parent.name == "imperial_settlers" for script in scripts)
+    written = {
+        f"{script.relative_to(REPO)}:{number}": line.strip()
+        for script in scripts
+        for number, line in enumerate(script.read_text(encoding="utf-8").splitlines(), 1)
+        if re.search(r"\"[^\"]*[a-z]\(s\)[^\"]*\"", line)  # in a text the page shows
+    }
+    assert not written

@@ -22,6 +22,9 @@
     }
     return words(v);
   }
+  // "1 card", "3 cards": a count in words, as the compiler's diagnostics say it, never both forms at once.
+  function count(n, one, many) { return n + " " + (n === 1 ? one : many); }
+
   function cardName(id) { return T.cards[id] ? T.cards[id].name : id; }
 
   function chosen() {
@@ -36,8 +39,8 @@
   function detail(p) {
     if (p.code === "F003") { return cardName(p.card) + ": " + p.have + " in the deck, the card has " + p.want; }
     if (p.code === "F004") { return cardName(p.card) + " is a card of the " + p.deck + " deck, not " + p.want; }
-    if (p.code === "F001") { return "the deck holds " + p.have + " cards, the rule " + p.want; }
-    if (p.code === "F002") { return p.have + " card(s) of " + p.copies + " copies, the pattern " + p.want; }
+    if (p.code === "F001") { return "the deck holds " + count(p.have, "card", "cards") + ", the rule " + p.want; }
+    if (p.code === "F002") { return count(p.have, "card", "cards") + " of " + count(p.copies, "copy", "copies") + ", the rule " + count(p.want, "card", "cards"); }
     return "";
   }
 
@@ -53,7 +56,7 @@
     box.textContent = "";
     var rule = T.deck_rule;
     if (!rule) { box.textContent = "This ruleset writes no deck-building rule."; return; }
-    var pattern = rule.pattern.map(function (p) { return p.cards + " card(s) of " + p.copies + " copies"; }).join(", ");
+    var pattern = rule.pattern.map(function (p) { return count(p.cards, "card", "cards") + " of " + count(p.copies, "copy", "copies"); }).join(", ");
     box.appendChild(el("p", {}, ["A faction deck holds " + rule.size + " cards" + (pattern ? ": " + pattern : "") + (rule.rules.length ? " (" + rule.rules.join(", ") + ")" : "") + ". This deck: " + E.call("deck_total", [picked]) + " cards."]));
     var problems = E.call("deck_problems", [faction, picked]);
     if (!problems.length) { box.appendChild(el("p", { "class": "yes", id: "deck-ok" }, ["The deck follows the deck-building rule."])); return; }
