@@ -305,7 +305,7 @@ def test_a_patch_of_an_entity_the_same_variant_adds_says_to_change_the_add_entry
         "this variant's `add` gives `looms`: write the change in that entry (a patch applies to the base, before `add`)"
     )
     assert [r.label for r in found.related] == ["the variant's `add` of `looms`"]
-    assert found.message == "cannot patch civilization_cards `looms`: the base has no such entry (this variant adds it)"
+    assert found.message == "cannot patch civilization card `looms`: the base has no such entry (this variant adds it)"
     followed = text.replace("    patch:\n      - {id: looms, cost: 100}\n", "").replace("cost: 90", "cost: 100")
     assert problems(analysed("looms", followed)) == []
 
@@ -320,7 +320,7 @@ def test_a_patch_of_an_entity_the_same_variant_removes_says_so() -> None:
         "this variant removes `mysticism` (its `remove` entry, applied first): drop this patch, or the removal"
     ]
     # The message said "the base has no such entry" of a card the base has, against its own hint.
-    assert [d.message for d in found] == ["cannot patch civilization_cards `mysticism`: this variant removes it"]
+    assert [d.message for d in found] == ["cannot patch civilization card `mysticism`: this variant removes it"]
 
 
 def test_a_patch_of_an_entity_the_base_removed_says_to_add_it_whole() -> None:
@@ -333,7 +333,7 @@ def test_a_patch_of_an_entity_the_base_removed_says_to_add_it_whole() -> None:
     (found,) = problems(analysed("cloth", text, ("rulesets/no-cloth.yaml", NO_CLOTH)))
     assert found.code == "V005"
     assert found.hint == "the base ruleset removes `cloth_making`: to have it in this variant, `add` it whole"
-    assert found.message == "cannot patch civilization_cards `cloth_making`: the base ruleset removes it"
+    assert found.message == "cannot patch civilization card `cloth_making`: the base ruleset removes it"
     assert [r.span.file for r in found.related] == ["rules/rulesets/no-cloth.yaml"]
     followed = text.replace("patch:\n      - {id: cloth_making, cost: 40}\n", "add:\n" + LOOMS).replace(
         "id: looms, name: Looms", "id: cloth_making, name: Cloth Making"
@@ -354,7 +354,7 @@ def test_two_changes_of_an_entity_the_same_variant_removes_are_one_error_noting_
     )
     (found,) = problems(analysed("no-medicine", text), "V005")
     assert found.message == (
-        "cannot replace civilization_cards `mysticism`: this variant removes it; 2 more entries change it too"
+        "cannot replace civilization card `mysticism`: this variant removes it; 2 more entries change it too"
     )
     assert found.hint == (
         "this variant removes `mysticism` (its `remove` entry, applied first): drop the 3 entries, or the removal"
@@ -382,7 +382,7 @@ def test_two_patches_of_an_entity_the_base_removed_are_one_error_three_deep() ->
     assert found.code == "V005"
     assert (
         found.message
-        == "cannot patch civilization_cards `cloth_making`: the base ruleset removes it; 1 more entry changes it too"
+        == "cannot patch civilization card `cloth_making`: the base ruleset removes it; 1 more entry changes it too"
     )
     assert found.hint == (
         "the base ruleset removes `cloth_making`: to have it in this variant, `add` it whole, with what the 2 "
@@ -418,9 +418,9 @@ def test_two_patches_of_a_misspelt_id_and_a_second_removal_stay_one_error_each()
     )
     found = problems(analysed("no-medicine", text), "V005")
     assert [d.message for d in found] == [
-        "cannot remove civilization_cards `mysticism`: this variant already removes it",
-        "cannot patch civilization_cards `mistycism`: the base has no such entry",
-        "cannot patch civilization_cards `mistycism`: the base has no such entry",
+        "cannot remove civilization card `mysticism`: this variant already removes it",
+        "cannot patch civilization card `mistycism`: the base has no such entry",
+        "cannot patch civilization card `mistycism`: the base has no such entry",
     ]
 
 

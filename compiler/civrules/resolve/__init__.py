@@ -1489,11 +1489,12 @@ def _missing(
     resolved: Resolved, name: str, spec: CollectionSpec, entries: list[Entry], key: str, at: Origin, verb: str
 ) -> Diagnostic:
     told = _missing_here(resolved, name, spec, entries, key, at, verb)
+    word = spec.word or name  # the designer's word for one entity, not the overlay's block
     if told is not None:
         why, hint_told, place = told
-        message = f"cannot {verb} {name} {words.shown(key)}: {why}"
+        message = f"cannot {verb} {word} {words.shown(key)}: {why}"
         return _diag(codes.OVERLAY_MISSING, message, at.span(spec.key), hint_told, (place,), subjects=(key,))
-    message = f"cannot {verb} {name} {words.shown(key)}: the base has no such entry"
+    message = f"cannot {verb} {word} {words.shown(key)}: the base has no such entry"
     hints = _indexed(spec, entries).hints  # made by the find that missed
     close: str | None = None
     hint: str | None = None
@@ -1525,7 +1526,7 @@ def _missing(
         hint = (
             "the base has nothing to remove by this name: delete this entry"
             if verb == "remove"
-            else f"use `add` to create a new {name} entry"
+            else f"to add a new {word}, write it whole under `add:` in `overlay.{name}`"
         )
     elif verb == "remove" and spec.pair:
         hint = f"nothing to remove: {hint}"
@@ -1667,13 +1668,19 @@ def _add(
         # there is no base entry to patch, so the fix is one of the two.
         own = first.file == at.file
         written = next((part for part in first.path if part in ("add", "replace")), "add") if own else ""
+        word = spec.word or name  # the designer's word for one entity, not the overlay's block
         yield _diag(
             codes.OVERLAY_EXISTS,
-            f"cannot add {name} {words.shown(key)}: it already exists",
+            f"cannot add {word} {words.shown(key)}: it already exists",
             at.span(spec.key),
             f"this variant's `{written}` already gives `{key}`: rename one of the two entries, or drop one"
             if own
-            else f"use `patch` or `replace` to change the existing {name} entry",
+            else (
+                f"to change the base's {word} {words.shown(key)}, move this entry under `patch:` in "
+                f"`overlay.{name}` and keep only the fields that differ (or under `replace:`, written whole); "
+                f"to add a {word} of this variant's own, write it with {words.article(spec.key)} "
+                f"`{spec.key}:` the base does not use"
+            ),
             (Related(first.head(), f"given first here, by the variant's `{written}`" if own else "defined here"),),
             subjects=(key,),
         )
@@ -1816,7 +1823,7 @@ def _patch(
     again = entity_key(spec, entry.raw) in patched
     merged, problems, moved, was, edits = _merged(entry.raw, item, spec.key, remember=not again)
     for problem in problems:
-        about = f"{name} `{entity_key(spec, entry.raw)}`"
+        about = f"{spec.word or name} `{entity_key(spec, entry.raw)}`"
         yield _diag(
             codes.LIST_SELECTOR,
             f"{problem.message} (in {about})"

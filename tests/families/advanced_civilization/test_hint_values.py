@@ -53,4 +53,11 @@ def test_a_card_the_base_has_is_told_to_patch_it() -> None:
     workspace = CachedWorkspace({"rulesets/ac-again.yaml": variant})
     analysis = analyse(workspace, workspace.load_ruleset(workspace.manifests()["ac-again"]))
     [v004] = [d for d in analysis.diagnostics if d.code == "V004"]
-    assert v004.hint == "use `patch` or `replace` to change the existing civilization_cards entry"
+    # In the designer's words (the card, not the overlay's block `civilization_cards`), and what to
+    # write where: the entry moved under `patch:`, or an id of the variant's own.
+    assert v004.message == "cannot add civilization card `pottery`: it already exists"
+    assert v004.hint == (
+        "to change the base's civilization card `pottery`, move this entry under `patch:` in "
+        "`overlay.civilization_cards` and keep only the fields that differ (or under `replace:`, written "
+        "whole); to add a civilization card of this variant's own, write it with an `id:` the base does not use"
+    )
