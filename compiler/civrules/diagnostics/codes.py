@@ -592,6 +592,28 @@ LIST_SELECTOR = define(
     `limits: {per_player: 9}`); a list the base does not know is written whole.
     """,
 )
+OVERLAY_UNCHANGED = define(
+    "V013",
+    "change-without-effect",
+    W,
+    """
+    What: a variant's `patch` entry sets each field it names to the value the entity already has
+    (the base's, or the variant's it extends). Citations (`rule`, `source`) and `note` are not
+    judged: they cite a change. An entry that changes some field and restates another is not
+    told: restating a value beside a change may be meant, to cite a second source for it.
+    Why: the patch changes nothing, so the designer's edit is not in the ruleset: usually the
+    wrong entity (a card of a similar name), a value copied from the base and not yet changed, or
+    a house rule the base has since adopted. `validate`, `diff` and the packages show the
+    ruleset as the base has it, and nothing else says so.
+    Fix: write the value you mean (in the entry of the entity you mean), or delete the entry.
+
+        overlay:
+          items:
+            patch:
+              - {id: lantern, cost: 10, source: "house rule: ..."}   # FAIL: the base's lantern costs 10
+              - {id: lantern, cost: 12, source: "house rule: ..."}   # PASS
+    """,
+)
 UNUSED_SUPPRESSION = define(
     "V008",
     "variant-suppression-unused",

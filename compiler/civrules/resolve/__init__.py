@@ -1817,6 +1817,9 @@ def _patch(
         return
     _, existing = target
     entry = entries[existing]
+    unchanged = _unchanged_fields(spec, entry, item, at)
+    if unchanged and len(unchanged) == sum(f != spec.key and f not in CITATION_FIELDS and f != "note" for f in item):
+        yield _unchanged(spec.word or name, spec, entry, at, unchanged)
     # taken before the merge, which may grow a list of the entity in place (:data:`_OWNED`)
     lengths = {field: len(value) for field in item if isinstance(value := entry.raw.get(field), list)}
     # an entity this block patched before: its merge is no session's to reuse (:data:`_OWNED`)
@@ -1858,6 +1861,63 @@ def _patch(
     key = entity_key(spec, merged)
     if key is not None:
         patched.setdefault(key, entry.origin.head())
+
+
+def _unchanged_fields(spec: CollectionSpec, entry: Entry, item: Mapping[str, Any], at: Origin) -> list[str]:
+    """The fields a `patch` entry sets to the value the entity already has from an earlier layer
+    (its base's definition, or a variant it extends): V013 where they are all the entry's fields.
+    Citations and notes are not judged (an entry cites its change with them); a field an earlier
+    entry of the same variant wrote is V012's to tell. An entry that also changes a field may
+    restate another on purpose (to cite a second source for it, as a transcription does)."""
+    written = dict(entry.origin.changes)
+    return [
+        field
+        for field, value in item.items()
+        if field != spec.key
+        and field not in CITATION_FIELDS
+        and field != "note"
+        and field in entry.raw
+        and not (field in written and written[field].file == at.file)
+        and _same_value(entry.raw[field], value)
+    ]
+
+
+def _same_value(had: Any, value: Any) -> bool:
+    """Whether a patch's ``value`` leaves ``had`` as it is: equal, or a mapping merged into a
+    mapping whose every field it names holds that value already (list operations always act)."""
+    if isinstance(value, dict):
+        if is_list_operations(value) or not isinstance(had, dict) or not value:
+            return False
+        if set(value) == {"unknown"} or set(had) == {"unknown"}:
+            return value == had  # an unknown fact is written whole
+        return all(key in had and _same_value(had[key], inner) for key, inner in value.items())
+    if isinstance(value, list):
+        return (
+            isinstance(had, list) and len(had) == len(value) and all(_same_value(h, v) for h, v in zip(had, value))
+        )
+    return type(had) is type(value) and had == value
+
+
+def _unchanged(word: str, spec: CollectionSpec, entry: Entry, at: Origin, fields: list[str]) -> Diagnostic:
+    """V013 for a patch entry whose every field (``fields``) is already so: one diagnostic for the
+    entry, at its first field, with the value that field has noted."""
+    key = entity_key(spec, entry.raw)
+    shown = ", ".join(f"`{f}: {_shown_value(entry.raw[f])}`" for f in fields[:4]) + (", ..." if len(fields) > 4 else "")
+    return _diag(
+        codes.OVERLAY_UNCHANGED,
+        f"this patch of {word} `{key}` changes nothing: it already has {shown}",
+        at.document.key_span((*at.path, fields[0])),
+        "write the value you mean (is it the right "
+        f"{word}?), or delete this entry: the ruleset keeps {'this value' if len(fields) == 1 else 'these values'}",
+        (Related(entry.origin.span(fields[0]), "the value it has"),),
+        subjects=(str(key), *fields),
+    )
+
+
+def _shown_value(value: Any) -> str:
+    """A value as a designer would write it in the overlay, cut short where it is long."""
+    text = json.dumps(value, ensure_ascii=False) if not isinstance(value, str) else value
+    return text if len(text) <= 40 else text[:39] + "…"
 
 
 def _cited_by_writers(origin: Origin, merged: dict[str, Any], layers: Mapping[str, int]) -> dict[str, Any]:
