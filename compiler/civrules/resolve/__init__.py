@@ -1892,9 +1892,7 @@ def _same_value(had: Any, value: Any) -> bool:
             return value == had  # an unknown fact is written whole
         return all(key in had and _same_value(had[key], inner) for key, inner in value.items())
     if isinstance(value, list):
-        return (
-            isinstance(had, list) and len(had) == len(value) and all(_same_value(h, v) for h, v in zip(had, value))
-        )
+        return isinstance(had, list) and had == value  # a list in a patch is written whole
     return type(had) is type(value) and had == value
 
 
