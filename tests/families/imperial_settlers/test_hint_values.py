@@ -96,3 +96,46 @@ def test_an_unsilenceable_code_in_a_comment_that_hides_nothing_is_told_so() -> N
     this comment hides" pointed at nothing."""
     [r010] = variant_found("R010", f"overlay:\n{NO_BAR029}   # civrules: ignore[V006] nothing refers to it\n")
     assert r010.hint == "remove `V006` from the comment: no V006 is reported on this line, and none could be silenced"
+
+
+def test_a_printed_deck_a_variant_leaves_short_is_mended_in_the_overlay() -> None:
+    """F001 of a printed deck a variant's patch left at 29 cards ended its hint in the base's words
+    ("in the base's file itself: add 1 card of 3 copies; remove 1 card of 2 copies"): its fix is now
+    the `overlay.cards` entry, named by a card of the deck the variant did not change, and it mends
+    the deck as written (the printed ids aside, which F008 holds)."""
+    head = "kind: ruleset\nfamily: imperial-settlers\nid: is-fewer\nname: fewer\nextends: imperial-settlers\n"
+    fewer = '      - {id: bar001, copies: 2, printed_ids: [BAR001, BAR002], source: "house rule"}\n'
+    patches = head + "overlay:\n  cards:\n    patch:\n"
+    variant = patches + fewer
+    [f001] = found("F001", {"rulesets/is-fewer.yaml": variant}, "is-fewer")
+    assert f001.span is not None and f001.span.file.endswith("rulesets/is-fewer.yaml")
+    assert f001.hint is not None and "in the base's file" not in f001.hint
+    assert f001.hint.startswith(
+        "from this variant (the base has no such problem): bring the deck `barbarians` to 30 cards in "
+        '`overlay.cards`, e.g. `patch: [{id: bar010, copies: 3, printed_ids: [...], source: "house rule: ..."}]`'
+    )
+    mended = fewer + '      - {id: bar010, copies: 3, printed_ids: [BAR010, BAR011, BAR031], source: "house rule"}\n'
+    assert found("F001", {"rulesets/is-fewer.yaml": patches + mended}, "is-fewer") == []
+
+
+def test_a_card_of_another_faction_in_a_custom_deck_is_replaced_by_one_the_hint_names() -> None:
+    """F004 said only "use a card of the `romans` deck": the hint now writes the entry, a Roman
+    card of the same copies the deck does not hold, and the deck written so is clean."""
+    model = shipped_analysis("imperial-settlers").model
+    assert model is not None
+    romans = [c for c in model.cards if c.deck == "romans"]  # type: ignore[attr-defined]
+    left_out = romans[0]
+    entries = [f"      - {{card: {c.id}, copies: {c.copies}}}\n" for c in romans[1:]]
+    stranger = f"      - {{card: bar010, copies: {left_out.copies}}}\n"
+    variant = (
+        "kind: ruleset\nfamily: imperial-settlers\nid: is-mixed\nname: mixed\nextends: imperial-settlers\n"
+        "files:\n  faction_decks: [decks/my-romans.yaml]\n"
+    )
+    texts = {"rulesets/is-mixed.yaml": variant, "decks/my-romans.yaml": ROMANS + stranger + "".join(entries)}
+    [f004] = found("F004", texts, "is-mixed")
+    written = f"{{card: {left_out.id}, copies: {left_out.copies}}}"
+    assert f004.hint == f"write a card of the `romans` deck in its place: `{written}`"
+    texts["decks/my-romans.yaml"] = ROMANS + f"      - {written}\n" + "".join(entries)
+    workspace = CachedWorkspace(texts)
+    analysis = analyse(workspace, workspace.load_ruleset(workspace.manifests()["is-mixed"]))
+    assert [d.code for d in analysis.diagnostics if d.code.startswith("F")] == []

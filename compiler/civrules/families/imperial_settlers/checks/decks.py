@@ -10,7 +10,7 @@ from functools import partial
 from civrules.checks import check, diagnostic, setting
 from civrules.diagnostics import Diagnostic, Related, Severity, Span, words
 from civrules.families.imperial_settlers.decks import DeckRule, deck_rule
-from civrules.families.imperial_settlers.model import Deck, FactionDeck, ImperialSettlersRuleset
+from civrules.families.imperial_settlers.model import Card, Deck, FactionDeck, ImperialSettlersRuleset
 
 #: What the size and pattern checks (F001, F002) read: the deck-building rule, the faction of each deck, the deck of
 #: each faction and its custom deck, and of the cards the deck each is printed for (its printed ids'
@@ -60,7 +60,10 @@ def check_faction_deck_size(ruleset: ImperialSettlersRuleset) -> Iterator[Diagno
     deck of another size draws more or fewer cards over the game than the others.
 
     Fix: add or remove cards (with all their copies) until the deck holds 30; the hint names them
-    by their copies, so that the deck then also follows the copies pattern (F002).
+    by their copies, so that the deck then also follows the copies pattern (F002). A printed deck a
+    variant's change left at another size is mended in the variant's `overlay.cards`: the hint
+    writes the entry (a card of the deck patched to the copies the pattern lacks, one added or one
+    removed).
 
         faction_decks:
           - id: my_romans
@@ -86,7 +89,42 @@ def check_faction_deck_size(ruleset: ImperialSettlersRuleset) -> Iterator[Diagno
             span,
             _size_hint(ruleset, rule, custom, [copies for _, copies in ruleset.deck_cards(deck)]),
             subjects=(custom.id,) if custom is not None else (deck.id,),
+            from_variant=_size_in_overlay(rule, deck, ruleset.deck_cards(deck))
+            if custom is None and len(ruleset.chain) > 1
+            else None,
         )
+
+
+def _size_in_overlay(rule: DeckRule, deck: Deck, held: list[tuple[Card, int]]) -> str | None:
+    """F001's fix as a variant writes it in `overlay.cards` for a printed deck its changes left at
+    another size: a card of the deck patched to the copies the pattern lacks (one change for a
+    card too many here and one too few there), a card added to the deck, or one removed; each
+    named by a card of the deck that has those copies (None where the rule has no pattern)."""
+    if not rule.pattern or sum(copies * cards for copies, cards in rule.pattern.items()) != rule.size:
+        return None
+    have = collections.Counter(copies for _, copies in held)
+    more = [c for c in sorted(rule.pattern, reverse=True) for _ in range(rule.pattern[c] - have[c])]
+    fewer = [c for c in sorted(have, reverse=True) for _ in range(have[c] - rule.pattern.get(c, 0))]
+    by_copies: dict[int, list[str]] = {}
+    for card, copies in sorted(held, key=lambda item: bool(item[0].origin.changes)):  # a card no variant changed first
+        by_copies.setdefault(copies, []).append(card.id)
+    entries: dict[str, list[str]] = {"patch": [], "add": [], "remove": []}
+    for lacking, spare in zip(more, fewer, strict=False):
+        named = by_copies[spare].pop(0)
+        entries["patch"].append(f'{{id: {named}, copies: {lacking}, printed_ids: [...], source: "house rule: ..."}}')
+    for lacking in more[len(fewer) :]:
+        entries["add"].append(f"{{id: ..., deck: {deck.id}, copies: {lacking}, ...}}")
+    for spare in fewer[len(more) :]:
+        entries["remove"].append(f'{{id: {by_copies[spare].pop(0)}, why: "house rule: ..."}}')
+    shown = [
+        f"`{verb}: [{', '.join(written[:3])}{', ...' if len(written) > 3 else ''}]`"
+        for verb, written in entries.items()
+        if written
+    ]
+    if not shown:
+        return None
+    whole = " (a card added is written whole, as the base's cards are)" if entries["add"] else ""
+    return f"bring the deck `{deck.id}` to {rule.size} cards in `overlay.cards`, e.g. {' and '.join(shown)}{whole}"
 
 
 def _size_hint(ruleset: ImperialSettlersRuleset, rule: DeckRule, custom: FactionDeck | None, held: list[int]) -> str:
@@ -247,7 +285,8 @@ def check_own_faction(ruleset: ImperialSettlersRuleset) -> Iterator[Diagnostic]:
     (p12); that a deck holds only its faction's cards (printed, or added to it by the ruleset) is
     an inference the ruleset states in `deck_building.own_faction_only`.
 
-    Fix: replace the card by one of the deck's faction (all its copies).
+    Fix: replace the card by one of the deck's faction (all its copies); the hint writes the entry
+    of a card of the faction's deck with as many copies that the deck does not hold yet.
 
         faction_decks:
           - faction: romans
@@ -270,9 +309,27 @@ def check_own_faction(ruleset: ImperialSettlersRuleset) -> Iterator[Diagnostic]:
                 f"faction deck `{deck.id}` of `{faction.id}` holds `{card.id}`, a card of the "
                 f"`{card.deck}` deck: a faction deck holds only its faction's cards (inferred from p2 and p12)",
                 deck.origin.span("cards", entry.index, "card"),
-                f"use a card of the `{faction.deck}` deck",
+                _own_card_hint(ruleset, deck, faction.deck, entry.copies),
                 subjects=(deck.id, faction.id, card.id, card.deck),
             )
+
+
+def _own_card_hint(ruleset: ImperialSettlersRuleset, deck: FactionDeck, own: str | None, copies: int) -> str:
+    """F004's fix, the entry to write in place of the other deck's card: a card of the faction's
+    own deck with as many copies that the custom deck does not hold yet (so that its size and
+    copies pattern stay), else what the faction's deck lacks."""
+    held = {entry.card for entry in deck.entries}
+    spare = [card.id for card in ruleset.cards if card.deck == own and card.id not in held and card.copies == copies]
+    if spare:
+        others = (
+            f" (or {', '.join(f'`{c}`' for c in spare[1:4])}{', ...' if len(spare) > 4 else ''})" if spare[1:] else ""
+        )
+        return f"write a card of the `{own}` deck in its place: `{{card: {spare[0]}, copies: {copies}}}`{others}"
+    return (
+        f"write a card of the `{own}` deck in its place; the deck holds every one of its cards of "
+        f"{words.count(copies, 'copy', 'copies')} already: a variant may add one in `overlay.cards` "
+        f"(`deck: {own}, copies: {copies}`)"
+    )
 
 
 @check(
