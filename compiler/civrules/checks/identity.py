@@ -4,13 +4,13 @@ from __future__ import annotations
 
 import keyword
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from functools import partial
 
 from civrules.checks import check, diagnostic, entity_word
 from civrules.diagnostics import Diagnostic, Related, Severity
 from civrules.emit.packaging import ruleset_id_problems
-from civrules.model import Collection, Entity, Ruleset
+from civrules.model import Collection, Entity, Origin, Ruleset
 from civrules.schema.references import remembered
 
 
@@ -50,7 +50,7 @@ def check_duplicate_ids(ruleset: Ruleset) -> Iterator[Diagnostic]:
                 )
             yield diagnostic(
                 "I001",
-                f"{collection.name}: id `{entity.id}` is used twice",
+                f"{entity_word(collection.name, ruleset.family)} id `{entity.id}` is used twice",
                 entity.origin.head(),
                 hint,
                 [Related(previous.origin.head(), "first defined here")],
@@ -78,13 +78,19 @@ def check_duplicate_names(ruleset: Ruleset) -> Iterator[Diagnostic]:
         - {id: sun, name: "Sun & Moon"}     # FAIL: reads as `sun_and_moon`
     """
     for collection in collections(ruleset):
+        # what it finds is the collection's (the very object, whatever ruleset asks): a file's layer
+        # is its place in every chain that reads it
         found: tuple[Diagnostic, ...] = remembered(
-            collection, (_duplicate_names,), partial(_duplicate_names, collection)
+            collection,
+            (_duplicate_names,),
+            partial(_duplicate_names, collection, entity_word(collection.name, ruleset.family), ruleset.layer),
         )
         yield from found
 
 
-def _duplicate_names(collection: Collection[Entity]) -> tuple[Diagnostic, ...]:
+def _duplicate_names(
+    collection: Collection[Entity], word: str, layer: Callable[[Origin], int]
+) -> tuple[Diagnostic, ...]:
     """What I002 finds in one collection: found once for the same collection (the very object)
     while a session's memo holds it, whichever ruleset (a base, its variants) asks."""
     found: list[Diagnostic] = []
@@ -99,12 +105,22 @@ def _duplicate_names(collection: Collection[Entity]) -> tuple[Diagnostic, ...]:
         if clash is None or clash.id == entity.id or frozenset((clash.id, entity.id)) in reported:
             continue
         reported.add(frozenset((clash.id, entity.id)))
+        hint = f"give each {word} a name of its own"
+        if layer(entity.origin) > layer(clash.origin):
+            # a variant's entity named as one of its base's: the designer may mean to change that one
+            key = entity.KEY_FIELD
+            hint = (
+                f"the base already has {word} `{clash.id}` named `{clash.display_name}`: to change it, write "
+                f"`patch: [{{{key}: {clash.id}, ...}}]` in the manifest's `overlay.{collection.name}` and drop "
+                f"`{entity.id}`; or give `{entity.id}` a name of its own"
+            )
         found.append(
             diagnostic(
                 "I002",
-                f"{collection.name}: `{entity.display_name}` reads the same as `{clash.display_name}` (`{clash.id}`)",
+                f"{word} `{entity.display_name}` (`{entity.id}`) reads the same as "
+                f"`{clash.display_name}` (`{clash.id}`)",
                 entity.origin.span("name") if entity.names_itself else entity.origin.head(),
-                "give each entity a distinct name",
+                hint,
                 [Related(clash.origin.head(), "the other one")],
                 subjects=(entity.display_name, clash.display_name, clash.id),
             )

@@ -61,3 +61,25 @@ def test_a_card_the_base_has_is_told_to_patch_it() -> None:
         "`overlay.civilization_cards` and keep only the fields that differ (or under `replace:`, written "
         "whole); to add a civilization card of this variant's own, write it with an `id:` the base does not use"
     )
+
+
+def test_a_card_a_variant_adds_under_a_base_cards_name_is_told_to_patch_that_one() -> None:
+    """I002 of a card a variant adds with the name of one of its base's said "civilization_cards:
+    ... reads the same as ..." and "give each entity a distinct name": it now names the card in the
+    designer's words and writes the patch of the base's card, or a name of its own."""
+    variant = (
+        "kind: ruleset\nid: ac-named\nname: named\nextends: advanced-civilization\n"
+        "overlay:\n  civilization_cards:\n    add:\n"
+        "      - {id: pottery_ii, name: Pottery, groups: [crafts], cost: 60, attributes: [], prerequisites: [],"
+        ' credits: [], source: "house rule"}\n'
+    )
+    workspace = CachedWorkspace({"rulesets/ac-named.yaml": variant})
+    analysis = analyse(workspace, workspace.load_ruleset(workspace.manifests()["ac-named"]))
+    [i002] = [d for d in analysis.diagnostics if d.code == "I002"]
+    assert i002.message == "civilization card `Pottery` (`pottery_ii`) reads the same as `Pottery` (`pottery`)"
+    assert i002.span is not None and i002.span.file.endswith("rulesets/ac-named.yaml") and i002.span.line == 8
+    assert i002.hint == (
+        "the base already has civilization card `pottery` named `Pottery`: to change it, write "
+        "`patch: [{id: pottery, ...}]` in the manifest's `overlay.civilization_cards` and drop `pottery_ii`; "
+        "or give `pottery_ii` a name of its own"
+    )
