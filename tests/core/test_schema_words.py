@@ -245,3 +245,38 @@ def test_a_misspelt_key_of_the_unknown_form_in_a_data_file_is_told_by_its_did_yo
     }
     found = said({"oneOf": [{"type": "array"}, unknown]}, {"unknwon": "lost"})
     assert [(d.code, d.hint) for d in found] == [("S002", "did you mean `unknown`?")]
+
+
+# --- a value of a type none of the field's forms takes ----------------------------------------------
+
+_LOST_OR_UNKNOWN = {
+    "anyOf": [
+        {"type": "string", "enum": ["lost"]},
+        {"type": "object", "required": ["unknown"], "properties": {"unknown": {"type": "string"}}},
+    ]
+}
+
+
+def test_a_value_no_form_takes_is_not_said_to_want_one_forms_type() -> None:
+    """A setting's `value: 3`, where the field takes `lost` or `{unknown: why}`, was told "`3` is a
+    whole number, where a mapping belongs" (the `{unknown: why}` form's type), beside a hint that
+    writes `lost`; and `value: [lost]` "a list where a mapping belongs", with the hint "write a
+    mapping (`{KEY: VALUE}`), not a list". The message no longer names one form's type; the
+    value in brackets that a form takes is told to drop them."""
+    [number] = said(_LOST_OR_UNKNOWN, 3)
+    assert number.message == "`3` is a whole number, which is none of the forms the field takes in `x`"
+    assert number.hint is not None and "`lost`" in number.hint and "mapping" not in number.message
+    [listed] = said(_LOST_OR_UNKNOWN, ["lost"])
+    assert listed.message == "a list, which is none of the forms the field takes in `x`"
+    assert listed.hint == "drop the brackets: `lost`"
+
+
+def test_a_settings_value_in_brackets_in_a_variant_is_told_to_drop_them() -> None:
+    text = header("ep-lost", "expansion-project") + (
+        "overlay:\n  settings:\n    credit_policy:\n      purchases:\n        overpayment:\n"
+        '          value: [lost]\n      source: "house rule"\n'
+    )
+    (found,) = problems(analysed("ep-lost", text))
+    assert (found.code, found.hint) == ("S001", "drop the brackets: `lost`")
+    assert found.span is not None and (found.span.file, found.span.line) == ("rules/rulesets/ep-lost.yaml", 10)
+    assert problems(analysed("ep-lost", text.replace("value: [lost]", "value: lost"))) == []

@@ -1858,8 +1858,14 @@ def _message(error: ValidationError, path: NodePath) -> str:
     value, rule = _show(error.instance), error.validator_value
     where = _where(path)
     match error.validator:
+        case "type" if isinstance(error.instance, (dict, list)) and _one_form_of_several(error):
+            return f"{value}, which is none of the forms the field takes{where}"
         case "type" if isinstance(error.instance, (dict, list)):
             return f"{value} where {_types(rule)} belongs{where}"
+        case "type" if _one_form_of_several(error):
+            # the branch best_match chose is one form of the field's (a mapping, for `{unknown: why}`):
+            # naming its type alone says the field takes only that; the hint lists every form
+            return f"{value} is {_type_of(error.instance)}, which is none of the forms the field takes{where}"
         case "type":
             kind = _type_of(error.instance)
             return f"{value} is {kind}, where {_types(rule)} belongs{where}"
@@ -1918,6 +1924,38 @@ _SIZES = {
     "minLength": ("text", "character", True),
     "maxLength": ("text", "character", False),
 }
+
+
+def _one_form_of_several(error: ValidationError) -> bool:
+    """Whether ``error`` is one branch's of the `oneOf`/`anyOf` of the value it judges (the same
+    value, not one inside it) whose every branch refuses the value's type: no form explains the
+    mistake better than another."""
+    from jsonschema.exceptions import ValidationError
+
+    parent = error.parent
+    if not isinstance(parent, ValidationError) or error.relative_path or parent.validator not in ("oneOf", "anyOf"):
+        return False
+    alternatives = parent.schema.get(str(parent.validator), []) if isinstance(parent.schema, dict) else []
+    refused = {
+        e.relative_schema_path[0]
+        for e in parent.context or ()
+        if e.validator == "type" and not e.relative_path and e.relative_schema_path
+    }
+    return len(alternatives) > 1 and refused >= set(range(len(alternatives)))
+
+
+def _forms_of(error: ValidationError) -> list[Any]:
+    """The branches of the `oneOf`/`anyOf` whose one branch ``error`` is (:func:`_one_form_of_several`)."""
+    parent = error.parent
+    schema = getattr(parent, "schema", None)
+    return list(schema.get(str(getattr(parent, "validator", "")), [])) if isinstance(schema, dict) else []
+
+
+def _takes(branch: Any, value: Any) -> bool:
+    """Whether a branch that stands alone (no `$ref`) takes ``value``."""
+    if not isinstance(branch, dict) or "$ref" in json.dumps(branch):
+        return False
+    return bool(_validator_class()(branch).is_valid(value))
 
 
 def _size_message(keyword: str, instance: list[Any] | dict[str, Any] | str, bound: Any, where: str) -> str:
@@ -1997,6 +2035,19 @@ def _specific_hint(error: ValidationError, defs: Mapping[str, Any], family: str 
                 return f"write the number without quotes or a `!!str` tag: `{written}`"
             return f"write {'a whole number' if 'integer' in expected else 'a number'} in digits, without quotes"
     named = error.path[-1] if error.path and isinstance(error.path[-1], str) else None
+    if error.validator == "type" and _one_form_of_several(error):
+        # one form's type (the `{unknown: why}` mapping's, say) is not what the field wants: a value
+        # written in brackets that one of its forms takes, else every form (:func:`_write_hint`)
+        if isinstance(error.instance, list) and len(error.instance) == 1:
+            (only,) = error.instance
+            if any(_takes(branch, only) for branch in _forms_of(error)):
+                written = _show(only).strip("`")
+                return (
+                    f"write one {named}, not a list: `{named}: {written}`"
+                    if named
+                    else f"drop the brackets: `{written}`"
+                )
+        return None
     if error.validator == "type" and isinstance(error.instance, list) and len(error.instance) == 1 and named:
         # `id: [lantern]`: one value in brackets where the value belongs.
         (only,) = error.instance
