@@ -508,3 +508,20 @@ def test_removing_a_setting_the_base_lacks_says_to_delete_it_not_to_add_it() -> 
     (found,) = problems(analysed("plain", text))
     assert found.code == "V005" and found.hint == "nothing to remove: delete `special_rules` from `remove`"
     assert problems(analysed("plain", text.replace("special_rules, ", ""))) == []
+
+
+def test_a_removed_card_a_setting_names_is_said_with_the_setting_and_its_change() -> None:
+    """Removing Democracy from the Expansion Project counted 5 references and named 4: the fifth,
+    the revolt's immunity card (`taxation.revolt.immune_card`, a setting of the manifest), was only
+    a note, and no hint said how to change it from the variant. It is named, and its change in
+    `overlay.settings` written first."""
+    text = header("ep-no-democracy", "expansion-project") + (
+        'overlay:\n  civilization_cards:\n    remove:\n      - {id: democracy, why: "house rule"}\n'
+    )
+    (found,) = problems(analysed("ep-no-democracy", text), "V006")
+    assert found.message.endswith(", the setting `taxation.revolt.immune_card`")
+    assert found.message.count("`, ") + 1 == 5  # each of the 5 references named
+    assert found.hint is not None and found.hint.startswith(
+        "in this variant, change what the setting names in `overlay.settings`: "
+        "`taxation: {revolt: {immune_card: ...}}`; in this variant, patch the civilization card"
+    )

@@ -153,12 +153,17 @@ def check_references(ruleset: Ruleset) -> Iterator[Diagnostic]:
     vocabularies: dict[str, Vocabulary] = {}  # one per collection: each misspelling looked up once
     # A removal still referred to is one mistake at the variant's `remove` line, however many
     # referrers the base has: one V006 there, with a note at each referrer.
-    dangling: dict[tuple[str, str], list[tuple[Related, int, tuple[str | int, ...]]]] = {}
+    dangling: dict[tuple[str, str], list[tuple[Related, int, tuple[str | int, ...], tuple[str | int, ...]]]] = {}
     for origin, sub, target, collection, what in unresolved(ruleset):
         removal = ruleset.removed.get(collection.name, {}).get(target)
         if removal is not None:
             dangling.setdefault((collection.name, target), []).append(
-                (Related(origin.span(*sub), f"{what} `{target}` is still referred to here"), id(origin), sub)
+                (
+                    Related(origin.span(*sub), f"{what} `{target}` is still referred to here"),
+                    id(origin),
+                    sub,
+                    (*origin.path, *sub),
+                )
             )
             continue
         if collection.name not in vocabularies:
@@ -180,18 +185,28 @@ def check_references(ruleset: Ruleset) -> Iterator[Diagnostic]:
     owners = _owners(ruleset) if dangling else {}
     for (name, target), found in dangling.items():
         removal = ruleset.removed[name][target]
-        referrers = [related for related, _, _ in found]
-        # Each referring entity once, with whether the reference is its key (a track's `side`).
+        referrers = [related for related, _, _, _ in found]
+        # Each referring entity once, with whether the reference is its key (a track's `side`);
+        # a reference no entity holds is a setting's (Expansion Project's revolt immunity card).
         entities: dict[tuple[str, str], _Referrer] = {}
-        for _, key, sub in found:
+        settings: dict[str, tuple[str | int, ...]] = {}
+        for _, key, sub, place in found:
             if key in owners:
                 kind, entity = owners[key]
                 referrer = entities.setdefault((kind, entity.key), _Referrer(kind, entity, False))
                 referrer.at_key = referrer.at_key or _is_key(ruleset, kind, sub)
                 referrer.subs.append(sub)
+            else:
+                settings.setdefault(_setting_name(place), place)
         listed = list(entities.values())
-        named = ", ".join(f"{entity_word(r.kind, ruleset.family)} `{r.key(ruleset)}`" for r in listed[:5])
-        named += f" and {len(listed) - 5} more" if len(listed) > 5 else ""
+        names = [f"{entity_word(r.kind, ruleset.family)} `{r.key(ruleset)}`" for r in listed]
+        names += [f"the setting `{name}`" for name in settings]
+        named = ", ".join(names[:5]) + (f" and {len(names) - 5} more" if len(names) > 5 else "")
+        hint = _dangling_hint(ruleset, target, listed) if listed or not settings else ""
+        if settings:
+            changed = "; ".join(_setting_change(place) for place in list(settings.values())[:_WRITTEN])
+            way = f"in this variant, change what the setting names in `overlay.settings`: {changed}"
+            hint = way + "; " + hint if hint else f"{way}; or keep `{target}`"
         count = len(referrers)
         yield diagnostic(
             "V006",
@@ -199,10 +214,26 @@ def check_references(ruleset: Ruleset) -> Iterator[Diagnostic]:
             f"{'references to it remain' if count > 1 else 'reference to it remains'}"
             + (f": {named}" if named else ""),
             removal.span(),
-            _dangling_hint(ruleset, target, listed),
+            hint,
             referrers,
             subjects=(target,),
         )
+
+
+def _setting_name(place: tuple[str | int, ...]) -> str:
+    """A setting's place as messages name it: `taxation.revolt.immune_card`, `x[0].y`."""
+    return "".join(f"[{part}]" if isinstance(part, int) else f".{part}" for part in place).lstrip(".")
+
+
+def _setting_change(place: tuple[str | int, ...]) -> str:
+    """The `overlay.settings` entry that writes the setting at ``place`` anew: nested mappings
+    where every part is a key, else the setting named by its place."""
+    if any(isinstance(part, int) for part in place):
+        return f"`{_setting_name(place)}`"
+    written = "..."
+    for part in reversed(place):
+        written = f"{{{part}: {written}}}"
+    return f"`{written[1:-1]}`"
 
 
 class _Referrer:
