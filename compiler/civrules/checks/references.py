@@ -187,7 +187,7 @@ def check_references(ruleset: Ruleset) -> Iterator[Diagnostic]:
         removal = ruleset.removed[name][target]
         referrers = [related for related, _, _, _ in found]
         # Each referring entity once, with whether the reference is its key (a track's `side`);
-        # a reference no entity holds is a setting's (Expansion Project's revolt immunity card).
+        # a reference no entity holds is a setting's (a rule naming the item that exempts from it).
         entities: dict[tuple[str, str], _Referrer] = {}
         settings: dict[str, tuple[str | int, ...]] = {}
         for _, key, sub, place in found:
@@ -221,7 +221,7 @@ def check_references(ruleset: Ruleset) -> Iterator[Diagnostic]:
 
 
 def _setting_name(place: tuple[str | int, ...]) -> str:
-    """A setting's place as messages name it: `taxation.revolt.immune_card`, `x[0].y`."""
+    """A setting's place as messages name it: `rules.penalty.exempt_item`, `x[0].y`."""
     return "".join(f"[{part}]" if isinstance(part, int) else f".{part}" for part in place).lstrip(".")
 
 
