@@ -865,8 +865,9 @@ def test_a_new_file_whose_write_fails_is_removed(tmp_path: Path, monkeypatch: py
             raise OSError(errno.ENOSPC, "No space left on device")
 
     monkeypatch.setattr(os, "fdopen", Full)  # the one files.create_under calls
-    with pytest.raises(OSError, match="No space"):
+    with pytest.raises(files.RefusedError, match=r"cannot write `manifest\.yaml`: no space") as refused:
         files.create_under(tmp_path, "manifest.yaml", b"x" * 1000)
+    assert isinstance(refused.value.__cause__, OSError) and refused.value.errno == errno.ENOSPC
     assert list(tmp_path.iterdir()) == []
 
 

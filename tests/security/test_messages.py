@@ -357,6 +357,36 @@ class _Os:
         return getattr(os, name)
 
 
+def test_new_variant_on_a_full_disk_names_the_file_it_could_not_write(
+    rules: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A full disk while `new-variant` wrote its manifest was "cannot write the output", hinted
+    to send the output elsewhere: the write to a descriptor named no file, and was taken for
+    standard output's. It is the manifest it could not create, and nothing is left of it."""
+    opened = os.fdopen
+
+    class Full:
+        def __init__(self, fd: int, mode: str) -> None:
+            self.handle = opened(fd, mode)
+
+        def __enter__(self) -> Full:
+            return self
+
+        def __exit__(self, *exc: object) -> None:
+            self.handle.close()
+
+        def write(self, data: bytes) -> int:
+            raise OSError(errno.ENOSPC, "No space left on device")
+
+    monkeypatch.setattr(files.os, "fdopen", Full)
+    code, output = invoke("--rules", rules, "new-variant", "my-variant", "--extends", "advanced-civilization")
+    assert code == 2
+    assert "error[R007]: cannot create `" in output and "my-variant.yaml`: no space is left" in output, output
+    assert "the output" not in output and "hint: civrules needs to write a new file into" in output
+    assert not (rules / "rulesets" / "my-variant.yaml").exists()
+    no_bug(output)
+
+
 def test_new_variant_where_it_cannot_write_says_it_cannot_create(rules: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     real_open = os.open
 

@@ -349,8 +349,9 @@ def create_under(root: Path, relative: str, content: bytes) -> None:
     """Create the new regular file ``root/relative``: never through a link, never over anything.
 
     Raises :class:`RefusedError` when a folder on the way is a link or the name is taken (by a file,
-    a folder or a link, dangling or not). A file whose content cannot be written whole (a full
-    disk, a file-size limit) is removed before the failure is raised.
+    a folder or a link, dangling or not), or when the system refuses the file (its ``__cause__``
+    the OSError). A file whose content cannot be written whole (a full disk, a file-size limit) is
+    removed before the failure is raised.
     """
     parts = _parts(relative)
     parent = _open_parent(root, parts, relative)
@@ -364,11 +365,15 @@ def create_under(root: Path, relative: str, content: bytes) -> None:
         try:
             with os.fdopen(fd, "wb") as handle:
                 handle.write(content)
-        except BaseException:
+        except BaseException as error:
             # A file cut short (a full disk, a file-size limit, Ctrl-C) is no file of ours to leave:
             # the next run would find the name taken.
             with contextlib.suppress(OSError):
                 os.unlink(parts[-1], dir_fd=parent)
+            if isinstance(error, OSError):
+                # A write to a descriptor names no file: told as it was, a full disk under
+                # `new-variant` read as standard output's ("cannot write the output").
+                raise _explain(error, relative, "write") from error
             raise
     finally:
         os.close(parent)
