@@ -622,3 +622,37 @@ def test_the_readme_first_step_lists_the_unknown_facts_it_counts(
         assert _listed_unknowns(repository, monkeypatch, *listing.split()) == total, listing
     else:
         assert re.search(r"`--[a-z-]+`", step), f"step 1 says nothing that lists the unknown facts: {step}"
+
+
+@pytest.mark.parametrize("kind", ["fifo", "socket"])
+def test_init_of_a_fifo_or_a_socket_says_it_is_no_folder(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, kind: str
+) -> None:
+    """`civrules init ./-f`, `-f` a FIFO (or a socket, or `/dev/null`), said "`./-f` already holds
+    `.`", as if it were a folder with a file in it: it is no folder at all."""
+    import socket
+
+    monkeypatch.chdir(tmp_path)
+    if kind == "fifo":
+        os.mkfifo("-f")
+        said = "a FIFO (a named pipe)"
+    else:
+        held = socket.socket(socket.AF_UNIX)
+        held.bind("-f")
+        said = "a socket"
+    code, out, _ = civrules("init", "./-f")
+    assert code == 2 and f"error[R007]: `./-f` is not a folder but {said}: nothing was written" in out, out
+    assert "already holds" not in out and "hint: name a new folder" in out
+    assert sorted(os.listdir(tmp_path)) == ["-f"]
+
+
+def test_init_names_a_link_it_refuses_as_it_was_typed(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """`civrules init ./-lnk`, a link, said "refusing to write into `-lnk`" (read as an option,
+    pasted): the folder is named as every other message names one, `./-lnk`."""
+    real = tmp_path / "real"
+    real.mkdir()
+    (tmp_path / "-lnk").symlink_to(real, target_is_directory=True)
+    monkeypatch.chdir(tmp_path)
+    code, out, _ = civrules("init", "./-lnk")
+    assert code == 2 and "refusing to write into `./-lnk`: `./-lnk` is a symbolic link" in out, out
+    assert list(real.iterdir()) == []

@@ -387,6 +387,16 @@ def test_new_variant_on_a_full_disk_names_the_file_it_could_not_write(
     no_bug(output)
 
 
+@pytest.mark.parametrize("number", [errno.ENOSPC, errno.EACCES])
+def test_a_file_the_system_refused_is_named_as_it_was_typed(number: int) -> None:
+    """A file the system refused under `--out ./-o` (a full disk) or `--rules ./-r` was "cannot
+    write `-o/x.json`", an option to whoever pastes it: named as every message names a path."""
+    from civrules.diagnostics.process import diagnose
+
+    failure = diagnose(OSError(number, os.strerror(number), "-o/x.json"))
+    assert "`./-o/x.json`" in failure.diagnostic.message and "`-o" not in failure.diagnostic.message
+
+
 def test_new_variant_where_it_cannot_write_says_it_cannot_create(rules: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     real_open = os.open
 

@@ -138,18 +138,19 @@ def rules_folder_problem(rules: Path, named_by: str) -> Diagnostic | None:
             codes.NO_RULESETS, f"{where}: cannot open it ({printable(error.strerror or str(error))})", hint
         )
     if not stat.S_ISDIR(found.st_mode):
-        mode = found.st_mode
-        what = (
-            "a file"
-            if stat.S_ISREG(mode)
-            else "a FIFO (a named pipe)"
-            if stat.S_ISFIFO(mode)
-            else "a socket"
-            if stat.S_ISSOCK(mode)
-            else "a device"
-        )
-        return _command_line(codes.NO_RULESETS, f"{where} is not a folder but {what}", hint)
+        return _command_line(codes.NO_RULESETS, f"{where} is not a folder but {_no_folder(found.st_mode)}", hint)
     return None
+
+
+def _no_folder(mode: int) -> str:
+    """What a name that is no folder names, by its ``st_mode``: `a file`, `a FIFO (a named pipe)`..."""
+    import stat
+
+    if stat.S_ISREG(mode):
+        return "a file"
+    if stat.S_ISFIFO(mode):
+        return "a FIFO (a named pipe)"
+    return "a socket" if stat.S_ISSOCK(mode) else "a device"
 
 
 def _command_line(code: codes.Code, message: str, hint: str) -> Diagnostic:
@@ -923,7 +924,9 @@ def _select_rulesets(
             [
                 *found,
                 _command_line(
-                    codes.NO_RULESETS, f"no ruleset manifests in `{directory}`", "add one, or pass --rules DIR"
+                    codes.NO_RULESETS,
+                    f"no ruleset manifests in {named_path(directory)}",
+                    "add one, or pass --rules DIR",
                 ),
             ],
             fmt,
@@ -2074,7 +2077,7 @@ def _write_repository(directory: Path, tree: Mapping[str, bytes], schemas: Mappi
     if kind == "link":
         _output_failure(
             OutputError(
-                f"refusing to write into `{directory}`: `{directory}` is a symbolic link; "
+                f"refusing to write into {named_path(directory)}: {named_path(directory)} is a symbolic link; "
                 "civrules does not follow links: nothing was written"
             ),
             no_links,
@@ -2086,18 +2089,27 @@ def _write_repository(directory: Path, tree: Mapping[str, bytes], schemas: Mappi
                 on_the_way = "/".join(parts[:depth])
                 _output_failure(
                     OutputError(
-                        f"refusing to write into `{directory}`: `{on_the_way}` in it is a symbolic link; "
-                        "civrules does not follow links: nothing was written"
+                        f"refusing to write into {named_path(directory)}: {ticked(on_the_way)} in it is a "
+                        "symbolic link; civrules does not follow links: nothing was written"
                     ),
                     no_links,
                 )
+    if kind not in ("dir", "missing"):
+        # A FIFO, a socket or a device (a regular file is refused with the option): it "already
+        # held `.`", as if it were a folder with files in it.
+        try:
+            what = _no_folder(os.lstat(target).st_mode)
+        except OSError:  # gone meanwhile: said as what it was
+            what = "no folder"
+        _output_failure(
+            OutputError(f"{named_path(directory)} is not a folder but {what}: nothing was written"),
+            "name a new folder for the repository, or an empty one (`civrules init NEW-FOLDER`)",
+        )
     clashes = [
         relative
         for relative in sorted({*tree, folder, "rules"})
         if os.path.lexists(target / relative) and not (relative == "rules" and _empty_folder(target / "rules"))
     ]
-    if kind not in ("dir", "missing"):
-        clashes = ["."]
     if clashes:
         listed = ", ".join(f"`{c}`" for c in clashes)
         _output_failure(OutputError(f"{named_path(directory)} already holds {listed}: nothing was written"), new_only)
@@ -2126,7 +2138,7 @@ def _repository_unwritable(directory: Path, error: OSError) -> NoReturn:
     from civrules.emit.output import OutputError, cause
 
     _output_failure(
-        OutputError(f"cannot write into `{directory}`: {cause(error)}; nothing was changed"),
+        OutputError(f"cannot write into {named_path(directory)}: {cause(error)}; nothing was changed"),
         "check that the folder can be written (its permissions, the free space on the disk, a "
         "file-size limit: `ulimit -f`), or name another",
     )

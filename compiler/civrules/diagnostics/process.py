@@ -21,7 +21,7 @@ from typing import TextIO
 
 from civrules.diagnostics import Diagnostic, Span, codes
 from civrules.diagnostics.escape import printable
-from civrules.diagnostics.words import ticked
+from civrules.diagnostics.words import named_path, ticked
 from civrules.support import interrupts
 
 #: Where a failure of the process is located: it is about no file.
@@ -212,14 +212,13 @@ def _system_refused(error: OSError) -> Failure:
     # The name may be a rule file's or an output file's: escaped like every printed name.
     raw = error.filename
     name = os.fsdecode(raw) if isinstance(raw, (str, bytes)) else str(raw)
-    shown = printable(name)
     if error.errno in _NO_ROOM:
         hint = "check that the folder can be written (its permissions, the free space), or name another with --out"
-        return Failure(_at(codes.OUTPUT_REFUSED, f"cannot write {ticked(shown)}: {said}", hint), EXIT_USAGE)
+        return Failure(_at(codes.OUTPUT_REFUSED, f"cannot write {named_path(name)}: {said}", hint), EXIT_USAGE)
     # Located at the file the system refused (an input, as a rule file's L012 is).
     hint = "make it readable (and its folders searchable) by the user that runs civrules, or leave it out"
     refused = codes.ACCESS_REFUSED
-    message = f"cannot access {ticked(shown)}: {said}"
+    message = f"cannot access {named_path(name)}: {said}"
     return Failure(
         Diagnostic(refused.code, refused.severity, message, Span.at(name), hint, subjects=(name,)), EXIT_USAGE
     )

@@ -57,7 +57,7 @@ from civrules import __version__
 from civrules.diagnostics import Diagnostic, Severity, Span, codes
 from civrules.diagnostics.escape import printable
 from civrules.diagnostics.markup import markdown_block, markdown_text, plain
-from civrules.diagnostics.words import ticked
+from civrules.diagnostics.words import named_path
 from civrules.load import Limits
 from civrules.load.lines import decode
 from civrules.load.reader import scalar_text
@@ -725,11 +725,11 @@ def rules_folder_problem(tried: list[Path]) -> Diagnostic | None:
 
     reasons: list[str] = []
     for path in dict.fromkeys(path.absolute() for path in tried):  # the workspace folder may be the start one
-        shown = printable(str(path))
+        shown = named_path(path)
         try:
             found = path.stat()
         except ValueError:  # a NUL in the name
-            reasons.append(f"{ticked(printable(str(path)))} cannot name a folder (it holds a NUL character)")
+            reasons.append(f"{shown} cannot name a folder (it holds a NUL character)")
             continue
         except OSError as error:
             why = {
@@ -737,11 +737,11 @@ def rules_folder_problem(tried: list[Path]) -> Diagnostic | None:
                 errno.ENOTDIR: "a part of the path is not a folder",
                 errno.ELOOP: "a symbolic link that leads back to itself",
             }.get(error.errno or 0, printable(error.strerror or str(error)).lower())
-            reasons.append(f"{ticked(shown)}: {why}")
+            reasons.append(f"{shown}: {why}")
             continue
         if stat.S_ISDIR(found.st_mode):
             return None
-        reasons.append(f"{ticked(shown)} is not a folder")
+        reasons.append(f"{shown} is not a folder")
     return Diagnostic(
         codes.NO_RULESETS.code,
         codes.NO_RULESETS.severity,
@@ -871,8 +871,7 @@ def create_server(rules: Path, limits: Limits | None = None) -> CivrulesServer:
                 break
             if attempt:
                 raise _ContentModified(
-                    f"{ticked(printable(moved[0]))} keeps changing on disk as civrules reads it: "
-                    "rename again once it is saved"
+                    f"{named_path(moved[0])} keeps changing on disk as civrules reads it: rename again once it is saved"
                 )
             folder.schedule()  # a change the editor did not tell: the next current() reads the files again
         assert folder is not None  # the loop refused a rename without one

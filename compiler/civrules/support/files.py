@@ -20,7 +20,7 @@ import stat
 from collections.abc import Iterator
 from pathlib import Path, PurePosixPath
 
-from civrules.diagnostics.words import ticked
+from civrules.diagnostics.words import named_path
 from civrules.support.values import frozen_value
 
 #: Folders nested deeper than this under a root are not walked (rules need two or three levels).
@@ -66,7 +66,7 @@ def _parts(relative: str) -> list[str]:
         raise RefusedError("missing", f"{relative!a} cannot name a file (it holds a NUL character)")
     parts = [p for p in PurePosixPath(relative.replace("\\", "/")).parts if p not in ("", ".")]
     if not parts or ".." in parts or relative.startswith("/"):
-        raise RefusedError("unreadable", f"{ticked(relative)} is not a path below the folder")
+        raise RefusedError("unreadable", f"{named_path(relative)} is not a path below the folder")
     return parts
 
 
@@ -92,7 +92,9 @@ def _enter(fd: int, part: str, shown: str, doing: str) -> int:
     except OSError as error:
         if error.errno in (errno.ENOTDIR, errno.ELOOP) and _is_link(part, fd):
             # O_DIRECTORY | O_NOFOLLOW on a link to a folder says ENOTDIR on Linux.
-            raise RefusedError("link", f"{ticked(shown)} is a symbolic link; civrules does not follow links") from error
+            raise RefusedError(
+                "link", f"{named_path(shown)} is a symbolic link; civrules does not follow links"
+            ) from error
         raise _explain(error, shown, doing) from error
 
 
@@ -105,12 +107,12 @@ def _is_link(name: str, dir_fd: int) -> bool:
 
 def _explain(error: OSError, shown: str, doing: str = "read") -> RefusedError:
     if error.errno == errno.ELOOP:
-        return RefusedError("link", f"{ticked(shown)} is a symbolic link; civrules does not follow links")
+        return RefusedError("link", f"{named_path(shown)} is a symbolic link; civrules does not follow links")
     if error.errno == errno.ENOTDIR:
-        return RefusedError("special", f"{ticked(shown)} is not a folder")
+        return RefusedError("special", f"{named_path(shown)} is not a folder")
     if error.errno == errno.ENOENT:
-        return RefusedError("missing", f"{ticked(shown)} does not exist")
-    return RefusedError("unreadable", f"cannot {doing} {ticked(shown)}: {cause(error)}", error=error.errno)
+        return RefusedError("missing", f"{named_path(shown)} does not exist")
+    return RefusedError("unreadable", f"cannot {doing} {named_path(shown)}: {cause(error)}", error=error.errno)
 
 
 def cause(error: OSError | int | None) -> str:
@@ -194,13 +196,13 @@ def read_file(path: Path, max_bytes: int) -> bytes:
 def _read_open(fd: int, shown: str, max_bytes: int) -> bytes:
     info = os.fstat(fd)
     if stat.S_ISDIR(info.st_mode):
-        raise RefusedError("special", f"{ticked(shown)} is a folder, not a file", error=errno.EISDIR)
+        raise RefusedError("special", f"{named_path(shown)} is a folder, not a file", error=errno.EISDIR)
     if not stat.S_ISREG(info.st_mode):
-        raise RefusedError("special", f"{ticked(shown)} is not a regular file (a device, a FIFO or a socket)")
+        raise RefusedError("special", f"{named_path(shown)} is not a regular file (a device, a FIFO or a socket)")
     if info.st_size > max_bytes:
         raise RefusedError(
             "large",
-            f"{ticked(shown)} is {info.st_size:,} bytes, more than the {max_bytes:,} civrules reads",
+            f"{named_path(shown)} is {info.st_size:,} bytes, more than the {max_bytes:,} civrules reads",
             info.st_size,
         )
     chunks: list[bytes] = []
@@ -220,10 +222,12 @@ def _read_open(fd: int, shown: str, max_bytes: int) -> bytes:
             left -= len(chunk)
             want = min(left, (1 << 20) if len(chunk) == want else (1 << 12))
     except OSError as error:
-        raise RefusedError("unreadable", f"cannot read {ticked(shown)}: {cause(error)}", error=error.errno) from error
+        raise RefusedError(
+            "unreadable", f"cannot read {named_path(shown)}: {cause(error)}", error=error.errno
+        ) from error
     data = b"".join(chunks)
     if len(data) > max_bytes:
-        raise RefusedError("large", f"{ticked(shown)} is more than the {max_bytes:,} bytes civrules reads")
+        raise RefusedError("large", f"{named_path(shown)} is more than the {max_bytes:,} bytes civrules reads")
     return data
 
 
@@ -308,7 +312,9 @@ def _open_root(root: Path) -> int:
         return os.open(root, _DIRECTORY)
     except OSError as error:
         if error.errno in (errno.ENOTDIR, errno.ELOOP) and is_link(root):
-            raise RefusedError("link", f"`{root}` is a symbolic link; civrules does not follow links") from error
+            raise RefusedError(
+                "link", f"{named_path(root)} is a symbolic link; civrules does not follow links"
+            ) from error
         raise
 
 
@@ -359,7 +365,7 @@ def create_under(root: Path, relative: str, content: bytes) -> None:
         try:
             fd = os.open(parts[-1], os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o644, dir_fd=parent)
         except FileExistsError as error:
-            raise RefusedError("exists", f"{ticked(relative)} already exists") from error
+            raise RefusedError("exists", f"{named_path(relative)} already exists") from error
         except OSError as error:
             raise _explain(error, relative, "create") from error
         try:
