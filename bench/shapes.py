@@ -160,6 +160,16 @@ entries in turn):
   attribute, then ``N`` entries each writing a key of its own into it (``with: {k<i>: 1}``, a
   schema error each); ``validate big --max-diagnostics 1000000`` (the element grows with every
   entry: 3.8 s at 8,000 and 1.6 s at 4,000 past the empty shape at 6f88f54f).
+
+Tried in round twenty-nine (an attacker's trial of shapes not measured before), each linear when
+tried (CPU of the whole processes on a loaded machine, net of the empty shape, n then 10n):
+
+- ``overlay-variants``: ``N`` variants each extending advanced-civilization with an overlay adding
+  :data:`OVERLAY_CARDS` cards, all validated in one run (5 and 50: 0.28 s and 1.43 s);
+- ``many-citations``: a variant adding ``N`` cards, each and its credit citing a source no other
+  cites (1,000 and 10,000: 0.53 s and 5.2 s);
+- ``sarif-diagnostics``: the ``diagnostics`` shape's ``N`` schema errors reported as SARIF (500
+  and 5,000; 2,000 and 20,000: 0.57 s and 5.2 s, 77 MB and 409 MB at a 37 MB log).
 """
 
 from __future__ import annotations
@@ -725,6 +735,35 @@ def aliased_credits(rules: Path, n: int) -> list[str]:
     return ["build big --out {out}/generated"]
 
 
+#: The cards each variant of ``overlay-variants`` adds.
+OVERLAY_CARDS = 100
+
+
+def overlay_variants(rules: Path, n: int) -> list[str]:
+    for v in range(n):
+        added = [_overlay_card(f"v{v}c{i}", 100 + i) for i in range(OVERLAY_CARDS)]
+        _manifest(rules, f"ov{v}", "advanced-civilization", ["overlay:", "  civilization_cards:", "    add:", *added])
+    return [" ".join(["validate advanced-civilization", *(f"ov{v}" for v in range(n))])]
+
+
+def many_citations(rules: Path, n: int) -> list[str]:
+    added = [
+        f'      - {{id: k{i}, name: K{i}, source: "house rule: note {i} of the club", groups: [crafts], cost: 100, '
+        f"prerequisites: [], attributes: [], "
+        f'credits: [{{card: pottery, points: 5, source: "house rule: credit {i}"}}]}}'
+        for i in range(n)
+    ]
+    _manifest(
+        rules, "big", "advanced-civilization", ["overlay:", "  civilization_cards:", "    add:", *added] if n else []
+    )
+    return ["validate big", "build big --out {out}/generated"]
+
+
+def sarif_diagnostics(rules: Path, n: int) -> list[str]:
+    diagnostics(rules, n)
+    return ["--max-diagnostics 1000000 validate hostile --format sarif"]
+
+
 SHAPES = {
     "group-cards": group_cards,
     "cards": cards,
@@ -757,6 +796,10 @@ SHAPES = {
     "nested-list-unknown": nested_list_unknown,
     "element-citations": element_citations,
     "element-keys": element_keys,
+
+    "overlay-variants": overlay_variants,
+    "many-citations": many_citations,
+    "sarif-diagnostics": sarif_diagnostics,
 }
 
 
@@ -805,6 +848,11 @@ SIZES: dict[str, tuple[int, ...]] = {
     "nested-list-unknown": (1_000, 10_000),
     "element-citations": (1_000, 10_000),
     "element-keys": (1_000, 10_000),
+
+    # 50 variants of 100 added cards each: 5,000 cards in 50 manifests of 14 kB.
+    "overlay-variants": (5, 50),
+    "many-citations": (1_000, 10_000),
+    "sarif-diagnostics": (500, 5_000),
 }
 #: The limits of issue 32, point 6, for every size within the documented limits; and the growth
 #: allowed against linear.
