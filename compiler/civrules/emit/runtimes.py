@@ -180,6 +180,43 @@ def public_names(*groups: Iterable[str]) -> list[str]:
 PACKAGE_FILES = ("__init__.py", "data.py", "helpers.py", "ids.py", "py.typed")
 
 
+def runtime_check(runtimes: Iterable[tuple[str, str, str]]) -> str:
+    """The lines of a package's ``__init__`` that refuse, as it is imported, a runtime older than
+    the one it was built with (or of another major version), each of ``runtimes`` an import name,
+    its distribution and the version built with.
+
+    Its ``pyproject.toml`` asks the installer for the same (:func:`compatible`), but a runtime put
+    on the path otherwise (copied beside the engine, installed with ``--no-deps``, or a consumer's
+    second package built by another civrules, whose runtime came first) is imported as it is: a
+    name the package needs and that runtime lacks ended the import of a table in ``ImportError:
+    cannot import name 'data_maker'``, or a record built otherwise. The package now says which
+    runtime it needs, which it found and where, and what to install. The imports that follow in the
+    template are marked ``# noqa: E402``: they come after the check on purpose.
+    """
+    rows = []
+    for module, distribution, version in runtimes:
+        major, minor, _ = version.split(".", 2)
+        rows.append(f'    ({module}, ({int(major)}, {int(minor)}), "{compatible(distribution, version)}"),')
+    return "\n".join(
+        [
+            *(f"import {module}" for module, _, _ in runtimes),
+            "",
+            "for _runtime, _least, _wanted in (",
+            *rows,
+            "):",
+            '    _found = str(getattr(_runtime, "__version__", ""))',
+            '    _parts = tuple(int(part) if part.isdigit() else -1 for part in _found.split(".")[:2])',
+            "    if not _least <= _parts < (_least[0] + 1,):",
+            "        raise ImportError(",
+            '            f"{__name__} needs {_wanted}, but the {_runtime.__name__} imported "',
+            "            f\"(from {_runtime.__file__}) is {_found or 'of no version'}: install the runtimes \"",
+            "            f\"this package names: pip install '{_wanted}'\",",
+            "            name=_runtime.__name__,",
+            "        )",
+        ]
+    )
+
+
 def package_files(
     environment: jinja2.Environment,
     ruleset_id: str,
@@ -208,8 +245,15 @@ def package_files(
     the package without parsing it back (the templated modules, a few KB, are parsed).
     """
     folder = package_folder(ruleset_id)
+    family_runtime = family_runtime_package(family_id)
     context = {
         **context,
+        "runtime_check": runtime_check(
+            (
+                (RUNTIME, RUNTIME_DISTRIBUTION, VERSION),
+                (family_runtime, family_runtime_distribution(family_id), family_runtime_version),
+            )
+        ),
         "version": UNVERSIONED,
         "base_ruleset": base_ruleset,
         "all_names": public_names(context["all_names"], ("BASE_RULESET", "__version__")),
@@ -224,7 +268,6 @@ def package_files(
             declared = {"data.py": data_declarations}
     files[f"{folder}/data.py"] = data_module
     files[f"{folder}/py.typed"] = b""
-    family_runtime = family_runtime_package(family_id)
     files[f"{folder}/pyproject.toml"] = render_pyproject(
         Distribution(
             name=distribution_name(ruleset_id),

@@ -11,9 +11,26 @@ against that protocol runs on every ruleset package of the family.
 
 from __future__ import annotations
 
-from civrules_runtime.errors import DraftRulesetError, UnknownFactError, UnknownIdError
+import civrules_runtime
+import civrules_runtime_imperial_settlers
 
-from .ids import (
+for _runtime, _least, _wanted in (
+    (civrules_runtime, (2, 13), "civrules-runtime>=2.13,<3"),
+    (civrules_runtime_imperial_settlers, (2, 4), "civrules-runtime-imperial-settlers>=2.4,<3"),
+):
+    _found = str(getattr(_runtime, "__version__", ""))
+    _parts = tuple(int(part) if part.isdigit() else -1 for part in _found.split(".")[:2])
+    if not _least <= _parts < (_least[0] + 1,):
+        raise ImportError(
+            f"{__name__} needs {_wanted}, but the {_runtime.__name__} imported "
+            f"(from {_runtime.__file__}) is {_found or 'of no version'}: install the runtimes "
+            f"this package names: pip install '{_wanted}'",
+            name=_runtime.__name__,
+        )
+
+from civrules_runtime.errors import DraftRulesetError, UnknownFactError, UnknownIdError  # noqa: E402
+
+from .ids import (  # noqa: E402
     ActionId,
     CardId,
     ColourId,

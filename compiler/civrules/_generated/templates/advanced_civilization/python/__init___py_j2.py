@@ -6,7 +6,7 @@ Generated ahead of time by jinja2 3.1.6; used only while SOURCE_SHA256 matches.
 # fmt: off
 # mypy: ignore-errors
 
-SOURCE_SHA256 = "e4c28c225bf8d566ddb4d76c90d79dae053fbad439e46cb2495bcca971a222a1"
+SOURCE_SHA256 = "4cc153e7f45b9a4a7712f73dedbe09fa34a1c24d56d21a4a8d5f99b5b9ec5a20"
 
 from jinja2.runtime import LoopContext, Macro, Markup, Namespace, TemplateNotFound, TemplateReference, TemplateRuntimeError, Undefined, escape, identity, internalcode, markup_join, missing, str_join
 name = '__init__.py.j2'
@@ -20,6 +20,7 @@ def root(context, missing=missing):
     l_0_ruleset = resolve('ruleset')
     l_0_family_runtime = resolve('family_runtime')
     l_0_draft = resolve('draft')
+    l_0_runtime_check = resolve('runtime_check')
     l_0_runtime = resolve('runtime')
     l_0_data_names = resolve('data_names')
     l_0_helper_names = resolve('helper_names')
@@ -57,9 +58,11 @@ def root(context, missing=missing):
         yield '\nThis ruleset is a DRAFT: facts a game needs are not in the sources (UNKNOWN_FACTS lists them); an\nengine that needs a complete ruleset calls require_complete().\n'
     yield '\nFacts the sources do not give are None in the records; a helper that needs one raises\nUnknownFactError. The package satisfies '
     yield str((undefined(name='family_runtime') if l_0_family_runtime is missing else l_0_family_runtime))
-    yield '.RulesetPackage: an engine typed\nagainst that protocol runs on every ruleset package of the family.\n"""\n\nfrom __future__ import annotations\n\nfrom '
+    yield '.RulesetPackage: an engine typed\nagainst that protocol runs on every ruleset package of the family.\n"""\n\nfrom __future__ import annotations\n\n'
+    yield str((undefined(name='runtime_check') if l_0_runtime_check is missing else l_0_runtime_check))
+    yield '\n\nfrom '
     yield str((undefined(name='runtime') if l_0_runtime is missing else l_0_runtime))
-    yield '.errors import DraftRulesetError, UnknownFactError, UnknownIdError\n\nfrom .ids import (\n    AreaId,\n    BorderKind,\n    CalamityId,\n    CardId,\n    CommodityId,\n    EpochId,\n    GroupId,\n    NationId,\n    PhaseId,\n)\n\nTYPE_CHECKING = False\nif TYPE_CHECKING:\n    from typing import Final\n\n    from .data import (\n'
+    yield '.errors import DraftRulesetError, UnknownFactError, UnknownIdError  # noqa: E402\n\nfrom .ids import (  # noqa: E402\n    AreaId,\n    BorderKind,\n    CalamityId,\n    CardId,\n    CommodityId,\n    EpochId,\n    GroupId,\n    NationId,\n    PhaseId,\n)\n\nTYPE_CHECKING = False\nif TYPE_CHECKING:\n    from typing import Final\n\n    from .data import (\n'
     for l_1_name in (undefined(name='data_names') if l_0_data_names is missing else l_0_data_names):
         _loop_vars = {}
         pass
@@ -106,4 +109,4 @@ def root(context, missing=missing):
     yield ']\n'
 
 blocks = {}
-debug_info = '1=33&3=35&5=43&6=45&13=49&19=51&38=53&39=57&43=61&44=65&64=69&67=71&71=73&72=77&78=81&79=85&85=89&86=93'
+debug_info = '1=34&3=36&5=44&6=46&13=50&19=52&21=54&40=56&41=60&45=64&46=68&66=72&69=74&73=76&74=80&80=84&81=88&87=92&88=96'
