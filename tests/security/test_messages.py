@@ -378,7 +378,7 @@ def test_new_variant_on_a_full_disk_names_the_file_it_could_not_write(
         def write(self, data: bytes) -> int:
             raise OSError(errno.ENOSPC, "No space left on device")
 
-    monkeypatch.setattr(files.os, "fdopen", Full)
+    monkeypatch.setattr(os, "fdopen", Full)  # the one files.create_under calls
     code, output = invoke("--rules", rules, "new-variant", "my-variant", "--extends", "advanced-civilization")
     assert code == 2
     assert "error[R007]: cannot create `" in output and "my-variant.yaml`: no space is left" in output, output
