@@ -98,6 +98,9 @@ def test_a_clean_sarif_run_is_a_successful_invocation() -> None:
         (["new-variant"], "missing argument 'NAME'", "new-variant --help` lists what it takes"),
         # click's parser raises this one without a context: the hint named `civrules --help`.
         (["build", "--out"], "option '--out' requires an argument", "`civrules build --help` lists what it takes"),
+        # Round 29: an argument or option the command would not read was dropped, not refused.
+        (["explain", "--list", "R001"], "`--list` lists every code: name one (`R001`) or", "explain --help` lists"),
+        (["explain", "R001", "--family", "imperial-settlers"], "`--family` chooses the codes `--list`", "--help"),
         (
             ["explain", "--list", "--family", "\u0430dvanced-civilization"],
             "no game family",

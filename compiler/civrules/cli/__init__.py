@@ -1269,6 +1269,12 @@ def explain(code: str | None, list_all: bool, family_id: str | None) -> None:
     known = catalogue()
     if family_id is not None and family_id not in families():
         raise _unknown_family(family_id)
+    # An option or argument the command would not read is refused, not dropped: `explain --list
+    # R001` listed every code, and `explain R001 --family x` explained R001 whatever x was.
+    if list_all and code is not None:
+        raise click.UsageError(f"`--list` lists every code: name one ({shown(printable(code))}) or `--list`, not both")
+    if not list_all and family_id is not None:
+        raise click.UsageError("`--family` chooses the codes `--list` lists: add `--list`, or leave `--family` out")
     if list_all:
         for one in known.values():
             owner = family_of_code(one.code)
