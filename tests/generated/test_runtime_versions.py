@@ -69,3 +69,36 @@ def test_a_package_takes_a_later_runtime_of_its_major_version(monkeypatch: pytes
     name = f"civrules_rulesets.{package}"
     _forget(monkeypatch, name)
     assert importlib.import_module(name).__name__ == name
+
+
+@pytest.mark.parametrize("package", sorted(PACKAGES))
+def test_a_module_of_the_runtime_s_name_that_is_no_runtime_is_named(
+    monkeypatch: pytest.MonkeyPatch, package: str
+) -> None:
+    """A user's `civrules_runtime.py` first on the path: the family runtime's own import of the
+    shared one ended in "'civrules_runtime' is not a package", which named neither the file nor
+    what to install."""
+    import types
+
+    impostor = types.ModuleType("civrules_runtime")
+    impostor.__file__ = "/srv/engine/civrules_runtime.py"
+    for name in ("civrules_runtime", PACKAGES[package], f"civrules_rulesets.{package}"):
+        _forget(monkeypatch, name)
+    monkeypatch.setitem(sys.modules, "civrules_runtime", impostor)
+    with pytest.raises(ImportError) as refused:
+        importlib.import_module(f"civrules_rulesets.{package}")
+    said = str(refused.value)
+    assert "the civrules_runtime imported (from /srv/engine/civrules_runtime.py) is of no version" in said, said
+
+
+@pytest.mark.parametrize("package", sorted(PACKAGES))
+def test_a_runtime_not_installed_is_named_with_what_installs_it(monkeypatch: pytest.MonkeyPatch, package: str) -> None:
+    family = PACKAGES[package]
+    for name in (family, f"civrules_rulesets.{package}"):
+        _forget(monkeypatch, name)
+    monkeypatch.setitem(sys.modules, family, None)  # as an import finds no such module
+    with pytest.raises(ImportError) as refused:
+        importlib.import_module(f"civrules_rulesets.{package}")
+    said = str(refused.value)
+    assert f"and no {family} is installed: install the runtimes this package names: pip install '" in said, said
+    assert refused.value.name == family

@@ -196,22 +196,35 @@ def runtime_check(runtimes: Iterable[tuple[str, str, str]]) -> str:
     rows = []
     for module, distribution, version in runtimes:
         major, minor, _ = version.split(".", 2)
-        rows.append(f'    ({module}, ({int(major)}, {int(minor)}), "{compatible(distribution, version)}"),')
+        rows.append(f'    ("{module}", ({int(major)}, {int(minor)}), "{compatible(distribution, version)}"),')
+    # Imported and checked one by one, the shared runtime first: a family's runtime imports the
+    # shared one, and a module of its name that is no runtime (a user's `civrules_runtime.py`)
+    # ended that import before the shared runtime was checked.
     return "\n".join(
         [
-            *(f"import {module}" for module, _, _ in runtimes),
+            "import importlib as _importlib",
             "",
-            "for _runtime, _least, _wanted in (",
+            "for _name, _least, _wanted in (",
             *rows,
             "):",
+            "    try:",
+            "        _runtime = _importlib.import_module(_name)",
+            "    except ModuleNotFoundError as _missing:",
+            "        if _missing.name != _name:",
+            "            raise",
+            "        raise ImportError(",
+            '            f"{__name__} needs {_wanted}, and no {_name} is installed: install the runtimes "',
+            "            f\"this package names: pip install '{_wanted}'\",",
+            "            name=_name,",
+            "        ) from None",
             '    _found = str(getattr(_runtime, "__version__", ""))',
             '    _parts = tuple(int(part) if part.isdigit() else -1 for part in _found.split(".")[:2])',
             "    if not _least <= _parts < (_least[0] + 1,):",
             "        raise ImportError(",
-            '            f"{__name__} needs {_wanted}, but the {_runtime.__name__} imported "',
+            '            f"{__name__} needs {_wanted}, but the {_name} imported "',
             "            f\"(from {_runtime.__file__}) is {_found or 'of no version'}: install the runtimes \"",
             "            f\"this package names: pip install '{_wanted}'\",",
-            "            name=_runtime.__name__,",
+            "            name=_name,",
             "        )",
         ]
     )

@@ -11,21 +11,30 @@ against that protocol runs on every ruleset package of the family.
 
 from __future__ import annotations
 
-import civrules_runtime
-import civrules_runtime_imperial_settlers
+import importlib as _importlib
 
-for _runtime, _least, _wanted in (
-    (civrules_runtime, (2, 13), "civrules-runtime>=2.13,<3"),
-    (civrules_runtime_imperial_settlers, (2, 4), "civrules-runtime-imperial-settlers>=2.4,<3"),
+for _name, _least, _wanted in (
+    ("civrules_runtime", (2, 13), "civrules-runtime>=2.13,<3"),
+    ("civrules_runtime_imperial_settlers", (2, 4), "civrules-runtime-imperial-settlers>=2.4,<3"),
 ):
+    try:
+        _runtime = _importlib.import_module(_name)
+    except ModuleNotFoundError as _missing:
+        if _missing.name != _name:
+            raise
+        raise ImportError(
+            f"{__name__} needs {_wanted}, and no {_name} is installed: install the runtimes "
+            f"this package names: pip install '{_wanted}'",
+            name=_name,
+        ) from None
     _found = str(getattr(_runtime, "__version__", ""))
     _parts = tuple(int(part) if part.isdigit() else -1 for part in _found.split(".")[:2])
     if not _least <= _parts < (_least[0] + 1,):
         raise ImportError(
-            f"{__name__} needs {_wanted}, but the {_runtime.__name__} imported "
+            f"{__name__} needs {_wanted}, but the {_name} imported "
             f"(from {_runtime.__file__}) is {_found or 'of no version'}: install the runtimes "
             f"this package names: pip install '{_wanted}'",
-            name=_runtime.__name__,
+            name=_name,
         )
 
 from civrules_runtime.errors import DraftRulesetError, UnknownFactError, UnknownIdError  # noqa: E402
