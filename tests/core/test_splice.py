@@ -39,7 +39,7 @@ def assert_read_alike(spliced: Document, text: str) -> None:
     assert spliced.data == whole.data
     assert list(spliced.value_spans.items()) == list(whole.value_spans.items())
     assert list(spliced.key_spans.items()) == list(whole.key_spans.items())
-    assert (spliced.refused, spliced.aliases) == (whole.refused, whole.aliases)
+    assert (spliced.refused, spliced.aliases, spliced.anchors) == (whole.refused, whole.aliases, whole.anchors)
     assert spliced.whole_floats == whole.whole_floats
     # The table's count of what its root reaches (the node bound, the table's upkeep) is the full read's.
     assert spliced.table.reachable() == (len(whole.value_spans), len(whole.key_spans))
@@ -83,10 +83,52 @@ EDITS = st.lists(
 )
 
 
+#: A file dense in anchors and aliases: scalars anchored in list items and aliased in items before
+#: and after other edits, an alias in an item below an anchored one, a collection anchored (whose
+#: aliases count as its nodes: the file is then read whole), an anchor no alias names.
+ANCHORED = """kind: map
+id: m
+areas:
+- id: a
+  note: &n1 "the first note"
+  names: [x, y]
+- id: b
+  note: *n1
+  size: 2
+- id: c
+  note: &n2 second
+  other: &n3 third
+- id: d
+  note: *n2
+  more: *n1
+  size: 4
+- id: e
+  size: 5
+- id: f
+  note: *n3
+borders:
+- {a: a, b: b, note: *n2}
+- {a: b, b: c}
+- {a: c, b: d, note: &n4 last}
+- {a: d, b: e}
+"""
+ANCHORED_COLLECTION = ANCHORED.replace("  names: [x, y]\n", "  names: &l [x, y]\n").replace(
+    "- id: e\n", "- id: e\n  names: *l\n"
+)
+
+
+@cache
+def read_text(name: str) -> tuple[str, Document]:
+    text = {"anchored": ANCHORED, "anchored-collection": ANCHORED_COLLECTION}[name]
+    document, problems = read_yaml_text(text, "m.yaml", LIMITS)
+    assert document is not None and not problems
+    return text, document
+
+
 def run_edits(relative: str, edits: list[tuple[str, int, int, int]]) -> int:
     """Apply ``edits`` one after the other, splicing each into the last clean reading (as a session
     does) and holding every splice to a full read; how many were spliced."""
-    text, document = shipped(relative)
+    text, document = read_text(relative) if relative.startswith("anchored") else shipped(relative)
     spliced_count = 0
     for kind, at, to, size in edits:
         new = edit(text, kind, at, to, size)
@@ -114,6 +156,59 @@ def test_a_spliced_edit_reads_as_the_whole_file_exhaustively(
     relative: str, edits: list[tuple[str, int, int, int]]
 ) -> None:
     run_edits(relative, edits)
+
+
+@settings(max_examples=25, deadline=None, derandomize=True, suppress_health_check=list(HealthCheck))
+@given(relative=st.sampled_from(["anchored", "anchored-collection"]), edits=EDITS)
+def test_a_spliced_edit_of_a_file_with_anchors_reads_as_the_whole_file(
+    relative: str, edits: list[tuple[str, int, int, int]]
+) -> None:
+    run_edits(relative, edits)
+
+
+@pytest.mark.slow
+@settings(max_examples=600, deadline=None, suppress_health_check=list(HealthCheck))
+@given(relative=st.sampled_from(["anchored", "anchored-collection", "rulesets/mega-civilization.yaml"]), edits=EDITS)
+def test_a_spliced_edit_of_a_file_with_anchors_reads_as_the_whole_file_exhaustively(
+    relative: str, edits: list[tuple[str, int, int, int]]
+) -> None:
+    run_edits(relative, edits)
+
+
+def test_edits_beside_anchors_and_aliases_are_spliced() -> None:
+    """The property above holds trivially if nothing is spliced: every edit of a line inside an area
+    holding no anchor that leaves the file clean (a value changed, a comment added, a line removed)
+    is spliced, aliases in it or not; one in an area holding an anchor, and any in the file that
+    anchors a collection, is read whole."""
+    text, _ = read_text("anchored")
+    lines = text.split("\n")
+    areas = range(lines.index("areas:") + 1, lines.index("borders:"))
+    starts = [i for i in areas if lines[i].startswith("- ")]
+    ends = dict(zip(starts, [*starts[1:], areas.stop], strict=True))
+    anchoring = {i for s in starts if any("&" in line for line in lines[s : ends[s]]) for i in range(s, ends[s])}
+    tried = 0
+    for i in (i for i in areas if i not in starts):  # an item's first line: the items may merge
+        for kind in ("change_value", "comment", "drop_lines"):
+            new = edit(text, kind, i, 0, 1)
+            if read_yaml_text(new, "m.yaml", LIMITS)[1]:
+                continue  # an alias given a word after it: a syntax error
+            tried += 1
+            assert run_edits("anchored", [(kind, i, 0, 1)]) == (0 if i in anchoring else 1), (kind, lines[i])
+            assert run_edits("anchored-collection", [(kind, i, 0, 1)]) == 0
+    assert tried > 20
+
+
+def test_an_edit_of_mega_civilizations_player_counts_is_spliced() -> None:
+    """Its manifest anchors two notes in its first configuration and aliases them in every other:
+    a name edited in another configuration reads one count again, not the 1,668 lines."""
+    text, document = shipped("rulesets/mega-civilization.yaml")
+    assert document.aliases
+    new = text.replace('name: "East"', 'name: "Eost"', 2)
+    new = new.replace('name: "Eost"', 'name: "East"', 1)  # the second configuration named East
+    assert new != text
+    spliced = splice_document(text, document, new, LIMITS)
+    assert spliced is not None and spliced.path == ("player_counts", "counts") and spliced.count == 1
+    assert_read_alike(spliced.document, new)
 
 
 def edits_inside_items_are_spliced(every: int) -> None:
@@ -211,6 +306,12 @@ def test_an_edit_inside_a_list_is_spliced(indent: str, before: str, after: str, 
         ("areas:\n- id: a\n- id: b\n", "areas:\n- id: a\n- id: 012\n"),  # a reader's warning
         ("areas:\n- id: a\n- id: b\n", "areas:\n- id: &x a\n- id: *x\n"),  # anchors and aliases
         ("areas:\n- &x {id: a}\n- *x\n- id: b\n", "areas:\n- &x {id: a}\n- *x\n- id: c\n"),  # aliases before
+        ("areas:\n- id: a\n- id: &x b\n", "areas:\n- id: a\n- id: &x c\n"),  # an anchored node
+        ("areas:\n- id: &x a\n  n: 1\n- id: b\n", "areas:\n- id: &x a\n  n: 2\n- id: b\n"),  # in an anchor's item
+        ("areas:\n- id: a\n- id: &x b\n- id: *x\n", "areas:\n- id: a\n  n: *x\n- id: &x b\n- id: *x\n"),  # after
+        ("areas:\n- id: &x a\n- id: &x b\n- id: *x\n", "areas:\n- id: &x a\n- id: &x b\n- id: c\n"),  # twice
+        ("areas:\n- id: a\n- id: &x b\n- id: *x\n", "areas:\n- id: a\n- id: a2\n- id: &x b\n- id: *x\n"),  # moved
+        ("areas:\n- id: &x a\n- id: b\n", "areas:\n- id: &x a\n- id: b\n  n: &y c\n"),  # an anchor added
         ("areas:\n- id: a\n- id: b\n", "areas:\n- id: a\n- id: b"),  # no line break at the end
         ("areas:\n- id: a\n- id: b\n", "areas:\r\n- id: a\r\n- id: c\r\n"),  # carriage returns
         ("areas:\n- id: a\n", "areas:\n"),  # the list emptied: its key holds null

@@ -289,6 +289,10 @@ class _Positions(Mapping[NodePath, int]):
         return sum(1 for _ in self)
 
 
+#: A document made with no ``anchors`` given has none (None is a name anchored twice).
+_NO_ANCHORS: dict[str, NodePath] = {}
+
+
 class Document:
     """Data read from one file, with positions kept beside it.
 
@@ -309,6 +313,7 @@ class Document:
         "_key_dict",
         "_value_dict",
         "aliases",
+        "anchors",
         "data",
         "file",
         "refused",
@@ -327,6 +332,7 @@ class Document:
         aliases: dict[NodePath, NodePath] | None = None,
         *,
         table: NodeTable | None = None,
+        anchors: dict[str, NodePath] | None = _NO_ANCHORS,
     ) -> None:
         self.file = file
         self.data = data
@@ -342,6 +348,9 @@ class Document:
         #: The path of each alias (`*pre`), and the path of the node it repeats (its anchor `&pre`):
         #: a part inside an alias is located where it is written.
         self.aliases: dict[NodePath, NodePath] = aliases if aliases is not None else {}
+        #: The path of each anchored node (`&pre`) by its name; None when a name is given to two
+        #: nodes (an alias then repeats the one written last before it, not one for the whole file).
+        self.anchors: dict[str, NodePath] | None = {} if anchors is _NO_ANCHORS else anchors
         #: The node of each anchored path an alias repeats, and how deep it is recorded (made on first
         #: use): a part inside an alias is walked to from its anchor, not from the root again.
         self._anchored: dict[NodePath, tuple[int, int]] = {}
@@ -354,6 +363,7 @@ class Document:
         self._value_dict = None
         self._key_dict = None
         self.aliases = {}
+        self.anchors = {}
         self._anchored = {}
 
     @property
@@ -374,9 +384,28 @@ class Document:
             values = dict(self._value_dict)
             for path in paths:
                 values[path] = values[path] >> 64 << 64 | end
-            return Document(self.file, self.data, values, self._key_dict, self.refused, self.whole_floats, self.aliases)
+            return Document(
+                self.file,
+                self.data,
+                values,
+                self._key_dict,
+                self.refused,
+                self.whole_floats,
+                self.aliases,
+                anchors=self.anchors,
+            )
         table = self.table.ending_at([self.table.find(path) for path in paths], end)
-        return Document(self.file, self.data, None, None, self.refused, self.whole_floats, self.aliases, table=table)
+        return Document(
+            self.file,
+            self.data,
+            None,
+            None,
+            self.refused,
+            self.whole_floats,
+            self.aliases,
+            table=table,
+            anchors=self.anchors,
+        )
 
     def positions(self, keys: bool = False) -> Iterator[tuple[NodePath, int]]:
         """Each recorded position with its path, in the reader's order: ``value_spans.items()``

@@ -19,7 +19,7 @@ import re
 import sys
 import unicodedata
 from array import array
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, cast
@@ -250,8 +250,12 @@ def scalar_text(value: str) -> str:
     return value if plain else json.dumps(value, ensure_ascii=False)
 
 
-def read_yaml_text(text: str, display: str, limits: Limits = Limits()) -> tuple[Document | None, list[Diagnostic]]:
-    """Read YAML from text already decoded; see :func:`read_yaml_file`."""
+def read_yaml_text(
+    text: str, display: str, limits: Limits = Limits(), *, anchors: Mapping[str, tuple[Any, NodePath]] | None = None
+) -> tuple[Document | None, list[Diagnostic]]:
+    """Read YAML from text already decoded; see :func:`read_yaml_file`. ``anchors``: scalars
+    anchored before the text (name: value and path), which its aliases may repeat (a part of a
+    file read again: :mod:`civrules.load.splice`)."""
     bad = _NON_PRINTABLE.search(text)
     if bad is not None:
         line, column = line_column(text, bad.start())
@@ -266,6 +270,9 @@ def read_yaml_text(text: str, display: str, limits: Limits = Limits()) -> tuple[
             )
         ]
     builder = _Builder(display, limits)
+    for name, (value, path) in (anchors or {}).items():
+        builder.anchors[name] = (value, 1, 0)
+        builder.anchor_paths[name] = path
     try:
         builder.run(_Parser(text))
     except _AbortError:
@@ -295,6 +302,10 @@ def read_yaml_text(text: str, display: str, limits: Limits = Limits()) -> tuple[
         whole_floats=builder.whole_floats,
         aliases=builder.aliases,
         table=builder.table,
+        # Unknown (None) when a name is anchored twice, or on a key (a node with no path).
+        anchors=None
+        if builder.anchored_twice or builder.anchors.keys() != builder.anchor_paths.keys()
+        else builder.anchor_paths,
     )
     return document, builder.listed()
 
@@ -798,6 +809,7 @@ class _Builder:
         self.anchor_text: dict[str, int] = {}
         self.aliased_text = 0
         self.anchor_paths: dict[str, NodePath] = {}  # where each anchored node is
+        self.anchored_twice = False  # whether a name is given to two nodes
         self.aliases: dict[NodePath, NodePath] = {}  # an alias's path: the path of the node it repeats
         self.alias_of: str | None = None  # the anchor of the alias being placed
         self.refused_anchors: set[str] = set()  # anchors of nodes the reader refused (reported there)
@@ -1302,6 +1314,7 @@ class _Builder:
     ) -> None:
         """Attach a finished node to its parent (or make it the root) and record its position."""
         if anchor is not None:
+            self.anchored_twice = self.anchored_twice or anchor in self.anchors
             # What an alias of a refused node (a collection used as a key) repeats is the stand-in
             # null, marked refused as the node was: never the internal marker of a dropped entry.
             self.anchors[anchor] = (None if value is _DISCARD else value, nodes, height)

@@ -29,12 +29,20 @@ before the edit reaches into it (the last scalar ends before the edited lines; o
 end of the text, a block scalar, could take blank or indented `#` lines in), and the lines are
 blank or comments, in spaces and printable characters.
 
+A file with anchors and aliases is spliced when the items read again hold no anchored node and
+name no anchor: an alias in them repeats a scalar anchored before them (given to the reader by
+name, :func:`civrules.load.reader.read_yaml_text`'s ``anchors``), and is recorded where a full
+reading records it; what every alias outside them repeats is left as it was.
+
 Whenever that cannot be told for sure, None is returned and the caller reads the whole file: the
 edit crosses the list's bounds or changes a top-level key, the old or the new reading has any
-diagnostic (the reader's own wording and positions are then kept whole), the file uses anchors
-and aliases, holds a carriage return, or does not end with a line break, or the lines read again
-hold a document marker (``---``, ``...``) or a directive, or the old reading's positions are
-given by path (a document put together by hand) rather than in a table.
+diagnostic (the reader's own wording and positions are then kept whole), the items read again
+hold an anchored node or name an anchor (what later aliases repeat may change), an alias in the
+file repeats a collection (it counts as its nodes toward the node bound), a name is anchored
+twice, an item is added or removed before an anchor or an alias (its path moves), the file
+holds a carriage return, or does not end with a line break, or the lines read again hold a
+document marker (``---``, ``...``) or a directive, or the old reading's positions are given by
+path (a document put together by hand) rather than in a table.
 """
 
 from __future__ import annotations
@@ -42,6 +50,7 @@ from __future__ import annotations
 import bisect
 import re
 from dataclasses import dataclass
+from typing import cast
 
 from civrules.load.document import Document, NodePath
 from civrules.load.reader import Limits, read_yaml_text
@@ -89,8 +98,10 @@ def splice_document(old_text: str, old: Document, new_text: str, limits: Limits)
 
     ``old`` must be the reading of ``old_text`` that gave no diagnostic (the caller knows).
     """
-    if old.aliases or old.refused or old.whole_floats or not isinstance(old.data, dict):
+    if old.anchors is None or old.refused or old.whole_floats or not isinstance(old.data, dict):
         return None
+    if any(isinstance(_at_path(old.data, repeated), (dict, list)) for repeated in set(old.aliases.values())):
+        return None  # an alias of a collection counts as its nodes toward the bound, not as one
     if not (old_text.endswith("\n") and new_text.endswith("\n")) or "\r" in new_text or "\r" in old_text:
         return None
     old_lines = old_text.split("\n")
@@ -106,6 +117,7 @@ def splice_document(old_text: str, old: Document, new_text: str, limits: Limits)
     if old.table.empty:
         return None  # positions given by path (a document put together by hand): no table to splice into
     found = None
+    anchors = old.anchors.values()
     for first, last in candidates:
         found = _items_around(old, old_lines, first, last)
         if found is not None and found[5] + delta < found[4] and found[2] > 0 and first > 1:
@@ -115,11 +127,19 @@ def splice_document(old_text: str, old: Document, new_text: str, limits: Limits)
             dash = re.match(r" *- ", old_lines[start - 1])
             if dash is None or not new_lines[start - 1].startswith(dash.group()):
                 found = _items_around(old, old_lines, first - 1, last)
+        if found is not None and any(_inside(anchored, found[0], found[2], found[3]) for anchored in anchors):
+            found = None  # an anchored node read again: what its aliases repeat may change
         if found is not None:
             break
     if found is None:
         return None
     path, indents, i1, i2, start, end = found  # the items i1..i2 of the list at `path` take the old lines start..end
+    # What the items' aliases may repeat: the scalars anchored before them (a name is anchored once).
+    known = {}
+    for name, anchored in old.anchors.items():
+        value, at = _at_path(old.data, anchored), old.exact_span(anchored)
+        if not isinstance(value, (dict, list)) and at is not None and at.line < start:
+            known[name] = (value, anchored)
     new_end = end + delta
     if new_end < start - 1:
         return None
@@ -133,9 +153,11 @@ def splice_document(old_text: str, old: Document, new_text: str, limits: Limits)
     depth = len(path)
     stand_ins = [f"{' ' * indent}{_STAND_IN}:" for indent in indents]
     chunk = "\n".join([*stand_ins, *new_lines[start - 1 : new_end], *([follows] if follows is not None else [])])
-    read, problems = read_yaml_text(chunk + "\n", old.file, limits)
-    if problems or read is None or read.aliases or read.refused or not isinstance(read.data, dict):
+    read, problems = read_yaml_text(chunk + "\n", old.file, limits, anchors=known)
+    if problems or read is None or read.refused or not isinstance(read.data, dict):
         return None
+    if read.anchors != {name: anchored for name, (_, anchored) in known.items()}:
+        return None  # the lines read again name an anchor: what later aliases repeat may change
     # Down the stand-ins: each mapping holds its stand-in, and one of them (the level of the key
     # that follows the items, if one does) that key besides.
     mappings: list[dict[str, object]] = []
@@ -173,6 +195,15 @@ def splice_document(old_text: str, old: Document, new_text: str, limits: Limits)
     count = i2 - i1 + 1
     if not items and count == len(old_list):
         return None  # the list is emptied: a full reading says what its key then holds
+    moving = (*old.anchors.values(), *old.aliases, *old.aliases.values())
+    if len(items) != count and any(_inside(one, path, i2 + 1, len(old_list)) for one in moving):
+        return None  # an anchor or an alias in an item after them: its path moves
+    aliases = {one: repeated for one, repeated in old.aliases.items() if not _inside(one, path, i1, i2)}
+    for one, repeated in read.aliases.items():
+        if _inside(one, listed_path, 0, len(items) - 1):
+            aliases[(*path, i1 + cast(int, one[depth]), *one[depth + 1 :])] = repeated
+    if sum(_text_in(_at_path(old.data, repeated)) for repeated in aliases.values()) > limits.max_bytes:
+        return None  # past the bound of the text aliases repeat: the full reading reports it
     data = _with(old.data, path, [*old_list[:i1], *items, *old_list[i2 + 1 :]])
     listed = read.table.find(listed_path)
     donated = read.table.children(listed)[: len(items)] if items else range(0)
@@ -183,8 +214,31 @@ def splice_document(old_text: str, old: Document, new_text: str, limits: Limits)
         return None
     if table.unreachable > nodes:
         return None  # more replaced than kept after many edits: a whole reading makes the table anew
-    document = Document(old.file, data, None, None, set(), read.whole_floats, {}, table=table)
+    document = Document(old.file, data, None, None, set(), read.whole_floats, aliases, table=table, anchors=old.anchors)
     return Spliced(document, path, i1, len(items), (start, end, delta))
+
+
+def _inside(one: NodePath, path: tuple[str, ...], first: int, last: int) -> bool:
+    """Whether ``one`` is the path of an item ``first`` to ``last`` of the list at ``path``, or of
+    a node inside one of them."""
+    depth = len(path)
+    if len(one) <= depth or one[:depth] != path:
+        return False
+    at = one[depth]
+    return isinstance(at, int) and first <= at <= last
+
+
+def _at_path(data: object, path: NodePath) -> object:
+    """The node at ``path`` of ``data`` (a path the reading recorded)."""
+    node = data
+    for part in path:
+        node = node[part]  # type: ignore[index]
+    return node
+
+
+def _text_in(value: object) -> int:
+    """The characters of text an alias of ``value`` (a scalar) repeats, as the reader counts them."""
+    return len(value) if isinstance(value, str) else 0
 
 
 def _at(data: object, path: tuple[str, ...]) -> list[object]:
