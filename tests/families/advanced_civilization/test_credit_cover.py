@@ -5,6 +5,8 @@ finds what it finds when it looks at every card the giver credits, which is the 
 
 from __future__ import annotations
 
+import dataclasses
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -16,8 +18,12 @@ from civrules.families.advanced_civilization.checks import cards as module
 from civrules.families.advanced_civilization.credits import credit_matrix
 from civrules.families.advanced_civilization.model import of_family
 from civrules.pipeline import analyse
+from civrules.pipeline.incremental import Session, full_run
+from civrules.support import memo
+from tests.conftest import copy_rulesets
 from tests.rulefiles import CachedWorkspace, shipped_text
 
+BASE = "advanced-civilization"
 GROUPS = ["arts", "crafts", "sciences", "civics", "religion"]
 IDS = [f"g{i}" for i in range(10)]
 POLICIES = {
@@ -117,3 +123,72 @@ def test_random_decks_find_what_a_look_at_every_target_finds(cards: list[Any], p
 def test_many_random_decks_find_what_a_look_at_every_target_finds(cards: list[Any], policy: str) -> None:
     with pytest.MonkeyPatch.context() as monkeypatch:
         assert_finds_as_looking_at_every_target(cards, policy, monkeypatch)
+
+
+def count_looks(monkeypatch: pytest.MonkeyPatch, looked: list[str]) -> None:
+    """Each look of C007 at a giver (``coverable``) and of C004 at the cards (``group_members``)
+    noted in ``looked``."""
+    for name in ("coverable", "group_members"):
+        made = getattr(module, name)
+
+        def counted(*args: Any, _made: Any = made, _name: str = name) -> Any:
+            looked.append(_name)
+            return _made(*args)
+
+        monkeypatch.setattr(module, name, counted)
+
+
+def test_two_models_holding_one_cards_collection_and_policy_look_through_it_once(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A variant's model holding its base's cards collection (its cards left as they are) is given
+    the findings of the credits' checks made for the base: C007 looks at each giver, and C004 at
+    the cards, once for both. Another collection, or another policy, is looked through again."""
+    cards = [(["crafts"], 10, [(("group", "crafts"), 10, False), (("card", "g1"), 45, False)])]
+    _, found_in = findings(cards, "highest, both groups")
+    model = of_family(found_in)
+    memo.forget()  # what the run above kept: counted from nothing
+    variant = dataclasses.replace(model, id="variant")
+    assert variant.cards is model.cards
+    looked: list[str] = []
+    count_looks(monkeypatch, looked)
+    checks = [c for c in all_checks() if c.code.code in {"C004", "C007"}]
+    found = [list(check.run(one)) for one in (model, variant) for check in checks]
+    givers = sum(1 for card in model.cards.by_id.values() if card.id in credit_matrix(model))
+    assert (looked.count("coverable"), looked.count("group_members")) == (givers, 1)
+    assert found[:2] == found[2:] and found[1]
+    summing = dataclasses.replace(model, credit_policy={**model.credit_policy, "same_target": "sum"})
+    for check in checks:
+        list(check.run(summing))
+    assert (looked.count("coverable"), looked.count("group_members")) == (2 * givers, 2)
+
+
+@pytest.mark.slow
+def test_rulesets_holding_one_cards_collection_look_through_it_once(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Variants that leave their base's cards as they are hold its cards collection: after a card
+    is renamed in the base, the cards' checks of credits (C004, C006, C007) look through it once
+    for the three rulesets, not once each (C007 in 13 rulesets was a quarter of the edit in the
+    language server), and say in each what a full run says."""
+    tree = copy_rulesets(tmp_path / "rules", BASE)
+    for name in ("v1", "v2"):
+        (tree / "rulesets" / f"{name}.yaml").write_text(
+            f"kind: ruleset\nid: {name}\nname: {name}\nextends: {BASE}\n", encoding="utf-8"
+        )
+    session = Session(tree)
+    session.update()
+    looked: list[str] = []
+    count_looks(monkeypatch, looked)
+    relative = "cards/advanced-civilization.yaml"
+    text = (tree / relative).read_text(encoding="utf-8")
+    assert "- id: pottery\n" in text
+    session.set_text(relative, text.replace("- id: pottery\n", "- id: potery\n", 1))
+    edited = session.update()
+    assert sorted(edited.rechecked) == [BASE, "v1", "v2"]
+    models = [of_family(edited.analyses[one].model) for one in (BASE, "v1", "v2")]
+    assert models[0].cards is models[1].cards is models[2].cards
+    givers = sum(1 for card in models[0].cards.by_id.values() if card.id in credit_matrix(models[0]))
+    assert looked.count("coverable") == givers  # once per giver, not three times
+    assert looked.count("group_members") == 1
+    assert edited.diagnostics == full_run(tree, session.overlays)
