@@ -171,6 +171,30 @@ def test_a_check_of_a_family_must_use_its_prefix(monkeypatch: pytest.MonkeyPatch
         catalogue.all_checks()
 
 
+def test_the_checks_are_listed_once_while_the_families_and_the_registered_checks_stay(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The catalogue's list of checks (each with the family whose room holds it) was made again
+    for every ruleset checked, 13 times in an edit of a base under twelve variants: it is made once
+    for the same families and registered checks, and again when a check is registered."""
+    from civrules.diagnostics import Severity
+
+    catalogue.all_checks()
+    asked: list[str] = []
+    room_of = catalogue.family_of_module
+    monkeypatch.setattr(catalogue, "family_of_module", lambda module: asked.append(module) or room_of(module))
+    first, again = catalogue.all_checks(), catalogue.all_checks("advanced-civilization")
+    assert asked == [] and first == again and first is not again
+
+    def double(ruleset: object) -> list[object]:
+        return []
+
+    entry = checks.Check(codes.Code("Z998", "double", Severity.ERROR, ""), double)  # type: ignore[arg-type]
+    monkeypatch.setattr(checks, "_CHECKS", [*checks._CHECKS, entry])
+    assert [c.code.code for c in catalogue.all_checks()] == sorted([*(c.code.code for c in first), "Z998"])
+    assert len(asked) == len(first) + 1
+
+
 def test_a_broken_family_distribution_is_named_not_a_traceback(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     _install_entry_point(tmp_path / "site", "broken", "no_such_module_anywhere:FAMILY")
     monkeypatch.syspath_prepend(str(tmp_path / "site"))
