@@ -1441,6 +1441,65 @@ def test_an_edit_of_a_base_looks_through_only_the_collections_and_settings_it_ma
     assert not [d for d in session.update().diagnostics if d.code in ("X001", "Q008")]
 
 
+@pytest.mark.slow
+def test_an_edit_of_a_base_s_map_judges_each_map_made_anew_once_whichever_ruleset_asks(
+    extended: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The map checks that read the areas and borders alone (M002's border kinds, M005's isolated
+    areas, M006's pieces, M010's coasts) and the map's graph are made of those two collections,
+    which a variant that leaves its base's map holds as they are. After an area of the base renamed
+    under the seven rulesets of :data:`EXTENDING`, each ruleset looked through every border and area
+    again (seven graphs, seven times each border's kind judged); now each map made anew is looked
+    through once: one graph and one judging of its borders per pair of collections the update
+    made, whichever ruleset asks. The diagnostics are a full run's, renamed and given back."""
+    from civrules.families.advanced_civilization import mapgraph
+    from civrules.families.advanced_civilization.checks import borders
+    from civrules.families.advanced_civilization.model import of_family
+
+    shapes: list[int] = []
+    judged: list[int] = []
+    degrees: list[str] = []
+    real_shape, real_allowed, real_degree = mapgraph._shape, borders.allowed_kinds, mapgraph.MapGraph.degree
+
+    def shape(ruleset: Any) -> Any:
+        shapes.append(id(ruleset.borders))
+        return real_shape(ruleset)
+
+    def allowed(a: Any, b: Any) -> Any:
+        judged.append(1)
+        return real_allowed(a, b)
+
+    def degree(graph: Any, area: str, kind: Any = "all") -> int:
+        degrees.append(area)
+        return real_degree(graph, area, kind)
+
+    session = Session(extended)
+    first = session.update()
+    kept = {id(c) for a in first.analyses.values() if a.model is not None for c in a.model.collections()}
+    monkeypatch.setattr(mapgraph, "_shape", shape)
+    monkeypatch.setattr(borders, "allowed_kinds", allowed)
+    monkeypatch.setattr(mapgraph.MapGraph, "degree", degree)
+    relative = "maps/mediterranean.yaml"
+    text = (extended / relative).read_text(encoding="utf-8")
+    renamed = text.replace("  - id: sahara\n", "  - id: sahara_desert\n", 1)
+    assert renamed != text
+    for target in (renamed, text):
+        for counted in (shapes, judged, degrees):
+            counted.clear()
+        session.set_text(relative, target)
+        after = session.update()
+        assert after.spliced == [relative] and len(after.rechecked) == 7
+        models = [of_family(a.model) for a in after.analyses.values() if a.model is not None]
+        maps = {(id(m.areas), id(m.borders)): m for m in models if id(m.areas) not in kept or id(m.borders) not in kept}
+        assert maps and len(maps) < len(models)  # variants share their base's map
+        assert shapes and len(shapes) <= len(maps)
+        assert judged and len(judged) <= sum(len(m.borders) for m in maps.values())
+        # M005, M006 and M010 each ask each area's degree once per map made anew
+        assert degrees and len(degrees) <= 3 * sum(len(m.areas) for m in maps.values())
+        assert after.diagnostics == full_run(extended, session.overlays)
+        kept = {id(c) for model in models for c in model.collections()}
+
+
 class _CountedWalk:
     """A document's walk that notes its document each time its citations are read."""
 

@@ -20,12 +20,14 @@ runs them. A check module imports this one; nothing here imports a check, so the
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+import functools
+from collections.abc import Callable, Iterable, Iterator
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from civrules.diagnostics import Diagnostic, Related, Severity, Span, codes, named
 from civrules.diagnostics.words import quoted
 from civrules.families import families
+from civrules.schema.references import remembered
 from civrules.support.values import frozen_value
 
 if TYPE_CHECKING:
@@ -108,6 +110,32 @@ def check(
         return function
 
     return register
+
+
+def made_of(*collections: str) -> Callable[[Callable[[R], Iterable[Diagnostic]]], Callable[[R], Iterator[Diagnostic]]]:
+    """A check whose findings are made of the model's ``collections`` (the names of its fields
+    that hold them) and nothing else of the ruleset: its id, layers, files and settings unread.
+
+    What it finds is kept while those collections are the very same objects, in a long-running
+    session's memo (:func:`civrules.schema.references.remembered`): a base and each variant that
+    holds its collections as they are ask once per edit, not once each (an edit of a base under
+    ten variants ran such a check over the same collections eleven times). Without a session's
+    memo the check runs as it is. Put it under :func:`check`, whose ``reads`` names no more than
+    ``collections`` (or some of their fields).
+    """
+
+    def decorate(function: Callable[[R], Iterable[Diagnostic]]) -> Callable[[R], Iterator[Diagnostic]]:
+        @functools.wraps(function)
+        def kept(ruleset: R) -> Iterator[Diagnostic]:
+            parts = tuple(getattr(ruleset, name) for name in collections)
+            found: tuple[Diagnostic, ...] = remembered(
+                parts[0], (function, *parts[1:]), lambda: tuple(function(ruleset))
+            )
+            yield from found
+
+        return kept
+
+    return decorate
 
 
 def diagnostic(

@@ -23,10 +23,13 @@ Examples
 
 from __future__ import annotations
 
-from collections.abc import Collection, Iterable, Mapping
+import weakref
+from collections.abc import Collection as Many
+from collections.abc import Iterable, Mapping
 from typing import Any, Literal
 
-from civrules.families.advanced_civilization.model import Border, Ruleset
+from civrules.families.advanced_civilization.model import Area, Border, Ruleset
+from civrules.model import Collection
 from civrules.support import memo
 from civrules.support.walks import connected
 
@@ -137,7 +140,7 @@ class MapGraph:
         """Whether a border of ``kind`` joins ``a`` and ``b``."""
         return b in self.adjacency(kind).get(a, {})
 
-    def connected(self, areas: Collection[str], kind: GraphKind = "all") -> bool:
+    def connected(self, areas: Many[str], kind: GraphKind = "all") -> bool:
         """Whether ``areas`` hang together by borders of ``kind`` between themselves."""
         return connected(self.adjacency(kind), areas)
 
@@ -194,6 +197,16 @@ _SHAPES: list[tuple[_Shape, MapGraph]] = []
 _CACHE_SIZE = 4
 
 
+#: The graph of each list of borders (with the areas it was made with), for as long as it lives:
+#: the graph is made of the ruleset's areas and borders alone, and a variant that leaves its base's
+#: map as it is holds the base's very collections. Without it each of them looked through every
+#: border again to find its map's shape (after an edit of a base's map under ten variants, eleven
+#: times the same borders).
+_BY_BORDERS: memo.Attached[
+    Collection[Border], tuple[weakref.ref[Collection[Area]], tuple[MapGraph, _Shape, MapGraph]]
+] = memo.Attached()
+
+
 def map_graph(ruleset: Ruleset) -> MapGraph:
     """The map graph of a ruleset (built once, then cached)."""
     cached = _CACHE.get(ruleset)
@@ -201,12 +214,19 @@ def map_graph(ruleset: Ruleset) -> MapGraph:
         graph, shape, same = cached
         _recent(shape, same)
         return graph
+    areas, borders = ruleset.areas, ruleset.borders
+    made = _BY_BORDERS.get(borders)
+    if made is not None and made[0]() is areas:
+        _CACHE.put(ruleset, made[1])
+        _recent(made[1][1], made[1][2])
+        return made[1][0]
     shape, first = _shape(ruleset)
     kept = next((views for known, views in _SHAPES if known == shape), None)
     views = kept if kept is not None else build_map_graph(shape[0], shape[1])
     _recent(shape, views)
     built = views.sharing(first)
     _CACHE.put(ruleset, (built, shape, views))
+    _BY_BORDERS.put(borders, (weakref.ref(areas), (built, shape, views)))
     return built
 
 
@@ -225,6 +245,7 @@ def forget(ruleset: Ruleset) -> None:
     if cached is not None:
         _CACHE.pop(ruleset)
         _SHAPES[:] = [entry for entry in _SHAPES if entry[1] is not cached[2]]
+    _BY_BORDERS.pop(ruleset.borders)
 
 
 def adjacency(ruleset: Ruleset) -> dict[str, dict[str, Any]]:

@@ -10,13 +10,14 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from civrules.checks import check, diagnostic, setting
+from civrules.checks import check, diagnostic, made_of, setting
 from civrules.diagnostics import Diagnostic, Related, Severity, words
 from civrules.families.advanced_civilization.mapgraph import derived_coastal, map_graph
 from civrules.families.advanced_civilization.model import Ruleset
 
 
 @check("M010", "coastal-mismatch", Severity.ERROR, reads=("areas.coastal", "areas.land", "areas.water", "borders"))
+@made_of("areas", "borders")
 def check_coastal(ruleset: Ruleset) -> Iterator[Diagnostic]:
     """
     What: an area's declared `coastal` flag disagrees with its borders. A coastal area contains land

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from civrules.checks import check, diagnostic, setting
+from civrules.checks import check, diagnostic, made_of, setting
 from civrules.diagnostics import Diagnostic, Related, Severity, words
 from civrules.families.advanced_civilization.mapgraph import map_graph, pair
 from civrules.families.advanced_civilization.model import Area, Border, Ruleset
@@ -70,6 +70,7 @@ def _lacks(area: Area, kind: str) -> str | None:
 
 
 @check("M002", "border-kind-mismatch", Severity.ERROR, reads=("areas.land", "areas.water", "borders"))
+@made_of("areas", "borders")
 def check_border_kinds(ruleset: Ruleset) -> Iterator[Diagnostic]:
     """
     What: a border's kind does not fit its two areas: a land border where one side has no land
@@ -177,6 +178,7 @@ def check_excluded_borders(ruleset: Ruleset) -> Iterator[Diagnostic]:
 
 
 @check("M005", "isolated-area", Severity.ERROR, reads=("areas.id", "borders"))
+@made_of("areas", "borders")
 def check_isolated_areas(ruleset: Ruleset) -> Iterator[Diagnostic]:
     """
     What: an area has no border at all.
@@ -203,6 +205,7 @@ def check_isolated_areas(ruleset: Ruleset) -> Iterator[Diagnostic]:
 
 
 @check("M006", "map-disconnected", Severity.ERROR, reads=("areas.id", "borders"))
+@made_of("areas", "borders")
 def check_map_connected(ruleset: Ruleset) -> Iterator[Diagnostic]:
     """
     What: the areas fall apart into groups with no border between them (areas with no border at all
