@@ -1500,6 +1500,82 @@ def test_an_edit_of_a_base_s_map_judges_each_map_made_anew_once_whichever_rulese
         kept = {id(c) for model in models for c in model.collections()}
 
 
+@pytest.mark.slow
+@pytest.mark.parametrize(
+    "edit",
+    [
+        ("name: Pottery", "name: Qottery"),
+        # an id its references name renamed: X001 in the base's file, told from each variant
+        ("  - id: agriculture\n", "  - id: agriculturx\n"),
+    ],
+)
+def test_an_edit_of_a_base_asks_nothing_of_each_entity_no_variant_changed_in_each_variant(
+    extended: Path, edit: tuple[str, str]
+) -> None:
+    """A variant holds its base's entries, thousands of them, that no overlay entry changed. After
+    an edit of the base, under the seven rulesets of :data:`EXTENDING`, each variant asked of each
+    of them: where each of its fields was written (the layer of an entity's fields, for the totals
+    a variant may change: `Origin.place`), whether the variant changed it (for the hints that say
+    how to change a base's fact from the variant), and whether the entry its base's models were made
+    of is the same (comparing the one entry with itself). Now an origin no overlay entry changed is
+    known to be written where it is, and the very entries its base's models were made of are known
+    the same without a look at each: counted by the calls made, with the diagnostics a full run's."""
+    import sys
+
+    from civrules.model import Origin
+    from civrules.pipeline import _changed_by_the_variant
+
+    calls: Counter[str] = Counter()
+
+    def count(frame: Any, event: str, arg: Any) -> None:
+        if event != "call":
+            return
+        name, caller = frame.f_code.co_name, frame.f_back
+        if name == "place" and caller is not None and caller.f_code.co_name == "layer":
+            origin = frame.f_locals.get("self")
+            if isinstance(origin, Origin) and not origin.changes and not origin.earlier_moved:
+                calls["place of an unchanged origin"] += 1
+        elif name == "change_here":
+            origin = frame.f_locals.get("origin")
+            if isinstance(origin, Origin) and not origin.changes:
+                calls["change_here of an unchanged origin"] += 1
+        elif (
+            name == "same_origin"
+            and caller is not None
+            and caller.f_back is not None
+            and caller.f_back.f_code.co_name == "of"
+            and frame.f_locals.get("a") is frame.f_locals.get("b")
+        ):
+            calls["an entry's origin compared with itself"] += 1
+
+    session = Session(extended)
+    session.update()
+    relative = "cards/advanced-civilization.yaml"
+    text = (extended / relative).read_text(encoding="utf-8")
+    edited = text.replace(*edit, 1)
+    assert edited != text
+    for target in (edited, text):
+        calls.clear()
+        session.set_text(relative, target)
+        sys.setprofile(count)
+        try:
+            after = session.update()
+        finally:
+            sys.setprofile(None)
+        assert len(after.rechecked) == 7
+        assert calls == Counter()
+        assert after.diagnostics == full_run(extended, session.overlays)
+    # what each variant changes of its base, asked where a finding is in a base's file
+    variants = [a.resolved for a in after.analyses.values() if a.resolved is not None and len(a.resolved.chain) > 1]
+    sys.setprofile(count)
+    try:
+        changed = [list(_changed_by_the_variant(resolved)) for resolved in variants]
+    finally:
+        sys.setprofile(None)
+    assert len(variants) == 6 and any(changed)  # the reader's patch of a card, the western map
+    assert calls == Counter()
+
+
 class _CountedWalk:
     """A document's walk that notes its document each time its citations are read."""
 

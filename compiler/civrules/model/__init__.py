@@ -813,5 +813,9 @@ class Ruleset:
 
     def layer(self, origin: Origin, *sub: str | int) -> int:
         """The position in ``chain`` of the ruleset that last wrote ``sub`` of an entity or setting."""
+        if not origin.changes and not origin.earlier_moved:
+            # changed by no overlay entry: every part of it is written where it is (Origin.place),
+            # asked of each of a base's thousands of entities in each variant
+            return self.layers.get(origin.document.file, 0)
         document, _ = origin.place(sub)
         return self.layers.get(document.file, 0)

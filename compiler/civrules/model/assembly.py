@@ -23,10 +23,15 @@ from __future__ import annotations
 import contextlib
 import dataclasses
 import functools
+import itertools
+import operator
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from typing import Any, Protocol, TypeVar
 
 from civrules.model import Origin, WriterLog
+
+#: An entry's raw data (C: no Python frame per entry).
+_RAW = operator.attrgetter("raw")
 
 
 class _Entry(Protocol):
@@ -121,14 +126,20 @@ class Assembled:
     def of(self, build: Callable[[R], T], reads: tuple[str, ...], resolved: R) -> T:
         """``build(resolved)``, or the model it gave for the same entries of ``reads``."""
         collections = resolved.collections
-        entries = tuple(entry for name in reads for entry in collections.get(name, ()))
-        sizes = tuple(len(collections.get(name, ())) for name in reads)
-        key = (build, *sizes, *(id(entry.raw) for entry in entries))
+        listed = [collections.get(name, ()) for name in reads]
+        # Made without a Python frame per entry (map, attrgetter): a base's collections are asked
+        # for by each variant that copies them, thousands of entries each.
+        entries = tuple(itertools.chain.from_iterable(listed))
+        key = (build, *map(len, listed), *map(id, map(_RAW, entries)))
         found = self._now.get(key) or self._before.get(key)
-        # The kept entries hold their raw data: ids that match name the same objects.
-        if found is not None and all(
-            kept.raw is entry.raw and same_origin(kept.origin, entry.origin)
-            for kept, entry in zip(found[0], entries, strict=True)
+        # The kept entries hold their raw data: ids that match name the same objects. A variant
+        # that keeps its base's entries holds the very entries: told without comparing origins.
+        if found is not None and (
+            all(map(operator.is_, found[0], entries))
+            or all(
+                kept.raw is entry.raw and same_origin(kept.origin, entry.origin)
+                for kept, entry in zip(found[0], entries, strict=True)
+            )
         ):
             self._now[key] = found
             self.reused += 1

@@ -527,13 +527,15 @@ def _changed_by_the_variant(resolved: Resolved) -> Iterator[tuple[Span, Span, st
     for name, entries in resolved.collections.items():
         spec = resolved.family.collections[name]
         for entry in entries:
+            if not entry.origin.changes:
+                continue  # changed by no overlay entry (most of a base's thousands): no frame for it
             change = change_here(entry.origin)
             key = entity_key(spec, entry.raw) if change is not None else None
             if change is not None and key is not None:
                 way = f"patch `{key}` in `overlay.{name}` (`- {spec.naming(key)}` and the fields to change)"
                 yield entry.origin.span(), change.document.span(change.path), way
     for key, origin in resolved.setting_origins.items():
-        change = change_here(origin)
+        change = change_here(origin) if origin.changes else None
         if change is not None:
             way = f"change it in `overlay.settings` (`{key}: {{...}}`: what it names is merged into the base's)"
             yield origin.span(), change.document.span(change_place(change, key)), way
