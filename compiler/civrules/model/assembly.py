@@ -141,7 +141,9 @@ class Assembled:
                 for kept, entry in zip(found[0], entries, strict=True)
             )
         ):
-            self._now[key] = found
+            # kept with the entries asked for now: each variant that copies them asks next, and
+            # finds them the very entries (entries read again compared once, not once per variant)
+            self._now[key] = (entries, found[1])
             self.reused += 1
             made: T = found[1]
             return made
