@@ -21,7 +21,7 @@ from civrules.diagnostics import Diagnostic, Related, Severity, Span, words
 from civrules.diagnostics.suggest import QUERIES, Vocabulary
 from civrules.families import FILE_METADATA, Family, family_named
 from civrules.load.document import Document, NodePath
-from civrules.model import Origin, Ruleset
+from civrules.model import Collection, Entity, Origin, Ruleset
 from civrules.resolve import (
     CITATION_FIELDS,
     SETTINGS_CITATIONS,
@@ -864,9 +864,8 @@ def check_cited_changes(ruleset: Ruleset) -> Iterator[Diagnostic]:
         return
     written: list[tuple[str, str | None, Origin, str]] = []  # what a message calls it, its setting, id
     for collection in ruleset.collections():
-        for entity in collection:
-            if entity.origin.changes:
-                written.append((f"`{entity.id}`", None, entity.origin, entity.id))
+        for entity in _overlaid(collection)[0]:
+            written.append((f"`{entity.id}`", None, entity.origin, entity.id))
     for key, origin in sorted(ruleset.setting_origins.items()):
         if origin.changes:
             written.append((f"the setting `{key}`", key, origin, key))
@@ -1029,7 +1028,7 @@ def _uncited_whole_entities(ruleset: Ruleset, family: Family | None, own: int) -
     at its top, a variant's manifest has no such place). Where the schema requires one, an
     uncited entity is S004."""
     for collection in ruleset.collections():
-        for entity in collection:
+        for entity in _overlaid(collection)[1]:
             origin = entity.origin
             whole = entity_written_whole(origin) if ruleset.layers.get(origin.file) == own else None
             if whole is None or whole[1]:
@@ -1045,6 +1044,21 @@ def _uncited_whole_entities(ruleset: Ruleset, family: Family | None, own: int) -
                 + ", or ".join(_CITE_WAYS[k] for k in reversed(keys)),
                 subjects=(entity.id,),
             )
+
+
+def _overlaid(collection: Collection[Entity]) -> tuple[tuple[Entity, ...], tuple[Entity, ...]]:
+    """The entities of ``collection`` an overlay entry changed, and those an overlay wrote (its
+    `overlay.<collection>`: whole, by `add` or `replace`, or not): the only ones Q009 looks at.
+    Kept while the collection is the same object (a session's memo): each variant holding its
+    base's collections, thousands of entities none of which an overlay touched, looks at none."""
+
+    def find() -> tuple[tuple[Entity, ...], tuple[Entity, ...]]:
+        changed = tuple(entity for entity in collection if entity.origin.changes)
+        overlaid = tuple(entity for entity in collection if entity.origin.path[:1] == ("overlay",))
+        return changed, overlaid
+
+    found: tuple[tuple[Entity, ...], tuple[Entity, ...]] = remembered(collection, (_overlaid,), find)
+    return found
 
 
 #: How Q009's hints say to write each citation key.
