@@ -1520,8 +1520,9 @@ def test_an_edit_of_a_base_asks_nothing_of_each_entity_no_variant_changed_in_eac
     of is the same (comparing the one entry with itself). Now an origin no overlay entry changed is
     known to be written where it is, and the very entries its base's models were made of are known
     the same without a look at each; Q009 looked at each entity for those a variant's overlay
-    wrote uncited, and now looks at those an overlay wrote, found once per collection: counted by
-    the calls made, with the diagnostics a full run's."""
+    wrote uncited, and now looks at those an overlay wrote, found once per collection (so does the
+    walk of citations, for what a patch wrote over): counted by the calls made, with the
+    diagnostics a full run's."""
     import sys
 
     from civrules.model import Origin
@@ -1542,6 +1543,10 @@ def test_an_edit_of_a_base_asks_nothing_of_each_entity_no_variant_changed_in_eac
             origin = frame.f_locals.get("self")
             if isinstance(origin, Origin) and origin.path[:1] != ("overlay",):
                 calls["Q009's look at an entity no overlay wrote"] += 1
+        elif name == "_written_over" and caller is not None and caller.f_code.co_name == "superseded":
+            origin = frame.f_locals.get("origin")
+            if isinstance(origin, Origin) and not origin.changes and len(origin.path) > 1:
+                calls["what an unchanged entity wrote over"] += 1
         elif name == "change_here":
             origin = frame.f_locals.get("origin")
             if isinstance(origin, Origin) and not origin.changes:

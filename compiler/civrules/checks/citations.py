@@ -175,7 +175,7 @@ def superseded(ruleset: Ruleset) -> set[tuple[int, NodePath]]:
             if removal.base is not None:
                 _supersede(removal.base, found)
     for collection in ruleset.collections():
-        for entity in collection:
+        for entity in _standing_in(collection):
             origin = entity.origin
             if origin.base is not None:
                 _supersede(origin.base, found)
@@ -189,6 +189,23 @@ def superseded(ruleset: Ruleset) -> set[tuple[int, NodePath]]:
         for gone in origin.replaced:
             _supersede(gone, found)
         _written_over(origin, found)
+    return found
+
+
+def _standing_in(collection: Collection[Entity]) -> tuple[Entity, ...]:
+    """The entities of ``collection`` that stand in another definition's place or that an overlay
+    entry changed (a ``base``, ``replaced`` or ``changes``): the only ones whose definitions
+    :func:`superseded` marks. Kept while the collection is the same object (a session's memo):
+    each variant holding its base's collections as they are looks through none of them."""
+    found: tuple[Entity, ...] = remembered(
+        collection,
+        (_standing_in,),
+        lambda: tuple(
+            entity
+            for entity in collection
+            if entity.origin.base is not None or entity.origin.replaced or entity.origin.changes
+        ),
+    )
     return found
 
 
