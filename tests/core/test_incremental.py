@@ -1521,8 +1521,8 @@ def test_an_edit_of_a_base_asks_nothing_of_each_entity_no_variant_changed_in_eac
     known to be written where it is, and the very entries its base's models were made of are known
     the same without a look at each; Q009 looked at each entity for those a variant's overlay
     wrote uncited, and now looks at those an overlay wrote, found once per collection (so does the
-    walk of citations, for what a patch wrote over): counted by the calls made, with the
-    diagnostics a full run's."""
+    walk of citations, for what a patch wrote over); I001 read each id in each ruleset holding
+    it, and now once per collection: counted by the calls made, with the diagnostics a full run's."""
     import sys
 
     from civrules.model import Origin
@@ -1530,6 +1530,7 @@ def test_an_edit_of_a_base_asks_nothing_of_each_entity_no_variant_changed_in_eac
 
     calls: Counter[str] = Counter()
     compared: list[tuple[int, int]] = []
+    keys: list[tuple[int, int]] = []
 
     def count(frame: Any, event: str, arg: Any) -> None:
         if event != "call":
@@ -1547,6 +1548,10 @@ def test_an_edit_of_a_base_asks_nothing_of_each_entity_no_variant_changed_in_eac
             origin = frame.f_locals.get("origin")
             if isinstance(origin, Origin) and not origin.changes and len(origin.path) > 1:
                 calls["what an unchanged entity wrote over"] += 1
+        elif (
+            name == "key" and caller is not None and caller.f_code.co_name in ("_repeated_keys", "check_duplicate_ids")
+        ):
+            keys.append((id(caller.f_locals.get("collection")), id(frame.f_locals.get("self"))))
         elif name == "change_here":
             origin = frame.f_locals.get("origin")
             if isinstance(origin, Origin) and not origin.changes:
@@ -1570,6 +1575,7 @@ def test_an_edit_of_a_base_asks_nothing_of_each_entity_no_variant_changed_in_eac
     for target in (edited, text):
         calls.clear()
         compared.clear()
+        keys.clear()
         session.set_text(relative, target)
         sys.setprofile(count)
         try:
@@ -1582,6 +1588,8 @@ def test_an_edit_of_a_base_asks_nothing_of_each_entity_no_variant_changed_in_eac
         # entries it is in (a builder's key), by the first ruleset that asks (the base, a variant
         # that adds to it), not again by each variant holding them
         assert max(Counter(compared).values(), default=0) <= 1
+        # I001 reads each id of a collection once, whichever ruleset holding the collection asks
+        assert keys and max(Counter(keys).values()) <= 1
         assert after.diagnostics == full_run(extended, session.overlays)
     # what each variant changes of its base, asked where a finding is in a base's file
     variants = [a.resolved for a in after.analyses.values() if a.resolved is not None and len(a.resolved.chain) > 1]

@@ -34,11 +34,10 @@ def check_duplicate_ids(ruleset: Ruleset) -> Iterator[Diagnostic]:
           - id: lantern      # FAIL: second card with id `lantern`
     """
     for collection in collections(ruleset):
-        first: dict[str, Entity] = {}
-        for entity in collection:
-            previous = first.setdefault(entity.key, entity)
-            if previous is entity:
-                continue
+        pairs: tuple[tuple[Entity, Entity], ...] = remembered(
+            collection, (_repeated_keys,), partial(_repeated_keys, collection)
+        )
+        for entity, previous in pairs:
             hint = "rename one of the two, or delete the copy"
             if ruleset.layer(entity.origin) > ruleset.layer(previous.origin):
                 # A variant's own data file adds entities: restating one of the base's is not a change.
@@ -86,6 +85,19 @@ def check_duplicate_names(ruleset: Ruleset) -> Iterator[Diagnostic]:
             partial(_duplicate_names, collection, entity_word(collection.name, ruleset.family), ruleset.layer),
         )
         yield from found
+
+
+def _repeated_keys(collection: Collection[Entity]) -> tuple[tuple[Entity, Entity], ...]:
+    """Each entity of ``collection`` whose key an earlier one has, with the first that has it: what
+    I001 reports (worded by the ruleset that asks: its layers say whose the copy is), found once for
+    the same collection while a session's memo holds it, as :func:`_duplicate_names` is."""
+    first: dict[str, Entity] = {}
+    pairs = []
+    for entity in collection:
+        previous = first.setdefault(entity.key, entity)
+        if previous is not entity:
+            pairs.append((entity, previous))
+    return tuple(pairs)
 
 
 def _duplicate_names(
