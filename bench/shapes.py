@@ -796,7 +796,6 @@ SHAPES = {
     "nested-list-unknown": nested_list_unknown,
     "element-citations": element_citations,
     "element-keys": element_keys,
-
     "overlay-variants": overlay_variants,
     "many-citations": many_citations,
     "sarif-diagnostics": sarif_diagnostics,
@@ -848,7 +847,6 @@ SIZES: dict[str, tuple[int, ...]] = {
     "nested-list-unknown": (1_000, 10_000),
     "element-citations": (1_000, 10_000),
     "element-keys": (1_000, 10_000),
-
     # 50 variants of 100 added cards each: 5,000 cards in 50 manifests of 14 kB.
     "overlay-variants": (5, 50),
     "many-citations": (1_000, 10_000),
