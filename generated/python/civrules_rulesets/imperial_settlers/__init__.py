@@ -14,8 +14,8 @@ from __future__ import annotations
 import importlib as _importlib
 
 for _name, _least, _wanted in (
-    ("civrules_runtime", (2, 13), "civrules-runtime>=2.13,<3"),
-    ("civrules_runtime_imperial_settlers", (2, 4), "civrules-runtime-imperial-settlers>=2.4,<3"),
+    ("civrules_runtime", (2, 14), "civrules-runtime>=2.14,<3"),
+    ("civrules_runtime_imperial_settlers", (2, 5), "civrules-runtime-imperial-settlers>=2.5,<3"),
 ):
     try:
         _runtime = _importlib.import_module(_name)

@@ -17,8 +17,8 @@ from __future__ import annotations
 import importlib as _importlib
 
 for _name, _least, _wanted in (
-    ("civrules_runtime", (2, 13), "civrules-runtime>=2.13,<3"),
-    ("civrules_runtime_advanced_civilization", (2, 7), "civrules-runtime-advanced-civilization>=2.7,<3"),
+    ("civrules_runtime", (2, 14), "civrules-runtime>=2.14,<3"),
+    ("civrules_runtime_advanced_civilization", (2, 8), "civrules-runtime-advanced-civilization>=2.8,<3"),
 ):
     try:
         _runtime = _importlib.import_module(_name)

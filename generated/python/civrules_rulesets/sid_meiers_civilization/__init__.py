@@ -17,8 +17,8 @@ from __future__ import annotations
 import importlib as _importlib
 
 for _name, _least, _wanted in (
-    ("civrules_runtime", (2, 13), "civrules-runtime>=2.13,<3"),
-    ("civrules_runtime_sid_meiers_civilization", (1, 11), "civrules-runtime-sid-meiers-civilization>=1.11,<2"),
+    ("civrules_runtime", (2, 14), "civrules-runtime>=2.14,<3"),
+    ("civrules_runtime_sid_meiers_civilization", (1, 12), "civrules-runtime-sid-meiers-civilization>=1.12,<2"),
 ):
     try:
         _runtime = _importlib.import_module(_name)
