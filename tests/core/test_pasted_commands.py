@@ -401,3 +401,23 @@ def test_the_quoting_modules_say_what_they_do() -> None:
 
     assert doctest.testmod(words).failed == 0
     assert doctest.testmod(suggest).failed == 0
+
+
+
+def test_without_an_invocation_r011s_command_is_validate(tmp_path: Path) -> None:
+    """A session in another program's process (the language server in an editor's extension, a
+    test, a library caller) has no command line to repeat: R011's hint said `civrules
+    --max-diagnostics 4`, which names no command and runs none. It names `validate`, which lists them."""
+    from civrules.load import Limits
+    from civrules.pipeline.incremental import Session
+
+    rules = tmp_path / "rules"
+    (rules / "rulesets").mkdir(parents=True)
+    keys = "".join(f"k{i}: {i}\n" for i in range(3))
+    (rules / "rulesets" / "tiny.yaml").write_text("kind: ruleset\nid: tiny\nname: Tiny\n" + keys, encoding="utf-8")
+    session = Session(rules, Limits(max_diagnostics=1))
+    cut = [d for ds in session.update().by_file(1).values() for d in ds if d.code == "R011"]
+    assert cut
+    for summary in cut:
+        words = shlex.split(_hint_command(summary.hint))
+        assert words[:2] == ["civrules", "--max-diagnostics"] and words[3:] == ["validate"], words

@@ -227,12 +227,13 @@ def count_line(diagnostics: Iterable[Diagnostic], *, verbose: bool = False) -> s
 
 def _with_bound(bound: int | None) -> str:
     """The running command again with ``--max-diagnostics`` set to ``bound`` (N where unknown), to
-    paste where it was run; without a command line, `civrules --max-diagnostics N` and the options
-    that choose what was read."""
+    paste where it was run; without a command line (a language server or a session in another
+    program's process), `civrules --max-diagnostics N validate`: the command that lists them. It
+    was `civrules --max-diagnostics N`, which names no command and runs none."""
     from civrules.support.commands import command, rerun
 
     given = ["--max-diagnostics", "N" if bound is None else str(bound)]
-    return rerun(given, dropping={"--max-diagnostics": True}) or command(*given)
+    return rerun(given, dropping={"--max-diagnostics": True}) or command(*given, "validate")
 
 
 def truncation(file: str, hidden: int, limit: int) -> Diagnostic:
