@@ -1091,3 +1091,133 @@ def test_a_rules_folder_deleted_while_a_file_is_open_is_said_and_checked_again_w
     saved.rename(rules)
     session.set_text(CARDS, text.replace("    cost: 45\n", "    cots: 45\n", 1))
     assert "S002" in {d.code for d in session.update().diagnostics}
+
+
+#: A ruleset of one small cards file (its manifest lacks what a game needs: a quick first validation).
+TINY_CARDS = "cards/tiny.yaml"
+TINY = {
+    "rulesets/tiny.yaml": (
+        "kind: ruleset\nid: tiny\nname: Tiny\nfamily: advanced-civilization\n"
+        "files:\n  civilization_cards:\n    - cards/tiny.yaml\n"
+    ),
+    TINY_CARDS: (
+        "kind: civilization_cards\ncards:\n"
+        "  - id: pottery\n    name: Pottery\n    groups: [crafts]\n    cost: 45\n"
+        "    credits:\n      - {card: democracy, points: 10}\n"
+        "  - id: democracy\n    name: Democracy\n    groups: [civics]\n    cost: 200\n"
+    ),
+}
+
+
+def test_diagnostics_and_locations_are_given_under_the_uri_the_editor_opened_the_file_by(tmp_path: Path) -> None:
+    """An editor spells a path's escapes its own way (VS Code writes `c%3A` as `c%3a`): the server
+    published a file's diagnostics, and answered a definition, under its own spelling, which the
+    editor took for another document (none open, or a second tab). Everything about a file the
+    editor opened is given under the URI it opened it by; the one published before under the
+    server's spelling is cleared."""
+    rules = tmp_path / "a:b" / "rules"
+    for relative, written in TINY.items():
+        (rules / relative).parent.mkdir(parents=True, exist_ok=True)
+        (rules / relative).write_text(written, encoding="utf-8")
+    ours = (rules / TINY_CARDS).absolute().as_uri()
+    assert "%3A" in ours
+    theirs = ours.replace("%3A", "%3a")
+    text = TINY[TINY_CARDS]
+    typo = text.replace("    cost: 45\n", "    cots: 45\n", 1)
+
+    async def session() -> None:
+        editor = Editor(rules)
+        editor.initialize(rules, {})
+        await editor.settle()
+        codes = [d["code"] for d in editor.diagnostics(ours)]  # the manifest lacks much; the cards are fine
+        assert codes and "S002" not in codes
+        editor.notify(
+            "textDocument/didOpen", {"textDocument": {"uri": theirs, "languageId": "yaml", "version": 1, "text": typo}}
+        )
+        await editor.settle()
+        assert sorted(d["code"] for d in editor.diagnostics(theirs)) == sorted([*codes, "S002"])
+        assert editor.diagnostics(ours) == []  # nothing left under the server's spelling
+        credit = position(typo, "{card: democracy", len("{card: d"))
+        found = editor.request("textDocument/definition", {"textDocument": {"uri": theirs}, "position": credit})
+        assert [location["uri"] for location in found] == [theirs]
+        # The buffer comes back clean: cleared under the editor's URI, and never under ours again.
+        before = len(editor.sent)
+        editor.notify(
+            "textDocument/didChange",
+            {"textDocument": {"uri": theirs, "version": 2}, "contentChanges": [{"text": text}]},
+        )
+        await editor.settle()
+        assert [d["code"] for d in editor.diagnostics(theirs)] == codes
+        published = [
+            m["params"]["uri"]
+            for m in editor.sent[before:]
+            if m.get("method") == "textDocument/publishDiagnostics" and m["params"]["uri"].endswith(TINY_CARDS)
+        ]
+        assert published == [theirs]
+
+    asyncio.run(session())
+
+
+@pytest.mark.slow  # it validates a whole shipped ruleset (0.65 s)
+def test_ids_of_a_shipped_base_lead_to_its_file_in_a_variant_of_the_rules_folder(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A variant in the designer's rules folder extending a shipped ruleset: go-to-definition, hover
+    and completion of its base's ids found nothing (the shipped files were not indexed), and each
+    reference to one was dropped. A definition opens the installed file at its `file:` URI, which
+    answers hover and definition in turn, read-only: its buffer is never checked as rules, and a
+    rename of a shipped id is refused, saying why."""
+    from civrules.load.workspace import shipped_for
+
+    monkeypatch.delenv("CIVRULES_NO_SHIPPED")
+    rules = tmp_path / "rules"
+    (rules / "rulesets").mkdir(parents=True)
+    variant = rules / "rulesets/my-variant.yaml"
+    text = (
+        "kind: ruleset\nid: my-variant\nname: My variant\nfamily: advanced-civilization\n"
+        "extends: advanced-civilization\noverlay:\n  civilization_cards:\n    patch:\n"
+        '      - id: pottery\n        cost: 50\n        rule: "32.1"\n'
+    )
+    variant.write_text(text, encoding="utf-8")
+    shipped = shipped_for(rules)
+    assert shipped is not None
+    cards = shipped / CARDS
+    cards_text = cards.read_text(encoding="utf-8")
+    uri = variant.absolute().as_uri()
+
+    async def session() -> None:
+        editor = Editor(rules)
+        editor.initialize(rules, {})
+        await editor.settle()
+        at = position(text, "id: pottery", len("id: p"))
+        (found,) = editor.request("textDocument/definition", {"textDocument": {"uri": uri}, "position": at})
+        assert found["uri"] == cards.absolute().as_uri()
+        assert found["range"]["start"] == position(cards_text, "id: pottery", len("id: "))
+        hover = editor.request("textDocument/hover", {"textDocument": {"uri": uri}, "position": at})
+        assert "civilization card `pottery`" in hover["contents"]["value"]
+        listed = editor.request("textDocument/completion", {"textDocument": {"uri": uri}, "position": at})
+        assert "democracy" in {item["label"] for item in listed["items"]}
+        refused = _error(editor, "textDocument/prepareRename", {"textDocument": {"uri": uri}, "position": at})
+        assert "shipped with civrules" in refused["message"]
+
+        # The installed file, opened (its buffer changed): answered from, never checked.
+        runs = editor.server.runs
+        editor.notify(
+            "textDocument/didOpen",
+            {"textDocument": {"uri": found["uri"], "languageId": "yaml", "version": 1, "text": cards_text + "x: 1\n"}},
+        )
+        await editor.settle()
+        assert editor.server.runs == runs
+        credit = position(cards_text, "{card: democracy", len("{card: d"))
+        (target,) = editor.request("textDocument/definition", {"textDocument": {"uri": found["uri"]}, "position": credit})
+        assert target["range"]["start"] == position(cards_text, "id: democracy", len("id: "))
+
+    asyncio.run(session())
+
+
+def _error(editor: Editor, method: str, params: dict[str, Any]) -> dict[str, Any]:
+    """The error ``method`` is answered with."""
+    editor.next_id += 1
+    editor._handle({"id": editor.next_id, "method": method, "params": params})
+    (answer,) = [m for m in editor.sent if m.get("id") == editor.next_id and "method" not in m]
+    return dict(answer["error"])

@@ -21,6 +21,7 @@ from civrules.diagnostics import Diagnostic, Span, codes, words
 from civrules.diagnostics.markup import markdown_code, markdown_text
 from civrules.families import CollectionSpec, Family, HoverList, families
 from civrules.load import Document, NodePath
+from civrules.load.names import SHIPPED
 from civrules.pipeline.incremental import Result
 from civrules.resolve import SETTING_OPERATIONS, entity_key
 from civrules.schema import validator_for
@@ -179,7 +180,10 @@ class Index:
         if workspace is None:
             return
         earlier = previous._files if previous is not None else {}
-        for relative in result.files:
+        # The shipped files the result read too (a variant in the rules folder extending a shipped
+        # ruleset): its base's ids are defined there. Left out, a definition, a hover or a completion
+        # of a base id in the variant found nothing, and each reference to one was dropped.
+        for relative in (*result.files, *sorted(workspace.shipped_keys().values())):
             loaded = workspace.load(relative)
             if loaded.document is None or loaded.kind is None:
                 continue
@@ -259,6 +263,12 @@ class Index:
         if not defined:
             raise RenameRefusedError(
                 f"no {self._word(symbol)} `{symbol.id}` is defined where this file is used: nothing to rename"
+            )
+        shipped = next((s for s in defined if s.relative.startswith(SHIPPED)), None)
+        if shipped is not None:
+            raise RenameRefusedError(
+                f"`{symbol.id}` is defined in a ruleset shipped with civrules ({shipped.span.file}), which "
+                "a rename cannot edit"
             )
         return defined
 

@@ -60,6 +60,7 @@ from civrules.diagnostics.markup import markdown_block, markdown_text, plain
 from civrules.diagnostics.words import named_path
 from civrules.load import Limits
 from civrules.load.lines import decode
+from civrules.load.names import SHIPPED
 from civrules.load.reader import scalar_text
 from civrules.lsp.index import (
     Index,
@@ -146,6 +147,14 @@ class Folder:
         #: The files outside the rules folder a published location points at (the shipped rules
         #: the last result read), by URI: their keys in its workspace, to read their lines.
         self.outside: dict[str, str] = {}
+        #: The same files' keys by their absolute paths, whatever spelling of their URIs the editor
+        #: sends back (a definition opened one, and the designer hovers in it).
+        self._shipped: dict[str, str] = {}
+        #: The URI the editor used for each file it opened (by its path under rules/): what the
+        #: file's diagnostics and locations are given under. Given under the server's own spelling
+        #: of the path (`%3A` where the editor wrote `%3a`, `:` where it wrote `%3A`), they were
+        #: shown for no open document, or for a second one.
+        self._client_uris: dict[str, str] = {}
         self._dirty = False
         self._task: asyncio.Task[None] | None = None
         self._stopped = False
@@ -165,12 +174,23 @@ class Folder:
         return self.session.root
 
     def relative(self, uri: str) -> str | None:
+        """The file ``uri`` names: its path under rules/, or the key of a shipped file the last
+        result read (:meth:`places`); None for any other."""
         path = fs_path(uri)
         if path is None:
             return None
-        return self.session.relative(Path(path))
+        return self.session.relative(Path(path)) or self._shipped.get(os.path.abspath(path))
 
     def uri(self, relative: str) -> str:
+        """The URI of the file ``relative`` (a key of :meth:`relative`) as the editor knows it: the one
+        it opened the file by, else the file's `file:` URI (the installed file's for a shipped one)."""
+        sent = self._client_uris.get(relative)
+        if sent is not None:
+            return sent
+        if relative.startswith(SHIPPED):
+            shipped = self.result.workspace.shipped_keys() if self.result and self.result.workspace else {}
+            path = next((display for display, key in shipped.items() if key == relative), None)
+            return file_uri(os.path.abspath(path)) if path is not None else ""
         return file_uri(str((self.session.root / relative).absolute()))
 
     def places(self, result: Result) -> dict[str, str]:
@@ -180,19 +200,21 @@ class Folder:
         The shipped ones are noted in :attr:`outside`, for their lines to be read (:meth:`text`)."""
         places = {display: self.uri(relative) for relative, display in result.files.items()}
         self.outside = {}
+        self._shipped = {}
         if result.workspace is not None:
             for display, key in result.workspace.shipped_keys().items():
-                uri = from_fs_path(os.path.abspath(display))
+                uri = self._client_uris.get(key) or from_fs_path(os.path.abspath(display))
                 if uri and display not in places:
                     places[display] = uri
                     self.outside[uri] = key
+                    self._shipped[os.path.abspath(display)] = key
         return places
 
     def text_outside(self, uri: str) -> str | None:
         """The text of a shipped file a published location points at (see :meth:`places`), read as
         civrules reads it (no link followed, within the size bound); None for any other URI."""
-        key = self.outside.get(uri)
-        if key is None or self.result is None or self.result.workspace is None:
+        key = self.relative(uri)
+        if key is None or not key.startswith(SHIPPED) or self.result is None or self.result.workspace is None:
             return None
         try:
             return decode(self.result.workspace.read_bytes(key))
@@ -204,6 +226,9 @@ class Folder:
         relative = self.relative(uri)
         if relative is None:
             return
+        self._client_uris[relative] = uri
+        if relative.startswith(SHIPPED):
+            return  # an installed file opened to be read: what its buffer holds is no rule data of the folder
         document = self.server.workspace.text_documents.get(unquote(uri))
         self.session.set_text(relative, document.source if document is not None else None)
         self.schedule()
@@ -387,8 +412,14 @@ class Folder:
         positions = self.positions()
         for display in sorted(set(grouped) | set(self._published)):
             found = tuple(grouped.get(display, ()))
-            if self._published.get(display, ()) == found:
+            if self._published.get(display, ()) == found and self._uris.get(display) == places.get(display):
                 continue
+            if display in places and self._uris.get(display) not in (None, places[display]):
+                # The editor opened the file under another spelling of its URI: what was shown
+                # under the server's own goes, and the diagnostics are given under the editor's.
+                self.server.text_document_publish_diagnostics(
+                    types.PublishDiagnosticsParams(uri=self._uris[display], diagnostics=[])
+                )
             if display not in places:  # a file that went away: clear what was shown for it
                 uri = self._uris.get(display)
                 if uri is not None:
@@ -554,7 +585,9 @@ class CivrulesServer(LanguageServer):
                 best is None or len(folder.rules.absolute().parts) > len(best.rules.absolute().parts)
             ):
                 best = folder
-        return best
+        # A shipped file a folder's rulesets read (a definition in a shipped base opened it): answered
+        # by that folder, read-only.
+        return best or next((folder for folder in self.folders if folder.relative(uri) is not None), None)
 
     def relative(self, uri: str) -> str | None:
         folder = self.folder_of(uri)
@@ -639,8 +672,8 @@ class CivrulesServer(LanguageServer):
             return source
         folder = self.folder_of(uri)
         relative = folder.relative(uri) if folder is not None else None
-        if folder is None or relative is None:
-            # A shipped file a published location points at (R013's related location).
+        if folder is None or relative is None or relative.startswith(SHIPPED):
+            # A shipped file a published location points at (R013's related location, a definition).
             return next((text for f in self.folders if (text := f.text_outside(uri)) is not None), None)
         try:
             raw = read_under(folder.session.root, relative, folder.session.limits.max_bytes)
