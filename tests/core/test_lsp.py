@@ -1209,7 +1209,9 @@ def test_ids_of_a_shipped_base_lead_to_its_file_in_a_variant_of_the_rules_folder
         await editor.settle()
         assert editor.server.runs == runs
         credit = position(cards_text, "{card: democracy", len("{card: d"))
-        (target,) = editor.request("textDocument/definition", {"textDocument": {"uri": found["uri"]}, "position": credit})
+        (target,) = editor.request(
+            "textDocument/definition", {"textDocument": {"uri": found["uri"]}, "position": credit}
+        )
         assert target["range"]["start"] == position(cards_text, "id: democracy", len("id: "))
 
     asyncio.run(session())

@@ -9,6 +9,8 @@ same, whatever the spelling.
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from civrules.diagnostics import Diagnostic
@@ -111,3 +113,22 @@ def test_a_suppression_of_a_base_file_spelt_otherwise_is_told_the_same() -> None
     variant = shipped_text(WESTERN) + "suppress:\n" + entry
     (found,) = errors({WESTERN: variant}, "advanced-civilization-western")
     assert found.hint == "write `cards/advanced-civilization.yaml`"
+
+
+def test_a_missing_data_file_is_offered_only_files_of_its_slots_kind(tmp_path: Path) -> None:
+    """A cards file renamed on disk (`cards/deck.yaml`) while the manifest still lists the old name:
+    L012's "did you mean" offered the closest rule file of any kind, the manifest itself or the
+    factions file named like it, and the quick fix applying it made a kind mismatch. Only a file of
+    the slot's kind is offered: here none is close enough, and the hint says where paths start."""
+    from civrules.pipeline.incremental import Session
+    from tests.conftest import copy_rulesets
+
+    rules = copy_rulesets(tmp_path / "rules", "imperial-settlers")
+    (rules / "cards/imperial-settlers.yaml").rename(rules / "cards/deck.yaml")
+    session = Session(rules)
+    (found,) = [d for d in session.update().diagnostics if d.code == "L012"]
+    assert found.hint is not None and found.hint.startswith("the path is relative to"), found.hint
+    # Named close to what was listed, the renamed file is the one offered.
+    (rules / "cards/deck.yaml").rename(rules / "cards/imperial-settlers-core.yaml")
+    (found,) = [d for d in session.update().diagnostics if d.code == "L012"]
+    assert found.hint is not None and found.hint.startswith("did you mean `cards/imperial-settlers-core.yaml`?")

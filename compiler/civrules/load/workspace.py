@@ -75,6 +75,16 @@ def shipped_turned_off_by() -> str:
     return f"`--no-shipped` or {environment.written(NO_SHIPPED_VARIABLE)}"
 
 
+def is_manifest_path(relative: str) -> bool:
+    """Whether the rule file ``relative`` (a path under rules/) is where a ruleset's manifest is:
+    directly in `rulesets/`.
+
+    >>> is_manifest_path("rulesets/my-game.yaml"), is_manifest_path("cards/my-game.yaml")
+    (True, False)
+    """
+    return relative.startswith("rulesets/") and relative.count("/") == 1
+
+
 def shipped_for(root: Path) -> Path | None:
     """The shipped rules a rules folder sees: none with `--no-shipped` (CIVRULES_NO_SHIPPED), and
     none for the shipped folder itself (civrules' own checkout)."""
@@ -427,6 +437,15 @@ class Workspace:
         family = registered().get(base.kind, (None, ""))[0]
         return family if family is not None and family is not default_family() else None
 
+    def _written_kind(self, relative: str) -> object:
+        """The `kind:` the rule file ``relative`` declares, as written (None where it declares none,
+        or is no manifest's data file, or cannot be read)."""
+        if is_manifest_path(relative):
+            return None
+        document = self.load(relative).document
+        data = document.data if document is not None else None
+        return data.get("kind") if isinstance(data, dict) else None
+
     def load_as(self, relative: str, family: Family) -> LoadedFile:
         """``rules/<relative>`` read as a file of ``family`` (the family of a ruleset that uses it).
 
@@ -499,7 +518,7 @@ class Workspace:
         if self._manifests is not None:
             return self._manifests
         directory = self.root / "rulesets"
-        paths = [self.root / r for r in self.rule_files() if r.startswith("rulesets/") and r.count("/") == 1]
+        paths = [self.root / r for r in self.rule_files() if is_manifest_path(r)]
         unlisted = {self.display(self.root), self.display(directory)}
         said = any(
             d.code == codes.UNREADABLE.code and d.span and d.span.file in unlisted for d in self.discovery_diagnostics
@@ -802,7 +821,11 @@ class Workspace:
                     if reason == "no such file":
                         from civrules.diagnostics.suggest import closest
 
-                        close = closest(relative, [*self.rule_files(), *theirs])
+                        # Only a file of the slot's kind: any other was offered (the manifest
+                        # itself for its `cards/<its id>.yaml` once that file was renamed, a
+                        # factions file beside it), and the quick fix made a kind mismatch of it.
+                        of_kind = (r for r in self.rule_files() if self._written_kind(r) == expected)
+                        close = closest(relative, [*of_kind, *theirs])
                     if close in theirs:
                         # Never "paths are relative to ..." for a base's file: a copy of it there
                         # would define each of its entries twice.
