@@ -403,7 +403,6 @@ def test_the_quoting_modules_say_what_they_do() -> None:
     assert doctest.testmod(suggest).failed == 0
 
 
-
 def test_without_an_invocation_r011s_command_is_validate(tmp_path: Path) -> None:
     """A session in another program's process (the language server in an editor's extension, a
     test, a library caller) has no command line to repeat: R011's hint said `civrules
