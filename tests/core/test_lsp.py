@@ -1223,3 +1223,44 @@ def _error(editor: Editor, method: str, params: dict[str, Any]) -> dict[str, Any
     editor._handle({"id": editor.next_id, "method": method, "params": params})
     (answer,) = [m for m in editor.sent if m.get("id") == editor.next_id and "method" not in m]
     return dict(answer["error"])
+
+
+@pytest.mark.parametrize(
+    ("kind", "keys", "collection"),
+    [
+        ("imperial-settlers/cards", ["cards", "colours"], "colours"),  # `colours: [brown]`
+        ("imperial-settlers/cards", ["cards", "production"], "goods"),  # `production: [wood, wood]`
+        ("sid-meiers-civilization/map", ["tiles", "squares"], "terrains"),  # `squares: [[floresta, ...]]`
+        ("civilization_cards", ["cards", "groups"], "groups"),  # declared on the list itself
+    ],
+)
+def test_a_reference_declared_on_a_lists_elements_is_found_in_the_list(
+    kind: str, keys: list[str], collection: str
+) -> None:
+    """Completion in a flow list (`colours: [`) reads the reference of the value at its key path,
+    which names no list index: one declared on the list's `items` (Imperial Settlers' colours,
+    goods and referred cards, a Sid Meier's tile's terrains) was not found, and nothing was offered."""
+    from civrules.lsp.index import reference_at
+
+    found = reference_at(kind, keys)
+    assert found is not None and found.collection == collection
+
+
+@pytest.mark.slow  # every shipped ruleset validated (about 4 s)
+def test_completion_offers_the_id_written_at_every_reference_of_the_shipped_rules() -> None:
+    """At each reference the shipped files write, in every family's files, completion's reference
+    lookup names the collection of the id written there (which completion then offers)."""
+    from civrules.lsp.index import reference_at
+
+    index = Index(Session(RULES).update())
+    missed = []
+    for relative, symbols in sorted(index.by_file.items()):
+        lines = split_lines((RULES / relative).read_text(encoding="utf-8"))
+        for symbol in symbols:
+            if symbol.definition or symbol.span.line != symbol.span.end_line:
+                continue
+            keys, is_value = yaml_key_path(lines, symbol.span.line, symbol.span.column)
+            found = reference_at(index.kinds.get(relative), keys) if is_value else None
+            if found is None or found.collection != symbol.collection:
+                missed.append(f"{relative}:{symbol.span.line}: {symbol.collection} {keys}")
+    assert not missed, missed[:10]

@@ -25,7 +25,15 @@ from civrules.load.names import SHIPPED
 from civrules.pipeline.incremental import Result
 from civrules.resolve import SETTING_OPERATIONS, entity_key
 from civrules.schema import validator_for
-from civrules.schema.references import LIST_OPERATIONS, Ref, find_references, node_at, ref_at, schema_of
+from civrules.schema.references import (
+    LIST_OPERATIONS,
+    Ref,
+    find_references,
+    item_nodes,
+    node_at,
+    ref_at,
+    schema_of,
+)
 
 #: The family of each qualified file kind: each kind is one family's (another family's kinds are
 #: qualified by its id), and a file is read with its own family's collections and settings, never
@@ -525,7 +533,7 @@ def reference_at(kind: str | None, keys: list[str]) -> Ref | None:
             setting = schema_of(family.slot_kind(slot)) if slot is not None else None
             if setting is None:
                 return None
-            return ref_at(setting, node_at(setting, tuple(k for k in named if k not in steps)))
+            return _ref_within(setting, tuple(k for k in named if k not in steps))
         spec = family.collections.get(keys[1])
         collection = schema_of(family.slot_kind(spec.slot)) if spec is not None else None
         if spec is None or collection is None:
@@ -533,8 +541,22 @@ def reference_at(kind: str | None, keys: list[str]) -> Ref | None:
         rest = tuple(k for k in keys[3:] if k not in steps)
         if rest == ("id",) and spec.key == "id" and keys[2] != "add":
             return Ref(keys[1], "overlay target")
-        return ref_at(collection, node_at(collection, (*spec.path, *rest)))
-    return ref_at(schema, node_at(schema, tuple(keys)))
+        return _ref_within(collection, (*spec.path, *rest))
+    return _ref_within(schema, tuple(keys))
+
+
+def _ref_within(schema: Mapping[str, Any], path: tuple[str, ...]) -> Ref | None:
+    """What the value at the key path ``path`` refers to: declared on the value, or, where the value
+    is a list (a flow list `colours: [brown]`, nested as a tile's `squares: [[...]]`), on its
+    elements. A key path names no list index, and a reference declared on a list's `items` (an
+    Imperial Settlers card's colours and production, a tile's terrains) was offered no ids."""
+    nodes = node_at(schema, path)
+    while nodes:
+        found = ref_at(schema, nodes)
+        if found is not None:
+            return found
+        nodes = item_nodes(schema, nodes)
+    return None
 
 
 def _name_of(entity: Any) -> str:

@@ -407,14 +407,15 @@ def node_at(schema: Mapping[str, Any], path: tuple[str, ...], *, item: bool = Fa
                         if key in b.get("properties", {})
                     )
         nodes = tuple(following)
-    if item:
-        nodes = tuple(
-            b["items"]
-            for node in nodes
-            for b in _branches_of(frozen, _Frozen(node))
-            if isinstance(b.get("items"), dict)
-        )
-    return nodes
+    return item_nodes(schema, nodes) if item else nodes
+
+
+def item_nodes(schema: Mapping[str, Any], nodes: tuple[Any, ...]) -> tuple[Any, ...]:
+    """The schema nodes of the elements of a list the schema nodes ``nodes`` describe."""
+    frozen = _Frozen(schema)
+    return tuple(
+        b["items"] for node in nodes for b in _branches_of(frozen, _Frozen(node)) if isinstance(b.get("items"), dict)
+    )
 
 
 def ref_at(schema: Mapping[str, Any], nodes: tuple[Any, ...]) -> Ref | None:
