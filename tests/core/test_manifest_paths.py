@@ -128,7 +128,10 @@ def test_a_missing_data_file_is_offered_only_files_of_its_slots_kind(tmp_path: P
     session = Session(rules)
     (found,) = [d for d in session.update().diagnostics if d.code == "L012"]
     assert found.hint is not None and found.hint.startswith("the path is relative to"), found.hint
+    assert found.suggestion is None
     # Named close to what was listed, the renamed file is the one offered.
     (rules / "cards/deck.yaml").rename(rules / "cards/imperial-settlers-core.yaml")
     (found,) = [d for d in session.update().diagnostics if d.code == "L012"]
     assert found.hint is not None and found.hint.startswith("did you mean `cards/imperial-settlers-core.yaml`?")
+    # And the editor's quick fix writes it (a "did you mean" of a path had none: it was to be typed).
+    assert found.suggestion == "cards/imperial-settlers-core.yaml"

@@ -23,7 +23,7 @@ import copy
 import os
 import re
 from collections.abc import Callable, Iterable, Iterator, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import partial
 from pathlib import Path, PurePosixPath
 from typing import Any
@@ -837,15 +837,17 @@ class Workspace:
                         where = f"did you mean `{close}`? (paths are relative to {named_path(self.display(self.root))})"
                     elif reason != "no such file" and unreadable[0].hint:
                         where = unreadable[0].hint  # the file is there: what keeps it from being read
-                    result.diagnostics.append(
-                        _diag(
-                            codes.UNREADABLE,
-                            f"{ticked(relative)} cannot be read: {reason}",
-                            document.span(at),
-                            where,
-                            subjects=(relative,),
-                        )
+                    missing = _diag(
+                        codes.UNREADABLE,
+                        f"{ticked(relative)} cannot be read: {reason}",
+                        document.span(at),
+                        where,
+                        subjects=(relative,),
                     )
+                    # The path its "did you mean" proposes, for the editor's quick fix (it had none:
+                    # a renamed file's new name was to be typed). A base's file is to be deleted.
+                    fix = close if close and close not in theirs else None
+                    result.diagnostics.append(replace(missing, suggestion=fix) if fix else missing)
                     continue
                 if loaded.kind is not None and loaded.kind != qualify(family, expected):
                     assert loaded.document is not None
