@@ -1264,3 +1264,46 @@ def test_completion_offers_the_id_written_at_every_reference_of_the_shipped_rule
             if found is None or found.collection != symbol.collection:
                 missed.append(f"{relative}:{symbol.span.line}: {symbol.collection} {keys}")
     assert not missed, missed[:10]
+
+
+def test_a_file_opened_through_two_workspace_folders_of_one_project_is_served_under_both(
+    tmp_path: Path,
+) -> None:
+    """Two workspace folders naming one project (the project, and a link to it): the rules folder
+    is served once, under the first name, and a file the editor opened under the other was served
+    by no folder (no diagnostic, no hover). Opened under both, it is published under both; closed
+    under one, what was shown there is cleared and the other keeps its diagnostics."""
+    project = tmp_path / "project"
+    for relative, written in TINY.items():
+        (project / "rules" / relative).parent.mkdir(parents=True, exist_ok=True)
+        (project / "rules" / relative).write_text(written, encoding="utf-8")
+    (tmp_path / "link").symlink_to(project, target_is_directory=True)
+    direct = (project / "rules" / TINY_CARDS).as_uri()
+    linked = (tmp_path / "link" / "rules" / TINY_CARDS).as_uri()
+    typo = TINY[TINY_CARDS].replace("    cost: 45\n", "    cots: 45\n", 1)
+
+    async def session() -> None:
+        editor = Editor(Path("rules"))
+        folders = [{"uri": project.as_uri(), "name": "a"}, {"uri": (tmp_path / "link").as_uri(), "name": "b"}]
+        editor.request(
+            "initialize", {"processId": None, "rootUri": None, "workspaceFolders": folders, "capabilities": {}}
+        )
+        editor.notify("initialized", {})
+        assert len(editor.server.folders) == 1
+        for uri in (direct, linked):
+            editor.notify(
+                "textDocument/didOpen", {"textDocument": {"uri": uri, "languageId": "yaml", "version": 1, "text": typo}}
+            )
+        await editor.settle()
+        for uri in (direct, linked):
+            assert "S002" in [d["code"] for d in editor.diagnostics(uri)], uri
+            hover = editor.request(
+                "textDocument/hover", {"textDocument": {"uri": uri}, "position": position(typo, "cots")}
+            )
+            assert hover is not None and "S002" in hover["contents"]["value"]
+        editor.notify("textDocument/didClose", {"textDocument": {"uri": linked}})
+        await editor.settle()
+        assert editor.diagnostics(linked) == []
+        assert "S002" in [d["code"] for d in editor.diagnostics(direct)]
+
+    asyncio.run(session())

@@ -143,7 +143,8 @@ class Folder:
         #: The last result's diagnostics by the file they point at (see diagnostics_of()).
         self._grouped: tuple[Result, dict[str, list[Diagnostic]]] | None = None
         self._published: dict[str, tuple[Diagnostic, ...]] = {}
-        self._uris: dict[str, str] = {}
+        #: The URIs each file's diagnostics were last published under, by its name in diagnostics.
+        self._uris: dict[str, tuple[str, ...]] = {}
         #: The files outside the rules folder a published location points at (the shipped rules
         #: the last result read), by URI: their keys in its workspace, to read their lines.
         self.outside: dict[str, str] = {}
@@ -154,7 +155,11 @@ class Folder:
         #: file's diagnostics and locations are given under. Given under the server's own spelling
         #: of the path (`%3A` where the editor wrote `%3a`, `:` where it wrote `%3A`), they were
         #: shown for no open document, or for a second one.
-        self._client_uris: dict[str, str] = {}
+        self._client_uris: dict[str, list[str]] = {}
+        #: The other names of the rules folder the editor's workspace folders give it (a workspace
+        #: folder that is a link to the project, beside the project itself): a file opened under
+        #: one of them is this folder's file. It was served by no folder (no diagnostic, no hover).
+        self.aliases: tuple[Path, ...] = ()
         self._dirty = False
         self._task: asyncio.Task[None] | None = None
         self._stopped = False
@@ -179,14 +184,30 @@ class Folder:
         path = fs_path(uri)
         if path is None:
             return None
-        return self.session.relative(Path(path)) or self._shipped.get(os.path.abspath(path))
+        return self.holds(path) or self._shipped.get(os.path.abspath(path))
+
+    def holds(self, path: str) -> str | None:
+        """``path`` relative to the rules folder, under its own name or one of its :attr:`aliases`
+        (each taken lexically, as the session takes its own: no link in the path is followed)."""
+        found = self.session.relative(Path(path))
+        if found is not None:
+            return found
+        lexical = Path(os.path.normpath(os.path.abspath(path)))
+        for alias in self.aliases:
+            try:
+                relative = lexical.relative_to(os.path.normpath(alias.absolute())).as_posix()
+            except ValueError:
+                continue
+            # As the folder's own name would give it: the session's checks of the name apply.
+            return self.session.relative(self.session.root / relative) if relative not in ("", ".") else None
+        return None
 
     def uri(self, relative: str) -> str:
         """The URI of the file ``relative`` (a key of :meth:`relative`) as the editor knows it: the one
         it opened the file by, else the file's `file:` URI (the installed file's for a shipped one)."""
         sent = self._client_uris.get(relative)
-        if sent is not None:
-            return sent
+        if sent:
+            return sent[-1]  # the one it opened last
         if relative.startswith(SHIPPED):
             shipped = self.result.workspace.shipped_keys() if self.result and self.result.workspace else {}
             path = next((display for display, key in shipped.items() if key == relative), None)
@@ -203,7 +224,8 @@ class Folder:
         self._shipped = {}
         if result.workspace is not None:
             for display, key in result.workspace.shipped_keys().items():
-                uri = self._client_uris.get(key) or from_fs_path(os.path.abspath(display))
+                opened = self._client_uris.get(key)
+                uri = opened[-1] if opened else from_fs_path(os.path.abspath(display))
                 if uri and display not in places:
                     places[display] = uri
                     self.outside[uri] = key
@@ -221,15 +243,23 @@ class Folder:
         except (OSError, RefusedError):
             return None
 
-    def changed(self, uri: str) -> None:
+    def changed(self, uri: str, closed: bool = False) -> None:
         """Read ``uri`` from its open buffer (or from disk when it is closed) from now on."""
         relative = self.relative(uri)
         if relative is None:
             return
-        self._client_uris[relative] = uri
+        sent = self._client_uris.setdefault(relative, [])
+        if uri in sent:
+            sent.remove(uri)
+        if not (closed and sent):  # closed, the last keeps its spelling: a closed file's problems stay listed
+            sent.append(uri)
         if relative.startswith(SHIPPED):
             return  # an installed file opened to be read: what its buffer holds is no rule data of the folder
-        document = self.server.workspace.text_documents.get(unquote(uri))
+        documents = self.server.workspace.text_documents
+        # Closed under one URI, a file still open under another is read from that buffer.
+        document = documents.get(unquote(uri)) or next(
+            (documents[unquote(other)] for other in reversed(sent) if unquote(other) in documents), None
+        )
         self.session.set_text(relative, document.source if document is not None else None)
         self.schedule()
 
@@ -261,8 +291,7 @@ class Folder:
         if self._task is not None and not self._task.done():
             self._task.cancel()
         for display in sorted(self._published):
-            uri = self._uris.get(display)
-            if uri is not None:
+            for uri in self._uris.get(display, ()):
                 self.server.text_document_publish_diagnostics(types.PublishDiagnosticsParams(uri=uri, diagnostics=[]))
         self._published.clear()
 
@@ -407,32 +436,36 @@ class Folder:
         return self._index
 
     def publish(self, result: Result) -> None:
+        """Publish what changed since the last time, for each file under every URI the editor has
+        it open by (its own spelling; two where two workspace folders name the same folder), else
+        its `file:` URI; what was shown under a URI no longer used is cleared."""
         places = self.places(result)
         grouped = result.by_file(self.session.limits.max_diagnostics)
         positions = self.positions()
+        relatives = {display: relative for relative, display in result.files.items()}
         for display in sorted(set(grouped) | set(self._published)):
             found = tuple(grouped.get(display, ()))
-            if self._published.get(display, ()) == found and self._uris.get(display) == places.get(display):
+            sent = self._client_uris.get(relatives.get(display, ""))
+            uris = tuple(sent) if sent else (places[display],) if display in places else ()
+            before = self._uris.get(display, ())
+            if self._published.get(display, ()) == found and before == uris:
                 continue
-            if display in places and self._uris.get(display) not in (None, places[display]):
-                # The editor opened the file under another spelling of its URI: what was shown
-                # under the server's own goes, and the diagnostics are given under the editor's.
-                self.server.text_document_publish_diagnostics(
-                    types.PublishDiagnosticsParams(uri=self._uris[display], diagnostics=[])
-                )
-            if display not in places:  # a file that went away: clear what was shown for it
-                uri = self._uris.get(display)
-                if uri is not None:
+            for gone in before:
+                if gone not in uris:  # a file that went away, or a URI the editor no longer uses
                     self.server.text_document_publish_diagnostics(
-                        types.PublishDiagnosticsParams(uri=uri, diagnostics=[])
+                        types.PublishDiagnosticsParams(uri=gone, diagnostics=[])
                     )
+            if not uris:
                 self._published.pop(display, None)
+                self._uris.pop(display, None)
                 continue
             self._published[display] = found
-            uri = self._uris[display] = places[display]
+            self._uris[display] = uris
             converted = [lsp_diagnostic(d, places, positions) for d in found]
-            published = types.PublishDiagnosticsParams(uri=uri, diagnostics=converted)
-            self.server.text_document_publish_diagnostics(published)
+            for uri in uris:
+                self.server.text_document_publish_diagnostics(
+                    types.PublishDiagnosticsParams(uri=uri, diagnostics=converted)
+                )
 
     def positions(self) -> Positions:
         return self.server.positions()
@@ -544,7 +577,13 @@ class CivrulesServer(LanguageServer):
             # Neither is a folder: the first workspace folder's, where the editor's project is.
             found = [next((path for path in tried if _is_folder(path)), tried[0])]
         problem = rules_folder_problem(tried)
-        return self._serve(_distinct(found), problem)
+        aliases: dict[Path, list[Path]] = {}
+        for path in found:
+            aliases.setdefault(_key(path), []).append(path)
+        started = self._serve(_distinct(found), problem)
+        for folder in self.folders:
+            folder.aliases = tuple(p for p in aliases.get(_key(folder.rules), ()) if p != folder.rules)
+        return started
 
     def _serve(self, wanted: list[Path], problem: Diagnostic | None) -> list[Folder]:
         """Serve ``wanted``: a folder served already goes on, the others are stopped or started
@@ -581,7 +620,7 @@ class CivrulesServer(LanguageServer):
             return None
         best: Folder | None = None
         for folder in self.folders:
-            if folder.session.relative(Path(path)) is not None and (
+            if folder.holds(path) is not None and (
                 best is None or len(folder.rules.absolute().parts) > len(best.rules.absolute().parts)
             ):
                 best = folder
@@ -593,11 +632,11 @@ class CivrulesServer(LanguageServer):
         folder = self.folder_of(uri)
         return folder.relative(uri) if folder is not None else None
 
-    def changed(self, uri: str) -> None:
-        """Read ``uri`` from its open buffer (or from disk when it is closed) from now on."""
+    def changed(self, uri: str, closed: bool = False) -> None:
+        """Read ``uri`` from its open buffer (or from disk when it is ``closed``) from now on."""
         folder = self.folder_of(uri)
         if folder is not None:
-            folder.changed(uri)
+            folder.changed(uri, closed)
 
     def schedule(self) -> None:
         """Validate every folder again once changes stop coming (a file changed on disk)."""
@@ -818,7 +857,7 @@ def create_server(rules: Path, limits: Limits | None = None) -> CivrulesServer:
 
     @server.feature(types.TEXT_DOCUMENT_DID_CLOSE)
     def did_close(ls: CivrulesServer, params: types.DidCloseTextDocumentParams) -> None:
-        ls.changed(params.text_document.uri)
+        ls.changed(params.text_document.uri, closed=True)
 
     @server.feature(types.WORKSPACE_DID_CHANGE_WATCHED_FILES)
     def watched(ls: CivrulesServer, params: types.DidChangeWatchedFilesParams) -> None:
