@@ -822,8 +822,8 @@ class Workspace:
                         from civrules.diagnostics.suggest import closest
 
                         # Only a file of the slot's kind: any other was offered (the manifest
-                        # itself for its `cards/<its id>.yaml` once that file was renamed, a
-                        # factions file beside it), and the quick fix made a kind mismatch of it.
+                        # itself for its `items/<its id>.yaml` once that file was renamed, a file
+                        # of another kind named alike), and the quick fix made a kind mismatch of it.
                         of_kind = (r for r in self.rule_files() if self._written_kind(r) == expected)
                         close = closest(relative, [*of_kind, *theirs])
                     if close in theirs:

@@ -547,9 +547,9 @@ def reference_at(kind: str | None, keys: list[str]) -> Ref | None:
 
 def _ref_within(schema: Mapping[str, Any], path: tuple[str, ...]) -> Ref | None:
     """What the value at the key path ``path`` refers to: declared on the value, or, where the value
-    is a list (a flow list `colours: [brown]`, nested as a tile's `squares: [[...]]`), on its
-    elements. A key path names no list index, and a reference declared on a list's `items` (an
-    Imperial Settlers card's colours and production, a tile's terrains) was offered no ids."""
+    is a list (a flow list `needs: [a]`, or nested, `grid: [[a, b]]`), on its elements. A key path
+    names no list index, and a reference declared on a list's `items` rather than on the list was
+    offered no ids in completion."""
     nodes = node_at(schema, path)
     while nodes:
         found = ref_at(schema, nodes)
