@@ -1285,10 +1285,12 @@ def _translate(
             subjects=_about(path, instance),
         )
         return
+    repeat = _first_repeat_at(instance) if keyword == "uniqueItems" and isinstance(instance, list) else None
     yield _diag(
         codes.SCHEMA_VIOLATION,
         _message(error, path),
-        document.span(path),
+        # a repeated item is told at the repeat, the entry to delete, not at the list's first one
+        document.span(path if repeat is None else (*path, repeat)),
         _hint(error, defs, _family_id(document)),
         subjects=_about(path, error.instance),
     )
@@ -1983,11 +1985,21 @@ def _size_message(keyword: str, instance: list[Any] | dict[str, Any] | str, boun
 
 def _first_repeated(items: list[Any]) -> Any:
     """The first item of ``items`` that an earlier one repeats (None when none does)."""
+    at = _first_repeat_at(items)
+    return None if at is None else items[at]
+
+
+def _first_repeat_at(items: list[Any]) -> int | None:
+    """The index of the first item of ``items`` that an earlier one repeats (None when none does).
+
+    >>> _first_repeat_at(["a", "b", "a", "b"]), _first_repeat_at(["a"])
+    (2, None)
+    """
     seen: set[Any] = set()
-    for item in items:
+    for at, item in enumerate(items):
         key = _unique_key(item)
         if key in seen:
-            return item
+            return at
         seen.add(key)
     return None
 
@@ -2106,7 +2118,8 @@ def _specific_hint(error: ValidationError, defs: Mapping[str, Any], family: str 
         for item in error.instance:
             text = json.dumps(item, sort_keys=True, ensure_ascii=False)
             if text in seen:
-                return f"{_show(item) if not isinstance(item, (dict, list)) else f'`{text}`'} is listed twice: keep one"
+                said = _show(item) if not isinstance(item, (dict, list)) else f"`{text}`"
+                return f"{said} is listed twice: keep one"
             seen.add(text)
     if error.validator == "maxLength" and isinstance(error.instance, str):
         if error.path and error.path[-1] == "name":

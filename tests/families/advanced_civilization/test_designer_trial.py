@@ -703,3 +703,10 @@ def test_the_diff_of_a_removal_carries_the_reason_the_variant_gives() -> None:
     assert variant.resolved is not None and base.resolved is not None
     (removed,) = diff_rulesets(base.resolved, variant.resolved).to_json()["collections"]["calamities"]["removed"]
     assert removed["why"] == "house rule: no Flood"
+
+
+def test_a_file_a_variant_lists_twice_is_told_at_the_repeat_to_delete() -> None:
+    text = HEAD + "files:\n  map:\n    - maps/western-panel.yaml\n    - maps/western-panel.yaml  # the repeat\n"
+    found = only(analysed(text), text, "# the repeat", "S001")
+    assert found.span is not None and found.span.column == text.splitlines()[-1].index("maps") + 1
+    assert found.hint is not None and "listed twice" in found.hint
