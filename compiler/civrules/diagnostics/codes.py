@@ -598,8 +598,10 @@ OVERLAY_UNCHANGED = define(
     W,
     """
     What: a variant's `patch` entry sets each field it names to the value the entity already has
-    (the base's, or the variant's it extends). Citations (`rule`, `source`) and `note` are not
-    judged: they cite a change. An entry that changes some field and restates another is not
+    (the base's, or the variant's it extends); or a patch of a setting (under `overlay.settings`,
+    or the setting restated in the manifest, which merges into the base's) sets each of its
+    fields to the value the setting already has. Citations (`rule`, `source`) and `note` are not
+    judged: they cite a change. A patch that changes some field and restates another is not
     told: restating a value beside a change may be meant, to cite a second source for it.
     Why: the patch changes nothing, so the designer's edit is not in the ruleset: usually the
     wrong entity (a card of a similar name), a value copied from the base and not yet changed, or
@@ -612,6 +614,8 @@ OVERLAY_UNCHANGED = define(
             patch:
               - {id: lantern, cost: 10, source: "house rule: ..."}   # FAIL: the base's lantern costs 10
               - {id: lantern, cost: 12, source: "house rule: ..."}   # PASS
+          settings:
+            hand: {size: 5, source: "house rule: ..."}    # FAIL: the base's hand is of 5 already
     """,
 )
 UNUSED_SUPPRESSION = define(

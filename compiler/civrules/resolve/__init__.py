@@ -508,6 +508,7 @@ def _start(manifest: Document, loaded: LoadedRuleset, base: Resolved | None) -> 
             ):
                 # A setting the variant restates merges into its base's, key by key: what it does
                 # not name (a limit's `per_round`) is kept, not silently dropped.
+                again.extend(_unchanged_setting(key, data[key], value, previous, here))
                 data[key] = merge_patch(data[key], value)
                 origin = resolved.setting_origins[key] = _changed(previous, value, here, data[key])
                 # The manifest's schema judged only what it wrote: the merge (a base's `by_count`
@@ -1007,6 +1008,8 @@ def _patch_setting(
         values.pop(key, None)
         _remove_setting(resolved, key, at)
         return
+    if not whole:
+        yield from _unchanged_setting(key, values.get(key), patch, previous, at)
     removal = resolved.removed_settings.pop(key, None) if previous is None else None
     inside = [
         (name, spec)
@@ -1817,9 +1820,9 @@ def _patch(
         return
     _, existing = target
     entry = entries[existing]
-    unchanged = _unchanged_fields(spec, entry, item, at)
-    if unchanged and len(unchanged) == sum(f != spec.key and f not in CITATION_FIELDS and f != "note" for f in item):
-        yield _unchanged(spec.word or name, spec, entry, at, unchanged)
+    unchanged = _unchanged_fields(entry.raw, entry.origin, item, at, spec.key)
+    if unchanged and len(unchanged) == len(_judged_fields(item, spec.key)):
+        yield _unchanged(f"{spec.word or name} `{entity_key(spec, entry.raw)}`", item, entry.origin, at, unchanged)
     # taken before the merge, which may grow a list of the entity in place (:data:`_OWNED`)
     lengths = {field: len(value) for field in item if isinstance(value := entry.raw.get(field), list)}
     # an entity this block patched before: its merge is no session's to reuse (:data:`_OWNED`)
@@ -1863,22 +1866,28 @@ def _patch(
         patched.setdefault(key, entry.origin.head())
 
 
-def _unchanged_fields(spec: CollectionSpec, entry: Entry, item: Mapping[str, Any], at: Origin) -> list[str]:
-    """The fields a `patch` entry sets to the value the entity already has from an earlier layer
-    (its base's definition, or a variant it extends): V013 where they are all the entry's fields.
-    Citations and notes are not judged (an entry cites its change with them); a field an earlier
-    entry of the same variant wrote is V012's to tell. An entry that also changes a field may
-    restate another on purpose (to cite a second source for it, as a transcription does)."""
-    written = dict(entry.origin.changes)
+def _judged_fields(item: Mapping[str, Any], key: str | None = None) -> list[str]:
+    """The fields of a patch that V013 judges: all but the entity's key, citations and notes (an
+    entry cites its change with them)."""
+    return [field for field in item if field != key and field not in CITATION_FIELDS and field != "note"]
+
+
+def _unchanged_fields(
+    had: Mapping[str, Any], origin: Origin, item: Mapping[str, Any], at: Origin, key: str | None = None
+) -> list[str]:
+    """The fields a `patch` (of an entity, its ``key`` aside, or of a setting) sets to the value
+    ``had`` (read from ``origin``) already has from an earlier layer (the base's definition, or a
+    variant it extends): V013 where they are all the patch's judged fields (:func:`_judged_fields`).
+    A field an earlier entry of the same variant wrote is V012's to tell. A patch that also
+    changes a field may restate another on purpose (to cite a second source for it, as a
+    transcription does)."""
+    written = dict(origin.changes)
     return [
         field
-        for field, value in item.items()
-        if field != spec.key
-        and field not in CITATION_FIELDS
-        and field != "note"
-        and field in entry.raw
+        for field in _judged_fields(item, key)
+        if field in had
         and not (field in written and written[field].file == at.file)
-        and _same_value(entry.raw[field], value)
+        and _same_value(had[field], item[field])
     ]
 
 
@@ -1896,19 +1905,37 @@ def _same_value(had: Any, value: Any) -> bool:
     return type(had) is type(value) and had == value
 
 
-def _unchanged(word: str, spec: CollectionSpec, entry: Entry, at: Origin, fields: list[str]) -> Diagnostic:
-    """V013 for a patch entry whose every field (``fields``) is already so: one diagnostic for the
-    entry, at its first field, with the value that field has noted."""
-    key = entity_key(spec, entry.raw)
-    shown = ", ".join(f"`{f}: {_shown_value(entry.raw[f])}`" for f in fields[:4]) + (", ..." if len(fields) > 4 else "")
+def _unchanged_setting(key: str, had: Any, patch: Any, previous: Origin | None, at: Origin) -> Iterator[Diagnostic]:
+    """V013 for a patch of the setting ``key`` (in `overlay.settings`, or the setting restated in
+    a variant's manifest, which merges as one) whose every judged field already has the value it
+    writes in ``had``, read from ``previous``; judged as an entity's patch is (:func:`_unchanged_fields`)."""
+    if previous is None or not isinstance(patch, dict) or not isinstance(had, dict) or is_list_operations(patch):
+        return
+    if set(patch) == {"unknown"} or set(had) == {"unknown"}:
+        return  # an unknown fact is written whole
+    unchanged = _unchanged_fields(had, previous, patch, at)
+    if unchanged and len(unchanged) == len(_judged_fields(patch)):
+        yield _unchanged(f"the setting `{key}`", patch, previous, at, unchanged, key)
+
+
+def _unchanged(
+    about: str, patch: Mapping[str, Any], origin: Origin, at: Origin, fields: list[str], subject: str | None = None
+) -> Diagnostic:
+    """V013 for a ``patch`` (of ``about``: an entity, or a setting; read from ``origin``) whose
+    every judged field (``fields``) already has the value it writes: one diagnostic for the patch,
+    at its first field, with the value that field has noted. The values are said as the patch
+    writes them (what it names of a mapping, not the whole of the base's)."""
+    shown = ", ".join(f"`{f}: {_shown_value(patch[f])}`" for f in fields[:4]) + (", ..." if len(fields) > 4 else "")
+    # an entity may be mistaken for one of a like name; a setting is named by its key alone
+    which = f" (is it the right {about.rsplit(' `', 1)[0]}?)" if subject is None else ""
     return _diag(
         codes.OVERLAY_UNCHANGED,
-        f"this patch of {word} `{key}` changes nothing: it already has {shown}",
+        f"this patch of {about} changes nothing: it already has {shown}",
         at.document.key_span((*at.path, fields[0])),
-        "write the value you mean (is it the right "
-        f"{word}?), or delete this entry: the ruleset keeps {'this value' if len(fields) == 1 else 'these values'}",
-        (Related(entry.origin.span(fields[0]), "the value it has"),),
-        subjects=(str(key), *fields),
+        f"write the value you mean{which}, or delete this entry: the ruleset keeps "
+        f"{'this value' if len(fields) == 1 else 'these values'}",
+        (Related(origin.span(fields[0]), "the value it has"),),
+        subjects=(subject if subject is not None else about.rsplit("`", 2)[-2], *fields),
     )
 
 
