@@ -98,6 +98,13 @@ def test_an_id_that_is_not_snake_case_gets_a_slug_hint() -> None:
     assert found.hint == "ids are lower_snake_case, e.g. `pottery_wheel`"
 
 
+def test_an_id_another_entry_of_the_file_has_is_not_proposed() -> None:
+    second = CARD.split("cards:\n", 1)[1].replace("id: pottery", "id: Pottery").replace("name: Pottery", "name: Pots")
+    (found,) = problems(CARD + second)
+    assert found.code == "S001" and found.suggestion is None
+    assert found.hint == "`pottery` is the id of another entry of this list already: give this one an id of its own"
+
+
 def test_a_number_made_text_by_a_str_tag_is_hinted_at_the_tag() -> None:
     """`cost: !!str 45` has no quotes to drop: the hint names the tag too, which following it removes."""
     (found,) = problems(CARD.replace("cost: 45", "cost: !!str 45"))

@@ -67,7 +67,9 @@ class Diagnostic:
     span: Span | None = None
     hint: str | None = None
     related: tuple[Related, ...] = field(default_factory=tuple)
-    #: When the hint is a "did you mean": the text to put in place of the span's (an editor's quick fix).
+    #: When the hint is a "did you mean", or proposes an id of the form ids take: the text to put
+    #: in place of the span's (an editor's quick fix). Whoever knows the ruleset's ids drops one
+    #: that is taken (the resolver, for an entity a variant adds).
     suggestion: str | None = None
     #: What the diagnostic is about, as data: the ids, keys, codes, paths and files its message
     #: names, each whole as the rule data spells it (a name holding a backtick or a space is one

@@ -1695,7 +1695,37 @@ def _add(
         gone = removal.base
         at = replace(at, base=gone.base or gone, replaced=(*gone.replaced, gone))
     entries.append(Entry(at, item))
-    yield from resolved.budget.judge(resolved.family.slot_kind(spec.slot), spec.path, item, at.place)
+    found = resolved.budget.judge(resolved.family.slot_kind(spec.slot), spec.path, item, at.place)
+    yield from _ids_taken(found, name, spec, entries, at)
+
+
+def _ids_taken(
+    found: Iterable[Diagnostic], name: str, spec: CollectionSpec, entries: list[Entry], at: Origin
+) -> Iterator[Diagnostic]:
+    """``found`` (the schema's findings of an entity a variant adds, at ``at``), where the id its
+    key's form finding proposes (`Agriculture`: "e.g. `agriculture`") is one ``entries`` (the
+    collection as the variant has it so far) already has: told that the id is taken, and how to
+    change that entity instead or name this one otherwise. The schema stage that words the hint
+    knows no ruleset's ids."""
+    place = at.span(spec.key)
+    for diagnostic in found:
+        taken = diagnostic.suggestion
+        has = _find(spec, entries, taken) if taken is not None and diagnostic.span == place else None
+        if taken is not None and has is not None:
+            word = spec.word or name
+            whose = "this variant's" if entries[has].origin.file == at.file else "the base's"
+            change = (
+                f"`- {spec.naming(taken)}` and the fields to change under `patch:` in `overlay.{name}`"
+                if whose == "the base's"
+                else "the fields in the entry that adds it"
+            )
+            diagnostic = replace(
+                diagnostic,
+                hint=f"`{taken}` is the id of {whose} {word} already: to change that one, write {change}; "
+                f"to add another, give this one an id of its own, written as `{taken}` is",
+                suggestion=None,
+            )
+        yield diagnostic
 
 
 def _target(

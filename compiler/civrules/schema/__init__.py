@@ -1286,12 +1286,19 @@ def _translate(
         )
         return
     repeat = _first_repeat_at(instance) if keyword == "uniqueItems" and isinstance(instance, list) else None
+    example = _id_example(instance, str(expected)) if keyword == "pattern" and isinstance(instance, str) else None
+    told = _hint(error, defs, _family_id(document))
+    if example is not None and _sibling_has(document.data, path, example):
+        told = f"`{example}` is the id of another entry of this list already: give this one an id of its own"
+        example = None
     yield _diag(
         codes.SCHEMA_VIOLATION,
         _message(error, path),
         # a repeated item is told at the repeat, the entry to delete, not at the list's first one
         document.span(path if repeat is None else (*path, repeat)),
-        _hint(error, defs, _family_id(document)),
+        told,
+        # the id its hint proposes: a resolution that knows the ruleset's ids says whether it is taken
+        example,
         subjects=_about(path, error.instance),
     )
 
@@ -2297,19 +2304,55 @@ def _pattern_hint(value: str, pattern: str, written: str | None) -> str:
     style = _ID_STYLES.get(pattern)
     if style is None:
         return written or f"write a value matching the pattern `{pattern}`"
-    name, letters, joiner = style
-    # The example is ASCII: a Cyrillic `о` made one that read as the same id as the one refused.
+    name, letters, _ = style
     foreign = non_ascii(value)
-    slug = ascii_slug(value)
-    if foreign is not None and slug is None:
+    if foreign is not None and ascii_slug(value) is None:
         return (
             f"ids are {name} ASCII ({letters}); this one holds {foreign}, which only looks like a Latin letter: "
             "retype it"
         )
-    example = slug.replace("_", joiner) if slug else None
-    if example is not None and patterns.matches(pattern, example):
+    example = _id_example(value, pattern)
+    if example is not None:
         return f"ids are {name}, e.g. `{example}`"
     return f"ids are {name} ({letters}), starting with a letter"
+
+
+def _sibling_has(data: Any, path: NodePath, value: str) -> bool:
+    """Whether another entry of the list holding the entry at ``path`` (its field's path in
+    ``data``, a file as written) has that field at ``value``: the id a hint would propose is taken
+    in the file itself (a variant's entity proposed the base's id is told where it is resolved).
+
+    >>> _sibling_has({"cards": [{"id": "oak"}, {"id": "Oak"}]}, ("cards", 1, "id"), "oak")
+    True
+    """
+    if len(path) < 2 or not isinstance(path[-2], int):
+        return False
+    holder: Any = data
+    for part in path[:-2]:
+        if isinstance(holder, dict) and isinstance(part, str):
+            holder = holder.get(part)
+        elif isinstance(holder, list) and isinstance(part, int) and 0 <= part < len(holder):
+            holder = holder[part]
+        else:
+            return False
+    field = path[-1]
+    return isinstance(holder, list) and any(
+        isinstance(entry, dict) and entry.get(field) == value for at, entry in enumerate(holder) if at != path[-2]
+    )
+
+
+def _id_example(value: str, pattern: str) -> str | None:
+    """The id of the form ``pattern`` (an id's pattern) that ``value`` reads as: its ASCII slug
+    (a Cyrillic `о` made an example that read as the same id as the one refused); None for another
+    pattern, or a value with no such id.
+
+    >>> _id_example("Agriculture", "^[a-z][a-z0-9_]*$"), _id_example("Agriculture", "^[0-9]+$")
+    ('agriculture', None)
+    """
+    style = _ID_STYLES.get(pattern)
+    slug = ascii_slug(value) if style is not None else None
+    example = slug.replace("_", style[2]) if slug and style is not None else None
+    return example if example is not None and patterns.matches(pattern, example) else None
 
 
 def _one_of_the_forms(error: ValidationError) -> str | None:

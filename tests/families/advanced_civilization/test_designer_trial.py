@@ -710,3 +710,26 @@ def test_a_file_a_variant_lists_twice_is_told_at_the_repeat_to_delete() -> None:
     found = only(analysed(text), text, "# the repeat", "S001")
     assert found.span is not None and found.span.column == text.splitlines()[-1].index("maps") + 1
     assert found.hint is not None and "listed twice" in found.hint
+
+
+def test_an_id_the_base_has_is_never_proposed_for_a_card_a_variant_adds() -> None:
+    card = "{id: Agriculture, name: Farming, cost: 80, groups: [crafts], prerequisites: [], credits: [], attributes: []"
+    text = HEAD + f'overlay:\n  civilization_cards:\n    add:\n      - {card}, source: "house rule: x"}}\n'
+    found = only(analysed(text), text, "id: Agriculture", "S001")
+    assert found.hint is not None and "e.g. `agriculture`" not in found.hint and found.suggestion is None
+    assert "`agriculture` is the id of the base's civilization card already" in found.hint
+    assert "`- id: agriculture` and the fields to change under `patch:` in `overlay.civilization_cards`" in found.hint
+    # the hint followed: the base's card patched, nothing else to say
+    text = (
+        HEAD
+        + "overlay:\n  civilization_cards:\n    patch:\n"
+        + '      - {id: agriculture, name: Farming, source: "house rule: x"}\n'
+    )
+    assert problems(analysed(text)) == []
+
+
+def test_an_id_of_no_card_is_proposed_as_the_quick_fix() -> None:
+    card = "{id: Weaving, name: Weaving, cost: 80, groups: [crafts], prerequisites: [], credits: [], attributes: []"
+    text = HEAD + f'overlay:\n  civilization_cards:\n    add:\n      - {card}, source: "house rule: x"}}\n'
+    found = only(analysed(text), text, "id: Weaving", "S001")
+    assert found.hint == "ids are lower_snake_case, e.g. `weaving`" and found.suggestion == "weaving"
