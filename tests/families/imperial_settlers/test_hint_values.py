@@ -100,22 +100,47 @@ def test_an_unsilenceable_code_in_a_comment_that_hides_nothing_is_told_so() -> N
 
 def test_a_printed_deck_a_variant_leaves_short_is_mended_in_the_overlay() -> None:
     """F001 of a printed deck a variant's patch left at 29 cards ended its hint in the base's words
-    ("in the base's file itself: add 1 card of 3 copies; remove 1 card of 2 copies"): its fix is now
-    the `overlay.cards` entry, named by a card of the deck the variant did not change, and it mends
-    the deck as written (the printed ids aside, which F008 holds)."""
+    ("in the base's file itself: add 1 card of 3 copies; remove 1 card of 2 copies"); then it
+    wrote a patch of a card in the middle of the deck to 3 copies with `printed_ids: [...]` to
+    fill, which F008 refused however it was filled (the next number is another card's). Its fix
+    is now whole where the data give it: the card removed, one of 3 copies added with the numbers
+    after the deck's last; followed, the deck is clean."""
     head = "kind: ruleset\nfamily: imperial-settlers\nid: is-fewer\nname: fewer\nextends: imperial-settlers\n"
     fewer = '      - {id: bar001, copies: 2, printed_ids: [BAR001, BAR002], source: "house rule"}\n'
-    patches = head + "overlay:\n  cards:\n    patch:\n"
-    variant = patches + fewer
+    variant = head + "overlay:\n  cards:\n    patch:\n" + fewer
     [f001] = found("F001", {"rulesets/is-fewer.yaml": variant}, "is-fewer")
     assert f001.span is not None and f001.span.file.endswith("rulesets/is-fewer.yaml")
-    assert f001.hint is not None and "in the base's file" not in f001.hint
+    assert f001.hint is not None and "in the base's file" not in f001.hint and "[...]" not in f001.hint
     assert f001.hint.startswith(
         "from this variant (the base has no such problem): bring the deck `barbarians` to 30 cards in "
-        '`overlay.cards`, e.g. `patch: [{id: bar010, copies: 3, printed_ids: [...], source: "house rule: ..."}]`'
+        "`overlay.cards`, e.g. `add: [{id: NEW_ID, deck: barbarians, copies: 3, printed_ids: [BAR031, BAR032, "
+        'BAR033], ...}]` and `remove: [{id: bar010, why: "house rule: ..."}]` (a card added is written whole, '
     )
-    mended = fewer + '      - {id: bar010, copies: 3, printed_ids: [BAR010, BAR011, BAR031], source: "house rule"}\n'
-    assert found("F001", {"rulesets/is-fewer.yaml": patches + mended}, "is-fewer") == []
+    added = (
+        "      - {id: bar_new, name: New, kind: action, colours: [black], deck: barbarians, copies: 3,\n"
+        "         printed_ids: [BAR031, BAR032, BAR033], cost: [wood], deal: card, effect: {unknown: x},\n"
+        '         source: "house rule"}\n'
+    )
+    mended = variant + "    add:\n" + added + '    remove:\n      - {id: bar010, why: "house rule: ..."}\n'
+    workspace = CachedWorkspace({"rulesets/is-fewer.yaml": mended})
+    analysis = analyse(workspace, workspace.load_ruleset(workspace.manifests()["is-fewer"]))
+    # the deck checks are answered (what still names the removed card is V006's, with its own fix)
+    assert [d.code for d in analysis.diagnostics if d.code.startswith("F")] == []
+
+
+def test_a_card_whose_numbers_end_the_deck_is_patched_with_its_printed_ids_written() -> None:
+    """Where a card the variant did not change can take the copies lacking with the numbers that
+    follow its own (the deck's last card, bar030), F001's fix is that card's patch, its printed ids
+    whole; followed, F001 is answered and the patched card's numbers are not F008's."""
+    head = "kind: ruleset\nfamily: imperial-settlers\nid: is-one\nname: one\nextends: imperial-settlers\n"
+    one = '      - {id: bar010, copies: 1, printed_ids: [BAR010], source: "house rule"}\n'
+    variant = head + "overlay:\n  cards:\n    patch:\n" + one
+    [f001] = found("F001", {"rulesets/is-one.yaml": variant}, "is-one")
+    entry = '{id: bar030, copies: 2, printed_ids: [BAR030, BAR031], source: "house rule: ..."}'
+    assert f001.hint is not None and f"e.g. `patch: [{entry}]`;" in f001.hint
+    texts = {"rulesets/is-one.yaml": variant + f"      - {entry}\n"}
+    assert found("F001", texts, "is-one") == []
+    assert [d.message for d in found("F008", texts, "is-one") if "bar030" in d.message] == []
 
 
 def test_a_card_of_another_faction_in_a_custom_deck_is_replaced_by_one_the_hint_names() -> None:

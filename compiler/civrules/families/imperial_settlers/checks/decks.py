@@ -4,11 +4,13 @@ count, and the decks add up to the cards the box holds (p2)."""
 from __future__ import annotations
 
 import collections
+import itertools
 from collections.abc import Iterator
 from functools import partial
 
 from civrules.checks import check, diagnostic, setting
 from civrules.diagnostics import Diagnostic, Related, Severity, Span, words
+from civrules.families.imperial_settlers.checks.cards import PRINTED_ID
 from civrules.families.imperial_settlers.decks import DeckRule, deck_rule
 from civrules.families.imperial_settlers.model import Card, Deck, FactionDeck, ImperialSettlersRuleset
 
@@ -62,8 +64,9 @@ def check_faction_deck_size(ruleset: ImperialSettlersRuleset) -> Iterator[Diagno
     Fix: add or remove cards (with all their copies) until the deck holds 30; the hint names them
     by their copies, so that the deck then also follows the copies pattern (F002). A printed deck a
     variant's change left at another size is mended in the variant's `overlay.cards`: the hint
-    writes the entry (a card of the deck patched to the copies the pattern lacks, one added or one
-    removed).
+    writes the entries, whole where the data give them (a card of the deck patched to the copies
+    the pattern lacks where its printed ids can follow on, its ids written; else a card removed and
+    one added, numbered after the deck's last).
 
         faction_decks:
           - id: my_romans
@@ -97,25 +100,46 @@ def check_faction_deck_size(ruleset: ImperialSettlersRuleset) -> Iterator[Diagno
 
 def _size_in_overlay(rule: DeckRule, deck: Deck, held: list[tuple[Card, int]]) -> str | None:
     """F001's fix as a variant writes it in `overlay.cards` for a printed deck its changes left at
-    another size: a card of the deck patched to the copies the pattern lacks (one change for a
-    card too many here and one too few there), a card added to the deck, or one removed; each
-    named by a card of the deck that has those copies (None where the rule has no pattern)."""
+    another size, each entry whole where the data give it (None where the rule has no pattern).
+
+    The printed ids of a card's copies run on without a gap (F008): a card of the deck is
+    patched to the copies the pattern lacks only where its numbers can follow on or end the
+    deck's, and its printed ids are written; else a card of the spare copies is removed (the
+    numbers a variant removes are free on purpose) and one of the copies lacking added, numbered
+    after the deck's last, which is written whole: its id, name and facts are the designer's to give
+    (`printed_ids: [...]` was left to fill, and a patch of a card in the middle of the deck gave
+    F008 however its ids were written)."""
     if not rule.pattern or sum(copies * cards for copies, cards in rule.pattern.items()) != rule.size:
         return None
     have = collections.Counter(copies for _, copies in held)
     more = [c for c in sorted(rule.pattern, reverse=True) for _ in range(rule.pattern[c] - have[c])]
     fewer = [c for c in sorted(have, reverse=True) for _ in range(have[c] - rule.pattern.get(c, 0))]
-    by_copies: dict[int, list[str]] = {}
+    numbers = {int(m.group(2)) for card, _ in held for p in card.printed_ids if (m := PRINTED_ID.match(p))}
+    last = max(numbers, default=0)
+    by_copies: dict[int, list[Card]] = {}
     for card, copies in sorted(held, key=lambda item: bool(item[0].origin.changes)):  # a card no variant changed first
-        by_copies.setdefault(copies, []).append(card.id)
+        by_copies.setdefault(copies, []).append(card)
     entries: dict[str, list[str]] = {"patch": [], "add": [], "remove": []}
-    for lacking, spare in zip(more, fewer, strict=False):
-        named = by_copies[spare].pop(0)
-        entries["patch"].append(f'{{id: {named}, copies: {lacking}, printed_ids: [...], source: "house rule: ..."}}')
-    for lacking in more[len(fewer) :]:
-        entries["add"].append(f"{{id: ..., deck: {deck.id}, copies: {lacking}, ...}}")
-    for spare in fewer[len(more) :]:
-        entries["remove"].append(f'{{id: {by_copies[spare].pop(0)}, why: "house rule: ..."}}')
+    added = 0
+    for lacking, spare in itertools.zip_longest(more, fewer):
+        # a card the variant changed is not proposed back: that would undo the change
+        unchanged = [card for card in by_copies.get(spare, []) if not card.origin.changes]
+        mended = _renumbered(unchanged, deck.prefix, lacking, numbers) if lacking and spare else None
+        if mended is not None:
+            card, printed = mended
+            by_copies[spare].remove(card)
+            entries["patch"].append(
+                f'{{id: {card.id}, copies: {lacking}, printed_ids: [{", ".join(printed)}], source: "house rule: ..."}}'
+            )
+            continue
+        if spare:
+            entries["remove"].append(f'{{id: {by_copies[spare].pop(0).id}, why: "house rule: ..."}}')
+        if lacking:
+            printed = [f"{deck.prefix}{last + added + n + 1:03d}" for n in range(lacking)]
+            added += lacking
+            entries["add"].append(
+                f"{{id: NEW_ID, deck: {deck.id}, copies: {lacking}, printed_ids: [{', '.join(printed)}], ...}}"
+            )
     shown = [
         f"`{verb}: [{', '.join(written[:3])}{', ...' if len(written) > 3 else ''}]`"
         for verb, written in entries.items()
@@ -123,8 +147,28 @@ def _size_in_overlay(rule: DeckRule, deck: Deck, held: list[tuple[Card, int]]) -
     ]
     if not shown:
         return None
-    whole = " (a card added is written whole, as the base's cards are)" if entries["add"] else ""
+    whole = (
+        " (a card added is written whole, as the base's cards are: `NEW_ID`, its name and its facts are yours to give)"
+        if entries["add"]
+        else ""
+    )
     return f"bring the deck `{deck.id}` to {rule.size} cards in `overlay.cards`, e.g. {' and '.join(shown)}{whole}"
+
+
+def _renumbered(cards: list[Card], prefix: str, copies: int, numbers: set[int]) -> tuple[Card, list[str]] | None:
+    """A card of ``cards`` whose printed ids (of ``prefix``) can be made ``copies`` without a
+    gap or a repeat in the deck's ``numbers``: one whose next numbers are free, to take more
+    copies; one whose last numbers end the deck's, to give some up. With its printed ids then."""
+    for card in cards:
+        own = [int(m.group(2)) for p in card.printed_ids if (m := PRINTED_ID.match(p))]
+        if not own or len(own) != len(card.printed_ids) or own != list(range(own[0], own[0] + len(own))):
+            continue
+        first, count = own[0], len(own)
+        if copies > count and not any(first + n in numbers for n in range(count, copies)):
+            return card, [f"{prefix}{first + n:03d}" for n in range(copies)]
+        if copies < count and not any(n in numbers for n in range(first + count, max(numbers, default=0) + 1)):
+            return card, list(card.printed_ids[:copies])
+    return None
 
 
 def _size_hint(ruleset: ImperialSettlersRuleset, rule: DeckRule, custom: FactionDeck | None, held: list[int]) -> str:
