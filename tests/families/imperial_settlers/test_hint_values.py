@@ -164,3 +164,27 @@ def test_a_card_of_another_faction_in_a_custom_deck_is_replaced_by_one_the_hint_
     workspace = CachedWorkspace(texts)
     analysis = analyse(workspace, workspace.load_ruleset(workspace.manifests()["is-mixed"]))
     assert [d.code for d in analysis.diagnostics if d.code.startswith("F")] == []
+
+
+def test_copies_a_variant_gives_no_printed_ids_are_numbered_in_its_patch() -> None:
+    """F008 of a card a variant patched to more copies than its printed ids said "give each copy
+    its printed id" in the base's words after "patch `bar030` in `overlay.cards`": it now writes
+    the ids, numbered on where the next numbers are free, and says where another card has them.
+    Followed, F008 says nothing of the card."""
+    head = "kind: ruleset\nfamily: imperial-settlers\nid: is-two\nname: two\nextends: imperial-settlers\n"
+    patch = '      - {id: bar030, copies: 2, source: "house rule"}\n'
+    variant = head + "overlay:\n  cards:\n    patch:\n" + patch
+    [f008] = found("F008", {"rulesets/is-two.yaml": variant}, "is-two")
+    assert f008.hint is not None and "in the base's file" not in f008.hint
+    written = "`printed_ids: [BAR030, BAR031]`"
+    assert f008.hint.startswith(
+        "from this variant (the base has no such problem): write the printed id of each copy in the "
+        f"`overlay.cards` patch of `bar030`: {written}"
+    )
+    mended = variant.replace("copies: 2,", "copies: 2, printed_ids: [BAR030, BAR031],")
+    assert [d.message for d in found("F008", {"rulesets/is-two.yaml": mended}, "is-two") if "bar030" in d.message] == []
+    taken = variant.replace("bar030", "bar029")
+    [f008] = found("F008", {"rulesets/is-two.yaml": taken}, "is-two")
+    assert (
+        f008.hint is not None and "`BAR030`, the number after 029, is printed on `bar030`: keep `bar029`" in f008.hint
+    )

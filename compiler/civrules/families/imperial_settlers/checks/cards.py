@@ -74,6 +74,8 @@ def check_sequence(ruleset: ImperialSettlersRuleset) -> Iterator[Diagnostic]:
     card counted twice.
 
     Fix: renumber the copies so the deck runs 001, 002, … with each card's copies side by side.
+    A card a variant patched to more copies than its printed ids is told the ids to write in that
+    patch (numbered on where the next numbers are free), or the copies to keep where they are not.
 
         printed_ids: [COM008, COM010]   # FAIL: copies of one card take consecutive ids
         copies: 2
@@ -90,6 +92,7 @@ def check_sequence(ruleset: ImperialSettlersRuleset) -> Iterator[Diagnostic]:
                 card.origin.span("printed_ids"),
                 "give each copy its printed id",
                 subjects=(card.id,),
+                from_variant=_printed_in_overlay(holders, card) if len(ruleset.chain) > 1 else None,
             )
         previous: int | None = None
         for index, printed in enumerate(card.printed_ids):
@@ -156,6 +159,35 @@ def _free_id_hint(holders: Mapping[str, Card], card: Card, prefix: str, wanted: 
     if other is None or other is card:
         return f"write `{wanted}`"
     return f"`{wanted}` is printed on `{other.id}`: write `{_free_number(holders, prefix)}`, the deck's first free id"
+
+
+def _printed_in_overlay(holders: Mapping[str, Card], card: Card) -> str | None:
+    """The fix of a card whose copies a variant made more or fewer than its printed ids, as the
+    variant writes it in `overlay.cards`: its printed ids, the last dropped, or numbered on where
+    the next numbers are free; where another card has one, its copies kept to the ids it has
+    ("give each copy its printed id", in the base's words, named no id and no entry)."""
+    own = [PRINTED_ID.match(printed) for printed in card.printed_ids]
+    if not own or any(match is None for match in own):
+        return None
+    prefix, last = own[-1].group(1), int(own[-1].group(2))  # type: ignore[union-attr]
+    printed = list(card.printed_ids[: card.copies])
+    taken = None
+    for number in range(last + 1, last + 1 + card.copies - len(printed)):
+        wanted = f"{prefix}{number:03d}"
+        if holders.get(wanted) not in (None, card):
+            taken = (wanted, holders[wanted])
+            break
+        printed.append(wanted)
+    if taken is not None:
+        count = words.count(len(card.printed_ids), "copy", "copies")
+        return (
+            f"`{taken[0]}`, the number after {last:03d}, is printed on `{taken[1].id}`: keep `{card.id}` to the "
+            f"{count} numbered, `copies: {len(card.printed_ids)}` in the `overlay.cards` patch of `{card.id}`"
+        )
+    return (
+        f"write the printed id of each copy in the `overlay.cards` patch of `{card.id}`: "
+        f"`printed_ids: [{', '.join(printed)}]`"
+    )
 
 
 def _next_number_hint(
