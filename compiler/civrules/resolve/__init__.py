@@ -1703,7 +1703,7 @@ def _ids_taken(
     found: Iterable[Diagnostic], name: str, spec: CollectionSpec, entries: list[Entry], at: Origin
 ) -> Iterator[Diagnostic]:
     """``found`` (the schema's findings of an entity a variant adds, at ``at``), where the id its
-    key's form finding proposes (`Agriculture`: "e.g. `agriculture`") is one ``entries`` (the
+    key's form finding proposes (`Lantern`: "e.g. `lantern`") is one ``entries`` (the
     collection as the variant has it so far) already has: told that the id is taken, and how to
     change that entity instead or name this one otherwise. The schema stage that words the hint
     knows no ruleset's ids."""
