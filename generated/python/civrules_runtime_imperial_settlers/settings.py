@@ -886,13 +886,17 @@ class SoloWinning(SettingsRecord):
 class SoloAchievementsLevel(SettingsRecord):
     """One level of the achievement table."""
 
-    __slots__ = ("id", "name", "at_least", "below")
-    __match_args__ = ("id", "name", "at_least", "below")
+    __slots__ = ("id", "name", "name_language", "at_least", "below")
+    __match_args__ = ("id", "name", "name_language", "at_least", "below")
 
     #: Its id.
     id: str
     #: Its name as printed.
     name: str
+    #: The language this name is printed in, where it is not the language of the rulebook (the rule index's
+    #: rulebook.language): a BCP 47 tag, such as en (an English name a Portuguese rulebook prints), es or it. Sheets
+    #: mark the name with it.
+    name_language: str | None
     #: The lowest score of the level.
     at_least: int | None
     #: For the lowest level: the score it stays under.
@@ -903,12 +907,14 @@ class SoloAchievementsLevel(SettingsRecord):
         *,
         id: str,
         name: str,
+        name_language: str | None = None,
         at_least: int | None = None,
         below: int | None = None,
         unknown_fields: tuple[str, ...] = (),
     ) -> None:
         _set(self, "id", id)
         _set(self, "name", name)
+        _set(self, "name_language", name_language)
         _set(self, "at_least", at_least)
         _set(self, "below", below)
         _set(self, "_unknown", unknown_fields)
@@ -1164,11 +1170,15 @@ class DeckBuilding(SettingsRecord):
 class NamedCardsNotIdentifiedItem(SettingsRecord):
     """One such name."""
 
-    __slots__ = ("name", "rule", "why")
-    __match_args__ = ("name", "rule", "why")
+    __slots__ = ("name", "name_language", "rule", "why")
+    __match_args__ = ("name", "name_language", "rule", "why")
 
     #: The name as printed.
     name: str
+    #: The language this name is printed in, where it is not the language of the rulebook (the rule index's
+    #: rulebook.language): a BCP 47 tag, such as en (an English name a Portuguese rulebook prints), es or it. Sheets
+    #: mark the name with it.
+    name_language: str | None
     #: Where it is printed.
     rule: str | tuple[str, ...]
     #: Why it is not identified.
@@ -1178,11 +1188,13 @@ class NamedCardsNotIdentifiedItem(SettingsRecord):
         self,
         *,
         name: str,
+        name_language: str | None = None,
         rule: str | tuple[str, ...],
         why: str,
         unknown_fields: tuple[str, ...] = (),
     ) -> None:
         _set(self, "name", name)
+        _set(self, "name_language", name_language)
         _set(self, "rule", rule)
         _set(self, "why", why)
         _set(self, "_unknown", unknown_fields)

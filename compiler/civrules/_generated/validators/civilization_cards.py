@@ -6,7 +6,7 @@ Generated ahead of time by fastjsonschema 2.22.3 from schemas/civilization-cards
 # fmt: off
 # mypy: ignore-errors
 
-SCHEMA_SHA256 = "521d6987b77ea1a8986d2ea00d467ab90727d704ca3471e4874acae6ec145c63"
+SCHEMA_SHA256 = "14be66ab9aadf6836e2a3f6d4c341031da865be4d8662cacfc34f6fae3e84868"
 
 from decimal import Decimal
 import re
@@ -22,6 +22,7 @@ class _Invalid(JsonSchemaValueException):
 REGEX_PATTERNS = {
     '^(?!\\s*$)(?![A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+(?::\\S|@(?![0-9a-f]{40}:\\S)))(?!(?:[^;]*;)+\\s*[A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+@(?![0-9a-f]{40}:\\S))(?!(?:[^(]*\\()+\\s*[A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+(?::\\S|@(?![0-9a-f]{40}:\\S)))': re.compile('^(?!\\s*\\Z)(?![A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+(?::\\S|@(?![0-9a-f]{40}:\\S)))(?!(?:[^;]*;)+\\s*[A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+@(?![0-9a-f]{40}:\\S))(?!(?:[^(]*\\()+\\s*[A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+(?::\\S|@(?![0-9a-f]{40}:\\S)))'),
     '^([0-9]+(\\.[0-9]+)*|p[0-9]+(/[a-z0-9]+(-[a-z0-9]+)*)?)$': re.compile('^([0-9]+(\\.[0-9]+)*|p[0-9]+(/[a-z0-9]+(-[a-z0-9]+)*)?)\\Z'),
+    '^[a-z]{2,3}(-[A-Z]{2})?$': re.compile('^[a-z]{2,3}(-[A-Z]{2})?\\Z'),
     '\\S': re.compile('\\S'),
     '^[a-z][a-z0-9_]*$': re.compile('^[a-z][a-z0-9_]*\\Z')
 }
@@ -247,6 +248,14 @@ def validate_https___civrules_invalid_schemas_civilization_cards_schema_json___d
                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
             if data__name_one_of_count4 != 1:
                 raise _Invalid
+        if "name_language" in data_keys:
+            data_keys.remove("name_language")
+            data__namelanguage = data["name_language"]
+            if not isinstance(data__namelanguage, (str)):
+                raise _Invalid
+            if isinstance(data__namelanguage, str):
+                if not REGEX_PATTERNS['^[a-z]{2,3}(-[A-Z]{2})?$'].search(data__namelanguage):
+                    raise _Invalid
         if "groups" in data_keys:
             data_keys.remove("groups")
             data__groups = data["groups"]
@@ -2142,6 +2151,14 @@ def validate_https___civrules_invalid_schemas_civilization_cards_schema_json___d
                 if data__name_len < 1:
                     raise _Invalid
                 if data__name_len > 120:
+                    raise _Invalid
+        if "name_language" in data_keys:
+            data_keys.remove("name_language")
+            data__namelanguage = data["name_language"]
+            if not isinstance(data__namelanguage, (str)):
+                raise _Invalid
+            if isinstance(data__namelanguage, str):
+                if not REGEX_PATTERNS['^[a-z]{2,3}(-[A-Z]{2})?$'].search(data__namelanguage):
                     raise _Invalid
         if "colour" in data_keys:
             data_keys.remove("colour")

@@ -6,7 +6,7 @@ Generated ahead of time by fastjsonschema 2.22.3 from schemas/commodities.schema
 # fmt: off
 # mypy: ignore-errors
 
-SCHEMA_SHA256 = "8036fc3aac474f14b05902e6ab89eb40c5b7174a7825d1615978a2d171408e0a"
+SCHEMA_SHA256 = "3d53ab829718580f3a53a030ac9995b70fbd41c725c31fa2b3da9c3acb787b9c"
 
 from decimal import Decimal
 import re
@@ -21,6 +21,7 @@ class _Invalid(JsonSchemaValueException):
 
 REGEX_PATTERNS = {
     '^[a-z][a-z0-9_]*$': re.compile('^[a-z][a-z0-9_]*\\Z'),
+    '^[a-z]{2,3}(-[A-Z]{2})?$': re.compile('^[a-z]{2,3}(-[A-Z]{2})?\\Z'),
     '^(?!\\s*$)(?![A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+(?::\\S|@(?![0-9a-f]{40}:\\S)))(?!(?:[^;]*;)+\\s*[A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+@(?![0-9a-f]{40}:\\S))(?!(?:[^(]*\\()+\\s*[A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+(?::\\S|@(?![0-9a-f]{40}:\\S)))': re.compile('^(?!\\s*\\Z)(?![A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+(?::\\S|@(?![0-9a-f]{40}:\\S)))(?!(?:[^;]*;)+\\s*[A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+@(?![0-9a-f]{40}:\\S))(?!(?:[^(]*\\()+\\s*[A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+(?::\\S|@(?![0-9a-f]{40}:\\S)))'),
     '\\S': re.compile('\\S'),
     '^([0-9]+(\\.[0-9]+)*|p[0-9]+(/[a-z0-9]+(-[a-z0-9]+)*)?)$': re.compile('^([0-9]+(\\.[0-9]+)*|p[0-9]+(/[a-z0-9]+(-[a-z0-9]+)*)?)\\Z')
@@ -592,6 +593,14 @@ def validate_https___civrules_invalid_schemas_commodities_schema_json___defs_com
                 if data__name_len < 1:
                     raise _Invalid
                 if data__name_len > 120:
+                    raise _Invalid
+        if "name_language" in data_keys:
+            data_keys.remove("name_language")
+            data__namelanguage = data["name_language"]
+            if not isinstance(data__namelanguage, (str)):
+                raise _Invalid
+            if isinstance(data__namelanguage, str):
+                if not REGEX_PATTERNS['^[a-z]{2,3}(-[A-Z]{2})?$'].search(data__namelanguage):
                     raise _Invalid
         if "value" in data_keys:
             data_keys.remove("value")

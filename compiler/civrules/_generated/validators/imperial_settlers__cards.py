@@ -6,7 +6,7 @@ Generated ahead of time by fastjsonschema 2.22.3 from schemas/imperial-settlers/
 # fmt: off
 # mypy: ignore-errors
 
-SCHEMA_SHA256 = "3e6af462d2db013921b97d3205f3b9f07224d6d3ef122c8d0eebed0e01d1e8da"
+SCHEMA_SHA256 = "82f73465ff23be6eff7c433dfdd407c9c3dc18e88757f71c83e276d95c07f9f0"
 
 from decimal import Decimal
 import re
@@ -20,6 +20,7 @@ class _Invalid(JsonSchemaValueException):
 
 
 REGEX_PATTERNS = {
+    '^[a-z]{2,3}(-[A-Z]{2})?$': re.compile('^[a-z]{2,3}(-[A-Z]{2})?\\Z'),
     '^[a-z]{2}$': re.compile('^[a-z]{2}\\Z'),
     '^(?!\\s*$)(?![A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+(?::\\S|@(?![0-9a-f]{40}:\\S)))(?!(?:[^;]*;)+\\s*[A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+@(?![0-9a-f]{40}:\\S))(?!(?:[^(]*\\()+\\s*[A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+(?::\\S|@(?![0-9a-f]{40}:\\S)))': re.compile('^(?!\\s*\\Z)(?![A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+(?::\\S|@(?![0-9a-f]{40}:\\S)))(?!(?:[^;]*;)+\\s*[A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+@(?![0-9a-f]{40}:\\S))(?!(?:[^(]*\\()+\\s*[A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+(?::\\S|@(?![0-9a-f]{40}:\\S)))'),
     '^([0-9]+(\\.[0-9]+)*|p[0-9]+(/[a-z0-9]+(-[a-z0-9]+)*)?)$': re.compile('^([0-9]+(\\.[0-9]+)*|p[0-9]+(/[a-z0-9]+(-[a-z0-9]+)*)?)\\Z'),
@@ -111,6 +112,14 @@ def validate_https___civrules_invalid_schemas_imperial_settlers_cards_schema_jso
                                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
                             if data__cards_item__name_one_of_count2 != 1:
                                 raise _Invalid
+                        if "name_language" in data__cards_item_keys:
+                            data__cards_item_keys.remove("name_language")
+                            data__cards_item__namelanguage = data__cards_item["name_language"]
+                            if not isinstance(data__cards_item__namelanguage, (str)):
+                                raise _Invalid
+                            if isinstance(data__cards_item__namelanguage, str):
+                                if not REGEX_PATTERNS['^[a-z]{2,3}(-[A-Z]{2})?$'].search(data__cards_item__namelanguage):
+                                    raise _Invalid
                         if "source_name" in data__cards_item_keys:
                             data__cards_item_keys.remove("source_name")
                             data__cards_item__sourcename = data__cards_item["source_name"]

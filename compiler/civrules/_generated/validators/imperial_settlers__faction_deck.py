@@ -6,7 +6,7 @@ Generated ahead of time by fastjsonschema 2.22.3 from schemas/imperial-settlers/
 # fmt: off
 # mypy: ignore-errors
 
-SCHEMA_SHA256 = "9c22d6fce9dfdd48b61dab86973c288c025f50d71481f1c6a168896f4cd05ff9"
+SCHEMA_SHA256 = "336a4a21d76436af82ca1cb54054021d33386febd0e57186cd7e698e1cfb458c"
 
 from decimal import Decimal
 import re
@@ -20,6 +20,7 @@ class _Invalid(JsonSchemaValueException):
 
 
 REGEX_PATTERNS = {
+    '^[a-z]{2,3}(-[A-Z]{2})?$': re.compile('^[a-z]{2,3}(-[A-Z]{2})?\\Z'),
     '^(?!\\s*$)(?![A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+(?::\\S|@(?![0-9a-f]{40}:\\S)))(?!(?:[^;]*;)+\\s*[A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+@(?![0-9a-f]{40}:\\S))(?!(?:[^(]*\\()+\\s*[A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+(?::\\S|@(?![0-9a-f]{40}:\\S)))': re.compile('^(?!\\s*\\Z)(?![A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+(?::\\S|@(?![0-9a-f]{40}:\\S)))(?!(?:[^;]*;)+\\s*[A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+@(?![0-9a-f]{40}:\\S))(?!(?:[^(]*\\()+\\s*[A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+(?::\\S|@(?![0-9a-f]{40}:\\S)))'),
     '^([0-9]+(\\.[0-9]+)*|p[0-9]+(/[a-z0-9]+(-[a-z0-9]+)*)?)$': re.compile('^([0-9]+(\\.[0-9]+)*|p[0-9]+(/[a-z0-9]+(-[a-z0-9]+)*)?)\\Z'),
     '^[a-z][a-z0-9_]*$': re.compile('^[a-z][a-z0-9_]*\\Z')
@@ -95,6 +96,14 @@ def validate_https___civrules_invalid_schemas_imperial_settlers_faction_deck_sch
                                 if data__factiondecks_item__name_len < 1:
                                     raise _Invalid
                                 if data__factiondecks_item__name_len > 120:
+                                    raise _Invalid
+                        if "name_language" in data__factiondecks_item_keys:
+                            data__factiondecks_item_keys.remove("name_language")
+                            data__factiondecks_item__namelanguage = data__factiondecks_item["name_language"]
+                            if not isinstance(data__factiondecks_item__namelanguage, (str)):
+                                raise _Invalid
+                            if isinstance(data__factiondecks_item__namelanguage, str):
+                                if not REGEX_PATTERNS['^[a-z]{2,3}(-[A-Z]{2})?$'].search(data__factiondecks_item__namelanguage):
                                     raise _Invalid
                         if "faction" in data__factiondecks_item_keys:
                             data__factiondecks_item_keys.remove("faction")

@@ -6,7 +6,7 @@ Generated ahead of time by fastjsonschema 2.22.3 from schemas/imperial-settlers/
 # fmt: off
 # mypy: ignore-errors
 
-SCHEMA_SHA256 = "b0c15798031e5563847f8809aeb95b9da27b1adb56785c7ef20bd3b559a06328"
+SCHEMA_SHA256 = "8b646376c23aaeb7ccf5640134a3aa9d342fcb5fcaf1c7c5c3f5fe6a79c160f4"
 
 from decimal import Decimal
 import re
@@ -20,6 +20,7 @@ class _Invalid(JsonSchemaValueException):
 
 
 REGEX_PATTERNS = {
+    '^[a-z]{2,3}(-[A-Z]{2})?$': re.compile('^[a-z]{2,3}(-[A-Z]{2})?\\Z'),
     '^(?!\\s*$)(?![A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+(?::\\S|@(?![0-9a-f]{40}:\\S)))(?!(?:[^;]*;)+\\s*[A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+@(?![0-9a-f]{40}:\\S))(?!(?:[^(]*\\()+\\s*[A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+(?::\\S|@(?![0-9a-f]{40}:\\S)))': re.compile('^(?!\\s*\\Z)(?![A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+(?::\\S|@(?![0-9a-f]{40}:\\S)))(?!(?:[^;]*;)+\\s*[A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+@(?![0-9a-f]{40}:\\S))(?!(?:[^(]*\\()+\\s*[A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+(?::\\S|@(?![0-9a-f]{40}:\\S)))'),
     '^([0-9]+(\\.[0-9]+)*|p[0-9]+(/[a-z0-9]+(-[a-z0-9]+)*)?)$': re.compile('^([0-9]+(\\.[0-9]+)*|p[0-9]+(/[a-z0-9]+(-[a-z0-9]+)*)?)\\Z'),
     '\\S': re.compile('\\S'),
@@ -96,6 +97,14 @@ def validate_https___civrules_invalid_schemas_imperial_settlers_factions_schema_
                                 if data__factions_item__name_len < 1:
                                     raise _Invalid
                                 if data__factions_item__name_len > 120:
+                                    raise _Invalid
+                        if "name_language" in data__factions_item_keys:
+                            data__factions_item_keys.remove("name_language")
+                            data__factions_item__namelanguage = data__factions_item["name_language"]
+                            if not isinstance(data__factions_item__namelanguage, (str)):
+                                raise _Invalid
+                            if isinstance(data__factions_item__namelanguage, str):
+                                if not REGEX_PATTERNS['^[a-z]{2,3}(-[A-Z]{2})?$'].search(data__factions_item__namelanguage):
                                     raise _Invalid
                         if "deck" in data__factions_item_keys:
                             data__factions_item_keys.remove("deck")

@@ -6,7 +6,7 @@ Generated ahead of time by fastjsonschema 2.22.3 from schemas/imperial-settlers/
 # fmt: off
 # mypy: ignore-errors
 
-SCHEMA_SHA256 = "9ab59ffda5effb709984a274447337493efed7268ebc80c92dab14b99c75eb21"
+SCHEMA_SHA256 = "9e6535ac5e370f13eb69eae21882298d3a5536db9250c0e746a188000dcb55fa"
 
 from decimal import Decimal
 import re
@@ -21,6 +21,7 @@ class _Invalid(JsonSchemaValueException):
 
 REGEX_PATTERNS = {
     '^[A-Z][0-9]{3}$': re.compile('^[A-Z][0-9]{3}\\Z'),
+    '^[a-z]{2,3}(-[A-Z]{2})?$': re.compile('^[a-z]{2,3}(-[A-Z]{2})?\\Z'),
     '^[A-Z]{3}$': re.compile('^[A-Z]{3}\\Z'),
     '\\S': re.compile('\\S'),
     '^(?!\\s*$)(?![A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+(?::\\S|@(?![0-9a-f]{40}:\\S)))(?!(?:[^;]*;)+\\s*[A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+@(?![0-9a-f]{40}:\\S))(?!(?:[^(]*\\()+\\s*[A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+(?::\\S|@(?![0-9a-f]{40}:\\S)))': re.compile('^(?!\\s*\\Z)(?![A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+(?::\\S|@(?![0-9a-f]{40}:\\S)))(?!(?:[^;]*;)+\\s*[A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+@(?![0-9a-f]{40}:\\S))(?!(?:[^(]*\\()+\\s*[A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+(?::\\S|@(?![0-9a-f]{40}:\\S)))'),
@@ -615,6 +616,14 @@ def validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_j
                                     raise _Invalid
                                 if data__components_item__name_len > 120:
                                     raise _Invalid
+                        if "name_language" in data__components_item_keys:
+                            data__components_item_keys.remove("name_language")
+                            data__components_item__namelanguage = data__components_item["name_language"]
+                            if not isinstance(data__components_item__namelanguage, (str)):
+                                raise _Invalid
+                            if isinstance(data__components_item__namelanguage, str):
+                                if not REGEX_PATTERNS['^[a-z]{2,3}(-[A-Z]{2})?$'].search(data__components_item__namelanguage):
+                                    raise _Invalid
                         if "count" in data__components_item_keys:
                             data__components_item_keys.remove("count")
                             data__components_item__count = data__components_item["count"]
@@ -699,6 +708,14 @@ def validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_j
                                 if data__goods_item__name_len < 1:
                                     raise _Invalid
                                 if data__goods_item__name_len > 120:
+                                    raise _Invalid
+                        if "name_language" in data__goods_item_keys:
+                            data__goods_item_keys.remove("name_language")
+                            data__goods_item__namelanguage = data__goods_item["name_language"]
+                            if not isinstance(data__goods_item__namelanguage, (str)):
+                                raise _Invalid
+                            if isinstance(data__goods_item__namelanguage, str):
+                                if not REGEX_PATTERNS['^[a-z]{2,3}(-[A-Z]{2})?$'].search(data__goods_item__namelanguage):
                                     raise _Invalid
                         if "token" in data__goods_item_keys:
                             data__goods_item_keys.remove("token")
@@ -840,6 +857,14 @@ def validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_j
                                     raise _Invalid
                                 if data__colours_item__name_len > 120:
                                     raise _Invalid
+                        if "name_language" in data__colours_item_keys:
+                            data__colours_item_keys.remove("name_language")
+                            data__colours_item__namelanguage = data__colours_item["name_language"]
+                            if not isinstance(data__colours_item__namelanguage, (str)):
+                                raise _Invalid
+                            if isinstance(data__colours_item__namelanguage, str):
+                                if not REGEX_PATTERNS['^[a-z]{2,3}(-[A-Z]{2})?$'].search(data__colours_item__namelanguage):
+                                    raise _Invalid
                         if "rule" in data__colours_item_keys:
                             data__colours_item_keys.remove("rule")
                             data__colours_item__rule = data__colours_item["rule"]
@@ -967,6 +992,14 @@ def validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_j
                                     raise _Invalid
                                 if data__locationkinds_item__name_len > 120:
                                     raise _Invalid
+                        if "name_language" in data__locationkinds_item_keys:
+                            data__locationkinds_item_keys.remove("name_language")
+                            data__locationkinds_item__namelanguage = data__locationkinds_item["name_language"]
+                            if not isinstance(data__locationkinds_item__namelanguage, (str)):
+                                raise _Invalid
+                            if isinstance(data__locationkinds_item__namelanguage, str):
+                                if not REGEX_PATTERNS['^[a-z]{2,3}(-[A-Z]{2})?$'].search(data__locationkinds_item__namelanguage):
+                                    raise _Invalid
                         if "row" in data__locationkinds_item_keys:
                             data__locationkinds_item_keys.remove("row")
                             data__locationkinds_item__row = data__locationkinds_item["row"]
@@ -1041,6 +1074,14 @@ def validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_j
                                     raise _Invalid
                                 if data__cardanatomy_item__name_len > 120:
                                     raise _Invalid
+                        if "name_language" in data__cardanatomy_item_keys:
+                            data__cardanatomy_item_keys.remove("name_language")
+                            data__cardanatomy_item__namelanguage = data__cardanatomy_item["name_language"]
+                            if not isinstance(data__cardanatomy_item__namelanguage, (str)):
+                                raise _Invalid
+                            if isinstance(data__cardanatomy_item__namelanguage, str):
+                                if not REGEX_PATTERNS['^[a-z]{2,3}(-[A-Z]{2})?$'].search(data__cardanatomy_item__namelanguage):
+                                    raise _Invalid
                         if "side" in data__cardanatomy_item_keys:
                             data__cardanatomy_item_keys.remove("side")
                             data__cardanatomy_item__side = data__cardanatomy_item["side"]
@@ -1114,6 +1155,14 @@ def validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_j
                                 if data__decks_item__name_len < 1:
                                     raise _Invalid
                                 if data__decks_item__name_len > 120:
+                                    raise _Invalid
+                        if "name_language" in data__decks_item_keys:
+                            data__decks_item_keys.remove("name_language")
+                            data__decks_item__namelanguage = data__decks_item["name_language"]
+                            if not isinstance(data__decks_item__namelanguage, (str)):
+                                raise _Invalid
+                            if isinstance(data__decks_item__namelanguage, str):
+                                if not REGEX_PATTERNS['^[a-z]{2,3}(-[A-Z]{2})?$'].search(data__decks_item__namelanguage):
                                     raise _Invalid
                         if "prefix" in data__decks_item_keys:
                             data__decks_item_keys.remove("prefix")
@@ -1586,6 +1635,14 @@ def validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_j
                                     raise _Invalid
                                 if data__phases_item__name_len > 120:
                                     raise _Invalid
+                        if "name_language" in data__phases_item_keys:
+                            data__phases_item_keys.remove("name_language")
+                            data__phases_item__namelanguage = data__phases_item["name_language"]
+                            if not isinstance(data__phases_item__namelanguage, (str)):
+                                raise _Invalid
+                            if isinstance(data__phases_item__namelanguage, str):
+                                if not REGEX_PATTERNS['^[a-z]{2,3}(-[A-Z]{2})?$'].search(data__phases_item__namelanguage):
+                                    raise _Invalid
                         if "order" in data__phases_item_keys:
                             data__phases_item_keys.remove("order")
                             data__phases_item__order = data__phases_item["order"]
@@ -1809,6 +1866,14 @@ def validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_j
                                 if data__actions_item__name_len < 1:
                                     raise _Invalid
                                 if data__actions_item__name_len > 120:
+                                    raise _Invalid
+                        if "name_language" in data__actions_item_keys:
+                            data__actions_item_keys.remove("name_language")
+                            data__actions_item__namelanguage = data__actions_item["name_language"]
+                            if not isinstance(data__actions_item__namelanguage, (str)):
+                                raise _Invalid
+                            if isinstance(data__actions_item__namelanguage, str):
+                                if not REGEX_PATTERNS['^[a-z]{2,3}(-[A-Z]{2})?$'].search(data__actions_item__namelanguage):
                                     raise _Invalid
                         if "price" in data__actions_item_keys:
                             data__actions_item_keys.remove("price")
@@ -2914,6 +2979,14 @@ def validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_j
                                                     raise _Invalid
                                                 if data__solo__achievements__levels_item__name_len > 120:
                                                     raise _Invalid
+                                        if "name_language" in data__solo__achievements__levels_item_keys:
+                                            data__solo__achievements__levels_item_keys.remove("name_language")
+                                            data__solo__achievements__levels_item__namelanguage = data__solo__achievements__levels_item["name_language"]
+                                            if not isinstance(data__solo__achievements__levels_item__namelanguage, (str)):
+                                                raise _Invalid
+                                            if isinstance(data__solo__achievements__levels_item__namelanguage, str):
+                                                if not REGEX_PATTERNS['^[a-z]{2,3}(-[A-Z]{2})?$'].search(data__solo__achievements__levels_item__namelanguage):
+                                                    raise _Invalid
                                         if "at_least" in data__solo__achievements__levels_item_keys:
                                             data__solo__achievements__levels_item_keys.remove("at_least")
                                             data__solo__achievements__levels_item__atleast = data__solo__achievements__levels_item["at_least"]
@@ -3152,6 +3225,14 @@ def validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_j
                                 if data__namedcardsnotidentified_item__name_len < 1:
                                     raise _Invalid
                                 if data__namedcardsnotidentified_item__name_len > 120:
+                                    raise _Invalid
+                        if "name_language" in data__namedcardsnotidentified_item_keys:
+                            data__namedcardsnotidentified_item_keys.remove("name_language")
+                            data__namedcardsnotidentified_item__namelanguage = data__namedcardsnotidentified_item["name_language"]
+                            if not isinstance(data__namedcardsnotidentified_item__namelanguage, (str)):
+                                raise _Invalid
+                            if isinstance(data__namedcardsnotidentified_item__namelanguage, str):
+                                if not REGEX_PATTERNS['^[a-z]{2,3}(-[A-Z]{2})?$'].search(data__namedcardsnotidentified_item__namelanguage):
                                     raise _Invalid
                         if "rule" in data__namedcardsnotidentified_item_keys:
                             data__namedcardsnotidentified_item_keys.remove("rule")

@@ -6,7 +6,7 @@ Generated ahead of time by fastjsonschema 2.22.3 from schemas/map.schema.json; o
 # fmt: off
 # mypy: ignore-errors
 
-SCHEMA_SHA256 = "a735232cc297e5727df454ef7675a2016e1654213b7d66c346837e993e41f82e"
+SCHEMA_SHA256 = "abcf6f9fc8d021b61efad132ac61d865d66663aa8e30ff757b573040a6f3f605"
 
 from decimal import Decimal
 import re
@@ -20,6 +20,7 @@ class _Invalid(JsonSchemaValueException):
 
 
 REGEX_PATTERNS = {
+    '^[a-z]{2,3}(-[A-Z]{2})?$': re.compile('^[a-z]{2,3}(-[A-Z]{2})?\\Z'),
     '\\S': re.compile('\\S'),
     '^(?!\\s*$)(?![A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+(?::\\S|@(?![0-9a-f]{40}:\\S)))(?!(?:[^;]*;)+\\s*[A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+@(?![0-9a-f]{40}:\\S))(?!(?:[^(]*\\()+\\s*[A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+(?::\\S|@(?![0-9a-f]{40}:\\S)))': re.compile('^(?!\\s*\\Z)(?![A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+(?::\\S|@(?![0-9a-f]{40}:\\S)))(?!(?:[^;]*;)+\\s*[A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+@(?![0-9a-f]{40}:\\S))(?!(?:[^(]*\\()+\\s*[A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+(?::\\S|@(?![0-9a-f]{40}:\\S)))'),
     '^([0-9]+(\\.[0-9]+)*|p[0-9]+(/[a-z0-9]+(-[a-z0-9]+)*)?)$': re.compile('^([0-9]+(\\.[0-9]+)*|p[0-9]+(/[a-z0-9]+(-[a-z0-9]+)*)?)\\Z'),
@@ -56,6 +57,14 @@ def validate_https___civrules_invalid_schemas_map_schema_json(data, custom_forma
                 if data__name_len < 1:
                     raise _Invalid
                 if data__name_len > 120:
+                    raise _Invalid
+        if "name_language" in data_keys:
+            data_keys.remove("name_language")
+            data__namelanguage = data["name_language"]
+            if not isinstance(data__namelanguage, (str)):
+                raise _Invalid
+            if isinstance(data__namelanguage, str):
+                if not REGEX_PATTERNS['^[a-z]{2,3}(-[A-Z]{2})?$'].search(data__namelanguage):
                     raise _Invalid
         if "panel" in data_keys:
             data_keys.remove("panel")
@@ -373,6 +382,14 @@ def validate_https___civrules_invalid_schemas_map_schema_json___defs_volcano(dat
                     raise _Invalid
                 if data__name_len > 120:
                     raise _Invalid
+        if "name_language" in data_keys:
+            data_keys.remove("name_language")
+            data__namelanguage = data["name_language"]
+            if not isinstance(data__namelanguage, (str)):
+                raise _Invalid
+            if isinstance(data__namelanguage, str):
+                if not REGEX_PATTERNS['^[a-z]{2,3}(-[A-Z]{2})?$'].search(data__namelanguage):
+                    raise _Invalid
         if "areas" in data_keys:
             data_keys.remove("areas")
             data__areas = data["areas"]
@@ -531,6 +548,14 @@ def validate_https___civrules_invalid_schemas_map_schema_json___defs_flood_plain
                 if data__name_len < 1:
                     raise _Invalid
                 if data__name_len > 120:
+                    raise _Invalid
+        if "name_language" in data_keys:
+            data_keys.remove("name_language")
+            data__namelanguage = data["name_language"]
+            if not isinstance(data__namelanguage, (str)):
+                raise _Invalid
+            if isinstance(data__namelanguage, str):
+                if not REGEX_PATTERNS['^[a-z]{2,3}(-[A-Z]{2})?$'].search(data__namelanguage):
                     raise _Invalid
         if "areas" in data_keys:
             data_keys.remove("areas")
@@ -856,6 +881,14 @@ def validate_https___civrules_invalid_schemas_map_schema_json___defs_area(data, 
                 if data__name_len < 1:
                     raise _Invalid
                 if data__name_len > 120:
+                    raise _Invalid
+        if "name_language" in data_keys:
+            data_keys.remove("name_language")
+            data__namelanguage = data["name_language"]
+            if not isinstance(data__namelanguage, (str)):
+                raise _Invalid
+            if isinstance(data__namelanguage, str):
+                if not REGEX_PATTERNS['^[a-z]{2,3}(-[A-Z]{2})?$'].search(data__namelanguage):
                     raise _Invalid
         if "panel" in data_keys:
             data_keys.remove("panel")

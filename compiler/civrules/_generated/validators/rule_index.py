@@ -6,7 +6,7 @@ Generated ahead of time by fastjsonschema 2.22.3 from schemas/rule-index.schema.
 # fmt: off
 # mypy: ignore-errors
 
-SCHEMA_SHA256 = "2cc4278a037b5c07613060d6ef69157825dd8102f82284b6dd6a6d76d2a5950c"
+SCHEMA_SHA256 = "f01d2288db58c0faaefd757b3dfa47d1eba7a072510ed1d4c48ac315df18d7f6"
 
 from decimal import Decimal
 import re
@@ -20,6 +20,7 @@ class _Invalid(JsonSchemaValueException):
 
 
 REGEX_PATTERNS = {
+    '^[a-z]{2,3}(-[A-Z]{2})?$': re.compile('^[a-z]{2,3}(-[A-Z]{2})?\\Z'),
     '^(?!\\s*$)(?![A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+(?::\\S|@(?![0-9a-f]{40}:\\S)))(?!(?:[^;]*;)+\\s*[A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+@(?![0-9a-f]{40}:\\S))(?!(?:[^(]*\\()+\\s*[A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+(?::\\S|@(?![0-9a-f]{40}:\\S)))': re.compile('^(?!\\s*\\Z)(?![A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+(?::\\S|@(?![0-9a-f]{40}:\\S)))(?!(?:[^;]*;)+\\s*[A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+@(?![0-9a-f]{40}:\\S))(?!(?:[^(]*\\()+\\s*[A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+(?::\\S|@(?![0-9a-f]{40}:\\S)))'),
     '\\S': re.compile('\\S'),
     '^([0-9]+(\\.[0-9]+)*|p[0-9]+(/[a-z0-9]+(-[a-z0-9]+)*)?)$': re.compile('^([0-9]+(\\.[0-9]+)*|p[0-9]+(/[a-z0-9]+(-[a-z0-9]+)*)?)\\Z'),
@@ -65,6 +66,14 @@ def validate_https___civrules_invalid_schemas_rule_index_schema_json(data, custo
                     if isinstance(data__rulebook__title, str):
                         data__rulebook__title_len = len(data__rulebook__title)
                         if data__rulebook__title_len < 1:
+                            raise _Invalid
+                if "language" in data__rulebook_keys:
+                    data__rulebook_keys.remove("language")
+                    data__rulebook__language = data__rulebook["language"]
+                    if not isinstance(data__rulebook__language, (str)):
+                        raise _Invalid
+                    if isinstance(data__rulebook__language, str):
+                        if not REGEX_PATTERNS['^[a-z]{2,3}(-[A-Z]{2})?$'].search(data__rulebook__language):
                             raise _Invalid
                 if "text_in_sources" in data__rulebook_keys:
                     data__rulebook_keys.remove("text_in_sources")

@@ -6,7 +6,7 @@ Generated ahead of time by fastjsonschema 2.22.3 from schemas/ruleset.schema.jso
 # fmt: off
 # mypy: ignore-errors
 
-SCHEMA_SHA256 = "4bb3a9568bccdf25d767fff76d5c2b3ea0d9ad554d0e5d73a4405411d559252b"
+SCHEMA_SHA256 = "076bbea445d346e6f37003952f893b7980ab0ad8bb2da87478f608a38de528c7"
 
 from decimal import Decimal
 import re
@@ -22,6 +22,7 @@ class _Invalid(JsonSchemaValueException):
 REGEX_PATTERNS = {
     '^[a-z][a-z0-9]*(-[a-z0-9]+)*$': re.compile('^[a-z][a-z0-9]*(-[a-z0-9]+)*\\Z'),
     '^[A-Z][0-9]{3}$': re.compile('^[A-Z][0-9]{3}\\Z'),
+    '^[a-z]{2,3}(-[A-Z]{2})?$': re.compile('^[a-z]{2,3}(-[A-Z]{2})?\\Z'),
     '^([0-9]+(\\.[0-9]+)*|p[0-9]+(/[a-z0-9]+(-[a-z0-9]+)*)?)$': re.compile('^([0-9]+(\\.[0-9]+)*|p[0-9]+(/[a-z0-9]+(-[a-z0-9]+)*)?)\\Z'),
     '^(?!\\s*$)(?![A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+(?::\\S|@(?![0-9a-f]{40}:\\S)))(?!(?:[^;]*;)+\\s*[A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+@(?![0-9a-f]{40}:\\S))(?!(?:[^(]*\\()+\\s*[A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+(?::\\S|@(?![0-9a-f]{40}:\\S)))': re.compile('^(?!\\s*\\Z)(?![A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+(?::\\S|@(?![0-9a-f]{40}:\\S)))(?!(?:[^;]*;)+\\s*[A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+@(?![0-9a-f]{40}:\\S))(?!(?:[^(]*\\()+\\s*[A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+(?::\\S|@(?![0-9a-f]{40}:\\S)))'),
     '\\S': re.compile('\\S'),
@@ -1762,6 +1763,14 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                                     raise _Invalid
                                 if data__nations_item__name_len > 120:
                                     raise _Invalid
+                        if "name_language" in data__nations_item_keys:
+                            data__nations_item_keys.remove("name_language")
+                            data__nations_item__namelanguage = data__nations_item["name_language"]
+                            if not isinstance(data__nations_item__namelanguage, (str)):
+                                raise _Invalid
+                            if isinstance(data__nations_item__namelanguage, str):
+                                if not REGEX_PATTERNS['^[a-z]{2,3}(-[A-Z]{2})?$'].search(data__nations_item__namelanguage):
+                                    raise _Invalid
                         if "rule" in data__nations_item_keys:
                             data__nations_item_keys.remove("rule")
                             data__nations_item__rule = data__nations_item["rule"]
@@ -1815,6 +1824,14 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                                                 if data__nations_item__colour__name_len < 1:
                                                     raise _Invalid
                                                 if data__nations_item__colour__name_len > 120:
+                                                    raise _Invalid
+                                        if "name_language" in data__nations_item__colour_keys:
+                                            data__nations_item__colour_keys.remove("name_language")
+                                            data__nations_item__colour__namelanguage = data__nations_item__colour["name_language"]
+                                            if not isinstance(data__nations_item__colour__namelanguage, (str)):
+                                                raise _Invalid
+                                            if isinstance(data__nations_item__colour__namelanguage, str):
+                                                if not REGEX_PATTERNS['^[a-z]{2,3}(-[A-Z]{2})?$'].search(data__nations_item__colour__namelanguage):
                                                     raise _Invalid
                                         if "rule" in data__nations_item__colour_keys:
                                             data__nations_item__colour_keys.remove("rule")
@@ -2054,6 +2071,14 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                                 if data__epochs_item__name_len < 1:
                                     raise _Invalid
                                 if data__epochs_item__name_len > 120:
+                                    raise _Invalid
+                        if "name_language" in data__epochs_item_keys:
+                            data__epochs_item_keys.remove("name_language")
+                            data__epochs_item__namelanguage = data__epochs_item["name_language"]
+                            if not isinstance(data__epochs_item__namelanguage, (str)):
+                                raise _Invalid
+                            if isinstance(data__epochs_item__namelanguage, str):
+                                if not REGEX_PATTERNS['^[a-z]{2,3}(-[A-Z]{2})?$'].search(data__epochs_item__namelanguage):
                                     raise _Invalid
                         if "order" in data__epochs_item_keys:
                             data__epochs_item_keys.remove("order")
@@ -2794,6 +2819,14 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                                             raise _Invalid
                                         if data__ast__levels_item__name_len > 120:
                                             raise _Invalid
+                                if "name_language" in data__ast__levels_item_keys:
+                                    data__ast__levels_item_keys.remove("name_language")
+                                    data__ast__levels_item__namelanguage = data__ast__levels_item["name_language"]
+                                    if not isinstance(data__ast__levels_item__namelanguage, (str)):
+                                        raise _Invalid
+                                    if isinstance(data__ast__levels_item__namelanguage, str):
+                                        if not REGEX_PATTERNS['^[a-z]{2,3}(-[A-Z]{2})?$'].search(data__ast__levels_item__namelanguage):
+                                            raise _Invalid
                                 if "rule" in data__ast__levels_item_keys:
                                     data__ast__levels_item_keys.remove("rule")
                                     data__ast__levels_item__rule = data__ast__levels_item["rule"]
@@ -3219,6 +3252,14 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                                                                     raise _Invalid
                                                                 if data__playercounts__counts_item__configurations_item__name_len > 120:
                                                                     raise _Invalid
+                                                        if "name_language" in data__playercounts__counts_item__configurations_item_keys:
+                                                            data__playercounts__counts_item__configurations_item_keys.remove("name_language")
+                                                            data__playercounts__counts_item__configurations_item__namelanguage = data__playercounts__counts_item__configurations_item["name_language"]
+                                                            if not isinstance(data__playercounts__counts_item__configurations_item__namelanguage, (str)):
+                                                                raise _Invalid
+                                                            if isinstance(data__playercounts__counts_item__configurations_item__namelanguage, str):
+                                                                if not REGEX_PATTERNS['^[a-z]{2,3}(-[A-Z]{2})?$'].search(data__playercounts__counts_item__configurations_item__namelanguage):
+                                                                    raise _Invalid
                                                         if "rule" in data__playercounts__counts_item__configurations_item_keys:
                                                             data__playercounts__counts_item__configurations_item_keys.remove("rule")
                                                             data__playercounts__counts_item__configurations_item__rule = data__playercounts__counts_item__configurations_item["rule"]
@@ -3432,6 +3473,14 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                                                                                 if data__playercounts__counts_item__configurations_item__tradedecks_item__name_len < 1:
                                                                                     raise _Invalid
                                                                                 if data__playercounts__counts_item__configurations_item__tradedecks_item__name_len > 120:
+                                                                                    raise _Invalid
+                                                                        if "name_language" in data__playercounts__counts_item__configurations_item__tradedecks_item_keys:
+                                                                            data__playercounts__counts_item__configurations_item__tradedecks_item_keys.remove("name_language")
+                                                                            data__playercounts__counts_item__configurations_item__tradedecks_item__namelanguage = data__playercounts__counts_item__configurations_item__tradedecks_item["name_language"]
+                                                                            if not isinstance(data__playercounts__counts_item__configurations_item__tradedecks_item__namelanguage, (str)):
+                                                                                raise _Invalid
+                                                                            if isinstance(data__playercounts__counts_item__configurations_item__tradedecks_item__namelanguage, str):
+                                                                                if not REGEX_PATTERNS['^[a-z]{2,3}(-[A-Z]{2})?$'].search(data__playercounts__counts_item__configurations_item__tradedecks_item__namelanguage):
                                                                                     raise _Invalid
                                                                         if "text" in data__playercounts__counts_item__configurations_item__tradedecks_item_keys:
                                                                             data__playercounts__counts_item__configurations_item__tradedecks_item_keys.remove("text")
@@ -3659,6 +3708,14 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                                         if data__sequenceofplay__phases_item__name_len < 1:
                                             raise _Invalid
                                         if data__sequenceofplay__phases_item__name_len > 120:
+                                            raise _Invalid
+                                if "name_language" in data__sequenceofplay__phases_item_keys:
+                                    data__sequenceofplay__phases_item_keys.remove("name_language")
+                                    data__sequenceofplay__phases_item__namelanguage = data__sequenceofplay__phases_item["name_language"]
+                                    if not isinstance(data__sequenceofplay__phases_item__namelanguage, (str)):
+                                        raise _Invalid
+                                    if isinstance(data__sequenceofplay__phases_item__namelanguage, str):
+                                        if not REGEX_PATTERNS['^[a-z]{2,3}(-[A-Z]{2})?$'].search(data__sequenceofplay__phases_item__namelanguage):
                                             raise _Invalid
                                 if "rule" in data__sequenceofplay__phases_item_keys:
                                     data__sequenceofplay__phases_item_keys.remove("rule")
@@ -3944,6 +4001,14 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                                                             raise _Invalid
                                                         if data__sequenceofplay__phases_item__subactivities_item__name_len > 120:
                                                             raise _Invalid
+                                                if "name_language" in data__sequenceofplay__phases_item__subactivities_item_keys:
+                                                    data__sequenceofplay__phases_item__subactivities_item_keys.remove("name_language")
+                                                    data__sequenceofplay__phases_item__subactivities_item__namelanguage = data__sequenceofplay__phases_item__subactivities_item["name_language"]
+                                                    if not isinstance(data__sequenceofplay__phases_item__subactivities_item__namelanguage, (str)):
+                                                        raise _Invalid
+                                                    if isinstance(data__sequenceofplay__phases_item__subactivities_item__namelanguage, str):
+                                                        if not REGEX_PATTERNS['^[a-z]{2,3}(-[A-Z]{2})?$'].search(data__sequenceofplay__phases_item__subactivities_item__namelanguage):
+                                                            raise _Invalid
                                                 if "card" in data__sequenceofplay__phases_item__subactivities_item_keys:
                                                     data__sequenceofplay__phases_item__subactivities_item_keys.remove("card")
                                                     data__sequenceofplay__phases_item__subactivities_item__card = data__sequenceofplay__phases_item__subactivities_item["card"]
@@ -4117,6 +4182,14 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                                         if data__victory__scoring_item__name_len < 1:
                                             raise _Invalid
                                         if data__victory__scoring_item__name_len > 120:
+                                            raise _Invalid
+                                if "name_language" in data__victory__scoring_item_keys:
+                                    data__victory__scoring_item_keys.remove("name_language")
+                                    data__victory__scoring_item__namelanguage = data__victory__scoring_item["name_language"]
+                                    if not isinstance(data__victory__scoring_item__namelanguage, (str)):
+                                        raise _Invalid
+                                    if isinstance(data__victory__scoring_item__namelanguage, str):
+                                        if not REGEX_PATTERNS['^[a-z]{2,3}(-[A-Z]{2})?$'].search(data__victory__scoring_item__namelanguage):
                                             raise _Invalid
                                 if "rule" in data__victory__scoring_item_keys:
                                     data__victory__scoring_item_keys.remove("rule")
@@ -4838,6 +4911,14 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                                     raise _Invalid
                                 if data__options_item__name_len > 120:
                                     raise _Invalid
+                        if "name_language" in data__options_item_keys:
+                            data__options_item_keys.remove("name_language")
+                            data__options_item__namelanguage = data__options_item["name_language"]
+                            if not isinstance(data__options_item__namelanguage, (str)):
+                                raise _Invalid
+                            if isinstance(data__options_item__namelanguage, str):
+                                if not REGEX_PATTERNS['^[a-z]{2,3}(-[A-Z]{2})?$'].search(data__options_item__namelanguage):
+                                    raise _Invalid
                         if "site_label" in data__options_item_keys:
                             data__options_item_keys.remove("site_label")
                             data__options_item__sitelabel = data__options_item["site_label"]
@@ -4932,6 +5013,14 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                                                         if data__options_item__values_item__name_len < 1:
                                                             raise _Invalid
                                                         if data__options_item__values_item__name_len > 120:
+                                                            raise _Invalid
+                                                if "name_language" in data__options_item__values_item_keys:
+                                                    data__options_item__values_item_keys.remove("name_language")
+                                                    data__options_item__values_item__namelanguage = data__options_item__values_item["name_language"]
+                                                    if not isinstance(data__options_item__values_item__namelanguage, (str)):
+                                                        raise _Invalid
+                                                    if isinstance(data__options_item__values_item__namelanguage, str):
+                                                        if not REGEX_PATTERNS['^[a-z]{2,3}(-[A-Z]{2})?$'].search(data__options_item__values_item__namelanguage):
                                                             raise _Invalid
                                                 if "description" in data__options_item__values_item_keys:
                                                     data__options_item__values_item_keys.remove("description")
@@ -5125,6 +5214,14 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                                     raise _Invalid
                                 if data__nonplayerforces_item__name_len > 120:
                                     raise _Invalid
+                        if "name_language" in data__nonplayerforces_item_keys:
+                            data__nonplayerforces_item_keys.remove("name_language")
+                            data__nonplayerforces_item__namelanguage = data__nonplayerforces_item["name_language"]
+                            if not isinstance(data__nonplayerforces_item__namelanguage, (str)):
+                                raise _Invalid
+                            if isinstance(data__nonplayerforces_item__namelanguage, str):
+                                if not REGEX_PATTERNS['^[a-z]{2,3}(-[A-Z]{2})?$'].search(data__nonplayerforces_item__namelanguage):
+                                    raise _Invalid
                         if "replaces" in data__nonplayerforces_item_keys:
                             data__nonplayerforces_item_keys.remove("replaces")
                             data__nonplayerforces_item__replaces = data__nonplayerforces_item["replaces"]
@@ -5189,6 +5286,14 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                                                     raise _Invalid
                                                 if data__nonplayerforces_item__advancements_item__name_len > 120:
                                                     raise _Invalid
+                                        if "name_language" in data__nonplayerforces_item__advancements_item_keys:
+                                            data__nonplayerforces_item__advancements_item_keys.remove("name_language")
+                                            data__nonplayerforces_item__advancements_item__namelanguage = data__nonplayerforces_item__advancements_item["name_language"]
+                                            if not isinstance(data__nonplayerforces_item__advancements_item__namelanguage, (str)):
+                                                raise _Invalid
+                                            if isinstance(data__nonplayerforces_item__advancements_item__namelanguage, str):
+                                                if not REGEX_PATTERNS['^[a-z]{2,3}(-[A-Z]{2})?$'].search(data__nonplayerforces_item__advancements_item__namelanguage):
+                                                    raise _Invalid
                                         if "note" in data__nonplayerforces_item__advancements_item_keys:
                                             data__nonplayerforces_item__advancements_item_keys.remove("note")
                                             data__nonplayerforces_item__advancements_item__note = data__nonplayerforces_item__advancements_item["note"]
@@ -5241,6 +5346,14 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                                         if data__nonplayerforces_item__calamitycard__name_len < 1:
                                             raise _Invalid
                                         if data__nonplayerforces_item__calamitycard__name_len > 120:
+                                            raise _Invalid
+                                if "name_language" in data__nonplayerforces_item__calamitycard_keys:
+                                    data__nonplayerforces_item__calamitycard_keys.remove("name_language")
+                                    data__nonplayerforces_item__calamitycard__namelanguage = data__nonplayerforces_item__calamitycard["name_language"]
+                                    if not isinstance(data__nonplayerforces_item__calamitycard__namelanguage, (str)):
+                                        raise _Invalid
+                                    if isinstance(data__nonplayerforces_item__calamitycard__namelanguage, str):
+                                        if not REGEX_PATTERNS['^[a-z]{2,3}(-[A-Z]{2})?$'].search(data__nonplayerforces_item__calamitycard__namelanguage):
                                             raise _Invalid
                                 if "tradable" in data__nonplayerforces_item__calamitycard_keys:
                                     data__nonplayerforces_item__calamitycard_keys.remove("tradable")
@@ -5970,6 +6083,10 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_overlay
             data_keys.remove("name")
             data__name = data["name"]
             validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__name, custom_formats, (name_prefix or "data") + ".name")
+        if "name_language" in data_keys:
+            data_keys.remove("name_language")
+            data__namelanguage = data["name_language"]
+            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__namelanguage, custom_formats, (name_prefix or "data") + ".name_language")
         if "areas" in data_keys:
             data_keys.remove("areas")
             data__areas = data["areas"]
@@ -6065,6 +6182,10 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_overlay
             data_keys.remove("name")
             data__name = data["name"]
             validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__name, custom_formats, (name_prefix or "data") + ".name")
+        if "name_language" in data_keys:
+            data_keys.remove("name_language")
+            data__namelanguage = data["name_language"]
+            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__namelanguage, custom_formats, (name_prefix or "data") + ".name_language")
         if "areas" in data_keys:
             data_keys.remove("areas")
             data__areas = data["areas"]
@@ -6289,6 +6410,10 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_overlay
             data_keys.remove("name")
             data__name = data["name"]
             validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__name, custom_formats, (name_prefix or "data") + ".name")
+        if "name_language" in data_keys:
+            data_keys.remove("name_language")
+            data__namelanguage = data["name_language"]
+            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__namelanguage, custom_formats, (name_prefix or "data") + ".name_language")
         if "panel" in data_keys:
             data_keys.remove("panel")
             data__panel = data["panel"]
@@ -6420,6 +6545,10 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_overlay
             data_keys.remove("name")
             data__name = data["name"]
             validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__name, custom_formats, (name_prefix or "data") + ".name")
+        if "name_language" in data_keys:
+            data_keys.remove("name_language")
+            data__namelanguage = data["name_language"]
+            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__namelanguage, custom_formats, (name_prefix or "data") + ".name_language")
         if "site_label" in data_keys:
             data_keys.remove("site_label")
             data__sitelabel = data["site_label"]
@@ -6662,6 +6791,10 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_overlay
             data_keys.remove("name")
             data__name = data["name"]
             validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__name, custom_formats, (name_prefix or "data") + ".name")
+        if "name_language" in data_keys:
+            data_keys.remove("name_language")
+            data__namelanguage = data["name_language"]
+            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__namelanguage, custom_formats, (name_prefix or "data") + ".name_language")
         if "rule" in data_keys:
             data_keys.remove("rule")
             data__rule = data["rule"]
@@ -6919,6 +7052,10 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_overlay
             data_keys.remove("name")
             data__name = data["name"]
             validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__name, custom_formats, (name_prefix or "data") + ".name")
+        if "name_language" in data_keys:
+            data_keys.remove("name_language")
+            data__namelanguage = data["name_language"]
+            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__namelanguage, custom_formats, (name_prefix or "data") + ".name_language")
         if "order" in data_keys:
             data_keys.remove("order")
             data__order = data["order"]
@@ -7022,6 +7159,10 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_overlay
             data_keys.remove("name")
             data__name = data["name"]
             validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__name, custom_formats, (name_prefix or "data") + ".name")
+        if "name_language" in data_keys:
+            data_keys.remove("name_language")
+            data__namelanguage = data["name_language"]
+            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__namelanguage, custom_formats, (name_prefix or "data") + ".name_language")
         if "rule" in data_keys:
             data_keys.remove("rule")
             data__rule = data["rule"]
@@ -7133,6 +7274,10 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_overlay
             data_keys.remove("name")
             data__name = data["name"]
             validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__name, custom_formats, (name_prefix or "data") + ".name")
+        if "name_language" in data_keys:
+            data_keys.remove("name_language")
+            data__namelanguage = data["name_language"]
+            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__namelanguage, custom_formats, (name_prefix or "data") + ".name_language")
         if "stack" in data_keys:
             data_keys.remove("stack")
             data__stack = data["stack"]
@@ -7276,6 +7421,10 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_overlay
             data_keys.remove("name")
             data__name = data["name"]
             validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__name, custom_formats, (name_prefix or "data") + ".name")
+        if "name_language" in data_keys:
+            data_keys.remove("name_language")
+            data__namelanguage = data["name_language"]
+            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__namelanguage, custom_formats, (name_prefix or "data") + ".name_language")
         if "value" in data_keys:
             data_keys.remove("value")
             data__value = data["value"]
@@ -7395,6 +7544,10 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_overlay
             data_keys.remove("name")
             data__name = data["name"]
             validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__name, custom_formats, (name_prefix or "data") + ".name")
+        if "name_language" in data_keys:
+            data_keys.remove("name_language")
+            data__namelanguage = data["name_language"]
+            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__namelanguage, custom_formats, (name_prefix or "data") + ".name_language")
         if "groups" in data_keys:
             data_keys.remove("groups")
             data__groups = data["groups"]
@@ -7514,6 +7667,10 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_overlay
             data_keys.remove("name")
             data__name = data["name"]
             validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__name, custom_formats, (name_prefix or "data") + ".name")
+        if "name_language" in data_keys:
+            data_keys.remove("name_language")
+            data__namelanguage = data["name_language"]
+            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__namelanguage, custom_formats, (name_prefix or "data") + ".name_language")
         if "colour" in data_keys:
             data_keys.remove("colour")
             data__colour = data["colour"]

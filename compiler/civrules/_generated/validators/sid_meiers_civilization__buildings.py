@@ -6,7 +6,7 @@ Generated ahead of time by fastjsonschema 2.22.3 from schemas/sid-meiers-civiliz
 # fmt: off
 # mypy: ignore-errors
 
-SCHEMA_SHA256 = "ad06bb235d04ef77c2968e7a215829966d5540ae88c83ac9503a84742ab92825"
+SCHEMA_SHA256 = "824fa489c4122d1876df24d6f8a2e4efae1de69e3483134c21e5f55c9c893da2"
 
 from decimal import Decimal
 import re
@@ -20,6 +20,7 @@ class _Invalid(JsonSchemaValueException):
 
 
 REGEX_PATTERNS = {
+    '^[a-z]{2,3}(-[A-Z]{2})?$': re.compile('^[a-z]{2,3}(-[A-Z]{2})?\\Z'),
     '\\S': re.compile('\\S'),
     '^(?!\\s*$)(?![A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+(?::\\S|@(?![0-9a-f]{40}:\\S)))(?!(?:[^;]*;)+\\s*[A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+@(?![0-9a-f]{40}:\\S))(?!(?:[^(]*\\()+\\s*[A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+(?::\\S|@(?![0-9a-f]{40}:\\S)))': re.compile('^(?!\\s*\\Z)(?![A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+(?::\\S|@(?![0-9a-f]{40}:\\S)))(?!(?:[^;]*;)+\\s*[A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+@(?![0-9a-f]{40}:\\S))(?!(?:[^(]*\\()+\\s*[A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+(?::\\S|@(?![0-9a-f]{40}:\\S)))'),
     '^([0-9]+(\\.[0-9]+)*|p[0-9]+(/[a-z0-9]+(-[a-z0-9]+)*)?)$': re.compile('^([0-9]+(\\.[0-9]+)*|p[0-9]+(/[a-z0-9]+(-[a-z0-9]+)*)?)\\Z'),
@@ -94,6 +95,14 @@ def validate_https___civrules_invalid_schemas_sid_meiers_civilization_buildings_
                                 if data__terrains_item__name_len < 1:
                                     raise _Invalid
                                 if data__terrains_item__name_len > 120:
+                                    raise _Invalid
+                        if "name_language" in data__terrains_item_keys:
+                            data__terrains_item_keys.remove("name_language")
+                            data__terrains_item__namelanguage = data__terrains_item["name_language"]
+                            if not isinstance(data__terrains_item__namelanguage, (str)):
+                                raise _Invalid
+                            if isinstance(data__terrains_item__namelanguage, str):
+                                if not REGEX_PATTERNS['^[a-z]{2,3}(-[A-Z]{2})?$'].search(data__terrains_item__namelanguage):
                                     raise _Invalid
                         if "water" in data__terrains_item_keys:
                             data__terrains_item_keys.remove("water")
@@ -170,6 +179,14 @@ def validate_https___civrules_invalid_schemas_sid_meiers_civilization_buildings_
                                 if data__buildings_item__name_len < 1:
                                     raise _Invalid
                                 if data__buildings_item__name_len > 120:
+                                    raise _Invalid
+                        if "name_language" in data__buildings_item_keys:
+                            data__buildings_item_keys.remove("name_language")
+                            data__buildings_item__namelanguage = data__buildings_item["name_language"]
+                            if not isinstance(data__buildings_item__namelanguage, (str)):
+                                raise _Invalid
+                            if isinstance(data__buildings_item__namelanguage, str):
+                                if not REGEX_PATTERNS['^[a-z]{2,3}(-[A-Z]{2})?$'].search(data__buildings_item__namelanguage):
                                     raise _Invalid
                         if "terrains" in data__buildings_item_keys:
                             data__buildings_item_keys.remove("terrains")

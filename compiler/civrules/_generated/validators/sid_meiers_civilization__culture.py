@@ -6,7 +6,7 @@ Generated ahead of time by fastjsonschema 2.22.3 from schemas/sid-meiers-civiliz
 # fmt: off
 # mypy: ignore-errors
 
-SCHEMA_SHA256 = "648d38edb266fe7d42ded3134eafd81de1f2b019e05ea59d8c88af6c00a22c47"
+SCHEMA_SHA256 = "f71a8f42ad5317d0d031b04af612fce3c3c1dff4f797f2ccf24e23d8a9208476"
 
 from decimal import Decimal
 import re
@@ -20,6 +20,7 @@ class _Invalid(JsonSchemaValueException):
 
 
 REGEX_PATTERNS = {
+    '^[a-z]{2,3}(-[A-Z]{2})?$': re.compile('^[a-z]{2,3}(-[A-Z]{2})?\\Z'),
     '\\S': re.compile('\\S'),
     '^(?!\\s*$)(?![A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+(?::\\S|@(?![0-9a-f]{40}:\\S)))(?!(?:[^;]*;)+\\s*[A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+@(?![0-9a-f]{40}:\\S))(?!(?:[^(]*\\()+\\s*[A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+(?::\\S|@(?![0-9a-f]{40}:\\S)))': re.compile('^(?!\\s*\\Z)(?![A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+(?::\\S|@(?![0-9a-f]{40}:\\S)))(?!(?:[^;]*;)+\\s*[A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+@(?![0-9a-f]{40}:\\S))(?!(?:[^(]*\\()+\\s*[A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+(?::\\S|@(?![0-9a-f]{40}:\\S)))'),
     '^([0-9]+(\\.[0-9]+)*|p[0-9]+(/[a-z0-9]+(-[a-z0-9]+)*)?)$': re.compile('^([0-9]+(\\.[0-9]+)*|p[0-9]+(/[a-z0-9]+(-[a-z0-9]+)*)?)\\Z'),
@@ -95,6 +96,14 @@ def validate_https___civrules_invalid_schemas_sid_meiers_civilization_culture_sc
                                     raise _Invalid
                                 if data__spacekinds_item__name_len > 120:
                                     raise _Invalid
+                        if "name_language" in data__spacekinds_item_keys:
+                            data__spacekinds_item_keys.remove("name_language")
+                            data__spacekinds_item__namelanguage = data__spacekinds_item["name_language"]
+                            if not isinstance(data__spacekinds_item__namelanguage, (str)):
+                                raise _Invalid
+                            if isinstance(data__spacekinds_item__namelanguage, str):
+                                if not REGEX_PATTERNS['^[a-z]{2,3}(-[A-Z]{2})?$'].search(data__spacekinds_item__namelanguage):
+                                    raise _Invalid
                         if "rule" in data__spacekinds_item_keys:
                             data__spacekinds_item_keys.remove("rule")
                             data__spacekinds_item__rule = data__spacekinds_item["rule"]
@@ -165,6 +174,14 @@ def validate_https___civrules_invalid_schemas_sid_meiers_civilization_culture_sc
                                 if data__spaces_item__name_len < 1:
                                     raise _Invalid
                                 if data__spaces_item__name_len > 120:
+                                    raise _Invalid
+                        if "name_language" in data__spaces_item_keys:
+                            data__spaces_item_keys.remove("name_language")
+                            data__spaces_item__namelanguage = data__spaces_item["name_language"]
+                            if not isinstance(data__spaces_item__namelanguage, (str)):
+                                raise _Invalid
+                            if isinstance(data__spaces_item__namelanguage, str):
+                                if not REGEX_PATTERNS['^[a-z]{2,3}(-[A-Z]{2})?$'].search(data__spaces_item__namelanguage):
                                     raise _Invalid
                         if "position" in data__spaces_item_keys:
                             data__spaces_item_keys.remove("position")
@@ -306,6 +323,14 @@ def validate_https___civrules_invalid_schemas_sid_meiers_civilization_culture_sc
                                     raise _Invalid
                                 if data__decks_item__name_len > 120:
                                     raise _Invalid
+                        if "name_language" in data__decks_item_keys:
+                            data__decks_item_keys.remove("name_language")
+                            data__decks_item__namelanguage = data__decks_item["name_language"]
+                            if not isinstance(data__decks_item__namelanguage, (str)):
+                                raise _Invalid
+                            if isinstance(data__decks_item__namelanguage, str):
+                                if not REGEX_PATTERNS['^[a-z]{2,3}(-[A-Z]{2})?$'].search(data__decks_item__namelanguage):
+                                    raise _Invalid
                         if "cards" in data__decks_item_keys:
                             data__decks_item_keys.remove("cards")
                             data__decks_item__cards = data__decks_item["cards"]
@@ -396,6 +421,14 @@ def validate_https___civrules_invalid_schemas_sid_meiers_civilization_culture_sc
                                 if data__greatpeople_item__name_len < 1:
                                     raise _Invalid
                                 if data__greatpeople_item__name_len > 120:
+                                    raise _Invalid
+                        if "name_language" in data__greatpeople_item_keys:
+                            data__greatpeople_item_keys.remove("name_language")
+                            data__greatpeople_item__namelanguage = data__greatpeople_item["name_language"]
+                            if not isinstance(data__greatpeople_item__namelanguage, (str)):
+                                raise _Invalid
+                            if isinstance(data__greatpeople_item__namelanguage, str):
+                                if not REGEX_PATTERNS['^[a-z]{2,3}(-[A-Z]{2})?$'].search(data__greatpeople_item__namelanguage):
                                     raise _Invalid
                         if "category" in data__greatpeople_item_keys:
                             data__greatpeople_item_keys.remove("category")

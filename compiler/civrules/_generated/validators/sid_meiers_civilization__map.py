@@ -6,7 +6,7 @@ Generated ahead of time by fastjsonschema 2.22.3 from schemas/sid-meiers-civiliz
 # fmt: off
 # mypy: ignore-errors
 
-SCHEMA_SHA256 = "1b83cbc9537e67e3942b964dcbfe0790cdc56ee156b05c50e454cdf5dba3d9a7"
+SCHEMA_SHA256 = "e139c1855aefad4eb27b433493a094121bbf05dad45389d2110871f1536abe69"
 
 from decimal import Decimal
 import re
@@ -20,6 +20,7 @@ class _Invalid(JsonSchemaValueException):
 
 
 REGEX_PATTERNS = {
+    '^[a-z]{2,3}(-[A-Z]{2})?$': re.compile('^[a-z]{2,3}(-[A-Z]{2})?\\Z'),
     '^(?!\\s*$)(?![A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+(?::\\S|@(?![0-9a-f]{40}:\\S)))(?!(?:[^;]*;)+\\s*[A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+@(?![0-9a-f]{40}:\\S))(?!(?:[^(]*\\()+\\s*[A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+(?::\\S|@(?![0-9a-f]{40}:\\S)))': re.compile('^(?!\\s*\\Z)(?![A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+(?::\\S|@(?![0-9a-f]{40}:\\S)))(?!(?:[^;]*;)+\\s*[A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+@(?![0-9a-f]{40}:\\S))(?!(?:[^(]*\\()+\\s*[A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+(?::\\S|@(?![0-9a-f]{40}:\\S)))'),
     '\\S': re.compile('\\S'),
     '^([0-9]+(\\.[0-9]+)*|p[0-9]+(/[a-z0-9]+(-[a-z0-9]+)*)?)$': re.compile('^([0-9]+(\\.[0-9]+)*|p[0-9]+(/[a-z0-9]+(-[a-z0-9]+)*)?)\\Z'),
@@ -94,6 +95,14 @@ def validate_https___civrules_invalid_schemas_sid_meiers_civilization_map_schema
                                 if data__tiles_item__name_len < 1:
                                     raise _Invalid
                                 if data__tiles_item__name_len > 120:
+                                    raise _Invalid
+                        if "name_language" in data__tiles_item_keys:
+                            data__tiles_item_keys.remove("name_language")
+                            data__tiles_item__namelanguage = data__tiles_item["name_language"]
+                            if not isinstance(data__tiles_item__namelanguage, (str)):
+                                raise _Invalid
+                            if isinstance(data__tiles_item__namelanguage, str):
+                                if not REGEX_PATTERNS['^[a-z]{2,3}(-[A-Z]{2})?$'].search(data__tiles_item__namelanguage):
                                     raise _Invalid
                         if "civilization" in data__tiles_item_keys:
                             data__tiles_item_keys.remove("civilization")

@@ -6,7 +6,7 @@ Generated ahead of time by fastjsonschema 2.22.3 from schemas/sid-meiers-civiliz
 # fmt: off
 # mypy: ignore-errors
 
-SCHEMA_SHA256 = "232b44a54e55506e95e9a76f2fedc57eb0e074b1a87c8b4d462d6f3be17d7fd6"
+SCHEMA_SHA256 = "399cc8358f2284721860c5bc7108085f6a66d80c303a994ab85de6f7ff278293"
 
 from decimal import Decimal
 import re
@@ -21,6 +21,7 @@ class _Invalid(JsonSchemaValueException):
 
 REGEX_PATTERNS = {
     '^[A-Z][0-9]{3}$': re.compile('^[A-Z][0-9]{3}\\Z'),
+    '^[a-z]{2,3}(-[A-Z]{2})?$': re.compile('^[a-z]{2,3}(-[A-Z]{2})?\\Z'),
     '\\S': re.compile('\\S'),
     '^[a-z][a-z0-9_]*$': re.compile('^[a-z][a-z0-9_]*\\Z'),
     '^(?!\\s*$)(?![A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+(?::\\S|@(?![0-9a-f]{40}:\\S)))(?!(?:[^;]*;)+\\s*[A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+@(?![0-9a-f]{40}:\\S))(?!(?:[^(]*\\()+\\s*[A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+(?::\\S|@(?![0-9a-f]{40}:\\S)))': re.compile('^(?!\\s*\\Z)(?![A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+(?::\\S|@(?![0-9a-f]{40}:\\S)))(?!(?:[^;]*;)+\\s*[A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+@(?![0-9a-f]{40}:\\S))(?!(?:[^(]*\\()+\\s*[A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+(?::\\S|@(?![0-9a-f]{40}:\\S)))'),
@@ -1627,6 +1628,14 @@ def validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_sc
                                     raise _Invalid
                                 if data__phases_item__name_len > 120:
                                     raise _Invalid
+                        if "name_language" in data__phases_item_keys:
+                            data__phases_item_keys.remove("name_language")
+                            data__phases_item__namelanguage = data__phases_item["name_language"]
+                            if not isinstance(data__phases_item__namelanguage, (str)):
+                                raise _Invalid
+                            if isinstance(data__phases_item__namelanguage, str):
+                                if not REGEX_PATTERNS['^[a-z]{2,3}(-[A-Z]{2})?$'].search(data__phases_item__namelanguage):
+                                    raise _Invalid
                         if "order" in data__phases_item_keys:
                             data__phases_item_keys.remove("order")
                             data__phases_item__order = data__phases_item["order"]
@@ -1721,6 +1730,14 @@ def validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_sc
                                 if data__governments_item__name_len < 1:
                                     raise _Invalid
                                 if data__governments_item__name_len > 120:
+                                    raise _Invalid
+                        if "name_language" in data__governments_item_keys:
+                            data__governments_item_keys.remove("name_language")
+                            data__governments_item__namelanguage = data__governments_item["name_language"]
+                            if not isinstance(data__governments_item__namelanguage, (str)):
+                                raise _Invalid
+                            if isinstance(data__governments_item__namelanguage, str):
+                                if not REGEX_PATTERNS['^[a-z]{2,3}(-[A-Z]{2})?$'].search(data__governments_item__namelanguage):
                                     raise _Invalid
                         if "starting" in data__governments_item_keys:
                             data__governments_item_keys.remove("starting")
@@ -1824,6 +1841,14 @@ def validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_sc
                                     raise _Invalid
                                 if data__victories_item__name_len > 120:
                                     raise _Invalid
+                        if "name_language" in data__victories_item_keys:
+                            data__victories_item_keys.remove("name_language")
+                            data__victories_item__namelanguage = data__victories_item["name_language"]
+                            if not isinstance(data__victories_item__namelanguage, (str)):
+                                raise _Invalid
+                            if isinstance(data__victories_item__namelanguage, str):
+                                if not REGEX_PATTERNS['^[a-z]{2,3}(-[A-Z]{2})?$'].search(data__victories_item__namelanguage):
+                                    raise _Invalid
                         if "kind" in data__victories_item_keys:
                             data__victories_item_keys.remove("kind")
                             data__victories_item__kind = data__victories_item["kind"]
@@ -1921,6 +1946,14 @@ def validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_sc
                                     raise _Invalid
                                 if data__resources_item__name_len > 120:
                                     raise _Invalid
+                        if "name_language" in data__resources_item_keys:
+                            data__resources_item_keys.remove("name_language")
+                            data__resources_item__namelanguage = data__resources_item["name_language"]
+                            if not isinstance(data__resources_item__namelanguage, (str)):
+                                raise _Invalid
+                            if isinstance(data__resources_item__namelanguage, str):
+                                if not REGEX_PATTERNS['^[a-z]{2,3}(-[A-Z]{2})?$'].search(data__resources_item__namelanguage):
+                                    raise _Invalid
                         if "rule" in data__resources_item_keys:
                             data__resources_item_keys.remove("rule")
                             data__resources_item__rule = data__resources_item["rule"]
@@ -1991,6 +2024,14 @@ def validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_sc
                                 if data__combatbonuses_item__name_len < 1:
                                     raise _Invalid
                                 if data__combatbonuses_item__name_len > 120:
+                                    raise _Invalid
+                        if "name_language" in data__combatbonuses_item_keys:
+                            data__combatbonuses_item_keys.remove("name_language")
+                            data__combatbonuses_item__namelanguage = data__combatbonuses_item["name_language"]
+                            if not isinstance(data__combatbonuses_item__namelanguage, (str)):
+                                raise _Invalid
+                            if isinstance(data__combatbonuses_item__namelanguage, str):
+                                if not REGEX_PATTERNS['^[a-z]{2,3}(-[A-Z]{2})?$'].search(data__combatbonuses_item__namelanguage):
                                     raise _Invalid
                         if "amount" in data__combatbonuses_item_keys:
                             data__combatbonuses_item_keys.remove("amount")
@@ -2089,6 +2130,14 @@ def validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_sc
                                     raise _Invalid
                                 if data__cityactions_item__name_len > 120:
                                     raise _Invalid
+                        if "name_language" in data__cityactions_item_keys:
+                            data__cityactions_item_keys.remove("name_language")
+                            data__cityactions_item__namelanguage = data__cityactions_item["name_language"]
+                            if not isinstance(data__cityactions_item__namelanguage, (str)):
+                                raise _Invalid
+                            if isinstance(data__cityactions_item__namelanguage, str):
+                                if not REGEX_PATTERNS['^[a-z]{2,3}(-[A-Z]{2})?$'].search(data__cityactions_item__namelanguage):
+                                    raise _Invalid
                         if "culture" in data__cityactions_item_keys:
                             data__cityactions_item_keys.remove("culture")
                             data__cityactions_item__culture = data__cityactions_item["culture"]
@@ -2183,6 +2232,14 @@ def validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_sc
                                 if data__civilizations_item__name_len < 1:
                                     raise _Invalid
                                 if data__civilizations_item__name_len > 120:
+                                    raise _Invalid
+                        if "name_language" in data__civilizations_item_keys:
+                            data__civilizations_item_keys.remove("name_language")
+                            data__civilizations_item__namelanguage = data__civilizations_item["name_language"]
+                            if not isinstance(data__civilizations_item__namelanguage, (str)):
+                                raise _Invalid
+                            if isinstance(data__civilizations_item__namelanguage, str):
+                                if not REGEX_PATTERNS['^[a-z]{2,3}(-[A-Z]{2})?$'].search(data__civilizations_item__namelanguage):
                                     raise _Invalid
                         if "starting_technology" in data__civilizations_item_keys:
                             data__civilizations_item_keys.remove("starting_technology")
@@ -2287,6 +2344,14 @@ def validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_sc
                                     raise _Invalid
                                 if data__huts_item__name_len > 120:
                                     raise _Invalid
+                        if "name_language" in data__huts_item_keys:
+                            data__huts_item_keys.remove("name_language")
+                            data__huts_item__namelanguage = data__huts_item["name_language"]
+                            if not isinstance(data__huts_item__namelanguage, (str)):
+                                raise _Invalid
+                            if isinstance(data__huts_item__namelanguage, str):
+                                if not REGEX_PATTERNS['^[a-z]{2,3}(-[A-Z]{2})?$'].search(data__huts_item__namelanguage):
+                                    raise _Invalid
                         if "count" in data__huts_item_keys:
                             data__huts_item_keys.remove("count")
                             data__huts_item__count = data__huts_item["count"]
@@ -2365,6 +2430,14 @@ def validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_sc
                                 if data__villagesmarkers_item__name_len < 1:
                                     raise _Invalid
                                 if data__villagesmarkers_item__name_len > 120:
+                                    raise _Invalid
+                        if "name_language" in data__villagesmarkers_item_keys:
+                            data__villagesmarkers_item_keys.remove("name_language")
+                            data__villagesmarkers_item__namelanguage = data__villagesmarkers_item["name_language"]
+                            if not isinstance(data__villagesmarkers_item__namelanguage, (str)):
+                                raise _Invalid
+                            if isinstance(data__villagesmarkers_item__namelanguage, str):
+                                if not REGEX_PATTERNS['^[a-z]{2,3}(-[A-Z]{2})?$'].search(data__villagesmarkers_item__namelanguage):
                                     raise _Invalid
                         if "count" in data__villagesmarkers_item_keys:
                             data__villagesmarkers_item_keys.remove("count")

@@ -6,7 +6,7 @@ Generated ahead of time by fastjsonschema 2.22.3 from schemas/sid-meiers-civiliz
 # fmt: off
 # mypy: ignore-errors
 
-SCHEMA_SHA256 = "bb6771cb790f06979083ac774ab2fa76973c9e8889c5a15a7a8e23ec0dba9404"
+SCHEMA_SHA256 = "ac2d79d2af9bafc34b09cde33506d4dfeeb49eaaf7ebfe3edd1fecce94647949"
 
 from decimal import Decimal
 import re
@@ -20,6 +20,7 @@ class _Invalid(JsonSchemaValueException):
 
 
 REGEX_PATTERNS = {
+    '^[a-z]{2,3}(-[A-Z]{2})?$': re.compile('^[a-z]{2,3}(-[A-Z]{2})?\\Z'),
     '^(?!\\s*$)(?![A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+(?::\\S|@(?![0-9a-f]{40}:\\S)))(?!(?:[^;]*;)+\\s*[A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+@(?![0-9a-f]{40}:\\S))(?!(?:[^(]*\\()+\\s*[A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+(?::\\S|@(?![0-9a-f]{40}:\\S)))': re.compile('^(?!\\s*\\Z)(?![A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+(?::\\S|@(?![0-9a-f]{40}:\\S)))(?!(?:[^;]*;)+\\s*[A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+@(?![0-9a-f]{40}:\\S))(?!(?:[^(]*\\()+\\s*[A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+(?::\\S|@(?![0-9a-f]{40}:\\S)))'),
     '\\S': re.compile('\\S'),
     '^([0-9]+(\\.[0-9]+)*|p[0-9]+(/[a-z0-9]+(-[a-z0-9]+)*)?)$': re.compile('^([0-9]+(\\.[0-9]+)*|p[0-9]+(/[a-z0-9]+(-[a-z0-9]+)*)?)\\Z'),
@@ -100,8 +101,9 @@ def validate_https___civrules_invalid_schemas_sid_meiers_civilization_technologi
                             data__technologies_item__namelanguage = data__technologies_item["name_language"]
                             if not isinstance(data__technologies_item__namelanguage, (str)):
                                 raise _Invalid
-                            if not (isinstance(data__technologies_item__namelanguage, str) and data__technologies_item__namelanguage == 'en' or isinstance(data__technologies_item__namelanguage, str) and data__technologies_item__namelanguage == 'pt'):
-                                raise _Invalid
+                            if isinstance(data__technologies_item__namelanguage, str):
+                                if not REGEX_PATTERNS['^[a-z]{2,3}(-[A-Z]{2})?$'].search(data__technologies_item__namelanguage):
+                                    raise _Invalid
                         if "level" in data__technologies_item_keys:
                             data__technologies_item_keys.remove("level")
                             data__technologies_item__level = data__technologies_item["level"]

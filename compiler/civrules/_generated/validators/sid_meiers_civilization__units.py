@@ -6,7 +6,7 @@ Generated ahead of time by fastjsonschema 2.22.3 from schemas/sid-meiers-civiliz
 # fmt: off
 # mypy: ignore-errors
 
-SCHEMA_SHA256 = "8671d4d9f0baf2feee2cd6a7249d6acc5c2f8ace37985fa1cbef9227353c89d1"
+SCHEMA_SHA256 = "1303ece8d332bfbcb945ca43b81a44aace48bea7dc0cd277d585a82920ff86d0"
 
 from decimal import Decimal
 import re
@@ -20,6 +20,7 @@ class _Invalid(JsonSchemaValueException):
 
 
 REGEX_PATTERNS = {
+    '^[a-z]{2,3}(-[A-Z]{2})?$': re.compile('^[a-z]{2,3}(-[A-Z]{2})?\\Z'),
     '^(?!\\s*$)(?![A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+(?::\\S|@(?![0-9a-f]{40}:\\S)))(?!(?:[^;]*;)+\\s*[A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+@(?![0-9a-f]{40}:\\S))(?!(?:[^(]*\\()+\\s*[A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+(?::\\S|@(?![0-9a-f]{40}:\\S)))': re.compile('^(?!\\s*\\Z)(?![A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+(?::\\S|@(?![0-9a-f]{40}:\\S)))(?!(?:[^;]*;)+\\s*[A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+@(?![0-9a-f]{40}:\\S))(?!(?:[^(]*\\()+\\s*[A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+(?::\\S|@(?![0-9a-f]{40}:\\S)))'),
     '\\S': re.compile('\\S'),
     '^([0-9]+(\\.[0-9]+)*|p[0-9]+(/[a-z0-9]+(-[a-z0-9]+)*)?)$': re.compile('^([0-9]+(\\.[0-9]+)*|p[0-9]+(/[a-z0-9]+(-[a-z0-9]+)*)?)\\Z'),
@@ -94,6 +95,14 @@ def validate_https___civrules_invalid_schemas_sid_meiers_civilization_units_sche
                                 if data__unittypes_item__name_len < 1:
                                     raise _Invalid
                                 if data__unittypes_item__name_len > 120:
+                                    raise _Invalid
+                        if "name_language" in data__unittypes_item_keys:
+                            data__unittypes_item_keys.remove("name_language")
+                            data__unittypes_item__namelanguage = data__unittypes_item["name_language"]
+                            if not isinstance(data__unittypes_item__namelanguage, (str)):
+                                raise _Invalid
+                            if isinstance(data__unittypes_item__namelanguage, str):
+                                if not REGEX_PATTERNS['^[a-z]{2,3}(-[A-Z]{2})?$'].search(data__unittypes_item__namelanguage):
                                     raise _Invalid
                         if "available_at_start" in data__unittypes_item_keys:
                             data__unittypes_item_keys.remove("available_at_start")
@@ -194,6 +203,14 @@ def validate_https___civrules_invalid_schemas_sid_meiers_civilization_units_sche
                                                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
                                             if data__unittypes_item__ranks_item__name_one_of_count4 != 1:
                                                 raise _Invalid
+                                        if "name_language" in data__unittypes_item__ranks_item_keys:
+                                            data__unittypes_item__ranks_item_keys.remove("name_language")
+                                            data__unittypes_item__ranks_item__namelanguage = data__unittypes_item__ranks_item["name_language"]
+                                            if not isinstance(data__unittypes_item__ranks_item__namelanguage, (str)):
+                                                raise _Invalid
+                                            if isinstance(data__unittypes_item__ranks_item__namelanguage, str):
+                                                if not REGEX_PATTERNS['^[a-z]{2,3}(-[A-Z]{2})?$'].search(data__unittypes_item__ranks_item__namelanguage):
+                                                    raise _Invalid
                                         if "cost" in data__unittypes_item__ranks_item_keys:
                                             data__unittypes_item__ranks_item_keys.remove("cost")
                                             data__unittypes_item__ranks_item__cost = data__unittypes_item__ranks_item["cost"]

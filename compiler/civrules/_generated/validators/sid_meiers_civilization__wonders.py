@@ -6,7 +6,7 @@ Generated ahead of time by fastjsonschema 2.22.3 from schemas/sid-meiers-civiliz
 # fmt: off
 # mypy: ignore-errors
 
-SCHEMA_SHA256 = "1f9d89e338cf91128534895c7f50b722b44a72622039d7964842a9e6ebfcbe8a"
+SCHEMA_SHA256 = "b54842869194dd15a2e3b80a54a3fcbd81fcb8bb3190a857ed5c24b2a71de3ff"
 
 from decimal import Decimal
 import re
@@ -20,6 +20,7 @@ class _Invalid(JsonSchemaValueException):
 
 
 REGEX_PATTERNS = {
+    '^[a-z]{2,3}(-[A-Z]{2})?$': re.compile('^[a-z]{2,3}(-[A-Z]{2})?\\Z'),
     '\\S': re.compile('\\S'),
     '^(?!\\s*$)(?![A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+(?::\\S|@(?![0-9a-f]{40}:\\S)))(?!(?:[^;]*;)+\\s*[A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+@(?![0-9a-f]{40}:\\S))(?!(?:[^(]*\\()+\\s*[A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+(?::\\S|@(?![0-9a-f]{40}:\\S)))': re.compile('^(?!\\s*\\Z)(?![A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+(?::\\S|@(?![0-9a-f]{40}:\\S)))(?!(?:[^;]*;)+\\s*[A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+@(?![0-9a-f]{40}:\\S))(?!(?:[^(]*\\()+\\s*[A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+(?::\\S|@(?![0-9a-f]{40}:\\S)))'),
     '^([0-9]+(\\.[0-9]+)*|p[0-9]+(/[a-z0-9]+(-[a-z0-9]+)*)?)$': re.compile('^([0-9]+(\\.[0-9]+)*|p[0-9]+(/[a-z0-9]+(-[a-z0-9]+)*)?)\\Z'),
@@ -95,6 +96,14 @@ def validate_https___civrules_invalid_schemas_sid_meiers_civilization_wonders_sc
                                     raise _Invalid
                                 if data__eras_item__name_len > 120:
                                     raise _Invalid
+                        if "name_language" in data__eras_item_keys:
+                            data__eras_item_keys.remove("name_language")
+                            data__eras_item__namelanguage = data__eras_item["name_language"]
+                            if not isinstance(data__eras_item__namelanguage, (str)):
+                                raise _Invalid
+                            if isinstance(data__eras_item__namelanguage, str):
+                                if not REGEX_PATTERNS['^[a-z]{2,3}(-[A-Z]{2})?$'].search(data__eras_item__namelanguage):
+                                    raise _Invalid
                         if "rule" in data__eras_item_keys:
                             data__eras_item_keys.remove("rule")
                             data__eras_item__rule = data__eras_item["rule"]
@@ -165,6 +174,14 @@ def validate_https___civrules_invalid_schemas_sid_meiers_civilization_wonders_sc
                                 if data__wonders_item__name_len < 1:
                                     raise _Invalid
                                 if data__wonders_item__name_len > 120:
+                                    raise _Invalid
+                        if "name_language" in data__wonders_item_keys:
+                            data__wonders_item_keys.remove("name_language")
+                            data__wonders_item__namelanguage = data__wonders_item["name_language"]
+                            if not isinstance(data__wonders_item__namelanguage, (str)):
+                                raise _Invalid
+                            if isinstance(data__wonders_item__namelanguage, str):
+                                if not REGEX_PATTERNS['^[a-z]{2,3}(-[A-Z]{2})?$'].search(data__wonders_item__namelanguage):
                                     raise _Invalid
                         if "era" in data__wonders_item_keys:
                             data__wonders_item_keys.remove("era")

@@ -11,6 +11,7 @@ from typing import Any
 import jinja2
 from markupsafe import Markup
 
+from civrules.emit.sheets.languages import language_name
 from civrules.emit.templating import template_environment
 from civrules.load.names import SHIPPED
 from civrules.model import Entity, Origin, Ruleset, Unknown, rules_of, source_of
@@ -333,11 +334,13 @@ class Notes:
 
 
 def environment(family: str | None = None) -> jinja2.Environment:
-    """The sheets' jinja2 environment (autoescape on) with the ``css_string`` and ``mm`` filters: of
-    the family whose package is ``family`` (its templates, then the core's), or the core's alone."""
+    """The sheets' jinja2 environment (autoescape on) with the ``css_string``, ``mm`` and
+    ``language_name`` filters: of the family whose package is ``family`` (its templates, then the
+    core's), or the core's alone."""
     env = template_environment("sheets", autoescape=True, family=family)
     env.filters["css_string"] = css_string
     env.filters["mm"] = _mm
+    env.filters["language_name"] = language_name
     return env
 
 

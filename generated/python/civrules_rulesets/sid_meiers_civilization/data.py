@@ -135,7 +135,7 @@ RULESET_NAME: Final = "Sid Meier's Civilization: The Board Game"
 PLAYERS: Final[PlayerRange | None] = _PlayerRange(2, 4, best=4, rule=("p2",), source=None)
 
 #: A hash of the resolved ruleset: changes whenever any fact changes.
-RULESET_FINGERPRINT: Final = "7d20e4dc1eaeda40b2590f4c7a6a5e6d4ce04c47d901dfd929099ba172dda07f"
+RULESET_FINGERPRINT: Final = "bfc9e1525cd70728f31393af5a71f5d467afc166d5a41d629997ff277b5b5345"
 
 #: True when the ruleset is a draft: facts a game needs are missing (see UNKNOWN_FACTS).
 DRAFT: Final = True

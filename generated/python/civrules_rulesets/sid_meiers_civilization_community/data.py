@@ -149,7 +149,7 @@ PLAYERS: Final[PlayerRange | None] = _PlayerRange(
 )
 
 #: A hash of the resolved ruleset: changes whenever any fact changes.
-RULESET_FINGERPRINT: Final = "60515bdda01ed42141c9d729f92ff76250a5cbcb904dfa6bae9e87738743a43d"
+RULESET_FINGERPRINT: Final = "0aa595c26063811f7a584ceef2ad61c68a47f60ffa22e5069bf61967cb2d2aa5"
 
 #: True when the ruleset is a draft: facts a game needs are missing (see UNKNOWN_FACTS).
 DRAFT: Final = True

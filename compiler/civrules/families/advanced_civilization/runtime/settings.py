@@ -1463,13 +1463,17 @@ class AstRegression(SettingsRecord):
 class AstLevel(SettingsRecord):
     """A level."""
 
-    __slots__ = ("id", "name", "rule", "source")
-    __match_args__ = ("id", "name", "rule", "source")
+    __slots__ = ("id", "name", "name_language", "rule", "source")
+    __match_args__ = ("id", "name", "name_language", "rule", "source")
 
     #: Level id.
     id: str
     #: Level name.
     name: str
+    #: The language this name is printed in, where it is not the language of the rulebook (the rule index's
+    #: rulebook.language): a BCP 47 tag, such as en (an English name a Portuguese rulebook prints), es or it. Sheets
+    #: mark the name with it.
+    name_language: str | None
     #: The rulebook section(s) this fact comes from.
     rule: str | tuple[str, ...] | None
     #: A secondary source (community file) this fact comes from, where the rulebook is silent.
@@ -1480,12 +1484,14 @@ class AstLevel(SettingsRecord):
         *,
         id: str,
         name: str,
+        name_language: str | None = None,
         rule: str | tuple[str, ...] | None = None,
         source: str | None = None,
         unknown_fields: tuple[str, ...] = (),
     ) -> None:
         _set(self, "id", id)
         _set(self, "name", name)
+        _set(self, "name_language", name_language)
         _set(self, "rule", rule)
         _set(self, "source", source)
         _set(self, "_unknown", unknown_fields)
@@ -1738,6 +1744,7 @@ class VictoryScoringItem(SettingsRecord):
     __slots__ = (
         "id",
         "name",
+        "name_language",
         "rule",
         "source",
         "per",
@@ -1751,6 +1758,7 @@ class VictoryScoringItem(SettingsRecord):
     __match_args__ = (
         "id",
         "name",
+        "name_language",
         "rule",
         "source",
         "per",
@@ -1766,6 +1774,10 @@ class VictoryScoringItem(SettingsRecord):
     id: str
     #: English name.
     name: str
+    #: The language this name is printed in, where it is not the language of the rulebook (the rule index's
+    #: rulebook.language): a BCP 47 tag, such as en (an English name a Portuguese rulebook prints), es or it. Sheets
+    #: mark the name with it.
+    name_language: str | None
     #: The rulebook section(s) this fact comes from.
     rule: str | tuple[str, ...] | None
     #: Who states this where the rulebook does not: a community file, or a house rule (a variant's own change: `source:
@@ -1794,6 +1806,7 @@ class VictoryScoringItem(SettingsRecord):
         *,
         id: str,
         name: str,
+        name_language: str | None = None,
         rule: str | tuple[str, ...] | None = None,
         source: str | None = None,
         per: str,
@@ -1807,6 +1820,7 @@ class VictoryScoringItem(SettingsRecord):
     ) -> None:
         _set(self, "id", id)
         _set(self, "name", name)
+        _set(self, "name_language", name_language)
         _set(self, "rule", rule)
         _set(self, "source", source)
         _set(self, "per", per)
@@ -2293,13 +2307,17 @@ class Taxation(SettingsRecord):
 class NonPlayerForceAdvancement(SettingsRecord):
     """One advancement the force holds."""
 
-    __slots__ = ("card", "name", "note")
-    __match_args__ = ("card", "name", "note")
+    __slots__ = ("card", "name", "name_language", "note")
+    __match_args__ = ("card", "name", "name_language", "note")
 
     #: The card id, or {unknown: why} where the name matches no card of the ruleset.
     card: str | None
     #: The name as the source prints it.
     name: str
+    #: The language this name is printed in, where it is not the language of the rulebook (the rule index's
+    #: rulebook.language): a BCP 47 tag, such as en (an English name a Portuguese rulebook prints), es or it. Sheets
+    #: mark the name with it.
+    name_language: str | None
     #: Free text a designer should know.
     note: str | None
 
@@ -2308,11 +2326,13 @@ class NonPlayerForceAdvancement(SettingsRecord):
         *,
         card: str | None,
         name: str,
+        name_language: str | None = None,
         note: str | None = None,
         unknown_fields: tuple[str, ...] = (),
     ) -> None:
         _set(self, "card", card)
         _set(self, "name", name)
+        _set(self, "name_language", name_language)
         _set(self, "note", note)
         _set(self, "_unknown", unknown_fields)
 
@@ -2320,11 +2340,15 @@ class NonPlayerForceAdvancement(SettingsRecord):
 class NonPlayerForceCalamityCard(SettingsRecord):
     """The trade card that activates the force, where there is one."""
 
-    __slots__ = ("name", "tradable", "stack", "source", "rule", "note")
-    __match_args__ = ("name", "tradable", "stack", "source", "rule", "note")
+    __slots__ = ("name", "name_language", "tradable", "stack", "source", "rule", "note")
+    __match_args__ = ("name", "name_language", "tradable", "stack", "source", "rule", "note")
 
     #: The card's name as the source spells it.
     name: str
+    #: The language this name is printed in, where it is not the language of the rulebook (the rule index's
+    #: rulebook.language): a BCP 47 tag, such as en (an English name a Portuguese rulebook prints), es or it. Sheets
+    #: mark the name with it.
+    name_language: str | None
     #: true if the card can be traded, or unknown.
     tradable: bool | None
     #: The trade card stack it is shuffled into, or unknown.
@@ -2340,6 +2364,7 @@ class NonPlayerForceCalamityCard(SettingsRecord):
         self,
         *,
         name: str,
+        name_language: str | None = None,
         tradable: bool | None,
         stack: int | None,
         source: str | None = None,
@@ -2348,6 +2373,7 @@ class NonPlayerForceCalamityCard(SettingsRecord):
         unknown_fields: tuple[str, ...] = (),
     ) -> None:
         _set(self, "name", name)
+        _set(self, "name_language", name_language)
         _set(self, "tradable", tradable)
         _set(self, "stack", stack)
         _set(self, "source", source)
@@ -2362,6 +2388,7 @@ class NonPlayerForce(SettingsRecord):
     __slots__ = (
         "id",
         "name",
+        "name_language",
         "replaces",
         "advancements",
         "activation",
@@ -2375,6 +2402,7 @@ class NonPlayerForce(SettingsRecord):
     __match_args__ = (
         "id",
         "name",
+        "name_language",
         "replaces",
         "advancements",
         "activation",
@@ -2390,6 +2418,10 @@ class NonPlayerForce(SettingsRecord):
     id: str
     #: English name as the source spells it (or a translation, said in the note).
     name: str
+    #: The language this name is printed in, where it is not the language of the rulebook (the rule index's
+    #: rulebook.language): a BCP 47 tag, such as en (an English name a Portuguese rulebook prints), es or it. Sheets
+    #: mark the name with it.
+    name_language: str | None
     #: What the force replaces in the base game (e.g. barbarians, pirates).
     replaces: tuple[str, ...] | None
     #: Civilization advancements the force holds, in the source's order; an advancement the ruleset does not have is
@@ -2415,6 +2447,7 @@ class NonPlayerForce(SettingsRecord):
         *,
         id: str,
         name: str,
+        name_language: str | None = None,
         replaces: tuple[str, ...] | None = None,
         advancements: tuple[NonPlayerForceAdvancement, ...] | None = None,
         activation: RuleText | None = None,
@@ -2428,6 +2461,7 @@ class NonPlayerForce(SettingsRecord):
     ) -> None:
         _set(self, "id", id)
         _set(self, "name", name)
+        _set(self, "name_language", name_language)
         _set(self, "replaces", replaces)
         _set(self, "advancements", advancements)
         _set(self, "activation", activation)

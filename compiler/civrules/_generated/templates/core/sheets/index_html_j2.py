@@ -6,7 +6,7 @@ Generated ahead of time by jinja2 3.1.6; used only while SOURCE_SHA256 matches.
 # fmt: off
 # mypy: ignore-errors
 
-SOURCE_SHA256 = "adeece728a3600594403ca537db6fa7eb63d7599e3224a1698e091bd8c8f6a89"
+SOURCE_SHA256 = "679841d59620a2fb64c1ff4e264f77a333249c34cdd1f398dd4f842ef2718e6c"
 
 from jinja2.runtime import LoopContext, Macro, Markup, Namespace, TemplateNotFound, TemplateReference, TemplateRuntimeError, Undefined, escape, identity, internalcode, markup_join, missing, str_join
 name = 'index.html.j2'
@@ -45,6 +45,8 @@ def block_content(context, missing=missing):
     l_0_fingerprint = resolve('fingerprint')
     l_0_paper = resolve('paper')
     l_0_sources = resolve('sources')
+    l_0_languages = resolve('languages')
+    l_0_others = resolve('others')
     l_0_sheets = resolve('sheets')
     try:
         t_1 = environment.filters['join']
@@ -52,6 +54,18 @@ def block_content(context, missing=missing):
         @internalcode
         def t_1(*unused):
             raise TemplateRuntimeError("No filter named 'join' found.")
+    try:
+        t_2 = environment.filters['language_name']
+    except KeyError:
+        @internalcode
+        def t_2(*unused):
+            raise TemplateRuntimeError("No filter named 'language_name' found.")
+    try:
+        t_3 = environment.filters['length']
+    except KeyError:
+        @internalcode
+        def t_3(*unused):
+            raise TemplateRuntimeError("No filter named 'length' found.")
     pass
     yield '<dl class="about">\n<dt>Ruleset</dt><dd>'
     yield escape(environment.getattr((undefined(name='ruleset') if l_0_ruleset is missing else l_0_ruleset), 'name'))
@@ -81,6 +95,58 @@ def block_content(context, missing=missing):
     yield escape(environment.getattr((undefined(name='paper') if l_0_paper is missing else l_0_paper), 'label'))
     yield '; print at 100 % (no “fit to page”); landscape sheets say so.</dd>\n<dt>Made from</dt><dd>'
     yield escape(t_1(context.eval_ctx, (undefined(name='sources') if l_0_sources is missing else l_0_sources), ', '))
+    yield '</dd>\n<dt>Names</dt><dd>'
+    if environment.getattr((undefined(name='languages') if l_0_languages is missing else l_0_languages), 'rulebook'):
+        pass
+        yield 'As '
+        yield escape(('the rulebook prints' if environment.getattr((undefined(name='languages') if l_0_languages is missing else l_0_languages), 'source') else 'the sources print'))
+        yield ' them, never translated: in '
+        yield escape(t_2(environment.getattr((undefined(name='languages') if l_0_languages is missing else l_0_languages), 'rulebook')))
+        yield ' (<code>'
+        yield escape(environment.getattr((undefined(name='languages') if l_0_languages is missing else l_0_languages), 'rulebook'))
+        yield '</code>), the language of '
+        if environment.getattr((undefined(name='languages') if l_0_languages is missing else l_0_languages), 'title'):
+            pass
+            yield '“'
+            yield escape(environment.getattr((undefined(name='languages') if l_0_languages is missing else l_0_languages), 'title'))
+            yield '”'
+        else:
+            pass
+            yield 'the rulebook'
+        if environment.getattr((undefined(name='languages') if l_0_languages is missing else l_0_languages), 'source'):
+            pass
+            yield ' ('
+            yield escape(environment.getattr((undefined(name='languages') if l_0_languages is missing else l_0_languages), 'source'))
+            yield ')'
+        else:
+            pass
+            yield ' (no text of it is in the sources; its rule index gives the language)'
+        l_0_others = context.call(environment.getattr((undefined(name='languages') if l_0_languages is missing else l_0_languages), 'others'), _block_vars=_block_vars)
+        _block_vars['others'] = l_0_others
+        if (undefined(name='others') if l_0_others is missing else l_0_others):
+            pass
+            yield '; '
+            l_1_loop = missing
+            for (l_1_name, l_1_tag, l_1_count), l_1_loop in LoopContext((undefined(name='others') if l_0_others is missing else l_0_others), undefined):
+                _loop_vars = {}
+                pass
+                yield escape(l_1_count)
+                yield ' '
+                yield escape(('name' if (l_1_count == 1) else 'names'))
+                yield ' in '
+                yield escape(l_1_name)
+                yield ' (<code>'
+                yield escape(l_1_tag)
+                yield '</code>)'
+                yield escape((', ' if (not environment.getattr(l_1_loop, 'last')) else cond_expr_undefined("the inline if-expression on line 20 in 'index.html.j2' evaluated to false and no else section was defined.")))
+            l_1_loop = l_1_name = l_1_tag = l_1_count = missing
+            yield ', as '
+            yield escape(('its source prints it' if ((t_3((undefined(name='others') if l_0_others is missing else l_0_others)) == 1) and (environment.getitem(environment.getitem((undefined(name='others') if l_0_others is missing else l_0_others), 0), 2) == 1)) else 'their sources print them'))
+            yield ' (<code>name_language</code>)'
+        yield '. These pages are in English; each name in another language is marked with it.'
+    else:
+        pass
+        yield 'As the sources print them, never translated; the rule index declares no language (<code>rulebook.language</code>), so no name is marked with one.'
     yield '</dd>\n</dl>\n<ul class="sheets">\n'
     for l_1_s in (undefined(name='sheets') if l_0_sheets is missing else l_0_sheets):
         _loop_vars = {}
@@ -98,4 +164,4 @@ def block_content(context, missing=missing):
     yield '</ul>\n'
 
 blocks = {'style': block_style, 'content': block_content}
-debug_info = '1=12&2=17&13=27&15=47&16=61&17=69&18=71&19=73&22=75&23=79'
+debug_info = '1=12&2=17&13=27&15=61&16=75&17=83&18=85&19=87&20=89&23=141&24=145'

@@ -1,0 +1,230 @@
+"""The language of the names a sheet shows, and their marking where it is not the page's.
+
+A sheet's own words (its headings, labels, notes) are English: the page says so (``<html
+lang="en">``, :data:`PAGE_LANGUAGE`). The names it shows are the names the sources print, never
+translated, so a sheet of a rulebook printed in Portuguese shows Portuguese names among English
+words, and a rulebook may print a name in yet another language (an English name in a Portuguese
+rulebook, an Italian one in an English transcription).
+
+The language of a name is the data's, never a template's: the rulebook's (its rule index's
+``rulebook.language``), unless the mapping holding the name says otherwise (``name_language``).
+After a sheet is written, each run of its text that is a name in another language than the
+element around it is wrapped in ``<span lang="...">``, so that a screen reader, a hyphenator or a
+spell checker treats it as what it is. Attributes, ``<title>``, ``<style>`` and ``<script>`` are
+left as they are (none can hold an element).
+
+Examples
+--------
+>>> mark_names('<p>Take a Fulano</p>', {"Fulano": "pt-BR"})
+'<p>Take a <span lang="pt-BR">Fulano</span></p>'
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from markupsafe import escape
+
+from civrules.model import Ruleset
+
+#: The language of every sheet's own words (its templates are written in English).
+PAGE_LANGUAGE = "en"
+
+#: Elements whose content is not text that can hold a ``<span>``.
+_RAW = frozenset({"style", "script", "title", "textarea"})
+_TAG = re.compile(r"<(/?)([A-Za-z][A-Za-z0-9:-]*)((?:[^>\"']|\"[^\"]*\"|'[^']*')*)>|<!--.*?-->|<![^>]*>", re.S)
+_LANG = re.compile(r"""\slang\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s>]+))""")
+_VOID = frozenset(
+    {"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source", "track", "wbr"}
+)
+
+
+@dataclass(frozen=True, slots=True)
+class NameLanguages:
+    """The languages of a ruleset's names.
+
+    ``rulebook`` is the language its rulebook is printed in (None where its rule index declares
+    none); ``names`` gives each name's language (a name written in two languages is left out: no
+    mark would be true of both); ``overridden`` counts the names of each language a
+    ``name_language`` gives; ``title`` and ``source`` are the rulebook's (its rule index's
+    ``rulebook.title`` and ``source_file``).
+    """
+
+    rulebook: str | None
+    names: Mapping[str, str]
+    overridden: Mapping[str, int]
+    title: str | None = None
+    source: str | None = None
+
+    def others(self) -> list[tuple[str, str, int]]:
+        """The languages ``name_language`` gives other than the rulebook's: (name, tag, how many names)."""
+        return [
+            (language_name(language), language, count)
+            for language, count in self.overridden.items()
+            if language != self.rulebook
+        ]
+
+
+#: The names of the languages shipped rule data is in, for a page to say which; another tag
+#: is shown as it is written.
+LANGUAGE_NAMES = {
+    "en": "English",
+    "es": "Spanish",
+    "it": "Italian",
+    "la": "Latin",
+    "pt": "Portuguese",
+    "pt-BR": "Brazilian Portuguese",
+}
+
+
+def language_name(tag: str | None) -> str:
+    """The English name of a language tag (``pt-BR`` is Brazilian Portuguese), else the tag."""
+    return LANGUAGE_NAMES.get(tag or "", tag or "unknown")
+
+
+def rulebook_language(ruleset: Ruleset) -> str | None:
+    """The language the ruleset's rulebook is printed in (its rule index's ``rulebook.language``)."""
+    return _text(_rulebook(ruleset).get("language"))
+
+
+def _rulebook(ruleset: Ruleset) -> Mapping[str, Any]:
+    """The ``rulebook`` mapping of the ruleset's rule index (empty where it has none)."""
+    index = ruleset.rule_index
+    document = index.origin.document if index is not None and index.origin is not None else None
+    data = document.data if document is not None else None
+    book = data.get("rulebook") if isinstance(data, Mapping) else None
+    return book if isinstance(book, Mapping) else {}
+
+
+def _text(value: Any) -> str | None:
+    return value if isinstance(value, str) and value.strip() else None
+
+
+def name_languages(ruleset: Ruleset) -> NameLanguages:
+    """Every name of the ruleset's files (a string ``name`` of any mapping) with its language.
+
+    A name takes the ``name_language`` beside it, else the rulebook's; a name with neither has no
+    known language and is not listed.
+    """
+    rulebook = rulebook_language(ruleset)
+    found: dict[str, set[str]] = {}
+    overridden: dict[str, set[str]] = {}
+    for document in ruleset.documents:
+        for name, own in _names(document.data, top=True):
+            language = own or rulebook
+            if language is not None:
+                found.setdefault(name, set()).add(language)
+            if own is not None:
+                overridden.setdefault(own, set()).add(name)
+    names = {name: next(iter(languages)) for name, languages in found.items() if len(languages) == 1}
+    counts = {language: len(names_of) for language, names_of in sorted(overridden.items())}
+    book = _rulebook(ruleset)
+    return NameLanguages(
+        rulebook, dict(sorted(names.items())), counts, _text(book.get("title")), _text(book.get("source_file"))
+    )
+
+
+def _names(node: Any, top: bool = False) -> Iterator[tuple[str, str | None]]:
+    """Each string ``name`` under ``node``, with the ``name_language`` beside it (or None).
+
+    A manifest's own ``name`` is left out: like its ``description``, it is the designer's title of
+    the ruleset, in the sheets' language, not a name the rulebook prints.
+    """
+    if isinstance(node, Mapping):
+        name = node.get("name")
+        if isinstance(name, str) and name.strip() and not (top and node.get("kind") == "ruleset"):
+            own = node.get("name_language")
+            yield name, own if isinstance(own, str) else None
+        for value in node.values():
+            yield from _names(value)
+    elif isinstance(node, list):
+        for value in node:
+            yield from _names(value)
+
+
+class NameMarker:
+    """Marks the names of :class:`NameLanguages` in a sheet (:meth:`mark`), its pattern made once."""
+
+    def __init__(self, languages: Mapping[str, str], page: str = PAGE_LANGUAGE) -> None:
+        self.page = page
+        self.languages = {str(escape(name)): language for name, language in languages.items()}
+        # Every name is looked for once one is foreign (a name in the page's language inside an
+        # element of another is marked back); none is when all are the page's.
+        names = sorted(self.languages, key=lambda name: (-len(name), name))
+        foreign = any(language != page for language in self.languages.values())
+        alternatives = "|".join(re.escape(name) for name in names)
+        self.pattern = re.compile(rf"(?<![\w&#])(?:{alternatives})(?!\w)") if foreign else None
+
+    def mark(self, html: str) -> str:
+        """``html`` with each name in the text of an element of another language wrapped in
+        ``<span lang="...">``.
+
+        A name is found whole (not inside a longer word), the longest first; the text is the HTML
+        as written (a name's ``'`` or ``&`` escaped as the templates escape it). An element's
+        language is its ``lang`` attribute, else its parent's, from the page's down.
+        """
+        if self.pattern is None:
+            return html
+        pieces: list[str] = []
+        stack: list[tuple[str, str, int]] = [("", self.page, 0)]
+        raw: str | None = None
+        position = 0
+        for tag in _TAG.finditer(html):
+            text = html[position : tag.start()]
+            pieces.append(text if raw is not None else self._marked(text, stack[-1][1]))
+            pieces.append(tag.group(0))
+            position = tag.end()
+            closing, name = tag.group(1), (tag.group(2) or "").lower()
+            if not name:
+                continue
+            if raw is not None:
+                raw = None if closing and name == raw else raw
+                continue
+            if closing:
+                _close(stack, name)
+            elif name in _RAW:
+                raw = name
+            elif name not in _VOID and not (tag.group(3) or "").rstrip().endswith("/"):
+                _open(stack, name, tag.group(3) or "")
+        tail = html[position:]
+        pieces.append(tail if raw is not None else self._marked(tail, stack[-1][1]))
+        return "".join(pieces)
+
+    def _marked(self, text: str, around: str) -> str:
+        if self.pattern is None or not text.strip():
+            return text
+
+        def mark(found: re.Match[str]) -> str:
+            language = self.languages[found.group(0)]
+            if language == around:
+                return found.group(0)
+            return f'<span lang="{escape(language)}">{found.group(0)}</span>'
+
+        return self.pattern.sub(mark, text)
+
+
+def mark_names(html: str, languages: Mapping[str, str], page: str = PAGE_LANGUAGE) -> str:
+    """``html`` with its names marked (:meth:`NameMarker.mark`)."""
+    return NameMarker(languages, page).mark(html)
+
+
+def _open(stack: list[tuple[str, str, int]], name: str, attributes: str) -> None:
+    """An element opens: it is followed if it sets a language, or nests in one of its own name."""
+    declared = _LANG.search(attributes)
+    if declared is not None:
+        stack.append((name, next(group for group in declared.groups() if group is not None), 0))
+    elif stack[-1][0] == name:
+        element, language, depth = stack[-1]
+        stack[-1] = (element, language, depth + 1)
+
+
+def _close(stack: list[tuple[str, str, int]], name: str) -> None:
+    if len(stack) > 1 and stack[-1][0] == name:
+        element, language, depth = stack[-1]
+        if depth:
+            stack[-1] = (element, language, depth - 1)
+        else:
+            stack.pop()
