@@ -14,6 +14,7 @@ from civrules.emit.sheets import render_sheets
 from civrules.pipeline import analyse
 from civrules.resolve.diff import render_text
 from tests.rulefiles import CachedWorkspace
+from tests.sheet_text import unmarked
 
 SHEET = "special-rules.html"
 
@@ -48,6 +49,7 @@ def _pages(ruleset: str) -> dict[str, str]:
 
 
 def _text(page: str) -> str:
+    page = unmarked(page)
     body = page[page.index("<main") :]
     return " ".join(re.sub(r"<[^>]+>", " ", body).split())
 

@@ -22,6 +22,7 @@ from civrules.pipeline import analyse
 from tests.browser import Browser
 from tests.layout import outside_the_page
 from tests.rulefiles import CachedWorkspace
+from tests.sheet_text import unmarked
 
 BASE = "imperial-settlers"
 PEACEFUL = "imperial-settlers-peaceful"
@@ -49,7 +50,10 @@ def _model(ruleset_id: str) -> tuple[ImperialSettlersRuleset, Any]:
 @functools.cache
 def sheets_of(ruleset_id: str, paper: str = "a4") -> Mapping[str, str]:
     model, changes = _model(ruleset_id)
-    return {name: content.decode("utf-8") for name, content in render_sheets(model, "0" * 64, paper, changes).items()}
+    return {
+        name: unmarked(content.decode("utf-8"))
+        for name, content in render_sheets(model, "0" * 64, paper, changes).items()
+    }
 
 
 def _visible(page: str) -> str:

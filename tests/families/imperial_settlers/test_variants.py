@@ -20,6 +20,7 @@ from civrules.families.imperial_settlers.rules import can_pay
 from civrules.load.workspace import Workspace
 from civrules.pipeline import analyse
 from tests.conftest import RULES
+from tests.sheet_text import unmarked
 
 HOUSE = Path(__file__).resolve().parent / "fixtures" / "house-rule"
 
@@ -53,7 +54,8 @@ def _analysed(rules: Path, ruleset: str) -> tuple[ImperialSettlersRuleset, dict[
     analysis = analyse(workspace, loaded)
     assert analysis.ok and isinstance(analysis.model, ImperialSettlersRuleset) and analysis.resolved is not None
     changes = variant_changes(workspace, loaded, analysis.resolved)
-    return analysis.model, render_sheets(analysis.model, "0" * 64, "a4", changes)
+    sheets = render_sheets(analysis.model, "0" * 64, "a4", changes)
+    return analysis.model, {name: unmarked(page.decode()).encode() for name, page in sheets.items()}
 
 
 def test_the_house_rule_validates_clean_from_its_own_files(house_rules: Path) -> None:

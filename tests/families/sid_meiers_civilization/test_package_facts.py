@@ -23,6 +23,23 @@ NOT_CARRIED: dict[str, str] = {
     "technologies.effects.rule": "a part's citation (the technology's own is in ENTITY_SOURCES)",
     "unit_types.ranks.rule": "a part's citation (the unit type's own is in ENTITY_SOURCES)",
     "technologies.name_language": "the language of the name as written (names are never translated)",
+    **{
+        f"{collection}.name_language": "the language of the name as written, which the sheets mark (round 29)"
+        for collection in (
+            "buildings",
+            "civilizations",
+            "combat_bonuses",
+            "decks",
+            "eras",
+            "governments",
+            "great_people",
+            "huts",
+            "tiles",
+            "unit_types.ranks",
+            "villages_markers",
+            "wonders",
+        )
+    },
 }
 
 

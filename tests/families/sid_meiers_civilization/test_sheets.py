@@ -19,6 +19,7 @@ from civrules.families.sid_meiers_civilization.model import CivilizationRuleset
 from civrules.pipeline import analyse
 from tests.conftest import RULES
 from tests.rulefiles import CachedWorkspace
+from tests.sheet_text import unmarked
 
 RULESETS = ("sid-meiers-civilization", "sid-meiers-civilization-community")
 SHEETS = (
@@ -45,6 +46,7 @@ def _rendered(ruleset_id: str) -> tuple[CivilizationRuleset, dict[str, str]]:
 
 
 def _text(page: str) -> str:
+    page = unmarked(page)
     body = page[page.index("<main") : page.index('<footer class="sheet-foot">')]
     return re.sub(r"\s+", " ", html.unescape(re.sub(r"<[^>]+>", " ", body)))
 
@@ -145,7 +147,7 @@ def _row(page: str, label: str) -> str:
 
 
 def _text_of(fragment: str) -> str:
-    return re.sub(r"\s+", " ", html.unescape(re.sub(r"<[^>]+>", " ", fragment))).strip()
+    return re.sub(r"\s+", " ", html.unescape(re.sub(r"<[^>]+>", " ", unmarked(fragment)))).strip()
 
 
 def test_the_combat_sheet_prints_the_loot_and_the_winner_s_losses() -> None:

@@ -17,6 +17,7 @@ from civrules.emit.sheets import render_sheets
 from civrules.load.workspace import Workspace
 from civrules.pipeline import analyse
 from tests.conftest import copy_rulesets
+from tests.sheet_text import unmarked
 
 #: A house rule: a dearer economic victory, a cheaper Colossus, a technology that unlocks the Library.
 HOUSE_RULES = """\
@@ -82,7 +83,10 @@ def test_the_changes_sheet_and_the_sheets_mark_each_change(house: Path) -> None:
     assert analysis.model is not None and analysis.resolved is not None
     changes = variant_changes(workspace, loaded, analysis.resolved)
     assert changes is not None
-    files = {k: html.unescape(v.decode()) for k, v in render_sheets(analysis.model, "0" * 64, changes=changes).items()}
+    files = {
+        k: html.unescape(unmarked(v.decode()))
+        for k, v in render_sheets(analysis.model, "0" * 64, changes=changes).items()
+    }
     sheet = files["variant-changes.html"]
     for change in ("+ bookbinding  Bookbinding", "~ cost: 15 → 12", "~ coins: 15 → 20", "~ coins.victory: 15 → 20"):
         assert change in sheet, change

@@ -6,7 +6,7 @@ Generated ahead of time by jinja2 3.1.6; used only while SOURCE_SHA256 matches.
 # fmt: off
 # mypy: ignore-errors
 
-SOURCE_SHA256 = "679841d59620a2fb64c1ff4e264f77a333249c34cdd1f398dd4f842ef2718e6c"
+SOURCE_SHA256 = "46f29b22d8ec37dd01618a7223a56d769611b24e02c86111d767a744df9484b3"
 
 from jinja2.runtime import LoopContext, Macro, Markup, Namespace, TemplateNotFound, TemplateReference, TemplateRuntimeError, Undefined, escape, identity, internalcode, markup_join, missing, str_join
 name = 'index.html.j2'
@@ -142,11 +142,10 @@ def block_content(context, missing=missing):
             l_1_loop = l_1_name = l_1_tag = l_1_count = missing
             yield ', as '
             yield escape(('its source prints it' if ((t_3((undefined(name='others') if l_0_others is missing else l_0_others)) == 1) and (environment.getitem(environment.getitem((undefined(name='others') if l_0_others is missing else l_0_others), 0), 2) == 1)) else 'their sources print them'))
-            yield ' (<code>name_language</code>)'
         yield '. These pages are in English; each name in another language is marked with it.'
     else:
         pass
-        yield 'As the sources print them, never translated; the rule index declares no language (<code>rulebook.language</code>), so no name is marked with one.'
+        yield 'As the sources print them, never translated; the rule index declares no language, so no name is marked with one.'
     yield '</dd>\n</dl>\n<ul class="sheets">\n'
     for l_1_s in (undefined(name='sheets') if l_0_sheets is missing else l_0_sheets):
         _loop_vars = {}
@@ -164,4 +163,4 @@ def block_content(context, missing=missing):
     yield '</ul>\n'
 
 blocks = {'style': block_style, 'content': block_content}
-debug_info = '1=12&2=17&13=27&15=61&16=75&17=83&18=85&19=87&20=89&23=141&24=145'
+debug_info = '1=12&2=17&13=27&15=61&16=75&17=83&18=85&19=87&20=89&23=140&24=144'
