@@ -112,6 +112,14 @@ ALLOWED: dict[tuple[str, str, str], str] = {
         " and setting_sources), not a fact"
     ),
     ("emit/sheets/render.py", "_all_kinds", "data"): "the same: the kinds of the files the index is made from",
+    ("emit/sheets/languages.py", "_rulebook", "data"): (
+        "the rule index's `rulebook` (its language, title and file): the sheets mark and state the names' "
+        "language, a fact of the source, not of the game"
+    ),
+    ("emit/sheets/languages.py", "_document_names", "data"): (
+        "every `name` of the files with its `name_language`: the language each name is printed in, which "
+        "the sheets mark; no model field holds the names of every mapping"
+    ),
     ("emit/sheets/registry.py", "_setting_marks", "settings"): (
         "the settings a variant's diff (RulesetDiff) changes, not data"
     ),

@@ -31,6 +31,7 @@ from civrules.families import Family, family_named
 from civrules.pipeline import derived_facts
 from tests.conftest import REPO, RULES
 from tests.rulefiles import shipped_analysis
+from tests.sheet_text import unmarked
 
 SCHEMAS = REPO / "schemas"
 SHEETS = REPO / "generated" / "sheets"
@@ -119,7 +120,7 @@ def sheets_text(ruleset_id: str) -> str:
     """Every sheet of the ruleset as a reader reads it (no style, script or tag)."""
     pages = []
     for page in sorted((SHEETS / ruleset_id).glob("*.html")):
-        text = re.sub(r"<(style|script)\b.*?</\1>", " ", page.read_text(encoding="utf-8"), flags=re.DOTALL)
+        text = re.sub(r"<(style|script)\b.*?</\1>", " ", unmarked(page.read_text(encoding="utf-8")), flags=re.DOTALL)
         pages.append(readable(re.sub(r"<[^>]+>", " ", text)))
     return "\n".join(pages)
 
