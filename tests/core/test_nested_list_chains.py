@@ -13,6 +13,7 @@ import gc
 import json
 import random
 import types
+import weakref
 from collections.abc import Iterator
 from typing import Any
 
@@ -516,3 +517,42 @@ def test_a_chain_of_variants_asks_what_each_entry_wrote_over_once() -> None:
         analysis, _ = analysed("c3", *files)
     assert analysis.model is not None
     assert 40 <= len(asked) <= 44, len(asked)  # each entry's once (and the base's own, none)
+
+
+@pytest.mark.slow  # two analyses and two walks of every object of the process: about 1 s
+def test_what_an_entry_wrote_over_is_let_go_with_the_version_of_its_file_an_edit_replaced() -> None:
+    """A variant whose entries change Pottery's attribute's nested list analysed, then analysed
+    again as an edit leaves it (a new document of the file, as the language server and `watch`
+    read it): what each entry wrote over in the card (Q009's marks) was kept by a memo holding the
+    entry's node and the card's strongly, so every version of an edited file stayed alive in a
+    long-lived session until 65,536 later pairs pushed it out (round 29). It now goes with the
+    documents its nodes come from: nothing of the version the edit replaced is alive."""
+    from civrules.checks import citations
+    from tests.core.test_resolve import analysed
+
+    def edited(mark: str) -> Any:
+        entries = [e.replace("n0", mark) for e in _shape("append-remove", 2)]
+        analysis, _ = analysed("v1", variant("v1", "advanced-civilization", _body(entries)))
+        assert analysis.model is not None
+        return analysis
+
+    def alive() -> list[str]:
+        gc.collect()
+        return sorted(
+            mark
+            for o in gc.get_objects()
+            if isinstance(o, dict) and "calamities" in o
+            for mark in ("first-version", "second-version")
+            if mark in json.dumps(o, default=str)
+        )
+
+    first = edited("first-version")
+    (document,) = [weakref.ref(d) for d in first.model.documents if d.file.endswith("rulesets/v1.yaml")]
+    assert "first-version" in alive()
+    del first
+    second = edited("second-version")
+    assert citations._WRITTEN  # what the card's document was written over with is kept while it lives
+    assert document() is None
+    found = alive()
+    assert "second-version" in found and "first-version" not in found
+    del second

@@ -9,10 +9,10 @@ document, the model's :class:`~civrules.model.RuleIndex` keeping only the citabl
 
 from __future__ import annotations
 
-import collections
 import functools
 import json
 import re
+import weakref
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from typing import Any
 
@@ -232,32 +232,45 @@ def _written_over(origin: Origin, found: set[tuple[int, NodePath]]) -> None:
                 continue
             if isinstance(whole, dict) and set(whole) == {"unknown"}:
                 found.add((id(definition.document), definition.path))  # a patch merged into it replaced it
-            found.update((id(definition.document), p) for p in _written_over_once(base, item[name], path))
+            found.update(
+                (id(definition.document), p)
+                for p in _written_over_once(definition.document, change.document, base, item[name], path)
+            )
         found.update((id(change.document), p) for change, p in overwritten(origin, name))
 
 
-#: What an overlay entry's value wrote over in a definition (:func:`written_over`), by the
-#: identity of both (each held beside, so that a reused id never matches) and the path: each
-#: variant of a chain asks it of every entry of the variants below it, the same nodes of the same
+#: The entry's document (weakly) and the paths its node wrote over.
+_Written = tuple[Callable[[], Document | None], tuple[NodePath, ...]]
+
+#: What an overlay entry's value wrote over in a definition (:func:`written_over`): each variant
+#: of a chain asks it of every entry of the variants below it, the same nodes of the same
 #: documents (a chain of ten variants whose 10,000 entries each change one nested list asked it
-#: 55,000 times, 40% of `validate`'s CPU, round 29). The oldest let go past the bound.
-_WRITTEN: collections.OrderedDict[tuple[int, int, NodePath], tuple[Any, Any, tuple[NodePath, ...]]] = (
-    collections.OrderedDict()
-)
+#: 55,000 times, 40% of `validate`'s CPU, round 29). Kept with the definition's document (an
+#: entry goes with it), then by the entry's document, held weakly and checked, and the identity
+#: of both nodes: a document's data never changes, so a node's identity is its place for as long
+#: as its document lives. Kept strongly, the nodes pinned every version of an edited file that a
+#: long-lived session (the language server, ``watch``) had let go (round 29). Only paths are kept.
+_WRITTEN: memo.Attached[Document, dict[tuple[int, int, int, NodePath], _Written]] = memo.Attached()
+#: The most pairs kept for one definition's document; past it, its map starts again.
 _WRITTEN_HELD = 1 << 16
-memo.register(_WRITTEN)
 
 
-def _written_over_once(base: Any, value: Any, path: NodePath) -> tuple[NodePath, ...]:
-    """:func:`written_over` of ``value`` in ``base`` at ``path``, worked out once per pair of nodes."""
-    key = (id(base), id(value), path)
-    held = _WRITTEN.get(key)
-    if held is not None and held[0] is base and held[1] is value:
-        return held[2]
+def _written_over_once(
+    definition: Document, entry: Document, base: Any, value: Any, path: NodePath
+) -> tuple[NodePath, ...]:
+    """:func:`written_over` of ``value`` (a node of ``entry``'s data) in ``base`` (a node of
+    ``definition``'s) at ``path``, worked out once per pair of nodes while both documents live."""
+    kept = _WRITTEN.get(definition)
+    if kept is None:
+        kept = _WRITTEN.put(definition, {})
+    key = (id(entry), id(base), id(value), path)
+    held = kept.get(key)
+    if held is not None and held[0]() is entry:
+        return held[1]
     paths = tuple(written_over(base, value, path))
-    if len(_WRITTEN) >= _WRITTEN_HELD:
-        _WRITTEN.popitem(last=False)
-    _WRITTEN[key] = (base, value, paths)
+    if len(kept) >= _WRITTEN_HELD:
+        kept.clear()
+    kept[key] = (weakref.ref(entry), paths)
     return paths
 
 
