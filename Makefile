@@ -12,7 +12,7 @@ STAMP := $(VENV)/.installed
 WORKERS ?= $(shell $(PYTHON) -c 'import os; print((os.cpu_count() or 1) + 1)' 2>/dev/null || echo auto)
 
 .PHONY: all setup setup-browser validate build build-check test test-slow lint typecheck pytest check bench \
-	bench-record bench-check clean validators templates settings bounds runtimes reference diagnostics release provenance provenance-check
+	bench-record bench-check clean validators templates settings bounds replaces runtimes reference diagnostics release provenance provenance-check
 
 all: validate build
 	@echo "civrules is installed in $(VENV): type '. $(VENV)/bin/activate' to put civrules on this shell's PATH (or run $(BIN)/civrules)"
@@ -109,6 +109,11 @@ settings: $(STAMP)
 # link), regenerated after a schema or a link changes; tests/generated/test_record_bounds.py fails until then.
 bounds: $(STAMP)
 	cd compiler && ../$(BIN)/python -m tools.bounds
+
+# Each record class's typed replace() for type checkers (an `if TYPE_CHECKING:` block after its __init__, written
+# from that __init__), rewritten after a record's fields change; tests/engine/test_typed_replace.py fails until then.
+replaces: $(STAMP)
+	cd compiler && ../$(BIN)/python -m tools.replaces
 
 # The ledger of the runtimes' releases (compiler/tools/runtimes.json: each runtime's version and the digest
 # of its distribution), recorded after a runtime's version is stepped; it refuses a runtime whose files

@@ -501,14 +501,14 @@ def render_module(family: Family) -> str:
         "from civrules_runtime.records import SettingsRecord",
         "",
     ]
+    out += [
+        "# Typing names are needed only by type checkers: importing `typing` costs import time.",
+        "TYPE_CHECKING = False",
+        "if TYPE_CHECKING:",
+    ]
     if any("Mapping[" in f.annotation() for spec in types.records.values() for f in spec.fields):
-        out += [
-            "# Typing names are needed only by type checkers: importing `typing` costs import time.",
-            "TYPE_CHECKING = False",
-            "if TYPE_CHECKING:",
-            "    from collections.abc import Mapping",
-            "",
-        ]
+        out.append("    from collections.abc import Mapping")
+    out += ["    from typing import Self", ""]
     out += [
         "_set = object.__setattr__",
         "",
@@ -538,6 +538,15 @@ def render_module(family: Family) -> str:
         out += _fit(4, "def __init__(", ["self", "*", *params], ") -> None:")
         out += [f'        _set(self, "{f.attr}", {f.attr})' for f in spec.fields]
         out.append('        _set(self, "_unknown", unknown_fields)')
+        # replace() for type checkers: each field keyword-only with its type (SettingsRecord.replace
+        # takes any field by name and checks it when it runs)
+        out += ["", "    if TYPE_CHECKING:", ""]
+        out += _fit(
+            8,
+            "def replace(",
+            ["self", "*", *(f"{f.attr}: {f.annotation()} = ..." for f in spec.fields)],
+            ") -> Self: ...",
+        )
     return "\n".join(out) + "\n"
 
 

@@ -111,15 +111,19 @@ class Record:
     def __copy__(self) -> Self:
         return self  # it cannot change: a copy is itself, as for a tuple
 
-    def replace(self, **changes: object) -> Self:
+    def replace(self, *args: Any, **changes: Any) -> Self:
         """A record of the same type with ``changes`` made to its fields (the others as they are).
 
         Raises TypeError for a name that is not one of its fields (naming the closest), and
         OutOfDomainError (a ValueError) for a value its field's type does not hold (a text where a
         whole number belongs, a flag given as 1, a value no vocabulary of the field has): the
         record's data was checked when the package was built, and a changed record is held to the
-        same types.
+        same types. Each record class declares to type checkers a ``replace`` of its own, its
+        fields keyword-only with their types (written by compiler/tools/replaces.py), so a type
+        checker refuses ``card.replace(cost="ten")`` too; this one's ``*args``/``Any`` only let
+        those narrow it.
         """
+        _positional(self, args)
         _known(self, changes)
         with _made_of(self, changes):
             made = _unchecked(type(self), {**dict(zip(self._names(), self._values(), strict=True)), **changes})
@@ -241,6 +245,15 @@ def _misread(
         check = checks.get(name)
         if check is not None and not check(value):
             raise _refused(cls, name, value) from error
+
+
+def _positional(record: Record, args: tuple[object, ...]) -> None:
+    """TypeError where ``replace`` is given a value without its field's name."""
+    if args:
+        raise TypeError(
+            f"{type(record).__name__}.replace takes its changes by field name ({', '.join(record._names())}),"
+            f" not {len(args)} positional"
+        )
 
 
 def _known(record: Record, changes: Iterable[str]) -> None:
@@ -488,6 +501,15 @@ class _Plain:
 
     def __init__(self, types: tuple[type, ...], flags: bool) -> None:
         self.types, self.flags = types, flags
+
+    if TYPE_CHECKING:  # written by compiler/tools/replaces.py from __init__: do not edit
+
+        def replace(
+            self,
+            *,
+            types: tuple[type, ...] = ...,
+            flags: bool = ...,
+        ) -> Self: ...
 
     def check(self) -> Callable[[object], bool]:
         types = self.types
@@ -752,9 +774,10 @@ class SettingsRecord(Record, Mapping[str, object]):
             return f"its unknown fields are keys of its data, not {unknown!r}"
         return None
 
-    def replace(self, **changes: object) -> Self:
+    def replace(self, *args: Any, **changes: Any) -> Self:
         """A record of the same type with ``changes`` made to its fields (by field name); a field
         left unknown stays unknown. Raises TypeError and OutOfDomainError as :meth:`Record.replace`."""
+        _positional(self, args)
         _known(self, changes)
         fields = dict(zip(self._names(), self._values(), strict=True))
         unknown = tuple(key for key in self.unknown_fields if self._field_of[key] not in changes)
@@ -779,6 +802,16 @@ class UnknownFact(Record):
         _set(self, "file", file)
         _set(self, "field", field)
         _set(self, "reason", reason)
+
+    if TYPE_CHECKING:  # written by compiler/tools/replaces.py from __init__: do not edit
+
+        def replace(
+            self,
+            *,
+            file: str = ...,
+            field: str = ...,
+            reason: str = ...,
+        ) -> Self: ...
 
 
 class PlayerRange(Record):
@@ -818,6 +851,19 @@ class PlayerRange(Record):
         _set(self, "rule", rule)
         _set(self, "source", source)
         _set(self, "field_sources", FrozenMap(field_sources or {}))
+
+    if TYPE_CHECKING:  # written by compiler/tools/replaces.py from __init__: do not edit
+
+        def replace(
+            self,
+            *,
+            min: int = ...,
+            max: int = ...,
+            best: int | None = ...,
+            rule: tuple[str, ...] = ...,
+            source: str | None = ...,
+            field_sources: Mapping[str, str | None] | None = ...,
+        ) -> Self: ...
 
     def _problem(self) -> str | None:
         # As the checks hold the data: at least one player (every family's schema), the fewest

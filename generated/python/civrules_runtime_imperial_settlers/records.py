@@ -20,6 +20,7 @@ from .bounds import BOUNDS, WHERE
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Iterable, Mapping
+    from typing import Self
 
 _set = object.__setattr__
 #: An empty read-only mapping (a step that draws or reveals nothing).
@@ -40,6 +41,15 @@ class SourceName(Record):
     def __init__(self, text: str, language: str) -> None:
         _set(self, "text", text)
         _set(self, "language", language)
+
+    if TYPE_CHECKING:  # written by compiler/tools/replaces.py from __init__: do not edit
+
+        def replace(
+            self,
+            *,
+            text: str = ...,
+            language: str = ...,
+        ) -> Self: ...
 
 
 class CopyFacts(Record):
@@ -68,6 +78,17 @@ class CopyFacts(Record):
         _set(self, "cost", cost)
         _set(self, "spoils", spoils)
         _set(self, "deal", deal)
+
+    if TYPE_CHECKING:  # written by compiler/tools/replaces.py from __init__: do not edit
+
+        def replace(
+            self,
+            *,
+            printed_id: str = ...,
+            cost: tuple[str, ...] | None = ...,
+            spoils: tuple[str, ...] | None = ...,
+            deal: str | None = ...,
+        ) -> Self: ...
 
 
 class CountedGoods(Record):
@@ -103,6 +124,19 @@ class CountedGoods(Record):
         _set(self, "at_most", at_most)
         _set(self, "plus", plus)
         _set(self, "rules", rules)
+
+    if TYPE_CHECKING:  # written by compiler/tools/replaces.py from __init__: do not edit
+
+        def replace(
+            self,
+            *,
+            each: str = ...,
+            per: str = ...,
+            colour: str | None = ...,
+            at_most: int = ...,
+            plus: tuple[str, ...] = ...,
+            rules: tuple[str, ...] = ...,
+        ) -> Self: ...
 
     def given(self, count: int) -> tuple[str, ...]:
         """The goods ``count`` things counted give (locations of the colour, the card itself
@@ -208,6 +242,32 @@ class Card(Record):
         _set(self, "effect", effect)
         _set(self, "build_bonus_placed_as", build_bonus_placed_as)
 
+    if TYPE_CHECKING:  # written by compiler/tools/replaces.py from __init__: do not edit
+
+        def replace(
+            self,
+            *,
+            id: str = ...,
+            name: str | None = ...,
+            kind: str = ...,
+            colours: tuple[str, ...] = ...,
+            deck: str | None = ...,
+            printed_ids: tuple[str, ...] = ...,
+            copies: int = ...,
+            cost: tuple[str, ...] | None = ...,
+            spoils: tuple[str, ...] | None = ...,
+            deal: str | None = ...,
+            production: tuple[str, ...] | CountedGoods | None = ...,
+            build_bonus: tuple[str, ...] | CountedGoods | None = ...,
+            differing_copies: tuple[CopyFacts, ...] = ...,
+            can_be_razed: bool = ...,
+            activations_per_round: int = ...,
+            source_name: SourceName | None = ...,
+            rules: tuple[str, ...] = ...,
+            effect: str | None = ...,
+            build_bonus_placed_as: str | None = ...,
+        ) -> Self: ...
+
 
 class Faction(Record):
     """A faction: its deck, what its board produces in every production phase and what it lets a
@@ -244,6 +304,20 @@ class Faction(Record):
         _set(self, "rules", rules)
         _set(self, "special_rules", special_rules)
 
+    if TYPE_CHECKING:  # written by compiler/tools/replaces.py from __init__: do not edit
+
+        def replace(
+            self,
+            *,
+            id: str = ...,
+            name: str | None = ...,
+            deck: str = ...,
+            production: tuple[str, ...] | None = ...,
+            storage: tuple[str, ...] | None = ...,
+            rules: tuple[str, ...] = ...,
+            special_rules: tuple[FactionRule, ...] = ...,
+        ) -> Self: ...
+
 
 class Deck(Record):
     """A deck: its printed code, its size, and its faction (None: the common deck)."""
@@ -264,6 +338,18 @@ class Deck(Record):
         _set(self, "prefix", prefix)
         _set(self, "size", size)
         _set(self, "faction", faction)
+
+    if TYPE_CHECKING:  # written by compiler/tools/replaces.py from __init__: do not edit
+
+        def replace(
+            self,
+            *,
+            id: str = ...,
+            name: str | None = ...,
+            prefix: str = ...,
+            size: int = ...,
+            faction: str | None = ...,
+        ) -> Self: ...
 
 
 class Good(Record):
@@ -287,6 +373,18 @@ class Good(Record):
         _set(self, "resource", resource)
         _set(self, "token", token)
         _set(self, "stands_for", stands_for)
+
+    if TYPE_CHECKING:  # written by compiler/tools/replaces.py from __init__: do not edit
+
+        def replace(
+            self,
+            *,
+            id: str = ...,
+            name: str | None = ...,
+            resource: bool = ...,
+            token: bool = ...,
+            stands_for: tuple[str, ...] = ...,
+        ) -> Self: ...
 
 
 class Action(Record):
@@ -363,6 +461,27 @@ class Action(Record):
         _set(self, "owner_gains", owner_gains)
         _set(self, "activations_per_round", activations_per_round)
 
+    if TYPE_CHECKING:  # written by compiler/tools/replaces.py from __init__: do not edit
+
+        def replace(
+            self,
+            *,
+            id: str = ...,
+            name: str | None = ...,
+            price: Mapping[str, int] = ...,
+            allowed: bool = ...,
+            extra_per_defence: int = ...,
+            extra_per_samurai: int = ...,
+            gives_one_of: tuple[str, ...] = ...,
+            rules: tuple[str, ...] = ...,
+            pays: str | None = ...,
+            cards: str | None = ...,
+            gives: str | None = ...,
+            becomes: str | None = ...,
+            owner_gains: tuple[str, ...] = ...,
+            activations_per_round: int | None = ...,
+        ) -> Self: ...
+
 
 class Phase(Record):
     """A phase of a round, in order, with its steps in words (``steps``) and in full
@@ -398,6 +517,20 @@ class Phase(Record):
         _set(self, "rules", rules)
         _set(self, "step_facts", step_facts)
 
+    if TYPE_CHECKING:  # written by compiler/tools/replaces.py from __init__: do not edit
+
+        def replace(
+            self,
+            *,
+            id: str = ...,
+            name: str | None = ...,
+            order: int = ...,
+            steps: tuple[str, ...] = ...,
+            skipped_in_last_round: bool = ...,
+            rules: tuple[str, ...] = ...,
+            step_facts: tuple[PhaseStep, ...] = ...,
+        ) -> Self: ...
+
 
 class Colour(Record):
     """A colour (type) of location cards (p4)."""
@@ -412,6 +545,15 @@ class Colour(Record):
     def __init__(self, id: str, name: str | None) -> None:
         _set(self, "id", id)
         _set(self, "name", name)
+
+    if TYPE_CHECKING:  # written by compiler/tools/replaces.py from __init__: do not edit
+
+        def replace(
+            self,
+            *,
+            id: str = ...,
+            name: str | None = ...,
+        ) -> Self: ...
 
 
 class LocationRow(Record):
@@ -430,6 +572,16 @@ class LocationRow(Record):
         _set(self, "name", name)
         _set(self, "row", row)
 
+    if TYPE_CHECKING:  # written by compiler/tools/replaces.py from __init__: do not edit
+
+        def replace(
+            self,
+            *,
+            id: str = ...,
+            name: str | None = ...,
+            row: str | None = ...,
+        ) -> Self: ...
+
 
 class CardPart(Record):
     """A part of a card and the side of the card it is printed on (p4)."""
@@ -446,6 +598,16 @@ class CardPart(Record):
         _set(self, "id", id)
         _set(self, "name", name)
         _set(self, "side", side)
+
+    if TYPE_CHECKING:  # written by compiler/tools/replaces.py from __init__: do not edit
+
+        def replace(
+            self,
+            *,
+            id: str = ...,
+            name: str | None = ...,
+            side: str | None = ...,
+        ) -> Self: ...
 
 
 class Component(Record):
@@ -466,6 +628,17 @@ class Component(Record):
         _set(self, "count", count)
         _set(self, "minimum", minimum)
 
+    if TYPE_CHECKING:  # written by compiler/tools/replaces.py from __init__: do not edit
+
+        def replace(
+            self,
+            *,
+            id: str = ...,
+            name: str | None = ...,
+            count: int | None = ...,
+            minimum: int | None = ...,
+        ) -> Self: ...
+
 
 class GeneralRule(Record):
     """A rule that holds throughout the game (p10's general rules ...), in the data's words."""
@@ -482,6 +655,16 @@ class GeneralRule(Record):
         _set(self, "id", id)
         _set(self, "name", name)
         _set(self, "text", text)
+
+    if TYPE_CHECKING:  # written by compiler/tools/replaces.py from __init__: do not edit
+
+        def replace(
+            self,
+            *,
+            id: str = ...,
+            name: str | None = ...,
+            text: str | None = ...,
+        ) -> Self: ...
 
 
 class FactionRule(Record):
@@ -513,6 +696,18 @@ class FactionRule(Record):
         _set(self, "cards", cards)
         _set(self, "at_most_per_location", at_most_per_location)
         _set(self, "rules", rules)
+
+    if TYPE_CHECKING:  # written by compiler/tools/replaces.py from __init__: do not edit
+
+        def replace(
+            self,
+            *,
+            id: str = ...,
+            text: str = ...,
+            cards: tuple[str, ...] = ...,
+            at_most_per_location: int | None = ...,
+            rules: tuple[str, ...] = ...,
+        ) -> Self: ...
 
 
 class PhaseStep(Record):
@@ -547,6 +742,19 @@ class PhaseStep(Record):
         _set(self, "pick", pick)
         _set(self, "source_of_goods", source_of_goods)
 
+    if TYPE_CHECKING:  # written by compiler/tools/replaces.py from __init__: do not edit
+
+        def replace(
+            self,
+            *,
+            step: int | None = ...,
+            text: str = ...,
+            draw: Mapping[str, int] = ...,
+            reveal: Mapping[str, int | str] = ...,
+            pick: str | None = ...,
+            source_of_goods: str | None = ...,
+        ) -> Self: ...
+
 
 class Scoring(Record):
     """The VP each location in an empire adds at the end of the game (p7)."""
@@ -561,6 +769,15 @@ class Scoring(Record):
     def __init__(self, common_location_vp: int | None, faction_location_vp: int | None) -> None:
         _set(self, "common_location_vp", common_location_vp)
         _set(self, "faction_location_vp", faction_location_vp)
+
+    if TYPE_CHECKING:  # written by compiler/tools/replaces.py from __init__: do not edit
+
+        def replace(
+            self,
+            *,
+            common_location_vp: int | None = ...,
+            faction_location_vp: int | None = ...,
+        ) -> Self: ...
 
 
 class SoloLevel(Record):
@@ -582,6 +799,17 @@ class SoloLevel(Record):
         _set(self, "at_least", at_least)
         _set(self, "below", below)
 
+    if TYPE_CHECKING:  # written by compiler/tools/replaces.py from __init__: do not edit
+
+        def replace(
+            self,
+            *,
+            id: str = ...,
+            name: str | None = ...,
+            at_least: int | None = ...,
+            below: int | None = ...,
+        ) -> Self: ...
+
 
 class DeckRule(Record):
     """The deck-building rule (p12): a faction deck of ``size`` cards, ``pattern`` (copies, cards):
@@ -602,6 +830,16 @@ class DeckRule(Record):
         _set(self, "size", size)
         _set(self, "pattern", pattern)
         _set(self, "all_copies", all_copies)
+
+    if TYPE_CHECKING:  # written by compiler/tools/replaces.py from __init__: do not edit
+
+        def replace(
+            self,
+            *,
+            size: int = ...,
+            pattern: tuple[tuple[int, int], ...] = ...,
+            all_copies: bool = ...,
+        ) -> Self: ...
 
 
 # --- What an engine assumes where the sources give nothing (package.assuming) -----------------
@@ -652,6 +890,17 @@ class Assumptions(Record):
         _set(self, "card_productions", _pairs(card_productions, "card_productions", "productions"))
         _set(self, "card_build_bonuses", _pairs(card_build_bonuses, "card_build_bonuses", "build bonuses"))
         _set(self, "why", text(why, "why"))
+
+    if TYPE_CHECKING:  # written by compiler/tools/replaces.py from __init__: do not edit
+
+        def replace(
+            self,
+            *,
+            card_costs: Mapping[str, Iterable[str]] | Iterable[tuple[str, Iterable[str]]] | None = ...,
+            card_productions: Mapping[str, Iterable[str]] | Iterable[tuple[str, Iterable[str]]] | None = ...,
+            card_build_bonuses: Mapping[str, Iterable[str]] | Iterable[tuple[str, Iterable[str]]] | None = ...,
+            why: str = ...,
+        ) -> Self: ...
 
 
 # The schemas' constraints on the fields (generated: compiler/tools/bounds.py), held where a record is

@@ -14,6 +14,11 @@ from __future__ import annotations
 
 from civrules_runtime.records import SettingsRecord
 
+# Typing names are needed only by type checkers: importing `typing` costs import time.
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Self
+
 _set = object.__setattr__
 
 __all__ = [
@@ -62,6 +67,10 @@ class Technologies(SettingsRecord):
         _set(self, "declared_count", declared_count)
         _set(self, "_unknown", unknown_fields)
 
+    if TYPE_CHECKING:
+
+        def replace(self, *, declared_count: int | None = ...) -> Self: ...
+
 
 class SuppressItem(SettingsRecord):
     """A variant's silencing of diagnostics that its own changes cause in the files of its base
@@ -98,6 +107,17 @@ class SuppressItem(SettingsRecord):
         _set(self, "reason", reason)
         _set(self, "_unknown", unknown_fields)
 
+    if TYPE_CHECKING:
+
+        def replace(
+            self,
+            *,
+            code: str = ...,
+            file: str | None = ...,
+            target: str | None = ...,
+            reason: str = ...,
+        ) -> Self: ...
+
 
 class Rulebook(SettingsRecord):
     """The rulebook this ruleset's rule citations refer to."""
@@ -115,6 +135,10 @@ class Rulebook(SettingsRecord):
         _set(self, "rule_index", rule_index)
         _set(self, "_unknown", unknown_fields)
 
+    if TYPE_CHECKING:
+
+        def replace(self, *, title: str = ..., rule_index: str = ...) -> Self: ...
+
 
 class DisagreementAlternative(SettingsRecord):
     """The values other sources give."""
@@ -131,6 +155,10 @@ class DisagreementAlternative(SettingsRecord):
         _set(self, "value", value)
         _set(self, "source", source)
         _set(self, "_unknown", unknown_fields)
+
+    if TYPE_CHECKING:
+
+        def replace(self, *, value: object = ..., source: str = ...) -> Self: ...
 
 
 class Disagreement(SettingsRecord):
@@ -162,6 +190,17 @@ class Disagreement(SettingsRecord):
         _set(self, "alternatives", alternatives)
         _set(self, "why", why)
         _set(self, "_unknown", unknown_fields)
+
+    if TYPE_CHECKING:
+
+        def replace(
+            self,
+            *,
+            field: str = ...,
+            chosen: object = ...,
+            alternatives: tuple[DisagreementAlternative, ...] = ...,
+            why: str = ...,
+        ) -> Self: ...
 
 
 class TurnOrder(SettingsRecord):
@@ -198,6 +237,18 @@ class TurnOrder(SettingsRecord):
         _set(self, "disagreements", disagreements)
         _set(self, "_unknown", unknown_fields)
 
+    if TYPE_CHECKING:
+
+        def replace(
+            self,
+            *,
+            direction: str = ...,
+            rule: str | tuple[str, ...] | None = ...,
+            source: str | None = ...,
+            note: str | None = ...,
+            disagreements: tuple[Disagreement, ...] | None = ...,
+        ) -> Self: ...
+
 
 class CitiesRaisedLimit(SettingsRecord):
     """A technology that raises the limit."""
@@ -214,6 +265,10 @@ class CitiesRaisedLimit(SettingsRecord):
         _set(self, "technology", technology)
         _set(self, "limit", limit)
         _set(self, "_unknown", unknown_fields)
+
+    if TYPE_CHECKING:
+
+        def replace(self, *, technology: str = ..., limit: int = ...) -> Self: ...
 
 
 class CitiesPlacementItem(SettingsRecord):
@@ -249,6 +304,18 @@ class CitiesPlacementItem(SettingsRecord):
         _set(self, "note", note)
         _set(self, "disagreements", disagreements)
         _set(self, "_unknown", unknown_fields)
+
+    if TYPE_CHECKING:
+
+        def replace(
+            self,
+            *,
+            id: str = ...,
+            rule: str | tuple[str, ...] | None = ...,
+            source: str | None = ...,
+            note: str | None = ...,
+            disagreements: tuple[Disagreement, ...] | None = ...,
+        ) -> Self: ...
 
 
 class Cities(SettingsRecord):
@@ -327,6 +394,23 @@ class Cities(SettingsRecord):
         _set(self, "disagreements", disagreements)
         _set(self, "_unknown", unknown_fields)
 
+    if TYPE_CHECKING:
+
+        def replace(
+            self,
+            *,
+            limit: int = ...,
+            raised_limit: CitiesRaisedLimit | None = ...,
+            min_distance: int | None = ...,
+            founded_by: str | None = ...,
+            placement: tuple[CitiesPlacementItem, ...] | None = ...,
+            centre_yields: bool | None = ...,
+            rule: str | tuple[str, ...] | None = ...,
+            source: str | None = ...,
+            note: str | None = ...,
+            disagreements: tuple[Disagreement, ...] | None = ...,
+        ) -> Self: ...
+
 
 class Trade(SettingsRecord):
     """Trade."""
@@ -370,6 +454,20 @@ class Trade(SettingsRecord):
         _set(self, "disagreements", disagreements)
         _set(self, "_unknown", unknown_fields)
 
+    if TYPE_CHECKING:
+
+        def replace(
+            self,
+            *,
+            dial_max: int = ...,
+            kept_between_turns: bool | None = ...,
+            tradeable: tuple[str, ...] | None = ...,
+            rule: str | tuple[str, ...] | None = ...,
+            source: str | None = ...,
+            note: str | None = ...,
+            disagreements: tuple[Disagreement, ...] | None = ...,
+        ) -> Self: ...
+
 
 class ProductionFigures(SettingsRecord):
     """Figure costs."""
@@ -386,6 +484,10 @@ class ProductionFigures(SettingsRecord):
         _set(self, "army", army)
         _set(self, "scout", scout)
         _set(self, "_unknown", unknown_fields)
+
+    if TYPE_CHECKING:
+
+        def replace(self, *, army: int = ..., scout: int = ...) -> Self: ...
 
 
 class Production(SettingsRecord):
@@ -430,6 +532,20 @@ class Production(SettingsRecord):
         _set(self, "disagreements", disagreements)
         _set(self, "_unknown", unknown_fields)
 
+    if TYPE_CHECKING:
+
+        def replace(
+            self,
+            *,
+            trade_per_production: int = ...,
+            saved: bool | None = ...,
+            figures: ProductionFigures | None = ...,
+            rule: str | tuple[str, ...] | None = ...,
+            source: str | None = ...,
+            note: str | None = ...,
+            disagreements: tuple[Disagreement, ...] | None = ...,
+        ) -> Self: ...
+
 
 class ResearchCost(SettingsRecord):
     """The trade one level needs."""
@@ -446,6 +562,10 @@ class ResearchCost(SettingsRecord):
         _set(self, "level", level)
         _set(self, "trade", trade)
         _set(self, "_unknown", unknown_fields)
+
+    if TYPE_CHECKING:
+
+        def replace(self, *, level: int = ..., trade: int = ...) -> Self: ...
 
 
 class Research(SettingsRecord):
@@ -490,6 +610,20 @@ class Research(SettingsRecord):
         _set(self, "disagreements", disagreements)
         _set(self, "_unknown", unknown_fields)
 
+    if TYPE_CHECKING:
+
+        def replace(
+            self,
+            *,
+            costs: tuple[ResearchCost, ...] = ...,
+            trade_kept_per_coin: int | None = ...,
+            spends_all_trade: bool | None = ...,
+            rule: str | tuple[str, ...] | None = ...,
+            source: str | None = ...,
+            note: str | None = ...,
+            disagreements: tuple[Disagreement, ...] | None = ...,
+        ) -> Self: ...
+
 
 class PyramidMinimum(SettingsRecord):
     """The fewest technologies a level needs for the technology victory."""
@@ -506,6 +640,10 @@ class PyramidMinimum(SettingsRecord):
         _set(self, "level", level)
         _set(self, "count", count)
         _set(self, "_unknown", unknown_fields)
+
+    if TYPE_CHECKING:
+
+        def replace(self, *, level: int = ..., count: int = ...) -> Self: ...
 
 
 class PyramidEachLevelNeedsOneMoreBelow(SettingsRecord):
@@ -545,6 +683,19 @@ class PyramidEachLevelNeedsOneMoreBelow(SettingsRecord):
         _set(self, "note", note)
         _set(self, "disagreements", disagreements)
         _set(self, "_unknown", unknown_fields)
+
+    if TYPE_CHECKING:
+
+        def replace(
+            self,
+            *,
+            value: bool = ...,
+            inferred: bool = ...,
+            rule: str | tuple[str, ...] | None = ...,
+            source: str | None = ...,
+            note: str | None = ...,
+            disagreements: tuple[Disagreement, ...] | None = ...,
+        ) -> Self: ...
 
 
 class Pyramid(SettingsRecord):
@@ -629,6 +780,24 @@ class Pyramid(SettingsRecord):
         _set(self, "disagreements", disagreements)
         _set(self, "_unknown", unknown_fields)
 
+    if TYPE_CHECKING:
+
+        def replace(
+            self,
+            *,
+            levels: int = ...,
+            top_level: int = ...,
+            placement: str | None = ...,
+            minimums: tuple[PyramidMinimum, ...] = ...,
+            total: int = ...,
+            each_level_needs_one_more_below: PyramidEachLevelNeedsOneMoreBelow | None = ...,
+            starting_technology_in_base_row: bool | None = ...,
+            rule: str | tuple[str, ...] | None = ...,
+            source: str | None = ...,
+            note: str | None = ...,
+            disagreements: tuple[Disagreement, ...] | None = ...,
+        ) -> Self: ...
+
 
 class Movement(SettingsRecord):
     """Movement."""
@@ -694,6 +863,21 @@ class Movement(SettingsRecord):
         _set(self, "disagreements", disagreements)
         _set(self, "_unknown", unknown_fields)
 
+    if TYPE_CHECKING:
+
+        def replace(
+            self,
+            *,
+            travel_speed: int = ...,
+            stacking_limit: int = ...,
+            diagonal: bool | None = ...,
+            explore_cost: int | None = ...,
+            rule: str | tuple[str, ...] | None = ...,
+            source: str | None = ...,
+            note: str | None = ...,
+            disagreements: tuple[Disagreement, ...] | None = ...,
+        ) -> Self: ...
+
 
 class Villages(SettingsRecord):
     """Villages."""
@@ -745,6 +929,20 @@ class Villages(SettingsRecord):
         _set(self, "disagreements", disagreements)
         _set(self, "_unknown", unknown_fields)
 
+    if TYPE_CHECKING:
+
+        def replace(
+            self,
+            *,
+            barbarian_player: str | None = ...,
+            barbarian_units: tuple[str, ...] | None = ...,
+            barbarian_rank: int | None = ...,
+            rule: str | tuple[str, ...] | None = ...,
+            source: str | None = ...,
+            note: str | None = ...,
+            disagreements: tuple[Disagreement, ...] | None = ...,
+        ) -> Self: ...
+
 
 class CultureHand(SettingsRecord):
     """The culture hand."""
@@ -783,6 +981,19 @@ class CultureHand(SettingsRecord):
         _set(self, "note", note)
         _set(self, "disagreements", disagreements)
         _set(self, "_unknown", unknown_fields)
+
+    if TYPE_CHECKING:
+
+        def replace(
+            self,
+            *,
+            size: int = ...,
+            raised_by: str | None = ...,
+            rule: str | tuple[str, ...] | None = ...,
+            source: str | None = ...,
+            note: str | None = ...,
+            disagreements: tuple[Disagreement, ...] | None = ...,
+        ) -> Self: ...
 
 
 class CombatBattleHand(SettingsRecord):
@@ -849,6 +1060,21 @@ class CombatBattleHand(SettingsRecord):
         _set(self, "disagreements", disagreements)
         _set(self, "_unknown", unknown_fields)
 
+    if TYPE_CHECKING:
+
+        def replace(
+            self,
+            *,
+            base: int = ...,
+            per_extra_figure: int | None = ...,
+            fundamentalism: int | None = ...,
+            defending_city: int | None = ...,
+            rule: str | tuple[str, ...] | None = ...,
+            source: str | None = ...,
+            note: str | None = ...,
+            disagreements: tuple[Disagreement, ...] | None = ...,
+        ) -> Self: ...
+
 
 class CombatLootFigures(SettingsRecord):
     """From figures: one of."""
@@ -875,6 +1101,16 @@ class CombatLootFigures(SettingsRecord):
         _set(self, "culture", culture)
         _set(self, "resources", resources)
         _set(self, "_unknown", unknown_fields)
+
+    if TYPE_CHECKING:
+
+        def replace(
+            self,
+            *,
+            trade: int | None = ...,
+            culture: int | None = ...,
+            resources: int | None = ...,
+        ) -> Self: ...
 
 
 class CombatLootCity(SettingsRecord):
@@ -903,6 +1139,16 @@ class CombatLootCity(SettingsRecord):
         _set(self, "resources", resources)
         _set(self, "_unknown", unknown_fields)
 
+    if TYPE_CHECKING:
+
+        def replace(
+            self,
+            *,
+            technologies: int | None = ...,
+            culture_cards: int | None = ...,
+            resources: int | None = ...,
+        ) -> Self: ...
+
 
 class CombatLoot(SettingsRecord):
     """What the winner takes."""
@@ -929,6 +1175,16 @@ class CombatLoot(SettingsRecord):
         _set(self, "city", city)
         _set(self, "capital", capital)
         _set(self, "_unknown", unknown_fields)
+
+    if TYPE_CHECKING:
+
+        def replace(
+            self,
+            *,
+            figures: CombatLootFigures | None = ...,
+            city: CombatLootCity | None = ...,
+            capital: str | None = ...,
+        ) -> Self: ...
 
 
 class Combat(SettingsRecord):
@@ -995,6 +1251,21 @@ class Combat(SettingsRecord):
         _set(self, "disagreements", disagreements)
         _set(self, "_unknown", unknown_fields)
 
+    if TYPE_CHECKING:
+
+        def replace(
+            self,
+            *,
+            battle_hand: CombatBattleHand = ...,
+            ties: str | None = ...,
+            figures_lost_per_destroyed_units: int | None = ...,
+            loot: CombatLoot | None = ...,
+            rule: str | tuple[str, ...] | None = ...,
+            source: str | None = ...,
+            note: str | None = ...,
+            disagreements: tuple[Disagreement, ...] | None = ...,
+        ) -> Self: ...
+
 
 class Coins(SettingsRecord):
     """Coins."""
@@ -1034,6 +1305,19 @@ class Coins(SettingsRecord):
         _set(self, "disagreements", disagreements)
         _set(self, "_unknown", unknown_fields)
 
+    if TYPE_CHECKING:
+
+        def replace(
+            self,
+            *,
+            victory: int | None = ...,
+            token_coins_lost: bool | None = ...,
+            rule: str | tuple[str, ...] | None = ...,
+            source: str | None = ...,
+            note: str | None = ...,
+            disagreements: tuple[Disagreement, ...] | None = ...,
+        ) -> Self: ...
+
 
 class TieBreakAdvanced(SettingsRecord):
     """The advanced variant."""
@@ -1064,6 +1348,17 @@ class TieBreakAdvanced(SettingsRecord):
         _set(self, "score", score)
         _set(self, "still_tied", still_tied)
         _set(self, "_unknown", unknown_fields)
+
+    if TYPE_CHECKING:
+
+        def replace(
+            self,
+            *,
+            military_ends_at_once: bool | None = ...,
+            others_finish_the_turn: bool | None = ...,
+            score: tuple[str, ...] | None = ...,
+            still_tied: str | None = ...,
+        ) -> Self: ...
 
 
 class TieBreak(SettingsRecord):
@@ -1103,6 +1398,19 @@ class TieBreak(SettingsRecord):
         _set(self, "note", note)
         _set(self, "disagreements", disagreements)
         _set(self, "_unknown", unknown_fields)
+
+    if TYPE_CHECKING:
+
+        def replace(
+            self,
+            *,
+            default: str | None = ...,
+            advanced: TieBreakAdvanced | None = ...,
+            rule: str | tuple[str, ...] | None = ...,
+            source: str | None = ...,
+            note: str | None = ...,
+            disagreements: tuple[Disagreement, ...] | None = ...,
+        ) -> Self: ...
 
 
 class Settings(SettingsRecord):
@@ -1239,3 +1547,29 @@ class Settings(SettingsRecord):
         _set(self, "not_in_sources", not_in_sources)
         _set(self, "technologies", technologies)
         _set(self, "_unknown", unknown_fields)
+
+    if TYPE_CHECKING:
+
+        def replace(
+            self,
+            *,
+            description: str | None = ...,
+            status: str | None = ...,
+            suppress: tuple[SuppressItem, ...] | None = ...,
+            rulebook: Rulebook | None = ...,
+            note: str | None = ...,
+            turn_order: TurnOrder | None = ...,
+            cities: Cities | None = ...,
+            trade: Trade | None = ...,
+            production: Production | None = ...,
+            research: Research | None = ...,
+            pyramid: Pyramid | None = ...,
+            movement: Movement | None = ...,
+            villages: Villages | None = ...,
+            culture_hand: CultureHand | None = ...,
+            combat: Combat | None = ...,
+            coins: Coins | None = ...,
+            tie_break: TieBreak | None = ...,
+            not_in_sources: tuple[str, ...] | None = ...,
+            technologies: Technologies | None = ...,
+        ) -> Self: ...

@@ -48,7 +48,7 @@ from .vocab import (
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterable, Mapping
-    from typing import ClassVar, TypeAlias
+    from typing import ClassVar, Self, TypeAlias
 
 
 _set = object.__setattr__
@@ -83,6 +83,17 @@ class Immunity(Record):
         _set(self, "targets", targets)
         _set(self, "unless_holding", unless_holding)
 
+    if TYPE_CHECKING:  # written by compiler/tools/replaces.py from __init__: do not edit
+
+        def replace(
+            self,
+            *,
+            against: ImmunityAgainst = ...,
+            card: str | None = ...,
+            targets: Targets | None = ...,
+            unless_holding: tuple[str, ...] = ...,
+        ) -> Self: ...
+
 
 class Movement(Record):
     """The holder's ships' or tokens' range (absolute or a change), open sea, ship capacity."""
@@ -112,6 +123,18 @@ class Movement(Record):
         _set(self, "open_sea", open_sea)
         _set(self, "capacity_change", capacity_change)
 
+    if TYPE_CHECKING:  # written by compiler/tools/replaces.py from __init__: do not edit
+
+        def replace(
+            self,
+            *,
+            units: MovementUnits = ...,
+            range: int | None = ...,
+            range_change: int | None = ...,
+            open_sea: bool = ...,
+            capacity_change: int | None = ...,
+        ) -> Self: ...
+
 
 class PopulationLimit(Record):
     kind: ClassVar[EffectKind] = EffectKind.POPULATION_LIMIT
@@ -125,6 +148,15 @@ class PopulationLimit(Record):
     def __init__(self, change: int, where: PopulationWhere = PopulationWhere.SOLE_OCCUPANT) -> None:
         _set(self, "change", change)
         _set(self, "where", where)
+
+    if TYPE_CHECKING:  # written by compiler/tools/replaces.py from __init__: do not edit
+
+        def replace(
+            self,
+            *,
+            change: int = ...,
+            where: PopulationWhere = ...,
+        ) -> Self: ...
 
 
 class CityBuild(Record):
@@ -165,6 +197,19 @@ class CityBuild(Record):
         _set(self, "without_city_site", without_city_site)
         _set(self, "tokens_from_adjacent", tokens_from_adjacent)
 
+    if TYPE_CHECKING:  # written by compiler/tools/replaces.py from __init__: do not edit
+
+        def replace(
+            self,
+            *,
+            cost_change: int | None = ...,
+            from_treasury: TreasuryShare | None = ...,
+            per_turn: int | None = ...,
+            unlimited: bool = ...,
+            without_city_site: bool = ...,
+            tokens_from_adjacent: int | None = ...,
+        ) -> Self: ...
+
 
 class CitySupport(Record):
     kind: ClassVar[EffectKind] = EffectKind.CITY_SUPPORT
@@ -176,6 +221,14 @@ class CitySupport(Record):
 
     def __init__(self, change: int) -> None:
         _set(self, "change", change)
+
+    if TYPE_CHECKING:  # written by compiler/tools/replaces.py from __init__: do not edit
+
+        def replace(
+            self,
+            *,
+            change: int = ...,
+        ) -> Self: ...
 
 
 class Conflict(Record):
@@ -204,6 +257,18 @@ class Conflict(Record):
         _set(self, "replaced_by", replaced_by)
         _set(self, "cancelled_by_both", cancelled_by_both)
 
+    if TYPE_CHECKING:  # written by compiler/tools/replaces.py from __init__: do not edit
+
+        def replace(
+            self,
+            *,
+            aspect: ConflictAspect = ...,
+            before_holders_of: tuple[str, ...] = ...,
+            tokens: int | None = ...,
+            replaced_by: int | None = ...,
+            cancelled_by_both: bool = ...,
+        ) -> Self: ...
+
 
 class TurnOrder(Record):
     kind: ClassVar[EffectKind] = EffectKind.TURN_ORDER
@@ -220,6 +285,15 @@ class TurnOrder(Record):
         _set(self, "activities", activities)
         _set(self, "position", position)
 
+    if TYPE_CHECKING:  # written by compiler/tools/replaces.py from __init__: do not edit
+
+        def replace(
+            self,
+            *,
+            activities: tuple[Activity, ...] = ...,
+            position: TurnPosition = ...,
+        ) -> Self: ...
+
 
 class Tax(Record):
     kind: ClassVar[EffectKind] = EffectKind.TAX
@@ -233,6 +307,15 @@ class Tax(Record):
     def __init__(self, rate_changes: tuple[int, ...] = (), no_revolt: bool = False) -> None:
         _set(self, "rate_changes", rate_changes)
         _set(self, "no_revolt", no_revolt)
+
+    if TYPE_CHECKING:  # written by compiler/tools/replaces.py from __init__: do not edit
+
+        def replace(
+            self,
+            *,
+            rate_changes: tuple[int, ...] = ...,
+            no_revolt: bool = ...,
+        ) -> Self: ...
 
 
 class Treasury(Record):
@@ -248,6 +331,15 @@ class Treasury(Record):
         _set(self, "token_value", token_value)
         _set(self, "spent_on", spent_on)
 
+    if TYPE_CHECKING:  # written by compiler/tools/replaces.py from __init__: do not edit
+
+        def replace(
+            self,
+            *,
+            token_value: int = ...,
+            spent_on: str = ...,
+        ) -> Self: ...
+
 
 class CommodityExchange(Record):
     kind: ClassVar[EffectKind] = EffectKind.COMMODITY_EXCHANGE
@@ -261,6 +353,15 @@ class CommodityExchange(Record):
     def __init__(self, tokens_per_point: int = 1, phase: str = "return_of_excess_commodity_cards") -> None:
         _set(self, "tokens_per_point", tokens_per_point)
         _set(self, "phase", phase)
+
+    if TYPE_CHECKING:  # written by compiler/tools/replaces.py from __init__: do not edit
+
+        def replace(
+            self,
+            *,
+            tokens_per_point: int = ...,
+            phase: str = ...,
+        ) -> Self: ...
 
 
 class TradeCardPurchase(Record):
@@ -276,6 +377,15 @@ class TradeCardPurchase(Record):
         _set(self, "stack", stack)
         _set(self, "price", price)
 
+    if TYPE_CHECKING:  # written by compiler/tools/replaces.py from __init__: do not edit
+
+        def replace(
+            self,
+            *,
+            stack: int = ...,
+            price: int = ...,
+        ) -> Self: ...
+
 
 class HandLimitChange(Record):
     kind: ClassVar[EffectKind] = EffectKind.HAND_LIMIT
@@ -287,6 +397,14 @@ class HandLimitChange(Record):
 
     def __init__(self, change: int) -> None:
         _set(self, "change", change)
+
+    if TYPE_CHECKING:  # written by compiler/tools/replaces.py from __init__: do not edit
+
+        def replace(
+            self,
+            *,
+            change: int = ...,
+        ) -> Self: ...
 
 
 class CommodityValue(Record):
@@ -303,6 +421,16 @@ class CommodityValue(Record):
         _set(self, "set_size_change", set_size_change)
         _set(self, "goods", goods)
         _set(self, "per_turn", per_turn)
+
+    if TYPE_CHECKING:  # written by compiler/tools/replaces.py from __init__: do not edit
+
+        def replace(
+            self,
+            *,
+            set_size_change: int = ...,
+            goods: Goods = ...,
+            per_turn: int | None = ...,
+        ) -> Self: ...
 
 
 class SpecialAbility(Record):
@@ -331,6 +459,18 @@ class SpecialAbility(Record):
         _set(self, "max_units", max_units)
         _set(self, "max_cards", max_cards)
 
+    if TYPE_CHECKING:  # written by compiler/tools/replaces.py from __init__: do not edit
+
+        def replace(
+            self,
+            *,
+            action: AbilityAction = ...,
+            phase: AbilityPhase = ...,
+            exempt_holders: tuple[str, ...] = ...,
+            max_units: int | None = ...,
+            max_cards: int | None = ...,
+        ) -> Self: ...
+
 
 class CreditTokens(Record):
     kind: ClassVar[EffectKind] = EffectKind.CREDIT_TOKENS
@@ -345,6 +485,15 @@ class CreditTokens(Record):
         _set(self, "points", points)
         _set(self, "colours", colours)
 
+    if TYPE_CHECKING:  # written by compiler/tools/replaces.py from __init__: do not edit
+
+        def replace(
+            self,
+            *,
+            points: int = ...,
+            colours: TokenColours | None = ...,
+        ) -> Self: ...
+
 
 class VictoryPoints(Record):
     kind: ClassVar[EffectKind] = EffectKind.VICTORY_POINTS
@@ -356,6 +505,14 @@ class VictoryPoints(Record):
 
     def __init__(self, points: int = 0) -> None:
         _set(self, "points", points)
+
+    if TYPE_CHECKING:  # written by compiler/tools/replaces.py from __init__: do not edit
+
+        def replace(
+            self,
+            *,
+            points: int = ...,
+        ) -> Self: ...
 
 
 Effect: TypeAlias = (
@@ -392,6 +549,15 @@ class CalamityLink(Record):
         _set(self, "calamity", calamity)
         _set(self, "effect", effect)
 
+    if TYPE_CHECKING:  # written by compiler/tools/replaces.py from __init__: do not edit
+
+        def replace(
+            self,
+            *,
+            calamity: str = ...,
+            effect: LinkEffect = ...,
+        ) -> Self: ...
+
 
 class Attribute(Record):
     """One ability of a card: its wording, cited sections, effects and calamity links.
@@ -422,6 +588,18 @@ class Attribute(Record):
         _set(self, "effects", effects)
         _set(self, "calamities", calamities)
         _set(self, "source", source)
+
+    if TYPE_CHECKING:  # written by compiler/tools/replaces.py from __init__: do not edit
+
+        def replace(
+            self,
+            *,
+            text: str = ...,
+            rules: tuple[str, ...] = ...,
+            effects: tuple[Effect, ...] = ...,
+            calamities: tuple[CalamityLink, ...] = ...,
+            source: str | None = ...,
+        ) -> Self: ...
 
 
 class PurchaseEffect(Record):
@@ -483,6 +661,22 @@ class PurchaseEffect(Record):
         _set(self, "max_face_value_below", max_face_value_below)
         _set(self, "groups", groups)
 
+    if TYPE_CHECKING:  # written by compiler/tools/replaces.py from __init__: do not edit
+
+        def replace(
+            self,
+            *,
+            kind: PurchaseKind | None = ...,
+            text: str = ...,
+            rules: tuple[str, ...] = ...,
+            points: int | None = ...,
+            colours: TokenColours | None = ...,
+            next_turn: bool = ...,
+            max_cards: int | None = ...,
+            max_face_value_below: int | None = ...,
+            groups: tuple[GroupId, ...] = ...,
+        ) -> Self: ...
+
 
 # --- Cards, goods, calamities ------------------------------------------------------------------
 
@@ -502,6 +696,17 @@ class Group(Record):
         _set(self, "name", name)
         _set(self, "colour", colour)
         _set(self, "shape", shape)
+
+    if TYPE_CHECKING:  # written by compiler/tools/replaces.py from __init__: do not edit
+
+        def replace(
+            self,
+            *,
+            id: GroupId = ...,
+            name: str = ...,
+            colour: str | None = ...,
+            shape: str | None = ...,
+        ) -> Self: ...
 
 
 class Credit(Record):
@@ -534,6 +739,18 @@ class Credit(Record):
         _set(self, "card", card)
         _set(self, "extra", extra)
         _set(self, "target_name", target_name)
+
+    if TYPE_CHECKING:  # written by compiler/tools/replaces.py from __init__: do not edit
+
+        def replace(
+            self,
+            *,
+            points: int | None = ...,
+            group: GroupId | None = ...,
+            card: str | None = ...,
+            extra: bool = ...,
+            target_name: str | None = ...,
+        ) -> Self: ...
 
 
 class Card(Record):
@@ -600,6 +817,23 @@ class Card(Record):
         _set(self, "purchase_effects", purchase_effects)
         _set(self, "rules", rules)
 
+    if TYPE_CHECKING:  # written by compiler/tools/replaces.py from __init__: do not edit
+
+        def replace(
+            self,
+            *,
+            id: str = ...,
+            name: str | None = ...,
+            groups: tuple[GroupId, ...] | None = ...,
+            cost: int | None = ...,
+            prerequisites: tuple[str, ...] | None = ...,
+            credits: tuple[Credit, ...] | None = ...,
+            victory_points: int | None = ...,
+            attributes: tuple[Attribute, ...] | None = ...,
+            purchase_effects: tuple[PurchaseEffect, ...] = ...,
+            rules: tuple[str, ...] = ...,
+        ) -> Self: ...
+
 
 class Commodity(Record):
     """A trade good; ``block`` is its native trade block where the game has blocks, and
@@ -644,6 +878,22 @@ class Commodity(Record):
         _set(self, "block_counts", block_counts)
         _set(self, "inferred", inferred)
 
+    if TYPE_CHECKING:  # written by compiler/tools/replaces.py from __init__: do not edit
+
+        def replace(
+            self,
+            *,
+            id: str = ...,
+            name: str | None = ...,
+            value: int | None = ...,
+            count: int | None = ...,
+            stack: int | None = ...,
+            mining: bool = ...,
+            block: Block | None = ...,
+            block_counts: tuple[tuple[Block, int], ...] | None = ...,
+            inferred: tuple[str, ...] = ...,
+        ) -> Self: ...
+
 
 class Deck(Record):
     """One trade deck: its block, its goods with how many of their cards it holds, its calamity sets."""
@@ -669,6 +919,17 @@ class Deck(Record):
         _set(self, "calamity_sets", calamity_sets)
         _set(self, "calamity_severities", calamity_severities)
 
+    if TYPE_CHECKING:  # written by compiler/tools/replaces.py from __init__: do not edit
+
+        def replace(
+            self,
+            *,
+            block: Block = ...,
+            commodities: tuple[tuple[str, int | None], ...] = ...,
+            calamity_sets: int | None = ...,
+            calamity_severities: tuple[Severity, ...] | None = ...,
+        ) -> Self: ...
+
 
 class DeckBand(Record):
     """The trade decks used for a band of player counts (and a map region where the map is split)."""
@@ -693,6 +954,17 @@ class DeckBand(Record):
         _set(self, "region", region)
         _set(self, "decks", decks)
 
+    if TYPE_CHECKING:  # written by compiler/tools/replaces.py from __init__: do not edit
+
+        def replace(
+            self,
+            *,
+            players_min: int = ...,
+            players_max: int = ...,
+            region: MapRegion | None = ...,
+            decks: tuple[Deck, ...] = ...,
+        ) -> Self: ...
+
 
 class BlockBonus(Record):
     """Player counts in which a set redeemed outside its native block gains its face value per card."""
@@ -713,6 +985,16 @@ class BlockBonus(Record):
         _set(self, "players_min", players_min)
         _set(self, "players_max", players_max)
         _set(self, "shared_goods", shared_goods)
+
+    if TYPE_CHECKING:  # written by compiler/tools/replaces.py from __init__: do not edit
+
+        def replace(
+            self,
+            *,
+            players_min: int = ...,
+            players_max: int = ...,
+            shared_goods: bool = ...,
+        ) -> Self: ...
 
 
 class CopiesBand(Record):
@@ -737,6 +1019,17 @@ class CopiesBand(Record):
         _set(self, "players_max", players_max)
         _set(self, "copies", copies)
         _set(self, "rules", rules)
+
+    if TYPE_CHECKING:  # written by compiler/tools/replaces.py from __init__: do not edit
+
+        def replace(
+            self,
+            *,
+            players_min: int = ...,
+            players_max: int = ...,
+            copies: int = ...,
+            rules: tuple[str, ...] = ...,
+        ) -> Self: ...
 
 
 class Calamity(Record):
@@ -828,6 +1121,26 @@ class Calamity(Record):
         _set(self, "beneficiary_eligibility", beneficiary_eligibility)
         _set(self, "copies_by_players", copies_by_players)
 
+    if TYPE_CHECKING:  # written by compiler/tools/replaces.py from __init__: do not edit
+
+        def replace(
+            self,
+            *,
+            id: str = ...,
+            name: str | None = ...,
+            stack: int = ...,
+            tradable: bool | None = ...,
+            severity: Severity | None = ...,
+            rules: tuple[str, ...] = ...,
+            copies: int | None = ...,
+            beneficiary: str | None = ...,
+            no_effect_when: tuple[str, ...] = ...,
+            beneficiary_overflow: str | None = ...,
+            beneficiary_unit_points: tuple[int, int] | None = ...,
+            beneficiary_eligibility: str | None = ...,
+            copies_by_players: tuple[CopiesBand, ...] = ...,
+        ) -> Self: ...
+
 
 class CalamityAlternative(Record):
     """A payment the victim may make instead of suffering an effect (Expansion Project City in
@@ -871,6 +1184,20 @@ class CalamityAlternative(Record):
         _set(self, "text", text)
         _set(self, "rules", rules)
 
+    if TYPE_CHECKING:  # written by compiler/tools/replaces.py from __init__: do not edit
+
+        def replace(
+            self,
+            *,
+            kind: CalamityKind = ...,
+            amount: int = ...,
+            unit: CalamityUnit = ...,
+            per_unit: bool = ...,
+            required_in_full: bool = ...,
+            text: str | None = ...,
+            rules: tuple[str, ...] = ...,
+        ) -> Self: ...
+
     def cost(self, units: int) -> int:
         """What buying off ``units`` units of the effect costs (the whole effect when not per unit).
 
@@ -899,6 +1226,16 @@ class CalamityFallback(Record):
         _set(self, "kind", kind)
         _set(self, "text", text)
         _set(self, "rules", rules)
+
+    if TYPE_CHECKING:  # written by compiler/tools/replaces.py from __init__: do not edit
+
+        def replace(
+            self,
+            *,
+            kind: CalamityKind = ...,
+            text: str | None = ...,
+            rules: tuple[str, ...] = ...,
+        ) -> Self: ...
 
 
 class CalamityEffect(Record):
@@ -1051,6 +1388,36 @@ class CalamityEffect(Record):
         _set(self, "site", site)
         _set(self, "site_tie_broken_by", site_tie_broken_by)
 
+    if TYPE_CHECKING:  # written by compiler/tools/replaces.py from __init__: do not edit
+
+        def replace(
+            self,
+            *,
+            id: str = ...,
+            side: Role = ...,
+            kind: CalamityKind | None = ...,
+            amount: int | None = ...,
+            all_but: int | None = ...,
+            max_per_victim: int | None = ...,
+            unknown: bool = ...,
+            per_city: int | None = ...,
+            unit: CalamityUnit | None = ...,
+            where: str | None = ...,
+            condition: str | None = ...,
+            chosen_by: str | None = ...,
+            allocated_by: str | None = ...,
+            replaced_by: str | None = ...,
+            victim_count: int | None = ...,
+            constraints: tuple[str, ...] = ...,
+            text: str | None = ...,
+            rules: tuple[str, ...] = ...,
+            alternative: CalamityAlternative | None = ...,
+            fallback: CalamityFallback | None = ...,
+            chosen_by_if_not_traded: str | None = ...,
+            site: str | None = ...,
+            site_tie_broken_by: str | None = ...,
+        ) -> Self: ...
+
 
 class CalamityModifier(Record):
     """A civilization card's change to calamity effects, as the calamity's rules state it.
@@ -1167,6 +1534,31 @@ class CalamityModifier(Record):
         _set(self, "rules", rules)
         _set(self, "adds_unit", adds_unit)
 
+    if TYPE_CHECKING:  # written by compiler/tools/replaces.py from __init__: do not edit
+
+        def replace(
+            self,
+            *,
+            card: str = ...,
+            applies_to: AppliesTo = ...,
+            effect: ModifierEffect = ...,
+            effects: tuple[str, ...] = ...,
+            amount: int | None = ...,
+            amount_unknown: bool = ...,
+            stated: int | None = ...,
+            cap: int | None = ...,
+            per_commodity: str | None = ...,
+            adds: bool = ...,
+            becomes_kind: CalamityKind | None = ...,
+            per_any_commodity: bool = ...,
+            per: str | None = ...,
+            adds_kind: CalamityKind | None = ...,
+            optional: bool = ...,
+            text: str | None = ...,
+            rules: tuple[str, ...] = ...,
+            adds_unit: CalamityUnit | None = ...,
+        ) -> Self: ...
+
 
 class CalamityImmunity(Record):
     """Who cannot be a victim of a calamity: a nation, a card holder, or the player who traded it.
@@ -1207,6 +1599,20 @@ class CalamityImmunity(Record):
         _set(self, "effects", effects)
         _set(self, "rules", rules)
 
+    if TYPE_CHECKING:  # written by compiler/tools/replaces.py from __init__: do not edit
+
+        def replace(
+            self,
+            *,
+            who: str = ...,
+            side: Role | None = ...,
+            nation: str | None = ...,
+            card: str | None = ...,
+            text: str | None = ...,
+            effects: tuple[str, ...] = ...,
+            rules: tuple[str, ...] = ...,
+        ) -> Self: ...
+
 
 class Combination(Record):
     """How modifiers of different cards combine: cumulative, or only the highest of ``precedence``."""
@@ -1233,6 +1639,17 @@ class Combination(Record):
         _set(self, "precedence", precedence)
         _set(self, "overrides", overrides)
         _set(self, "mode_unknown", mode_unknown)
+
+    if TYPE_CHECKING:  # written by compiler/tools/replaces.py from __init__: do not edit
+
+        def replace(
+            self,
+            *,
+            mode: CombinationMode | None = ...,
+            precedence: tuple[str, ...] = ...,
+            overrides: tuple[tuple[str, tuple[str, ...]], ...] = ...,
+            mode_unknown: bool = ...,
+        ) -> Self: ...
 
 
 class Addition(Record):
@@ -1262,6 +1679,18 @@ class Addition(Record):
         _set(self, "per", per)
         _set(self, "kind", kind)
         _set(self, "unit", unit)
+
+    if TYPE_CHECKING:  # written by compiler/tools/replaces.py from __init__: do not edit
+
+        def replace(
+            self,
+            *,
+            card: str = ...,
+            amount: int | None = ...,
+            per: str | None = ...,
+            kind: CalamityKind | None = ...,
+            unit: CalamityUnit | None = ...,
+        ) -> Self: ...
 
 
 class CalamityAmount(Record):
@@ -1372,6 +1801,30 @@ class CalamityAmount(Record):
         _set(self, "alternative", alternative)
         _set(self, "unknown_field", unknown_field)
         _set(self, "unknown_reason", unknown_reason)
+
+    if TYPE_CHECKING:  # written by compiler/tools/replaces.py from __init__: do not edit
+
+        def replace(
+            self,
+            *,
+            calamity: str = ...,
+            effect: str = ...,
+            role: Role = ...,
+            base: int | None = ...,
+            all_but: int | None = ...,
+            change: int = ...,
+            set_to: int | None = ...,
+            cap: int | None = ...,
+            immune: bool = ...,
+            kind: CalamityKind | None = ...,
+            unknown: bool = ...,
+            per_city: int | None = ...,
+            limit: int | None = ...,
+            additions: tuple[Addition, ...] = ...,
+            alternative: CalamityAlternative | None = ...,
+            unknown_field: str | None = ...,
+            unknown_reason: str | None = ...,
+        ) -> Self: ...
 
     @property
     def value(self) -> int | None:
@@ -1499,6 +1952,19 @@ class Nation(Record):
         _set(self, "region", region)
         _set(self, "colour", colour)
 
+    if TYPE_CHECKING:  # written by compiler/tools/replaces.py from __init__: do not edit
+
+        def replace(
+            self,
+            *,
+            id: str = ...,
+            name: str | None = ...,
+            start_areas: tuple[str, ...] | None = ...,
+            ast_position: int | None = ...,
+            region: MapRegion | None = ...,
+            colour: str | None = ...,
+        ) -> Self: ...
+
 
 class Requirements(Record):
     """What entering an epoch requires at one A.S.T. level (None: no such requirement).
@@ -1565,6 +2031,22 @@ class Requirements(Record):
         _set(self, "min_cards_of_value", min_cards_of_value)
         _set(self, "known", known)
 
+    if TYPE_CHECKING:  # written by compiler/tools/replaces.py from __init__: do not edit
+
+        def replace(
+            self,
+            *,
+            min_cities: int | None = ...,
+            min_card_groups: int | None = ...,
+            min_cards: int | None = ...,
+            all_card_groups: bool = ...,
+            two_group_cards_count_twice: bool = ...,
+            card_value_per_space: bool = ...,
+            min_victory_points: int | None = ...,
+            min_cards_of_value: tuple[tuple[int, int, int | None], ...] = ...,
+            known: bool = ...,
+        ) -> Self: ...
+
 
 class Epoch(Record):
     """An epoch of the A.S.T. and its entry requirements by A.S.T. level (see AST_LEVELS)."""
@@ -1583,6 +2065,17 @@ class Epoch(Record):
         _set(self, "name", name)
         _set(self, "order", order)
         _set(self, "requirements", requirements)
+
+    if TYPE_CHECKING:  # written by compiler/tools/replaces.py from __init__: do not edit
+
+        def replace(
+            self,
+            *,
+            id: str = ...,
+            name: str | None = ...,
+            order: int = ...,
+            requirements: Mapping[str, Requirements] = ...,
+        ) -> Self: ...
 
 
 class AstTrack(Record):
@@ -1612,6 +2105,18 @@ class AstTrack(Record):
         _set(self, "epoch_starts", epoch_starts)
         _set(self, "space_values", space_values)
 
+    if TYPE_CHECKING:  # written by compiler/tools/replaces.py from __init__: do not edit
+
+        def replace(
+            self,
+            *,
+            nation: str = ...,
+            level: str = ...,
+            spaces: int | None = ...,
+            epoch_starts: tuple[tuple[str, int], ...] | None = ...,
+            space_values: tuple[tuple[int, int | None], ...] | None = ...,
+        ) -> Self: ...
+
 
 class SubActivity(Record):
     """A step of a phase: its id, name as written, the rule sections it cites, and the
@@ -1631,6 +2136,17 @@ class SubActivity(Record):
         _set(self, "name", name)
         _set(self, "rules", rules)
         _set(self, "card", card)
+
+    if TYPE_CHECKING:  # written by compiler/tools/replaces.py from __init__: do not edit
+
+        def replace(
+            self,
+            *,
+            id: str | None = ...,
+            name: str | None = ...,
+            rules: tuple[str, ...] = ...,
+            card: str | None = ...,
+        ) -> Self: ...
 
 
 class Phase(Record):
@@ -1747,6 +2263,29 @@ class Phase(Record):
         _set(self, "max_minor_calamities", max_minor_calamities)
         _set(self, "max_of_one_calamity", max_of_one_calamity)
 
+    if TYPE_CHECKING:  # written by compiler/tools/replaces.py from __init__: do not edit
+
+        def replace(
+            self,
+            *,
+            id: str = ...,
+            name: str | None = ...,
+            number: int | None = ...,
+            condition: str | None = ...,
+            order: str | None = ...,
+            min_trade_cards: int | None = ...,
+            rules: tuple[str, ...] = ...,
+            max_primary_calamities: int | None = ...,
+            unit_points: tuple[int, int] | None = ...,
+            ship_moves: int | None = ...,
+            named_trade_cards: int | None = ...,
+            sub_activities: tuple[SubActivity, ...] = ...,
+            military_last: str | None = ...,
+            max_major_calamities: int | None = ...,
+            max_minor_calamities: int | None = ...,
+            max_of_one_calamity: int | None = ...,
+        ) -> Self: ...
+
 
 class TradeDeckSetup(Record):
     """A trade deck a configuration uses: its id, name and make-up as the rules write it."""
@@ -1766,6 +2305,16 @@ class TradeDeckSetup(Record):
         _set(self, "id", id)
         _set(self, "name", name)
         _set(self, "text", text)
+
+    if TYPE_CHECKING:  # written by compiler/tools/replaces.py from __init__: do not edit
+
+        def replace(
+            self,
+            *,
+            id: str | None = ...,
+            name: str | None = ...,
+            text: str | None = ...,
+        ) -> Self: ...
 
 
 class Configuration(Record):
@@ -1849,6 +2398,24 @@ class Configuration(Record):
         _set(self, "island_city_sites_ignored", island_city_sites_ignored)
         _set(self, "trade_decks", trade_decks)
 
+    if TYPE_CHECKING:  # written by compiler/tools/replaces.py from __init__: do not edit
+
+        def replace(
+            self,
+            *,
+            id: str | None = ...,
+            name: str | None = ...,
+            nations: tuple[str, ...] | None = ...,
+            panels: str | None = ...,
+            boundary: str | None = ...,
+            western_extension: str | None = ...,
+            open_sea_on_boundary_usable: bool | None = ...,
+            map_text: str | None = ...,
+            island_city_cost_tokens: int | None = ...,
+            island_city_sites_ignored: bool | None = ...,
+            trade_decks: tuple[TradeDeckSetup, ...] = ...,
+        ) -> Self: ...
+
 
 class SpecialRule(Record):
     """A rule a player count adds (16.8's island cities, the Expansion Project's trade blocks)."""
@@ -1863,6 +2430,15 @@ class SpecialRule(Record):
     def __init__(self, id: str | None, text: str | None) -> None:
         _set(self, "id", id)
         _set(self, "text", text)
+
+    if TYPE_CHECKING:  # written by compiler/tools/replaces.py from __init__: do not edit
+
+        def replace(
+            self,
+            *,
+            id: str | None = ...,
+            text: str | None = ...,
+        ) -> Self: ...
 
 
 class PlayerCount(Record):
@@ -1896,6 +2472,19 @@ class PlayerCount(Record):
         _set(self, "nations", nations)
         _set(self, "configurations", configurations)
         _set(self, "special_rules", special_rules)
+
+    if TYPE_CHECKING:  # written by compiler/tools/replaces.py from __init__: do not edit
+
+        def replace(
+            self,
+            *,
+            players: int = ...,
+            given: bool = ...,
+            tokens_per_player: int | None = ...,
+            nations: tuple[tuple[str, ...], ...] = ...,
+            configurations: tuple[Configuration, ...] = ...,
+            special_rules: tuple[SpecialRule, ...] = ...,
+        ) -> Self: ...
 
 
 class Area(Record):
@@ -1960,6 +2549,23 @@ class Area(Record):
         _set(self, "flood_plain", flood_plain)
         _set(self, "panel", panel)
 
+    if TYPE_CHECKING:  # written by compiler/tools/replaces.py from __init__: do not edit
+
+        def replace(
+            self,
+            *,
+            id: str = ...,
+            name: str | None = ...,
+            land: bool = ...,
+            water: bool = ...,
+            open_sea: bool = ...,
+            coastal: bool | None = ...,
+            population_limit: int | None = ...,
+            city_site: str | None = ...,
+            flood_plain: str | None = ...,
+            panel: str | None = ...,
+        ) -> Self: ...
+
 
 class Border(Record):
     _schema = "map.schema.json#/$defs/border"
@@ -1979,6 +2585,16 @@ class Border(Record):
         _set(self, "b", b)
         _set(self, "kind", kind)
 
+    if TYPE_CHECKING:  # written by compiler/tools/replaces.py from __init__: do not edit
+
+        def replace(
+            self,
+            *,
+            a: str = ...,
+            b: str = ...,
+            kind: BorderKind | None = ...,
+        ) -> Self: ...
+
 
 class Region(Record):
     """A named set of areas: a flood plain, or the areas a volcano touches."""
@@ -1995,6 +2611,16 @@ class Region(Record):
         _set(self, "id", id)
         _set(self, "name", name)
         _set(self, "areas", areas)
+
+    if TYPE_CHECKING:  # written by compiler/tools/replaces.py from __init__: do not edit
+
+        def replace(
+            self,
+            *,
+            id: str = ...,
+            name: str | None = ...,
+            areas: tuple[str, ...] = ...,
+        ) -> Self: ...
 
 
 class TradeStack(Record):
@@ -2020,6 +2646,17 @@ class TradeStack(Record):
         _set(self, "calamities", calamities)
         _set(self, "purchases", purchases)
 
+    if TYPE_CHECKING:  # written by compiler/tools/replaces.py from __init__: do not edit
+
+        def replace(
+            self,
+            *,
+            number: int = ...,
+            commodities: tuple[str, ...] = ...,
+            calamities: tuple[str, ...] = ...,
+            purchases: tuple[tuple[int, str | None], ...] = ...,
+        ) -> Self: ...
+
 
 class StackSetupStep(Record):
     """One step of preparing the trade stacks before play, as the rules list them."""
@@ -2036,6 +2673,16 @@ class StackSetupStep(Record):
         _set(self, "step", step)
         _set(self, "text", text)
         _set(self, "rules", rules)
+
+    if TYPE_CHECKING:  # written by compiler/tools/replaces.py from __init__: do not edit
+
+        def replace(
+            self,
+            *,
+            step: str = ...,
+            text: str | None = ...,
+            rules: tuple[str, ...] = ...,
+        ) -> Self: ...
 
 
 # --- Settings ----------------------------------------------------------------------------------
@@ -2063,6 +2710,17 @@ class HandLimitBand(Record):
         _set(self, "players_max", players_max)
         _set(self, "commodity_cards", commodity_cards)
         _set(self, "rules", rules)
+
+    if TYPE_CHECKING:  # written by compiler/tools/replaces.py from __init__: do not edit
+
+        def replace(
+            self,
+            *,
+            players_min: int = ...,
+            players_max: int = ...,
+            commodity_cards: int = ...,
+            rules: tuple[str, ...] = ...,
+        ) -> Self: ...
 
 
 class HandLimit(Record):
@@ -2096,6 +2754,18 @@ class HandLimit(Record):
         _set(self, "rules", rules)
         _set(self, "by_players", by_players)
 
+    if TYPE_CHECKING:  # written by compiler/tools/replaces.py from __init__: do not edit
+
+        def replace(
+            self,
+            *,
+            commodity_cards: int | None = ...,
+            card_changes: tuple[tuple[str, int], ...] = ...,
+            cumulative: bool = ...,
+            rules: tuple[str, ...] = ...,
+            by_players: tuple[HandLimitBand, ...] = ...,
+        ) -> Self: ...
+
 
 class RateChange(Record):
     """A card that lets its holder raise or lower the tax rate, in tokens per city."""
@@ -2112,6 +2782,16 @@ class RateChange(Record):
         _set(self, "card", card)
         _set(self, "raise_by", raise_by)
         _set(self, "lower_by", lower_by)
+
+    if TYPE_CHECKING:  # written by compiler/tools/replaces.py from __init__: do not edit
+
+        def replace(
+            self,
+            *,
+            card: str = ...,
+            raise_by: int = ...,
+            lower_by: int = ...,
+        ) -> Self: ...
 
 
 class Taxation(Record):
@@ -2141,6 +2821,18 @@ class Taxation(Record):
         _set(self, "revolt_immune_cards", revolt_immune_cards)
         _set(self, "rules", rules)
 
+    if TYPE_CHECKING:  # written by compiler/tools/replaces.py from __init__: do not edit
+
+        def replace(
+            self,
+            *,
+            tokens_per_city: int | None = ...,
+            rate_changes: tuple[RateChange, ...] = ...,
+            cumulative: bool = ...,
+            revolt_immune_cards: tuple[str, ...] = ...,
+            rules: tuple[str, ...] = ...,
+        ) -> Self: ...
+
 
 class ScoringItem(Record):
     """One item of the final score: what it is counted per, and its points (None: as the rules say
@@ -2166,6 +2858,19 @@ class ScoringItem(Record):
         _set(self, "points", points)
         _set(self, "text", text)
         _set(self, "rules", rules)
+
+    if TYPE_CHECKING:  # written by compiler/tools/replaces.py from __init__: do not edit
+
+        def replace(
+            self,
+            *,
+            id: str = ...,
+            name: str | None = ...,
+            per: str | None = ...,
+            points: int | None = ...,
+            text: str | None = ...,
+            rules: tuple[str, ...] = ...,
+        ) -> Self: ...
 
 
 # --- What an engine assumes where the sources give nothing (see assumptions.py) ---------------
@@ -2299,6 +3004,25 @@ class Assumptions(Record):
         for name, value in single:
             _set(self, name, optional(value, name, _ASSUMED[name]))
         _set(self, "why", text(why, "why"))
+
+    if TYPE_CHECKING:  # written by compiler/tools/replaces.py from __init__: do not edit
+
+        def replace(
+            self,
+            *,
+            card_costs: Mapping[str, int] | Iterable[tuple[str, int]] | None = ...,
+            commodity_values: Mapping[str, int] | Iterable[tuple[str, int]] | None = ...,
+            commodity_counts: Mapping[str, int] | Iterable[tuple[str, int]] | None = ...,
+            track_spaces: Mapping[str, int] | Iterable[tuple[str, int]] | None = ...,
+            min_trade_cards: int | None = ...,
+            named_trade_cards: int | None = ...,
+            max_primary_calamities: int | None = ...,
+            unit_points: tuple[int, int] | None = ...,
+            ship_moves: int | None = ...,
+            hand_limit: int | None = ...,
+            tokens_per_city: int | None = ...,
+            why: str = ...,
+        ) -> Self: ...
 
 
 # The schemas' constraints on the fields (generated: compiler/tools/bounds.py), held where a record is

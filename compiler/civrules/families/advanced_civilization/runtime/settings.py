@@ -14,6 +14,11 @@ from __future__ import annotations
 
 from civrules_runtime.records import SettingsRecord
 
+# Typing names are needed only by type checkers: importing `typing` costs import time.
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Self
+
 _set = object.__setattr__
 
 __all__ = [
@@ -109,6 +114,17 @@ class DeclaredCount(SettingsRecord):
         _set(self, "note", note)
         _set(self, "_unknown", unknown_fields)
 
+    if TYPE_CHECKING:
+
+        def replace(
+            self,
+            *,
+            count: int = ...,
+            rule: str | tuple[str, ...] | None = ...,
+            source: str | None = ...,
+            note: str | None = ...,
+        ) -> Self: ...
+
 
 class CivilizationCards(SettingsRecord):
     """The settings of the ruleset's civilization_cards files."""
@@ -123,6 +139,10 @@ class CivilizationCards(SettingsRecord):
     def __init__(self, *, declared_count: DeclaredCount | None = None, unknown_fields: tuple[str, ...] = ()) -> None:
         _set(self, "declared_count", declared_count)
         _set(self, "_unknown", unknown_fields)
+
+    if TYPE_CHECKING:
+
+        def replace(self, *, declared_count: DeclaredCount | None = ...) -> Self: ...
 
 
 class TotalCards(SettingsRecord):
@@ -158,6 +178,17 @@ class TotalCards(SettingsRecord):
         _set(self, "source", source)
         _set(self, "note", note)
         _set(self, "_unknown", unknown_fields)
+
+    if TYPE_CHECKING:
+
+        def replace(
+            self,
+            *,
+            count: int = ...,
+            rule: str | tuple[str, ...] | None = ...,
+            source: str | None = ...,
+            note: str | None = ...,
+        ) -> Self: ...
 
 
 class SetExample(SettingsRecord):
@@ -196,6 +227,18 @@ class SetExample(SettingsRecord):
         _set(self, "rule", rule)
         _set(self, "source", source)
         _set(self, "_unknown", unknown_fields)
+
+    if TYPE_CHECKING:
+
+        def replace(
+            self,
+            *,
+            commodity: str = ...,
+            cards: int = ...,
+            set_value: int = ...,
+            rule: str | tuple[str, ...] | None = ...,
+            source: str | None = ...,
+        ) -> Self: ...
 
 
 class SetValue(SettingsRecord):
@@ -240,6 +283,20 @@ class SetValue(SettingsRecord):
         _set(self, "source", source)
         _set(self, "note", note)
         _set(self, "_unknown", unknown_fields)
+
+    if TYPE_CHECKING:
+
+        def replace(
+            self,
+            *,
+            formula: str = ...,
+            same_good_only: bool = ...,
+            max_set_size: str = ...,
+            examples: tuple[SetExample, ...] | None = ...,
+            rule: str | tuple[str, ...] | None = ...,
+            source: str | None = ...,
+            note: str | None = ...,
+        ) -> Self: ...
 
 
 class MiningSetBonus(SettingsRecord):
@@ -286,6 +343,20 @@ class MiningSetBonus(SettingsRecord):
         _set(self, "note", note)
         _set(self, "_unknown", unknown_fields)
 
+    if TYPE_CHECKING:
+
+        def replace(
+            self,
+            *,
+            extra_cards: int = ...,
+            max_set_size: str = ...,
+            uses_per_turn: int = ...,
+            applies_when: tuple[str, ...] | None = ...,
+            rule: str | tuple[str, ...] | None = ...,
+            source: str | None = ...,
+            note: str | None = ...,
+        ) -> Self: ...
+
 
 class Mining(SettingsRecord):
     """What the Mining card does to commodity values."""
@@ -330,6 +401,20 @@ class Mining(SettingsRecord):
         _set(self, "note", note)
         _set(self, "_unknown", unknown_fields)
 
+    if TYPE_CHECKING:
+
+        def replace(
+            self,
+            *,
+            card: str = ...,
+            set_bonus: MiningSetBonus | None = ...,
+            treasury_token_value: int | None = ...,
+            treasury_rule: str | tuple[str, ...] | None = ...,
+            rule: str | tuple[str, ...] | None = ...,
+            source: str | None = ...,
+            note: str | None = ...,
+        ) -> Self: ...
+
 
 class TradeStackCalamityCards(SettingsRecord):
     """How many calamity cards of each kind this stack holds, as the rulebook declares it (Advanced
@@ -373,6 +458,19 @@ class TradeStackCalamityCards(SettingsRecord):
         _set(self, "note", note)
         _set(self, "_unknown", unknown_fields)
 
+    if TYPE_CHECKING:
+
+        def replace(
+            self,
+            *,
+            non_tradable: int | None = ...,
+            tradable: int | None = ...,
+            minor: int | None = ...,
+            rule: str | tuple[str, ...] | None = ...,
+            source: str | None = ...,
+            note: str | None = ...,
+        ) -> Self: ...
+
 
 class Purchase(SettingsRecord):
     """Buying cards of a stack with treasury tokens instead of drawing (Advanced Civilization 27.5;
@@ -409,6 +507,18 @@ class Purchase(SettingsRecord):
         _set(self, "source", source)
         _set(self, "note", note)
         _set(self, "_unknown", unknown_fields)
+
+    if TYPE_CHECKING:
+
+        def replace(
+            self,
+            *,
+            price: int | None = ...,
+            requires_card: str | None = ...,
+            rule: str | tuple[str, ...] | None = ...,
+            source: str | None = ...,
+            note: str | None = ...,
+        ) -> Self: ...
 
 
 class TradeStack(SettingsRecord):
@@ -457,6 +567,20 @@ class TradeStack(SettingsRecord):
         _set(self, "note", note)
         _set(self, "_unknown", unknown_fields)
 
+    if TYPE_CHECKING:
+
+        def replace(
+            self,
+            *,
+            number: int = ...,
+            calamities: bool = ...,
+            calamity_cards: TradeStackCalamityCards | None = ...,
+            purchases: tuple[Purchase, ...] | None = ...,
+            rule: str | tuple[str, ...] | None = ...,
+            source: str | None = ...,
+            note: str | None = ...,
+        ) -> Self: ...
+
 
 class StackRange(SettingsRecord):
     """An inclusive range of trade stack numbers."""
@@ -474,6 +598,10 @@ class StackRange(SettingsRecord):
         _set(self, "from_", from_)
         _set(self, "to", to)
         _set(self, "_unknown", unknown_fields)
+
+    if TYPE_CHECKING:
+
+        def replace(self, *, from_: int = ..., to: int = ...) -> Self: ...
 
 
 class Step(SettingsRecord):
@@ -525,6 +653,20 @@ class Step(SettingsRecord):
         _set(self, "source", source)
         _set(self, "_unknown", unknown_fields)
 
+    if TYPE_CHECKING:
+
+        def replace(
+            self,
+            *,
+            step: str = ...,
+            stacks: StackRange | None = ...,
+            count_per_stack: str | None = ...,
+            severities: tuple[str, ...] | None = ...,
+            text: str = ...,
+            rule: str | tuple[str, ...] | None = ...,
+            source: str | None = ...,
+        ) -> Self: ...
+
 
 class TradeStacksSetup(SettingsRecord):
     """How the stacks are prepared at the start of the game."""
@@ -560,6 +702,18 @@ class TradeStacksSetup(SettingsRecord):
         _set(self, "source", source)
         _set(self, "note", note)
         _set(self, "_unknown", unknown_fields)
+
+    if TYPE_CHECKING:
+
+        def replace(
+            self,
+            *,
+            per_block: bool | None = ...,
+            steps: tuple[Step, ...] = ...,
+            rule: str | tuple[str, ...] | None = ...,
+            source: str | None = ...,
+            note: str | None = ...,
+        ) -> Self: ...
 
 
 class TradeStacks(SettingsRecord):
@@ -608,6 +762,20 @@ class TradeStacks(SettingsRecord):
         _set(self, "note", note)
         _set(self, "_unknown", unknown_fields)
 
+    if TYPE_CHECKING:
+
+        def replace(
+            self,
+            *,
+            count: int = ...,
+            stacks: tuple[TradeStack, ...] = ...,
+            numbered_by_value: bool | None = ...,
+            setup: TradeStacksSetup | None = ...,
+            rule: str | tuple[str, ...] | None = ...,
+            source: str | None = ...,
+            note: str | None = ...,
+        ) -> Self: ...
+
 
 class PlayersRange(SettingsRecord):
     """An inclusive range of player counts."""
@@ -626,6 +794,10 @@ class PlayersRange(SettingsRecord):
         _set(self, "min", min)
         _set(self, "max", max)
         _set(self, "_unknown", unknown_fields)
+
+    if TYPE_CHECKING:
+
+        def replace(self, *, min: int = ..., max: int = ...) -> Self: ...
 
 
 class DeckBlockCommodity(SettingsRecord):
@@ -658,6 +830,17 @@ class DeckBlockCommodity(SettingsRecord):
         _set(self, "share", share)
         _set(self, "note", note)
         _set(self, "_unknown", unknown_fields)
+
+    if TYPE_CHECKING:
+
+        def replace(
+            self,
+            *,
+            commodity: str = ...,
+            count: int | None = ...,
+            share: str | None = ...,
+            note: str | None = ...,
+        ) -> Self: ...
 
 
 class DeckBlock(SettingsRecord):
@@ -695,6 +878,18 @@ class DeckBlock(SettingsRecord):
         _set(self, "calamity_sets", calamity_sets)
         _set(self, "note", note)
         _set(self, "_unknown", unknown_fields)
+
+    if TYPE_CHECKING:
+
+        def replace(
+            self,
+            *,
+            block: str = ...,
+            commodities: tuple[DeckBlockCommodity, ...] = ...,
+            calamity_severities: tuple[object, ...] | None = ...,
+            calamity_sets: int | None = ...,
+            note: str | None = ...,
+        ) -> Self: ...
 
 
 class DeckComposition(SettingsRecord):
@@ -736,6 +931,19 @@ class DeckComposition(SettingsRecord):
         _set(self, "source", source)
         _set(self, "note", note)
         _set(self, "_unknown", unknown_fields)
+
+    if TYPE_CHECKING:
+
+        def replace(
+            self,
+            *,
+            players: PlayersRange = ...,
+            map_region: str | None = ...,
+            decks: tuple[DeckBlock, ...] = ...,
+            rule: str | tuple[str, ...] | None = ...,
+            source: str | None = ...,
+            note: str | None = ...,
+        ) -> Self: ...
 
 
 class BlockBonus(SettingsRecord):
@@ -781,6 +989,20 @@ class BlockBonus(SettingsRecord):
         _set(self, "source", source)
         _set(self, "note", note)
         _set(self, "_unknown", unknown_fields)
+
+    if TYPE_CHECKING:
+
+        def replace(
+            self,
+            *,
+            players: PlayersRange = ...,
+            bonus: str = ...,
+            shared_goods: str = ...,
+            may_exceed_printed_maximum: bool | None = ...,
+            rule: str | tuple[str, ...] | None = ...,
+            source: str | None = ...,
+            note: str | None = ...,
+        ) -> Self: ...
 
 
 class Commodities(SettingsRecord):
@@ -831,6 +1053,19 @@ class Commodities(SettingsRecord):
         _set(self, "non_native_block_bonus", non_native_block_bonus)
         _set(self, "_unknown", unknown_fields)
 
+    if TYPE_CHECKING:
+
+        def replace(
+            self,
+            *,
+            total_cards: TotalCards | None = ...,
+            set_value: SetValue | None = ...,
+            mining: Mining | None = ...,
+            trade_stacks: TradeStacks | None = ...,
+            deck_compositions: tuple[DeckComposition, ...] | None = ...,
+            non_native_block_bonus: tuple[BlockBonus, ...] | None = ...,
+        ) -> Self: ...
+
 
 class ExcludedBorder(SettingsRecord):
     """A pair that a source links but this map does not treat as a border (kept so that the choice
@@ -867,6 +1102,18 @@ class ExcludedBorder(SettingsRecord):
         _set(self, "note", note)
         _set(self, "_unknown", unknown_fields)
 
+    if TYPE_CHECKING:
+
+        def replace(
+            self,
+            *,
+            areas: tuple[str, ...] = ...,
+            source: str = ...,
+            why: str = ...,
+            rule: str | tuple[str, ...] | None = ...,
+            note: str | None = ...,
+        ) -> Self: ...
+
 
 class Map(SettingsRecord):
     """The settings of the ruleset's map files."""
@@ -889,6 +1136,15 @@ class Map(SettingsRecord):
         _set(self, "two_coast_areas", two_coast_areas)
         _set(self, "excluded_borders", excluded_borders)
         _set(self, "_unknown", unknown_fields)
+
+    if TYPE_CHECKING:
+
+        def replace(
+            self,
+            *,
+            two_coast_areas: tuple[str, ...] | None = ...,
+            excluded_borders: tuple[ExcludedBorder, ...] | None = ...,
+        ) -> Self: ...
 
 
 class SuppressItem(SettingsRecord):
@@ -926,6 +1182,17 @@ class SuppressItem(SettingsRecord):
         _set(self, "reason", reason)
         _set(self, "_unknown", unknown_fields)
 
+    if TYPE_CHECKING:
+
+        def replace(
+            self,
+            *,
+            code: str = ...,
+            file: str | None = ...,
+            target: str | None = ...,
+            reason: str = ...,
+        ) -> Self: ...
+
 
 class Rulebook(SettingsRecord):
     """The rulebook this ruleset's rule citations refer to."""
@@ -953,6 +1220,10 @@ class Rulebook(SettingsRecord):
         _set(self, "rule_index", rule_index)
         _set(self, "note", note)
         _set(self, "_unknown", unknown_fields)
+
+    if TYPE_CHECKING:
+
+        def replace(self, *, title: str = ..., rule_index: str = ..., note: str | None = ...) -> Self: ...
 
 
 class NotInSources(SettingsRecord):
@@ -986,6 +1257,17 @@ class NotInSources(SettingsRecord):
         _set(self, "sequence_of_play", sequence_of_play)
         _set(self, "victory", victory)
         _set(self, "_unknown", unknown_fields)
+
+    if TYPE_CHECKING:
+
+        def replace(
+            self,
+            *,
+            map: None = ...,
+            player_counts: None = ...,
+            sequence_of_play: None = ...,
+            victory: None = ...,
+        ) -> Self: ...
 
 
 class CreditPolicyPurchasesSeveralCardsPerTurn(SettingsRecord):
@@ -1024,6 +1306,18 @@ class CreditPolicyPurchasesSeveralCardsPerTurn(SettingsRecord):
         _set(self, "note", note)
         _set(self, "_unknown", unknown_fields)
 
+    if TYPE_CHECKING:
+
+        def replace(
+            self,
+            *,
+            value: bool | None = ...,
+            rule: str | tuple[str, ...] | None = ...,
+            source: str | None = ...,
+            text: str | None = ...,
+            note: str | None = ...,
+        ) -> Self: ...
+
 
 class CreditPolicyPurchasesSameTurnCredits(SettingsRecord):
     """Do the credits of a card bought in an acquisition phase count toward the other cards bought
@@ -1060,6 +1354,18 @@ class CreditPolicyPurchasesSameTurnCredits(SettingsRecord):
         _set(self, "text", text)
         _set(self, "note", note)
         _set(self, "_unknown", unknown_fields)
+
+    if TYPE_CHECKING:
+
+        def replace(
+            self,
+            *,
+            value: bool | None = ...,
+            rule: str | tuple[str, ...] | None = ...,
+            source: str | None = ...,
+            text: str | None = ...,
+            note: str | None = ...,
+        ) -> Self: ...
 
 
 class CreditPolicyPurchasesTreasuryWithinPrice(SettingsRecord):
@@ -1098,6 +1404,18 @@ class CreditPolicyPurchasesTreasuryWithinPrice(SettingsRecord):
         _set(self, "note", note)
         _set(self, "_unknown", unknown_fields)
 
+    if TYPE_CHECKING:
+
+        def replace(
+            self,
+            *,
+            value: bool | None = ...,
+            rule: str | tuple[str, ...] | None = ...,
+            source: str | None = ...,
+            text: str | None = ...,
+            note: str | None = ...,
+        ) -> Self: ...
+
 
 class CreditPolicyPurchasesOverpayment(SettingsRecord):
     """What an overpayment returns (Advanced Civilization 31.58: no change is given)."""
@@ -1134,6 +1452,18 @@ class CreditPolicyPurchasesOverpayment(SettingsRecord):
         _set(self, "note", note)
         _set(self, "_unknown", unknown_fields)
 
+    if TYPE_CHECKING:
+
+        def replace(
+            self,
+            *,
+            value: str | None = ...,
+            rule: str | tuple[str, ...] | None = ...,
+            source: str | None = ...,
+            text: str | None = ...,
+            note: str | None = ...,
+        ) -> Self: ...
+
 
 class CreditPolicyPurchases(SettingsRecord):
     """What the rules say of buying civilization cards in one acquisition phase, each fact with its
@@ -1169,6 +1499,17 @@ class CreditPolicyPurchases(SettingsRecord):
         _set(self, "treasury_within_price", treasury_within_price)
         _set(self, "overpayment", overpayment)
         _set(self, "_unknown", unknown_fields)
+
+    if TYPE_CHECKING:
+
+        def replace(
+            self,
+            *,
+            several_cards_per_turn: CreditPolicyPurchasesSeveralCardsPerTurn | None = ...,
+            same_turn_credits: CreditPolicyPurchasesSameTurnCredits | None = ...,
+            treasury_within_price: CreditPolicyPurchasesTreasuryWithinPrice | None = ...,
+            overpayment: CreditPolicyPurchasesOverpayment | None = ...,
+        ) -> Self: ...
 
 
 class CreditPolicy(SettingsRecord):
@@ -1281,6 +1622,25 @@ class CreditPolicy(SettingsRecord):
         _set(self, "note", note)
         _set(self, "_unknown", unknown_fields)
 
+    if TYPE_CHECKING:
+
+        def replace(
+            self,
+            *,
+            rule: str | tuple[str, ...] | None = ...,
+            source: str | None = ...,
+            group_credits: str = ...,
+            two_group_cards: str | None = ...,
+            same_target: str | None = ...,
+            across_owned_cards: str = ...,
+            extra_credits: str | None = ...,
+            credits_must_be_used: bool | None = ...,
+            free_when_covered: bool | None = ...,
+            excess_lost: bool | None = ...,
+            purchases: CreditPolicyPurchases | None = ...,
+            note: str | None = ...,
+        ) -> Self: ...
+
 
 class Components(SettingsRecord):
     """Playing pieces per nation (the physical limit on tokens, cities and ships)."""
@@ -1353,6 +1713,22 @@ class Components(SettingsRecord):
         _set(self, "note", note)
         _set(self, "_unknown", unknown_fields)
 
+    if TYPE_CHECKING:
+
+        def replace(
+            self,
+            *,
+            rule: str | tuple[str, ...] | None = ...,
+            source: str | None = ...,
+            nation_sets: int = ...,
+            tokens_per_set: int = ...,
+            cities_per_set: int = ...,
+            ships_per_set: int = ...,
+            census_markers_per_set: int | None = ...,
+            succession_markers_per_set: int | None = ...,
+            note: str | None = ...,
+        ) -> Self: ...
+
 
 class AstOrder(SettingsRecord):
     """How A.S.T. order is defined."""
@@ -1383,6 +1759,17 @@ class AstOrder(SettingsRecord):
         _set(self, "text", text)
         _set(self, "note", note)
         _set(self, "_unknown", unknown_fields)
+
+    if TYPE_CHECKING:
+
+        def replace(
+            self,
+            *,
+            rule: str | tuple[str, ...] | None = ...,
+            source: str | None = ...,
+            text: str = ...,
+            note: str | None = ...,
+        ) -> Self: ...
 
 
 class RuleText(SettingsRecord):
@@ -1418,6 +1805,18 @@ class RuleText(SettingsRecord):
         _set(self, "source", source)
         _set(self, "note", note)
         _set(self, "_unknown", unknown_fields)
+
+    if TYPE_CHECKING:
+
+        def replace(
+            self,
+            *,
+            id: str = ...,
+            text: str = ...,
+            rule: str | tuple[str, ...] | None = ...,
+            source: str | None = ...,
+            note: str | None = ...,
+        ) -> Self: ...
 
 
 class AstRegression(SettingsRecord):
@@ -1459,6 +1858,19 @@ class AstRegression(SettingsRecord):
         _set(self, "except_epochs", except_epochs)
         _set(self, "_unknown", unknown_fields)
 
+    if TYPE_CHECKING:
+
+        def replace(
+            self,
+            *,
+            rule: str | tuple[str, ...] | None = ...,
+            source: str | None = ...,
+            text: str = ...,
+            condition: str = ...,
+            spaces_per_turn: int = ...,
+            except_epochs: tuple[str, ...] | None = ...,
+        ) -> Self: ...
+
 
 class AstLevel(SettingsRecord):
     """A level."""
@@ -1496,6 +1908,17 @@ class AstLevel(SettingsRecord):
         _set(self, "source", source)
         _set(self, "_unknown", unknown_fields)
 
+    if TYPE_CHECKING:
+
+        def replace(
+            self,
+            *,
+            id: str = ...,
+            name: str = ...,
+            rule: str | tuple[str, ...] | None = ...,
+            source: str | None = ...,
+        ) -> Self: ...
+
 
 class DisagreementAlternative(SettingsRecord):
     """The values other sources give."""
@@ -1512,6 +1935,10 @@ class DisagreementAlternative(SettingsRecord):
         _set(self, "value", value)
         _set(self, "source", source)
         _set(self, "_unknown", unknown_fields)
+
+    if TYPE_CHECKING:
+
+        def replace(self, *, value: object = ..., source: str = ...) -> Self: ...
 
 
 class Disagreement(SettingsRecord):
@@ -1543,6 +1970,17 @@ class Disagreement(SettingsRecord):
         _set(self, "alternatives", alternatives)
         _set(self, "why", why)
         _set(self, "_unknown", unknown_fields)
+
+    if TYPE_CHECKING:
+
+        def replace(
+            self,
+            *,
+            field: str = ...,
+            chosen: object = ...,
+            alternatives: tuple[DisagreementAlternative, ...] = ...,
+            why: str = ...,
+        ) -> Self: ...
 
 
 class Ast(SettingsRecord):
@@ -1670,6 +2108,30 @@ class Ast(SettingsRecord):
         _set(self, "disagreements", disagreements)
         _set(self, "_unknown", unknown_fields)
 
+    if TYPE_CHECKING:
+
+        def replace(
+            self,
+            *,
+            rule: str | tuple[str, ...] | None = ...,
+            source: str | None = ...,
+            text: str | None = ...,
+            spaces_per_track: int | None = ...,
+            start_space: int = ...,
+            finish_space: int | None = ...,
+            points_per_space: int | None = ...,
+            advance_per_turn: int | None = ...,
+            order: AstOrder = ...,
+            epoch_entry: RuleText | None = ...,
+            frozen: RuleText | None = ...,
+            regression: AstRegression | None = ...,
+            finish_space_min_card_value: int | None = ...,
+            levels: tuple[AstLevel, ...] | None = ...,
+            tracks: None = ...,
+            note: str | None = ...,
+            disagreements: tuple[Disagreement, ...] | None = ...,
+        ) -> Self: ...
+
 
 class PlayerCounts(SettingsRecord):
     """Player-count rules: what changes with the number of players."""
@@ -1700,6 +2162,17 @@ class PlayerCounts(SettingsRecord):
         _set(self, "general_rules", general_rules)
         _set(self, "note", note)
         _set(self, "_unknown", unknown_fields)
+
+    if TYPE_CHECKING:
+
+        def replace(
+            self,
+            *,
+            rule: str | tuple[str, ...] | None = ...,
+            source: str | None = ...,
+            general_rules: tuple[RuleText, ...] | None = ...,
+            note: str | None = ...,
+        ) -> Self: ...
 
 
 class SequenceOfPlay(SettingsRecord):
@@ -1736,6 +2209,18 @@ class SequenceOfPlay(SettingsRecord):
         _set(self, "general_rules", general_rules)
         _set(self, "note", note)
         _set(self, "_unknown", unknown_fields)
+
+    if TYPE_CHECKING:
+
+        def replace(
+            self,
+            *,
+            rule: str | tuple[str, ...] | None = ...,
+            source: str | None = ...,
+            phase_count: int | None = ...,
+            general_rules: tuple[RuleText, ...] | None = ...,
+            note: str | None = ...,
+        ) -> Self: ...
 
 
 class VictoryScoringItem(SettingsRecord):
@@ -1832,6 +2317,24 @@ class VictoryScoringItem(SettingsRecord):
         _set(self, "note", note)
         _set(self, "_unknown", unknown_fields)
 
+    if TYPE_CHECKING:
+
+        def replace(
+            self,
+            *,
+            id: str = ...,
+            name: str = ...,
+            rule: str | tuple[str, ...] | None = ...,
+            source: str | None = ...,
+            per: str = ...,
+            points: int | None = ...,
+            space_counting: str | None = ...,
+            card_value_min: int | None = ...,
+            card_value_below: int | None = ...,
+            text: str = ...,
+            note: str | None = ...,
+        ) -> Self: ...
+
 
 class Victory(SettingsRecord):
     """How the game ends and who wins."""
@@ -1905,6 +2408,22 @@ class Victory(SettingsRecord):
         _set(self, "disagreements", disagreements)
         _set(self, "_unknown", unknown_fields)
 
+    if TYPE_CHECKING:
+
+        def replace(
+            self,
+            *,
+            rule: str | tuple[str, ...] | None = ...,
+            source: str | None = ...,
+            end_conditions: tuple[RuleText, ...] = ...,
+            complete_final_turn: bool | None = ...,
+            scoring: tuple[VictoryScoringItem, ...] = ...,
+            highest_wins: bool | None = ...,
+            tie: str = ...,
+            note: str | None = ...,
+            disagreements: tuple[Disagreement, ...] | None = ...,
+        ) -> Self: ...
+
 
 class HandLimitByPlayerPlayers(SettingsRecord):
     """The player counts this limit is for, both ends included."""
@@ -1923,6 +2442,10 @@ class HandLimitByPlayerPlayers(SettingsRecord):
         _set(self, "min", min)
         _set(self, "max", max)
         _set(self, "_unknown", unknown_fields)
+
+    if TYPE_CHECKING:
+
+        def replace(self, *, min: int = ..., max: int = ...) -> Self: ...
 
 
 class HandLimitByPlayer(SettingsRecord):
@@ -1960,6 +2483,18 @@ class HandLimitByPlayer(SettingsRecord):
         _set(self, "note", note)
         _set(self, "_unknown", unknown_fields)
 
+    if TYPE_CHECKING:
+
+        def replace(
+            self,
+            *,
+            players: HandLimitByPlayerPlayers = ...,
+            commodity_cards: int = ...,
+            rule: str | tuple[str, ...] | None = ...,
+            source: str | None = ...,
+            note: str | None = ...,
+        ) -> Self: ...
+
 
 class HandLimitCardChange(SettingsRecord):
     """One card's change of the limit."""
@@ -1995,6 +2530,18 @@ class HandLimitCardChange(SettingsRecord):
         _set(self, "source", source)
         _set(self, "note", note)
         _set(self, "_unknown", unknown_fields)
+
+    if TYPE_CHECKING:
+
+        def replace(
+            self,
+            *,
+            card: str = ...,
+            change: int = ...,
+            rule: str | tuple[str, ...] | None = ...,
+            source: str | None = ...,
+            note: str | None = ...,
+        ) -> Self: ...
 
 
 class HandLimit(SettingsRecord):
@@ -2078,6 +2625,23 @@ class HandLimit(SettingsRecord):
         _set(self, "note", note)
         _set(self, "_unknown", unknown_fields)
 
+    if TYPE_CHECKING:
+
+        def replace(
+            self,
+            *,
+            source: str | None = ...,
+            rule: str | tuple[str, ...] | None = ...,
+            commodity_cards: int | None = ...,
+            by_players: tuple[HandLimitByPlayer, ...] | None = ...,
+            count_public: bool | None = ...,
+            tradable_calamities_retained: bool | None = ...,
+            card_changes: tuple[HandLimitCardChange, ...] | None = ...,
+            card_changes_cumulative: bool | None = ...,
+            text: str = ...,
+            note: str | None = ...,
+        ) -> Self: ...
+
 
 class TaxationRateChange(SettingsRecord):
     """One card's change of the tax rate."""
@@ -2117,6 +2681,19 @@ class TaxationRateChange(SettingsRecord):
         _set(self, "source", source)
         _set(self, "note", note)
         _set(self, "_unknown", unknown_fields)
+
+    if TYPE_CHECKING:
+
+        def replace(
+            self,
+            *,
+            card: str = ...,
+            raise_by: int = ...,
+            lower_by: int = ...,
+            rule: str | tuple[str, ...] | None = ...,
+            source: str | None = ...,
+            note: str | None = ...,
+        ) -> Self: ...
 
 
 class TaxationRateChangesCombination(SettingsRecord):
@@ -2162,6 +2739,20 @@ class TaxationRateChangesCombination(SettingsRecord):
         _set(self, "source", source)
         _set(self, "_unknown", unknown_fields)
 
+    if TYPE_CHECKING:
+
+        def replace(
+            self,
+            *,
+            cumulative: bool = ...,
+            selective: bool | None = ...,
+            same_rate_all_cities: bool | None = ...,
+            revolts_allowed: bool | None = ...,
+            text: str = ...,
+            rule: str | tuple[str, ...] | None = ...,
+            source: str | None = ...,
+        ) -> Self: ...
+
 
 class TaxationRateCard(SettingsRecord):
     """A card that lets its holder change the tax rate."""
@@ -2197,6 +2788,18 @@ class TaxationRateCard(SettingsRecord):
         _set(self, "rule", rule)
         _set(self, "source", source)
         _set(self, "_unknown", unknown_fields)
+
+    if TYPE_CHECKING:
+
+        def replace(
+            self,
+            *,
+            card: str = ...,
+            rates: tuple[int, ...] = ...,
+            same_rate_all_cities: bool | None = ...,
+            rule: str | tuple[str, ...] | None = ...,
+            source: str | None = ...,
+        ) -> Self: ...
 
 
 class TaxationRevolt(SettingsRecord):
@@ -2235,6 +2838,18 @@ class TaxationRevolt(SettingsRecord):
         _set(self, "beneficiary", beneficiary)
         _set(self, "immune_card", immune_card)
         _set(self, "_unknown", unknown_fields)
+
+    if TYPE_CHECKING:
+
+        def replace(
+            self,
+            *,
+            rule: str | tuple[str, ...] | None = ...,
+            source: str | None = ...,
+            text: str = ...,
+            beneficiary: str | None = ...,
+            immune_card: str | None = ...,
+        ) -> Self: ...
 
 
 class Taxation(SettingsRecord):
@@ -2303,6 +2918,21 @@ class Taxation(SettingsRecord):
         _set(self, "note", note)
         _set(self, "_unknown", unknown_fields)
 
+    if TYPE_CHECKING:
+
+        def replace(
+            self,
+            *,
+            rule: str | tuple[str, ...] | None = ...,
+            source: str | None = ...,
+            tokens_per_city: int = ...,
+            rate_changes: tuple[TaxationRateChange, ...] | None = ...,
+            rate_changes_combination: TaxationRateChangesCombination | None = ...,
+            rate_card: TaxationRateCard | None = ...,
+            revolt: TaxationRevolt | None = ...,
+            note: str | None = ...,
+        ) -> Self: ...
+
 
 class NonPlayerForceAdvancement(SettingsRecord):
     """One advancement the force holds."""
@@ -2335,6 +2965,10 @@ class NonPlayerForceAdvancement(SettingsRecord):
         _set(self, "name_language", name_language)
         _set(self, "note", note)
         _set(self, "_unknown", unknown_fields)
+
+    if TYPE_CHECKING:
+
+        def replace(self, *, card: str | None = ..., name: str = ..., note: str | None = ...) -> Self: ...
 
 
 class NonPlayerForceCalamityCard(SettingsRecord):
@@ -2380,6 +3014,19 @@ class NonPlayerForceCalamityCard(SettingsRecord):
         _set(self, "rule", rule)
         _set(self, "note", note)
         _set(self, "_unknown", unknown_fields)
+
+    if TYPE_CHECKING:
+
+        def replace(
+            self,
+            *,
+            name: str = ...,
+            tradable: bool | None = ...,
+            stack: int | None = ...,
+            source: str | None = ...,
+            rule: str | tuple[str, ...] | None = ...,
+            note: str | None = ...,
+        ) -> Self: ...
 
 
 class NonPlayerForce(SettingsRecord):
@@ -2472,6 +3119,24 @@ class NonPlayerForce(SettingsRecord):
         _set(self, "note", note)
         _set(self, "disagreements", disagreements)
         _set(self, "_unknown", unknown_fields)
+
+    if TYPE_CHECKING:
+
+        def replace(
+            self,
+            *,
+            id: str = ...,
+            name: str = ...,
+            replaces: tuple[str, ...] | None = ...,
+            advancements: tuple[NonPlayerForceAdvancement, ...] | None = ...,
+            activation: RuleText | None = ...,
+            calamity_card: NonPlayerForceCalamityCard | None = ...,
+            rules: tuple[RuleText, ...] = ...,
+            rule: str | tuple[str, ...] | None = ...,
+            source: str | None = ...,
+            note: str | None = ...,
+            disagreements: tuple[Disagreement, ...] | None = ...,
+        ) -> Self: ...
 
 
 class Settings(SettingsRecord):
@@ -2619,3 +3284,30 @@ class Settings(SettingsRecord):
         _set(self, "commodities", commodities)
         _set(self, "map", map)
         _set(self, "_unknown", unknown_fields)
+
+    if TYPE_CHECKING:
+
+        def replace(
+            self,
+            *,
+            description: str | None = ...,
+            status: str | None = ...,
+            suppress: tuple[SuppressItem, ...] | None = ...,
+            rulebook: Rulebook | None = ...,
+            not_in_sources: NotInSources | None = ...,
+            credit_policy: CreditPolicy | None = ...,
+            components: Components | None = ...,
+            nations: None = ...,
+            ast: Ast | None = ...,
+            player_counts: PlayerCounts | None = ...,
+            sequence_of_play: SequenceOfPlay | None = ...,
+            victory: Victory | None = ...,
+            hand_limit: HandLimit | None = ...,
+            taxation: Taxation | None = ...,
+            special_rules: tuple[RuleText, ...] | None = ...,
+            non_player_forces: tuple[NonPlayerForce, ...] | None = ...,
+            note: str | None = ...,
+            civilization_cards: CivilizationCards | None = ...,
+            commodities: Commodities | None = ...,
+            map: Map | None = ...,
+        ) -> Self: ...

@@ -14,6 +14,11 @@ from __future__ import annotations
 
 from civrules_runtime.records import SettingsRecord
 
+# Typing names are needed only by type checkers: importing `typing` costs import time.
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Self
+
 _set = object.__setattr__
 
 __all__ = [
@@ -87,6 +92,17 @@ class SuppressItem(SettingsRecord):
         _set(self, "reason", reason)
         _set(self, "_unknown", unknown_fields)
 
+    if TYPE_CHECKING:
+
+        def replace(
+            self,
+            *,
+            code: str = ...,
+            file: str | None = ...,
+            target: str | None = ...,
+            reason: str = ...,
+        ) -> Self: ...
+
 
 class Rulebook(SettingsRecord):
     """The rulebook this ruleset's rule citations refer to."""
@@ -114,6 +130,10 @@ class Rulebook(SettingsRecord):
         _set(self, "rule_index", rule_index)
         _set(self, "note", note)
         _set(self, "_unknown", unknown_fields)
+
+    if TYPE_CHECKING:
+
+        def replace(self, *, title: str = ..., rule_index: str = ..., note: str | None = ...) -> Self: ...
 
 
 class GoodsUnlimited(SettingsRecord):
@@ -147,6 +167,17 @@ class GoodsUnlimited(SettingsRecord):
         _set(self, "note", note)
         _set(self, "_unknown", unknown_fields)
 
+    if TYPE_CHECKING:
+
+        def replace(
+            self,
+            *,
+            value: bool = ...,
+            rule: str | tuple[str, ...] | None = ...,
+            source: str | None = ...,
+            note: str | None = ...,
+        ) -> Self: ...
+
 
 class ColourlessCard(SettingsRecord):
     """One colourless card."""
@@ -178,6 +209,17 @@ class ColourlessCard(SettingsRecord):
         _set(self, "source", source)
         _set(self, "note", note)
         _set(self, "_unknown", unknown_fields)
+
+    if TYPE_CHECKING:
+
+        def replace(
+            self,
+            *,
+            card: str = ...,
+            rule: str | tuple[str, ...] | None = ...,
+            source: str | None = ...,
+            note: str | None = ...,
+        ) -> Self: ...
 
 
 class CardUsesRaze(SettingsRecord):
@@ -211,6 +253,17 @@ class CardUsesRaze(SettingsRecord):
         _set(self, "note", note)
         _set(self, "_unknown", unknown_fields)
 
+    if TYPE_CHECKING:
+
+        def replace(
+            self,
+            *,
+            spoils_on: tuple[str, ...] = ...,
+            rule: str | tuple[str, ...] | None = ...,
+            source: str | None = ...,
+            note: str | None = ...,
+        ) -> Self: ...
+
 
 class CardUsesDeal(SettingsRecord):
     """Decks whose cards have a deal area."""
@@ -243,6 +296,17 @@ class CardUsesDeal(SettingsRecord):
         _set(self, "note", note)
         _set(self, "_unknown", unknown_fields)
 
+    if TYPE_CHECKING:
+
+        def replace(
+            self,
+            *,
+            deal_on: tuple[str, ...] = ...,
+            rule: str | tuple[str, ...] | None = ...,
+            source: str | None = ...,
+            note: str | None = ...,
+        ) -> Self: ...
+
 
 class CardUses(SettingsRecord):
     """Which decks' cards have spoils and deals."""
@@ -259,6 +323,10 @@ class CardUses(SettingsRecord):
         _set(self, "raze", raze)
         _set(self, "deal", deal)
         _set(self, "_unknown", unknown_fields)
+
+    if TYPE_CHECKING:
+
+        def replace(self, *, raze: CardUsesRaze = ..., deal: CardUsesDeal = ...) -> Self: ...
 
 
 class SetupItem(SettingsRecord):
@@ -296,6 +364,18 @@ class SetupItem(SettingsRecord):
         _set(self, "note", note)
         _set(self, "_unknown", unknown_fields)
 
+    if TYPE_CHECKING:
+
+        def replace(
+            self,
+            *,
+            step: int = ...,
+            text: str = ...,
+            rule: str | tuple[str, ...] | None = ...,
+            source: str | None = ...,
+            note: str | None = ...,
+        ) -> Self: ...
+
 
 class StartingHand(SettingsRecord):
     """The starting hand."""
@@ -331,6 +411,18 @@ class StartingHand(SettingsRecord):
         _set(self, "source", source)
         _set(self, "note", note)
         _set(self, "_unknown", unknown_fields)
+
+    if TYPE_CHECKING:
+
+        def replace(
+            self,
+            *,
+            common: int = ...,
+            faction: int = ...,
+            rule: str | tuple[str, ...] | None = ...,
+            source: str | None = ...,
+            note: str | None = ...,
+        ) -> Self: ...
 
 
 class FirstGame(SettingsRecord):
@@ -368,6 +460,18 @@ class FirstGame(SettingsRecord):
         _set(self, "note", note)
         _set(self, "_unknown", unknown_fields)
 
+    if TYPE_CHECKING:
+
+        def replace(
+            self,
+            *,
+            factions: tuple[str, ...] = ...,
+            players: int = ...,
+            rule: str | tuple[str, ...] | None = ...,
+            source: str | None = ...,
+            note: str | None = ...,
+        ) -> Self: ...
+
 
 class Rounds(SettingsRecord):
     """How many rounds."""
@@ -399,6 +503,17 @@ class Rounds(SettingsRecord):
         _set(self, "source", source)
         _set(self, "note", note)
         _set(self, "_unknown", unknown_fields)
+
+    if TYPE_CHECKING:
+
+        def replace(
+            self,
+            *,
+            count: int = ...,
+            rule: str | tuple[str, ...] | None = ...,
+            source: str | None = ...,
+            note: str | None = ...,
+        ) -> Self: ...
 
 
 class Defence(SettingsRecord):
@@ -466,6 +581,21 @@ class Defence(SettingsRecord):
         _set(self, "note", note)
         _set(self, "_unknown", unknown_fields)
 
+    if TYPE_CHECKING:
+
+        def replace(
+            self,
+            *,
+            tokens_per_production_phase: int = ...,
+            placed_on: str | None = ...,
+            raze_added: int = ...,
+            movable: bool | None = ...,
+            discarded_at_clean_up: bool | None = ...,
+            rule: str | tuple[str, ...] | None = ...,
+            source: str | None = ...,
+            note: str | None = ...,
+        ) -> Self: ...
+
 
 class Foundation(SettingsRecord):
     """A razed location turned face down."""
@@ -502,6 +632,18 @@ class Foundation(SettingsRecord):
         _set(self, "note", note)
         _set(self, "_unknown", unknown_fields)
 
+    if TYPE_CHECKING:
+
+        def replace(
+            self,
+            *,
+            owner_gains: tuple[str, ...] = ...,
+            use: str | None = ...,
+            rule: str | tuple[str, ...] | None = ...,
+            source: str | None = ...,
+            note: str | None = ...,
+        ) -> Self: ...
+
 
 class ScoringTieBreak(SettingsRecord):
     """One tie-break, in order."""
@@ -537,6 +679,18 @@ class ScoringTieBreak(SettingsRecord):
         _set(self, "source", source)
         _set(self, "note", note)
         _set(self, "_unknown", unknown_fields)
+
+    if TYPE_CHECKING:
+
+        def replace(
+            self,
+            *,
+            id: str = ...,
+            text: str = ...,
+            rule: str | tuple[str, ...] | None = ...,
+            source: str | None = ...,
+            note: str | None = ...,
+        ) -> Self: ...
 
 
 class Scoring(SettingsRecord):
@@ -577,6 +731,19 @@ class Scoring(SettingsRecord):
         _set(self, "source", source)
         _set(self, "note", note)
         _set(self, "_unknown", unknown_fields)
+
+    if TYPE_CHECKING:
+
+        def replace(
+            self,
+            *,
+            common_location_vp: int = ...,
+            faction_location_vp: int = ...,
+            tie_breaks: tuple[ScoringTieBreak, ...] = ...,
+            rule: str | tuple[str, ...] | None = ...,
+            source: str | None = ...,
+            note: str | None = ...,
+        ) -> Self: ...
 
 
 class SoloVirtualPlayer(SettingsRecord):
@@ -622,6 +789,20 @@ class SoloVirtualPlayer(SettingsRecord):
         _set(self, "note", note)
         _set(self, "_unknown", unknown_fields)
 
+    if TYPE_CHECKING:
+
+        def replace(
+            self,
+            *,
+            faction: bool | None = ...,
+            board: bool | None = ...,
+            goods: bool | None = ...,
+            marker: bool | None = ...,
+            rule: str | tuple[str, ...] | None = ...,
+            source: str | None = ...,
+            note: str | None = ...,
+        ) -> Self: ...
+
 
 class SoloAttackCards(SettingsRecord):
     """The attack cards."""
@@ -657,6 +838,18 @@ class SoloAttackCards(SettingsRecord):
         _set(self, "source", source)
         _set(self, "note", note)
         _set(self, "_unknown", unknown_fields)
+
+    if TYPE_CHECKING:
+
+        def replace(
+            self,
+            *,
+            count: int = ...,
+            targets: tuple[tuple[str, ...], ...] | None = ...,
+            rule: str | tuple[str, ...] | None = ...,
+            source: str | None = ...,
+            note: str | None = ...,
+        ) -> Self: ...
 
 
 class SoloSetupItem(SettingsRecord):
@@ -694,6 +887,18 @@ class SoloSetupItem(SettingsRecord):
         _set(self, "note", note)
         _set(self, "_unknown", unknown_fields)
 
+    if TYPE_CHECKING:
+
+        def replace(
+            self,
+            *,
+            step: int = ...,
+            text: str = ...,
+            rule: str | tuple[str, ...] | None = ...,
+            source: str | None = ...,
+            note: str | None = ...,
+        ) -> Self: ...
+
 
 class SoloLookoutStep(SettingsRecord):
     """One step."""
@@ -729,6 +934,18 @@ class SoloLookoutStep(SettingsRecord):
         _set(self, "source", source)
         _set(self, "note", note)
         _set(self, "_unknown", unknown_fields)
+
+    if TYPE_CHECKING:
+
+        def replace(
+            self,
+            *,
+            step: int = ...,
+            text: str = ...,
+            rule: str | tuple[str, ...] | None = ...,
+            source: str | None = ...,
+            note: str | None = ...,
+        ) -> Self: ...
 
 
 class SoloAttackPriority(SettingsRecord):
@@ -766,6 +983,18 @@ class SoloAttackPriority(SettingsRecord):
         _set(self, "note", note)
         _set(self, "_unknown", unknown_fields)
 
+    if TYPE_CHECKING:
+
+        def replace(
+            self,
+            *,
+            by_kind: tuple[str, ...] = ...,
+            then: tuple[str, ...] = ...,
+            rule: str | tuple[str, ...] | None = ...,
+            source: str | None = ...,
+            note: str | None = ...,
+        ) -> Self: ...
+
 
 class SoloJapaneseTargetOrder(SettingsRecord):
     """Against the Japanese: the order of deal goods in which faction locations are razed."""
@@ -798,6 +1027,17 @@ class SoloJapaneseTargetOrder(SettingsRecord):
         _set(self, "note", note)
         _set(self, "_unknown", unknown_fields)
 
+    if TYPE_CHECKING:
+
+        def replace(
+            self,
+            *,
+            order: tuple[str, ...] = ...,
+            rule: str | tuple[str, ...] | None = ...,
+            source: str | None = ...,
+            note: str | None = ...,
+        ) -> Self: ...
+
 
 class DisagreementAlternative(SettingsRecord):
     """The values other sources give."""
@@ -814,6 +1054,10 @@ class DisagreementAlternative(SettingsRecord):
         _set(self, "value", value)
         _set(self, "source", source)
         _set(self, "_unknown", unknown_fields)
+
+    if TYPE_CHECKING:
+
+        def replace(self, *, value: object = ..., source: str = ...) -> Self: ...
 
 
 class Disagreement(SettingsRecord):
@@ -845,6 +1089,17 @@ class Disagreement(SettingsRecord):
         _set(self, "alternatives", alternatives)
         _set(self, "why", why)
         _set(self, "_unknown", unknown_fields)
+
+    if TYPE_CHECKING:
+
+        def replace(
+            self,
+            *,
+            field: str = ...,
+            chosen: object = ...,
+            alternatives: tuple[DisagreementAlternative, ...] = ...,
+            why: str = ...,
+        ) -> Self: ...
 
 
 class SoloWinning(SettingsRecord):
@@ -881,6 +1136,18 @@ class SoloWinning(SettingsRecord):
         _set(self, "source", source)
         _set(self, "note", note)
         _set(self, "_unknown", unknown_fields)
+
+    if TYPE_CHECKING:
+
+        def replace(
+            self,
+            *,
+            compare: str = ...,
+            disagreements: tuple[Disagreement, ...] | None = ...,
+            rule: str | tuple[str, ...] | None = ...,
+            source: str | None = ...,
+            note: str | None = ...,
+        ) -> Self: ...
 
 
 class SoloAchievementsLevel(SettingsRecord):
@@ -919,6 +1186,17 @@ class SoloAchievementsLevel(SettingsRecord):
         _set(self, "below", below)
         _set(self, "_unknown", unknown_fields)
 
+    if TYPE_CHECKING:
+
+        def replace(
+            self,
+            *,
+            id: str = ...,
+            name: str = ...,
+            at_least: int | None = ...,
+            below: int | None = ...,
+        ) -> Self: ...
+
 
 class SoloAchievements(SettingsRecord):
     """The achievement table."""
@@ -950,6 +1228,17 @@ class SoloAchievements(SettingsRecord):
         _set(self, "source", source)
         _set(self, "note", note)
         _set(self, "_unknown", unknown_fields)
+
+    if TYPE_CHECKING:
+
+        def replace(
+            self,
+            *,
+            levels: tuple[SoloAchievementsLevel, ...] = ...,
+            rule: str | tuple[str, ...] | None = ...,
+            source: str | None = ...,
+            note: str | None = ...,
+        ) -> Self: ...
 
 
 class Solo(SettingsRecord):
@@ -1065,6 +1354,29 @@ class Solo(SettingsRecord):
         _set(self, "note", note)
         _set(self, "_unknown", unknown_fields)
 
+    if TYPE_CHECKING:
+
+        def replace(
+            self,
+            *,
+            virtual_player: SoloVirtualPlayer | None = ...,
+            attack_cards: SoloAttackCards | None = ...,
+            setup: tuple[SoloSetupItem, ...] | None = ...,
+            phases: tuple[str, ...] | None = ...,
+            lookout_steps: tuple[SoloLookoutStep, ...] | None = ...,
+            attacks_per_round: int | None = ...,
+            locations_razed_per_attack: int | None = ...,
+            attack_priority: SoloAttackPriority | None = ...,
+            japanese_target_order: SoloJapaneseTargetOrder | None = ...,
+            defence_protects: bool | None = ...,
+            samurai_protects: bool | None = ...,
+            winning: SoloWinning | None = ...,
+            achievements: SoloAchievements | None = ...,
+            rule: str | tuple[str, ...] | None = ...,
+            source: str | None = ...,
+            note: str | None = ...,
+        ) -> Self: ...
+
 
 class DeckBuildingPatternItem(SettingsRecord):
     """One part of the pattern."""
@@ -1081,6 +1393,10 @@ class DeckBuildingPatternItem(SettingsRecord):
         _set(self, "copies", copies)
         _set(self, "cards", cards)
         _set(self, "_unknown", unknown_fields)
+
+    if TYPE_CHECKING:
+
+        def replace(self, *, copies: int = ..., cards: int = ...) -> Self: ...
 
 
 class DeckBuildingOwnFactionOnly(SettingsRecord):
@@ -1121,6 +1437,19 @@ class DeckBuildingOwnFactionOnly(SettingsRecord):
         _set(self, "source", source)
         _set(self, "note", note)
         _set(self, "_unknown", unknown_fields)
+
+    if TYPE_CHECKING:
+
+        def replace(
+            self,
+            *,
+            value: bool = ...,
+            inferred: bool = ...,
+            why: str = ...,
+            rule: str | tuple[str, ...] | None = ...,
+            source: str | None = ...,
+            note: str | None = ...,
+        ) -> Self: ...
 
 
 class DeckBuilding(SettingsRecord):
@@ -1166,6 +1495,20 @@ class DeckBuilding(SettingsRecord):
         _set(self, "note", note)
         _set(self, "_unknown", unknown_fields)
 
+    if TYPE_CHECKING:
+
+        def replace(
+            self,
+            *,
+            deck_size: int = ...,
+            pattern: tuple[DeckBuildingPatternItem, ...] = ...,
+            all_copies: bool = ...,
+            own_faction_only: DeckBuildingOwnFactionOnly | None = ...,
+            rule: str | tuple[str, ...] | None = ...,
+            source: str | None = ...,
+            note: str | None = ...,
+        ) -> Self: ...
+
 
 class NamedCardsNotIdentifiedItem(SettingsRecord):
     """One such name."""
@@ -1198,6 +1541,10 @@ class NamedCardsNotIdentifiedItem(SettingsRecord):
         _set(self, "rule", rule)
         _set(self, "why", why)
         _set(self, "_unknown", unknown_fields)
+
+    if TYPE_CHECKING:
+
+        def replace(self, *, name: str = ..., rule: str | tuple[str, ...] = ..., why: str = ...) -> Self: ...
 
 
 class Settings(SettingsRecord):
@@ -1326,3 +1673,28 @@ class Settings(SettingsRecord):
         _set(self, "named_cards_not_identified", named_cards_not_identified)
         _set(self, "note", note)
         _set(self, "_unknown", unknown_fields)
+
+    if TYPE_CHECKING:
+
+        def replace(
+            self,
+            *,
+            description: str | None = ...,
+            status: str | None = ...,
+            suppress: tuple[SuppressItem, ...] | None = ...,
+            rulebook: Rulebook | None = ...,
+            goods_unlimited: GoodsUnlimited | None = ...,
+            colourless_cards: tuple[ColourlessCard, ...] | None = ...,
+            card_uses: CardUses | None = ...,
+            setup: tuple[SetupItem, ...] | None = ...,
+            starting_hand: StartingHand | None = ...,
+            first_game: FirstGame | None = ...,
+            rounds: Rounds | None = ...,
+            defence: Defence | None = ...,
+            foundation: Foundation | None = ...,
+            scoring: Scoring | None = ...,
+            solo: Solo | None = ...,
+            deck_building: DeckBuilding | None = ...,
+            named_cards_not_identified: tuple[NamedCardsNotIdentifiedItem, ...] | None = ...,
+            note: str | None = ...,
+        ) -> Self: ...

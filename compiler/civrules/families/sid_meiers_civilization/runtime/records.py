@@ -20,6 +20,7 @@ from .vocab import Activity, BonusPer, CombatSituation, EffectKind, VictoryEnds,
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterable, Mapping
+    from typing import Self
 
 
 _set = object.__setattr__
@@ -42,6 +43,15 @@ class UnitRef(Record):
         _set(self, "type", type)
         _set(self, "rank", rank)
 
+    if TYPE_CHECKING:  # written by compiler/tools/replaces.py from __init__: do not edit
+
+        def replace(
+            self,
+            *,
+            type: str = ...,
+            rank: int = ...,
+        ) -> Self: ...
+
 
 class TechEffect(Record):
     """One ability of a technology card, by kind (its value and resource where the data gives them)."""
@@ -58,6 +68,16 @@ class TechEffect(Record):
         _set(self, "kind", kind)
         _set(self, "value", value)
         _set(self, "resource", resource)
+
+    if TYPE_CHECKING:  # written by compiler/tools/replaces.py from __init__: do not edit
+
+        def replace(
+            self,
+            *,
+            kind: EffectKind = ...,
+            value: int | None = ...,
+            resource: str | None = ...,
+        ) -> Self: ...
 
 
 class Unlocks(Record):
@@ -85,6 +105,17 @@ class Unlocks(Record):
         _set(self, "units", units)
         _set(self, "governments", governments)
         _set(self, "wonders", wonders)
+
+    if TYPE_CHECKING:  # written by compiler/tools/replaces.py from __init__: do not edit
+
+        def replace(
+            self,
+            *,
+            buildings: tuple[str, ...] = ...,
+            units: tuple[UnitRef, ...] = ...,
+            governments: tuple[str, ...] = ...,
+            wonders: tuple[str, ...] = ...,
+        ) -> Self: ...
 
 
 class Technology(Record):
@@ -115,6 +146,18 @@ class Technology(Record):
         _set(self, "unlocks", unlocks)
         _set(self, "effects", effects)
 
+    if TYPE_CHECKING:  # written by compiler/tools/replaces.py from __init__: do not edit
+
+        def replace(
+            self,
+            *,
+            id: str = ...,
+            name: str = ...,
+            level: int | None = ...,
+            unlocks: Unlocks | None = ...,
+            effects: tuple[TechEffect, ...] = ...,
+        ) -> Self: ...
+
 
 class Terrain(Record):
     """A terrain of the map squares."""
@@ -131,6 +174,16 @@ class Terrain(Record):
         _set(self, "id", id)
         _set(self, "name", name)
         _set(self, "water", water)
+
+    if TYPE_CHECKING:  # written by compiler/tools/replaces.py from __init__: do not edit
+
+        def replace(
+            self,
+            *,
+            id: str = ...,
+            name: str = ...,
+            water: bool = ...,
+        ) -> Self: ...
 
 
 class Building(Record):
@@ -181,6 +234,22 @@ class Building(Record):
         _set(self, "combat_bonus", combat_bonus)
         _set(self, "upgrade_unknown", upgrade_unknown)
 
+    if TYPE_CHECKING:  # written by compiler/tools/replaces.py from __init__: do not edit
+
+        def replace(
+            self,
+            *,
+            id: str = ...,
+            name: str = ...,
+            terrains: tuple[str, ...] | None = ...,
+            city_centre: bool = ...,
+            limited: bool | None = ...,
+            upgrade_of: str | None = ...,
+            cost: int | None = ...,
+            combat_bonus: int | None = ...,
+            upgrade_unknown: bool = ...,
+        ) -> Self: ...
+
 
 class Rank(Record):
     """A rank of a unit type: its name, production cost and strength range (None: not in the sources)."""
@@ -212,6 +281,18 @@ class Rank(Record):
         _set(self, "cost", cost)
         _set(self, "strength_min", strength_min)
         _set(self, "strength_max", strength_max)
+
+    if TYPE_CHECKING:  # written by compiler/tools/replaces.py from __init__: do not edit
+
+        def replace(
+            self,
+            *,
+            rank: int = ...,
+            name: str | None = ...,
+            cost: int | None = ...,
+            strength_min: int | None = ...,
+            strength_max: int | None = ...,
+        ) -> Self: ...
 
 
 class UnitType(Record):
@@ -247,6 +328,20 @@ class UnitType(Record):
         _set(self, "deck_size", deck_size)
         _set(self, "ranks", ranks)
 
+    if TYPE_CHECKING:  # written by compiler/tools/replaces.py from __init__: do not edit
+
+        def replace(
+            self,
+            *,
+            id: str = ...,
+            name: str = ...,
+            available_at_start: bool = ...,
+            trumps: str | None = ...,
+            never_trumped: bool = ...,
+            deck_size: int | None = ...,
+            ranks: tuple[Rank, ...] = ...,
+        ) -> Self: ...
+
 
 class Era(Record):
     """An era of wonders."""
@@ -261,6 +356,15 @@ class Era(Record):
     def __init__(self, id: str, name: str) -> None:
         _set(self, "id", id)
         _set(self, "name", name)
+
+    if TYPE_CHECKING:  # written by compiler/tools/replaces.py from __init__: do not edit
+
+        def replace(
+            self,
+            *,
+            id: str = ...,
+            name: str = ...,
+        ) -> Self: ...
 
 
 class Wonder(Record):
@@ -301,6 +405,20 @@ class Wonder(Record):
         _set(self, "discount_technology", discount_technology)
         _set(self, "research_discount", research_discount)
 
+    if TYPE_CHECKING:  # written by compiler/tools/replaces.py from __init__: do not edit
+
+        def replace(
+            self,
+            *,
+            id: str = ...,
+            name: str = ...,
+            era: str | None = ...,
+            cost: int | None = ...,
+            discount_cost: int | None = ...,
+            discount_technology: str | None = ...,
+            research_discount: int | None = ...,
+        ) -> Self: ...
+
 
 class SpaceKind(Record):
     """A kind of culture track space."""
@@ -315,6 +433,15 @@ class SpaceKind(Record):
     def __init__(self, id: str, name: str) -> None:
         _set(self, "id", id)
         _set(self, "name", name)
+
+    if TYPE_CHECKING:  # written by compiler/tools/replaces.py from __init__: do not edit
+
+        def replace(
+            self,
+            *,
+            id: str = ...,
+            name: str = ...,
+        ) -> Self: ...
 
 
 class CultureSpace(Record):
@@ -348,6 +475,19 @@ class CultureSpace(Record):
         _set(self, "trade", trade)
         _set(self, "deck", deck)
 
+    if TYPE_CHECKING:  # written by compiler/tools/replaces.py from __init__: do not edit
+
+        def replace(
+            self,
+            *,
+            id: str = ...,
+            position: int = ...,
+            kind: str = ...,
+            culture: int | None = ...,
+            trade: int | None = ...,
+            deck: str | None = ...,
+        ) -> Self: ...
+
 
 class CultureDeck(Record):
     """A culture event deck and its number of cards."""
@@ -364,6 +504,16 @@ class CultureDeck(Record):
         _set(self, "id", id)
         _set(self, "name", name)
         _set(self, "cards", cards)
+
+    if TYPE_CHECKING:  # written by compiler/tools/replaces.py from __init__: do not edit
+
+        def replace(
+            self,
+            *,
+            id: str = ...,
+            name: str = ...,
+            cards: int | None = ...,
+        ) -> Self: ...
 
 
 class GreatPerson(Record):
@@ -384,6 +534,17 @@ class GreatPerson(Record):
         _set(self, "category", category)
         _set(self, "combat_bonus", combat_bonus)
 
+    if TYPE_CHECKING:  # written by compiler/tools/replaces.py from __init__: do not edit
+
+        def replace(
+            self,
+            *,
+            id: str = ...,
+            name: str = ...,
+            category: str | None = ...,
+            combat_bonus: int | None = ...,
+        ) -> Self: ...
+
 
 class Tile(Record):
     """A map tile: the civilization whose start tile it is, and its squares' terrains by row."""
@@ -403,6 +564,17 @@ class Tile(Record):
         _set(self, "civilization", civilization)
         _set(self, "squares", squares)
 
+    if TYPE_CHECKING:  # written by compiler/tools/replaces.py from __init__: do not edit
+
+        def replace(
+            self,
+            *,
+            id: str = ...,
+            name: str = ...,
+            civilization: str | None = ...,
+            squares: tuple[tuple[str, ...], ...] = ...,
+        ) -> Self: ...
+
 
 class Phase(Record):
     """A phase of the turn, its place and what it allows."""
@@ -421,6 +593,17 @@ class Phase(Record):
         _set(self, "name", name)
         _set(self, "order", order)
         _set(self, "allows", allows)
+
+    if TYPE_CHECKING:  # written by compiler/tools/replaces.py from __init__: do not edit
+
+        def replace(
+            self,
+            *,
+            id: str = ...,
+            name: str = ...,
+            order: int = ...,
+            allows: tuple[Activity, ...] = ...,
+        ) -> Self: ...
 
 
 class Government(Record):
@@ -454,6 +637,19 @@ class Government(Record):
         _set(self, "coins", coins)
         _set(self, "battle_hand", battle_hand)
 
+    if TYPE_CHECKING:  # written by compiler/tools/replaces.py from __init__: do not edit
+
+        def replace(
+            self,
+            *,
+            id: str = ...,
+            name: str = ...,
+            starting: bool = ...,
+            transitional: bool = ...,
+            coins: int | None = ...,
+            battle_hand: int | None = ...,
+        ) -> Self: ...
+
 
 class Victory(Record):
     """A victory: its kind, the technology or the coins it needs, and when it ends the game."""
@@ -485,6 +681,19 @@ class Victory(Record):
         _set(self, "coins", coins)
         _set(self, "ends", ends)
 
+    if TYPE_CHECKING:  # written by compiler/tools/replaces.py from __init__: do not edit
+
+        def replace(
+            self,
+            *,
+            id: str = ...,
+            name: str = ...,
+            kind: VictoryKind = ...,
+            technology: str | None = ...,
+            coins: int | None = ...,
+            ends: VictoryEnds = ...,
+        ) -> Self: ...
+
 
 class Resource(Record):
     """A resource."""
@@ -499,6 +708,15 @@ class Resource(Record):
     def __init__(self, id: str, name: str) -> None:
         _set(self, "id", id)
         _set(self, "name", name)
+
+    if TYPE_CHECKING:  # written by compiler/tools/replaces.py from __init__: do not edit
+
+        def replace(
+            self,
+            *,
+            id: str = ...,
+            name: str = ...,
+        ) -> Self: ...
 
 
 class CombatBonus(Record):
@@ -531,6 +749,19 @@ class CombatBonus(Record):
         _set(self, "building", building)
         _set(self, "situation", situation)
 
+    if TYPE_CHECKING:  # written by compiler/tools/replaces.py from __init__: do not edit
+
+        def replace(
+            self,
+            *,
+            id: str = ...,
+            name: str = ...,
+            amount: int = ...,
+            per: BonusPer | None = ...,
+            building: str | None = ...,
+            situation: CombatSituation | None = ...,
+        ) -> Self: ...
+
 
 class CityAction(Record):
     """An action a city may take: the culture tokens it gives (a fixed number and one per culture
@@ -561,6 +792,18 @@ class CityAction(Record):
         _set(self, "per_culture_icon", per_culture_icon)
         _set(self, "per_action", per_action)
 
+    if TYPE_CHECKING:  # written by compiler/tools/replaces.py from __init__: do not edit
+
+        def replace(
+            self,
+            *,
+            id: str = ...,
+            name: str = ...,
+            culture: int | None = ...,
+            per_culture_icon: int | None = ...,
+            per_action: int | None = ...,
+        ) -> Self: ...
+
 
 class Civilization(Record):
     """A civilization: its starting technology and government (None: not in the sources)."""
@@ -580,6 +823,17 @@ class Civilization(Record):
         _set(self, "starting_technology", starting_technology)
         _set(self, "starting_government", starting_government)
 
+    if TYPE_CHECKING:  # written by compiler/tools/replaces.py from __init__: do not edit
+
+        def replace(
+            self,
+            *,
+            id: str = ...,
+            name: str = ...,
+            starting_technology: str | None = ...,
+            starting_government: str | None = ...,
+        ) -> Self: ...
+
 
 class Marker(Record):
     """A hut or village marker and how many there are."""
@@ -596,6 +850,16 @@ class Marker(Record):
         _set(self, "id", id)
         _set(self, "name", name)
         _set(self, "count", count)
+
+    if TYPE_CHECKING:  # written by compiler/tools/replaces.py from __init__: do not edit
+
+        def replace(
+            self,
+            *,
+            id: str = ...,
+            name: str = ...,
+            count: int = ...,
+        ) -> Self: ...
 
 
 class Research(Record):
@@ -614,6 +878,16 @@ class Research(Record):
         _set(self, "costs", costs)
         _set(self, "trade_kept_per_coin", trade_kept_per_coin)
         _set(self, "spends_all_trade", spends_all_trade)
+
+    if TYPE_CHECKING:  # written by compiler/tools/replaces.py from __init__: do not edit
+
+        def replace(
+            self,
+            *,
+            costs: Mapping[int, int] = ...,
+            trade_kept_per_coin: int | None = ...,
+            spends_all_trade: bool = ...,
+        ) -> Self: ...
 
 
 class Pyramid(Record):
@@ -668,6 +942,20 @@ class Pyramid(Record):
         _set(self, "inferred", inferred)
         _set(self, "starting_technology_in_base_row", starting_technology_in_base_row)
 
+    if TYPE_CHECKING:  # written by compiler/tools/replaces.py from __init__: do not edit
+
+        def replace(
+            self,
+            *,
+            levels: int | None = ...,
+            top_level: int | None = ...,
+            minimums: Mapping[int, int] = ...,
+            total: int | None = ...,
+            one_more_below: bool | None = ...,
+            inferred: bool = ...,
+            starting_technology_in_base_row: bool = ...,
+        ) -> Self: ...
+
 
 class BattleHand(Record):
     """The battle hand: its base size, the cards each friendly figure beyond the first adds, and
@@ -685,6 +973,16 @@ class BattleHand(Record):
         _set(self, "base", base)
         _set(self, "per_extra_figure", per_extra_figure)
         _set(self, "defending_city", defending_city)
+
+    if TYPE_CHECKING:  # written by compiler/tools/replaces.py from __init__: do not edit
+
+        def replace(
+            self,
+            *,
+            base: int | None = ...,
+            per_extra_figure: int | None = ...,
+            defending_city: int | None = ...,
+        ) -> Self: ...
 
 
 # --- What an engine assumes where the sources give nothing (package.assuming) -----------------
@@ -779,6 +1077,21 @@ class Assumptions(Record):
         for name, values in by_id:
             _set(self, name, pairs(values, name, *_ASSUMED[name]))
         _set(self, "why", text(why, "why"))
+
+    if TYPE_CHECKING:  # written by compiler/tools/replaces.py from __init__: do not edit
+
+        def replace(
+            self,
+            *,
+            technology_levels: Mapping[str, int] | Iterable[tuple[str, int]] | None = ...,
+            building_costs: Mapping[str, int] | Iterable[tuple[str, int]] | None = ...,
+            wonder_costs: Mapping[str, int] | Iterable[tuple[str, int]] | None = ...,
+            wonder_eras: Mapping[str, str] | Iterable[tuple[str, str]] | None = ...,
+            unit_deck_sizes: Mapping[str, int] | Iterable[tuple[str, int]] | None = ...,
+            starting_technologies: Mapping[str, str] | Iterable[tuple[str, str]] | None = ...,
+            starting_governments: Mapping[str, str] | Iterable[tuple[str, str]] | None = ...,
+            why: str = ...,
+        ) -> Self: ...
 
 
 # The schemas' constraints on the fields (generated: compiler/tools/bounds.py), held where a record is

@@ -1,0 +1,109 @@
+"""``record.replace(...)`` is typed for each record class: a type checker refuses a field the class
+does not have and a value of another type, as the runtime does when it runs.
+
+Every record class (the families' records, the settings records, the shared ``PlayerRange``)
+declares to type checkers a ``replace`` of its own, written by ``compiler/tools/replaces.py`` (the
+settings records' by their generator): its fields keyword-only, each optional, each with the type
+its constructor takes. The fast tests hold the sources to that generator; the slow one runs
+``mypy --strict`` over an engine module that uses ``replace`` rightly and wrongly, in each family.
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import REPO
+
+COMPILER = REPO / "compiler"
+if str(COMPILER) not in sys.path:
+    sys.path.insert(0, str(COMPILER))
+
+from tools import replaces  # noqa: E402 - the generators live beside the compiler, not in it
+
+GENERATED = REPO / "generated" / "python"
+if str(GENERATED) not in sys.path:
+    sys.path.insert(0, str(GENERATED))
+
+
+def test_every_record_source_holds_the_typed_replace_its_generator_writes() -> None:
+    stale = [path.name for path, text in replaces.rendered().items() if path.read_text(encoding="utf-8") != text]
+    assert not stale, "run: cd compiler && python -m tools.replaces"
+
+
+def test_a_class_with_its_own_constructor_gets_each_field_keyword_only_with_the_type_its_constructor_takes() -> None:
+    source = """
+class Area(Record):
+    __slots__ = ("id", "cities")
+
+    id: str
+    cities: int
+
+    def __init__(self, id: str, cities: int | None = None) -> None:
+        _set(self, "id", id)
+        _set(self, "cities", cities or 0)
+
+
+class Capital(Area):
+    __slots__ = ()
+"""
+    rendered = replaces.render(source)
+    written = "\n".join(replaces.block([("id", "str"), ("cities", "int | None")]))
+    last = '        _set(self, "cities", cities or 0)\n'
+    assert rendered == source.replace(last, f"{last}\n{written}\n")
+    assert replaces.render(rendered) == rendered  # written again, it is the same
+
+
+def test_replace_refuses_a_value_given_without_its_fields_name() -> None:
+    from civrules_rulesets import advanced_civilization
+
+    card = next(iter(advanced_civilization.CARDS.values()))
+    with pytest.raises(TypeError, match=r"Card\.replace takes its changes by field name \(id, name, "):
+        card.replace(card.id)  # type: ignore[call-arg]  # what mypy refuses, refused when it runs too
+    settings = advanced_civilization.SETTINGS
+    with pytest.raises(TypeError, match=r"Settings\.replace takes its changes by field name"):
+        settings.replace(None)  # type: ignore[call-arg]
+
+
+#: An engine module using ``replace`` rightly (lines 6-10) and wrongly (each line from 11 on: a
+#: field of another type or one the class has not, in each family, a settings record and a
+#: shared record).
+CONSUMER = """from __future__ import annotations
+
+from civrules_rulesets import advanced_civilization, imperial_settlers, sid_meiers_civilization
+from civrules_runtime_advanced_civilization.records import Card
+
+card: Card = next(iter(advanced_civilization.CARDS.values())).replace(cost=80, name=None)
+tech = next(iter(sid_meiers_civilization.TECHNOLOGIES.values())).replace(level=2)
+settler = next(iter(imperial_settlers.CARDS.values())).replace(cost=("wood",), copies=2)
+players = imperial_settlers.PLAYERS.replace(best=3) if imperial_settlers.PLAYERS else None
+ast = advanced_civilization.SETTINGS.ast.replace(points_per_space=5) if advanced_civilization.SETTINGS.ast else None
+card.replace(cost="ten")
+card.replace(costs=80)
+tech.replace(level="2")
+tech.replace(era="ancient")
+settler.replace(copies=None)
+settler.replace(cost="wood")
+imperial_settlers.PLAYERS and imperial_settlers.PLAYERS.replace(best="3")
+advanced_civilization.SETTINGS.replace(ast=5)
+advanced_civilization.SETTINGS.ast and advanced_civilization.SETTINGS.ast.replace(points=5)
+"""
+
+
+@pytest.mark.slow
+def test_mypy_refuses_a_replace_of_a_field_the_record_has_not_or_of_another_type(tmp_path: Path) -> None:
+    consumer = tmp_path / "consumer.py"
+    consumer.write_text(CONSUMER, encoding="utf-8")
+    # The project's configuration (strict, mypy_path), with a cache of its own (as test_typed_settings).
+    run = subprocess.run(
+        [sys.executable, "-m", "mypy", "--strict", "--cache-dir", str(tmp_path / "mypy"), str(consumer)],
+        cwd=REPO,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    lines = {int(line.split(":")[1]) for line in run.stdout.splitlines() if ": error:" in line}
+    assert lines == set(range(11, 20)), run.stdout + run.stderr
