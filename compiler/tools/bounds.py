@@ -326,6 +326,58 @@ def bounds_of(
     return bounds, links_of, where, unlinked
 
 
+def settings_bounds_of(
+    family: Family,
+) -> tuple[dict[str, dict[str, list[tuple[str, object]]]], dict[str, dict[str, str]], list[str]]:
+    """Each settings record class's constrained fields (their constraints) and where each field's
+    property is, by class and field, and the fields no property constrains. The settings records
+    are made from the schemas (:func:`civrules.emit.settings_types.settings_types`), each field from
+    one property: that property is its link. Their classes are the runtime's ``settings`` module's,
+    whose names may be the records' (``HandLimit``), so they are written apart."""
+    from civrules.emit.settings_types import settings_types
+
+    documents: dict[int, tuple[str, dict[int, str]]] = {}  # each schema of the family, by id: its file, its pointers
+    for kind, name in family.kinds.items():
+        loaded = load_schema(family.qualified_kind(kind))
+        documents[id(loaded)] = (name, _pointers(loaded))
+    bounds: dict[str, dict[str, list[tuple[str, object]]]] = {}
+    where: dict[str, dict[str, str]] = {}
+    unlinked: list[str] = []
+    for spec in settings_types(family).records.values():
+        for field in spec.fields:
+            found: list[tuple[str, object]] = []
+            located = None
+            if field.schema is not None:
+                prop, document = field.schema
+                file, pointers = documents.get(id(document), ("", {}))
+                pointer = pointers.get(id(prop))
+                if file and pointer is not None:
+                    # a present list is known: a setting the data leaves out is None, never an empty list
+                    found = constraints(dict(document), prop, field.annotation(), True)
+                    located = f"{file}#{pointer}"
+            if found and located is not None:
+                bounds.setdefault(spec.name, {})[field.attr] = found
+                where.setdefault(spec.name, {})[field.attr] = located
+            else:
+                unlinked.append(f"{spec.name}.{field.attr}")
+    return bounds, where, unlinked
+
+
+def _pointers(document: Any) -> dict[int, str]:
+    """The JSON pointer of each object and list in ``document``, by its id."""
+    found: dict[int, str] = {}
+    stack: list[tuple[Any, str]] = [(document, "")]
+    while stack:
+        node, at = stack.pop()
+        if isinstance(node, dict):
+            found.setdefault(id(node), at)
+            stack += [(value, f"{at}/{str(key).replace('~', '~0').replace('/', '~1')}") for key, value in node.items()]
+        elif isinstance(node, list):
+            found.setdefault(id(node), at)
+            stack += [(value, f"{at}/{index}") for index, value in enumerate(node)]
+    return found
+
+
 def _object_at(schema: dict[str, Any], node: Any, at: str) -> tuple[Any, str]:
     """``node`` (at pointer ``at``) with its references followed and a fact's one branch other than
     ``{unknown: why}`` taken, and where it then is."""
@@ -414,7 +466,54 @@ def render_module(family: Family) -> str:
         lines += [f"        {_literal(field)}: {_literal(at)}," for field, at in located.items()]
         lines.append("    },")
     lines += ["}"] if where else []
+    settings, settings_where, settings_unlinked = settings_bounds_of(family)
+    lines += [
+        "",
+        "#: Each settings record class's constrained fields (the runtime's ``settings`` module's classes, whose names",
+        "#: may be records' too), by the same keywords. Settings fields no property constrains:",
+        *_comment_lines(settings_unlinked),
+        "SETTINGS_BOUNDS: dict[str, dict[str, tuple[tuple[str, object], ...]]] = {" + ("" if settings else "}"),
+    ]
+    for cls, fields in settings.items():
+        lines.append(f"    {_literal(cls)}: {{")
+        for field, found in fields.items():
+            lines += _lines(8, f"{_literal(field)}: ", tuple(found))
+        lines.append("    },")
+    lines += ["}"] if settings else []
+    lines += [
+        "",
+        "#: Where each constrained settings field's property is, by class and field.",
+        "SETTINGS_WHERE: dict[str, dict[str, str]] = {" + ("" if settings_where else "}"),
+    ]
+    for cls, located in settings_where.items():
+        lines.append(f"    {_literal(cls)}: {{")
+        lines += _where_lines(located)
+        lines.append("    },")
+    lines += ["}"] if settings_where else []
     return "\n".join(lines) + "\n"
+
+
+def _comment_lines(names: list[str]) -> list[str]:
+    """``names`` as comment lines of at most 120 characters (``none`` where there are none)."""
+    lines: list[str] = []
+    current = "#:"
+    for name in names or ["none"]:
+        if len(current) + 1 + len(name) + 1 > 120:
+            lines.append(current.rstrip(","))
+            current = "#:"
+        current += f" {name},"
+    return [*lines, current.rstrip(",")]
+
+
+def _where_lines(located: dict[str, str]) -> list[str]:
+    """A class's fields and their properties, one a line (split as ``ruff format`` splits a long one)."""
+    lines = []
+    for field, at in located.items():
+        one = f"        {_literal(field)}: {_literal(at)},"
+        lines += (
+            [one] if len(one) <= 120 else [f"        {_literal(field)}: (", f"            {_literal(at)}", "        ),"]
+        )
+    return lines
 
 
 def rendered() -> dict[Path, str]:

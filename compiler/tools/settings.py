@@ -34,7 +34,7 @@ def target(family: Family) -> Path:
 
 def rendered() -> dict[Path, str]:
     """Every shipped family's ``settings`` module, by where it is written."""
-    return {target(f): render_module(f) for f in shipped_families()}
+    return {target(f): render_module(f, bounded=True) for f in shipped_families()}
 
 
 def main(argv: list[str]) -> int:

@@ -71,6 +71,9 @@ class FieldSpec:
     shape: Shape
     required: bool
     doc: str
+    #: The field's property in the schemas and the schema that holds it (None: a field no property
+    #: gives, a slot's settings): compiler/tools/bounds.py writes its constraints from it.
+    schema: tuple[Mapping[str, Any], Mapping[str, Any]] | None = field(default=None, compare=False, repr=False)
 
     def annotation(self) -> str:
         text = self.shape.annotation()
@@ -248,7 +251,9 @@ class _Builder:
             doc_text = sub.get("description") or target.get("description") or ""
             self.described = doc_text
             shape = self.shape(sub, sub_doc, hint or _camel(key))
-            spec.fields.append(FieldSpec(key, attribute(key), shape, key in (required or ()), _first_line(doc_text)))
+            spec.fields.append(
+                FieldSpec(key, attribute(key), shape, key in (required or ()), _first_line(doc_text), (sub, sub_doc))
+            )
         # the module defines a record after the records its fields use
         self.records[name] = self.records.pop(name)
         return name
@@ -479,9 +484,10 @@ def _docstring(indent: int, text: str) -> list[str]:
     return [pad + line for line in lines]
 
 
-def render_module(family: Family) -> str:
+def render_module(family: Family, *, bounded: bool = False) -> str:
     """The family runtime's ``settings`` module: the records of :func:`settings_types`, formatted
-    as ruff formats them."""
+    as ruff formats them; ``bounded``: its records are held to the schema constraints the runtime's
+    ``bounds`` module gives them (``SETTINGS_BOUNDS``, written by compiler/tools/bounds.py)."""
     types = settings_types(family)
     out = [
         f'"""The records of the settings of every package of the {family.name} family (SETTINGS).',
@@ -498,9 +504,11 @@ def render_module(family: Family) -> str:
         "",
         "from __future__ import annotations",
         "",
-        "from civrules_runtime.records import SettingsRecord",
+        "from civrules_runtime.records import SettingsRecord" + (", bound" if bounded else ""),
         "",
     ]
+    if bounded:
+        out[-1:] = ["", "from .bounds import SETTINGS_BOUNDS, SETTINGS_WHERE", ""]
     out += [
         "# Typing names are needed only by type checkers: importing `typing` costs import time.",
         "TYPE_CHECKING = False",
@@ -547,6 +555,8 @@ def render_module(family: Family) -> str:
             ["self", "*", *(f"{f.attr}: {f.annotation()} = ..." for f in spec.fields)],
             ") -> Self: ...",
         )
+    if bounded:
+        out += ["", "", "bound(globals(), SETTINGS_BOUNDS, SETTINGS_WHERE)"]
     return "\n".join(out) + "\n"
 
 

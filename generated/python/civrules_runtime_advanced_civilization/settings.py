@@ -12,7 +12,9 @@ fact is absent or unknown (``key in record`` and ``record.unknown_fields`` tell 
 
 from __future__ import annotations
 
-from civrules_runtime.records import SettingsRecord
+from civrules_runtime.records import SettingsRecord, bound
+
+from .bounds import SETTINGS_BOUNDS, SETTINGS_WHERE
 
 # Typing names are needed only by type checkers: importing `typing` costs import time.
 TYPE_CHECKING = False
@@ -3311,3 +3313,6 @@ class Settings(SettingsRecord):
             commodities: Commodities | None = ...,
             map: Map | None = ...,
         ) -> Self: ...
+
+
+bound(globals(), SETTINGS_BOUNDS, SETTINGS_WHERE)

@@ -204,3 +204,551 @@ WHERE: dict[str, dict[str, str]] = {
         "size": "imperial-settlers/ruleset.schema.json#/properties/deck_building/properties/deck_size",
     },
 }
+
+#: Each settings record class's constrained fields (the runtime's ``settings`` module's classes, whose names
+#: may be records' too), by the same keywords. Settings fields no property constrains:
+#: GoodsUnlimited.value, GoodsUnlimited.rule, ColourlessCard.rule, CardUsesRaze.rule, CardUsesDeal.rule, CardUses.raze
+#: CardUses.deal, SetupItem.rule, StartingHand.rule, FirstGame.rule, Rounds.rule, Defence.movable
+#: Defence.discarded_at_clean_up, Defence.rule, Foundation.rule, ScoringTieBreak.rule, Scoring.rule
+#: SoloVirtualPlayer.faction, SoloVirtualPlayer.board, SoloVirtualPlayer.goods, SoloVirtualPlayer.marker
+#: SoloVirtualPlayer.rule, SoloAttackCards.targets, SoloAttackCards.rule, SoloSetupItem.rule, SoloLookoutStep.rule
+#: SoloAttackPriority.rule, SoloJapaneseTargetOrder.rule, DisagreementAlternative.value, Disagreement.chosen
+#: SoloWinning.disagreements, SoloWinning.rule, SoloAchievements.rule, Solo.virtual_player, Solo.attack_cards
+#: Solo.attack_priority, Solo.japanese_target_order, Solo.defence_protects, Solo.samurai_protects, Solo.winning
+#: Solo.achievements, Solo.rule, DeckBuildingOwnFactionOnly.value, DeckBuildingOwnFactionOnly.inferred
+#: DeckBuildingOwnFactionOnly.rule, DeckBuilding.all_copies, DeckBuilding.own_faction_only, DeckBuilding.rule
+#: NamedCardsNotIdentifiedItem.rule, Settings.rulebook, Settings.goods_unlimited, Settings.card_uses
+#: Settings.starting_hand, Settings.first_game, Settings.rounds, Settings.defence, Settings.foundation
+#: Settings.scoring, Settings.solo, Settings.deck_building
+SETTINGS_BOUNDS: dict[str, dict[str, tuple[tuple[str, object], ...]]] = {
+    "SuppressItem": {
+        "code": (("pattern", "^[A-Z][0-9]{3}$"),),
+        "file": (("pattern", "^(?!/)(?!.*\\.\\.)[A-Za-z0-9_][A-Za-z0-9_./-]*$"),),
+        "target": (("minLength", 1),),
+        "reason": (("minLength", 1),),
+    },
+    "Rulebook": {
+        "title": (("minLength", 1),),
+        "rule_index": (("pattern", "^(?!/)(?!.*\\.\\.)[A-Za-z0-9_][A-Za-z0-9_./-]*$"),),
+        "note": (("minLength", 1),),
+    },
+    "GoodsUnlimited": {
+        "source": (
+            ("minLength", 1),
+            (
+                "pattern",
+                "^(?!\\s*$)(?![A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+(?::\\S|@(?![0-9a-f]{40}:\\S)))(?!(?:[^;]*;)+\\s*[A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+@(?![0-9a-f]{40}:\\S))(?!(?:[^(]*\\()+\\s*[A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+(?::\\S|@(?![0-9a-f]{40}:\\S)))",
+            ),
+        ),
+        "note": (("minLength", 1),),
+    },
+    "ColourlessCard": {
+        "card": (("maxLength", 64), ("pattern", "^[a-z][a-z0-9_]*$")),
+        "source": (
+            ("minLength", 1),
+            (
+                "pattern",
+                "^(?!\\s*$)(?![A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+(?::\\S|@(?![0-9a-f]{40}:\\S)))(?!(?:[^;]*;)+\\s*[A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+@(?![0-9a-f]{40}:\\S))(?!(?:[^(]*\\()+\\s*[A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+(?::\\S|@(?![0-9a-f]{40}:\\S)))",
+            ),
+        ),
+        "note": (("minLength", 1),),
+    },
+    "CardUsesRaze": {
+        "spoils_on": (("minItems", 1), ("items_maxLength", 64), ("items_pattern", "^[a-z][a-z0-9_]*$")),
+        "source": (
+            ("minLength", 1),
+            (
+                "pattern",
+                "^(?!\\s*$)(?![A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+(?::\\S|@(?![0-9a-f]{40}:\\S)))(?!(?:[^;]*;)+\\s*[A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+@(?![0-9a-f]{40}:\\S))(?!(?:[^(]*\\()+\\s*[A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+(?::\\S|@(?![0-9a-f]{40}:\\S)))",
+            ),
+        ),
+        "note": (("minLength", 1),),
+    },
+    "CardUsesDeal": {
+        "deal_on": (("minItems", 1), ("items_maxLength", 64), ("items_pattern", "^[a-z][a-z0-9_]*$")),
+        "source": (
+            ("minLength", 1),
+            (
+                "pattern",
+                "^(?!\\s*$)(?![A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+(?::\\S|@(?![0-9a-f]{40}:\\S)))(?!(?:[^;]*;)+\\s*[A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+@(?![0-9a-f]{40}:\\S))(?!(?:[^(]*\\()+\\s*[A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+(?::\\S|@(?![0-9a-f]{40}:\\S)))",
+            ),
+        ),
+        "note": (("minLength", 1),),
+    },
+    "SetupItem": {
+        "step": (("minimum", 1),),
+        "text": (("minLength", 1),),
+        "source": (
+            ("minLength", 1),
+            (
+                "pattern",
+                "^(?!\\s*$)(?![A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+(?::\\S|@(?![0-9a-f]{40}:\\S)))(?!(?:[^;]*;)+\\s*[A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+@(?![0-9a-f]{40}:\\S))(?!(?:[^(]*\\()+\\s*[A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+(?::\\S|@(?![0-9a-f]{40}:\\S)))",
+            ),
+        ),
+        "note": (("minLength", 1),),
+    },
+    "StartingHand": {
+        "common": (("minimum", 0),),
+        "faction": (("minimum", 0),),
+        "source": (
+            ("minLength", 1),
+            (
+                "pattern",
+                "^(?!\\s*$)(?![A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+(?::\\S|@(?![0-9a-f]{40}:\\S)))(?!(?:[^;]*;)+\\s*[A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+@(?![0-9a-f]{40}:\\S))(?!(?:[^(]*\\()+\\s*[A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+(?::\\S|@(?![0-9a-f]{40}:\\S)))",
+            ),
+        ),
+        "note": (("minLength", 1),),
+    },
+    "FirstGame": {
+        "factions": (("minItems", 1), ("items_maxLength", 64), ("items_pattern", "^[a-z][a-z0-9_]*$")),
+        "players": (("minimum", 1),),
+        "source": (
+            ("minLength", 1),
+            (
+                "pattern",
+                "^(?!\\s*$)(?![A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+(?::\\S|@(?![0-9a-f]{40}:\\S)))(?!(?:[^;]*;)+\\s*[A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+@(?![0-9a-f]{40}:\\S))(?!(?:[^(]*\\()+\\s*[A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+(?::\\S|@(?![0-9a-f]{40}:\\S)))",
+            ),
+        ),
+        "note": (("minLength", 1),),
+    },
+    "Rounds": {
+        "count": (("minimum", 1),),
+        "source": (
+            ("minLength", 1),
+            (
+                "pattern",
+                "^(?!\\s*$)(?![A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+(?::\\S|@(?![0-9a-f]{40}:\\S)))(?!(?:[^;]*;)+\\s*[A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+@(?![0-9a-f]{40}:\\S))(?!(?:[^(]*\\()+\\s*[A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+(?::\\S|@(?![0-9a-f]{40}:\\S)))",
+            ),
+        ),
+        "note": (("minLength", 1),),
+    },
+    "Defence": {
+        "tokens_per_production_phase": (("minimum", 0),),
+        "placed_on": (("enum", ("common_location",)),),
+        "raze_added": (("minimum", 0),),
+        "source": (
+            ("minLength", 1),
+            (
+                "pattern",
+                "^(?!\\s*$)(?![A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+(?::\\S|@(?![0-9a-f]{40}:\\S)))(?!(?:[^;]*;)+\\s*[A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+@(?![0-9a-f]{40}:\\S))(?!(?:[^(]*\\()+\\s*[A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+(?::\\S|@(?![0-9a-f]{40}:\\S)))",
+            ),
+        ),
+        "note": (("minLength", 1),),
+    },
+    "Foundation": {
+        "owner_gains": (("items_maxLength", 64), ("items_pattern", "^[a-z][a-z0-9_]*$")),
+        "use": (("minLength", 1),),
+        "source": (
+            ("minLength", 1),
+            (
+                "pattern",
+                "^(?!\\s*$)(?![A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+(?::\\S|@(?![0-9a-f]{40}:\\S)))(?!(?:[^;]*;)+\\s*[A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+@(?![0-9a-f]{40}:\\S))(?!(?:[^(]*\\()+\\s*[A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+(?::\\S|@(?![0-9a-f]{40}:\\S)))",
+            ),
+        ),
+        "note": (("minLength", 1),),
+    },
+    "ScoringTieBreak": {
+        "id": (("maxLength", 64), ("pattern", "^[a-z][a-z0-9_]*$")),
+        "text": (("minLength", 1),),
+        "source": (
+            ("minLength", 1),
+            (
+                "pattern",
+                "^(?!\\s*$)(?![A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+(?::\\S|@(?![0-9a-f]{40}:\\S)))(?!(?:[^;]*;)+\\s*[A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+@(?![0-9a-f]{40}:\\S))(?!(?:[^(]*\\()+\\s*[A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+(?::\\S|@(?![0-9a-f]{40}:\\S)))",
+            ),
+        ),
+        "note": (("minLength", 1),),
+    },
+    "Scoring": {
+        "common_location_vp": (("minimum", 0),),
+        "faction_location_vp": (("minimum", 0),),
+        "tie_breaks": (("minItems", 1),),
+        "source": (
+            ("minLength", 1),
+            (
+                "pattern",
+                "^(?!\\s*$)(?![A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+(?::\\S|@(?![0-9a-f]{40}:\\S)))(?!(?:[^;]*;)+\\s*[A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+@(?![0-9a-f]{40}:\\S))(?!(?:[^(]*\\()+\\s*[A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+(?::\\S|@(?![0-9a-f]{40}:\\S)))",
+            ),
+        ),
+        "note": (("minLength", 1),),
+    },
+    "SoloVirtualPlayer": {
+        "source": (
+            ("minLength", 1),
+            (
+                "pattern",
+                "^(?!\\s*$)(?![A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+(?::\\S|@(?![0-9a-f]{40}:\\S)))(?!(?:[^;]*;)+\\s*[A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+@(?![0-9a-f]{40}:\\S))(?!(?:[^(]*\\()+\\s*[A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+(?::\\S|@(?![0-9a-f]{40}:\\S)))",
+            ),
+        ),
+        "note": (("minLength", 1),),
+    },
+    "SoloAttackCards": {
+        "count": (("minimum", 1),),
+        "source": (
+            ("minLength", 1),
+            (
+                "pattern",
+                "^(?!\\s*$)(?![A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+(?::\\S|@(?![0-9a-f]{40}:\\S)))(?!(?:[^;]*;)+\\s*[A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+@(?![0-9a-f]{40}:\\S))(?!(?:[^(]*\\()+\\s*[A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+(?::\\S|@(?![0-9a-f]{40}:\\S)))",
+            ),
+        ),
+        "note": (("minLength", 1),),
+    },
+    "SoloSetupItem": {
+        "step": (("minimum", 1),),
+        "text": (("minLength", 1),),
+        "source": (
+            ("minLength", 1),
+            (
+                "pattern",
+                "^(?!\\s*$)(?![A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+(?::\\S|@(?![0-9a-f]{40}:\\S)))(?!(?:[^;]*;)+\\s*[A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+@(?![0-9a-f]{40}:\\S))(?!(?:[^(]*\\()+\\s*[A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+(?::\\S|@(?![0-9a-f]{40}:\\S)))",
+            ),
+        ),
+        "note": (("minLength", 1),),
+    },
+    "SoloLookoutStep": {
+        "step": (("minimum", 1),),
+        "text": (("minLength", 1),),
+        "source": (
+            ("minLength", 1),
+            (
+                "pattern",
+                "^(?!\\s*$)(?![A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+(?::\\S|@(?![0-9a-f]{40}:\\S)))(?!(?:[^;]*;)+\\s*[A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+@(?![0-9a-f]{40}:\\S))(?!(?:[^(]*\\()+\\s*[A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+(?::\\S|@(?![0-9a-f]{40}:\\S)))",
+            ),
+        ),
+        "note": (("minLength", 1),),
+    },
+    "SoloAttackPriority": {
+        "by_kind": (("minItems", 1), ("items_maxLength", 64), ("items_pattern", "^[a-z][a-z0-9_]*$")),
+        "then": (("minItems", 1), ("items_enum", ("highest_cost_in_resources", "more_stone", "player_choice"))),
+        "source": (
+            ("minLength", 1),
+            (
+                "pattern",
+                "^(?!\\s*$)(?![A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+(?::\\S|@(?![0-9a-f]{40}:\\S)))(?!(?:[^;]*;)+\\s*[A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+@(?![0-9a-f]{40}:\\S))(?!(?:[^(]*\\()+\\s*[A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+(?::\\S|@(?![0-9a-f]{40}:\\S)))",
+            ),
+        ),
+        "note": (("minLength", 1),),
+    },
+    "SoloJapaneseTargetOrder": {
+        "order": (("items_maxLength", 64), ("items_pattern", "^[a-z][a-z0-9_]*$")),
+        "source": (
+            ("minLength", 1),
+            (
+                "pattern",
+                "^(?!\\s*$)(?![A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+(?::\\S|@(?![0-9a-f]{40}:\\S)))(?!(?:[^;]*;)+\\s*[A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+@(?![0-9a-f]{40}:\\S))(?!(?:[^(]*\\()+\\s*[A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+(?::\\S|@(?![0-9a-f]{40}:\\S)))",
+            ),
+        ),
+        "note": (("minLength", 1),),
+    },
+    "DisagreementAlternative": {
+        "source": (
+            ("minLength", 1),
+            (
+                "pattern",
+                "^(?!\\s*$)(?![A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+(?::\\S|@(?![0-9a-f]{40}:\\S)))(?!(?:[^;]*;)+\\s*[A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+@(?![0-9a-f]{40}:\\S))(?!(?:[^(]*\\()+\\s*[A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+(?::\\S|@(?![0-9a-f]{40}:\\S)))",
+            ),
+        ),
+    },
+    "Disagreement": {
+        "field": (("minLength", 1),),
+        "alternatives": (("minItems", 1),),
+        "why": (("minLength", 1), ("pattern", "\\S")),
+    },
+    "SoloWinning": {
+        "compare": (("enum", ("faction_locations", "built_locations")),),
+        "source": (
+            ("minLength", 1),
+            (
+                "pattern",
+                "^(?!\\s*$)(?![A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+(?::\\S|@(?![0-9a-f]{40}:\\S)))(?!(?:[^;]*;)+\\s*[A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+@(?![0-9a-f]{40}:\\S))(?!(?:[^(]*\\()+\\s*[A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+(?::\\S|@(?![0-9a-f]{40}:\\S)))",
+            ),
+        ),
+        "note": (("minLength", 1),),
+    },
+    "SoloAchievementsLevel": {
+        "id": (("maxLength", 64), ("pattern", "^[a-z][a-z0-9_]*$")),
+        "name": (("minLength", 1), ("maxLength", 120)),
+        "at_least": (("minimum", 0),),
+        "below": (("minimum", 1),),
+    },
+    "SoloAchievements": {
+        "levels": (("minItems", 1),),
+        "source": (
+            ("minLength", 1),
+            (
+                "pattern",
+                "^(?!\\s*$)(?![A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+(?::\\S|@(?![0-9a-f]{40}:\\S)))(?!(?:[^;]*;)+\\s*[A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+@(?![0-9a-f]{40}:\\S))(?!(?:[^(]*\\()+\\s*[A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+(?::\\S|@(?![0-9a-f]{40}:\\S)))",
+            ),
+        ),
+        "note": (("minLength", 1),),
+    },
+    "Solo": {
+        "setup": (("minItems", 1),),
+        "phases": (("minItems", 1), ("items_maxLength", 64), ("items_pattern", "^[a-z][a-z0-9_]*$")),
+        "lookout_steps": (("minItems", 1),),
+        "attacks_per_round": (("minimum", 1),),
+        "locations_razed_per_attack": (("minimum", 1),),
+        "source": (
+            ("minLength", 1),
+            (
+                "pattern",
+                "^(?!\\s*$)(?![A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+(?::\\S|@(?![0-9a-f]{40}:\\S)))(?!(?:[^;]*;)+\\s*[A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+@(?![0-9a-f]{40}:\\S))(?!(?:[^(]*\\()+\\s*[A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+(?::\\S|@(?![0-9a-f]{40}:\\S)))",
+            ),
+        ),
+        "note": (("minLength", 1),),
+    },
+    "DeckBuildingPatternItem": {
+        "copies": (("minimum", 1),),
+        "cards": (("minimum", 0),),
+    },
+    "DeckBuildingOwnFactionOnly": {
+        "why": (("minLength", 1), ("pattern", "\\S")),
+        "source": (
+            ("minLength", 1),
+            (
+                "pattern",
+                "^(?!\\s*$)(?![A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+(?::\\S|@(?![0-9a-f]{40}:\\S)))(?!(?:[^;]*;)+\\s*[A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+@(?![0-9a-f]{40}:\\S))(?!(?:[^(]*\\()+\\s*[A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+(?::\\S|@(?![0-9a-f]{40}:\\S)))",
+            ),
+        ),
+        "note": (("minLength", 1),),
+    },
+    "DeckBuilding": {
+        "deck_size": (("minimum", 1),),
+        "pattern": (("minItems", 1),),
+        "source": (
+            ("minLength", 1),
+            (
+                "pattern",
+                "^(?!\\s*$)(?![A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+(?::\\S|@(?![0-9a-f]{40}:\\S)))(?!(?:[^;]*;)+\\s*[A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+@(?![0-9a-f]{40}:\\S))(?!(?:[^(]*\\()+\\s*[A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+(?::\\S|@(?![0-9a-f]{40}:\\S)))",
+            ),
+        ),
+        "note": (("minLength", 1),),
+    },
+    "NamedCardsNotIdentifiedItem": {
+        "name": (("minLength", 1), ("maxLength", 120)),
+        "why": (("minLength", 1), ("pattern", "\\S")),
+    },
+    "Settings": {
+        "description": (("minLength", 1),),
+        "status": (("enum", ("official_variant", "house_rule")),),
+        "suppress": (("minItems", 1),),
+        "colourless_cards": (("minItems", 1),),
+        "setup": (("minItems", 1),),
+        "named_cards_not_identified": (("minItems", 1),),
+        "note": (("minLength", 1),),
+    },
+}
+
+#: Where each constrained settings field's property is, by class and field.
+SETTINGS_WHERE: dict[str, dict[str, str]] = {
+    "SuppressItem": {
+        "code": "imperial-settlers/ruleset.schema.json#/properties/suppress/items/properties/code",
+        "file": "imperial-settlers/ruleset.schema.json#/properties/suppress/items/properties/file",
+        "target": "imperial-settlers/ruleset.schema.json#/properties/suppress/items/properties/target",
+        "reason": "imperial-settlers/ruleset.schema.json#/properties/suppress/items/properties/reason",
+    },
+    "Rulebook": {
+        "title": "imperial-settlers/ruleset.schema.json#/properties/rulebook/properties/title",
+        "rule_index": "imperial-settlers/ruleset.schema.json#/properties/rulebook/properties/rule_index",
+        "note": "imperial-settlers/ruleset.schema.json#/properties/rulebook/properties/note",
+    },
+    "GoodsUnlimited": {
+        "source": "imperial-settlers/ruleset.schema.json#/properties/goods_unlimited/properties/source",
+        "note": "imperial-settlers/ruleset.schema.json#/properties/goods_unlimited/properties/note",
+    },
+    "ColourlessCard": {
+        "card": "imperial-settlers/ruleset.schema.json#/properties/colourless_cards/items/properties/card",
+        "source": "imperial-settlers/ruleset.schema.json#/properties/colourless_cards/items/properties/source",
+        "note": "imperial-settlers/ruleset.schema.json#/properties/colourless_cards/items/properties/note",
+    },
+    "CardUsesRaze": {
+        "spoils_on": "imperial-settlers/ruleset.schema.json#/properties/card_uses/properties/raze/properties/spoils_on",
+        "source": "imperial-settlers/ruleset.schema.json#/properties/card_uses/properties/raze/properties/source",
+        "note": "imperial-settlers/ruleset.schema.json#/properties/card_uses/properties/raze/properties/note",
+    },
+    "CardUsesDeal": {
+        "deal_on": "imperial-settlers/ruleset.schema.json#/properties/card_uses/properties/deal/properties/deal_on",
+        "source": "imperial-settlers/ruleset.schema.json#/properties/card_uses/properties/deal/properties/source",
+        "note": "imperial-settlers/ruleset.schema.json#/properties/card_uses/properties/deal/properties/note",
+    },
+    "SetupItem": {
+        "step": "imperial-settlers/ruleset.schema.json#/properties/setup/items/properties/step",
+        "text": "imperial-settlers/ruleset.schema.json#/properties/setup/items/properties/text",
+        "source": "imperial-settlers/ruleset.schema.json#/properties/setup/items/properties/source",
+        "note": "imperial-settlers/ruleset.schema.json#/properties/setup/items/properties/note",
+    },
+    "StartingHand": {
+        "common": "imperial-settlers/ruleset.schema.json#/properties/starting_hand/properties/common",
+        "faction": "imperial-settlers/ruleset.schema.json#/properties/starting_hand/properties/faction",
+        "source": "imperial-settlers/ruleset.schema.json#/properties/starting_hand/properties/source",
+        "note": "imperial-settlers/ruleset.schema.json#/properties/starting_hand/properties/note",
+    },
+    "FirstGame": {
+        "factions": "imperial-settlers/ruleset.schema.json#/properties/first_game/properties/factions",
+        "players": "imperial-settlers/ruleset.schema.json#/properties/first_game/properties/players",
+        "source": "imperial-settlers/ruleset.schema.json#/properties/first_game/properties/source",
+        "note": "imperial-settlers/ruleset.schema.json#/properties/first_game/properties/note",
+    },
+    "Rounds": {
+        "count": "imperial-settlers/ruleset.schema.json#/properties/rounds/properties/count",
+        "source": "imperial-settlers/ruleset.schema.json#/properties/rounds/properties/source",
+        "note": "imperial-settlers/ruleset.schema.json#/properties/rounds/properties/note",
+    },
+    "Defence": {
+        "tokens_per_production_phase": (
+            "imperial-settlers/ruleset.schema.json#/properties/defence/properties/tokens_per_production_phase"
+        ),
+        "placed_on": "imperial-settlers/ruleset.schema.json#/properties/defence/properties/placed_on",
+        "raze_added": "imperial-settlers/ruleset.schema.json#/properties/defence/properties/raze_added",
+        "source": "imperial-settlers/ruleset.schema.json#/properties/defence/properties/source",
+        "note": "imperial-settlers/ruleset.schema.json#/properties/defence/properties/note",
+    },
+    "Foundation": {
+        "owner_gains": "imperial-settlers/ruleset.schema.json#/properties/foundation/properties/owner_gains",
+        "use": "imperial-settlers/ruleset.schema.json#/properties/foundation/properties/use",
+        "source": "imperial-settlers/ruleset.schema.json#/properties/foundation/properties/source",
+        "note": "imperial-settlers/ruleset.schema.json#/properties/foundation/properties/note",
+    },
+    "ScoringTieBreak": {
+        "id": "imperial-settlers/ruleset.schema.json#/properties/scoring/properties/tie_breaks/items/properties/id",
+        "text": "imperial-settlers/ruleset.schema.json#/properties/scoring/properties/tie_breaks/items/properties/text",
+        "source": (
+            "imperial-settlers/ruleset.schema.json#/properties/scoring/properties/tie_breaks/items/properties/source"
+        ),
+        "note": "imperial-settlers/ruleset.schema.json#/properties/scoring/properties/tie_breaks/items/properties/note",
+    },
+    "Scoring": {
+        "common_location_vp": "imperial-settlers/ruleset.schema.json#/properties/scoring/properties/common_location_vp",
+        "faction_location_vp": (
+            "imperial-settlers/ruleset.schema.json#/properties/scoring/properties/faction_location_vp"
+        ),
+        "tie_breaks": "imperial-settlers/ruleset.schema.json#/properties/scoring/properties/tie_breaks",
+        "source": "imperial-settlers/ruleset.schema.json#/properties/scoring/properties/source",
+        "note": "imperial-settlers/ruleset.schema.json#/properties/scoring/properties/note",
+    },
+    "SoloVirtualPlayer": {
+        "source": "imperial-settlers/ruleset.schema.json#/properties/solo/properties/virtual_player/properties/source",
+        "note": "imperial-settlers/ruleset.schema.json#/properties/solo/properties/virtual_player/properties/note",
+    },
+    "SoloAttackCards": {
+        "count": "imperial-settlers/ruleset.schema.json#/properties/solo/properties/attack_cards/properties/count",
+        "source": "imperial-settlers/ruleset.schema.json#/properties/solo/properties/attack_cards/properties/source",
+        "note": "imperial-settlers/ruleset.schema.json#/properties/solo/properties/attack_cards/properties/note",
+    },
+    "SoloSetupItem": {
+        "step": "imperial-settlers/ruleset.schema.json#/properties/solo/properties/setup/items/properties/step",
+        "text": "imperial-settlers/ruleset.schema.json#/properties/solo/properties/setup/items/properties/text",
+        "source": "imperial-settlers/ruleset.schema.json#/properties/solo/properties/setup/items/properties/source",
+        "note": "imperial-settlers/ruleset.schema.json#/properties/solo/properties/setup/items/properties/note",
+    },
+    "SoloLookoutStep": {
+        "step": "imperial-settlers/ruleset.schema.json#/properties/solo/properties/lookout_steps/items/properties/step",
+        "text": "imperial-settlers/ruleset.schema.json#/properties/solo/properties/lookout_steps/items/properties/text",
+        "source": (
+            "imperial-settlers/ruleset.schema.json#/properties/solo/properties/lookout_steps/items/properties/source"
+        ),
+        "note": "imperial-settlers/ruleset.schema.json#/properties/solo/properties/lookout_steps/items/properties/note",
+    },
+    "SoloAttackPriority": {
+        "by_kind": (
+            "imperial-settlers/ruleset.schema.json#/properties/solo/properties/attack_priority/properties/by_kind"
+        ),
+        "then": "imperial-settlers/ruleset.schema.json#/properties/solo/properties/attack_priority/properties/then",
+        "source": "imperial-settlers/ruleset.schema.json#/properties/solo/properties/attack_priority/properties/source",
+        "note": "imperial-settlers/ruleset.schema.json#/properties/solo/properties/attack_priority/properties/note",
+    },
+    "SoloJapaneseTargetOrder": {
+        "order": (
+            "imperial-settlers/ruleset.schema.json#/properties/solo/properties/japanese_target_order/properties/order"
+        ),
+        "source": (
+            "imperial-settlers/ruleset.schema.json#/properties/solo/properties/japanese_target_order/properties/source"
+        ),
+        "note": (
+            "imperial-settlers/ruleset.schema.json#/properties/solo/properties/japanese_target_order/properties/note"
+        ),
+    },
+    "DisagreementAlternative": {
+        "source": (
+            "imperial-settlers/ruleset.schema.json#/$defs/disagreements/items/properties/alternatives/items/properties/source"
+        ),
+    },
+    "Disagreement": {
+        "field": "imperial-settlers/ruleset.schema.json#/$defs/disagreements/items/properties/field",
+        "alternatives": "imperial-settlers/ruleset.schema.json#/$defs/disagreements/items/properties/alternatives",
+        "why": "imperial-settlers/ruleset.schema.json#/$defs/disagreements/items/properties/why",
+    },
+    "SoloWinning": {
+        "compare": "imperial-settlers/ruleset.schema.json#/properties/solo/properties/winning/properties/compare",
+        "source": "imperial-settlers/ruleset.schema.json#/properties/solo/properties/winning/properties/source",
+        "note": "imperial-settlers/ruleset.schema.json#/properties/solo/properties/winning/properties/note",
+    },
+    "SoloAchievementsLevel": {
+        "id": (
+            "imperial-settlers/ruleset.schema.json#/properties/solo/properties/achievements/properties/levels/items/properties/id"
+        ),
+        "name": (
+            "imperial-settlers/ruleset.schema.json#/properties/solo/properties/achievements/properties/levels/items/properties/name"
+        ),
+        "at_least": (
+            "imperial-settlers/ruleset.schema.json#/properties/solo/properties/achievements/properties/levels/items/properties/at_least"
+        ),
+        "below": (
+            "imperial-settlers/ruleset.schema.json#/properties/solo/properties/achievements/properties/levels/items/properties/below"
+        ),
+    },
+    "SoloAchievements": {
+        "levels": "imperial-settlers/ruleset.schema.json#/properties/solo/properties/achievements/properties/levels",
+        "source": "imperial-settlers/ruleset.schema.json#/properties/solo/properties/achievements/properties/source",
+        "note": "imperial-settlers/ruleset.schema.json#/properties/solo/properties/achievements/properties/note",
+    },
+    "Solo": {
+        "setup": "imperial-settlers/ruleset.schema.json#/properties/solo/properties/setup",
+        "phases": "imperial-settlers/ruleset.schema.json#/properties/solo/properties/phases",
+        "lookout_steps": "imperial-settlers/ruleset.schema.json#/properties/solo/properties/lookout_steps",
+        "attacks_per_round": "imperial-settlers/ruleset.schema.json#/properties/solo/properties/attacks_per_round",
+        "locations_razed_per_attack": (
+            "imperial-settlers/ruleset.schema.json#/properties/solo/properties/locations_razed_per_attack"
+        ),
+        "source": "imperial-settlers/ruleset.schema.json#/properties/solo/properties/source",
+        "note": "imperial-settlers/ruleset.schema.json#/properties/solo/properties/note",
+    },
+    "DeckBuildingPatternItem": {
+        "copies": (
+            "imperial-settlers/ruleset.schema.json#/properties/deck_building/properties/pattern/items/properties/copies"
+        ),
+        "cards": (
+            "imperial-settlers/ruleset.schema.json#/properties/deck_building/properties/pattern/items/properties/cards"
+        ),
+    },
+    "DeckBuildingOwnFactionOnly": {
+        "why": (
+            "imperial-settlers/ruleset.schema.json#/properties/deck_building/properties/own_faction_only/properties/why"
+        ),
+        "source": (
+            "imperial-settlers/ruleset.schema.json#/properties/deck_building/properties/own_faction_only/properties/source"
+        ),
+        "note": (
+            "imperial-settlers/ruleset.schema.json#/properties/deck_building/properties/own_faction_only/properties/note"
+        ),
+    },
+    "DeckBuilding": {
+        "deck_size": "imperial-settlers/ruleset.schema.json#/properties/deck_building/properties/deck_size",
+        "pattern": "imperial-settlers/ruleset.schema.json#/properties/deck_building/properties/pattern",
+        "source": "imperial-settlers/ruleset.schema.json#/properties/deck_building/properties/source",
+        "note": "imperial-settlers/ruleset.schema.json#/properties/deck_building/properties/note",
+    },
+    "NamedCardsNotIdentifiedItem": {
+        "name": "imperial-settlers/ruleset.schema.json#/properties/named_cards_not_identified/items/properties/name",
+        "why": "imperial-settlers/ruleset.schema.json#/properties/named_cards_not_identified/items/properties/why",
+    },
+    "Settings": {
+        "description": "imperial-settlers/ruleset.schema.json#/properties/description",
+        "status": "imperial-settlers/ruleset.schema.json#/properties/status",
+        "suppress": "imperial-settlers/ruleset.schema.json#/properties/suppress",
+        "colourless_cards": "imperial-settlers/ruleset.schema.json#/properties/colourless_cards",
+        "setup": "imperial-settlers/ruleset.schema.json#/properties/setup",
+        "named_cards_not_identified": "imperial-settlers/ruleset.schema.json#/properties/named_cards_not_identified",
+        "note": "imperial-settlers/ruleset.schema.json#/properties/note",
+    },
+}

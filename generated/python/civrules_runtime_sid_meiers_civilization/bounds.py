@@ -224,3 +224,499 @@ WHERE: dict[str, dict[str, str]] = {
         "discount_technology": "sid-meiers-civilization/wonders.schema.json#/properties/wonders/items/properties/discount/properties/technology",
     },
 }
+
+#: Each settings record class's constrained fields (the runtime's ``settings`` module's classes, whose names
+#: may be records' too), by the same keywords. Settings fields no property constrains:
+#: DisagreementAlternative.value, Disagreement.chosen, TurnOrder.rule, TurnOrder.disagreements
+#: CitiesPlacementItem.rule, CitiesPlacementItem.disagreements, Cities.raised_limit, Cities.placement
+#: Cities.centre_yields, Cities.rule, Cities.disagreements, Trade.kept_between_turns, Trade.rule, Trade.disagreements
+#: Production.saved, Production.figures, Production.rule, Production.disagreements, Research.spends_all_trade
+#: Research.rule, Research.disagreements, PyramidEachLevelNeedsOneMoreBelow.value
+#: PyramidEachLevelNeedsOneMoreBelow.inferred, PyramidEachLevelNeedsOneMoreBelow.rule
+#: PyramidEachLevelNeedsOneMoreBelow.disagreements, Pyramid.minimums, Pyramid.each_level_needs_one_more_below
+#: Pyramid.starting_technology_in_base_row, Pyramid.rule, Pyramid.disagreements, Movement.diagonal, Movement.rule
+#: Movement.disagreements, Villages.rule, Villages.disagreements, CultureHand.rule, CultureHand.disagreements
+#: CombatBattleHand.rule, CombatBattleHand.disagreements, CombatLoot.figures, CombatLoot.city, Combat.battle_hand
+#: Combat.loot, Combat.rule, Combat.disagreements, Coins.token_coins_lost, Coins.rule, Coins.disagreements
+#: TieBreakAdvanced.military_ends_at_once, TieBreakAdvanced.others_finish_the_turn, TieBreak.advanced, TieBreak.rule
+#: TieBreak.disagreements, Settings.rulebook, Settings.turn_order, Settings.cities, Settings.trade, Settings.production
+#: Settings.research, Settings.pyramid, Settings.movement, Settings.villages, Settings.culture_hand, Settings.combat
+#: Settings.coins, Settings.tie_break, Settings.technologies
+SETTINGS_BOUNDS: dict[str, dict[str, tuple[tuple[str, object], ...]]] = {
+    "Technologies": {
+        "declared_count": (("minimum", 1),),
+    },
+    "SuppressItem": {
+        "code": (("pattern", "^[A-Z][0-9]{3}$"),),
+        "file": (("pattern", "^(?!/)(?!.*\\.\\.)[A-Za-z0-9_][A-Za-z0-9_./-]*$"),),
+        "target": (("minLength", 1),),
+        "reason": (("minLength", 1),),
+    },
+    "Rulebook": {
+        "title": (("minLength", 1),),
+        "rule_index": (("pattern", "^(?!/)(?!.*\\.\\.)[A-Za-z0-9_][A-Za-z0-9_./-]*$"),),
+    },
+    "DisagreementAlternative": {
+        "source": (
+            ("minLength", 1),
+            (
+                "pattern",
+                "^(?!\\s*$)(?![A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+(?::\\S|@(?![0-9a-f]{40}:\\S)))(?!(?:[^;]*;)+\\s*[A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+@(?![0-9a-f]{40}:\\S))(?!(?:[^(]*\\()+\\s*[A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+(?::\\S|@(?![0-9a-f]{40}:\\S)))",
+            ),
+        ),
+    },
+    "Disagreement": {
+        "field": (("minLength", 1),),
+        "alternatives": (("minItems", 1),),
+        "why": (("minLength", 1), ("pattern", "\\S")),
+    },
+    "TurnOrder": {
+        "direction": (("enum", ("left", "right")),),
+        "source": (
+            ("minLength", 1),
+            (
+                "pattern",
+                "^(?!\\s*$)(?![A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+(?::\\S|@(?![0-9a-f]{40}:\\S)))(?!(?:[^;]*;)+\\s*[A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+@(?![0-9a-f]{40}:\\S))(?!(?:[^(]*\\()+\\s*[A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+(?::\\S|@(?![0-9a-f]{40}:\\S)))",
+            ),
+        ),
+        "note": (("minLength", 1),),
+    },
+    "CitiesRaisedLimit": {
+        "technology": (("maxLength", 64), ("pattern", "^[a-z][a-z0-9_]*$")),
+        "limit": (("minimum", 1),),
+    },
+    "CitiesPlacementItem": {
+        "id": (
+            (
+                "enum",
+                (
+                    "not_water",
+                    "eight_neighbours_revealed",
+                    "not_next_to_hut_or_village",
+                    "not_next_to_enemy_figure",
+                    "three_squares_from_other_cities",
+                ),
+            ),
+        ),
+        "source": (
+            ("minLength", 1),
+            (
+                "pattern",
+                "^(?!\\s*$)(?![A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+(?::\\S|@(?![0-9a-f]{40}:\\S)))(?!(?:[^;]*;)+\\s*[A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+@(?![0-9a-f]{40}:\\S))(?!(?:[^(]*\\()+\\s*[A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+(?::\\S|@(?![0-9a-f]{40}:\\S)))",
+            ),
+        ),
+        "note": (("minLength", 1),),
+    },
+    "Cities": {
+        "limit": (("minimum", 1),),
+        "min_distance": (("minimum", 1),),
+        "founded_by": (("enum", ("scout",)),),
+        "source": (
+            ("minLength", 1),
+            (
+                "pattern",
+                "^(?!\\s*$)(?![A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+(?::\\S|@(?![0-9a-f]{40}:\\S)))(?!(?:[^;]*;)+\\s*[A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+@(?![0-9a-f]{40}:\\S))(?!(?:[^(]*\\()+\\s*[A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+(?::\\S|@(?![0-9a-f]{40}:\\S)))",
+            ),
+        ),
+        "note": (("minLength", 1),),
+    },
+    "Trade": {
+        "dial_max": (("minimum", 1),),
+        "tradeable": (
+            ("uniqueItems", True),
+            ("items_enum", ("promises", "trade_points", "culture_tokens", "resource_tokens", "culture_event_cards")),
+        ),
+        "source": (
+            ("minLength", 1),
+            (
+                "pattern",
+                "^(?!\\s*$)(?![A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+(?::\\S|@(?![0-9a-f]{40}:\\S)))(?!(?:[^;]*;)+\\s*[A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+@(?![0-9a-f]{40}:\\S))(?!(?:[^(]*\\()+\\s*[A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+(?::\\S|@(?![0-9a-f]{40}:\\S)))",
+            ),
+        ),
+        "note": (("minLength", 1),),
+    },
+    "ProductionFigures": {
+        "army": (("minimum", 1),),
+        "scout": (("minimum", 1),),
+    },
+    "Production": {
+        "trade_per_production": (("minimum", 1),),
+        "source": (
+            ("minLength", 1),
+            (
+                "pattern",
+                "^(?!\\s*$)(?![A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+(?::\\S|@(?![0-9a-f]{40}:\\S)))(?!(?:[^;]*;)+\\s*[A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+@(?![0-9a-f]{40}:\\S))(?!(?:[^(]*\\()+\\s*[A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+(?::\\S|@(?![0-9a-f]{40}:\\S)))",
+            ),
+        ),
+        "note": (("minLength", 1),),
+    },
+    "ResearchCost": {
+        "level": (("minimum", 1), ("maximum", 5)),
+        "trade": (("minimum", 1),),
+    },
+    "Research": {
+        "costs": (("minItems", 1),),
+        "trade_kept_per_coin": (("minimum", 0),),
+        "source": (
+            ("minLength", 1),
+            (
+                "pattern",
+                "^(?!\\s*$)(?![A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+(?::\\S|@(?![0-9a-f]{40}:\\S)))(?!(?:[^;]*;)+\\s*[A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+@(?![0-9a-f]{40}:\\S))(?!(?:[^(]*\\()+\\s*[A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+(?::\\S|@(?![0-9a-f]{40}:\\S)))",
+            ),
+        ),
+        "note": (("minLength", 1),),
+    },
+    "PyramidMinimum": {
+        "level": (("minimum", 1), ("maximum", 5)),
+        "count": (("minimum", 1),),
+    },
+    "PyramidEachLevelNeedsOneMoreBelow": {
+        "source": (
+            ("minLength", 1),
+            (
+                "pattern",
+                "^(?!\\s*$)(?![A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+(?::\\S|@(?![0-9a-f]{40}:\\S)))(?!(?:[^;]*;)+\\s*[A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+@(?![0-9a-f]{40}:\\S))(?!(?:[^(]*\\()+\\s*[A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+(?::\\S|@(?![0-9a-f]{40}:\\S)))",
+            ),
+        ),
+        "note": (("minLength", 1),),
+    },
+    "Pyramid": {
+        "levels": (("minimum", 1),),
+        "top_level": (("minimum", 1),),
+        "placement": (("enum", ("above_lower_row",)),),
+        "total": (("minimum", 1),),
+        "source": (
+            ("minLength", 1),
+            (
+                "pattern",
+                "^(?!\\s*$)(?![A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+(?::\\S|@(?![0-9a-f]{40}:\\S)))(?!(?:[^;]*;)+\\s*[A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+@(?![0-9a-f]{40}:\\S))(?!(?:[^(]*\\()+\\s*[A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+(?::\\S|@(?![0-9a-f]{40}:\\S)))",
+            ),
+        ),
+        "note": (("minLength", 1),),
+    },
+    "Movement": {
+        "travel_speed": (("minimum", 1),),
+        "stacking_limit": (("minimum", 1),),
+        "explore_cost": (("minimum", 1),),
+        "source": (
+            ("minLength", 1),
+            (
+                "pattern",
+                "^(?!\\s*$)(?![A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+(?::\\S|@(?![0-9a-f]{40}:\\S)))(?!(?:[^;]*;)+\\s*[A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+@(?![0-9a-f]{40}:\\S))(?!(?:[^(]*\\()+\\s*[A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+(?::\\S|@(?![0-9a-f]{40}:\\S)))",
+            ),
+        ),
+        "note": (("minLength", 1),),
+    },
+    "Villages": {
+        "barbarian_player": (("enum", ("left", "right")),),
+        "barbarian_units": (("uniqueItems", True), ("items_maxLength", 64), ("items_pattern", "^[a-z][a-z0-9_]*$")),
+        "barbarian_rank": (("minimum", 1),),
+        "source": (
+            ("minLength", 1),
+            (
+                "pattern",
+                "^(?!\\s*$)(?![A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+(?::\\S|@(?![0-9a-f]{40}:\\S)))(?!(?:[^;]*;)+\\s*[A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+@(?![0-9a-f]{40}:\\S))(?!(?:[^(]*\\()+\\s*[A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+(?::\\S|@(?![0-9a-f]{40}:\\S)))",
+            ),
+        ),
+        "note": (("minLength", 1),),
+    },
+    "CultureHand": {
+        "size": (("minimum", 1),),
+        "raised_by": (("maxLength", 64), ("pattern", "^[a-z][a-z0-9_]*$")),
+        "source": (
+            ("minLength", 1),
+            (
+                "pattern",
+                "^(?!\\s*$)(?![A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+(?::\\S|@(?![0-9a-f]{40}:\\S)))(?!(?:[^;]*;)+\\s*[A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+@(?![0-9a-f]{40}:\\S))(?!(?:[^(]*\\()+\\s*[A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+(?::\\S|@(?![0-9a-f]{40}:\\S)))",
+            ),
+        ),
+        "note": (("minLength", 1),),
+    },
+    "CombatBattleHand": {
+        "base": (("minimum", 1),),
+        "per_extra_figure": (("minimum", 0),),
+        "fundamentalism": (("minimum", 0),),
+        "defending_city": (("minimum", 0),),
+        "source": (
+            ("minLength", 1),
+            (
+                "pattern",
+                "^(?!\\s*$)(?![A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+(?::\\S|@(?![0-9a-f]{40}:\\S)))(?!(?:[^;]*;)+\\s*[A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+@(?![0-9a-f]{40}:\\S))(?!(?:[^(]*\\()+\\s*[A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+(?::\\S|@(?![0-9a-f]{40}:\\S)))",
+            ),
+        ),
+        "note": (("minLength", 1),),
+    },
+    "CombatLootFigures": {
+        "trade": (("minimum", 0),),
+        "culture": (("minimum", 0),),
+        "resources": (("minimum", 0),),
+    },
+    "CombatLootCity": {
+        "technologies": (("minimum", 0),),
+        "culture_cards": (("minimum", 0),),
+        "resources": (("minimum", 0),),
+    },
+    "CombatLoot": {
+        "capital": (("enum", ("military_victory",)),),
+    },
+    "Combat": {
+        "ties": (("enum", ("defender", "attacker")),),
+        "figures_lost_per_destroyed_units": (("minimum", 1),),
+        "source": (
+            ("minLength", 1),
+            (
+                "pattern",
+                "^(?!\\s*$)(?![A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+(?::\\S|@(?![0-9a-f]{40}:\\S)))(?!(?:[^;]*;)+\\s*[A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+@(?![0-9a-f]{40}:\\S))(?!(?:[^(]*\\()+\\s*[A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+(?::\\S|@(?![0-9a-f]{40}:\\S)))",
+            ),
+        ),
+        "note": (("minLength", 1),),
+    },
+    "Coins": {
+        "victory": (("minimum", 1),),
+        "source": (
+            ("minLength", 1),
+            (
+                "pattern",
+                "^(?!\\s*$)(?![A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+(?::\\S|@(?![0-9a-f]{40}:\\S)))(?!(?:[^;]*;)+\\s*[A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+@(?![0-9a-f]{40}:\\S))(?!(?:[^(]*\\()+\\s*[A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+(?::\\S|@(?![0-9a-f]{40}:\\S)))",
+            ),
+        ),
+        "note": (("minLength", 1),),
+    },
+    "TieBreakAdvanced": {
+        "score": (("items_enum", ("technologies", "culture_spaces", "coins")),),
+        "still_tied": (("enum", ("shared",)),),
+    },
+    "TieBreak": {
+        "default": (("enum", ("first_in_turn_order",)),),
+        "source": (
+            ("minLength", 1),
+            (
+                "pattern",
+                "^(?!\\s*$)(?![A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+(?::\\S|@(?![0-9a-f]{40}:\\S)))(?!(?:[^;]*;)+\\s*[A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+@(?![0-9a-f]{40}:\\S))(?!(?:[^(]*\\()+\\s*[A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+(?::\\S|@(?![0-9a-f]{40}:\\S)))",
+            ),
+        ),
+        "note": (("minLength", 1),),
+    },
+    "Settings": {
+        "description": (("minLength", 1),),
+        "status": (("enum", ("draft",)),),
+        "suppress": (("minItems", 1),),
+        "note": (("minLength", 1),),
+        "not_in_sources": (("items_minLength", 1),),
+    },
+}
+
+#: Where each constrained settings field's property is, by class and field.
+SETTINGS_WHERE: dict[str, dict[str, str]] = {
+    "Technologies": {
+        "declared_count": "sid-meiers-civilization/technologies.schema.json#/properties/declared_count",
+    },
+    "SuppressItem": {
+        "code": "sid-meiers-civilization/ruleset.schema.json#/properties/suppress/items/properties/code",
+        "file": "sid-meiers-civilization/ruleset.schema.json#/properties/suppress/items/properties/file",
+        "target": "sid-meiers-civilization/ruleset.schema.json#/properties/suppress/items/properties/target",
+        "reason": "sid-meiers-civilization/ruleset.schema.json#/properties/suppress/items/properties/reason",
+    },
+    "Rulebook": {
+        "title": "sid-meiers-civilization/ruleset.schema.json#/properties/rulebook/properties/title",
+        "rule_index": "sid-meiers-civilization/ruleset.schema.json#/properties/rulebook/properties/rule_index",
+    },
+    "DisagreementAlternative": {
+        "source": (
+            "sid-meiers-civilization/ruleset.schema.json#/$defs/disagreements/items/properties/alternatives/items/properties/source"
+        ),
+    },
+    "Disagreement": {
+        "field": "sid-meiers-civilization/ruleset.schema.json#/$defs/disagreements/items/properties/field",
+        "alternatives": (
+            "sid-meiers-civilization/ruleset.schema.json#/$defs/disagreements/items/properties/alternatives"
+        ),
+        "why": "sid-meiers-civilization/ruleset.schema.json#/$defs/disagreements/items/properties/why",
+    },
+    "TurnOrder": {
+        "direction": "sid-meiers-civilization/ruleset.schema.json#/properties/turn_order/properties/direction",
+        "source": "sid-meiers-civilization/ruleset.schema.json#/properties/turn_order/properties/source",
+        "note": "sid-meiers-civilization/ruleset.schema.json#/properties/turn_order/properties/note",
+    },
+    "CitiesRaisedLimit": {
+        "technology": (
+            "sid-meiers-civilization/ruleset.schema.json#/properties/cities/properties/raised_limit/properties/technology"
+        ),
+        "limit": (
+            "sid-meiers-civilization/ruleset.schema.json#/properties/cities/properties/raised_limit/properties/limit"
+        ),
+    },
+    "CitiesPlacementItem": {
+        "id": "sid-meiers-civilization/ruleset.schema.json#/properties/cities/properties/placement/items/properties/id",
+        "source": (
+            "sid-meiers-civilization/ruleset.schema.json#/properties/cities/properties/placement/items/properties/source"
+        ),
+        "note": (
+            "sid-meiers-civilization/ruleset.schema.json#/properties/cities/properties/placement/items/properties/note"
+        ),
+    },
+    "Cities": {
+        "limit": "sid-meiers-civilization/ruleset.schema.json#/properties/cities/properties/limit",
+        "min_distance": "sid-meiers-civilization/ruleset.schema.json#/properties/cities/properties/min_distance",
+        "founded_by": "sid-meiers-civilization/ruleset.schema.json#/properties/cities/properties/founded_by",
+        "source": "sid-meiers-civilization/ruleset.schema.json#/properties/cities/properties/source",
+        "note": "sid-meiers-civilization/ruleset.schema.json#/properties/cities/properties/note",
+    },
+    "Trade": {
+        "dial_max": "sid-meiers-civilization/ruleset.schema.json#/properties/trade/properties/dial_max",
+        "tradeable": "sid-meiers-civilization/ruleset.schema.json#/properties/trade/properties/tradeable",
+        "source": "sid-meiers-civilization/ruleset.schema.json#/properties/trade/properties/source",
+        "note": "sid-meiers-civilization/ruleset.schema.json#/properties/trade/properties/note",
+    },
+    "ProductionFigures": {
+        "army": "sid-meiers-civilization/ruleset.schema.json#/properties/production/properties/figures/properties/army",
+        "scout": (
+            "sid-meiers-civilization/ruleset.schema.json#/properties/production/properties/figures/properties/scout"
+        ),
+    },
+    "Production": {
+        "trade_per_production": (
+            "sid-meiers-civilization/ruleset.schema.json#/properties/production/properties/trade_per_production"
+        ),
+        "source": "sid-meiers-civilization/ruleset.schema.json#/properties/production/properties/source",
+        "note": "sid-meiers-civilization/ruleset.schema.json#/properties/production/properties/note",
+    },
+    "ResearchCost": {
+        "level": (
+            "sid-meiers-civilization/ruleset.schema.json#/properties/research/properties/costs/items/properties/level"
+        ),
+        "trade": (
+            "sid-meiers-civilization/ruleset.schema.json#/properties/research/properties/costs/items/properties/trade"
+        ),
+    },
+    "Research": {
+        "costs": "sid-meiers-civilization/ruleset.schema.json#/properties/research/properties/costs",
+        "trade_kept_per_coin": (
+            "sid-meiers-civilization/ruleset.schema.json#/properties/research/properties/trade_kept_per_coin"
+        ),
+        "source": "sid-meiers-civilization/ruleset.schema.json#/properties/research/properties/source",
+        "note": "sid-meiers-civilization/ruleset.schema.json#/properties/research/properties/note",
+    },
+    "PyramidMinimum": {
+        "level": (
+            "sid-meiers-civilization/ruleset.schema.json#/properties/pyramid/properties/minimums/items/properties/level"
+        ),
+        "count": (
+            "sid-meiers-civilization/ruleset.schema.json#/properties/pyramid/properties/minimums/items/properties/count"
+        ),
+    },
+    "PyramidEachLevelNeedsOneMoreBelow": {
+        "source": (
+            "sid-meiers-civilization/ruleset.schema.json#/properties/pyramid/properties/each_level_needs_one_more_below/properties/source"
+        ),
+        "note": (
+            "sid-meiers-civilization/ruleset.schema.json#/properties/pyramid/properties/each_level_needs_one_more_below/properties/note"
+        ),
+    },
+    "Pyramid": {
+        "levels": "sid-meiers-civilization/ruleset.schema.json#/properties/pyramid/properties/levels",
+        "top_level": "sid-meiers-civilization/ruleset.schema.json#/properties/pyramid/properties/top_level",
+        "placement": "sid-meiers-civilization/ruleset.schema.json#/properties/pyramid/properties/placement",
+        "total": "sid-meiers-civilization/ruleset.schema.json#/properties/pyramid/properties/total",
+        "source": "sid-meiers-civilization/ruleset.schema.json#/properties/pyramid/properties/source",
+        "note": "sid-meiers-civilization/ruleset.schema.json#/properties/pyramid/properties/note",
+    },
+    "Movement": {
+        "travel_speed": "sid-meiers-civilization/ruleset.schema.json#/properties/movement/properties/travel_speed",
+        "stacking_limit": "sid-meiers-civilization/ruleset.schema.json#/properties/movement/properties/stacking_limit",
+        "explore_cost": "sid-meiers-civilization/ruleset.schema.json#/properties/movement/properties/explore_cost",
+        "source": "sid-meiers-civilization/ruleset.schema.json#/properties/movement/properties/source",
+        "note": "sid-meiers-civilization/ruleset.schema.json#/properties/movement/properties/note",
+    },
+    "Villages": {
+        "barbarian_player": (
+            "sid-meiers-civilization/ruleset.schema.json#/properties/villages/properties/barbarian_player"
+        ),
+        "barbarian_units": (
+            "sid-meiers-civilization/ruleset.schema.json#/properties/villages/properties/barbarian_units"
+        ),
+        "barbarian_rank": "sid-meiers-civilization/ruleset.schema.json#/properties/villages/properties/barbarian_rank",
+        "source": "sid-meiers-civilization/ruleset.schema.json#/properties/villages/properties/source",
+        "note": "sid-meiers-civilization/ruleset.schema.json#/properties/villages/properties/note",
+    },
+    "CultureHand": {
+        "size": "sid-meiers-civilization/ruleset.schema.json#/properties/culture_hand/properties/size",
+        "raised_by": "sid-meiers-civilization/ruleset.schema.json#/properties/culture_hand/properties/raised_by",
+        "source": "sid-meiers-civilization/ruleset.schema.json#/properties/culture_hand/properties/source",
+        "note": "sid-meiers-civilization/ruleset.schema.json#/properties/culture_hand/properties/note",
+    },
+    "CombatBattleHand": {
+        "base": "sid-meiers-civilization/ruleset.schema.json#/properties/combat/properties/battle_hand/properties/base",
+        "per_extra_figure": (
+            "sid-meiers-civilization/ruleset.schema.json#/properties/combat/properties/battle_hand/properties/per_extra_figure"
+        ),
+        "fundamentalism": (
+            "sid-meiers-civilization/ruleset.schema.json#/properties/combat/properties/battle_hand/properties/fundamentalism"
+        ),
+        "defending_city": (
+            "sid-meiers-civilization/ruleset.schema.json#/properties/combat/properties/battle_hand/properties/defending_city"
+        ),
+        "source": (
+            "sid-meiers-civilization/ruleset.schema.json#/properties/combat/properties/battle_hand/properties/source"
+        ),
+        "note": "sid-meiers-civilization/ruleset.schema.json#/properties/combat/properties/battle_hand/properties/note",
+    },
+    "CombatLootFigures": {
+        "trade": (
+            "sid-meiers-civilization/ruleset.schema.json#/properties/combat/properties/loot/properties/figures/properties/trade"
+        ),
+        "culture": (
+            "sid-meiers-civilization/ruleset.schema.json#/properties/combat/properties/loot/properties/figures/properties/culture"
+        ),
+        "resources": (
+            "sid-meiers-civilization/ruleset.schema.json#/properties/combat/properties/loot/properties/figures/properties/resources"
+        ),
+    },
+    "CombatLootCity": {
+        "technologies": (
+            "sid-meiers-civilization/ruleset.schema.json#/properties/combat/properties/loot/properties/city/properties/technologies"
+        ),
+        "culture_cards": (
+            "sid-meiers-civilization/ruleset.schema.json#/properties/combat/properties/loot/properties/city/properties/culture_cards"
+        ),
+        "resources": (
+            "sid-meiers-civilization/ruleset.schema.json#/properties/combat/properties/loot/properties/city/properties/resources"
+        ),
+    },
+    "CombatLoot": {
+        "capital": "sid-meiers-civilization/ruleset.schema.json#/properties/combat/properties/loot/properties/capital",
+    },
+    "Combat": {
+        "ties": "sid-meiers-civilization/ruleset.schema.json#/properties/combat/properties/ties",
+        "figures_lost_per_destroyed_units": (
+            "sid-meiers-civilization/ruleset.schema.json#/properties/combat/properties/figures_lost_per_destroyed_units"
+        ),
+        "source": "sid-meiers-civilization/ruleset.schema.json#/properties/combat/properties/source",
+        "note": "sid-meiers-civilization/ruleset.schema.json#/properties/combat/properties/note",
+    },
+    "Coins": {
+        "victory": "sid-meiers-civilization/ruleset.schema.json#/properties/coins/properties/victory",
+        "source": "sid-meiers-civilization/ruleset.schema.json#/properties/coins/properties/source",
+        "note": "sid-meiers-civilization/ruleset.schema.json#/properties/coins/properties/note",
+    },
+    "TieBreakAdvanced": {
+        "score": (
+            "sid-meiers-civilization/ruleset.schema.json#/properties/tie_break/properties/advanced/properties/score"
+        ),
+        "still_tied": (
+            "sid-meiers-civilization/ruleset.schema.json#/properties/tie_break/properties/advanced/properties/still_tied"
+        ),
+    },
+    "TieBreak": {
+        "default": "sid-meiers-civilization/ruleset.schema.json#/properties/tie_break/properties/default",
+        "source": "sid-meiers-civilization/ruleset.schema.json#/properties/tie_break/properties/source",
+        "note": "sid-meiers-civilization/ruleset.schema.json#/properties/tie_break/properties/note",
+    },
+    "Settings": {
+        "description": "sid-meiers-civilization/ruleset.schema.json#/properties/description",
+        "status": "sid-meiers-civilization/ruleset.schema.json#/properties/status",
+        "suppress": "sid-meiers-civilization/ruleset.schema.json#/properties/suppress",
+        "note": "sid-meiers-civilization/ruleset.schema.json#/properties/note",
+        "not_in_sources": "sid-meiers-civilization/ruleset.schema.json#/properties/not_in_sources",
+    },
+}

@@ -684,3 +684,1005 @@ WHERE: dict[str, dict[str, str]] = {
         "players_max": "ruleset.schema.json#/properties/hand_limit/properties/by_players/items/properties/players/properties/max",
     },
 }
+
+#: Each settings record class's constrained fields (the runtime's ``settings`` module's classes, whose names
+#: may be records' too), by the same keywords. Settings fields no property constrains:
+#: DeclaredCount.rule, CivilizationCards.declared_count, TotalCards.rule, SetExample.rule, SetValue.same_good_only
+#: SetValue.rule, MiningSetBonus.rule, Mining.set_bonus, Mining.treasury_rule, Mining.rule
+#: TradeStackCalamityCards.rule, Purchase.rule, TradeStack.calamities, TradeStack.calamity_cards, TradeStack.rule
+#: Step.stacks, Step.rule, TradeStacksSetup.per_block, TradeStacksSetup.rule, TradeStacks.numbered_by_value
+#: TradeStacks.setup, TradeStacks.rule, DeckBlock.calamity_severities, DeckComposition.players, DeckComposition.rule
+#: BlockBonus.players, BlockBonus.may_exceed_printed_maximum, BlockBonus.rule, Commodities.total_cards
+#: Commodities.set_value, Commodities.mining, Commodities.trade_stacks, ExcludedBorder.rule, Map.excluded_borders
+#: NotInSources.map, NotInSources.player_counts, NotInSources.sequence_of_play, NotInSources.victory
+#: CreditPolicyPurchasesSeveralCardsPerTurn.value, CreditPolicyPurchasesSeveralCardsPerTurn.rule
+#: CreditPolicyPurchasesSameTurnCredits.value, CreditPolicyPurchasesSameTurnCredits.rule
+#: CreditPolicyPurchasesTreasuryWithinPrice.value, CreditPolicyPurchasesTreasuryWithinPrice.rule
+#: CreditPolicyPurchasesOverpayment.rule, CreditPolicyPurchases.several_cards_per_turn
+#: CreditPolicyPurchases.same_turn_credits, CreditPolicyPurchases.treasury_within_price
+#: CreditPolicyPurchases.overpayment, CreditPolicy.rule, CreditPolicy.credits_must_be_used
+#: CreditPolicy.free_when_covered, CreditPolicy.excess_lost, CreditPolicy.purchases, Components.rule, AstOrder.rule
+#: RuleText.rule, AstRegression.rule, AstLevel.rule, DisagreementAlternative.value, Disagreement.chosen, Ast.rule
+#: Ast.order, Ast.epoch_entry, Ast.frozen, Ast.regression, Ast.tracks, Ast.disagreements, PlayerCounts.rule
+#: SequenceOfPlay.rule, VictoryScoringItem.rule, Victory.rule, Victory.complete_final_turn, Victory.highest_wins
+#: Victory.disagreements, HandLimitByPlayer.players, HandLimitByPlayer.rule, HandLimitCardChange.change
+#: HandLimitCardChange.rule, HandLimit.rule, HandLimit.count_public, HandLimit.tradable_calamities_retained
+#: HandLimit.card_changes_cumulative, TaxationRateChange.rule, TaxationRateChangesCombination.cumulative
+#: TaxationRateChangesCombination.selective, TaxationRateChangesCombination.same_rate_all_cities
+#: TaxationRateChangesCombination.revolts_allowed, TaxationRateChangesCombination.rule
+#: TaxationRateCard.same_rate_all_cities, TaxationRateCard.rule, TaxationRevolt.rule, Taxation.rule
+#: Taxation.rate_changes_combination, Taxation.rate_card, Taxation.revolt, NonPlayerForceCalamityCard.tradable
+#: NonPlayerForceCalamityCard.rule, NonPlayerForce.activation, NonPlayerForce.calamity_card, NonPlayerForce.rule
+#: NonPlayerForce.disagreements, Settings.rulebook, Settings.not_in_sources, Settings.credit_policy
+#: Settings.components, Settings.nations, Settings.ast, Settings.player_counts, Settings.sequence_of_play
+#: Settings.victory, Settings.hand_limit, Settings.taxation, Settings.civilization_cards, Settings.commodities
+#: Settings.map
+SETTINGS_BOUNDS: dict[str, dict[str, tuple[tuple[str, object], ...]]] = {
+    "DeclaredCount": {
+        "count": (("minimum", 1), ("maximum", 10000)),
+        "source": (
+            ("minLength", 1),
+            (
+                "pattern",
+                "^(?!\\s*$)(?![A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+(?::\\S|@(?![0-9a-f]{40}:\\S)))(?!(?:[^;]*;)+\\s*[A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+@(?![0-9a-f]{40}:\\S))(?!(?:[^(]*\\()+\\s*[A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+(?::\\S|@(?![0-9a-f]{40}:\\S)))",
+            ),
+        ),
+        "note": (("minLength", 1),),
+    },
+    "TotalCards": {
+        "count": (("minimum", 1), ("maximum", 10000)),
+        "source": (
+            ("minLength", 1),
+            (
+                "pattern",
+                "^(?!\\s*$)(?![A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+(?::\\S|@(?![0-9a-f]{40}:\\S)))(?!(?:[^;]*;)+\\s*[A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+@(?![0-9a-f]{40}:\\S))(?!(?:[^(]*\\()+\\s*[A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+(?::\\S|@(?![0-9a-f]{40}:\\S)))",
+            ),
+        ),
+        "note": (("minLength", 1),),
+    },
+    "SetExample": {
+        "commodity": (("maxLength", 64), ("pattern", "^[a-z][a-z0-9_]*$")),
+        "cards": (("minimum", 1), ("maximum", 100)),
+        "set_value": (("minimum", 1),),
+        "source": (
+            ("minLength", 1),
+            (
+                "pattern",
+                "^(?!\\s*$)(?![A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+(?::\\S|@(?![0-9a-f]{40}:\\S)))(?!(?:[^;]*;)+\\s*[A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+@(?![0-9a-f]{40}:\\S))(?!(?:[^(]*\\()+\\s*[A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+(?::\\S|@(?![0-9a-f]{40}:\\S)))",
+            ),
+        ),
+    },
+    "SetValue": {
+        "formula": (("enum", ("count_squared_times_value",)),),
+        "max_set_size": (("enum", ("count_of_good",)),),
+        "examples": (("minItems", 1),),
+        "source": (
+            ("minLength", 1),
+            (
+                "pattern",
+                "^(?!\\s*$)(?![A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+(?::\\S|@(?![0-9a-f]{40}:\\S)))(?!(?:[^;]*;)+\\s*[A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+@(?![0-9a-f]{40}:\\S))(?!(?:[^(]*\\()+\\s*[A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+(?::\\S|@(?![0-9a-f]{40}:\\S)))",
+            ),
+        ),
+        "note": (("minLength", 1),),
+    },
+    "MiningSetBonus": {
+        "extra_cards": (("minimum", 1),),
+        "max_set_size": (("enum", ("count_of_good",)),),
+        "uses_per_turn": (("minimum", 1),),
+        "applies_when": (
+            ("minItems", 1),
+            ("uniqueItems", True),
+            ("items_enum", ("acquiring_civilization_cards", "ast_evaluation", "victory_evaluation")),
+        ),
+        "source": (
+            ("minLength", 1),
+            (
+                "pattern",
+                "^(?!\\s*$)(?![A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+(?::\\S|@(?![0-9a-f]{40}:\\S)))(?!(?:[^;]*;)+\\s*[A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+@(?![0-9a-f]{40}:\\S))(?!(?:[^(]*\\()+\\s*[A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+(?::\\S|@(?![0-9a-f]{40}:\\S)))",
+            ),
+        ),
+        "note": (("minLength", 1),),
+    },
+    "Mining": {
+        "card": (("maxLength", 64), ("pattern", "^[a-z][a-z0-9_]*$")),
+        "treasury_token_value": (("minimum", 2),),
+        "source": (
+            ("minLength", 1),
+            (
+                "pattern",
+                "^(?!\\s*$)(?![A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+(?::\\S|@(?![0-9a-f]{40}:\\S)))(?!(?:[^;]*;)+\\s*[A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+@(?![0-9a-f]{40}:\\S))(?!(?:[^(]*\\()+\\s*[A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+(?::\\S|@(?![0-9a-f]{40}:\\S)))",
+            ),
+        ),
+        "note": (("minLength", 1),),
+    },
+    "TradeStackCalamityCards": {
+        "non_tradable": (("minimum", 0),),
+        "tradable": (("minimum", 0),),
+        "minor": (("minimum", 0),),
+        "source": (
+            ("minLength", 1),
+            (
+                "pattern",
+                "^(?!\\s*$)(?![A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+(?::\\S|@(?![0-9a-f]{40}:\\S)))(?!(?:[^;]*;)+\\s*[A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+@(?![0-9a-f]{40}:\\S))(?!(?:[^(]*\\()+\\s*[A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+(?::\\S|@(?![0-9a-f]{40}:\\S)))",
+            ),
+        ),
+        "note": (("minLength", 1),),
+    },
+    "Purchase": {
+        "price": (("minimum", 1),),
+        "requires_card": (("maxLength", 64), ("pattern", "^[a-z][a-z0-9_]*$")),
+        "source": (
+            ("minLength", 1),
+            (
+                "pattern",
+                "^(?!\\s*$)(?![A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+(?::\\S|@(?![0-9a-f]{40}:\\S)))(?!(?:[^;]*;)+\\s*[A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+@(?![0-9a-f]{40}:\\S))(?!(?:[^(]*\\()+\\s*[A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+(?::\\S|@(?![0-9a-f]{40}:\\S)))",
+            ),
+        ),
+        "note": (("minLength", 1),),
+    },
+    "TradeStack": {
+        "number": (("minimum", 1), ("maximum", 9)),
+        "purchases": (("minItems", 1),),
+        "source": (
+            ("minLength", 1),
+            (
+                "pattern",
+                "^(?!\\s*$)(?![A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+(?::\\S|@(?![0-9a-f]{40}:\\S)))(?!(?:[^;]*;)+\\s*[A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+@(?![0-9a-f]{40}:\\S))(?!(?:[^(]*\\()+\\s*[A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+(?::\\S|@(?![0-9a-f]{40}:\\S)))",
+            ),
+        ),
+        "note": (("minLength", 1),),
+    },
+    "StackRange": {
+        "from_": (("minimum", 1), ("maximum", 9)),
+        "to": (("minimum", 1), ("maximum", 9)),
+    },
+    "Step": {
+        "step": (
+            (
+                "enum",
+                (
+                    "sort_commodities_by_stack",
+                    "shuffle_each_stack",
+                    "set_aside_commodities",
+                    "shuffle_in_tradable_calamities",
+                    "place_set_aside_on_top",
+                    "place_non_tradable_calamities_at_bottom",
+                ),
+            ),
+        ),
+        "count_per_stack": (("enum", ("players", "players_in_block")),),
+        "severities": (("minItems", 1), ("uniqueItems", True), ("items_enum", ("major", "minor"))),
+        "text": (("minLength", 1),),
+        "source": (
+            ("minLength", 1),
+            (
+                "pattern",
+                "^(?!\\s*$)(?![A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+(?::\\S|@(?![0-9a-f]{40}:\\S)))(?!(?:[^;]*;)+\\s*[A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+@(?![0-9a-f]{40}:\\S))(?!(?:[^(]*\\()+\\s*[A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+(?::\\S|@(?![0-9a-f]{40}:\\S)))",
+            ),
+        ),
+    },
+    "TradeStacksSetup": {
+        "steps": (("minItems", 1),),
+        "source": (
+            ("minLength", 1),
+            (
+                "pattern",
+                "^(?!\\s*$)(?![A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+(?::\\S|@(?![0-9a-f]{40}:\\S)))(?!(?:[^;]*;)+\\s*[A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+@(?![0-9a-f]{40}:\\S))(?!(?:[^(]*\\()+\\s*[A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+(?::\\S|@(?![0-9a-f]{40}:\\S)))",
+            ),
+        ),
+        "note": (("minLength", 1),),
+    },
+    "TradeStacks": {
+        "count": (("minimum", 1), ("maximum", 9)),
+        "stacks": (("minItems", 1),),
+        "source": (
+            ("minLength", 1),
+            (
+                "pattern",
+                "^(?!\\s*$)(?![A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+(?::\\S|@(?![0-9a-f]{40}:\\S)))(?!(?:[^;]*;)+\\s*[A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+@(?![0-9a-f]{40}:\\S))(?!(?:[^(]*\\()+\\s*[A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+(?::\\S|@(?![0-9a-f]{40}:\\S)))",
+            ),
+        ),
+        "note": (("minLength", 1),),
+    },
+    "PlayersRange": {
+        "min": (("minimum", 1), ("maximum", 64)),
+        "max": (("minimum", 1), ("maximum", 64)),
+    },
+    "DeckBlockCommodity": {
+        "commodity": (("maxLength", 64), ("pattern", "^[a-z][a-z0-9_]*$")),
+        "count": (("minimum", 0), ("maximum", 100)),
+        "share": (("enum", ("all", "half")),),
+        "note": (("minLength", 1),),
+    },
+    "DeckBlock": {
+        "block": (("enum", ("single", "west", "east")),),
+        "commodities": (("minItems", 1),),
+        "calamity_sets": (("minimum", 1),),
+        "note": (("minLength", 1),),
+    },
+    "DeckComposition": {
+        "map_region": (("enum", ("whole", "west", "east")),),
+        "decks": (("minItems", 1),),
+        "source": (
+            ("minLength", 1),
+            (
+                "pattern",
+                "^(?!\\s*$)(?![A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+(?::\\S|@(?![0-9a-f]{40}:\\S)))(?!(?:[^;]*;)+\\s*[A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+@(?![0-9a-f]{40}:\\S))(?!(?:[^(]*\\()+\\s*[A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+(?::\\S|@(?![0-9a-f]{40}:\\S)))",
+            ),
+        ),
+        "note": (("minLength", 1),),
+    },
+    "BlockBonus": {
+        "bonus": (("enum", ("face_value_per_card",)),),
+        "shared_goods": (("enum", ("bonus", "no_bonus")),),
+        "source": (
+            ("minLength", 1),
+            (
+                "pattern",
+                "^(?!\\s*$)(?![A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+(?::\\S|@(?![0-9a-f]{40}:\\S)))(?!(?:[^;]*;)+\\s*[A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+@(?![0-9a-f]{40}:\\S))(?!(?:[^(]*\\()+\\s*[A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+(?::\\S|@(?![0-9a-f]{40}:\\S)))",
+            ),
+        ),
+        "note": (("minLength", 1),),
+    },
+    "Commodities": {
+        "deck_compositions": (("minItems", 1),),
+        "non_native_block_bonus": (("minItems", 1),),
+    },
+    "ExcludedBorder": {
+        "areas": (
+            ("minItems", 2),
+            ("maxItems", 2),
+            ("uniqueItems", True),
+            ("items_maxLength", 64),
+            ("items_pattern", "^[a-z][a-z0-9_]*$"),
+        ),
+        "source": (
+            ("minLength", 1),
+            (
+                "pattern",
+                "^(?!\\s*$)(?![A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+(?::\\S|@(?![0-9a-f]{40}:\\S)))(?!(?:[^;]*;)+\\s*[A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+@(?![0-9a-f]{40}:\\S))(?!(?:[^(]*\\()+\\s*[A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+(?::\\S|@(?![0-9a-f]{40}:\\S)))",
+            ),
+        ),
+        "why": (("minLength", 1), ("pattern", "\\S")),
+        "note": (("minLength", 1),),
+    },
+    "Map": {
+        "two_coast_areas": (("uniqueItems", True), ("items_maxLength", 64), ("items_pattern", "^[a-z][a-z0-9_]*$")),
+    },
+    "SuppressItem": {
+        "code": (("pattern", "^[A-Z][0-9]{3}$"),),
+        "file": (("pattern", "^(?!/)(?!.*\\.\\.)[A-Za-z0-9_][A-Za-z0-9_./-]*$"),),
+        "target": (("minLength", 1),),
+        "reason": (("minLength", 1),),
+    },
+    "Rulebook": {
+        "title": (("minLength", 1),),
+        "rule_index": (("pattern", "^(?!/)(?!.*\\.\\.)[A-Za-z0-9_][A-Za-z0-9_./-]*$"),),
+        "note": (("minLength", 1),),
+    },
+    "CreditPolicyPurchasesSeveralCardsPerTurn": {
+        "source": (
+            ("minLength", 1),
+            (
+                "pattern",
+                "^(?!\\s*$)(?![A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+(?::\\S|@(?![0-9a-f]{40}:\\S)))(?!(?:[^;]*;)+\\s*[A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+@(?![0-9a-f]{40}:\\S))(?!(?:[^(]*\\()+\\s*[A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+(?::\\S|@(?![0-9a-f]{40}:\\S)))",
+            ),
+        ),
+        "text": (("minLength", 1),),
+        "note": (("minLength", 1),),
+    },
+    "CreditPolicyPurchasesSameTurnCredits": {
+        "source": (
+            ("minLength", 1),
+            (
+                "pattern",
+                "^(?!\\s*$)(?![A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+(?::\\S|@(?![0-9a-f]{40}:\\S)))(?!(?:[^;]*;)+\\s*[A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+@(?![0-9a-f]{40}:\\S))(?!(?:[^(]*\\()+\\s*[A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+(?::\\S|@(?![0-9a-f]{40}:\\S)))",
+            ),
+        ),
+        "text": (("minLength", 1),),
+        "note": (("minLength", 1),),
+    },
+    "CreditPolicyPurchasesTreasuryWithinPrice": {
+        "source": (
+            ("minLength", 1),
+            (
+                "pattern",
+                "^(?!\\s*$)(?![A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+(?::\\S|@(?![0-9a-f]{40}:\\S)))(?!(?:[^;]*;)+\\s*[A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+@(?![0-9a-f]{40}:\\S))(?!(?:[^(]*\\()+\\s*[A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+(?::\\S|@(?![0-9a-f]{40}:\\S)))",
+            ),
+        ),
+        "text": (("minLength", 1),),
+        "note": (("minLength", 1),),
+    },
+    "CreditPolicyPurchasesOverpayment": {
+        "value": (("enum", ("lost",)),),
+        "source": (
+            ("minLength", 1),
+            (
+                "pattern",
+                "^(?!\\s*$)(?![A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+(?::\\S|@(?![0-9a-f]{40}:\\S)))(?!(?:[^;]*;)+\\s*[A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+@(?![0-9a-f]{40}:\\S))(?!(?:[^(]*\\()+\\s*[A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+(?::\\S|@(?![0-9a-f]{40}:\\S)))",
+            ),
+        ),
+        "text": (("minLength", 1),),
+        "note": (("minLength", 1),),
+    },
+    "CreditPolicy": {
+        "source": (
+            ("minLength", 1),
+            (
+                "pattern",
+                "^(?!\\s*$)(?![A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+(?::\\S|@(?![0-9a-f]{40}:\\S)))(?!(?:[^;]*;)+\\s*[A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+@(?![0-9a-f]{40}:\\S))(?!(?:[^(]*\\()+\\s*[A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+(?::\\S|@(?![0-9a-f]{40}:\\S)))",
+            ),
+        ),
+        "group_credits": (("enum", ("other_cards_in_group", "credit_tokens_of_group")),),
+        "two_group_cards": (("enum", ("both_groups", "highest_group")),),
+        "same_target": (("enum", ("highest", "sum")),),
+        "across_owned_cards": (("enum", ("sum",)),),
+        "extra_credits": (("enum", ("added_once",)),),
+        "note": (("minLength", 1),),
+    },
+    "Components": {
+        "source": (
+            ("minLength", 1),
+            (
+                "pattern",
+                "^(?!\\s*$)(?![A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+(?::\\S|@(?![0-9a-f]{40}:\\S)))(?!(?:[^;]*;)+\\s*[A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+@(?![0-9a-f]{40}:\\S))(?!(?:[^(]*\\()+\\s*[A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+(?::\\S|@(?![0-9a-f]{40}:\\S)))",
+            ),
+        ),
+        "nation_sets": (("minimum", 1),),
+        "tokens_per_set": (("minimum", 1),),
+        "cities_per_set": (("minimum", 1),),
+        "ships_per_set": (("minimum", 1),),
+        "census_markers_per_set": (("minimum", 0),),
+        "succession_markers_per_set": (("minimum", 0),),
+        "note": (("minLength", 1),),
+    },
+    "AstOrder": {
+        "source": (
+            ("minLength", 1),
+            (
+                "pattern",
+                "^(?!\\s*$)(?![A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+(?::\\S|@(?![0-9a-f]{40}:\\S)))(?!(?:[^;]*;)+\\s*[A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+@(?![0-9a-f]{40}:\\S))(?!(?:[^(]*\\()+\\s*[A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+(?::\\S|@(?![0-9a-f]{40}:\\S)))",
+            ),
+        ),
+        "text": (("minLength", 1),),
+        "note": (("minLength", 1),),
+    },
+    "RuleText": {
+        "id": (("maxLength", 64), ("pattern", "^[a-z][a-z0-9_]*$")),
+        "text": (("minLength", 1),),
+        "source": (
+            ("minLength", 1),
+            (
+                "pattern",
+                "^(?!\\s*$)(?![A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+(?::\\S|@(?![0-9a-f]{40}:\\S)))(?!(?:[^;]*;)+\\s*[A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+@(?![0-9a-f]{40}:\\S))(?!(?:[^(]*\\()+\\s*[A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+(?::\\S|@(?![0-9a-f]{40}:\\S)))",
+            ),
+        ),
+        "note": (("minLength", 1),),
+    },
+    "AstRegression": {
+        "source": (
+            ("minLength", 1),
+            (
+                "pattern",
+                "^(?!\\s*$)(?![A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+(?::\\S|@(?![0-9a-f]{40}:\\S)))(?!(?:[^;]*;)+\\s*[A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+@(?![0-9a-f]{40}:\\S))(?!(?:[^(]*\\()+\\s*[A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+(?::\\S|@(?![0-9a-f]{40}:\\S)))",
+            ),
+        ),
+        "text": (("minLength", 1),),
+        "condition": (("enum", ("no_cities_in_play",)),),
+        "spaces_per_turn": (("minimum", 1),),
+        "except_epochs": (
+            ("minItems", 1),
+            ("uniqueItems", True),
+            ("items_maxLength", 64),
+            ("items_pattern", "^[a-z][a-z0-9_]*$"),
+        ),
+    },
+    "AstLevel": {
+        "id": (("maxLength", 64), ("pattern", "^[a-z][a-z0-9_]*$")),
+        "name": (("minLength", 1), ("maxLength", 120)),
+        "source": (
+            ("minLength", 1),
+            (
+                "pattern",
+                "^(?!\\s*$)(?![A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+(?::\\S|@(?![0-9a-f]{40}:\\S)))(?!(?:[^;]*;)+\\s*[A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+@(?![0-9a-f]{40}:\\S))(?!(?:[^(]*\\()+\\s*[A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+(?::\\S|@(?![0-9a-f]{40}:\\S)))",
+            ),
+        ),
+    },
+    "DisagreementAlternative": {
+        "source": (
+            ("minLength", 1),
+            (
+                "pattern",
+                "^(?!\\s*$)(?![A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+(?::\\S|@(?![0-9a-f]{40}:\\S)))(?!(?:[^;]*;)+\\s*[A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+@(?![0-9a-f]{40}:\\S))(?!(?:[^(]*\\()+\\s*[A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+(?::\\S|@(?![0-9a-f]{40}:\\S)))",
+            ),
+        ),
+    },
+    "Disagreement": {
+        "field": (("minLength", 1),),
+        "alternatives": (("minItems", 1),),
+        "why": (("minLength", 1), ("pattern", "\\S")),
+    },
+    "Ast": {
+        "source": (
+            ("minLength", 1),
+            (
+                "pattern",
+                "^(?!\\s*$)(?![A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+(?::\\S|@(?![0-9a-f]{40}:\\S)))(?!(?:[^;]*;)+\\s*[A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+@(?![0-9a-f]{40}:\\S))(?!(?:[^(]*\\()+\\s*[A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+(?::\\S|@(?![0-9a-f]{40}:\\S)))",
+            ),
+        ),
+        "text": (("minLength", 1),),
+        "spaces_per_track": (("minimum", 2), ("maximum", 100)),
+        "start_space": (("minimum", 0), ("maximum", 100)),
+        "finish_space": (("minimum", 2), ("maximum", 100)),
+        "points_per_space": (("minimum", 1),),
+        "advance_per_turn": (("minimum", 1),),
+        "finish_space_min_card_value": (("minimum", 1),),
+        "levels": (("minItems", 1),),
+        "note": (("minLength", 1),),
+    },
+    "PlayerCounts": {
+        "source": (
+            ("minLength", 1),
+            (
+                "pattern",
+                "^(?!\\s*$)(?![A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+(?::\\S|@(?![0-9a-f]{40}:\\S)))(?!(?:[^;]*;)+\\s*[A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+@(?![0-9a-f]{40}:\\S))(?!(?:[^(]*\\()+\\s*[A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+(?::\\S|@(?![0-9a-f]{40}:\\S)))",
+            ),
+        ),
+        "general_rules": (("minItems", 1),),
+        "note": (("minLength", 1),),
+    },
+    "SequenceOfPlay": {
+        "source": (
+            ("minLength", 1),
+            (
+                "pattern",
+                "^(?!\\s*$)(?![A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+(?::\\S|@(?![0-9a-f]{40}:\\S)))(?!(?:[^;]*;)+\\s*[A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+@(?![0-9a-f]{40}:\\S))(?!(?:[^(]*\\()+\\s*[A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+(?::\\S|@(?![0-9a-f]{40}:\\S)))",
+            ),
+        ),
+        "phase_count": (("minimum", 1),),
+        "general_rules": (("minItems", 1),),
+        "note": (("minLength", 1),),
+    },
+    "VictoryScoringItem": {
+        "id": (("maxLength", 64), ("pattern", "^[a-z][a-z0-9_]*$")),
+        "name": (("minLength", 1), ("maxLength", 120)),
+        "source": (
+            ("minLength", 1),
+            (
+                "pattern",
+                "^(?!\\s*$)(?![A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+(?::\\S|@(?![0-9a-f]{40}:\\S)))(?!(?:[^;]*;)+\\s*[A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+@(?![0-9a-f]{40}:\\S))(?!(?:[^(]*\\()+\\s*[A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+(?::\\S|@(?![0-9a-f]{40}:\\S)))",
+            ),
+        ),
+        "per": (
+            (
+                "enum",
+                (
+                    "civilization_card_face_value",
+                    "commodity_card_value",
+                    "treasury_token",
+                    "ast_space",
+                    "city",
+                    "civilization_card",
+                ),
+            ),
+        ),
+        "points": (("minimum", 0),),
+        "space_counting": (("enum", ("space_number", "spaces_advanced")),),
+        "card_value_min": (("minimum", 0),),
+        "card_value_below": (("minimum", 1),),
+        "text": (("minLength", 1),),
+        "note": (("minLength", 1),),
+    },
+    "Victory": {
+        "source": (
+            ("minLength", 1),
+            (
+                "pattern",
+                "^(?!\\s*$)(?![A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+(?::\\S|@(?![0-9a-f]{40}:\\S)))(?!(?:[^;]*;)+\\s*[A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+@(?![0-9a-f]{40}:\\S))(?!(?:[^(]*\\()+\\s*[A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+(?::\\S|@(?![0-9a-f]{40}:\\S)))",
+            ),
+        ),
+        "end_conditions": (("minItems", 1),),
+        "scoring": (("minItems", 1),),
+        "tie": (("enum", ("tie", "wealth")),),
+        "note": (("minLength", 1),),
+    },
+    "HandLimitByPlayerPlayers": {
+        "min": (("minimum", 1), ("maximum", 64)),
+        "max": (("minimum", 1), ("maximum", 64)),
+    },
+    "HandLimitByPlayer": {
+        "commodity_cards": (("minimum", 0),),
+        "source": (
+            ("minLength", 1),
+            (
+                "pattern",
+                "^(?!\\s*$)(?![A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+(?::\\S|@(?![0-9a-f]{40}:\\S)))(?!(?:[^;]*;)+\\s*[A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+@(?![0-9a-f]{40}:\\S))(?!(?:[^(]*\\()+\\s*[A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+(?::\\S|@(?![0-9a-f]{40}:\\S)))",
+            ),
+        ),
+        "note": (("minLength", 1),),
+    },
+    "HandLimitCardChange": {
+        "card": (("maxLength", 64), ("pattern", "^[a-z][a-z0-9_]*$")),
+        "source": (
+            ("minLength", 1),
+            (
+                "pattern",
+                "^(?!\\s*$)(?![A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+(?::\\S|@(?![0-9a-f]{40}:\\S)))(?!(?:[^;]*;)+\\s*[A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+@(?![0-9a-f]{40}:\\S))(?!(?:[^(]*\\()+\\s*[A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+(?::\\S|@(?![0-9a-f]{40}:\\S)))",
+            ),
+        ),
+        "note": (("minLength", 1),),
+    },
+    "HandLimit": {
+        "source": (
+            ("minLength", 1),
+            (
+                "pattern",
+                "^(?!\\s*$)(?![A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+(?::\\S|@(?![0-9a-f]{40}:\\S)))(?!(?:[^;]*;)+\\s*[A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+@(?![0-9a-f]{40}:\\S))(?!(?:[^(]*\\()+\\s*[A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+(?::\\S|@(?![0-9a-f]{40}:\\S)))",
+            ),
+        ),
+        "commodity_cards": (("minimum", 0),),
+        "by_players": (("minItems", 1),),
+        "card_changes": (("minItems", 1),),
+        "text": (("minLength", 1),),
+        "note": (("minLength", 1),),
+    },
+    "TaxationRateChange": {
+        "card": (("maxLength", 64), ("pattern", "^[a-z][a-z0-9_]*$")),
+        "raise_by": (("minimum", 0),),
+        "lower_by": (("minimum", 0),),
+        "source": (
+            ("minLength", 1),
+            (
+                "pattern",
+                "^(?!\\s*$)(?![A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+(?::\\S|@(?![0-9a-f]{40}:\\S)))(?!(?:[^;]*;)+\\s*[A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+@(?![0-9a-f]{40}:\\S))(?!(?:[^(]*\\()+\\s*[A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+(?::\\S|@(?![0-9a-f]{40}:\\S)))",
+            ),
+        ),
+        "note": (("minLength", 1),),
+    },
+    "TaxationRateChangesCombination": {
+        "text": (("minLength", 1),),
+        "source": (
+            ("minLength", 1),
+            (
+                "pattern",
+                "^(?!\\s*$)(?![A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+(?::\\S|@(?![0-9a-f]{40}:\\S)))(?!(?:[^;]*;)+\\s*[A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+@(?![0-9a-f]{40}:\\S))(?!(?:[^(]*\\()+\\s*[A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+(?::\\S|@(?![0-9a-f]{40}:\\S)))",
+            ),
+        ),
+    },
+    "TaxationRateCard": {
+        "card": (("maxLength", 64), ("pattern", "^[a-z][a-z0-9_]*$")),
+        "rates": (("minItems", 1), ("uniqueItems", True), ("items_minimum", 0)),
+        "source": (
+            ("minLength", 1),
+            (
+                "pattern",
+                "^(?!\\s*$)(?![A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+(?::\\S|@(?![0-9a-f]{40}:\\S)))(?!(?:[^;]*;)+\\s*[A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+@(?![0-9a-f]{40}:\\S))(?!(?:[^(]*\\()+\\s*[A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+(?::\\S|@(?![0-9a-f]{40}:\\S)))",
+            ),
+        ),
+    },
+    "TaxationRevolt": {
+        "source": (
+            ("minLength", 1),
+            (
+                "pattern",
+                "^(?!\\s*$)(?![A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+(?::\\S|@(?![0-9a-f]{40}:\\S)))(?!(?:[^;]*;)+\\s*[A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+@(?![0-9a-f]{40}:\\S))(?!(?:[^(]*\\()+\\s*[A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+(?::\\S|@(?![0-9a-f]{40}:\\S)))",
+            ),
+        ),
+        "text": (("minLength", 1),),
+        "beneficiary": (("enum", ("most_unit_points_in_stock", "most_cities_then_tokens_in_stock")),),
+        "immune_card": (("maxLength", 64), ("pattern", "^[a-z][a-z0-9_]*$")),
+    },
+    "Taxation": {
+        "source": (
+            ("minLength", 1),
+            (
+                "pattern",
+                "^(?!\\s*$)(?![A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+(?::\\S|@(?![0-9a-f]{40}:\\S)))(?!(?:[^;]*;)+\\s*[A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+@(?![0-9a-f]{40}:\\S))(?!(?:[^(]*\\()+\\s*[A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+(?::\\S|@(?![0-9a-f]{40}:\\S)))",
+            ),
+        ),
+        "tokens_per_city": (("minimum", 0),),
+        "rate_changes": (("minItems", 1),),
+        "note": (("minLength", 1),),
+    },
+    "NonPlayerForceAdvancement": {
+        "card": (("maxLength", 64), ("pattern", "^[a-z][a-z0-9_]*$")),
+        "name": (("minLength", 1), ("maxLength", 120)),
+        "note": (("minLength", 1),),
+    },
+    "NonPlayerForceCalamityCard": {
+        "name": (("minLength", 1), ("maxLength", 120)),
+        "stack": (("minimum", 1), ("maximum", 9)),
+        "source": (
+            ("minLength", 1),
+            (
+                "pattern",
+                "^(?!\\s*$)(?![A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+(?::\\S|@(?![0-9a-f]{40}:\\S)))(?!(?:[^;]*;)+\\s*[A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+@(?![0-9a-f]{40}:\\S))(?!(?:[^(]*\\()+\\s*[A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+(?::\\S|@(?![0-9a-f]{40}:\\S)))",
+            ),
+        ),
+        "note": (("minLength", 1),),
+    },
+    "NonPlayerForce": {
+        "id": (("maxLength", 64), ("pattern", "^[a-z][a-z0-9_]*$")),
+        "name": (("minLength", 1), ("maxLength", 120)),
+        "replaces": (("minItems", 1), ("uniqueItems", True), ("items_enum", ("barbarians", "pirates"))),
+        "advancements": (("minItems", 1),),
+        "rules": (("minItems", 1),),
+        "source": (
+            ("minLength", 1),
+            (
+                "pattern",
+                "^(?!\\s*$)(?![A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+(?::\\S|@(?![0-9a-f]{40}:\\S)))(?!(?:[^;]*;)+\\s*[A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+@(?![0-9a-f]{40}:\\S))(?!(?:[^(]*\\()+\\s*[A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+(?::\\S|@(?![0-9a-f]{40}:\\S)))",
+            ),
+        ),
+        "note": (("minLength", 1),),
+    },
+    "Settings": {
+        "description": (("minLength", 1),),
+        "status": (("enum", ("draft",)),),
+        "suppress": (("minItems", 1),),
+        "special_rules": (("minItems", 1),),
+        "non_player_forces": (("minItems", 1),),
+        "note": (("minLength", 1),),
+    },
+}
+
+#: Where each constrained settings field's property is, by class and field.
+SETTINGS_WHERE: dict[str, dict[str, str]] = {
+    "DeclaredCount": {
+        "count": "civilization-cards.schema.json#/properties/declared_count/properties/count",
+        "source": "civilization-cards.schema.json#/properties/declared_count/properties/source",
+        "note": "civilization-cards.schema.json#/properties/declared_count/properties/note",
+    },
+    "TotalCards": {
+        "count": "commodities.schema.json#/properties/total_cards/properties/count",
+        "source": "commodities.schema.json#/properties/total_cards/properties/source",
+        "note": "commodities.schema.json#/properties/total_cards/properties/note",
+    },
+    "SetExample": {
+        "commodity": "commodities.schema.json#/$defs/set_example/properties/commodity",
+        "cards": "commodities.schema.json#/$defs/set_example/properties/cards",
+        "set_value": "commodities.schema.json#/$defs/set_example/properties/set_value",
+        "source": "commodities.schema.json#/$defs/set_example/properties/source",
+    },
+    "SetValue": {
+        "formula": "commodities.schema.json#/properties/set_value/oneOf/0/properties/formula",
+        "max_set_size": "commodities.schema.json#/properties/set_value/oneOf/0/properties/max_set_size",
+        "examples": "commodities.schema.json#/properties/set_value/oneOf/0/properties/examples",
+        "source": "commodities.schema.json#/properties/set_value/oneOf/0/properties/source",
+        "note": "commodities.schema.json#/properties/set_value/oneOf/0/properties/note",
+    },
+    "MiningSetBonus": {
+        "extra_cards": "commodities.schema.json#/properties/mining/properties/set_bonus/properties/extra_cards",
+        "max_set_size": "commodities.schema.json#/properties/mining/properties/set_bonus/properties/max_set_size",
+        "uses_per_turn": "commodities.schema.json#/properties/mining/properties/set_bonus/properties/uses_per_turn",
+        "applies_when": "commodities.schema.json#/properties/mining/properties/set_bonus/properties/applies_when",
+        "source": "commodities.schema.json#/properties/mining/properties/set_bonus/properties/source",
+        "note": "commodities.schema.json#/properties/mining/properties/set_bonus/properties/note",
+    },
+    "Mining": {
+        "card": "commodities.schema.json#/properties/mining/properties/card",
+        "treasury_token_value": "commodities.schema.json#/properties/mining/properties/treasury_token_value",
+        "source": "commodities.schema.json#/properties/mining/properties/source",
+        "note": "commodities.schema.json#/properties/mining/properties/note",
+    },
+    "TradeStackCalamityCards": {
+        "non_tradable": "commodities.schema.json#/$defs/trade_stack/properties/calamity_cards/properties/non_tradable",
+        "tradable": "commodities.schema.json#/$defs/trade_stack/properties/calamity_cards/properties/tradable",
+        "minor": "commodities.schema.json#/$defs/trade_stack/properties/calamity_cards/properties/minor",
+        "source": "commodities.schema.json#/$defs/trade_stack/properties/calamity_cards/properties/source",
+        "note": "commodities.schema.json#/$defs/trade_stack/properties/calamity_cards/properties/note",
+    },
+    "Purchase": {
+        "price": "commodities.schema.json#/$defs/purchase/properties/price",
+        "requires_card": "commodities.schema.json#/$defs/purchase/properties/requires_card",
+        "source": "commodities.schema.json#/$defs/purchase/properties/source",
+        "note": "commodities.schema.json#/$defs/purchase/properties/note",
+    },
+    "TradeStack": {
+        "number": "commodities.schema.json#/$defs/trade_stack/properties/number",
+        "purchases": "commodities.schema.json#/$defs/trade_stack/properties/purchases",
+        "source": "commodities.schema.json#/$defs/trade_stack/properties/source",
+        "note": "commodities.schema.json#/$defs/trade_stack/properties/note",
+    },
+    "StackRange": {
+        "from_": "commodities.schema.json#/$defs/stack_range/properties/from",
+        "to": "commodities.schema.json#/$defs/stack_range/properties/to",
+    },
+    "Step": {
+        "step": "commodities.schema.json#/$defs/step/properties/step",
+        "count_per_stack": "commodities.schema.json#/$defs/step/properties/count_per_stack",
+        "severities": "commodities.schema.json#/$defs/step/properties/severities",
+        "text": "commodities.schema.json#/$defs/step/properties/text",
+        "source": "commodities.schema.json#/$defs/step/properties/source",
+    },
+    "TradeStacksSetup": {
+        "steps": "commodities.schema.json#/properties/trade_stacks/properties/setup/oneOf/0/properties/steps",
+        "source": "commodities.schema.json#/properties/trade_stacks/properties/setup/oneOf/0/properties/source",
+        "note": "commodities.schema.json#/properties/trade_stacks/properties/setup/oneOf/0/properties/note",
+    },
+    "TradeStacks": {
+        "count": "commodities.schema.json#/properties/trade_stacks/properties/count",
+        "stacks": "commodities.schema.json#/properties/trade_stacks/properties/stacks",
+        "source": "commodities.schema.json#/properties/trade_stacks/properties/source",
+        "note": "commodities.schema.json#/properties/trade_stacks/properties/note",
+    },
+    "PlayersRange": {
+        "min": "commodities.schema.json#/$defs/players_range/properties/min",
+        "max": "commodities.schema.json#/$defs/players_range/properties/max",
+    },
+    "DeckBlockCommodity": {
+        "commodity": "commodities.schema.json#/$defs/deck_block/properties/commodities/items/properties/commodity",
+        "count": "commodities.schema.json#/$defs/deck_block/properties/commodities/items/properties/count",
+        "share": "commodities.schema.json#/$defs/deck_block/properties/commodities/items/properties/share",
+        "note": "commodities.schema.json#/$defs/deck_block/properties/commodities/items/properties/note",
+    },
+    "DeckBlock": {
+        "block": "commodities.schema.json#/$defs/deck_block/properties/block",
+        "commodities": "commodities.schema.json#/$defs/deck_block/properties/commodities",
+        "calamity_sets": "commodities.schema.json#/$defs/deck_block/properties/calamity_sets",
+        "note": "commodities.schema.json#/$defs/deck_block/properties/note",
+    },
+    "DeckComposition": {
+        "map_region": "commodities.schema.json#/$defs/deck_composition/properties/map_region",
+        "decks": "commodities.schema.json#/$defs/deck_composition/properties/decks",
+        "source": "commodities.schema.json#/$defs/deck_composition/properties/source",
+        "note": "commodities.schema.json#/$defs/deck_composition/properties/note",
+    },
+    "BlockBonus": {
+        "bonus": "commodities.schema.json#/$defs/block_bonus/properties/bonus",
+        "shared_goods": "commodities.schema.json#/$defs/block_bonus/properties/shared_goods",
+        "source": "commodities.schema.json#/$defs/block_bonus/properties/source",
+        "note": "commodities.schema.json#/$defs/block_bonus/properties/note",
+    },
+    "Commodities": {
+        "deck_compositions": "commodities.schema.json#/properties/deck_compositions",
+        "non_native_block_bonus": "commodities.schema.json#/properties/non_native_block_bonus",
+    },
+    "ExcludedBorder": {
+        "areas": "map.schema.json#/$defs/excluded_border/properties/areas",
+        "source": "map.schema.json#/$defs/excluded_border/properties/source",
+        "why": "map.schema.json#/$defs/excluded_border/properties/why",
+        "note": "map.schema.json#/$defs/excluded_border/properties/note",
+    },
+    "Map": {
+        "two_coast_areas": "map.schema.json#/properties/two_coast_areas",
+    },
+    "SuppressItem": {
+        "code": "ruleset.schema.json#/properties/suppress/items/properties/code",
+        "file": "ruleset.schema.json#/properties/suppress/items/properties/file",
+        "target": "ruleset.schema.json#/properties/suppress/items/properties/target",
+        "reason": "ruleset.schema.json#/properties/suppress/items/properties/reason",
+    },
+    "Rulebook": {
+        "title": "ruleset.schema.json#/properties/rulebook/properties/title",
+        "rule_index": "ruleset.schema.json#/properties/rulebook/properties/rule_index",
+        "note": "ruleset.schema.json#/properties/rulebook/properties/note",
+    },
+    "CreditPolicyPurchasesSeveralCardsPerTurn": {
+        "source": (
+            "ruleset.schema.json#/properties/credit_policy/properties/purchases/properties/several_cards_per_turn/properties/source"
+        ),
+        "text": (
+            "ruleset.schema.json#/properties/credit_policy/properties/purchases/properties/several_cards_per_turn/properties/text"
+        ),
+        "note": (
+            "ruleset.schema.json#/properties/credit_policy/properties/purchases/properties/several_cards_per_turn/properties/note"
+        ),
+    },
+    "CreditPolicyPurchasesSameTurnCredits": {
+        "source": (
+            "ruleset.schema.json#/properties/credit_policy/properties/purchases/properties/same_turn_credits/properties/source"
+        ),
+        "text": (
+            "ruleset.schema.json#/properties/credit_policy/properties/purchases/properties/same_turn_credits/properties/text"
+        ),
+        "note": (
+            "ruleset.schema.json#/properties/credit_policy/properties/purchases/properties/same_turn_credits/properties/note"
+        ),
+    },
+    "CreditPolicyPurchasesTreasuryWithinPrice": {
+        "source": (
+            "ruleset.schema.json#/properties/credit_policy/properties/purchases/properties/treasury_within_price/properties/source"
+        ),
+        "text": (
+            "ruleset.schema.json#/properties/credit_policy/properties/purchases/properties/treasury_within_price/properties/text"
+        ),
+        "note": (
+            "ruleset.schema.json#/properties/credit_policy/properties/purchases/properties/treasury_within_price/properties/note"
+        ),
+    },
+    "CreditPolicyPurchasesOverpayment": {
+        "value": (
+            "ruleset.schema.json#/properties/credit_policy/properties/purchases/properties/overpayment/properties/value"
+        ),
+        "source": (
+            "ruleset.schema.json#/properties/credit_policy/properties/purchases/properties/overpayment/properties/source"
+        ),
+        "text": (
+            "ruleset.schema.json#/properties/credit_policy/properties/purchases/properties/overpayment/properties/text"
+        ),
+        "note": (
+            "ruleset.schema.json#/properties/credit_policy/properties/purchases/properties/overpayment/properties/note"
+        ),
+    },
+    "CreditPolicy": {
+        "source": "ruleset.schema.json#/properties/credit_policy/properties/source",
+        "group_credits": "ruleset.schema.json#/properties/credit_policy/properties/group_credits",
+        "two_group_cards": "ruleset.schema.json#/properties/credit_policy/properties/two_group_cards",
+        "same_target": "ruleset.schema.json#/properties/credit_policy/properties/same_target",
+        "across_owned_cards": "ruleset.schema.json#/properties/credit_policy/properties/across_owned_cards",
+        "extra_credits": "ruleset.schema.json#/properties/credit_policy/properties/extra_credits",
+        "note": "ruleset.schema.json#/properties/credit_policy/properties/note",
+    },
+    "Components": {
+        "source": "ruleset.schema.json#/properties/components/properties/source",
+        "nation_sets": "ruleset.schema.json#/properties/components/properties/nation_sets",
+        "tokens_per_set": "ruleset.schema.json#/properties/components/properties/tokens_per_set",
+        "cities_per_set": "ruleset.schema.json#/properties/components/properties/cities_per_set",
+        "ships_per_set": "ruleset.schema.json#/properties/components/properties/ships_per_set",
+        "census_markers_per_set": "ruleset.schema.json#/properties/components/properties/census_markers_per_set",
+        "succession_markers_per_set": (
+            "ruleset.schema.json#/properties/components/properties/succession_markers_per_set"
+        ),
+        "note": "ruleset.schema.json#/properties/components/properties/note",
+    },
+    "AstOrder": {
+        "source": "ruleset.schema.json#/properties/ast/properties/order/properties/source",
+        "text": "ruleset.schema.json#/properties/ast/properties/order/properties/text",
+        "note": "ruleset.schema.json#/properties/ast/properties/order/properties/note",
+    },
+    "RuleText": {
+        "id": "ruleset.schema.json#/$defs/rule_text/properties/id",
+        "text": "ruleset.schema.json#/$defs/rule_text/properties/text",
+        "source": "ruleset.schema.json#/$defs/rule_text/properties/source",
+        "note": "ruleset.schema.json#/$defs/rule_text/properties/note",
+    },
+    "AstRegression": {
+        "source": "ruleset.schema.json#/properties/ast/properties/regression/properties/source",
+        "text": "ruleset.schema.json#/properties/ast/properties/regression/properties/text",
+        "condition": "ruleset.schema.json#/properties/ast/properties/regression/properties/condition",
+        "spaces_per_turn": "ruleset.schema.json#/properties/ast/properties/regression/properties/spaces_per_turn",
+        "except_epochs": "ruleset.schema.json#/properties/ast/properties/regression/properties/except_epochs",
+    },
+    "AstLevel": {
+        "id": "ruleset.schema.json#/properties/ast/properties/levels/items/properties/id",
+        "name": "ruleset.schema.json#/properties/ast/properties/levels/items/properties/name",
+        "source": "ruleset.schema.json#/properties/ast/properties/levels/items/properties/source",
+    },
+    "DisagreementAlternative": {
+        "source": "ruleset.schema.json#/$defs/disagreements/items/properties/alternatives/items/properties/source",
+    },
+    "Disagreement": {
+        "field": "ruleset.schema.json#/$defs/disagreements/items/properties/field",
+        "alternatives": "ruleset.schema.json#/$defs/disagreements/items/properties/alternatives",
+        "why": "ruleset.schema.json#/$defs/disagreements/items/properties/why",
+    },
+    "Ast": {
+        "source": "ruleset.schema.json#/properties/ast/properties/source",
+        "text": "ruleset.schema.json#/properties/ast/properties/text",
+        "spaces_per_track": "ruleset.schema.json#/properties/ast/properties/spaces_per_track",
+        "start_space": "ruleset.schema.json#/properties/ast/properties/start_space",
+        "finish_space": "ruleset.schema.json#/properties/ast/properties/finish_space",
+        "points_per_space": "ruleset.schema.json#/properties/ast/properties/points_per_space",
+        "advance_per_turn": "ruleset.schema.json#/properties/ast/properties/advance_per_turn",
+        "finish_space_min_card_value": "ruleset.schema.json#/properties/ast/properties/finish_space_min_card_value",
+        "levels": "ruleset.schema.json#/properties/ast/properties/levels",
+        "note": "ruleset.schema.json#/properties/ast/properties/note",
+    },
+    "PlayerCounts": {
+        "source": "ruleset.schema.json#/properties/player_counts/properties/source",
+        "general_rules": "ruleset.schema.json#/properties/player_counts/properties/general_rules",
+        "note": "ruleset.schema.json#/properties/player_counts/properties/note",
+    },
+    "SequenceOfPlay": {
+        "source": "ruleset.schema.json#/properties/sequence_of_play/properties/source",
+        "phase_count": "ruleset.schema.json#/properties/sequence_of_play/properties/phase_count",
+        "general_rules": "ruleset.schema.json#/properties/sequence_of_play/properties/general_rules",
+        "note": "ruleset.schema.json#/properties/sequence_of_play/properties/note",
+    },
+    "VictoryScoringItem": {
+        "id": "ruleset.schema.json#/properties/victory/properties/scoring/items/properties/id",
+        "name": "ruleset.schema.json#/properties/victory/properties/scoring/items/properties/name",
+        "source": "ruleset.schema.json#/properties/victory/properties/scoring/items/properties/source",
+        "per": "ruleset.schema.json#/properties/victory/properties/scoring/items/properties/per",
+        "points": "ruleset.schema.json#/properties/victory/properties/scoring/items/properties/points",
+        "space_counting": "ruleset.schema.json#/properties/victory/properties/scoring/items/properties/space_counting",
+        "card_value_min": "ruleset.schema.json#/properties/victory/properties/scoring/items/properties/card_value_min",
+        "card_value_below": (
+            "ruleset.schema.json#/properties/victory/properties/scoring/items/properties/card_value_below"
+        ),
+        "text": "ruleset.schema.json#/properties/victory/properties/scoring/items/properties/text",
+        "note": "ruleset.schema.json#/properties/victory/properties/scoring/items/properties/note",
+    },
+    "Victory": {
+        "source": "ruleset.schema.json#/properties/victory/properties/source",
+        "end_conditions": "ruleset.schema.json#/properties/victory/properties/end_conditions",
+        "scoring": "ruleset.schema.json#/properties/victory/properties/scoring",
+        "tie": "ruleset.schema.json#/properties/victory/properties/tie",
+        "note": "ruleset.schema.json#/properties/victory/properties/note",
+    },
+    "HandLimitByPlayerPlayers": {
+        "min": (
+            "ruleset.schema.json#/properties/hand_limit/properties/by_players/items/properties/players/properties/min"
+        ),
+        "max": (
+            "ruleset.schema.json#/properties/hand_limit/properties/by_players/items/properties/players/properties/max"
+        ),
+    },
+    "HandLimitByPlayer": {
+        "commodity_cards": (
+            "ruleset.schema.json#/properties/hand_limit/properties/by_players/items/properties/commodity_cards"
+        ),
+        "source": "ruleset.schema.json#/properties/hand_limit/properties/by_players/items/properties/source",
+        "note": "ruleset.schema.json#/properties/hand_limit/properties/by_players/items/properties/note",
+    },
+    "HandLimitCardChange": {
+        "card": "ruleset.schema.json#/properties/hand_limit/properties/card_changes/items/properties/card",
+        "source": "ruleset.schema.json#/properties/hand_limit/properties/card_changes/items/properties/source",
+        "note": "ruleset.schema.json#/properties/hand_limit/properties/card_changes/items/properties/note",
+    },
+    "HandLimit": {
+        "source": "ruleset.schema.json#/properties/hand_limit/properties/source",
+        "commodity_cards": "ruleset.schema.json#/properties/hand_limit/properties/commodity_cards",
+        "by_players": "ruleset.schema.json#/properties/hand_limit/properties/by_players",
+        "card_changes": "ruleset.schema.json#/properties/hand_limit/properties/card_changes",
+        "text": "ruleset.schema.json#/properties/hand_limit/properties/text",
+        "note": "ruleset.schema.json#/properties/hand_limit/properties/note",
+    },
+    "TaxationRateChange": {
+        "card": "ruleset.schema.json#/properties/taxation/properties/rate_changes/items/properties/card",
+        "raise_by": "ruleset.schema.json#/properties/taxation/properties/rate_changes/items/properties/raise_by",
+        "lower_by": "ruleset.schema.json#/properties/taxation/properties/rate_changes/items/properties/lower_by",
+        "source": "ruleset.schema.json#/properties/taxation/properties/rate_changes/items/properties/source",
+        "note": "ruleset.schema.json#/properties/taxation/properties/rate_changes/items/properties/note",
+    },
+    "TaxationRateChangesCombination": {
+        "text": "ruleset.schema.json#/properties/taxation/properties/rate_changes_combination/properties/text",
+        "source": "ruleset.schema.json#/properties/taxation/properties/rate_changes_combination/properties/source",
+    },
+    "TaxationRateCard": {
+        "card": "ruleset.schema.json#/properties/taxation/properties/rate_card/properties/card",
+        "rates": "ruleset.schema.json#/properties/taxation/properties/rate_card/properties/rates",
+        "source": "ruleset.schema.json#/properties/taxation/properties/rate_card/properties/source",
+    },
+    "TaxationRevolt": {
+        "source": "ruleset.schema.json#/properties/taxation/properties/revolt/properties/source",
+        "text": "ruleset.schema.json#/properties/taxation/properties/revolt/properties/text",
+        "beneficiary": "ruleset.schema.json#/properties/taxation/properties/revolt/properties/beneficiary",
+        "immune_card": "ruleset.schema.json#/properties/taxation/properties/revolt/properties/immune_card",
+    },
+    "Taxation": {
+        "source": "ruleset.schema.json#/properties/taxation/properties/source",
+        "tokens_per_city": "ruleset.schema.json#/properties/taxation/properties/tokens_per_city",
+        "rate_changes": "ruleset.schema.json#/properties/taxation/properties/rate_changes",
+        "note": "ruleset.schema.json#/properties/taxation/properties/note",
+    },
+    "NonPlayerForceAdvancement": {
+        "card": "ruleset.schema.json#/properties/non_player_forces/items/properties/advancements/items/properties/card",
+        "name": "ruleset.schema.json#/properties/non_player_forces/items/properties/advancements/items/properties/name",
+        "note": "ruleset.schema.json#/properties/non_player_forces/items/properties/advancements/items/properties/note",
+    },
+    "NonPlayerForceCalamityCard": {
+        "name": "ruleset.schema.json#/properties/non_player_forces/items/properties/calamity_card/properties/name",
+        "stack": "ruleset.schema.json#/properties/non_player_forces/items/properties/calamity_card/properties/stack",
+        "source": "ruleset.schema.json#/properties/non_player_forces/items/properties/calamity_card/properties/source",
+        "note": "ruleset.schema.json#/properties/non_player_forces/items/properties/calamity_card/properties/note",
+    },
+    "NonPlayerForce": {
+        "id": "ruleset.schema.json#/properties/non_player_forces/items/properties/id",
+        "name": "ruleset.schema.json#/properties/non_player_forces/items/properties/name",
+        "replaces": "ruleset.schema.json#/properties/non_player_forces/items/properties/replaces",
+        "advancements": "ruleset.schema.json#/properties/non_player_forces/items/properties/advancements",
+        "rules": "ruleset.schema.json#/properties/non_player_forces/items/properties/rules",
+        "source": "ruleset.schema.json#/properties/non_player_forces/items/properties/source",
+        "note": "ruleset.schema.json#/properties/non_player_forces/items/properties/note",
+    },
+    "Settings": {
+        "description": "ruleset.schema.json#/properties/description",
+        "status": "ruleset.schema.json#/properties/status",
+        "suppress": "ruleset.schema.json#/properties/suppress",
+        "special_rules": "ruleset.schema.json#/properties/special_rules",
+        "non_player_forces": "ruleset.schema.json#/properties/non_player_forces",
+        "note": "ruleset.schema.json#/properties/note",
+    },
+}
