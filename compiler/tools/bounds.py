@@ -286,6 +286,13 @@ def bounds_of(
             links_of[link.name] = link.schema
         for field, annotation in link.fields:
             path = link.properties.get(field, field)
+            if field == "rules" and field not in link.properties and obj is not None:
+                cited = _citations(schema, obj, pointer)
+                if cited is not None:
+                    bounds.setdefault(link.name, {})[field] = [cited[0]]
+                    file = str(link.schema).partition("#")[0]
+                    where.setdefault(link.name, {})[field] = " or ".join(f"{file}#{at}" for at in cited[1])
+                    continue
             try:
                 if "#" in path:  # a property of another object: file#pointer
                     field_schema, at = schema_of(link.name, path)
@@ -300,7 +307,7 @@ def bounds_of(
                     field_schema, node, at = schema, obj, pointer
                     prop, required = None, True
                     for part in path.split("/"):
-                        node, at = _object_at(field_schema, node, at)
+                        node, at = _object_at(field_schema, node, at, part)
                         if not isinstance(node, dict) or part not in node.get("properties", {}):
                             prop = None
                             break
@@ -324,6 +331,29 @@ def bounds_of(
             else:
                 unlinked.append(f"{link.name}.{field}")
     return bounds, links_of, where, unlinked
+
+
+def _citations(schema: dict[str, Any], obj: Any, at: str) -> tuple[tuple[str, object], list[str]] | None:
+    """The constraint on each item of a record's ``rules`` (its fact's ``rule`` sections, then its
+    ``source``): each item is a section as the object's ``rule`` property writes one, or a source as
+    its ``source`` property does (``items_any_of``: the constraints of either), and where those
+    properties are; None where the object has neither."""
+    node, at = _object_at(schema, obj, at)
+    properties = node.get("properties", {}) if isinstance(node, dict) else {}
+    forms = []
+    located = []
+    for name in ("rule", "source"):
+        if name not in properties:
+            continue
+        text = _known(schema, properties[name], {"str"})
+        if isinstance(text, dict):
+            found = [(key, value) for key, value in _constraints_of(text, {"str"}, True) if key not in LIST_CONSTRAINTS]
+            if found:
+                forms.append(tuple(found))
+                located.append(f"{at}/properties/{name}")
+    if not forms:
+        return None
+    return ("items_any_of", tuple(forms)), located
 
 
 def settings_bounds_of(
@@ -378,9 +408,10 @@ def _pointers(document: Any) -> dict[int, str]:
     return found
 
 
-def _object_at(schema: dict[str, Any], node: Any, at: str) -> tuple[Any, str]:
+def _object_at(schema: dict[str, Any], node: Any, at: str, part: str | None = None) -> tuple[Any, str]:
     """``node`` (at pointer ``at``) with its references followed and a fact's one branch other than
-    ``{unknown: why}`` taken, and where it then is."""
+    ``{unknown: why}`` taken, and where it then is; of several branches, the one object whose
+    properties have ``part`` (``amount/all_but``: the ``{all_but: n}`` form of an amount)."""
     for _ in range(20):
         if not isinstance(node, dict):
             break
@@ -397,12 +428,24 @@ def _object_at(schema: dict[str, Any], node: Any, at: str) -> tuple[Any, str]:
                     for index, branch in enumerate(branches)
                     if not (isinstance(branch, dict) and str(branch.get("$ref", "")).endswith("/unknown"))
                 ]
+                if len(known) > 1 and part is not None:
+                    known = [(index, branch) for index, branch in known if _has_property(schema, branch, part)]
                 if len(known) == 1:
                     taken = (known[0][1], f"{at}/{key}/{known[0][0]}")
         if taken is None:
             break
         node, at = taken
     return node, at
+
+
+def _has_property(schema: dict[str, Any], branch: Any, part: str) -> bool:
+    """Whether ``branch`` (its references followed) is an object with the property ``part``."""
+    for _ in range(20):
+        ref = branch.get("$ref") if isinstance(branch, dict) else None
+        if not (isinstance(ref, str) and ref.startswith("#/")):
+            break
+        branch = _pointer(schema, ref)
+    return isinstance(branch, dict) and part in branch.get("properties", {})
 
 
 def _literal(value: object) -> str:

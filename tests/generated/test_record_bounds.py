@@ -93,6 +93,9 @@ def cases(bound: tuple[str, Any], value: Any) -> tuple[list[Any], list[Any]]:
     """Values just inside and just outside one constraint, from the constraint and a known value
     that holds it."""
     key, limit = bound
+    if key == "any_of":  # of several forms: a text none of them takes
+        forms = [[(k, v) for k, v in form] for form in limit]
+        return [value], [text for text in _CANDIDATE_TEXTS if all(not _holds(form, text) for form in forms)][:1]
     if key.startswith("items_"):  # each item's: the list with its first item just outside
         if not isinstance(value, tuple):  # a field that holds a list or a record: the record has no items
             return [value], []
@@ -126,6 +129,12 @@ def cases(bound: tuple[str, Any], value: Any) -> tuple[list[Any], list[Any]]:
     if key == "uniqueItems":
         return [value], [(*value, value[0])]
     raise AssertionError(f"no cases for the constraint {key!r}")
+
+
+def _holds(form: list[tuple[str, object]], value: object) -> bool:
+    from civrules_runtime import records as records_module
+
+    return all(records_module._bound_test(key, limit)(value) for key, limit in form)
 
 
 def restored(record: Record, name: str, value: object) -> Record:
@@ -284,14 +293,8 @@ UNLINKED_FIELDS = {
     **dict.fromkeys(
         (
             "CityBuild.unlimited",
-            "CalamityEffect.all_but",
-            "CalamityEffect.per_city",
             "CalamityModifier.per_commodity",
             "CalamityModifier.per_any_commodity",
-            "CalamityModifier.stated",
-            "CalamityModifier.becomes_kind",
-            "CalamityModifier.adds_kind",
-            "CalamityModifier.adds_unit",
             "CalamityModifier.effects",
             "Calamity.beneficiary_overflow",
             "Calamity.beneficiary_unit_points",
@@ -468,6 +471,10 @@ def test_a_list_item_a_field_named_otherwise_and_a_class_of_several_objects_are_
         (imperial, "DeckRule", "size"): lambda value: 0,
         (smc, "Rank", "strength_min"): lambda value: 0,
         (smc, "Era", "id"): lambda value: "Not An Id",
+        # a citation that is neither a section nor a source; an amount's {all_but: n} form
+        (ac, "Card", "rules"): lambda value: (*value, " "),
+        (imperial, "Action", "rules"): lambda value: ("",),
+        (ac, "CalamityEffect", "all_but"): lambda value: -1,
     }
     fields = {(runtime, cls): field for runtime, cls, field in wanted}
     tried = set()

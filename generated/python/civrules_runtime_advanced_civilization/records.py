@@ -1248,6 +1248,10 @@ class CalamityEffect(Record):
     """
 
     _schema = "calamities.schema.json#/$defs/effect"
+    _properties: Mapping[str, str] = {
+        "all_but": "amount/all_but",  # the {all_but: n} form of the amount
+        "per_city": "amount/per_city_owned",  # its {per_city_owned: n} form
+    }
     __slots__ = (
         "id",
         "side",
@@ -1428,6 +1432,12 @@ class CalamityModifier(Record):
     """
 
     _schema = "calamities.schema.json#/$defs/modifier"
+    _properties: Mapping[str, str] = {
+        "stated": "set_to",
+        "becomes_kind": "becomes/kind",
+        "adds_kind": "adds/kind",
+        "adds_unit": "adds/unit",
+    }
     __slots__ = (
         "card",
         "applies_to",

@@ -9,26 +9,20 @@ Fields of linked classes that no property of their name constrains (none is held
 
 - CountedGoods.per
 - CountedGoods.colour
-- CountedGoods.rules
 - Card.can_be_razed
 - Card.source_name
-- Card.rules
 - Faction.production
 - Faction.storage
-- Faction.rules
 - Good.resource
 - Good.token
 - Action.price
 - Action.allowed
 - Action.extra_per_defence
 - Action.extra_per_samurai
-- Action.rules
 - Action.owner_gains
 - Phase.skipped_in_last_round
-- Phase.rules
 - Phase.step_facts
 - GeneralRule.name
-- FactionRule.rules
 - PhaseStep.draw
 - PhaseStep.reveal
 - DeckRule.all_copies
@@ -77,6 +71,21 @@ BOUNDS: dict[str, dict[str, tuple[tuple[str, object], ...]]] = {
         "each": (("maxLength", 64), ("pattern", "^[a-z][a-z0-9_]*$")),
         "at_most": (("minimum", 1),),
         "plus": (("minItems_or_absent", 1), ("items_maxLength", 64), ("items_pattern", "^[a-z][a-z0-9_]*$")),
+        "rules": (
+            (
+                "items_any_of",
+                (
+                    (("maxLength", 120), ("pattern", "^([0-9]+(\\.[0-9]+)*|p[0-9]+(/[a-z0-9]+(-[a-z0-9]+)*)?)$")),
+                    (
+                        ("minLength", 1),
+                        (
+                            "pattern",
+                            "^(?!\\s*$)(?![A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+(?::\\S|@(?![0-9a-f]{40}:\\S)))(?!(?:[^;]*;)+\\s*[A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+@(?![0-9a-f]{40}:\\S))(?!(?:[^(]*\\()+\\s*[A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+(?::\\S|@(?![0-9a-f]{40}:\\S)))",
+                        ),
+                    ),
+                ),
+            ),
+        ),
     },
     "Card": {
         "id": (("maxLength", 64), ("pattern", "^[a-z][a-z0-9_]*$")),
@@ -100,6 +109,21 @@ BOUNDS: dict[str, dict[str, tuple[tuple[str, object], ...]]] = {
         "build_bonus": (("items_maxLength", 64), ("items_pattern", "^[a-z][a-z0-9_]*$")),
         "differing_copies": (("minItems_or_absent", 1),),
         "activations_per_round": (("minimum", 1),),
+        "rules": (
+            (
+                "items_any_of",
+                (
+                    (("maxLength", 120), ("pattern", "^([0-9]+(\\.[0-9]+)*|p[0-9]+(/[a-z0-9]+(-[a-z0-9]+)*)?)$")),
+                    (
+                        ("minLength", 1),
+                        (
+                            "pattern",
+                            "^(?!\\s*$)(?![A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+(?::\\S|@(?![0-9a-f]{40}:\\S)))(?!(?:[^;]*;)+\\s*[A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+@(?![0-9a-f]{40}:\\S))(?!(?:[^(]*\\()+\\s*[A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+(?::\\S|@(?![0-9a-f]{40}:\\S)))",
+                        ),
+                    ),
+                ),
+            ),
+        ),
         "effect": (("minLength", 1),),
         "build_bonus_placed_as": (("enum", ("samurai",)),),
     },
@@ -107,6 +131,21 @@ BOUNDS: dict[str, dict[str, tuple[tuple[str, object], ...]]] = {
         "id": (("maxLength", 64), ("pattern", "^[a-z][a-z0-9_]*$")),
         "name": (("minLength", 1), ("maxLength", 120)),
         "deck": (("maxLength", 64), ("pattern", "^[a-z][a-z0-9_]*$")),
+        "rules": (
+            (
+                "items_any_of",
+                (
+                    (("maxLength", 120), ("pattern", "^([0-9]+(\\.[0-9]+)*|p[0-9]+(/[a-z0-9]+(-[a-z0-9]+)*)?)$")),
+                    (
+                        ("minLength", 1),
+                        (
+                            "pattern",
+                            "^(?!\\s*$)(?![A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+(?::\\S|@(?![0-9a-f]{40}:\\S)))(?!(?:[^;]*;)+\\s*[A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+@(?![0-9a-f]{40}:\\S))(?!(?:[^(]*\\()+\\s*[A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+(?::\\S|@(?![0-9a-f]{40}:\\S)))",
+                        ),
+                    ),
+                ),
+            ),
+        ),
         "special_rules": (("minItems_or_absent", 1),),
     },
     "Deck": {
@@ -125,6 +164,21 @@ BOUNDS: dict[str, dict[str, tuple[tuple[str, object], ...]]] = {
         "id": (("maxLength", 64), ("pattern", "^[a-z][a-z0-9_]*$")),
         "name": (("minLength", 1), ("maxLength", 120)),
         "gives_one_of": (("items_maxLength", 64), ("items_pattern", "^[a-z][a-z0-9_]*$")),
+        "rules": (
+            (
+                "items_any_of",
+                (
+                    (("maxLength", 120), ("pattern", "^([0-9]+(\\.[0-9]+)*|p[0-9]+(/[a-z0-9]+(-[a-z0-9]+)*)?)$")),
+                    (
+                        ("minLength", 1),
+                        (
+                            "pattern",
+                            "^(?!\\s*$)(?![A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+(?::\\S|@(?![0-9a-f]{40}:\\S)))(?!(?:[^;]*;)+\\s*[A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+@(?![0-9a-f]{40}:\\S))(?!(?:[^(]*\\()+\\s*[A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+(?::\\S|@(?![0-9a-f]{40}:\\S)))",
+                        ),
+                    ),
+                ),
+            ),
+        ),
         "pays": (("enum", ("card_cost", "card_activation")),),
         "cards": (("enum", ("faction", "spoils")),),
         "gives": (("enum", ("deal", "spoils")),),
@@ -136,6 +190,21 @@ BOUNDS: dict[str, dict[str, tuple[tuple[str, object], ...]]] = {
         "name": (("minLength", 1), ("maxLength", 120)),
         "order": (("minimum", 1),),
         "steps": (("minItems", 1),),
+        "rules": (
+            (
+                "items_any_of",
+                (
+                    (("maxLength", 120), ("pattern", "^([0-9]+(\\.[0-9]+)*|p[0-9]+(/[a-z0-9]+(-[a-z0-9]+)*)?)$")),
+                    (
+                        ("minLength", 1),
+                        (
+                            "pattern",
+                            "^(?!\\s*$)(?![A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+(?::\\S|@(?![0-9a-f]{40}:\\S)))(?!(?:[^;]*;)+\\s*[A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+@(?![0-9a-f]{40}:\\S))(?!(?:[^(]*\\()+\\s*[A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+(?::\\S|@(?![0-9a-f]{40}:\\S)))",
+                        ),
+                    ),
+                ),
+            ),
+        ),
     },
     "Colour": {
         "id": (("maxLength", 64), ("pattern", "^[a-z][a-z0-9_]*$")),
@@ -171,6 +240,21 @@ BOUNDS: dict[str, dict[str, tuple[tuple[str, object], ...]]] = {
             ("items_pattern", "^[a-z][a-z0-9_]*$"),
         ),
         "at_most_per_location": (("minimum", 1),),
+        "rules": (
+            (
+                "items_any_of",
+                (
+                    (("maxLength", 120), ("pattern", "^([0-9]+(\\.[0-9]+)*|p[0-9]+(/[a-z0-9]+(-[a-z0-9]+)*)?)$")),
+                    (
+                        ("minLength", 1),
+                        (
+                            "pattern",
+                            "^(?!\\s*$)(?![A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+(?::\\S|@(?![0-9a-f]{40}:\\S)))(?!(?:[^;]*;)+\\s*[A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+@(?![0-9a-f]{40}:\\S))(?!(?:[^(]*\\()+\\s*[A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+(?::\\S|@(?![0-9a-f]{40}:\\S)))",
+                        ),
+                    ),
+                ),
+            ),
+        ),
     },
     "PhaseStep": {
         "step": (("minimum", 1),),
@@ -199,6 +283,24 @@ BOUNDS: dict[str, dict[str, tuple[tuple[str, object], ...]]] = {
 WHERE: dict[str, dict[str, str]] = {
     "CopyFacts": {
         "printed_id": "imperial-settlers/cards.schema.json#/properties/cards/items/properties/differing_copies/items/properties/id",
+    },
+    "CountedGoods": {
+        "rules": "imperial-settlers/cards.schema.json#/$defs/counted/properties/rule or imperial-settlers/cards.schema.json#/$defs/counted/properties/source",
+    },
+    "Card": {
+        "rules": "imperial-settlers/cards.schema.json#/properties/cards/items/properties/rule or imperial-settlers/cards.schema.json#/properties/cards/items/properties/source",
+    },
+    "Faction": {
+        "rules": "imperial-settlers/factions.schema.json#/properties/factions/items/properties/rule or imperial-settlers/factions.schema.json#/properties/factions/items/properties/source",
+    },
+    "Action": {
+        "rules": "imperial-settlers/ruleset.schema.json#/properties/actions/items/properties/rule or imperial-settlers/ruleset.schema.json#/properties/actions/items/properties/source",
+    },
+    "Phase": {
+        "rules": "imperial-settlers/ruleset.schema.json#/properties/phases/items/properties/rule or imperial-settlers/ruleset.schema.json#/properties/phases/items/properties/source",
+    },
+    "FactionRule": {
+        "rules": "imperial-settlers/factions.schema.json#/properties/factions/items/properties/special_rules/items/properties/rule or imperial-settlers/factions.schema.json#/properties/factions/items/properties/special_rules/items/properties/source",
     },
     "DeckRule": {
         "size": "imperial-settlers/ruleset.schema.json#/properties/deck_building/properties/deck_size",

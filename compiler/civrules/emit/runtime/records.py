@@ -409,6 +409,9 @@ def _bound_words(key: str, value: object) -> str:
         "minItems_or_absent": "none (absent) or at least this many items:",
         "maxItems": "at most this many items:",
     }
+    if key == "any_of" and isinstance(value, tuple):  # several forms: all of one form's constraints
+        forms = (", ".join(_bound_words(k, v) for k, v in form) for form in value)
+        return "either " + " or ".join(f"({form})" for form in forms)
     return "no item twice" if key == "uniqueItems" else f"{words.get(key, key)} {value!r}"
 
 
@@ -425,6 +428,19 @@ def _bound_test(key: str, bound: object) -> Callable[[object], bool]:
             return not isinstance(value, tuple) or all(item is None or test(item) for item in value)
 
         return each
+    if key == "any_of" and isinstance(bound, tuple):  # a value of one of several forms (a section or a source)
+        forms = tuple(tuple(_bound_test(k, v) for k, v in form) for form in bound)
+
+        def any_of(value: object) -> bool:
+            for tests in forms:
+                try:
+                    if all(test(value) for test in tests):
+                        return True
+                except TypeError:  # a form whose comparisons do not read the value's type
+                    continue
+            return False
+
+        return any_of
     if key == "pattern" and isinstance(bound, str):
         import re
 

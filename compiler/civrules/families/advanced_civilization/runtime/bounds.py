@@ -24,9 +24,7 @@ Fields of linked classes that no property of their name constrains (none is held
 - SpecialAbility.phase
 - CreditTokens.colours
 - CalamityLink.effect
-- Attribute.rules
 - PurchaseEffect.kind
-- PurchaseEffect.rules
 - PurchaseEffect.colours
 - PurchaseEffect.next_turn
 - Group.id
@@ -36,7 +34,6 @@ Fields of linked classes that no property of their name constrains (none is held
 - Card.prerequisites
 - Card.credits
 - Card.attributes
-- Card.rules
 - Commodity.mining
 - Commodity.block
 - Commodity.block_counts
@@ -44,10 +41,8 @@ Fields of linked classes that no property of their name constrains (none is held
 - Deck.calamity_severities
 - DeckBand.region
 - BlockBonus.shared_goods
-- CopiesBand.rules
 - Calamity.tradable
 - Calamity.severity
-- Calamity.rules
 - Calamity.beneficiary
 - Calamity.beneficiary_overflow
 - Calamity.beneficiary_unit_points
@@ -56,16 +51,11 @@ Fields of linked classes that no property of their name constrains (none is held
 - CalamityAlternative.unit
 - CalamityAlternative.per_unit
 - CalamityAlternative.required_in_full
-- CalamityAlternative.rules
 - CalamityFallback.kind
-- CalamityFallback.rules
 - CalamityEffect.side
 - CalamityEffect.kind
-- CalamityEffect.all_but
 - CalamityEffect.unknown
-- CalamityEffect.per_city
 - CalamityEffect.unit
-- CalamityEffect.rules
 - CalamityEffect.alternative
 - CalamityEffect.fallback
 - CalamityEffect.site
@@ -75,7 +65,6 @@ Fields of linked classes that no property of their name constrains (none is held
 - CalamityModifier.effects
 - CalamityModifier.amount
 - CalamityModifier.amount_unknown
-- CalamityModifier.stated
 - CalamityModifier.per_commodity
 - CalamityModifier.adds
 - CalamityModifier.becomes_kind
@@ -83,10 +72,8 @@ Fields of linked classes that no property of their name constrains (none is held
 - CalamityModifier.per
 - CalamityModifier.adds_kind
 - CalamityModifier.optional
-- CalamityModifier.rules
 - CalamityModifier.adds_unit
 - CalamityImmunity.side
-- CalamityImmunity.rules
 - Combination.mode
 - Combination.mode_unknown
 - Addition.card
@@ -103,8 +90,6 @@ Fields of linked classes that no property of their name constrains (none is held
 - Requirements.known
 - Epoch.requirements
 - AstTrack.space_values
-- SubActivity.rules
-- Phase.rules
 - Phase.unit_points
 - Phase.military_last
 - Phase.max_major_calamities
@@ -121,14 +106,9 @@ Fields of linked classes that no property of their name constrains (none is held
 - Border.kind
 - TradeStack.commodities
 - TradeStack.calamities
-- StackSetupStep.rules
-- HandLimitBand.rules
 - HandLimit.cumulative
-- HandLimit.rules
 - Taxation.cumulative
 - Taxation.revolt_immune_cards
-- Taxation.rules
-- ScoringItem.rules
 """
 
 from __future__ import annotations
@@ -281,6 +261,21 @@ BOUNDS: dict[str, dict[str, tuple[tuple[str, object], ...]]] = {
     },
     "Attribute": {
         "text": (("minLength", 1),),
+        "rules": (
+            (
+                "items_any_of",
+                (
+                    (("maxLength", 120), ("pattern", "^([0-9]+(\\.[0-9]+)*|p[0-9]+(/[a-z0-9]+(-[a-z0-9]+)*)?)$")),
+                    (
+                        ("minLength", 1),
+                        (
+                            "pattern",
+                            "^(?!\\s*$)(?![A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+(?::\\S|@(?![0-9a-f]{40}:\\S)))(?!(?:[^;]*;)+\\s*[A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+@(?![0-9a-f]{40}:\\S))(?!(?:[^(]*\\()+\\s*[A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+(?::\\S|@(?![0-9a-f]{40}:\\S)))",
+                        ),
+                    ),
+                ),
+            ),
+        ),
         "effects": (("minItems_or_absent", 1),),
         "calamities": (("minItems_or_absent", 1),),
         "source": (
@@ -293,6 +288,21 @@ BOUNDS: dict[str, dict[str, tuple[tuple[str, object], ...]]] = {
     },
     "PurchaseEffect": {
         "text": (("minLength", 1),),
+        "rules": (
+            (
+                "items_any_of",
+                (
+                    (("maxLength", 120), ("pattern", "^([0-9]+(\\.[0-9]+)*|p[0-9]+(/[a-z0-9]+(-[a-z0-9]+)*)?)$")),
+                    (
+                        ("minLength", 1),
+                        (
+                            "pattern",
+                            "^(?!\\s*$)(?![A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+(?::\\S|@(?![0-9a-f]{40}:\\S)))(?!(?:[^;]*;)+\\s*[A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+@(?![0-9a-f]{40}:\\S))(?!(?:[^(]*\\()+\\s*[A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+(?::\\S|@(?![0-9a-f]{40}:\\S)))",
+                        ),
+                    ),
+                ),
+            ),
+        ),
         "points": (("minimum", 1),),
         "max_cards": (("minimum", 1),),
         "max_face_value_below": (("minimum", 1),),
@@ -314,6 +324,21 @@ BOUNDS: dict[str, dict[str, tuple[tuple[str, object], ...]]] = {
         "cost": (("minimum", 1), ("maximum", 1000)),
         "victory_points": (("minimum", 0), ("maximum", 100)),
         "purchase_effects": (("minItems_or_absent", 1),),
+        "rules": (
+            (
+                "items_any_of",
+                (
+                    (("maxLength", 120), ("pattern", "^([0-9]+(\\.[0-9]+)*|p[0-9]+(/[a-z0-9]+(-[a-z0-9]+)*)?)$")),
+                    (
+                        ("minLength", 1),
+                        (
+                            "pattern",
+                            "^(?!\\s*$)(?![A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+(?::\\S|@(?![0-9a-f]{40}:\\S)))(?!(?:[^;]*;)+\\s*[A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+@(?![0-9a-f]{40}:\\S))(?!(?:[^(]*\\()+\\s*[A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+(?::\\S|@(?![0-9a-f]{40}:\\S)))",
+                        ),
+                    ),
+                ),
+            ),
+        ),
     },
     "Commodity": {
         "id": (("maxLength", 64), ("pattern", "^[a-z][a-z0-9_]*$")),
@@ -340,11 +365,41 @@ BOUNDS: dict[str, dict[str, tuple[tuple[str, object], ...]]] = {
         "players_min": (("minimum", 1), ("maximum", 64)),
         "players_max": (("minimum", 1), ("maximum", 64)),
         "copies": (("minimum", 0), ("maximum", 100)),
+        "rules": (
+            (
+                "items_any_of",
+                (
+                    (("maxLength", 120), ("pattern", "^([0-9]+(\\.[0-9]+)*|p[0-9]+(/[a-z0-9]+(-[a-z0-9]+)*)?)$")),
+                    (
+                        ("minLength", 1),
+                        (
+                            "pattern",
+                            "^(?!\\s*$)(?![A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+(?::\\S|@(?![0-9a-f]{40}:\\S)))(?!(?:[^;]*;)+\\s*[A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+@(?![0-9a-f]{40}:\\S))(?!(?:[^(]*\\()+\\s*[A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+(?::\\S|@(?![0-9a-f]{40}:\\S)))",
+                        ),
+                    ),
+                ),
+            ),
+        ),
     },
     "Calamity": {
         "id": (("maxLength", 64), ("pattern", "^[a-z][a-z0-9_]*$")),
         "name": (("minLength", 1), ("maxLength", 120)),
         "stack": (("minimum", 2), ("maximum", 9)),
+        "rules": (
+            (
+                "items_any_of",
+                (
+                    (("maxLength", 120), ("pattern", "^([0-9]+(\\.[0-9]+)*|p[0-9]+(/[a-z0-9]+(-[a-z0-9]+)*)?)$")),
+                    (
+                        ("minLength", 1),
+                        (
+                            "pattern",
+                            "^(?!\\s*$)(?![A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+(?::\\S|@(?![0-9a-f]{40}:\\S)))(?!(?:[^;]*;)+\\s*[A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+@(?![0-9a-f]{40}:\\S))(?!(?:[^(]*\\()+\\s*[A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+(?::\\S|@(?![0-9a-f]{40}:\\S)))",
+                        ),
+                    ),
+                ),
+            ),
+        ),
         "copies": (("minimum", 1), ("maximum", 100)),
         "no_effect_when": (("minItems_or_absent", 1),),
         "copies_by_players": (("minItems_or_absent", 1),),
@@ -352,14 +407,46 @@ BOUNDS: dict[str, dict[str, tuple[tuple[str, object], ...]]] = {
     "CalamityAlternative": {
         "amount": (("minimum", 1),),
         "text": (("minLength", 1),),
+        "rules": (
+            (
+                "items_any_of",
+                (
+                    (("maxLength", 120), ("pattern", "^([0-9]+(\\.[0-9]+)*|p[0-9]+(/[a-z0-9]+(-[a-z0-9]+)*)?)$")),
+                    (
+                        ("minLength", 1),
+                        (
+                            "pattern",
+                            "^(?!\\s*$)(?![A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+(?::\\S|@(?![0-9a-f]{40}:\\S)))(?!(?:[^;]*;)+\\s*[A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+@(?![0-9a-f]{40}:\\S))(?!(?:[^(]*\\()+\\s*[A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+(?::\\S|@(?![0-9a-f]{40}:\\S)))",
+                        ),
+                    ),
+                ),
+            ),
+        ),
     },
     "CalamityFallback": {
         "text": (("minLength", 1),),
+        "rules": (
+            (
+                "items_any_of",
+                (
+                    (("maxLength", 120), ("pattern", "^([0-9]+(\\.[0-9]+)*|p[0-9]+(/[a-z0-9]+(-[a-z0-9]+)*)?)$")),
+                    (
+                        ("minLength", 1),
+                        (
+                            "pattern",
+                            "^(?!\\s*$)(?![A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+(?::\\S|@(?![0-9a-f]{40}:\\S)))(?!(?:[^;]*;)+\\s*[A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+@(?![0-9a-f]{40}:\\S))(?!(?:[^(]*\\()+\\s*[A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+(?::\\S|@(?![0-9a-f]{40}:\\S)))",
+                        ),
+                    ),
+                ),
+            ),
+        ),
     },
     "CalamityEffect": {
         "id": (("maxLength", 64), ("pattern", "^[a-z][a-z0-9_]*$")),
         "amount": (("minimum", 0),),
+        "all_but": (("minimum", 0),),
         "max_per_victim": (("minimum", 1),),
+        "per_city": (("minimum", 1),),
         "where": (
             (
                 "enum",
@@ -433,6 +520,21 @@ BOUNDS: dict[str, dict[str, tuple[tuple[str, object], ...]]] = {
             ),
         ),
         "text": (("minLength", 1),),
+        "rules": (
+            (
+                "items_any_of",
+                (
+                    (("maxLength", 120), ("pattern", "^([0-9]+(\\.[0-9]+)*|p[0-9]+(/[a-z0-9]+(-[a-z0-9]+)*)?)$")),
+                    (
+                        ("minLength", 1),
+                        (
+                            "pattern",
+                            "^(?!\\s*$)(?![A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+(?::\\S|@(?![0-9a-f]{40}:\\S)))(?!(?:[^;]*;)+\\s*[A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+@(?![0-9a-f]{40}:\\S))(?!(?:[^(]*\\()+\\s*[A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+(?::\\S|@(?![0-9a-f]{40}:\\S)))",
+                        ),
+                    ),
+                ),
+            ),
+        ),
         "chosen_by_if_not_traded": (
             (
                 "enum",
@@ -450,8 +552,24 @@ BOUNDS: dict[str, dict[str, tuple[tuple[str, object], ...]]] = {
     },
     "CalamityModifier": {
         "card": (("maxLength", 64), ("pattern", "^[a-z][a-z0-9_]*$")),
+        "stated": (("minimum", 0),),
         "cap": (("minimum", 0),),
         "text": (("minLength", 1),),
+        "rules": (
+            (
+                "items_any_of",
+                (
+                    (("maxLength", 120), ("pattern", "^([0-9]+(\\.[0-9]+)*|p[0-9]+(/[a-z0-9]+(-[a-z0-9]+)*)?)$")),
+                    (
+                        ("minLength", 1),
+                        (
+                            "pattern",
+                            "^(?!\\s*$)(?![A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+(?::\\S|@(?![0-9a-f]{40}:\\S)))(?!(?:[^;]*;)+\\s*[A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+@(?![0-9a-f]{40}:\\S))(?!(?:[^(]*\\()+\\s*[A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+(?::\\S|@(?![0-9a-f]{40}:\\S)))",
+                        ),
+                    ),
+                ),
+            ),
+        ),
     },
     "CalamityImmunity": {
         "who": (("enum", ("trading_player", "card_holder", "nation")),),
@@ -463,6 +581,21 @@ BOUNDS: dict[str, dict[str, tuple[tuple[str, object], ...]]] = {
             ("uniqueItems", True),
             ("items_maxLength", 64),
             ("items_pattern", "^[a-z][a-z0-9_]*$"),
+        ),
+        "rules": (
+            (
+                "items_any_of",
+                (
+                    (("maxLength", 120), ("pattern", "^([0-9]+(\\.[0-9]+)*|p[0-9]+(/[a-z0-9]+(-[a-z0-9]+)*)?)$")),
+                    (
+                        ("minLength", 1),
+                        (
+                            "pattern",
+                            "^(?!\\s*$)(?![A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+(?::\\S|@(?![0-9a-f]{40}:\\S)))(?!(?:[^;]*;)+\\s*[A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+@(?![0-9a-f]{40}:\\S))(?!(?:[^(]*\\()+\\s*[A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+(?::\\S|@(?![0-9a-f]{40}:\\S)))",
+                        ),
+                    ),
+                ),
+            ),
         ),
     },
     "Combination": {
@@ -502,6 +635,21 @@ BOUNDS: dict[str, dict[str, tuple[tuple[str, object], ...]]] = {
     "SubActivity": {
         "id": (("maxLength", 64), ("pattern", "^[a-z][a-z0-9_]*$")),
         "name": (("minLength", 1), ("maxLength", 120)),
+        "rules": (
+            (
+                "items_any_of",
+                (
+                    (("maxLength", 120), ("pattern", "^([0-9]+(\\.[0-9]+)*|p[0-9]+(/[a-z0-9]+(-[a-z0-9]+)*)?)$")),
+                    (
+                        ("minLength", 1),
+                        (
+                            "pattern",
+                            "^(?!\\s*$)(?![A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+(?::\\S|@(?![0-9a-f]{40}:\\S)))(?!(?:[^;]*;)+\\s*[A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+@(?![0-9a-f]{40}:\\S))(?!(?:[^(]*\\()+\\s*[A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+(?::\\S|@(?![0-9a-f]{40}:\\S)))",
+                        ),
+                    ),
+                ),
+            ),
+        ),
         "card": (("maxLength", 64), ("pattern", "^[a-z][a-z0-9_]*$")),
     },
     "Phase": {
@@ -536,6 +684,21 @@ BOUNDS: dict[str, dict[str, tuple[tuple[str, object], ...]]] = {
             ),
         ),
         "min_trade_cards": (("minimum", 1),),
+        "rules": (
+            (
+                "items_any_of",
+                (
+                    (("maxLength", 120), ("pattern", "^([0-9]+(\\.[0-9]+)*|p[0-9]+(/[a-z0-9]+(-[a-z0-9]+)*)?)$")),
+                    (
+                        ("minLength", 1),
+                        (
+                            "pattern",
+                            "^(?!\\s*$)(?![A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+(?::\\S|@(?![0-9a-f]{40}:\\S)))(?!(?:[^;]*;)+\\s*[A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+@(?![0-9a-f]{40}:\\S))(?!(?:[^(]*\\()+\\s*[A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+(?::\\S|@(?![0-9a-f]{40}:\\S)))",
+                        ),
+                    ),
+                ),
+            ),
+        ),
         "max_primary_calamities": (("minimum", 1),),
         "ship_moves": (("minimum", 1),),
         "named_trade_cards": (("minimum", 0),),
@@ -613,15 +776,60 @@ BOUNDS: dict[str, dict[str, tuple[tuple[str, object], ...]]] = {
             ),
         ),
         "text": (("minLength", 1),),
+        "rules": (
+            (
+                "items_any_of",
+                (
+                    (("maxLength", 120), ("pattern", "^([0-9]+(\\.[0-9]+)*|p[0-9]+(/[a-z0-9]+(-[a-z0-9]+)*)?)$")),
+                    (
+                        ("minLength", 1),
+                        (
+                            "pattern",
+                            "^(?!\\s*$)(?![A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+(?::\\S|@(?![0-9a-f]{40}:\\S)))(?!(?:[^;]*;)+\\s*[A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+@(?![0-9a-f]{40}:\\S))(?!(?:[^(]*\\()+\\s*[A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+(?::\\S|@(?![0-9a-f]{40}:\\S)))",
+                        ),
+                    ),
+                ),
+            ),
+        ),
     },
     "HandLimitBand": {
         "players_min": (("minimum", 1), ("maximum", 64)),
         "players_max": (("minimum", 1), ("maximum", 64)),
         "commodity_cards": (("minimum", 0),),
+        "rules": (
+            (
+                "items_any_of",
+                (
+                    (("maxLength", 120), ("pattern", "^([0-9]+(\\.[0-9]+)*|p[0-9]+(/[a-z0-9]+(-[a-z0-9]+)*)?)$")),
+                    (
+                        ("minLength", 1),
+                        (
+                            "pattern",
+                            "^(?!\\s*$)(?![A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+(?::\\S|@(?![0-9a-f]{40}:\\S)))(?!(?:[^;]*;)+\\s*[A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+@(?![0-9a-f]{40}:\\S))(?!(?:[^(]*\\()+\\s*[A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+(?::\\S|@(?![0-9a-f]{40}:\\S)))",
+                        ),
+                    ),
+                ),
+            ),
+        ),
     },
     "HandLimit": {
         "commodity_cards": (("minimum", 0),),
         "card_changes": (("minItems_or_absent", 1),),
+        "rules": (
+            (
+                "items_any_of",
+                (
+                    (("maxLength", 120), ("pattern", "^([0-9]+(\\.[0-9]+)*|p[0-9]+(/[a-z0-9]+(-[a-z0-9]+)*)?)$")),
+                    (
+                        ("minLength", 1),
+                        (
+                            "pattern",
+                            "^(?!\\s*$)(?![A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+(?::\\S|@(?![0-9a-f]{40}:\\S)))(?!(?:[^;]*;)+\\s*[A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+@(?![0-9a-f]{40}:\\S))(?!(?:[^(]*\\()+\\s*[A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+(?::\\S|@(?![0-9a-f]{40}:\\S)))",
+                        ),
+                    ),
+                ),
+            ),
+        ),
         "by_players": (("minItems_or_absent", 1),),
     },
     "RateChange": {
@@ -632,6 +840,21 @@ BOUNDS: dict[str, dict[str, tuple[tuple[str, object], ...]]] = {
     "Taxation": {
         "tokens_per_city": (("minimum", 0),),
         "rate_changes": (("minItems_or_absent", 1),),
+        "rules": (
+            (
+                "items_any_of",
+                (
+                    (("maxLength", 120), ("pattern", "^([0-9]+(\\.[0-9]+)*|p[0-9]+(/[a-z0-9]+(-[a-z0-9]+)*)?)$")),
+                    (
+                        ("minLength", 1),
+                        (
+                            "pattern",
+                            "^(?!\\s*$)(?![A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+(?::\\S|@(?![0-9a-f]{40}:\\S)))(?!(?:[^;]*;)+\\s*[A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+@(?![0-9a-f]{40}:\\S))(?!(?:[^(]*\\()+\\s*[A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+(?::\\S|@(?![0-9a-f]{40}:\\S)))",
+                        ),
+                    ),
+                ),
+            ),
+        ),
     },
     "ScoringItem": {
         "id": (("maxLength", 64), ("pattern", "^[a-z][a-z0-9_]*$")),
@@ -651,12 +874,36 @@ BOUNDS: dict[str, dict[str, tuple[tuple[str, object], ...]]] = {
         ),
         "points": (("minimum", 0),),
         "text": (("minLength", 1),),
+        "rules": (
+            (
+                "items_any_of",
+                (
+                    (("maxLength", 120), ("pattern", "^([0-9]+(\\.[0-9]+)*|p[0-9]+(/[a-z0-9]+(-[a-z0-9]+)*)?)$")),
+                    (
+                        ("minLength", 1),
+                        (
+                            "pattern",
+                            "^(?!\\s*$)(?![A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+(?::\\S|@(?![0-9a-f]{40}:\\S)))(?!(?:[^;]*;)+\\s*[A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+@(?![0-9a-f]{40}:\\S))(?!(?:[^(]*\\()+\\s*[A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+(?::\\S|@(?![0-9a-f]{40}:\\S)))",
+                        ),
+                    ),
+                ),
+            ),
+        ),
     },
 }
 
 #: Where a constrained field's property is, by class and field, when it is not its class's object's property
 #: of the field's name (a class's ``_properties``: another name, or another object's).
 WHERE: dict[str, dict[str, str]] = {
+    "Attribute": {
+        "rules": "civilization-cards.schema.json#/$defs/attribute/properties/rule or civilization-cards.schema.json#/$defs/attribute/properties/source",
+    },
+    "PurchaseEffect": {
+        "rules": "civilization-cards.schema.json#/$defs/purchase_effect/properties/rule or civilization-cards.schema.json#/$defs/purchase_effect/properties/source",
+    },
+    "Card": {
+        "rules": "civilization-cards.schema.json#/$defs/card/properties/rule or civilization-cards.schema.json#/$defs/card/properties/source",
+    },
     "DeckBand": {
         "players_min": "commodities.schema.json#/$defs/players_range/properties/min",
         "players_max": "commodities.schema.json#/$defs/players_range/properties/max",
@@ -668,6 +915,34 @@ WHERE: dict[str, dict[str, str]] = {
     "CopiesBand": {
         "players_min": "calamities.schema.json#/$defs/calamity/properties/copies_by_players/items/properties/players/properties/min",
         "players_max": "calamities.schema.json#/$defs/calamity/properties/copies_by_players/items/properties/players/properties/max",
+        "rules": "calamities.schema.json#/$defs/calamity/properties/copies_by_players/items/properties/rule or calamities.schema.json#/$defs/calamity/properties/copies_by_players/items/properties/source",
+    },
+    "Calamity": {
+        "rules": "calamities.schema.json#/$defs/calamity/properties/rule or calamities.schema.json#/$defs/calamity/properties/source",
+    },
+    "CalamityAlternative": {
+        "rules": "calamities.schema.json#/$defs/effect/properties/alternative/properties/rule or calamities.schema.json#/$defs/effect/properties/alternative/properties/source",
+    },
+    "CalamityFallback": {
+        "rules": "calamities.schema.json#/$defs/effect/properties/fallback/properties/rule or calamities.schema.json#/$defs/effect/properties/fallback/properties/source",
+    },
+    "CalamityEffect": {
+        "all_but": "calamities.schema.json#/$defs/amount/oneOf/1/properties/all_but",
+        "per_city": "calamities.schema.json#/$defs/amount/oneOf/2/properties/per_city_owned",
+        "rules": "calamities.schema.json#/$defs/effect/properties/rule or calamities.schema.json#/$defs/effect/properties/source",
+    },
+    "CalamityModifier": {
+        "stated": "calamities.schema.json#/$defs/modifier/properties/set_to",
+        "rules": "calamities.schema.json#/$defs/modifier/properties/rule or calamities.schema.json#/$defs/modifier/properties/source",
+    },
+    "CalamityImmunity": {
+        "rules": "calamities.schema.json#/$defs/immune_entry/properties/rule or calamities.schema.json#/$defs/immune_entry/properties/source",
+    },
+    "SubActivity": {
+        "rules": "ruleset.schema.json#/properties/sequence_of_play/properties/phases/items/properties/sub_activities/items/properties/rule or ruleset.schema.json#/properties/sequence_of_play/properties/phases/items/properties/sub_activities/items/properties/source",
+    },
+    "Phase": {
+        "rules": "ruleset.schema.json#/properties/sequence_of_play/properties/phases/items/properties/rule or ruleset.schema.json#/properties/sequence_of_play/properties/phases/items/properties/source",
     },
     "Configuration": {
         "panels": "ruleset.schema.json#/properties/player_counts/properties/counts/items/properties/configurations/oneOf/0/items/properties/map/properties/panels",
@@ -679,9 +954,22 @@ WHERE: dict[str, dict[str, str]] = {
         "a": "map.schema.json#/$defs/border/properties/areas/items",
         "b": "map.schema.json#/$defs/border/properties/areas/items",
     },
+    "StackSetupStep": {
+        "rules": "commodities.schema.json#/$defs/step/properties/rule or commodities.schema.json#/$defs/step/properties/source",
+    },
     "HandLimitBand": {
         "players_min": "ruleset.schema.json#/properties/hand_limit/properties/by_players/items/properties/players/properties/min",
         "players_max": "ruleset.schema.json#/properties/hand_limit/properties/by_players/items/properties/players/properties/max",
+        "rules": "ruleset.schema.json#/properties/hand_limit/properties/by_players/items/properties/rule or ruleset.schema.json#/properties/hand_limit/properties/by_players/items/properties/source",
+    },
+    "HandLimit": {
+        "rules": "ruleset.schema.json#/properties/hand_limit/properties/rule or ruleset.schema.json#/properties/hand_limit/properties/source",
+    },
+    "Taxation": {
+        "rules": "ruleset.schema.json#/properties/taxation/properties/rule or ruleset.schema.json#/properties/taxation/properties/source",
+    },
+    "ScoringItem": {
+        "rules": "ruleset.schema.json#/properties/victory/properties/scoring/items/properties/rule or ruleset.schema.json#/properties/victory/properties/scoring/items/properties/source",
     },
 }
 
