@@ -103,7 +103,7 @@ class Record:
     def __setstate__(self, state: tuple[object, ...]) -> None:
         names = self._names()
         if not isinstance(state, tuple) or len(state) != len(names):
-            raise OutOfDomainError(f"{type(self).__name__} is restored from {len(names)} fields, not {state!r}")
+            raise _unrestorable(type(self), names, state)
         for name, value in zip(names, state, strict=True):
             _set(self, name, value)
         _restored(self, state)  # a pickle is made by anyone: its fields are held to the record's types
@@ -154,6 +154,23 @@ class Record:
         fewest is above its most), checked with the types where a record is changed or restored;
         None: nothing."""
         return None
+
+
+def _unrestorable(cls: type, names: tuple[str, ...], state: object) -> OutOfDomainError:
+    """The error of a pickle whose state is not ``cls``'s fields: most likely made by another
+    version of the runtime that defines ``cls``, whose record has other fields (a pickle holds a
+    record's values in the order of its fields, not their names)."""
+    import sys
+
+    package = cls.__module__.rpartition(".")[0] or cls.__module__
+    version = getattr(sys.modules.get(package), "__version__", None)
+    given = f"{len(state)} values" if isinstance(state, tuple) else f"a {type(state).__name__}"
+    return OutOfDomainError(
+        f"{cls.__name__} is restored from its {len(names)} fields ({', '.join(names)}), not {given}: the pickle"
+        f" was made by another version of {package}{f' than this {version}' if version else ''}, whose"
+        f" {cls.__name__} has other fields; load it with the version that made it, or make it again from the"
+        " package's data (a pickle of a record is for the version that wrote it)"
+    )
 
 
 def _plain(value: object) -> object:
@@ -775,7 +792,7 @@ class SettingsRecord(Record, Mapping[str, object]):
     def __setstate__(self, state: tuple[object, ...]) -> None:
         names = self._names()
         if not isinstance(state, tuple) or len(state) != len(names) + 1:
-            raise OutOfDomainError(f"{type(self).__name__} is restored from {len(names) + 1} values, not {state!r}")
+            raise _unrestorable(type(self), (*names, "unknown_fields"), state)
         *values, unknown = state
         if not isinstance(unknown, tuple) or any(key not in self._field_of for key in unknown):
             raise OutOfDomainError(f"{type(self).__name__}'s unknown fields are keys of its data, not {unknown!r}")
