@@ -366,10 +366,8 @@ def settings_bounds_of(
     whose names may be the records' (``HandLimit``), so they are written apart."""
     from civrules.emit.settings_types import settings_types
 
-    documents: dict[int, tuple[str, dict[int, str]]] = {}  # each schema of the family, by id: its file, its pointers
-    for kind, name in family.kinds.items():
-        loaded = load_schema(family.qualified_kind(kind))
-        documents[id(loaded)] = (name, _pointers(loaded))
+    files = {family.qualified_kind(kind): file for kind, file in family.kinds.items()}
+    pointers: dict[int, dict[int, str]] = {}  # each schema's nodes' JSON pointers, by their ids
     bounds: dict[str, dict[str, list[tuple[str, object]]]] = {}
     where: dict[str, dict[str, str]] = {}
     unlinked: list[str] = []
@@ -377,14 +375,15 @@ def settings_bounds_of(
         for field in spec.fields:
             found: list[tuple[str, object]] = []
             located = None
-            if field.schema is not None:
-                prop, document = field.schema
-                file, pointers = documents.get(id(document), ("", {}))
-                pointer = pointers.get(id(prop))
-                if file and pointer is not None:
+            if field.schema is not None and field.schema[2] in files:
+                prop, document, kind = field.schema
+                if id(document) not in pointers:  # the schema the record was made from, whatever reads it since
+                    pointers[id(document)] = _pointers(document)
+                pointer = pointers[id(document)].get(id(prop))
+                if pointer is not None:
                     # a present list is known: a setting the data leaves out is None, never an empty list
                     found = constraints(dict(document), prop, field.annotation(), True)
-                    located = f"{file}#{pointer}"
+                    located = f"{files[kind]}#{pointer}"
             if found and located is not None:
                 bounds.setdefault(spec.name, {})[field.attr] = found
                 where.setdefault(spec.name, {})[field.attr] = located

@@ -9,7 +9,7 @@ optional, each with the type its constructor takes (``replace`` makes the change
 that constructor). It reads the classes with :mod:`ast` (no runtime is imported) and writes the
 block right after each class's ``__init__``, replacing the one it wrote before.
 
-Regenerate after changing a record's fields (tests/generated/test_record_replace.py fails until then)::
+Regenerate after changing a record's fields (tests/engine/test_typed_replace.py fails until then)::
 
     cd compiler && python -m tools.replaces          # rewrite the blocks
     cd compiler && python -m tools.replaces --check  # exit 1 if one differs

@@ -71,9 +71,9 @@ class FieldSpec:
     shape: Shape
     required: bool
     doc: str
-    #: The field's property in the schemas and the schema that holds it (None: a field no property
-    #: gives, a slot's settings): compiler/tools/bounds.py writes its constraints from it.
-    schema: tuple[Mapping[str, Any], Mapping[str, Any]] | None = field(default=None, compare=False, repr=False)
+    #: The field's property, the schema that holds it and that schema's qualified kind (None: a field
+    #: no property gives, a slot's settings): compiler/tools/bounds.py writes its constraints from it.
+    schema: tuple[Mapping[str, Any], Mapping[str, Any], str] | None = field(default=None, compare=False, repr=False)
 
     def annotation(self) -> str:
         text = self.shape.annotation()
@@ -141,6 +141,14 @@ class _Builder:
         self.records: dict[str, RecordSpec] = {}
         self.by_node: dict[int, tuple[Mapping[str, Any], str]] = {}  # a schema object's record, by its id
         self.described = ""  # the description of the field whose type is being made
+        self.kinds: dict[int, str] = {}  # each schema read, by its id: its qualified kind
+
+    def located(
+        self, node: Mapping[str, Any], doc: Mapping[str, Any]
+    ) -> tuple[Mapping[str, Any], Mapping[str, Any], str] | None:
+        """``node``, the schema ``doc`` that holds it and that schema's qualified kind."""
+        kind = self.kinds.get(id(doc))
+        return None if kind is None else (node, doc, kind)
 
     def deref(self, node: Mapping[str, Any], doc: Mapping[str, Any]) -> tuple[Mapping[str, Any], str | None]:
         """The node a ``$ref`` points at (followed to the end), and the name of the last ``$defs`` entry."""
@@ -252,7 +260,14 @@ class _Builder:
             self.described = doc_text
             shape = self.shape(sub, sub_doc, hint or _camel(key))
             spec.fields.append(
-                FieldSpec(key, attribute(key), shape, key in (required or ()), _first_line(doc_text), (sub, sub_doc))
+                FieldSpec(
+                    key,
+                    attribute(key),
+                    shape,
+                    key in (required or ()),
+                    _first_line(doc_text),
+                    self.located(sub, sub_doc),
+                )
             )
         # the module defines a record after the records its fields use
         self.records[name] = self.records.pop(name)
@@ -304,6 +319,7 @@ _CACHE: dict[str, SettingsTypes] = {}
 def _settings_types(family: Family) -> SettingsTypes:
     builder = _Builder()
     manifest = load_schema(family.qualified_kind("ruleset"))
+    builder.kinds[id(manifest)] = family.qualified_kind("ruleset")
     roots = {spec.path[0]: spec for spec in family.collections.values() if spec.slot == "ruleset"}
     nested = {spec.path[1] for spec in family.collections.values() if spec.slot == "ruleset" and len(spec.path) > 1}
     top: list[tuple[str, Mapping[str, Any], Mapping[str, Any]]] = []
@@ -332,6 +348,7 @@ def _settings_types(family: Family) -> SettingsTypes:
             slots.setdefault(slot, []).append(key)
     for slot in sorted(slots):
         schema = load_schema(family.slot_kind(slot))
+        builder.kinds[id(schema)] = family.slot_kind(slot)
         properties = schema.get("properties", {})
         builder.record(
             {"description": f"The settings of the ruleset's {slot} files."},
