@@ -1368,6 +1368,7 @@ SETTINGS_BOUNDS: dict[str, dict[str, tuple[tuple[str, object], ...]]] = {
     "AstLevel": {
         "id": (("maxLength", 64), ("pattern", "^[a-z][a-z0-9_]*$")),
         "name": (("minLength", 1), ("maxLength", 120)),
+        "name_language": (("pattern", "^[a-z]{2,3}(-[A-Z]{2})?$"),),
         "source": (
             ("minLength", 1),
             (
@@ -1434,6 +1435,7 @@ SETTINGS_BOUNDS: dict[str, dict[str, tuple[tuple[str, object], ...]]] = {
     "VictoryScoringItem": {
         "id": (("maxLength", 64), ("pattern", "^[a-z][a-z0-9_]*$")),
         "name": (("minLength", 1), ("maxLength", 120)),
+        "name_language": (("pattern", "^[a-z]{2,3}(-[A-Z]{2})?$"),),
         "source": (
             ("minLength", 1),
             (
@@ -1575,10 +1577,12 @@ SETTINGS_BOUNDS: dict[str, dict[str, tuple[tuple[str, object], ...]]] = {
     "NonPlayerForceAdvancement": {
         "card": (("maxLength", 64), ("pattern", "^[a-z][a-z0-9_]*$")),
         "name": (("minLength", 1), ("maxLength", 120)),
+        "name_language": (("pattern", "^[a-z]{2,3}(-[A-Z]{2})?$"),),
         "note": (("minLength", 1),),
     },
     "NonPlayerForceCalamityCard": {
         "name": (("minLength", 1), ("maxLength", 120)),
+        "name_language": (("pattern", "^[a-z]{2,3}(-[A-Z]{2})?$"),),
         "stack": (("minimum", 1), ("maximum", 9)),
         "source": (
             ("minLength", 1),
@@ -1592,6 +1596,7 @@ SETTINGS_BOUNDS: dict[str, dict[str, tuple[tuple[str, object], ...]]] = {
     "NonPlayerForce": {
         "id": (("maxLength", 64), ("pattern", "^[a-z][a-z0-9_]*$")),
         "name": (("minLength", 1), ("maxLength", 120)),
+        "name_language": (("pattern", "^[a-z]{2,3}(-[A-Z]{2})?$"),),
         "replaces": (("minItems", 1), ("uniqueItems", True), ("items_enum", ("barbarians", "pirates"))),
         "advancements": (("minItems", 1),),
         "rules": (("minItems", 1),),
@@ -1835,6 +1840,7 @@ SETTINGS_WHERE: dict[str, dict[str, str]] = {
     "AstLevel": {
         "id": "ruleset.schema.json#/properties/ast/properties/levels/items/properties/id",
         "name": "ruleset.schema.json#/properties/ast/properties/levels/items/properties/name",
+        "name_language": "ruleset.schema.json#/properties/ast/properties/levels/items/properties/name_language",
         "source": "ruleset.schema.json#/properties/ast/properties/levels/items/properties/source",
     },
     "DisagreementAlternative": {
@@ -1871,6 +1877,7 @@ SETTINGS_WHERE: dict[str, dict[str, str]] = {
     "VictoryScoringItem": {
         "id": "ruleset.schema.json#/properties/victory/properties/scoring/items/properties/id",
         "name": "ruleset.schema.json#/properties/victory/properties/scoring/items/properties/name",
+        "name_language": "ruleset.schema.json#/properties/victory/properties/scoring/items/properties/name_language",
         "source": "ruleset.schema.json#/properties/victory/properties/scoring/items/properties/source",
         "per": "ruleset.schema.json#/properties/victory/properties/scoring/items/properties/per",
         "points": "ruleset.schema.json#/properties/victory/properties/scoring/items/properties/points",
@@ -1948,10 +1955,16 @@ SETTINGS_WHERE: dict[str, dict[str, str]] = {
     "NonPlayerForceAdvancement": {
         "card": "ruleset.schema.json#/properties/non_player_forces/items/properties/advancements/items/properties/card",
         "name": "ruleset.schema.json#/properties/non_player_forces/items/properties/advancements/items/properties/name",
+        "name_language": (
+            "ruleset.schema.json#/properties/non_player_forces/items/properties/advancements/items/properties/name_language"
+        ),
         "note": "ruleset.schema.json#/properties/non_player_forces/items/properties/advancements/items/properties/note",
     },
     "NonPlayerForceCalamityCard": {
         "name": "ruleset.schema.json#/properties/non_player_forces/items/properties/calamity_card/properties/name",
+        "name_language": (
+            "ruleset.schema.json#/properties/non_player_forces/items/properties/calamity_card/properties/name_language"
+        ),
         "stack": "ruleset.schema.json#/properties/non_player_forces/items/properties/calamity_card/properties/stack",
         "source": "ruleset.schema.json#/properties/non_player_forces/items/properties/calamity_card/properties/source",
         "note": "ruleset.schema.json#/properties/non_player_forces/items/properties/calamity_card/properties/note",
@@ -1959,6 +1972,7 @@ SETTINGS_WHERE: dict[str, dict[str, str]] = {
     "NonPlayerForce": {
         "id": "ruleset.schema.json#/properties/non_player_forces/items/properties/id",
         "name": "ruleset.schema.json#/properties/non_player_forces/items/properties/name",
+        "name_language": "ruleset.schema.json#/properties/non_player_forces/items/properties/name_language",
         "replaces": "ruleset.schema.json#/properties/non_player_forces/items/properties/replaces",
         "advancements": "ruleset.schema.json#/properties/non_player_forces/items/properties/advancements",
         "rules": "ruleset.schema.json#/properties/non_player_forces/items/properties/rules",

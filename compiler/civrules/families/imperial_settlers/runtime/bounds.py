@@ -570,6 +570,7 @@ SETTINGS_BOUNDS: dict[str, dict[str, tuple[tuple[str, object], ...]]] = {
     "SoloAchievementsLevel": {
         "id": (("maxLength", 64), ("pattern", "^[a-z][a-z0-9_]*$")),
         "name": (("minLength", 1), ("maxLength", 120)),
+        "name_language": (("pattern", "^[a-z]{2,3}(-[A-Z]{2})?$"),),
         "at_least": (("minimum", 0),),
         "below": (("minimum", 1),),
     },
@@ -628,6 +629,7 @@ SETTINGS_BOUNDS: dict[str, dict[str, tuple[tuple[str, object], ...]]] = {
     },
     "NamedCardsNotIdentifiedItem": {
         "name": (("minLength", 1), ("maxLength", 120)),
+        "name_language": (("pattern", "^[a-z]{2,3}(-[A-Z]{2})?$"),),
         "why": (("minLength", 1), ("pattern", "\\S")),
     },
     "Settings": {
@@ -792,6 +794,9 @@ SETTINGS_WHERE: dict[str, dict[str, str]] = {
         "name": (
             "imperial-settlers/ruleset.schema.json#/properties/solo/properties/achievements/properties/levels/items/properties/name"
         ),
+        "name_language": (
+            "imperial-settlers/ruleset.schema.json#/properties/solo/properties/achievements/properties/levels/items/properties/name_language"
+        ),
         "at_least": (
             "imperial-settlers/ruleset.schema.json#/properties/solo/properties/achievements/properties/levels/items/properties/at_least"
         ),
@@ -842,6 +847,9 @@ SETTINGS_WHERE: dict[str, dict[str, str]] = {
     },
     "NamedCardsNotIdentifiedItem": {
         "name": "imperial-settlers/ruleset.schema.json#/properties/named_cards_not_identified/items/properties/name",
+        "name_language": (
+            "imperial-settlers/ruleset.schema.json#/properties/named_cards_not_identified/items/properties/name_language"
+        ),
         "why": "imperial-settlers/ruleset.schema.json#/properties/named_cards_not_identified/items/properties/why",
     },
     "Settings": {
