@@ -1917,6 +1917,7 @@ class AstLevel(SettingsRecord):
             *,
             id: str = ...,
             name: str = ...,
+            name_language: str | None = ...,
             rule: str | tuple[str, ...] | None = ...,
             source: str | None = ...,
         ) -> Self: ...
@@ -2326,6 +2327,7 @@ class VictoryScoringItem(SettingsRecord):
             *,
             id: str = ...,
             name: str = ...,
+            name_language: str | None = ...,
             rule: str | tuple[str, ...] | None = ...,
             source: str | None = ...,
             per: str = ...,
@@ -2970,7 +2972,14 @@ class NonPlayerForceAdvancement(SettingsRecord):
 
     if TYPE_CHECKING:
 
-        def replace(self, *, card: str | None = ..., name: str = ..., note: str | None = ...) -> Self: ...
+        def replace(
+            self,
+            *,
+            card: str | None = ...,
+            name: str = ...,
+            name_language: str | None = ...,
+            note: str | None = ...,
+        ) -> Self: ...
 
 
 class NonPlayerForceCalamityCard(SettingsRecord):
@@ -3023,6 +3032,7 @@ class NonPlayerForceCalamityCard(SettingsRecord):
             self,
             *,
             name: str = ...,
+            name_language: str | None = ...,
             tradable: bool | None = ...,
             stack: int | None = ...,
             source: str | None = ...,
@@ -3129,6 +3139,7 @@ class NonPlayerForce(SettingsRecord):
             *,
             id: str = ...,
             name: str = ...,
+            name_language: str | None = ...,
             replaces: tuple[str, ...] | None = ...,
             advancements: tuple[NonPlayerForceAdvancement, ...] | None = ...,
             activation: RuleText | None = ...,

@@ -1195,6 +1195,7 @@ class SoloAchievementsLevel(SettingsRecord):
             *,
             id: str = ...,
             name: str = ...,
+            name_language: str | None = ...,
             at_least: int | None = ...,
             below: int | None = ...,
         ) -> Self: ...
@@ -1546,7 +1547,14 @@ class NamedCardsNotIdentifiedItem(SettingsRecord):
 
     if TYPE_CHECKING:
 
-        def replace(self, *, name: str = ..., rule: str | tuple[str, ...] = ..., why: str = ...) -> Self: ...
+        def replace(
+            self,
+            *,
+            name: str = ...,
+            name_language: str | None = ...,
+            rule: str | tuple[str, ...] = ...,
+            why: str = ...,
+        ) -> Self: ...
 
 
 class Settings(SettingsRecord):
