@@ -21,6 +21,7 @@ TECH_TEXT = "cash1981/playciv@746f207075c7292ca479fad46a5a65c5b43a3865:packages/
 BUILDING_TERRAIN = "cash1981/playciv@2cca7518f4aa84a8f913dec56db99ceec96e151a:docs/agents/tasks/building-terrain.md"
 CULTURE_TRACK = "cash1981/playciv@e1b0fcf4555548b0bf41f2c5e274ee5dbe1b247c:packages/engine/src/culture-track.ts"
 ASSISTED = "cash1981/playciv@d6e14ae21cf9f91ae96e9d397621c4d7b65479f8:packages/engine/src/assisted.ts"
+GOVERNMENT = "cash1981/playciv@018c260d81041623aaa0e5044344036e3fd520f3:packages/engine/src/government.ts"
 
 
 def model(ruleset_id: str) -> CivilizationRuleset:
@@ -125,16 +126,28 @@ def test_each_culture_event_space_draws_from_its_section_s_deck(community: Civil
             assert ASSISTED in (space.source or "") and CULTURE_TRACK in (space.source or "")
 
 
-def test_every_civilization_but_rome_and_russia_starts_in_despotism(community: CivilizationRuleset) -> None:
-    """p3/trocando-o-governo: every civilization starts with Despotism, Rome and Russia excepted."""
+def test_starting_governments_are_p3_s_despotism_but_where_government_ts_names_another(
+    community: CivilizationRuleset,
+) -> None:
+    """p3/trocando-o-governo: every civilization starts with Despotism, Rome and Russia excepted (their
+    governments unnamed); government.ts names them, Republic and Communism, and the Japanese' Feudalism,
+    an expansion's civilization p3 does not speak of (a disagreement the data records)."""
     governments = {c.id: c.starting_government for c in community.civilizations}
     assert len(governments) == 16
+    named = {"roma": "republic", "russia": "communism", "japanese": "feudalismo"}
     for civilization, government in governments.items():
-        if civilization in ("roma", "russia"):
-            assert isinstance(government, Unknown)
+        entity = community.civilizations.by_id[civilization]
+        if civilization in named:
+            assert government == named[civilization], civilization
+            assert GOVERNMENT in (entity.source or ""), civilization
         else:
             assert government == "despotismo", civilization
-            assert "p3/trocando-o-governo" in community.civilizations.by_id[civilization].rules
+            assert "p3/trocando-o-governo" in entity.rules
+    assert community.governments.by_id["communism"].source == GOVERNMENT
+    assert "communism" in community.technologies.by_id["communism"].unlocks.governments  # type: ignore[union-attr]
+    japanese = disagreement(community.civilizations.by_id["japanese"].raw, "starting_government")
+    assert japanese["chosen"] == "feudalismo"
+    assert [a["value"] for a in japanese["alternatives"]] == ["despotismo"]
 
 
 def test_the_player_count_cites_the_rulebook_not_the_spreadsheet(community: CivilizationRuleset) -> None:
