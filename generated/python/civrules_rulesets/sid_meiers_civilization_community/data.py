@@ -149,23 +149,13 @@ PLAYERS: Final[PlayerRange | None] = _PlayerRange(
 )
 
 #: A hash of the resolved ruleset: changes whenever any fact changes.
-RULESET_FINGERPRINT: Final = "0aa595c26063811f7a584ceef2ad61c68a47f60ffa22e5069bf61967cb2d2aa5"
+RULESET_FINGERPRINT: Final = "9e1aa15b7615e5490b62ae02dcc2b7bcd0297a133345618d39417b18e7f89fe6"
 
 #: True when the ruleset is a draft: facts a game needs are missing (see UNKNOWN_FACTS).
 DRAFT: Final = True
 
 #: Every fact the sources do not give: the data file, the field, and why.
 UNKNOWN_FACTS: Final[tuple[UnknownFact, ...]] = (
-    _UnknownFact(
-        "rulesets/sid-meiers-civilization.yaml",
-        "civilizations[roma].starting_government",
-        "the rulebook says only that Rome and Russia start with a government other than Despotism",
-    ),
-    _UnknownFact(
-        "rulesets/sid-meiers-civilization.yaml",
-        "civilizations[russia].starting_government",
-        "the rulebook says only that Rome and Russia start with a government other than Despotism",
-    ),
     _UnknownFact(
         "cards/sid-meiers-civilization-culture.yaml",
         "great_people[general].category",
@@ -444,7 +434,7 @@ TECHNOLOGIES: Final[Mapping[str, Technology]] = FrozenMap(
             id="communism",
             name="Communism",
             level=3,
-            unlocks=_Unlocks(buildings=(), units=(), governments=(), wonders=()),
+            unlocks=_Unlocks(buildings=(), units=(), governments=("communism",), wonders=()),
             effects=(),
         ),
         "ecology": _Technology(
@@ -1761,6 +1751,14 @@ GOVERNMENTS: Final[Mapping[str, Government]] = FrozenMap(
             coins=None,
             battle_hand=1,
         ),
+        "communism": _Government(
+            "communism",
+            "Communism",
+            starting=False,
+            transitional=False,
+            coins=None,
+            battle_hand=None,
+        ),
     },
 )
 
@@ -1873,8 +1871,8 @@ CITY_ACTIONS: Final[Mapping[str, CityAction]] = FrozenMap(
 
 CIVILIZATIONS: Final[Mapping[str, Civilization]] = FrozenMap(
     {
-        "roma": _Civilization("roma", "Roma", "code_of_laws", None),
-        "russia": _Civilization("russia", "Rússia", "communism", None),
+        "roma": _Civilization("roma", "Roma", "code_of_laws", "republic"),
+        "russia": _Civilization("russia", "Rússia", "communism", "communism"),
         "egito": _Civilization("egito", "Egito", "construction", "despotismo"),
         "americans": _Civilization("americans", "Americans", "currency", "despotismo"),
         "arabs": _Civilization("arabs", "Arabs", "mathematics", "despotismo"),
@@ -1885,7 +1883,7 @@ CIVILIZATIONS: Final[Mapping[str, Civilization]] = FrozenMap(
         "germans": _Civilization("germans", "Germans", "metalworking", "despotismo"),
         "greeks": _Civilization("greeks", "Greeks", "democracy", "despotismo"),
         "indians": _Civilization("indians", "Indians", "agriculture", "despotismo"),
-        "japanese": _Civilization("japanese", "Japanese", "chivalry", "despotismo"),
+        "japanese": _Civilization("japanese", "Japanese", "chivalry", "feudalismo"),
         "mongols": _Civilization("mongols", "Mongols", "horseback_riding", "despotismo"),
         "spanish": _Civilization("spanish", "Spanish", "navigation", "despotismo"),
         "zulu": _Civilization("zulu", "Zulu", "animal_husbandry", "despotismo"),
@@ -2788,6 +2786,9 @@ ENTITY_SOURCES: Final[Mapping[str, tuple[str, ...]]] = FrozenMap(
         "governments.republic": ("p3/trocando-o-governo", "p12/disponibilizando-unidades-edificios-e-governos"),
         "governments.feudalismo": ("p3/trocando-o-governo",),
         "governments.fundamentalism": ("p14/1-montando-a-forca-de-batalha",),
+        "governments.communism": (
+            "cash1981/playciv@018c260d81041623aaa0e5044344036e3fd520f3:packages/engine/src/government.ts",
+        ),
         "victories.culture": ("p2/o-objetivo-do-jogo", "p13/1-vitoria-pela-cultura"),
         "victories.technology": ("p2/o-objetivo-do-jogo", "p13/2-vitoria-pela-tecnologia"),
         "victories.economy": ("p2/o-objetivo-do-jogo", "p14/3-vitoria-pela-economia", "p18/moedas-e-o-poder-economico"),
@@ -2807,11 +2808,11 @@ ENTITY_SOURCES: Final[Mapping[str, tuple[str, ...]]] = FrozenMap(
         "city_actions.resource": ("p4/acoes-da-cidade", "p8/c-coletar-recursos", "p9"),
         "civilizations.roma": (
             "p3/trocando-o-governo",
-            "cash1981/civilization-boardgame-rest@37b6219f42d150b833be42050f3cb22cdec41333:src/main/resources/assets/gamedata-faf-waw.xlsx (sheet Civ)",
+            "cash1981/civilization-boardgame-rest@37b6219f42d150b833be42050f3cb22cdec41333:src/main/resources/assets/gamedata-faf-waw.xlsx (sheet Civ); cash1981/playciv@018c260d81041623aaa0e5044344036e3fd520f3:packages/engine/src/government.ts",
         ),
         "civilizations.russia": (
             "p3/trocando-o-governo",
-            "cash1981/civilization-boardgame-rest@37b6219f42d150b833be42050f3cb22cdec41333:src/main/resources/assets/gamedata-faf-waw.xlsx (sheet Civ)",
+            "cash1981/civilization-boardgame-rest@37b6219f42d150b833be42050f3cb22cdec41333:src/main/resources/assets/gamedata-faf-waw.xlsx (sheet Civ); cash1981/playciv@018c260d81041623aaa0e5044344036e3fd520f3:packages/engine/src/government.ts",
         ),
         "civilizations.egito": (
             "p3/trocando-o-governo",
@@ -2855,8 +2856,7 @@ ENTITY_SOURCES: Final[Mapping[str, tuple[str, ...]]] = FrozenMap(
             "cash1981/civilization-boardgame-rest@37b6219f42d150b833be42050f3cb22cdec41333:src/main/resources/assets/gamedata-faf-waw.xlsx (sheet Civ)",
         ),
         "civilizations.japanese": (
-            "p3/trocando-o-governo",
-            "cash1981/civilization-boardgame-rest@37b6219f42d150b833be42050f3cb22cdec41333:src/main/resources/assets/gamedata-faf-waw.xlsx (sheet Civ)",
+            "cash1981/civilization-boardgame-rest@37b6219f42d150b833be42050f3cb22cdec41333:src/main/resources/assets/gamedata-faf-waw.xlsx (sheet Civ); cash1981/playciv@018c260d81041623aaa0e5044344036e3fd520f3:packages/engine/src/government.ts",
         ),
         "civilizations.mongols": (
             "p3/trocando-o-governo",
@@ -3201,12 +3201,14 @@ ENTITY_FIELD_SOURCES: Final[Mapping[str, Mapping[str, str | None]]] = FrozenMap(
         ),
         "civilizations.roma": FrozenMap(
             {
-                "starting_technology": "source: cash1981/civilization-boardgame-rest@37b6219f42d150b833be42050f3cb22cdec41333:src/main/resources/assets/gamedata-faf-waw.xlsx (sheet Civ)",
+                "starting_government": "source: cash1981/civilization-boardgame-rest@37b6219f42d150b833be42050f3cb22cdec41333:src/main/resources/assets/gamedata-faf-waw.xlsx (sheet Civ); cash1981/playciv@018c260d81041623aaa0e5044344036e3fd520f3:packages/engine/src/government.ts",
+                "starting_technology": "source: cash1981/civilization-boardgame-rest@37b6219f42d150b833be42050f3cb22cdec41333:src/main/resources/assets/gamedata-faf-waw.xlsx (sheet Civ); cash1981/playciv@018c260d81041623aaa0e5044344036e3fd520f3:packages/engine/src/government.ts",
             },
         ),
         "civilizations.russia": FrozenMap(
             {
-                "starting_technology": "source: cash1981/civilization-boardgame-rest@37b6219f42d150b833be42050f3cb22cdec41333:src/main/resources/assets/gamedata-faf-waw.xlsx (sheet Civ)",
+                "starting_government": "source: cash1981/civilization-boardgame-rest@37b6219f42d150b833be42050f3cb22cdec41333:src/main/resources/assets/gamedata-faf-waw.xlsx (sheet Civ); cash1981/playciv@018c260d81041623aaa0e5044344036e3fd520f3:packages/engine/src/government.ts",
+                "starting_technology": "source: cash1981/civilization-boardgame-rest@37b6219f42d150b833be42050f3cb22cdec41333:src/main/resources/assets/gamedata-faf-waw.xlsx (sheet Civ); cash1981/playciv@018c260d81041623aaa0e5044344036e3fd520f3:packages/engine/src/government.ts",
             },
         ),
         "civilizations.egito": FrozenMap(

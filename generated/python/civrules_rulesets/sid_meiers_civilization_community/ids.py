@@ -317,6 +317,7 @@ class GovernmentId(StrEnum):
     REPUBLIC = "republic"
     FEUDALISMO = "feudalismo"
     FUNDAMENTALISM = "fundamentalism"
+    COMMUNISM = "communism"
 
 
 class VictoryId(StrEnum):
@@ -720,6 +721,7 @@ if TYPE_CHECKING:
             "republic",
             "feudalismo",
             "fundamentalism",
+            "communism",
         ]
     )
 
