@@ -112,3 +112,18 @@ def test_an_unknown_value_cannot_be_valued() -> None:
     mystery = Commodity("mystery", "Mystery", origin, {}, Unknown("lost"), 5, 3, False)
     with pytest.raises(ValueError, match="unknown"):
         set_value(mystery, 2)
+
+
+def test_stack_9_cards_cost_18_treasury_tokens_each_as_its_two_sources_say(advciv: Ruleset) -> None:
+    """27.5 has only its heading in the source text; an implementation of the game gives its price
+    (johnchampaign/advanced-civilization's engine.ts, at the commit the data cites), and the online
+    help at the top of the source text agrees: 18 treasury tokens a card, no card needed."""
+    (stack_9,) = [s for s in declared_stacks(advciv) if s.number == 9]
+    (purchase,) = stack_9.purchases
+    assert purchase.price == 18
+    assert purchase.requires_card is None
+    assert purchase.rules == ("27.5",)
+    assert purchase.source is not None
+    assert purchase.source.startswith(
+        "johnchampaign/advanced-civilization@77949e9e17693a27969b4415671cd716093e91fd:src/engine/engine.ts"
+    )

@@ -611,7 +611,7 @@ def test_quick_reference_gives_the_turn_on_one_page() -> None:
     text = _cell_text(_parse(page).find(".//main"))
     assert "8 commodity cards" in text and "(31.71, 31.72)" in text
     assert "2 tokens per city" in text and "Coinage: 1/2/3 per city" in text
-    assert "By ascending number of cities: the player with the fewest cities draws first (27.1)." in text
+    assert "By ascending number of cities: the player holding fewest cities draws first (27.1)." in text
     assert "3 cards at least per trade" in text
     assert text.index("Volcanic Eruption/Earthquake") < text.index("Piracy")
     assert "13 Movement of A.S.T. Markers" in text
