@@ -181,7 +181,7 @@ RULESET_NAME: Final = "Advanced Civilization"
 PLAYERS: Final[PlayerRange | None] = _PlayerRange(2, 8, best=None, rule=("1.1", "16.1"), source=None)
 
 #: A hash of the resolved ruleset: changes whenever any fact changes.
-RULESET_FINGERPRINT: Final = "41bfd982fc3dbb285926e924a9034a0ae03ce5cec4097dffe31bb061feecec56"
+RULESET_FINGERPRINT: Final = "e14c7d2b30db0c15d8402248d252c12fcef96851c66d7e9bbb8eea774a25e0d2"
 
 #: True when the ruleset is a draft: facts a game needs are missing (see UNKNOWN_FACTS).
 DRAFT: Final = False
@@ -398,11 +398,6 @@ UNKNOWN_FACTS: Final[tuple[UnknownFact, ...]] = (
         "rulesets/advanced-civilization.yaml",
         "options[disable_trade_email].default",
         "The help text states no default.",
-    ),
-    _UnknownFact(
-        "cards/advanced-civilization-commodities.yaml",
-        "trade_stacks.stacks[9].purchases[0].price",
-        "Section 27.5 ('Acquisto di Gold (Oro), Ivory (Avorio) o Piracy (Pirateria)') has only its heading in the source; the price is not given. The online-site help page at the top of the source says 18 treasury tokens per card, but that is not a rulebook section.",
     ),
     _UnknownFact(
         "calamities/advanced-civilization.yaml",
@@ -1517,7 +1512,7 @@ CALAMITY_EFFECTS: Final[Mapping[str, tuple[CalamityEffect, ...] | None]] = Froze
                 False,
                 unit=CalamityUnit.UNIT_POINTS,
                 chosen_by="primary_victim",
-                text="The primary victim's nation splits into two factions. The primary victim starts building the first faction by choosing 15 unit points.",
+                text="The primary victim's nation divides into two factions. The primary victim starts building the first faction by choosing 15 unit points.",
                 rules=("30.411", "30.412", "30.4121"),
             ),
             _CalamityEffect(
@@ -2485,7 +2480,7 @@ TRADE_STACKS: Final[tuple[TradeStack, ...]] = (
     _TradeStack(6, (CommodityId.BRONZE, CommodityId.SILVER), (CalamityId.EPIDEMIC,)),
     _TradeStack(7, (CommodityId.SPICES, CommodityId.RESIN), (CalamityId.CIVIL_DISORDER,)),
     _TradeStack(8, (CommodityId.GEMS, CommodityId.DYE), (CalamityId.ICONOCLASM_AND_HERESY,)),
-    _TradeStack(9, (CommodityId.GOLD, CommodityId.IVORY), (CalamityId.PIRACY,)),
+    _TradeStack(9, (CommodityId.GOLD, CommodityId.IVORY), (CalamityId.PIRACY,), ((18, None),)),
 )
 
 #: How the trade stacks are prepared before play, step by step.
@@ -6874,7 +6869,14 @@ SETTINGS: Final[settings.Settings] = _SettingsSettings(
                     number=9,
                     calamities=True,
                     calamity_cards=_SettingsTradeStackCalamityCards(tradable=1, rule=("9.1", "15.2")),
-                    purchases=(_SettingsPurchase(price=None, rule="27.5", unknown_fields=("price",)),),
+                    purchases=(
+                        _SettingsPurchase(
+                            price=18,
+                            rule="27.5",
+                            source="johnchampaign/advanced-civilization@77949e9e17693a27969b4415671cd716093e91fd:src/engine/engine.ts (applyBuyTradeCard, line 2216)",
+                            note="Section 27.5 ('Acquisto di Gold (Oro), Ivory (Avorio) o Piracy (Pirateria)') has only its heading in the source text. The price is the one an implementation of the game gives for §27.5, 18 treasury tokens per card drawn from the top of stack 9 (its author works from an OCR of the English rulebook kept in the same repository); the online-site help page at the top of the source text agrees, 18 per card (advanced-civilization-and-expansion-project-rules.lined.txt, line 37).",
+                        ),
+                    ),
                     rule="9.1",
                 ),
             ),

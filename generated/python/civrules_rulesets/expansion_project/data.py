@@ -205,7 +205,7 @@ RULESET_NAME: Final = "Civilization: The Expansion Project"
 PLAYERS: Final[PlayerRange | None] = _PlayerRange(5, 18, best=None, rule=("9.1",), source=None)
 
 #: A hash of the resolved ruleset: changes whenever any fact changes.
-RULESET_FINGERPRINT: Final = "fc5aafcff96a098b829d2f6163b9c5f2e0e41c5026c5a3c8570774882f11696e"
+RULESET_FINGERPRINT: Final = "2fd8b1669591d8860f70b0a78a2ec3f3bcdf62607c3250a0a910890bea96c464"
 
 #: True when the ruleset is a draft: facts a game needs are missing (see UNKNOWN_FACTS).
 DRAFT: Final = True
