@@ -212,7 +212,7 @@ PLAYERS: Final[PlayerRange | None] = _PlayerRange(
 )
 
 #: A hash of the resolved ruleset: changes whenever any fact changes.
-RULESET_FINGERPRINT: Final = "216859f92489c4d7491bb30a9738d0bc5a26967e1f7a01d5d27d1ce285010500"
+RULESET_FINGERPRINT: Final = "b833412c6d57dc30948d0c0b3451dc196d44d5a5e3f3f69c00b91e9d09ff2f64"
 
 #: True when the ruleset is a draft: facts a game needs are missing (see UNKNOWN_FACTS).
 DRAFT: Final = True
@@ -6506,23 +6506,37 @@ SETTINGS: Final[settings.Settings] = _SettingsSettings(
             name="Conquistadors",
             replaces=("barbarians", "pirates"),
             advancements=(
-                _SettingsNonPlayerForceAdvancement(card="fundamentalism", name="Fondamentalismo"),
-                _SettingsNonPlayerForceAdvancement(card="monotheism", name="Monoteismo"),
-                _SettingsNonPlayerForceAdvancement(card="military", name="Militari"),
+                _SettingsNonPlayerForceAdvancement(card="fundamentalism", name="Fondamentalismo", name_language="it"),
+                _SettingsNonPlayerForceAdvancement(card="monotheism", name="Monoteismo", name_language="it"),
+                _SettingsNonPlayerForceAdvancement(card="military", name="Militari", name_language="it"),
                 _SettingsNonPlayerForceAdvancement(
                     card="advanced_military",
                     name="Militari Esperti",
+                    name_language="it",
                     note="'Expert Military', read as Advanced Military: the only military advancement besides Military.",
                 ),
-                _SettingsNonPlayerForceAdvancement(card="naval_warfare", name="Guerra Navale"),
-                _SettingsNonPlayerForceAdvancement(card=None, name="Navigazione", unknown_fields=("card",)),
-                _SettingsNonPlayerForceAdvancement(card="astronavigation", name="Navigazione Astronomica"),
-                _SettingsNonPlayerForceAdvancement(card="architecture", name="Architettura"),
-                _SettingsNonPlayerForceAdvancement(card="diplomacy", name="Diplomazia"),
-                _SettingsNonPlayerForceAdvancement(card="agriculture", name="Agricoltura"),
-                _SettingsNonPlayerForceAdvancement(card="iron_working", name="Lavorazione del Ferro"),
-                _SettingsNonPlayerForceAdvancement(card="roadbuilding", name="Costruzione Strade"),
-                _SettingsNonPlayerForceAdvancement(card="engineering", name="Ingegneria"),
+                _SettingsNonPlayerForceAdvancement(card="naval_warfare", name="Guerra Navale", name_language="it"),
+                _SettingsNonPlayerForceAdvancement(
+                    card=None,
+                    name="Navigazione",
+                    name_language="it",
+                    unknown_fields=("card",),
+                ),
+                _SettingsNonPlayerForceAdvancement(
+                    card="astronavigation",
+                    name="Navigazione Astronomica",
+                    name_language="it",
+                ),
+                _SettingsNonPlayerForceAdvancement(card="architecture", name="Architettura", name_language="it"),
+                _SettingsNonPlayerForceAdvancement(card="diplomacy", name="Diplomazia", name_language="it"),
+                _SettingsNonPlayerForceAdvancement(card="agriculture", name="Agricoltura", name_language="it"),
+                _SettingsNonPlayerForceAdvancement(
+                    card="iron_working",
+                    name="Lavorazione del Ferro",
+                    name_language="it",
+                ),
+                _SettingsNonPlayerForceAdvancement(card="roadbuilding", name="Costruzione Strade", name_language="it"),
+                _SettingsNonPlayerForceAdvancement(card="engineering", name="Ingegneria", name_language="it"),
             ),
             activation=_SettingsRuleText(
                 id="conquistador_card",

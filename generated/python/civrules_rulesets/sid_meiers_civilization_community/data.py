@@ -149,7 +149,7 @@ PLAYERS: Final[PlayerRange | None] = _PlayerRange(
 )
 
 #: A hash of the resolved ruleset: changes whenever any fact changes.
-RULESET_FINGERPRINT: Final = "9e1aa15b7615e5490b62ae02dcc2b7bcd0297a133345618d39417b18e7f89fe6"
+RULESET_FINGERPRINT: Final = "cf9d8b645b64e91bcd64b1ded0407e1a58d0ece71a5d54c601e61fc357eb6f07"
 
 #: True when the ruleset is a draft: facts a game needs are missing (see UNKNOWN_FACTS).
 DRAFT: Final = True
