@@ -513,3 +513,59 @@ def test_a_check_of_every_collection_is_run_again_after_an_edit_of_any_but_the_r
     assert not entry.reads_any_of({"rule_index"})
     (named,) = [e for e in all_checks() if e.code.code == "T015"]
     assert not named.reads_any_of({"buildings"})
+
+
+#: The checks whose findings are kept for every ruleset holding what they are made of
+#: (:func:`civrules.checks.made_of`).
+SHARED = [entry for entry in all_checks() if entry.made_of is not None]
+
+
+def fenced(model: Ruleset, made_of: Iterable[str]) -> Ruleset:
+    """``model`` where a read of any of its fields but ``made_of`` raises: its id, family, layers,
+    chain, files, manifest, settings' mappings and origins, every collection and typed setting.
+    A method of the model reads through the same fence."""
+    allowed = frozenset(made_of)
+    # a map file's lists are read through the model's `map_files`, as what each is read as
+    within = frozenset(MAP_FILE_PARTS.values()) if "map_files" in allowed else frozenset()
+
+    def on_read(read: str) -> None:
+        if read not in allowed | within:
+            raise UndeclaredReadError(f"read the ruleset's `{read}`")
+
+    values = {field.name: getattr(model, field.name) for field in dataclasses.fields(model) if field.init}
+    made = _watching(type(model))(**values)
+    object.__setattr__(made, "_watch", _Watch(on_read, {field.name: field.name for field in dataclasses.fields(model)}))
+    assert isinstance(made, Ruleset)
+    return made
+
+
+@pytest.mark.parametrize(
+    "entry",
+    [
+        pytest.param(entry, id=entry.code.code, marks=() if entry.code.code in ("C004", "M002") else pytest.mark.slow)
+        for entry in SHARED
+    ],
+)
+def test_a_shared_check_reads_nothing_of_the_ruleset_but_what_its_findings_are_made_of(entry: Check) -> None:
+    """A check made of some fields of the model is given, in every ruleset holding them, what it
+    found in the first: it may read nothing else of the ruleset (its id, layers, chain, files,
+    another setting), on every shipped ruleset of its family and every fixture of the check."""
+    assert entry.made_of is not None
+    models = _models_of(entry)
+    fixtures = tuple(_fixture_models(entry.code.code)) if entry.code.code not in ("C004", "M002") else ()
+    for model in (*models, *fixtures):
+        assert list(entry.run(fenced(model, entry.made_of))) == list(entry.run(model)), model.id
+
+
+def test_the_fence_catches_a_shared_check_that_reads_what_its_findings_are_not_said_to_be_made_of() -> None:
+    """C007 reads the credit policy beside the cards: declared made of the cards alone, each
+    variant writing another policy would be given the base's findings."""
+    (entry,) = [e for e in SHARED if e.code.code == "C007"]
+    assert entry.made_of == ("cards", "credit_policy")
+    (model,) = [m for m in _models("advanced-civilization") if m.id == "advanced-civilization"]
+    with pytest.raises(UndeclaredReadError, match="credit_policy"):
+        list(entry.run(fenced(model, ("cards",))))
+    (m002,) = [e for e in SHARED if e.code.code == "M002"]
+    assert m002.made_of == ("areas", "borders")
+    with pytest.raises(UndeclaredReadError, match="borders"):
+        list(m002.run(fenced(model, ("areas",))))

@@ -21,13 +21,14 @@ runs them. A check module imports this one; nothing here imports a check, so the
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from civrules.diagnostics import Diagnostic, Related, Severity, Span, codes, named
 from civrules.diagnostics.words import quoted
 from civrules.families import families
-from civrules.schema.references import remembered
+from civrules.model import Collection
+from civrules.schema.references import is_remembering, remembered
 from civrules.support.values import frozen_value
 
 if TYPE_CHECKING:
@@ -56,6 +57,9 @@ class Check:
     #: change of what it reads (:func:`civrules.pipeline.caused_by_the_variant`): a check that
     #: names what it reads is located at the change that broke it, not at the variant's `overlay:`.
     reads: frozenset[str] | None = None
+    #: The model's fields its findings are made of (:func:`made_of`), and nothing else of the
+    #: ruleset; None: it may read any field, and runs in each ruleset.
+    made_of: tuple[str, ...] | None = None
 
     @property
     def read_collections(self) -> frozenset[str]:
@@ -106,36 +110,70 @@ def check(
 
     def register(function: Callable[[R], Iterable[Diagnostic]]) -> Callable[[R], Iterable[Diagnostic]]:
         entry = codes.define(code, name, severity, function.__doc__ or "")
-        _CHECKS.append(Check(entry, function, reads=frozenset(reads) if reads is not None else None))
+        declared = frozenset(reads) if reads is not None else None
+        _CHECKS.append(Check(entry, function, reads=declared, made_of=getattr(function, MADE_OF, None)))
         return function
 
     return register
 
 
-def made_of(*collections: str) -> Callable[[Callable[[R], Iterable[Diagnostic]]], Callable[[R], Iterator[Diagnostic]]]:
-    """A check whose findings are made of the model's ``collections`` (the names of its fields
-    that hold them) and nothing else of the ruleset: its id, layers, files and settings unread.
+#: The attribute :func:`made_of` gives the function it wraps: the fields it named (read by :func:`check`).
+MADE_OF = "__civrules_made_of__"
 
-    What it finds is kept while those collections are the very same objects, in a long-running
-    session's memo (:func:`civrules.schema.references.remembered`): a base and each variant that
-    holds its collections as they are ask once per edit, not once each (an edit of a base under
-    ten variants ran such a check over the same collections eleven times). Without a session's
-    memo the check runs as it is. Put it under :func:`check`, whose ``reads`` names no more than
-    ``collections`` (or some of their fields).
+
+def made_of(*fields: str) -> Callable[[Callable[[R], Iterable[Diagnostic]]], Callable[[R], Iterator[Diagnostic]]]:
+    """A check whose findings are made of the model's ``fields`` and nothing else of the ruleset
+    (its id, layers, files and other settings unread): each field a collection (kept by its
+    identity) or a setting's value (the model's field made of it, kept by what it holds).
+
+    What it finds is kept in a long-running session's memo
+    (:func:`civrules.schema.references.remembered`) while the collections are the very same
+    objects and the settings hold the same: a base and each variant that holds its collections as
+    they are, and writes none of those settings, ask once per edit, not once each (an edit of a
+    base under ten variants ran such a check over the same collections eleven times). Without a
+    session's memo the check runs as it is. Put it under :func:`check`, whose ``reads`` names no
+    more than ``fields`` (or some of their fields); `tests/core/test_check_reads.py` runs every
+    such check on a model that refuses a read of any other field.
     """
+    if not fields:
+        raise ValueError("made_of names the fields the findings are made of")
 
     def decorate(function: Callable[[R], Iterable[Diagnostic]]) -> Callable[[R], Iterator[Diagnostic]]:
         @functools.wraps(function)
         def kept(ruleset: R) -> Iterator[Diagnostic]:
-            parts = tuple(getattr(ruleset, name) for name in collections)
-            found: tuple[Diagnostic, ...] = remembered(
-                parts[0], (function, *parts[1:]), lambda: tuple(function(ruleset))
+            parts = [getattr(ruleset, name) for name in fields]
+            collections: list[object] = [part for part in parts if isinstance(part, Collection)]
+            held = tuple(_held(part) for part in parts if not isinstance(part, Collection))
+            if not collections:  # settings alone: kept by the function, whatever the ruleset
+                collections = [function]
+            by_settings: dict[tuple[object, ...], tuple[Diagnostic, ...]] = remembered(
+                collections[0], (function, *collections[1:]), dict
             )
+            found = by_settings.get(held)
+            if found is None:
+                found = tuple(function(ruleset))
+                if is_remembering():
+                    by_settings[held] = found
             yield from found
 
+        setattr(kept, MADE_OF, fields)
         return kept
 
     return decorate
+
+
+def _held(value: object) -> object:
+    """What a setting's ``value`` holds, comparable and hashable (``1`` and ``True``, or a list and
+    a tuple, told apart)."""
+    if isinstance(value, Mapping):
+        return ("mapping", tuple(sorted(((str(key), _held(item)) for key, item in value.items()), key=repr)))
+    if isinstance(value, list | tuple):
+        return (type(value).__name__, tuple(_held(item) for item in value))
+    try:
+        hash(value)
+    except TypeError:
+        return (type(value).__name__, repr(value))
+    return (type(value).__name__, value)
 
 
 def diagnostic(

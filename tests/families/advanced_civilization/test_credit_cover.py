@@ -19,6 +19,7 @@ from civrules.families.advanced_civilization.credits import credit_matrix
 from civrules.families.advanced_civilization.model import of_family
 from civrules.pipeline import analyse
 from civrules.pipeline.incremental import Session, full_run
+from civrules.schema.references import Remembered, remembering
 from civrules.support import memo
 from tests.conftest import copy_rulesets
 from tests.rulefiles import CachedWorkspace, shipped_text
@@ -141,9 +142,10 @@ def count_looks(monkeypatch: pytest.MonkeyPatch, looked: list[str]) -> None:
 def test_two_models_holding_one_cards_collection_and_policy_look_through_it_once(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    """A variant's model holding its base's cards collection (its cards left as they are) is given
-    the findings of the credits' checks made for the base: C007 looks at each giver, and C004 at
-    the cards, once for both. Another collection, or another policy, is looked through again."""
+    """A variant's model holding its base's cards collection (its cards left as they are) is given,
+    in a session's memo, the findings of the credits' checks made for the base: C007 looks at each
+    giver, and C004 at the cards, once for both. Another collection, or another policy, is looked
+    through again."""
     cards = [(["crafts"], 10, [(("group", "crafts"), 10, False), (("card", "g1"), 45, False)])]
     _, found_in = findings(cards, "highest, both groups")
     model = of_family(found_in)
@@ -153,13 +155,16 @@ def test_two_models_holding_one_cards_collection_and_policy_look_through_it_once
     looked: list[str] = []
     count_looks(monkeypatch, looked)
     checks = [c for c in all_checks() if c.code.code in {"C004", "C007"}]
-    found = [list(check.run(one)) for one in (model, variant) for check in checks]
+    kept = Remembered()
+    with remembering(kept):
+        found = [list(check.run(one)) for one in (model, variant) for check in checks]
     givers = sum(1 for card in model.cards.by_id.values() if card.id in credit_matrix(model))
     assert (looked.count("coverable"), looked.count("group_members")) == (givers, 1)
     assert found[:2] == found[2:] and found[1]
     summing = dataclasses.replace(model, credit_policy={**model.credit_policy, "same_target": "sum"})
-    for check in checks:
-        list(check.run(summing))
+    with remembering(kept):
+        for check in checks:
+            list(check.run(summing))
     assert (looked.count("coverable"), looked.count("group_members")) == (2 * givers, 2)
 
 

@@ -23,13 +23,12 @@ from __future__ import annotations
 
 import bisect
 import collections
-import functools
 import itertools
-from collections.abc import Callable, Hashable, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Hashable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from civrules.checks import check, diagnostic, setting
+from civrules.checks import check, diagnostic, made_of, setting
 from civrules.checks.unknowns import is_unknown
 from civrules.diagnostics import Diagnostic, Related, Severity, Span, words
 from civrules.families.advanced_civilization.credits import (
@@ -46,7 +45,6 @@ from civrules.families.advanced_civilization.credits import (
 )
 from civrules.families.advanced_civilization.model import Card, Ruleset
 from civrules.families.advanced_civilization.model import CreditLine as WrittenLine
-from civrules.model import Collection
 from civrules.support import memo
 from civrules.support.walks import acyclic, reachable
 
@@ -300,28 +298,6 @@ def first_listed(card: Card) -> dict[str, int]:
     found: dict[str, int] = {}
     for at, required in enumerate(card.prerequisite_list()):
         found.setdefault(required, at)
-    return found
-
-
-def per_cards_and_policy(
-    run: Callable[[Ruleset], Iterator[Diagnostic]],
-) -> Callable[[Ruleset], Iterator[Diagnostic]]:
-    """``run`` (a check of the cards' credits that reads nothing but the ruleset's cards and its
-    credit policy) finding once per cards collection and policy: the variants of a base that
-    leave its cards as they are hold the base's collection object, and were each looked through
-    again (C007 in 13 rulesets was a quarter of an edit of Mega Civilization's cards, in the
-    language server, when a card was renamed)."""
-    kept: Callable[[Collection[Card]], dict[CreditPolicy, list[Diagnostic]]] = memo.by_identity(64)(lambda _cards: {})
-
-    @functools.wraps(run)
-    def found(ruleset: Ruleset) -> Iterator[Diagnostic]:
-        by_policy = kept(ruleset.cards)
-        policy = credit_policy(ruleset)
-        findings = by_policy.get(policy)
-        if findings is None:
-            findings = by_policy[policy] = list(run(ruleset))
-        yield from findings
-
     return found
 
 
@@ -602,7 +578,7 @@ def check_self_credits(ruleset: Ruleset) -> Iterator[Diagnostic]:
     Severity.WARNING,
     reads=("civilization_cards.credits", "civilization_cards.groups", setting("credit_policy")),
 )
-@per_cards_and_policy
+@made_of("cards", "credit_policy")
 def check_credit_targets_twice(ruleset: Ruleset) -> Iterator[Diagnostic]:
     """
     What: several credit lines of one card reach the same target card: a specific credit to a card
@@ -872,7 +848,7 @@ def check_credits_to_prerequisites(ruleset: Ruleset) -> Iterator[Diagnostic]:
         setting("credit_policy"),
     ),
 )
-@per_cards_and_policy
+@made_of("cards", "credit_policy")
 def check_free_cards(ruleset: Ruleset) -> Iterator[Diagnostic]:
     """
     What: the credits a card receives from its own prerequisites (which every buyer must hold,
@@ -1000,7 +976,7 @@ class _CreditsToward:
         setting("credit_policy"),
     ),
 )
-@per_cards_and_policy
+@made_of("cards", "credit_policy")
 def check_credits_covering_cost(ruleset: Ruleset) -> Iterator[Diagnostic]:
     """
     What: the credit one card gives toward another reaches the target's whole cost, so any holder
