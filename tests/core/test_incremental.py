@@ -1602,6 +1602,58 @@ def test_an_edit_of_a_base_asks_nothing_of_each_entity_no_variant_changed_in_eac
     assert calls == Counter()
 
 
+@pytest.mark.slow
+def test_an_edit_of_a_base_runs_each_check_once_for_each_set_of_what_its_findings_are_made_of(extended: Path) -> None:
+    """A check whose findings are made of some collections and settings (:func:`civrules.checks.made_of`:
+    A008 of the cards, epochs, groups and components, C001 of the cards, each proven by
+    `tests/core/test_check_reads.py` to read nothing else of the ruleset) ran in each of the seven
+    rulesets of :data:`EXTENDING` after a card of the base renamed, over the very same collections.
+    Now it runs once for each set of collections and settings that the rulesets hold, whichever
+    ruleset asks first: counted by the calls of each check's own function, renamed and given back,
+    with the diagnostics a full run's."""
+    import inspect
+    import sys
+
+    from civrules.checks import _held
+
+    shared = {inspect.unwrap(entry.run).__code__: entry for entry in catalogue_checks() if entry.made_of is not None}
+    frames: dict[str, list[Any]] = {}
+
+    def count(frame: Any, event: str, arg: Any) -> None:
+        entry = shared.get(frame.f_code) if event == "call" else None
+        if entry is not None and all(frame is not seen for seen in frames.setdefault(entry.code.code, [])):
+            frames[entry.code.code].append(frame)  # a generator's frame is called again at each finding
+
+    def made_of(entry: Check, model: Any) -> tuple[object, ...]:
+        parts = [getattr(model, name) for name in entry.made_of or ()]
+        return tuple(id(part) if hasattr(part, "by_id") else _held(part) for part in parts)
+
+    session = Session(extended)
+    session.update()
+    relative = "cards/advanced-civilization.yaml"
+    text = (extended / relative).read_text(encoding="utf-8")
+    edited = text.replace("  - id: agriculture\n", "  - id: agriculturx\n", 1)
+    assert edited != text
+    for target in (edited, text):
+        frames.clear()
+        session.set_text(relative, target)
+        sys.setprofile(count)
+        try:
+            after = session.update()
+        finally:
+            sys.setprofile(None)
+        assert len(after.rechecked) == 7
+        models = [a.model for a in after.analyses.values() if a.model is not None]
+        for code in ("A008", "C001", "K009"):
+            (entry,) = [entry for entry in shared.values() if entry.code.code == code]
+            held = {made_of(entry, model) for model in models}
+            assert 0 < len(frames.get(code, ())) == len(held) < len(models), code
+        for code, called in frames.items():
+            (entry,) = [entry for entry in shared.values() if entry.code.code == code]
+            assert len(called) <= len({made_of(entry, model) for model in models}), code
+        assert after.diagnostics == full_run(extended, session.overlays)
+
+
 class _CountedWalk:
     """A document's walk that notes its document each time its citations are read."""
 

@@ -68,6 +68,7 @@ def _listing(ids: list[str], one: str, verb: str, many: str, verbs: str) -> str:
 
 
 @check("M011", "area-panel-undeclared", Severity.ERROR, reads=("areas.panel",))
+@made_of("areas", "map_files")
 def check_area_panels(ruleset: Ruleset) -> Iterator[Diagnostic]:
     """
     What: an area is on a panel that its map file does not declare in its `panel`.
@@ -102,6 +103,7 @@ def check_area_panels(ruleset: Ruleset) -> Iterator[Diagnostic]:
 
 
 @check("M012", "coast-touches", Severity.ERROR, reads=("areas.coasts", "borders"))
+@made_of("areas", "borders")
 def check_coast_touches(ruleset: Ruleset) -> Iterator[Diagnostic]:
     """
     What: a coast of a two-coast area (23.57) names an area that is not across a sea or both border
@@ -157,6 +159,7 @@ def check_coast_touches(ruleset: Ruleset) -> Iterator[Diagnostic]:
 
 
 @check("M013", "two-coasts-incomplete", Severity.WARNING, reads=("areas.coasts", "borders", setting("two_coast_areas")))
+@made_of("areas", "borders", "map_files")
 def check_two_coasts_complete(ruleset: Ruleset) -> Iterator[Diagnostic]:
     """
     What: the two-coast information is incomplete: an area with `coasts` leaves a sea neighbour on no

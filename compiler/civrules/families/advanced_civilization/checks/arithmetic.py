@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from civrules.checks import check, diagnostic
+from civrules.checks import check, diagnostic, made_of
 from civrules.diagnostics import Diagnostic, Related, Severity, words
 from civrules.families.advanced_civilization.calamities import modified_effects
 from civrules.families.advanced_civilization.model import CalamityEffect, Ruleset
@@ -31,6 +31,7 @@ def _points(effect: CalamityEffect) -> int | None:
         "calamities.modifiers",
     ),
 )
+@made_of("calamities")
 def check_modifier_within_effect(ruleset: Ruleset) -> Iterator[Diagnostic]:
     """
     What: a card's modifier reduces an effect by more than the effect's whole amount (−20 on a
@@ -76,6 +77,7 @@ def check_modifier_within_effect(ruleset: Ruleset) -> Iterator[Diagnostic]:
 
 
 @check("K017", "secondary-total-beyond-caps", Severity.WARNING, reads=("calamities.effects",))
+@made_of("calamities")
 def check_secondary_total_within_caps(ruleset: Ruleset) -> Iterator[Diagnostic]:
     """
     What: an effect shares a total among a number of victims with a cap per victim

@@ -11,6 +11,7 @@ from civrules.families.advanced_civilization.model import Area, Border, Ruleset
 
 
 @check("M001", "duplicate-border", Severity.ERROR, reads=("borders",))
+@made_of("borders")
 def check_duplicate_borders(ruleset: Ruleset) -> Iterator[Diagnostic]:
     """
     What: the same two areas have two border entries, in the same order or reversed (`[a, b]` and
@@ -116,6 +117,7 @@ def check_border_kinds(ruleset: Ruleset) -> Iterator[Diagnostic]:
 
 
 @check("M003", "border-pair-order", Severity.WARNING, reads=("borders",))
+@made_of("borders")
 def check_border_order(ruleset: Ruleset) -> Iterator[Diagnostic]:
     """
     What: a border's two areas are not written in id order.
@@ -144,6 +146,7 @@ def check_border_order(ruleset: Ruleset) -> Iterator[Diagnostic]:
 
 
 @check("M004", "excluded-border-declared", Severity.ERROR, reads=("areas.id", "borders", setting("excluded_borders")))
+@made_of("areas", "borders", "map_files")
 def check_excluded_borders(ruleset: Ruleset) -> Iterator[Diagnostic]:
     """
     What: a pair of areas is both a border and listed under `excluded_borders` (links a source gives

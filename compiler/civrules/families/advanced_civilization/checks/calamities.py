@@ -22,7 +22,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from typing import Any
 
-from civrules.checks import RULE_INDEX, check, diagnostic, setting
+from civrules.checks import RULE_INDEX, check, diagnostic, made_of, setting
 from civrules.diagnostics import Diagnostic, Related, Severity, words
 from civrules.diagnostics.suggest import closest
 from civrules.families.advanced_civilization.calamities import modified_effects, together
@@ -92,6 +92,7 @@ def _stacks_key(ruleset: Ruleset) -> Related | None:
 
 
 @check("K001", "calamity-outside-calamity-stacks", Severity.ERROR, reads=("calamities.stack", setting("trade_stacks")))
+@made_of("calamities", "trade_stacks")
 def check_calamity_stacks(ruleset: Ruleset) -> Iterator[Diagnostic]:
     """
     What: a calamity is in a trade stack the commodities file does not declare, or in one declared
@@ -267,6 +268,7 @@ def _declared(stack: TradeStack, kind: str) -> int:
 
 
 @check("K003", "modifier-combination-missing", Severity.ERROR, reads=("calamities",))
+@made_of("calamities")
 def check_combination_declared(ruleset: Ruleset) -> Iterator[Diagnostic]:
     """
     What: the modifiers of a calamity name two or more different cards, but the calamity declares
@@ -307,6 +309,7 @@ def check_combination_declared(ruleset: Ruleset) -> Iterator[Diagnostic]:
 
 
 @check("K004", "combination-card-mismatch", Severity.ERROR, reads=("calamities",))
+@made_of("calamities")
 def check_combination_cards(ruleset: Ruleset) -> Iterator[Diagnostic]:
     """
     What: `modifier_combination` names a card that has no modifier on this calamity (in
@@ -377,6 +380,7 @@ def check_combination_cards(ruleset: Ruleset) -> Iterator[Diagnostic]:
         "calamities.modifiers",
     ),
 )
+@made_of("calamities")
 def check_effect_ids(ruleset: Ruleset) -> Iterator[Diagnostic]:
     """
     What: a modifier's `modifies`, or an immunity's `effects`, names an effect id the calamity does
@@ -423,6 +427,7 @@ def check_effect_ids(ruleset: Ruleset) -> Iterator[Diagnostic]:
         "calamities.modifiers",
     ),
 )
+@made_of("calamities")
 def check_effect_sides(ruleset: Ruleset) -> Iterator[Diagnostic]:
     """
     What: a modifier names an effect on the other side from the one it `applies_to` (a modifier
@@ -504,6 +509,7 @@ class _Covered:
         "calamities.modifiers",
     ),
 )
+@made_of("calamities")
 def check_immunity_has_modifier(ruleset: Ruleset) -> Iterator[Diagnostic]:
     """
     What: an `immune` entry for the holders of a card has no `immunity` modifier of that card on
@@ -576,6 +582,7 @@ def _list(effects: frozenset[str]) -> str:
         "calamities.modifiers",
     ),
 )
+@made_of("calamities")
 def check_modifier_has_immunity(ruleset: Ruleset) -> Iterator[Diagnostic]:
     """
     What: a modifier with `effect: immunity` names a card for which the calamity has no `immune`
@@ -620,6 +627,7 @@ COMPATIBLE = {
 
 
 @check("K009", "card-link-without-modifier", Severity.ERROR, reads=("calamities.modifiers", "civilization_cards"))
+@made_of("calamities", "cards")
 def check_links_have_modifiers(ruleset: Ruleset) -> Iterator[Diagnostic]:
     """
     What: a civilization card's attribute says it changes a calamity (`calamities:` in the card's
@@ -718,6 +726,7 @@ def _link_word(effect: str) -> str:
 
 
 @check("K011", "card-link-direction-mismatch", Severity.WARNING, reads=("calamities.modifiers", "civilization_cards"))
+@made_of("calamities", "cards")
 def check_link_directions(ruleset: Ruleset) -> Iterator[Diagnostic]:
     """
     What: a card's attribute says it reduces (aggravates, nullifies, alters) a calamity, but none
@@ -768,6 +777,7 @@ def check_link_directions(ruleset: Ruleset) -> Iterator[Diagnostic]:
         "calamities.modifiers",
     ),
 )
+@made_of("calamities")
 def check_set_to(ruleset: Ruleset) -> Iterator[Diagnostic]:
     """
     What: a modifier gives both a change (`amount`) and the resulting amount (`set_to`), and the
@@ -834,6 +844,7 @@ def _trading_player_uses(calamity: Calamity) -> Iterator[tuple[tuple[str | int, 
         "calamities.tradable",
     ),
 )
+@made_of("calamities")
 def check_trading_player(ruleset: Ruleset) -> Iterator[Diagnostic]:
     """
     What: a non-tradable calamity has an effect or immunity that involves the player who traded
@@ -865,6 +876,7 @@ def check_trading_player(ruleset: Ruleset) -> Iterator[Diagnostic]:
 
 
 @check("K014", "duplicate-effect-id", Severity.ERROR, reads=("calamities.effects",))
+@made_of("calamities")
 def check_duplicate_effect_ids(ruleset: Ruleset) -> Iterator[Diagnostic]:
     """
     What: two effects of one calamity (its `primary` and `secondary` lists together) share an id.
@@ -907,6 +919,7 @@ def check_duplicate_effect_ids(ruleset: Ruleset) -> Iterator[Diagnostic]:
         "calamities.modifiers",
     ),
 )
+@made_of("calamities")
 def check_duplicate_modifiers(ruleset: Ruleset) -> Iterator[Diagnostic]:
     """
     What: two modifiers of the same card on one calamity change the same effect for the same role
@@ -959,6 +972,7 @@ SHOWN_EFFECTS = 10
         "calamities.modifiers",
     ),
 )
+@made_of("calamities")
 def check_addition_on_one_effect(ruleset: Ruleset) -> Iterator[Diagnostic]:
     """
     What: a modifier adds a separate loss (`adds`) and goes with two or more effects of one side
@@ -1018,6 +1032,7 @@ def check_addition_on_one_effect(ruleset: Ruleset) -> Iterator[Diagnostic]:
     Severity.ERROR,
     reads=("calamities.copies", "calamities.copies_by_players", setting("players")),
 )
+@made_of("calamities", "players")
 def check_copies_by_players(ruleset: Ruleset) -> Iterator[Diagnostic]:
     """
     What: a calamity's `copies_by_players` gives a band of player counts more cards of it than its

@@ -411,6 +411,7 @@ def coverable(
 
 
 @check("C001", "prerequisite-cycle", Severity.ERROR, reads=("civilization_cards.prerequisites",))
+@made_of("cards")
 def check_prerequisite_cycles(ruleset: Ruleset) -> Iterator[Diagnostic]:
     """
     What: cards require each other in a circle (a card that requires itself, or `a` requires `b`
@@ -476,6 +477,7 @@ def check_prerequisite_cycles(ruleset: Ruleset) -> Iterator[Diagnostic]:
 
 
 @check("C002", "redundant-prerequisite", Severity.WARNING, reads=("civilization_cards.prerequisites",))
+@made_of("cards")
 def check_redundant_prerequisites(ruleset: Ruleset) -> Iterator[Diagnostic]:
     """
     What: a prerequisite that says nothing: it is listed twice, or another prerequisite of the same
@@ -546,6 +548,7 @@ def check_redundant_prerequisites(ruleset: Ruleset) -> Iterator[Diagnostic]:
 
 
 @check("C003", "self-credit", Severity.ERROR, reads=("civilization_cards.credits",))
+@made_of("cards")
 def check_self_credits(ruleset: Ruleset) -> Iterator[Diagnostic]:
     """
     What: a card gives a specific credit to itself.
@@ -792,6 +795,7 @@ def counting_lines(giver: Card, targets: Iterable[str], matrix: CreditMatrix) ->
         "civilization_cards.prerequisites",
     ),
 )
+@made_of("cards")
 def check_credits_to_prerequisites(ruleset: Ruleset) -> Iterator[Diagnostic]:
     """
     What: a card gives a specific credit to one of its own prerequisites (directly or through

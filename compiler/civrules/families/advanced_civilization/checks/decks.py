@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from civrules.checks import check, diagnostic, setting
+from civrules.checks import check, diagnostic, made_of, setting
 from civrules.diagnostics import Diagnostic, Related, Severity, Span, words
 from civrules.families.advanced_civilization.commodities import declared_stacks
 from civrules.families.advanced_civilization.model import Commodity, Ruleset
@@ -84,6 +84,7 @@ def check_total_cards(ruleset: Ruleset) -> Iterator[Diagnostic]:
     Severity.ERROR,
     reads=("commodities.stack", "commodities.value", setting("trade_stacks")),
 )
+@made_of("commodities", "trade_stacks")
 def check_stack_is_value(ruleset: Ruleset) -> Iterator[Diagnostic]:
     """
     What: the file declares that the stacks are numbered by face value
@@ -119,6 +120,7 @@ def check_stack_is_value(ruleset: Ruleset) -> Iterator[Diagnostic]:
 
 
 @check("D003", "commodity-in-undeclared-stack", Severity.ERROR, reads=("commodities.stack", setting("trade_stacks")))
+@made_of("commodities", "trade_stacks")
 def check_commodity_stacks(ruleset: Ruleset) -> Iterator[Diagnostic]:
     """
     What: goods are in a trade stack that `trade_stacks.stacks` does not declare.
@@ -151,6 +153,7 @@ def check_commodity_stacks(ruleset: Ruleset) -> Iterator[Diagnostic]:
 
 
 @check("D004", "stack-numbering", Severity.ERROR, reads=("commodities.stack", setting("trade_stacks")))
+@made_of("commodities", "trade_stacks")
 def check_stack_numbering(ruleset: Ruleset) -> Iterator[Diagnostic]:
     """
     What: the trade stack declarations do not fit together: a stack number declared twice,
@@ -338,6 +341,7 @@ def check_set_value_examples(ruleset: Ruleset) -> Iterator[Diagnostic]:
 
 
 @check("D007", "mining-goods-inconsistent", Severity.ERROR, reads=("commodities.mining", setting("mining")))
+@made_of("commodities", "mining")
 def check_mining_goods(ruleset: Ruleset) -> Iterator[Diagnostic]:
     """
     What: Mining's set bonus (`mining.set_bonus`) is declared but no good is marked `mining: true`,

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from civrules.checks import check, diagnostic, setting
+from civrules.checks import check, diagnostic, made_of, setting
 from civrules.diagnostics import Diagnostic, Related, Severity, Span
 from civrules.families.advanced_civilization.model import Nation, Ruleset
 from civrules.model import Origin
@@ -20,6 +20,7 @@ from civrules.support.values import frozen_value
         "player_counts.players",
     ),
 )
+@made_of("player_counts")
 def check_nations_per_count(ruleset: Ruleset) -> Iterator[Diagnostic]:
     """
     What: a set-up for N players offers fewer than N nations.
@@ -146,6 +147,7 @@ def check_counts_in_range(ruleset: Ruleset) -> Iterator[Diagnostic]:
 
 
 @check("P004", "player-count-missing", Severity.INFO, reads=("player_counts",))
+@made_of("player_counts")
 def check_missing_counts(ruleset: Ruleset) -> Iterator[Diagnostic]:
     """
     What: the rules for a number of players are marked `status: missing`: the ruleset supports the
@@ -180,6 +182,7 @@ def _positions(ruleset: Ruleset) -> Iterator[tuple[Nation, int]]:
 
 
 @check("P005", "duplicate-ast-position", Severity.ERROR, reads=("nations.ast_position",))
+@made_of("nations")
 def check_unique_ast_positions(ruleset: Ruleset) -> Iterator[Diagnostic]:
     """
     What: two nations have the same A.S.T. position.
@@ -211,6 +214,7 @@ def check_unique_ast_positions(ruleset: Ruleset) -> Iterator[Diagnostic]:
 
 
 @check("P006", "ast-position-out-of-range", Severity.ERROR, reads=("nations.ast_position",))
+@made_of("nations")
 def check_ast_position_range(ruleset: Ruleset) -> Iterator[Diagnostic]:
     """
     What: a nation's A.S.T. position is larger than the number of nations.

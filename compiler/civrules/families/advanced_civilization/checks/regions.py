@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 from functools import partial
 
-from civrules.checks import check, diagnostic
+from civrules.checks import check, diagnostic, made_of
 from civrules.diagnostics import Diagnostic, Related, Severity, Span, words
 from civrules.families.advanced_civilization.mapgraph import map_graph
 from civrules.families.advanced_civilization.model import Ruleset
@@ -37,6 +37,7 @@ def member_spans(ruleset: Ruleset) -> dict[str, list[tuple[str, Callable[[], Spa
 
 
 @check("M020", "flood-plain-disconnected", Severity.ERROR, reads=("areas.land", "borders", "flood_plains"))
+@made_of("areas", "borders", "flood_plains", "map_files")
 def check_flood_plains_connected(ruleset: Ruleset) -> Iterator[Diagnostic]:
     """
     What: the land areas of a flood plain do not hang together by land (land or both borders): part
@@ -175,6 +176,7 @@ def check_flood_plain_members(ruleset: Ruleset) -> Iterator[Diagnostic]:
 
 
 @check("M022", "flood-plain-continuation", Severity.ERROR, reads=("flood_plains",))
+@made_of("flood_plains", "map_files")
 def check_flood_plain_continuations(ruleset: Ruleset) -> Iterator[Diagnostic]:
     """
     What: a flood plain entry repeats the id of an earlier one without `continues_from`, or an entry
@@ -239,6 +241,7 @@ def check_flood_plain_continuations(ruleset: Ruleset) -> Iterator[Diagnostic]:
 
 
 @check("M023", "volcano-not-adjacent", Severity.ERROR, reads=("areas.id", "borders", "volcanoes.areas"))
+@made_of("areas", "borders", "volcanoes")
 def check_volcanoes(ruleset: Ruleset) -> Iterator[Diagnostic]:
     """
     What: a volcano touches two areas that share no border. A volcano occupies one area or straddles

@@ -12,7 +12,7 @@ from collections.abc import Callable, Iterator
 from functools import partial
 from typing import Any
 
-from civrules.checks import check, diagnostic
+from civrules.checks import check, diagnostic, made_of
 from civrules.diagnostics import Diagnostic, Related, Severity, Span
 from civrules.families.advanced_civilization.model import Configuration, Nation, PlayerCount, Ruleset
 from civrules.model import Unknown
@@ -30,6 +30,7 @@ def _listings(ruleset: Ruleset) -> Iterator[tuple[Nation, str, Callable[[], Span
 
 
 @check("M030", "start-area-not-land", Severity.ERROR, reads=("nations.name", "nations.start_areas", "areas.land"))
+@made_of("areas", "nations")
 def check_start_areas_are_land(ruleset: Ruleset) -> Iterator[Diagnostic]:
     """
     What: a nation's start area is a water-only area.
@@ -58,6 +59,7 @@ def check_start_areas_are_land(ruleset: Ruleset) -> Iterator[Diagnostic]:
 @check(
     "M031", "start-area-mismatch", Severity.ERROR, reads=("nations.name", "nations.start_areas", "areas.start_nation")
 )
+@made_of("areas", "nations")
 def check_start_nations(ruleset: Ruleset) -> Iterator[Diagnostic]:
     """
     What: a map area's `start_nation` and the nations' start area lists disagree: the area names a
@@ -184,6 +186,7 @@ def _offered(count: PlayerCount, configuration: Configuration, nation: Nation, i
     Severity.ERROR,
     reads=("nations.name", "nations.start_areas", "player_counts.configurations", "areas.id"),
 )
+@made_of("areas", "nations", "player_counts")
 def check_nations_can_start(ruleset: Ruleset) -> Iterator[Diagnostic]:
     """
     What: a player-count configuration offers a nation none of whose start areas is on the part of
@@ -221,6 +224,7 @@ def check_nations_can_start(ruleset: Ruleset) -> Iterator[Diagnostic]:
     Severity.WARNING,
     reads=("nations.name", "nations.start_areas", "player_counts.configurations", "areas.id"),
 )
+@made_of("areas", "nations", "player_counts")
 def check_start_areas_in_play(ruleset: Ruleset) -> Iterator[Diagnostic]:
     """
     What: a player-count configuration offers a nation some of whose start areas (not all) are off

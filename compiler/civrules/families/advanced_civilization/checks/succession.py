@@ -6,7 +6,7 @@ import bisect
 from collections.abc import Iterator
 from typing import Any
 
-from civrules.checks import check, diagnostic, setting
+from civrules.checks import check, diagnostic, made_of, setting
 from civrules.diagnostics import Diagnostic, Related, Severity, Span, words
 from civrules.families.advanced_civilization.model import Epoch, Nation, Ruleset
 from civrules.families.advanced_civilization.succession import (
@@ -27,6 +27,7 @@ def _ordinal(n: int) -> str:
 
 
 @check("A001", "epoch-order", Severity.ERROR, reads=("epochs.order",))
+@made_of("epochs")
 def check_epoch_order(ruleset: Ruleset) -> Iterator[Diagnostic]:
     """
     What: an epoch's `order` is not its place in the list of epochs: the epochs are not numbered
@@ -62,6 +63,7 @@ def check_epoch_order(ruleset: Ruleset) -> Iterator[Diagnostic]:
 
 
 @check("A002", "track-epoch-sequence", Severity.ERROR, reads=("ast_tracks.epoch_starts", "epochs.order"))
+@made_of("ast_tracks", "epochs")
 def check_track_epoch_sequence(ruleset: Ruleset) -> Iterator[Diagnostic]:
     """
     What: a nation's A.S.T. track does not list the ruleset's epochs each once, in epoch order: an
@@ -124,6 +126,7 @@ def check_track_epoch_sequence(ruleset: Ruleset) -> Iterator[Diagnostic]:
 @check(
     "A003", "track-epoch-spaces", Severity.ERROR, reads=("ast_tracks.epoch_starts", "ast_tracks.spaces", setting("ast"))
 )
+@made_of("ast_tracks", "ast")
 def check_track_epoch_spaces(ruleset: Ruleset) -> Iterator[Diagnostic]:
     """
     What: the epoch starts of a track do not divide it into epochs: the first epoch does not begin
@@ -184,6 +187,7 @@ def check_track_epoch_spaces(ruleset: Ruleset) -> Iterator[Diagnostic]:
     Severity.ERROR,
     reads=("ast_tracks.points_per_space", "ast_tracks.spaces", setting("ast")),
 )
+@made_of("ast_tracks", "ast")
 def check_track_layout(ruleset: Ruleset) -> Iterator[Diagnostic]:
     """
     What: the A.S.T.'s declared layout disagrees with itself or with a track: a track has another
@@ -239,6 +243,7 @@ def _value_epochs(ruleset: Ruleset) -> set[str]:
 
 
 @check("A005", "value-space-misplaced", Severity.ERROR, reads=("ast_tracks", "epochs", setting("ast")))
+@made_of("ast_tracks", "epochs", "ast")
 def check_value_spaces(ruleset: Ruleset) -> Iterator[Diagnostic]:
     """
     What: a track's value-gated space (`late_iron_age_spaces`) is not a space of the value-gated
@@ -315,6 +320,7 @@ def check_value_spaces(ruleset: Ruleset) -> Iterator[Diagnostic]:
 
 
 @check("A006", "value-threshold-decreasing", Severity.ERROR, reads=("ast_tracks",))
+@made_of("ast_tracks")
 def check_value_thresholds_order(ruleset: Ruleset) -> Iterator[Diagnostic]:
     """
     What: along a track, a Late Iron Age space needs less card value than a space before it.
@@ -364,6 +370,7 @@ def check_value_thresholds_order(ruleset: Ruleset) -> Iterator[Diagnostic]:
     Severity.ERROR,
     reads=("ast_tracks", "civilization_cards.cost", setting("ast")),
 )
+@made_of("ast_tracks", "cards", "ast")
 def check_value_thresholds_reachable(ruleset: Ruleset) -> Iterator[Diagnostic]:
     """
     What: a Late Iron Age space (or the finish box) needs more card value than all the ruleset's
@@ -420,6 +427,7 @@ def check_value_thresholds_reachable(ruleset: Ruleset) -> Iterator[Diagnostic]:
         setting("components"),
     ),
 )
+@made_of("cards", "epochs", "groups", "components")
 def check_epoch_requirements(ruleset: Ruleset) -> Iterator[Diagnostic]:
     """
     What: an epoch asks for something the ruleset's cards or pieces cannot give: more card groups
@@ -533,6 +541,7 @@ def _check_cards_of_value(sorted_costs: list[int] | None, epoch: str, entry: Any
 
 
 @check("A010", "epoch-cities-decreasing", Severity.ERROR, reads=("epochs",))
+@made_of("epochs")
 def check_epoch_cities_order(ruleset: Ruleset) -> Iterator[Diagnostic]:
     """
     What: an epoch asks for fewer cities in play (`min_cities`) than an epoch before it (at the

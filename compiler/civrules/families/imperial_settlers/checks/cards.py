@@ -7,7 +7,7 @@ import re
 from collections.abc import Iterator, Mapping
 from typing import Any
 
-from civrules.checks import check, diagnostic, setting
+from civrules.checks import check, diagnostic, made_of, setting
 from civrules.diagnostics import Diagnostic, Related, Severity, words
 from civrules.families.imperial_settlers.model import Card, Counted, Gives, ImperialSettlersRuleset
 from civrules.model import Origin, Unknown
@@ -21,6 +21,7 @@ def _added(ruleset: ImperialSettlersRuleset, card: Card) -> bool:
 
 
 @check("F007", "printed-id-prefix", Severity.ERROR, reads=("cards.deck", "cards.printed_ids", "decks.prefix"))
+@made_of("cards", "decks")
 def check_prefix(ruleset: ImperialSettlersRuleset) -> Iterator[Diagnostic]:
     """
     What: a card's printed id does not begin with its deck's code (BAR, COM, EGY, JAP, ROM, p4), or
@@ -230,6 +231,7 @@ _COPY_FIELDS = ("cost", "spoils", "deal")
         "goods.id",
     ),
 )
+@made_of("cards", "decks", "factions", "goods")
 def check_goods(ruleset: ImperialSettlersRuleset) -> Iterator[Diagnostic]:
     """
     What: a card's cost, spoils, deal, production or build bonus (the good given per location
@@ -509,6 +511,7 @@ def check_kinds_and_colours(ruleset: ImperialSettlersRuleset) -> Iterator[Diagno
     Severity.ERROR,
     reads=("cards.build_bonus", "cards.build_bonus_placed_as", "cards.deck", "decks.faction", "factions.special_rules"),
 )
+@made_of("cards", "decks", "factions")
 def check_bonus_placed(ruleset: ImperialSettlersRuleset) -> Iterator[Diagnostic]:
     """
     What: a card's build bonus is placed at once as Samurai (`build_bonus_placed_as: samurai`, the

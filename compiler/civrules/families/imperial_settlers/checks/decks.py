@@ -8,7 +8,7 @@ import itertools
 from collections.abc import Iterator
 from functools import partial
 
-from civrules.checks import check, diagnostic, setting
+from civrules.checks import check, diagnostic, made_of, setting
 from civrules.diagnostics import Diagnostic, Related, Severity, Span, words
 from civrules.families.imperial_settlers.checks.cards import PRINTED_ID
 from civrules.families.imperial_settlers.decks import DeckRule, deck_rule
@@ -286,6 +286,7 @@ def _pattern_hint(rule: DeckRule) -> str:
 @check(
     "F003", "deck-card-copies-incomplete", Severity.ERROR, reads=("faction_decks", "cards.copies", "cards.printed_ids")
 )
+@made_of("cards", "faction_decks")
 def check_all_copies(ruleset: ImperialSettlersRuleset) -> Iterator[Diagnostic]:
     """
     What: a custom faction deck holds a card in another number of copies than the card has: one
@@ -382,6 +383,7 @@ def _own_card_hint(ruleset: ImperialSettlersRuleset, deck: FactionDeck, own: str
     Severity.ERROR,
     reads=("decks.faction", "decks.size", "faction_decks.id", "cards.copies", "cards.printed_ids", "cards.deck"),
 )
+@made_of("cards", "decks", "faction_decks")
 def check_common_deck(ruleset: ImperialSettlersRuleset) -> Iterator[Diagnostic]:
     """
     What: a deck no faction draws (the common deck) does not hold its printed count: the copies
@@ -410,6 +412,7 @@ def check_common_deck(ruleset: ImperialSettlersRuleset) -> Iterator[Diagnostic]:
 
 
 @check("F006", "decks-do-not-add-up-to-components", Severity.ERROR, reads=("components.count", "decks.size"))
+@made_of("components", "decks")
 def check_component_count(ruleset: ImperialSettlersRuleset) -> Iterator[Diagnostic]:
     """
     What: the printed decks' sizes and the attack cards do not add up to the cards the box holds

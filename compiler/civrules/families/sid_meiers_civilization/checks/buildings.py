@@ -6,7 +6,7 @@ from __future__ import annotations
 import itertools
 from collections.abc import Iterator
 
-from civrules.checks import check, diagnostic
+from civrules.checks import check, diagnostic, made_of
 from civrules.diagnostics import Diagnostic, Related, Severity, words
 from civrules.families.sid_meiers_civilization.model import CivilizationRuleset
 from civrules.support.walks import acyclic
@@ -42,6 +42,7 @@ def _upgrade_cycles(ruleset: CivilizationRuleset) -> list[list[str]]:
 
 
 @check("T017", "building-upgrade-cycle", Severity.ERROR, reads=("buildings.upgrade_of",))
+@made_of("buildings")
 def check_upgrade_cycles(ruleset: CivilizationRuleset) -> Iterator[Diagnostic]:
     """
     What: buildings upgrade each other in a circle (`upgrade_of`): a building that upgrades itself,
@@ -88,6 +89,7 @@ def check_upgrade_cycles(ruleset: CivilizationRuleset) -> Iterator[Diagnostic]:
         "buildings.upgrade_of",
     ),
 )
+@made_of("buildings")
 def check_upgrade_costs(ruleset: CivilizationRuleset) -> Iterator[Diagnostic]:
     """
     What: an upgraded building costs no more than the basic building it upgrades (Granary 5,
@@ -136,6 +138,7 @@ def check_upgrade_costs(ruleset: CivilizationRuleset) -> Iterator[Diagnostic]:
     Severity.ERROR,
     reads=("buildings.limited", "buildings.terrains", "terrains.water"),
 )
+@made_of("buildings", "terrains")
 def check_limited_terrain(ruleset: CivilizationRuleset) -> Iterator[Diagnostic]:
     """
     What: a limited (starred) building, or a building's terrain list, allows water where the rule

@@ -5,7 +5,7 @@ from __future__ import annotations
 import itertools
 from collections.abc import Iterator
 
-from civrules.checks import check, diagnostic
+from civrules.checks import check, diagnostic, made_of
 from civrules.diagnostics import Diagnostic, Severity
 from civrules.families.sid_meiers_civilization.model import CivilizationRuleset
 
@@ -19,6 +19,7 @@ from civrules.families.sid_meiers_civilization.model import CivilizationRuleset
         "spaces.position",
     ),
 )
+@made_of("spaces")
 def check_culture_costs(ruleset: CivilizationRuleset) -> Iterator[Diagnostic]:
     """
     What: a space of the culture track costs less culture or trade than the space before it.
@@ -51,6 +52,7 @@ def check_culture_costs(ruleset: CivilizationRuleset) -> Iterator[Diagnostic]:
         "spaces.position",
     ),
 )
+@made_of("spaces")
 def check_track_end(ruleset: CivilizationRuleset) -> Iterator[Diagnostic]:
     """
     What: the culture track's last space is not the culture victory, or a victory space is not last.

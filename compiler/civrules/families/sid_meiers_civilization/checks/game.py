@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
 
-from civrules.checks import check, diagnostic, setting
+from civrules.checks import check, diagnostic, made_of, setting
 from civrules.diagnostics import Diagnostic, Related, Severity
 from civrules.families.sid_meiers_civilization.model import CivilizationRuleset
 
@@ -52,6 +52,7 @@ def check_victories(ruleset: CivilizationRuleset) -> Iterator[Diagnostic]:
 
 
 @check("T016", "tile-not-four-by-four", Severity.ERROR, reads=("tiles.squares",))
+@made_of("tiles")
 def check_tiles(ruleset: CivilizationRuleset) -> Iterator[Diagnostic]:
     """
     What: a map tile is not 4 rows of 4 squares.

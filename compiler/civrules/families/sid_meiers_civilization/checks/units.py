@@ -5,12 +5,13 @@ from __future__ import annotations
 import itertools
 from collections.abc import Iterator
 
-from civrules.checks import check, diagnostic
+from civrules.checks import check, diagnostic, made_of
 from civrules.diagnostics import Diagnostic, Severity, words
 from civrules.families.sid_meiers_civilization.model import CivilizationRuleset
 
 
 @check("T010", "unit-rank-inconsistent", Severity.ERROR, reads=("unit_types.ranks",))
+@made_of("unit_types")
 def check_ranks(ruleset: CivilizationRuleset) -> Iterator[Diagnostic]:
     """
     What: a unit rank costs no more than the rank below, or its strengths are not the rank below's
@@ -62,6 +63,7 @@ def check_ranks(ruleset: CivilizationRuleset) -> Iterator[Diagnostic]:
         "unit_types.trumps",
     ),
 )
+@made_of("unit_types")
 def check_trumps(ruleset: CivilizationRuleset) -> Iterator[Diagnostic]:
     """
     What: the basic unit types' trumps do not form one rock-paper-scissors cycle (p16), or a type

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from civrules.checks import check, diagnostic
+from civrules.checks import check, diagnostic, made_of
 from civrules.diagnostics import Diagnostic, Severity
 from civrules.families.sid_meiers_civilization.checks import cannot_judge
 from civrules.families.sid_meiers_civilization.model import CivilizationRuleset, Unlocks
@@ -13,6 +13,7 @@ from civrules.model import Unknown
 
 
 @check("T006", "unlock-of-missing-unit-rank", Severity.ERROR, reads=("technologies.unlocks", "unit_types.ranks"))
+@made_of("technologies", "unit_types")
 def check_unit_unlocks(ruleset: CivilizationRuleset) -> Iterator[Diagnostic]:
     """
     What: a technology unlocks a rank of a unit type that the type does not have.

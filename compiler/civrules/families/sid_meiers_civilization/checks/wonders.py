@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from civrules.checks import check, diagnostic
+from civrules.checks import check, diagnostic, made_of
 from civrules.diagnostics import Diagnostic, Severity
 from civrules.families.sid_meiers_civilization.model import CivilizationRuleset
 
@@ -18,6 +18,7 @@ from civrules.families.sid_meiers_civilization.model import CivilizationRuleset
         "wonders.discount",
     ),
 )
+@made_of("wonders")
 def check_discounts(ruleset: CivilizationRuleset) -> Iterator[Diagnostic]:
     """
     What: a wonder's discounted cost is not below its cost (the Colossus: 15, 10 with Metalworking, p7).
