@@ -143,7 +143,7 @@ def made_of(*fields: str) -> Callable[[Callable[[R], Iterable[Diagnostic]]], Cal
         def kept(ruleset: R) -> Iterator[Diagnostic]:
             parts = [getattr(ruleset, name) for name in fields]
             collections: list[object] = [part for part in parts if isinstance(part, Collection)]
-            held = tuple(_held(part) for part in parts if not isinstance(part, Collection))
+            held = tuple(_held_once(part) for part in parts if not isinstance(part, Collection))
             if not collections:  # settings alone: kept by the function, whatever the ruleset
                 collections = [function]
             by_settings: dict[tuple[object, ...], tuple[Diagnostic, ...]] = remembered(
@@ -160,6 +160,13 @@ def made_of(*fields: str) -> Callable[[Callable[[R], Iterable[Diagnostic]]], Cal
         return kept
 
     return decorate
+
+
+def _held_once(value: object) -> object:
+    """:func:`_held` of ``value``, found once for as long as the session's memo holds the very value
+    (a base's setting, which each variant that writes none of it holds as it is, is walked once
+    per edit, not once per check and ruleset)."""
+    return remembered(value, (_held,), lambda: _held(value))
 
 
 def _held(value: object) -> object:
