@@ -141,6 +141,9 @@ def made_of(*fields: str) -> Callable[[Callable[[R], Iterable[Diagnostic]]], Cal
     def decorate(function: Callable[[R], Iterable[Diagnostic]]) -> Callable[[R], Iterator[Diagnostic]]:
         @functools.wraps(function)
         def kept(ruleset: R) -> Iterator[Diagnostic]:
+            if not is_remembering():  # a run of one ruleset: nothing to share, the key not worth making
+                yield from function(ruleset)
+                return
             parts = [getattr(ruleset, name) for name in fields]
             collections: list[object] = [part for part in parts if isinstance(part, Collection)]
             held = tuple(_held_once(part) for part in parts if not isinstance(part, Collection))
@@ -151,9 +154,7 @@ def made_of(*fields: str) -> Callable[[Callable[[R], Iterable[Diagnostic]]], Cal
             )
             found = by_settings.get(held)
             if found is None:
-                found = tuple(function(ruleset))
-                if is_remembering():
-                    by_settings[held] = found
+                found = by_settings[held] = tuple(function(ruleset))
             yield from found
 
         setattr(kept, MADE_OF, fields)
