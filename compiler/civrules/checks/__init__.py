@@ -21,13 +21,12 @@ runs them. A check module imports this one; nothing here imports a check, so the
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable, Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from civrules.diagnostics import Diagnostic, Related, Severity, Span, codes, named
 from civrules.diagnostics.words import quoted
 from civrules.families import families
-from civrules.model import Collection
 from civrules.schema.references import is_remembering, remembered
 from civrules.support.values import frozen_value
 
@@ -123,17 +122,19 @@ MADE_OF = "__civrules_made_of__"
 
 def made_of(*fields: str) -> Callable[[Callable[[R], Iterable[Diagnostic]]], Callable[[R], Iterator[Diagnostic]]]:
     """A check whose findings are made of the model's ``fields`` and nothing else of the ruleset
-    (its id, layers, files and other settings unread): each field a collection (kept by its
-    identity) or a setting's value (the model's field made of it, kept by what it holds).
+    (its id, layers, files and other settings unread): collections, and settings (the model's
+    fields made of them).
 
     What it finds is kept in a long-running session's memo
-    (:func:`civrules.schema.references.remembered`) while the collections are the very same
-    objects and the settings hold the same: a base and each variant that holds its collections as
-    they are, and writes none of those settings, ask once per edit, not once each (an edit of a
-    base under ten variants ran such a check over the same collections eleven times). Without a
-    session's memo the check runs as it is. Put it under :func:`check`, whose ``reads`` names no
-    more than ``fields`` (or some of their fields); `tests/core/test_check_reads.py` runs every
-    such check on a model that refuses a read of any other field.
+    (:func:`civrules.schema.references.remembered`) while those fields hold the very same
+    objects: a base and each variant that holds its collections and settings as they are (a
+    variant that writes none of a setting holds its base's) ask once per edit, not once each (an
+    edit of a base under ten variants ran such a check over the same collections eleven times).
+    Kept by identity, not by what they hold: a key made of a setting's value cost a walk of it, a
+    map file's lists, at every ask. Without a session's memo the check runs as it is. Put it under
+    :func:`check`, whose ``reads`` names no more than ``fields`` (or some of their fields);
+    `tests/core/test_check_reads.py` runs every such check on a model that refuses a read of any
+    other field.
     """
     if not fields:
         raise ValueError("made_of names the fields the findings are made of")
@@ -141,47 +142,19 @@ def made_of(*fields: str) -> Callable[[Callable[[R], Iterable[Diagnostic]]], Cal
     def decorate(function: Callable[[R], Iterable[Diagnostic]]) -> Callable[[R], Iterator[Diagnostic]]:
         @functools.wraps(function)
         def kept(ruleset: R) -> Iterator[Diagnostic]:
-            if not is_remembering():  # a run of one ruleset: nothing to share, the key not worth making
+            if not is_remembering():  # a run of one ruleset: nothing to share
                 yield from function(ruleset)
                 return
             parts = [getattr(ruleset, name) for name in fields]
-            collections: list[object] = [part for part in parts if isinstance(part, Collection)]
-            held = tuple(_held_once(part) for part in parts if not isinstance(part, Collection))
-            if not collections:  # settings alone: kept by the function, whatever the ruleset
-                collections = [function]
-            by_settings: dict[tuple[object, ...], tuple[Diagnostic, ...]] = remembered(
-                collections[0], (function, *collections[1:]), dict
+            found: tuple[Diagnostic, ...] = remembered(
+                parts[0], (function, *parts[1:]), lambda: tuple(function(ruleset))
             )
-            found = by_settings.get(held)
-            if found is None:
-                found = by_settings[held] = tuple(function(ruleset))
             yield from found
 
         setattr(kept, MADE_OF, fields)
         return kept
 
     return decorate
-
-
-def _held_once(value: object) -> object:
-    """:func:`_held` of ``value``, found once for as long as the session's memo holds the very value
-    (a base's setting, which each variant that writes none of it holds as it is, is walked once
-    per edit, not once per check and ruleset)."""
-    return remembered(value, (_held,), lambda: _held(value))
-
-
-def _held(value: object) -> object:
-    """What a setting's ``value`` holds, comparable and hashable (``1`` and ``True``, or a list and
-    a tuple, told apart)."""
-    if isinstance(value, Mapping):
-        return ("mapping", tuple(sorted(((str(key), _held(item)) for key, item in value.items()), key=repr)))
-    if isinstance(value, list | tuple):
-        return (type(value).__name__, tuple(_held(item) for item in value))
-    try:
-        hash(value)
-    except TypeError:
-        return (type(value).__name__, repr(value))
-    return (type(value).__name__, value)
 
 
 def diagnostic(
