@@ -59,10 +59,9 @@ def whole_walk(document: Document, kind: str, limit: int | None) -> list[Diagnos
     variant = isinstance(data, dict) and ("overlay" in data or "suppress" in data)
     if kind.endswith("ruleset") and variant and "extends" not in data:
         return None
-    errors = (((), error) for error in schema._validator(kind).iter_errors(data))
-    found = schema._collect(
-        document, errors, limit, {}, exact=True, defs=schema._defs(kind), root=schema.load_schema(kind)
-    )
+    translate = schema._translator(document, schema._defs(kind), schema.load_schema(kind))
+    errors = schema._validator(kind).iter_errors(data)
+    found = schema._collect(document.file, (d for e in errors for d in translate((), e)), limit, {}, exact=True)
     assert found is not None
     return found
 

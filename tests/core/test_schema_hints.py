@@ -157,8 +157,9 @@ def _hint_of(keyword: str) -> list[Diagnostic]:
     whole = _field(node)
     document, problems = read_yaml_text(f"f: {value}\n", "f.yaml")
     assert problems == [] and document is not None
-    errors = (((), error) for error in schema._validator_class()(whole).iter_errors(document.data))
-    found = schema._collect(document, errors, None, {}, exact=True, defs=whole["$defs"], root=whole)
+    translate = schema._translator(document, whole["$defs"], whole)
+    errors = schema._validator_class()(whole).iter_errors(document.data)
+    found = schema._collect(document.file, (d for e in errors for d in translate((), e)), None, {}, exact=True)
     assert found is not None
     return found
 

@@ -331,49 +331,57 @@ def validate_document(document: Document, kind: str, limit: int | None = None) -
     # civrules' own validator, whose integers are ints.
     if not document.whole_floats and is_valid_fast(kind, data):
         return list(found)
+    translate = _translator(document, _defs(kind), load_schema(kind))
     if not document.whole_floats:
-        parts = _item_wise_errors(kind, data)
+        parts = _item_wise_diagnostics(kind, data, translate, limit)
         if parts is not None:
-            item_wise = _collect(
-                document, parts[0], limit, dict(found), exact=parts[1], defs=_defs(kind), root=load_schema(kind)
-            )
+            item_wise = _collect(document.file, parts[0], limit, dict(found), exact=parts[1])
             if item_wise is not None:
                 return item_wise
-    whole = (((), error) for error in _validator(kind).iter_errors(data))
-    collected = _collect(document, whole, limit, found, exact=True, defs=_defs(kind), root=load_schema(kind))
+    whole = (d for error in _released(_validator(kind).iter_errors(data)) for d in translate((), error))
+    collected = _collect(document.file, whole, limit, found, exact=True)
     assert collected is not None  # exact: never None
     return collected
 
 
-def _collect(
-    document: Document,
-    errors: Iterator[tuple[NodePath, ValidationError]],
-    limit: int | None,
-    found: dict[Diagnostic, None],
-    exact: bool,
-    defs: Mapping[str, Any],
-    root: Mapping[str, Any] | None = None,
-) -> list[Diagnostic] | None:
-    """The diagnostics of ``errors`` (each error's path read after its prefix), added to ``found``;
-    past ``limit``, the first ``limit`` and R011. Only errors met in the order of jsonschema's walk
-    of the whole document (``exact``) decide which are the first: otherwise None says the limit was
-    reached, and the caller walks the whole document (see :func:`_item_wise_errors`). ``defs`` are the
-    `$defs` of the schema, which the hints of its errors read; ``root``, the schema itself (a key an
-    `if`/`then` requires is described in the properties of the object it belongs to)."""
-    for prefix, error in errors:
+#: The diagnostics of one of jsonschema's errors, its path read after a prefix (:func:`_translator`).
+Translate = Callable[[NodePath, "ValidationError"], Iterator[Diagnostic]]
+
+
+def _translator(document: Document, defs: Mapping[str, Any], root: Mapping[str, Any] | None = None) -> Translate:
+    """The diagnostics of an error of ``document`` (its path read after a prefix), made as they are
+    read: none for an error at a node the reader refused (its L diagnostic says it). ``defs`` are
+    the `$defs` of the schema, which the hints of its errors read; ``root``, the schema itself (a
+    key an `if`/`then` requires is described in the properties of the object it belongs to)."""
+
+    def translate(prefix: NodePath, error: ValidationError) -> Iterator[Diagnostic]:
         if document.refused and (*prefix, *error.absolute_path) in document.refused:
-            continue
-        for diagnostic in _translate(document, error, prefix, defs=defs, root=root):
-            if limit is not None and len(found) >= limit and diagnostic not in found:
-                return [*found, stopped(document.file, limit)] if exact else None
-            found[diagnostic] = None
+            return iter(())
+        return _translate(document, error, prefix, defs=defs, root=root)
+
+    return translate
+
+
+def _collect(
+    file: str, diagnostics: Iterable[Diagnostic], limit: int | None, found: dict[Diagnostic, None], exact: bool
+) -> list[Diagnostic] | None:
+    """``diagnostics`` added to ``found``, each once; past ``limit``, the first ``limit`` and R011.
+    Only diagnostics met in the order of jsonschema's walk of the whole document (``exact``) decide
+    which are the first: otherwise None says the limit was reached, and the caller walks the whole
+    document (see :func:`_item_wise_diagnostics`)."""
+    for diagnostic in diagnostics:
+        if limit is not None and len(found) >= limit and diagnostic not in found:
+            return [*found, stopped(file, limit)] if exact else None
+        found[diagnostic] = None
     return list(found)
 
 
-def _item_wise_errors(kind: str, data: Any) -> tuple[Iterator[tuple[NodePath, ValidationError]], bool] | None:
-    """The schema errors of an invalid file, each with the path its own path is read after, found
-    without walking its valid parts; and whether they come in the order of a walk of the whole
-    file. None where the file has no part judged apart (walk the whole file).
+def _item_wise_diagnostics(
+    kind: str, data: Any, translate: Translate, limit: int | None
+) -> tuple[Iterator[Diagnostic], bool] | None:
+    """The schema diagnostics of an invalid file (of its errors, by ``translate``), found without
+    walking its valid parts; and whether they come in the order of a walk of the whole file. None
+    where the file has no part judged apart (walk the whole file).
 
     Each top-level value with a schema of its own (:func:`_parts`) is judged apart: a list whose
     items only its ``items`` judges, item by item; any other value whole. A part the compiled
@@ -382,6 +390,13 @@ def _item_wise_errors(kind: str, data: Any) -> tuple[Iterator[tuple[NodePath, Va
     errors are the whole file's, and in its walk's order: jsonschema meets the keywords of a schema
     in the order it writes them (`then` and `else` where `if` is), and the properties in theirs,
     so each part's errors come where it is written (:func:`_written_at`).
+
+    The rest is walked whole first, to know whether its errors come in that order, and what is kept
+    of each error until its place comes is its diagnostics, only until they are more than ``limit``:
+    those come first of all that is left, so the limit is reached before any other is read. The
+    errors themselves were kept, each with the errors of every branch of its `anyOf`: 20,000 map
+    areas that failed the file's `then` (each cites no source) held 180 MB while `validate` printed
+    100 diagnostics of them.
 
     An item holding more keys than its schema allows is known invalid without the compiled
     validator, which reads every key before it says so (0.9 s for one of 490,000 keys).
@@ -393,14 +408,25 @@ def _item_wise_errors(kind: str, data: Any) -> tuple[Iterator[tuple[NodePath, Va
     if not isinstance(data, dict) or not any(key in data for key in parts):
         return None
     schema = load_schema(kind)
-    rest: list[tuple[tuple[int, ...], ValidationError]] = []
+    rest: list[tuple[tuple[int, ...], list[Diagnostic]]] = []
+    last: tuple[int, ...] | None = None
     ordered = True  # the rest's errors each where its keyword is written, in the order written
-    for error in _shell_validator(kind).iter_errors(data):
+    kept: dict[Diagnostic, None] = {}  # the rest's diagnostics, each once: past `limit`, no more are kept
+    for error in _released(_shell_validator(kind).iter_errors(data)):
         at = _written_at(schema, parts, list(error.relative_schema_path))
-        ordered = ordered and at is not None and (not rest or rest[-1][0] <= at)
-        rest.append((at or (), error))
+        ordered = ordered and at is not None and (last is None or last <= at)
+        last = at or ()
+        if limit is not None and len(kept) > limit:
+            continue  # its place is after more than `limit` diagnostics of the rest
+        made = []
+        for diagnostic in translate((), error):
+            made.append(diagnostic)
+            kept[diagnostic] = None
+            if limit is not None and len(kept) > limit:
+                break
+        rest.append((last, made))
 
-    def errors() -> Iterator[tuple[NodePath, ValidationError]]:
+    def diagnostics() -> Iterator[Diagnostic]:
         waiting = iter(rest)
         held = next(waiting, None)
         for key, node in parts.items():
@@ -408,12 +434,13 @@ def _item_wise_errors(kind: str, data: Any) -> tuple[Iterator[tuple[NodePath, Va
                 continue
             here = _written_at(schema, parts, ["properties", key, *(("items",) if node is not None else ())]) or ()
             while held is not None and (not ordered or held[0] < here):
-                yield (), held[1]
+                yield from held[1]
                 held = next(waiting, None)
             if node is None:
                 whole = _fast_wrapped_validator(kind, (key,), whole=True)
                 if whole is None or not _passes(whole, data[key]):
-                    yield from (((key,), error) for error in _property_validator(kind, key).iter_errors(data[key]))
+                    for error in _released(_property_validator(kind, key).iter_errors(data[key])):
+                        yield from translate((key,), error)
                 continue
             items = data[key]
             if not isinstance(items, list):
@@ -426,13 +453,13 @@ def _item_wise_errors(kind: str, data: Any) -> tuple[Iterator[tuple[NodePath, Va
                 too_many = most is not None and isinstance(item, dict) and len(item) > most
                 if not too_many and fast is not None and _passes(fast, item):
                     continue
-                for error in alike.errors(item):
-                    yield (key, index), error
+                for error in _released(alike.errors(item), kept=alike.holds):
+                    yield from translate((key, index), error)
         while held is not None:
-            yield (), held[1]
+            yield from held[1]
             held = next(waiting, None)
 
-    return errors(), ordered
+    return diagnostics(), ordered
 
 
 class _ItemErrors:
@@ -454,6 +481,7 @@ class _ItemErrors:
         self.validator, self.own = validator, own
         self.judges: dict[int, Any] = {}
         self.known: dict[tuple[tuple[str, str, str | None], ...], list[ValidationError] | None] = {}
+        self._kept: set[int] = set()  # the errors of `known`, by identity: judged again, never released
 
     def errors(self, item: Any) -> Iterable[ValidationError]:
         own = self.own
@@ -477,17 +505,23 @@ class _ItemErrors:
                 for error in errors
             )
             self.known[shape] = errors if alike else None
+            if alike:
+                self._kept.update(id(error) for error in errors)
         return errors
+
+    def holds(self, error: ValidationError) -> bool:
+        """Whether ``error`` is kept to stand for the errors of other items of its shape."""
+        return id(error) in self._kept
 
     def _valid(self, value: Any, schema: Any) -> bool:
         """Whether ``value`` passes ``schema`` as the item's ``properties`` would judge it (a schema
         with an `$id` of its own is looked up where it says)."""
         if not isinstance(schema, dict) or "$id" in schema:
-            return next(self.validator.descend(value, schema), None) is None
+            return _no_error(self.validator.descend(value, schema))
         judge = self.judges.get(id(schema))
         if judge is None:
             judge = self.judges[id(schema)] = self.validator.evolve(schema=schema)
-        return next(judge.iter_errors(value), None) is None
+        return _no_error(judge.iter_errors(value))
 
 
 #: The keywords whose diagnostics of a mapping read its keys, not its values (:func:`_translate`).
@@ -600,7 +634,7 @@ def _written_at(
 
 @functools.cache
 def _parts(kind: str) -> dict[str, dict[str, Any] | None]:
-    """The top-level values of files of ``kind`` judged apart (:func:`_item_wise_errors`), in the
+    """The top-level values of files of ``kind`` judged apart (:func:`_item_wise_diagnostics`), in the
     order the schema writes them: each list whose items only its own ``items`` judges, with its
     schema (its items are judged one by one; whatever else looks at the list, such as a rule
     index's conditional `maxItems`, looks at its length); every other value, None (judged whole).
@@ -725,7 +759,7 @@ def entity_errors(kind: str, list_path: tuple[str, ...], data: Any) -> Counter[E
     :func:`error_marks`): what a hint that writes a change checks the change against before it
     offers it (`after <= before`: the change adds no error)."""
     validator = _item_validator(kind, list_path)
-    return error_marks(e for top in validator.iter_errors(data) for e in _expand(top))
+    return error_marks(e for top in _released(validator.iter_errors(data)) for e in _expand(top))
 
 
 #: What tells one schema error from another of the same keyword at the same place: the path of
@@ -946,7 +980,7 @@ def _validate_part(
     defs: Mapping[str, Any] = validator.schema.get("$defs", {})
     # Within "a value or {unknown: why}", the branch that explains the mistake is located by its
     # own path: a wrong value inside a patch is the variant's line, not the base's.
-    for error in (inner for top in validator.iter_errors(data) for inner in _expand(top)):
+    for error in (inner for top in _released(validator.iter_errors(data)) for inner in _expand(top)):
         sub: NodePath = tuple(error.absolute_path)
         document, written = locate(sub)
         instance, schema = error.instance, error.schema if isinstance(error.schema, dict) else {}
@@ -1140,7 +1174,7 @@ def _optional(validator: Any, data: Any, sub: NodePath) -> bool:
     del holder[sub[-1]]
 
     def around(candidate: Any) -> Counter[ErrorMark]:
-        errors = validator.iter_errors(candidate)
+        errors = _released(validator.iter_errors(candidate))
         return error_marks(
             e for e in errors if (path := tuple(e.absolute_path)) == sub[: len(path)] and len(path) < len(sub)
         )
@@ -1832,6 +1866,42 @@ def _best_branch(error: ValidationError) -> ValidationError | None:
 
     chosen: ValidationError | None = best_match(errors)
     return chosen
+
+
+def _release(error: ValidationError) -> None:
+    """Undo the cycles of ``error``'s tree, once nothing reads it again: each error of a `oneOf`'s
+    or an `anyOf`'s ``context`` names that error as its ``parent``, so an error of one is freed
+    only by a collection of the garbage collector's, which a run makes seldom
+    (:func:`civrules.support.collector.for_a_run`). 20,000 map areas each failing its `anyOf`
+    held 180 MB of such errors when `validate` printed their 40,000 diagnostics, more than
+    everything else the run held. Without the links each tree is freed as soon as it is let go of;
+    what reads a released error's ``absolute_path`` reads its path below the error released."""
+    below = list(error.context or ())
+    while below:
+        inner = below.pop()
+        inner.parent = None
+        below.extend(inner.context or ())
+
+
+def _released(
+    errors: Iterable[ValidationError], kept: Callable[[ValidationError], bool] | None = None
+) -> Iterator[ValidationError]:
+    """``errors``, each released (:func:`_release`) once the next is asked for, but those ``kept``
+    (held to be read again): one at a time, every diagnostic of an error is made before the next
+    error is read."""
+    for error in errors:
+        yield error
+        if kept is None or not kept(error):
+            _release(error)
+
+
+def _no_error(errors: Iterable[ValidationError]) -> bool:
+    """Whether ``errors`` holds none (the first one found is released)."""
+    first = next(iter(errors), None)
+    if first is None:
+        return True
+    _release(first)
+    return False
 
 
 def _expand(error: ValidationError) -> Iterator[ValidationError]:
