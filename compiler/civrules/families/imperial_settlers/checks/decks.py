@@ -320,7 +320,14 @@ def check_all_copies(ruleset: ImperialSettlersRuleset) -> Iterator[Diagnostic]:
     "F004",
     "deck-card-of-another-faction",
     Severity.ERROR,
-    reads=("faction_decks", "factions.deck", "cards.deck", setting("deck_building")),
+    reads=(
+        "faction_decks",
+        "factions.deck",
+        "cards.deck",
+        "cards.copies",
+        "cards.printed_ids",
+        setting("deck_building"),
+    ),
 )
 def check_own_faction(ruleset: ImperialSettlersRuleset) -> Iterator[Diagnostic]:
     """
