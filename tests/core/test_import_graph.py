@@ -225,6 +225,7 @@ def _private_imports(module: str, tree: ast.Module) -> list[str]:
     return found
 
 
+@pytest.mark.slow  # about 2 s of CPU (every module parsed): with the slow tests, which CI runs too
 def test_the_import_graph_sees_imports_inside_functions() -> None:
     graph = import_graph()
     assert "civrules.checks" in graph

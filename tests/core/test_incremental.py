@@ -267,6 +267,7 @@ def test_a_file_opened_or_closed_unchanged_checks_nothing_again(tree: Path) -> N
     assert closed.reread == [] and closed.rechecked == []
 
 
+@pytest.mark.slow  # about 1.5 s of CPU (collections of every version): with the slow tests, which CI runs too
 def test_the_versions_of_a_file_an_edit_replaced_are_let_go(tree: Path) -> None:
     """Each edit reads the edited file into a new document (a spliced one copies the node table).
     What the checks make from a document (its citation walk, its Q006 findings) and from a model

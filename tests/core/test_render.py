@@ -336,7 +336,13 @@ def test_a_summary_is_merged_by_what_it_counts_not_by_its_words() -> None:
     assert summaries["b.yaml"] is halted
 
 
-@pytest.mark.parametrize("renderer", [render_json, render_sarif], ids=["json", "sarif"])
+# One format in the fast suite (each case renders 2,000 diagnostics and walks the collector, ~1.5 s
+# of CPU); the other with the slow tests (make test-slow), which CI runs too.
+@pytest.mark.parametrize(
+    "renderer",
+    [pytest.param(render_json, marks=pytest.mark.slow), render_sarif],
+    ids=["json", "sarif"],
+)
 def test_rendering_diagnostics_leaves_nothing_only_the_collector_frees(renderer: Any) -> None:
     """Counted in objects, never timed: n and 2n diagnostics rendered as JSON (or SARIF) with the
     collector off, then what a collection finds unreachable. The encoder that indents (Python's)

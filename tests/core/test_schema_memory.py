@@ -51,6 +51,7 @@ def test_capped_diagnostics_of_many_failing_areas_hold_no_error_of_each(areas: i
     assert peak < 256 * 1024 + 1024 * areas, (peak, areas)
 
 
+@pytest.mark.slow  # about 1 s of CPU: with the slow tests, which CI runs too
 def test_validating_many_failing_areas_leaves_no_cycle_for_the_collector() -> None:
     """Each of jsonschema's errors names the error of its `anyOf` as its parent, which names it
     back: freed only by a collection, which a run makes seldom (``collector.for_a_run``); they are

@@ -99,6 +99,7 @@ def kill_once(n: int, rules: Path, old_tree: Path, work: Path) -> tuple[str, boo
     return ("killed" if process.returncode == -signal.SIGKILL else "finished"), writing
 
 
+@pytest.mark.slow  # real processes killed at random points, about 2 s: with the slow tests, which CI runs too
 def test_a_build_killed_at_random_points_leaves_the_old_tree_or_the_new_one(
     trees: tuple[Path, dict[str, bytes], dict[str, bytes]], tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
