@@ -1227,9 +1227,9 @@ def validate(
     diagnostics: list[Diagnostic] = [*not_staged, *workspace.discovery_diagnostics]
     resolver = Resolver(workspace)  # shared: a variant reuses its base's resolution, not its whole chain's
     bases = Resolver.bases(loaded)
-    for index, ruleset in enumerate(loaded):
+    for ruleset, extended in zip(loaded, Resolver.still_extended(bases), strict=True):
         obj.current = ruleset.id
-        resolver.retain(base for base in bases[index:] if base is not None)
+        resolver.retain(extended)
         with shared.ruleset():
             analysis = analyse(workspace, ruleset, select, ignore, debug=obj.debug, resolver=resolver)
         diagnostics.extend(analysis.diagnostics)

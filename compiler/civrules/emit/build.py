@@ -119,6 +119,7 @@ def render(
     # changes its sheets mark) instead of resolving its whole `extends` chain again.
     resolver = Resolver(workspace)
     bases = Resolver.bases(rulesets)
+    extended = Resolver.still_extended(bases)
     last_read = _last_read(workspace, rulesets) if let_go else {}
     shared = Shared(len(rulesets))
     # Each sheet's last context and what it read: a variant that keeps what a sheet shows reuses it.
@@ -128,7 +129,7 @@ def render(
     for index, loaded in enumerate(rulesets):
         if let_go:
             forget_unknown_facts()  # the last ruleset's, kept until its files were made (see _checked)
-        resolver.retain(base for base in bases[index:] if base is not None)
+        resolver.retain(next(extended))
         with shared.ruleset():
             analysis = analyse(workspace, loaded, debug=debug, resolver=resolver)
         result.diagnostics.extend(analysis.diagnostics)

@@ -274,6 +274,14 @@ class Workspace:
         self.real_root = _real(root)  # a link loop is reported by rule_files
         self.limits = limits or Limits()
         self._files: dict[str, LoadedFile] = {}
+        #: Each file read's key (see :meth:`load`) by its name in diagnostics, and the shipped ones'
+        #: apart: asked once per ruleset of a run, a walk of every file read made a run of n variants
+        #: of one base cost the square of n (round 29's `overlay-variants` shape).
+        #: (A subclass that puts files in ``_files`` itself, as the tests' cache does, is indexed
+        #: again when the count of files read is not the count indexed: :meth:`_display_index`.)
+        self._by_display: dict[str, str] = {}
+        self._shipped_by_display: dict[str, str] = {}
+        self._indexed = 0
         #: The sets :meth:`reading` collects the files loaded into, innermost last.
         self._reading: list[set[str]] = []
         #: Files read as a kind of a family other than the one they declare on their own.
@@ -374,8 +382,27 @@ class Workspace:
         else:
             read = len(diagnostics)
         loaded = LoadedFile(display, document, kind, diagnostics, read)
+        in_step = self._indexed == len(self._files)
         self._files[relative] = loaded
+        if in_step:
+            self._by_display.setdefault(display, relative)
+            if relative.startswith(SHIPPED):
+                self._shipped_by_display.setdefault(display, relative)
+            self._indexed = len(self._files)
         return loaded
+
+    def _display_index(self) -> tuple[dict[str, str], dict[str, str]]:
+        """Each file read's key by its name in diagnostics, and the shipped ones' apart: kept as
+        files are read (:meth:`load`), made again from ``_files`` where it is out of step."""
+        if self._indexed != len(self._files):
+            by_display: dict[str, str] = {}
+            shipped: dict[str, str] = {}
+            for relative, loaded in self._files.items():
+                by_display.setdefault(loaded.path, relative)
+                if relative.startswith(SHIPPED):
+                    shipped.setdefault(loaded.path, relative)
+            self._by_display, self._shipped_by_display, self._indexed = by_display, shipped, len(self._files)
+        return self._by_display, self._shipped_by_display
 
     def buffer(self, relative: str) -> str | None:
         """The editor's text of ``relative`` (:attr:`overrides`), where it stands for the file: None
@@ -607,7 +634,7 @@ class Workspace:
 
     def shipped_keys(self) -> dict[str, str]:
         """The shipped files read so far: each one's key (see :meth:`load`) by its name in diagnostics."""
-        return {loaded.path: relative for relative, loaded in self._files.items() if relative.startswith(SHIPPED)}
+        return dict(self._display_index()[1])
 
     def manifest(self, ruleset_id: str) -> Manifest | None:
         """The ruleset ``ruleset_id``: the rules folder's own, else the shipped one of that id."""
@@ -742,10 +769,10 @@ class Workspace:
 
     def _relative_of(self, display: str) -> str:
         """The path relative to the rules folder of a file read before, by its display name."""
-        for relative, loaded in self._files.items():
-            if loaded.path == display:
-                return relative
-        raise KeyError(display)
+        relative = self._display_index()[0].get(display)
+        if relative is None:
+            raise KeyError(display)
+        return relative
 
     def load_ruleset(self, manifest: Manifest) -> LoadedRuleset:
         """Load the data files a manifest names, each checked against the kind of its slot."""
@@ -899,20 +926,20 @@ class Workspace:
         """The text of a file already read, by its display name (for suppressions and quoting);
         none when it does not hold ``mentioning`` (an ASCII text: found in the bytes, so a large
         file without it is neither decoded nor split, 18 MB for the 50× synthetic map)."""
-        for relative, loaded in self._files.items():
-            if loaded.path == display:
-                text = self.buffer(relative)
-                if text is not None:
-                    return split_lines(text) if mentioning in text else []
-                root, inside = self._place(relative)
-                try:
-                    raw = files.read_under(root, inside, self.limits.max_bytes)
-                except (files.RefusedError, OSError):
-                    return []
-                if mentioning.encode("ascii") not in raw:
-                    return []
-                return split_lines(decode(raw))
-        return []
+        relative = self._display_index()[0].get(display)
+        if relative is None:
+            return []
+        text = self.buffer(relative)
+        if text is not None:
+            return split_lines(text) if mentioning in text else []
+        root, inside = self._place(relative)
+        try:
+            raw = files.read_under(root, inside, self.limits.max_bytes)
+        except (files.RefusedError, OSError):
+            return []
+        if mentioning.encode("ascii") not in raw:
+            return []
+        return split_lines(decode(raw))
 
     def rule_files(self) -> list[str]:
         """Every YAML file under the rules directory, relative to it, sorted.

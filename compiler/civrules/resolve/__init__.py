@@ -261,9 +261,24 @@ class Resolver:
         """Forget every resolution but those of ``ruleset_ids`` (the bases of the rulesets a run has
         still to check): a run over many rulesets holds what it will reuse, not every model's data
         (a 60-variant chain held 60 resolutions, and the collector walked them all, again and again)."""
-        keep = set(ruleset_ids)
+        keep = ruleset_ids if isinstance(ruleset_ids, (set, frozenset)) else set(ruleset_ids)
         self._done = {key: value for key, value in self._done.items() if key in keep}
         self._read = {key: value for key, value in self._read.items() if key in keep}
+
+    @staticmethod
+    def still_extended(bases: Sequence[str | None]) -> Iterator[set[str]]:
+        """For each ruleset of a run in turn (``bases``: :meth:`bases`), the ids that it and the
+        rulesets after it extend, for :meth:`retain`: one set, kept up to date as the run goes,
+        where a set made of the rest of the list at each ruleset cost a run of n variants the
+        square of n (round 29's `overlay-variants` shape)."""
+        left = collections.Counter(base for base in bases if base is not None)
+        keep = set(left)
+        for base in bases:
+            yield keep
+            if base is not None:
+                left[base] -= 1
+                if not left[base]:
+                    keep.discard(base)
 
     @staticmethod
     def bases(rulesets: Sequence[LoadedRuleset]) -> list[str | None]:
