@@ -1,10 +1,15 @@
-"""The names a ruleset's sheets mark are found in one walk of each document (round 30).
+"""The names a ruleset's sheets mark are found in one walk of each document, and looked for only
+where one is in another language than the page's (round 30).
 
 :func:`civrules.emit.sheets.languages._names` lists every string ``name`` of a document's data
 with the ``name_language`` beside it. It was a generator that called itself for each node, so each
 name went up through a ``yield from`` for each level above it: 2.8 ms of CPU in every build of
 the largest shipped ruleset (issue 32, point 3). Held here: one call for the whole document, and
 the same names in the same order as the recursive definition below.
+
+:class:`~civrules.emit.sheets.languages.NameMarker` made the pattern of every name (a tree of their
+common beginnings) before it asked whether any name is foreign, and threw it away when none is, as
+in every sheet of that ruleset, whose 179 names are all English: 1.4 ms of every build.
 """
 
 from __future__ import annotations
@@ -84,3 +89,25 @@ def test_a_documents_names_are_found_in_one_walk_in_the_order_it_writes_them(
     document = _Document(data)
     assert list(languages._document_names(document)) == list(_expected(data))  # type: ignore[arg-type]
     assert calls == [data]  # the old walk called itself once more for every node under the document
+
+
+@pytest.mark.parametrize(
+    ("names", "trees"),
+    [({"Fulano": "en", "Beltrano": "en"}, 0), ({}, 0), ({"Fulano": "pt-BR", "Beltrano": "en"}, 1)],
+)
+def test_the_pattern_of_the_names_is_made_only_where_one_is_foreign(
+    names: dict[str, str], trees: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    made: list[object] = []
+    trie = languages._trie
+
+    def counted(*args: Any) -> str:
+        made.append(args)
+        return trie(*args)
+
+    monkeypatch.setattr(languages, "_trie", counted)
+    marker = languages.NameMarker(names)
+    html = "<p>Take a Fulano and a Beltrano</p>"
+    marked = '<p>Take a <span lang="pt-BR">Fulano</span> and a Beltrano</p>'
+    assert marker.mark(html) == (marked if trees else html)
+    assert len(made) == trees
