@@ -62,3 +62,119 @@ def test_a_pickle_of_a_settings_record_with_other_fields_says_so_too() -> None:
     state = settings.__getstate__()[1:]  # a version whose Settings had one field fewer
     with pytest.raises(OutOfDomainError, match=r"Settings is restored from its \d+ fields \(.*unknown_fields\), not"):
         pickle.loads(pickled_by_another_version(settings, state))
+
+
+# --- A class, an id or a package this version lacks -------------------------------------------------
+
+
+def _pickled_modules() -> list[str]:
+    """Every module of the runtimes and packages whose objects a pickle names by module and name: each
+    record class's (shared and family runtimes, settings included), the tables' and credit matrix's,
+    the vocabularies', and the id enums of a package of each family."""
+    import importlib
+
+    from civrules_runtime.mappings import FrozenMap, OrderedFrozenSet
+
+    def subclasses(cls: type) -> list[type]:
+        found: list[type] = [cls]
+        below: list[type] = type.__subclasses__(cls)
+        for sub in below:
+            found += subclasses(sub)
+        return found
+
+    modules = {FrozenMap.__module__, OrderedFrozenSet.__module__}
+    for name in ("advanced_civilization", "imperial_settlers", "sid_meiers_civilization"):
+        package = importlib.import_module(f"civrules_rulesets.{name}")
+        modules |= {enum.__module__ for enum in package.ID_ENUMS.values()}
+        modules |= {type(getattr(package, name)).__module__ for name in package.__all__}  # its tables
+    for family in ("advanced_civilization", "imperial_settlers", "sid_meiers_civilization"):
+        runtime = importlib.import_module(f"civrules_runtime_{family}")
+        for name in dir(runtime):
+            value = getattr(runtime, name)
+            if isinstance(value, type) and value.__module__.startswith("civrules_runtime"):
+                modules.add(value.__module__)
+        importlib.import_module(f"civrules_runtime_{family}.settings")
+    modules |= {cls.__module__ for cls in subclasses(Record)}
+    return sorted(m for m in modules if m.startswith("civrules_") and not m.endswith((".protocol", ".assumed")))
+
+
+def test_a_pickle_of_a_class_this_version_lacks_names_the_version_and_what_to_do() -> None:
+    """pickle finds a record's class (an enum, a table's class) by its module and name; a version
+    without that class said only "Can't get attribute 'X' on <module ...>". Each such module says
+    which distribution and version it is, and to load the pickle with the version that made it."""
+    from civrules_runtime import OtherVersionError
+
+    modules = _pickled_modules()
+    some = {
+        "civrules_runtime.records",
+        "civrules_runtime.mappings",
+        "civrules_runtime_advanced_civilization.credits",
+        "civrules_runtime_sid_meiers_civilization.settings",
+        "civrules_rulesets.imperial_settlers.ids",
+    }
+    assert some <= set(modules)
+    for module in modules:
+        package = sys.modules[module.rpartition(".")[0]]
+        distribution = package.__name__.replace(".", "-").replace("_", "-")
+        with pytest.raises(OtherVersionError) as raised:
+            pickle.loads(f"c{module}\nNoSuchRecord\n.".encode())  # protocol 0: the class alone, by its name
+        said = str(raised.value)
+        assert said.startswith(f"{module} has no 'NoSuchRecord' in {distribution} {package.__version__}:"), said
+        assert "load the pickle with the version that made it" in said, said
+        assert isinstance(raised.value, ImportError) and raised.value.missing == "NoSuchRecord"
+        # What import machinery and tools probe is still Python's AttributeError: hasattr answers.
+        imported = sys.modules[module]
+        assert not any(hasattr(imported, name) for name in ("__wrapped__", "_private", "lower"))
+
+
+def test_an_id_this_version_lacks_names_the_closest_and_the_version() -> None:
+    """A pickled id is made again by calling its enum with its value: an id the package no longer has
+    (or a misspelt one given to the enum) was Enum's "'x' is not a valid CardId"."""
+    from civrules_rulesets import advanced_civilization, sid_meiers_civilization
+    from civrules_runtime import UnknownIdError
+
+    version = advanced_civilization.__version__
+    lost = pickle.dumps(advanced_civilization.CardId.POTTERY).replace(b"pottery", b"pxttery")
+    said = (
+        rf"'pxttery' is no CardId of civrules-rulesets-advanced-civilization {re.escape(version)}:"
+        r" did you mean 'pottery'\? .*load that pickle with the version"
+    )
+    with pytest.raises(UnknownIdError, match=said):
+        pickle.loads(lost)
+    with pytest.raises(ValueError, match=r"'potery' is no TechnologyId of civrules-rulesets-sid-meiers-civilization"):
+        sid_meiers_civilization.TechnologyId("potery")  # still a ValueError, as Enum's own
+    with pytest.raises(ValueError, match=r"^3 is no CardId of .*: an id is a str, one of "):
+        advanced_civilization.CardId(3)  # type: ignore[arg-type]
+    assert advanced_civilization.CardId("pottery") is advanced_civilization.CardId.POTTERY
+
+
+def test_a_name_for_type_checkers_only_is_said_so_at_run_time() -> None:
+    """``CardIdName`` is defined under TYPE_CHECKING: importing it at run time says so, not that
+    another version has it; no name of that form is a value at run time (what the message relies on)."""
+    import importlib
+
+    from civrules_runtime import OtherVersionError
+
+    with pytest.raises(
+        ImportError, match=r"'CardIdName' .*for type checkers only: import it under `if TYPE_CHECKING:`"
+    ):
+        exec("from civrules_rulesets.advanced_civilization.ids import CardIdName", {})
+    for module in _pickled_modules():
+        if module.endswith((".ids", ".vocab")):
+            assert not [name for name in vars(importlib.import_module(module)) if name.endswith("Name")], module
+    assert issubclass(OtherVersionError, ImportError)
+
+
+def test_a_pickled_view_of_a_package_not_installed_names_its_distribution() -> None:
+    """A view pickles as its package's name and its assumptions: unpickled where that package is not
+    installed, it said only "No module named 'civrules_rulesets.x'"."""
+    import civrules_runtime_advanced_civilization as runtime
+    from civrules_rulesets import advanced_civilization
+
+    view = advanced_civilization.assuming(runtime.Assumptions(why="a test"))
+    assert pickle.loads(pickle.dumps(view)) == view
+    # the same length: a pickle's strings are written with their length
+    gone = pickle.dumps(view).replace(b"rulesets.advanced_civilization", b"rulesets.not_installed_anywher")
+    said = r"view of civrules_rulesets.not_installed_anywher .* not installed here: pip install civrules-rulesets-not-"
+    with pytest.raises(ModuleNotFoundError, match=said):
+        pickle.loads(gone)

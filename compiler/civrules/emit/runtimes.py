@@ -68,8 +68,10 @@ FILES = (
 #: module calls), where a module was trusted by its name, read from the caller's frame; 2.13 holds
 #: records to their schemas' bounds (``records.bound``, ``Record._schema``); 2.14 those of each item of
 #: a list (``items_<constraint>``) and of fields linked otherwise than by their name
-#: (``Record._properties``; ``bound``'s ``where``: the property each such field is held to).
-VERSION = "2.14.0"
+#: (``Record._properties``; ``bound``'s ``where``: the property each such field is held to); 2.15 names
+#: a class a module lacks, as a pickle of another version asks for it (``errors.absent``,
+#: ``OtherVersionError``, each pickled module's ``__getattr__``), and a view's package not installed.
+VERSION = "2.15.0"
 
 
 def runtime_distribution(

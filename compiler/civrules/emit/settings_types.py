@@ -574,7 +574,23 @@ def render_module(family: Family, *, bounded: bool = False) -> str:
         )
     if bounded:
         out += ["", "", "bound(globals(), SETTINGS_BOUNDS, SETTINGS_WHERE)"]
+    out += ["", "", *ABSENT_NAMES]
     return "\n".join(out) + "\n"
+
+
+#: The end of a runtime module whose records are pickled: a pickle names a record's class by its
+#: module and name, and one this version of the module lacks is said so (``civrules_runtime.errors.absent``),
+#: where pickle would say only "Can't get attribute". Hidden from type checkers, so that a name the
+#: module lacks stays a type error.
+ABSENT_NAMES = (
+    "if not TYPE_CHECKING:  # a name this module lacks stays a type error",
+    "",
+    "    def __getattr__(name: str) -> object:",
+    "        # A pickle names a record's class by its module and name: one this version lacks is said so.",
+    "        from civrules_runtime.errors import absent",
+    "",
+    "        raise absent(__name__, name)",
+)
 
 
 def _wrap(text: str, width: int) -> list[str]:

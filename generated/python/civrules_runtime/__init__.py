@@ -15,7 +15,14 @@ from there).
 Names are loaded on first use: an engine that only needs the errors pays for nothing else.
 """
 
-from .errors import DraftRulesetError, NotACollectionError, OutOfDomainError, UnknownFactError, UnknownIdError
+from .errors import (
+    DraftRulesetError,
+    NotACollectionError,
+    OtherVersionError,
+    OutOfDomainError,
+    UnknownFactError,
+    UnknownIdError,
+)
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -212,7 +219,7 @@ _MOVED = frozenset(
     )
 )
 
-__version__ = "2.14.0"
+__version__ = "2.15.0"
 
 __all__ = [
     "AbilityAction",
@@ -272,6 +279,7 @@ __all__ = [
     "Nation",
     "NotACollectionError",
     "OrderedFrozenSet",
+    "OtherVersionError",
     "OutOfDomainError",
     "Phase",
     "PlayerCount",

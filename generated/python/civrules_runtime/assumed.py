@@ -249,10 +249,23 @@ class AssumedView:
 
 
 def _view(package: str, assumptions: object) -> object:
-    """The view a pickled view was: of the package named ``package``, imported (a copy, the same)."""
+    """The view a pickled view was: of the package named ``package``, imported (a copy, the same). A
+    package that is not installed is a ModuleNotFoundError naming its distribution, not only the
+    module pickle could not import."""
     import importlib
 
-    view: object = importlib.import_module(package).assuming(assumptions)
+    try:
+        module = importlib.import_module(package)
+    except ModuleNotFoundError as error:
+        if error.name is None or not (package == error.name or package.startswith(f"{error.name}.")):
+            raise  # the package is there; something it imports is not: that error names it
+        distribution = package.replace(".", "-").replace("_", "-")
+        raise ModuleNotFoundError(
+            f"the pickle is of a view of {package} (its assuming()), and {package} is not installed"
+            f" here: pip install {distribution} (the version that made the pickle), then load it again",
+            name=error.name,
+        ) from None
+    view: object = module.assuming(assumptions)
     return view
 
 

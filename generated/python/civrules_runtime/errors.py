@@ -8,6 +8,7 @@ from types import ModuleType
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterable, Mapping
+    from enum import StrEnum
     from typing import Protocol, TypeVar
 
     class UnknownFact(Protocol):
@@ -66,6 +67,74 @@ class NotACollectionError(TypeError):
     """A single string where a collection of ids belongs (``price("a", ...)``): a string
     is iterable, but its letters are not ids. Also a value that is no collection at all
     (``purchase_cost(5, ...)``)."""
+
+
+class OtherVersionError(ImportError):
+    """A class (or another public name) that a runtime's or a package's module does not have in this
+    version, asked for by name: by a pickle made by another version of it, which had the class (pickle
+    finds a record's class, an enum of ids, by its module and name), or by code written for another
+    version (``from module import Name``). An ImportError, as Python's own for a name no version has;
+    ``name`` is the module, ``missing`` the name it lacks."""
+
+    missing: str
+
+    def __init__(self, message: str, *, module: str, missing: str) -> None:
+        super().__init__(message, name=module)
+        self.missing = missing
+
+
+def absent(module: str, name: str, *, for_type_checkers: bool = False) -> AttributeError | OtherVersionError:
+    """The error a module whose objects are pickled (a runtime's records, settings, vocabularies and
+    mappings; a package's ids) raises from its ``__getattr__`` for ``name``, which it lacks.
+
+    A class's name (a capital first) is :class:`OtherVersionError`, saying which version of which
+    distribution this is, and to load a pickle with the version that made it: pickle reports an
+    AttributeError from a module only as "Can't get attribute", so this is an ImportError, which
+    ``hasattr`` and ``getattr(module, name, default)`` do not catch either (``try: from module import
+    Name`` / ``except ImportError`` does). ``for_type_checkers``: the name is defined only for type
+    checkers (an ids module's ``CardIdName``), and said so. Any other name (a dunder or private one
+    that import machinery and tools probe, a lowercase one) is Python's AttributeError.
+    """
+    if name.startswith("_") or not name[:1].isupper():
+        return AttributeError(f"module {module!r} has no attribute {name!r}")
+    this, distribution = _release(module)
+    if for_type_checkers:
+        why = "it is defined for type checkers only: import it under `if TYPE_CHECKING:` (from typing)"
+    else:
+        why = (
+            f"a pickle that names it was made by another version of {distribution}, which has it (or code was"
+            " written for one): load the pickle with the version that made it, or make the value again from"
+            " this version's package"
+        )
+    return OtherVersionError(f"{module} has no {name!r} in {this}: {why}", module=module, missing=name)
+
+
+def absent_id(enum: type[StrEnum], value: object) -> None:
+    """An id enum's ``_missing_`` (``CardId("potery")``, or a pickle of an id this version of the
+    package lacks, which pickle makes again by calling its enum): UnknownIdError (a ValueError, as
+    Enum's own) naming the closest id and the package's version, where Enum says only that it "is
+    not a valid CardId"."""
+    ids = enum._value2member_map_
+    this = _release(enum.__module__)[0]
+    if not isinstance(value, str):
+        raise UnknownIdError(f"{value!r} is no {enum.__name__} of {this}: an id is a str, {some_ids(ids)}")
+    close = closest_id(value, ids)
+    hint = f"did you mean {close!r}?" if close is not None else some_ids(ids)
+    raise UnknownIdError(
+        f"{value!r} is no {enum.__name__} of {this}: {hint} (if a pickle holds it, another version of the"
+        " package made it: load that pickle with the version that made it)"
+    )
+
+
+def _release(module: str) -> tuple[str, str]:
+    """``civrules-rulesets-x 3.2.6`` (the distribution of ``module``'s package and the version it is
+    imported at), and the distribution alone."""
+    import sys
+
+    package = module.rpartition(".")[0] or module
+    version = getattr(sys.modules.get(package), "__version__", None)
+    distribution = package.replace(".", "-").replace("_", "-")
+    return (f"{distribution} {version}" if isinstance(version, str) else distribution), distribution
 
 
 def collection(value: object, parameter: str) -> None:
@@ -347,3 +416,11 @@ class Told(ModuleType):
         told.__doc__ = found.__doc__
         self.__dict__[name] = told  # made once: later calls find it without __getattr__
         return told
+
+
+if not TYPE_CHECKING:  # a name this module lacks stays a type error
+
+    def __getattr__(name: str) -> object:
+        # An error sent to another process (multiprocessing pickles it) is named by its module and
+        # class: one this version lacks is said so.
+        raise absent(__name__, name)

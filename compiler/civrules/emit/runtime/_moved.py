@@ -31,5 +31,7 @@ def attribute(module: str, name: str, submodule: str) -> object:
         ) from None
     try:
         return getattr(target, name)
-    except AttributeError:
-        raise AttributeError(f"module {module!r} has no attribute {name!r}") from None
+    except (AttributeError, ImportError):  # the family runtime's own refusal names the family's module
+        from .errors import absent  # a class this version has nowhere: a pickle of another version's names it
+
+        raise absent(module, name) from None

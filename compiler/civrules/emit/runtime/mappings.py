@@ -148,3 +148,12 @@ class MissingKeyError(UnknownIdError):
         shown = ", ".join(repr(k) for k in islice(items, 12))
         more = ", ..." if len(items) > 12 else ""
         return f"{key!r} is not in this table: " + (f"its keys are {shown}{more}" if items else "it is empty")
+
+
+if not TYPE_CHECKING:  # hidden from type checkers: a name this module lacks stays a type error
+
+    def __getattr__(name: str) -> object:
+        # A pickle names a table's class by its module and name: one this version lacks is said so.
+        from .errors import absent
+
+        raise absent(__name__, name)

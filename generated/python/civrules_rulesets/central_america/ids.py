@@ -10,6 +10,7 @@ that have no enum are literals too: ``CalamityEffectIdName`` (the id of a calami
 
 from enum import StrEnum
 
+from civrules_runtime.errors import absent_id
 from civrules_runtime_advanced_civilization.vocab import BorderKind, GroupId
 
 __all__ = [
@@ -27,6 +28,8 @@ __all__ = [
 
 class CardId(StrEnum):
     """Civilization cards (advancements)."""
+
+    _missing_ = classmethod(absent_id)  # an id it lacks: UnknownIdError, naming the closest and the version
 
     ADVANCED_MILITARY = "advanced_military"
     AGRICULTURE = "agriculture"
@@ -86,6 +89,8 @@ class CardId(StrEnum):
 class CommodityId(StrEnum):
     """Commodities (trade goods)."""
 
+    _missing_ = classmethod(absent_id)  # an id it lacks: UnknownIdError, naming the closest and the version
+
     BEANS = "beans"
     MAIZE = "maize"
     POTATOES = "potatoes"
@@ -118,6 +123,8 @@ class CommodityId(StrEnum):
 class CalamityId(StrEnum):
     """Calamities."""
 
+    _missing_ = classmethod(absent_id)  # an id it lacks: UnknownIdError, naming the closest and the version
+
     VOLCANO_EARTHQUAKE = "volcano_earthquake"
     TREACHERY = "treachery"
     SQUANDERED_WEALTH = "squandered_wealth"
@@ -147,9 +154,13 @@ class CalamityId(StrEnum):
 class NationId(StrEnum):
     """Nations."""
 
+    _missing_ = classmethod(absent_id)  # an id it lacks: UnknownIdError, naming the closest and the version
+
 
 class EpochId(StrEnum):
     """Epochs of the A.S.T., in order."""
+
+    _missing_ = classmethod(absent_id)  # an id it lacks: UnknownIdError, naming the closest and the version
 
     STONE_AGE = "stone_age"
     EARLY_BRONZE_AGE = "early_bronze_age"
@@ -160,6 +171,8 @@ class EpochId(StrEnum):
 
 class PhaseId(StrEnum):
     """Phases of a turn, in order."""
+
+    _missing_ = classmethod(absent_id)  # an id it lacks: UnknownIdError, naming the closest and the version
 
     TAX_COLLECTION = "tax_collection"
     POPULATION_EXPANSION = "population_expansion"
@@ -182,6 +195,8 @@ class PhaseId(StrEnum):
 
 class AreaId(StrEnum):
     """Areas of the map."""
+
+    _missing_ = classmethod(absent_id)  # an id it lacks: UnknownIdError, naming the closest and the version
 
 
 # Typing names are needed only by type checkers: importing `typing` costs import time.
@@ -398,3 +413,13 @@ if TYPE_CHECKING:
 
     #: An A.S.T. level (AST_LEVELS), as the helpers take it.
     AstLevelName: TypeAlias = Literal["standard"]
+
+
+if not TYPE_CHECKING:  # a name this module lacks stays a type error
+
+    def __getattr__(name: str) -> object:
+        # A pickle names an enum of ids by its module and name: one this version lacks is said so,
+        # and a ``<Enum>Name`` is one type checkers alone read.
+        from civrules_runtime.errors import absent
+
+        raise absent(__name__, name, for_type_checkers=name.endswith("Name"))

@@ -8,6 +8,8 @@ itself as a string literal, so another ruleset's id or a misspelt one is a type 
 
 from enum import StrEnum
 
+from civrules_runtime.errors import absent_id
+
 __all__ = [
     "ActionId",
     "CardId",
@@ -22,6 +24,8 @@ __all__ = [
 class ActionId(StrEnum):
     """Actions of the action phase."""
 
+    _missing_ = classmethod(absent_id)  # an id it lacks: UnknownIdError, naming the closest and the version
+
     BUILD = "build"
     DEAL = "deal"
     RAZE_CARD_IN_HAND = "raze_card_in_hand"
@@ -32,6 +36,8 @@ class ActionId(StrEnum):
 
 class CardId(StrEnum):
     """Cards (one per card, whatever its copies): the first printed id in lower case."""
+
+    _missing_ = classmethod(absent_id)  # an id it lacks: UnknownIdError, naming the closest and the version
 
     BAR001 = "bar001"
     BAR004 = "bar004"
@@ -164,6 +170,8 @@ class CardId(StrEnum):
 class ColourId(StrEnum):
     """Colours (types) of locations."""
 
+    _missing_ = classmethod(absent_id)  # an id it lacks: UnknownIdError, naming the closest and the version
+
     BLACK = "black"
     VIOLET = "violet"
     BLUE = "blue"
@@ -177,6 +185,8 @@ class ColourId(StrEnum):
 class DeckId(StrEnum):
     """Decks."""
 
+    _missing_ = classmethod(absent_id)  # an id it lacks: UnknownIdError, naming the closest and the version
+
     BARBARIANS = "barbarians"
     ROMANS = "romans"
     JAPANESE = "japanese"
@@ -187,6 +197,8 @@ class DeckId(StrEnum):
 class FactionId(StrEnum):
     """Factions."""
 
+    _missing_ = classmethod(absent_id)  # an id it lacks: UnknownIdError, naming the closest and the version
+
     BARBARIANS = "barbarians"
     JAPANESE = "japanese"
     ROMANS = "romans"
@@ -195,6 +207,8 @@ class FactionId(StrEnum):
 
 class GoodId(StrEnum):
     """Goods."""
+
+    _missing_ = classmethod(absent_id)  # an id it lacks: UnknownIdError, naming the closest and the version
 
     CARD = "card"
     COMMON_CARD = "common_card"
@@ -211,6 +225,8 @@ class GoodId(StrEnum):
 
 class PhaseId(StrEnum):
     """Phases of a round, in order."""
+
+    _missing_ = classmethod(absent_id)  # an id it lacks: UnknownIdError, naming the closest and the version
 
     LOOKOUT = "lookout"
     PRODUCTION = "production"
@@ -435,3 +451,13 @@ if TYPE_CHECKING:
             "clean_up",
         ]
     )
+
+
+if not TYPE_CHECKING:  # a name this module lacks stays a type error
+
+    def __getattr__(name: str) -> object:
+        # A pickle names an enum of ids by its module and name: one this version lacks is said so,
+        # and a ``<Enum>Name`` is one type checkers alone read.
+        from civrules_runtime.errors import absent
+
+        raise absent(__name__, name, for_type_checkers=name.endswith("Name"))

@@ -8,6 +8,8 @@ itself as a string literal, so another ruleset's id or a misspelt one is a type 
 
 from enum import StrEnum
 
+from civrules_runtime.errors import absent_id
+
 __all__ = [
     "BuildingId",
     "CityActionId",
@@ -35,6 +37,8 @@ __all__ = [
 class TechnologyId(StrEnum):
     """Technologies."""
 
+    _missing_ = classmethod(absent_id)  # an id it lacks: UnknownIdError, naming the closest and the version
+
     POTTERY = "pottery"
     CODE_OF_LAWS = "code_of_laws"
     ENGINEERING = "engineering"
@@ -61,6 +65,8 @@ class TechnologyId(StrEnum):
 class TerrainId(StrEnum):
     """Terrains of the map squares."""
 
+    _missing_ = classmethod(absent_id)  # an id it lacks: UnknownIdError, naming the closest and the version
+
     AGUA = "agua"
     DESERTO = "deserto"
     MONTANHA = "montanha"
@@ -70,6 +76,8 @@ class TerrainId(StrEnum):
 
 class BuildingId(StrEnum):
     """Buildings."""
+
+    _missing_ = classmethod(absent_id)  # an id it lacks: UnknownIdError, naming the closest and the version
 
     PORTO = "porto"
     PUESTO_COMERCIAL = "puesto_comercial"
@@ -91,6 +99,8 @@ class BuildingId(StrEnum):
 class UnitTypeId(StrEnum):
     """Unit types."""
 
+    _missing_ = classmethod(absent_id)  # an id it lacks: UnknownIdError, naming the closest and the version
+
     ARTILHARIA = "artilharia"
     INFANTARIA = "infantaria"
     CAVALARIA = "cavalaria"
@@ -100,9 +110,13 @@ class UnitTypeId(StrEnum):
 class EraId(StrEnum):
     """Eras of wonders."""
 
+    _missing_ = classmethod(absent_id)  # an id it lacks: UnknownIdError, naming the closest and the version
+
 
 class WonderId(StrEnum):
     """Wonders."""
+
+    _missing_ = classmethod(absent_id)  # an id it lacks: UnknownIdError, naming the closest and the version
 
     THE_HANGING_GARDENS = "the_hanging_gardens"
     COLOSSUS = "colossus"
@@ -116,6 +130,8 @@ class WonderId(StrEnum):
 class SpaceKindId(StrEnum):
     """Kinds of culture track space."""
 
+    _missing_ = classmethod(absent_id)  # an id it lacks: UnknownIdError, naming the closest and the version
+
     CULTURE_EVENT = "culture_event"
     GREAT_PERSON = "great_person"
     CULTURE_VICTORY = "culture_victory"
@@ -124,13 +140,19 @@ class SpaceKindId(StrEnum):
 class CultureSpaceId(StrEnum):
     """Spaces of the culture track, in order."""
 
+    _missing_ = classmethod(absent_id)  # an id it lacks: UnknownIdError, naming the closest and the version
+
 
 class CultureDeckId(StrEnum):
     """Culture event decks."""
 
+    _missing_ = classmethod(absent_id)  # an id it lacks: UnknownIdError, naming the closest and the version
+
 
 class GreatPersonId(StrEnum):
     """Great people."""
+
+    _missing_ = classmethod(absent_id)  # an id it lacks: UnknownIdError, naming the closest and the version
 
     GENERAL = "general"
 
@@ -138,9 +160,13 @@ class GreatPersonId(StrEnum):
 class TileId(StrEnum):
     """Map tiles."""
 
+    _missing_ = classmethod(absent_id)  # an id it lacks: UnknownIdError, naming the closest and the version
+
 
 class PhaseId(StrEnum):
     """Phases of a turn, in order."""
+
+    _missing_ = classmethod(absent_id)  # an id it lacks: UnknownIdError, naming the closest and the version
 
     INICIO_DO_TURNO = "inicio_do_turno"
     COMERCIO = "comercio"
@@ -152,6 +178,8 @@ class PhaseId(StrEnum):
 class GovernmentId(StrEnum):
     """Governments."""
 
+    _missing_ = classmethod(absent_id)  # an id it lacks: UnknownIdError, naming the closest and the version
+
     DESPOTISMO = "despotismo"
     ANARQUIA = "anarquia"
     REPUBLIC = "republic"
@@ -162,6 +190,8 @@ class GovernmentId(StrEnum):
 class VictoryId(StrEnum):
     """Victories."""
 
+    _missing_ = classmethod(absent_id)  # an id it lacks: UnknownIdError, naming the closest and the version
+
     CULTURE = "culture"
     TECHNOLOGY = "technology"
     ECONOMY = "economy"
@@ -171,6 +201,8 @@ class VictoryId(StrEnum):
 class ResourceId(StrEnum):
     """Resources."""
 
+    _missing_ = classmethod(absent_id)  # an id it lacks: UnknownIdError, naming the closest and the version
+
     SEDA = "seda"
     FERRO = "ferro"
     INCENSO = "incenso"
@@ -179,6 +211,8 @@ class ResourceId(StrEnum):
 
 class CombatBonusId(StrEnum):
     """Combat bonuses."""
+
+    _missing_ = classmethod(absent_id)  # an id it lacks: UnknownIdError, naming the closest and the version
 
     BARRACKS = "barracks"
     ACADEMY = "academy"
@@ -191,6 +225,8 @@ class CombatBonusId(StrEnum):
 class CityActionId(StrEnum):
     """City actions."""
 
+    _missing_ = classmethod(absent_id)  # an id it lacks: UnknownIdError, naming the closest and the version
+
     PRODUCE = "produce"
     ARTS = "arts"
     RESOURCE = "resource"
@@ -198,6 +234,8 @@ class CityActionId(StrEnum):
 
 class CivilizationId(StrEnum):
     """Civilizations."""
+
+    _missing_ = classmethod(absent_id)  # an id it lacks: UnknownIdError, naming the closest and the version
 
     ROMA = "roma"
     RUSSIA = "russia"
@@ -207,9 +245,13 @@ class CivilizationId(StrEnum):
 class HutId(StrEnum):
     """Hut markers."""
 
+    _missing_ = classmethod(absent_id)  # an id it lacks: UnknownIdError, naming the closest and the version
+
 
 class VillageId(StrEnum):
     """Village markers."""
+
+    _missing_ = classmethod(absent_id)  # an id it lacks: UnknownIdError, naming the closest and the version
 
 
 # Typing names are needed only by type checkers: importing `typing` costs import time.
@@ -413,3 +455,13 @@ if TYPE_CHECKING:
 
     #: What this package's helpers take for a VillageId: a member, or the id itself as a string literal.
     VillageIdName: TypeAlias = VillageId
+
+
+if not TYPE_CHECKING:  # a name this module lacks stays a type error
+
+    def __getattr__(name: str) -> object:
+        # A pickle names an enum of ids by its module and name: one this version lacks is said so,
+        # and a ``<Enum>Name`` is one type checkers alone read.
+        from civrules_runtime.errors import absent
+
+        raise absent(__name__, name, for_type_checkers=name.endswith("Name"))

@@ -8,6 +8,8 @@ itself as a string literal, so another ruleset's id or a misspelt one is a type 
 
 from enum import StrEnum
 
+from civrules_runtime.errors import absent_id
+
 __all__ = [
     "BuildingId",
     "CityActionId",
@@ -34,6 +36,8 @@ __all__ = [
 
 class TechnologyId(StrEnum):
     """Technologies."""
+
+    _missing_ = classmethod(absent_id)  # an id it lacks: UnknownIdError, naming the closest and the version
 
     POTTERY = "pottery"
     CODE_OF_LAWS = "code_of_laws"
@@ -85,6 +89,8 @@ class TechnologyId(StrEnum):
 class TerrainId(StrEnum):
     """Terrains of the map squares."""
 
+    _missing_ = classmethod(absent_id)  # an id it lacks: UnknownIdError, naming the closest and the version
+
     AGUA = "agua"
     DESERTO = "deserto"
     MONTANHA = "montanha"
@@ -94,6 +100,8 @@ class TerrainId(StrEnum):
 
 class BuildingId(StrEnum):
     """Buildings."""
+
+    _missing_ = classmethod(absent_id)  # an id it lacks: UnknownIdError, naming the closest and the version
 
     PORTO = "porto"
     PUESTO_COMERCIAL = "puesto_comercial"
@@ -115,6 +123,8 @@ class BuildingId(StrEnum):
 class UnitTypeId(StrEnum):
     """Unit types."""
 
+    _missing_ = classmethod(absent_id)  # an id it lacks: UnknownIdError, naming the closest and the version
+
     ARTILHARIA = "artilharia"
     INFANTARIA = "infantaria"
     CAVALARIA = "cavalaria"
@@ -124,6 +134,8 @@ class UnitTypeId(StrEnum):
 class EraId(StrEnum):
     """Eras of wonders."""
 
+    _missing_ = classmethod(absent_id)  # an id it lacks: UnknownIdError, naming the closest and the version
+
     ANCIENT = "ancient"
     MEDIEVAL = "medieval"
     MODERN = "modern"
@@ -131,6 +143,8 @@ class EraId(StrEnum):
 
 class WonderId(StrEnum):
     """Wonders."""
+
+    _missing_ = classmethod(absent_id)  # an id it lacks: UnknownIdError, naming the closest and the version
 
     THE_HANGING_GARDENS = "the_hanging_gardens"
     COLOSSUS = "colossus"
@@ -164,6 +178,8 @@ class WonderId(StrEnum):
 class SpaceKindId(StrEnum):
     """Kinds of culture track space."""
 
+    _missing_ = classmethod(absent_id)  # an id it lacks: UnknownIdError, naming the closest and the version
+
     CULTURE_EVENT = "culture_event"
     GREAT_PERSON = "great_person"
     CULTURE_VICTORY = "culture_victory"
@@ -171,6 +187,8 @@ class SpaceKindId(StrEnum):
 
 class CultureSpaceId(StrEnum):
     """Spaces of the culture track, in order."""
+
+    _missing_ = classmethod(absent_id)  # an id it lacks: UnknownIdError, naming the closest and the version
 
     SPACE_01 = "space_01"
     SPACE_02 = "space_02"
@@ -198,6 +216,8 @@ class CultureSpaceId(StrEnum):
 class CultureDeckId(StrEnum):
     """Culture event decks."""
 
+    _missing_ = classmethod(absent_id)  # an id it lacks: UnknownIdError, naming the closest and the version
+
     CULTURE_I = "culture_i"
     CULTURE_II = "culture_ii"
     CULTURE_III = "culture_iii"
@@ -205,6 +225,8 @@ class CultureDeckId(StrEnum):
 
 class GreatPersonId(StrEnum):
     """Great people."""
+
+    _missing_ = classmethod(absent_id)  # an id it lacks: UnknownIdError, naming the closest and the version
 
     GENERAL = "general"
     AKIRA_KUROSAWA = "akira_kurosawa"
@@ -254,6 +276,8 @@ class GreatPersonId(StrEnum):
 class TileId(StrEnum):
     """Map tiles."""
 
+    _missing_ = classmethod(absent_id)  # an id it lacks: UnknownIdError, naming the closest and the version
+
     AZTEC = "aztec"
     ENGLAND = "england"
     FRANCE = "france"
@@ -302,6 +326,8 @@ class TileId(StrEnum):
 class PhaseId(StrEnum):
     """Phases of a turn, in order."""
 
+    _missing_ = classmethod(absent_id)  # an id it lacks: UnknownIdError, naming the closest and the version
+
     INICIO_DO_TURNO = "inicio_do_turno"
     COMERCIO = "comercio"
     ADMINISTRACAO_DA_CIDADE = "administracao_da_cidade"
@@ -311,6 +337,8 @@ class PhaseId(StrEnum):
 
 class GovernmentId(StrEnum):
     """Governments."""
+
+    _missing_ = classmethod(absent_id)  # an id it lacks: UnknownIdError, naming the closest and the version
 
     DESPOTISMO = "despotismo"
     ANARQUIA = "anarquia"
@@ -323,6 +351,8 @@ class GovernmentId(StrEnum):
 class VictoryId(StrEnum):
     """Victories."""
 
+    _missing_ = classmethod(absent_id)  # an id it lacks: UnknownIdError, naming the closest and the version
+
     CULTURE = "culture"
     TECHNOLOGY = "technology"
     ECONOMY = "economy"
@@ -332,6 +362,8 @@ class VictoryId(StrEnum):
 class ResourceId(StrEnum):
     """Resources."""
 
+    _missing_ = classmethod(absent_id)  # an id it lacks: UnknownIdError, naming the closest and the version
+
     SEDA = "seda"
     FERRO = "ferro"
     INCENSO = "incenso"
@@ -340,6 +372,8 @@ class ResourceId(StrEnum):
 
 class CombatBonusId(StrEnum):
     """Combat bonuses."""
+
+    _missing_ = classmethod(absent_id)  # an id it lacks: UnknownIdError, naming the closest and the version
 
     BARRACKS = "barracks"
     ACADEMY = "academy"
@@ -352,6 +386,8 @@ class CombatBonusId(StrEnum):
 class CityActionId(StrEnum):
     """City actions."""
 
+    _missing_ = classmethod(absent_id)  # an id it lacks: UnknownIdError, naming the closest and the version
+
     PRODUCE = "produce"
     ARTS = "arts"
     RESOURCE = "resource"
@@ -359,6 +395,8 @@ class CityActionId(StrEnum):
 
 class CivilizationId(StrEnum):
     """Civilizations."""
+
+    _missing_ = classmethod(absent_id)  # an id it lacks: UnknownIdError, naming the closest and the version
 
     ROMA = "roma"
     RUSSIA = "russia"
@@ -381,6 +419,8 @@ class CivilizationId(StrEnum):
 class HutId(StrEnum):
     """Hut markers."""
 
+    _missing_ = classmethod(absent_id)  # an id it lacks: UnknownIdError, naming the closest and the version
+
     CITY_STATE = "city_state"
     FRIENDLY_BARBARIAN = "friendly_barbarian"
     INCENSE = "incense"
@@ -395,6 +435,8 @@ class HutId(StrEnum):
 
 class VillageId(StrEnum):
     """Village markers."""
+
+    _missing_ = classmethod(absent_id)  # an id it lacks: UnknownIdError, naming the closest and the version
 
     CITY_STATE = "city_state"
     FRIENDLY_WORKERS = "friendly_workers"
@@ -824,3 +866,13 @@ if TYPE_CHECKING:
             "wealth",
         ]
     )
+
+
+if not TYPE_CHECKING:  # a name this module lacks stays a type error
+
+    def __getattr__(name: str) -> object:
+        # A pickle names an enum of ids by its module and name: one this version lacks is said so,
+        # and a ``<Enum>Name`` is one type checkers alone read.
+        from civrules_runtime.errors import absent
+
+        raise absent(__name__, name, for_type_checkers=name.endswith("Name"))

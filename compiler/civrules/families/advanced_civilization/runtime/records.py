@@ -3038,3 +3038,12 @@ class Assumptions(Record):
 # The schemas' constraints on the fields (generated: compiler/tools/bounds.py), held where a record is
 # made by calling its class, changed or unpickled.
 bound(globals(), BOUNDS, WHERE)
+
+
+if not TYPE_CHECKING:  # a name this module lacks stays a type error
+
+    def __getattr__(name: str) -> object:
+        # A pickle names a record's class by its module and name: one this version lacks is said so.
+        from civrules_runtime.errors import absent
+
+        raise absent(__name__, name)

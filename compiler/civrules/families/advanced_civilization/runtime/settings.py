@@ -3327,3 +3327,12 @@ class Settings(SettingsRecord):
 
 
 bound(globals(), SETTINGS_BOUNDS, SETTINGS_WHERE)
+
+
+if not TYPE_CHECKING:  # a name this module lacks stays a type error
+
+    def __getattr__(name: str) -> object:
+        # A pickle names a record's class by its module and name: one this version lacks is said so.
+        from civrules_runtime.errors import absent
+
+        raise absent(__name__, name)

@@ -260,3 +260,13 @@ if TYPE_CHECKING:
             "victory_points",
         ]
     )
+
+
+if not TYPE_CHECKING:  # a name this module lacks stays a type error
+
+    def __getattr__(name: str) -> object:
+        # A pickle names an enum by its module and name: one this version lacks is said so, and a
+        # ``<Enum>Name`` is one type checkers alone read.
+        from civrules_runtime.errors import absent
+
+        raise absent(__name__, name, for_type_checkers=name.endswith("Name"))

@@ -31,3 +31,13 @@ class RazeTarget(StrEnum):
 if TYPE_CHECKING:
     LocationKindName: TypeAlias = LocationKind | Literal["production", "ability", "action"]
     RazeTargetName: TypeAlias = RazeTarget | Literal["raze_card_in_hand", "raze_opponent_location"]
+
+
+if not TYPE_CHECKING:  # a name this module lacks stays a type error
+
+    def __getattr__(name: str) -> object:
+        # A pickle names an enum by its module and name: one this version lacks is said so, and a
+        # ``<Enum>Name`` is one type checkers alone read.
+        from civrules_runtime.errors import absent
+
+        raise absent(__name__, name, for_type_checkers=name.endswith("Name"))
