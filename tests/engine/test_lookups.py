@@ -274,3 +274,48 @@ def test_an_id_spelt_in_another_case_is_named_as_the_closest(lookup: Callable[[]
     message named the table's first ids instead."""
     with pytest.raises(UnknownIdError, match=f"did you mean '{closest}'"):
         lookup()
+
+
+def _row_for_its_id() -> list[tuple[str, Callable[[], object], str]]:
+    """A table's row given where its id belongs, in each family: to a table, the credit matrix and
+    helpers of several kinds (the name, the call, the row's id)."""
+    law, colossus = ac.CARDS["law"], smc.WONDERS["colossus"]
+    faction = next(iter(imperial.FACTIONS.values()))
+    return [
+        ("CARDS[card]", lambda: ac.CARDS[law], "law"),  # type: ignore[index]
+        ("CREDIT_MATRIX[card]", lambda: ac.CREDIT_MATRIX[law], "law"),  # type: ignore[index]
+        ("CREDIT_MATRIX[id][card]", lambda: ac.CREDIT_MATRIX["pottery"][law], "law"),  # type: ignore[index]
+        ("purchase_cost([card], id)", lambda: ac.purchase_cost([law], "democracy"), "law"),  # type: ignore[list-item]
+        ("wonder_cost(wonder)", lambda: smc.wonder_cost(colossus), "colossus"),  # type: ignore[arg-type]
+        ("production(faction)", lambda: imperial.production(faction), faction.id),  # type: ignore[arg-type]
+        ("TECHNOLOGIES[wonder]", lambda: smc.TECHNOLOGIES[colossus], "colossus"),  # type: ignore[index]
+    ]
+
+
+@pytest.mark.parametrize("case", range(len(_row_for_its_id())))
+def test_a_row_given_for_its_id_is_named_by_its_id_not_printed_whole(case: int) -> None:
+    """An engine passing ``CARDS["law"]`` where ``"law"`` belongs got its whole repr (1,700-1,900
+    characters for a card, every field nested) in the message, with no word of what to give instead."""
+    name, call, row_id = _row_for_its_id()[case]
+    with pytest.raises(UnknownIdError) as raised:
+        call()
+    said = str(raised.value)
+    assert f"record {row_id!r}" in said and f"give its id, {row_id!r} (record.id), not the record" in said, (name, said)
+    assert len(said) < 200, (name, said)
+
+
+def test_a_large_value_where_a_number_or_an_id_belongs_is_shown_cut() -> None:
+    """SETTINGS given for a number was printed whole in the refusal (6,547 characters for Sid Meier's
+    research_cost, 33,091 for the Expansion Project's PLAYERS.replace)."""
+    from civrules_runtime.errors import OutOfDomainError
+
+    for call in (
+        lambda: smc.research_cost(smc.SETTINGS),  # type: ignore[arg-type]
+        lambda: ep.PLAYERS.replace(min=ep.SETTINGS) if ep.PLAYERS else None,  # type: ignore[arg-type]
+        lambda: ac.neighbours(ac.SETTINGS),  # type: ignore[arg-type]
+        lambda: ac.CARDS[3],  # type: ignore[index]
+    ):
+        with pytest.raises((OutOfDomainError, UnknownIdError)) as raised:
+            call()
+        said = str(raised.value)
+        assert len(said) < 300 and "<CardId." not in said, said  # an id enum's member is shown as its id

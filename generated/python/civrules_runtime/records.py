@@ -22,7 +22,7 @@ from __future__ import annotations
 import contextlib
 from collections.abc import Mapping
 
-from .errors import OutOfDomainError
+from .errors import OutOfDomainError, shown
 from .mappings import FrozenMap, MissingKeyError
 
 TYPE_CHECKING = False
@@ -304,7 +304,7 @@ def _made_of(record: Record, changes: Mapping[str, object]) -> Iterator[None]:
 
 
 def _refused(cls: type, name: str, value: object) -> OutOfDomainError:
-    return OutOfDomainError(f"{cls.__name__}.{name}={value!r} is not of its type, {_annotation(cls, name)}")
+    return OutOfDomainError(f"{cls.__name__}.{name}={shown(value)} is not of its type, {_annotation(cls, name)}")
 
 
 def _checks(cls: type) -> dict[str, Callable[[object], bool] | None]:

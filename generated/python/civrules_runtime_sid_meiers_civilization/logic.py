@@ -21,6 +21,7 @@ from civrules_runtime.errors import (
     flag,
     not_given,
     once_each,
+    shown,
     unknown_id,
     within,
 )
@@ -62,7 +63,7 @@ def vocabulary(enum: "type[E]", value: str, what: str) -> "E":
     except ValueError:
         allowed = ", ".join(repr(m.value) for m in enum)
         raise UnknownIdError(
-            f"{value!r} is not {'an' if what[:1] in 'aeiou' else 'a'} {what}: one of {allowed}"
+            f"{shown(value)} is not {'an' if what[:1] in 'aeiou' else 'a'} {what}: one of {allowed}"
         ) from None
 
 
@@ -117,7 +118,9 @@ def counts(
     if value is None:
         return {}
     if isinstance(value, str | bytes) or not callable(getattr(value, "items", None)):
-        raise NotACollectionError(f"{parameter} is a mapping of {what} ids to counts ({{id: count}}), not {value!r}")
+        raise NotACollectionError(
+            f"{parameter} is a mapping of {what} ids to counts ({{id: count}}), not {shown(value)}"
+        )
     found: dict[str, int] = {}
     for key, count in value.items():
         entry(table, key, what)

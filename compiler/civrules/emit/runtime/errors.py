@@ -117,7 +117,7 @@ def absent_id(enum: type[StrEnum], value: object) -> None:
     ids = enum._value2member_map_
     this = _release(enum.__module__)[0]
     if not isinstance(value, str):
-        raise UnknownIdError(f"{value!r} is no {enum.__name__} of {this}: an id is a str, {some_ids(ids)}")
+        raise UnknownIdError(f"{shown(value)} is no {enum.__name__} of {this}: an id is a str, {some_ids(ids)}")
     close = closest_id(value, ids)
     hint = f"did you mean {close!r}?" if close is not None else some_ids(ids)
     raise UnknownIdError(
@@ -147,7 +147,9 @@ def collection(value: object, parameter: str) -> None:
     try:
         iter(value)  # type: ignore[call-overload]  # an iterator given is returned, not consumed
     except TypeError:
-        raise NotACollectionError(f"{parameter} is a collection of ids (a list, a set ...), not {value!r}") from None
+        raise NotACollectionError(
+            f"{parameter} is a collection of ids (a list, a set ...), not {shown(value)}"
+        ) from None
 
 
 class OutOfDomainError(ValueError):
@@ -158,7 +160,7 @@ class OutOfDomainError(ValueError):
 def within(value: object, name: str, low: int = 0, high: int | None = None, rule: str = "") -> int:
     """``value`` when ``low <= value <= high``; OutOfDomainError naming it and the domain otherwise."""
     if isinstance(value, bool) or not isinstance(value, int):
-        raise OutOfDomainError(f"{name}={value!r} is not a whole number{rule and f' ({rule})'}")
+        raise OutOfDomainError(f"{name}={shown(value)} is not a whole number{rule and f' ({rule})'}")
     if value < low or (high is not None and value > high):
         domain = f"{low} or more" if high is None else f"{low} to {high}"
         raise OutOfDomainError(f"{name}={value!r} is outside the domain of the rule{rule and f' ({rule})'}: {domain}")
@@ -169,7 +171,7 @@ def flag(value: object, name: str) -> bool:
     """``value`` when it is a bool; OutOfDomainError naming it otherwise (``"yes"`` is no flag,
     though it is true)."""
     if not isinstance(value, bool):
-        raise OutOfDomainError(f"{name}={value!r} is not a flag: True or False")
+        raise OutOfDomainError(f"{name}={shown(value)} is not a flag: True or False")
     return value
 
 
@@ -212,8 +214,39 @@ def an_id(value: object, parameter: str) -> str:
     """``value`` when it is a str (every id is one); UnknownIdError naming ``parameter`` otherwise
     (None, a number or a list is no id of any ruleset)."""
     if not isinstance(value, str):
-        raise UnknownIdError(f"{parameter}={value!r} is not an id: an id is a str")
+        given = give_its_id(value)
+        raise UnknownIdError(f"{parameter}={shown(value)} is not an id: an id is a str{given and f'; {given}'}")
     return value
+
+
+def shown(value: object) -> str:
+    """``value`` as a refusal shows it: its repr, cut at :data:`_SHOWN` characters (a record or a
+    table given where an id or a number belongs printed pages: its every field, nested); a record
+    with an id as its class and that id (``the Card record 'law'``)."""
+    record_id = _record_id(value)
+    if record_id is not None:
+        return f"the {type(value).__name__} record {str(record_id)!r}"
+    said = repr(value)
+    return said if len(said) <= _SHOWN else f"{said[: _SHOWN - 3]}..."
+
+
+def _record_id(value: object) -> str | None:
+    """The id of a record of a civrules runtime (a table's row), or None for any other value."""
+    if not type(value).__module__.startswith("civrules_runtime") or not hasattr(value, "asdict"):
+        return None
+    found = getattr(value, "id", None)
+    return str(found) if isinstance(found, str) else None  # an id enum's member as its id
+
+
+def give_its_id(value: object) -> str:
+    """``give its id, 'law' (record.id), not the record`` where ``value`` is a record with an id (a
+    table's row given where its id belongs); empty otherwise."""
+    record_id = _record_id(value)
+    return "" if record_id is None else f"give its id, {record_id!r} (record.id), not the record"
+
+
+#: The longest repr of a value a refusal shows.
+_SHOWN = 80
 
 
 def unknown_id(value: object, table: Mapping[str, object], what: str) -> UnknownIdError:
@@ -221,7 +254,11 @@ def unknown_id(value: object, table: Mapping[str, object], what: str) -> Unknown
     ("did you mean"), or, with none close, names the first ids."""
     article = "an" if what[:1] in "aeiou" and not what.startswith(_CONSONANT_SOUND) else "a"
     if not isinstance(value, str):
-        return UnknownIdError(f"{value!r} is not {article} {what} of this ruleset: an id is a str, {some_ids(table)}")
+        if _record_id(value) is not None:  # a table's row given for its id
+            return UnknownIdError(f"{shown(value)} is given where {article} {what}'s id belongs: {give_its_id(value)}")
+        return UnknownIdError(
+            f"{shown(value)} is not {article} {what} of this ruleset: an id is a str, {some_ids(table)}"
+        )
     close = closest_id(value, table)
     hint = f"did you mean {close!r}?" if close is not None else some_ids(table)
     return UnknownIdError(f"{value!r} is not {article} {what} of this ruleset: {hint}")

@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from itertools import islice
 
-from .errors import UnknownIdError, closest_id
+from .errors import UnknownIdError, closest_id, give_its_id, shown
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -139,15 +139,18 @@ class MissingKeyError(UnknownIdError):
 
     def __str__(self) -> str:
         key, items = self.args[0], self.items
+        said = shown(key)  # a record given for its id is named by it, not printed whole
+        if give_its_id(key):  # its row given for its id
+            return f"{said} is not in this table, which is keyed by id: {give_its_id(key)}"
         if items is None:
-            return f"{key!r} is not in this table"
+            return f"{said} is not in this table"
         if isinstance(key, str) and all(isinstance(first, str) for first in islice(items, 1)):
             close = closest_id(key, items)
             if close is not None:
-                return f"{key!r} is not in this table: did you mean {close!r}?"
-        shown = ", ".join(repr(k) for k in islice(items, 12))
+                return f"{said} is not in this table: did you mean {close!r}?"
+        keys = ", ".join(repr(str(k)) if isinstance(k, str) else repr(k) for k in islice(items, 12))  # an id as its id
         more = ", ..." if len(items) > 12 else ""
-        return f"{key!r} is not in this table: " + (f"its keys are {shown}{more}" if items else "it is empty")
+        return f"{said} is not in this table: " + (f"its keys are {keys}{more}" if items else "it is empty")
 
 
 if not TYPE_CHECKING:  # hidden from type checkers: a name this module lacks stays a type error

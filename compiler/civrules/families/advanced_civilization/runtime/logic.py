@@ -22,9 +22,11 @@ from civrules_runtime.errors import (
     collection,
     copies,
     flag,
+    give_its_id,
     not_given,
     once_each,
     reason_of,
+    shown,
     some_ids,
     unknown_id,
     within,
@@ -94,7 +96,7 @@ def vocabulary(enum: "type[E]", value: str, what: str) -> "E":
     except ValueError:
         allowed = ", ".join(repr(m.value) for m in enum)
         raise UnknownIdError(
-            f"{value!r} is not {'an' if what[:1] in 'aeiou' else 'a'} {what}: one of {allowed}"
+            f"{shown(value)} is not {'an' if what[:1] in 'aeiou' else 'a'} {what}: one of {allowed}"
         ) from None
 
 
@@ -115,7 +117,7 @@ def mapping(value: "Mapping[str, T] | None", parameter: str, what: str) -> "Mapp
     if value is None:
         return {}
     if isinstance(value, str | bytes) or not callable(getattr(value, "items", None)):
-        raise NotACollectionError(f"{parameter} is a mapping of {what} ({{key: value}}), not {value!r}")
+        raise NotACollectionError(f"{parameter} is a mapping of {what} ({{key: value}}), not {shown(value)}")
     return value
 
 
@@ -774,7 +776,7 @@ def can_enter_space(
 
 def _level(levels: "tuple[str, ...]", level: str) -> str:
     if level not in levels:
-        raise UnknownIdError(f"{level!r} is not an A.S.T. level of this ruleset: one of {', '.join(levels)}")
+        raise UnknownIdError(f"{shown(level)} is not an A.S.T. level of this ruleset: one of {', '.join(levels)}")
     return level
 
 
@@ -813,7 +815,10 @@ def trade_problems(
             trade = _trade_cards(commodities, calamities)
             close = closest_id(card, trade) if isinstance(card, str) else None
             hint = f"did you mean {close!r}?" if close else some_ids(trade)
-            raise UnknownIdError(f"{card!r} is not a trade card of this ruleset (a commodity or a calamity): {hint}")
+            hint = give_its_id(card) or hint  # a table's row given for its id: its id
+            raise UnknownIdError(
+                f"{shown(card)} is not a trade card of this ruleset (a commodity or a calamity): {hint}"
+            )
     within(stated_count, "stated_count", 0, None, "a number of cards")
     least = _phase_int(phases, "trade", "min_trade_cards", "the fewest cards a trade needs")
     naming = _phase_int(phases, "trade", "named_trade_cards", "how many of the cards traded are named")

@@ -22,7 +22,9 @@ from civrules_runtime.errors import (
     closest_id,
     collection,
     copies,
+    give_its_id,
     not_given,
+    shown,
     some_ids,
     within,
 )
@@ -46,7 +48,9 @@ def known(table: Mapping[str, object], key: str, what: str) -> str:
     except TypeError:  # an unhashable key (a list where an id belongs) is no id either
         pass
     if not isinstance(key, str):
-        raise UnknownIdError(f"no {what} {key!r} in this ruleset: an id is a str, {some_ids(table)}")
+        given = give_its_id(key)  # a table's row given for its id: its id
+        hint = f"; {given}" if given else f", {some_ids(table)}"
+        raise UnknownIdError(f"no {what} {shown(key)} in this ruleset: an id is a str{hint}")
     close = closest_id(key, table)
     hint = f"did you mean {close!r}?" if close is not None else some_ids(table)
     raise UnknownIdError(f"no {what} {key!r} in this ruleset; {hint}")
