@@ -222,7 +222,7 @@ def an_id(value: object, parameter: str) -> str:
 def shown(value: object) -> str:
     """``value`` as a refusal shows it: its repr, cut at :data:`_SHOWN` characters (a record or a
     table given where an id or a number belongs printed pages: its every field, nested); a record
-    with an id as its class and that id (``the Card record 'law'``)."""
+    with an id as its class and that id (``the Item record 'a'``)."""
     record_id = _record_id(value)
     if record_id is not None:
         return f"the {type(value).__name__} record {str(record_id)!r}"
@@ -239,7 +239,7 @@ def _record_id(value: object) -> str | None:
 
 
 def give_its_id(value: object) -> str:
-    """``give its id, 'law' (record.id), not the record`` where ``value`` is a record with an id (a
+    """``give its id, 'a' (record.id), not the record`` where ``value`` is a record with an id (a
     table's row given where its id belongs); empty otherwise."""
     record_id = _record_id(value)
     return "" if record_id is None else f"give its id, {record_id!r} (record.id), not the record"
