@@ -109,6 +109,16 @@ def test_one_unknown_code_in_a_comma_list_is_a_usage_error() -> None:
     assert code == 2 and "`Q999`" in out
 
 
+@pytest.mark.parametrize("option", ["--select", "--ignore"])
+@pytest.mark.parametrize("given", ["", " ", ",", " , ,"])
+def test_a_value_naming_no_code_is_a_usage_error_not_every_check(option: str, given: str) -> None:
+    # `--select "$CODES"` with the variable unset ran every check (or skipped none) and exited 0.
+    code, out, _ = invoke("validate", "advanced-civilization", "--rules", RULES, "--select", "L", option, given)
+    assert code == 2, out
+    assert f"error[R008]: invalid value for '{option}': " in out and "names no diagnostic code" in out
+    assert f"hint: give {option} CODE[,CODE...]" in out and f"leave {option} out" in out
+
+
 def test_comma_lists_and_repeats_select_the_union(tmp_path: Path) -> None:
     rules = tmp_path / "rules"
     shutil.copytree(REPO / "rules", rules)

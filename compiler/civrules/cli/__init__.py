@@ -1105,10 +1105,21 @@ def _code_prefixes(ctx: click.Context, param: click.Parameter, value: tuple[str,
     """`--select`/`--ignore` values: comma lists split, upper-cased, each the start of a known code.
 
     A value that selects nothing is a usage error: in CI, `--select XYZ` would otherwise hide every
-    error and exit 0.
+    error and exit 0. So is a value naming no code at all (`--select ""`, `--select ,`: an unset
+    variable in a CI script), which ran every check, or skipped none, whatever the script meant.
     """
-    if not any(part.strip() for given in value for part in given.split(",")):
+    if not value:
         return ()  # nothing given: no check imported (every family's would be, to read the codes)
+    for given in value:
+        if not given.replace(",", "").strip():
+            name = param.opts[0] if param.opts else "--select"
+            raise _Refused(
+                f"{shown(printable(given))} names no diagnostic code",
+                f"give {name} CODE[,CODE...] (`civrules explain --list` prints every code), or leave {name} out "
+                "to run every check",
+                ctx=ctx,
+                param=param,
+            )
     from civrules.checks.catalogue import catalogue
     from civrules.diagnostics.suggest import mean, meant_code
 
