@@ -11,6 +11,7 @@ type Error that names the method and says it is a bug, after which the server go
 from __future__ import annotations
 
 import asyncio
+import json
 import os
 from pathlib import Path
 from typing import Any
@@ -156,3 +157,79 @@ def test_a_rule_file_whose_name_is_no_utf8_is_shown_at_its_uri(rules: Path) -> N
         assert [[d["code"] for d in p["diagnostics"]] for p in now if p["uri"] == uri] == [["S005"]], now  # its text
 
     asyncio.run(session())
+
+
+#: A URI `urllib.parse.urlsplit` refuses (ValueError "Invalid IPv6 URL"): its authority opens `[`.
+UNSPLITTABLE = "http://[x/rules/cards/a.yaml"
+
+
+def _raw(editor: Editor, message: dict[str, Any]) -> None:
+    editor.server.protocol.handle_body(json.dumps({"jsonrpc": "2.0", **message}).encode())
+
+
+def _answer(editor: Editor, msg_id: int) -> dict[str, Any]:
+    (answer,) = [m for m in editor.sent if m.get("id") == msg_id and "method" not in m]
+    return answer
+
+
+def test_an_initialize_whose_root_is_no_uri_is_invalid_params_not_an_internal_error(rules: Path) -> None:
+    editor = Editor(rules)
+    _raw(
+        editor,
+        {"id": 101, "method": "initialize", "params": {"processId": None, "rootUri": UNSPLITTABLE, "capabilities": {}}},
+    )
+    error = _answer(editor, 101)["error"]
+    assert error["code"] == -32602 and "`http://[x/rules/cards/a.yaml` is no URI" in error["message"], error
+    # The editor may try again with a root that is one.
+    editor.initialize(rules, {})
+
+
+def test_a_document_whose_uri_is_no_uri_is_refused_at_the_door_not_reported_as_a_bug(rules: Path) -> None:
+    async def session() -> None:
+        editor = Editor(rules)
+        editor.initialize(rules, {})
+        await editor.settle()
+        editor.sent.clear()
+        item = {"uri": UNSPLITTABLE, "languageId": "yaml", "version": 1, "text": "id: x\n"}
+        _raw(editor, {"method": "textDocument/didOpen", "params": {"textDocument": item}})
+        _raw(editor, {"method": "textDocument/didOpen", "params": {"textDocument": item}})
+        _raw(
+            editor,
+            {
+                "id": 7,
+                "method": "textDocument/hover",
+                "params": {"textDocument": {"uri": UNSPLITTABLE}, "position": {"line": 0, "character": 0}},
+            },
+        )
+        await editor.settle()
+        said = [entry["message"] for entry in _logged(editor)]
+        assert not [m for m in said if "internal error" in m], said
+        (ignored,) = [m for m in said if "ignored `textDocument/didOpen`" in m]  # once, not at each
+        assert "is no URI civrules can read" in ignored
+        assert _answer(editor, 7)["error"]["code"] == -32602
+        _hover(editor, (rules / CARDS).absolute().as_uri())  # still answering
+
+    asyncio.run(session())
+
+
+def test_an_error_quoting_what_the_client_sent_is_bounded(rules: Path) -> None:
+    editor = Editor(rules)
+    method = "\x1b[31m\n::error::x" + "y" * 100_000
+    _raw(editor, {"id": 101, "method": method, "params": {}})  # before `initialize`
+    editor.initialize(rules, {})
+    _raw(editor, {"id": 102, "method": "shutdown"})
+    _raw(editor, {"id": 103, "method": method, "params": {}})  # after `shutdown`
+    for msg_id in (101, 103):
+        message = _answer(editor, msg_id)["error"]["message"]
+        assert len(message) <= 320 and "\n" not in message and "\x1b" not in message, message[:400]
+
+
+def test_a_logged_uri_shows_its_invisible_characters(rules: Path) -> None:
+    editor = Editor(rules)
+    editor.initialize(rules, {})
+    unopened = (rules / "maps" / "a\u200bb\u202e.yaml").absolute().as_uri().replace("%E2%80%8B", "\u200b")
+    editor.notify(
+        "textDocument/didChange", {"textDocument": {"uri": unopened, "version": 2}, "contentChanges": [{"text": "x"}]}
+    )
+    (said,) = [entry["message"] for entry in _logged(editor) if "ignored a change" in entry["message"]]
+    assert "a\\u200bb" in said and "\u200b" not in said, said

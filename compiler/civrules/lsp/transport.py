@@ -39,12 +39,13 @@ import threading
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import IO, Any, BinaryIO
-from urllib.parse import unquote
+from urllib.parse import unquote, urlsplit
 
 from lsprotocol import types
 from pygls.exceptions import JsonRpcException
 from pygls.protocol import LanguageServerProtocol
 
+from civrules.diagnostics.escape import printable_source
 from civrules.diagnostics.markup import plain
 from civrules.diagnostics.words import ticked
 
@@ -209,15 +210,13 @@ class CivrulesProtocol(LanguageServerProtocol):
         if error is not None:
             # pygls puts the traceback of a handler's exception into `data` (with installation
             # paths), and its first line into `message`: one escaped line, no data.
-            message = plain(" ".join(str(error.message).split())[:300]) or "internal error"
+            message = _one_line(str(error.message)) or "internal error"
             error = types.ResponseError(code=error.code, message=message)
         super()._send_response(msg_id, result, error)
 
     def send_error(self, msg_id: Any, code: int, message: str) -> None:
         """An error response (``msg_id`` None: the id could not be read)."""
-        self._send_data(
-            {"jsonrpc": "2.0", "id": msg_id, "error": {"code": code, "message": plain(" ".join(message.split()))}}
-        )
+        self._send_data({"jsonrpc": "2.0", "id": msg_id, "error": {"code": code, "message": _one_line(message)}})
 
     #: The method of the message being handled (what a handler's exception is reported with).
     handling: str | None = None
@@ -242,6 +241,16 @@ class CivrulesProtocol(LanguageServerProtocol):
                 self.send_error(message.id, SERVER_NOT_INITIALIZED, f"`{method}` before `initialize`")
             # A notification before `initialize` is dropped, as LSP says (`exit` excepted): there
             # is no workspace to open a document in yet.
+            return
+        unread = _unreadable_uri(getattr(message, "params", None))
+        if unread is not None:
+            said = f"{ticked(_shown(unread))} is no URI civrules can read (an unclosed `[` in its authority)"
+            if is_request:
+                self.send_error(message.id, INVALID_PARAMS, f"invalid params for `{method}`: {said}")
+            else:
+                self._warn_once(
+                    ("uri", method or ""), f"civrules: ignored `{method}`: {said}; further such are ignored silently"
+                )
             return
         if method == types.TEXT_DOCUMENT_DID_CHANGE and not self._opened(message.params.text_document.uri):
             self._ignore_unopened(message.params.text_document.uri)
@@ -401,9 +410,41 @@ class CivrulesProtocol(LanguageServerProtocol):
 logger = logging.getLogger("civrules.lsp")
 
 
+def _unreadable_uri(params: Any) -> str | None:
+    """The first URI of ``params`` (a document's, the workspace's root or folders', a watched
+    file's) that :func:`urllib.parse.urlsplit` refuses, or None.
+
+    pygls and civrules split every URI they are given; one that cannot be split (``http://[x/a``:
+    ValueError "Invalid IPv6 URL") made `initialize` an internal error, leaving no session, and a
+    `didOpen` or a hover a bug reported to the user: it is the client's, refused at the door.
+    """
+    if params is None:
+        return None
+    uris: list[Any] = [getattr(getattr(params, "text_document", None), "uri", None), getattr(params, "root_uri", None)]
+    uris += [folder.uri for folder in getattr(params, "workspace_folders", None) or ()]
+    event = getattr(params, "event", None)
+    uris += [folder.uri for folder in (getattr(event, "added", None) or ()) + (getattr(event, "removed", None) or ())]
+    uris += [change.uri for change in getattr(params, "changes", None) or () if hasattr(change, "uri")]
+    for uri in uris:
+        if isinstance(uri, str):
+            try:
+                urlsplit(uri)
+            except ValueError:
+                return uri
+    return None
+
+
+def _one_line(message: str) -> str:
+    """An error's message as an answer carries it: one escaped line, bounded. It may quote what the
+    client sent (a method's name after `shutdown` or before `initialize`), which came back whole:
+    100,000 characters of a method named so were answered with 100,000 more."""
+    return plain(" ".join(message.split())[:300])
+
+
 def _shown(uri: str) -> str:
-    """A URI as a log line shows it: one escaped line, bounded."""
-    return plain(" ".join(uri.split())[:200])
+    """A URI as a log line shows it: one escaped line, bounded, its invisible characters (a zero
+    width space making it look like another's) escaped as a quoted source line's are."""
+    return printable_source(" ".join(uri.split())[:200])
 
 
 def _valid_id(value: Any) -> bool:
