@@ -296,6 +296,36 @@ def test_a_flagged_file_git_checked_out_with_crlf_is_what_the_index_holds(
     assert code == 1 and list(r022s(found)) == ["rules/rulesets/repo2.yaml"], found
 
 
+@pytest.mark.skipif(shutil.which("sh") is None, reason="sh is not installed")
+def test_a_filter_driver_of_the_repositorys_own_configuration_is_never_run(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Round 30's attacker: a folder unpacked from an archive brings its `.git/config`; a filter
+    driver there (`filter.x.clean = ./x.sh`), named for `*.yaml` by a `.gitattributes`, was run by
+    `git ls-files --modified` and `git hash-object`, once for each rule file git compared by
+    content: civrules ran a program of the working tree. The user's own configuration's filter
+    (global: git-lfs installs itself so) still runs, as it does for `git add`."""
+    root = repository(tmp_path)
+    ran = tmp_path / "ran"
+    for name in ("theirs", "mine"):
+        script = (root if name == "theirs" else tmp_path) / f"{name}.sh"
+        script.write_text(f'#!/bin/sh\necho {name} >> "{ran}"\ncat\n', encoding="utf-8")
+        script.chmod(0o755)
+    git(root, "config", "filter.theirs.clean", str(root / "theirs.sh"))
+    mine = tmp_path / "gitconfig"
+    mine.write_text(f'[filter "mine"]\n\tclean = {tmp_path / "mine.sh"}\n', encoding="utf-8")
+    monkeypatch.setenv("GIT_CONFIG_GLOBAL", str(mine))
+    (root / ".gitattributes").write_text("repo1.yaml filter=theirs\nrepo2.yaml filter=mine\n", encoding="utf-8")
+    for name in ("repo1", "repo2"):
+        git(root, "update-index", "--skip-worktree", f"rules/rulesets/{name}.yaml")
+        with (root / "rules" / "rulesets" / f"{name}.yaml").open("a", encoding="utf-8") as manifest:
+            manifest.write("# edited\n")
+    ran.unlink(missing_ok=True)
+    code, found = validate(root, monkeypatch, "--staged")
+    assert code == 1 and sorted(r022s(found)) == ["rules/rulesets/repo1.yaml", "rules/rulesets/repo2.yaml"], found
+    assert ran.read_text(encoding="utf-8").split() == ["mine"]
+
+
 def test_a_conflict_not_marked_resolved_is_told_to_resolve_and_add_it(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -13,7 +13,12 @@ git is run as the system's ``git`` (on the PATH), with a fixed list of arguments
 nothing from the working tree is executed (``core.fsmonitor`` is turned off for the call). A file
 git is told not to look at is hashed by `git hash-object`, as `git add` would stage it: a clean
 filter its attributes name runs as it does for `git add`, the command being the user's git
-configuration's, never the working tree's. The
+configuration's (global or system), never the repository's own: a folder unpacked from an archive
+brings its `.git/config`, whose filter driver (`filter.x.clean = ./x.sh`, named for `*.yaml` in a
+`.gitattributes`) `git ls-files --modified` and `git hash-object` ran, once for each rule file git
+compared by content. Each filter command the repository's own configuration (git's local and
+worktree scopes) sets is emptied for the call (``-c filter.x.clean=``), which git reads as no
+filter. The
 index is the one git names in ``GIT_INDEX_FILE`` when set (a commit of some paths only, `git
 commit -a`), as a hook sees it; and the work tree is the one git gives the hook's directory, also
 where git names only the repository (``GIT_DIR``, as in a linked worktree), though git is run in the
@@ -80,6 +85,7 @@ def unstaged(folder: Path, wanted: Callable[[str], bool] = lambda _relative: Tru
             missing_git=True,
         )
     environment = _as_in_the_hook(git)
+    git = _Git(git, _repository_filters_off(git, folder, environment))
     listed = _git(git, folder, environment, "ls-files", "-z", "-t", "--others", "--modified", "--deleted", "--", ".")
     found: dict[str, str] = {}
     for entry in listed.split(b"\0"):
@@ -214,9 +220,53 @@ def _as_in_the_hook(git: str) -> dict[str, str]:
     return environment
 
 
-def _git(git: str, where: Path, environment: dict[str, str], *arguments: str) -> bytes:
-    """What git prints for ``arguments`` run in ``where``; :class:`StagedError` when it fails."""
-    command = [git, "-c", "core.fsmonitor=false", "-c", "core.quotepath=off", *arguments]
+class _Git(str):
+    """The path of git, with the ``-c`` settings each call of it is given (:func:`_repository_filters_off`)."""
+
+    settings: tuple[str, ...]
+
+    def __new__(cls, path: str, settings: tuple[str, ...] = ()) -> _Git:
+        made = super().__new__(cls, path)
+        made.settings = settings
+        return made
+
+
+#: The keys of a filter driver's commands (`gitattributes(5)`: clean, smudge, and the long-running process).
+_FILTER_COMMANDS = r"^filter\..+\.(clean|smudge|process)$"
+
+
+def _repository_filters_off(git: str, where: Path, environment: dict[str, str]) -> tuple[str, ...]:
+    """The ``-c KEY=`` settings that empty every filter command the repository's own configuration
+    (its `.git/config`, a worktree's `config.worktree`, and what they include: git's "local" and
+    "worktree" scopes) sets: git runs no command for a filter whose command is empty. Reading the
+    configuration runs nothing. (A git older than 2.26, without `--show-scope`, is asked for the
+    `--local` file alone.)"""
+    try:
+        listed = _git(
+            git, where, environment, "config", "-z", "--show-scope", "--get-regexp", _FILTER_COMMANDS, absent=1
+        )
+        fields = listed.split(b"\0")  # scope, then "key\nvalue", for each
+        keys = [
+            entry for scope, entry in zip(fields[::2], fields[1::2], strict=False) if scope in (b"local", b"worktree")
+        ]
+    except StagedError:
+        listed = _git(
+            git, where, environment, "config", "-z", "--local", "--includes", "--get-regexp", _FILTER_COMMANDS, absent=1
+        )
+        keys = listed.split(b"\0")
+    settings: list[str] = []
+    for entry in keys:
+        key = os.fsdecode(entry.partition(b"\n")[0])
+        if key and f"{key}=" not in settings:
+            settings += ["-c", f"{key}="]
+    return tuple(settings)
+
+
+def _git(git: str, where: Path, environment: dict[str, str], *arguments: str, absent: int | None = None) -> bytes:
+    """What git prints for ``arguments`` run in ``where`` (nothing where it exits ``absent``: what
+    `git config` says of a key that is not set); :class:`StagedError` when it fails."""
+    settings = git.settings if isinstance(git, _Git) else ()
+    command = [git, "-c", "core.fsmonitor=false", "-c", "core.quotepath=off", *settings, *arguments]
     try:
         done = subprocess.run(
             command, cwd=where, env=environment, capture_output=True, check=False, stdin=subprocess.DEVNULL
@@ -226,6 +276,8 @@ def _git(git: str, where: Path, environment: dict[str, str], *arguments: str) ->
             f"--staged could not run git in {ticked(where)}: {error.strerror or error}",
             "check that git runs, or leave --staged out",
         ) from None
+    if absent is not None and done.returncode == absent:
+        return b""
     if done.returncode != 0:
         said = " ".join(done.stderr.decode("utf-8", "replace").split())[:300] or f"status {done.returncode}"
         raise StagedError(
