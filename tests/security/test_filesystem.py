@@ -498,7 +498,33 @@ def test_an_os_error_anywhere_is_exit_2_with_its_cause(monkeypatch: pytest.Monke
     assert result.stderr.startswith(
         "rules/x.yaml:1:1: error[R018]: cannot access `rules/x.yaml`: an input/output error"
     )
-    assert "\n  hint: make it readable" in result.stderr and result.stdout == ""
+    # The device failed, not a permission: "make it readable" had nothing to fix (round 30).
+    assert "\n  hint: the device could not be read" in result.stderr and result.stdout == ""
+
+
+@pytest.mark.parametrize(
+    ("out", "code", "cause", "hint"),
+    [
+        # Built whole before the write refuses the name: 0.7 s of CPU, in `make test-slow`.
+        pytest.param("a" * 300, "R007", "a file name is too long", "name a shorter path", marks=pytest.mark.slow),
+        ("a" * 300 + "/x", "R018", "a file name is too long", "name a shorter path"),
+        ("file/x", "R007", "a part of the path is not a folder", "a part of the path is a file, not a folder"),
+    ],
+)
+def test_an_out_path_the_system_refuses_for_its_shape_is_hinted_to_by_its_shape(
+    tmp_path: Path, out: str, code: str, cause: str, hint: str
+) -> None:
+    """Round 30's attacker: a path too long, or running through a file, was hinted "make it
+    readable (and its folders searchable)" or "check that the folder can be written (its
+    permissions, the free space)", which finds nothing to fix; a name too long was "not a folder
+    (a file, a FIFO or a device)", though nothing was there."""
+    (tmp_path / "file").write_text("x", encoding="utf-8")
+    result = CliRunner().invoke(main, ["--rules", str(RULES), "build", RULESET, "--out", str(tmp_path / out)])
+    assert result.exit_code == 2
+    said = result.output.replace("a" * 300, "A")
+    assert f"error[{code}]: " in said and cause in said, said
+    assert f"\n  hint: {hint}" in said and "permissions" not in said and "readable" not in said, said
+    assert sorted(path.name for path in tmp_path.iterdir()) == ["file"]  # nothing left beside it
 
 
 # --- 3. Links are never followed; one reader for rules/, output trees and the stamp -----------

@@ -216,12 +216,29 @@ def _system_refused(error: OSError) -> Failure:
         hint = "check that the folder can be written (its permissions, the free space), or name another with --out"
         return Failure(_at(codes.OUTPUT_REFUSED, f"cannot write {named_path(name)}: {said}", hint), EXIT_USAGE)
     # Located at the file the system refused (an input, as a rule file's L012 is).
-    hint = "make it readable (and its folders searchable) by the user that runs civrules, or leave it out"
+    hint = _access_hint(error)
     refused = codes.ACCESS_REFUSED
     message = f"cannot access {named_path(name)}: {said}"
     return Failure(
         Diagnostic(refused.code, refused.severity, message, Span.at(name), hint, subjects=(name,)), EXIT_USAGE
     )
+
+
+_ACCESS_HINT = "make it readable (and its folders searchable) by the user that runs civrules, or leave it out"
+#: The device's failure is no permission to change either.
+_DEVICE_HINT = "the device could not be read (a failing disk, a network file system gone): check it, then run again"
+
+
+def _access_hint(error: OSError) -> str:
+    """What to do about a path the system refused to read: "make it readable" where the path's
+    shape (:func:`civrules.emit.output.path_hint`) or the device is the cause was no help."""
+    if error.errno == errno.EIO:
+        return _DEVICE_HINT
+    try:
+        from civrules.emit.output import path_hint
+    except ImportError:  # pragma: no cover - a failure at start, before civrules could load
+        return _ACCESS_HINT
+    return path_hint(error) or _ACCESS_HINT
 
 
 def _cause(error: OSError) -> str:

@@ -132,7 +132,25 @@ def unwritable(root: Path, error: OSError) -> OutputError:
             f"new tree beside it and renames it into place, which the system refuses there; name a "
             f"folder inside it with --out ({named_path(inside)})"
         )
-    return OutputError(f"cannot write {named_path(root)}: {cause(error)}; nothing was changed", hint)
+    return OutputError(
+        f"cannot write {named_path(root)}: {cause(error)}; nothing was changed", hint or path_hint(error)
+    )
+
+
+#: What to do where the system refused a path for its shape, not its permissions or the space
+#: left: "check that the folder can be written (its permissions, the free space)" and "make it
+#: readable" were the hints for a path too long or running through a file.
+_PATH_HINTS = {
+    errno.ENAMETOOLONG: "name a shorter path: each name in it at most 255 bytes, the whole of it at most 4,096",
+    errno.ENOTDIR: "a part of the path is a file, not a folder: name a path whose every folder is one",
+    errno.ELOOP: "a symbolic link in the path leads to itself: remove the loop, or name the folder it should reach",
+}
+
+
+def path_hint(error: OSError) -> str | None:
+    """The hint for an OSError caused by the shape of its path (too long, through a file, a link
+    loop), or None."""
+    return _PATH_HINTS.get(error.errno or 0)
 
 
 @dataclass(slots=True)

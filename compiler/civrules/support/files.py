@@ -143,8 +143,10 @@ def kind_of(root: Path, relative: str) -> str:
         info = os.lstat(parts[-1], dir_fd=fd)
     except FileNotFoundError:
         return "missing"
-    except OSError:
-        return "special"
+    except OSError as error:
+        # No file can have a name too long for the system: nothing is there (what was asked for
+        # it, `--out` a folder of 300 letters, then fails as writing it does, with the cause).
+        return "missing" if error.errno == errno.ENAMETOOLONG else "special"
     finally:
         os.close(fd)
     return _kind(info.st_mode)
