@@ -296,6 +296,7 @@ def test_a_flagged_file_git_checked_out_with_crlf_is_what_the_index_holds(
     assert code == 1 and list(r022s(found)) == ["rules/rulesets/repo2.yaml"], found
 
 
+@pytest.mark.slow  # a whole validate and a dozen git runs: 0.5-3 s, over the fast suite's budget (#32, point 7)
 @pytest.mark.skipif(shutil.which("sh") is None, reason="sh is not installed")
 def test_a_filter_driver_of_the_repositorys_own_configuration_is_never_run(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
