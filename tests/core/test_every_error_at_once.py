@@ -15,7 +15,7 @@ from click.testing import CliRunner
 
 from civrules.cli import main
 from civrules.diagnostics import Diagnostic, Related, Severity, Span, merge_duplicates, sort_diagnostics
-from tests.families.advanced_civilization.test_designer_trial import HEAD, analysed, problems
+from tests.families.advanced_civilization.test_designer_trial import HEAD, analysed, line_of, problems
 
 TYPOS = (
     HEAD
@@ -106,6 +106,25 @@ def test_a_setting_restated_in_part_with_a_wrong_value_is_one_error() -> None:
     assert [(d.code, d.message) for d in problems(analysed(text))] == [
         ("S001", "`many` is a text, where a whole number belongs in `players.min`")
     ]
+
+
+def test_a_nested_setting_restated_at_its_value_is_told_unchanged_not_uncited() -> None:
+    """Round 30's designer: `credit_policy: {purchases: {overpayment: {value: lost}}}` at the
+    manifest's top level restates what the base holds. The manifest's schema judged the part
+    written as if it were the whole setting and told "`lost` is a text, where a mapping belongs",
+    hinting `{unknown: lost}` (the one form of the field that needs no citation); the base's
+    `rule:` is kept by the merge, which is what is judged: the patch changes nothing (V013)."""
+    text = HEAD + "credit_policy:\n  purchases:\n    overpayment:\n      value: lost\n"
+    assert [d.code for d in problems(analysed(text))] == ["V013"]
+
+
+def test_a_nested_setting_restated_with_a_wrong_value_is_told_by_its_merge() -> None:
+    """`value: lots` was two errors, the untrue S001 ("a mapping belongs") beside the S003 that
+    proposes `lost`: one, S003, at the value."""
+    text = HEAD + "credit_policy:\n  purchases:\n    overpayment:\n      value: lots\n"
+    found = problems(analysed(text))
+    assert [(d.code, d.hint) for d in found] == [("S003", "did you mean `lost`?")]
+    assert found[0].span is not None and found[0].span.line == line_of(text, "lots")
 
 
 def test_an_error_in_what_the_variant_reads_still_stops_at_its_files() -> None:

@@ -860,7 +860,8 @@ def check_cited_changes(ruleset: Ruleset) -> Iterator[Diagnostic]:
     setting under `overlay.settings` (a list setting's list operations too), or a list
     operation's `with:` (or `append`, `insert` items), with no `rule:` or `source:` on the
     field, on what its list operations write, or on the patch entry. Deleting a fact writes
-    none, and needs no citation: `null`, a list's `remove:`; nor does an `{unknown: why}` or a `note`.
+    none, and needs no citation: `null`, a list's `remove:`; nor does an `{unknown: why}` or a `note`;
+    nor a patch that sets every field it names to the value it has (V013 tells that one).
     Every patch entry whose facts a field still holds answers for them, not only the last entry
     that changed it: two entries appending to one list each cite what they append, and an entry
     whose every fact a later one wrote over or deleted needs no citation any more. A setting

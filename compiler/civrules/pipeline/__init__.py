@@ -138,6 +138,7 @@ def analyse(
     model = build_model(resolved)
     found_by: dict[str, list[Diagnostic]] = {}
     diagnostics.extend(run_checks(model, select, ignore, debug=debug, reuse=reuse, found_by=found_by))
+    diagnostics = without_uncited_no_ops(diagnostics)
     own = [loaded.manifest.file.path, *(one.path for files in loaded.files.values() for one in files)]
     told = relocate(
         diagnostics, resolved, own, found_by, lambda wanted: base_findings(workspace, resolver, resolved, wanted)
@@ -154,6 +155,38 @@ def analyse(
     diagnostics = note_base_definitions(one_per_change(silenced, moved_from, found_by), resolved.base_notes)
     resolved.findings = dict(found_by)  # for its variants analysed after it (the same resolver)
     return Analysis(loaded, model, _own(diagnostics, workspace, loaded), resolved, found_by)
+
+
+def without_uncited_no_ops(diagnostics: list[Diagnostic]) -> list[Diagnostic]:
+    """``diagnostics`` less each Q009 (a change cited nowhere) of a patch that V013 tells changes
+    nothing: of the same entity or setting, in the same file, asking a citation of fields the
+    patch sets to the value they have.
+
+    Such a patch writes no fact: the value and its citation stay the base's. Asked to cite it, a
+    designer following the hint would cite a change that is not made; V013 says what to do (write
+    the value meant, or delete the entry), one diagnostic for the one mistake.
+    """
+    no_ops = [
+        (d.span.file, d.subjects[0], frozenset(d.subjects[1:]))
+        for d in diagnostics
+        if d.code == codes.OVERLAY_UNCHANGED.code and d.span is not None and d.subjects
+    ]
+    if not no_ops:
+        return diagnostics
+
+    def of_a_no_op(diagnostic: Diagnostic) -> bool:
+        span, subjects = diagnostic.span, diagnostic.subjects
+        return (
+            diagnostic.code == "Q009"
+            and span is not None
+            and len(subjects) > 1
+            and any(
+                file == span.file and subject == subjects[0] and set(subjects[1:]) <= fields
+                for file, subject, fields in no_ops
+            )
+        )
+
+    return [d for d in diagnostics if not of_a_no_op(d)]
 
 
 def _resolvable(diagnostics: Sequence[Diagnostic], loaded: LoadedRuleset) -> bool:
@@ -232,35 +265,47 @@ def _manifest_setting_errors(loaded: LoadedRuleset) -> Callable[[Diagnostic], bo
 
 
 def _restated_in_part(loaded: LoadedRuleset, resolved: Resolved) -> Callable[[Diagnostic], bool]:
-    """Whether an error is a key missing (S004) from a setting a variant's manifest restates in
-    part (`players: {min: 3, source: ...}`) that the setting merged with its base's has.
+    """Whether an error is the manifest's schema finding (S001-S004) inside a setting a variant's
+    manifest restates in part (`players: {min: 3, source: ...}`), which the resolver judged
+    merged with its base's.
 
     A setting a variant restates merges into its base's key by key (what it does not name is kept),
-    and the resolver judges the merge: the manifest's schema, which judges what is written as if
-    it were the whole setting, told "missing key `max` in `players`" of a key the base gives, and
-    the variant's model was never built. A key the merge lacks too is still told, by the resolver.
+    and the resolver judges the merge, telling each of its errors where the variant wrote it. The
+    manifest's schema judges what is written as if it were the whole setting: it told "missing key
+    `max` in `players`" of a key the base gives, and of `credit_policy: {purchases: {overpayment:
+    {value: lost}}}` "`lost` is a text, where a mapping belongs" (the field's one form that needs
+    no `rule:`, which the base's entry has), and the variant's model was never built. What the merge
+    still lacks or holds wrong is told by the resolver, once.
     """
     document = loaded.manifest.file.document
     data = document.data if document is not None else None
     if document is None or not isinstance(data, dict) or not isinstance(data.get("extends"), str):
         return lambda diagnostic: False
-    merged_at: dict[tuple[str, int], dict[str, Any]] = {}
+    regions: list[tuple[tuple[int, int], tuple[int, int]]] = []
     for key, value in data.items():
         if not isinstance(key, str) or key in SHAPING_KEYS or loaded.family.settings.get(key) != "ruleset":
             continue
         merged = resolved.data.get(key)
         if isinstance(value, dict) and isinstance(merged, dict) and merged is not value:  # merged with the base's
-            head = document.key_span((key,))
-            merged_at[(head.file, head.line)] = merged
+            start, end = document.key_span((key,)), document.span((key,))
+            regions.append(((start.line, start.column), (end.end_line, end.end_column)))
 
     def restated(diagnostic: Diagnostic) -> bool:
         span = diagnostic.span
-        if diagnostic.code != codes.MISSING_KEY.code or span is None or not diagnostic.subjects:
-            return False
-        merged = merged_at.get((span.file, span.line))
-        return merged is not None and diagnostic.subjects[0] in merged
+        return (
+            diagnostic.code in _SCHEMA_FINDINGS
+            and span is not None
+            and span.file == document.file
+            and any(start <= (span.line, span.column) <= end for start, end in regions)
+        )
 
     return restated
+
+
+#: What the schema says of a value: wrong, unknown, not allowed, missing (not a file of no kind).
+_SCHEMA_FINDINGS = frozenset(
+    code.code for code in (codes.SCHEMA_VIOLATION, codes.UNKNOWN_KEY, codes.BAD_ENUM, codes.MISSING_KEY)
+)
 
 
 class _ShownBy:

@@ -733,3 +733,19 @@ def test_an_id_of_no_card_is_proposed_as_the_quick_fix() -> None:
     text = HEAD + f'overlay:\n  civilization_cards:\n    add:\n      - {card}, source: "house rule: x"}}\n'
     found = only(analysed(text), text, "id: Weaving", "S001")
     assert found.hint == "ids are lower_snake_case, e.g. `weaving`" and found.suggestion == "weaving"
+
+
+def test_a_patch_that_changes_nothing_is_not_asked_for_a_citation() -> None:
+    """Round 30: Pottery "made dearer" at the 45 it costs, with no citation, was V013 (it changes
+    nothing) and Q009 ("`cost` is changed with no citation"): untrue, the patch writes no fact
+    of its own. V013 alone; a field it does change, uncited, is still Q009."""
+    text = HEAD + "overlay:\n  civilization_cards:\n    patch:\n      - {id: pottery, cost: 45}\n"
+    assert [d.code for d in problems(analysed(text))] == ["V013"]
+    changed = problems(analysed(text.replace("cost: 45", "cost: 55")))
+    assert [d.code for d in changed] == ["Q009"]
+
+
+def test_a_setting_patched_to_its_value_is_not_asked_for_a_citation() -> None:
+    """The same of a setting: `hand_limit: {commodity_cards: 8}` where the base holds 8."""
+    text = HEAD + "overlay:\n  settings:\n    hand_limit: {commodity_cards: 8}\n"
+    assert [d.code for d in problems(analysed(text))] == ["V013"]
