@@ -5,10 +5,11 @@ from __future__ import annotations
 
 import collections
 import itertools
-from collections.abc import Iterator
+from collections.abc import Callable, Collection, Iterator, Mapping
 from functools import partial
 
-from civrules.checks import check, diagnostic, made_of, setting
+from civrules.checks import check, diagnostic, entity_word, made_of, setting
+from civrules.checks.references import references
 from civrules.diagnostics import Diagnostic, Related, Severity, Span, words
 from civrules.families.imperial_settlers.checks.cards import PRINTED_ID
 from civrules.families.imperial_settlers.decks import DeckRule, deck_rule
@@ -27,6 +28,11 @@ DECKS = (
     "cards.deck",
     setting("deck_building"),
 )
+
+
+#: What F001 reads besides: whatever names a card (another card's `refers_to`, a faction's special
+#: rule, the colourless cards), as the card its fix proposes to remove must be one nothing names.
+NAMING_CARDS = ("cards.refers_to", "factions.special_rules", setting("colourless_cards"))
 
 
 def _rule(ruleset: ImperialSettlersRuleset) -> DeckRule | None:
@@ -51,7 +57,7 @@ def _faction_decks(ruleset: ImperialSettlersRuleset) -> Iterator[tuple[Deck, Fac
             yield deck, ruleset.custom_deck(deck.faction)
 
 
-@check("F001", "faction-deck-size", Severity.ERROR, reads=DECKS)
+@check("F001", "faction-deck-size", Severity.ERROR, reads=(*DECKS, *NAMING_CARDS))
 def check_faction_deck_size(ruleset: ImperialSettlersRuleset) -> Iterator[Diagnostic]:
     """
     What: a faction deck does not hold the number of cards the deck-building rule gives (30,
@@ -65,8 +71,8 @@ def check_faction_deck_size(ruleset: ImperialSettlersRuleset) -> Iterator[Diagno
     by their copies, so that the deck then also follows the copies pattern (F002). A printed deck a
     variant's change left at another size is mended in the variant's `overlay.cards`: the hint
     writes the entries, whole where the data give them (a card of the deck patched to the copies
-    the pattern lacks where its printed ids can follow on, its ids written; else a card removed and
-    one added, numbered after the deck's last).
+    the pattern lacks where its printed ids can follow on, its ids written; else a card removed, one
+    that nothing else names, and one added, numbered after the deck's last).
 
         faction_decks:
           - id: my_romans
@@ -92,13 +98,21 @@ def check_faction_deck_size(ruleset: ImperialSettlersRuleset) -> Iterator[Diagno
             span,
             _size_hint(ruleset, rule, custom, [copies for _, copies in ruleset.deck_cards(deck)]),
             subjects=(custom.id,) if custom is not None else (deck.id,),
-            from_variant=_size_in_overlay(rule, deck, ruleset.deck_cards(deck))
+            from_variant=_size_in_overlay(
+                rule, deck, ruleset.deck_cards(deck), partial(_named_by_others, ruleset), _own_files(ruleset)
+            )
             if custom is None and len(ruleset.chain) > 1
             else None,
         )
 
 
-def _size_in_overlay(rule: DeckRule, deck: Deck, held: list[tuple[Card, int]]) -> str | None:
+def _size_in_overlay(
+    rule: DeckRule,
+    deck: Deck,
+    held: list[tuple[Card, int]],
+    named: Callable[[], Mapping[str, str]],
+    own: Collection[str] = (),
+) -> str | None:
     """F001's fix as a variant writes it in `overlay.cards` for a printed deck its changes left at
     another size, each entry whole where the data give it (None where the rule has no pattern).
 
@@ -108,7 +122,11 @@ def _size_in_overlay(rule: DeckRule, deck: Deck, held: list[tuple[Card, int]]) -
     numbers a variant removes are free on purpose) and one of the copies lacking added, numbered
     after the deck's last, which is written whole: its id, name and facts are the designer's to give
     (`printed_ids: [...]` was left to fill, and a patch of a card in the middle of the deck gave
-    F008 however its ids were written)."""
+    F008 however its ids were written). A card removed is one nothing else names (``named``: each
+    card another entity or a setting names, by what names it first) and the variant neither adds
+    (``own``: its files) nor patches; where every card of those copies is, the hint says what must
+    change with it: removing a card another card's `refers_to` names was V006 once the hint was
+    followed, one the variant patches V005."""
     if not rule.pattern or sum(copies * cards for copies, cards in rule.pattern.items()) != rule.size:
         return None
     have = collections.Counter(copies for _, copies in held)
@@ -120,6 +138,7 @@ def _size_in_overlay(rule: DeckRule, deck: Deck, held: list[tuple[Card, int]]) -
     for card, copies in sorted(held, key=lambda item: bool(item[0].origin.changes)):  # a card no variant changed first
         by_copies.setdefault(copies, []).append(card)
     entries: dict[str, list[str]] = {"patch": [], "add": [], "remove": []}
+    still: list[str] = []  # what else a removal asks to change
     added = 0
     for lacking, spare in itertools.zip_longest(more, fewer):
         # a card the variant changed is not proposed back: that would undo the change
@@ -133,7 +152,16 @@ def _size_in_overlay(rule: DeckRule, deck: Deck, held: list[tuple[Card, int]]) -
             )
             continue
         if spare:
-            entries["remove"].append(f'{{id: {by_copies[spare].pop(0).id}, why: "house rule: ..."}}')
+            names = named()
+            # a base's card nothing names first: removing one that is named leaves a reference
+            # dangling (V006), and a variant does not remove a card it adds (it leaves it out)
+            card = min(by_copies[spare], key=lambda one: (one.origin.file in own, one.id in names))
+            by_copies[spare].remove(card)
+            entries["remove"].append(f'{{id: {card.id}, why: "house rule: ..."}}')
+            if any(writer.file in own for _, writer in card.origin.changes):
+                still.append(f"drop this variant's patch of `{card.id}`")
+            if card.id in names:
+                still.append(f"{names[card.id]} names `{card.id}`: change it too")
         if lacking:
             printed = [f"{deck.prefix}{last + added + n + 1:03d}" for n in range(lacking)]
             added += lacking
@@ -152,7 +180,32 @@ def _size_in_overlay(rule: DeckRule, deck: Deck, held: list[tuple[Card, int]]) -
         if entries["add"]
         else ""
     )
+    whole += f" ({'; '.join(still)})" if still else ""
     return f"bring the deck `{deck.id}` to {rule.size} cards in `overlay.cards`, e.g. {' and '.join(shown)}{whole}"
+
+
+def _own_files(ruleset: ImperialSettlersRuleset) -> set[str]:
+    """The files the ruleset itself brings (not its bases'): a card defined in one is the variant's."""
+    own = len(ruleset.chain) - 1
+    return {file for file, layer in ruleset.layers.items() if layer == own}
+
+
+def _named_by_others(ruleset: ImperialSettlersRuleset) -> dict[str, str]:
+    """Each card another entity or a setting names (a card's `refers_to`, a faction's special rule,
+    the colourless cards), with what names it first, as V006 words it."""
+    owners = {
+        id(entity.origin): f"{entity_word(collection.name, ruleset.family)} `{entity.id}`"
+        for collection in ruleset.collections()
+        for entity in collection
+    }
+    owners.update({id(origin): f"the setting `{key}`" for key, origin in ruleset.setting_origins.items()})
+    named: dict[str, str] = {}
+    for origin, _, target, collection, _ in references(ruleset):
+        owner = owners.get(id(origin))
+        itself = f"{entity_word('cards', ruleset.family)} `{target}`"
+        if collection.name == "cards" and isinstance(target, str) and owner not in (None, itself):
+            named.setdefault(target, str(owner))
+    return named
 
 
 def _renumbered(cards: list[Card], prefix: str, copies: int, numbers: set[int]) -> tuple[Card, list[str]] | None:
