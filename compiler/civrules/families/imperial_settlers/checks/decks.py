@@ -9,7 +9,6 @@ from collections.abc import Callable, Collection, Iterator, Mapping
 from functools import partial
 
 from civrules.checks import check, diagnostic, entity_word, made_of, setting
-from civrules.checks.references import references
 from civrules.diagnostics import Diagnostic, Related, Severity, Span, words
 from civrules.families.imperial_settlers.checks.cards import PRINTED_ID
 from civrules.families.imperial_settlers.decks import DeckRule, deck_rule
@@ -192,19 +191,19 @@ def _own_files(ruleset: ImperialSettlersRuleset) -> set[str]:
 
 def _named_by_others(ruleset: ImperialSettlersRuleset) -> dict[str, str]:
     """Each card another entity or a setting names (a card's `refers_to`, a faction's special rule,
-    the colourless cards), with what names it first, as V006 words it."""
-    owners = {
-        id(entity.origin): f"{entity_word(collection.name, ruleset.family)} `{entity.id}`"
-        for collection in ruleset.collections()
-        for entity in collection
-    }
-    owners.update({id(origin): f"the setting `{key}`" for key, origin in ruleset.setting_origins.items()})
+    the colourless cards: what the cards schema's references to a card are), with what names it
+    first, as V006 words it."""
     named: dict[str, str] = {}
-    for origin, _, target, collection, _ in references(ruleset):
-        owner = owners.get(id(origin))
-        itself = f"{entity_word('cards', ruleset.family)} `{target}`"
-        if collection.name == "cards" and isinstance(target, str) and owner not in (None, itself):
-            named.setdefault(target, str(owner))
+    for card in ruleset.cards:
+        for target in card.refers_to:
+            if target != card.id:
+                named.setdefault(target, f"{entity_word('cards', ruleset.family)} `{card.id}`")
+    for faction in ruleset.factions:
+        for rule in faction.special_rules:
+            for target in rule.cards:
+                named.setdefault(target, f"the special rule `{rule.id}` of faction `{faction.id}`")
+    for target in sorted(ruleset.colourless_cards()):
+        named.setdefault(target, "the setting `colourless_cards`")
     return named
 
 
