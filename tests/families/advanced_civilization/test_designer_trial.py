@@ -749,3 +749,19 @@ def test_a_setting_patched_to_its_value_is_not_asked_for_a_citation() -> None:
     """The same of a setting: `hand_limit: {commodity_cards: 8}` where the base holds 8."""
     text = HEAD + "overlay:\n  settings:\n    hand_limit: {commodity_cards: 8}\n"
     assert [d.code for d in problems(analysed(text))] == ["V013"]
+
+
+def test_a_credit_a_variant_shadows_is_deleted_in_the_variants_patch() -> None:
+    """Round 30: a variant appending "220 to Monotheism" to Enlightenment, whose base line gives it
+    15, was told C004 "delete the shadowed credit, or raise it above the group credit": the base's
+    line, in the base's file, and no group credit is involved. The hint now writes the deletion in
+    the variant's patch; followed, C004 is answered."""
+    credit = '{append: [{card: monotheism, points: 220, source: "house rule: faith"}]}'
+    text = HEAD + f"overlay:\n  civilization_cards:\n    patch:\n      - id: enlightenment\n        credits: {credit}\n"
+    (c004,) = [d for d in analysed(text).diagnostics if d.code == "C004"]
+    assert c004.hint == (
+        "the shadowed credit (15 to `monotheism`) is the base's: delete it in this patch, "
+        "`credits: {remove: [{card: monotheism, points: 15}], append: [...]}`"
+    )
+    mended = text.replace("{append:", "{remove: [{card: monotheism, points: 15}], append:")
+    assert [d.code for d in analysed(mended).diagnostics if d.code == "C004"] == []

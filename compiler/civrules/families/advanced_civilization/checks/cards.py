@@ -720,6 +720,11 @@ def as_credit(line: Any) -> CreditLine:
 
 
 def _overlap(card: Card, reaching: Sequence[Any], targets: Sequence[str], policy: CreditPolicy) -> Diagnostic:
+    """C004 of the ``reaching`` lines of ``card`` toward ``targets``. Where a variant's patch adds
+    a line (one written elsewhere than the card) that shadows one the card's definition writes, the
+    fix is the deletion of that line in the patch, written as its list operations write it: the
+    base's file is not the designer's to edit. (Told by the lines' places, not the ruleset's
+    layers: C004's findings are shared by the rulesets holding the same cards.)"""
     last = reaching[-1]
     value = combine([as_credit(line) for line in reaching], policy)
     names = words.listed(targets)
@@ -733,9 +738,23 @@ def _overlap(card: Card, reaching: Sequence[Any], targets: Sequence[str], policy
     counted = max_line(plain) if plain else None
     # Under `highest` only the largest line counts; a shadowed specific credit reaches nothing else.
     dead = [line for line in plain if line.card is not None and line is not counted]
-    if policy.same_target is SameTarget.HIGHEST and dead:
+    at = {id(line): index for index, line in enumerate(card.credit_list())}
+    # a patch's line shadows one of the card's definition: that one is deleted in the patch
+    defined = card.origin.document.file
+    patched = any(credit_span(card, at[id(line)]).file != defined for line in reaching)
+    based = [line for line in dead if patched and credit_span(card, at[id(line)]).file == defined]
+    if policy.same_target is SameTarget.HIGHEST and based:
         message += "; " + ", ".join(f"the credit {describe(line)}" for line in dead) + " has no effect"
-        hint = "delete the shadowed credit, or raise it above the group credit if it is meant to replace it"
+        shown = ", ".join(describe(line) for line in based)
+        removed = ", ".join(f"{{card: {line.card}, points: {line.points}}}" for line in based)
+        hint = (
+            f"the shadowed credit ({shown}) is the base's: delete it in this patch, "
+            f"`credits: {{remove: [{removed}], append: [...]}}`"
+        )
+    elif policy.same_target is SameTarget.HIGHEST and dead:
+        message += "; " + ", ".join(f"the credit {describe(line)}" for line in dead) + " has no effect"
+        above = "the group credit" if counted is None or counted.card is None else f"the credit {describe(counted)}"
+        hint = f"delete the shadowed credit, or raise it above {above} if it is meant to replace it"
     else:
         hint = "keep one credit line per target card (or per group)"
     related = [Related(credit_span(card, line.index), "also reaches it") for line in reaching[:-1]]
