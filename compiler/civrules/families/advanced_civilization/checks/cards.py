@@ -599,7 +599,9 @@ def check_credit_targets_twice(ruleset: Ruleset) -> Iterator[Diagnostic]:
     Why: a card's credits as printed name each target once, so the overlap is either a shadowed
     credit that does nothing (under `highest`) or a silent double credit (under `sum`).
 
-    Fix: keep one line per target: delete the shadowed line, or fold the two into one value.
+    Fix: keep one line per target: delete the shadowed line, or fold the two into one value. A
+    variant whose patch adds a line over one of its base's deletes the base's in that patch
+    (`credits: {remove: [{card: monotheism, points: 15}], append: [...]}`).
 
         - id: pottery
           credits:
