@@ -1018,6 +1018,10 @@ def _validate_part(
                 if error.validator == "oneOf" and not error.context:
                     found.append(_several_forms(document, error, written, defs, given))
                     continue
+        conditioned = _conditioned_by_the_change(validator.schema, error, sub, locate, document)
+        if conditioned is not None:
+            found.append(conditioned)
+            continue
         # The error's path (and the deeper ones of its branches) counted from where `sub` was written.
         translated = _translate(document, error, written, len(sub), defs)
         emptied = _emptied_hint(validator, data, error, sub, document, written)
@@ -1027,6 +1031,63 @@ def _validate_part(
         return unique
     note = Related(base, "the base definition", at_base=True)
     return [replace(d, related=(*d.related, note)) if d.span and d.span.file != base.file else d for d in unique]
+
+
+def _conditioned_by_the_change(
+    schema: Mapping[str, Any],
+    error: ValidationError,
+    sub: NodePath,
+    locate: Callable[[NodePath], tuple[Document, NodePath]],
+    written: Document,
+) -> Diagnostic | None:
+    """S003 at a patch's key for a base's value that an `if`/`then` of the schema refuses because
+    of that key (a variant's `water: false` for an area whose base writes `coastal: true`): the
+    value the condition asks for is written in the patch, not in the base's file, which the
+    designer cannot edit. None where the error is not a `const` or `enum` of a `then`, or its
+    condition's keys were written where the value was."""
+    path = list(error.relative_schema_path)
+    if error.validator not in ("const", "enum") or not sub or not isinstance(sub[-1], str):
+        return None
+    if len(path) < 4 or path[-4] not in ("then", "else") or path[-3] != "properties" or path[-2] != sub[-1]:
+        return None
+    node: Any = schema
+    for part in path[:-4]:
+        keyed = isinstance(node, dict) and part in node
+        node = node[part] if keyed or (isinstance(node, list) and isinstance(part, int)) else None
+    condition = node.get("if") if isinstance(node, dict) else None
+    keys = [k for k in (condition.get("properties", {}) if isinstance(condition, dict) else {}) if isinstance(k, str)]
+    changed = [(key, *locate((*sub[:-1], key))) for key in keys]
+    changed = [(key, owner, at) for key, owner, at in changed if owner is not written and owner.has_key(at)]
+    if not changed:
+        return None
+    key, owner, at = changed[0]
+    value: Any = error.validator_value
+    allowed = [value] if error.validator == "const" else list(value)
+    field = sub[-1]
+    why = node.get("description") if isinstance(node.get("description"), str) else None
+    why = why.rstrip(".") if why else None
+    there = locate(sub)
+    ways = " or ".join(f"`{field}: {json.dumps(value)}`" for value in allowed)
+    told = _diag(
+        codes.BAD_ENUM,
+        f"`{field}: {json.dumps(error.instance)}`, as the base gives it, does not fit "
+        f"`{key}: {json.dumps(_node_of(owner, at))}` written here" + (f": {why[0].lower()}{why[1:]}" if why else ""),
+        owner.key_span(at),
+        f"write {ways} in this patch beside `{key}`",
+        subjects=(field, key),
+    )
+    return replace(told, related=(Related(there[0].span(there[1]), "the base's value", at_base=True),))
+
+
+def _node_of(document: Document, at: NodePath) -> Any:
+    """The value at ``at`` of ``document`` (None where there is none)."""
+    node: Any = document.data
+    for part in at:
+        keyed = isinstance(node, dict) and part in node
+        if not keyed and not (isinstance(node, list) and isinstance(part, int) and 0 <= part < len(node)):
+            return None
+        node = node[part]
+    return node
 
 
 def _deleted(document: Document, at: NodePath) -> bool:

@@ -765,3 +765,20 @@ def test_a_credit_a_variant_shadows_is_deleted_in_the_variants_patch() -> None:
     )
     mended = text.replace("{append:", "{remove: [{card: monotheism, points: 15}], append:")
     assert [d.code for d in analysed(mended).diagnostics if d.code == "C004"] == []
+
+
+def test_a_base_value_a_patch_makes_wrong_is_told_at_the_patch() -> None:
+    """Round 30: a variant making Antiochia inland (`water: false`) was told S003 in the base's
+    map file, "true is not an allowed value in `areas[5].coastal`", hint "use one of: false": a
+    file the designer cannot edit, in its index's words. The schema's condition (an area without
+    water is not coastal) is the patch's doing: told at its `water`, with the fix in the patch."""
+    text = HEAD + (
+        "overlay:\n  areas:\n    patch:\n"
+        '      - {id: antiochia, water: false, source: "house rule: Antiochia is inland"}\n'
+    )
+    (s003,) = problems(analysed(text))
+    assert s003.code == "S003" and s003.span is not None
+    assert (s003.span.file, s003.span.line) == ("rules/rulesets/house.yaml", line_of(text, "water: false"))
+    assert s003.message.startswith("`coastal: true`, as the base gives it, does not fit `water: false` written here")
+    assert s003.hint == "write `coastal: false` in this patch beside `water`"
+    assert [r.label for r in s003.related] == ["the base's value", "the base definition"]

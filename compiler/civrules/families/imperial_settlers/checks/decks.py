@@ -29,9 +29,12 @@ DECKS = (
 )
 
 
-#: What F001 reads besides: whatever names a card (another card's `refers_to`, a faction's special
-#: rule, the colourless cards), as the card its fix proposes to remove must be one nothing names.
-NAMING_CARDS = ("cards.refers_to", "factions.special_rules", setting("colourless_cards"))
+#: What F001 reads besides: what names a card (another card's `refers_to`, the colourless cards),
+#: as the card its fix proposes to remove must be one nothing names. Not a faction's special rules:
+#: read, a variant removing a card and the special rule naming it (two changes F001 reads) had
+#: F001 moved to its `overlay:` line, not to the card's removal; a card only a special rule names
+#: may still be proposed, and V006 then names that rule.
+NAMING_CARDS = ("cards.refers_to", setting("colourless_cards"))
 
 
 def _rule(ruleset: ImperialSettlersRuleset) -> DeckRule | None:
@@ -190,18 +193,13 @@ def _own_files(ruleset: ImperialSettlersRuleset) -> set[str]:
 
 
 def _named_by_others(ruleset: ImperialSettlersRuleset) -> dict[str, str]:
-    """Each card another entity or a setting names (a card's `refers_to`, a faction's special rule,
-    the colourless cards: what the cards schema's references to a card are), with what names it
-    first, as V006 words it."""
+    """Each card another card or a setting names (a card's `refers_to`, the colourless cards), with
+    what names it first, as V006 words it (see :data:`NAMING_CARDS`)."""
     named: dict[str, str] = {}
     for card in ruleset.cards:
         for target in card.refers_to:
             if target != card.id:
                 named.setdefault(target, f"{entity_word('cards', ruleset.family)} `{card.id}`")
-    for faction in ruleset.factions:
-        for rule in faction.special_rules:
-            for target in rule.cards:
-                named.setdefault(target, f"the special rule `{rule.id}` of faction `{faction.id}`")
     for target in sorted(ruleset.colourless_cards()):
         named.setdefault(target, "the setting `colourless_cards`")
     return named
