@@ -272,9 +272,9 @@ def _restated_in_part(loaded: LoadedRuleset, resolved: Resolved) -> Callable[[Di
     A setting a variant restates merges into its base's key by key (what it does not name is kept),
     and the resolver judges the merge, telling each of its errors where the variant wrote it. The
     manifest's schema judges what is written as if it were the whole setting: it told "missing key
-    `max` in `players`" of a key the base gives, and of `credit_policy: {purchases: {overpayment:
-    {value: lost}}}` "`lost` is a text, where a mapping belongs" (the field's one form that needs
-    no `rule:`, which the base's entry has), and the variant's model was never built. What the merge
+    `max` in `players`" of a key the base gives, and of `rules: {penalty: {kind: {value: lost}}}`
+    "`lost` is a text, where a mapping belongs" (the field's one form that needs no `rule:`, which
+    the base's entry has), and the variant's model was never built. What the merge
     still lacks or holds wrong is told by the resolver, once.
     """
     document = loaded.manifest.file.document

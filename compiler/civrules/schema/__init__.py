@@ -1041,7 +1041,7 @@ def _conditioned_by_the_change(
     written: Document,
 ) -> Diagnostic | None:
     """S003 at a patch's key for a base's value that an `if`/`then` of the schema refuses because
-    of that key (a variant's `water: false` for an area whose base writes `coastal: true`): the
+    of that key (a variant's `open: false` for an item whose base writes `lit: true`): the
     value the condition asks for is written in the patch, not in the base's file, which the
     designer cannot edit. None where the error is not a `const` or `enum` of a `then`, or its
     condition's keys were written where the value was."""
