@@ -11,7 +11,7 @@ import dataclasses
 import math
 import os
 import sys
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 from typing import TYPE_CHECKING, Any, NoReturn
@@ -36,7 +36,7 @@ from civrules.diagnostics import (
     sort_diagnostics,
 )
 from civrules.diagnostics.escape import dumps_json, printable, safe_line_start
-from civrules.diagnostics.render import FORMATS, SourceLines, json_file, render, source_root
+from civrules.diagnostics.render import FORMATS, SourceLines, json_file, render_chunks, source_root
 from civrules.diagnostics.words import named_path, shown, ticked, typed_path
 from civrules.load import Limits
 from civrules.load.workspace import LoadedRuleset, Manifest, Workspace
@@ -651,6 +651,27 @@ def _print_document(text: str, *, nl: bool = True, err: bool = False) -> None:
         click.echo(text, nl=nl, err=err)
 
 
+#: How many characters of rendered diagnostics are written at once: the output of many is written
+#: as it is rendered, in pieces of about this size, never held whole (the SARIF log of 50,000
+#: results, 46 MB, was held joined and again encoded).
+ECHO_CHUNK = 1 << 16
+
+
+def _echo_chunks(chunks: Iterable[str], *, colour: bool | None = None, err: bool = False) -> None:
+    """Print ``chunks`` as one text, joined in pieces of about :data:`ECHO_CHUNK` characters; each
+    chunk is whole diagnostics (or the document's frame), so no escape is split between pieces."""
+    batch: list[str] = []
+    size = 0
+    for chunk in chunks:
+        batch.append(chunk)
+        size += len(chunk)
+        if size >= ECHO_CHUNK:
+            click.echo("".join(batch), nl=False, color=colour, err=err)
+            batch, size = [], 0
+    if size:
+        click.echo("".join(batch), nl=False, color=colour, err=err)
+
+
 _SIZE = click.IntRange(min=1, max=_MAX_OPTION)
 
 
@@ -765,12 +786,13 @@ def _emit(
         shipped = context.shipped()
     stream = sys.stderr if err else sys.stdout
     colour = fmt == "text" and use_colour(context.color if context is not None else "auto", stream)
-    out = render(shown, fmt, sources, colour=colour, root=root, failed=failed, shipped=shipped)
-    if out and fmt in _DOCUMENTS:
-        _print_document(out, nl=False, err=err)
-    elif out:
+    chunks = render_chunks(shown, fmt, sources, colour=colour, root=root, failed=failed, shipped=shipped)
+    if fmt in _DOCUMENTS:
+        with interrupts.whole():
+            _echo_chunks(chunks, err=err)
+    else:
         # `color=` as decided: click would strip the escapes of output that is not a terminal.
-        click.echo(out, nl=False, color=colour, err=err)
+        _echo_chunks(chunks, colour=colour, err=err)
     if fmt == "text":
         _note(f"civrules: {count_line(ordered, verbose=verbose)}")
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import os
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 from urllib.parse import quote
@@ -67,15 +67,19 @@ def render_text(diagnostics: Sequence[Diagnostic], sources: SourceLines, *, colo
     Every field is passed through :func:`~civrules.diagnostics.escape.printable`, so each diagnostic prints as
     the lines this function makes and nothing in the rule data reaches the terminal as a control.
     """
+    return "".join(text_chunks(diagnostics, sources, colour=colour))
+
+
+def text_chunks(diagnostics: Iterable[Diagnostic], sources: SourceLines, *, colour: bool = False) -> Iterator[str]:
+    """:func:`render_text`'s text, a diagnostic's lines at a time (each ending in a line break)."""
 
     def paint(text: str, style: str) -> str:
         return f"{style}{text}{_RESET}" if colour else text
 
-    out: list[str] = []
     for diagnostic in diagnostics:
         style = _COLOURS[diagnostic.severity]
         label = paint(f"{diagnostic.severity.value}[{diagnostic.code}]", style)
-        out.append(f"{paint(_location(diagnostic.span), _BOLD)}: {label}: {printable(diagnostic.message)}")
+        out = [f"{paint(_location(diagnostic.span), _BOLD)}: {label}: {printable(diagnostic.message)}"]
         quoted = _quote(diagnostic.span, sources) if diagnostic.span is not None else None
         if quoted is not None:
             number, text, start, width = quoted
@@ -85,7 +89,8 @@ def render_text(diagnostics: Sequence[Diagnostic], sources: SourceLines, *, colo
             out.append(f"  {paint('hint', _BOLD)}: {printable(diagnostic.hint)}")
         for related in diagnostic.related:
             out.append(f"  {paint('note', _BOLD)}: {_location(related.span)}: {printable(related.label)}")
-    return "\n".join(out) + ("\n" if out else "")
+        out.append("")
+        yield "\n".join(out)
 
 
 def _location(span: Span | None) -> str:
@@ -188,10 +193,18 @@ def render_json(diagnostics: Sequence[Diagnostic], shipped: Path | None = None) 
     One record at a time: the encoder that indents is written in Python and holds every piece of
     the whole output at once, hundreds of megabytes for the diagnostics of a hostile file.
     """
+    return "".join(json_chunks(diagnostics, shipped))
+
+
+def json_chunks(diagnostics: Sequence[Diagnostic], shipped: Path | None = None) -> Iterator[str]:
+    """:func:`render_json`'s text, a record at a time."""
     if not diagnostics:
-        return "[]\n"
-    records = ("  " + dumps_json(diagnostic_record(d, shipped), indent=2).replace("\n", "\n  ") for d in diagnostics)
-    return "[\n" + ",\n".join(records) + "\n]\n"
+        yield "[]\n"
+        return
+    last = len(diagnostics) - 1
+    for index, diagnostic in enumerate(diagnostics):
+        record = "  " + dumps_json(diagnostic_record(diagnostic, shipped), indent=2).replace("\n", "\n  ")
+        yield ("[\n" if index == 0 else "") + record + (",\n" if index < last else "\n]\n")
 
 
 def _escape_data(text: str) -> str:
@@ -250,8 +263,14 @@ def render_github(diagnostics: Sequence[Diagnostic], root: Path | None = None, s
     diagnostic about no file (`<command line>`: a usage error) is an annotation without ``file``,
     on no line.
     """
+    return "".join(github_chunks(diagnostics, root, shipped))
+
+
+def github_chunks(
+    diagnostics: Iterable[Diagnostic], root: Path | None = None, shipped: Path | None = None
+) -> Iterator[str]:
+    """:func:`render_github`'s text, an annotation (one line) at a time."""
     level = {Severity.ERROR: "error", Severity.WARNING: "warning", Severity.INFO: "notice"}
-    lines = []
     for diagnostic in diagnostics:
         props = [f"title={_escape_property(printable(diagnostic.code))}"]
         span = diagnostic.span
@@ -268,8 +287,7 @@ def render_github(diagnostics: Sequence[Diagnostic], root: Path | None = None, s
         message = printable(diagnostic.message) + (f"\nhint: {printable(diagnostic.hint)}" if diagnostic.hint else "")
         for related in diagnostic.related:
             message += f"\nnote: {_repository_location(related.span, root, shipped)}: {printable(related.label)}"
-        lines.append(f"::{level[diagnostic.severity]} {','.join(props)}::{_escape_data(message)}")
-    return "\n".join(lines) + ("\n" if lines else "")
+        yield f"::{level[diagnostic.severity]} {','.join(props)}::{_escape_data(message)}\n"
 
 
 def _repository_location(span: Span, root: Path | None, shipped: Path | None = None) -> str:
@@ -419,6 +437,13 @@ def render_sarif(
     (exit 2 or 130), and the invocation says so (``executionSuccessful: false``), as it does for
     any error among the notifications.
     """
+    return "".join(sarif_chunks(diagnostics, root, failed=failed, shipped=shipped))
+
+
+def sarif_chunks(
+    diagnostics: Sequence[Diagnostic], root: Path | None = None, *, failed: bool = False, shipped: Path | None = None
+) -> Iterator[str]:
+    """:func:`render_sarif`'s text: the log up to its results, then a result at a time, then the rest."""
     results = [d for d in diagnostics if not _about_no_file(d)]
     notes = [d for d in diagnostics if _about_no_file(d)]
     used = sorted({d.code for d in results})
@@ -461,12 +486,14 @@ def render_sarif(
         ],
     }
     if not results:
-        return dumps_json(log, indent=2) + "\n"
+        yield dumps_json(log, indent=2) + "\n"
+        return
     # Each result is dumped alone, in the place and at the depth the whole log's dump gives it:
     # the log of 50,000 results dumped whole took 422 MB (every piece of the text held at once).
     head, empty, tail = dumps_json(log, indent=2).rpartition('"results": []')
     assert empty and tail.startswith("\n")
-    parts = [head, '"results": [\n']
+    yield head + '"results": [\n'
+    last = len(results) - 1
     for index, diagnostic in enumerate(results):
         result: dict[str, Any] = {
             "ruleId": diagnostic.code,
@@ -484,10 +511,8 @@ def render_sarif(
         if diagnostic.subjects:  # SARIF's property bag: what the result is about (the JSON output's `subjects`)
             result["properties"] = {"subjects": [printable(subject) for subject in diagnostic.subjects]}
         indent = " " * 8  # results are at depth 4: the log, `runs`, the run, `results`
-        parts.append(indent + dumps_json(result, indent=2).replace("\n", "\n" + indent))
-        parts.append(",\n" if index < len(results) - 1 else "\n")
-    parts += ["      ]", tail, "\n"]
-    return "".join(parts)
+        yield indent + dumps_json(result, indent=2).replace("\n", "\n" + indent) + (",\n" if index < last else "\n")
+    yield "      ]" + tail + "\n"
 
 
 def _about_no_file(diagnostic: Diagnostic) -> bool:
@@ -568,10 +593,26 @@ def render(
     shipped with civrules, which they and JSON name behind `<civrules>/` (text keeps the path a
     person at this machine opens); ``failed``: the command stopped
     without doing its work (SARIF says so)."""
+    return "".join(render_chunks(diagnostics, fmt, sources, colour=colour, root=root, failed=failed, shipped=shipped))
+
+
+def render_chunks(
+    diagnostics: Sequence[Diagnostic],
+    fmt: str,
+    sources: SourceLines,
+    *,
+    colour: bool = False,
+    root: Path | None = None,
+    failed: bool = False,
+    shipped: Path | None = None,
+) -> Iterator[str]:
+    """:func:`render`'s text in pieces, each whole diagnostics (or the frame of the document around
+    them), joined as they come: the output of many diagnostics written as it is made is never held
+    whole (the SARIF log of 50,000 results is 46 MB; joined, then encoded, it was held three times)."""
     if fmt == "json":
-        return render_json(diagnostics, shipped)
+        return json_chunks(diagnostics, shipped)
     if fmt == "github":
-        return render_github(diagnostics, root, shipped)
+        return github_chunks(diagnostics, root, shipped)
     if fmt == "sarif":
-        return render_sarif(diagnostics, root, failed=failed, shipped=shipped)
-    return render_text(diagnostics, sources, colour=colour)
+        return sarif_chunks(diagnostics, root, failed=failed, shipped=shipped)
+    return text_chunks(diagnostics, sources, colour=colour)
