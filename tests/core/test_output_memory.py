@@ -55,3 +55,15 @@ def test_many_diagnostics_are_written_in_batches_the_same_text(fmt: str, monkeyp
     # A batch ends at the first whole diagnostic past the size: never more than one over it (a
     # diagnostic here prints under 1,000 characters; SARIF's frame before the results, 2,000).
     assert max(len(write) for write in writes) < BATCH + 3000
+
+
+def test_the_same_hint_of_many_diagnostics_is_kept_once() -> None:
+    # Made anew for each finding, as a check formats it: equal strings, not the same object.
+    made = [
+        Diagnostic(
+            "S004", Severity.ERROR, f"missing key `rule` in `areas[{i}]`", hint="".join(["add `rule:`", " here"])
+        )
+        for i in range(3)
+    ]
+    assert len({id(diagnostic.hint) for diagnostic in made}) == 1
+    assert made[0].hint == "add `rule:` here"
