@@ -18,6 +18,7 @@ from typing import Any
 
 import pytest
 
+from civrules.lsp.transport import CivrulesProtocol
 from tests.conftest import copy_files
 from tests.core.test_lsp import CARDS, KEEP, Editor
 
@@ -164,7 +165,9 @@ UNSPLITTABLE = "http://[x/rules/cards/a.yaml"
 
 
 def _raw(editor: Editor, message: dict[str, Any]) -> None:
-    editor.server.protocol.handle_body(json.dumps({"jsonrpc": "2.0", **message}).encode())
+    protocol = editor.server.protocol
+    assert isinstance(protocol, CivrulesProtocol)
+    protocol.handle_body(json.dumps({"jsonrpc": "2.0", **message}).encode())
 
 
 def _answer(editor: Editor, msg_id: int) -> dict[str, Any]:
