@@ -652,3 +652,56 @@ def test_shown_infos_and_clean_summaries_of_the_shipped_rules_are_what_validate_
                 counted = re.search(r"(\d+) infos?\b", _validate_in_process(run.group(1))[-1])
                 assert counted and counted.group(1) == summary.group(1), f"{block.name}: validate counts {counted}"
     assert shown >= 2
+
+
+_TABLE_RULE = re.compile(r"^\s*\|?\s*:?-{3,}:?\s*(\|\s*:?-{3,}:?\s*)*\|?\s*$")
+_CELL_BAR = re.compile(r"(?<!\\)\|")
+
+
+def table_cells(line: str) -> list[str]:
+    """A Markdown table row's cells as GitHub splits them: at every `|` not escaped as `\\|`, a bar
+    in a code span too (GitHub splits the row before it reads code spans)."""
+    row = line.strip()
+    row = row[1:] if row.startswith("|") else row
+    row = row[:-1] if row.endswith("|") and not row.endswith("\\|") else row
+    return [cell.strip() for cell in _CELL_BAR.split(row)]
+
+
+def ragged_rows(text: str) -> list[tuple[int, int, int]]:
+    """(line, cells, the header's cells) of each table row whose cells are not its header's."""
+    lines = text.splitlines()
+    found = []
+    for at in range(len(lines) - 1):
+        if not (lines[at].lstrip().startswith("|") and _TABLE_RULE.match(lines[at + 1])):
+            continue
+        width = len(table_cells(lines[at]))
+        row = at + 2
+        while row < len(lines) and lines[row].lstrip().startswith("|"):
+            if len(table_cells(lines[row])) != width:
+                found.append((row + 1, len(table_cells(lines[row])), width))
+            row += 1
+    return found
+
+
+def test_a_row_with_a_cell_too_many_or_too_few_is_found() -> None:
+    table = "| a | b |\n| --- | --- |\n| 1 || 2 |\n| `x\\|y` | 3 |\n| `x|y` | 3 |\n| 4 | 5 |\n"
+    assert ragged_rows(table) == [(3, 3, 2), (5, 3, 2)]
+
+
+def test_every_table_row_has_as_many_cells_as_its_header() -> None:
+    """An auditor (round 30) found the README's count of unknown facts for
+    `sid-meiers-civilization-community` in a fifth cell (`... separated || 1 |`), which GitHub does not
+    show under a header of four, and an audit's row split by an unescaped `|` in a border's name:
+    every table of the project's Markdown has rows of its header's width."""
+    pages = [
+        page
+        for page in sorted(REPO.rglob("*.md"))
+        if not {".venv", "node_modules", "__pycache__", ".git"} & set(page.relative_to(REPO).parts)
+    ]
+    assert REPO / "README.md" in pages
+    ragged = [
+        f"{page.relative_to(REPO)}:{line}: {cells} cells under a header of {width}"
+        for page in pages
+        for line, cells, width in ragged_rows(page.read_text(encoding="utf-8"))
+    ]
+    assert not ragged, "table rows of another width than their header:\n" + "\n".join(ragged)
