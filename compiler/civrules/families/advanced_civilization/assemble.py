@@ -281,6 +281,7 @@ def _commodity(origin: Origin, raw: dict[str, Any]) -> Commodity:
         known(raw.get("block")),
         _block_counts(raw.get("block_counts")),
         tuple(str(field) for field in raw.get("inferred", ())),
+        raw.get("name_language"),
     )
 
 

@@ -130,6 +130,8 @@ class Commodity(Entity):
     block_counts: tuple[tuple[str, int], ...] | None = None
     #: The fields no source prints that the data reads from a table's layout (`inferred`: value, stack).
     inferred: tuple[str, ...] = ()
+    #: The language its source prints the name in, where not the rulebook's (`name_language`).
+    name_language: str | None = None
 
 
 @frozen_value

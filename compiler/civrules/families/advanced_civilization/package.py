@@ -972,6 +972,7 @@ def _commodity_tables(ruleset: Ruleset, w: _Writer) -> None:
                             else []
                         ),
                         **({"inferred": tup([value(f) for f in c.inferred])} if c.inferred else {}),
+                        **({"name_language": value(c.name_language)} if c.name_language is not None else {}),
                     ),
                 )
                 for c in ruleset.commodities

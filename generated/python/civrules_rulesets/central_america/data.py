@@ -212,7 +212,7 @@ PLAYERS: Final[PlayerRange | None] = _PlayerRange(
 )
 
 #: A hash of the resolved ruleset: changes whenever any fact changes.
-RULESET_FINGERPRINT: Final = "b833412c6d57dc30948d0c0b3451dc196d44d5a5e3f3f69c00b91e9d09ff2f64"
+RULESET_FINGERPRINT: Final = "2eef73945a1f958dbd64d379a853bd57ce355ddf65878855b7a6bb4ceab2b5ea"
 
 #: True when the ruleset is a draft: facts a game needs are missing (see UNKNOWN_FACTS).
 DRAFT: Final = True
@@ -3082,9 +3082,39 @@ COMMODITIES: Final[Mapping[str, Commodity]] = FrozenMap(
             None,
             inferred=("value", "stack"),
         ),
-        CommodityId.HONEY: _Commodity(CommodityId.HONEY, "Honey", 2, 8, 2, False, None, inferred=("value", "stack")),
-        CommodityId.SQUASH: _Commodity(CommodityId.SQUASH, "Squash", 2, 8, 2, False, None, inferred=("value", "stack")),
-        CommodityId.TURKEY: _Commodity(CommodityId.TURKEY, "Turkey", 2, 7, 2, False, None, inferred=("value", "stack")),
+        CommodityId.HONEY: _Commodity(
+            CommodityId.HONEY,
+            "Miele",
+            2,
+            8,
+            2,
+            False,
+            None,
+            inferred=("value", "stack"),
+            name_language="it",
+        ),
+        CommodityId.SQUASH: _Commodity(
+            CommodityId.SQUASH,
+            "Zucca",
+            2,
+            8,
+            2,
+            False,
+            None,
+            inferred=("value", "stack"),
+            name_language="it",
+        ),
+        CommodityId.TURKEY: _Commodity(
+            CommodityId.TURKEY,
+            "Turchia",
+            2,
+            7,
+            2,
+            False,
+            None,
+            inferred=("value", "stack"),
+            name_language="it",
+        ),
         CommodityId.CERAMICS: _Commodity(
             CommodityId.CERAMICS,
             "Ceramics",
@@ -3152,8 +3182,28 @@ COMMODITIES: Final[Mapping[str, Commodity]] = FrozenMap(
         ),
         CommodityId.SILVER: _Commodity(CommodityId.SILVER, "Silver", 6, 5, 6, False, None, inferred=("value", "stack")),
         CommodityId.JADE: _Commodity(CommodityId.JADE, "Jade", 7, 5, 7, False, None, inferred=("value", "stack")),
-        CommodityId.PYRITE: _Commodity(CommodityId.PYRITE, "Pyrite", 7, 6, 7, False, None, inferred=("value", "stack")),
-        CommodityId.SHELLS: _Commodity(CommodityId.SHELLS, "Shells", 7, 6, 7, False, None, inferred=("value", "stack")),
+        CommodityId.PYRITE: _Commodity(
+            CommodityId.PYRITE,
+            "Pirite",
+            7,
+            6,
+            7,
+            False,
+            None,
+            inferred=("value", "stack"),
+            name_language="it",
+        ),
+        CommodityId.SHELLS: _Commodity(
+            CommodityId.SHELLS,
+            "Conchiglie",
+            7,
+            6,
+            7,
+            False,
+            None,
+            inferred=("value", "stack"),
+            name_language="it",
+        ),
         CommodityId.GEMS: _Commodity(CommodityId.GEMS, "Gemstones", 8, 5, 8, False, None, inferred=("value", "stack")),
         CommodityId.MARBLE: _Commodity(CommodityId.MARBLE, "Marble", 8, 4, 8, False, None, inferred=("value", "stack")),
         CommodityId.OBSIDIAN: _Commodity(
@@ -6891,12 +6941,14 @@ ENTITY_SOURCES: Final[Mapping[str, tuple[str, ...]]] = FrozenMap(
             "Central America map variant, item 11 (advanced-civilization-and-expansion-project-rules.lined.txt, line 1057)",
         ),
         "commodities.ceramics": (
+            "8.2.1",
             "Central America map variant, item 11 (advanced-civilization-and-expansion-project-rules.lined.txt, line 1057)",
         ),
         "commodities.cacao": (
             "Central America map variant, item 11 (advanced-civilization-and-expansion-project-rules.lined.txt, line 1057)",
         ),
         "commodities.salt": (
+            "8.2.1",
             "Central America map variant, item 11 (advanced-civilization-and-expansion-project-rules.lined.txt, line 1057)",
         ),
         "commodities.cotton": (
@@ -6927,6 +6979,7 @@ ENTITY_SOURCES: Final[Mapping[str, tuple[str, ...]]] = FrozenMap(
             "Central America map variant, item 11 (advanced-civilization-and-expansion-project-rules.lined.txt, line 1057)",
         ),
         "commodities.jade": (
+            "8.2.1",
             "Central America map variant, item 11 (advanced-civilization-and-expansion-project-rules.lined.txt, line 1057)",
         ),
         "commodities.pyrite": (
@@ -6936,12 +6989,16 @@ ENTITY_SOURCES: Final[Mapping[str, tuple[str, ...]]] = FrozenMap(
             "Central America map variant, item 11 (advanced-civilization-and-expansion-project-rules.lined.txt, line 1057)",
         ),
         "commodities.gems": (
+            "8.2.1",
+            "8.2.2",
             "Central America map variant, item 11 (advanced-civilization-and-expansion-project-rules.lined.txt, line 1057)",
         ),
         "commodities.marble": (
-            "Central America map variant, item 11 (advanced-civilization-and-expansion-project-rules.lined.txt, line 1057)",
+            "Central America map variant, item 11 (advanced-civilization-and-expansion-project-rules.lined.txt, line 1057); the English name: community/megaciv_commodities.csv, as the Expansion Project's Marble",
         ),
         "commodities.obsidian": (
+            "8.2.1",
+            "8.2.2",
             "Central America map variant, item 11 (advanced-civilization-and-expansion-project-rules.lined.txt, line 1057)",
         ),
         "commodities.gold": (

@@ -347,6 +347,7 @@ BOUNDS: dict[str, dict[str, tuple[tuple[str, object], ...]]] = {
         "count": (("minimum", 1), ("maximum", 100)),
         "stack": (("minimum", 1), ("maximum", 9)),
         "inferred": (("minItems_or_absent", 1), ("uniqueItems", True), ("items_enum", ("value", "stack"))),
+        "name_language": (("pattern", "^[a-z]{2,3}(-[A-Z]{2})?$"),),
     },
     "Deck": {
         "commodities": (("minItems", 1),),

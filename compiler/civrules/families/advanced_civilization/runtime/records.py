@@ -840,10 +840,23 @@ class Commodity(Record):
     ``block_counts`` how many of its cards each block's deck holds where the data says (Mega
     Civilization: ``((Block.EAST, 0), (Block.WEST, 9))``; None where not written). ``inferred``
     names the fields no source prints, read by the data from the layout of a source's table
-    (``("value", "stack")``: the good's row read as both); empty where every field is printed."""
+    (``("value", "stack")``: the good's row read as both); empty where every field is printed.
+    ``name_language`` is the language its source prints ``name`` in where that is not the
+    rulebook's (Central America's ``"it"`` for ``"Miele"``); None where it is the rulebook's."""
 
     _schema = "commodities.schema.json#/$defs/commodity"
-    __slots__ = ("id", "name", "value", "count", "stack", "mining", "block", "block_counts", "inferred")
+    __slots__ = (
+        "id",
+        "name",
+        "value",
+        "count",
+        "stack",
+        "mining",
+        "block",
+        "block_counts",
+        "inferred",
+        "name_language",
+    )
     __match_args__ = ("id", "name", "value", "count", "stack", "mining", "block", "block_counts")
 
     id: str
@@ -855,6 +868,7 @@ class Commodity(Record):
     block: Block | None
     block_counts: tuple[tuple[Block, int], ...] | None
     inferred: tuple[str, ...]
+    name_language: str | None
 
     def __init__(
         self,
@@ -867,6 +881,7 @@ class Commodity(Record):
         block: Block | None,
         block_counts: tuple[tuple[Block, int], ...] | None = None,
         inferred: tuple[str, ...] = (),
+        name_language: str | None = None,
     ) -> None:
         _set(self, "id", id)
         _set(self, "name", name)
@@ -877,6 +892,7 @@ class Commodity(Record):
         _set(self, "block", block)
         _set(self, "block_counts", block_counts)
         _set(self, "inferred", inferred)
+        _set(self, "name_language", name_language)
 
     if TYPE_CHECKING:  # written by compiler/tools/replaces.py from __init__: do not edit
 
@@ -892,6 +908,7 @@ class Commodity(Record):
             block: Block | None = ...,
             block_counts: tuple[tuple[Block, int], ...] | None = ...,
             inferred: tuple[str, ...] = ...,
+            name_language: str | None = ...,
         ) -> Self: ...
 
 
