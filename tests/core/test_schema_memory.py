@@ -9,7 +9,6 @@ frees, whatever the machine's load).
 
 from __future__ import annotations
 
-import gc
 import tracemalloc
 
 import pytest
@@ -17,6 +16,7 @@ import pytest
 from civrules.load.document import Document
 from civrules.load.reader import read_yaml_text
 from civrules.schema import validate_document
+from tests.collector import left_for_the_collector
 
 
 def hostile_map(areas: int) -> Document:
@@ -51,18 +51,11 @@ def test_capped_diagnostics_of_many_failing_areas_hold_no_error_of_each(areas: i
     assert peak < 256 * 1024 + 1024 * areas, (peak, areas)
 
 
-@pytest.mark.slow  # about 1 s of CPU: with the slow tests, which CI runs too
 def test_validating_many_failing_areas_leaves_no_cycle_for_the_collector() -> None:
     """Each of jsonschema's errors names the error of its `anyOf` as its parent, which names it
     back: freed only by a collection, which a run makes seldom (``collector.for_a_run``); they are
     let go of as soon as their diagnostics are made. The collector found 3 objects an area."""
     document = hostile_map(300)
     validate_document(document, "map", None)
-    gc.collect()
-    gc.disable()
-    try:
-        validate_document(document, "map", None)
-        cycles = gc.collect()
-    finally:
-        gc.enable()
+    _, cycles = left_for_the_collector(lambda: validate_document(document, "map", None))
     assert cycles < 50, cycles

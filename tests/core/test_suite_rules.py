@@ -109,3 +109,32 @@ def test_the_controller_rewrites_every_module_the_workers_collect(request: pytes
     collected = {Path(str(item.path)).resolve() for item in request.session.items}
     assert collected
     assert collected <= set(test_modules(request.config))
+
+
+def test_what_a_run_leaves_for_the_collector_is_counted_among_what_it_made() -> None:
+    """tests/collector.py: the objects a run leaves in cycles are counted (ten pairs referring to
+    each other), the garbage made before it is not (frozen with the rest of the process, so a
+    collection walks the run's objects alone), and the collector is as it was after."""
+    import gc
+    import weakref
+
+    from tests.collector import left_for_the_collector
+
+    class Node:
+        other: object
+
+    def pairs(n: int) -> int:
+        for _ in range(n):
+            a, b = Node(), Node()
+            a.other, b.other = b, a
+        return n
+
+    older = Node()
+    older.other = older
+    gone = weakref.ref(older)
+    del older
+    assert left_for_the_collector(lambda: pairs(10)) == (10, 20)
+    assert left_for_the_collector(lambda: pairs(0)) == (0, 0)
+    assert gc.isenabled() and gone() is not None  # the older garbage was left to a later collection
+    gc.collect()
+    assert gone() is None
