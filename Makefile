@@ -177,9 +177,10 @@ release: check
 setup-browser:
 	@command -v chromium >/dev/null 2>&1 || (apt-get update && apt-get install -y chromium)
 
-# A larger, random fuzzing run than the one `make test` holds (tests/security/test_hostile_yaml.py): new
-# examples every run, failures kept in .hypothesis/ and replayed first. FUZZ_EXAMPLES=N per test.
+# A larger, random fuzzing run than the one `make test` holds (tests/security/test_hostile_yaml.py) and
+# the random edits `make test-slow` splices (tests/core/test_splice.py): new examples every run,
+# failures kept in .hypothesis/ and replayed first. FUZZ_EXAMPLES=N per test.
 FUZZ_EXAMPLES ?= 2000
 .PHONY: fuzz
 fuzz: $(STAMP)
-	CIVRULES_FUZZ_EXAMPLES=$(FUZZ_EXAMPLES) CIVRULES_FUZZ_RANDOM=1 $(BIN)/pytest -q -p no:cacheprovider -m "slow or not slow" tests/security/test_hostile_yaml.py
+	CIVRULES_FUZZ_EXAMPLES=$(FUZZ_EXAMPLES) CIVRULES_FUZZ_RANDOM=1 $(BIN)/pytest -q -p no:cacheprovider -m "slow or not slow" tests/security/test_hostile_yaml.py tests/core/test_splice.py
