@@ -225,8 +225,11 @@ def _private_imports(module: str, tree: ast.Module) -> list[str]:
     return found
 
 
-@pytest.mark.slow  # about 2 s of CPU (every module parsed): with the slow tests, which CI runs too
 def test_the_import_graph_sees_imports_inside_functions() -> None:
+    """The control of the two tests of the graph below (an empty graph has no cycle): it costs
+    nothing of its own, the graph made once per process for :func:`test_no_import_cycle` (every
+    module parsed, 3 s of CPU), which `make test` runs; round 29 had moved this one alone to
+    `make test-slow`, and saved nothing."""
     graph = import_graph()
     assert "civrules.checks" in graph
     # A parent package is a node of its own: importing `civrules.checks.identity` runs
