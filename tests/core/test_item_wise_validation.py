@@ -248,3 +248,39 @@ def test_items_that_fail_alike_are_judged_by_jsonschema_once(monkeypatch: pytest
     assert schema.validate_document(document, "map") == expected
     assert len([d for d in expected if ".land`" in d.message]) == 41
     assert len(seen) == 3  # the first of the 40 areas alike, the one with `land: 7`, the bad id
+
+
+def small_map(cited_at_top: bool, uncited: int | None) -> Document:
+    """A map of four areas, its source cited at its top or not, each area citing its rule but the
+    ``uncited``-th."""
+    areas = [
+        f"  - {{id: h{i}, name: H{i}, panel: main, land: true, water: true, population_limit: 2"
+        + ("" if i == uncited else ', rule: "4.1"')
+        + "}"
+        for i in range(4)
+    ]
+    top = ['rule: "4.1"'] if cited_at_top else []
+    text = "\n".join(
+        ["kind: map", "id: small", "name: Small", "panel: main", *top, "borders: []", "areas:", *areas, ""]
+    )
+    document = read(text, "maps/small.yaml")
+    assert document is not None
+    return document
+
+
+@pytest.mark.parametrize("cited_at_top", [True, False])
+@pytest.mark.parametrize("uncited", [None, 0, 2])
+def test_an_edit_of_a_map_s_areas_is_judged_by_the_areas_read_again_under_the_file_s_condition(
+    cited_at_top: bool, uncited: int | None
+) -> None:
+    """A map file that cites no source for its areas has each area cite its own (the schema's
+    top-level `if`/`then`, which names `areas`): an edit of one area was judged by a walk of the
+    whole file (a tenth of an editor's update of a large map under variants). The condition asks only which keys
+    the file has, so the areas read again are judged alone, under the branch it takes: for a file
+    valid before the edit, the verdict of a walk of the whole file."""
+    document = small_map(cited_at_top, uncited)
+    valid = not schema.validate_document(document, "map")
+    assert valid == (cited_at_top or uncited is None)
+    for first in range(4):
+        kept = schema.items_keep_valid("map", document, ("areas",), first, 1)
+        assert kept == (cited_at_top or uncited != first)

@@ -711,7 +711,17 @@ def items_keep_valid(kind: str, document: Document, path: tuple[str, ...], first
         return False
     if not node.get("minItems", 0) <= len(items) <= node.get("maxItems", len(items)):
         return False
-    return all(_passes(fast, item) for item in items[first : first + count])
+    # What the file's top-level condition asks of each item: its `if` looks at no list, so it
+    # holds of the new reading as of the old one, valid, and its branch judges the items alone.
+    conditioned = _conditional_items(kind, key)
+    assert conditioned is not None  # _judged_by_item found it so
+    branch: Any = None
+    if conditioned:
+        condition, then, otherwise = conditioned
+        branch = then if _holds(condition, document.data) else otherwise
+    return all(
+        _passes(fast, item) and (branch is None or _holds(branch, item)) for item in items[first : first + count]
+    )
 
 
 #: What a list's schema may say for its elements to be judged one by one (annotations aside).
@@ -734,12 +744,101 @@ def _judged_by_item(kind: str, key: str) -> dict[str, Any] | None:
     if any(word not in _ITEM_BY_ITEM and not word.startswith("x-") for word in node):
         return None
     quoted = json.dumps(key)
-    if any(quoted in json.dumps(schema[word]) for word in _LOOKING_IN if word in schema):
+    if any(quoted in json.dumps(schema[word]) for word in _LOOKING_IN if word in schema and word not in _CONDITION):
+        return None
+    if _conditional_items(kind, key) is None:
         return None
     if any(_pattern(pattern).search(key) for pattern in schema.get("patternProperties", {})):
         return None  # the pattern's schema judges the list too
     found: dict[str, Any] = node
     return found
+
+
+#: The keywords of a top-level condition (:func:`_conditional_items`).
+_CONDITION = ("if", "then", "else")
+#: What a schema :func:`_holds` may say: which keys a mapping has, and the logic over such schemas.
+_PRESENCE = frozenset({"required", "not", "anyOf", "allOf", "oneOf"})
+
+
+@functools.cache
+def _conditional_items(kind: str, key: str) -> tuple[Any, ...] | None:
+    """What the top-level `if`/`then`/`else` of files of ``kind`` asks of each item of the list
+    ``key``: ``()`` where it asks nothing (it names no such list, or there is none); ``(if, then,
+    else)`` where `if` asks only which keys the file has (:func:`_holds`: no list's items can
+    change it) and each branch asks only which keys each item of ``key`` has (the branch's schema
+    of an item, or None); None where the condition may look into the list otherwise (the
+    file is then judged whole after an edit of its items). A map file that cites no source for its
+    areas has each area cite its own: `if` the file has no `rule` nor `source`, `then` each area
+    has one."""
+    schema = load_schema(kind)
+    written = {word: schema[word] for word in _CONDITION if word in schema}
+    quoted = json.dumps(key)
+    if not any(quoted in json.dumps(part) for part in written.values()):
+        return ()
+    condition = written.get("if")
+    if condition is None or not _presence_only(condition):
+        return None
+    branches: list[Any] = []
+    for word in ("then", "else"):
+        branch = written.get(word)
+        if branch is None or quoted not in json.dumps(branch):
+            if branch is not None and not _presence_only(branch):
+                return None  # a branch that asks of the file more than which keys it has
+            branches.append(None)
+            continue
+        if not isinstance(branch, dict) or any(word != "properties" and not _annotation(word) for word in branch):
+            return None
+        properties = branch.get("properties")
+        listed = properties.get(key) if isinstance(properties, dict) and list(properties) == [key] else None
+        if not isinstance(listed, dict) or any(word != "items" and not _annotation(word) for word in listed):
+            return None
+        items = listed.get("items")
+        if not _presence_only(items):
+            return None
+        branches.append(items)
+    return (condition, *branches)
+
+
+def _presence_only(schema: Any) -> bool:
+    """Whether ``schema`` asks nothing but which keys a mapping has (`required`, combined with
+    `not`, `anyOf`, `allOf`, `oneOf`; annotations aside): what :func:`_holds` decides."""
+    if not isinstance(schema, dict):
+        return False
+    for word, value in schema.items():
+        if _annotation(word):
+            continue
+        if word not in _PRESENCE:
+            return False
+        if word == "required":
+            if not isinstance(value, list) or not all(isinstance(one, str) for one in value):
+                return False
+        elif word == "not":
+            if not _presence_only(value):
+                return False
+        elif not isinstance(value, list) or not value or not all(_presence_only(one) for one in value):
+            return False
+    return True
+
+
+def _holds(schema: Any, data: Any) -> bool:
+    """Whether ``data`` passes ``schema``, one :func:`_presence_only` says it can decide: as JSON
+    Schema has it, `required` holds of any value that is not a mapping."""
+    for word, value in schema.items():
+        if word == "required":
+            if isinstance(data, dict) and not all(one in data for one in value):
+                return False
+        elif word == "not":
+            if _holds(value, data):
+                return False
+        elif word == "anyOf":
+            if not any(_holds(one, data) for one in value):
+                return False
+        elif word == "allOf":
+            if not all(_holds(one, data) for one in value):
+                return False
+        elif word == "oneOf" and sum(_holds(one, data) for one in value) != 1:
+            return False
+    return True
 
 
 @functools.cache
