@@ -569,3 +569,38 @@ def test_the_fence_catches_a_shared_check_that_reads_what_its_findings_are_not_s
     assert m002.made_of == ("areas", "borders")
     with pytest.raises(UndeclaredReadError, match="borders"):
         list(m002.run(fenced(model, ("areas",))))
+
+
+def _held_by_an_empty_variant(base: str) -> tuple[Ruleset, Ruleset]:
+    """The models of the shipped ruleset ``base`` and of a variant of it that changes nothing,
+    analysed as one command of both analyses them (one resolver, the memos they share)."""
+    from civrules.pipeline import Shared
+    from civrules.resolve import Resolver
+
+    variant = f"kind: ruleset\nid: zz-empty\nname: Empty\nextends: {base}\n"
+    workspace = CachedWorkspace({"rulesets/zz-empty.yaml": variant})
+    resolver, shared = Resolver(workspace), Shared(2)
+    models = []
+    for name in (base, "zz-empty"):
+        with shared.ruleset():
+            loaded = workspace.load_ruleset(workspace.manifests()[name])
+            model = analyse(workspace, loaded, resolver=resolver).model
+        assert model is not None, name
+        models.append(model)
+    return models[0], models[1]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(
+    "base", sorted(name for name, one in CachedWorkspace().manifests().items() if not one.data.get("extends"))
+)
+def test_a_variant_that_changes_nothing_holds_each_field_its_checks_findings_are_made_of(base: str) -> None:
+    """A check made of some fields is run once for every ruleset holding them, the very objects
+    (:func:`civrules.checks.made_of`): a field the model made anew in each ruleset, equal but not
+    the same (Advanced Civilization's map files and every family's player range, each built
+    again; Imperial Settlers' and Sid Meier's collections, built without the assembly's memo), had
+    those checks run again in each variant of a base, for nothing."""
+    model, variant = _held_by_an_empty_variant(base)
+    made_of = {one for entry in SHARED if entry.family == model.family for one in entry.made_of or ()}
+    assert made_of
+    assert [name for name in sorted(made_of) if getattr(variant, name) is not getattr(model, name)] == []

@@ -698,6 +698,15 @@ def description_of(manifest: Document) -> str | None:
     return " ".join(found.split()) if isinstance(found, str) and found.strip() else None
 
 
+def player_range(players: Mapping[str, Any]) -> tuple[int, int]:
+    """The least and most players of a ruleset's `players` range (as written; 0 where it says
+    none), for :attr:`Ruleset.players`. Made through
+    :func:`civrules.model.assembly.made_of` (``made_of(player_range, players)``), a variant that
+    leaves its base's range alone holds the base's very tuple: a check whose findings are made
+    of it (:func:`civrules.checks.made_of`) is then run once for both."""
+    return (players.get("min", 0), players.get("max", 0))
+
+
 def best_players(players: object) -> int | None:
     """The number of players a ruleset's `players` range (as written) says the game is best with
     (`best`), for :attr:`Ruleset.best_players`; None where it names none."""

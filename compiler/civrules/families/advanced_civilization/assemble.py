@@ -86,6 +86,7 @@ from civrules.model import (
     best_players,
     description_of,
     known,
+    player_range,
     rule_index_of,
     rules_of,
     setting_of,
@@ -786,6 +787,13 @@ def build_map_files(documents: Sequence[Document]) -> tuple[MapFile, ...]:
     return tuple(found)
 
 
+def _map_files(*documents: Document) -> tuple[MapFile, ...]:
+    """:func:`build_map_files` of the map documents, made through the assembly's memo
+    (:func:`~civrules.model.assembly.made_of`): a variant reading its base's maps holds the base's
+    very tuple, so the checks made of it (M011, M020 ...) are run once for both."""
+    return build_map_files(documents)
+
+
 def build_trade_stacks(value: Any, origin: Origin) -> TradeStacks:
     written = value if isinstance(value, dict) else {}
     stacks = []
@@ -1262,7 +1270,7 @@ def _build_ruleset(resolved: Resolved) -> Ruleset:
         family=FAMILY_ID,
         manifest=Origin(resolved.manifest, ()),
         extends=data.get("extends"),
-        players=(players.get("min", 0), players.get("max", 0)),
+        players=made_of(player_range, players),
         best_players=best_players(players),
         description=description_of(resolved.manifest),
         credit_policy=data.get("credit_policy") or {},
@@ -1280,7 +1288,9 @@ def _build_ruleset(resolved: Resolved) -> Ruleset:
         borders=borders,
         flood_plains=plains,
         volcanoes=volcanoes,
-        map_files=build_map_files(documents),
+        map_files=made_of(
+            _map_files, *(d for d in documents if isinstance(d.data, dict) and d.data.get("kind") == "map")
+        ),
         trade_stacks=made_of(build_trade_stacks, *stacks) if stacks is not None else None,
         total_cards=TotalCards(total[1], total[0].get("count") if isinstance(total[0], dict) else None)
         if total is not None

@@ -7,7 +7,7 @@ carry its code, unless the ruleset uses a custom faction deck for it.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from civrules.families.imperial_settlers.decks import DeckRule, deck_rule
@@ -20,11 +20,13 @@ from civrules.model import (
     best_players,
     description_of,
     known,
+    player_range,
     rule_index_of,
     rules_of,
     setting_of,
     source_of,
 )
+from civrules.model.assembly import assembles, made_of
 from civrules.support.values import frozen_value
 
 if TYPE_CHECKING:  # the register imports this room; resolution imports the register
@@ -774,7 +776,7 @@ def _base(entry: Entry) -> dict[str, Any]:
     }
 
 
-def _raze_added(resolved: Resolved, factions: Sequence[Faction]) -> dict[str, int]:
+def _raze_added(resolved: Resolved, factions: Iterable[Faction]) -> dict[str, int]:
     """The raze tokens a defence token (the `defence` setting, p7) and a Samurai (the factions'
     `samurai` rule, p11) add to razing their location, each read where it is written (0 where it
     is not: the price is then the action's own)."""
@@ -787,22 +789,75 @@ def _raze_added(resolved: Resolved, factions: Sequence[Faction]) -> dict[str, in
     }
 
 
+# Each collection a check's findings are made of (:func:`civrules.checks.made_of`) is built of
+# the entries it reads alone (:func:`~civrules.model.assembly.assembles`): within a session's memo,
+# a variant keeping its base's entries holds the base's very collection, and those checks are run
+# once for both.
+
+
+def _deck_of(entry: Entry) -> Deck:
+    raw = entry.raw
+    return Deck(
+        **_base(entry), prefix=str(raw.get("prefix", "")), size=int(raw.get("size", 0)), faction=raw.get("faction")
+    )
+
+
+@assembles("decks")
+def _decks(resolved: Resolved) -> Collection[Deck]:
+    return Collection.of("decks", [_deck_of(e) for e in resolved.collections.get("decks", [])])
+
+
+@assembles("decks", "cards")
+def _cards(resolved: Resolved) -> Collection[Card]:
+    """The cards, each with the deck its prefix names (so made of the decks' entries too)."""
+    prefixes = {deck.prefix: deck.id for deck in map(_deck_of, resolved.collections.get("decks", []))}
+    return Collection.of("cards", [_card(e, prefixes) for e in resolved.collections.get("cards", [])])
+
+
+@assembles("factions")
+def _factions(resolved: Resolved) -> Collection[Faction]:
+    return Collection.of("factions", [_faction(e) for e in resolved.collections.get("factions", [])])
+
+
+@assembles("faction_decks")
+def _faction_decks(resolved: Resolved) -> Collection[FactionDeck]:
+    return Collection.of("faction_decks", [_faction_deck(e) for e in resolved.collections.get("faction_decks", [])])
+
+
+@assembles("components")
+def _components(resolved: Resolved) -> Collection[Component]:
+    return Collection.of(
+        "components",
+        [
+            Component(**_base(e), count=e.raw.get("count"), minimum=e.raw.get("minimum"), note=_note(e.raw))
+            for e in resolved.collections.get("components", [])
+        ],
+    )
+
+
+@assembles("goods")
+def _goods_of(resolved: Resolved) -> Collection[Good]:
+    return Collection.of(
+        "goods",
+        [
+            Good(
+                **_base(e),
+                resource=bool(e.raw.get("resource", False)),
+                token=bool(e.raw.get("token", False)),
+                stands_for=tuple(e.raw.get("stands_for") or ()),
+                note=_note(e.raw),
+            )
+            for e in resolved.collections.get("goods", [])
+        ],
+    )
+
+
 def build_model(resolved: Resolved) -> ImperialSettlersRuleset:
     """The model of a resolved Imperial Settlers ruleset (the family's ``assemble`` hook)."""
     data = resolved.data
     entries = resolved.collections
-    decks = [
-        Deck(
-            **_base(e),
-            prefix=str(e.raw.get("prefix", "")),
-            size=int(e.raw.get("size", 0)),
-            faction=e.raw.get("faction"),
-        )
-        for e in entries.get("decks", [])
-    ]
-    prefixes = {deck.prefix: deck.id for deck in decks}
     players = data.get("players") or {}
-    factions = [_faction(e) for e in entries.get("factions", [])]
+    factions = _factions(resolved)
     added = _raze_added(resolved, factions)
     foundation = setting_of(resolved.data, resolved.settings, resolved.setting_origins, "foundation")
     founded = _names(foundation[0].get("owner_gains")) if foundation and isinstance(foundation[0], Mapping) else ()
@@ -812,7 +867,7 @@ def build_model(resolved: Resolved) -> ImperialSettlersRuleset:
         family=resolved.family.id,
         manifest=Origin(resolved.manifest, ()),
         extends=data.get("extends"),
-        players=(players.get("min", 0), players.get("max", 0)),
+        players=made_of(player_range, players),
         best_players=best_players(players),
         description=description_of(resolved.manifest),
         rule_index=rule_index_of(resolved.rule_index),
@@ -825,29 +880,11 @@ def build_model(resolved: Resolved) -> ImperialSettlersRuleset:
         setting_origins=dict(resolved.setting_origins),
         layers=dict(resolved.layers),
         names=dict(resolved.names),
-        cards=Collection.of("cards", [_card(e, prefixes) for e in entries.get("cards", [])]),
-        factions=Collection.of("factions", factions),
-        faction_decks=Collection.of("faction_decks", [_faction_deck(e) for e in entries.get("faction_decks", [])]),
-        components=Collection.of(
-            "components",
-            [
-                Component(**_base(e), count=e.raw.get("count"), minimum=e.raw.get("minimum"), note=_note(e.raw))
-                for e in entries.get("components", [])
-            ],
-        ),
-        goods=Collection.of(
-            "goods",
-            [
-                Good(
-                    **_base(e),
-                    resource=bool(e.raw.get("resource", False)),
-                    token=bool(e.raw.get("token", False)),
-                    stands_for=tuple(e.raw.get("stands_for") or ()),
-                    note=_note(e.raw),
-                )
-                for e in entries.get("goods", [])
-            ],
-        ),
+        cards=_cards(resolved),
+        factions=factions,
+        faction_decks=_faction_decks(resolved),
+        components=_components(resolved),
+        goods=_goods_of(resolved),
         colours=Collection.of("colours", [Fact(**_base(e)) for e in entries.get("colours", [])]),
         location_kinds=Collection.of(
             "location_kinds",
@@ -863,7 +900,7 @@ def build_model(resolved: Resolved) -> ImperialSettlersRuleset:
                 for e in entries.get("card_anatomy", [])
             ],
         ),
-        decks=Collection.of("decks", decks),
+        decks=_decks(resolved),
         phases=Collection.of(
             "phases",
             [

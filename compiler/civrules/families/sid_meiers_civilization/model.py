@@ -20,8 +20,10 @@ from civrules.model import (
     best_players,
     description_of,
     known,
+    player_range,
     rule_index_of,
 )
+from civrules.model.assembly import assembles, made_of
 from civrules.resolve import Resolved
 from civrules.support.values import frozen_value
 
@@ -472,18 +474,34 @@ def _collection(resolved: Resolved, name: str) -> Collection[Any]:
     return Collection.of(name, items)
 
 
+def _assembled(name: str) -> Callable[[Resolved], Collection[Any]]:
+    """The builder of the collection ``name``, which reads its entries alone: within a session's
+    memo (:func:`~civrules.model.assembly.assembles`), a variant keeping its base's entries holds
+    the base's very collection, so the checks made of it are run once for both."""
+
+    @assembles(name)
+    def build(resolved: Resolved) -> Collection[Any]:
+        return _collection(resolved, name)
+
+    return build
+
+
+#: Each collection's builder (:func:`_assembled`), made once: the memo knows a builder by identity.
+_ASSEMBLED = {name: _assembled(name) for name in BUILDERS}
+
+
 def build_ruleset(resolved: Resolved) -> CivilizationRuleset:
     """The model of a resolved ruleset of this family (the family's ``assemble`` hook)."""
     data = resolved.data
     players = data.get("players") or {}
-    collections: dict[str, Collection[Any]] = {name: _collection(resolved, name) for name in BUILDERS}
+    collections: dict[str, Collection[Any]] = {name: _ASSEMBLED[name](resolved) for name in BUILDERS}
     return CivilizationRuleset(
         id=data["id"],
         name=data["name"],
         family=resolved.family.id,
         manifest=Origin(resolved.manifest, ()),
         extends=data.get("extends"),
-        players=(players.get("min", 0), players.get("max", 0)),
+        players=made_of(player_range, players),
         best_players=best_players(players),
         description=description_of(resolved.manifest),
         rule_index=rule_index_of(resolved.rule_index),
