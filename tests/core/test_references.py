@@ -214,3 +214,43 @@ def test_the_reference_walk_costs_a_look_up_per_node_once_it_has_met_the_shapes(
     ]
     work = calls_made(lambda: [list(find_references(schema, nodes, card)) for card in cards])
     assert work <= 19 * sum(nodes_in(card) for card in cards)
+
+
+@pytest.mark.slow  # eight runs of X001 over a shipped ruleset: 0.3 s
+def test_rulesets_holding_one_collection_look_each_unknown_id_up_in_it_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    """X001's "did you mean" looked every unknown id up again in each ruleset, though a base and
+    its variants that leave a collection alone hold the very same one (an area renamed in a base
+    under ten variants and a chain: thirteen lookups of each of its referrers' ids). Within a
+    session's memo, one lookup is given to each ruleset holding the collection; a ruleset holding
+    another collection (a variant that adds an area) looks it up in its own, and may be given
+    another answer. The diagnostics are those of each ruleset checked alone."""
+    import dataclasses
+    import difflib
+
+    from civrules.checks.references import check_references
+    from civrules.model import Collection
+    from civrules.schema.references import Remembered, remembering
+    from tests.rulefiles import shipped_analysis
+
+    model = shipped_analysis("advanced-civilization").model
+    assert model is not None
+    (gone,) = [area for area in model.areas if area.id == "thebes"]
+    kept = Collection.of("areas", [area for area in model.areas if area is not gone])
+    renamed = dataclasses.replace(gone, id="thebez", raw={**gone.raw, "id": "thebez"})
+    added = Collection.of("areas", [*kept, renamed])
+    rulesets = [dataclasses.replace(model, id=name, areas=kept) for name in ("base", "v1", "v2")]
+    rulesets.append(dataclasses.replace(model, id="v3", areas=added))
+    alone = [list(check_references(one)) for one in rulesets]
+    assert {d.suggestion for d in alone[0]} == {"athens"} and {d.suggestion for d in alone[3]} == {"thebez"}
+    lookups: list[str] = []
+    looked = difflib.get_close_matches
+
+    def counted(word: str, *args: Any, **kwargs: Any) -> list[str]:
+        lookups.append(word)
+        return looked(word, *args, **kwargs)
+
+    monkeypatch.setattr(difflib, "get_close_matches", counted)
+    with remembering(Remembered()):
+        shared = [list(check_references(one)) for one in rulesets]
+    assert shared == alone
+    assert lookups == ["thebes", "thebes"]  # once for the three holding one collection, once for v3

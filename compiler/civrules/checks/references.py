@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import re
+import sys
 from collections import Counter
 from collections.abc import Iterator, Mapping
 from functools import partial
@@ -11,7 +12,7 @@ from typing import Any
 
 from civrules.checks import check, diagnostic, entity_word
 from civrules.diagnostics import Diagnostic, Related, Severity, Span
-from civrules.diagnostics.suggest import Vocabulary, mean
+from civrules.diagnostics.suggest import LONGEST, QUERIES, Vocabulary, mean
 from civrules.diagnostics.words import named_path
 from civrules.families import CollectionSpec, family_named
 from civrules.load.reader import string_scalar
@@ -135,6 +136,36 @@ def closest(name: str, collection: Collection[Entity]) -> str | None:
     return Vocabulary(collection.ids(), queries=1).closest(name)
 
 
+class _Asked:
+    """One ruleset's questions to the vocabulary of a collection's ids: at most
+    :data:`~civrules.diagnostics.suggest.QUERIES` distinct ids looked up, as a
+    :class:`Vocabulary` of its own answers them. The answers are the collection's
+    (:func:`_vocabulary`): a base and each variant holding its very collection look an id up
+    once, not once each (a renamed area's referrers under ten variants: thirteen lookups)."""
+
+    __slots__ = ("_asked", "_vocabulary")
+
+    def __init__(self, collection: Collection[Entity]) -> None:
+        self._vocabulary = _vocabulary(collection)
+        self._asked: set[str] = set()
+
+    def closest(self, word: str) -> str | None:
+        if word not in self._asked:
+            if len(self._asked) >= QUERIES or len(word) > LONGEST:
+                return None
+            self._asked.add(word)
+        return self._vocabulary.closest(word)
+
+
+def _vocabulary(collection: Collection[Entity]) -> Vocabulary:
+    """The vocabulary of the collection's ids, with no bound on its questions (:class:`_Asked`
+    bounds each ruleset's): one while a session's memo holds the collection."""
+    found: Vocabulary = remembered(
+        collection, (_vocabulary,), lambda: Vocabulary(collection.ids(), queries=sys.maxsize)
+    )
+    return found
+
+
 @check("X001", "unknown-reference", Severity.ERROR)
 def check_references(ruleset: Ruleset) -> Iterator[Diagnostic]:
     """
@@ -150,7 +181,7 @@ def check_references(ruleset: Ruleset) -> Iterator[Diagnostic]:
         items:
           - {id: torch, needs: [lanturn], rule: "2.1"}   # FAIL: did you mean `lantern`?
     """
-    vocabularies: dict[str, Vocabulary] = {}  # one per collection: each misspelling looked up once
+    vocabularies: dict[str, _Asked] = {}  # one per collection: each misspelling looked up once
     # A removal still referred to is one mistake at the variant's `remove` line, however many
     # referrers the base has: one V006 there, with a note at each referrer.
     dangling: dict[tuple[str, str], list[tuple[Related, int, tuple[str | int, ...], tuple[str | int, ...]]]] = {}
@@ -167,7 +198,7 @@ def check_references(ruleset: Ruleset) -> Iterator[Diagnostic]:
             )
             continue
         if collection.name not in vocabularies:
-            vocabularies[collection.name] = Vocabulary(collection.ids())
+            vocabularies[collection.name] = _Asked(collection)
         suggestion = vocabularies[collection.name].closest(target)
         hint = mean(target, suggestion) if suggestion else f"no {collection.name} entry has this id"
         span: Span = origin.span(*sub)
