@@ -25,6 +25,7 @@ from typing import Any
 
 import pytest
 
+from civrules import checks
 from civrules.checks import ALL_COLLECTIONS, RULE_INDEX, SETTINGS, Check, setting
 from civrules.checks.catalogue import all_checks
 from civrules.families import Family, families
@@ -604,3 +605,25 @@ def test_a_variant_that_changes_nothing_holds_each_field_its_checks_findings_are
     made_of = {one for entry in SHARED if entry.family == model.family for one in entry.made_of or ()}
     assert made_of
     assert [name for name in sorted(made_of) if getattr(variant, name) is not getattr(model, name)] == []
+
+
+def _shared_parts() -> list[Any]:
+    """Each part of a check whose findings are made of some fields alone (:func:`made_of` on a
+    helper: M021's memberships, its hints' layers read apart), with the check it serves."""
+    from civrules.families.advanced_civilization.checks import regions
+
+    return [pytest.param(regions._memberships, "M021", id="M021-memberships")]
+
+
+@pytest.mark.parametrize(("part", "code"), _shared_parts())
+@pytest.mark.parametrize("fixtures", [False, pytest.param(True, marks=pytest.mark.slow)])
+def test_a_shared_part_of_a_check_reads_nothing_but_what_it_is_made_of(part: Any, code: str, fixtures: bool) -> None:
+    """A check's part made of some fields (M021's findings, without the hint the layers choose) is
+    given to every ruleset holding them, as a shared check's findings are: it may read nothing
+    else of the ruleset, on every shipped ruleset of its family and every fixture of its check."""
+    fields = getattr(part, checks.MADE_OF)
+    entry = _one(code)
+    models = tuple(_fixture_models(code)) if fixtures else _models_of(entry)
+    assert models
+    for model in models:
+        assert list(part(fenced(model, fields))) == list(part(model)), model.id

@@ -36,6 +36,7 @@ if TYPE_CHECKING:
 #: A check's function: a family's checks take the family's model (a subclass of the core's Ruleset).
 CheckFunction = Callable[[Any], Iterable[Diagnostic]]
 R = TypeVar("R", bound="Ruleset")
+T = TypeVar("T")
 
 
 @frozen_value
@@ -120,7 +121,7 @@ def check(
 MADE_OF = "__civrules_made_of__"
 
 
-def made_of(*fields: str) -> Callable[[Callable[[R], Iterable[Diagnostic]]], Callable[[R], Iterator[Diagnostic]]]:
+def made_of(*fields: str) -> Callable[[Callable[[R], Iterable[T]]], Callable[[R], Iterator[T]]]:
     """A check whose findings are made of the model's ``fields`` and nothing else of the ruleset
     (its id, layers, files and other settings unread): collections, and settings (the model's
     fields made of them).
@@ -139,14 +140,14 @@ def made_of(*fields: str) -> Callable[[Callable[[R], Iterable[Diagnostic]]], Cal
     if not fields:
         raise ValueError("made_of names the fields the findings are made of")
 
-    def decorate(function: Callable[[R], Iterable[Diagnostic]]) -> Callable[[R], Iterator[Diagnostic]]:
+    def decorate(function: Callable[[R], Iterable[T]]) -> Callable[[R], Iterator[T]]:
         @functools.wraps(function)
-        def kept(ruleset: R) -> Iterator[Diagnostic]:
+        def kept(ruleset: R) -> Iterator[T]:
             if not is_remembering():  # a run of one ruleset: nothing to share
                 yield from function(ruleset)
                 return
             parts = [getattr(ruleset, name) for name in fields]
-            found: tuple[Diagnostic, ...] = remembered(
+            found: tuple[T, ...] = remembered(
                 parts[0], (function, *parts[1:]), lambda: tuple(function(ruleset))
             )
             yield from found

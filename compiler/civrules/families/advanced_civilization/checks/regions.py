@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
+from dataclasses import replace
 from functools import partial
 
 from civrules.checks import check, diagnostic, made_of
 from civrules.diagnostics import Diagnostic, Related, Severity, Span, words
 from civrules.families.advanced_civilization.mapgraph import map_graph
-from civrules.families.advanced_civilization.model import Ruleset
+from civrules.families.advanced_civilization.model import Area, Region, Ruleset
 from civrules.model import Origin
 
 
@@ -106,6 +107,31 @@ def check_flood_plain_members(ruleset: Ruleset) -> Iterator[Diagnostic]:
         flood_plains:
           - {id: mesopotamia, areas: [babylon, charax, sumeria]}
     """
+    for found, area, plain in _memberships(ruleset):
+        put_by_a_variant = (
+            area is not None
+            and plain is not None
+            and ruleset.layer(area.origin, "flood_plain") > ruleset.layer(plain.origin, "areas")
+        )
+        if put_by_a_variant and area is not None and plain is not None:
+            # The base's flood plain is changed from the variant too, cited as the change must be
+            # (Q009): the variant's own change, a house rule's until it says otherwise.
+            cite = 'source: "house rule: ..."'
+            appended = f"{{id: {plain.id}, areas: {{append: [{area.id}]}}, {cite}}}"
+            written = f"overlay: {{flood_plains: {{patch: [{appended}]}}}}"
+            found = replace(
+                found, hint=f"add `{area.id}` to `{plain.id}` in this variant (`{written}`), or correct `flood_plain`"
+            )
+        yield found
+
+
+@made_of("areas", "flood_plains", "map_files")
+def _memberships(ruleset: Ruleset) -> Iterator[tuple[Diagnostic, Area | None, Region | None]]:
+    """M021's findings as the base's files show them, each with the area and the flood plain
+    whose layers say whether a variant put the area there (None where they do not matter): made
+    of the areas, the flood plains and the map files alone, and so found once for every ruleset
+    holding them (:func:`~civrules.checks.made_of`); the layers, each ruleset's own, are read by
+    the check."""
     # Members are read from every entry of a flood plain as written (an entry the model drops is
     # M022's), so that one misordered or repeated entry does not show up here as well.
     areas, plains = ruleset.areas, ruleset.flood_plains
@@ -121,15 +147,7 @@ def check_flood_plain_members(ruleset: Ruleset) -> Iterator[Diagnostic]:
             continue
         also = f"; it is listed by `{others[0][0]}`" if others else ""
         hint = f"add `{area.id}` to the areas of `{named.id}`, or correct `flood_plain`"
-        if ruleset.layer(area.origin, "flood_plain") > ruleset.layer(named.origin, "areas"):
-            # A variant put the area there: the base's flood plain is changed from the variant too.
-            # cited as the change must be (Q009): the variant's own change, a house rule's until it says otherwise
-            cite = 'source: "house rule: ..."'
-            written = (
-                f"overlay: {{flood_plains: {{patch: [{{id: {named.id}, areas: {{append: [{area.id}]}}, {cite}}}]}}}}"
-            )
-            hint = f"add `{area.id}` to `{named.id}` in this variant (`{written}`), or correct `flood_plain`"
-        yield diagnostic(
+        found = diagnostic(
             "M021",
             f"`{area.id}` is on flood plain `{named.id}`, but `{named.id}` does not list it{also}",
             area.origin.span("flood_plain"),
@@ -138,40 +156,53 @@ def check_flood_plain_members(ruleset: Ruleset) -> Iterator[Diagnostic]:
             + [Related(span(), f"listed by `{p}`") for p, span in others],
             subjects=(area.id, named.id),
         )
+        yield found, area, named
     for plain_id, members in listed.items():
         for area_id, span in members:
             member = areas.get(area_id)
             if member is None:
                 continue
             if not member.land:
-                yield diagnostic(
-                    "M021",
-                    f"flood plain `{plain_id}` lists `{area_id}`, which is not a land area (4.42)",
-                    span(),
-                    "flood plains are land: take the area off the list",
-                    [Related(member.origin.span("land"), "no land")],
-                    subjects=(plain_id, area_id),
+                yield (
+                    diagnostic(
+                        "M021",
+                        f"flood plain `{plain_id}` lists `{area_id}`, which is not a land area (4.42)",
+                        span(),
+                        "flood plains are land: take the area off the list",
+                        [Related(member.origin.span("land"), "no land")],
+                        subjects=(plain_id, area_id),
+                    ),
+                    None,
+                    None,
                 )
             elif member.flood_plain is None:
-                yield diagnostic(
-                    "M021",
-                    f"flood plain `{plain_id}` lists `{area_id}`, but `{area_id}` has no `flood_plain`",
-                    span(),
-                    f"write `flood_plain: {plain_id}` on the area, or take it off the list",
-                    [Related(member.origin.head(), f"`{area_id}`")],
-                    subjects=(plain_id, area_id, "flood_plain"),
+                yield (
+                    diagnostic(
+                        "M021",
+                        f"flood plain `{plain_id}` lists `{area_id}`, but `{area_id}` has no `flood_plain`",
+                        span(),
+                        f"write `flood_plain: {plain_id}` on the area, or take it off the list",
+                        [Related(member.origin.head(), f"`{area_id}`")],
+                        subjects=(plain_id, area_id, "flood_plain"),
+                    ),
+                    None,
+                    None,
                 )
             elif member.flood_plain != plain_id:
                 own = plains.get(member.flood_plain)
                 if own is None or all(p != own.id for p, _ in listing[area_id]):
                     continue  # X001, or reported at the area above
-                yield diagnostic(
-                    "M021",
-                    f"flood plain `{plain_id}` lists `{area_id}`, but `{area_id}` is on `{member.flood_plain}`",
-                    span(),
-                    "an area is on one flood plain: take it off this list, or move it",
-                    [Related(member.origin.span("flood_plain"), "its flood plain")],
-                    subjects=(plain_id, area_id, member.flood_plain),
+                yield (
+                    diagnostic(
+                        "M021",
+                        f"flood plain `{plain_id}` lists `{area_id}`, but `{area_id}` is on `{member.flood_plain}`",
+                        span(),
+                        "an area is on one flood plain: take it off this list, or move it",
+                        [Related(member.origin.span("flood_plain"), "its flood plain")],
+                        subjects=(plain_id, area_id, member.flood_plain),
+                    ),
+                    None,
+                    None,
                 )
 
 
