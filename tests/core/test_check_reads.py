@@ -30,7 +30,7 @@ from civrules.checks import ALL_COLLECTIONS, RULE_INDEX, SETTINGS, Check, settin
 from civrules.checks.catalogue import all_checks
 from civrules.families import Family, families
 from civrules.model import Collection, Ruleset
-from civrules.pipeline import analyse
+from civrules.pipeline import Analysis, analyse
 from tests.rulefiles import CachedWorkspace, shipped_analysis
 
 #: The fields of a model that hold something made of a setting (the setting's key; Advanced
@@ -572,22 +572,31 @@ def test_the_fence_catches_a_shared_check_that_reads_what_its_findings_are_not_s
         list(m002.run(fenced(model, ("areas",))))
 
 
-def _held_by_an_empty_variant(base: str) -> tuple[Ruleset, Ruleset]:
-    """The models of the shipped ruleset ``base`` and of a variant of it that changes nothing,
-    analysed as one command of both analyses them (one resolver, the memos they share)."""
+def _empty(name: str, base: str) -> str:
+    return f"kind: ruleset\nid: {name}\nname: Empty\nextends: {base}\n"
+
+
+def _with_empty_variants(base: str, count: int) -> list[Analysis]:
+    """The analyses of the shipped ruleset ``base`` and of ``count`` variants of it that change
+    nothing, analysed as one command of them all analyses them (one resolver, the memos they share)."""
     from civrules.pipeline import Shared
     from civrules.resolve import Resolver
 
-    variant = f"kind: ruleset\nid: zz-empty\nname: Empty\nextends: {base}\n"
-    workspace = CachedWorkspace({"rulesets/zz-empty.yaml": variant})
-    resolver, shared = Resolver(workspace), Shared(2)
-    models = []
-    for name in (base, "zz-empty"):
+    names = [f"zz-empty-{i}" for i in range(count)]
+    workspace = CachedWorkspace({f"rulesets/{name}.yaml": _empty(name, base) for name in names})
+    resolver, shared = Resolver(workspace), Shared(count + 1)
+    analyses = []
+    for name in (base, *names):
         with shared.ruleset():
-            loaded = workspace.load_ruleset(workspace.manifests()[name])
-            model = analyse(workspace, loaded, resolver=resolver).model
-        assert model is not None, name
-        models.append(model)
+            analyses.append(analyse(workspace, workspace.load_ruleset(workspace.manifests()[name]), resolver=resolver))
+        assert analyses[-1].model is not None, name
+    return analyses
+
+
+def _held_by_an_empty_variant(base: str) -> tuple[Ruleset, Ruleset]:
+    """The models of the shipped ruleset ``base`` and of a variant of it that changes nothing."""
+    models = [analysis.model for analysis in _with_empty_variants(base, 1)]
+    assert models[0] is not None and models[1] is not None
     return models[0], models[1]
 
 
@@ -627,3 +636,31 @@ def test_a_shared_part_of_a_check_reads_nothing_but_what_it_is_made_of(part: Any
     assert models
     for model in models:
         assert list(part(fenced(model, fields))) == list(part(model)), model.id
+
+
+@pytest.mark.slow
+def test_m021_looks_through_the_flood_plains_once_for_every_ruleset_holding_them(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """M021 read each ruleset's layers (for the hint telling a variant how to list an area it put
+    on a flood plain), so it went through every area and flood plain again in each variant holding
+    its base's: its findings are now made once for them, the layers read for each ruleset's hint
+    alone. The diagnostics are those of each ruleset analysed alone."""
+    from civrules.families.advanced_civilization.checks import regions
+
+    looks: list[str] = []
+    spans = regions.member_spans
+
+    def counted(ruleset: Any) -> Any:
+        looks.append(ruleset.id)
+        return spans(ruleset)
+
+    monkeypatch.setattr(regions, "member_spans", counted)
+    analyses = _with_empty_variants("advanced-civilization", 2)
+    assert looks and set(looks) == {"advanced-civilization"}  # the base alone: its variants are given what it found
+    for analysis in analyses:
+        name = analysis.loaded.id
+        own = {f"rulesets/{name}.yaml": _empty(name, "advanced-civilization")} if name.startswith("zz-") else {}
+        workspace = CachedWorkspace(own)
+        alone = analyse(workspace, workspace.load_ruleset(workspace.manifests()[analysis.loaded.id]))
+        assert alone.diagnostics == analysis.diagnostics, analysis.loaded.id
