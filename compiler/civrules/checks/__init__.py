@@ -147,9 +147,7 @@ def made_of(*fields: str) -> Callable[[Callable[[R], Iterable[T]]], Callable[[R]
                 yield from function(ruleset)
                 return
             parts = [getattr(ruleset, name) for name in fields]
-            found: tuple[T, ...] = remembered(
-                parts[0], (function, *parts[1:]), lambda: tuple(function(ruleset))
-            )
+            found: tuple[T, ...] = remembered(parts[0], (function, *parts[1:]), lambda: tuple(function(ruleset)))
             yield from found
 
         setattr(kept, MADE_OF, fields)
