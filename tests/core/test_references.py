@@ -228,12 +228,13 @@ def test_rulesets_holding_one_collection_look_each_unknown_id_up_in_it_once(monk
     import difflib
 
     from civrules.checks.references import check_references
+    from civrules.families.advanced_civilization.model import Ruleset as CivilizationRuleset
     from civrules.model import Collection
     from civrules.schema.references import Remembered, remembering
     from tests.rulefiles import shipped_analysis
 
     model = shipped_analysis("advanced-civilization").model
-    assert model is not None
+    assert isinstance(model, CivilizationRuleset)
     (gone,) = [area for area in model.areas if area.id == "thebes"]
     kept = Collection.of("areas", [area for area in model.areas if area is not gone])
     renamed = dataclasses.replace(gone, id="thebez", raw={**gone.raw, "id": "thebez"})
