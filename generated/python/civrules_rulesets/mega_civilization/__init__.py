@@ -17,7 +17,7 @@ from __future__ import annotations
 import importlib as _importlib
 
 for _name, _least, _wanted in (
-    ("civrules_runtime", (2, 14), "civrules-runtime>=2.14,<3"),
+    ("civrules_runtime", (2, 15), "civrules-runtime>=2.15,<3"),
     ("civrules_runtime_advanced_civilization", (2, 9), "civrules-runtime-advanced-civilization>=2.9,<3"),
 ):
     try:
