@@ -861,7 +861,9 @@ def check_cited_changes(ruleset: Ruleset) -> Iterator[Diagnostic]:
     operation's `with:` (or `append`, `insert` items), with no `rule:` or `source:` on the
     field, on what its list operations write, or on the patch entry. Deleting a fact writes
     none, and needs no citation: `null`, a list's `remove:`; nor does an `{unknown: why}` or a `note`;
-    nor a patch that sets every field it names to the value it has (V013 tells that one).
+    nor a patch that sets every field it names to the value it has (V013 tells that one), nor
+    entries of the variant that leave a field as its base has it (a change written over by one
+    restoring the base's value: V012 tells it).
     Every patch entry whose facts a field still holds answers for them, not only the last entry
     that changed it: two entries appending to one list each cite what they append, and an entry
     whose every fact a later one wrote over or deleted needs no citation any more. A setting
@@ -906,7 +908,7 @@ def check_cited_changes(ruleset: Ruleset) -> Iterator[Diagnostic]:
         # last changer alone, which may have left them: an append after an append, a `remove:`).
         uncited: dict[tuple[str, NodePath], tuple[Origin, list[str]]] = {}
         for name, _ in origin.changes:
-            if name in CITATION_FIELDS or name == "note":
+            if name in CITATION_FIELDS or name == "note" or _restored(origin, name, own, ruleset.layers):
                 continue
             for writer, nodes in cited_writers(origin, name) or ():
                 if ruleset.layers.get(writer.file) == own and not nodes:
@@ -935,6 +937,40 @@ def check_cited_changes(ruleset: Ruleset) -> Iterator[Diagnostic]:
             )
     yield from _uncited_whole_settings(ruleset, family, own)
     yield from _uncited_whole_entities(ruleset, family, own)
+
+
+def _restored(origin: Origin, name: str, own: int, layers: Mapping[str, int]) -> bool:
+    """Whether the entries of the variant (layer ``own``) that changed the field ``name`` of what
+    was read from ``origin``, and no earlier layer's, leave it as its definition writes it: a change
+    written over by one that restores the base's value (V012 tells it). The field then holds the
+    definition's fact, cited there: nothing of the variant's is left to cite."""
+    written = changers(origin, name)
+    if not written or origin.replaced or any(layers.get(change.file) != own for change in written):
+        return False
+    final = next((value for field, _, value in origin.writers if field == name), _ABSENT)
+    node: Any = origin.document.data
+    for part in (*origin.path, name):
+        try:
+            node = node[part]
+        except (KeyError, IndexError, TypeError):
+            return False
+    return _same_fact(node, final)
+
+
+#: No value recorded (a field whose writers are not logged).
+_ABSENT = object()
+
+
+def _same_fact(one: Any, other: Any) -> bool:
+    """Whether two values are the same fact: equal, and of the same type at every level (`1` is
+    not `true`)."""
+    if type(one) is not type(other):
+        return False
+    if isinstance(one, dict):
+        return one.keys() == other.keys() and all(_same_fact(one[k], other[k]) for k in one)
+    if isinstance(one, list):
+        return len(one) == len(other) and all(_same_fact(a, b) for a, b in zip(one, other, strict=True))
+    return bool(one == other)
 
 
 def _elements_cite(family: Family | None, setting: str) -> bool:

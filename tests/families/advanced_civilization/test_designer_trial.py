@@ -782,3 +782,29 @@ def test_a_base_value_a_patch_makes_wrong_is_told_at_the_patch() -> None:
     assert s003.message.startswith("`coastal: true`, as the base gives it, does not fit `water: false` written here")
     assert s003.hint == "write `coastal: false` in this patch beside `water`"
     assert [r.label for r in s003.related] == ["the base's value", "the base definition"]
+
+
+def test_a_change_written_over_by_the_bases_value_is_not_asked_for_a_citation() -> None:
+    """Round 30: Pottery patched to 55 (cited), then patched back to its base's 45 (uncited) was
+    V012 at the first patch and Q009 at the second, "`cost` is changed with no citation": the
+    field holds the base's value, cited in the base; V012 alone tells the mistake. A second
+    patch writing a value of its own, uncited, is still Q009."""
+    text = HEAD + (
+        "overlay:\n  civilization_cards:\n    patch:\n"
+        '      - {id: pottery, cost: 55, source: "house rule: dearer pottery"}\n'
+        "      - {id: pottery, cost: 45}\n"
+    )
+    assert [d.code for d in problems(analysed(text))] == ["V012"]
+    dearer = problems(analysed(text.replace("cost: 45", "cost: 65")))
+    assert sorted(d.code for d in dearer) == ["Q009", "V012"]
+
+
+def test_a_setting_changed_then_restored_is_not_asked_for_a_citation() -> None:
+    """The same of a setting restated at the manifest's top level, then patched back to the
+    base's 8 commodity cards under `overlay.settings`."""
+    text = HEAD + (
+        'hand_limit: {commodity_cards: 9, source: "house rule: nine"}\n'
+        "overlay:\n  settings:\n    hand_limit: {commodity_cards: 8}\n"
+    )
+    assert [d.code for d in problems(analysed(text))] == ["V012"]
+    assert sorted(d.code for d in problems(analysed(text.replace("cards: 8}", "cards: 10}")))) == ["Q009", "V012"]
