@@ -695,7 +695,7 @@ def one_per_change(
     grouped = list(diagnostics)
     for members in several:
         first, others = diagnostics[members[0]], [diagnostics[at] for at in members[1:]]
-        about = [other.subjects[0] if other.subjects else other.message for other in others]
+        about = _told_apart(first, others)
         moved = first in moved_from
         notes = [*first.related]
         for other in others:
@@ -712,6 +712,19 @@ def one_per_change(
         )
         dropped.update(members[1:])
     return [diagnostic for at, diagnostic in enumerate(grouped) if at not in dropped]
+
+
+def _told_apart(first: Diagnostic, others: list[Diagnostic]) -> list[str]:
+    """What names each of ``others`` (findings told as one with ``first``) apart: its first subject
+    that not every one of them has, else its first subject, else its message. Findings of one
+    change are often about one entity each time (an area made inland, at every border of it):
+    their first subject, that entity's, named it over and over, not what each is about."""
+    shared = set(first.subjects).intersection(*(other.subjects for other in others))
+    named = []
+    for other in others:
+        own = [subject for subject in other.subjects if subject not in shared]
+        named.append(own[0] if own else other.subjects[0] if other.subjects else other.message)
+    return named
 
 
 def _finding(diagnostic: Diagnostic) -> tuple[str, Severity, Span | None]:

@@ -808,3 +808,15 @@ def test_a_setting_changed_then_restored_is_not_asked_for_a_citation() -> None:
     )
     assert [d.code for d in problems(analysed(text))] == ["V012"]
     assert sorted(d.code for d in problems(analysed(text.replace("cards: 8}", "cards: 10}")))) == ["Q009", "V012"]
+
+
+def test_the_findings_of_one_change_are_each_named_by_what_tells_them_apart() -> None:
+    """Round 30: Antiochia made inland broke its four `both` borders, told as one M002 at the
+    patch: "this change makes 3 more findings of the kind: `antiochia`, `antiochia`,
+    `antiochia`", the area every border shares. Each further border is named by its other side."""
+    text = HEAD + (
+        "overlay:\n  areas:\n    patch:\n"
+        '      - {id: antiochia, water: false, coastal: false, source: "house rule: Antiochia is inland"}\n'
+    )
+    (m002,) = [d for d in analysed(text).diagnostics if d.code == "M002"]
+    assert m002.message.endswith("this change makes 3 more findings of the kind: `galatia`, `phoenicia`, `salamis`")
