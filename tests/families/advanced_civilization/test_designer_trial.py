@@ -820,3 +820,46 @@ def test_the_findings_of_one_change_are_each_named_by_what_tells_them_apart() ->
     )
     (m002,) = [d for d in analysed(text).diagnostics if d.code == "M002"]
     assert m002.message.endswith("this change makes 3 more findings of the kind: `galatia`, `phoenicia`, `salamis`")
+
+
+def _quoted_after(hint: str, lead: str) -> str:
+    """The code a hint quotes right after ``lead``."""
+    return hint.split(lead, 1)[1].split("`", 2)[1]
+
+
+def test_a_band_a_variant_leaves_outside_its_players_is_narrowed_in_its_overlay() -> None:
+    """Round 30: an Expansion Project variant seating six or more was told P007 "...; in the
+    base's file itself: narrow the band to `{min: 6, max: 7}`", a file the designer cannot
+    edit. The hint writes the narrowing in the variant's `overlay.settings`; followed (with
+    P003's removal of the 5-player count), the variant validates."""
+    text = HEAD.replace("advanced-civilization", "expansion-project") + (
+        'players: {min: 6, source: "house rule: at least six"}\n'
+    )
+    found = problems(analysed(text))
+    assert sorted(d.code for d in found) == ["P003", "P007"]
+    (p007,) = [d for d in found if d.code == "P007"]
+    hint = p007.hint or ""
+    assert "base's file" not in hint
+    settings = _quoted_after(hint, "narrow the band to 6-7 players in `overlay.settings`, ")
+    assert settings == (
+        "deck_compositions: {patch: [{where: {players: {min: 5, max: 7}}, "
+        'with: {players: {min: 6, max: 7}, source: "house rule: ..."}}]}'
+    )
+    fixed = text + (
+        'overlay:\n  player_counts:\n    remove: [{players: 5, why: "house rule: at least six"}]\n'
+        f"  settings:\n    {settings}\n"
+    )
+    assert problems(analysed(fixed)) == []
+
+
+def test_a_hand_limit_band_is_narrowed_in_the_variants_setting_as_the_hint_writes() -> None:
+    """The same in Mega Civilization's hand limit, whose bands are a field of the setting: its
+    list operations are written inside `by_players`, the citation beside them."""
+    text = HEAD.replace("advanced-civilization", "mega-civilization") + (
+        'players: {min: 6, source: "house rule: at least six"}\n'
+    )
+    (p007,) = [d for d in problems(analysed(text)) if d.code == "P007" and "hand-limit" in d.message]
+    assert _quoted_after(p007.hint or "", "narrow the band to 6-11 players in `overlay.settings`, ") == (
+        "hand_limit: {by_players: {patch: [{where: {players: {min: 5, max: 11}}, "
+        'with: {players: {min: 6, max: 11}}}]}, source: "house rule: ..."}'
+    )

@@ -277,22 +277,43 @@ def check_player_bands(ruleset: Ruleset) -> Iterator[Diagnostic]:
             - {players: {min: 5, max: 11}, commodity_cards: 8}
             - {players: {min: 10, max: 18}, commodity_cards: 9}   # FAIL: 10 and 11 twice
     """
-    lists: list[tuple[str, Origin | None, list[_Band]]] = []
+    lists: list[tuple[str, Origin | None, list[_Band], _Overlay]] = []
     hand = ruleset.hand_limit
     if hand is not None and hand.by_players:
         bands = [_Band(i, b.players_min, b.players_max, None) for i, b in enumerate(hand.by_players)]
-        lists.append(("hand-limit band", hand.origin, bands))
+        lists.append(("hand-limit band", hand.origin, bands, _Overlay("settings", "hand_limit", "by_players")))
     compositions = [_Band(i, c.players_min, c.players_max, c.region) for i, c in enumerate(ruleset.deck_compositions)]
-    lists.append(("deck composition", ruleset.setting_origins.get("deck_compositions"), compositions))
+    lists.append(
+        (
+            "deck composition",
+            ruleset.setting_origins.get("deck_compositions"),
+            compositions,
+            _Overlay("settings", "deck_compositions", None),
+        )
+    )
     bonuses = [_Band(i, b.players_min, b.players_max, None) for i, b in enumerate(ruleset.block_bonuses)]
-    lists.append(("block-bonus band", ruleset.setting_origins.get("non_native_block_bonus"), bonuses))
+    lists.append(
+        (
+            "block-bonus band",
+            ruleset.setting_origins.get("non_native_block_bonus"),
+            bonuses,
+            _Overlay("settings", "non_native_block_bonus", None),
+        )
+    )
     for calamity in ruleset.calamities:
         copies = [_Band(i, b.players_min, b.players_max, None) for i, b in enumerate(calamity.copies_by_players)]
-        lists.append((f"`{calamity.id}` copies band", calamity.origin, copies))
+        lists.append(
+            (
+                f"`{calamity.id}` copies band",
+                calamity.origin,
+                copies,
+                _Overlay("calamities", calamity.id, "copies_by_players"),
+            )
+        )
     low, high = ruleset.players
     players = ruleset.setting_origins.get("players")
     supported = [Related(players.span(), "supported players declared here")] if players else []
-    for noun, origin, bands in lists:
+    for noun, origin, bands, overlay in lists:
         if origin is None or not bands:
             continue
         path: tuple[str, ...] = (
@@ -306,7 +327,37 @@ def check_player_bands(ruleset: Ruleset) -> Iterator[Diagnostic]:
         # (Central America's nine players and the Expansion Project's 12-18 band): not held to
         # `players`, only to one band per count.
         within = not noun.endswith("copies band")
-        yield from _misplaced(noun, origin, path, bands, (low, high) if within else (1, 64), supported)
+        yield from _misplaced(noun, origin, path, bands, (low, high) if within else (1, 64), supported, overlay)
+
+
+@frozen_value
+class _Overlay:
+    """Where a variant changes a list of bands: `overlay.settings` and the setting's key (and the
+    field of it that holds the list, a hand limit's `by_players`), or `overlay.calamities` and the
+    calamity's id with its `copies_by_players`."""
+
+    block: str
+    key: str
+    field: str | None
+
+    def band_changed(self, band: _Band, to: tuple[int, int] | None) -> str:
+        """P007's fix as a variant writes it: the band ``band`` given the players ``to``, or
+        removed (None), by the list operations of its overlay (a band is named by its players, and
+        its map region where it has one)."""
+        where = f"{{players: {{min: {band.first}, max: {band.last}}}"
+        where += f", map_region: {band.region}}}" if band.region is not None else "}"
+        cite = 'source: "house rule: ..."'
+        if to is None:
+            operation = f"{{remove: [{where}]}}"
+        elif self.field is None:  # a list setting's elements cite in their `with:`
+            operation = f"{{patch: [{{where: {where}, with: {{players: {{min: {to[0]}, max: {to[1]}}}, {cite}}}}}]}}"
+        else:
+            operation = f"{{patch: [{{where: {where}, with: {{players: {{min: {to[0]}, max: {to[1]}}}}}}}]}}"
+        if self.block == "calamities":
+            return f"in `overlay.calamities`, `patch: [{{id: {self.key}, {self.field}: {operation}, {cite}}}]`"
+        if self.field is None:
+            return f"in `overlay.settings`, `{self.key}: {operation}`"
+        return f"in `overlay.settings`, `{self.key}: {{{self.field}: {operation}, {cite}}}`"
 
 
 @frozen_value
@@ -326,6 +377,7 @@ def _misplaced(
     bands: list[_Band],
     supported_range: tuple[int, int],
     supported: list[Related],
+    overlay: _Overlay,
 ) -> Iterator[Diagnostic]:
     low, high = supported_range
 
@@ -352,6 +404,7 @@ def _misplaced(
                 where(band),
                 f"write `{{min: {last}, max: {first}}}`",
                 subjects=("min", "max"),
+                from_variant=overlay.band_changed(band, (last, first)),
             )
             continue
         if first < low or last > high:
@@ -365,6 +418,11 @@ def _misplaced(
                 narrow if inside[0] <= inside[1] else f"remove the band, or {widen}",
                 supported,
                 subjects=subjects(band),
+                from_variant=(
+                    f"narrow the band to {inside[0]}-{inside[1]} players {overlay.band_changed(band, inside)}"
+                    if inside[0] <= inside[1]
+                    else f"remove the band {overlay.band_changed(band, None)}"
+                ),
             )
             continue
         placed.append((band.region or "", first, band.index, band))
@@ -385,9 +443,20 @@ def _misplaced(
                 _band_hint(later.first, later.last, kept.first, kept.last),
                 [Related(where(kept), "the band written first, which applies")],
                 subjects=(*subjects(kept), *subjects(later)),
+                from_variant=_band_changed(overlay, later, kept.first, kept.last),
             )
         if reach is None or (reach.region or "") != region or (band.last or 0) > (reach.last or 0):
             reach = band
+
+
+def _band_changed(overlay: _Overlay, later: _Band, kept_first: int, kept_last: int) -> str:
+    """:func:`_band_hint`'s fix of the band ``later`` as a variant writes it (:meth:`_Overlay.band_changed`)."""
+    assert later.first is not None and later.last is not None
+    if kept_last < later.last:
+        return f"start this band at {kept_last + 1} players {overlay.band_changed(later, (kept_last + 1, later.last))}"
+    if later.first < kept_first:
+        return f"end this band at {kept_first - 1} players {overlay.band_changed(later, (later.first, kept_first - 1))}"
+    return f"remove this band {overlay.band_changed(later, None)}: the band written first holds all its counts"
 
 
 def _band_hint(first: int, last: int, kept_first: int, kept_last: int) -> str:
