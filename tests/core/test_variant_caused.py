@@ -119,7 +119,10 @@ def test_a_removed_top_technology_is_reported_at_the_removal(tmp_path: Path, mon
     assert shows["file"] == "<civrules>/rulesets/sid-meiers-civilization.yaml"
     assert shows["line"] == _place(base, "top_level: 5")[0]
     assert top["hint"].startswith("from this variant")
-    assert top["hint"].endswith("; in the base's file itself: give the victory technology the top level")
+    assert top["hint"].endswith(
+        "; or patch, in this variant's overlay, the base's fact the note "
+        '"where the base shows it" points at: give the victory technology the top level'
+    )
     assert {d["file"] for d in found} == {"rules/rulesets/house-sid.yaml"}
 
 
@@ -141,7 +144,8 @@ def test_a_wonder_the_variant_makes_cheaper_than_its_discount_is_reported_at_the
     assert wonder["hint"] == (
         "from this variant (the base has no such problem): patch `colossus` in "
         "`overlay.wonders` (`- id: colossus` and the fields to change), or undo this change; "
-        "in the base's file itself: make it less than 9"
+        "or patch, in this variant's overlay, the base's fact the note "
+        '"where the base shows it" points at: make it less than 9'
     )
 
 
@@ -180,7 +184,7 @@ def test_a_problem_of_the_base_in_other_words_in_the_variant_stays_in_the_base(t
     assert t012["file"].endswith("cards/sid-meiers-civilization-wonders.yaml") and "costs 14 and 15" in t012["message"]
     assert t012["hint"] == (
         "this file is the base's: from this variant, patch `colossus` in `overlay.wonders` "
-        "(`- id: colossus` and the fields to change); in the base's file itself: make it less than 14"
+        "(`- id: colossus` and the fields to change), which writes the fix: make it less than 14"
     )
 
 
@@ -241,7 +245,9 @@ def test_a_caused_diagnostic_goes_to_what_the_variant_changes_of_what_its_check_
     assert (moved.span.line, moved.span.column) == _place(PATCHES, needle)
     assert moved.related == (Related(at, "where the base shows it", at_base=True),)
     assert moved.hint is not None and moved.hint.startswith("from this variant") and told in moved.hint
-    assert moved.hint.endswith("; in the base's file itself: fix it")
+    assert moved.hint.endswith(
+        "; or patch, in this variant's overlay, the base's fact the note \"where the base shows it\" points at: fix it"
+    )
 
 
 def test_a_caused_diagnostic_in_or_beside_an_entity_the_variant_patches_goes_to_the_patch() -> None:
@@ -619,4 +625,7 @@ def test_a_suppression_of_one_finding_of_a_grouped_change_silences_that_one_alon
     assert f"this change makes {len(japanese) - 3} more findings" in deals["message"]
     assert japanese[0] not in deals["subjects"] and japanese[1] not in deals["subjects"]
     assert deals["hint"].startswith("from this variant (the base has no such problem): undo or amend the change")
-    assert deals["hint"].endswith("; in the base's file itself: remove `deal`")
+    assert deals["hint"].endswith(
+        "; or patch, in this variant's overlay, the base's fact the note "
+        '"where the base shows it" points at: remove `deal`'
+    )

@@ -501,18 +501,31 @@ def from_the_variant(
         diagnostic = diagnostics[at]
         told[at] = replace(
             diagnostic,
-            hint=_variant_first(f"this file is the base's: from this variant, {way}", diagnostic.hint)
+            hint=_variant_first(f"this file is the base's: from this variant, {way}", diagnostic.hint, ONE_PATCH)
             if diagnostic.from_variant is None
             else f"this file is the base's: from this variant, {diagnostic.from_variant}; or {way}",
         )
     return told
 
 
-def _variant_first(way: str, hint: str | None) -> str:
+#: How :func:`_variant_first` joins a check's own fix to a way that is the patch of the entity or
+#: setting the finding stands in: the fix is what that patch writes.
+ONE_PATCH = "{way}, which writes the fix: {hint}"
+
+#: How :func:`_variant_first` joins a check's own fix to a way that is the variant's change the
+#: finding follows from: the fix is a patch, in the variant's overlay, of the base's fact noted.
+AT_THE_NOTE = (
+    "{way}; or patch, in this variant's overlay, the base's fact the note \"where the base shows it\" points at: {hint}"
+)
+
+
+def _variant_first(way: str, hint: str | None, joined: str) -> str:
     """A hint whose first words are the fix in the file the designer edits (``way``, the
-    variant's), the check's own fix (``hint``, written for the base's file) after it: a designer
-    reads the first clause and acts on it, and the base's file is not theirs to edit."""
-    return f"{way}; in the base's file itself: {hint}" if hint else way
+    variant's), the check's own fix (``hint``, written of the fact it judges) after it, as the
+    variant makes it (``joined``: :data:`ONE_PATCH`, :data:`AT_THE_NOTE`): a check that writes no
+    fix of its own for a variant (:attr:`Diagnostic.from_variant`) was told "in the base's file
+    itself: ...", a file the designer does not edit."""
+    return joined.format(way=way, hint=hint) if hint else way
 
 
 def _said(diagnostic: Diagnostic) -> tuple[str, Severity, Span | None, str]:
@@ -647,7 +660,9 @@ def caused_by_the_variant(
         moved[at] = replace(
             diagnostic,
             span=place,
-            hint=_variant_first(f"from this variant (the base has no such problem): {way}", diagnostic.hint)
+            hint=_variant_first(
+                f"from this variant (the base has no such problem): {way}", diagnostic.hint, AT_THE_NOTE
+            )
             if diagnostic.from_variant is None
             else f"from this variant (the base has no such problem): {diagnostic.from_variant}; or {way}",
             related=(Related(diagnostic.span, "where the base shows it", at_base=True), *diagnostic.related),
