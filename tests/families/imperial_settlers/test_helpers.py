@@ -17,6 +17,7 @@ from civrules.pipeline import analyse
 from tests.browser import Browser
 from tests.conftest import REPO, copy_rulesets
 from tests.families.advanced_civilization.test_helpers import open_offline
+from tests.generated.test_sheet_languages import misplaced, name_languages
 from tests.rulefiles import shipped_analysis
 
 PAGE = REPO / "generated" / "helpers" / "imperial-settlers.html"
@@ -88,6 +89,8 @@ def test_the_card_reference_finds_a_card_by_its_printed_id(browser: Browser) -> 
         page.evaluate("document.getElementById('search').dispatchEvent(new Event('input', {bubbles: true}))")
         every = json.loads(page.evaluate("JSON.stringify(civrules.data('civrules-tables').card_order)"))
         assert page.evaluate("document.querySelectorAll('#card-reference tbody tr').length") == len(every)
+        # Every card's name as the script wrote it, each in its language (round 30).
+        assert misplaced(page.evaluate("document.documentElement.outerHTML"), name_languages("imperial-settlers")) == []
 
 
 def _as_page(given: object) -> object:

@@ -21,6 +21,7 @@ import pytest
 from tests.browser import Browser
 from tests.conftest import REPO
 from tests.families.advanced_civilization.test_helpers import open_offline
+from tests.generated.test_sheet_languages import misplaced, name_languages
 
 GENERATED = REPO / "generated"
 RULESETS = ("sid-meiers-civilization", "sid-meiers-civilization-community")
@@ -93,6 +94,8 @@ def _hold_equal(browser: Browser, draws: int) -> None:
         expected = _package(ruleset_id, draws)
         with open_offline(browser, GENERATED / "helpers" / f"{ruleset_id}.html") as page:
             got = json.loads(page.evaluate(_ASK % json.dumps(expected)))
+            # The names its script wrote (the technologies' table) each in their language (round 30).
+            assert misplaced(page.evaluate("document.documentElement.outerHTML"), name_languages(ruleset_id)) == []
         for key, field in (("place", "ok"), ("needs", "needs"), ("cost", "cost"), ("after", "left")):
             for question, answer in zip(expected[key], got[key], strict=True):
                 assert answer == question[field], f"{ruleset_id} {key}: {question}: the page says {answer}"

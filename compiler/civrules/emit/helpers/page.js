@@ -50,12 +50,54 @@
 
   function render() { renderers.forEach(function (f) { f(); }); }
 
+  /* The names of the data in another language than the page's English, each with its language
+   * (the civrules-languages block the compiler writes, from the data), and a pattern finding them
+   * whole, the longest first. */
+  var foreign = null, names = null;
+  function languages() {
+    if (foreign === null) {
+      var block = document.getElementById("civrules-languages");
+      foreign = block ? JSON.parse(block.textContent) : Object.create(null);
+      var all = Object.keys(foreign).sort(function (a, b) { return b.length - a.length || (a < b ? -1 : a > b ? 1 : 0); });
+      var quoted = all.map(function (n) { return n.replace(/[\\^$.*+?()[\]{}|\/]/g, "\\$&"); });
+      names = all.length ? new RegExp("(?<![\\p{L}\\p{M}\\p{N}_])(?:" + quoted.join("|") + ")(?![\\p{L}\\p{M}\\p{N}_])", "gu") : null;
+    }
+    return foreign;
+  }
+
+  /* Text as nodes, each name in another language in a <span lang>, as the compiler marks the
+   * names of the page as written. */
+  function marked(text) {
+    var known = languages();
+    if (names === null) { return document.createTextNode(text); }
+    var out = document.createDocumentFragment(), at = 0, found;
+    names.lastIndex = 0;
+    while ((found = names.exec(text)) !== null) {
+      if (found.index > at) { out.appendChild(document.createTextNode(text.slice(at, found.index))); }
+      var span = document.createElement("span");
+      span.setAttribute("lang", known[found[0]]);
+      span.appendChild(document.createTextNode(found[0]));
+      out.appendChild(span);
+      at = found.index + found[0].length;
+    }
+    if (at < text.length) { out.appendChild(document.createTextNode(text.slice(at))); }
+    return out;
+  }
+
   /* An element with its attributes and children (text or elements): every family's script builds
-   * its output with it, as text nodes, never as markup. */
+   * its output with it, as text nodes, never as markup. A name of the data in its text is marked
+   * with its language; an option, which holds text only, takes the language itself where its
+   * whole text is a name. */
   function el(tag, attrs, kids) {
     var e = document.createElement(tag);
     Object.keys(attrs || {}).forEach(function (k) { e.setAttribute(k, attrs[k]); });
-    (kids || []).forEach(function (k) { e.appendChild(typeof k === "string" ? document.createTextNode(k) : k); });
+    var plain = tag === "option" || tag === "textarea";
+    (kids || []).forEach(function (k) {
+      if (typeof k !== "string") { e.appendChild(k); return; }
+      var own = Object.prototype.hasOwnProperty.call(languages(), k) ? foreign[k] : null;
+      if (plain && own && !e.hasAttribute("lang") && (kids || []).length === 1) { e.setAttribute("lang", own); }
+      e.appendChild(plain ? document.createTextNode(k) : marked(k));
+    });
     return e;
   }
 

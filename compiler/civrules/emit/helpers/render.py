@@ -6,7 +6,10 @@ the primitives of :mod:`civrules.emit.helpers`, so that neither imports the othe
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 from civrules.emit.helpers import HelperPage, attr, content_security_policy, embed_json, static, text
+from civrules.emit.sheets.languages import PAGE_LANGUAGE, NameMarker, name_languages
 from civrules.families import family_named
 from civrules.model import Ruleset
 
@@ -16,11 +19,19 @@ def render_helper(model: Ruleset, fingerprint: str) -> bytes:
     family = family_named(model.family)
     hook = family.hook("helpers") if family is not None else None
     page: HelperPage | None = hook(model) if hook is not None else None
-    return page_html(model, fingerprint, page).encode("utf-8")
+    languages = name_languages(model).names
+    return NameMarker(languages).mark(page_html(model, fingerprint, page, languages)).encode("utf-8")
 
 
-def page_html(model: Ruleset, fingerprint: str, page: HelperPage | None) -> str:
-    """The whole page: the shell around ``page`` (None: this family has no helper yet)."""
+def page_html(
+    model: Ruleset, fingerprint: str, page: HelperPage | None, languages: Mapping[str, str] | None = None
+) -> str:
+    """The whole page: the shell around ``page`` (None: this family has no helper yet).
+
+    The page's own words are English; the names it shows are the sources', in the languages
+    ``languages`` gives (:func:`civrules.emit.sheets.languages.name_languages`). Those in another
+    language are embedded (``civrules-languages``), for the page script to mark each name it
+    writes (``page.js``'s ``el``) as the marker marks the names of the page as written."""
     style = static("page.css") + (page.style if page is not None else "")
     scripts: list[str] = []
     data = ""
@@ -39,6 +50,9 @@ def page_html(model: Ruleset, fingerprint: str, page: HelperPage | None) -> str:
             + embed_json({name: {"params": list(rule.params), "body": rule.body} for name, rule in page.rules.items()})
             + "</script>\n"
         )
+        foreign = {name: tag for name, tag in (languages or {}).items() if tag != PAGE_LANGUAGE}
+        if foreign:
+            data += '<script type="application/json" id="civrules-languages">' + embed_json(foreign) + "</script>\n"
         body = "<main>" + page.body + "</main>"
         if page.tools:
             links = "".join(f"<a href={attr('#' + anchor)} data-jump>{text(title)}</a>" for anchor, title in page.tools)

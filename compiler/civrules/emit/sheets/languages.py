@@ -11,7 +11,8 @@ The language of a name is the data's, never a template's: the rulebook's (its ru
 After a sheet is written, each run of its text that is a name in another language than the
 element around it is wrapped in ``<span lang="...">``, so that a screen reader, a hyphenator or a
 spell checker treats it as what it is. Attributes, ``<title>``, ``<style>`` and ``<script>`` are
-left as they are (none can hold an element).
+left as they are (none can hold an element); an ``<option>``, which holds text only, takes the
+``lang`` itself where its whole text is one name.
 
 Examples
 --------
@@ -36,12 +37,14 @@ from civrules.support import memo
 PAGE_LANGUAGE = "en"
 
 #: Elements whose content is not text that can hold a ``<span>``.
-_RAW = frozenset({"style", "script", "title", "textarea"})
+_RAW = frozenset({"style", "script", "title", "textarea", "option"})
 _TAG = re.compile(r"<(/?)([A-Za-z][A-Za-z0-9:-]*)((?:[^>\"']|\"[^\"]*\"|'[^']*')*)>|<!--.*?-->|<![^>]*>", re.S)
 _LANG = re.compile(r"""\slang\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s>]+))""")
 #: Each tag that sets a language, and the raw elements a name is never marked in.
 _DECLARED = re.compile(r"<[A-Za-z][^>]*?\slang\s*=[^>]*>")
-_RAW_BLOCK = re.compile(r"<(style|script|title|textarea)\b[^>]*>.*?</\1\s*>", re.S | re.I)
+_RAW_BLOCK = re.compile(r"<(style|script|title|textarea|option)\b[^>]*>.*?</\1\s*>", re.S | re.I)
+#: An ``<option>``'s start tag (its attributes) and its text.
+_OPTION = re.compile(r"<option\b((?:[^>\"']|\"[^\"]*\"|'[^']*')*)>([^<]*)", re.I)
 _VOID = frozenset(
     {"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source", "track", "wbr"}
 )
@@ -205,6 +208,7 @@ class NameMarker:
         """
         if self.in_text is None:
             return html
+        html = _OPTION.sub(self._option, html)
         declared = _DECLARED.findall(html)
         if len(declared) == 1 and _language(declared[0]) == self.page:
             return self._in_page_language(html)
@@ -232,6 +236,16 @@ class NameMarker:
         tail = html[position:]
         pieces.append(tail if raw is not None else self._marked(tail, stack[-1][1]))
         return "".join(pieces)
+
+    def _option(self, found: re.Match[str]) -> str:
+        """An ``<option>`` whose whole text is a name in another language than the page's, with
+        that ``lang``: an option holds text only, so no ``<span>`` can mark a name in it (an HTML
+        parser drops one), and one holding more than a name is left as it is."""
+        attributes, content = found.group(1), found.group(2)
+        language = self.languages.get(content.strip())
+        if language is None or language == self.page or _LANG.search(attributes) is not None:
+            return found.group(0)
+        return f'<option{attributes} lang="{escape(language)}">{content}'
 
     def _in_page_language(self, html: str) -> str:
         """:meth:`mark` of a page whose only element setting a language is its root, setting the
