@@ -173,6 +173,13 @@ tried (CPU of the whole processes on a loaded machine, net of the empty shape, n
   at 25,000 areas (50,000 diagnostics, a 1.7 MB map): 513 MB at 9b1d31c3, the errors of every area
   held until each was judged; 279 MB in round 29 (JSON 386 and 152 MB, text 401 and 171 MB);
   108 MB in round 30, the log written as it is rendered, not joined whole (JSON and text 105 MB).
+
+Found in round thirty (an attacker's trial of suppression comments):
+
+- ``unknown-suppressions``: ``N`` comments ``# civrules: ignore-file[...]`` of :data:`UNKNOWN_CODES`
+  codes each that no check has, at the end of the shipped card file; ``validate
+  advanced-civilization`` (50,000: a 6.9 MB file within the 8 MiB bound, 12.1 s of CPU and 683 MB
+  until round 30, a warning built for each of the million codes while 100 were listed).
 """
 
 from __future__ import annotations
@@ -762,6 +769,16 @@ def many_citations(rules: Path, n: int) -> list[str]:
     return ["validate big", "build big --out {out}/generated"]
 
 
+#: How many codes no check has each comment of ``unknown-suppressions`` names.
+UNKNOWN_CODES = 20
+
+
+def unknown_suppressions(rules: Path, n: int) -> list[str]:
+    codes = ", ".join(f"Z{j:03d}" for j in range(1, UNKNOWN_CODES + 1))
+    _append(rules / "cards" / "advanced-civilization.yaml", [f"# civrules: ignore-file[{codes}] kept"] * n)
+    return ["validate advanced-civilization"]
+
+
 def sarif_diagnostics(rules: Path, n: int) -> list[str]:
     diagnostics(rules, n)
     return ["--max-diagnostics 1000000 validate hostile --format sarif"]
@@ -802,6 +819,7 @@ SHAPES = {
     "overlay-variants": overlay_variants,
     "many-citations": many_citations,
     "sarif-diagnostics": sarif_diagnostics,
+    "unknown-suppressions": unknown_suppressions,
 }
 
 
@@ -855,6 +873,8 @@ SIZES: dict[str, tuple[int, ...]] = {
     "many-citations": (1_000, 10_000),
     # 25,000 areas (50,000 diagnostics): where the log passed 500 MB at 9b1d31c3 (513 MB).
     "sarif-diagnostics": (500, 5_000, 25_000),
+    # 50,000 comments of 20 codes: a 6.9 MB card file, within the reader's 8 MiB bound.
+    "unknown-suppressions": (5_000, 50_000),
 }
 #: The limits of issue 32, point 6, for every size within the documented limits; and the growth
 #: allowed against linear.

@@ -277,3 +277,51 @@ def test_a_suppress_entry_for_a_diagnostic_of_the_variants_own_line_says_to_writ
         f"I002 is reported in this variant's own file, on line {line}: silence it there with "
         "`# civrules: ignore[I002] why` at the end of that line, and delete the entry"
     )
+
+
+def test_the_diagnostics_of_suppressions_past_what_a_file_lists_are_counted_not_made(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A comment names a code in seven bytes; each unknown one was a warning made in full (a
+    million of them from a 6.9 MB file: 12 s, 683 MB) though a file lists 100. Past
+    ``--max-diagnostics`` of a severity in a file, comments' codes (R020, R021, R010) and
+    `suppress:` entries (R020, V008, R010) are counted: what is listed is the same, and one R011
+    counts the rest."""
+    import civrules.pipeline.suppression as pipeline
+    from civrules.diagnostics import Summary, cap_per_file
+    from civrules.load.reader import Limits
+
+    n, limit = 30, 10
+    codes = ",".join(f"Z{i:03d}" for i in range(n))
+    comments = f"# civrules: ignore-file[{codes}] kept\n# civrules: ignore-file[I002,K001] kept\n" + "".join(
+        f"# civrules: ignore-file[S001] kept {i}\n" for i in range(n)
+    )
+    entries = "suppress:\n" + "".join(
+        f"  - {{code: {code}, reason: kept}}\n" for i in range(n) for code in (f"Y{i:03d}", "K001", "S001")
+    )
+    text = header("looms", "no-cloth") + comments + entries + LOOMS
+    files = {"rulesets/no-cloth.yaml": BASE, "rulesets/looms.yaml": text}
+    made = 0
+    refusal = pipeline.Judge.refusal
+
+    def counted(judge: pipeline.Judge, suppression: pipeline.Suppression, hides: bool) -> Diagnostic | None:
+        nonlocal made
+        found = refusal(judge, suppression, hides)
+        made += found is not None
+        return found
+
+    def analysed_within(bound: int) -> list[Diagnostic]:
+        workspace = CachedWorkspace(files, Limits(max_diagnostics=bound))
+        loaded = workspace.load_ruleset(workspace.manifests()["looms"])
+        return analyse(workspace, loaded).diagnostics
+
+    monkeypatch.setattr(pipeline.Judge, "refusal", counted)
+    every = analysed_within(100_000)
+    assert made == 4 * n  # R020 and R010 of the comments, and of the entries
+    made = 0
+    bounded = analysed_within(limit)
+    assert made <= 4 * limit  # R020 and R010, the comments' and the entries' in one file: a limit of each
+    listed = cap_per_file(bounded, limit)
+    assert listed == cap_per_file(every, limit)
+    hidden = sum(d.hidden for d in listed if isinstance(d, Summary))
+    assert hidden + sum(not isinstance(d, Summary) for d in listed) == len(every)

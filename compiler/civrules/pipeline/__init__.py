@@ -150,7 +150,12 @@ def analyse(
     # one by the base's place it names. The relocations keep the order, one diagnostic for one.
     moved_from = {shown: found.span for found, shown in zip(diagnostics, told, strict=True) if shown.span != found.span}
     silenced = suppress_in_base(
-        suppress(told, workspace, own, select, ignore, resolved.family.id), resolved, select, ignore, moved_from
+        suppress(told, workspace, own, select, ignore, resolved.family.id, workspace.limits.max_diagnostics),
+        resolved,
+        select,
+        ignore,
+        moved_from,
+        workspace.limits.max_diagnostics,
     )
     diagnostics = note_base_definitions(one_per_change(silenced, moved_from, found_by), resolved.base_notes)
     resolved.findings = dict(found_by)  # for its variants analysed after it (the same resolver)

@@ -12,6 +12,9 @@ by the same rules (:meth:`Judge.refusal`, :func:`gives_reason`, :func:`kept_from
 - a suppression without a reason (none, or only spaces) is not honoured, and says so;
 - a code that silences nothing is a warning (R021 at a comment, V008 at an entry), unless
   `--select`/`--ignore` kept its check from running.
+
+Of these, a file lists at most ``--max-diagnostics`` of each severity (:class:`Listed`): the rest
+are counted, not made, and one R011 says how many are not listed.
 """
 
 from __future__ import annotations
@@ -21,7 +24,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import replace
 
 from civrules.checks.catalogue import known_code
-from civrules.diagnostics import Diagnostic, Span, codes, suggest
+from civrules.diagnostics import Diagnostic, Severity, Span, codes, suggest, truncation
 from civrules.diagnostics.suggest import mean
 from civrules.diagnostics.words import named_path
 from civrules.families.code_hints import CodeHints
@@ -37,6 +40,45 @@ _SUPPRESSION = re.compile(r"#\s*civrules:\s*(ignore|ignore-file)\[([A-Za-z0-9, ]
 #: import (duplicate enum members, a name that is not an identifier, a reference to no member).
 #: Load (L) and schema (S) errors cannot be silenced either: the file was not read as written.
 UNBUILDABLE = frozenset({"I001", "I003", "X001", "V006"})
+
+
+class Listed:
+    """Which of the diagnostics of the suppressions of a file are made: the first ``limit`` of
+    each severity, in the order they are written, as :func:`~civrules.diagnostics.cap_per_file`
+    lists a file's (the most severe first, then by position); each one after them is counted, and
+    :meth:`summaries` gives one R011 per file for them. A comment naming a code costs seven bytes,
+    its diagnostic a message and a hint: a 6.9 MB file of a million unknown codes made a million
+    warnings (12 s, 683 MB) of which 100 were listed.
+
+    >>> listed = Listed(2)
+    >>> [listed.admits("a.yaml", Severity.WARNING) for _ in range(3)], listed.made
+    ([True, True, False], 2)
+    >>> [d.message for d in listed.summaries()]
+    ['1 more diagnostic in this file is not listed (at most 2 per file)']
+    """
+
+    __slots__ = ("_built", "_hidden", "limit", "made")
+
+    def __init__(self, limit: int | None) -> None:
+        self.limit = limit
+        self.made = 0  # how many were admitted (for tests: the work is counted, never timed)
+        self._built: dict[tuple[str, Severity], int] = {}
+        self._hidden: dict[str, int] = {}
+
+    def admits(self, file: str, severity: Severity) -> bool:
+        """Whether the next diagnostic of ``file`` of ``severity`` is made; if not, it is counted."""
+        built = self._built.get((file, severity), 0)
+        if self.limit is None or built < self.limit:
+            self._built[(file, severity)] = built + 1
+            self.made += 1
+            return True
+        self._hidden[file] = self._hidden.get(file, 0) + 1
+        return False
+
+    def summaries(self) -> list[Diagnostic]:
+        """One R011 for each file some of whose diagnostics were counted, not made."""
+        assert self.limit is not None or not self._hidden
+        return [truncation(file, hidden, self.limit or 0) for file, hidden in self._hidden.items()]
 
 
 def suppressible(code: str) -> bool:
@@ -98,6 +140,14 @@ class Judge:
         self._known: dict[str, bool] = {}
         self._catalogue: Mapping[str, codes.Code] | None = None
         self._hints: CodeHints | None = None
+
+    def verdict(self, suppression: Suppression) -> codes.Code | None:
+        """None where the code may silence; else the code of why it may not (:meth:`refusal`),
+        found without making the diagnostic."""
+        code = suppression.code
+        if not suppressible(code):
+            return codes.UNSUPPRESSIBLE
+        return None if self._is_known(code) else codes.UNKNOWN_SUPPRESSION
 
     def refusal(self, suppression: Suppression, hides: bool) -> Diagnostic | None:
         """None where the code may silence; else why it may not: R010 for a code that cannot be
@@ -162,6 +212,7 @@ def suppress(
     select: Sequence[str] = (),
     ignore: Sequence[str] = (),
     family: str | None = None,
+    limit: int | None = None,
 ) -> list[Diagnostic]:
     """Drop diagnostics silenced by a suppression comment in the file they point at.
 
@@ -171,7 +222,9 @@ def suppress(
     `suppress:` entries (:class:`Judge`): a code civrules does not know (R020) and a code that
     silences nothing on its line or in its file (R021) are warnings at the comment; a code
     ``select``/``ignore`` kept from running is not judged unused. ``family`` (the ruleset's) is
-    the family whose codes a misspelt one is first thought to mean.
+    the family whose codes a misspelt one is first thought to mean. Of the diagnostics of the
+    comments, the first ``limit`` of each severity in a file are made (:class:`Listed`), the rest
+    counted in one R011.
     """
     tables: dict[str, list[Suppression]] = {}
     #: A file's honoured suppressions (those with a reason) by (code, line), a whole file's by
@@ -214,12 +267,14 @@ def suppress(
             continue
         kept.append(diagnostic)
     judge = Judge(family)
-    refusals = [judge.refusal(s, (s.span.file, 0 if s.whole_file else s.line, s.code) in reported) for s in refused]
-    return (
-        kept
-        + [refusal for refusal in refusals if refusal is not None]
-        + _unchecked_suppressions(own, tables, used, select, ignore, judge)
-    )
+    listed = Listed(limit)
+    refusals = [
+        judge.refusal(s, (s.span.file, 0 if s.whole_file else s.line, s.code) in reported)
+        for s in refused
+        if listed.admits(s.span.file, codes.UNSUPPRESSIBLE.severity)
+    ]
+    unchecked = _unchecked_suppressions(own, tables, used, select, ignore, judge, listed)
+    return kept + [refusal for refusal in refusals if refusal is not None] + unchecked + listed.summaries()
 
 
 def _unchecked_suppressions(
@@ -229,16 +284,22 @@ def _unchecked_suppressions(
     select: Sequence[str],
     ignore: Sequence[str],
     judge: Judge,
+    listed: Listed,
 ) -> list[Diagnostic]:
-    """R020 for a comment's code no check has, R021 for one that silenced nothing."""
+    """R020 for a comment's code no check has, R021 for one that silenced nothing; those of a file
+    past what it lists (``listed``) counted, not made."""
     found = []
     for file in files:
         for entry in tables.get(file, ()):
-            refusal = judge.refusal(entry, hides=False)  # the tables hold the codes that may be silenced
-            if refusal is not None:
-                found.append(refusal)
+            verdict = judge.verdict(entry)  # the tables hold the codes that may be silenced: R020 or None
+            if verdict is not None:
+                refusal = judge.refusal(entry, hides=False) if listed.admits(file, verdict.severity) else None
+                if refusal is not None:
+                    found.append(refusal)
                 continue
             if kept_from_running(entry.code, select, ignore) or (file, entry.line, entry.code) in used:
+                continue
+            if not listed.admits(file, codes.UNUSED_SUPPRESSION_COMMENT.severity):
                 continue
             where = "in this file" if entry.whole_file else "on this line"
             found.append(
@@ -264,6 +325,7 @@ def suppress_in_base(
     select: Sequence[str] = (),
     ignore: Sequence[str] = (),
     moved_from: Mapping[Diagnostic, Span | None] | None = None,
+    limit: int | None = None,
 ) -> list[Diagnostic]:
     """Drop the diagnostics a variant's `suppress:` list silences in the files of its base.
 
@@ -276,7 +338,8 @@ def suppress_in_base(
     code is judged as a comment's is (:class:`Judge`): one that cannot be silenced is an error
     (R010) and one that is no code a warning (R020), and neither silences anything; an entry
     without a reason is not honoured; an entry that silences nothing is a warning (V008), unless
-    ``select``/``ignore`` kept its code from running.
+    ``select``/``ignore`` kept its code from running. Of those, the first ``limit`` of each
+    severity are made (:class:`Listed`), the rest counted in one R011.
     """
     entries = resolved.manifest.data.get("suppress") if isinstance(resolved.manifest.data, dict) else None
     if not isinstance(entries, list) or len(resolved.chain) < 2:
@@ -327,12 +390,17 @@ def suppress_in_base(
     judge = Judge(resolved.family.id)
     judged = []
     hints = _UnusedHints(kept, resolved, own, moved)
+    listed = Listed(limit)
     for i, (entry, suppression) in enumerate(zip(entries, written, strict=True)):
-        refusal = judge.refusal(suppression, hides[i]) if suppression is not None else None
-        if refusal is not None:
-            judged.append(refusal)
+        verdict = judge.verdict(suppression) if suppression is not None else None
+        if suppression is not None and verdict is not None:
+            if listed.admits(suppression.span.file, verdict.severity):
+                judged.append(_refused(judge.refusal(suppression, hides[i])))
             continue
         if used[i] or (suppression is not None and kept_from_running(suppression.code, select, ignore)):
+            continue
+        at = resolved.manifest.span(("suppress", i))
+        if not listed.admits(at.file, codes.UNUSED_SUPPRESSION.severity):
             continue
         unreasoned = suppression is not None and not suppression.reason
         judged.append(
@@ -341,12 +409,18 @@ def suppress_in_base(
                 codes.UNUSED_SUPPRESSION.severity,
                 f"`suppress` entry {i + 1} ({_code_of(entry)}) silences nothing"
                 + (": an entry without a reason is not honoured" if unreasoned else ""),
-                resolved.manifest.span(("suppress", i)),
+                at,
                 hint="give the entry its reason (`reason: why`), or delete it" if unreasoned else hints(entry),
                 subjects=_entry_subjects(entry),
             )
         )
-    return kept + judged
+    return kept + judged + listed.summaries()
+
+
+def _refused(refusal: Diagnostic | None) -> Diagnostic:
+    """The refusal of a suppression :meth:`Judge.verdict` refused."""
+    assert refusal is not None
+    return refusal
 
 
 class _UnusedHints:
