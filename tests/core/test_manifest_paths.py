@@ -135,3 +135,32 @@ def test_a_missing_data_file_is_offered_only_files_of_its_slots_kind(tmp_path: P
     assert found.hint is not None and found.hint.startswith("did you mean `cards/imperial-settlers-core.yaml`?")
     # And the editor's quick fix writes it (a "did you mean" of a path had none: it was to be typed).
     assert found.suggestion == "cards/imperial-settlers-core.yaml"
+
+
+def test_rule_files_whose_names_differ_only_in_case_are_a_warning_at_the_second(tmp_path: Path) -> None:
+    """`cards/Foo.yaml` beside `cards/foo.yaml` worked on Linux and said nothing; a checkout on
+    macOS or Windows keeps one of them. A warning (R023) at the second in sorted order names
+    every one of them; a file named alone, and a `.yml` beside a `.yaml`, are not reported."""
+    from civrules.load.workspace import Workspace
+
+    rules = tmp_path / "rules"
+    for relative in ("rulesets/a.yaml", "cards/Foo.yaml", "cards/foo.yaml", "cards/FOO.yaml", "maps/b.yaml",
+                     "maps/b.yml", "Maps/c.yaml", "maps/c.yaml"):  # fmt: skip
+        (rules / relative).parent.mkdir(parents=True, exist_ok=True)
+        (rules / relative).write_text("kind: cards\n", encoding="utf-8")
+    workspace = Workspace(rules)
+    workspace.rule_files()
+    found = sorted(
+        (d for d in workspace.discovery_diagnostics if d.code == "R023"),
+        key=lambda d: d.sort_key(),
+    )
+    assert [(d.severity.value, Path(d.span.file).relative_to(rules).as_posix()) for d in found if d.span] == [
+        ("warning", "cards/Foo.yaml"),
+        ("warning", "maps/c.yaml"),
+    ]
+    cards, maps = found
+    assert cards.subjects == ("cards/FOO.yaml", "cards/Foo.yaml", "cards/foo.yaml")
+    assert "`cards/Foo.yaml` differs from `cards/FOO.yaml`, `cards/foo.yaml` only in case" in cards.message
+    assert cards.hint is not None and all(f"`{name}`" in cards.hint for name in cards.subjects)
+    assert [Path(r.span.file).name for r in cards.related] == ["FOO.yaml", "foo.yaml"]
+    assert maps.subjects == ("Maps/c.yaml", "maps/c.yaml")

@@ -1032,8 +1032,38 @@ class Workspace:
                             subjects=(display,),
                         )
                     )
+            self.discovery_diagnostics.extend(self._same_but_case(found))
             self._rule_files = found
         return self._rule_files
+
+    def _same_but_case(self, found: Iterable[str]) -> list[Diagnostic]:
+        """R023 for each set of rule files whose paths differ only in case, at the second in
+        sorted order: a case-insensitive file system (macOS, Windows) holds one of them."""
+        by_lower: dict[str, list[str]] = {}
+        for relative in sorted(found):
+            by_lower.setdefault(relative.lower(), []).append(relative)
+        problems = []
+        for same in by_lower.values():
+            if len(same) < 2:
+                continue
+            first, second, *rest = same
+            shown = [self.display(self.root / relative) for relative in same]
+            others = ", ".join(ticked(one) for one in (first, *rest))
+            problems.append(
+                _diag(
+                    codes.NAMES_DIFFER_IN_CASE,
+                    f"{ticked(second)} differs from {others} only in case: on macOS and Windows they are "
+                    "one file, and a checkout there keeps only one of them",
+                    Span.at(shown[1]),
+                    f"rename {ticked(second)} or {others} to a name of its own (`git mv`), or merge them into one "
+                    "file, and name it so in the manifests",
+                    related=tuple(
+                        Related(Span.at(one), "the same name in other letters") for one in shown[:1] + shown[2:]
+                    ),
+                    subjects=tuple(same),
+                )
+            )
+        return problems
 
     def check_path(self, relative: str, *, shipped: bool = False) -> str | None:
         """Why a manifest path is not allowed, or None when it names a place inside ``rules/`` (inside
