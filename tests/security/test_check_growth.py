@@ -418,3 +418,36 @@ def test_a_familys_checks_sheets_and_helper_do_work_linear_in_its_shape(tmp_path
     at_n, at_2n = (work_by_code(functools.partial(_family_outputs, family, models)) for models in (small, large))
     grown = {code: (at_n[code], count) for code, count in at_2n.items() if count >= SMALL and count > MOST * at_n[code]}
     assert grown == {}, f"functions whose work more than doubles with the data ({shape} at {n} and {2 * n}): {grown}"
+
+
+@pytest.mark.slow
+def test_a_whole_build_makes_only_the_suppression_warnings_a_file_lists(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The ``unknown-suppressions`` shape (round 30): each of the comments' codes no check has was a
+    warning made in full, with its "did you mean" (a million from a 6.9 MB file: 12 s, 683 MB),
+    while 100 a file were listed. Built whole at ``n`` and ``2n`` comments, the warnings made are
+    the file's bound at both (the growth of the build's work is
+    :func:`test_a_whole_build_does_no_work_growing_faster_than_the_shape`'s)."""
+    import civrules.pipeline.suppression as suppression
+    from civrules.load import Limits
+
+    made: list[str] = []
+    refusal = suppression.Judge.refusal
+
+    def counted(judge: suppression.Judge, found: suppression.Suppression, hides: bool) -> object:
+        diagnostic = refusal(judge, found, hides)
+        if diagnostic is not None:
+            made.append(diagnostic.code)
+        return diagnostic
+
+    monkeypatch.setattr(suppression.Judge, "refusal", counted)
+    warnings = []
+    for n in (0, 50, 100):  # 1,000 and 2,000 codes
+        rules = tmp_path / str(n) / "rules"
+        shutil.copytree(RULES, rules)
+        words = shapes.SHAPES["unknown-suppressions"](rules, n)[0].split()
+        made.clear()
+        _render(rules, words[1:])
+        warnings.append(len(made))
+    assert warnings == [0, Limits().max_diagnostics, Limits().max_diagnostics]
