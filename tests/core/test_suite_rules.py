@@ -138,3 +138,32 @@ def test_what_a_run_leaves_for_the_collector_is_counted_among_what_it_made() -> 
     # The older garbage was left to a later collection of the process (not made here: a full
     # collection of a worker's heap is the cost the helper spares, 0.6 s of CPU in a suite run).
     assert gc.isenabled() and gone() is not None
+
+
+def test_collecting_the_package_versions_module_parses_no_yaml_in_pure_python(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every pytest process (each worker of `make test`) imports each test module to collect it,
+    so a module that reads rule files when imported pays it once per process. The package-versions
+    module reads every shipped manifest (300 KB) for its ruleset ids: with PyYAML's pure-Python
+    loader that was 0.33 s of CPU per worker, with libyaml's 0.04 s. Counted: the pure-Python
+    readers made while a fresh copy of the module is executed (libyaml's loader makes none)."""
+    import importlib.util
+
+    import yaml
+
+    if not getattr(yaml, "__with_libyaml__", False):
+        pytest.skip("this PyYAML was built without libyaml: the pure-Python loader is the only one")
+    made = [0]
+    original = yaml.reader.Reader.__init__
+
+    def counted(self: yaml.reader.Reader, stream: str | bytes) -> None:
+        made[0] += 1
+        original(self, stream)
+
+    monkeypatch.setattr(yaml.reader.Reader, "__init__", counted)
+    path = TESTS / "generated" / "test_package_versions.py"
+    spec = importlib.util.spec_from_file_location("_collected_package_versions", path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    assert module.RULESET_IDS, "the module found no shipped ruleset"
+    assert made == [0], f"{made[0]} documents read by PyYAML's pure-Python reader at collection"

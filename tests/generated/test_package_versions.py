@@ -29,9 +29,18 @@ def _constant(source: str, name: str) -> object:
     raise AssertionError(f"no {name}")
 
 
+#: libyaml's loader where PyYAML has it: the manifests are read when the module is collected (for
+#: :data:`RULESET_IDS`), in every pytest process; PyYAML's pure-Python loader took 0.33 s of CPU
+#: for them (300 KB), libyaml's 0.04 s, for the same data.
+_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+
+
 @functools.cache
 def _manifests() -> list[dict[str, object]]:
-    loaded = (yaml.safe_load(path.read_text(encoding="utf-8")) for path in sorted((RULES / "rulesets").glob("*.yaml")))
+    loaded = (
+        yaml.load(path.read_text(encoding="utf-8"), Loader=_LOADER)
+        for path in sorted((RULES / "rulesets").glob("*.yaml"))
+    )
     return [data for data in loaded if isinstance(data, dict) and isinstance(data.get("id"), str)]
 
 
