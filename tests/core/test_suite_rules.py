@@ -167,3 +167,48 @@ def test_collecting_the_package_versions_module_parses_no_yaml_in_pure_python(mo
     spec.loader.exec_module(module)
     assert module.RULESET_IDS, "the module found no shipped ruleset"
     assert made == [0], f"{made[0]} documents read by PyYAML's pure-Python reader at collection"
+
+
+def test_the_signal_tests_keep_older_garbage_out_of_their_collections_without_collecting_the_heap(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """:func:`tests.conftest.no_gc_callbacks` (the signal tests: a Ctrl-C they send must land in
+    their code, never in a finalizer) collected the whole heap of the worker first, one full
+    collection per test. Now no collection is made on entry, and the garbage made before the block
+    still has no finalizer run in it, even by a full collection there; it goes after the block."""
+    import gc
+
+    from tests.conftest import no_gc_callbacks
+
+    finalized: list[str] = []
+
+    class Cyclic:
+        def __init__(self, name: str) -> None:
+            self.name = name
+            self.me = self
+
+        def __del__(self) -> None:
+            finalized.append(self.name)
+
+    collect = gc.collect
+    collections = [0]
+
+    def counted(generation: int = 2) -> int:
+        collections[0] += 1
+        return collect(generation)
+
+    enabled = gc.isenabled()
+    gc.disable()  # the older garbage stays uncollected until the block (no automatic collection)
+    try:
+        Cyclic("older")
+        monkeypatch.setattr(gc, "collect", counted)
+        with no_gc_callbacks():
+            assert collections == [0], "a collection was made on entering the block"
+            Cyclic("in the block")
+            collect()
+            assert finalized == ["in the block"]
+        collect()
+        assert finalized == ["in the block", "older"]
+    finally:
+        if enabled:
+            gc.enable()
