@@ -15,6 +15,7 @@ import random
 import types
 import weakref
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -105,7 +106,7 @@ class _PlacedAnew:
 def _as_before(patched: pytest.MonkeyPatch) -> None:
     patched.setattr(resolve._Over, "__init__", _old_init)
     patched.setattr(resolve._Over, "over", _old_over)
-    patched.setattr(model, "_moves_index", _PlacedAnew)
+    patched.setattr(model, "_moves_index", lambda origin, field: _PlacedAnew(field))
     # an element's citation made anew at each entry (round 28), never grown in place
     cite_patched = resolve.cite_patched
     patched.setattr(resolve, "cite_patched", lambda *args, grow=False, **named: cite_patched(*args, **named))
@@ -391,9 +392,9 @@ def test_the_records_of_a_list_are_located_as_placed_anew_from_every_one_of_them
             chain, pending = pick.choice(grown[-3:] if pick.random() < 0.8 else grown)
             record = ((pick.randrange(4), *pick.choice([(), ("a",), ("a", 0)])), pick.choice(owners), ("p",))
             if pick.random() < 0.3:
-                pending = (((pick.randrange(4), *record[0][1:]), record[1], record[2]), pending)
+                pending = model.linked(((pick.randrange(4), *record[0][1:]), record[1], record[2]), pending)
             else:
-                chain = (record, chain)
+                chain = model.linked(record, chain)
             grown.append((chain, pending))
             if pick.random() < 0.5:  # asked while growing (the records shared) and again after
                 model._MovesIndex(("f", ((0, None, 2, 1), 4, chain, pending))).get(("f", 0))
@@ -556,3 +557,51 @@ def test_what_an_entry_wrote_over_is_let_go_with_the_version_of_its_file_an_edit
     found = alive()
     assert "second-version" in found and "first-version" not in found
     del second
+
+
+@pytest.mark.slow  # a session analysing a variant four times, and every object of the process walked: seconds
+def test_where_entries_wrote_a_list_is_let_go_with_the_versions_of_its_file_edits_replaced(tmp_path: Path) -> None:
+    """A session (the language server, `watch`) over a base variant whose entries change
+    Pottery's attribute's nested list (``nested-list-variants``' turn: an element appended,
+    patched, written whole, removed, then the list deleted), and a variant of it whose entries
+    change the list again, its errors located through where each earlier entry wrote an element;
+    the variant edited in turn. Those records (:func:`model._recorded`) and their index
+    (``model._moves_index``) were kept by memos holding the chains of records strongly: a chain
+    holds its entries' origins, and so their documents, so every version of the edited file stayed
+    alive until 4,096 later chains pushed it out (round 30). The records now go with their chains:
+    of the versions the edits replaced, none is alive but the one before the last (the session
+    splices the next edit onto it)."""
+    from bench.shapes import _NESTED_TURN
+    from civrules.checks import citations
+    from civrules.pipeline.incremental import Session
+    from tests.core.test_incremental import copy_subset
+
+    def entries(mark: str, turns: range) -> list[str]:
+        nested = '{{id: pottery, attributes: {{patch: [{{where: {{rule: "32.211"}}, with: {{calamities: {ops}}}}}]}}}}'
+        return [nested.format(ops=_NESTED_TURN[i % 5].format(k=f"{mark}-{i // 5}")) for i in turns]
+
+    rules = copy_subset(tmp_path / "rules")
+    (rules / "rulesets" / "v1.yaml").write_text(
+        variant("v1", "advanced-civilization", _body(entries("base", range(7))))[1], encoding="utf-8"
+    )
+    versions = ["first-version", "second-version", "third-version", "fourth-version"]
+
+    def alive() -> set[str]:
+        gc.collect()
+        return {
+            mark
+            for o in gc.get_objects()
+            if isinstance(o, dict) and "calamities" in o
+            for mark in versions
+            if mark in json.dumps(o, default=str)
+        }
+
+    session = Session(rules)
+    for mark in versions:
+        session.set_text("rulesets/v2.yaml", variant("v2", "v1", _body(entries(mark, range(7, 14))))[1])
+        found = [(d.code, d.span.file.rsplit("/", 1)[-1]) for d in session.update(["v2"]).diagnostics if d.span]
+        assert ("S001", "v2.yaml") in found  # the list an entry left empty, located through the records
+        assert len(model._RECORDED)  # the records were indexed, and are kept while their chains live
+    # the checks' memos of the last ruleset they walked (one, replaced by the next) are not these
+    citations.forget(())
+    assert alive() == {"third-version", "fourth-version"}

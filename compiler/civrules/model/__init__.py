@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import bisect
 import os
+import weakref
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import field, replace
 from pathlib import Path, PurePosixPath
@@ -24,8 +25,9 @@ from civrules.support.values import frozen_value
 Changers = tuple["Origin", "Changers | None"]
 #: Where an earlier overlay entry's list operations wrote an element (Origin.earlier_moved), the
 #: last recorded first, each with those before it: the element's place (its token in
-#: :data:`Slots`, then the path inside it), the entry, and where the entry wrote it.
-Moves = tuple[tuple["NodePath", "Origin", "NodePath"], "Moves | None"]
+#: :data:`Slots`, then the path inside it), the entry, and where the entry wrote it; and the
+#: link's :class:`Link`, by which what is made from the chain is kept (:func:`linked`).
+Moves = tuple[tuple["NodePath", "Origin", "NodePath"], "Moves | None", "Link"]
 #: One list's records of where earlier overlay entries wrote its elements (Origin.earlier_moved):
 #: the token of each place of the list (None: no record names it), in the list's order (the
 #: places after them, appended since, have none), how many tokens were given, the records
@@ -111,7 +113,7 @@ class Unknown:
     reason: str
 
 
-@frozen_value
+@frozen_value(weakref=True)
 class Origin:
     """Where an entity was read from: a document and the path of its node.
 
@@ -165,7 +167,7 @@ class Origin:
         slots = next((item for item in self.earlier_moved if item[0] == group), None)
         if slots is None:
             return None
-        index = _moves_index(slots)
+        index = _moves_index(self, slots)
         # the deepest part at or above ``sub`` an earlier entry wrote (looked up, not searched for:
         # each of n elements located was a pass over the n records)
         best = next((found for k in range(len(sub), 0, -1) if (found := index.get(sub[:k])) is not None), None)
@@ -341,7 +343,7 @@ class Origin:
 _T = TypeVar("_T")
 
 
-def unchained(chain: tuple[_T, Any] | None) -> list[_T]:
+def unchained(chain: tuple[_T, Any] | tuple[_T, Any, Link] | None) -> list[_T]:
     """The items of a chain (:data:`Changers`, :data:`Moves`), earliest first."""
     found: list[_T] = []
     while chain is not None:
@@ -351,17 +353,33 @@ def unchained(chain: tuple[_T, Any] | None) -> list[_T]:
     return found
 
 
+class Link:
+    """What stands for one link of a chain of records (:data:`Moves`, a tuple, which cannot be
+    referred to weakly), so that what is made from the chain (:data:`_RECORDED`) is kept for
+    exactly as long as the chain lives. Kept by the chain's identity, and the chain held beside it
+    so that a reused id never matched, the records held every entry's origin, and so its document:
+    a long-lived session kept every version of an edited file until 4,096 later chains pushed them
+    out (round 30). It holds nothing, and compares as every other (:func:`linked` makes one)."""
+
+    __slots__ = ("__weakref__",)
+
+
+def linked(record: tuple[NodePath, Origin, NodePath], rest: Moves | None) -> Moves:
+    """The chain of records ``rest`` with ``record`` recorded after them."""
+    return (record, rest, Link())
+
+
 class _Recorded:
     """The records of one chain (:data:`Moves`) by path, each path's in the order they were
     recorded, and each owner's (by identity): added to as the chain grows, one record a link, and
     shared by every shorter chain of the same links, which reads only its first ``size`` records.
     A list's records as each of n overlay entries left them, indexed anew for each (each entry's
-    V007 located through every earlier entry's record), were the square of them."""
+    V007 located through every earlier entry's record), were the square of them. It holds no
+    link of the chains (:data:`_RECORDED` keeps it by them)."""
 
-    __slots__ = ("at", "head", "of_owner", "size")
+    __slots__ = ("__weakref__", "at", "of_owner", "size")
 
     def __init__(self) -> None:
-        self.head: Moves | None = None
         self.size = 0
         self.at: dict[NodePath, list[tuple[int, Origin, NodePath]]] = {}
         self.of_owner: dict[int, list[tuple[int, NodePath]]] = {}
@@ -371,7 +389,6 @@ class _Recorded:
         self.at.setdefault(key, []).append((self.size, owner, path))
         self.of_owner.setdefault(id(owner), []).append((self.size, key))
         self.size += 1
-        self.head = link
 
     def latest(self, key: NodePath, size: int) -> tuple[int, Origin, NodePath] | None:
         """The last record of ``key`` among the first ``size``."""
@@ -384,10 +401,13 @@ class _Recorded:
         return found[k - 1] if k else None
 
 
-#: Each chain indexed lately (by its identity): the chain, its records (:class:`_Recorded`, which
-#: may have grown past it since) and how many of them are its own.
-_RECORDED: dict[int, tuple[Moves, _Recorded, int]] = {}
-memo.register(_RECORDED)
+#: The records of each chain indexed (by its head link's :class:`Link`, for as long as the chain
+#: lives): its records (:class:`_Recorded`, which may have grown past it since) and how many of them
+#: are its own. A chain a longer one grew the records of in place (each entry's chain grows the
+#: one before's) refers to them weakly: they name the longer chain's entries (a variant's), which
+#: an edit replaces, where the shorter chain (its base's) lives on; held, they kept the edited
+#: versions alive through the base. The longest holds them, and it holds every shorter one.
+_RECORDED: memo.Attached[Link, tuple[_Recorded | weakref.ref[_Recorded], int]] = memo.Attached()
 
 
 def _recorded(chain: Moves | None) -> tuple[_Recorded, int]:
@@ -400,16 +420,19 @@ def _recorded(chain: Moves | None) -> tuple[_Recorded, int]:
     link: Moves | None = chain
     found: tuple[Moves, _Recorded, int] | None = None
     while link is not None:
-        hit = _RECORDED.get(id(link))
-        if hit is not None and hit[0] is link:
-            found = hit
-            break
+        hit = _RECORDED.get(link[2])
+        if hit is not None:
+            records = hit[0] if isinstance(hit[0], _Recorded) else hit[0]()
+            if records is not None:
+                found = (link, records, hit[1])
+                break
         links.append(link)
         link = link[1]
     if found is not None and not links:
         return found[1], found[2]
-    if found is not None and found[1].head is found[0]:
-        recorded = found[1]
+    if found is not None and found[1].size == found[2]:
+        recorded = found[1]  # nothing grew them past that chain: grown in place
+        _RECORDED.put(found[0][2], (weakref.ref(recorded), found[2]))
     else:
         recorded = _Recorded()
         while link is not None:
@@ -417,9 +440,7 @@ def _recorded(chain: Moves | None) -> tuple[_Recorded, int]:
             link = link[1]
     for link in reversed(links):
         recorded.add(link)
-    if len(_RECORDED) >= 4096:
-        _RECORDED.clear()
-    _RECORDED[id(chain)] = (chain, recorded, recorded.size)
+    _RECORDED.put(chain[2], (recorded, recorded.size))
     return recorded, recorded.size
 
 
@@ -484,9 +505,23 @@ class _MovesIndex:
         return kept
 
 
-@memo.by_identity(4096)
-def _moves_index(field: tuple[str, Slots]) -> _MovesIndex:
-    return _MovesIndex(field)
+#: Each origin's index of its fields' records (:attr:`Origin.earlier_moved`), by field, each with
+#: the records it was made from: kept for as long as the origin lives. Kept by the identity of the
+#: records (a tuple, which cannot be referred to weakly), and the records held beside it so that a
+#: reused id never matched, it held every entry's origin, and so its document (round 30).
+_MOVES: memo.Attached[Origin, dict[str, tuple[Slots, _MovesIndex]]] = memo.Attached()
+
+
+def _moves_index(origin: Origin, field: tuple[str, Slots]) -> _MovesIndex:
+    """The index of ``field``, one of ``origin``'s :attr:`Origin.earlier_moved`."""
+    indexes = _MOVES.get(origin)
+    if indexes is None:
+        indexes = _MOVES.put(origin, {})
+    name, slots = field
+    kept = indexes.get(name)
+    if kept is None or kept[0] is not slots:
+        kept = indexes[name] = (slots, _MovesIndex(field))
+    return kept[1]
 
 
 class _MovedIndex:

@@ -40,7 +40,7 @@ from civrules.families import CollectionSpec, Family
 from civrules.load.document import Document, NodePath
 from civrules.load.workspace import MAX_EXTENDS as MAX_EXTENDS  # the chain's bound, public here too (V002)
 from civrules.load.workspace import LoadedRuleset, Manifest, Workspace, family_mismatch
-from civrules.model import Changers, Origin, Slots, WriterLog, unchained
+from civrules.model import Changers, Origin, Slots, WriterLog, linked, unchained
 from civrules.schema import entity_passes_fast, is_valid_fast, setting_items_cite, validate_entity, validate_setting
 from civrules.schema.references import remembered
 from civrules.support import memo
@@ -695,7 +695,7 @@ def _carried(
     tokens, made, chain, pending = slots if slots is not None and len(slots[0]) <= before else ((), 0, None, None)
     for key, owner, path in mine:
         if isinstance(key[0], int) and 0 <= key[0] < before:
-            pending = ((key, owner, path), pending)
+            pending = linked((key, owner, path), pending)
     if chain is None and pending is None:
         return None
     if edits and all(kind == _NEW and at == before for kind, at, _ in edits):
@@ -707,7 +707,7 @@ def _carried(
         if token is None:
             token = places[at] = made
             made += 1
-        chain = (((token, *key[1:]), owner, path), chain)
+        chain = linked(((token, *key[1:]), owner, path), chain)
     for kind, at, count in edits:
         if kind == _NEW:
             places[at:at] = [None] * count
