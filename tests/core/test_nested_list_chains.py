@@ -414,6 +414,27 @@ def test_the_records_of_a_list_are_located_as_placed_anew_from_every_one_of_them
     assert asked > 2000
 
 
+def test_the_records_a_longer_chain_grew_in_place_go_with_it_not_with_the_chain_it_grew() -> None:
+    """A base's chain of records indexed, then a variant's chain grown from it (its records grown
+    in place, as each entry's chain grows the one before's): once the variant's chain is gone (an
+    edit replaced the variant), its records go, though the base's chain lives on. Held by the
+    base's chain, they held the variant's entries, and so every version of its edited file; the
+    base's chain has its records made anew when asked again."""
+    base_owner = model.Origin(None, ("base",))  # type: ignore[arg-type]
+    base = None
+    for k in range(3):
+        base = model.linked(((k,), base_owner, ("append", k)), base)
+    records, size = model._recorded(base)
+    grown = model.linked(((3,), model.Origin(None, ("variant",)), ("append", 0)), base)  # type: ignore[arg-type]
+    assert model._recorded(grown) == (records, 4) and size == 3  # grown in place, not made anew
+    kept = weakref.ref(records)
+    del records, grown
+    assert len(model._RECORDED)  # (its next use drops the entries of chains gone)
+    assert kept() is None
+    records, size = model._recorded(base)
+    assert size == 3 and records.latest((2,), size) == (2, base_owner, ("append", 2))
+
+
 def _held(root: Any) -> int:
     """The entries of every container reachable from ``root`` through containers and civrules'
     own objects (not through classes, modules or functions), each container counted once: what a
