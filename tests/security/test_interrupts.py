@@ -708,6 +708,53 @@ def test_a_failure_after_the_document_outside_the_command_line_is_said_on_standa
     assert said["code"] == "R900", said
 
 
+#: A command line whose last line (`wrote N files`, `is up to date`) is followed at once by a Ctrl-C,
+#: as a user (or the sweep below) sends one on seeing it: the moment chosen, not left to the machine.
+_STOPPED_ON_ITS_LAST_LINE = (
+    "import signal\n"
+    "signal.signal(signal.SIGINT, signal.default_int_handler)\n"
+    "import civrules.cli as cli\n"
+    "note = cli._note\n"
+    "def then_stopped(message):\n"
+    "    note(message)\n"
+    "    if any(last in message for last in (' wrote ', ' is up to date', ' holds the schemas')):\n"
+    "        signal.raise_signal(signal.SIGINT)\n"
+    "cli._note = then_stopped\n"
+    "from civrules.launch import main\n"
+    "main()\n"
+)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("command", ["build", "schemas"])
+def test_ctrl_c_once_a_command_said_it_wrote_its_output_is_said_on_standard_error(
+    tmp_path: Path, command: str
+) -> None:
+    """Seen in the random sweep below on a loaded machine: a Ctrl-C after `civrules: ... is up to
+    date` came while click was still unwinding the command, and was said on standard output as
+    cutting it short ("run the command again to finish it"), though the command had said it was
+    done. Sent as each line is written, here: the first run writes, the second finds it up to date."""
+    out = tmp_path / "out"
+    words = ["build", "imperial-settlers"] if command == "build" else ["schemas"]
+    for expected in ("wrote ", "up to date" if command == "build" else "holds the"):
+        done = subprocess.run(
+            [sys.executable, "-c", _STOPPED_ON_ITS_LAST_LINE, "--rules", str(RULES), *words, "--out", str(out)]
+            + (["--check"] if expected == "holds the" else []),
+            capture_output=True,
+            text=True,
+            cwd=REPO,
+            timeout=300,
+            check=False,
+        )
+        assert expected in done.stderr, done.stderr
+        assert done.returncode == 130, done.stdout + done.stderr
+        assert "R016" not in done.stdout, done.stdout  # the command's report is its own
+        said = done.stderr.split(expected, 1)[1]
+        assert "error[R016]: interrupted (Ctrl-C) as civrules was ending, after its output was written" in said, said
+        assert "Traceback" not in done.stderr
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["out"]
+
+
 @pytest.mark.slow
 def test_ctrl_c_at_random_moments_after_a_build_never_kills_civrules(tmp_path: Path) -> None:
     """The trial's sweep: Ctrl-C 0-20 ms after `civrules: wrote N files`, in the fifth of a second

@@ -570,6 +570,17 @@ def _note(message: str) -> None:
         click.echo(message, err=True)
 
 
+def _done(message: str) -> None:
+    """The command's last line (`wrote N files`, `is up to date`), said once its work is done: a stop
+    signal from here on is noted, not raised (:func:`interrupts.finishing`), and said by the entry
+    point as coming after the output was written (R016 on standard error). It was raised until
+    click had unwound the command, a few milliseconds later on a loaded machine: a Ctrl-C after
+    `wrote 20 files` said, on standard output, that the command was cut short and was to be run
+    again. Only where nothing but the command's exit is left: not in `watch`, which goes on."""
+    interrupts.finishing()
+    _note(message)
+
+
 @click.group(cls=_Group, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, "-V", "--version", prog_name="civrules")
 @click.option(
@@ -1490,7 +1501,7 @@ def build(obj: Context, rulesets: tuple[str, ...], check_only: bool, out: Path, 
         if os.path.isdir(out):
             not_staged += _staged_problems(out, display, rules=False)
     if not check_only and stamp.is_up_to_date(obj.rules, out, arguments, obj.limits.max_bytes):
-        _note(f"civrules: {named_path(out)} is up to date (nothing changed since the last build)")
+        _done(f"civrules: {named_path(out)} is up to date (nothing changed since the last build)")
         return
     workspace = obj.workspace()
     loaded = _select_rulesets(workspace, rulesets, "text", found=not_staged)
@@ -1563,7 +1574,7 @@ def _build(
             then = f"{printable(first)}; then run" if first else "run"
             click.echo(f"civrules: {named_path(out)} is stale ({differ}); {then} {ticked(_build_command())}", err=True)
         elif not result.failed and not not_staged:
-            _note(f"civrules: {named_path(out)} is up to date")
+            _done(f"civrules: {named_path(out)} is up to date")
         if not_staged:
             files = f"{len(not_staged):,} file{'' if len(not_staged) == 1 else 's'}"
             click.echo(f"civrules: {files} read or compared not as staged for commit (R022)", err=True)
@@ -1584,7 +1595,7 @@ def _build(
         if not result.failed:
             stamp.record(obj.rules, out, arguments, obj.limits.max_bytes)
         rulesets_built = f"{built} ruleset{'' if built == 1 else 's'}"
-        _note(f"civrules: wrote {len(result.tree)} files for {rulesets_built} into {named_path(out)}")
+        _done(f"civrules: wrote {len(result.tree)} files for {rulesets_built} into {named_path(out)}")
     if result.failed:
         click.echo(f"civrules: not built, the rules have errors (previous output kept): {failed}", err=True)
         sys.exit(_failure_code(result.diagnostics))
@@ -1662,7 +1673,7 @@ def sheets(obj: Context, ruleset: str, pdf: bool, paper: str, out: Path | None) 
         write_tree(target, files, protected=obj.protected(), kind="sheets")
     except OutputError as error:
         _output_failure(error)
-    _note(f"civrules: wrote {len(files)} files into {named_path(target)}")
+    _done(f"civrules: wrote {len(files)} files into {named_path(target)}")
 
 
 @main.command()
@@ -1699,7 +1710,7 @@ def helpers(obj: Context, ruleset: str, out: Path | None) -> None:
         write_tree(target, files, protected=obj.protected(), kind="helpers")
     except OutputError as error:
         _output_failure(error)
-    _note(f"civrules: wrote {named_path(target / f'{ruleset}.html')}")
+    _done(f"civrules: wrote {named_path(target / f'{ruleset}.html')}")
 
 
 @main.command()
@@ -1918,13 +1929,13 @@ def schemas(obj: Context, out: Path, check_only: bool) -> None:
             first = before_replacing(out, obj.protected(), kind="schemas")
             _emit([_stale_schema(out, one, one.relative in tree, first) for one in stale], "text")
             sys.exit(EXIT_RULE_ERRORS)
-        _note(f"civrules: {named_path(out)} holds the schemas of civrules {__version__}")
+        _done(f"civrules: {named_path(out)} holds the schemas of civrules {__version__}")
         return
     try:
         write_tree(out, tree, protected=obj.protected(), kind="schemas")
     except OutputError as error:
         _output_failure(error)
-    _note(f"civrules: wrote {len(tree)} files into {named_path(out)}")
+    _done(f"civrules: wrote {len(tree)} files into {named_path(out)}")
 
 
 def _build_command() -> str:
