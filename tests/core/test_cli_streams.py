@@ -119,3 +119,69 @@ def test_validate_prints_its_report_on_standard_output(rules: Path, args: list[s
     found, out, err = _run(rules, *args)
     assert found == exit_code and code in _codes(out)
     assert err == ""
+
+
+# --- A failure before the command line can run: said where the command line would say it ---------
+
+
+@pytest.mark.parametrize(
+    ("words", "on_stderr"),
+    [
+        (["list", "--format", "json"], True),
+        (["--rules", "rules", "diff", "a", "b", "--format", "json"], True),
+        (["export", "a"], True),
+        (["explain", "R016"], True),
+        (["lsp"], True),  # standard output is the editor's channel
+        (["validate", "--format", "json"], False),  # the report is the output
+        (["validate", "list", "--format", "json"], False),  # a ruleset named `list`
+    ],
+)
+@pytest.mark.parametrize(
+    "error",
+    [KeyboardInterrupt(), ModuleNotFoundError("No module named 'yaml'", name="yaml")],
+    ids=["ctrl-c", "missing"],
+)
+def test_a_failure_as_civrules_starts_is_said_where_the_command_says_its_diagnostics(
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    words: list[str],
+    on_stderr: bool,
+    error: BaseException,
+) -> None:
+    """The entry point says a failure that comes before the command line can run (a Ctrl-C, or a
+    dependency missing, as it is imported). It said it on standard output whatever the command:
+    `list --format json > rulesets.json` kept a list of diagnostics, and the language server wrote it
+    on the editor's channel."""
+    import sys
+
+    from civrules import launch
+    from civrules.support import interrupts
+
+    def left(code: object) -> None:
+        raise SystemExit(code)
+
+    monkeypatch.setattr(sys, "argv", ["civrules", *words])
+    monkeypatch.setattr(interrupts, "stop_on_signals", lambda: None)  # this process is pytest's
+    monkeypatch.setattr(interrupts, "finishing", lambda: None)
+    monkeypatch.setattr(launch, "leave", left)
+    with pytest.raises(SystemExit) as ended:
+        launch.fail(error)
+    assert ended.value.code == (130 if isinstance(error, KeyboardInterrupt) else 2)
+    out, err = capsys.readouterr()
+    code = "R016" if isinstance(error, KeyboardInterrupt) else "R910"
+    said, other = (err, out) if on_stderr else (out, err)
+    assert code in said and code not in other, (out, err)
+    if on_stderr:
+        assert out == ""
+
+
+def test_the_entry_point_reads_the_command_as_the_command_line_does() -> None:
+    """The entry point's names of the commands (it reads them without click) are the group's."""
+    from civrules import cli
+    from civrules.diagnostics import process
+
+    assert set(main.commands) == process.COMMANDS
+    assert cli.lsp.name == process.SERVER
+    for words in (["list"], ["--rules", "r", "validate", "list"], ["--rules", "list"], ["--debug"], []):
+        named = cli._command_asked(words, main)
+        assert process.command_asked(words) == (named.name if named is not None else None), words

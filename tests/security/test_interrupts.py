@@ -727,9 +727,7 @@ _STOPPED_ON_ITS_LAST_LINE = (
 
 @pytest.mark.slow
 @pytest.mark.parametrize("command", ["build", "schemas"])
-def test_ctrl_c_once_a_command_said_it_wrote_its_output_is_said_on_standard_error(
-    tmp_path: Path, command: str
-) -> None:
+def test_ctrl_c_once_a_command_said_it_wrote_its_output_is_said_on_standard_error(tmp_path: Path, command: str) -> None:
     """Seen in the random sweep below on a loaded machine: a Ctrl-C after `civrules: ... is up to
     date` came while click was still unwinding the command, and was said on standard output as
     cutting it short ("run the command again to finish it"), though the command had said it was

@@ -36,6 +36,7 @@ from civrules.diagnostics import (
     sort_diagnostics,
 )
 from civrules.diagnostics.escape import dumps_json, printable, safe_line_start
+from civrules.diagnostics.process import MAKE_DATA
 from civrules.diagnostics.render import FORMATS, SourceLines, json_file, render_chunks, source_root
 from civrules.diagnostics.words import named_path, shown, ticked, typed_path
 from civrules.load import Limits
@@ -894,8 +895,9 @@ def _usage_failure(diagnostics: Sequence[Diagnostic], fmt: str | None = None, *,
 #: line and of the process alike, go to standard error in the command's `--format`, so that
 #: standard output holds what the command made, or nothing (`diff --format json > diff.json`).
 #: The other commands' output is their report (`validate`, `build`, `watch`), or they write files
-#: and print nothing else: their diagnostics are on standard output.
-_MAKE_DATA = frozenset({"list", "diff", "export", "explain"})
+#: and print nothing else: their diagnostics are on standard output. One set with the entry
+#: point's, which says a failure that comes before the command line can run.
+_MAKE_DATA = MAKE_DATA
 
 
 def _makes_data(state: click.Context | None) -> bool:

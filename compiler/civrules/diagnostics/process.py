@@ -263,6 +263,48 @@ def _at(code: codes.Code, message: str, hint: str) -> Diagnostic:
     return Diagnostic(code.code, code.severity, message, Span.at(COMMAND_LINE), hint)
 
 
+#: civrules' commands by name, for the entry point to read which one a command line runs without the
+#: command line (it may be what failed to import); `civrules.cli`'s group holds the same names.
+COMMANDS = frozenset(
+    {
+        "build",
+        "diff",
+        "explain",
+        "export",
+        "helpers",
+        "init",
+        "list",
+        "lsp",
+        "new-variant",
+        "schemas",
+        "sheets",
+        "validate",
+        "watch",
+    }
+)
+
+#: The commands whose standard output is data a script keeps (the rulesets, a diff, the resolved
+#: ruleset, a code's documentation): every diagnostic of theirs goes to standard error, so that
+#: standard output holds what the command made, or nothing (`diff --format json > diff.json`).
+MAKE_DATA = frozenset({"list", "diff", "export", "explain"})
+
+#: The command whose standard output is the language server's channel to the editor.
+SERVER = "lsp"
+
+
+def command_asked(words: Sequence[str]) -> str | None:
+    """The command a command line runs, read from its words before any is parsed: the first word
+    naming one, as the command line reads it (`civrules.cli._command_asked`)."""
+    return next((word for word in words if word in COMMANDS), None)
+
+
+def said_on_stderr(words: Sequence[str]) -> bool:
+    """Whether the command line ``words`` has the process's failures said on standard error: its
+    standard output holds what the command makes (:data:`MAKE_DATA`), or is the language server's."""
+    command = command_asked(words)
+    return command is not None and (command in MAKE_DATA or command == SERVER)
+
+
 def format_asked(words: Sequence[str]) -> str:
     """The `--format` a command line asks for, read from its words before any is parsed (what
     fails at start fails before click): the last one naming a format civrules prints, else text."""
