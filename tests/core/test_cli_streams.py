@@ -185,3 +185,13 @@ def test_the_entry_point_reads_the_command_as_the_command_line_does() -> None:
     for words in (["list"], ["--rules", "r", "validate", "list"], ["--rules", "list"], ["--debug"], []):
         named = cli._command_asked(words, main)
         assert process.command_asked(words) == (named.name if named is not None else None), words
+
+
+@pytest.mark.parametrize("words", [["lsp", "--stdio"], ["lsp", "--max-nodes", "0"]])
+def test_a_usage_error_of_the_language_server_is_said_on_standard_error(words: list[str]) -> None:
+    """Standard output is the editor's channel: an option the server does not take (`--stdio`, which
+    some clients add) was said there, read by the editor as a broken message, and shown nowhere."""
+    result = CliRunner().invoke(main, words)
+    assert result.exit_code == 2
+    assert result.stdout == ""
+    assert "error[R008]" in result.stderr and "civrules lsp --help" in result.stderr, result.stderr

@@ -36,7 +36,7 @@ from civrules.diagnostics import (
     sort_diagnostics,
 )
 from civrules.diagnostics.escape import dumps_json, printable, safe_line_start
-from civrules.diagnostics.process import MAKE_DATA
+from civrules.diagnostics.process import DIAGNOSTICS_ON_STDERR
 from civrules.diagnostics.render import FORMATS, SourceLines, json_file, render_chunks, source_root
 from civrules.diagnostics.words import named_path, shown, ticked, typed_path
 from civrules.load import Limits
@@ -314,7 +314,7 @@ def _report_failure(
     command = _command_asked(words, group)
     # Standard output is the language server's channel to the editor: its failures go to the log.
     late = late or command is lsp or (fmt in _DOCUMENTS and streams.stdout_begun())
-    on_stderr = failure.on_stderr or late or (command is not None and command.name in _MAKE_DATA)
+    on_stderr = failure.on_stderr or late or (command is not None and command.name in _DIAGNOSTICS_ON_STDERR)
     with contextlib.suppress(OSError):  # nowhere left to say it
         _emit([failure.diagnostic], fmt, failed=True, err=on_stderr)
     if failure.on_stderr:
@@ -366,7 +366,8 @@ def _usage_error(error: click.UsageError, args: Sequence[str], group: click.Grou
     message = message.removesuffix(".")
     problem = _command_line(codes.COMMAND_LINE, printable(message), hint)
     named = _command_asked(args, group)
-    _usage_failure([problem], _format_asked(args, group), err=named is not None and named.name in _MAKE_DATA)
+    on_stderr = named is not None and named.name in _DIAGNOSTICS_ON_STDERR
+    _usage_failure([problem], _format_asked(args, group), err=on_stderr)
 
 
 def _command_asked(args: Sequence[str], group: click.Group) -> click.Command | None:
@@ -766,12 +767,13 @@ def _emit(
     """Print diagnostics; text output without ``verbose`` folds per-fact infos (all infos without
     ``summaries``) into the summary; `github` and `sarif` output leave infos out unless ``infos``
     (each would be an annotation or a code-scanning alert). ``err``: on standard error, by default
-    for the commands that make data (:data:`_MAKE_DATA`: standard output holds what the command
-    made, or nothing); ``failed``: the command stops without doing its work (a SARIF log says so)."""
+    for the commands that make data and the language server (:data:`_DIAGNOSTICS_ON_STDERR`: standard
+    output holds what the command made, or nothing, or is the editor's channel); ``failed``: the
+    command stops without doing its work (a SARIF log says so)."""
     state = click.get_current_context(silent=True)
     context = state.find_object(Context) if state is not None else None
     if err is None:
-        err = _makes_data(state)
+        err = _diagnostics_on_stderr(state)
     ordered = list(diagnostics) if keep_order else sort_diagnostics(diagnostics)
     shown = ordered
     if fmt == "text" and not verbose:
@@ -895,15 +897,18 @@ def _usage_failure(diagnostics: Sequence[Diagnostic], fmt: str | None = None, *,
 #: line and of the process alike, go to standard error in the command's `--format`, so that
 #: standard output holds what the command made, or nothing (`diff --format json > diff.json`).
 #: The other commands' output is their report (`validate`, `build`, `watch`), or they write files
-#: and print nothing else: their diagnostics are on standard output. One set with the entry
-#: point's, which says a failure that comes before the command line can run.
-_MAKE_DATA = MAKE_DATA
+#: and print nothing else: their diagnostics are on standard output. The language server's standard
+#: output is the editor's channel: its diagnostics (a usage error, pygls missing) go to standard
+#: error too. One set with the entry point's, which says a failure that comes before the command
+#: line can run.
+_DIAGNOSTICS_ON_STDERR = DIAGNOSTICS_ON_STDERR
 
 
-def _makes_data(state: click.Context | None) -> bool:
-    """Whether the command running (in ``state``, or a context above it) is one of :data:`_MAKE_DATA`."""
+def _diagnostics_on_stderr(state: click.Context | None) -> bool:
+    """Whether the command running (in ``state``, or a context above it) says its diagnostics on
+    standard error (:data:`_DIAGNOSTICS_ON_STDERR`)."""
     while state is not None:
-        if state.parent is not None and state.command.name in _MAKE_DATA:
+        if state.parent is not None and state.command.name in _DIAGNOSTICS_ON_STDERR:
             return True
         state = state.parent
     return False

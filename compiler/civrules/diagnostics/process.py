@@ -291,6 +291,10 @@ MAKE_DATA = frozenset({"list", "diff", "export", "explain"})
 #: The command whose standard output is the language server's channel to the editor.
 SERVER = "lsp"
 
+#: The commands none of whose diagnostics goes to standard output: it holds what they make, or is
+#: the language server's channel (a usage error there was read by the editor as a broken message).
+DIAGNOSTICS_ON_STDERR = MAKE_DATA | {SERVER}
+
 
 def command_asked(words: Sequence[str]) -> str | None:
     """The command a command line runs, read from its words before any is parsed: the first word
@@ -301,8 +305,7 @@ def command_asked(words: Sequence[str]) -> str | None:
 def said_on_stderr(words: Sequence[str]) -> bool:
     """Whether the command line ``words`` has the process's failures said on standard error: its
     standard output holds what the command makes (:data:`MAKE_DATA`), or is the language server's."""
-    command = command_asked(words)
-    return command is not None and (command in MAKE_DATA or command == SERVER)
+    return command_asked(words) in DIAGNOSTICS_ON_STDERR
 
 
 def format_asked(words: Sequence[str]) -> str:
