@@ -47,6 +47,11 @@ ALLOWED: dict[tuple[str, str, str], str] = {
     ("checks/citations.py", "_written_over", "data"): _CITATIONS,
     ("checks/citations.py", "_listed_definition", "data"): _CITATIONS,
     ("checks/citations.py", "_walk", "data"): _CITATIONS,
+    ("checks/citations.py", "_restored", "data"): (
+        "Q009 asks whether the variant's entries leave a field as its definition writes it (a change "
+        "written over by the base's value, which V012 tells): the definition as written, not the "
+        "resolved model, which holds the variant's result"
+    ),
     ("checks/citations.py", "_duplicate_sections", "data"): _CITATIONS,
     ("checks/citations.py", "_dangling_sections", "data"): _CITATIONS,
     ("checks/citations.py", "check_settings_citations_used", "data"): _CITATIONS,
