@@ -7,6 +7,7 @@ every family's files before round 24)."""
 from __future__ import annotations
 
 import re
+from pathlib import Path
 
 import pytest
 
@@ -117,3 +118,43 @@ def test_collections_of_one_name_in_two_families_are_each_read_in_their_own_file
     assert _hover(index, "decks", "culture_i")[:2] == ["**Culture I** — culture event deck `culture_i`", r"cards\: 27"]
     # A culture space's deck goes to it.
     assert any(s.relative == deck.relative for s in index.references(deck, include_definition=False))
+
+
+def test_a_shipped_file_is_named_in_the_editor_as_in_civrules_messages(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Q007 and R013 name a file shipped with civrules `<civrules>/cards/...`; the hover's "defined
+    at" and a rename's refusals named the same file by where it is installed (in civrules' checkout
+    by its path from the working directory, `rules/cards/...`, which read as the designer's own
+    file). One spelling now: `<civrules>/...`, in every text of the server."""
+    from civrules.load import workspace
+    from civrules.lsp.index import RenameRefusedError
+
+    shipped = tmp_path / "shipped"
+    (shipped / "rulesets").mkdir(parents=True)
+    (shipped / "cards").mkdir()
+    (shipped / "rulesets/base.yaml").write_text(
+        "kind: ruleset\nfamily: imperial-settlers\nid: base\nname: Base\nfiles:\n  cards: [cards/base.yaml]\n",
+        encoding="utf-8",
+    )
+    (shipped / "cards/base.yaml").write_text("kind: cards\ncards:\n  - id: hut\n    name: Hut\n", encoding="utf-8")
+    rules = tmp_path / "rules"
+    (rules / "rulesets").mkdir(parents=True)
+    (rules / "rulesets/v.yaml").write_text(
+        "kind: ruleset\nid: v\nname: V\nextends: base\n"
+        "overlay:\n  cards:\n    add:\n      - id: shed\n        name: Shed\n",
+        encoding="utf-8",
+    )
+    monkeypatch.delenv("CIVRULES_NO_SHIPPED")
+    monkeypatch.setattr(workspace, "shipped_rules", lambda: shipped)
+    index = Index(Session(rules).update())
+    (hut,) = [s for s in index.by_id["hut"] if s.definition]
+    assert "defined at `<civrules>/cards/base.yaml:3`" in index.describe(hut).split("\n\n")
+    with pytest.raises(RenameRefusedError) as refused:
+        index.renamable(hut)
+    assert "shipped with civrules (<civrules>/cards/base.yaml)" in str(refused.value)
+    (shed,) = [s for s in index.by_id["shed"] if s.definition]
+    with pytest.raises(RenameRefusedError) as taken:
+        index.rename(shed, "hut")
+    assert "already exists (<civrules>/cards/base.yaml:3)" in str(taken.value)
+    assert str(shipped) not in str(taken.value) + str(refused.value) + index.describe(hut)

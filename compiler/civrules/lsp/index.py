@@ -89,6 +89,20 @@ class Symbol:
     path: NodePath = ()
 
 
+def where_defined(symbol: Symbol) -> str:
+    """The file of ``symbol`` as the server's texts (a hover, a rename's refusal) name it: a file
+    shipped with civrules behind `<civrules>/`, as Q007's and R013's messages and
+    `validate --format json` name it, not by where it is installed (or, in civrules' checkout, by
+    its path from the working directory, `rules/...`, which read as a file of the rules folder);
+    a file of the rules folder as its diagnostics name it.
+
+    >>> installed = Span.at("/opt/civrules/_rules/cards/x.yaml")
+    >>> where_defined(Symbol("cards", "pottery", "<civrules>/cards/x.yaml", installed, True, None))
+    '<civrules>/cards/x.yaml'
+    """
+    return symbol.relative if symbol.relative.startswith(SHIPPED) else symbol.span.file
+
+
 @dataclass(frozen=True, slots=True)
 class Outline:
     """An entry of a file's outline (the editor's outline view and breadcrumbs): a collection, with
@@ -275,7 +289,7 @@ class Index:
         shipped = next((s for s in defined if s.relative.startswith(SHIPPED)), None)
         if shipped is not None:
             raise RenameRefusedError(
-                f"`{symbol.id}` is defined in a ruleset shipped with civrules ({shipped.span.file}), which "
+                f"`{symbol.id}` is defined in a ruleset shipped with civrules ({where_defined(shipped)}), which "
                 "a rename cannot edit"
             )
         return defined
@@ -299,7 +313,7 @@ class Index:
         same = [s for s in self.by_id.get(new, ()) if s.definition and s.collection == symbol.collection]
         taken = [s for s in same if s.relative in scope]
         if taken and new != symbol.id:
-            where = f"{taken[0].span.file}:{taken[0].span.line}"
+            where = f"{where_defined(taken[0])}:{taken[0].span.line}"
             raise RenameRefusedError(f"{words.a(word)} `{new}` already exists ({where}): choose another id")
         return [s for s in self.by_id.get(symbol.id, ()) if s.collection == symbol.collection and s.relative in scope]
 
@@ -362,7 +376,7 @@ class Index:
             lines.extend(entity_facts(family, collection, raw))
             if "rule" in raw:
                 lines.append(markdown_text(f"rule {_show(raw['rule'])}"))
-        where = ", ".join(markdown_code(f"{d.span.file}:{d.span.line}") for d in defined[:3])
+        where = ", ".join(markdown_code(f"{where_defined(d)}:{d.span.line}") for d in defined[:3])
         if where:
             lines.append(f"defined at {where}")
         if rulesets:
