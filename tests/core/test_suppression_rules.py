@@ -43,6 +43,12 @@ def problems(analysis: Analysis) -> list[Diagnostic]:
     return [d for d in analysis.diagnostics if d.severity != "info"]
 
 
+def _spanned(text: str, span: Span) -> str:
+    """The text a one-line ``span`` covers in ``text``."""
+    assert span.line == span.end_line
+    return text.splitlines()[span.line - 1][span.column - 1 : span.end_column - 1]
+
+
 def line_of(text: str, needle: str) -> int:
     return text[: text.index(needle)].count("\n") + 1
 
@@ -110,7 +116,7 @@ def test_a_suppress_entry_naming_no_code_is_told_so_as_a_comment_is() -> None:
     (found,) = problems(analysed("quiet", {"rulesets/no-cloth.yaml": BASE, "rulesets/quiet.yaml": text}))
     assert found.code == "R020" and found.severity == Severity.WARNING
     assert found.message == "`suppress` entry 1 names `Z999`, which is no diagnostic code: it silences nothing"
-    assert found.hint == "`civrules explain --list` lists the codes"
+    assert found.hint == "`civrules explain --list` lists the codes" and found.suggestion is None
     assert found.span is not None and found.span.line == line_of(text, "{code: Z999")
     comment = header("quiet", "no-cloth") + "# civrules: ignore-file[Z999] x\n"
     (told,) = problems(analysed("quiet", {"rulesets/no-cloth.yaml": BASE, "rulesets/quiet.yaml": comment}))
@@ -121,6 +127,9 @@ def test_a_suppress_entry_naming_no_code_is_told_the_code_it_meant() -> None:
     text = header("quiet", "no-cloth") + 'suppress:\n  - {code: A100, reason: "x"}\n'
     (found,) = problems(analysed("quiet", {"rulesets/no-cloth.yaml": BASE, "rulesets/quiet.yaml": text}))
     assert found.code == "R020" and found.hint == "did you mean `A010`?"
+    # The editor's quick fix: the code meant, in place of the code as written (the span's text).
+    assert found.suggestion == "A010"
+    assert found.span is not None and _spanned(text, found.span) == "A100"
 
 
 def test_a_misspelt_code_is_first_thought_one_of_the_rulesets_family_or_the_cores() -> None:
@@ -129,10 +138,12 @@ def test_a_misspelt_code_is_first_thought_one_of_the_rulesets_family_or_the_core
     entry and the family's own code: one rule (round 19)."""
     entry = header("quiet", "no-cloth") + 'suppress:\n  - {code: A011, target: banking, reason: "x"}\n'
     (found,) = problems(analysed("quiet", {"rulesets/no-cloth.yaml": BASE, "rulesets/quiet.yaml": entry}))
-    assert (found.code, found.hint) == ("R020", "did you mean `A010`?")
+    assert (found.code, found.hint, found.suggestion) == ("R020", "did you mean `A010`?", "A010")
     comment = header("quiet", "no-cloth") + "# civrules: ignore-file[A011] x\n"
     (told,) = problems(analysed("quiet", {"rulesets/no-cloth.yaml": BASE, "rulesets/quiet.yaml": comment}))
-    assert (told.code, told.hint) == ("R020", "did you mean `A010`?")
+    assert (told.code, told.hint, told.suggestion) == ("R020", "did you mean `A010`?", "A010")
+    # The comment's quick fix replaces the code in the comment, and nothing else of it.
+    assert told.span is not None and _spanned(comment, told.span) == "A011"
 
 
 def test_a_code_of_the_wrong_shape_is_first_thought_one_of_the_manifests_family() -> None:
@@ -142,6 +153,8 @@ def test_a_code_of_the_wrong_shape_is_first_thought_one_of_the_manifests_family(
     analysis = analysed("quiet", {"rulesets/no-cloth.yaml": BASE, "rulesets/quiet.yaml": text})
     (schema,) = [d for d in analysis.diagnostics if d.code == "S001"]
     assert schema.hint is not None and schema.hint.startswith("did you mean `A010`? (a code is a letter")
+    assert schema.suggestion == "A010"  # the editor's quick fix, at the code as written
+    assert schema.span is not None and _spanned(text, schema.span) == "a011"
 
 
 def test_a_code_nearer_another_familys_says_whose_it_is() -> None:
@@ -160,6 +173,21 @@ def test_a_code_nearer_another_familys_says_whose_it_is() -> None:
     assert CodeHints("imperial-settlers", cutoff=0.8).hint("T0111") == (
         f"the nearest code, {sid_meiers}: it is never reported for a ruleset of the Imperial Settlers family"
     )
+    # The quick fix is the code the hint proposes, and none where it proposes none.
+    assert CodeHints("advanced-civilization").meant("T0111") == "K011"
+    assert CodeHints("sid-meiers-civilization").meant("T0111") == "T011"
+    assert CodeHints("imperial-settlers", cutoff=0.8).meant("T0111") is None
+
+
+def test_a_hint_proposing_several_codes_offers_no_quick_fix() -> None:
+    """With no family (as `civrules explain` asks), codes as close of several owners are each
+    proposed: no one of them is the fix."""
+    from civrules.families.code_hints import CodeHints
+
+    hints = CodeHints()
+    hint = hints.hint("X011")
+    assert hint is not None and " or " in hint
+    assert hints.meant("X011") is None
 
 
 RAISED_BRONZE_AGE = (

@@ -31,19 +31,33 @@ class CodeHints:
         self.cutoff = cutoff
         self.family = families().get(family) if family is not None else None
         self.owner = {code: family_of_code(code) for code in self.known}
-        self.answers: dict[str, str | None] = {}
+        self.answers: dict[str, tuple[str | None, str | None]] = {}
 
     def hint(self, written: str) -> str | None:
         """The did-you-mean of ``written``, with whose each suggestion is; None when nothing is close."""
+        return self._answer(written)[0]
+
+    def meant(self, written: str) -> str | None:
+        """The one code :meth:`hint` proposes in place of ``written``, for an editor's quick fix;
+        None where it proposes none, or several (as close, of different owners).
+
+        >>> hints = CodeHints()
+        >>> hints.meant("R01O"), hints.hint("R01O")
+        ('R010', 'did you mean `R010`?')
+        """
+        return self._answer(written)[1]
+
+    def _answer(self, written: str) -> tuple[str | None, str | None]:
         from civrules.diagnostics.suggest import LONGEST, QUERIES
 
         if written not in self.answers:
             self.answers[written] = (
-                self._hint(written) if len(self.answers) < QUERIES and len(written) <= LONGEST else None
+                self._hint(written) if len(self.answers) < QUERIES and len(written) <= LONGEST else (None, None)
             )
         return self.answers[written]
 
-    def _hint(self, written: str) -> str | None:
+    def _hint(self, written: str) -> tuple[str | None, str | None]:
+        """The hint, and the one code it proposes (None: none, or several)."""
         from civrules.diagnostics.suggest import DIGIT_LOOKALIKES, mean
 
         upper = written.upper()
@@ -53,20 +67,20 @@ class CodeHints:
             own = self.family
             ours = [(ratio, code) for ratio, code in ranked if self.owner[code] is None or self.owner[code] is own]
             if not ranked:
-                return None
+                return None, None
             other = ranked[0][1]
             elsewhere = (
                 f"`{other}` is {self._whose(other)}: it is never reported for a ruleset of the {own.name} family"
             )
             if not ours:
-                return f"the nearest code, {elsewhere}"
+                return f"the nearest code, {elsewhere}", None
             if ours[0][0] < ranked[0][0]:  # another family's is nearer: say why it is not suggested
-                return f"{mean(written, ours[0][1])} (nearer, {elsewhere})"
-            return mean(written, ours[0][1])
+                return f"{mean(written, ours[0][1])} (nearer, {elsewhere})", ours[0][1]
+            return mean(written, ours[0][1]), ours[0][1]
         if not ranked:
-            return None
+            return None, None
         if ranked[0][1] == digits:
-            return mean(written, digits) if digits != upper else None
+            return (mean(written, digits), digits) if digits != upper else (None, None)
         # The closest code of each owner (a family, or the core) as close as the closest of all.
         best = ranked[0][0]
         shown: dict[str | None, str] = {}
@@ -74,7 +88,9 @@ class CodeHints:
             owner = self.owner[code]
             if ratio == best:
                 shown.setdefault(owner.id if owner is not None else None, code)
-        return "did you mean " + " or ".join(f"`{code}` ({self._whose(code)})" for code in shown.values()) + "?"
+        proposed = list(shown.values())
+        text = "did you mean " + " or ".join(f"`{code}` ({self._whose(code)})" for code in proposed) + "?"
+        return text, proposed[0] if len(proposed) == 1 else None
 
     def _ranked(self, digits: str) -> list[tuple[float, str]]:
         """The known codes at least ``cutoff`` like ``digits``, closest first, with how alike."""

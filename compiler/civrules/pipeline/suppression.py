@@ -169,6 +169,9 @@ class Judge:
             suppression.span,
             self._hints.hint(code) or "`civrules explain --list` lists the codes",
             subjects=(code,),
+            # The span is the code as written (in a comment or a `suppress:` entry's `code:`): the
+            # editor's quick fix puts the one code the hint proposes in its place.
+            suggestion=self._hints.meant(code),
         )
 
     def _is_known(self, code: str) -> bool:

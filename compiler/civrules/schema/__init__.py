@@ -1481,6 +1481,11 @@ def _translate(
         return
     repeat = _first_repeat_at(instance) if keyword == "uniqueItems" and isinstance(instance, list) else None
     example = _id_example(instance, str(expected)) if keyword == "pattern" and isinstance(instance, str) else None
+    if keyword == "pattern" and expected == CODE_PATTERN and isinstance(instance, str):
+        # A misspelt code (a `suppress:` entry's): the one code its "did you mean" proposes.
+        from civrules.families.code_hints import CodeHints
+
+        example = CodeHints(_family_id(document)).meant(instance)
     told = _hint(error, defs, _family_id(document))
     if example is not None and _sibling_has(document.data, path, example):
         told = f"`{example}` is the id of another entry of this list already: give this one an id of its own"
@@ -1509,6 +1514,9 @@ def _family_id(document: Document) -> str | None:
 
 #: YAML 1.1's merge key: read as a plain key (YAML 1.2 has none), never merged.
 MERGE_KEY = "<<"
+
+#: The schemas' pattern of a diagnostic code (a variant's `suppress:` entry's `code`).
+CODE_PATTERN = "^[A-Z][0-9]{3}$"
 
 
 def _citation_missing(error: ValidationError) -> bool:
@@ -2331,7 +2339,7 @@ def _specific_hint(error: ValidationError, defs: Mapping[str, Any], family: str 
         return "write a list: `[{...}]`, or each entry on its own line starting with `- `"
     if error.validator == "type" and isinstance(error.instance, list) and "object" in expected:
         return "write a mapping (`{KEY: VALUE}`), not a list: drop the `- ` or the `[...]`"
-    if error.validator == "pattern" and error.validator_value == "^[A-Z][0-9]{3}$":
+    if error.validator == "pattern" and error.validator_value == CODE_PATTERN:
         # Every family's codes, as a `# civrules: ignore[...]` comment's are judged (R020), the
         # manifest's family's first: the registry alone holds only the codes of the checks
         # imported so far, none of a family's.
