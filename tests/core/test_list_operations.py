@@ -179,3 +179,33 @@ def test_thousands_of_selectors_are_looked_up_not_compared_with_every_element() 
         resolve._selects = selects
     assert not problems and compared == 0
     assert got == [{"id": f"r{i}", "text": f"changed {i}"} for i in range(1, n, 2)]
+
+
+def test_a_text_selector_naming_no_element_offers_the_element_it_meant_as_a_quick_fix() -> None:
+    """`remove: [craftz]` was told "did you mean `crafts`?" with no suggestion: the editor offered
+    no quick fix, as it does for every other "did you mean". A selector written as a mapping
+    offers none (`{id: x}` is no text to put in its place)."""
+    problems: list[PatchProblem] = []
+    assert merge_patch(["crafts", "science"], {"remove": ["craftz"]}, problems) == ["crafts", "science"]
+    ((found,),) = [[(p.hint, p.suggestion) for p in problems]]
+    assert found == ("did you mean `crafts`?", "crafts")
+    problems = []
+    merge_patch([{"id": "crafts"}], {"remove": [{"id": "craftz"}]}, problems)
+    assert [(p.hint, p.suggestion) for p in problems] == [("did you mean `{id: crafts}`?", None)]
+
+
+@pytest.mark.slow  # it analyses a variant of a whole shipped ruleset (1.8 s)
+def test_the_quick_fix_of_a_text_selector_replaces_it_where_the_variant_writes_it() -> None:
+    from civrules.pipeline import analyse
+    from tests.rulefiles import CachedWorkspace
+
+    text = (
+        "kind: ruleset\nid: v\nname: v\nextends: advanced-civilization\noverlay:\n  civilization_cards:\n"
+        "    patch:\n      - id: pottery\n        groups: {remove: [craftz]}\n"
+    )
+    workspace = CachedWorkspace({"rulesets/v.yaml": text})
+    analysis = analyse(workspace, workspace.load_ruleset(workspace.manifests()["v"]), ())
+    (found,) = [d for d in analysis.diagnostics if d.hint == "did you mean `crafts`?"]
+    assert (found.code, found.suggestion) == ("V007", "crafts") and found.span is not None
+    line = text.splitlines()[found.span.line - 1]
+    assert line[found.span.column - 1 : found.span.end_column - 1] == "craftz"

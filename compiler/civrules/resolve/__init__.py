@@ -1051,13 +1051,14 @@ def _patch_setting(
         else merge_patch(values.get(key), patch, problems, root=key, moved=moved, was=was, edits=edits)
     )
     for problem in problems:
-        yield _diag(
+        told = _diag(
             codes.LIST_SELECTOR,
             problem.message,
             at.span(*problem.path),
             problem.hint,
             subjects=(key, *problem.subjects),
         )
+        yield replace(told, suggestion=problem.suggestion) if problem.suggestion else told
     # An `{unknown: why}` is written whole, as merge_patch puts it (no field of it is merged): the
     # setting is replaced, not changed field by field (its `unknown` is no field to cite).
     mergeable = (
@@ -1875,7 +1876,7 @@ def _patch(
     merged, problems, moved, was, edits = _merged(entry.raw, item, spec.key, remember=not again)
     for problem in problems:
         about = f"{spec.word or name} `{entity_key(spec, entry.raw)}`"
-        yield _diag(
+        told = _diag(
             codes.LIST_SELECTOR,
             f"{problem.message} (in {about})"
             if problem.complete
@@ -1890,6 +1891,7 @@ def _patch(
             ),
             subjects=(*problem.subjects, _render(problem.path)),
         )
+        yield replace(told, suggestion=problem.suggestion) if problem.suggestion else told
     changed = dict(entry.origin.changes)
     for field_name in item:
         if field_name != spec.key:
@@ -3165,6 +3167,8 @@ class PatchProblem:
     complete: bool = False
     #: What it is about (the field whose list it changes), as the diagnostic's subjects.
     subjects: tuple[str, ...] = ()
+    #: The text its "did you mean" proposes in place of the text at its path (an editor's quick fix).
+    suggestion: str | None = None
 
 
 def is_list_operations(value: Any) -> bool:
@@ -3464,7 +3468,14 @@ class _Elements:
             # After QUERIES problems, no "did you mean": each hint compares the selector with the list.
             items = [cell.element for cell in self.live()]
             hint = _selector_hint(items, selector) if len(problems) < QUERIES else _NAME_AN_ELEMENT
-            problems.append(PatchProblem(at, f"{shown} names no element of the list", hint))
+            # A selector written as a text (`remove: [wesx]`) is the text at ``at``: its "did you
+            # mean" is a replacement (one written as a mapping is not: `{id: x}` would be put as text).
+            meant = (
+                closest(selector, [item for item in items if isinstance(item, str)])
+                if isinstance(selector, str) and len(problems) < QUERIES
+                else None
+            )
+            problems.append(PatchProblem(at, f"{shown} names no element of the list", hint, suggestion=meant))
         else:
             problems.append(
                 PatchProblem(
