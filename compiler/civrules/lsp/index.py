@@ -96,9 +96,9 @@ def where_defined(symbol: Symbol) -> str:
     its path from the working directory, `rules/...`, which read as a file of the rules folder);
     a file of the rules folder as its diagnostics name it.
 
-    >>> installed = Span.at("/opt/civrules/_rules/cards/x.yaml")
-    >>> where_defined(Symbol("cards", "pottery", "<civrules>/cards/x.yaml", installed, True, None))
-    '<civrules>/cards/x.yaml'
+    >>> installed = Span.at("/opt/civrules/_rules/items/x.yaml")
+    >>> where_defined(Symbol("items", "a", "<civrules>/items/x.yaml", installed, True, None))
+    '<civrules>/items/x.yaml'
     """
     return symbol.relative if symbol.relative.startswith(SHIPPED) else symbol.span.file
 
