@@ -216,6 +216,28 @@ def test_the_reference_walk_costs_a_look_up_per_node_once_it_has_met_the_shapes(
     assert work <= 19 * sum(nodes_in(card) for card in cards)
 
 
+def test_the_schema_nodes_of_a_path_are_found_once_for_the_same_schema() -> None:
+    """Counted, never timed: X001 asked :func:`node_at` for each collection of each ruleset, and a
+    session's update asks again for every ruleset an edit checks again (a base and its variants:
+    about 180 walks of the same schemas an update on Mega Civilization). The nodes of a schema and
+    path are found once; another schema (an equal copy is another object) gets its own nodes."""
+    import copy
+
+    from civrules.schema import references as module
+
+    schema = load_schema("civilization_cards")
+    first = node_at(schema, ("cards",), item=True)
+    looked = module._branches_of.cache_info()
+    again = node_at(schema, tuple(["cards", "x"][:1]), item=True)  # an equal path, another tuple
+    after = module._branches_of.cache_info()
+    assert again == first and all(a is b for a, b in zip(again, first, strict=True))
+    assert (after.hits + after.misses) == (looked.hits + looked.misses)
+    other = copy.deepcopy(schema)
+    theirs = node_at(other, ("cards",), item=True)
+    assert theirs == first and not any(a is b for a, b in zip(theirs, first, strict=True))
+    assert node_at(schema, ("cards",)) != first  # the list's nodes, not its items'
+
+
 @pytest.mark.slow  # eight runs of X001 over a shipped ruleset: 0.3 s
 def test_rulesets_holding_one_collection_look_each_unknown_id_up_in_it_once(monkeypatch: pytest.MonkeyPatch) -> None:
     """X001's "did you mean" looked every unknown id up again in each ruleset, though a base and
