@@ -537,18 +537,34 @@ class _Closest:
     LONGEST = 24
 
     def __init__(self, index: Index) -> None:
-        self.known = index.sections | set(index.missing)
+        self.index = index
         #: Where sections are pages and headings, a heading is looked up among its page's, by its words.
         self.separator = "/" if index.numbering == "pages_and_headings" else "."
         self.longest = 120 if self.separator == "/" else self.LONGEST
-        chapters: dict[str, list[str]] = {}
-        for known in sorted(self.known):
-            chapters.setdefault(known.split(self.separator, 1)[0], []).append(known)
-        # A heading's words are long and share much with the page's other headings: only a near-exact
-        # spelling is a slip (`dados-de-oito-faces` is not `dados-de-seis-faces`).
-        cutoff = 0.9 if self.separator == "/" else 0.75
-        self.chapters = {chapter: Vocabulary(numbers, cutoff=cutoff) for chapter, numbers in chapters.items()}
         self.answers: dict[str, str | None] = {}
+        # Made at the first number looked up: a ruleset citing only known sections (every ruleset
+        # an edit checks again, mostly) never sorts its sections into chapters.
+        self._known: frozenset[str] | set[str] | None = None
+        self._chapters: dict[str, Vocabulary] | None = None
+
+    @property
+    def known(self) -> frozenset[str] | set[str]:
+        known = self._known
+        if known is None:
+            known = self._known = self.index.sections | set(self.index.missing)
+        return known
+
+    @property
+    def chapters(self) -> dict[str, Vocabulary]:
+        if self._chapters is None:
+            chapters: dict[str, list[str]] = {}
+            for known in sorted(self.known):
+                chapters.setdefault(known.split(self.separator, 1)[0], []).append(known)
+            # A heading's words are long and share much with the page's other headings: only a near-exact
+            # spelling is a slip (`dados-de-oito-faces` is not `dados-de-seis-faces`).
+            cutoff = 0.9 if self.separator == "/" else 0.75
+            self._chapters = {chapter: Vocabulary(numbers, cutoff=cutoff) for chapter, numbers in chapters.items()}
+        return self._chapters
 
     def __call__(self, number: str) -> str | None:
         if number not in self.answers:
