@@ -77,8 +77,7 @@ def old_c004(ruleset: Ruleset) -> Iterator[Diagnostic]:
             if (len(plain) > 1 and (specific or len(set(groups)) < len(groups))) or len(extra) > 1:
                 overlaps.setdefault(tuple(line.index for line in reaching), []).append(target)
         for indexes, targets in overlaps.items():
-            reaching = [card.credit_list()[i] for i in indexes]
-            yield _overlap(card, reaching, targets, policy)
+            yield _overlap(card, [(i, card.credit_list()[i]) for i in indexes], targets, policy)
 
 
 def _old_overlap_routes(

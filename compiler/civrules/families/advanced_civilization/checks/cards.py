@@ -637,7 +637,8 @@ def check_credit_targets_twice(ruleset: Ruleset) -> Iterator[Diagnostic]:
             if verdicts[key]:
                 overlaps.setdefault(key, (reaching, []))[1].append(target)
         for reaching, targets in overlaps.values():
-            yield _overlap(card, [card.credit_list()[line.index] for line in reaching], targets, policy)
+            credits = card.credit_list()
+            yield _overlap(card, [(line.index, credits[line.index]) for line in reaching], targets, policy)
 
 
 def _overlap_routes(
@@ -721,12 +722,17 @@ def as_credit(line: Any) -> CreditLine:
     return CreditLine(line.points, line.group, line.card, line.extra)
 
 
-def _overlap(card: Card, reaching: Sequence[Any], targets: Sequence[str], policy: CreditPolicy) -> Diagnostic:
-    """C004 of the ``reaching`` lines of ``card`` toward ``targets``. Where a variant's patch adds
+def _overlap(card: Card, placed: Sequence[tuple[int, Any]], targets: Sequence[str], policy: CreditPolicy) -> Diagnostic:
+    """C004 of the lines of ``card`` toward ``targets`` (``placed``: each with its place in the card's
+    credit list). Where a variant's patch adds
     a line (one written elsewhere than the card) that shadows one the card's definition writes, the
     fix is the deletion of that line in the patch, written as its list operations write it: the
     base's file is not the designer's to edit. (Told by the lines' places, not the ruleset's
     layers: C004's findings are shared by the rulesets holding the same cards.)"""
+    reaching = [line for _, line in placed]
+    # each line's place in the card's credit list (its span), given by the caller: looking it up in
+    # the whole list at each finding made a card of n lines cost n for each of its findings
+    at = {id(line): index for index, line in placed}
     last = reaching[-1]
     value = combine([as_credit(line) for line in reaching], policy)
     names = words.listed(targets)
@@ -740,7 +746,6 @@ def _overlap(card: Card, reaching: Sequence[Any], targets: Sequence[str], policy
     counted = max_line(plain) if plain else None
     # Under `highest` only the largest line counts; a shadowed specific credit reaches nothing else.
     dead = [line for line in plain if line.card is not None and line is not counted]
-    at = {id(line): index for index, line in enumerate(card.credit_list())}
     # a patch's line shadows one of the card's definition: that one is deleted in the patch
     defined = card.origin.document.file
     patched = any(credit_span(card, at[id(line)]).file != defined for line in reaching)
