@@ -11,6 +11,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import click
 import pytest
 import yaml
 from click.testing import CliRunner
@@ -179,6 +180,35 @@ def test_no_command_summary_is_cut_in_the_help() -> None:
     listing = out.split("Commands:", 1)[1]
     assert "..." not in listing and "(e.g." not in listing
     assert len(listing.strip().splitlines()) == len(cli.main.commands)
+
+
+def _options() -> list[tuple[str, click.Option]]:
+    """Every option of the group and of each command, with the command's name ('' for the group)."""
+    commands: dict[str, click.Command] = {"": cli.main, **cli.main.commands}
+    return [(name, p) for name, command in commands.items() for p in command.params if isinstance(p, click.Option)]
+
+
+def test_an_option_an_environment_variable_sets_names_it_in_every_help() -> None:
+    """`--rules` falls back on CIVRULES_RULES, which `civrules --help` and each command's help did
+    not name (only `init --help` did, to say it is not read there): a newcomer could not learn it
+    from the tool. Each option the environment can set names its variable, on the group and on each
+    command that takes the option again."""
+    variables = {p.name: p.envvar for _, p in _options() if isinstance(p.envvar, str)}
+    assert variables, "no option reads the environment: update this test"
+    for command, option in _options():
+        if option.name in variables:
+            assert f"${variables[option.name]}" in (option.help or ""), (command or "civrules", option.opts)
+
+
+def test_no_option_shows_a_bare_type_as_its_value() -> None:
+    """A value shown as `TEXT` says nothing of what to type (`new-variant --extends TEXT`, where the
+    README and the command's own summary say BASE): every option taking a string names its value."""
+    bare = [
+        (command or "civrules", option.opts)
+        for command, option in _options()
+        if not option.is_flag and option.metavar is None and isinstance(option.type, click.types.StringParamType)
+    ]
+    assert bare == []
 
 
 # --- list ----------------------------------------------------------------------------------------

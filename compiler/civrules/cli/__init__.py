@@ -461,7 +461,7 @@ _INIT_DIRECTORY = _FolderName(
 )
 
 
-_RULES_HELP = "The rules directory."
+_RULES_HELP = "The rules directory.  [default: $CIVRULES_RULES if set, else rules]"
 _MAX_FILE_SIZE_HELP = "Largest rule file read, in bytes."
 _MAX_NODES_HELP = "Most YAML nodes a file may expand to (bounds alias expansion)."
 _MAX_DIAGNOSTICS_HELP = "Most diagnostics listed per file; one line counts the rest."
@@ -590,7 +590,6 @@ def _done(message: str) -> None:
     "rules",
     type=_RULES,
     default=Path("rules"),
-    show_default=True,
     envvar="CIVRULES_RULES",
     help=_RULES_HELP,
 )
@@ -1355,7 +1354,12 @@ def explain(code: str | None, list_all: bool, family_id: str | None) -> None:
 @_global_options
 @click.argument("name")
 @click.option(
-    "--extends", "base", required=True, shell_complete=_complete_rulesets, help="The ruleset the variant changes."
+    "--extends",
+    "base",
+    required=True,
+    metavar="BASE",
+    shell_complete=_complete_rulesets,
+    help="The ruleset the variant changes.",
 )
 @click.pass_obj
 def new_variant(obj: Context, name: str, base: str) -> None:
