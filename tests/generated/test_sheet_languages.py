@@ -15,6 +15,7 @@ the first Portuguese name of each sheet of those families.
 
 from __future__ import annotations
 
+import ast
 import re
 from collections.abc import Iterator, Mapping
 from html.parser import HTMLParser
@@ -176,3 +177,35 @@ def test_an_escaped_name_is_found_as_the_page_writes_it() -> None:
 def test_names_all_in_the_pages_language_leave_the_page_untouched() -> None:
     html = "<p>Agriculture and Pottery</p>"
     assert mark_names(html, {"Agriculture": "en", "Pottery": "en"}) is html
+
+
+def _package_docstring(ruleset_id: str) -> str:
+    package = REPO / "generated" / "python" / "civrules_rulesets" / ruleset_id.replace("-", "_")
+    source = (package / "__init__.py").read_text(encoding="utf-8")
+    return " ".join((ast.get_docstring(ast.parse(source)) or "").split())
+
+
+@pytest.mark.parametrize(
+    "ruleset_id",
+    [
+        pytest.param(ruleset_id, marks=() if ruleset_id in _FAST else pytest.mark.slow)
+        for ruleset_id in sorted(p.stem for p in (RULES / "rulesets").glob("*.yaml"))
+    ],
+)
+def test_a_package_docstring_says_which_language_its_names_are_in(ruleset_id: str) -> None:
+    """Round 30 left it: an engine developer reading `Marcado` or `Himeji Samurai Castle` in a
+    package was not told in which language its names are. Its docstring names the rulebook's
+    language, and each other language its names are printed in with how many."""
+    doc = _package_docstring(ruleset_id)
+    rulebook = _rulebook_language(ruleset_id)
+    assert rulebook is not None
+    assert "never translated: in " in doc and f"({rulebook}), the language of the rulebook" in doc, doc
+    others: dict[str, set[str]] = {}
+    for relative in sorted(ruleset_files(ruleset_id)):
+        for name, own in _names(_load(relative), True):
+            if own is not None and own != rulebook:
+                others.setdefault(own, set()).add(name)
+    for tag, names in others.items():
+        assert f"{len(names)} {'name' if len(names) == 1 else 'names'} in " in doc and f"({tag})" in doc, (tag, doc)
+    if not others:
+        assert "names in" not in doc.split("never translated", 1)[1], doc

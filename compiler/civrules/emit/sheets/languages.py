@@ -23,6 +23,7 @@ Examples
 from __future__ import annotations
 
 import re
+import textwrap
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -133,6 +134,46 @@ def name_languages(ruleset: Ruleset) -> NameLanguages:
     return NameLanguages(
         rulebook, dict(sorted(names.items())), counts, _text(book.get("title")), _text(book.get("source_file"))
     )
+
+
+def names_paragraph(ruleset: Ruleset, width: int = 99) -> str:
+    """What a generated package's docstring says of its names' languages, as the sheets' index says
+    it: plain text wrapped at ``width``, safe inside a triple-quoted docstring.
+
+    A package's names are the sources', never translated, and a rulebook may print some in another
+    language than its own: an engine developer reading one is told which language it is in, the
+    rulebook's, and how many names its sources print in another (``name_language`` in the rule data
+    and in ``civrules export``).
+    """
+    languages = name_languages(ruleset)
+    rulebook = languages.rulebook
+    if rulebook is None:
+        text = (
+            "Names (each record's `name`) are as the sources print them, never translated; the rule "
+            "index declares no language for them."
+        )
+    else:
+        printer = "the rulebook prints" if languages.source else "the sources print"
+        book = f"the rulebook, {languages.title}" if languages.title else "the rulebook"
+        where = (
+            f" ({languages.source})"
+            if languages.source
+            else " (no text of it is in the sources; its rule index gives the language)"
+        )
+        text = (
+            f"Names (each record's `name`) are as {printer} them, never translated: in "
+            f"{language_name(rulebook)} ({rulebook}), the language of {book}{where}"
+        )
+        others = languages.others()
+        if others:
+            counted = ", ".join(f"{n} {'name' if n == 1 else 'names'} in {name} ({tag})" for name, tag, n in others)
+            text += (
+                f"; {counted}, as their sources print them (`name_language` beside each in the rule data and "
+                "in the export)"
+            )
+        text += "."
+    escaped = text.replace("\\", "\\\\").replace('"', '\\"')
+    return textwrap.fill(escaped, width, break_long_words=False, break_on_hyphens=False)
 
 
 def _document_names(document: Document) -> tuple[tuple[str, str | None], ...]:

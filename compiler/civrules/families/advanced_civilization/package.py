@@ -50,6 +50,7 @@ from civrules.emit.pyfmt import (
 )
 from civrules.emit.runtimes import PackageFiles, family_runtime, package_files, public_names
 from civrules.emit.settings_types import settings_classes, settings_types, settings_value
+from civrules.emit.sheets.languages import names_paragraph
 from civrules.emit.templating import template_environment
 from civrules.families.advanced_civilization import FAMILY
 from civrules.families.advanced_civilization.calamities import modified_effects, resolution_order
@@ -1724,6 +1725,7 @@ def render_package(ruleset: Ruleset, exported: Mapping[str, Any]) -> PackageFile
     stamp = fingerprint(exported)  # once: it encodes and hashes every exported fact
     context = {
         "ruleset": ruleset,
+        "names": names_paragraph(ruleset),
         "package": import_name(ruleset.id),
         "runtime": RUNTIME,
         "family_runtime": FAMILY_RUNTIME,

@@ -30,6 +30,7 @@ from civrules.emit.packaging import (
 from civrules.emit.pyfmt import Code, Module, Node, Source, call, dct, lazy_dct, record_call, string, tup, used_makers
 from civrules.emit.runtimes import PackageFiles, family_runtime, package_files, public_names
 from civrules.emit.settings_types import settings_classes, settings_types, settings_value
+from civrules.emit.sheets.languages import names_paragraph
 from civrules.emit.templating import template_environment
 from civrules.families.imperial_settlers import FAMILY
 from civrules.families.imperial_settlers.export import expanded_decks
@@ -675,6 +676,7 @@ def render_package(ruleset: ImperialSettlersRuleset, exported: Mapping[str, Any]
     collections = {c.name: c for c in ruleset.collections()}
     context = {
         "ruleset": ruleset,
+        "names": names_paragraph(ruleset),
         "package": import_name(ruleset.id),
         "runtime": RUNTIME,
         "family_runtime": FAMILY_RUNTIME,

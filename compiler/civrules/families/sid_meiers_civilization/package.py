@@ -48,6 +48,7 @@ from civrules.emit.pyfmt import (
 )
 from civrules.emit.runtimes import PackageFiles, family_runtime, package_files, public_names
 from civrules.emit.settings_types import settings_classes, settings_types, settings_value
+from civrules.emit.sheets.languages import names_paragraph
 from civrules.emit.templating import template_environment
 from civrules.families.sid_meiers_civilization import FAMILY, rules
 from civrules.families.sid_meiers_civilization.model import (
@@ -585,6 +586,7 @@ def render_package(ruleset: CivilizationRuleset, exported: Mapping[str, Any]) ->
     all_names = public_names(DATA_NAMES, ID_NAMES, ERROR_NAMES, HELPER_NAMES)
     context = {
         "ruleset": ruleset,
+        "names": names_paragraph(ruleset),
         "package": import_name(ruleset.id),
         "runtime": RUNTIME,
         "family_runtime": FAMILY_RUNTIME,

@@ -10,6 +10,10 @@ engine that needs a complete ruleset calls require_complete().
 Facts the sources do not give are None in the records; a helper that needs one raises
 UnknownFactError. The package satisfies civrules_runtime_advanced_civilization.RulesetPackage: an engine typed
 against that protocol runs on every ruleset package of the family.
+
+Names (each record's `name`) are as the rulebook prints them, never translated: in English (en),
+the language of the rulebook, CIVILIZATION: The Expansion Project
+(shared/sources/advanced-civilization-and-expansion-project-rules.lined.txt).
 """
 
 from __future__ import annotations
@@ -145,7 +149,7 @@ else:
 
 #: The package's version: semantic versioning of its public API, decided by `civrules build`
 #: against the API manifest beside it (api.json); docs/engine.md says what each bump means.
-__version__: Final = "3.2.6"
+__version__: Final = "3.2.7"
 #: The ruleset this one is a variant of, or None. The package is self-contained: it holds the
 #: whole resolved ruleset and does not import the base's package.
 BASE_RULESET: Final[str | None] = None

@@ -7,6 +7,12 @@ and civrules_runtime_imperial_settlers.
 Facts the sources do not give are None in the records; a helper that needs one raises
 UnknownFactError. The package satisfies civrules_runtime_imperial_settlers.RulesetPackage: an engine typed
 against that protocol runs on every ruleset package of the family.
+
+Names (each record's `name`) are as the rulebook prints them, never translated: in Brazilian
+Portuguese (pt-BR), the language of the rulebook, Imperial Settlers
+(shared/sources/imperial-settlers-rules-pt.txt).
+A card no source in the edition's language names has `name` None (an unknown fact); its
+`source_name` is the name another source prints, with that source's language.
 """
 
 from __future__ import annotations
@@ -119,7 +125,7 @@ else:
 
 #: The package's version: semantic versioning of its public API, decided by `civrules build`
 #: against the API manifest beside it (api.json); docs/engine.md says what each bump means.
-__version__: Final = "2.3.4"
+__version__: Final = "2.3.5"
 #: The ruleset this one is a variant of, or None. The package is self-contained: it holds the
 #: whole resolved ruleset and does not import the base's package.
 BASE_RULESET: Final[str | None] = "imperial-settlers"

@@ -6,7 +6,7 @@ Generated ahead of time by jinja2 3.1.6; used only while SOURCE_SHA256 matches.
 # fmt: off
 # mypy: ignore-errors
 
-SOURCE_SHA256 = "4cc153e7f45b9a4a7712f73dedbe09fa34a1c24d56d21a4a8d5f99b5b9ec5a20"
+SOURCE_SHA256 = "7f1d420a6c40690c20c615f2cdd12b38c10ec4acb2525c6f882e16c9c931cef3"
 
 from jinja2.runtime import LoopContext, Macro, Markup, Namespace, TemplateNotFound, TemplateReference, TemplateRuntimeError, Undefined, escape, identity, internalcode, markup_join, missing, str_join
 name = '__init__.py.j2'
@@ -20,6 +20,7 @@ def root(context, missing=missing):
     l_0_ruleset = resolve('ruleset')
     l_0_family_runtime = resolve('family_runtime')
     l_0_draft = resolve('draft')
+    l_0_names = resolve('names')
     l_0_runtime_check = resolve('runtime_check')
     l_0_runtime = resolve('runtime')
     l_0_data_names = resolve('data_names')
@@ -58,7 +59,9 @@ def root(context, missing=missing):
         yield '\nThis ruleset is a DRAFT: facts a game needs are not in the sources (UNKNOWN_FACTS lists them); an\nengine that needs a complete ruleset calls require_complete().\n'
     yield '\nFacts the sources do not give are None in the records; a helper that needs one raises\nUnknownFactError. The package satisfies '
     yield str((undefined(name='family_runtime') if l_0_family_runtime is missing else l_0_family_runtime))
-    yield '.RulesetPackage: an engine typed\nagainst that protocol runs on every ruleset package of the family.\n"""\n\nfrom __future__ import annotations\n\n'
+    yield '.RulesetPackage: an engine typed\nagainst that protocol runs on every ruleset package of the family.\n\n'
+    yield str((undefined(name='names') if l_0_names is missing else l_0_names))
+    yield '\n"""\n\nfrom __future__ import annotations\n\n'
     yield str((undefined(name='runtime_check') if l_0_runtime_check is missing else l_0_runtime_check))
     yield '\n\nfrom '
     yield str((undefined(name='runtime') if l_0_runtime is missing else l_0_runtime))
@@ -109,4 +112,4 @@ def root(context, missing=missing):
     yield ']\n'
 
 blocks = {}
-debug_info = '1=34&3=36&5=44&6=46&13=50&19=52&21=54&40=56&41=60&45=64&46=68&66=72&69=74&73=76&74=80&80=84&81=88&87=92&88=96'
+debug_info = '1=35&3=37&5=45&6=47&13=51&16=53&21=55&23=57&42=59&43=63&47=67&48=71&68=75&71=77&75=79&76=83&82=87&83=91&89=95&90=99'

@@ -6,7 +6,7 @@ Generated ahead of time by jinja2 3.1.6; used only while SOURCE_SHA256 matches.
 # fmt: off
 # mypy: ignore-errors
 
-SOURCE_SHA256 = "518d01743309c247f5a7f4f9aeef9040ce1dedfb24107ed1e5a2e65d7883abf5"
+SOURCE_SHA256 = "ae64067e2b8f9fa1448f5cef524f83c80a98f59aa0681a8fb10063b34db4a637"
 
 from jinja2.runtime import LoopContext, Macro, Markup, Namespace, TemplateNotFound, TemplateReference, TemplateRuntimeError, Undefined, escape, identity, internalcode, markup_join, missing, str_join
 name = '__init__.py.j2'
@@ -20,6 +20,7 @@ def root(context, missing=missing):
     l_0_ruleset = resolve('ruleset')
     l_0_family_runtime = resolve('family_runtime')
     l_0_draft = resolve('draft')
+    l_0_names = resolve('names')
     l_0_runtime_check = resolve('runtime_check')
     l_0_runtime = resolve('runtime')
     l_0_id_names = resolve('id_names')
@@ -59,7 +60,9 @@ def root(context, missing=missing):
         yield '\nThis ruleset is a DRAFT: facts a game needs are not in the sources (UNKNOWN_FACTS lists them); an\nengine that needs a complete ruleset calls require_complete().\n'
     yield '\nFacts the sources do not give are None in the records; a helper that needs one raises\nUnknownFactError. The package satisfies '
     yield str((undefined(name='family_runtime') if l_0_family_runtime is missing else l_0_family_runtime))
-    yield '.RulesetPackage: an engine typed\nagainst that protocol runs on every ruleset package of the family.\n"""\n\nfrom __future__ import annotations\n\n'
+    yield '.RulesetPackage: an engine typed\nagainst that protocol runs on every ruleset package of the family.\n\n'
+    yield str((undefined(name='names') if l_0_names is missing else l_0_names))
+    yield '\nA card no source in the edition\'s language names has `name` None (an unknown fact); its\n`source_name` is the name another source prints, with that source\'s language.\n"""\n\nfrom __future__ import annotations\n\n'
     yield str((undefined(name='runtime_check') if l_0_runtime_check is missing else l_0_runtime_check))
     yield '\n\nfrom '
     yield str((undefined(name='runtime') if l_0_runtime is missing else l_0_runtime))
@@ -118,4 +121,4 @@ def root(context, missing=missing):
     yield ']\n'
 
 blocks = {}
-debug_info = '1=35&3=37&5=45&6=47&13=51&19=53&21=55&24=57&25=61&34=65&35=69&39=73&40=77&60=81&63=83&67=85&68=89&74=93&75=97&81=101&82=105'
+debug_info = '1=36&3=38&5=46&6=48&13=52&16=54&23=56&25=58&28=60&29=64&38=68&39=72&43=76&44=80&64=84&67=86&71=88&72=92&78=96&79=100&85=104&86=108'

@@ -6,7 +6,7 @@ Generated ahead of time by jinja2 3.1.6; used only while SOURCE_SHA256 matches.
 # fmt: off
 # mypy: ignore-errors
 
-SOURCE_SHA256 = "518d01743309c247f5a7f4f9aeef9040ce1dedfb24107ed1e5a2e65d7883abf5"
+SOURCE_SHA256 = "807613938eef75da406e7eb2c3a4ae34d049a39820d00dc54ef89e80894ece32"
 
 from jinja2.runtime import LoopContext, Macro, Markup, Namespace, TemplateNotFound, TemplateReference, TemplateRuntimeError, Undefined, escape, identity, internalcode, markup_join, missing, str_join
 name = '__init__.py.j2'
@@ -20,6 +20,7 @@ def root(context, missing=missing):
     l_0_ruleset = resolve('ruleset')
     l_0_family_runtime = resolve('family_runtime')
     l_0_draft = resolve('draft')
+    l_0_names = resolve('names')
     l_0_runtime_check = resolve('runtime_check')
     l_0_runtime = resolve('runtime')
     l_0_id_names = resolve('id_names')
@@ -59,7 +60,9 @@ def root(context, missing=missing):
         yield '\nThis ruleset is a DRAFT: facts a game needs are not in the sources (UNKNOWN_FACTS lists them); an\nengine that needs a complete ruleset calls require_complete().\n'
     yield '\nFacts the sources do not give are None in the records; a helper that needs one raises\nUnknownFactError. The package satisfies '
     yield str((undefined(name='family_runtime') if l_0_family_runtime is missing else l_0_family_runtime))
-    yield '.RulesetPackage: an engine typed\nagainst that protocol runs on every ruleset package of the family.\n"""\n\nfrom __future__ import annotations\n\n'
+    yield '.RulesetPackage: an engine typed\nagainst that protocol runs on every ruleset package of the family.\n\n'
+    yield str((undefined(name='names') if l_0_names is missing else l_0_names))
+    yield '\n"""\n\nfrom __future__ import annotations\n\n'
     yield str((undefined(name='runtime_check') if l_0_runtime_check is missing else l_0_runtime_check))
     yield '\n\nfrom '
     yield str((undefined(name='runtime') if l_0_runtime is missing else l_0_runtime))
@@ -118,4 +121,4 @@ def root(context, missing=missing):
     yield ']\n'
 
 blocks = {}
-debug_info = '1=35&3=37&5=45&6=47&13=51&19=53&21=55&24=57&25=61&34=65&35=69&39=73&40=77&60=81&63=83&67=85&68=89&74=93&75=97&81=101&82=105'
+debug_info = '1=36&3=38&5=46&6=48&13=52&16=54&21=56&23=58&26=60&27=64&36=68&37=72&41=76&42=80&62=84&65=86&69=88&70=92&76=96&77=100&83=104&84=108'
