@@ -71,7 +71,7 @@ FILES = (
 #: (``Record._properties``; ``bound``'s ``where``: the property each such field is held to); 2.15 names
 #: a class a module lacks, as a pickle of another version asks for it (``errors.absent``,
 #: ``OtherVersionError``, each pickled module's ``__getattr__``), and a view's package not installed.
-VERSION = "2.15.0"
+VERSION = "2.15.1"
 
 
 def runtime_distribution(

@@ -1,5 +1,5 @@
 """Moved: the rule logic of the Advanced Civilization family live in
-``civrules_runtime_advanced_civilization.logic``; their names stay importable from here for this round."""
+``civrules_runtime_advanced_civilization.logic``; their names stay importable from here for now."""
 
 TYPE_CHECKING = False
 if not TYPE_CHECKING:

@@ -3,7 +3,7 @@
 Until the runtime was split, ``civrules_runtime`` held the records, vocabularies, rule logic and
 protocol of the Advanced Civilization family; they live in that family's runtime,
 ``civrules_runtime_advanced_civilization`` (distribution ``civrules-runtime-advanced-civilization``).
-For this round they stay importable from here, loaded from there on first use, so an engine or an
+For now they stay importable from here, loaded from there on first use, so an engine or an
 installed package written against the old layout keeps working; import them from the family's
 runtime instead.
 """
