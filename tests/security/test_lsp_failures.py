@@ -236,3 +236,34 @@ def test_a_logged_uri_shows_its_invisible_characters(rules: Path) -> None:
     )
     (said,) = [entry["message"] for entry in _logged(editor) if "ignored a change" in entry["message"]]
     assert "a\\u200bb" in said and "\u200b" not in said, said
+
+
+#: Values a client may send where LSP says `integer | string` (a request's id to cancel, a progress
+#: token, a diagnostic's code) that are neither: lsprotocol's converter passed them through unchecked.
+NO_ID = [{"x": 1}, [1], 1.5, True]
+
+
+def test_an_id_token_or_code_that_is_no_integer_or_string_is_invalid_params_not_a_bug(
+    rules: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    uri = (rules / CARDS).absolute().as_uri()
+    where = {"start": {"line": 3, "character": 0}, "end": {"line": 3, "character": 5}}
+    editor = Editor(rules)
+    editor.initialize(rules, {})
+    editor.sent.clear()
+    for number, value in enumerate(NO_ID):
+        caplog.clear()
+        _raw(editor, {"method": "$/cancelRequest", "params": {"id": value}})
+        _raw(editor, {"method": "window/workDoneProgress/cancel", "params": {"token": value}})
+        context = {"diagnostics": [{"range": where, "message": "m", "code": value}]}
+        actions = {"textDocument": {"uri": uri}, "range": where, "context": context}
+        _raw(editor, {"id": 10 + number, "method": "textDocument/codeAction", "params": actions})
+        hover = {"textDocument": {"uri": uri}, "position": {"line": 3, "character": 6}, "workDoneToken": value}
+        _raw(editor, {"id": 20 + number, "method": "textDocument/hover", "params": hover})
+        said = [entry["message"] for entry in _logged(editor)] + [record.getMessage() for record in caplog.records]
+        assert not [m for m in said if "internal error" in m or "bug" in m], (value, said)
+        for msg_id in (10 + number, 20 + number):
+            error = _answer(editor, msg_id)["error"]
+            assert error["code"] == -32602 and "expected an integer or a string" in error["message"], (value, error)
+        ignored = [record.getMessage() for record in caplog.records if "ignored" in record.getMessage()]
+        assert len(ignored) == 2 and all("expected an integer or a string" in m for m in ignored), (value, ignored)

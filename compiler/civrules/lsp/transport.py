@@ -38,7 +38,7 @@ import sys
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import IO, Any, BinaryIO
+from typing import IO, Any, BinaryIO, Optional, Union
 from urllib.parse import unquote, urlsplit
 
 from lsprotocol import types
@@ -229,6 +229,11 @@ class CivrulesProtocol(LanguageServerProtocol):
         self._out_of_step: set[str] = set()
         #: What was logged once a document (a version that went backwards, a second open).
         self._warned: set[tuple[str, str]] = set()
+        # lsprotocol structures LSP's `integer | string` (a request's id to cancel, a progress token,
+        # a diagnostic's code) by passing any value through: an object there reached pygls' and
+        # civrules' look-ups (TypeError: unhashable), a client's mistake reported as a bug in civrules.
+        self._converter.register_structure_hook(_INTEGER_OR_STRING, _integer_or_string)
+        self._converter.register_structure_hook(_OPTIONAL_INTEGER_OR_STRING, _integer_or_string_or_none)
 
     def handle_message(self, message: Any) -> None:
         method = getattr(message, "method", None)
@@ -451,6 +456,24 @@ def _valid_id(value: Any) -> bool:
     return isinstance(value, str) or (isinstance(value, int) and not isinstance(value, bool))
 
 
+#: LSP's `integer | string` as lsprotocol annotates it: ``typing.Union``, the key its converter's
+#: hooks are registered under.
+_INTEGER_OR_STRING = Union[int, str]  # noqa: UP007
+_OPTIONAL_INTEGER_OR_STRING = Optional[Union[int, str]]  # noqa: UP007, UP045
+
+
+def _integer_or_string(value: Any, _type: Any) -> int | str:
+    """``value`` where LSP says `integer | string`; a TypeError (invalid params) for any other."""
+    if not _valid_id(value):
+        raise TypeError(f"expected an integer or a string, not {type(value).__name__}")
+    return value  # type: ignore[no-any-return]
+
+
+def _integer_or_string_or_none(value: Any, _type: Any) -> int | str | None:
+    """``value`` where LSP says `integer | string`, or an optional one left out (null)."""
+    return None if value is None else _integer_or_string(value, _type)
+
+
 def _envelope_problem(data: Any) -> str | None:
     """Why ``data`` is no JSON-RPC 2.0 request, notification or response, or None."""
     if not isinstance(data, dict):
@@ -473,10 +496,20 @@ def _first_error(error: BaseException) -> str:
     try:
         import cattrs
 
-        said = "; ".join(cattrs.transform_error(error))
+        said = "; ".join(cattrs.transform_error(error, format_exception=_said_of_value))
     except Exception:  # noqa: BLE001 - not one of cattrs' errors
         said = f"{type(error).__name__}: {error}"
     return " ".join(said.split())[:300]
+
+
+def _said_of_value(error: BaseException, wanted: Any) -> str:
+    """cattrs' words for a value that does not fit, with LSP's name for `integer | string` (cattrs
+    says "expected Union")."""
+    from cattrs.v import format_exception
+
+    if wanted in (_INTEGER_OR_STRING, _OPTIONAL_INTEGER_OR_STRING):
+        return "invalid value, expected an integer or a string"
+    return format_exception(error, wanted)
 
 
 class OneLine(logging.Handler):
