@@ -165,3 +165,59 @@ def test_a_rule_file_that_is_a_folder_or_a_fifo_gets_the_hint_for_it(tmp_path: P
     assert (
         missing.message == "cannot read `gone.yaml`: no such file" and missing.hint and "check the path" in missing.hint
     )
+
+
+@pytest.mark.parametrize(
+    ("number", "remedy"),
+    [(errno.EMFILE, "ulimit -n"), (errno.ENFILE, "fs.file-max"), (errno.EFBIG, "ulimit -f")],
+    ids=["open-files", "system-open-files", "file-size"],
+)
+def test_a_limit_of_the_process_or_the_system_is_told_with_its_remedy_not_as_permissions(
+    number: int, remedy: str
+) -> None:
+    """Out of file descriptors (`ulimit -n 8`: `build` stopped at "too many open files"), the hints
+    said to check permissions and free space, or to make the file readable: nothing to find there."""
+    from civrules.diagnostics.process import diagnose
+    from civrules.emit.output import unwritable
+    from civrules.load.reader import unreadable_file, unreadable_folder
+
+    refused = OSError(number, os.strerror(number), "rules/cards/x.yaml")
+    hints = {
+        "L012 file": unreadable_file(files.RefusedError("unreadable", "", error=number), "rules/cards/x.yaml").hint,
+        "L012 folder": unreadable_folder(number, "rules/maps").hint,
+        "R007 build": unwritable(Path("generated"), refused).hint,
+        "exit 2": diagnose(refused).diagnostic.hint,
+    }
+    for where, hint in hints.items():
+        assert hint is not None and remedy in hint and "permission" not in hint, (where, hint)
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        pytest.param(["init", "{tmp}/repo"], marks=pytest.mark.slow, id="init"),  # 0.8 s: it writes the schemas
+        pytest.param(["--rules", "rules", "new-variant", "mine", "--extends", "base"], id="new-variant"),
+    ],
+)
+def test_init_and_new_variant_out_of_file_descriptors_say_so(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, command: list[str]
+) -> None:
+    (tmp_path / "rules" / "rulesets").mkdir(parents=True)
+    (tmp_path / "rules" / "rulesets" / "base.yaml").write_text(
+        'kind: ruleset\nid: base\nname: "Base"\nextends: advanced-civilization\n', encoding="utf-8"
+    )
+    opened = os.open
+
+    def exhausted(path: str | Path, flags: int, mode: int = 0o777, *, dir_fd: int | None = None) -> int:
+        if flags & os.O_CREAT:
+            raise OSError(errno.EMFILE, os.strerror(errno.EMFILE), str(path))
+        return opened(path, flags, mode, dir_fd=dir_fd)
+
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setattr(os, "open", exhausted)
+    arguments = [argument.format(tmp=tmp_path) for argument in command]
+    result = CliRunner().invoke(main, arguments)
+    monkeypatch.undo()
+    assert result.exit_code == 2, result.output
+    assert "too many open files" in result.output and "ulimit -n" in result.output, result.output
+    assert "permissions" not in result.output and "needs to write" not in result.output, result.output

@@ -1402,9 +1402,12 @@ def new_variant(obj: Context, name: str, base: str) -> None:
             if isinstance(refused.__cause__, OSError) and refused.kind != "link"
             else refused.reason
         )
+        from civrules.support.files import limit_hint
+
         _output_failure(
             OutputError(f"cannot create {ticked(workspace.display(path))}: {said}"),
-            f"civrules needs to write a new file into {ticked(workspace.display(path.parent))}",
+            (limit_hint(refused.__cause__) if isinstance(refused.__cause__, OSError) else None)
+            or f"civrules needs to write a new file into {ticked(workspace.display(path.parent))}",
         )
     from civrules.support.commands import command
 
@@ -2197,10 +2200,12 @@ def _write_repository(directory: Path, tree: Mapping[str, bytes], schemas: Mappi
 def _repository_unwritable(directory: Path, error: OSError) -> NoReturn:
     """Exit 2 for a repository the file system would not take (nothing of it was left)."""
     from civrules.emit.output import OutputError, cause
+    from civrules.support.files import limit_hint
 
     _output_failure(
         OutputError(f"cannot write into {named_path(directory)}: {cause(error)}; nothing was changed"),
-        "check that the folder can be written (its permissions, the free space on the disk, a "
+        limit_hint(error)
+        or "check that the folder can be written (its permissions, the free space on the disk, a "
         "file-size limit: `ulimit -f`), or name another",
     )
 

@@ -213,7 +213,9 @@ def _system_refused(error: OSError) -> Failure:
     raw = error.filename
     name = os.fsdecode(raw) if isinstance(raw, (str, bytes)) else str(raw)
     if error.errno in _NO_ROOM:
-        hint = "check that the folder can be written (its permissions, the free space), or name another with --out"
+        hint = _limit_hint(error) or (
+            "check that the folder can be written (its permissions, the free space), or name another with --out"
+        )
         return Failure(_at(codes.OUTPUT_REFUSED, f"cannot write {named_path(name)}: {said}", hint), EXIT_USAGE)
     # Located at the file the system refused (an input, as a rule file's L012 is).
     hint = _access_hint(error)
@@ -227,6 +229,15 @@ def _system_refused(error: OSError) -> Failure:
 _ACCESS_HINT = "make it readable (and its folders searchable) by the user that runs civrules, or leave it out"
 #: The device's failure is no permission to change either.
 _DEVICE_HINT = "the device could not be read (a failing disk, a network file system gone): check it, then run again"
+
+
+def _limit_hint(error: OSError) -> str | None:
+    """:func:`civrules.support.files.limit_hint`, where civrules could load it."""
+    try:
+        from civrules.support.files import limit_hint
+    except ImportError:  # pragma: no cover - a failure at start, before civrules could load
+        return None
+    return limit_hint(error)
 
 
 def _access_hint(error: OSError) -> str:

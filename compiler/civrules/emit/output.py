@@ -149,8 +149,9 @@ _PATH_HINTS = {
 
 def path_hint(error: OSError) -> str | None:
     """The hint for an OSError caused by the shape of its path (too long, through a file, a link
-    loop), or None."""
-    return _PATH_HINTS.get(error.errno or 0)
+    loop) or by a limit of the process or the system (:func:`civrules.support.files.limit_hint`),
+    or None."""
+    return _PATH_HINTS.get(error.errno or 0) or files.limit_hint(error)
 
 
 @dataclass(slots=True)

@@ -190,6 +190,8 @@ def unreadable_file(refused: files.RefusedError, display: str) -> Diagnostic:
         reason, hint = files.cause(number), "check the disk, then run civrules again"
     elif number == errno.ENAMETOOLONG:
         reason, hint = files.cause(number), "give the file (or a folder above it) a shorter name"
+    elif files.limit_hint(number) is not None:
+        reason, hint = files.cause(number), str(files.limit_hint(number))
     else:
         reason, hint = files.cause(number), "check the file and its permissions"
     return _file_diag(codes.UNREADABLE, display, f"cannot read {named_path(display)}: {reason}", hint, reason=reason)
@@ -205,7 +207,7 @@ def unreadable_folder(number: int, display: str) -> Diagnostic:
     elif number == errno.EIO:
         hint = "check the disk, then run civrules again"
     else:
-        hint = "check the folder and its permissions"
+        hint = files.limit_hint(number) or "check the folder and its permissions"
     cause = files.cause(number)
     message = f"cannot list the folder {named_path(display)}: {cause}; the rule files in it are not read"
     return _file_diag(codes.UNREADABLE, display, message, hint, reason=cause)

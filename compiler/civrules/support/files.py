@@ -115,6 +115,26 @@ def _explain(error: OSError, shown: str, doing: str = "read") -> RefusedError:
     return RefusedError("unreadable", f"cannot {doing} {named_path(shown)}: {cause(error)}", error=error.errno)
 
 
+#: What to do where the system refused for a limit of this process or of the system, not for the
+#: path: out of file descriptors (`ulimit -n 8`), `build` was told to check the folder's permissions
+#: and the free space, and an unread rule file to check its permissions.
+_LIMIT_HINTS = {
+    errno.EMFILE: "civrules reached the limit of files a process may hold open: raise it (`ulimit -n 1024`), "
+    "then run civrules again",
+    errno.ENFILE: "the system holds as many open files as it allows: close some programs or raise its limit "
+    "(`fs.file-max`), then run civrules again",
+    errno.EFBIG: "a file would pass the limit of a file's size this process may write: raise it "
+    "(`ulimit -f unlimited`), then run civrules again",
+}
+
+
+def limit_hint(error: OSError | int | None) -> str | None:
+    """The hint for a refusal caused by a limit of the process or of the system (open files, a
+    file's size), or None for any other."""
+    number = error.errno if isinstance(error, OSError) else error
+    return _LIMIT_HINTS.get(number or 0)
+
+
 def cause(error: OSError | int | None) -> str:
     """Why the system refused, in lower-case words for a sentence: ``permission denied``."""
     number = error.errno if isinstance(error, OSError) else error
