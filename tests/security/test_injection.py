@@ -11,6 +11,7 @@ Escaping of every output format field by field is in tests/core/test_render.py; 
 from __future__ import annotations
 
 import ast
+import html
 import json
 import os
 import unicodedata
@@ -466,3 +467,19 @@ def test_an_import_that_runs_programs_sees_the_absolute_folders_only(
     assert not ran.exists(), ran.read_text(encoding="utf-8")
     ctypes.util.find_library("civrules-no-such-library")
     assert ran.exists()  # the planted programs are those the lookup runs, where the PATH finds them
+
+
+def test_every_sheet_forbids_scripts_and_fetches_in_a_browser() -> None:
+    """A sheet opened in a browser had no Content-Security-Policy (the helpers' pages have one):
+    its escaping was all that stood between a name in the rules and a script. Every sheet now says
+    that nothing runs and nothing is fetched, whatever came through."""
+    sheets = sorted((REPO / "generated" / "sheets").glob("*/*.html"))
+    assert sheets
+    for sheet in sheets:
+        head = sheet.read_text(encoding="utf-8").split("</head>", 1)[0]
+        assert "<script" not in head, sheet
+        (policy,) = [line for line in head.splitlines() if 'http-equiv="Content-Security-Policy"' in line]
+        content = html.unescape(policy.split('content="', 1)[1].split('"', 1)[0])
+        rules = dict(part.strip().split(" ", 1) for part in content.split(";"))
+        assert rules["default-src"] == "'none'" and "script-src" not in rules, (sheet, rules)
+        assert rules["img-src"] == rules["connect-src"] == rules["base-uri"] == "'none'", (sheet, rules)

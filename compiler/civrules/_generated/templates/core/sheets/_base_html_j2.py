@@ -6,7 +6,7 @@ Generated ahead of time by jinja2 3.1.6; used only while SOURCE_SHA256 matches.
 # fmt: off
 # mypy: ignore-errors
 
-SOURCE_SHA256 = "2c03c00b5039d3edbf979d79f5d87660d1190d3209810d2eb25bf8cd5b028b6d"
+SOURCE_SHA256 = "428a6fd1ae53979115c17558b4079482901e4904eb07b2d14eb4ccdc05dd5739"
 
 from jinja2.runtime import LoopContext, Macro, Markup, Namespace, TemplateNotFound, TemplateReference, TemplateRuntimeError, Undefined, escape, identity, internalcode, markup_join, missing, str_join
 name = '_base.html.j2'
@@ -17,6 +17,7 @@ def root(context, missing=missing):
     concat = environment.concat
     cond_expr_undefined = Undefined
     if 0: yield None
+    l_0_content_security_policy = resolve('content_security_policy')
     l_0_ruleset = resolve('ruleset')
     l_0_fingerprint = resolve('fingerprint')
     l_0_sheet = resolve('sheet')
@@ -24,7 +25,9 @@ def root(context, missing=missing):
     l_0_short = resolve('short')
     l_0_note = resolve('note')
     pass
-    yield '<!DOCTYPE html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n<meta name="generator" content="civrules">\n<meta name="civrules-ruleset" content="'
+    yield '<!DOCTYPE html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n<meta http-equiv="Content-Security-Policy" content="'
+    yield escape((undefined(name='content_security_policy') if l_0_content_security_policy is missing else l_0_content_security_policy))
+    yield '">\n<meta name="generator" content="civrules">\n<meta name="civrules-ruleset" content="'
     yield escape(environment.getattr((undefined(name='ruleset') if l_0_ruleset is missing else l_0_ruleset), 'id'))
     yield '">\n<meta name="civrules-fingerprint" content="'
     yield escape((undefined(name='fingerprint') if l_0_fingerprint is missing else l_0_fingerprint))
@@ -83,4 +86,4 @@ def block_content(context, missing=missing):
     pass
 
 blocks = {'style': block_style, 'content': block_content}
-debug_info = '6=18&7=20&9=22&11=26&12=32&15=34&18=36&19=38&21=50&22=52&12=57&21=66'
+debug_info = '5=19&7=21&8=23&10=25&12=29&13=35&16=37&19=39&20=41&22=53&23=55&13=60&22=69'
