@@ -577,3 +577,36 @@ def test_no_git_in_the_paths_absolute_folders_is_r910(tmp_path: Path, monkeypatc
     code, said = validate(root, monkeypatch, "--staged")
     assert code == 2
     assert [(d["code"], "absolute folders" in str(d["message"])) for d in said] == [("R910", True)]
+
+
+#: The git commands that open the ignore and attribute files of the work tree (`ls-files` reads
+#: `.gitignore` files with `--exclude-standard`, and `.gitattributes` to compare a file's content).
+_READS_THE_TREE = ("ls-files", "hash-object")
+
+
+@pytest.mark.parametrize(
+    "special", ["rules/.gitignore", "rules/rulesets/.gitattributes", ".gitignore", ".git/info/exclude"]
+)
+def test_a_fifo_git_would_read_its_ignore_or_attribute_rules_from_is_refused_before_git_waits_on_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, special: str
+) -> None:
+    """A folder unpacked from an archive can hold a FIFO named `.gitignore`: git opens it for its
+    ignore rules and waits forever for a writer, so the pre-commit hook (`validate --staged`) hung
+    where civrules itself refuses a FIFO (L012) without blocking on it."""
+    root = repository(tmp_path)
+    (root / "rules" / "rulesets" / "new.yaml").write_text(MANIFEST.format(id="new", base="repo1"), encoding="utf-8")
+    (root / special).parent.mkdir(parents=True, exist_ok=True)
+    (root / special).unlink(missing_ok=True)
+    os.mkfifo(root / special)
+    run = subprocess.run
+
+    def not_blocking(command: list[str], *args: object, **kwargs: object) -> object:
+        if any(word in command for word in _READS_THE_TREE):
+            raise AssertionError(f"git would block opening the FIFO `{special}`: {command}")
+        return run(command, *args, **kwargs)  # type: ignore[call-overload]
+
+    monkeypatch.setattr(subprocess, "run", not_blocking)
+    with pytest.raises(staged.StagedError) as refused:
+        staged.unstaged(root / "rules", staged.is_rule_file)
+    assert special.rsplit("/", 1)[-1] in str(refused.value) and "FIFO" in str(refused.value), refused.value
+    assert "remove it" in refused.value.hint, refused.value.hint

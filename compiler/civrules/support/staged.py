@@ -37,7 +37,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from civrules.diagnostics.words import ticked
-from civrules.support import search_path
+from civrules.support import files, search_path
 
 #: What each tag of `git ls-files -t` means here (others, modified, deleted).
 _STATES = {
@@ -86,6 +86,7 @@ def unstaged(folder: Path, wanted: Callable[[str], bool] = lambda _relative: Tru
         )
     environment = _as_in_the_hook(git)
     git = _Git(git, _repository_filters_off(git, folder, environment))
+    _refuse_special_rule_files(git, folder, environment)
     listed = _git(git, folder, environment, "ls-files", "-z", "-t", "--others", "--modified", "--deleted", "--", ".")
     found: dict[str, str] = {}
     for entry in listed.split(b"\0"):
@@ -107,6 +108,59 @@ def unstaged(folder: Path, wanted: Callable[[str], bool] = lambda _relative: Tru
         found.update((relative, "unmerged") for relative in unmerged if relative in found)
     found.update(_hidden(git, folder, environment, wanted, found))
     return [Unstaged(relative, found[relative]) for relative in sorted(found)]
+
+
+#: The files of each folder of the work tree git reads rules from: what it ignores, and the
+#: attributes that say how a file is compared (`ls-files`, `hash-object`).
+_GIT_RULE_FILES = (".gitignore", ".gitattributes")
+#: The keys naming such files outside the work tree; a repository's own `.git/config` may set them.
+_GIT_RULE_KEYS = ("core.excludesFile", "core.attributesFile")
+_SPECIAL_KINDS = {stat.S_IFIFO: "a FIFO", stat.S_IFCHR: "a device", stat.S_IFBLK: "a device", stat.S_IFSOCK: "a socket"}
+
+
+def _refuse_special_rule_files(git: str, folder: Path, environment: dict[str, str]) -> None:
+    """:class:`StagedError` where a file git would read ignore or attribute rules from is a FIFO,
+    a device or a socket.
+
+    git opens such a file and waits for a writer that never comes: a folder unpacked from an
+    archive holding a FIFO named `.gitignore` (or a `.git/config` whose `core.excludesFile`
+    names one) made the pre-commit hook hang, where civrules itself refuses a FIFO (L012) without
+    waiting on it. The files looked at are those git reads for the rules folder: `.gitignore` and
+    `.gitattributes` in it, below it and in each folder above it up to the top of the work tree,
+    the repository's `info/exclude` and `info/attributes`, and the files `core.excludesFile` and
+    `core.attributesFile` name."""
+    named = _git(git, folder, environment, "rev-parse", "--show-toplevel", "--absolute-git-dir").splitlines()
+    if len(named) < 2:
+        return
+    top, repository = Path(os.fsdecode(named[0])), Path(os.fsdecode(named[1]))
+    here = Path(os.path.abspath(folder))
+    candidates = [repository / "info" / "exclude", repository / "info" / "attributes"]
+    for key in _GIT_RULE_KEYS:
+        value = _git(git, folder, environment, "config", "--path", "--get", key, absent=1).rstrip(b"\n")
+        if value:
+            candidates.append(Path(here, os.fsdecode(value)))  # a relative one is the work tree's, as git reads it
+    above = here
+    while True:
+        candidates += [above / name for name in _GIT_RULE_FILES]
+        if above == top or above.parent == above or top not in above.parents:
+            break
+        above = above.parent
+    candidates += [
+        here / entry.relative
+        for entry in files.walk(here)
+        if entry.kind == "special" and entry.relative.rsplit("/", 1)[-1] in _GIT_RULE_FILES
+    ]
+    for path in candidates:
+        try:
+            kind = _SPECIAL_KINDS.get(stat.S_IFMT(os.lstat(path).st_mode))
+        except OSError:
+            continue
+        if kind is not None:
+            raise StagedError(
+                f"--staged: git would wait forever on {ticked(os.fsdecode(path))}, {kind}, reading its ignore or "
+                "attribute rules from it",
+                "remove it (git reads such rules from a text file), or leave --staged out",
+            )
 
 
 def _hidden(
