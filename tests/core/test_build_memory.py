@@ -122,9 +122,11 @@ def test_a_build_writes_each_file_of_its_staging_tree_once(tmp_path: Path, monke
     written: list[str] = []
     put = output._put
 
-    def counted(staging: Path, relative: str, data: bytes, delay: float, syncer: output._Syncer) -> None:
+    def counted(
+        staging: Path, relative: str, data: bytes, delay: float, syncer: output._Syncer, *kept: output._Previous | None
+    ) -> None:
         written.append(relative)
-        put(staging, relative, data, delay, syncer)
+        put(staging, relative, data, delay, syncer, *kept)
 
     monkeypatch.setattr(output, "_put", counted)
     workspace = Workspace(RULES)

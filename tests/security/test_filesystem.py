@@ -1055,13 +1055,18 @@ def test_a_build_that_fails_leaves_no_staging_tree(tmp_path: Path) -> None:
     assert list(tmp_path.iterdir()) == []
 
 
+@pytest.mark.parametrize("again", [False, True], ids=["new", "over the same tree"])
 @pytest.mark.parametrize("staged", [False, True])
 def test_every_file_is_on_disk_before_the_tree_is_swapped_in(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, staged: bool
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, staged: bool, again: bool
 ) -> None:
     """Durability, whatever the order of writes and syncs (they run on threads of their own): at the
-    swap every file of the new tree (the marker, a file written twice, a file carried over) was
-    synced after its last write, and every folder of it too."""
+    swap every file of the new tree (the marker, a file written twice, a file carried over, a file
+    of the old tree kept because it holds the same bytes) was synced after its last write, and
+    every folder of it too."""
+    root = tmp_path / "generated"
+    if again:  # unsynced, as `git checkout` leaves a committed tree
+        make(root, {MARKER: MARKER_TEXT, "python/a/data.py": b"A = 1\n", "sheets/a/index.html": b"<p>a</p>\n"})
     synced: set[tuple[int, int]] = set()
     real_fsync, real_swap = os.fsync, output._swap
     seen: list[str] = []
@@ -1084,7 +1089,6 @@ def test_every_file_is_on_disk_before_the_tree_is_swapped_in(
 
     monkeypatch.setattr(os, "fsync", fsync)
     monkeypatch.setattr(output, "_swap", swap)
-    root = tmp_path / "generated"
     tree: dict[str, bytes] = {"python/a/data.py": b"A = 1\n", "sheets/a/index.html": b"<p>a</p>\n"}
     if staged:
         staging = output.StagedTree(root)
@@ -1097,6 +1101,57 @@ def test_every_file_is_on_disk_before_the_tree_is_swapped_in(
     assert sorted(seen) == sorted([MARKER, *tree, "helpers/b.html"])
     assert read_tree(root)["python/a/data.py"] == (b"A = 2\n" if staged else b"A = 1\n")
     assert not synced
+
+
+def _identity(path: Path) -> tuple[int, int]:
+    info = os.lstat(path)
+    return info.st_dev, info.st_ino
+
+
+@pytest.mark.parametrize("writer", [write_tree, _staged], ids=["in memory", "staged"])
+def test_a_file_written_again_with_the_same_bytes_is_the_old_file_kept(tmp_path: Path, writer: Any) -> None:
+    """Each build wrote every file of the tree anew, those that had not changed too (a build of
+    mega-civilization: 41 files made, written, synced, and as many removed with the old tree).
+    The old tree's file holding the very bytes is kept (linked into the new tree: the same file,
+    its modification time too); a file that changed, even to as many bytes, is written anew; after
+    the swap each file has one name, and the tree is what was written."""
+    out = tmp_path / "out"
+    first = {"same.txt": b"one\n", "python/a/same.py": b"A = 1\n", "changed.txt": b"old"}
+    writer(out, first)
+    old = {name: _identity(out / name) for name in first}
+    second = {**first, "changed.txt": b"new", "sheets/a/added.html": b"<p>a</p>\n"}
+    writer(out, second)
+    assert tree_of(out) == {MARKER: MARKER_TEXT, **second}
+    kept = {name for name in first if _identity(out / name) == old[name]}
+    assert kept == {"same.txt", "python/a/same.py"}
+    assert all(os.lstat(out / name).st_nlink == 1 for name in second)
+    assert [p.name for p in tmp_path.iterdir()] == ["out"]  # no staging tree, no old tree left
+
+
+@pytest.mark.parametrize("writer", [write_tree, _staged], ids=["in memory", "staged"])
+def test_an_old_file_is_kept_only_where_it_is_what_a_new_file_would_be(tmp_path: Path, writer: Any) -> None:
+    """A file of the old tree is kept only where nothing tells it from a new one but its time: one
+    with a second name elsewhere (a change made there would reach the new tree), another mode, or
+    reached through a link (to a folder outside the tree) is written anew, and what lies outside
+    the tree is left as it was, with one name."""
+    out, outside = tmp_path / "out", tmp_path / "outside"
+    tree = {"plain.txt": b"same", "named-twice.txt": b"same", "private.txt": b"same", "linked/file.txt": b"same"}
+    _with_umask(0o022, lambda: writer(out, tree))
+    outside.mkdir()
+    os.link(out / "named-twice.txt", outside / "second-name.txt")
+    (out / "private.txt").chmod(0o600)
+    (out / "linked").rename(outside / "linked")
+    (out / "linked").symlink_to(outside / "linked", target_is_directory=True)
+    old = {name: _identity(out / name) for name in ("plain.txt", "named-twice.txt", "private.txt")}
+    _with_umask(0o022, lambda: writer(out, tree))
+    assert tree_of(out) == {MARKER: MARKER_TEXT, **tree}
+    assert _identity(out / "plain.txt") == old["plain.txt"]
+    assert _identity(out / "named-twice.txt") != old["named-twice.txt"]
+    assert _identity(out / "private.txt") != old["private.txt"] and _mode(out / "private.txt") == 0o644
+    assert not (out / "linked").is_symlink()
+    assert _identity(out / "linked" / "file.txt") != _identity(outside / "linked" / "file.txt")
+    assert os.lstat(outside / "second-name.txt").st_nlink == 1
+    assert os.lstat(outside / "linked" / "file.txt").st_nlink == 1
 
 
 @pytest.mark.parametrize("staged", [False, True])

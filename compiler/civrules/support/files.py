@@ -340,6 +340,25 @@ def _open_root(root: Path) -> int:
         raise
 
 
+def open_folder(root: Path) -> int:
+    """A descriptor of the folder ``root``, which may not itself be a link (OSError otherwise: a
+    link, a file, nothing there); the folders above it are the user's to choose."""
+    return os.open(root, _DIRECTORY)
+
+
+def open_below(folder: int, name: str) -> int:
+    """A read-only descriptor of the entry ``name`` of the open folder ``folder``, opened without
+    following a link and without blocking (a FIFO): OSError for a link. What it is (a regular
+    file, a folder) is for the caller to ask ``fstat``."""
+    return os.open(name, _FILE, dir_fd=folder)
+
+
+def enter_below(folder: int, name: str) -> int:
+    """A descriptor of the folder ``name`` in the open folder ``folder``, never through a link
+    (OSError for a link, a file, nothing there)."""
+    return os.open(name, _DIRECTORY, dir_fd=folder)
+
+
 def is_link(path: Path) -> bool:
     """Whether ``path`` itself (not what it points at) is a symbolic link."""
     try:
