@@ -854,17 +854,19 @@ class _Previous:
         parent = self._folder(folder) if self._folders else None
         if parent is None:
             return False
-        try:
+        try:  # looked at before it is opened: a device, a FIFO or a file of another size is never opened
+            found = os.lstat(name, dir_fd=parent)
+            if not self._like_new(found, len(data)):
+                return False
             descriptor = files.open_below(parent, name)
         except OSError:
             return False
         kept = linked = False
         try:
-            found = os.fstat(descriptor)
+            opened = os.fstat(descriptor)
             if (
-                (found.st_mode, found.st_uid, found.st_gid) != self._like
-                or found.st_nlink != 1
-                or found.st_size != len(data)
+                (opened.st_dev, opened.st_ino) != (found.st_dev, found.st_ino)
+                or not self._like_new(opened, len(data))
                 or _read_at_most(descriptor, len(data) + 1) != data
             ):
                 return False
@@ -882,6 +884,13 @@ class _Previous:
                         target.unlink()
         syncer.sync(descriptor)
         return True
+
+    def _like_new(self, found: os.stat_result, size: int) -> bool:
+        """Whether ``found`` is a regular file of ``size`` bytes with one name, and the owner, group
+        and mode of a file written now."""
+        return (
+            (found.st_mode, found.st_uid, found.st_gid) == self._like and found.st_nlink == 1 and found.st_size == size
+        )
 
     def close(self) -> None:
         """Close the old tree's folders (nothing is kept after)."""
