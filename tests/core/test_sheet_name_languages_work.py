@@ -111,3 +111,29 @@ def test_the_pattern_of_the_names_is_made_only_where_one_is_foreign(
     marked = '<p>Take a <span lang="pt-BR">Fulano</span> and a Beltrano</p>'
     assert marker.mark(html) == (marked if trees else html)
     assert len(made) == trees
+
+
+def test_a_rulesets_sheets_and_helper_page_make_the_pattern_of_its_names_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Sid Meier's Civilization's names are Brazilian Portuguese on English pages: its sheets made
+    the pattern of all its names, and its helper page made it again, in every build (round 31)."""
+    from civrules.emit.helpers.render import render_helper
+    from civrules.emit.sheets.render import render_sheets
+    from civrules.load.workspace import Workspace
+    from civrules.pipeline import analyse
+    from tests.conftest import RULES
+
+    workspace = Workspace(RULES)
+    model = analyse(workspace, workspace.load_ruleset(workspace.manifests()["sid-meiers-civilization"])).model
+    assert model is not None
+    made: list[object] = []
+    trie = languages._trie
+
+    def counted(*args: Any) -> str:
+        made.append(args)
+        return trie(*args)
+
+    monkeypatch.setattr(languages, "_trie", counted)
+    sheet = render_sheets(model, "0" * 64, only=["units.html"])["units.html"]
+    page = render_helper(model, "0" * 64)
+    assert len(made) == 1
+    assert b'<span lang="pt-BR">' in sheet and b'id="civrules-languages"' in page  # marked, as before

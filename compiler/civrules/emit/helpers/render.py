@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from civrules.emit.helpers import HelperPage, attr, content_security_policy, embed_json, static, text
-from civrules.emit.sheets.languages import PAGE_LANGUAGE, NameMarker, name_languages
+from civrules.emit.sheets.languages import PAGE_LANGUAGE, marked_names
 from civrules.families import family_named
 from civrules.model import Ruleset
 
@@ -19,8 +19,8 @@ def render_helper(model: Ruleset, fingerprint: str) -> bytes:
     family = family_named(model.family)
     hook = family.hook("helpers") if family is not None else None
     page: HelperPage | None = hook(model) if hook is not None else None
-    languages = name_languages(model).names
-    return NameMarker(languages).mark(page_html(model, fingerprint, page, languages)).encode("utf-8")
+    languages, marker = marked_names(model)  # the sheets' own
+    return marker.mark(page_html(model, fingerprint, page, languages.names)).encode("utf-8")
 
 
 def page_html(

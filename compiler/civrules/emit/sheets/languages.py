@@ -322,6 +322,20 @@ class NameMarker:
         return self.pattern.sub(mark, text)
 
 
+def marked_names(ruleset: Ruleset) -> tuple[NameLanguages, NameMarker]:
+    """The languages of the ruleset's names (:func:`name_languages`) and their marker, made once for
+    every page of it: its sheets and its helper page each made them, so a ruleset with names in
+    another language than the page's had the pattern of all its names made twice in every build."""
+    found = _marked.get(ruleset)
+    if found is None:
+        languages = name_languages(ruleset)
+        found = _marked.put(ruleset, (languages, NameMarker(languages.names)))
+    return found
+
+
+_marked: memo.Attached[Ruleset, tuple[NameLanguages, NameMarker]] = memo.Attached()
+
+
 def mark_names(html: str, languages: Mapping[str, str], page: str = PAGE_LANGUAGE) -> str:
     """``html`` with its names marked (:meth:`NameMarker.mark`)."""
     return NameMarker(languages, page).mark(html)

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 from civrules.emit.sheets import registry, variant_changes
 from civrules.emit.sheets.common import Paper, environment, page_for, paper_named, source_files
-from civrules.emit.sheets.languages import NameLanguages, NameMarker, name_languages
+from civrules.emit.sheets.languages import NameLanguages, NameMarker, marked_names
 from civrules.emit.sheets.registry import Sheet, Source
 from civrules.families import Family, families, family_named, family_of_module
 from civrules.model import Ruleset
@@ -119,8 +119,7 @@ class _Names:
 
 
 def _names(ruleset: Ruleset) -> _Names:
-    languages = name_languages(ruleset)
-    return _Names(languages, NameMarker(languages.names))
+    return _Names(*marked_names(ruleset))
 
 
 #: Pieces of a sheet's text encoded together (:func:`_encoded`).
