@@ -821,7 +821,7 @@ class _Previous:
     place of a new file with the same bytes. The new tree is still whole beside the old one until
     the swap, and its every file synced before it, the kept ones too (a tree put in place by
     ``git checkout`` was never synced); the old tree's removal then only drops a name of each.
-    Writing an unchanged tree again (mega-civilization's: 41 files, 1.4 MB) was the largest part of
+    Writing an unchanged tree again (the largest shipped ruleset's: 41 files, 1.4 MB) was the largest part of
     a build's write on ext4: each file's inode and blocks made, written, synced, and the old ones
     freed.
 
