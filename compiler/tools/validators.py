@@ -39,17 +39,37 @@ SCHEMA_SHA256 = "{digest}"
 '''
 
 _IMPORT = "from fastjsonschema import JsonSchemaValueException, JsonSchemaValuesException\n"
+#: The function fastjsonschema defines for each list it judges by `uniqueItems` (its draft04.py),
+#: called for each item: what makes an item's identity (`true` is not `1`; mappings and lists by value).
+_UNIQUE_FN = (
+    'def fn(var): return frozenset(dict((k, fn(v)) for k, v in var.items()).items()) if hasattr(var, "items") '
+    "else tuple(fn(v) for v in var) if isinstance(var, (dict, list)) else (bool, var) if isinstance(var, bool) else var"
+)
 _INVALID = """
 
 class _Invalid(JsonSchemaValueException):
     \"\"\"The verdict "invalid", made as a plain exception is (only the verdict is used).\"\"\"
 
     __init__ = Exception.__init__
+
+
+def _distinct(items):
+    \"\"\"How many distinct items a list holds, as fastjsonschema's `uniqueItems` counts them
+    (`true` is not `1`; mappings and lists by value); a list of texts as a set, in C.\"\"\"
+    if set(map(type, items)) <= {{str}}:
+        return len(set(items))
+    {unique_fn}
+    return len(set(fn(item) for item in items))
 """
 _RAISE = re.compile(r"^(\s*)raise JsonSchemaValueException\(.*\)[ \t]*$", re.MULTILINE)
 _FORMAT_LOCALS = re.compile(r'("(?:[^"\\\n]|\\.)*")\.format\(\*\*locals\(\)\)')
 _VERSION_LINE = re.compile(r'^VERSION = "[^"\n]*"\n', re.MULTILINE)
 _REGEX_ENTRY = re.compile(r"^(    )('(?:[^'\\\n]|\\.)*'): re\.compile\(.*?\)(,?)$", re.MULTILINE)
+#: The path of a node, passed to each validator it calls: only its messages used it.
+_NAME_PREFIX = re.compile(r'\(name_prefix or "data"\) \+ "(?:[^"\\\n]|\\.)*"')
+#: `uniqueItems`'s function, as generated (on a line of its own) before each list it judges.
+_UNIQUE_FN_LINE = re.compile(r"^[ \t]*(def fn\(var\): .*)\n", re.MULTILINE)
+_UNIQUE_COUNT = re.compile(r"len\(set\(fn\((\w+)\) for \1 in (\w+)\)\)")
 
 
 def _civrules_regex(entry: re.Match[str]) -> str:
@@ -113,8 +133,16 @@ def render_validator(kind: str) -> str:
     # that is false, each alternative of an `anyOf` or a `not`) raises one, and the generated code
     # catches it; a map area raised about 18, each a Python __init__ of five attributes.
     code = _RAISE.sub(r"\1raise _Invalid", code)
-    code = code.replace(_IMPORT, _IMPORT + _INVALID, 1)
     code = _FORMAT_LOCALS.sub(r"\1", code)
+    # Nor is the path of each node, which every call made anew as a string (`data.nations[{x}]`,
+    # unformatted) to pass it down; and `uniqueItems` counts a list of texts as a set, where each
+    # list judged made a function and called it for each item (:data:`_INVALID`'s `_distinct`),
+    # only while fastjsonschema defines the very function `_distinct` falls back on.
+    code = _NAME_PREFIX.sub("None", code)
+    if {found.group(1) for found in _UNIQUE_FN_LINE.finditer(code)} <= {_UNIQUE_FN}:
+        code = _UNIQUE_FN_LINE.sub("", code)
+        code = _UNIQUE_COUNT.sub(r"_distinct(\2)", code)
+    code = code.replace(_IMPORT, _IMPORT + _INVALID.format(unique_fn=_UNIQUE_FN), 1)
     code = _VERSION_LINE.sub("", code)
     code = _REGEX_ENTRY.sub(_civrules_regex, code)
     header = _HEADER.format(

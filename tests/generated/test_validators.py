@@ -77,3 +77,30 @@ def test_a_keyword_beside_a_ref_is_judged_by_the_compiled_validator() -> None:
     with pytest.raises(fastjsonschema.JsonSchemaException):
         fastjsonschema.compile(refs_with_their_siblings(written))(["jap001"])
     assert fastjsonschema.compile(refs_with_their_siblings(written))([{"id": "jap001"}]) == [{"id": "jap001"}]
+
+
+@pytest.mark.parametrize("kind", sorted(SCHEMA_FILES))
+def test_a_shipped_validator_makes_nothing_only_a_message_would_use(kind: str) -> None:
+    """Only a validator's verdict is used: no path of a node is made as a string to pass to the
+    validator it calls (`data.nations[{x}]`, each call anew), and `uniqueItems` makes no function
+    for each list it judges (one `_distinct` counts them, a list of texts as a set)."""
+    shipped = (TARGET / f"{validator_module(kind)}.py").read_text(encoding="utf-8")
+    assert '(name_prefix or "data") +' not in shipped
+    assert shipped.count("def fn(var)") == shipped.count("len(set(fn(") == 1  # those of `_distinct`
+
+
+@pytest.mark.parametrize(
+    "items",
+    [[], ["a", "b"], ["a", "a"], [True, 1], [1, 1.0], [False, 0, None], [{"a": [1]}, {"a": [1]}], [["x"], ["x", 1]]],
+)
+def test_distinct_items_are_counted_as_fastjsonschema_counts_them(items: list[Any]) -> None:
+    """`_distinct` answers `uniqueItems` as the code fastjsonschema generates does (`true` is not
+    `1`, mappings and lists by value), texts or not."""
+    module = importlib.import_module(f"civrules._generated.validators.{validator_module('ruleset')}")
+    unique = fastjsonschema.compile({"type": "array", "uniqueItems": True})
+    try:
+        unique(items)
+        verdict = True
+    except fastjsonschema.JsonSchemaException:
+        verdict = False
+    assert (module._distinct(items) == len(items)) is verdict

@@ -19,6 +19,15 @@ class _Invalid(JsonSchemaValueException):
     __init__ = Exception.__init__
 
 
+def _distinct(items):
+    """How many distinct items a list holds, as fastjsonschema's `uniqueItems` counts them
+    (`true` is not `1`; mappings and lists by value); a list of texts as a set, in C."""
+    if set(map(type, items)) <= {str}:
+        return len(set(items))
+    def fn(var): return frozenset(dict((k, fn(v)) for k, v in var.items()).items()) if hasattr(var, "items") else tuple(fn(v) for v in var) if isinstance(var, (dict, list)) else (bool, var) if isinstance(var, bool) else var
+    return len(set(fn(item) for item in items))
+
+
 REGEX_PATTERNS = {
     '^[a-z]{2,3}(-[A-Z]{2})?$': re.compile('^[a-z]{2,3}(-[A-Z]{2})?\\Z'),
     '^(?!\\s*$)(?![A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+(?::\\S|@(?![0-9a-f]{40}:\\S)))(?!(?:[^;]*;)+\\s*[A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+@(?![0-9a-f]{40}:\\S))(?!(?:[^(]*\\()+\\s*[A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+(?::\\S|@(?![0-9a-f]{40}:\\S)))': re.compile('^(?!\\s*\\Z)(?![A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+(?::\\S|@(?![0-9a-f]{40}:\\S)))(?!(?:[^;]*;)+\\s*[A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+@(?![0-9a-f]{40}:\\S))(?!(?:[^(]*\\()+\\s*[A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+(?::\\S|@(?![0-9a-f]{40}:\\S)))'),
@@ -54,11 +63,11 @@ def validate_https___civrules_invalid_schemas_calamities_schema_json(data, custo
                 if data__calamities_len < 1:
                     raise _Invalid
                 for data__calamities_x, data__calamities_item in enumerate(data__calamities):
-                    validate_https___civrules_invalid_schemas_calamities_schema_json___defs_calamity(data__calamities_item, custom_formats, (name_prefix or "data") + ".calamities[{data__calamities_x}]")
+                    validate_https___civrules_invalid_schemas_calamities_schema_json___defs_calamity(data__calamities_item, custom_formats, None)
         if "note" in data_keys:
             data_keys.remove("note")
             data__note = data["note"]
-            validate_https___civrules_invalid_schemas_calamities_schema_json___defs_note(data__note, custom_formats, (name_prefix or "data") + ".note")
+            validate_https___civrules_invalid_schemas_calamities_schema_json___defs_note(data__note, custom_formats, None)
         if data_keys:
             raise _Invalid
     return data
@@ -126,7 +135,7 @@ def validate_https___civrules_invalid_schemas_calamities_schema_json___defs_cala
         if "id" in data_keys:
             data_keys.remove("id")
             data__id = data["id"]
-            validate_https___civrules_invalid_schemas_calamities_schema_json___defs_id(data__id, custom_formats, (name_prefix or "data") + ".id")
+            validate_https___civrules_invalid_schemas_calamities_schema_json___defs_id(data__id, custom_formats, None)
         if "name" in data_keys:
             data_keys.remove("name")
             data__name = data["name"]
@@ -168,7 +177,7 @@ def validate_https___civrules_invalid_schemas_calamities_schema_json___defs_cala
                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
             if data__tradable_one_of_count3 < 2:
                 try:
-                    validate_https___civrules_invalid_schemas_calamities_schema_json___defs_unknown(data__tradable, custom_formats, (name_prefix or "data") + ".tradable")
+                    validate_https___civrules_invalid_schemas_calamities_schema_json___defs_unknown(data__tradable, custom_formats, None)
                     data__tradable_one_of_count3 += 1
                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
             if data__tradable_one_of_count3 != 1:
@@ -253,29 +262,29 @@ def validate_https___civrules_invalid_schemas_calamities_schema_json___defs_cala
                         if "rule" in data__copiesbyplayers_item_keys:
                             data__copiesbyplayers_item_keys.remove("rule")
                             data__copiesbyplayers_item__rule = data__copiesbyplayers_item["rule"]
-                            validate_https___civrules_invalid_schemas_calamities_schema_json___defs_rule(data__copiesbyplayers_item__rule, custom_formats, (name_prefix or "data") + ".copies_by_players[{data__copiesbyplayers_x}].rule")
+                            validate_https___civrules_invalid_schemas_calamities_schema_json___defs_rule(data__copiesbyplayers_item__rule, custom_formats, None)
                         if "source" in data__copiesbyplayers_item_keys:
                             data__copiesbyplayers_item_keys.remove("source")
                             data__copiesbyplayers_item__source = data__copiesbyplayers_item["source"]
-                            validate_https___civrules_invalid_schemas_calamities_schema_json___defs_source(data__copiesbyplayers_item__source, custom_formats, (name_prefix or "data") + ".copies_by_players[{data__copiesbyplayers_x}].source")
+                            validate_https___civrules_invalid_schemas_calamities_schema_json___defs_source(data__copiesbyplayers_item__source, custom_formats, None)
                         if "note" in data__copiesbyplayers_item_keys:
                             data__copiesbyplayers_item_keys.remove("note")
                             data__copiesbyplayers_item__note = data__copiesbyplayers_item["note"]
-                            validate_https___civrules_invalid_schemas_calamities_schema_json___defs_note(data__copiesbyplayers_item__note, custom_formats, (name_prefix or "data") + ".copies_by_players[{data__copiesbyplayers_x}].note")
+                            validate_https___civrules_invalid_schemas_calamities_schema_json___defs_note(data__copiesbyplayers_item__note, custom_formats, None)
                         if data__copiesbyplayers_item_keys:
                             raise _Invalid
         if "rule" in data_keys:
             data_keys.remove("rule")
             data__rule = data["rule"]
-            validate_https___civrules_invalid_schemas_calamities_schema_json___defs_rule(data__rule, custom_formats, (name_prefix or "data") + ".rule")
+            validate_https___civrules_invalid_schemas_calamities_schema_json___defs_rule(data__rule, custom_formats, None)
         if "source" in data_keys:
             data_keys.remove("source")
             data__source = data["source"]
-            validate_https___civrules_invalid_schemas_calamities_schema_json___defs_source(data__source, custom_formats, (name_prefix or "data") + ".source")
+            validate_https___civrules_invalid_schemas_calamities_schema_json___defs_source(data__source, custom_formats, None)
         if "beneficiary" in data_keys:
             data_keys.remove("beneficiary")
             data__beneficiary = data["beneficiary"]
-            validate_https___civrules_invalid_schemas_calamities_schema_json___defs_beneficiary(data__beneficiary, custom_formats, (name_prefix or "data") + ".beneficiary")
+            validate_https___civrules_invalid_schemas_calamities_schema_json___defs_beneficiary(data__beneficiary, custom_formats, None)
         if "no_effect_when" in data_keys:
             data_keys.remove("no_effect_when")
             data__noeffectwhen = data["no_effect_when"]
@@ -287,7 +296,7 @@ def validate_https___civrules_invalid_schemas_calamities_schema_json___defs_cala
                 if data__noeffectwhen_len < 1:
                     raise _Invalid
                 for data__noeffectwhen_x, data__noeffectwhen_item in enumerate(data__noeffectwhen):
-                    validate_https___civrules_invalid_schemas_calamities_schema_json___defs_no_effect_entry(data__noeffectwhen_item, custom_formats, (name_prefix or "data") + ".no_effect_when[{data__noeffectwhen_x}]")
+                    validate_https___civrules_invalid_schemas_calamities_schema_json___defs_no_effect_entry(data__noeffectwhen_item, custom_formats, None)
         if "primary" in data_keys:
             data_keys.remove("primary")
             data__primary = data["primary"]
@@ -299,7 +308,7 @@ def validate_https___civrules_invalid_schemas_calamities_schema_json___defs_cala
                 if data__primary_len < 1:
                     raise _Invalid
                 for data__primary_x, data__primary_item in enumerate(data__primary):
-                    validate_https___civrules_invalid_schemas_calamities_schema_json___defs_effect(data__primary_item, custom_formats, (name_prefix or "data") + ".primary[{data__primary_x}]")
+                    validate_https___civrules_invalid_schemas_calamities_schema_json___defs_effect(data__primary_item, custom_formats, None)
         if "secondary" in data_keys:
             data_keys.remove("secondary")
             data__secondary = data["secondary"]
@@ -309,7 +318,7 @@ def validate_https___civrules_invalid_schemas_calamities_schema_json___defs_cala
             if data__secondary_is_list:
                 data__secondary_len = len(data__secondary)
                 for data__secondary_x, data__secondary_item in enumerate(data__secondary):
-                    validate_https___civrules_invalid_schemas_calamities_schema_json___defs_effect(data__secondary_item, custom_formats, (name_prefix or "data") + ".secondary[{data__secondary_x}]")
+                    validate_https___civrules_invalid_schemas_calamities_schema_json___defs_effect(data__secondary_item, custom_formats, None)
         if "immune" in data_keys:
             data_keys.remove("immune")
             data__immune = data["immune"]
@@ -319,7 +328,7 @@ def validate_https___civrules_invalid_schemas_calamities_schema_json___defs_cala
             if data__immune_is_list:
                 data__immune_len = len(data__immune)
                 for data__immune_x, data__immune_item in enumerate(data__immune):
-                    validate_https___civrules_invalid_schemas_calamities_schema_json___defs_immune_entry(data__immune_item, custom_formats, (name_prefix or "data") + ".immune[{data__immune_x}]")
+                    validate_https___civrules_invalid_schemas_calamities_schema_json___defs_immune_entry(data__immune_item, custom_formats, None)
         if "modifiers" in data_keys:
             data_keys.remove("modifiers")
             data__modifiers = data["modifiers"]
@@ -329,23 +338,23 @@ def validate_https___civrules_invalid_schemas_calamities_schema_json___defs_cala
             if data__modifiers_is_list:
                 data__modifiers_len = len(data__modifiers)
                 for data__modifiers_x, data__modifiers_item in enumerate(data__modifiers):
-                    validate_https___civrules_invalid_schemas_calamities_schema_json___defs_modifier(data__modifiers_item, custom_formats, (name_prefix or "data") + ".modifiers[{data__modifiers_x}]")
+                    validate_https___civrules_invalid_schemas_calamities_schema_json___defs_modifier(data__modifiers_item, custom_formats, None)
         if "modifier_combination" in data_keys:
             data_keys.remove("modifier_combination")
             data__modifiercombination = data["modifier_combination"]
-            validate_https___civrules_invalid_schemas_calamities_schema_json___defs_modifier_combination(data__modifiercombination, custom_formats, (name_prefix or "data") + ".modifier_combination")
+            validate_https___civrules_invalid_schemas_calamities_schema_json___defs_modifier_combination(data__modifiercombination, custom_formats, None)
         if "effects" in data_keys:
             data_keys.remove("effects")
             data__effects = data["effects"]
-            validate_https___civrules_invalid_schemas_calamities_schema_json___defs_unknown(data__effects, custom_formats, (name_prefix or "data") + ".effects")
+            validate_https___civrules_invalid_schemas_calamities_schema_json___defs_unknown(data__effects, custom_formats, None)
         if "disagreements" in data_keys:
             data_keys.remove("disagreements")
             data__disagreements = data["disagreements"]
-            validate_https___civrules_invalid_schemas_calamities_schema_json___defs_disagreements(data__disagreements, custom_formats, (name_prefix or "data") + ".disagreements")
+            validate_https___civrules_invalid_schemas_calamities_schema_json___defs_disagreements(data__disagreements, custom_formats, None)
         if "note" in data_keys:
             data_keys.remove("note")
             data__note = data["note"]
-            validate_https___civrules_invalid_schemas_calamities_schema_json___defs_note(data__note, custom_formats, (name_prefix or "data") + ".note")
+            validate_https___civrules_invalid_schemas_calamities_schema_json___defs_note(data__note, custom_formats, None)
         if data_keys:
             raise _Invalid
     return data
@@ -486,7 +495,7 @@ def validate_https___civrules_invalid_schemas_calamities_schema_json___defs_modi
                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
             if not data__mode_any_of_count5:
                 try:
-                    validate_https___civrules_invalid_schemas_calamities_schema_json___defs_unknown(data__mode, custom_formats, (name_prefix or "data") + ".mode")
+                    validate_https___civrules_invalid_schemas_calamities_schema_json___defs_unknown(data__mode, custom_formats, None)
                     data__mode_any_of_count5 += 1
                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
             if not data__mode_any_of_count5:
@@ -501,11 +510,10 @@ def validate_https___civrules_invalid_schemas_calamities_schema_json___defs_modi
                 data__precedence_len = len(data__precedence)
                 if data__precedence_len < 2:
                     raise _Invalid
-                def fn(var): return frozenset(dict((k, fn(v)) for k, v in var.items()).items()) if hasattr(var, "items") else tuple(fn(v) for v in var) if isinstance(var, (dict, list)) else (bool, var) if isinstance(var, bool) else var
-                if data__precedence_len > len(set(fn(data__precedence_x) for data__precedence_x in data__precedence)):
+                if data__precedence_len > _distinct(data__precedence):
                     raise _Invalid
                 for data__precedence_x, data__precedence_item in enumerate(data__precedence):
-                    validate_https___civrules_invalid_schemas_calamities_schema_json___defs_card_ref(data__precedence_item, custom_formats, (name_prefix or "data") + ".precedence[{data__precedence_x}]")
+                    validate_https___civrules_invalid_schemas_calamities_schema_json___defs_card_ref(data__precedence_item, custom_formats, None)
         if "overrides" in data_keys:
             data_keys.remove("overrides")
             data__overrides = data["overrides"]
@@ -549,7 +557,7 @@ def validate_https___civrules_invalid_schemas_calamities_schema_json___defs_modi
                         if "card" in data__overrides_item_keys:
                             data__overrides_item_keys.remove("card")
                             data__overrides_item__card = data__overrides_item["card"]
-                            validate_https___civrules_invalid_schemas_calamities_schema_json___defs_card_ref(data__overrides_item__card, custom_formats, (name_prefix or "data") + ".overrides[{data__overrides_x}].card")
+                            validate_https___civrules_invalid_schemas_calamities_schema_json___defs_card_ref(data__overrides_item__card, custom_formats, None)
                         if "overrides" in data__overrides_item_keys:
                             data__overrides_item_keys.remove("overrides")
                             data__overrides_item__overrides = data__overrides_item["overrides"]
@@ -560,23 +568,22 @@ def validate_https___civrules_invalid_schemas_calamities_schema_json___defs_modi
                                 data__overrides_item__overrides_len = len(data__overrides_item__overrides)
                                 if data__overrides_item__overrides_len < 1:
                                     raise _Invalid
-                                def fn(var): return frozenset(dict((k, fn(v)) for k, v in var.items()).items()) if hasattr(var, "items") else tuple(fn(v) for v in var) if isinstance(var, (dict, list)) else (bool, var) if isinstance(var, bool) else var
-                                if data__overrides_item__overrides_len > len(set(fn(data__overrides_item__overrides_x) for data__overrides_item__overrides_x in data__overrides_item__overrides)):
+                                if data__overrides_item__overrides_len > _distinct(data__overrides_item__overrides):
                                     raise _Invalid
                                 for data__overrides_item__overrides_x, data__overrides_item__overrides_item in enumerate(data__overrides_item__overrides):
-                                    validate_https___civrules_invalid_schemas_calamities_schema_json___defs_card_ref(data__overrides_item__overrides_item, custom_formats, (name_prefix or "data") + ".overrides[{data__overrides_x}].overrides[{data__overrides_item__overrides_x}]")
+                                    validate_https___civrules_invalid_schemas_calamities_schema_json___defs_card_ref(data__overrides_item__overrides_item, custom_formats, None)
                         if "rule" in data__overrides_item_keys:
                             data__overrides_item_keys.remove("rule")
                             data__overrides_item__rule = data__overrides_item["rule"]
-                            validate_https___civrules_invalid_schemas_calamities_schema_json___defs_rule(data__overrides_item__rule, custom_formats, (name_prefix or "data") + ".overrides[{data__overrides_x}].rule")
+                            validate_https___civrules_invalid_schemas_calamities_schema_json___defs_rule(data__overrides_item__rule, custom_formats, None)
                         if "source" in data__overrides_item_keys:
                             data__overrides_item_keys.remove("source")
                             data__overrides_item__source = data__overrides_item["source"]
-                            validate_https___civrules_invalid_schemas_calamities_schema_json___defs_source(data__overrides_item__source, custom_formats, (name_prefix or "data") + ".overrides[{data__overrides_x}].source")
+                            validate_https___civrules_invalid_schemas_calamities_schema_json___defs_source(data__overrides_item__source, custom_formats, None)
                         if "note" in data__overrides_item_keys:
                             data__overrides_item_keys.remove("note")
                             data__overrides_item__note = data__overrides_item["note"]
-                            validate_https___civrules_invalid_schemas_calamities_schema_json___defs_note(data__overrides_item__note, custom_formats, (name_prefix or "data") + ".overrides[{data__overrides_x}].note")
+                            validate_https___civrules_invalid_schemas_calamities_schema_json___defs_note(data__overrides_item__note, custom_formats, None)
                         if data__overrides_item_keys:
                             raise _Invalid
         if "text" in data_keys:
@@ -591,15 +598,15 @@ def validate_https___civrules_invalid_schemas_calamities_schema_json___defs_modi
         if "rule" in data_keys:
             data_keys.remove("rule")
             data__rule = data["rule"]
-            validate_https___civrules_invalid_schemas_calamities_schema_json___defs_rule(data__rule, custom_formats, (name_prefix or "data") + ".rule")
+            validate_https___civrules_invalid_schemas_calamities_schema_json___defs_rule(data__rule, custom_formats, None)
         if "source" in data_keys:
             data_keys.remove("source")
             data__source = data["source"]
-            validate_https___civrules_invalid_schemas_calamities_schema_json___defs_source(data__source, custom_formats, (name_prefix or "data") + ".source")
+            validate_https___civrules_invalid_schemas_calamities_schema_json___defs_source(data__source, custom_formats, None)
         if "note" in data_keys:
             data_keys.remove("note")
             data__note = data["note"]
-            validate_https___civrules_invalid_schemas_calamities_schema_json___defs_note(data__note, custom_formats, (name_prefix or "data") + ".note")
+            validate_https___civrules_invalid_schemas_calamities_schema_json___defs_note(data__note, custom_formats, None)
         if data_keys:
             raise _Invalid
     return data
@@ -723,7 +730,7 @@ def validate_https___civrules_invalid_schemas_calamities_schema_json___defs_modi
         if "card" in data_keys:
             data_keys.remove("card")
             data__card = data["card"]
-            validate_https___civrules_invalid_schemas_calamities_schema_json___defs_card_ref(data__card, custom_formats, (name_prefix or "data") + ".card")
+            validate_https___civrules_invalid_schemas_calamities_schema_json___defs_card_ref(data__card, custom_formats, None)
         if "applies_to" in data_keys:
             data_keys.remove("applies_to")
             data__appliesto = data["applies_to"]
@@ -744,11 +751,10 @@ def validate_https___civrules_invalid_schemas_calamities_schema_json___defs_modi
                 data__modifies_len = len(data__modifies)
                 if data__modifies_len < 1:
                     raise _Invalid
-                def fn(var): return frozenset(dict((k, fn(v)) for k, v in var.items()).items()) if hasattr(var, "items") else tuple(fn(v) for v in var) if isinstance(var, (dict, list)) else (bool, var) if isinstance(var, bool) else var
-                if data__modifies_len > len(set(fn(data__modifies_x) for data__modifies_x in data__modifies)):
+                if data__modifies_len > _distinct(data__modifies):
                     raise _Invalid
                 for data__modifies_x, data__modifies_item in enumerate(data__modifies):
-                    validate_https___civrules_invalid_schemas_calamities_schema_json___defs_id(data__modifies_item, custom_formats, (name_prefix or "data") + ".modifies[{data__modifies_x}]")
+                    validate_https___civrules_invalid_schemas_calamities_schema_json___defs_id(data__modifies_item, custom_formats, None)
         if "amount" in data_keys:
             data_keys.remove("amount")
             data__amount = data["amount"]
@@ -761,7 +767,7 @@ def validate_https___civrules_invalid_schemas_calamities_schema_json___defs_modi
                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
             if data__amount_one_of_count10 < 2:
                 try:
-                    validate_https___civrules_invalid_schemas_calamities_schema_json___defs_unknown(data__amount, custom_formats, (name_prefix or "data") + ".amount")
+                    validate_https___civrules_invalid_schemas_calamities_schema_json___defs_unknown(data__amount, custom_formats, None)
                     data__amount_one_of_count10 += 1
                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
             if data__amount_one_of_count10 != 1:
@@ -769,7 +775,7 @@ def validate_https___civrules_invalid_schemas_calamities_schema_json___defs_modi
         if "per" in data_keys:
             data_keys.remove("per")
             data__per = data["per"]
-            validate_https___civrules_invalid_schemas_calamities_schema_json___defs_per(data__per, custom_formats, (name_prefix or "data") + ".per")
+            validate_https___civrules_invalid_schemas_calamities_schema_json___defs_per(data__per, custom_formats, None)
         if "cap" in data_keys:
             data_keys.remove("cap")
             data__cap = data["cap"]
@@ -789,11 +795,11 @@ def validate_https___civrules_invalid_schemas_calamities_schema_json___defs_modi
         if "becomes" in data_keys:
             data_keys.remove("becomes")
             data__becomes = data["becomes"]
-            validate_https___civrules_invalid_schemas_calamities_schema_json___defs_effect_change(data__becomes, custom_formats, (name_prefix or "data") + ".becomes")
+            validate_https___civrules_invalid_schemas_calamities_schema_json___defs_effect_change(data__becomes, custom_formats, None)
         if "adds" in data_keys:
             data_keys.remove("adds")
             data__adds = data["adds"]
-            validate_https___civrules_invalid_schemas_calamities_schema_json___defs_effect_change(data__adds, custom_formats, (name_prefix or "data") + ".adds")
+            validate_https___civrules_invalid_schemas_calamities_schema_json___defs_effect_change(data__adds, custom_formats, None)
         if "optional" in data_keys:
             data_keys.remove("optional")
             data__optional = data["optional"]
@@ -811,15 +817,15 @@ def validate_https___civrules_invalid_schemas_calamities_schema_json___defs_modi
         if "rule" in data_keys:
             data_keys.remove("rule")
             data__rule = data["rule"]
-            validate_https___civrules_invalid_schemas_calamities_schema_json___defs_rule(data__rule, custom_formats, (name_prefix or "data") + ".rule")
+            validate_https___civrules_invalid_schemas_calamities_schema_json___defs_rule(data__rule, custom_formats, None)
         if "source" in data_keys:
             data_keys.remove("source")
             data__source = data["source"]
-            validate_https___civrules_invalid_schemas_calamities_schema_json___defs_source(data__source, custom_formats, (name_prefix or "data") + ".source")
+            validate_https___civrules_invalid_schemas_calamities_schema_json___defs_source(data__source, custom_formats, None)
         if "note" in data_keys:
             data_keys.remove("note")
             data__note = data["note"]
-            validate_https___civrules_invalid_schemas_calamities_schema_json___defs_note(data__note, custom_formats, (name_prefix or "data") + ".note")
+            validate_https___civrules_invalid_schemas_calamities_schema_json___defs_note(data__note, custom_formats, None)
         if data_keys:
             raise _Invalid
     return data
@@ -836,23 +842,23 @@ def validate_https___civrules_invalid_schemas_calamities_schema_json___defs_effe
         if "kind" in data_keys:
             data_keys.remove("kind")
             data__kind = data["kind"]
-            validate_https___civrules_invalid_schemas_calamities_schema_json___defs_effect_kind(data__kind, custom_formats, (name_prefix or "data") + ".kind")
+            validate_https___civrules_invalid_schemas_calamities_schema_json___defs_effect_kind(data__kind, custom_formats, None)
         if "amount" in data_keys:
             data_keys.remove("amount")
             data__amount = data["amount"]
-            validate_https___civrules_invalid_schemas_calamities_schema_json___defs_amount(data__amount, custom_formats, (name_prefix or "data") + ".amount")
+            validate_https___civrules_invalid_schemas_calamities_schema_json___defs_amount(data__amount, custom_formats, None)
         if "unit" in data_keys:
             data_keys.remove("unit")
             data__unit = data["unit"]
-            validate_https___civrules_invalid_schemas_calamities_schema_json___defs_unit(data__unit, custom_formats, (name_prefix or "data") + ".unit")
+            validate_https___civrules_invalid_schemas_calamities_schema_json___defs_unit(data__unit, custom_formats, None)
         if "chosen_by" in data_keys:
             data_keys.remove("chosen_by")
             data__chosenby = data["chosen_by"]
-            validate_https___civrules_invalid_schemas_calamities_schema_json___defs_role_or_unknown(data__chosenby, custom_formats, (name_prefix or "data") + ".chosen_by")
+            validate_https___civrules_invalid_schemas_calamities_schema_json___defs_role_or_unknown(data__chosenby, custom_formats, None)
         if "where" in data_keys:
             data_keys.remove("where")
             data__where = data["where"]
-            validate_https___civrules_invalid_schemas_calamities_schema_json___defs_where(data__where, custom_formats, (name_prefix or "data") + ".where")
+            validate_https___civrules_invalid_schemas_calamities_schema_json___defs_where(data__where, custom_formats, None)
         if data_keys:
             raise _Invalid
     return data
@@ -866,12 +872,12 @@ def validate_https___civrules_invalid_schemas_calamities_schema_json___defs_role
     data_one_of_count11 = 0
     if data_one_of_count11 < 2:
         try:
-            validate_https___civrules_invalid_schemas_calamities_schema_json___defs_role(data, custom_formats, (name_prefix or "data") + "")
+            validate_https___civrules_invalid_schemas_calamities_schema_json___defs_role(data, custom_formats, None)
             data_one_of_count11 += 1
         except (JsonSchemaValueException, JsonSchemaValuesException): pass
     if data_one_of_count11 < 2:
         try:
-            validate_https___civrules_invalid_schemas_calamities_schema_json___defs_unknown(data, custom_formats, (name_prefix or "data") + "")
+            validate_https___civrules_invalid_schemas_calamities_schema_json___defs_unknown(data, custom_formats, None)
             data_one_of_count11 += 1
         except (JsonSchemaValueException, JsonSchemaValuesException): pass
     if data_one_of_count11 != 1:
@@ -945,7 +951,7 @@ def validate_https___civrules_invalid_schemas_calamities_schema_json___defs_amou
         except (JsonSchemaValueException, JsonSchemaValuesException): pass
     if data_one_of_count12 < 2:
         try:
-            validate_https___civrules_invalid_schemas_calamities_schema_json___defs_unknown(data, custom_formats, (name_prefix or "data") + "")
+            validate_https___civrules_invalid_schemas_calamities_schema_json___defs_unknown(data, custom_formats, None)
             data_one_of_count12 += 1
         except (JsonSchemaValueException, JsonSchemaValuesException): pass
     if data_one_of_count12 != 1:
@@ -1075,7 +1081,7 @@ def validate_https___civrules_invalid_schemas_calamities_schema_json___defs_immu
         if "card" in data_keys:
             data_keys.remove("card")
             data__card = data["card"]
-            validate_https___civrules_invalid_schemas_calamities_schema_json___defs_card_ref(data__card, custom_formats, (name_prefix or "data") + ".card")
+            validate_https___civrules_invalid_schemas_calamities_schema_json___defs_card_ref(data__card, custom_formats, None)
         if "nation" in data_keys:
             data_keys.remove("nation")
             data__nation = data["nation"]
@@ -1102,11 +1108,10 @@ def validate_https___civrules_invalid_schemas_calamities_schema_json___defs_immu
                 data__effects_len = len(data__effects)
                 if data__effects_len < 1:
                     raise _Invalid
-                def fn(var): return frozenset(dict((k, fn(v)) for k, v in var.items()).items()) if hasattr(var, "items") else tuple(fn(v) for v in var) if isinstance(var, (dict, list)) else (bool, var) if isinstance(var, bool) else var
-                if data__effects_len > len(set(fn(data__effects_x) for data__effects_x in data__effects)):
+                if data__effects_len > _distinct(data__effects):
                     raise _Invalid
                 for data__effects_x, data__effects_item in enumerate(data__effects):
-                    validate_https___civrules_invalid_schemas_calamities_schema_json___defs_id(data__effects_item, custom_formats, (name_prefix or "data") + ".effects[{data__effects_x}]")
+                    validate_https___civrules_invalid_schemas_calamities_schema_json___defs_id(data__effects_item, custom_formats, None)
         if "text" in data_keys:
             data_keys.remove("text")
             data__text = data["text"]
@@ -1119,15 +1124,15 @@ def validate_https___civrules_invalid_schemas_calamities_schema_json___defs_immu
         if "rule" in data_keys:
             data_keys.remove("rule")
             data__rule = data["rule"]
-            validate_https___civrules_invalid_schemas_calamities_schema_json___defs_rule(data__rule, custom_formats, (name_prefix or "data") + ".rule")
+            validate_https___civrules_invalid_schemas_calamities_schema_json___defs_rule(data__rule, custom_formats, None)
         if "source" in data_keys:
             data_keys.remove("source")
             data__source = data["source"]
-            validate_https___civrules_invalid_schemas_calamities_schema_json___defs_source(data__source, custom_formats, (name_prefix or "data") + ".source")
+            validate_https___civrules_invalid_schemas_calamities_schema_json___defs_source(data__source, custom_formats, None)
         if "note" in data_keys:
             data_keys.remove("note")
             data__note = data["note"]
-            validate_https___civrules_invalid_schemas_calamities_schema_json___defs_note(data__note, custom_formats, (name_prefix or "data") + ".note")
+            validate_https___civrules_invalid_schemas_calamities_schema_json___defs_note(data__note, custom_formats, None)
         if data_keys:
             raise _Invalid
     return data
@@ -1179,23 +1184,23 @@ def validate_https___civrules_invalid_schemas_calamities_schema_json___defs_effe
         if "id" in data_keys:
             data_keys.remove("id")
             data__id = data["id"]
-            validate_https___civrules_invalid_schemas_calamities_schema_json___defs_id(data__id, custom_formats, (name_prefix or "data") + ".id")
+            validate_https___civrules_invalid_schemas_calamities_schema_json___defs_id(data__id, custom_formats, None)
         if "kind" in data_keys:
             data_keys.remove("kind")
             data__kind = data["kind"]
-            validate_https___civrules_invalid_schemas_calamities_schema_json___defs_effect_kind(data__kind, custom_formats, (name_prefix or "data") + ".kind")
+            validate_https___civrules_invalid_schemas_calamities_schema_json___defs_effect_kind(data__kind, custom_formats, None)
         if "condition" in data_keys:
             data_keys.remove("condition")
             data__condition = data["condition"]
-            validate_https___civrules_invalid_schemas_calamities_schema_json___defs_condition(data__condition, custom_formats, (name_prefix or "data") + ".condition")
+            validate_https___civrules_invalid_schemas_calamities_schema_json___defs_condition(data__condition, custom_formats, None)
         if "amount" in data_keys:
             data_keys.remove("amount")
             data__amount = data["amount"]
-            validate_https___civrules_invalid_schemas_calamities_schema_json___defs_amount(data__amount, custom_formats, (name_prefix or "data") + ".amount")
+            validate_https___civrules_invalid_schemas_calamities_schema_json___defs_amount(data__amount, custom_formats, None)
         if "unit" in data_keys:
             data_keys.remove("unit")
             data__unit = data["unit"]
-            validate_https___civrules_invalid_schemas_calamities_schema_json___defs_unit(data__unit, custom_formats, (name_prefix or "data") + ".unit")
+            validate_https___civrules_invalid_schemas_calamities_schema_json___defs_unit(data__unit, custom_formats, None)
         if "max_per_victim" in data_keys:
             data_keys.remove("max_per_victim")
             data__maxpervictim = data["max_per_victim"]
@@ -1215,23 +1220,23 @@ def validate_https___civrules_invalid_schemas_calamities_schema_json___defs_effe
         if "where" in data_keys:
             data_keys.remove("where")
             data__where = data["where"]
-            validate_https___civrules_invalid_schemas_calamities_schema_json___defs_where(data__where, custom_formats, (name_prefix or "data") + ".where")
+            validate_https___civrules_invalid_schemas_calamities_schema_json___defs_where(data__where, custom_formats, None)
         if "site" in data_keys:
             data_keys.remove("site")
             data__site = data["site"]
-            validate_https___civrules_invalid_schemas_calamities_schema_json___defs_site(data__site, custom_formats, (name_prefix or "data") + ".site")
+            validate_https___civrules_invalid_schemas_calamities_schema_json___defs_site(data__site, custom_formats, None)
         if "allocated_by" in data_keys:
             data_keys.remove("allocated_by")
             data__allocatedby = data["allocated_by"]
-            validate_https___civrules_invalid_schemas_calamities_schema_json___defs_role_or_unknown(data__allocatedby, custom_formats, (name_prefix or "data") + ".allocated_by")
+            validate_https___civrules_invalid_schemas_calamities_schema_json___defs_role_or_unknown(data__allocatedby, custom_formats, None)
         if "chosen_by" in data_keys:
             data_keys.remove("chosen_by")
             data__chosenby = data["chosen_by"]
-            validate_https___civrules_invalid_schemas_calamities_schema_json___defs_role_or_unknown(data__chosenby, custom_formats, (name_prefix or "data") + ".chosen_by")
+            validate_https___civrules_invalid_schemas_calamities_schema_json___defs_role_or_unknown(data__chosenby, custom_formats, None)
         if "chosen_by_if_not_traded" in data_keys:
             data_keys.remove("chosen_by_if_not_traded")
             data__chosenbyifnottraded = data["chosen_by_if_not_traded"]
-            validate_https___civrules_invalid_schemas_calamities_schema_json___defs_role_or_unknown(data__chosenbyifnottraded, custom_formats, (name_prefix or "data") + ".chosen_by_if_not_traded")
+            validate_https___civrules_invalid_schemas_calamities_schema_json___defs_role_or_unknown(data__chosenbyifnottraded, custom_formats, None)
         if "replaced_by" in data_keys:
             data_keys.remove("replaced_by")
             data__replacedby = data["replaced_by"]
@@ -1272,7 +1277,7 @@ def validate_https___civrules_invalid_schemas_calamities_schema_json___defs_effe
                 if "kind" in data__fallback_keys:
                     data__fallback_keys.remove("kind")
                     data__fallback__kind = data__fallback["kind"]
-                    validate_https___civrules_invalid_schemas_calamities_schema_json___defs_effect_kind(data__fallback__kind, custom_formats, (name_prefix or "data") + ".fallback.kind")
+                    validate_https___civrules_invalid_schemas_calamities_schema_json___defs_effect_kind(data__fallback__kind, custom_formats, None)
                 if "text" in data__fallback_keys:
                     data__fallback_keys.remove("text")
                     data__fallback__text = data__fallback["text"]
@@ -1285,11 +1290,11 @@ def validate_https___civrules_invalid_schemas_calamities_schema_json___defs_effe
                 if "rule" in data__fallback_keys:
                     data__fallback_keys.remove("rule")
                     data__fallback__rule = data__fallback["rule"]
-                    validate_https___civrules_invalid_schemas_calamities_schema_json___defs_rule(data__fallback__rule, custom_formats, (name_prefix or "data") + ".fallback.rule")
+                    validate_https___civrules_invalid_schemas_calamities_schema_json___defs_rule(data__fallback__rule, custom_formats, None)
                 if "source" in data__fallback_keys:
                     data__fallback_keys.remove("source")
                     data__fallback__source = data__fallback["source"]
-                    validate_https___civrules_invalid_schemas_calamities_schema_json___defs_source(data__fallback__source, custom_formats, (name_prefix or "data") + ".fallback.source")
+                    validate_https___civrules_invalid_schemas_calamities_schema_json___defs_source(data__fallback__source, custom_formats, None)
                 if data__fallback_keys:
                     raise _Invalid
         if "alternative" in data_keys:
@@ -1327,7 +1332,7 @@ def validate_https___civrules_invalid_schemas_calamities_schema_json___defs_effe
                 if "kind" in data__alternative_keys:
                     data__alternative_keys.remove("kind")
                     data__alternative__kind = data__alternative["kind"]
-                    validate_https___civrules_invalid_schemas_calamities_schema_json___defs_effect_kind(data__alternative__kind, custom_formats, (name_prefix or "data") + ".alternative.kind")
+                    validate_https___civrules_invalid_schemas_calamities_schema_json___defs_effect_kind(data__alternative__kind, custom_formats, None)
                 if "amount" in data__alternative_keys:
                     data__alternative_keys.remove("amount")
                     data__alternative__amount = data__alternative["amount"]
@@ -1339,7 +1344,7 @@ def validate_https___civrules_invalid_schemas_calamities_schema_json___defs_effe
                 if "unit" in data__alternative_keys:
                     data__alternative_keys.remove("unit")
                     data__alternative__unit = data__alternative["unit"]
-                    validate_https___civrules_invalid_schemas_calamities_schema_json___defs_unit(data__alternative__unit, custom_formats, (name_prefix or "data") + ".alternative.unit")
+                    validate_https___civrules_invalid_schemas_calamities_schema_json___defs_unit(data__alternative__unit, custom_formats, None)
                 if "per_unit" in data__alternative_keys:
                     data__alternative_keys.remove("per_unit")
                     data__alternative__perunit = data__alternative["per_unit"]
@@ -1362,15 +1367,15 @@ def validate_https___civrules_invalid_schemas_calamities_schema_json___defs_effe
                 if "rule" in data__alternative_keys:
                     data__alternative_keys.remove("rule")
                     data__alternative__rule = data__alternative["rule"]
-                    validate_https___civrules_invalid_schemas_calamities_schema_json___defs_rule(data__alternative__rule, custom_formats, (name_prefix or "data") + ".alternative.rule")
+                    validate_https___civrules_invalid_schemas_calamities_schema_json___defs_rule(data__alternative__rule, custom_formats, None)
                 if "source" in data__alternative_keys:
                     data__alternative_keys.remove("source")
                     data__alternative__source = data__alternative["source"]
-                    validate_https___civrules_invalid_schemas_calamities_schema_json___defs_source(data__alternative__source, custom_formats, (name_prefix or "data") + ".alternative.source")
+                    validate_https___civrules_invalid_schemas_calamities_schema_json___defs_source(data__alternative__source, custom_formats, None)
                 if "note" in data__alternative_keys:
                     data__alternative_keys.remove("note")
                     data__alternative__note = data__alternative["note"]
-                    validate_https___civrules_invalid_schemas_calamities_schema_json___defs_note(data__alternative__note, custom_formats, (name_prefix or "data") + ".alternative.note")
+                    validate_https___civrules_invalid_schemas_calamities_schema_json___defs_note(data__alternative__note, custom_formats, None)
                 if data__alternative_keys:
                     raise _Invalid
         if "constraints" in data_keys:
@@ -1383,11 +1388,10 @@ def validate_https___civrules_invalid_schemas_calamities_schema_json___defs_effe
                 data__constraints_len = len(data__constraints)
                 if data__constraints_len < 1:
                     raise _Invalid
-                def fn(var): return frozenset(dict((k, fn(v)) for k, v in var.items()).items()) if hasattr(var, "items") else tuple(fn(v) for v in var) if isinstance(var, (dict, list)) else (bool, var) if isinstance(var, bool) else var
-                if data__constraints_len > len(set(fn(data__constraints_x) for data__constraints_x in data__constraints)):
+                if data__constraints_len > _distinct(data__constraints):
                     raise _Invalid
                 for data__constraints_x, data__constraints_item in enumerate(data__constraints):
-                    validate_https___civrules_invalid_schemas_calamities_schema_json___defs_constraint(data__constraints_item, custom_formats, (name_prefix or "data") + ".constraints[{data__constraints_x}]")
+                    validate_https___civrules_invalid_schemas_calamities_schema_json___defs_constraint(data__constraints_item, custom_formats, None)
         if "text" in data_keys:
             data_keys.remove("text")
             data__text = data["text"]
@@ -1400,15 +1404,15 @@ def validate_https___civrules_invalid_schemas_calamities_schema_json___defs_effe
         if "rule" in data_keys:
             data_keys.remove("rule")
             data__rule = data["rule"]
-            validate_https___civrules_invalid_schemas_calamities_schema_json___defs_rule(data__rule, custom_formats, (name_prefix or "data") + ".rule")
+            validate_https___civrules_invalid_schemas_calamities_schema_json___defs_rule(data__rule, custom_formats, None)
         if "source" in data_keys:
             data_keys.remove("source")
             data__source = data["source"]
-            validate_https___civrules_invalid_schemas_calamities_schema_json___defs_source(data__source, custom_formats, (name_prefix or "data") + ".source")
+            validate_https___civrules_invalid_schemas_calamities_schema_json___defs_source(data__source, custom_formats, None)
         if "note" in data_keys:
             data_keys.remove("note")
             data__note = data["note"]
-            validate_https___civrules_invalid_schemas_calamities_schema_json___defs_note(data__note, custom_formats, (name_prefix or "data") + ".note")
+            validate_https___civrules_invalid_schemas_calamities_schema_json___defs_note(data__note, custom_formats, None)
         if data_keys:
             raise _Invalid
     return data
@@ -1456,19 +1460,19 @@ def validate_https___civrules_invalid_schemas_calamities_schema_json___defs_site
         if "tie_broken_by" in data_keys:
             data_keys.remove("tie_broken_by")
             data__tiebrokenby = data["tie_broken_by"]
-            validate_https___civrules_invalid_schemas_calamities_schema_json___defs_role_or_unknown(data__tiebrokenby, custom_formats, (name_prefix or "data") + ".tie_broken_by")
+            validate_https___civrules_invalid_schemas_calamities_schema_json___defs_role_or_unknown(data__tiebrokenby, custom_formats, None)
         if "rule" in data_keys:
             data_keys.remove("rule")
             data__rule = data["rule"]
-            validate_https___civrules_invalid_schemas_calamities_schema_json___defs_rule(data__rule, custom_formats, (name_prefix or "data") + ".rule")
+            validate_https___civrules_invalid_schemas_calamities_schema_json___defs_rule(data__rule, custom_formats, None)
         if "source" in data_keys:
             data_keys.remove("source")
             data__source = data["source"]
-            validate_https___civrules_invalid_schemas_calamities_schema_json___defs_source(data__source, custom_formats, (name_prefix or "data") + ".source")
+            validate_https___civrules_invalid_schemas_calamities_schema_json___defs_source(data__source, custom_formats, None)
         if "note" in data_keys:
             data_keys.remove("note")
             data__note = data["note"]
-            validate_https___civrules_invalid_schemas_calamities_schema_json___defs_note(data__note, custom_formats, (name_prefix or "data") + ".note")
+            validate_https___civrules_invalid_schemas_calamities_schema_json___defs_note(data__note, custom_formats, None)
         if data_keys:
             raise _Invalid
     return data
@@ -1525,11 +1529,11 @@ def validate_https___civrules_invalid_schemas_calamities_schema_json___defs_no_e
         if "rule" in data_keys:
             data_keys.remove("rule")
             data__rule = data["rule"]
-            validate_https___civrules_invalid_schemas_calamities_schema_json___defs_rule(data__rule, custom_formats, (name_prefix or "data") + ".rule")
+            validate_https___civrules_invalid_schemas_calamities_schema_json___defs_rule(data__rule, custom_formats, None)
         if "source" in data_keys:
             data_keys.remove("source")
             data__source = data["source"]
-            validate_https___civrules_invalid_schemas_calamities_schema_json___defs_source(data__source, custom_formats, (name_prefix or "data") + ".source")
+            validate_https___civrules_invalid_schemas_calamities_schema_json___defs_source(data__source, custom_formats, None)
         if data_keys:
             raise _Invalid
     return data
@@ -1611,11 +1615,11 @@ def validate_https___civrules_invalid_schemas_calamities_schema_json___defs_bene
         if "rule" in data_keys:
             data_keys.remove("rule")
             data__rule = data["rule"]
-            validate_https___civrules_invalid_schemas_calamities_schema_json___defs_rule(data__rule, custom_formats, (name_prefix or "data") + ".rule")
+            validate_https___civrules_invalid_schemas_calamities_schema_json___defs_rule(data__rule, custom_formats, None)
         if "source" in data_keys:
             data_keys.remove("source")
             data__source = data["source"]
-            validate_https___civrules_invalid_schemas_calamities_schema_json___defs_source(data__source, custom_formats, (name_prefix or "data") + ".source")
+            validate_https___civrules_invalid_schemas_calamities_schema_json___defs_source(data__source, custom_formats, None)
         if data_keys:
             raise _Invalid
     return data
@@ -1635,7 +1639,7 @@ def validate_https___civrules_invalid_schemas_calamities_schema_json___defs_rule
     data_one_of_count20 = 0
     if data_one_of_count20 < 2:
         try:
-            validate_https___civrules_invalid_schemas_calamities_schema_json___defs_section(data, custom_formats, (name_prefix or "data") + "")
+            validate_https___civrules_invalid_schemas_calamities_schema_json___defs_section(data, custom_formats, None)
             data_one_of_count20 += 1
         except (JsonSchemaValueException, JsonSchemaValuesException): pass
     if data_one_of_count20 < 2:
@@ -1647,11 +1651,10 @@ def validate_https___civrules_invalid_schemas_calamities_schema_json___defs_rule
                 data_len = len(data)
                 if data_len < 1:
                     raise _Invalid
-                def fn(var): return frozenset(dict((k, fn(v)) for k, v in var.items()).items()) if hasattr(var, "items") else tuple(fn(v) for v in var) if isinstance(var, (dict, list)) else (bool, var) if isinstance(var, bool) else var
-                if data_len > len(set(fn(data_x) for data_x in data)):
+                if data_len > _distinct(data):
                     raise _Invalid
                 for data_x, data_item in enumerate(data):
-                    validate_https___civrules_invalid_schemas_calamities_schema_json___defs_section(data_item, custom_formats, (name_prefix or "data") + "[{data_x}]")
+                    validate_https___civrules_invalid_schemas_calamities_schema_json___defs_section(data_item, custom_formats, None)
             data_one_of_count20 += 1
         except (JsonSchemaValueException, JsonSchemaValuesException): pass
     if data_one_of_count20 != 1:

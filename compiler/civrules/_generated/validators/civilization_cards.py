@@ -19,6 +19,15 @@ class _Invalid(JsonSchemaValueException):
     __init__ = Exception.__init__
 
 
+def _distinct(items):
+    """How many distinct items a list holds, as fastjsonschema's `uniqueItems` counts them
+    (`true` is not `1`; mappings and lists by value); a list of texts as a set, in C."""
+    if set(map(type, items)) <= {str}:
+        return len(set(items))
+    def fn(var): return frozenset(dict((k, fn(v)) for k, v in var.items()).items()) if hasattr(var, "items") else tuple(fn(v) for v in var) if isinstance(var, (dict, list)) else (bool, var) if isinstance(var, bool) else var
+    return len(set(fn(item) for item in items))
+
+
 REGEX_PATTERNS = {
     '^(?!\\s*$)(?![A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+(?::\\S|@(?![0-9a-f]{40}:\\S)))(?!(?:[^;]*;)+\\s*[A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+@(?![0-9a-f]{40}:\\S))(?!(?:[^(]*\\()+\\s*[A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+(?::\\S|@(?![0-9a-f]{40}:\\S)))': re.compile('^(?!\\s*\\Z)(?![A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+(?::\\S|@(?![0-9a-f]{40}:\\S)))(?!(?:[^;]*;)+\\s*[A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+@(?![0-9a-f]{40}:\\S))(?!(?:[^(]*\\()+\\s*[A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+(?::\\S|@(?![0-9a-f]{40}:\\S)))'),
     '^([0-9]+(\\.[0-9]+)*|p[0-9]+(/[a-z0-9]+(-[a-z0-9]+)*)?)$': re.compile('^([0-9]+(\\.[0-9]+)*|p[0-9]+(/[a-z0-9]+(-[a-z0-9]+)*)?)\\Z'),
@@ -56,7 +65,7 @@ def validate_https___civrules_invalid_schemas_civilization_cards_schema_json(dat
                 if data__groups_len > 5:
                     raise _Invalid
                 for data__groups_x, data__groups_item in enumerate(data__groups):
-                    validate_https___civrules_invalid_schemas_civilization_cards_schema_json___defs_group(data__groups_item, custom_formats, (name_prefix or "data") + ".groups[{data__groups_x}]")
+                    validate_https___civrules_invalid_schemas_civilization_cards_schema_json___defs_group(data__groups_item, custom_formats, None)
         if "cards" in data_keys:
             data_keys.remove("cards")
             data__cards = data["cards"]
@@ -68,7 +77,7 @@ def validate_https___civrules_invalid_schemas_civilization_cards_schema_json(dat
                 if data__cards_len < 1:
                     raise _Invalid
                 for data__cards_x, data__cards_item in enumerate(data__cards):
-                    validate_https___civrules_invalid_schemas_civilization_cards_schema_json___defs_card(data__cards_item, custom_formats, (name_prefix or "data") + ".cards[{data__cards_x}]")
+                    validate_https___civrules_invalid_schemas_civilization_cards_schema_json___defs_card(data__cards_item, custom_formats, None)
         if "declared_count" in data_keys:
             data_keys.remove("declared_count")
             data__declaredcount = data["declared_count"]
@@ -114,21 +123,21 @@ def validate_https___civrules_invalid_schemas_civilization_cards_schema_json(dat
                 if "rule" in data__declaredcount_keys:
                     data__declaredcount_keys.remove("rule")
                     data__declaredcount__rule = data__declaredcount["rule"]
-                    validate_https___civrules_invalid_schemas_civilization_cards_schema_json___defs_rule(data__declaredcount__rule, custom_formats, (name_prefix or "data") + ".declared_count.rule")
+                    validate_https___civrules_invalid_schemas_civilization_cards_schema_json___defs_rule(data__declaredcount__rule, custom_formats, None)
                 if "source" in data__declaredcount_keys:
                     data__declaredcount_keys.remove("source")
                     data__declaredcount__source = data__declaredcount["source"]
-                    validate_https___civrules_invalid_schemas_civilization_cards_schema_json___defs_source(data__declaredcount__source, custom_formats, (name_prefix or "data") + ".declared_count.source")
+                    validate_https___civrules_invalid_schemas_civilization_cards_schema_json___defs_source(data__declaredcount__source, custom_formats, None)
                 if "note" in data__declaredcount_keys:
                     data__declaredcount_keys.remove("note")
                     data__declaredcount__note = data__declaredcount["note"]
-                    validate_https___civrules_invalid_schemas_civilization_cards_schema_json___defs_note(data__declaredcount__note, custom_formats, (name_prefix or "data") + ".declared_count.note")
+                    validate_https___civrules_invalid_schemas_civilization_cards_schema_json___defs_note(data__declaredcount__note, custom_formats, None)
                 if data__declaredcount_keys:
                     raise _Invalid
         if "note" in data_keys:
             data_keys.remove("note")
             data__note = data["note"]
-            validate_https___civrules_invalid_schemas_civilization_cards_schema_json___defs_note(data__note, custom_formats, (name_prefix or "data") + ".note")
+            validate_https___civrules_invalid_schemas_civilization_cards_schema_json___defs_note(data__note, custom_formats, None)
         if data_keys:
             raise _Invalid
     return data
@@ -157,7 +166,7 @@ def validate_https___civrules_invalid_schemas_civilization_cards_schema_json___d
     data_one_of_count2 = 0
     if data_one_of_count2 < 2:
         try:
-            validate_https___civrules_invalid_schemas_civilization_cards_schema_json___defs_section(data, custom_formats, (name_prefix or "data") + "")
+            validate_https___civrules_invalid_schemas_civilization_cards_schema_json___defs_section(data, custom_formats, None)
             data_one_of_count2 += 1
         except (JsonSchemaValueException, JsonSchemaValuesException): pass
     if data_one_of_count2 < 2:
@@ -169,11 +178,10 @@ def validate_https___civrules_invalid_schemas_civilization_cards_schema_json___d
                 data_len = len(data)
                 if data_len < 1:
                     raise _Invalid
-                def fn(var): return frozenset(dict((k, fn(v)) for k, v in var.items()).items()) if hasattr(var, "items") else tuple(fn(v) for v in var) if isinstance(var, (dict, list)) else (bool, var) if isinstance(var, bool) else var
-                if data_len > len(set(fn(data_x) for data_x in data)):
+                if data_len > _distinct(data):
                     raise _Invalid
                 for data_x, data_item in enumerate(data):
-                    validate_https___civrules_invalid_schemas_civilization_cards_schema_json___defs_section(data_item, custom_formats, (name_prefix or "data") + "[{data_x}]")
+                    validate_https___civrules_invalid_schemas_civilization_cards_schema_json___defs_section(data_item, custom_formats, None)
             data_one_of_count2 += 1
         except (JsonSchemaValueException, JsonSchemaValuesException): pass
     if data_one_of_count2 != 1:
@@ -224,7 +232,7 @@ def validate_https___civrules_invalid_schemas_civilization_cards_schema_json___d
         if "id" in data_keys:
             data_keys.remove("id")
             data__id = data["id"]
-            validate_https___civrules_invalid_schemas_civilization_cards_schema_json___defs_id(data__id, custom_formats, (name_prefix or "data") + ".id")
+            validate_https___civrules_invalid_schemas_civilization_cards_schema_json___defs_id(data__id, custom_formats, None)
         if "name" in data_keys:
             data_keys.remove("name")
             data__name = data["name"]
@@ -243,7 +251,7 @@ def validate_https___civrules_invalid_schemas_civilization_cards_schema_json___d
                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
             if data__name_one_of_count4 < 2:
                 try:
-                    validate_https___civrules_invalid_schemas_civilization_cards_schema_json___defs_unknown(data__name, custom_formats, (name_prefix or "data") + ".name")
+                    validate_https___civrules_invalid_schemas_civilization_cards_schema_json___defs_unknown(data__name, custom_formats, None)
                     data__name_one_of_count4 += 1
                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
             if data__name_one_of_count4 != 1:
@@ -271,16 +279,15 @@ def validate_https___civrules_invalid_schemas_civilization_cards_schema_json___d
                             raise _Invalid
                         if data__groups_len > 2:
                             raise _Invalid
-                        def fn(var): return frozenset(dict((k, fn(v)) for k, v in var.items()).items()) if hasattr(var, "items") else tuple(fn(v) for v in var) if isinstance(var, (dict, list)) else (bool, var) if isinstance(var, bool) else var
-                        if data__groups_len > len(set(fn(data__groups_x) for data__groups_x in data__groups)):
+                        if data__groups_len > _distinct(data__groups):
                             raise _Invalid
                         for data__groups_x, data__groups_item in enumerate(data__groups):
-                            validate_https___civrules_invalid_schemas_civilization_cards_schema_json___defs_group_id(data__groups_item, custom_formats, (name_prefix or "data") + ".groups[{data__groups_x}]")
+                            validate_https___civrules_invalid_schemas_civilization_cards_schema_json___defs_group_id(data__groups_item, custom_formats, None)
                     data__groups_one_of_count5 += 1
                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
             if data__groups_one_of_count5 < 2:
                 try:
-                    validate_https___civrules_invalid_schemas_civilization_cards_schema_json___defs_unknown(data__groups, custom_formats, (name_prefix or "data") + ".groups")
+                    validate_https___civrules_invalid_schemas_civilization_cards_schema_json___defs_unknown(data__groups, custom_formats, None)
                     data__groups_one_of_count5 += 1
                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
             if data__groups_one_of_count5 != 1:
@@ -302,7 +309,7 @@ def validate_https___civrules_invalid_schemas_civilization_cards_schema_json___d
                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
             if data__cost_one_of_count6 < 2:
                 try:
-                    validate_https___civrules_invalid_schemas_civilization_cards_schema_json___defs_unknown(data__cost, custom_formats, (name_prefix or "data") + ".cost")
+                    validate_https___civrules_invalid_schemas_civilization_cards_schema_json___defs_unknown(data__cost, custom_formats, None)
                     data__cost_one_of_count6 += 1
                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
             if data__cost_one_of_count6 != 1:
@@ -324,7 +331,7 @@ def validate_https___civrules_invalid_schemas_civilization_cards_schema_json___d
                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
             if data__victorypoints_one_of_count7 < 2:
                 try:
-                    validate_https___civrules_invalid_schemas_civilization_cards_schema_json___defs_unknown(data__victorypoints, custom_formats, (name_prefix or "data") + ".victory_points")
+                    validate_https___civrules_invalid_schemas_civilization_cards_schema_json___defs_unknown(data__victorypoints, custom_formats, None)
                     data__victorypoints_one_of_count7 += 1
                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
             if data__victorypoints_one_of_count7 != 1:
@@ -341,12 +348,12 @@ def validate_https___civrules_invalid_schemas_civilization_cards_schema_json___d
                     if data__prerequisites_is_list:
                         data__prerequisites_len = len(data__prerequisites)
                         for data__prerequisites_x, data__prerequisites_item in enumerate(data__prerequisites):
-                            validate_https___civrules_invalid_schemas_civilization_cards_schema_json___defs_prerequisite(data__prerequisites_item, custom_formats, (name_prefix or "data") + ".prerequisites[{data__prerequisites_x}]")
+                            validate_https___civrules_invalid_schemas_civilization_cards_schema_json___defs_prerequisite(data__prerequisites_item, custom_formats, None)
                     data__prerequisites_one_of_count8 += 1
                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
             if data__prerequisites_one_of_count8 < 2:
                 try:
-                    validate_https___civrules_invalid_schemas_civilization_cards_schema_json___defs_unknown(data__prerequisites, custom_formats, (name_prefix or "data") + ".prerequisites")
+                    validate_https___civrules_invalid_schemas_civilization_cards_schema_json___defs_unknown(data__prerequisites, custom_formats, None)
                     data__prerequisites_one_of_count8 += 1
                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
             if data__prerequisites_one_of_count8 != 1:
@@ -363,12 +370,12 @@ def validate_https___civrules_invalid_schemas_civilization_cards_schema_json___d
                     if data__credits_is_list:
                         data__credits_len = len(data__credits)
                         for data__credits_x, data__credits_item in enumerate(data__credits):
-                            validate_https___civrules_invalid_schemas_civilization_cards_schema_json___defs_credit(data__credits_item, custom_formats, (name_prefix or "data") + ".credits[{data__credits_x}]")
+                            validate_https___civrules_invalid_schemas_civilization_cards_schema_json___defs_credit(data__credits_item, custom_formats, None)
                     data__credits_one_of_count9 += 1
                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
             if data__credits_one_of_count9 < 2:
                 try:
-                    validate_https___civrules_invalid_schemas_civilization_cards_schema_json___defs_unknown(data__credits, custom_formats, (name_prefix or "data") + ".credits")
+                    validate_https___civrules_invalid_schemas_civilization_cards_schema_json___defs_unknown(data__credits, custom_formats, None)
                     data__credits_one_of_count9 += 1
                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
             if data__credits_one_of_count9 != 1:
@@ -385,12 +392,12 @@ def validate_https___civrules_invalid_schemas_civilization_cards_schema_json___d
                     if data__attributes_is_list:
                         data__attributes_len = len(data__attributes)
                         for data__attributes_x, data__attributes_item in enumerate(data__attributes):
-                            validate_https___civrules_invalid_schemas_civilization_cards_schema_json___defs_attribute(data__attributes_item, custom_formats, (name_prefix or "data") + ".attributes[{data__attributes_x}]")
+                            validate_https___civrules_invalid_schemas_civilization_cards_schema_json___defs_attribute(data__attributes_item, custom_formats, None)
                     data__attributes_one_of_count10 += 1
                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
             if data__attributes_one_of_count10 < 2:
                 try:
-                    validate_https___civrules_invalid_schemas_civilization_cards_schema_json___defs_unknown(data__attributes, custom_formats, (name_prefix or "data") + ".attributes")
+                    validate_https___civrules_invalid_schemas_civilization_cards_schema_json___defs_unknown(data__attributes, custom_formats, None)
                     data__attributes_one_of_count10 += 1
                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
             if data__attributes_one_of_count10 != 1:
@@ -406,23 +413,23 @@ def validate_https___civrules_invalid_schemas_civilization_cards_schema_json___d
                 if data__purchaseeffects_len < 1:
                     raise _Invalid
                 for data__purchaseeffects_x, data__purchaseeffects_item in enumerate(data__purchaseeffects):
-                    validate_https___civrules_invalid_schemas_civilization_cards_schema_json___defs_purchase_effect(data__purchaseeffects_item, custom_formats, (name_prefix or "data") + ".purchase_effects[{data__purchaseeffects_x}]")
+                    validate_https___civrules_invalid_schemas_civilization_cards_schema_json___defs_purchase_effect(data__purchaseeffects_item, custom_formats, None)
         if "rule" in data_keys:
             data_keys.remove("rule")
             data__rule = data["rule"]
-            validate_https___civrules_invalid_schemas_civilization_cards_schema_json___defs_rule(data__rule, custom_formats, (name_prefix or "data") + ".rule")
+            validate_https___civrules_invalid_schemas_civilization_cards_schema_json___defs_rule(data__rule, custom_formats, None)
         if "source" in data_keys:
             data_keys.remove("source")
             data__source = data["source"]
-            validate_https___civrules_invalid_schemas_civilization_cards_schema_json___defs_source(data__source, custom_formats, (name_prefix or "data") + ".source")
+            validate_https___civrules_invalid_schemas_civilization_cards_schema_json___defs_source(data__source, custom_formats, None)
         if "note" in data_keys:
             data_keys.remove("note")
             data__note = data["note"]
-            validate_https___civrules_invalid_schemas_civilization_cards_schema_json___defs_note(data__note, custom_formats, (name_prefix or "data") + ".note")
+            validate_https___civrules_invalid_schemas_civilization_cards_schema_json___defs_note(data__note, custom_formats, None)
         if "disagreements" in data_keys:
             data_keys.remove("disagreements")
             data__disagreements = data["disagreements"]
-            validate_https___civrules_invalid_schemas_civilization_cards_schema_json___defs_disagreements(data__disagreements, custom_formats, (name_prefix or "data") + ".disagreements")
+            validate_https___civrules_invalid_schemas_civilization_cards_schema_json___defs_disagreements(data__disagreements, custom_formats, None)
         if data_keys:
             raise _Invalid
     return data
@@ -598,23 +605,22 @@ def validate_https___civrules_invalid_schemas_civilization_cards_schema_json___d
                 data__groups_len = len(data__groups)
                 if data__groups_len < 1:
                     raise _Invalid
-                def fn(var): return frozenset(dict((k, fn(v)) for k, v in var.items()).items()) if hasattr(var, "items") else tuple(fn(v) for v in var) if isinstance(var, (dict, list)) else (bool, var) if isinstance(var, bool) else var
-                if data__groups_len > len(set(fn(data__groups_x) for data__groups_x in data__groups)):
+                if data__groups_len > _distinct(data__groups):
                     raise _Invalid
                 for data__groups_x, data__groups_item in enumerate(data__groups):
-                    validate_https___civrules_invalid_schemas_civilization_cards_schema_json___defs_group_id(data__groups_item, custom_formats, (name_prefix or "data") + ".groups[{data__groups_x}]")
+                    validate_https___civrules_invalid_schemas_civilization_cards_schema_json___defs_group_id(data__groups_item, custom_formats, None)
         if "rule" in data_keys:
             data_keys.remove("rule")
             data__rule = data["rule"]
-            validate_https___civrules_invalid_schemas_civilization_cards_schema_json___defs_rule(data__rule, custom_formats, (name_prefix or "data") + ".rule")
+            validate_https___civrules_invalid_schemas_civilization_cards_schema_json___defs_rule(data__rule, custom_formats, None)
         if "source" in data_keys:
             data_keys.remove("source")
             data__source = data["source"]
-            validate_https___civrules_invalid_schemas_civilization_cards_schema_json___defs_source(data__source, custom_formats, (name_prefix or "data") + ".source")
+            validate_https___civrules_invalid_schemas_civilization_cards_schema_json___defs_source(data__source, custom_formats, None)
         if "note" in data_keys:
             data_keys.remove("note")
             data__note = data["note"]
-            validate_https___civrules_invalid_schemas_civilization_cards_schema_json___defs_note(data__note, custom_formats, (name_prefix or "data") + ".note")
+            validate_https___civrules_invalid_schemas_civilization_cards_schema_json___defs_note(data__note, custom_formats, None)
         if data_keys:
             raise _Invalid
     return data
@@ -669,7 +675,7 @@ def validate_https___civrules_invalid_schemas_civilization_cards_schema_json___d
                 if data__calamities_len < 1:
                     raise _Invalid
                 for data__calamities_x, data__calamities_item in enumerate(data__calamities):
-                    validate_https___civrules_invalid_schemas_civilization_cards_schema_json___defs_calamity_link(data__calamities_item, custom_formats, (name_prefix or "data") + ".calamities[{data__calamities_x}]")
+                    validate_https___civrules_invalid_schemas_civilization_cards_schema_json___defs_calamity_link(data__calamities_item, custom_formats, None)
         if "effects" in data_keys:
             data_keys.remove("effects")
             data__effects = data["effects"]
@@ -681,19 +687,19 @@ def validate_https___civrules_invalid_schemas_civilization_cards_schema_json___d
                 if data__effects_len < 1:
                     raise _Invalid
                 for data__effects_x, data__effects_item in enumerate(data__effects):
-                    validate_https___civrules_invalid_schemas_civilization_cards_schema_json___defs_effect(data__effects_item, custom_formats, (name_prefix or "data") + ".effects[{data__effects_x}]")
+                    validate_https___civrules_invalid_schemas_civilization_cards_schema_json___defs_effect(data__effects_item, custom_formats, None)
         if "rule" in data_keys:
             data_keys.remove("rule")
             data__rule = data["rule"]
-            validate_https___civrules_invalid_schemas_civilization_cards_schema_json___defs_rule(data__rule, custom_formats, (name_prefix or "data") + ".rule")
+            validate_https___civrules_invalid_schemas_civilization_cards_schema_json___defs_rule(data__rule, custom_formats, None)
         if "source" in data_keys:
             data_keys.remove("source")
             data__source = data["source"]
-            validate_https___civrules_invalid_schemas_civilization_cards_schema_json___defs_source(data__source, custom_formats, (name_prefix or "data") + ".source")
+            validate_https___civrules_invalid_schemas_civilization_cards_schema_json___defs_source(data__source, custom_formats, None)
         if "note" in data_keys:
             data_keys.remove("note")
             data__note = data["note"]
-            validate_https___civrules_invalid_schemas_civilization_cards_schema_json___defs_note(data__note, custom_formats, (name_prefix or "data") + ".note")
+            validate_https___civrules_invalid_schemas_civilization_cards_schema_json___defs_note(data__note, custom_formats, None)
         if data_keys:
             raise _Invalid
     return data
@@ -714,82 +720,82 @@ def validate_https___civrules_invalid_schemas_civilization_cards_schema_json___d
     data_one_of_count13 = 0
     if data_one_of_count13 < 2:
         try:
-            validate_https___civrules_invalid_schemas_civilization_cards_schema_json___defs_effect_immunity(data, custom_formats, (name_prefix or "data") + "")
+            validate_https___civrules_invalid_schemas_civilization_cards_schema_json___defs_effect_immunity(data, custom_formats, None)
             data_one_of_count13 += 1
         except (JsonSchemaValueException, JsonSchemaValuesException): pass
     if data_one_of_count13 < 2:
         try:
-            validate_https___civrules_invalid_schemas_civilization_cards_schema_json___defs_effect_movement(data, custom_formats, (name_prefix or "data") + "")
+            validate_https___civrules_invalid_schemas_civilization_cards_schema_json___defs_effect_movement(data, custom_formats, None)
             data_one_of_count13 += 1
         except (JsonSchemaValueException, JsonSchemaValuesException): pass
     if data_one_of_count13 < 2:
         try:
-            validate_https___civrules_invalid_schemas_civilization_cards_schema_json___defs_effect_population_limit(data, custom_formats, (name_prefix or "data") + "")
+            validate_https___civrules_invalid_schemas_civilization_cards_schema_json___defs_effect_population_limit(data, custom_formats, None)
             data_one_of_count13 += 1
         except (JsonSchemaValueException, JsonSchemaValuesException): pass
     if data_one_of_count13 < 2:
         try:
-            validate_https___civrules_invalid_schemas_civilization_cards_schema_json___defs_effect_city_build(data, custom_formats, (name_prefix or "data") + "")
+            validate_https___civrules_invalid_schemas_civilization_cards_schema_json___defs_effect_city_build(data, custom_formats, None)
             data_one_of_count13 += 1
         except (JsonSchemaValueException, JsonSchemaValuesException): pass
     if data_one_of_count13 < 2:
         try:
-            validate_https___civrules_invalid_schemas_civilization_cards_schema_json___defs_effect_city_support(data, custom_formats, (name_prefix or "data") + "")
+            validate_https___civrules_invalid_schemas_civilization_cards_schema_json___defs_effect_city_support(data, custom_formats, None)
             data_one_of_count13 += 1
         except (JsonSchemaValueException, JsonSchemaValuesException): pass
     if data_one_of_count13 < 2:
         try:
-            validate_https___civrules_invalid_schemas_civilization_cards_schema_json___defs_effect_conflict(data, custom_formats, (name_prefix or "data") + "")
+            validate_https___civrules_invalid_schemas_civilization_cards_schema_json___defs_effect_conflict(data, custom_formats, None)
             data_one_of_count13 += 1
         except (JsonSchemaValueException, JsonSchemaValuesException): pass
     if data_one_of_count13 < 2:
         try:
-            validate_https___civrules_invalid_schemas_civilization_cards_schema_json___defs_effect_turn_order(data, custom_formats, (name_prefix or "data") + "")
+            validate_https___civrules_invalid_schemas_civilization_cards_schema_json___defs_effect_turn_order(data, custom_formats, None)
             data_one_of_count13 += 1
         except (JsonSchemaValueException, JsonSchemaValuesException): pass
     if data_one_of_count13 < 2:
         try:
-            validate_https___civrules_invalid_schemas_civilization_cards_schema_json___defs_effect_tax(data, custom_formats, (name_prefix or "data") + "")
+            validate_https___civrules_invalid_schemas_civilization_cards_schema_json___defs_effect_tax(data, custom_formats, None)
             data_one_of_count13 += 1
         except (JsonSchemaValueException, JsonSchemaValuesException): pass
     if data_one_of_count13 < 2:
         try:
-            validate_https___civrules_invalid_schemas_civilization_cards_schema_json___defs_effect_treasury(data, custom_formats, (name_prefix or "data") + "")
+            validate_https___civrules_invalid_schemas_civilization_cards_schema_json___defs_effect_treasury(data, custom_formats, None)
             data_one_of_count13 += 1
         except (JsonSchemaValueException, JsonSchemaValuesException): pass
     if data_one_of_count13 < 2:
         try:
-            validate_https___civrules_invalid_schemas_civilization_cards_schema_json___defs_effect_commodity_exchange(data, custom_formats, (name_prefix or "data") + "")
+            validate_https___civrules_invalid_schemas_civilization_cards_schema_json___defs_effect_commodity_exchange(data, custom_formats, None)
             data_one_of_count13 += 1
         except (JsonSchemaValueException, JsonSchemaValuesException): pass
     if data_one_of_count13 < 2:
         try:
-            validate_https___civrules_invalid_schemas_civilization_cards_schema_json___defs_effect_trade_card_purchase(data, custom_formats, (name_prefix or "data") + "")
+            validate_https___civrules_invalid_schemas_civilization_cards_schema_json___defs_effect_trade_card_purchase(data, custom_formats, None)
             data_one_of_count13 += 1
         except (JsonSchemaValueException, JsonSchemaValuesException): pass
     if data_one_of_count13 < 2:
         try:
-            validate_https___civrules_invalid_schemas_civilization_cards_schema_json___defs_effect_hand_limit(data, custom_formats, (name_prefix or "data") + "")
+            validate_https___civrules_invalid_schemas_civilization_cards_schema_json___defs_effect_hand_limit(data, custom_formats, None)
             data_one_of_count13 += 1
         except (JsonSchemaValueException, JsonSchemaValuesException): pass
     if data_one_of_count13 < 2:
         try:
-            validate_https___civrules_invalid_schemas_civilization_cards_schema_json___defs_effect_commodity_value(data, custom_formats, (name_prefix or "data") + "")
+            validate_https___civrules_invalid_schemas_civilization_cards_schema_json___defs_effect_commodity_value(data, custom_formats, None)
             data_one_of_count13 += 1
         except (JsonSchemaValueException, JsonSchemaValuesException): pass
     if data_one_of_count13 < 2:
         try:
-            validate_https___civrules_invalid_schemas_civilization_cards_schema_json___defs_effect_special_ability(data, custom_formats, (name_prefix or "data") + "")
+            validate_https___civrules_invalid_schemas_civilization_cards_schema_json___defs_effect_special_ability(data, custom_formats, None)
             data_one_of_count13 += 1
         except (JsonSchemaValueException, JsonSchemaValuesException): pass
     if data_one_of_count13 < 2:
         try:
-            validate_https___civrules_invalid_schemas_civilization_cards_schema_json___defs_effect_credit_tokens(data, custom_formats, (name_prefix or "data") + "")
+            validate_https___civrules_invalid_schemas_civilization_cards_schema_json___defs_effect_credit_tokens(data, custom_formats, None)
             data_one_of_count13 += 1
         except (JsonSchemaValueException, JsonSchemaValuesException): pass
     if data_one_of_count13 < 2:
         try:
-            validate_https___civrules_invalid_schemas_civilization_cards_schema_json___defs_effect_victory_points(data, custom_formats, (name_prefix or "data") + "")
+            validate_https___civrules_invalid_schemas_civilization_cards_schema_json___defs_effect_victory_points(data, custom_formats, None)
             data_one_of_count13 += 1
         except (JsonSchemaValueException, JsonSchemaValuesException): pass
     if data_one_of_count13 != 1:
@@ -828,7 +834,7 @@ def validate_https___civrules_invalid_schemas_civilization_cards_schema_json___d
         if "note" in data_keys:
             data_keys.remove("note")
             data__note = data["note"]
-            validate_https___civrules_invalid_schemas_civilization_cards_schema_json___defs_note(data__note, custom_formats, (name_prefix or "data") + ".note")
+            validate_https___civrules_invalid_schemas_civilization_cards_schema_json___defs_note(data__note, custom_formats, None)
         if data_keys:
             raise _Invalid
     return data
@@ -867,7 +873,7 @@ def validate_https___civrules_invalid_schemas_civilization_cards_schema_json___d
         if "note" in data_keys:
             data_keys.remove("note")
             data__note = data["note"]
-            validate_https___civrules_invalid_schemas_civilization_cards_schema_json___defs_note(data__note, custom_formats, (name_prefix or "data") + ".note")
+            validate_https___civrules_invalid_schemas_civilization_cards_schema_json___defs_note(data__note, custom_formats, None)
         if data_keys:
             raise _Invalid
     return data
@@ -910,11 +916,10 @@ def validate_https___civrules_invalid_schemas_civilization_cards_schema_json___d
                 data__exemptholders_len = len(data__exemptholders)
                 if data__exemptholders_len < 1:
                     raise _Invalid
-                def fn(var): return frozenset(dict((k, fn(v)) for k, v in var.items()).items()) if hasattr(var, "items") else tuple(fn(v) for v in var) if isinstance(var, (dict, list)) else (bool, var) if isinstance(var, bool) else var
-                if data__exemptholders_len > len(set(fn(data__exemptholders_x) for data__exemptholders_x in data__exemptholders)):
+                if data__exemptholders_len > _distinct(data__exemptholders):
                     raise _Invalid
                 for data__exemptholders_x, data__exemptholders_item in enumerate(data__exemptholders):
-                    validate_https___civrules_invalid_schemas_civilization_cards_schema_json___defs_id(data__exemptholders_item, custom_formats, (name_prefix or "data") + ".exempt_holders[{data__exemptholders_x}]")
+                    validate_https___civrules_invalid_schemas_civilization_cards_schema_json___defs_id(data__exemptholders_item, custom_formats, None)
         if "max_units" in data_keys:
             data_keys.remove("max_units")
             data__maxunits = data["max_units"]
@@ -938,7 +943,7 @@ def validate_https___civrules_invalid_schemas_civilization_cards_schema_json___d
         if "note" in data_keys:
             data_keys.remove("note")
             data__note = data["note"]
-            validate_https___civrules_invalid_schemas_civilization_cards_schema_json___defs_note(data__note, custom_formats, (name_prefix or "data") + ".note")
+            validate_https___civrules_invalid_schemas_civilization_cards_schema_json___defs_note(data__note, custom_formats, None)
         if data_keys:
             raise _Invalid
     return data
@@ -993,7 +998,7 @@ def validate_https___civrules_invalid_schemas_civilization_cards_schema_json___d
         if "note" in data_keys:
             data_keys.remove("note")
             data__note = data["note"]
-            validate_https___civrules_invalid_schemas_civilization_cards_schema_json___defs_note(data__note, custom_formats, (name_prefix or "data") + ".note")
+            validate_https___civrules_invalid_schemas_civilization_cards_schema_json___defs_note(data__note, custom_formats, None)
         if data_keys:
             raise _Invalid
     return data
@@ -1031,7 +1036,7 @@ def validate_https___civrules_invalid_schemas_civilization_cards_schema_json___d
         if "note" in data_keys:
             data_keys.remove("note")
             data__note = data["note"]
-            validate_https___civrules_invalid_schemas_civilization_cards_schema_json___defs_note(data__note, custom_formats, (name_prefix or "data") + ".note")
+            validate_https___civrules_invalid_schemas_civilization_cards_schema_json___defs_note(data__note, custom_formats, None)
         if data_keys:
             raise _Invalid
     return data
@@ -1073,7 +1078,7 @@ def validate_https___civrules_invalid_schemas_civilization_cards_schema_json___d
         if "note" in data_keys:
             data_keys.remove("note")
             data__note = data["note"]
-            validate_https___civrules_invalid_schemas_civilization_cards_schema_json___defs_note(data__note, custom_formats, (name_prefix or "data") + ".note")
+            validate_https___civrules_invalid_schemas_civilization_cards_schema_json___defs_note(data__note, custom_formats, None)
         if data_keys:
             raise _Invalid
     return data
@@ -1112,7 +1117,7 @@ def validate_https___civrules_invalid_schemas_civilization_cards_schema_json___d
         if "note" in data_keys:
             data_keys.remove("note")
             data__note = data["note"]
-            validate_https___civrules_invalid_schemas_civilization_cards_schema_json___defs_note(data__note, custom_formats, (name_prefix or "data") + ".note")
+            validate_https___civrules_invalid_schemas_civilization_cards_schema_json___defs_note(data__note, custom_formats, None)
         if data_keys:
             raise _Invalid
     return data
@@ -1151,7 +1156,7 @@ def validate_https___civrules_invalid_schemas_civilization_cards_schema_json___d
         if "note" in data_keys:
             data_keys.remove("note")
             data__note = data["note"]
-            validate_https___civrules_invalid_schemas_civilization_cards_schema_json___defs_note(data__note, custom_formats, (name_prefix or "data") + ".note")
+            validate_https___civrules_invalid_schemas_civilization_cards_schema_json___defs_note(data__note, custom_formats, None)
         if data_keys:
             raise _Invalid
     return data
@@ -1201,8 +1206,7 @@ def validate_https___civrules_invalid_schemas_civilization_cards_schema_json___d
                 data__ratechanges_len = len(data__ratechanges)
                 if data__ratechanges_len < 1:
                     raise _Invalid
-                def fn(var): return frozenset(dict((k, fn(v)) for k, v in var.items()).items()) if hasattr(var, "items") else tuple(fn(v) for v in var) if isinstance(var, (dict, list)) else (bool, var) if isinstance(var, bool) else var
-                if data__ratechanges_len > len(set(fn(data__ratechanges_x) for data__ratechanges_x in data__ratechanges)):
+                if data__ratechanges_len > _distinct(data__ratechanges):
                     raise _Invalid
                 for data__ratechanges_x, data__ratechanges_item in enumerate(data__ratechanges):
                     if not isinstance(data__ratechanges_item, (int)) and not (isinstance(data__ratechanges_item, float) and data__ratechanges_item.is_integer()) or isinstance(data__ratechanges_item, bool):
@@ -1228,7 +1232,7 @@ def validate_https___civrules_invalid_schemas_civilization_cards_schema_json___d
         if "note" in data_keys:
             data_keys.remove("note")
             data__note = data["note"]
-            validate_https___civrules_invalid_schemas_civilization_cards_schema_json___defs_note(data__note, custom_formats, (name_prefix or "data") + ".note")
+            validate_https___civrules_invalid_schemas_civilization_cards_schema_json___defs_note(data__note, custom_formats, None)
         if data_keys:
             raise _Invalid
     return data
@@ -1257,8 +1261,7 @@ def validate_https___civrules_invalid_schemas_civilization_cards_schema_json___d
                 data__activities_len = len(data__activities)
                 if data__activities_len < 1:
                     raise _Invalid
-                def fn(var): return frozenset(dict((k, fn(v)) for k, v in var.items()).items()) if hasattr(var, "items") else tuple(fn(v) for v in var) if isinstance(var, (dict, list)) else (bool, var) if isinstance(var, bool) else var
-                if data__activities_len > len(set(fn(data__activities_x) for data__activities_x in data__activities)):
+                if data__activities_len > _distinct(data__activities):
                     raise _Invalid
                 for data__activities_x, data__activities_item in enumerate(data__activities):
                     if not isinstance(data__activities_item, (str)):
@@ -1275,7 +1278,7 @@ def validate_https___civrules_invalid_schemas_civilization_cards_schema_json___d
         if "note" in data_keys:
             data_keys.remove("note")
             data__note = data["note"]
-            validate_https___civrules_invalid_schemas_civilization_cards_schema_json___defs_note(data__note, custom_formats, (name_prefix or "data") + ".note")
+            validate_https___civrules_invalid_schemas_civilization_cards_schema_json___defs_note(data__note, custom_formats, None)
         if data_keys:
             raise _Invalid
     return data
@@ -1328,11 +1331,10 @@ def validate_https___civrules_invalid_schemas_civilization_cards_schema_json___d
                 data__beforeholdersof_len = len(data__beforeholdersof)
                 if data__beforeholdersof_len < 1:
                     raise _Invalid
-                def fn(var): return frozenset(dict((k, fn(v)) for k, v in var.items()).items()) if hasattr(var, "items") else tuple(fn(v) for v in var) if isinstance(var, (dict, list)) else (bool, var) if isinstance(var, bool) else var
-                if data__beforeholdersof_len > len(set(fn(data__beforeholdersof_x) for data__beforeholdersof_x in data__beforeholdersof)):
+                if data__beforeholdersof_len > _distinct(data__beforeholdersof):
                     raise _Invalid
                 for data__beforeholdersof_x, data__beforeholdersof_item in enumerate(data__beforeholdersof):
-                    validate_https___civrules_invalid_schemas_civilization_cards_schema_json___defs_id(data__beforeholdersof_item, custom_formats, (name_prefix or "data") + ".before_holders_of[{data__beforeholdersof_x}]")
+                    validate_https___civrules_invalid_schemas_civilization_cards_schema_json___defs_id(data__beforeholdersof_item, custom_formats, None)
         if "tokens" in data_keys:
             data_keys.remove("tokens")
             data__tokens = data["tokens"]
@@ -1361,7 +1363,7 @@ def validate_https___civrules_invalid_schemas_civilization_cards_schema_json___d
         if "note" in data_keys:
             data_keys.remove("note")
             data__note = data["note"]
-            validate_https___civrules_invalid_schemas_civilization_cards_schema_json___defs_note(data__note, custom_formats, (name_prefix or "data") + ".note")
+            validate_https___civrules_invalid_schemas_civilization_cards_schema_json___defs_note(data__note, custom_formats, None)
         if data_keys:
             raise _Invalid
     return data
@@ -1399,7 +1401,7 @@ def validate_https___civrules_invalid_schemas_civilization_cards_schema_json___d
         if "note" in data_keys:
             data_keys.remove("note")
             data__note = data["note"]
-            validate_https___civrules_invalid_schemas_civilization_cards_schema_json___defs_note(data__note, custom_formats, (name_prefix or "data") + ".note")
+            validate_https___civrules_invalid_schemas_civilization_cards_schema_json___defs_note(data__note, custom_formats, None)
         if data_keys:
             raise _Invalid
     return data
@@ -1523,7 +1525,7 @@ def validate_https___civrules_invalid_schemas_civilization_cards_schema_json___d
         if "note" in data_keys:
             data_keys.remove("note")
             data__note = data["note"]
-            validate_https___civrules_invalid_schemas_civilization_cards_schema_json___defs_note(data__note, custom_formats, (name_prefix or "data") + ".note")
+            validate_https___civrules_invalid_schemas_civilization_cards_schema_json___defs_note(data__note, custom_formats, None)
         if data_keys:
             raise _Invalid
     return data
@@ -1568,7 +1570,7 @@ def validate_https___civrules_invalid_schemas_civilization_cards_schema_json___d
         if "note" in data_keys:
             data_keys.remove("note")
             data__note = data["note"]
-            validate_https___civrules_invalid_schemas_civilization_cards_schema_json___defs_note(data__note, custom_formats, (name_prefix or "data") + ".note")
+            validate_https___civrules_invalid_schemas_civilization_cards_schema_json___defs_note(data__note, custom_formats, None)
         if data_keys:
             raise _Invalid
     return data
@@ -1685,7 +1687,7 @@ def validate_https___civrules_invalid_schemas_civilization_cards_schema_json___d
         if "note" in data_keys:
             data_keys.remove("note")
             data__note = data["note"]
-            validate_https___civrules_invalid_schemas_civilization_cards_schema_json___defs_note(data__note, custom_formats, (name_prefix or "data") + ".note")
+            validate_https___civrules_invalid_schemas_civilization_cards_schema_json___defs_note(data__note, custom_formats, None)
         if data_keys:
             raise _Invalid
     return data
@@ -1748,7 +1750,7 @@ def validate_https___civrules_invalid_schemas_civilization_cards_schema_json___d
         if "card" in data_keys:
             data_keys.remove("card")
             data__card = data["card"]
-            validate_https___civrules_invalid_schemas_civilization_cards_schema_json___defs_id(data__card, custom_formats, (name_prefix or "data") + ".card")
+            validate_https___civrules_invalid_schemas_civilization_cards_schema_json___defs_id(data__card, custom_formats, None)
         if "targets" in data_keys:
             data_keys.remove("targets")
             data__targets = data["targets"]
@@ -1766,15 +1768,14 @@ def validate_https___civrules_invalid_schemas_civilization_cards_schema_json___d
                 data__unlessholding_len = len(data__unlessholding)
                 if data__unlessholding_len < 1:
                     raise _Invalid
-                def fn(var): return frozenset(dict((k, fn(v)) for k, v in var.items()).items()) if hasattr(var, "items") else tuple(fn(v) for v in var) if isinstance(var, (dict, list)) else (bool, var) if isinstance(var, bool) else var
-                if data__unlessholding_len > len(set(fn(data__unlessholding_x) for data__unlessholding_x in data__unlessholding)):
+                if data__unlessholding_len > _distinct(data__unlessholding):
                     raise _Invalid
                 for data__unlessholding_x, data__unlessholding_item in enumerate(data__unlessholding):
-                    validate_https___civrules_invalid_schemas_civilization_cards_schema_json___defs_id(data__unlessholding_item, custom_formats, (name_prefix or "data") + ".unless_holding[{data__unlessholding_x}]")
+                    validate_https___civrules_invalid_schemas_civilization_cards_schema_json___defs_id(data__unlessholding_item, custom_formats, None)
         if "note" in data_keys:
             data_keys.remove("note")
             data__note = data["note"]
-            validate_https___civrules_invalid_schemas_civilization_cards_schema_json___defs_note(data__note, custom_formats, (name_prefix or "data") + ".note")
+            validate_https___civrules_invalid_schemas_civilization_cards_schema_json___defs_note(data__note, custom_formats, None)
         if data_keys:
             raise _Invalid
     return data
@@ -1812,7 +1813,7 @@ def validate_https___civrules_invalid_schemas_civilization_cards_schema_json___d
         if "calamity" in data_keys:
             data_keys.remove("calamity")
             data__calamity = data["calamity"]
-            validate_https___civrules_invalid_schemas_civilization_cards_schema_json___defs_id(data__calamity, custom_formats, (name_prefix or "data") + ".calamity")
+            validate_https___civrules_invalid_schemas_civilization_cards_schema_json___defs_id(data__calamity, custom_formats, None)
         if "effect" in data_keys:
             data_keys.remove("effect")
             data__effect = data["effect"]
@@ -1823,15 +1824,15 @@ def validate_https___civrules_invalid_schemas_civilization_cards_schema_json___d
         if "rule" in data_keys:
             data_keys.remove("rule")
             data__rule = data["rule"]
-            validate_https___civrules_invalid_schemas_civilization_cards_schema_json___defs_rule(data__rule, custom_formats, (name_prefix or "data") + ".rule")
+            validate_https___civrules_invalid_schemas_civilization_cards_schema_json___defs_rule(data__rule, custom_formats, None)
         if "source" in data_keys:
             data_keys.remove("source")
             data__source = data["source"]
-            validate_https___civrules_invalid_schemas_civilization_cards_schema_json___defs_source(data__source, custom_formats, (name_prefix or "data") + ".source")
+            validate_https___civrules_invalid_schemas_civilization_cards_schema_json___defs_source(data__source, custom_formats, None)
         if "note" in data_keys:
             data_keys.remove("note")
             data__note = data["note"]
-            validate_https___civrules_invalid_schemas_civilization_cards_schema_json___defs_note(data__note, custom_formats, (name_prefix or "data") + ".note")
+            validate_https___civrules_invalid_schemas_civilization_cards_schema_json___defs_note(data__note, custom_formats, None)
         if data_keys:
             raise _Invalid
     return data
@@ -1840,12 +1841,12 @@ def validate_https___civrules_invalid_schemas_civilization_cards_schema_json___d
     data_one_of_count19 = 0
     if data_one_of_count19 < 2:
         try:
-            validate_https___civrules_invalid_schemas_civilization_cards_schema_json___defs_group_credit(data, custom_formats, (name_prefix or "data") + "")
+            validate_https___civrules_invalid_schemas_civilization_cards_schema_json___defs_group_credit(data, custom_formats, None)
             data_one_of_count19 += 1
         except (JsonSchemaValueException, JsonSchemaValuesException): pass
     if data_one_of_count19 < 2:
         try:
-            validate_https___civrules_invalid_schemas_civilization_cards_schema_json___defs_card_credit(data, custom_formats, (name_prefix or "data") + "")
+            validate_https___civrules_invalid_schemas_civilization_cards_schema_json___defs_card_credit(data, custom_formats, None)
             data_one_of_count19 += 1
         except (JsonSchemaValueException, JsonSchemaValuesException): pass
     if data_one_of_count19 != 1:
@@ -1885,7 +1886,7 @@ def validate_https___civrules_invalid_schemas_civilization_cards_schema_json___d
         if "card" in data_keys:
             data_keys.remove("card")
             data__card = data["card"]
-            validate_https___civrules_invalid_schemas_civilization_cards_schema_json___defs_id(data__card, custom_formats, (name_prefix or "data") + ".card")
+            validate_https___civrules_invalid_schemas_civilization_cards_schema_json___defs_id(data__card, custom_formats, None)
         if "target_name" in data_keys:
             data_keys.remove("target_name")
             data__targetname = data["target_name"]
@@ -1911,13 +1912,13 @@ def validate_https___civrules_invalid_schemas_civilization_cards_schema_json___d
                 if "rule" in data__targetname_keys:
                     data__targetname_keys.remove("rule")
                     data__targetname__rule = data__targetname["rule"]
-                    validate_https___civrules_invalid_schemas_civilization_cards_schema_json___defs_rule(data__targetname__rule, custom_formats, (name_prefix or "data") + ".target_name.rule")
+                    validate_https___civrules_invalid_schemas_civilization_cards_schema_json___defs_rule(data__targetname__rule, custom_formats, None)
                 if data__targetname_keys:
                     raise _Invalid
         if "points" in data_keys:
             data_keys.remove("points")
             data__points = data["points"]
-            validate_https___civrules_invalid_schemas_civilization_cards_schema_json___defs_points(data__points, custom_formats, (name_prefix or "data") + ".points")
+            validate_https___civrules_invalid_schemas_civilization_cards_schema_json___defs_points(data__points, custom_formats, None)
         if "extra" in data_keys:
             data_keys.remove("extra")
             data__extra = data["extra"]
@@ -1926,15 +1927,15 @@ def validate_https___civrules_invalid_schemas_civilization_cards_schema_json___d
         if "rule" in data_keys:
             data_keys.remove("rule")
             data__rule = data["rule"]
-            validate_https___civrules_invalid_schemas_civilization_cards_schema_json___defs_rule(data__rule, custom_formats, (name_prefix or "data") + ".rule")
+            validate_https___civrules_invalid_schemas_civilization_cards_schema_json___defs_rule(data__rule, custom_formats, None)
         if "source" in data_keys:
             data_keys.remove("source")
             data__source = data["source"]
-            validate_https___civrules_invalid_schemas_civilization_cards_schema_json___defs_source(data__source, custom_formats, (name_prefix or "data") + ".source")
+            validate_https___civrules_invalid_schemas_civilization_cards_schema_json___defs_source(data__source, custom_formats, None)
         if "note" in data_keys:
             data_keys.remove("note")
             data__note = data["note"]
-            validate_https___civrules_invalid_schemas_civilization_cards_schema_json___defs_note(data__note, custom_formats, (name_prefix or "data") + ".note")
+            validate_https___civrules_invalid_schemas_civilization_cards_schema_json___defs_note(data__note, custom_formats, None)
         if data_keys:
             raise _Invalid
     return data
@@ -1954,7 +1955,7 @@ def validate_https___civrules_invalid_schemas_civilization_cards_schema_json___d
         except (JsonSchemaValueException, JsonSchemaValuesException): pass
     if data_one_of_count21 < 2:
         try:
-            validate_https___civrules_invalid_schemas_civilization_cards_schema_json___defs_unknown(data, custom_formats, (name_prefix or "data") + "")
+            validate_https___civrules_invalid_schemas_civilization_cards_schema_json___defs_unknown(data, custom_formats, None)
             data_one_of_count21 += 1
         except (JsonSchemaValueException, JsonSchemaValuesException): pass
     if data_one_of_count21 != 1:
@@ -1994,23 +1995,23 @@ def validate_https___civrules_invalid_schemas_civilization_cards_schema_json___d
         if "group" in data_keys:
             data_keys.remove("group")
             data__group = data["group"]
-            validate_https___civrules_invalid_schemas_civilization_cards_schema_json___defs_group_id(data__group, custom_formats, (name_prefix or "data") + ".group")
+            validate_https___civrules_invalid_schemas_civilization_cards_schema_json___defs_group_id(data__group, custom_formats, None)
         if "points" in data_keys:
             data_keys.remove("points")
             data__points = data["points"]
-            validate_https___civrules_invalid_schemas_civilization_cards_schema_json___defs_points(data__points, custom_formats, (name_prefix or "data") + ".points")
+            validate_https___civrules_invalid_schemas_civilization_cards_schema_json___defs_points(data__points, custom_formats, None)
         if "rule" in data_keys:
             data_keys.remove("rule")
             data__rule = data["rule"]
-            validate_https___civrules_invalid_schemas_civilization_cards_schema_json___defs_rule(data__rule, custom_formats, (name_prefix or "data") + ".rule")
+            validate_https___civrules_invalid_schemas_civilization_cards_schema_json___defs_rule(data__rule, custom_formats, None)
         if "source" in data_keys:
             data_keys.remove("source")
             data__source = data["source"]
-            validate_https___civrules_invalid_schemas_civilization_cards_schema_json___defs_source(data__source, custom_formats, (name_prefix or "data") + ".source")
+            validate_https___civrules_invalid_schemas_civilization_cards_schema_json___defs_source(data__source, custom_formats, None)
         if "note" in data_keys:
             data_keys.remove("note")
             data__note = data["note"]
-            validate_https___civrules_invalid_schemas_civilization_cards_schema_json___defs_note(data__note, custom_formats, (name_prefix or "data") + ".note")
+            validate_https___civrules_invalid_schemas_civilization_cards_schema_json___defs_note(data__note, custom_formats, None)
         if data_keys:
             raise _Invalid
     return data
@@ -2048,19 +2049,19 @@ def validate_https___civrules_invalid_schemas_civilization_cards_schema_json___d
         if "card" in data_keys:
             data_keys.remove("card")
             data__card = data["card"]
-            validate_https___civrules_invalid_schemas_civilization_cards_schema_json___defs_id(data__card, custom_formats, (name_prefix or "data") + ".card")
+            validate_https___civrules_invalid_schemas_civilization_cards_schema_json___defs_id(data__card, custom_formats, None)
         if "rule" in data_keys:
             data_keys.remove("rule")
             data__rule = data["rule"]
-            validate_https___civrules_invalid_schemas_civilization_cards_schema_json___defs_rule(data__rule, custom_formats, (name_prefix or "data") + ".rule")
+            validate_https___civrules_invalid_schemas_civilization_cards_schema_json___defs_rule(data__rule, custom_formats, None)
         if "source" in data_keys:
             data_keys.remove("source")
             data__source = data["source"]
-            validate_https___civrules_invalid_schemas_civilization_cards_schema_json___defs_source(data__source, custom_formats, (name_prefix or "data") + ".source")
+            validate_https___civrules_invalid_schemas_civilization_cards_schema_json___defs_source(data__source, custom_formats, None)
         if "note" in data_keys:
             data_keys.remove("note")
             data__note = data["note"]
-            validate_https___civrules_invalid_schemas_civilization_cards_schema_json___defs_note(data__note, custom_formats, (name_prefix or "data") + ".note")
+            validate_https___civrules_invalid_schemas_civilization_cards_schema_json___defs_note(data__note, custom_formats, None)
         if data_keys:
             raise _Invalid
     return data
@@ -2140,7 +2141,7 @@ def validate_https___civrules_invalid_schemas_civilization_cards_schema_json___d
         if "id" in data_keys:
             data_keys.remove("id")
             data__id = data["id"]
-            validate_https___civrules_invalid_schemas_civilization_cards_schema_json___defs_group_id(data__id, custom_formats, (name_prefix or "data") + ".id")
+            validate_https___civrules_invalid_schemas_civilization_cards_schema_json___defs_group_id(data__id, custom_formats, None)
         if "name" in data_keys:
             data_keys.remove("name")
             data__name = data["name"]
@@ -2174,7 +2175,7 @@ def validate_https___civrules_invalid_schemas_civilization_cards_schema_json___d
                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
             if data__colour_one_of_count25 < 2:
                 try:
-                    validate_https___civrules_invalid_schemas_civilization_cards_schema_json___defs_unknown(data__colour, custom_formats, (name_prefix or "data") + ".colour")
+                    validate_https___civrules_invalid_schemas_civilization_cards_schema_json___defs_unknown(data__colour, custom_formats, None)
                     data__colour_one_of_count25 += 1
                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
             if data__colour_one_of_count25 != 1:
@@ -2193,7 +2194,7 @@ def validate_https___civrules_invalid_schemas_civilization_cards_schema_json___d
                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
             if data__shape_one_of_count26 < 2:
                 try:
-                    validate_https___civrules_invalid_schemas_civilization_cards_schema_json___defs_unknown(data__shape, custom_formats, (name_prefix or "data") + ".shape")
+                    validate_https___civrules_invalid_schemas_civilization_cards_schema_json___defs_unknown(data__shape, custom_formats, None)
                     data__shape_one_of_count26 += 1
                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
             if data__shape_one_of_count26 != 1:
@@ -2201,19 +2202,19 @@ def validate_https___civrules_invalid_schemas_civilization_cards_schema_json___d
         if "rule" in data_keys:
             data_keys.remove("rule")
             data__rule = data["rule"]
-            validate_https___civrules_invalid_schemas_civilization_cards_schema_json___defs_rule(data__rule, custom_formats, (name_prefix or "data") + ".rule")
+            validate_https___civrules_invalid_schemas_civilization_cards_schema_json___defs_rule(data__rule, custom_formats, None)
         if "source" in data_keys:
             data_keys.remove("source")
             data__source = data["source"]
-            validate_https___civrules_invalid_schemas_civilization_cards_schema_json___defs_source(data__source, custom_formats, (name_prefix or "data") + ".source")
+            validate_https___civrules_invalid_schemas_civilization_cards_schema_json___defs_source(data__source, custom_formats, None)
         if "note" in data_keys:
             data_keys.remove("note")
             data__note = data["note"]
-            validate_https___civrules_invalid_schemas_civilization_cards_schema_json___defs_note(data__note, custom_formats, (name_prefix or "data") + ".note")
+            validate_https___civrules_invalid_schemas_civilization_cards_schema_json___defs_note(data__note, custom_formats, None)
         if "disagreements" in data_keys:
             data_keys.remove("disagreements")
             data__disagreements = data["disagreements"]
-            validate_https___civrules_invalid_schemas_civilization_cards_schema_json___defs_disagreements(data__disagreements, custom_formats, (name_prefix or "data") + ".disagreements")
+            validate_https___civrules_invalid_schemas_civilization_cards_schema_json___defs_disagreements(data__disagreements, custom_formats, None)
         if data_keys:
             raise _Invalid
     return data

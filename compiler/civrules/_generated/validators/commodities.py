@@ -19,6 +19,15 @@ class _Invalid(JsonSchemaValueException):
     __init__ = Exception.__init__
 
 
+def _distinct(items):
+    """How many distinct items a list holds, as fastjsonschema's `uniqueItems` counts them
+    (`true` is not `1`; mappings and lists by value); a list of texts as a set, in C."""
+    if set(map(type, items)) <= {str}:
+        return len(set(items))
+    def fn(var): return frozenset(dict((k, fn(v)) for k, v in var.items()).items()) if hasattr(var, "items") else tuple(fn(v) for v in var) if isinstance(var, (dict, list)) else (bool, var) if isinstance(var, bool) else var
+    return len(set(fn(item) for item in items))
+
+
 REGEX_PATTERNS = {
     '^[a-z][a-z0-9_]*$': re.compile('^[a-z][a-z0-9_]*\\Z'),
     '^[a-z]{2,3}(-[A-Z]{2})?$': re.compile('^[a-z]{2,3}(-[A-Z]{2})?\\Z'),
@@ -88,15 +97,15 @@ def validate_https___civrules_invalid_schemas_commodities_schema_json(data, cust
                 if "rule" in data__totalcards_keys:
                     data__totalcards_keys.remove("rule")
                     data__totalcards__rule = data__totalcards["rule"]
-                    validate_https___civrules_invalid_schemas_commodities_schema_json___defs_rule(data__totalcards__rule, custom_formats, (name_prefix or "data") + ".total_cards.rule")
+                    validate_https___civrules_invalid_schemas_commodities_schema_json___defs_rule(data__totalcards__rule, custom_formats, None)
                 if "source" in data__totalcards_keys:
                     data__totalcards_keys.remove("source")
                     data__totalcards__source = data__totalcards["source"]
-                    validate_https___civrules_invalid_schemas_commodities_schema_json___defs_source(data__totalcards__source, custom_formats, (name_prefix or "data") + ".total_cards.source")
+                    validate_https___civrules_invalid_schemas_commodities_schema_json___defs_source(data__totalcards__source, custom_formats, None)
                 if "note" in data__totalcards_keys:
                     data__totalcards_keys.remove("note")
                     data__totalcards__note = data__totalcards["note"]
-                    validate_https___civrules_invalid_schemas_commodities_schema_json___defs_note(data__totalcards__note, custom_formats, (name_prefix or "data") + ".total_cards.note")
+                    validate_https___civrules_invalid_schemas_commodities_schema_json___defs_note(data__totalcards__note, custom_formats, None)
                 if data__totalcards_keys:
                     raise _Invalid
         if "set_value" in data_keys:
@@ -160,26 +169,26 @@ def validate_https___civrules_invalid_schemas_commodities_schema_json(data, cust
                                 if data__setvalue__examples_len < 1:
                                     raise _Invalid
                                 for data__setvalue__examples_x, data__setvalue__examples_item in enumerate(data__setvalue__examples):
-                                    validate_https___civrules_invalid_schemas_commodities_schema_json___defs_set_example(data__setvalue__examples_item, custom_formats, (name_prefix or "data") + ".set_value.examples[{data__setvalue__examples_x}]")
+                                    validate_https___civrules_invalid_schemas_commodities_schema_json___defs_set_example(data__setvalue__examples_item, custom_formats, None)
                         if "rule" in data__setvalue_keys:
                             data__setvalue_keys.remove("rule")
                             data__setvalue__rule = data__setvalue["rule"]
-                            validate_https___civrules_invalid_schemas_commodities_schema_json___defs_rule(data__setvalue__rule, custom_formats, (name_prefix or "data") + ".set_value.rule")
+                            validate_https___civrules_invalid_schemas_commodities_schema_json___defs_rule(data__setvalue__rule, custom_formats, None)
                         if "source" in data__setvalue_keys:
                             data__setvalue_keys.remove("source")
                             data__setvalue__source = data__setvalue["source"]
-                            validate_https___civrules_invalid_schemas_commodities_schema_json___defs_source(data__setvalue__source, custom_formats, (name_prefix or "data") + ".set_value.source")
+                            validate_https___civrules_invalid_schemas_commodities_schema_json___defs_source(data__setvalue__source, custom_formats, None)
                         if "note" in data__setvalue_keys:
                             data__setvalue_keys.remove("note")
                             data__setvalue__note = data__setvalue["note"]
-                            validate_https___civrules_invalid_schemas_commodities_schema_json___defs_note(data__setvalue__note, custom_formats, (name_prefix or "data") + ".set_value.note")
+                            validate_https___civrules_invalid_schemas_commodities_schema_json___defs_note(data__setvalue__note, custom_formats, None)
                         if data__setvalue_keys:
                             raise _Invalid
                     data__setvalue_one_of_count2 += 1
                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
             if data__setvalue_one_of_count2 < 2:
                 try:
-                    validate_https___civrules_invalid_schemas_commodities_schema_json___defs_unknown(data__setvalue, custom_formats, (name_prefix or "data") + ".set_value")
+                    validate_https___civrules_invalid_schemas_commodities_schema_json___defs_unknown(data__setvalue, custom_formats, None)
                     data__setvalue_one_of_count2 += 1
                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
             if data__setvalue_one_of_count2 != 1:
@@ -311,8 +320,7 @@ def validate_https___civrules_invalid_schemas_commodities_schema_json(data, cust
                                 data__mining__setbonus__applieswhen_len = len(data__mining__setbonus__applieswhen)
                                 if data__mining__setbonus__applieswhen_len < 1:
                                     raise _Invalid
-                                def fn(var): return frozenset(dict((k, fn(v)) for k, v in var.items()).items()) if hasattr(var, "items") else tuple(fn(v) for v in var) if isinstance(var, (dict, list)) else (bool, var) if isinstance(var, bool) else var
-                                if data__mining__setbonus__applieswhen_len > len(set(fn(data__mining__setbonus__applieswhen_x) for data__mining__setbonus__applieswhen_x in data__mining__setbonus__applieswhen)):
+                                if data__mining__setbonus__applieswhen_len > _distinct(data__mining__setbonus__applieswhen):
                                     raise _Invalid
                                 for data__mining__setbonus__applieswhen_x, data__mining__setbonus__applieswhen_item in enumerate(data__mining__setbonus__applieswhen):
                                     if not (isinstance(data__mining__setbonus__applieswhen_item, str) and data__mining__setbonus__applieswhen_item == 'acquiring_civilization_cards' or isinstance(data__mining__setbonus__applieswhen_item, str) and data__mining__setbonus__applieswhen_item == 'ast_evaluation' or isinstance(data__mining__setbonus__applieswhen_item, str) and data__mining__setbonus__applieswhen_item == 'victory_evaluation'):
@@ -320,15 +328,15 @@ def validate_https___civrules_invalid_schemas_commodities_schema_json(data, cust
                         if "rule" in data__mining__setbonus_keys:
                             data__mining__setbonus_keys.remove("rule")
                             data__mining__setbonus__rule = data__mining__setbonus["rule"]
-                            validate_https___civrules_invalid_schemas_commodities_schema_json___defs_rule(data__mining__setbonus__rule, custom_formats, (name_prefix or "data") + ".mining.set_bonus.rule")
+                            validate_https___civrules_invalid_schemas_commodities_schema_json___defs_rule(data__mining__setbonus__rule, custom_formats, None)
                         if "source" in data__mining__setbonus_keys:
                             data__mining__setbonus_keys.remove("source")
                             data__mining__setbonus__source = data__mining__setbonus["source"]
-                            validate_https___civrules_invalid_schemas_commodities_schema_json___defs_source(data__mining__setbonus__source, custom_formats, (name_prefix or "data") + ".mining.set_bonus.source")
+                            validate_https___civrules_invalid_schemas_commodities_schema_json___defs_source(data__mining__setbonus__source, custom_formats, None)
                         if "note" in data__mining__setbonus_keys:
                             data__mining__setbonus_keys.remove("note")
                             data__mining__setbonus__note = data__mining__setbonus["note"]
-                            validate_https___civrules_invalid_schemas_commodities_schema_json___defs_note(data__mining__setbonus__note, custom_formats, (name_prefix or "data") + ".mining.set_bonus.note")
+                            validate_https___civrules_invalid_schemas_commodities_schema_json___defs_note(data__mining__setbonus__note, custom_formats, None)
                         if data__mining__setbonus_keys:
                             raise _Invalid
                 if "treasury_token_value" in data__mining_keys:
@@ -342,19 +350,19 @@ def validate_https___civrules_invalid_schemas_commodities_schema_json(data, cust
                 if "treasury_rule" in data__mining_keys:
                     data__mining_keys.remove("treasury_rule")
                     data__mining__treasuryrule = data__mining["treasury_rule"]
-                    validate_https___civrules_invalid_schemas_commodities_schema_json___defs_rule(data__mining__treasuryrule, custom_formats, (name_prefix or "data") + ".mining.treasury_rule")
+                    validate_https___civrules_invalid_schemas_commodities_schema_json___defs_rule(data__mining__treasuryrule, custom_formats, None)
                 if "rule" in data__mining_keys:
                     data__mining_keys.remove("rule")
                     data__mining__rule = data__mining["rule"]
-                    validate_https___civrules_invalid_schemas_commodities_schema_json___defs_rule(data__mining__rule, custom_formats, (name_prefix or "data") + ".mining.rule")
+                    validate_https___civrules_invalid_schemas_commodities_schema_json___defs_rule(data__mining__rule, custom_formats, None)
                 if "source" in data__mining_keys:
                     data__mining_keys.remove("source")
                     data__mining__source = data__mining["source"]
-                    validate_https___civrules_invalid_schemas_commodities_schema_json___defs_source(data__mining__source, custom_formats, (name_prefix or "data") + ".mining.source")
+                    validate_https___civrules_invalid_schemas_commodities_schema_json___defs_source(data__mining__source, custom_formats, None)
                 if "note" in data__mining_keys:
                     data__mining_keys.remove("note")
                     data__mining__note = data__mining["note"]
-                    validate_https___civrules_invalid_schemas_commodities_schema_json___defs_note(data__mining__note, custom_formats, (name_prefix or "data") + ".mining.note")
+                    validate_https___civrules_invalid_schemas_commodities_schema_json___defs_note(data__mining__note, custom_formats, None)
                 if data__mining_keys:
                     raise _Invalid
         if "trade_stacks" in data_keys:
@@ -410,7 +418,7 @@ def validate_https___civrules_invalid_schemas_commodities_schema_json(data, cust
                         if data__tradestacks__stacks_len < 1:
                             raise _Invalid
                         for data__tradestacks__stacks_x, data__tradestacks__stacks_item in enumerate(data__tradestacks__stacks):
-                            validate_https___civrules_invalid_schemas_commodities_schema_json___defs_trade_stack(data__tradestacks__stacks_item, custom_formats, (name_prefix or "data") + ".trade_stacks.stacks[{data__tradestacks__stacks_x}]")
+                            validate_https___civrules_invalid_schemas_commodities_schema_json___defs_trade_stack(data__tradestacks__stacks_item, custom_formats, None)
                 if "numbered_by_value" in data__tradestacks_keys:
                     data__tradestacks_keys.remove("numbered_by_value")
                     data__tradestacks__numberedbyvalue = data__tradestacks["numbered_by_value"]
@@ -467,26 +475,26 @@ def validate_https___civrules_invalid_schemas_commodities_schema_json(data, cust
                                         if data__tradestacks__setup__steps_len < 1:
                                             raise _Invalid
                                         for data__tradestacks__setup__steps_x, data__tradestacks__setup__steps_item in enumerate(data__tradestacks__setup__steps):
-                                            validate_https___civrules_invalid_schemas_commodities_schema_json___defs_step(data__tradestacks__setup__steps_item, custom_formats, (name_prefix or "data") + ".trade_stacks.setup.steps[{data__tradestacks__setup__steps_x}]")
+                                            validate_https___civrules_invalid_schemas_commodities_schema_json___defs_step(data__tradestacks__setup__steps_item, custom_formats, None)
                                 if "rule" in data__tradestacks__setup_keys:
                                     data__tradestacks__setup_keys.remove("rule")
                                     data__tradestacks__setup__rule = data__tradestacks__setup["rule"]
-                                    validate_https___civrules_invalid_schemas_commodities_schema_json___defs_rule(data__tradestacks__setup__rule, custom_formats, (name_prefix or "data") + ".trade_stacks.setup.rule")
+                                    validate_https___civrules_invalid_schemas_commodities_schema_json___defs_rule(data__tradestacks__setup__rule, custom_formats, None)
                                 if "source" in data__tradestacks__setup_keys:
                                     data__tradestacks__setup_keys.remove("source")
                                     data__tradestacks__setup__source = data__tradestacks__setup["source"]
-                                    validate_https___civrules_invalid_schemas_commodities_schema_json___defs_source(data__tradestacks__setup__source, custom_formats, (name_prefix or "data") + ".trade_stacks.setup.source")
+                                    validate_https___civrules_invalid_schemas_commodities_schema_json___defs_source(data__tradestacks__setup__source, custom_formats, None)
                                 if "note" in data__tradestacks__setup_keys:
                                     data__tradestacks__setup_keys.remove("note")
                                     data__tradestacks__setup__note = data__tradestacks__setup["note"]
-                                    validate_https___civrules_invalid_schemas_commodities_schema_json___defs_note(data__tradestacks__setup__note, custom_formats, (name_prefix or "data") + ".trade_stacks.setup.note")
+                                    validate_https___civrules_invalid_schemas_commodities_schema_json___defs_note(data__tradestacks__setup__note, custom_formats, None)
                                 if data__tradestacks__setup_keys:
                                     raise _Invalid
                             data__tradestacks__setup_one_of_count8 += 1
                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
                     if data__tradestacks__setup_one_of_count8 < 2:
                         try:
-                            validate_https___civrules_invalid_schemas_commodities_schema_json___defs_unknown(data__tradestacks__setup, custom_formats, (name_prefix or "data") + ".trade_stacks.setup")
+                            validate_https___civrules_invalid_schemas_commodities_schema_json___defs_unknown(data__tradestacks__setup, custom_formats, None)
                             data__tradestacks__setup_one_of_count8 += 1
                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
                     if data__tradestacks__setup_one_of_count8 != 1:
@@ -494,15 +502,15 @@ def validate_https___civrules_invalid_schemas_commodities_schema_json(data, cust
                 if "rule" in data__tradestacks_keys:
                     data__tradestacks_keys.remove("rule")
                     data__tradestacks__rule = data__tradestacks["rule"]
-                    validate_https___civrules_invalid_schemas_commodities_schema_json___defs_rule(data__tradestacks__rule, custom_formats, (name_prefix or "data") + ".trade_stacks.rule")
+                    validate_https___civrules_invalid_schemas_commodities_schema_json___defs_rule(data__tradestacks__rule, custom_formats, None)
                 if "source" in data__tradestacks_keys:
                     data__tradestacks_keys.remove("source")
                     data__tradestacks__source = data__tradestacks["source"]
-                    validate_https___civrules_invalid_schemas_commodities_schema_json___defs_source(data__tradestacks__source, custom_formats, (name_prefix or "data") + ".trade_stacks.source")
+                    validate_https___civrules_invalid_schemas_commodities_schema_json___defs_source(data__tradestacks__source, custom_formats, None)
                 if "note" in data__tradestacks_keys:
                     data__tradestacks_keys.remove("note")
                     data__tradestacks__note = data__tradestacks["note"]
-                    validate_https___civrules_invalid_schemas_commodities_schema_json___defs_note(data__tradestacks__note, custom_formats, (name_prefix or "data") + ".trade_stacks.note")
+                    validate_https___civrules_invalid_schemas_commodities_schema_json___defs_note(data__tradestacks__note, custom_formats, None)
                 if data__tradestacks_keys:
                     raise _Invalid
         if "deck_compositions" in data_keys:
@@ -516,7 +524,7 @@ def validate_https___civrules_invalid_schemas_commodities_schema_json(data, cust
                 if data__deckcompositions_len < 1:
                     raise _Invalid
                 for data__deckcompositions_x, data__deckcompositions_item in enumerate(data__deckcompositions):
-                    validate_https___civrules_invalid_schemas_commodities_schema_json___defs_deck_composition(data__deckcompositions_item, custom_formats, (name_prefix or "data") + ".deck_compositions[{data__deckcompositions_x}]")
+                    validate_https___civrules_invalid_schemas_commodities_schema_json___defs_deck_composition(data__deckcompositions_item, custom_formats, None)
         if "non_native_block_bonus" in data_keys:
             data_keys.remove("non_native_block_bonus")
             data__nonnativeblockbonus = data["non_native_block_bonus"]
@@ -528,7 +536,7 @@ def validate_https___civrules_invalid_schemas_commodities_schema_json(data, cust
                 if data__nonnativeblockbonus_len < 1:
                     raise _Invalid
                 for data__nonnativeblockbonus_x, data__nonnativeblockbonus_item in enumerate(data__nonnativeblockbonus):
-                    validate_https___civrules_invalid_schemas_commodities_schema_json___defs_block_bonus(data__nonnativeblockbonus_item, custom_formats, (name_prefix or "data") + ".non_native_block_bonus[{data__nonnativeblockbonus_x}]")
+                    validate_https___civrules_invalid_schemas_commodities_schema_json___defs_block_bonus(data__nonnativeblockbonus_item, custom_formats, None)
         if "commodities" in data_keys:
             data_keys.remove("commodities")
             data__commodities = data["commodities"]
@@ -540,11 +548,11 @@ def validate_https___civrules_invalid_schemas_commodities_schema_json(data, cust
                 if data__commodities_len < 1:
                     raise _Invalid
                 for data__commodities_x, data__commodities_item in enumerate(data__commodities):
-                    validate_https___civrules_invalid_schemas_commodities_schema_json___defs_commodity(data__commodities_item, custom_formats, (name_prefix or "data") + ".commodities[{data__commodities_x}]")
+                    validate_https___civrules_invalid_schemas_commodities_schema_json___defs_commodity(data__commodities_item, custom_formats, None)
         if "note" in data_keys:
             data_keys.remove("note")
             data__note = data["note"]
-            validate_https___civrules_invalid_schemas_commodities_schema_json___defs_note(data__note, custom_formats, (name_prefix or "data") + ".note")
+            validate_https___civrules_invalid_schemas_commodities_schema_json___defs_note(data__note, custom_formats, None)
         if data_keys:
             raise _Invalid
     return data
@@ -582,7 +590,7 @@ def validate_https___civrules_invalid_schemas_commodities_schema_json___defs_com
         if "id" in data_keys:
             data_keys.remove("id")
             data__id = data["id"]
-            validate_https___civrules_invalid_schemas_commodities_schema_json___defs_id(data__id, custom_formats, (name_prefix or "data") + ".id")
+            validate_https___civrules_invalid_schemas_commodities_schema_json___defs_id(data__id, custom_formats, None)
         if "name" in data_keys:
             data_keys.remove("name")
             data__name = data["name"]
@@ -640,7 +648,7 @@ def validate_https___civrules_invalid_schemas_commodities_schema_json___defs_com
         if "block" in data_keys:
             data_keys.remove("block")
             data__block = data["block"]
-            validate_https___civrules_invalid_schemas_commodities_schema_json___defs_block(data__block, custom_formats, (name_prefix or "data") + ".block")
+            validate_https___civrules_invalid_schemas_commodities_schema_json___defs_block(data__block, custom_formats, None)
         if "block_counts" in data_keys:
             data_keys.remove("block_counts")
             data__blockcounts = data["block_counts"]
@@ -684,8 +692,7 @@ def validate_https___civrules_invalid_schemas_commodities_schema_json___defs_com
                 data__inferred_len = len(data__inferred)
                 if data__inferred_len < 1:
                     raise _Invalid
-                def fn(var): return frozenset(dict((k, fn(v)) for k, v in var.items()).items()) if hasattr(var, "items") else tuple(fn(v) for v in var) if isinstance(var, (dict, list)) else (bool, var) if isinstance(var, bool) else var
-                if data__inferred_len > len(set(fn(data__inferred_x) for data__inferred_x in data__inferred)):
+                if data__inferred_len > _distinct(data__inferred):
                     raise _Invalid
                 for data__inferred_x, data__inferred_item in enumerate(data__inferred):
                     if not (isinstance(data__inferred_item, str) and data__inferred_item == 'value' or isinstance(data__inferred_item, str) and data__inferred_item == 'stack'):
@@ -693,19 +700,19 @@ def validate_https___civrules_invalid_schemas_commodities_schema_json___defs_com
         if "rule" in data_keys:
             data_keys.remove("rule")
             data__rule = data["rule"]
-            validate_https___civrules_invalid_schemas_commodities_schema_json___defs_rule(data__rule, custom_formats, (name_prefix or "data") + ".rule")
+            validate_https___civrules_invalid_schemas_commodities_schema_json___defs_rule(data__rule, custom_formats, None)
         if "source" in data_keys:
             data_keys.remove("source")
             data__source = data["source"]
-            validate_https___civrules_invalid_schemas_commodities_schema_json___defs_source(data__source, custom_formats, (name_prefix or "data") + ".source")
+            validate_https___civrules_invalid_schemas_commodities_schema_json___defs_source(data__source, custom_formats, None)
         if "disagreements" in data_keys:
             data_keys.remove("disagreements")
             data__disagreements = data["disagreements"]
-            validate_https___civrules_invalid_schemas_commodities_schema_json___defs_disagreements(data__disagreements, custom_formats, (name_prefix or "data") + ".disagreements")
+            validate_https___civrules_invalid_schemas_commodities_schema_json___defs_disagreements(data__disagreements, custom_formats, None)
         if "note" in data_keys:
             data_keys.remove("note")
             data__note = data["note"]
-            validate_https___civrules_invalid_schemas_commodities_schema_json___defs_note(data__note, custom_formats, (name_prefix or "data") + ".note")
+            validate_https___civrules_invalid_schemas_commodities_schema_json___defs_note(data__note, custom_formats, None)
         if data_keys:
             raise _Invalid
     return data
@@ -836,7 +843,7 @@ def validate_https___civrules_invalid_schemas_commodities_schema_json___defs_blo
         if "players" in data_keys:
             data_keys.remove("players")
             data__players = data["players"]
-            validate_https___civrules_invalid_schemas_commodities_schema_json___defs_players_range(data__players, custom_formats, (name_prefix or "data") + ".players")
+            validate_https___civrules_invalid_schemas_commodities_schema_json___defs_players_range(data__players, custom_formats, None)
         if "bonus" in data_keys:
             data_keys.remove("bonus")
             data__bonus = data["bonus"]
@@ -855,15 +862,15 @@ def validate_https___civrules_invalid_schemas_commodities_schema_json___defs_blo
         if "rule" in data_keys:
             data_keys.remove("rule")
             data__rule = data["rule"]
-            validate_https___civrules_invalid_schemas_commodities_schema_json___defs_rule(data__rule, custom_formats, (name_prefix or "data") + ".rule")
+            validate_https___civrules_invalid_schemas_commodities_schema_json___defs_rule(data__rule, custom_formats, None)
         if "source" in data_keys:
             data_keys.remove("source")
             data__source = data["source"]
-            validate_https___civrules_invalid_schemas_commodities_schema_json___defs_source(data__source, custom_formats, (name_prefix or "data") + ".source")
+            validate_https___civrules_invalid_schemas_commodities_schema_json___defs_source(data__source, custom_formats, None)
         if "note" in data_keys:
             data_keys.remove("note")
             data__note = data["note"]
-            validate_https___civrules_invalid_schemas_commodities_schema_json___defs_note(data__note, custom_formats, (name_prefix or "data") + ".note")
+            validate_https___civrules_invalid_schemas_commodities_schema_json___defs_note(data__note, custom_formats, None)
         if data_keys:
             raise _Invalid
     return data
@@ -934,7 +941,7 @@ def validate_https___civrules_invalid_schemas_commodities_schema_json___defs_dec
         if "players" in data_keys:
             data_keys.remove("players")
             data__players = data["players"]
-            validate_https___civrules_invalid_schemas_commodities_schema_json___defs_players_range(data__players, custom_formats, (name_prefix or "data") + ".players")
+            validate_https___civrules_invalid_schemas_commodities_schema_json___defs_players_range(data__players, custom_formats, None)
         if "map_region" in data_keys:
             data_keys.remove("map_region")
             data__mapregion = data["map_region"]
@@ -951,19 +958,19 @@ def validate_https___civrules_invalid_schemas_commodities_schema_json___defs_dec
                 if data__decks_len < 1:
                     raise _Invalid
                 for data__decks_x, data__decks_item in enumerate(data__decks):
-                    validate_https___civrules_invalid_schemas_commodities_schema_json___defs_deck_block(data__decks_item, custom_formats, (name_prefix or "data") + ".decks[{data__decks_x}]")
+                    validate_https___civrules_invalid_schemas_commodities_schema_json___defs_deck_block(data__decks_item, custom_formats, None)
         if "rule" in data_keys:
             data_keys.remove("rule")
             data__rule = data["rule"]
-            validate_https___civrules_invalid_schemas_commodities_schema_json___defs_rule(data__rule, custom_formats, (name_prefix or "data") + ".rule")
+            validate_https___civrules_invalid_schemas_commodities_schema_json___defs_rule(data__rule, custom_formats, None)
         if "source" in data_keys:
             data_keys.remove("source")
             data__source = data["source"]
-            validate_https___civrules_invalid_schemas_commodities_schema_json___defs_source(data__source, custom_formats, (name_prefix or "data") + ".source")
+            validate_https___civrules_invalid_schemas_commodities_schema_json___defs_source(data__source, custom_formats, None)
         if "note" in data_keys:
             data_keys.remove("note")
             data__note = data["note"]
-            validate_https___civrules_invalid_schemas_commodities_schema_json___defs_note(data__note, custom_formats, (name_prefix or "data") + ".note")
+            validate_https___civrules_invalid_schemas_commodities_schema_json___defs_note(data__note, custom_formats, None)
         if data_keys:
             raise _Invalid
     return data
@@ -1036,7 +1043,7 @@ def validate_https___civrules_invalid_schemas_commodities_schema_json___defs_dec
                         if "count" in data__commodities_item_keys:
                             data__commodities_item_keys.remove("count")
                             data__commodities_item__count = data__commodities_item["count"]
-                            validate_https___civrules_invalid_schemas_commodities_schema_json___defs_count_or_unknown(data__commodities_item__count, custom_formats, (name_prefix or "data") + ".commodities[{data__commodities_x}].count")
+                            validate_https___civrules_invalid_schemas_commodities_schema_json___defs_count_or_unknown(data__commodities_item__count, custom_formats, None)
                         if "share" in data__commodities_item_keys:
                             data__commodities_item_keys.remove("share")
                             data__commodities_item__share = data__commodities_item["share"]
@@ -1045,7 +1052,7 @@ def validate_https___civrules_invalid_schemas_commodities_schema_json___defs_dec
                         if "note" in data__commodities_item_keys:
                             data__commodities_item_keys.remove("note")
                             data__commodities_item__note = data__commodities_item["note"]
-                            validate_https___civrules_invalid_schemas_commodities_schema_json___defs_note(data__commodities_item__note, custom_formats, (name_prefix or "data") + ".commodities[{data__commodities_x}].note")
+                            validate_https___civrules_invalid_schemas_commodities_schema_json___defs_note(data__commodities_item__note, custom_formats, None)
                         if data__commodities_item_keys:
                             raise _Invalid
         if "calamity_severities" in data_keys:
@@ -1060,7 +1067,7 @@ def validate_https___civrules_invalid_schemas_commodities_schema_json___defs_dec
                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
             if not data__calamityseverities_any_of_count14:
                 try:
-                    validate_https___civrules_invalid_schemas_commodities_schema_json___defs_unknown(data__calamityseverities, custom_formats, (name_prefix or "data") + ".calamity_severities")
+                    validate_https___civrules_invalid_schemas_commodities_schema_json___defs_unknown(data__calamityseverities, custom_formats, None)
                     data__calamityseverities_any_of_count14 += 1
                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
             if not data__calamityseverities_any_of_count14:
@@ -1070,8 +1077,7 @@ def validate_https___civrules_invalid_schemas_commodities_schema_json___defs_dec
                 data__calamityseverities_len = len(data__calamityseverities)
                 if data__calamityseverities_len < 1:
                     raise _Invalid
-                def fn(var): return frozenset(dict((k, fn(v)) for k, v in var.items()).items()) if hasattr(var, "items") else tuple(fn(v) for v in var) if isinstance(var, (dict, list)) else (bool, var) if isinstance(var, bool) else var
-                if data__calamityseverities_len > len(set(fn(data__calamityseverities_x) for data__calamityseverities_x in data__calamityseverities)):
+                if data__calamityseverities_len > _distinct(data__calamityseverities):
                     raise _Invalid
                 for data__calamityseverities_x, data__calamityseverities_item in enumerate(data__calamityseverities):
                     if not (isinstance(data__calamityseverities_item, str) and data__calamityseverities_item == 'major' or isinstance(data__calamityseverities_item, str) and data__calamityseverities_item == 'minor'):
@@ -1087,7 +1093,7 @@ def validate_https___civrules_invalid_schemas_commodities_schema_json___defs_dec
         if "note" in data_keys:
             data_keys.remove("note")
             data__note = data["note"]
-            validate_https___civrules_invalid_schemas_commodities_schema_json___defs_note(data__note, custom_formats, (name_prefix or "data") + ".note")
+            validate_https___civrules_invalid_schemas_commodities_schema_json___defs_note(data__note, custom_formats, None)
         if data_keys:
             raise _Invalid
     return data
@@ -1107,7 +1113,7 @@ def validate_https___civrules_invalid_schemas_commodities_schema_json___defs_cou
         except (JsonSchemaValueException, JsonSchemaValuesException): pass
     if data_one_of_count15 < 2:
         try:
-            validate_https___civrules_invalid_schemas_commodities_schema_json___defs_unknown(data, custom_formats, (name_prefix or "data") + "")
+            validate_https___civrules_invalid_schemas_commodities_schema_json___defs_unknown(data, custom_formats, None)
             data_one_of_count15 += 1
         except (JsonSchemaValueException, JsonSchemaValuesException): pass
     if data_one_of_count15 != 1:
@@ -1169,7 +1175,7 @@ def validate_https___civrules_invalid_schemas_commodities_schema_json___defs_ste
         if "stacks" in data_keys:
             data_keys.remove("stacks")
             data__stacks = data["stacks"]
-            validate_https___civrules_invalid_schemas_commodities_schema_json___defs_stack_range(data__stacks, custom_formats, (name_prefix or "data") + ".stacks")
+            validate_https___civrules_invalid_schemas_commodities_schema_json___defs_stack_range(data__stacks, custom_formats, None)
         if "count_per_stack" in data_keys:
             data_keys.remove("count_per_stack")
             data__countperstack = data["count_per_stack"]
@@ -1185,8 +1191,7 @@ def validate_https___civrules_invalid_schemas_commodities_schema_json___defs_ste
                 data__severities_len = len(data__severities)
                 if data__severities_len < 1:
                     raise _Invalid
-                def fn(var): return frozenset(dict((k, fn(v)) for k, v in var.items()).items()) if hasattr(var, "items") else tuple(fn(v) for v in var) if isinstance(var, (dict, list)) else (bool, var) if isinstance(var, bool) else var
-                if data__severities_len > len(set(fn(data__severities_x) for data__severities_x in data__severities)):
+                if data__severities_len > _distinct(data__severities):
                     raise _Invalid
                 for data__severities_x, data__severities_item in enumerate(data__severities):
                     if not (isinstance(data__severities_item, str) and data__severities_item == 'major' or isinstance(data__severities_item, str) and data__severities_item == 'minor'):
@@ -1203,11 +1208,11 @@ def validate_https___civrules_invalid_schemas_commodities_schema_json___defs_ste
         if "rule" in data_keys:
             data_keys.remove("rule")
             data__rule = data["rule"]
-            validate_https___civrules_invalid_schemas_commodities_schema_json___defs_rule(data__rule, custom_formats, (name_prefix or "data") + ".rule")
+            validate_https___civrules_invalid_schemas_commodities_schema_json___defs_rule(data__rule, custom_formats, None)
         if "source" in data_keys:
             data_keys.remove("source")
             data__source = data["source"]
-            validate_https___civrules_invalid_schemas_commodities_schema_json___defs_source(data__source, custom_formats, (name_prefix or "data") + ".source")
+            validate_https___civrules_invalid_schemas_commodities_schema_json___defs_source(data__source, custom_formats, None)
         if data_keys:
             raise _Invalid
     return data
@@ -1376,15 +1381,15 @@ def validate_https___civrules_invalid_schemas_commodities_schema_json___defs_tra
                 if "rule" in data__calamitycards_keys:
                     data__calamitycards_keys.remove("rule")
                     data__calamitycards__rule = data__calamitycards["rule"]
-                    validate_https___civrules_invalid_schemas_commodities_schema_json___defs_rule(data__calamitycards__rule, custom_formats, (name_prefix or "data") + ".calamity_cards.rule")
+                    validate_https___civrules_invalid_schemas_commodities_schema_json___defs_rule(data__calamitycards__rule, custom_formats, None)
                 if "source" in data__calamitycards_keys:
                     data__calamitycards_keys.remove("source")
                     data__calamitycards__source = data__calamitycards["source"]
-                    validate_https___civrules_invalid_schemas_commodities_schema_json___defs_source(data__calamitycards__source, custom_formats, (name_prefix or "data") + ".calamity_cards.source")
+                    validate_https___civrules_invalid_schemas_commodities_schema_json___defs_source(data__calamitycards__source, custom_formats, None)
                 if "note" in data__calamitycards_keys:
                     data__calamitycards_keys.remove("note")
                     data__calamitycards__note = data__calamitycards["note"]
-                    validate_https___civrules_invalid_schemas_commodities_schema_json___defs_note(data__calamitycards__note, custom_formats, (name_prefix or "data") + ".calamity_cards.note")
+                    validate_https___civrules_invalid_schemas_commodities_schema_json___defs_note(data__calamitycards__note, custom_formats, None)
                 if data__calamitycards_keys:
                     raise _Invalid
         if "purchases" in data_keys:
@@ -1398,19 +1403,19 @@ def validate_https___civrules_invalid_schemas_commodities_schema_json___defs_tra
                 if data__purchases_len < 1:
                     raise _Invalid
                 for data__purchases_x, data__purchases_item in enumerate(data__purchases):
-                    validate_https___civrules_invalid_schemas_commodities_schema_json___defs_purchase(data__purchases_item, custom_formats, (name_prefix or "data") + ".purchases[{data__purchases_x}]")
+                    validate_https___civrules_invalid_schemas_commodities_schema_json___defs_purchase(data__purchases_item, custom_formats, None)
         if "rule" in data_keys:
             data_keys.remove("rule")
             data__rule = data["rule"]
-            validate_https___civrules_invalid_schemas_commodities_schema_json___defs_rule(data__rule, custom_formats, (name_prefix or "data") + ".rule")
+            validate_https___civrules_invalid_schemas_commodities_schema_json___defs_rule(data__rule, custom_formats, None)
         if "source" in data_keys:
             data_keys.remove("source")
             data__source = data["source"]
-            validate_https___civrules_invalid_schemas_commodities_schema_json___defs_source(data__source, custom_formats, (name_prefix or "data") + ".source")
+            validate_https___civrules_invalid_schemas_commodities_schema_json___defs_source(data__source, custom_formats, None)
         if "note" in data_keys:
             data_keys.remove("note")
             data__note = data["note"]
-            validate_https___civrules_invalid_schemas_commodities_schema_json___defs_note(data__note, custom_formats, (name_prefix or "data") + ".note")
+            validate_https___civrules_invalid_schemas_commodities_schema_json___defs_note(data__note, custom_formats, None)
         if data_keys:
             raise _Invalid
     return data
@@ -1460,7 +1465,7 @@ def validate_https___civrules_invalid_schemas_commodities_schema_json___defs_pur
                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
             if data__price_one_of_count21 < 2:
                 try:
-                    validate_https___civrules_invalid_schemas_commodities_schema_json___defs_unknown(data__price, custom_formats, (name_prefix or "data") + ".price")
+                    validate_https___civrules_invalid_schemas_commodities_schema_json___defs_unknown(data__price, custom_formats, None)
                     data__price_one_of_count21 += 1
                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
             if data__price_one_of_count21 != 1:
@@ -1479,15 +1484,15 @@ def validate_https___civrules_invalid_schemas_commodities_schema_json___defs_pur
         if "rule" in data_keys:
             data_keys.remove("rule")
             data__rule = data["rule"]
-            validate_https___civrules_invalid_schemas_commodities_schema_json___defs_rule(data__rule, custom_formats, (name_prefix or "data") + ".rule")
+            validate_https___civrules_invalid_schemas_commodities_schema_json___defs_rule(data__rule, custom_formats, None)
         if "source" in data_keys:
             data_keys.remove("source")
             data__source = data["source"]
-            validate_https___civrules_invalid_schemas_commodities_schema_json___defs_source(data__source, custom_formats, (name_prefix or "data") + ".source")
+            validate_https___civrules_invalid_schemas_commodities_schema_json___defs_source(data__source, custom_formats, None)
         if "note" in data_keys:
             data_keys.remove("note")
             data__note = data["note"]
-            validate_https___civrules_invalid_schemas_commodities_schema_json___defs_note(data__note, custom_formats, (name_prefix or "data") + ".note")
+            validate_https___civrules_invalid_schemas_commodities_schema_json___defs_note(data__note, custom_formats, None)
         if data_keys:
             raise _Invalid
     return data
@@ -1578,11 +1583,11 @@ def validate_https___civrules_invalid_schemas_commodities_schema_json___defs_set
         if "rule" in data_keys:
             data_keys.remove("rule")
             data__rule = data["rule"]
-            validate_https___civrules_invalid_schemas_commodities_schema_json___defs_rule(data__rule, custom_formats, (name_prefix or "data") + ".rule")
+            validate_https___civrules_invalid_schemas_commodities_schema_json___defs_rule(data__rule, custom_formats, None)
         if "source" in data_keys:
             data_keys.remove("source")
             data__source = data["source"]
-            validate_https___civrules_invalid_schemas_commodities_schema_json___defs_source(data__source, custom_formats, (name_prefix or "data") + ".source")
+            validate_https___civrules_invalid_schemas_commodities_schema_json___defs_source(data__source, custom_formats, None)
         if data_keys:
             raise _Invalid
     return data
@@ -1611,7 +1616,7 @@ def validate_https___civrules_invalid_schemas_commodities_schema_json___defs_rul
     data_one_of_count23 = 0
     if data_one_of_count23 < 2:
         try:
-            validate_https___civrules_invalid_schemas_commodities_schema_json___defs_section(data, custom_formats, (name_prefix or "data") + "")
+            validate_https___civrules_invalid_schemas_commodities_schema_json___defs_section(data, custom_formats, None)
             data_one_of_count23 += 1
         except (JsonSchemaValueException, JsonSchemaValuesException): pass
     if data_one_of_count23 < 2:
@@ -1623,11 +1628,10 @@ def validate_https___civrules_invalid_schemas_commodities_schema_json___defs_rul
                 data_len = len(data)
                 if data_len < 1:
                     raise _Invalid
-                def fn(var): return frozenset(dict((k, fn(v)) for k, v in var.items()).items()) if hasattr(var, "items") else tuple(fn(v) for v in var) if isinstance(var, (dict, list)) else (bool, var) if isinstance(var, bool) else var
-                if data_len > len(set(fn(data_x) for data_x in data)):
+                if data_len > _distinct(data):
                     raise _Invalid
                 for data_x, data_item in enumerate(data):
-                    validate_https___civrules_invalid_schemas_commodities_schema_json___defs_section(data_item, custom_formats, (name_prefix or "data") + "[{data_x}]")
+                    validate_https___civrules_invalid_schemas_commodities_schema_json___defs_section(data_item, custom_formats, None)
             data_one_of_count23 += 1
         except (JsonSchemaValueException, JsonSchemaValuesException): pass
     if data_one_of_count23 != 1:

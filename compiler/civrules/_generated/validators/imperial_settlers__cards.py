@@ -19,6 +19,15 @@ class _Invalid(JsonSchemaValueException):
     __init__ = Exception.__init__
 
 
+def _distinct(items):
+    """How many distinct items a list holds, as fastjsonschema's `uniqueItems` counts them
+    (`true` is not `1`; mappings and lists by value); a list of texts as a set, in C."""
+    if set(map(type, items)) <= {str}:
+        return len(set(items))
+    def fn(var): return frozenset(dict((k, fn(v)) for k, v in var.items()).items()) if hasattr(var, "items") else tuple(fn(v) for v in var) if isinstance(var, (dict, list)) else (bool, var) if isinstance(var, bool) else var
+    return len(set(fn(item) for item in items))
+
+
 REGEX_PATTERNS = {
     '^[a-z]{2,3}(-[A-Z]{2})?$': re.compile('^[a-z]{2,3}(-[A-Z]{2})?\\Z'),
     '^[a-z]{2}$': re.compile('^[a-z]{2}\\Z'),
@@ -88,7 +97,7 @@ def validate_https___civrules_invalid_schemas_imperial_settlers_cards_schema_jso
                         if "id" in data__cards_item_keys:
                             data__cards_item_keys.remove("id")
                             data__cards_item__id = data__cards_item["id"]
-                            validate_https___civrules_invalid_schemas_imperial_settlers_cards_schema_json___defs_id(data__cards_item__id, custom_formats, (name_prefix or "data") + ".cards[{data__cards_x}].id")
+                            validate_https___civrules_invalid_schemas_imperial_settlers_cards_schema_json___defs_id(data__cards_item__id, custom_formats, None)
                         if "name" in data__cards_item_keys:
                             data__cards_item_keys.remove("name")
                             data__cards_item__name = data__cards_item["name"]
@@ -107,7 +116,7 @@ def validate_https___civrules_invalid_schemas_imperial_settlers_cards_schema_jso
                                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
                             if data__cards_item__name_one_of_count2 < 2:
                                 try:
-                                    validate_https___civrules_invalid_schemas_imperial_settlers_cards_schema_json___defs_unknown(data__cards_item__name, custom_formats, (name_prefix or "data") + ".cards[{data__cards_x}].name")
+                                    validate_https___civrules_invalid_schemas_imperial_settlers_cards_schema_json___defs_unknown(data__cards_item__name, custom_formats, None)
                                     data__cards_item__name_one_of_count2 += 1
                                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
                             if data__cards_item__name_one_of_count2 != 1:
@@ -153,7 +162,7 @@ def validate_https___civrules_invalid_schemas_imperial_settlers_cards_schema_jso
                         if "kind" in data__cards_item_keys:
                             data__cards_item_keys.remove("kind")
                             data__cards_item__kind = data__cards_item["kind"]
-                            validate_https___civrules_invalid_schemas_imperial_settlers_cards_schema_json___defs_id(data__cards_item__kind, custom_formats, (name_prefix or "data") + ".cards[{data__cards_x}].kind")
+                            validate_https___civrules_invalid_schemas_imperial_settlers_cards_schema_json___defs_id(data__cards_item__kind, custom_formats, None)
                         if "colours" in data__cards_item_keys:
                             data__cards_item_keys.remove("colours")
                             data__cards_item__colours = data__cards_item["colours"]
@@ -164,11 +173,10 @@ def validate_https___civrules_invalid_schemas_imperial_settlers_cards_schema_jso
                                 data__cards_item__colours_len = len(data__cards_item__colours)
                                 if data__cards_item__colours_len < 1:
                                     raise _Invalid
-                                def fn(var): return frozenset(dict((k, fn(v)) for k, v in var.items()).items()) if hasattr(var, "items") else tuple(fn(v) for v in var) if isinstance(var, (dict, list)) else (bool, var) if isinstance(var, bool) else var
-                                if data__cards_item__colours_len > len(set(fn(data__cards_item__colours_x) for data__cards_item__colours_x in data__cards_item__colours)):
+                                if data__cards_item__colours_len > _distinct(data__cards_item__colours):
                                     raise _Invalid
                                 for data__cards_item__colours_x, data__cards_item__colours_item in enumerate(data__cards_item__colours):
-                                    validate_https___civrules_invalid_schemas_imperial_settlers_cards_schema_json___defs_id(data__cards_item__colours_item, custom_formats, (name_prefix or "data") + ".cards[{data__cards_x}].colours[{data__cards_item__colours_x}]")
+                                    validate_https___civrules_invalid_schemas_imperial_settlers_cards_schema_json___defs_id(data__cards_item__colours_item, custom_formats, None)
                         if "printed_ids" in data__cards_item_keys:
                             data__cards_item_keys.remove("printed_ids")
                             data__cards_item__printedids = data__cards_item["printed_ids"]
@@ -179,11 +187,10 @@ def validate_https___civrules_invalid_schemas_imperial_settlers_cards_schema_jso
                                 data__cards_item__printedids_len = len(data__cards_item__printedids)
                                 if data__cards_item__printedids_len < 1:
                                     raise _Invalid
-                                def fn(var): return frozenset(dict((k, fn(v)) for k, v in var.items()).items()) if hasattr(var, "items") else tuple(fn(v) for v in var) if isinstance(var, (dict, list)) else (bool, var) if isinstance(var, bool) else var
-                                if data__cards_item__printedids_len > len(set(fn(data__cards_item__printedids_x) for data__cards_item__printedids_x in data__cards_item__printedids)):
+                                if data__cards_item__printedids_len > _distinct(data__cards_item__printedids):
                                     raise _Invalid
                                 for data__cards_item__printedids_x, data__cards_item__printedids_item in enumerate(data__cards_item__printedids):
-                                    validate_https___civrules_invalid_schemas_imperial_settlers_cards_schema_json___defs_printed_id(data__cards_item__printedids_item, custom_formats, (name_prefix or "data") + ".cards[{data__cards_x}].printed_ids[{data__cards_item__printedids_x}]")
+                                    validate_https___civrules_invalid_schemas_imperial_settlers_cards_schema_json___defs_printed_id(data__cards_item__printedids_item, custom_formats, None)
                         if "copies" in data__cards_item_keys:
                             data__cards_item_keys.remove("copies")
                             data__cards_item__copies = data__cards_item["copies"]
@@ -197,7 +204,7 @@ def validate_https___civrules_invalid_schemas_imperial_settlers_cards_schema_jso
                         if "deck" in data__cards_item_keys:
                             data__cards_item_keys.remove("deck")
                             data__cards_item__deck = data__cards_item["deck"]
-                            validate_https___civrules_invalid_schemas_imperial_settlers_cards_schema_json___defs_id(data__cards_item__deck, custom_formats, (name_prefix or "data") + ".cards[{data__cards_x}].deck")
+                            validate_https___civrules_invalid_schemas_imperial_settlers_cards_schema_json___defs_id(data__cards_item__deck, custom_formats, None)
                         if "cost" in data__cards_item_keys:
                             data__cards_item_keys.remove("cost")
                             data__cards_item__cost = data__cards_item["cost"]
@@ -218,7 +225,7 @@ def validate_https___civrules_invalid_schemas_imperial_settlers_cards_schema_jso
                                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
                             if data__cards_item__cost_one_of_count3 < 2:
                                 try:
-                                    validate_https___civrules_invalid_schemas_imperial_settlers_cards_schema_json___defs_unknown(data__cards_item__cost, custom_formats, (name_prefix or "data") + ".cards[{data__cards_x}].cost")
+                                    validate_https___civrules_invalid_schemas_imperial_settlers_cards_schema_json___defs_unknown(data__cards_item__cost, custom_formats, None)
                                     data__cards_item__cost_one_of_count3 += 1
                                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
                             if data__cards_item__cost_one_of_count3 != 1:
@@ -235,12 +242,12 @@ def validate_https___civrules_invalid_schemas_imperial_settlers_cards_schema_jso
                                     if data__cards_item__spoils_is_list:
                                         data__cards_item__spoils_len = len(data__cards_item__spoils)
                                         for data__cards_item__spoils_x, data__cards_item__spoils_item in enumerate(data__cards_item__spoils):
-                                            validate_https___civrules_invalid_schemas_imperial_settlers_cards_schema_json___defs_id(data__cards_item__spoils_item, custom_formats, (name_prefix or "data") + ".cards[{data__cards_x}].spoils[{data__cards_item__spoils_x}]")
+                                            validate_https___civrules_invalid_schemas_imperial_settlers_cards_schema_json___defs_id(data__cards_item__spoils_item, custom_formats, None)
                                     data__cards_item__spoils_one_of_count4 += 1
                                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
                             if data__cards_item__spoils_one_of_count4 < 2:
                                 try:
-                                    validate_https___civrules_invalid_schemas_imperial_settlers_cards_schema_json___defs_unknown(data__cards_item__spoils, custom_formats, (name_prefix or "data") + ".cards[{data__cards_x}].spoils")
+                                    validate_https___civrules_invalid_schemas_imperial_settlers_cards_schema_json___defs_unknown(data__cards_item__spoils, custom_formats, None)
                                     data__cards_item__spoils_one_of_count4 += 1
                                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
                             if data__cards_item__spoils_one_of_count4 != 1:
@@ -251,12 +258,12 @@ def validate_https___civrules_invalid_schemas_imperial_settlers_cards_schema_jso
                             data__cards_item__deal_one_of_count5 = 0
                             if data__cards_item__deal_one_of_count5 < 2:
                                 try:
-                                    validate_https___civrules_invalid_schemas_imperial_settlers_cards_schema_json___defs_id(data__cards_item__deal, custom_formats, (name_prefix or "data") + ".cards[{data__cards_x}].deal")
+                                    validate_https___civrules_invalid_schemas_imperial_settlers_cards_schema_json___defs_id(data__cards_item__deal, custom_formats, None)
                                     data__cards_item__deal_one_of_count5 += 1
                                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
                             if data__cards_item__deal_one_of_count5 < 2:
                                 try:
-                                    validate_https___civrules_invalid_schemas_imperial_settlers_cards_schema_json___defs_unknown(data__cards_item__deal, custom_formats, (name_prefix or "data") + ".cards[{data__cards_x}].deal")
+                                    validate_https___civrules_invalid_schemas_imperial_settlers_cards_schema_json___defs_unknown(data__cards_item__deal, custom_formats, None)
                                     data__cards_item__deal_one_of_count5 += 1
                                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
                             if data__cards_item__deal_one_of_count5 != 1:
@@ -286,7 +293,7 @@ def validate_https___civrules_invalid_schemas_imperial_settlers_cards_schema_jso
                                         if "id" in data__cards_item__differingcopies_item_keys:
                                             data__cards_item__differingcopies_item_keys.remove("id")
                                             data__cards_item__differingcopies_item__id = data__cards_item__differingcopies_item["id"]
-                                            validate_https___civrules_invalid_schemas_imperial_settlers_cards_schema_json___defs_printed_id(data__cards_item__differingcopies_item__id, custom_formats, (name_prefix or "data") + ".cards[{data__cards_x}].differing_copies[{data__cards_item__differingcopies_x}].id")
+                                            validate_https___civrules_invalid_schemas_imperial_settlers_cards_schema_json___defs_printed_id(data__cards_item__differingcopies_item__id, custom_formats, None)
                                         if "cost" in data__cards_item__differingcopies_item_keys:
                                             data__cards_item__differingcopies_item_keys.remove("cost")
                                             data__cards_item__differingcopies_item__cost = data__cards_item__differingcopies_item["cost"]
@@ -309,11 +316,11 @@ def validate_https___civrules_invalid_schemas_imperial_settlers_cards_schema_jso
                                             if data__cards_item__differingcopies_item__spoils_is_list:
                                                 data__cards_item__differingcopies_item__spoils_len = len(data__cards_item__differingcopies_item__spoils)
                                                 for data__cards_item__differingcopies_item__spoils_x, data__cards_item__differingcopies_item__spoils_item in enumerate(data__cards_item__differingcopies_item__spoils):
-                                                    validate_https___civrules_invalid_schemas_imperial_settlers_cards_schema_json___defs_id(data__cards_item__differingcopies_item__spoils_item, custom_formats, (name_prefix or "data") + ".cards[{data__cards_x}].differing_copies[{data__cards_item__differingcopies_x}].spoils[{data__cards_item__differingcopies_item__spoils_x}]")
+                                                    validate_https___civrules_invalid_schemas_imperial_settlers_cards_schema_json___defs_id(data__cards_item__differingcopies_item__spoils_item, custom_formats, None)
                                         if "deal" in data__cards_item__differingcopies_item_keys:
                                             data__cards_item__differingcopies_item_keys.remove("deal")
                                             data__cards_item__differingcopies_item__deal = data__cards_item__differingcopies_item["deal"]
-                                            validate_https___civrules_invalid_schemas_imperial_settlers_cards_schema_json___defs_id(data__cards_item__differingcopies_item__deal, custom_formats, (name_prefix or "data") + ".cards[{data__cards_x}].differing_copies[{data__cards_item__differingcopies_x}].deal")
+                                            validate_https___civrules_invalid_schemas_imperial_settlers_cards_schema_json___defs_id(data__cards_item__differingcopies_item__deal, custom_formats, None)
                                         if data__cards_item__differingcopies_item_keys:
                                             raise _Invalid
                         if "production" in data__cards_item_keys:
@@ -328,17 +335,17 @@ def validate_https___civrules_invalid_schemas_imperial_settlers_cards_schema_jso
                                     if data__cards_item__production_is_list:
                                         data__cards_item__production_len = len(data__cards_item__production)
                                         for data__cards_item__production_x, data__cards_item__production_item in enumerate(data__cards_item__production):
-                                            validate_https___civrules_invalid_schemas_imperial_settlers_cards_schema_json___defs_id(data__cards_item__production_item, custom_formats, (name_prefix or "data") + ".cards[{data__cards_x}].production[{data__cards_item__production_x}]")
+                                            validate_https___civrules_invalid_schemas_imperial_settlers_cards_schema_json___defs_id(data__cards_item__production_item, custom_formats, None)
                                     data__cards_item__production_one_of_count6 += 1
                                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
                             if data__cards_item__production_one_of_count6 < 2:
                                 try:
-                                    validate_https___civrules_invalid_schemas_imperial_settlers_cards_schema_json___defs_counted(data__cards_item__production, custom_formats, (name_prefix or "data") + ".cards[{data__cards_x}].production")
+                                    validate_https___civrules_invalid_schemas_imperial_settlers_cards_schema_json___defs_counted(data__cards_item__production, custom_formats, None)
                                     data__cards_item__production_one_of_count6 += 1
                                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
                             if data__cards_item__production_one_of_count6 < 2:
                                 try:
-                                    validate_https___civrules_invalid_schemas_imperial_settlers_cards_schema_json___defs_unknown(data__cards_item__production, custom_formats, (name_prefix or "data") + ".cards[{data__cards_x}].production")
+                                    validate_https___civrules_invalid_schemas_imperial_settlers_cards_schema_json___defs_unknown(data__cards_item__production, custom_formats, None)
                                     data__cards_item__production_one_of_count6 += 1
                                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
                             if data__cards_item__production_one_of_count6 != 1:
@@ -359,7 +366,7 @@ def validate_https___civrules_invalid_schemas_imperial_settlers_cards_schema_jso
                                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
                             if data__cards_item__effect_one_of_count7 < 2:
                                 try:
-                                    validate_https___civrules_invalid_schemas_imperial_settlers_cards_schema_json___defs_unknown(data__cards_item__effect, custom_formats, (name_prefix or "data") + ".cards[{data__cards_x}].effect")
+                                    validate_https___civrules_invalid_schemas_imperial_settlers_cards_schema_json___defs_unknown(data__cards_item__effect, custom_formats, None)
                                     data__cards_item__effect_one_of_count7 += 1
                                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
                             if data__cards_item__effect_one_of_count7 != 1:
@@ -376,17 +383,17 @@ def validate_https___civrules_invalid_schemas_imperial_settlers_cards_schema_jso
                                     if data__cards_item__buildbonus_is_list:
                                         data__cards_item__buildbonus_len = len(data__cards_item__buildbonus)
                                         for data__cards_item__buildbonus_x, data__cards_item__buildbonus_item in enumerate(data__cards_item__buildbonus):
-                                            validate_https___civrules_invalid_schemas_imperial_settlers_cards_schema_json___defs_id(data__cards_item__buildbonus_item, custom_formats, (name_prefix or "data") + ".cards[{data__cards_x}].build_bonus[{data__cards_item__buildbonus_x}]")
+                                            validate_https___civrules_invalid_schemas_imperial_settlers_cards_schema_json___defs_id(data__cards_item__buildbonus_item, custom_formats, None)
                                     data__cards_item__buildbonus_one_of_count8 += 1
                                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
                             if data__cards_item__buildbonus_one_of_count8 < 2:
                                 try:
-                                    validate_https___civrules_invalid_schemas_imperial_settlers_cards_schema_json___defs_counted(data__cards_item__buildbonus, custom_formats, (name_prefix or "data") + ".cards[{data__cards_x}].build_bonus")
+                                    validate_https___civrules_invalid_schemas_imperial_settlers_cards_schema_json___defs_counted(data__cards_item__buildbonus, custom_formats, None)
                                     data__cards_item__buildbonus_one_of_count8 += 1
                                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
                             if data__cards_item__buildbonus_one_of_count8 < 2:
                                 try:
-                                    validate_https___civrules_invalid_schemas_imperial_settlers_cards_schema_json___defs_unknown(data__cards_item__buildbonus, custom_formats, (name_prefix or "data") + ".cards[{data__cards_x}].build_bonus")
+                                    validate_https___civrules_invalid_schemas_imperial_settlers_cards_schema_json___defs_unknown(data__cards_item__buildbonus, custom_formats, None)
                                     data__cards_item__buildbonus_one_of_count8 += 1
                                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
                             if data__cards_item__buildbonus_one_of_count8 != 1:
@@ -419,33 +426,32 @@ def validate_https___civrules_invalid_schemas_imperial_settlers_cards_schema_jso
                                 data__cards_item__refersto_len = len(data__cards_item__refersto)
                                 if data__cards_item__refersto_len < 1:
                                     raise _Invalid
-                                def fn(var): return frozenset(dict((k, fn(v)) for k, v in var.items()).items()) if hasattr(var, "items") else tuple(fn(v) for v in var) if isinstance(var, (dict, list)) else (bool, var) if isinstance(var, bool) else var
-                                if data__cards_item__refersto_len > len(set(fn(data__cards_item__refersto_x) for data__cards_item__refersto_x in data__cards_item__refersto)):
+                                if data__cards_item__refersto_len > _distinct(data__cards_item__refersto):
                                     raise _Invalid
                                 for data__cards_item__refersto_x, data__cards_item__refersto_item in enumerate(data__cards_item__refersto):
-                                    validate_https___civrules_invalid_schemas_imperial_settlers_cards_schema_json___defs_id(data__cards_item__refersto_item, custom_formats, (name_prefix or "data") + ".cards[{data__cards_x}].refers_to[{data__cards_item__refersto_x}]")
+                                    validate_https___civrules_invalid_schemas_imperial_settlers_cards_schema_json___defs_id(data__cards_item__refersto_item, custom_formats, None)
                         if "disagreements" in data__cards_item_keys:
                             data__cards_item_keys.remove("disagreements")
                             data__cards_item__disagreements = data__cards_item["disagreements"]
-                            validate_https___civrules_invalid_schemas_imperial_settlers_cards_schema_json___defs_disagreements(data__cards_item__disagreements, custom_formats, (name_prefix or "data") + ".cards[{data__cards_x}].disagreements")
+                            validate_https___civrules_invalid_schemas_imperial_settlers_cards_schema_json___defs_disagreements(data__cards_item__disagreements, custom_formats, None)
                         if "rule" in data__cards_item_keys:
                             data__cards_item_keys.remove("rule")
                             data__cards_item__rule = data__cards_item["rule"]
-                            validate_https___civrules_invalid_schemas_imperial_settlers_cards_schema_json___defs_rule(data__cards_item__rule, custom_formats, (name_prefix or "data") + ".cards[{data__cards_x}].rule")
+                            validate_https___civrules_invalid_schemas_imperial_settlers_cards_schema_json___defs_rule(data__cards_item__rule, custom_formats, None)
                         if "source" in data__cards_item_keys:
                             data__cards_item_keys.remove("source")
                             data__cards_item__source = data__cards_item["source"]
-                            validate_https___civrules_invalid_schemas_imperial_settlers_cards_schema_json___defs_source(data__cards_item__source, custom_formats, (name_prefix or "data") + ".cards[{data__cards_x}].source")
+                            validate_https___civrules_invalid_schemas_imperial_settlers_cards_schema_json___defs_source(data__cards_item__source, custom_formats, None)
                         if "note" in data__cards_item_keys:
                             data__cards_item_keys.remove("note")
                             data__cards_item__note = data__cards_item["note"]
-                            validate_https___civrules_invalid_schemas_imperial_settlers_cards_schema_json___defs_note(data__cards_item__note, custom_formats, (name_prefix or "data") + ".cards[{data__cards_x}].note")
+                            validate_https___civrules_invalid_schemas_imperial_settlers_cards_schema_json___defs_note(data__cards_item__note, custom_formats, None)
                         if data__cards_item_keys:
                             raise _Invalid
         if "note" in data_keys:
             data_keys.remove("note")
             data__note = data["note"]
-            validate_https___civrules_invalid_schemas_imperial_settlers_cards_schema_json___defs_note(data__note, custom_formats, (name_prefix or "data") + ".note")
+            validate_https___civrules_invalid_schemas_imperial_settlers_cards_schema_json___defs_note(data__note, custom_formats, None)
         if data_keys:
             raise _Invalid
     return data
@@ -474,7 +480,7 @@ def validate_https___civrules_invalid_schemas_imperial_settlers_cards_schema_jso
     data_one_of_count9 = 0
     if data_one_of_count9 < 2:
         try:
-            validate_https___civrules_invalid_schemas_imperial_settlers_cards_schema_json___defs_section(data, custom_formats, (name_prefix or "data") + "")
+            validate_https___civrules_invalid_schemas_imperial_settlers_cards_schema_json___defs_section(data, custom_formats, None)
             data_one_of_count9 += 1
         except (JsonSchemaValueException, JsonSchemaValuesException): pass
     if data_one_of_count9 < 2:
@@ -486,11 +492,10 @@ def validate_https___civrules_invalid_schemas_imperial_settlers_cards_schema_jso
                 data_len = len(data)
                 if data_len < 1:
                     raise _Invalid
-                def fn(var): return frozenset(dict((k, fn(v)) for k, v in var.items()).items()) if hasattr(var, "items") else tuple(fn(v) for v in var) if isinstance(var, (dict, list)) else (bool, var) if isinstance(var, bool) else var
-                if data_len > len(set(fn(data_x) for data_x in data)):
+                if data_len > _distinct(data):
                     raise _Invalid
                 for data_x, data_item in enumerate(data):
-                    validate_https___civrules_invalid_schemas_imperial_settlers_cards_schema_json___defs_section(data_item, custom_formats, (name_prefix or "data") + "[{data_x}]")
+                    validate_https___civrules_invalid_schemas_imperial_settlers_cards_schema_json___defs_section(data_item, custom_formats, None)
             data_one_of_count9 += 1
         except (JsonSchemaValueException, JsonSchemaValuesException): pass
     if data_one_of_count9 != 1:
@@ -618,7 +623,7 @@ def validate_https___civrules_invalid_schemas_imperial_settlers_cards_schema_jso
         if "each" in data_keys:
             data_keys.remove("each")
             data__each = data["each"]
-            validate_https___civrules_invalid_schemas_imperial_settlers_cards_schema_json___defs_id(data__each, custom_formats, (name_prefix or "data") + ".each")
+            validate_https___civrules_invalid_schemas_imperial_settlers_cards_schema_json___defs_id(data__each, custom_formats, None)
         if "per" in data_keys:
             data_keys.remove("per")
             data__per = data["per"]
@@ -642,7 +647,7 @@ def validate_https___civrules_invalid_schemas_imperial_settlers_cards_schema_jso
                         if "colour" in data__per_keys:
                             data__per_keys.remove("colour")
                             data__per__colour = data__per["colour"]
-                            validate_https___civrules_invalid_schemas_imperial_settlers_cards_schema_json___defs_id(data__per__colour, custom_formats, (name_prefix or "data") + ".per.colour")
+                            validate_https___civrules_invalid_schemas_imperial_settlers_cards_schema_json___defs_id(data__per__colour, custom_formats, None)
                         if data__per_keys:
                             raise _Invalid
                     data__per_one_of_count11 += 1
@@ -668,19 +673,19 @@ def validate_https___civrules_invalid_schemas_imperial_settlers_cards_schema_jso
                 if data__plus_len < 1:
                     raise _Invalid
                 for data__plus_x, data__plus_item in enumerate(data__plus):
-                    validate_https___civrules_invalid_schemas_imperial_settlers_cards_schema_json___defs_id(data__plus_item, custom_formats, (name_prefix or "data") + ".plus[{data__plus_x}]")
+                    validate_https___civrules_invalid_schemas_imperial_settlers_cards_schema_json___defs_id(data__plus_item, custom_formats, None)
         if "rule" in data_keys:
             data_keys.remove("rule")
             data__rule = data["rule"]
-            validate_https___civrules_invalid_schemas_imperial_settlers_cards_schema_json___defs_rule(data__rule, custom_formats, (name_prefix or "data") + ".rule")
+            validate_https___civrules_invalid_schemas_imperial_settlers_cards_schema_json___defs_rule(data__rule, custom_formats, None)
         if "source" in data_keys:
             data_keys.remove("source")
             data__source = data["source"]
-            validate_https___civrules_invalid_schemas_imperial_settlers_cards_schema_json___defs_source(data__source, custom_formats, (name_prefix or "data") + ".source")
+            validate_https___civrules_invalid_schemas_imperial_settlers_cards_schema_json___defs_source(data__source, custom_formats, None)
         if "note" in data_keys:
             data_keys.remove("note")
             data__note = data["note"]
-            validate_https___civrules_invalid_schemas_imperial_settlers_cards_schema_json___defs_note(data__note, custom_formats, (name_prefix or "data") + ".note")
+            validate_https___civrules_invalid_schemas_imperial_settlers_cards_schema_json___defs_note(data__note, custom_formats, None)
         if data_keys:
             raise _Invalid
     return data

@@ -19,6 +19,15 @@ class _Invalid(JsonSchemaValueException):
     __init__ = Exception.__init__
 
 
+def _distinct(items):
+    """How many distinct items a list holds, as fastjsonschema's `uniqueItems` counts them
+    (`true` is not `1`; mappings and lists by value); a list of texts as a set, in C."""
+    if set(map(type, items)) <= {str}:
+        return len(set(items))
+    def fn(var): return frozenset(dict((k, fn(v)) for k, v in var.items()).items()) if hasattr(var, "items") else tuple(fn(v) for v in var) if isinstance(var, (dict, list)) else (bool, var) if isinstance(var, bool) else var
+    return len(set(fn(item) for item in items))
+
+
 REGEX_PATTERNS = {
     '^[a-z]{2,3}(-[A-Z]{2})?$': re.compile('^[a-z]{2,3}(-[A-Z]{2})?\\Z'),
     '^(?!\\s*$)(?![A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+(?::\\S|@(?![0-9a-f]{40}:\\S)))(?!(?:[^;]*;)+\\s*[A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+@(?![0-9a-f]{40}:\\S))(?!(?:[^(]*\\()+\\s*[A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+(?::\\S|@(?![0-9a-f]{40}:\\S)))': re.compile('^(?!\\s*\\Z)(?![A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+(?::\\S|@(?![0-9a-f]{40}:\\S)))(?!(?:[^;]*;)+\\s*[A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+@(?![0-9a-f]{40}:\\S))(?!(?:[^(]*\\()+\\s*[A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+(?::\\S|@(?![0-9a-f]{40}:\\S)))'),
@@ -85,7 +94,7 @@ def validate_https___civrules_invalid_schemas_imperial_settlers_faction_deck_sch
                         if "id" in data__factiondecks_item_keys:
                             data__factiondecks_item_keys.remove("id")
                             data__factiondecks_item__id = data__factiondecks_item["id"]
-                            validate_https___civrules_invalid_schemas_imperial_settlers_faction_deck_schema_json___defs_id(data__factiondecks_item__id, custom_formats, (name_prefix or "data") + ".faction_decks[{data__factiondecks_x}].id")
+                            validate_https___civrules_invalid_schemas_imperial_settlers_faction_deck_schema_json___defs_id(data__factiondecks_item__id, custom_formats, None)
                         if "name" in data__factiondecks_item_keys:
                             data__factiondecks_item_keys.remove("name")
                             data__factiondecks_item__name = data__factiondecks_item["name"]
@@ -108,7 +117,7 @@ def validate_https___civrules_invalid_schemas_imperial_settlers_faction_deck_sch
                         if "faction" in data__factiondecks_item_keys:
                             data__factiondecks_item_keys.remove("faction")
                             data__factiondecks_item__faction = data__factiondecks_item["faction"]
-                            validate_https___civrules_invalid_schemas_imperial_settlers_faction_deck_schema_json___defs_id(data__factiondecks_item__faction, custom_formats, (name_prefix or "data") + ".faction_decks[{data__factiondecks_x}].faction")
+                            validate_https___civrules_invalid_schemas_imperial_settlers_faction_deck_schema_json___defs_id(data__factiondecks_item__faction, custom_formats, None)
                         if "cards" in data__factiondecks_item_keys:
                             data__factiondecks_item_keys.remove("cards")
                             data__factiondecks_item__cards = data__factiondecks_item["cards"]
@@ -131,7 +140,7 @@ def validate_https___civrules_invalid_schemas_imperial_settlers_faction_deck_sch
                                         if "card" in data__factiondecks_item__cards_item_keys:
                                             data__factiondecks_item__cards_item_keys.remove("card")
                                             data__factiondecks_item__cards_item__card = data__factiondecks_item__cards_item["card"]
-                                            validate_https___civrules_invalid_schemas_imperial_settlers_faction_deck_schema_json___defs_id(data__factiondecks_item__cards_item__card, custom_formats, (name_prefix or "data") + ".faction_decks[{data__factiondecks_x}].cards[{data__factiondecks_item__cards_x}].card")
+                                            validate_https___civrules_invalid_schemas_imperial_settlers_faction_deck_schema_json___defs_id(data__factiondecks_item__cards_item__card, custom_formats, None)
                                         if "copies" in data__factiondecks_item__cards_item_keys:
                                             data__factiondecks_item__cards_item_keys.remove("copies")
                                             data__factiondecks_item__cards_item__copies = data__factiondecks_item__cards_item["copies"]
@@ -145,27 +154,27 @@ def validate_https___civrules_invalid_schemas_imperial_settlers_faction_deck_sch
                                         if "note" in data__factiondecks_item__cards_item_keys:
                                             data__factiondecks_item__cards_item_keys.remove("note")
                                             data__factiondecks_item__cards_item__note = data__factiondecks_item__cards_item["note"]
-                                            validate_https___civrules_invalid_schemas_imperial_settlers_faction_deck_schema_json___defs_note(data__factiondecks_item__cards_item__note, custom_formats, (name_prefix or "data") + ".faction_decks[{data__factiondecks_x}].cards[{data__factiondecks_item__cards_x}].note")
+                                            validate_https___civrules_invalid_schemas_imperial_settlers_faction_deck_schema_json___defs_note(data__factiondecks_item__cards_item__note, custom_formats, None)
                                         if data__factiondecks_item__cards_item_keys:
                                             raise _Invalid
                         if "rule" in data__factiondecks_item_keys:
                             data__factiondecks_item_keys.remove("rule")
                             data__factiondecks_item__rule = data__factiondecks_item["rule"]
-                            validate_https___civrules_invalid_schemas_imperial_settlers_faction_deck_schema_json___defs_rule(data__factiondecks_item__rule, custom_formats, (name_prefix or "data") + ".faction_decks[{data__factiondecks_x}].rule")
+                            validate_https___civrules_invalid_schemas_imperial_settlers_faction_deck_schema_json___defs_rule(data__factiondecks_item__rule, custom_formats, None)
                         if "source" in data__factiondecks_item_keys:
                             data__factiondecks_item_keys.remove("source")
                             data__factiondecks_item__source = data__factiondecks_item["source"]
-                            validate_https___civrules_invalid_schemas_imperial_settlers_faction_deck_schema_json___defs_source(data__factiondecks_item__source, custom_formats, (name_prefix or "data") + ".faction_decks[{data__factiondecks_x}].source")
+                            validate_https___civrules_invalid_schemas_imperial_settlers_faction_deck_schema_json___defs_source(data__factiondecks_item__source, custom_formats, None)
                         if "note" in data__factiondecks_item_keys:
                             data__factiondecks_item_keys.remove("note")
                             data__factiondecks_item__note = data__factiondecks_item["note"]
-                            validate_https___civrules_invalid_schemas_imperial_settlers_faction_deck_schema_json___defs_note(data__factiondecks_item__note, custom_formats, (name_prefix or "data") + ".faction_decks[{data__factiondecks_x}].note")
+                            validate_https___civrules_invalid_schemas_imperial_settlers_faction_deck_schema_json___defs_note(data__factiondecks_item__note, custom_formats, None)
                         if data__factiondecks_item_keys:
                             raise _Invalid
         if "note" in data_keys:
             data_keys.remove("note")
             data__note = data["note"]
-            validate_https___civrules_invalid_schemas_imperial_settlers_faction_deck_schema_json___defs_note(data__note, custom_formats, (name_prefix or "data") + ".note")
+            validate_https___civrules_invalid_schemas_imperial_settlers_faction_deck_schema_json___defs_note(data__note, custom_formats, None)
         if data_keys:
             raise _Invalid
     return data
@@ -185,7 +194,7 @@ def validate_https___civrules_invalid_schemas_imperial_settlers_faction_deck_sch
     data_one_of_count2 = 0
     if data_one_of_count2 < 2:
         try:
-            validate_https___civrules_invalid_schemas_imperial_settlers_faction_deck_schema_json___defs_section(data, custom_formats, (name_prefix or "data") + "")
+            validate_https___civrules_invalid_schemas_imperial_settlers_faction_deck_schema_json___defs_section(data, custom_formats, None)
             data_one_of_count2 += 1
         except (JsonSchemaValueException, JsonSchemaValuesException): pass
     if data_one_of_count2 < 2:
@@ -197,11 +206,10 @@ def validate_https___civrules_invalid_schemas_imperial_settlers_faction_deck_sch
                 data_len = len(data)
                 if data_len < 1:
                     raise _Invalid
-                def fn(var): return frozenset(dict((k, fn(v)) for k, v in var.items()).items()) if hasattr(var, "items") else tuple(fn(v) for v in var) if isinstance(var, (dict, list)) else (bool, var) if isinstance(var, bool) else var
-                if data_len > len(set(fn(data_x) for data_x in data)):
+                if data_len > _distinct(data):
                     raise _Invalid
                 for data_x, data_item in enumerate(data):
-                    validate_https___civrules_invalid_schemas_imperial_settlers_faction_deck_schema_json___defs_section(data_item, custom_formats, (name_prefix or "data") + "[{data_x}]")
+                    validate_https___civrules_invalid_schemas_imperial_settlers_faction_deck_schema_json___defs_section(data_item, custom_formats, None)
             data_one_of_count2 += 1
         except (JsonSchemaValueException, JsonSchemaValuesException): pass
     if data_one_of_count2 != 1:

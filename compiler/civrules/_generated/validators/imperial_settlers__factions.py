@@ -19,6 +19,15 @@ class _Invalid(JsonSchemaValueException):
     __init__ = Exception.__init__
 
 
+def _distinct(items):
+    """How many distinct items a list holds, as fastjsonschema's `uniqueItems` counts them
+    (`true` is not `1`; mappings and lists by value); a list of texts as a set, in C."""
+    if set(map(type, items)) <= {str}:
+        return len(set(items))
+    def fn(var): return frozenset(dict((k, fn(v)) for k, v in var.items()).items()) if hasattr(var, "items") else tuple(fn(v) for v in var) if isinstance(var, (dict, list)) else (bool, var) if isinstance(var, bool) else var
+    return len(set(fn(item) for item in items))
+
+
 REGEX_PATTERNS = {
     '^[a-z]{2,3}(-[A-Z]{2})?$': re.compile('^[a-z]{2,3}(-[A-Z]{2})?\\Z'),
     '^(?!\\s*$)(?![A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+(?::\\S|@(?![0-9a-f]{40}:\\S)))(?!(?:[^;]*;)+\\s*[A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+@(?![0-9a-f]{40}:\\S))(?!(?:[^(]*\\()+\\s*[A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+(?::\\S|@(?![0-9a-f]{40}:\\S)))': re.compile('^(?!\\s*\\Z)(?![A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+(?::\\S|@(?![0-9a-f]{40}:\\S)))(?!(?:[^;]*;)+\\s*[A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+@(?![0-9a-f]{40}:\\S))(?!(?:[^(]*\\()+\\s*[A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+(?::\\S|@(?![0-9a-f]{40}:\\S)))'),
@@ -86,7 +95,7 @@ def validate_https___civrules_invalid_schemas_imperial_settlers_factions_schema_
                         if "id" in data__factions_item_keys:
                             data__factions_item_keys.remove("id")
                             data__factions_item__id = data__factions_item["id"]
-                            validate_https___civrules_invalid_schemas_imperial_settlers_factions_schema_json___defs_id(data__factions_item__id, custom_formats, (name_prefix or "data") + ".factions[{data__factions_x}].id")
+                            validate_https___civrules_invalid_schemas_imperial_settlers_factions_schema_json___defs_id(data__factions_item__id, custom_formats, None)
                         if "name" in data__factions_item_keys:
                             data__factions_item_keys.remove("name")
                             data__factions_item__name = data__factions_item["name"]
@@ -109,7 +118,7 @@ def validate_https___civrules_invalid_schemas_imperial_settlers_factions_schema_
                         if "deck" in data__factions_item_keys:
                             data__factions_item_keys.remove("deck")
                             data__factions_item__deck = data__factions_item["deck"]
-                            validate_https___civrules_invalid_schemas_imperial_settlers_factions_schema_json___defs_id(data__factions_item__deck, custom_formats, (name_prefix or "data") + ".factions[{data__factions_x}].deck")
+                            validate_https___civrules_invalid_schemas_imperial_settlers_factions_schema_json___defs_id(data__factions_item__deck, custom_formats, None)
                         if "board" in data__factions_item_keys:
                             data__factions_item_keys.remove("board")
                             data__factions_item__board = data__factions_item["board"]
@@ -154,12 +163,12 @@ def validate_https___civrules_invalid_schemas_imperial_settlers_factions_schema_
                                             if data__factions_item__board__production_is_list:
                                                 data__factions_item__board__production_len = len(data__factions_item__board__production)
                                                 for data__factions_item__board__production_x, data__factions_item__board__production_item in enumerate(data__factions_item__board__production):
-                                                    validate_https___civrules_invalid_schemas_imperial_settlers_factions_schema_json___defs_id(data__factions_item__board__production_item, custom_formats, (name_prefix or "data") + ".factions[{data__factions_x}].board.production[{data__factions_item__board__production_x}]")
+                                                    validate_https___civrules_invalid_schemas_imperial_settlers_factions_schema_json___defs_id(data__factions_item__board__production_item, custom_formats, None)
                                             data__factions_item__board__production_one_of_count3 += 1
                                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
                                     if data__factions_item__board__production_one_of_count3 < 2:
                                         try:
-                                            validate_https___civrules_invalid_schemas_imperial_settlers_factions_schema_json___defs_unknown(data__factions_item__board__production, custom_formats, (name_prefix or "data") + ".factions[{data__factions_x}].board.production")
+                                            validate_https___civrules_invalid_schemas_imperial_settlers_factions_schema_json___defs_unknown(data__factions_item__board__production, custom_formats, None)
                                             data__factions_item__board__production_one_of_count3 += 1
                                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
                                     if data__factions_item__board__production_one_of_count3 != 1:
@@ -176,12 +185,12 @@ def validate_https___civrules_invalid_schemas_imperial_settlers_factions_schema_
                                             if data__factions_item__board__storage_is_list:
                                                 data__factions_item__board__storage_len = len(data__factions_item__board__storage)
                                                 for data__factions_item__board__storage_x, data__factions_item__board__storage_item in enumerate(data__factions_item__board__storage):
-                                                    validate_https___civrules_invalid_schemas_imperial_settlers_factions_schema_json___defs_id(data__factions_item__board__storage_item, custom_formats, (name_prefix or "data") + ".factions[{data__factions_x}].board.storage[{data__factions_item__board__storage_x}]")
+                                                    validate_https___civrules_invalid_schemas_imperial_settlers_factions_schema_json___defs_id(data__factions_item__board__storage_item, custom_formats, None)
                                             data__factions_item__board__storage_one_of_count4 += 1
                                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
                                     if data__factions_item__board__storage_one_of_count4 < 2:
                                         try:
-                                            validate_https___civrules_invalid_schemas_imperial_settlers_factions_schema_json___defs_unknown(data__factions_item__board__storage, custom_formats, (name_prefix or "data") + ".factions[{data__factions_x}].board.storage")
+                                            validate_https___civrules_invalid_schemas_imperial_settlers_factions_schema_json___defs_unknown(data__factions_item__board__storage, custom_formats, None)
                                             data__factions_item__board__storage_one_of_count4 += 1
                                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
                                     if data__factions_item__board__storage_one_of_count4 != 1:
@@ -189,15 +198,15 @@ def validate_https___civrules_invalid_schemas_imperial_settlers_factions_schema_
                                 if "rule" in data__factions_item__board_keys:
                                     data__factions_item__board_keys.remove("rule")
                                     data__factions_item__board__rule = data__factions_item__board["rule"]
-                                    validate_https___civrules_invalid_schemas_imperial_settlers_factions_schema_json___defs_rule(data__factions_item__board__rule, custom_formats, (name_prefix or "data") + ".factions[{data__factions_x}].board.rule")
+                                    validate_https___civrules_invalid_schemas_imperial_settlers_factions_schema_json___defs_rule(data__factions_item__board__rule, custom_formats, None)
                                 if "source" in data__factions_item__board_keys:
                                     data__factions_item__board_keys.remove("source")
                                     data__factions_item__board__source = data__factions_item__board["source"]
-                                    validate_https___civrules_invalid_schemas_imperial_settlers_factions_schema_json___defs_source(data__factions_item__board__source, custom_formats, (name_prefix or "data") + ".factions[{data__factions_x}].board.source")
+                                    validate_https___civrules_invalid_schemas_imperial_settlers_factions_schema_json___defs_source(data__factions_item__board__source, custom_formats, None)
                                 if "note" in data__factions_item__board_keys:
                                     data__factions_item__board_keys.remove("note")
                                     data__factions_item__board__note = data__factions_item__board["note"]
-                                    validate_https___civrules_invalid_schemas_imperial_settlers_factions_schema_json___defs_note(data__factions_item__board__note, custom_formats, (name_prefix or "data") + ".factions[{data__factions_x}].board.note")
+                                    validate_https___civrules_invalid_schemas_imperial_settlers_factions_schema_json___defs_note(data__factions_item__board__note, custom_formats, None)
                                 if data__factions_item__board_keys:
                                     raise _Invalid
                         if "special_rules" in data__factions_item_keys:
@@ -243,7 +252,7 @@ def validate_https___civrules_invalid_schemas_imperial_settlers_factions_schema_
                                         if "id" in data__factions_item__specialrules_item_keys:
                                             data__factions_item__specialrules_item_keys.remove("id")
                                             data__factions_item__specialrules_item__id = data__factions_item__specialrules_item["id"]
-                                            validate_https___civrules_invalid_schemas_imperial_settlers_factions_schema_json___defs_id(data__factions_item__specialrules_item__id, custom_formats, (name_prefix or "data") + ".factions[{data__factions_x}].special_rules[{data__factions_item__specialrules_x}].id")
+                                            validate_https___civrules_invalid_schemas_imperial_settlers_factions_schema_json___defs_id(data__factions_item__specialrules_item__id, custom_formats, None)
                                         if "text" in data__factions_item__specialrules_item_keys:
                                             data__factions_item__specialrules_item_keys.remove("text")
                                             data__factions_item__specialrules_item__text = data__factions_item__specialrules_item["text"]
@@ -263,11 +272,10 @@ def validate_https___civrules_invalid_schemas_imperial_settlers_factions_schema_
                                                 data__factions_item__specialrules_item__cards_len = len(data__factions_item__specialrules_item__cards)
                                                 if data__factions_item__specialrules_item__cards_len < 1:
                                                     raise _Invalid
-                                                def fn(var): return frozenset(dict((k, fn(v)) for k, v in var.items()).items()) if hasattr(var, "items") else tuple(fn(v) for v in var) if isinstance(var, (dict, list)) else (bool, var) if isinstance(var, bool) else var
-                                                if data__factions_item__specialrules_item__cards_len > len(set(fn(data__factions_item__specialrules_item__cards_x) for data__factions_item__specialrules_item__cards_x in data__factions_item__specialrules_item__cards)):
+                                                if data__factions_item__specialrules_item__cards_len > _distinct(data__factions_item__specialrules_item__cards):
                                                     raise _Invalid
                                                 for data__factions_item__specialrules_item__cards_x, data__factions_item__specialrules_item__cards_item in enumerate(data__factions_item__specialrules_item__cards):
-                                                    validate_https___civrules_invalid_schemas_imperial_settlers_factions_schema_json___defs_id(data__factions_item__specialrules_item__cards_item, custom_formats, (name_prefix or "data") + ".factions[{data__factions_x}].special_rules[{data__factions_item__specialrules_x}].cards[{data__factions_item__specialrules_item__cards_x}]")
+                                                    validate_https___civrules_invalid_schemas_imperial_settlers_factions_schema_json___defs_id(data__factions_item__specialrules_item__cards_item, custom_formats, None)
                                         if "raze_added" in data__factions_item__specialrules_item_keys:
                                             data__factions_item__specialrules_item_keys.remove("raze_added")
                                             data__factions_item__specialrules_item__razeadded = data__factions_item__specialrules_item["raze_added"]
@@ -287,35 +295,35 @@ def validate_https___civrules_invalid_schemas_imperial_settlers_factions_schema_
                                         if "rule" in data__factions_item__specialrules_item_keys:
                                             data__factions_item__specialrules_item_keys.remove("rule")
                                             data__factions_item__specialrules_item__rule = data__factions_item__specialrules_item["rule"]
-                                            validate_https___civrules_invalid_schemas_imperial_settlers_factions_schema_json___defs_rule(data__factions_item__specialrules_item__rule, custom_formats, (name_prefix or "data") + ".factions[{data__factions_x}].special_rules[{data__factions_item__specialrules_x}].rule")
+                                            validate_https___civrules_invalid_schemas_imperial_settlers_factions_schema_json___defs_rule(data__factions_item__specialrules_item__rule, custom_formats, None)
                                         if "source" in data__factions_item__specialrules_item_keys:
                                             data__factions_item__specialrules_item_keys.remove("source")
                                             data__factions_item__specialrules_item__source = data__factions_item__specialrules_item["source"]
-                                            validate_https___civrules_invalid_schemas_imperial_settlers_factions_schema_json___defs_source(data__factions_item__specialrules_item__source, custom_formats, (name_prefix or "data") + ".factions[{data__factions_x}].special_rules[{data__factions_item__specialrules_x}].source")
+                                            validate_https___civrules_invalid_schemas_imperial_settlers_factions_schema_json___defs_source(data__factions_item__specialrules_item__source, custom_formats, None)
                                         if "note" in data__factions_item__specialrules_item_keys:
                                             data__factions_item__specialrules_item_keys.remove("note")
                                             data__factions_item__specialrules_item__note = data__factions_item__specialrules_item["note"]
-                                            validate_https___civrules_invalid_schemas_imperial_settlers_factions_schema_json___defs_note(data__factions_item__specialrules_item__note, custom_formats, (name_prefix or "data") + ".factions[{data__factions_x}].special_rules[{data__factions_item__specialrules_x}].note")
+                                            validate_https___civrules_invalid_schemas_imperial_settlers_factions_schema_json___defs_note(data__factions_item__specialrules_item__note, custom_formats, None)
                                         if data__factions_item__specialrules_item_keys:
                                             raise _Invalid
                         if "rule" in data__factions_item_keys:
                             data__factions_item_keys.remove("rule")
                             data__factions_item__rule = data__factions_item["rule"]
-                            validate_https___civrules_invalid_schemas_imperial_settlers_factions_schema_json___defs_rule(data__factions_item__rule, custom_formats, (name_prefix or "data") + ".factions[{data__factions_x}].rule")
+                            validate_https___civrules_invalid_schemas_imperial_settlers_factions_schema_json___defs_rule(data__factions_item__rule, custom_formats, None)
                         if "source" in data__factions_item_keys:
                             data__factions_item_keys.remove("source")
                             data__factions_item__source = data__factions_item["source"]
-                            validate_https___civrules_invalid_schemas_imperial_settlers_factions_schema_json___defs_source(data__factions_item__source, custom_formats, (name_prefix or "data") + ".factions[{data__factions_x}].source")
+                            validate_https___civrules_invalid_schemas_imperial_settlers_factions_schema_json___defs_source(data__factions_item__source, custom_formats, None)
                         if "note" in data__factions_item_keys:
                             data__factions_item_keys.remove("note")
                             data__factions_item__note = data__factions_item["note"]
-                            validate_https___civrules_invalid_schemas_imperial_settlers_factions_schema_json___defs_note(data__factions_item__note, custom_formats, (name_prefix or "data") + ".factions[{data__factions_x}].note")
+                            validate_https___civrules_invalid_schemas_imperial_settlers_factions_schema_json___defs_note(data__factions_item__note, custom_formats, None)
                         if data__factions_item_keys:
                             raise _Invalid
         if "note" in data_keys:
             data_keys.remove("note")
             data__note = data["note"]
-            validate_https___civrules_invalid_schemas_imperial_settlers_factions_schema_json___defs_note(data__note, custom_formats, (name_prefix or "data") + ".note")
+            validate_https___civrules_invalid_schemas_imperial_settlers_factions_schema_json___defs_note(data__note, custom_formats, None)
         if data_keys:
             raise _Invalid
     return data
@@ -344,7 +352,7 @@ def validate_https___civrules_invalid_schemas_imperial_settlers_factions_schema_
     data_one_of_count6 = 0
     if data_one_of_count6 < 2:
         try:
-            validate_https___civrules_invalid_schemas_imperial_settlers_factions_schema_json___defs_section(data, custom_formats, (name_prefix or "data") + "")
+            validate_https___civrules_invalid_schemas_imperial_settlers_factions_schema_json___defs_section(data, custom_formats, None)
             data_one_of_count6 += 1
         except (JsonSchemaValueException, JsonSchemaValuesException): pass
     if data_one_of_count6 < 2:
@@ -356,11 +364,10 @@ def validate_https___civrules_invalid_schemas_imperial_settlers_factions_schema_
                 data_len = len(data)
                 if data_len < 1:
                     raise _Invalid
-                def fn(var): return frozenset(dict((k, fn(v)) for k, v in var.items()).items()) if hasattr(var, "items") else tuple(fn(v) for v in var) if isinstance(var, (dict, list)) else (bool, var) if isinstance(var, bool) else var
-                if data_len > len(set(fn(data_x) for data_x in data)):
+                if data_len > _distinct(data):
                     raise _Invalid
                 for data_x, data_item in enumerate(data):
-                    validate_https___civrules_invalid_schemas_imperial_settlers_factions_schema_json___defs_section(data_item, custom_formats, (name_prefix or "data") + "[{data_x}]")
+                    validate_https___civrules_invalid_schemas_imperial_settlers_factions_schema_json___defs_section(data_item, custom_formats, None)
             data_one_of_count6 += 1
         except (JsonSchemaValueException, JsonSchemaValuesException): pass
     if data_one_of_count6 != 1:

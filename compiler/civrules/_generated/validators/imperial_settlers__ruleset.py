@@ -19,6 +19,15 @@ class _Invalid(JsonSchemaValueException):
     __init__ = Exception.__init__
 
 
+def _distinct(items):
+    """How many distinct items a list holds, as fastjsonschema's `uniqueItems` counts them
+    (`true` is not `1`; mappings and lists by value); a list of texts as a set, in C."""
+    if set(map(type, items)) <= {str}:
+        return len(set(items))
+    def fn(var): return frozenset(dict((k, fn(v)) for k, v in var.items()).items()) if hasattr(var, "items") else tuple(fn(v) for v in var) if isinstance(var, (dict, list)) else (bool, var) if isinstance(var, bool) else var
+    return len(set(fn(item) for item in items))
+
+
 REGEX_PATTERNS = {
     '^[A-Z][0-9]{3}$': re.compile('^[A-Z][0-9]{3}\\Z'),
     '^[a-z]{2,3}(-[A-Z]{2})?$': re.compile('^[a-z]{2,3}(-[A-Z]{2})?\\Z'),
@@ -50,7 +59,7 @@ def validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_j
         if "id" in data_keys:
             data_keys.remove("id")
             data__id = data["id"]
-            validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_json___defs_ruleset_id(data__id, custom_formats, (name_prefix or "data") + ".id")
+            validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_json___defs_ruleset_id(data__id, custom_formats, None)
         if "name" in data_keys:
             data_keys.remove("name")
             data__name = data["name"]
@@ -79,7 +88,7 @@ def validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_j
         if "extends" in data_keys:
             data_keys.remove("extends")
             data__extends = data["extends"]
-            validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_json___defs_ruleset_id(data__extends, custom_formats, (name_prefix or "data") + ".extends")
+            validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_json___defs_ruleset_id(data__extends, custom_formats, None)
         if "status" in data_keys:
             data_keys.remove("status")
             data__status = data["status"]
@@ -99,51 +108,51 @@ def validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_j
                 if "cards" in data__overlay_keys:
                     data__overlay_keys.remove("cards")
                     data__overlay__cards = data__overlay["cards"]
-                    validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_json___defs_overlay_block(data__overlay__cards, custom_formats, (name_prefix or "data") + ".overlay.cards")
+                    validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_json___defs_overlay_block(data__overlay__cards, custom_formats, None)
                 if "factions" in data__overlay_keys:
                     data__overlay_keys.remove("factions")
                     data__overlay__factions = data__overlay["factions"]
-                    validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_json___defs_overlay_block(data__overlay__factions, custom_formats, (name_prefix or "data") + ".overlay.factions")
+                    validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_json___defs_overlay_block(data__overlay__factions, custom_formats, None)
                 if "faction_decks" in data__overlay_keys:
                     data__overlay_keys.remove("faction_decks")
                     data__overlay__factiondecks = data__overlay["faction_decks"]
-                    validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_json___defs_overlay_block(data__overlay__factiondecks, custom_formats, (name_prefix or "data") + ".overlay.faction_decks")
+                    validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_json___defs_overlay_block(data__overlay__factiondecks, custom_formats, None)
                 if "components" in data__overlay_keys:
                     data__overlay_keys.remove("components")
                     data__overlay__components = data__overlay["components"]
-                    validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_json___defs_overlay_block(data__overlay__components, custom_formats, (name_prefix or "data") + ".overlay.components")
+                    validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_json___defs_overlay_block(data__overlay__components, custom_formats, None)
                 if "goods" in data__overlay_keys:
                     data__overlay_keys.remove("goods")
                     data__overlay__goods = data__overlay["goods"]
-                    validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_json___defs_overlay_block(data__overlay__goods, custom_formats, (name_prefix or "data") + ".overlay.goods")
+                    validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_json___defs_overlay_block(data__overlay__goods, custom_formats, None)
                 if "colours" in data__overlay_keys:
                     data__overlay_keys.remove("colours")
                     data__overlay__colours = data__overlay["colours"]
-                    validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_json___defs_overlay_block(data__overlay__colours, custom_formats, (name_prefix or "data") + ".overlay.colours")
+                    validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_json___defs_overlay_block(data__overlay__colours, custom_formats, None)
                 if "location_kinds" in data__overlay_keys:
                     data__overlay_keys.remove("location_kinds")
                     data__overlay__locationkinds = data__overlay["location_kinds"]
-                    validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_json___defs_overlay_block(data__overlay__locationkinds, custom_formats, (name_prefix or "data") + ".overlay.location_kinds")
+                    validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_json___defs_overlay_block(data__overlay__locationkinds, custom_formats, None)
                 if "decks" in data__overlay_keys:
                     data__overlay_keys.remove("decks")
                     data__overlay__decks = data__overlay["decks"]
-                    validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_json___defs_overlay_block(data__overlay__decks, custom_formats, (name_prefix or "data") + ".overlay.decks")
+                    validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_json___defs_overlay_block(data__overlay__decks, custom_formats, None)
                 if "phases" in data__overlay_keys:
                     data__overlay_keys.remove("phases")
                     data__overlay__phases = data__overlay["phases"]
-                    validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_json___defs_overlay_block(data__overlay__phases, custom_formats, (name_prefix or "data") + ".overlay.phases")
+                    validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_json___defs_overlay_block(data__overlay__phases, custom_formats, None)
                 if "actions" in data__overlay_keys:
                     data__overlay_keys.remove("actions")
                     data__overlay__actions = data__overlay["actions"]
-                    validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_json___defs_overlay_block(data__overlay__actions, custom_formats, (name_prefix or "data") + ".overlay.actions")
+                    validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_json___defs_overlay_block(data__overlay__actions, custom_formats, None)
                 if "card_anatomy" in data__overlay_keys:
                     data__overlay_keys.remove("card_anatomy")
                     data__overlay__cardanatomy = data__overlay["card_anatomy"]
-                    validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_json___defs_overlay_block(data__overlay__cardanatomy, custom_formats, (name_prefix or "data") + ".overlay.card_anatomy")
+                    validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_json___defs_overlay_block(data__overlay__cardanatomy, custom_formats, None)
                 if "general_rules" in data__overlay_keys:
                     data__overlay_keys.remove("general_rules")
                     data__overlay__generalrules = data__overlay["general_rules"]
-                    validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_json___defs_overlay_block(data__overlay__generalrules, custom_formats, (name_prefix or "data") + ".overlay.general_rules")
+                    validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_json___defs_overlay_block(data__overlay__generalrules, custom_formats, None)
                 if "settings" in data__overlay_keys:
                     data__overlay_keys.remove("settings")
                     data__overlay__settings = data__overlay["settings"]
@@ -198,15 +207,15 @@ def validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_j
                                             if "rule" in data__overlay__settings__citations_value_keys:
                                                 data__overlay__settings__citations_value_keys.remove("rule")
                                                 data__overlay__settings__citations_value__rule = data__overlay__settings__citations_value["rule"]
-                                                validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_json___defs_rule(data__overlay__settings__citations_value__rule, custom_formats, (name_prefix or "data") + ".overlay.settings.citations.{data__overlay__settings__citations_key}.rule")
+                                                validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_json___defs_rule(data__overlay__settings__citations_value__rule, custom_formats, None)
                                             if "source" in data__overlay__settings__citations_value_keys:
                                                 data__overlay__settings__citations_value_keys.remove("source")
                                                 data__overlay__settings__citations_value__source = data__overlay__settings__citations_value["source"]
-                                                validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_json___defs_source(data__overlay__settings__citations_value__source, custom_formats, (name_prefix or "data") + ".overlay.settings.citations.{data__overlay__settings__citations_key}.source")
+                                                validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_json___defs_source(data__overlay__settings__citations_value__source, custom_formats, None)
                                             if "note" in data__overlay__settings__citations_value_keys:
                                                 data__overlay__settings__citations_value_keys.remove("note")
                                                 data__overlay__settings__citations_value__note = data__overlay__settings__citations_value["note"]
-                                                validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_json___defs_note(data__overlay__settings__citations_value__note, custom_formats, (name_prefix or "data") + ".overlay.settings.citations.{data__overlay__settings__citations_key}.note")
+                                                validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_json___defs_note(data__overlay__settings__citations_value__note, custom_formats, None)
                                             if data__overlay__settings__citations_value_keys:
                                                 raise _Invalid
                                 if data__overlay__settings__citations_len != 0:
@@ -229,8 +238,7 @@ def validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_j
                                 data__overlay__settings__remove_len = len(data__overlay__settings__remove)
                                 if data__overlay__settings__remove_len < 1:
                                     raise _Invalid
-                                def fn(var): return frozenset(dict((k, fn(v)) for k, v in var.items()).items()) if hasattr(var, "items") else tuple(fn(v) for v in var) if isinstance(var, (dict, list)) else (bool, var) if isinstance(var, bool) else var
-                                if data__overlay__settings__remove_len > len(set(fn(data__overlay__settings__remove_x) for data__overlay__settings__remove_x in data__overlay__settings__remove)):
+                                if data__overlay__settings__remove_len > _distinct(data__overlay__settings__remove):
                                     raise _Invalid
                                 for data__overlay__settings__remove_x, data__overlay__settings__remove_item in enumerate(data__overlay__settings__remove):
                                     if not (isinstance(data__overlay__settings__remove_item, str) and data__overlay__settings__remove_item == 'players' or isinstance(data__overlay__settings__remove_item, str) and data__overlay__settings__remove_item == 'goods_unlimited' or isinstance(data__overlay__settings__remove_item, str) and data__overlay__settings__remove_item == 'colourless_cards' or isinstance(data__overlay__settings__remove_item, str) and data__overlay__settings__remove_item == 'card_uses' or isinstance(data__overlay__settings__remove_item, str) and data__overlay__settings__remove_item == 'setup' or isinstance(data__overlay__settings__remove_item, str) and data__overlay__settings__remove_item == 'starting_hand' or isinstance(data__overlay__settings__remove_item, str) and data__overlay__settings__remove_item == 'first_game' or isinstance(data__overlay__settings__remove_item, str) and data__overlay__settings__remove_item == 'rounds' or isinstance(data__overlay__settings__remove_item, str) and data__overlay__settings__remove_item == 'defence' or isinstance(data__overlay__settings__remove_item, str) and data__overlay__settings__remove_item == 'foundation' or isinstance(data__overlay__settings__remove_item, str) and data__overlay__settings__remove_item == 'scoring' or isinstance(data__overlay__settings__remove_item, str) and data__overlay__settings__remove_item == 'solo' or isinstance(data__overlay__settings__remove_item, str) and data__overlay__settings__remove_item == 'deck_building' or isinstance(data__overlay__settings__remove_item, str) and data__overlay__settings__remove_item == 'named_cards_not_identified'):
@@ -278,59 +286,59 @@ def validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_j
                         if "players" in data__overlay__settings_keys:
                             data__overlay__settings_keys.remove("players")
                             data__overlay__settings__players = data__overlay__settings["players"]
-                            validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_json___defs_setting_patch(data__overlay__settings__players, custom_formats, (name_prefix or "data") + ".overlay.settings.players")
+                            validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_json___defs_setting_patch(data__overlay__settings__players, custom_formats, None)
                         if "goods_unlimited" in data__overlay__settings_keys:
                             data__overlay__settings_keys.remove("goods_unlimited")
                             data__overlay__settings__goodsunlimited = data__overlay__settings["goods_unlimited"]
-                            validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_json___defs_setting_patch(data__overlay__settings__goodsunlimited, custom_formats, (name_prefix or "data") + ".overlay.settings.goods_unlimited")
+                            validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_json___defs_setting_patch(data__overlay__settings__goodsunlimited, custom_formats, None)
                         if "colourless_cards" in data__overlay__settings_keys:
                             data__overlay__settings_keys.remove("colourless_cards")
                             data__overlay__settings__colourlesscards = data__overlay__settings["colourless_cards"]
-                            validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_json___defs_setting_patch(data__overlay__settings__colourlesscards, custom_formats, (name_prefix or "data") + ".overlay.settings.colourless_cards")
+                            validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_json___defs_setting_patch(data__overlay__settings__colourlesscards, custom_formats, None)
                         if "card_uses" in data__overlay__settings_keys:
                             data__overlay__settings_keys.remove("card_uses")
                             data__overlay__settings__carduses = data__overlay__settings["card_uses"]
-                            validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_json___defs_setting_patch(data__overlay__settings__carduses, custom_formats, (name_prefix or "data") + ".overlay.settings.card_uses")
+                            validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_json___defs_setting_patch(data__overlay__settings__carduses, custom_formats, None)
                         if "setup" in data__overlay__settings_keys:
                             data__overlay__settings_keys.remove("setup")
                             data__overlay__settings__setup = data__overlay__settings["setup"]
-                            validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_json___defs_setting_patch(data__overlay__settings__setup, custom_formats, (name_prefix or "data") + ".overlay.settings.setup")
+                            validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_json___defs_setting_patch(data__overlay__settings__setup, custom_formats, None)
                         if "starting_hand" in data__overlay__settings_keys:
                             data__overlay__settings_keys.remove("starting_hand")
                             data__overlay__settings__startinghand = data__overlay__settings["starting_hand"]
-                            validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_json___defs_setting_patch(data__overlay__settings__startinghand, custom_formats, (name_prefix or "data") + ".overlay.settings.starting_hand")
+                            validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_json___defs_setting_patch(data__overlay__settings__startinghand, custom_formats, None)
                         if "first_game" in data__overlay__settings_keys:
                             data__overlay__settings_keys.remove("first_game")
                             data__overlay__settings__firstgame = data__overlay__settings["first_game"]
-                            validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_json___defs_setting_patch(data__overlay__settings__firstgame, custom_formats, (name_prefix or "data") + ".overlay.settings.first_game")
+                            validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_json___defs_setting_patch(data__overlay__settings__firstgame, custom_formats, None)
                         if "rounds" in data__overlay__settings_keys:
                             data__overlay__settings_keys.remove("rounds")
                             data__overlay__settings__rounds = data__overlay__settings["rounds"]
-                            validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_json___defs_setting_patch(data__overlay__settings__rounds, custom_formats, (name_prefix or "data") + ".overlay.settings.rounds")
+                            validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_json___defs_setting_patch(data__overlay__settings__rounds, custom_formats, None)
                         if "defence" in data__overlay__settings_keys:
                             data__overlay__settings_keys.remove("defence")
                             data__overlay__settings__defence = data__overlay__settings["defence"]
-                            validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_json___defs_setting_patch(data__overlay__settings__defence, custom_formats, (name_prefix or "data") + ".overlay.settings.defence")
+                            validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_json___defs_setting_patch(data__overlay__settings__defence, custom_formats, None)
                         if "foundation" in data__overlay__settings_keys:
                             data__overlay__settings_keys.remove("foundation")
                             data__overlay__settings__foundation = data__overlay__settings["foundation"]
-                            validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_json___defs_setting_patch(data__overlay__settings__foundation, custom_formats, (name_prefix or "data") + ".overlay.settings.foundation")
+                            validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_json___defs_setting_patch(data__overlay__settings__foundation, custom_formats, None)
                         if "scoring" in data__overlay__settings_keys:
                             data__overlay__settings_keys.remove("scoring")
                             data__overlay__settings__scoring = data__overlay__settings["scoring"]
-                            validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_json___defs_setting_patch(data__overlay__settings__scoring, custom_formats, (name_prefix or "data") + ".overlay.settings.scoring")
+                            validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_json___defs_setting_patch(data__overlay__settings__scoring, custom_formats, None)
                         if "solo" in data__overlay__settings_keys:
                             data__overlay__settings_keys.remove("solo")
                             data__overlay__settings__solo = data__overlay__settings["solo"]
-                            validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_json___defs_setting_patch(data__overlay__settings__solo, custom_formats, (name_prefix or "data") + ".overlay.settings.solo")
+                            validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_json___defs_setting_patch(data__overlay__settings__solo, custom_formats, None)
                         if "deck_building" in data__overlay__settings_keys:
                             data__overlay__settings_keys.remove("deck_building")
                             data__overlay__settings__deckbuilding = data__overlay__settings["deck_building"]
-                            validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_json___defs_setting_patch(data__overlay__settings__deckbuilding, custom_formats, (name_prefix or "data") + ".overlay.settings.deck_building")
+                            validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_json___defs_setting_patch(data__overlay__settings__deckbuilding, custom_formats, None)
                         if "named_cards_not_identified" in data__overlay__settings_keys:
                             data__overlay__settings_keys.remove("named_cards_not_identified")
                             data__overlay__settings__namedcardsnotidentified = data__overlay__settings["named_cards_not_identified"]
-                            validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_json___defs_setting_patch(data__overlay__settings__namedcardsnotidentified, custom_formats, (name_prefix or "data") + ".overlay.settings.named_cards_not_identified")
+                            validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_json___defs_setting_patch(data__overlay__settings__namedcardsnotidentified, custom_formats, None)
                         if data__overlay__settings_keys:
                             raise _Invalid
                 if data__overlay_keys:
@@ -365,7 +373,7 @@ def validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_j
                         if "file" in data__suppress_item_keys:
                             data__suppress_item_keys.remove("file")
                             data__suppress_item__file = data__suppress_item["file"]
-                            validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_json___defs_rules_path(data__suppress_item__file, custom_formats, (name_prefix or "data") + ".suppress[{data__suppress_x}].file")
+                            validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_json___defs_rules_path(data__suppress_item__file, custom_formats, None)
                         if "target" in data__suppress_item_keys:
                             data__suppress_item_keys.remove("target")
                             data__suppress_item__target = data__suppress_item["target"]
@@ -409,11 +417,11 @@ def validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_j
                 if "rule_index" in data__rulebook_keys:
                     data__rulebook_keys.remove("rule_index")
                     data__rulebook__ruleindex = data__rulebook["rule_index"]
-                    validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_json___defs_rules_path(data__rulebook__ruleindex, custom_formats, (name_prefix or "data") + ".rulebook.rule_index")
+                    validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_json___defs_rules_path(data__rulebook__ruleindex, custom_formats, None)
                 if "note" in data__rulebook_keys:
                     data__rulebook_keys.remove("note")
                     data__rulebook__note = data__rulebook["note"]
-                    validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_json___defs_note(data__rulebook__note, custom_formats, (name_prefix or "data") + ".rulebook.note")
+                    validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_json___defs_note(data__rulebook__note, custom_formats, None)
                 if data__rulebook_keys:
                     raise _Invalid
         if "players" in data_keys:
@@ -471,15 +479,15 @@ def validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_j
                 if "rule" in data__players_keys:
                     data__players_keys.remove("rule")
                     data__players__rule = data__players["rule"]
-                    validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_json___defs_rule(data__players__rule, custom_formats, (name_prefix or "data") + ".players.rule")
+                    validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_json___defs_rule(data__players__rule, custom_formats, None)
                 if "source" in data__players_keys:
                     data__players_keys.remove("source")
                     data__players__source = data__players["source"]
-                    validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_json___defs_source(data__players__source, custom_formats, (name_prefix or "data") + ".players.source")
+                    validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_json___defs_source(data__players__source, custom_formats, None)
                 if "note" in data__players_keys:
                     data__players_keys.remove("note")
                     data__players__note = data__players["note"]
-                    validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_json___defs_note(data__players__note, custom_formats, (name_prefix or "data") + ".players.note")
+                    validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_json___defs_note(data__players__note, custom_formats, None)
                 if data__players_keys:
                     raise _Invalid
         if "files" in data_keys:
@@ -503,11 +511,10 @@ def validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_j
                         data__files__cards_len = len(data__files__cards)
                         if data__files__cards_len < 1:
                             raise _Invalid
-                        def fn(var): return frozenset(dict((k, fn(v)) for k, v in var.items()).items()) if hasattr(var, "items") else tuple(fn(v) for v in var) if isinstance(var, (dict, list)) else (bool, var) if isinstance(var, bool) else var
-                        if data__files__cards_len > len(set(fn(data__files__cards_x) for data__files__cards_x in data__files__cards)):
+                        if data__files__cards_len > _distinct(data__files__cards):
                             raise _Invalid
                         for data__files__cards_x, data__files__cards_item in enumerate(data__files__cards):
-                            validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_json___defs_rules_path(data__files__cards_item, custom_formats, (name_prefix or "data") + ".files.cards[{data__files__cards_x}]")
+                            validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_json___defs_rules_path(data__files__cards_item, custom_formats, None)
                 if "factions" in data__files_keys:
                     data__files_keys.remove("factions")
                     data__files__factions = data__files["factions"]
@@ -518,11 +525,10 @@ def validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_j
                         data__files__factions_len = len(data__files__factions)
                         if data__files__factions_len < 1:
                             raise _Invalid
-                        def fn(var): return frozenset(dict((k, fn(v)) for k, v in var.items()).items()) if hasattr(var, "items") else tuple(fn(v) for v in var) if isinstance(var, (dict, list)) else (bool, var) if isinstance(var, bool) else var
-                        if data__files__factions_len > len(set(fn(data__files__factions_x) for data__files__factions_x in data__files__factions)):
+                        if data__files__factions_len > _distinct(data__files__factions):
                             raise _Invalid
                         for data__files__factions_x, data__files__factions_item in enumerate(data__files__factions):
-                            validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_json___defs_rules_path(data__files__factions_item, custom_formats, (name_prefix or "data") + ".files.factions[{data__files__factions_x}]")
+                            validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_json___defs_rules_path(data__files__factions_item, custom_formats, None)
                 if "faction_decks" in data__files_keys:
                     data__files_keys.remove("faction_decks")
                     data__files__factiondecks = data__files["faction_decks"]
@@ -533,11 +539,10 @@ def validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_j
                         data__files__factiondecks_len = len(data__files__factiondecks)
                         if data__files__factiondecks_len < 1:
                             raise _Invalid
-                        def fn(var): return frozenset(dict((k, fn(v)) for k, v in var.items()).items()) if hasattr(var, "items") else tuple(fn(v) for v in var) if isinstance(var, (dict, list)) else (bool, var) if isinstance(var, bool) else var
-                        if data__files__factiondecks_len > len(set(fn(data__files__factiondecks_x) for data__files__factiondecks_x in data__files__factiondecks)):
+                        if data__files__factiondecks_len > _distinct(data__files__factiondecks):
                             raise _Invalid
                         for data__files__factiondecks_x, data__files__factiondecks_item in enumerate(data__files__factiondecks):
-                            validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_json___defs_rules_path(data__files__factiondecks_item, custom_formats, (name_prefix or "data") + ".files.faction_decks[{data__files__factiondecks_x}]")
+                            validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_json___defs_rules_path(data__files__factiondecks_item, custom_formats, None)
                 if data__files_keys:
                     raise _Invalid
         if "components" in data_keys:
@@ -604,7 +609,7 @@ def validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_j
                         if "id" in data__components_item_keys:
                             data__components_item_keys.remove("id")
                             data__components_item__id = data__components_item["id"]
-                            validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_json___defs_id(data__components_item__id, custom_formats, (name_prefix or "data") + ".components[{data__components_x}].id")
+                            validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_json___defs_id(data__components_item__id, custom_formats, None)
                         if "name" in data__components_item_keys:
                             data__components_item_keys.remove("name")
                             data__components_item__name = data__components_item["name"]
@@ -643,15 +648,15 @@ def validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_j
                         if "rule" in data__components_item_keys:
                             data__components_item_keys.remove("rule")
                             data__components_item__rule = data__components_item["rule"]
-                            validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_json___defs_rule(data__components_item__rule, custom_formats, (name_prefix or "data") + ".components[{data__components_x}].rule")
+                            validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_json___defs_rule(data__components_item__rule, custom_formats, None)
                         if "source" in data__components_item_keys:
                             data__components_item_keys.remove("source")
                             data__components_item__source = data__components_item["source"]
-                            validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_json___defs_source(data__components_item__source, custom_formats, (name_prefix or "data") + ".components[{data__components_x}].source")
+                            validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_json___defs_source(data__components_item__source, custom_formats, None)
                         if "note" in data__components_item_keys:
                             data__components_item_keys.remove("note")
                             data__components_item__note = data__components_item["note"]
-                            validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_json___defs_note(data__components_item__note, custom_formats, (name_prefix or "data") + ".components[{data__components_x}].note")
+                            validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_json___defs_note(data__components_item__note, custom_formats, None)
                         if data__components_item_keys:
                             raise _Invalid
         if "goods" in data_keys:
@@ -697,7 +702,7 @@ def validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_j
                         if "id" in data__goods_item_keys:
                             data__goods_item_keys.remove("id")
                             data__goods_item__id = data__goods_item["id"]
-                            validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_json___defs_id(data__goods_item__id, custom_formats, (name_prefix or "data") + ".goods[{data__goods_x}].id")
+                            validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_json___defs_id(data__goods_item__id, custom_formats, None)
                         if "name" in data__goods_item_keys:
                             data__goods_item_keys.remove("name")
                             data__goods_item__name = data__goods_item["name"]
@@ -736,19 +741,19 @@ def validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_j
                             if data__goods_item__standsfor_is_list:
                                 data__goods_item__standsfor_len = len(data__goods_item__standsfor)
                                 for data__goods_item__standsfor_x, data__goods_item__standsfor_item in enumerate(data__goods_item__standsfor):
-                                    validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_json___defs_id(data__goods_item__standsfor_item, custom_formats, (name_prefix or "data") + ".goods[{data__goods_x}].stands_for[{data__goods_item__standsfor_x}]")
+                                    validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_json___defs_id(data__goods_item__standsfor_item, custom_formats, None)
                         if "rule" in data__goods_item_keys:
                             data__goods_item_keys.remove("rule")
                             data__goods_item__rule = data__goods_item["rule"]
-                            validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_json___defs_rule(data__goods_item__rule, custom_formats, (name_prefix or "data") + ".goods[{data__goods_x}].rule")
+                            validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_json___defs_rule(data__goods_item__rule, custom_formats, None)
                         if "source" in data__goods_item_keys:
                             data__goods_item_keys.remove("source")
                             data__goods_item__source = data__goods_item["source"]
-                            validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_json___defs_source(data__goods_item__source, custom_formats, (name_prefix or "data") + ".goods[{data__goods_x}].source")
+                            validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_json___defs_source(data__goods_item__source, custom_formats, None)
                         if "note" in data__goods_item_keys:
                             data__goods_item_keys.remove("note")
                             data__goods_item__note = data__goods_item["note"]
-                            validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_json___defs_note(data__goods_item__note, custom_formats, (name_prefix or "data") + ".goods[{data__goods_x}].note")
+                            validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_json___defs_note(data__goods_item__note, custom_formats, None)
                         if data__goods_item_keys:
                             raise _Invalid
         if "goods_unlimited" in data_keys:
@@ -791,15 +796,15 @@ def validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_j
                 if "rule" in data__goodsunlimited_keys:
                     data__goodsunlimited_keys.remove("rule")
                     data__goodsunlimited__rule = data__goodsunlimited["rule"]
-                    validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_json___defs_rule(data__goodsunlimited__rule, custom_formats, (name_prefix or "data") + ".goods_unlimited.rule")
+                    validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_json___defs_rule(data__goodsunlimited__rule, custom_formats, None)
                 if "source" in data__goodsunlimited_keys:
                     data__goodsunlimited_keys.remove("source")
                     data__goodsunlimited__source = data__goodsunlimited["source"]
-                    validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_json___defs_source(data__goodsunlimited__source, custom_formats, (name_prefix or "data") + ".goods_unlimited.source")
+                    validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_json___defs_source(data__goodsunlimited__source, custom_formats, None)
                 if "note" in data__goodsunlimited_keys:
                     data__goodsunlimited_keys.remove("note")
                     data__goodsunlimited__note = data__goodsunlimited["note"]
-                    validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_json___defs_note(data__goodsunlimited__note, custom_formats, (name_prefix or "data") + ".goods_unlimited.note")
+                    validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_json___defs_note(data__goodsunlimited__note, custom_formats, None)
                 if data__goodsunlimited_keys:
                     raise _Invalid
         if "colours" in data_keys:
@@ -845,7 +850,7 @@ def validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_j
                         if "id" in data__colours_item_keys:
                             data__colours_item_keys.remove("id")
                             data__colours_item__id = data__colours_item["id"]
-                            validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_json___defs_id(data__colours_item__id, custom_formats, (name_prefix or "data") + ".colours[{data__colours_x}].id")
+                            validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_json___defs_id(data__colours_item__id, custom_formats, None)
                         if "name" in data__colours_item_keys:
                             data__colours_item_keys.remove("name")
                             data__colours_item__name = data__colours_item["name"]
@@ -868,15 +873,15 @@ def validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_j
                         if "rule" in data__colours_item_keys:
                             data__colours_item_keys.remove("rule")
                             data__colours_item__rule = data__colours_item["rule"]
-                            validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_json___defs_rule(data__colours_item__rule, custom_formats, (name_prefix or "data") + ".colours[{data__colours_x}].rule")
+                            validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_json___defs_rule(data__colours_item__rule, custom_formats, None)
                         if "source" in data__colours_item_keys:
                             data__colours_item_keys.remove("source")
                             data__colours_item__source = data__colours_item["source"]
-                            validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_json___defs_source(data__colours_item__source, custom_formats, (name_prefix or "data") + ".colours[{data__colours_x}].source")
+                            validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_json___defs_source(data__colours_item__source, custom_formats, None)
                         if "note" in data__colours_item_keys:
                             data__colours_item_keys.remove("note")
                             data__colours_item__note = data__colours_item["note"]
-                            validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_json___defs_note(data__colours_item__note, custom_formats, (name_prefix or "data") + ".colours[{data__colours_x}].note")
+                            validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_json___defs_note(data__colours_item__note, custom_formats, None)
                         if data__colours_item_keys:
                             raise _Invalid
         if "colourless_cards" in data_keys:
@@ -922,19 +927,19 @@ def validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_j
                         if "card" in data__colourlesscards_item_keys:
                             data__colourlesscards_item_keys.remove("card")
                             data__colourlesscards_item__card = data__colourlesscards_item["card"]
-                            validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_json___defs_id(data__colourlesscards_item__card, custom_formats, (name_prefix or "data") + ".colourless_cards[{data__colourlesscards_x}].card")
+                            validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_json___defs_id(data__colourlesscards_item__card, custom_formats, None)
                         if "rule" in data__colourlesscards_item_keys:
                             data__colourlesscards_item_keys.remove("rule")
                             data__colourlesscards_item__rule = data__colourlesscards_item["rule"]
-                            validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_json___defs_rule(data__colourlesscards_item__rule, custom_formats, (name_prefix or "data") + ".colourless_cards[{data__colourlesscards_x}].rule")
+                            validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_json___defs_rule(data__colourlesscards_item__rule, custom_formats, None)
                         if "source" in data__colourlesscards_item_keys:
                             data__colourlesscards_item_keys.remove("source")
                             data__colourlesscards_item__source = data__colourlesscards_item["source"]
-                            validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_json___defs_source(data__colourlesscards_item__source, custom_formats, (name_prefix or "data") + ".colourless_cards[{data__colourlesscards_x}].source")
+                            validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_json___defs_source(data__colourlesscards_item__source, custom_formats, None)
                         if "note" in data__colourlesscards_item_keys:
                             data__colourlesscards_item_keys.remove("note")
                             data__colourlesscards_item__note = data__colourlesscards_item["note"]
-                            validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_json___defs_note(data__colourlesscards_item__note, custom_formats, (name_prefix or "data") + ".colourless_cards[{data__colourlesscards_x}].note")
+                            validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_json___defs_note(data__colourlesscards_item__note, custom_formats, None)
                         if data__colourlesscards_item_keys:
                             raise _Invalid
         if "location_kinds" in data_keys:
@@ -980,7 +985,7 @@ def validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_j
                         if "id" in data__locationkinds_item_keys:
                             data__locationkinds_item_keys.remove("id")
                             data__locationkinds_item__id = data__locationkinds_item["id"]
-                            validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_json___defs_id(data__locationkinds_item__id, custom_formats, (name_prefix or "data") + ".location_kinds[{data__locationkinds_x}].id")
+                            validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_json___defs_id(data__locationkinds_item__id, custom_formats, None)
                         if "name" in data__locationkinds_item_keys:
                             data__locationkinds_item_keys.remove("name")
                             data__locationkinds_item__name = data__locationkinds_item["name"]
@@ -1008,15 +1013,15 @@ def validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_j
                         if "rule" in data__locationkinds_item_keys:
                             data__locationkinds_item_keys.remove("rule")
                             data__locationkinds_item__rule = data__locationkinds_item["rule"]
-                            validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_json___defs_rule(data__locationkinds_item__rule, custom_formats, (name_prefix or "data") + ".location_kinds[{data__locationkinds_x}].rule")
+                            validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_json___defs_rule(data__locationkinds_item__rule, custom_formats, None)
                         if "source" in data__locationkinds_item_keys:
                             data__locationkinds_item_keys.remove("source")
                             data__locationkinds_item__source = data__locationkinds_item["source"]
-                            validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_json___defs_source(data__locationkinds_item__source, custom_formats, (name_prefix or "data") + ".location_kinds[{data__locationkinds_x}].source")
+                            validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_json___defs_source(data__locationkinds_item__source, custom_formats, None)
                         if "note" in data__locationkinds_item_keys:
                             data__locationkinds_item_keys.remove("note")
                             data__locationkinds_item__note = data__locationkinds_item["note"]
-                            validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_json___defs_note(data__locationkinds_item__note, custom_formats, (name_prefix or "data") + ".location_kinds[{data__locationkinds_x}].note")
+                            validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_json___defs_note(data__locationkinds_item__note, custom_formats, None)
                         if data__locationkinds_item_keys:
                             raise _Invalid
         if "card_anatomy" in data_keys:
@@ -1062,7 +1067,7 @@ def validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_j
                         if "id" in data__cardanatomy_item_keys:
                             data__cardanatomy_item_keys.remove("id")
                             data__cardanatomy_item__id = data__cardanatomy_item["id"]
-                            validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_json___defs_id(data__cardanatomy_item__id, custom_formats, (name_prefix or "data") + ".card_anatomy[{data__cardanatomy_x}].id")
+                            validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_json___defs_id(data__cardanatomy_item__id, custom_formats, None)
                         if "name" in data__cardanatomy_item_keys:
                             data__cardanatomy_item_keys.remove("name")
                             data__cardanatomy_item__name = data__cardanatomy_item["name"]
@@ -1090,15 +1095,15 @@ def validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_j
                         if "rule" in data__cardanatomy_item_keys:
                             data__cardanatomy_item_keys.remove("rule")
                             data__cardanatomy_item__rule = data__cardanatomy_item["rule"]
-                            validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_json___defs_rule(data__cardanatomy_item__rule, custom_formats, (name_prefix or "data") + ".card_anatomy[{data__cardanatomy_x}].rule")
+                            validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_json___defs_rule(data__cardanatomy_item__rule, custom_formats, None)
                         if "source" in data__cardanatomy_item_keys:
                             data__cardanatomy_item_keys.remove("source")
                             data__cardanatomy_item__source = data__cardanatomy_item["source"]
-                            validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_json___defs_source(data__cardanatomy_item__source, custom_formats, (name_prefix or "data") + ".card_anatomy[{data__cardanatomy_x}].source")
+                            validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_json___defs_source(data__cardanatomy_item__source, custom_formats, None)
                         if "note" in data__cardanatomy_item_keys:
                             data__cardanatomy_item_keys.remove("note")
                             data__cardanatomy_item__note = data__cardanatomy_item["note"]
-                            validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_json___defs_note(data__cardanatomy_item__note, custom_formats, (name_prefix or "data") + ".card_anatomy[{data__cardanatomy_x}].note")
+                            validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_json___defs_note(data__cardanatomy_item__note, custom_formats, None)
                         if data__cardanatomy_item_keys:
                             raise _Invalid
         if "decks" in data_keys:
@@ -1144,7 +1149,7 @@ def validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_j
                         if "id" in data__decks_item_keys:
                             data__decks_item_keys.remove("id")
                             data__decks_item__id = data__decks_item["id"]
-                            validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_json___defs_id(data__decks_item__id, custom_formats, (name_prefix or "data") + ".decks[{data__decks_x}].id")
+                            validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_json___defs_id(data__decks_item__id, custom_formats, None)
                         if "name" in data__decks_item_keys:
                             data__decks_item_keys.remove("name")
                             data__decks_item__name = data__decks_item["name"]
@@ -1183,19 +1188,19 @@ def validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_j
                         if "faction" in data__decks_item_keys:
                             data__decks_item_keys.remove("faction")
                             data__decks_item__faction = data__decks_item["faction"]
-                            validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_json___defs_id(data__decks_item__faction, custom_formats, (name_prefix or "data") + ".decks[{data__decks_x}].faction")
+                            validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_json___defs_id(data__decks_item__faction, custom_formats, None)
                         if "rule" in data__decks_item_keys:
                             data__decks_item_keys.remove("rule")
                             data__decks_item__rule = data__decks_item["rule"]
-                            validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_json___defs_rule(data__decks_item__rule, custom_formats, (name_prefix or "data") + ".decks[{data__decks_x}].rule")
+                            validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_json___defs_rule(data__decks_item__rule, custom_formats, None)
                         if "source" in data__decks_item_keys:
                             data__decks_item_keys.remove("source")
                             data__decks_item__source = data__decks_item["source"]
-                            validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_json___defs_source(data__decks_item__source, custom_formats, (name_prefix or "data") + ".decks[{data__decks_x}].source")
+                            validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_json___defs_source(data__decks_item__source, custom_formats, None)
                         if "note" in data__decks_item_keys:
                             data__decks_item_keys.remove("note")
                             data__decks_item__note = data__decks_item["note"]
-                            validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_json___defs_note(data__decks_item__note, custom_formats, (name_prefix or "data") + ".decks[{data__decks_x}].note")
+                            validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_json___defs_note(data__decks_item__note, custom_formats, None)
                         if data__decks_item_keys:
                             raise _Invalid
         if "card_uses" in data_keys:
@@ -1252,19 +1257,19 @@ def validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_j
                                 if data__carduses__raze__spoilson_len < 1:
                                     raise _Invalid
                                 for data__carduses__raze__spoilson_x, data__carduses__raze__spoilson_item in enumerate(data__carduses__raze__spoilson):
-                                    validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_json___defs_id(data__carduses__raze__spoilson_item, custom_formats, (name_prefix or "data") + ".card_uses.raze.spoils_on[{data__carduses__raze__spoilson_x}]")
+                                    validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_json___defs_id(data__carduses__raze__spoilson_item, custom_formats, None)
                         if "rule" in data__carduses__raze_keys:
                             data__carduses__raze_keys.remove("rule")
                             data__carduses__raze__rule = data__carduses__raze["rule"]
-                            validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_json___defs_rule(data__carduses__raze__rule, custom_formats, (name_prefix or "data") + ".card_uses.raze.rule")
+                            validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_json___defs_rule(data__carduses__raze__rule, custom_formats, None)
                         if "source" in data__carduses__raze_keys:
                             data__carduses__raze_keys.remove("source")
                             data__carduses__raze__source = data__carduses__raze["source"]
-                            validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_json___defs_source(data__carduses__raze__source, custom_formats, (name_prefix or "data") + ".card_uses.raze.source")
+                            validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_json___defs_source(data__carduses__raze__source, custom_formats, None)
                         if "note" in data__carduses__raze_keys:
                             data__carduses__raze_keys.remove("note")
                             data__carduses__raze__note = data__carduses__raze["note"]
-                            validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_json___defs_note(data__carduses__raze__note, custom_formats, (name_prefix or "data") + ".card_uses.raze.note")
+                            validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_json___defs_note(data__carduses__raze__note, custom_formats, None)
                         if data__carduses__raze_keys:
                             raise _Invalid
                 if "deal" in data__carduses_keys:
@@ -1310,19 +1315,19 @@ def validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_j
                                 if data__carduses__deal__dealon_len < 1:
                                     raise _Invalid
                                 for data__carduses__deal__dealon_x, data__carduses__deal__dealon_item in enumerate(data__carduses__deal__dealon):
-                                    validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_json___defs_id(data__carduses__deal__dealon_item, custom_formats, (name_prefix or "data") + ".card_uses.deal.deal_on[{data__carduses__deal__dealon_x}]")
+                                    validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_json___defs_id(data__carduses__deal__dealon_item, custom_formats, None)
                         if "rule" in data__carduses__deal_keys:
                             data__carduses__deal_keys.remove("rule")
                             data__carduses__deal__rule = data__carduses__deal["rule"]
-                            validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_json___defs_rule(data__carduses__deal__rule, custom_formats, (name_prefix or "data") + ".card_uses.deal.rule")
+                            validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_json___defs_rule(data__carduses__deal__rule, custom_formats, None)
                         if "source" in data__carduses__deal_keys:
                             data__carduses__deal_keys.remove("source")
                             data__carduses__deal__source = data__carduses__deal["source"]
-                            validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_json___defs_source(data__carduses__deal__source, custom_formats, (name_prefix or "data") + ".card_uses.deal.source")
+                            validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_json___defs_source(data__carduses__deal__source, custom_formats, None)
                         if "note" in data__carduses__deal_keys:
                             data__carduses__deal_keys.remove("note")
                             data__carduses__deal__note = data__carduses__deal["note"]
-                            validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_json___defs_note(data__carduses__deal__note, custom_formats, (name_prefix or "data") + ".card_uses.deal.note")
+                            validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_json___defs_note(data__carduses__deal__note, custom_formats, None)
                         if data__carduses__deal_keys:
                             raise _Invalid
                 if data__carduses_keys:
@@ -1387,15 +1392,15 @@ def validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_j
                         if "rule" in data__setup_item_keys:
                             data__setup_item_keys.remove("rule")
                             data__setup_item__rule = data__setup_item["rule"]
-                            validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_json___defs_rule(data__setup_item__rule, custom_formats, (name_prefix or "data") + ".setup[{data__setup_x}].rule")
+                            validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_json___defs_rule(data__setup_item__rule, custom_formats, None)
                         if "source" in data__setup_item_keys:
                             data__setup_item_keys.remove("source")
                             data__setup_item__source = data__setup_item["source"]
-                            validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_json___defs_source(data__setup_item__source, custom_formats, (name_prefix or "data") + ".setup[{data__setup_x}].source")
+                            validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_json___defs_source(data__setup_item__source, custom_formats, None)
                         if "note" in data__setup_item_keys:
                             data__setup_item_keys.remove("note")
                             data__setup_item__note = data__setup_item["note"]
-                            validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_json___defs_note(data__setup_item__note, custom_formats, (name_prefix or "data") + ".setup[{data__setup_x}].note")
+                            validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_json___defs_note(data__setup_item__note, custom_formats, None)
                         if data__setup_item_keys:
                             raise _Invalid
         if "starting_hand" in data_keys:
@@ -1449,15 +1454,15 @@ def validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_j
                 if "rule" in data__startinghand_keys:
                     data__startinghand_keys.remove("rule")
                     data__startinghand__rule = data__startinghand["rule"]
-                    validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_json___defs_rule(data__startinghand__rule, custom_formats, (name_prefix or "data") + ".starting_hand.rule")
+                    validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_json___defs_rule(data__startinghand__rule, custom_formats, None)
                 if "source" in data__startinghand_keys:
                     data__startinghand_keys.remove("source")
                     data__startinghand__source = data__startinghand["source"]
-                    validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_json___defs_source(data__startinghand__source, custom_formats, (name_prefix or "data") + ".starting_hand.source")
+                    validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_json___defs_source(data__startinghand__source, custom_formats, None)
                 if "note" in data__startinghand_keys:
                     data__startinghand_keys.remove("note")
                     data__startinghand__note = data__startinghand["note"]
-                    validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_json___defs_note(data__startinghand__note, custom_formats, (name_prefix or "data") + ".starting_hand.note")
+                    validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_json___defs_note(data__startinghand__note, custom_formats, None)
                 if data__startinghand_keys:
                     raise _Invalid
         if "first_game" in data_keys:
@@ -1503,7 +1508,7 @@ def validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_j
                         if data__firstgame__factions_len < 1:
                             raise _Invalid
                         for data__firstgame__factions_x, data__firstgame__factions_item in enumerate(data__firstgame__factions):
-                            validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_json___defs_id(data__firstgame__factions_item, custom_formats, (name_prefix or "data") + ".first_game.factions[{data__firstgame__factions_x}]")
+                            validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_json___defs_id(data__firstgame__factions_item, custom_formats, None)
                 if "players" in data__firstgame_keys:
                     data__firstgame_keys.remove("players")
                     data__firstgame__players = data__firstgame["players"]
@@ -1515,15 +1520,15 @@ def validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_j
                 if "rule" in data__firstgame_keys:
                     data__firstgame_keys.remove("rule")
                     data__firstgame__rule = data__firstgame["rule"]
-                    validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_json___defs_rule(data__firstgame__rule, custom_formats, (name_prefix or "data") + ".first_game.rule")
+                    validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_json___defs_rule(data__firstgame__rule, custom_formats, None)
                 if "source" in data__firstgame_keys:
                     data__firstgame_keys.remove("source")
                     data__firstgame__source = data__firstgame["source"]
-                    validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_json___defs_source(data__firstgame__source, custom_formats, (name_prefix or "data") + ".first_game.source")
+                    validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_json___defs_source(data__firstgame__source, custom_formats, None)
                 if "note" in data__firstgame_keys:
                     data__firstgame_keys.remove("note")
                     data__firstgame__note = data__firstgame["note"]
-                    validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_json___defs_note(data__firstgame__note, custom_formats, (name_prefix or "data") + ".first_game.note")
+                    validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_json___defs_note(data__firstgame__note, custom_formats, None)
                 if data__firstgame_keys:
                     raise _Invalid
         if "rounds" in data_keys:
@@ -1569,15 +1574,15 @@ def validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_j
                 if "rule" in data__rounds_keys:
                     data__rounds_keys.remove("rule")
                     data__rounds__rule = data__rounds["rule"]
-                    validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_json___defs_rule(data__rounds__rule, custom_formats, (name_prefix or "data") + ".rounds.rule")
+                    validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_json___defs_rule(data__rounds__rule, custom_formats, None)
                 if "source" in data__rounds_keys:
                     data__rounds_keys.remove("source")
                     data__rounds__source = data__rounds["source"]
-                    validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_json___defs_source(data__rounds__source, custom_formats, (name_prefix or "data") + ".rounds.source")
+                    validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_json___defs_source(data__rounds__source, custom_formats, None)
                 if "note" in data__rounds_keys:
                     data__rounds_keys.remove("note")
                     data__rounds__note = data__rounds["note"]
-                    validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_json___defs_note(data__rounds__note, custom_formats, (name_prefix or "data") + ".rounds.note")
+                    validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_json___defs_note(data__rounds__note, custom_formats, None)
                 if data__rounds_keys:
                     raise _Invalid
         if "phases" in data_keys:
@@ -1623,7 +1628,7 @@ def validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_j
                         if "id" in data__phases_item_keys:
                             data__phases_item_keys.remove("id")
                             data__phases_item__id = data__phases_item["id"]
-                            validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_json___defs_id(data__phases_item__id, custom_formats, (name_prefix or "data") + ".phases[{data__phases_x}].id")
+                            validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_json___defs_id(data__phases_item__id, custom_formats, None)
                         if "name" in data__phases_item_keys:
                             data__phases_item_keys.remove("name")
                             data__phases_item__name = data__phases_item["name"]
@@ -1783,33 +1788,33 @@ def validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_j
                                         if "rule" in data__phases_item__steps_item_keys:
                                             data__phases_item__steps_item_keys.remove("rule")
                                             data__phases_item__steps_item__rule = data__phases_item__steps_item["rule"]
-                                            validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_json___defs_rule(data__phases_item__steps_item__rule, custom_formats, (name_prefix or "data") + ".phases[{data__phases_x}].steps[{data__phases_item__steps_x}].rule")
+                                            validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_json___defs_rule(data__phases_item__steps_item__rule, custom_formats, None)
                                         if "source" in data__phases_item__steps_item_keys:
                                             data__phases_item__steps_item_keys.remove("source")
                                             data__phases_item__steps_item__source = data__phases_item__steps_item["source"]
-                                            validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_json___defs_source(data__phases_item__steps_item__source, custom_formats, (name_prefix or "data") + ".phases[{data__phases_x}].steps[{data__phases_item__steps_x}].source")
+                                            validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_json___defs_source(data__phases_item__steps_item__source, custom_formats, None)
                                         if "note" in data__phases_item__steps_item_keys:
                                             data__phases_item__steps_item_keys.remove("note")
                                             data__phases_item__steps_item__note = data__phases_item__steps_item["note"]
-                                            validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_json___defs_note(data__phases_item__steps_item__note, custom_formats, (name_prefix or "data") + ".phases[{data__phases_x}].steps[{data__phases_item__steps_x}].note")
+                                            validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_json___defs_note(data__phases_item__steps_item__note, custom_formats, None)
                                         if data__phases_item__steps_item_keys:
                                             raise _Invalid
                         if "disagreements" in data__phases_item_keys:
                             data__phases_item_keys.remove("disagreements")
                             data__phases_item__disagreements = data__phases_item["disagreements"]
-                            validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_json___defs_disagreements(data__phases_item__disagreements, custom_formats, (name_prefix or "data") + ".phases[{data__phases_x}].disagreements")
+                            validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_json___defs_disagreements(data__phases_item__disagreements, custom_formats, None)
                         if "rule" in data__phases_item_keys:
                             data__phases_item_keys.remove("rule")
                             data__phases_item__rule = data__phases_item["rule"]
-                            validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_json___defs_rule(data__phases_item__rule, custom_formats, (name_prefix or "data") + ".phases[{data__phases_x}].rule")
+                            validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_json___defs_rule(data__phases_item__rule, custom_formats, None)
                         if "source" in data__phases_item_keys:
                             data__phases_item_keys.remove("source")
                             data__phases_item__source = data__phases_item["source"]
-                            validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_json___defs_source(data__phases_item__source, custom_formats, (name_prefix or "data") + ".phases[{data__phases_x}].source")
+                            validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_json___defs_source(data__phases_item__source, custom_formats, None)
                         if "note" in data__phases_item_keys:
                             data__phases_item_keys.remove("note")
                             data__phases_item__note = data__phases_item["note"]
-                            validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_json___defs_note(data__phases_item__note, custom_formats, (name_prefix or "data") + ".phases[{data__phases_x}].note")
+                            validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_json___defs_note(data__phases_item__note, custom_formats, None)
                         if data__phases_item_keys:
                             raise _Invalid
         if "actions" in data_keys:
@@ -1855,7 +1860,7 @@ def validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_j
                         if "id" in data__actions_item_keys:
                             data__actions_item_keys.remove("id")
                             data__actions_item__id = data__actions_item["id"]
-                            validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_json___defs_id(data__actions_item__id, custom_formats, (name_prefix or "data") + ".actions[{data__actions_x}].id")
+                            validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_json___defs_id(data__actions_item__id, custom_formats, None)
                         if "name" in data__actions_item_keys:
                             data__actions_item_keys.remove("name")
                             data__actions_item__name = data__actions_item["name"]
@@ -1960,7 +1965,7 @@ def validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_j
                             if data__actions_item__givesoneof_is_list:
                                 data__actions_item__givesoneof_len = len(data__actions_item__givesoneof)
                                 for data__actions_item__givesoneof_x, data__actions_item__givesoneof_item in enumerate(data__actions_item__givesoneof):
-                                    validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_json___defs_id(data__actions_item__givesoneof_item, custom_formats, (name_prefix or "data") + ".actions[{data__actions_x}].gives_one_of[{data__actions_item__givesoneof_x}]")
+                                    validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_json___defs_id(data__actions_item__givesoneof_item, custom_formats, None)
                         if "repeatable_in_one_action" in data__actions_item_keys:
                             data__actions_item_keys.remove("repeatable_in_one_action")
                             data__actions_item__repeatableinoneaction = data__actions_item["repeatable_in_one_action"]
@@ -1976,8 +1981,7 @@ def validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_j
                                 data__actions_item__raisedby_len = len(data__actions_item__raisedby)
                                 if data__actions_item__raisedby_len < 1:
                                     raise _Invalid
-                                def fn(var): return frozenset(dict((k, fn(v)) for k, v in var.items()).items()) if hasattr(var, "items") else tuple(fn(v) for v in var) if isinstance(var, (dict, list)) else (bool, var) if isinstance(var, bool) else var
-                                if data__actions_item__raisedby_len > len(set(fn(data__actions_item__raisedby_x) for data__actions_item__raisedby_x in data__actions_item__raisedby)):
+                                if data__actions_item__raisedby_len > _distinct(data__actions_item__raisedby):
                                     raise _Invalid
                                 for data__actions_item__raisedby_x, data__actions_item__raisedby_item in enumerate(data__actions_item__raisedby):
                                     if not (isinstance(data__actions_item__raisedby_item, str) and data__actions_item__raisedby_item == 'defence' or isinstance(data__actions_item__raisedby_item, str) and data__actions_item__raisedby_item == 'samurai'):
@@ -2003,19 +2007,19 @@ def validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_j
                         if "disagreements" in data__actions_item_keys:
                             data__actions_item_keys.remove("disagreements")
                             data__actions_item__disagreements = data__actions_item["disagreements"]
-                            validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_json___defs_disagreements(data__actions_item__disagreements, custom_formats, (name_prefix or "data") + ".actions[{data__actions_x}].disagreements")
+                            validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_json___defs_disagreements(data__actions_item__disagreements, custom_formats, None)
                         if "rule" in data__actions_item_keys:
                             data__actions_item_keys.remove("rule")
                             data__actions_item__rule = data__actions_item["rule"]
-                            validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_json___defs_rule(data__actions_item__rule, custom_formats, (name_prefix or "data") + ".actions[{data__actions_x}].rule")
+                            validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_json___defs_rule(data__actions_item__rule, custom_formats, None)
                         if "source" in data__actions_item_keys:
                             data__actions_item_keys.remove("source")
                             data__actions_item__source = data__actions_item["source"]
-                            validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_json___defs_source(data__actions_item__source, custom_formats, (name_prefix or "data") + ".actions[{data__actions_x}].source")
+                            validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_json___defs_source(data__actions_item__source, custom_formats, None)
                         if "note" in data__actions_item_keys:
                             data__actions_item_keys.remove("note")
                             data__actions_item__note = data__actions_item["note"]
-                            validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_json___defs_note(data__actions_item__note, custom_formats, (name_prefix or "data") + ".actions[{data__actions_x}].note")
+                            validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_json___defs_note(data__actions_item__note, custom_formats, None)
                         if data__actions_item_keys:
                             raise _Invalid
         if "defence" in data_keys:
@@ -2084,15 +2088,15 @@ def validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_j
                 if "rule" in data__defence_keys:
                     data__defence_keys.remove("rule")
                     data__defence__rule = data__defence["rule"]
-                    validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_json___defs_rule(data__defence__rule, custom_formats, (name_prefix or "data") + ".defence.rule")
+                    validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_json___defs_rule(data__defence__rule, custom_formats, None)
                 if "source" in data__defence_keys:
                     data__defence_keys.remove("source")
                     data__defence__source = data__defence["source"]
-                    validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_json___defs_source(data__defence__source, custom_formats, (name_prefix or "data") + ".defence.source")
+                    validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_json___defs_source(data__defence__source, custom_formats, None)
                 if "note" in data__defence_keys:
                     data__defence_keys.remove("note")
                     data__defence__note = data__defence["note"]
-                    validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_json___defs_note(data__defence__note, custom_formats, (name_prefix or "data") + ".defence.note")
+                    validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_json___defs_note(data__defence__note, custom_formats, None)
                 if data__defence_keys:
                     raise _Invalid
         if "foundation" in data_keys:
@@ -2136,7 +2140,7 @@ def validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_j
                     if data__foundation__ownergains_is_list:
                         data__foundation__ownergains_len = len(data__foundation__ownergains)
                         for data__foundation__ownergains_x, data__foundation__ownergains_item in enumerate(data__foundation__ownergains):
-                            validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_json___defs_id(data__foundation__ownergains_item, custom_formats, (name_prefix or "data") + ".foundation.owner_gains[{data__foundation__ownergains_x}]")
+                            validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_json___defs_id(data__foundation__ownergains_item, custom_formats, None)
                 if "use" in data__foundation_keys:
                     data__foundation_keys.remove("use")
                     data__foundation__use = data__foundation["use"]
@@ -2149,15 +2153,15 @@ def validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_j
                 if "rule" in data__foundation_keys:
                     data__foundation_keys.remove("rule")
                     data__foundation__rule = data__foundation["rule"]
-                    validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_json___defs_rule(data__foundation__rule, custom_formats, (name_prefix or "data") + ".foundation.rule")
+                    validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_json___defs_rule(data__foundation__rule, custom_formats, None)
                 if "source" in data__foundation_keys:
                     data__foundation_keys.remove("source")
                     data__foundation__source = data__foundation["source"]
-                    validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_json___defs_source(data__foundation__source, custom_formats, (name_prefix or "data") + ".foundation.source")
+                    validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_json___defs_source(data__foundation__source, custom_formats, None)
                 if "note" in data__foundation_keys:
                     data__foundation_keys.remove("note")
                     data__foundation__note = data__foundation["note"]
-                    validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_json___defs_note(data__foundation__note, custom_formats, (name_prefix or "data") + ".foundation.note")
+                    validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_json___defs_note(data__foundation__note, custom_formats, None)
                 if data__foundation_keys:
                     raise _Invalid
         if "general_rules" in data_keys:
@@ -2203,7 +2207,7 @@ def validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_j
                         if "id" in data__generalrules_item_keys:
                             data__generalrules_item_keys.remove("id")
                             data__generalrules_item__id = data__generalrules_item["id"]
-                            validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_json___defs_id(data__generalrules_item__id, custom_formats, (name_prefix or "data") + ".general_rules[{data__generalrules_x}].id")
+                            validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_json___defs_id(data__generalrules_item__id, custom_formats, None)
                         if "text" in data__generalrules_item_keys:
                             data__generalrules_item_keys.remove("text")
                             data__generalrules_item__text = data__generalrules_item["text"]
@@ -2216,15 +2220,15 @@ def validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_j
                         if "rule" in data__generalrules_item_keys:
                             data__generalrules_item_keys.remove("rule")
                             data__generalrules_item__rule = data__generalrules_item["rule"]
-                            validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_json___defs_rule(data__generalrules_item__rule, custom_formats, (name_prefix or "data") + ".general_rules[{data__generalrules_x}].rule")
+                            validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_json___defs_rule(data__generalrules_item__rule, custom_formats, None)
                         if "source" in data__generalrules_item_keys:
                             data__generalrules_item_keys.remove("source")
                             data__generalrules_item__source = data__generalrules_item["source"]
-                            validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_json___defs_source(data__generalrules_item__source, custom_formats, (name_prefix or "data") + ".general_rules[{data__generalrules_x}].source")
+                            validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_json___defs_source(data__generalrules_item__source, custom_formats, None)
                         if "note" in data__generalrules_item_keys:
                             data__generalrules_item_keys.remove("note")
                             data__generalrules_item__note = data__generalrules_item["note"]
-                            validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_json___defs_note(data__generalrules_item__note, custom_formats, (name_prefix or "data") + ".general_rules[{data__generalrules_x}].note")
+                            validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_json___defs_note(data__generalrules_item__note, custom_formats, None)
                         if data__generalrules_item_keys:
                             raise _Invalid
         if "scoring" in data_keys:
@@ -2318,7 +2322,7 @@ def validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_j
                                 if "id" in data__scoring__tiebreaks_item_keys:
                                     data__scoring__tiebreaks_item_keys.remove("id")
                                     data__scoring__tiebreaks_item__id = data__scoring__tiebreaks_item["id"]
-                                    validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_json___defs_id(data__scoring__tiebreaks_item__id, custom_formats, (name_prefix or "data") + ".scoring.tie_breaks[{data__scoring__tiebreaks_x}].id")
+                                    validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_json___defs_id(data__scoring__tiebreaks_item__id, custom_formats, None)
                                 if "text" in data__scoring__tiebreaks_item_keys:
                                     data__scoring__tiebreaks_item_keys.remove("text")
                                     data__scoring__tiebreaks_item__text = data__scoring__tiebreaks_item["text"]
@@ -2331,29 +2335,29 @@ def validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_j
                                 if "rule" in data__scoring__tiebreaks_item_keys:
                                     data__scoring__tiebreaks_item_keys.remove("rule")
                                     data__scoring__tiebreaks_item__rule = data__scoring__tiebreaks_item["rule"]
-                                    validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_json___defs_rule(data__scoring__tiebreaks_item__rule, custom_formats, (name_prefix or "data") + ".scoring.tie_breaks[{data__scoring__tiebreaks_x}].rule")
+                                    validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_json___defs_rule(data__scoring__tiebreaks_item__rule, custom_formats, None)
                                 if "source" in data__scoring__tiebreaks_item_keys:
                                     data__scoring__tiebreaks_item_keys.remove("source")
                                     data__scoring__tiebreaks_item__source = data__scoring__tiebreaks_item["source"]
-                                    validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_json___defs_source(data__scoring__tiebreaks_item__source, custom_formats, (name_prefix or "data") + ".scoring.tie_breaks[{data__scoring__tiebreaks_x}].source")
+                                    validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_json___defs_source(data__scoring__tiebreaks_item__source, custom_formats, None)
                                 if "note" in data__scoring__tiebreaks_item_keys:
                                     data__scoring__tiebreaks_item_keys.remove("note")
                                     data__scoring__tiebreaks_item__note = data__scoring__tiebreaks_item["note"]
-                                    validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_json___defs_note(data__scoring__tiebreaks_item__note, custom_formats, (name_prefix or "data") + ".scoring.tie_breaks[{data__scoring__tiebreaks_x}].note")
+                                    validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_json___defs_note(data__scoring__tiebreaks_item__note, custom_formats, None)
                                 if data__scoring__tiebreaks_item_keys:
                                     raise _Invalid
                 if "rule" in data__scoring_keys:
                     data__scoring_keys.remove("rule")
                     data__scoring__rule = data__scoring["rule"]
-                    validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_json___defs_rule(data__scoring__rule, custom_formats, (name_prefix or "data") + ".scoring.rule")
+                    validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_json___defs_rule(data__scoring__rule, custom_formats, None)
                 if "source" in data__scoring_keys:
                     data__scoring_keys.remove("source")
                     data__scoring__source = data__scoring["source"]
-                    validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_json___defs_source(data__scoring__source, custom_formats, (name_prefix or "data") + ".scoring.source")
+                    validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_json___defs_source(data__scoring__source, custom_formats, None)
                 if "note" in data__scoring_keys:
                     data__scoring_keys.remove("note")
                     data__scoring__note = data__scoring["note"]
-                    validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_json___defs_note(data__scoring__note, custom_formats, (name_prefix or "data") + ".scoring.note")
+                    validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_json___defs_note(data__scoring__note, custom_formats, None)
                 if data__scoring_keys:
                     raise _Invalid
         if "solo" in data_keys:
@@ -2437,15 +2441,15 @@ def validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_j
                         if "rule" in data__solo__virtualplayer_keys:
                             data__solo__virtualplayer_keys.remove("rule")
                             data__solo__virtualplayer__rule = data__solo__virtualplayer["rule"]
-                            validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_json___defs_rule(data__solo__virtualplayer__rule, custom_formats, (name_prefix or "data") + ".solo.virtual_player.rule")
+                            validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_json___defs_rule(data__solo__virtualplayer__rule, custom_formats, None)
                         if "source" in data__solo__virtualplayer_keys:
                             data__solo__virtualplayer_keys.remove("source")
                             data__solo__virtualplayer__source = data__solo__virtualplayer["source"]
-                            validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_json___defs_source(data__solo__virtualplayer__source, custom_formats, (name_prefix or "data") + ".solo.virtual_player.source")
+                            validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_json___defs_source(data__solo__virtualplayer__source, custom_formats, None)
                         if "note" in data__solo__virtualplayer_keys:
                             data__solo__virtualplayer_keys.remove("note")
                             data__solo__virtualplayer__note = data__solo__virtualplayer["note"]
-                            validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_json___defs_note(data__solo__virtualplayer__note, custom_formats, (name_prefix or "data") + ".solo.virtual_player.note")
+                            validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_json___defs_note(data__solo__virtualplayer__note, custom_formats, None)
                         if data__solo__virtualplayer_keys:
                             raise _Invalid
                 if "attack_cards" in data__solo_keys:
@@ -2506,12 +2510,12 @@ def validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_j
                                             if data__solo__attackcards__targets_item_is_list:
                                                 data__solo__attackcards__targets_item_len = len(data__solo__attackcards__targets_item)
                                                 for data__solo__attackcards__targets_item_x, data__solo__attackcards__targets_item_item in enumerate(data__solo__attackcards__targets_item):
-                                                    validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_json___defs_id(data__solo__attackcards__targets_item_item, custom_formats, (name_prefix or "data") + ".solo.attack_cards.targets[{data__solo__attackcards__targets_x}][{data__solo__attackcards__targets_item_x}]")
+                                                    validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_json___defs_id(data__solo__attackcards__targets_item_item, custom_formats, None)
                                     data__solo__attackcards__targets_one_of_count30 += 1
                                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
                             if data__solo__attackcards__targets_one_of_count30 < 2:
                                 try:
-                                    validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_json___defs_unknown(data__solo__attackcards__targets, custom_formats, (name_prefix or "data") + ".solo.attack_cards.targets")
+                                    validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_json___defs_unknown(data__solo__attackcards__targets, custom_formats, None)
                                     data__solo__attackcards__targets_one_of_count30 += 1
                                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
                             if data__solo__attackcards__targets_one_of_count30 != 1:
@@ -2519,15 +2523,15 @@ def validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_j
                         if "rule" in data__solo__attackcards_keys:
                             data__solo__attackcards_keys.remove("rule")
                             data__solo__attackcards__rule = data__solo__attackcards["rule"]
-                            validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_json___defs_rule(data__solo__attackcards__rule, custom_formats, (name_prefix or "data") + ".solo.attack_cards.rule")
+                            validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_json___defs_rule(data__solo__attackcards__rule, custom_formats, None)
                         if "source" in data__solo__attackcards_keys:
                             data__solo__attackcards_keys.remove("source")
                             data__solo__attackcards__source = data__solo__attackcards["source"]
-                            validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_json___defs_source(data__solo__attackcards__source, custom_formats, (name_prefix or "data") + ".solo.attack_cards.source")
+                            validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_json___defs_source(data__solo__attackcards__source, custom_formats, None)
                         if "note" in data__solo__attackcards_keys:
                             data__solo__attackcards_keys.remove("note")
                             data__solo__attackcards__note = data__solo__attackcards["note"]
-                            validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_json___defs_note(data__solo__attackcards__note, custom_formats, (name_prefix or "data") + ".solo.attack_cards.note")
+                            validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_json___defs_note(data__solo__attackcards__note, custom_formats, None)
                         if data__solo__attackcards_keys:
                             raise _Invalid
                 if "setup" in data__solo_keys:
@@ -2590,15 +2594,15 @@ def validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_j
                                 if "rule" in data__solo__setup_item_keys:
                                     data__solo__setup_item_keys.remove("rule")
                                     data__solo__setup_item__rule = data__solo__setup_item["rule"]
-                                    validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_json___defs_rule(data__solo__setup_item__rule, custom_formats, (name_prefix or "data") + ".solo.setup[{data__solo__setup_x}].rule")
+                                    validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_json___defs_rule(data__solo__setup_item__rule, custom_formats, None)
                                 if "source" in data__solo__setup_item_keys:
                                     data__solo__setup_item_keys.remove("source")
                                     data__solo__setup_item__source = data__solo__setup_item["source"]
-                                    validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_json___defs_source(data__solo__setup_item__source, custom_formats, (name_prefix or "data") + ".solo.setup[{data__solo__setup_x}].source")
+                                    validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_json___defs_source(data__solo__setup_item__source, custom_formats, None)
                                 if "note" in data__solo__setup_item_keys:
                                     data__solo__setup_item_keys.remove("note")
                                     data__solo__setup_item__note = data__solo__setup_item["note"]
-                                    validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_json___defs_note(data__solo__setup_item__note, custom_formats, (name_prefix or "data") + ".solo.setup[{data__solo__setup_x}].note")
+                                    validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_json___defs_note(data__solo__setup_item__note, custom_formats, None)
                                 if data__solo__setup_item_keys:
                                     raise _Invalid
                 if "phases" in data__solo_keys:
@@ -2612,7 +2616,7 @@ def validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_j
                         if data__solo__phases_len < 1:
                             raise _Invalid
                         for data__solo__phases_x, data__solo__phases_item in enumerate(data__solo__phases):
-                            validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_json___defs_id(data__solo__phases_item, custom_formats, (name_prefix or "data") + ".solo.phases[{data__solo__phases_x}]")
+                            validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_json___defs_id(data__solo__phases_item, custom_formats, None)
                 if "lookout_steps" in data__solo_keys:
                     data__solo_keys.remove("lookout_steps")
                     data__solo__lookoutsteps = data__solo["lookout_steps"]
@@ -2673,15 +2677,15 @@ def validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_j
                                 if "rule" in data__solo__lookoutsteps_item_keys:
                                     data__solo__lookoutsteps_item_keys.remove("rule")
                                     data__solo__lookoutsteps_item__rule = data__solo__lookoutsteps_item["rule"]
-                                    validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_json___defs_rule(data__solo__lookoutsteps_item__rule, custom_formats, (name_prefix or "data") + ".solo.lookout_steps[{data__solo__lookoutsteps_x}].rule")
+                                    validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_json___defs_rule(data__solo__lookoutsteps_item__rule, custom_formats, None)
                                 if "source" in data__solo__lookoutsteps_item_keys:
                                     data__solo__lookoutsteps_item_keys.remove("source")
                                     data__solo__lookoutsteps_item__source = data__solo__lookoutsteps_item["source"]
-                                    validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_json___defs_source(data__solo__lookoutsteps_item__source, custom_formats, (name_prefix or "data") + ".solo.lookout_steps[{data__solo__lookoutsteps_x}].source")
+                                    validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_json___defs_source(data__solo__lookoutsteps_item__source, custom_formats, None)
                                 if "note" in data__solo__lookoutsteps_item_keys:
                                     data__solo__lookoutsteps_item_keys.remove("note")
                                     data__solo__lookoutsteps_item__note = data__solo__lookoutsteps_item["note"]
-                                    validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_json___defs_note(data__solo__lookoutsteps_item__note, custom_formats, (name_prefix or "data") + ".solo.lookout_steps[{data__solo__lookoutsteps_x}].note")
+                                    validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_json___defs_note(data__solo__lookoutsteps_item__note, custom_formats, None)
                                 if data__solo__lookoutsteps_item_keys:
                                     raise _Invalid
                 if "attacks_per_round" in data__solo_keys:
@@ -2743,7 +2747,7 @@ def validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_j
                                 if data__solo__attackpriority__bykind_len < 1:
                                     raise _Invalid
                                 for data__solo__attackpriority__bykind_x, data__solo__attackpriority__bykind_item in enumerate(data__solo__attackpriority__bykind):
-                                    validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_json___defs_id(data__solo__attackpriority__bykind_item, custom_formats, (name_prefix or "data") + ".solo.attack_priority.by_kind[{data__solo__attackpriority__bykind_x}]")
+                                    validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_json___defs_id(data__solo__attackpriority__bykind_item, custom_formats, None)
                         if "then" in data__solo__attackpriority_keys:
                             data__solo__attackpriority_keys.remove("then")
                             data__solo__attackpriority__then = data__solo__attackpriority["then"]
@@ -2760,15 +2764,15 @@ def validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_j
                         if "rule" in data__solo__attackpriority_keys:
                             data__solo__attackpriority_keys.remove("rule")
                             data__solo__attackpriority__rule = data__solo__attackpriority["rule"]
-                            validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_json___defs_rule(data__solo__attackpriority__rule, custom_formats, (name_prefix or "data") + ".solo.attack_priority.rule")
+                            validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_json___defs_rule(data__solo__attackpriority__rule, custom_formats, None)
                         if "source" in data__solo__attackpriority_keys:
                             data__solo__attackpriority_keys.remove("source")
                             data__solo__attackpriority__source = data__solo__attackpriority["source"]
-                            validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_json___defs_source(data__solo__attackpriority__source, custom_formats, (name_prefix or "data") + ".solo.attack_priority.source")
+                            validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_json___defs_source(data__solo__attackpriority__source, custom_formats, None)
                         if "note" in data__solo__attackpriority_keys:
                             data__solo__attackpriority_keys.remove("note")
                             data__solo__attackpriority__note = data__solo__attackpriority["note"]
-                            validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_json___defs_note(data__solo__attackpriority__note, custom_formats, (name_prefix or "data") + ".solo.attack_priority.note")
+                            validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_json___defs_note(data__solo__attackpriority__note, custom_formats, None)
                         if data__solo__attackpriority_keys:
                             raise _Invalid
                 if "japanese_target_order" in data__solo_keys:
@@ -2812,19 +2816,19 @@ def validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_j
                             if data__solo__japanesetargetorder__order_is_list:
                                 data__solo__japanesetargetorder__order_len = len(data__solo__japanesetargetorder__order)
                                 for data__solo__japanesetargetorder__order_x, data__solo__japanesetargetorder__order_item in enumerate(data__solo__japanesetargetorder__order):
-                                    validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_json___defs_id(data__solo__japanesetargetorder__order_item, custom_formats, (name_prefix or "data") + ".solo.japanese_target_order.order[{data__solo__japanesetargetorder__order_x}]")
+                                    validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_json___defs_id(data__solo__japanesetargetorder__order_item, custom_formats, None)
                         if "rule" in data__solo__japanesetargetorder_keys:
                             data__solo__japanesetargetorder_keys.remove("rule")
                             data__solo__japanesetargetorder__rule = data__solo__japanesetargetorder["rule"]
-                            validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_json___defs_rule(data__solo__japanesetargetorder__rule, custom_formats, (name_prefix or "data") + ".solo.japanese_target_order.rule")
+                            validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_json___defs_rule(data__solo__japanesetargetorder__rule, custom_formats, None)
                         if "source" in data__solo__japanesetargetorder_keys:
                             data__solo__japanesetargetorder_keys.remove("source")
                             data__solo__japanesetargetorder__source = data__solo__japanesetargetorder["source"]
-                            validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_json___defs_source(data__solo__japanesetargetorder__source, custom_formats, (name_prefix or "data") + ".solo.japanese_target_order.source")
+                            validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_json___defs_source(data__solo__japanesetargetorder__source, custom_formats, None)
                         if "note" in data__solo__japanesetargetorder_keys:
                             data__solo__japanesetargetorder_keys.remove("note")
                             data__solo__japanesetargetorder__note = data__solo__japanesetargetorder["note"]
-                            validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_json___defs_note(data__solo__japanesetargetorder__note, custom_formats, (name_prefix or "data") + ".solo.japanese_target_order.note")
+                            validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_json___defs_note(data__solo__japanesetargetorder__note, custom_formats, None)
                         if data__solo__japanesetargetorder_keys:
                             raise _Invalid
                 if "defence_protects" in data__solo_keys:
@@ -2877,19 +2881,19 @@ def validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_j
                         if "disagreements" in data__solo__winning_keys:
                             data__solo__winning_keys.remove("disagreements")
                             data__solo__winning__disagreements = data__solo__winning["disagreements"]
-                            validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_json___defs_disagreements(data__solo__winning__disagreements, custom_formats, (name_prefix or "data") + ".solo.winning.disagreements")
+                            validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_json___defs_disagreements(data__solo__winning__disagreements, custom_formats, None)
                         if "rule" in data__solo__winning_keys:
                             data__solo__winning_keys.remove("rule")
                             data__solo__winning__rule = data__solo__winning["rule"]
-                            validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_json___defs_rule(data__solo__winning__rule, custom_formats, (name_prefix or "data") + ".solo.winning.rule")
+                            validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_json___defs_rule(data__solo__winning__rule, custom_formats, None)
                         if "source" in data__solo__winning_keys:
                             data__solo__winning_keys.remove("source")
                             data__solo__winning__source = data__solo__winning["source"]
-                            validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_json___defs_source(data__solo__winning__source, custom_formats, (name_prefix or "data") + ".solo.winning.source")
+                            validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_json___defs_source(data__solo__winning__source, custom_formats, None)
                         if "note" in data__solo__winning_keys:
                             data__solo__winning_keys.remove("note")
                             data__solo__winning__note = data__solo__winning["note"]
-                            validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_json___defs_note(data__solo__winning__note, custom_formats, (name_prefix or "data") + ".solo.winning.note")
+                            validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_json___defs_note(data__solo__winning__note, custom_formats, None)
                         if data__solo__winning_keys:
                             raise _Invalid
                 if "achievements" in data__solo_keys:
@@ -2967,7 +2971,7 @@ def validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_j
                                         if "id" in data__solo__achievements__levels_item_keys:
                                             data__solo__achievements__levels_item_keys.remove("id")
                                             data__solo__achievements__levels_item__id = data__solo__achievements__levels_item["id"]
-                                            validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_json___defs_id(data__solo__achievements__levels_item__id, custom_formats, (name_prefix or "data") + ".solo.achievements.levels[{data__solo__achievements__levels_x}].id")
+                                            validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_json___defs_id(data__solo__achievements__levels_item__id, custom_formats, None)
                                         if "name" in data__solo__achievements__levels_item_keys:
                                             data__solo__achievements__levels_item_keys.remove("name")
                                             data__solo__achievements__levels_item__name = data__solo__achievements__levels_item["name"]
@@ -3008,29 +3012,29 @@ def validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_j
                         if "rule" in data__solo__achievements_keys:
                             data__solo__achievements_keys.remove("rule")
                             data__solo__achievements__rule = data__solo__achievements["rule"]
-                            validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_json___defs_rule(data__solo__achievements__rule, custom_formats, (name_prefix or "data") + ".solo.achievements.rule")
+                            validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_json___defs_rule(data__solo__achievements__rule, custom_formats, None)
                         if "source" in data__solo__achievements_keys:
                             data__solo__achievements_keys.remove("source")
                             data__solo__achievements__source = data__solo__achievements["source"]
-                            validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_json___defs_source(data__solo__achievements__source, custom_formats, (name_prefix or "data") + ".solo.achievements.source")
+                            validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_json___defs_source(data__solo__achievements__source, custom_formats, None)
                         if "note" in data__solo__achievements_keys:
                             data__solo__achievements_keys.remove("note")
                             data__solo__achievements__note = data__solo__achievements["note"]
-                            validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_json___defs_note(data__solo__achievements__note, custom_formats, (name_prefix or "data") + ".solo.achievements.note")
+                            validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_json___defs_note(data__solo__achievements__note, custom_formats, None)
                         if data__solo__achievements_keys:
                             raise _Invalid
                 if "rule" in data__solo_keys:
                     data__solo_keys.remove("rule")
                     data__solo__rule = data__solo["rule"]
-                    validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_json___defs_rule(data__solo__rule, custom_formats, (name_prefix or "data") + ".solo.rule")
+                    validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_json___defs_rule(data__solo__rule, custom_formats, None)
                 if "source" in data__solo_keys:
                     data__solo_keys.remove("source")
                     data__solo__source = data__solo["source"]
-                    validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_json___defs_source(data__solo__source, custom_formats, (name_prefix or "data") + ".solo.source")
+                    validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_json___defs_source(data__solo__source, custom_formats, None)
                 if "note" in data__solo_keys:
                     data__solo_keys.remove("note")
                     data__solo__note = data__solo["note"]
-                    validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_json___defs_note(data__solo__note, custom_formats, (name_prefix or "data") + ".solo.note")
+                    validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_json___defs_note(data__solo__note, custom_formats, None)
                 if data__solo_keys:
                     raise _Invalid
         if "deck_building" in data_keys:
@@ -3171,29 +3175,29 @@ def validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_j
                         if "rule" in data__deckbuilding__ownfactiononly_keys:
                             data__deckbuilding__ownfactiononly_keys.remove("rule")
                             data__deckbuilding__ownfactiononly__rule = data__deckbuilding__ownfactiononly["rule"]
-                            validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_json___defs_rule(data__deckbuilding__ownfactiononly__rule, custom_formats, (name_prefix or "data") + ".deck_building.own_faction_only.rule")
+                            validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_json___defs_rule(data__deckbuilding__ownfactiononly__rule, custom_formats, None)
                         if "source" in data__deckbuilding__ownfactiononly_keys:
                             data__deckbuilding__ownfactiononly_keys.remove("source")
                             data__deckbuilding__ownfactiononly__source = data__deckbuilding__ownfactiononly["source"]
-                            validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_json___defs_source(data__deckbuilding__ownfactiononly__source, custom_formats, (name_prefix or "data") + ".deck_building.own_faction_only.source")
+                            validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_json___defs_source(data__deckbuilding__ownfactiononly__source, custom_formats, None)
                         if "note" in data__deckbuilding__ownfactiononly_keys:
                             data__deckbuilding__ownfactiononly_keys.remove("note")
                             data__deckbuilding__ownfactiononly__note = data__deckbuilding__ownfactiononly["note"]
-                            validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_json___defs_note(data__deckbuilding__ownfactiononly__note, custom_formats, (name_prefix or "data") + ".deck_building.own_faction_only.note")
+                            validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_json___defs_note(data__deckbuilding__ownfactiononly__note, custom_formats, None)
                         if data__deckbuilding__ownfactiononly_keys:
                             raise _Invalid
                 if "rule" in data__deckbuilding_keys:
                     data__deckbuilding_keys.remove("rule")
                     data__deckbuilding__rule = data__deckbuilding["rule"]
-                    validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_json___defs_rule(data__deckbuilding__rule, custom_formats, (name_prefix or "data") + ".deck_building.rule")
+                    validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_json___defs_rule(data__deckbuilding__rule, custom_formats, None)
                 if "source" in data__deckbuilding_keys:
                     data__deckbuilding_keys.remove("source")
                     data__deckbuilding__source = data__deckbuilding["source"]
-                    validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_json___defs_source(data__deckbuilding__source, custom_formats, (name_prefix or "data") + ".deck_building.source")
+                    validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_json___defs_source(data__deckbuilding__source, custom_formats, None)
                 if "note" in data__deckbuilding_keys:
                     data__deckbuilding_keys.remove("note")
                     data__deckbuilding__note = data__deckbuilding["note"]
-                    validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_json___defs_note(data__deckbuilding__note, custom_formats, (name_prefix or "data") + ".deck_building.note")
+                    validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_json___defs_note(data__deckbuilding__note, custom_formats, None)
                 if data__deckbuilding_keys:
                     raise _Invalid
         if "named_cards_not_identified" in data_keys:
@@ -3237,7 +3241,7 @@ def validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_j
                         if "rule" in data__namedcardsnotidentified_item_keys:
                             data__namedcardsnotidentified_item_keys.remove("rule")
                             data__namedcardsnotidentified_item__rule = data__namedcardsnotidentified_item["rule"]
-                            validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_json___defs_rule(data__namedcardsnotidentified_item__rule, custom_formats, (name_prefix or "data") + ".named_cards_not_identified[{data__namedcardsnotidentified_x}].rule")
+                            validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_json___defs_rule(data__namedcardsnotidentified_item__rule, custom_formats, None)
                         if "why" in data__namedcardsnotidentified_item_keys:
                             data__namedcardsnotidentified_item_keys.remove("why")
                             data__namedcardsnotidentified_item__why = data__namedcardsnotidentified_item["why"]
@@ -3254,7 +3258,7 @@ def validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_j
         if "note" in data_keys:
             data_keys.remove("note")
             data__note = data["note"]
-            validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_json___defs_note(data__note, custom_formats, (name_prefix or "data") + ".note")
+            validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_json___defs_note(data__note, custom_formats, None)
         if data_keys:
             raise _Invalid
     try:
@@ -3418,13 +3422,13 @@ def validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_j
     data_any_of_count40 = 0
     if not data_any_of_count40:
         try:
-            validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_json___defs_list_operations(data, custom_formats, (name_prefix or "data") + "")
+            validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_json___defs_list_operations(data, custom_formats, None)
             data_any_of_count40 += 1
         except (JsonSchemaValueException, JsonSchemaValuesException): pass
     if not data_any_of_count40:
         try:
             try:
-                validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_json___defs_list_operations_shape(data, custom_formats, (name_prefix or "data") + "")
+                validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_json___defs_list_operations_shape(data, custom_formats, None)
             except (JsonSchemaValueException, JsonSchemaValuesException): pass
             else:
                 raise _Invalid
@@ -3623,7 +3627,7 @@ def validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_j
     data_one_of_count42 = 0
     if data_one_of_count42 < 2:
         try:
-            validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_json___defs_section(data, custom_formats, (name_prefix or "data") + "")
+            validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_json___defs_section(data, custom_formats, None)
             data_one_of_count42 += 1
         except (JsonSchemaValueException, JsonSchemaValuesException): pass
     if data_one_of_count42 < 2:
@@ -3635,11 +3639,10 @@ def validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_j
                 data_len = len(data)
                 if data_len < 1:
                     raise _Invalid
-                def fn(var): return frozenset(dict((k, fn(v)) for k, v in var.items()).items()) if hasattr(var, "items") else tuple(fn(v) for v in var) if isinstance(var, (dict, list)) else (bool, var) if isinstance(var, bool) else var
-                if data_len > len(set(fn(data_x) for data_x in data)):
+                if data_len > _distinct(data):
                     raise _Invalid
                 for data_x, data_item in enumerate(data):
-                    validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_json___defs_section(data_item, custom_formats, (name_prefix or "data") + "[{data_x}]")
+                    validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_json___defs_section(data_item, custom_formats, None)
             data_one_of_count42 += 1
         except (JsonSchemaValueException, JsonSchemaValuesException): pass
     if data_one_of_count42 != 1:
@@ -3679,7 +3682,7 @@ def validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_j
                 for data__add_x, data__add_item in enumerate(data__add):
                     if not isinstance(data__add_item, (dict)):
                         raise _Invalid
-                    validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_json___defs_overlay_entity(data__add_item, custom_formats, (name_prefix or "data") + ".add[{data__add_x}]")
+                    validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_json___defs_overlay_entity(data__add_item, custom_formats, None)
         if "replace" in data_keys:
             data_keys.remove("replace")
             data__replace = data["replace"]
@@ -3693,7 +3696,7 @@ def validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_j
                 for data__replace_x, data__replace_item in enumerate(data__replace):
                     if not isinstance(data__replace_item, (dict)):
                         raise _Invalid
-                    validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_json___defs_overlay_entity(data__replace_item, custom_formats, (name_prefix or "data") + ".replace[{data__replace_x}]")
+                    validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_json___defs_overlay_entity(data__replace_item, custom_formats, None)
         if "patch" in data_keys:
             data_keys.remove("patch")
             data__patch = data["patch"]
@@ -3707,7 +3710,7 @@ def validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_j
                 for data__patch_x, data__patch_item in enumerate(data__patch):
                     if not isinstance(data__patch_item, (dict)):
                         raise _Invalid
-                    validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_json___defs_overlay_patch(data__patch_item, custom_formats, (name_prefix or "data") + ".patch[{data__patch_x}]")
+                    validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_json___defs_overlay_patch(data__patch_item, custom_formats, None)
         if "remove" in data_keys:
             data_keys.remove("remove")
             data__remove = data["remove"]
@@ -3721,7 +3724,7 @@ def validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_j
                 for data__remove_x, data__remove_item in enumerate(data__remove):
                     if not isinstance(data__remove_item, (dict)):
                         raise _Invalid
-                    validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_json___defs_overlay_removal(data__remove_item, custom_formats, (name_prefix or "data") + ".remove[{data__remove_x}]")
+                    validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_json___defs_overlay_removal(data__remove_item, custom_formats, None)
         if data_keys:
             raise _Invalid
     return data
@@ -3768,7 +3771,7 @@ def validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_j
         for data_key in data_keys:
             if data_key not in ['id']:
                 data_value = data.get(data_key)
-                validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_json___defs_setting_patch(data_value, custom_formats, (name_prefix or "data") + ".{data_key}")
+                validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_json___defs_setting_patch(data_value, custom_formats, None)
     try:
         data_is_dict = isinstance(data, dict)
         if data_is_dict:

@@ -19,6 +19,15 @@ class _Invalid(JsonSchemaValueException):
     __init__ = Exception.__init__
 
 
+def _distinct(items):
+    """How many distinct items a list holds, as fastjsonschema's `uniqueItems` counts them
+    (`true` is not `1`; mappings and lists by value); a list of texts as a set, in C."""
+    if set(map(type, items)) <= {str}:
+        return len(set(items))
+    def fn(var): return frozenset(dict((k, fn(v)) for k, v in var.items()).items()) if hasattr(var, "items") else tuple(fn(v) for v in var) if isinstance(var, (dict, list)) else (bool, var) if isinstance(var, bool) else var
+    return len(set(fn(item) for item in items))
+
+
 REGEX_PATTERNS = {
     '^[a-z]{2,3}(-[A-Z]{2})?$': re.compile('^[a-z]{2,3}(-[A-Z]{2})?\\Z'),
     '\\S': re.compile('\\S'),
@@ -46,7 +55,7 @@ def validate_https___civrules_invalid_schemas_map_schema_json(data, custom_forma
         if "id" in data_keys:
             data_keys.remove("id")
             data__id = data["id"]
-            validate_https___civrules_invalid_schemas_map_schema_json___defs_id(data__id, custom_formats, (name_prefix or "data") + ".id")
+            validate_https___civrules_invalid_schemas_map_schema_json___defs_id(data__id, custom_formats, None)
         if "name" in data_keys:
             data_keys.remove("name")
             data__name = data["name"]
@@ -72,7 +81,7 @@ def validate_https___civrules_invalid_schemas_map_schema_json(data, custom_forma
             data__panel_one_of_count1 = 0
             if data__panel_one_of_count1 < 2:
                 try:
-                    validate_https___civrules_invalid_schemas_map_schema_json___defs_id(data__panel, custom_formats, (name_prefix or "data") + ".panel")
+                    validate_https___civrules_invalid_schemas_map_schema_json___defs_id(data__panel, custom_formats, None)
                     data__panel_one_of_count1 += 1
                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
             if data__panel_one_of_count1 < 2:
@@ -84,11 +93,10 @@ def validate_https___civrules_invalid_schemas_map_schema_json(data, custom_forma
                         data__panel_len = len(data__panel)
                         if data__panel_len < 1:
                             raise _Invalid
-                        def fn(var): return frozenset(dict((k, fn(v)) for k, v in var.items()).items()) if hasattr(var, "items") else tuple(fn(v) for v in var) if isinstance(var, (dict, list)) else (bool, var) if isinstance(var, bool) else var
-                        if data__panel_len > len(set(fn(data__panel_x) for data__panel_x in data__panel)):
+                        if data__panel_len > _distinct(data__panel):
                             raise _Invalid
                         for data__panel_x, data__panel_item in enumerate(data__panel):
-                            validate_https___civrules_invalid_schemas_map_schema_json___defs_id(data__panel_item, custom_formats, (name_prefix or "data") + ".panel[{data__panel_x}]")
+                            validate_https___civrules_invalid_schemas_map_schema_json___defs_id(data__panel_item, custom_formats, None)
                     data__panel_one_of_count1 += 1
                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
             if data__panel_one_of_count1 != 1:
@@ -103,18 +111,17 @@ def validate_https___civrules_invalid_schemas_map_schema_json(data, custom_forma
                 data__requires_len = len(data__requires)
                 if data__requires_len < 1:
                     raise _Invalid
-                def fn(var): return frozenset(dict((k, fn(v)) for k, v in var.items()).items()) if hasattr(var, "items") else tuple(fn(v) for v in var) if isinstance(var, (dict, list)) else (bool, var) if isinstance(var, bool) else var
-                if data__requires_len > len(set(fn(data__requires_x) for data__requires_x in data__requires)):
+                if data__requires_len > _distinct(data__requires):
                     raise _Invalid
                 for data__requires_x, data__requires_item in enumerate(data__requires):
-                    validate_https___civrules_invalid_schemas_map_schema_json___defs_id(data__requires_item, custom_formats, (name_prefix or "data") + ".requires[{data__requires_x}]")
+                    validate_https___civrules_invalid_schemas_map_schema_json___defs_id(data__requires_item, custom_formats, None)
         if "source" in data_keys:
             data_keys.remove("source")
             data__source = data["source"]
             data__source_one_of_count2 = 0
             if data__source_one_of_count2 < 2:
                 try:
-                    validate_https___civrules_invalid_schemas_map_schema_json___defs_source(data__source, custom_formats, (name_prefix or "data") + ".source")
+                    validate_https___civrules_invalid_schemas_map_schema_json___defs_source(data__source, custom_formats, None)
                     data__source_one_of_count2 += 1
                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
             if data__source_one_of_count2 < 2:
@@ -126,11 +133,10 @@ def validate_https___civrules_invalid_schemas_map_schema_json(data, custom_forma
                         data__source_len = len(data__source)
                         if data__source_len < 1:
                             raise _Invalid
-                        def fn(var): return frozenset(dict((k, fn(v)) for k, v in var.items()).items()) if hasattr(var, "items") else tuple(fn(v) for v in var) if isinstance(var, (dict, list)) else (bool, var) if isinstance(var, bool) else var
-                        if data__source_len > len(set(fn(data__source_x) for data__source_x in data__source)):
+                        if data__source_len > _distinct(data__source):
                             raise _Invalid
                         for data__source_x, data__source_item in enumerate(data__source):
-                            validate_https___civrules_invalid_schemas_map_schema_json___defs_source(data__source_item, custom_formats, (name_prefix or "data") + ".source[{data__source_x}]")
+                            validate_https___civrules_invalid_schemas_map_schema_json___defs_source(data__source_item, custom_formats, None)
                     data__source_one_of_count2 += 1
                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
             if data__source_one_of_count2 != 1:
@@ -138,11 +144,11 @@ def validate_https___civrules_invalid_schemas_map_schema_json(data, custom_forma
         if "rule" in data_keys:
             data_keys.remove("rule")
             data__rule = data["rule"]
-            validate_https___civrules_invalid_schemas_map_schema_json___defs_rule(data__rule, custom_formats, (name_prefix or "data") + ".rule")
+            validate_https___civrules_invalid_schemas_map_schema_json___defs_rule(data__rule, custom_formats, None)
         if "note" in data_keys:
             data_keys.remove("note")
             data__note = data["note"]
-            validate_https___civrules_invalid_schemas_map_schema_json___defs_note(data__note, custom_formats, (name_prefix or "data") + ".note")
+            validate_https___civrules_invalid_schemas_map_schema_json___defs_note(data__note, custom_formats, None)
         if "two_coast_areas" in data_keys:
             data_keys.remove("two_coast_areas")
             data__twocoastareas = data["two_coast_areas"]
@@ -153,17 +159,16 @@ def validate_https___civrules_invalid_schemas_map_schema_json(data, custom_forma
                         raise _Invalid
                     data__twocoastareas_is_list = isinstance(data__twocoastareas, (list, tuple))
                     if data__twocoastareas_is_list:
-                        def fn(var): return frozenset(dict((k, fn(v)) for k, v in var.items()).items()) if hasattr(var, "items") else tuple(fn(v) for v in var) if isinstance(var, (dict, list)) else (bool, var) if isinstance(var, bool) else var
                         data__twocoastareas_len = len(data__twocoastareas)
-                        if data__twocoastareas_len > len(set(fn(data__twocoastareas_x) for data__twocoastareas_x in data__twocoastareas)):
+                        if data__twocoastareas_len > _distinct(data__twocoastareas):
                             raise _Invalid
                         for data__twocoastareas_x, data__twocoastareas_item in enumerate(data__twocoastareas):
-                            validate_https___civrules_invalid_schemas_map_schema_json___defs_id(data__twocoastareas_item, custom_formats, (name_prefix or "data") + ".two_coast_areas[{data__twocoastareas_x}]")
+                            validate_https___civrules_invalid_schemas_map_schema_json___defs_id(data__twocoastareas_item, custom_formats, None)
                     data__twocoastareas_one_of_count3 += 1
                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
             if data__twocoastareas_one_of_count3 < 2:
                 try:
-                    validate_https___civrules_invalid_schemas_map_schema_json___defs_unknown(data__twocoastareas, custom_formats, (name_prefix or "data") + ".two_coast_areas")
+                    validate_https___civrules_invalid_schemas_map_schema_json___defs_unknown(data__twocoastareas, custom_formats, None)
                     data__twocoastareas_one_of_count3 += 1
                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
             if data__twocoastareas_one_of_count3 != 1:
@@ -179,7 +184,7 @@ def validate_https___civrules_invalid_schemas_map_schema_json(data, custom_forma
                 if data__areas_len < 1:
                     raise _Invalid
                 for data__areas_x, data__areas_item in enumerate(data__areas):
-                    validate_https___civrules_invalid_schemas_map_schema_json___defs_area(data__areas_item, custom_formats, (name_prefix or "data") + ".areas[{data__areas_x}]")
+                    validate_https___civrules_invalid_schemas_map_schema_json___defs_area(data__areas_item, custom_formats, None)
         if "borders" in data_keys:
             data_keys.remove("borders")
             data__borders = data["borders"]
@@ -189,7 +194,7 @@ def validate_https___civrules_invalid_schemas_map_schema_json(data, custom_forma
             if data__borders_is_list:
                 data__borders_len = len(data__borders)
                 for data__borders_x, data__borders_item in enumerate(data__borders):
-                    validate_https___civrules_invalid_schemas_map_schema_json___defs_border(data__borders_item, custom_formats, (name_prefix or "data") + ".borders[{data__borders_x}]")
+                    validate_https___civrules_invalid_schemas_map_schema_json___defs_border(data__borders_item, custom_formats, None)
         if "flood_plains" in data_keys:
             data_keys.remove("flood_plains")
             data__floodplains = data["flood_plains"]
@@ -199,7 +204,7 @@ def validate_https___civrules_invalid_schemas_map_schema_json(data, custom_forma
             if data__floodplains_is_list:
                 data__floodplains_len = len(data__floodplains)
                 for data__floodplains_x, data__floodplains_item in enumerate(data__floodplains):
-                    validate_https___civrules_invalid_schemas_map_schema_json___defs_flood_plain(data__floodplains_item, custom_formats, (name_prefix or "data") + ".flood_plains[{data__floodplains_x}]")
+                    validate_https___civrules_invalid_schemas_map_schema_json___defs_flood_plain(data__floodplains_item, custom_formats, None)
         if "volcanoes" in data_keys:
             data_keys.remove("volcanoes")
             data__volcanoes = data["volcanoes"]
@@ -209,7 +214,7 @@ def validate_https___civrules_invalid_schemas_map_schema_json(data, custom_forma
             if data__volcanoes_is_list:
                 data__volcanoes_len = len(data__volcanoes)
                 for data__volcanoes_x, data__volcanoes_item in enumerate(data__volcanoes):
-                    validate_https___civrules_invalid_schemas_map_schema_json___defs_volcano(data__volcanoes_item, custom_formats, (name_prefix or "data") + ".volcanoes[{data__volcanoes_x}]")
+                    validate_https___civrules_invalid_schemas_map_schema_json___defs_volcano(data__volcanoes_item, custom_formats, None)
         if "excluded_borders" in data_keys:
             data_keys.remove("excluded_borders")
             data__excludedborders = data["excluded_borders"]
@@ -219,7 +224,7 @@ def validate_https___civrules_invalid_schemas_map_schema_json(data, custom_forma
             if data__excludedborders_is_list:
                 data__excludedborders_len = len(data__excludedborders)
                 for data__excludedborders_x, data__excludedborders_item in enumerate(data__excludedborders):
-                    validate_https___civrules_invalid_schemas_map_schema_json___defs_excluded_border(data__excludedborders_item, custom_formats, (name_prefix or "data") + ".excluded_borders[{data__excludedborders_x}]")
+                    validate_https___civrules_invalid_schemas_map_schema_json___defs_excluded_border(data__excludedborders_item, custom_formats, None)
         if data_keys:
             raise _Invalid
     try:
@@ -305,15 +310,14 @@ def validate_https___civrules_invalid_schemas_map_schema_json___defs_excluded_bo
                     raise _Invalid
                 if data__areas_len > 2:
                     raise _Invalid
-                def fn(var): return frozenset(dict((k, fn(v)) for k, v in var.items()).items()) if hasattr(var, "items") else tuple(fn(v) for v in var) if isinstance(var, (dict, list)) else (bool, var) if isinstance(var, bool) else var
-                if data__areas_len > len(set(fn(data__areas_x) for data__areas_x in data__areas)):
+                if data__areas_len > _distinct(data__areas):
                     raise _Invalid
                 for data__areas_x, data__areas_item in enumerate(data__areas):
-                    validate_https___civrules_invalid_schemas_map_schema_json___defs_id(data__areas_item, custom_formats, (name_prefix or "data") + ".areas[{data__areas_x}]")
+                    validate_https___civrules_invalid_schemas_map_schema_json___defs_id(data__areas_item, custom_formats, None)
         if "source" in data_keys:
             data_keys.remove("source")
             data__source = data["source"]
-            validate_https___civrules_invalid_schemas_map_schema_json___defs_source(data__source, custom_formats, (name_prefix or "data") + ".source")
+            validate_https___civrules_invalid_schemas_map_schema_json___defs_source(data__source, custom_formats, None)
         if "why" in data_keys:
             data_keys.remove("why")
             data__why = data["why"]
@@ -328,11 +332,11 @@ def validate_https___civrules_invalid_schemas_map_schema_json___defs_excluded_bo
         if "rule" in data_keys:
             data_keys.remove("rule")
             data__rule = data["rule"]
-            validate_https___civrules_invalid_schemas_map_schema_json___defs_rule(data__rule, custom_formats, (name_prefix or "data") + ".rule")
+            validate_https___civrules_invalid_schemas_map_schema_json___defs_rule(data__rule, custom_formats, None)
         if "note" in data_keys:
             data_keys.remove("note")
             data__note = data["note"]
-            validate_https___civrules_invalid_schemas_map_schema_json___defs_note(data__note, custom_formats, (name_prefix or "data") + ".note")
+            validate_https___civrules_invalid_schemas_map_schema_json___defs_note(data__note, custom_formats, None)
         if data_keys:
             raise _Invalid
     return data
@@ -370,7 +374,7 @@ def validate_https___civrules_invalid_schemas_map_schema_json___defs_volcano(dat
         if "id" in data_keys:
             data_keys.remove("id")
             data__id = data["id"]
-            validate_https___civrules_invalid_schemas_map_schema_json___defs_id(data__id, custom_formats, (name_prefix or "data") + ".id")
+            validate_https___civrules_invalid_schemas_map_schema_json___defs_id(data__id, custom_formats, None)
         if "name" in data_keys:
             data_keys.remove("name")
             data__name = data["name"]
@@ -402,27 +406,26 @@ def validate_https___civrules_invalid_schemas_map_schema_json___defs_volcano(dat
                     raise _Invalid
                 if data__areas_len > 2:
                     raise _Invalid
-                def fn(var): return frozenset(dict((k, fn(v)) for k, v in var.items()).items()) if hasattr(var, "items") else tuple(fn(v) for v in var) if isinstance(var, (dict, list)) else (bool, var) if isinstance(var, bool) else var
-                if data__areas_len > len(set(fn(data__areas_x) for data__areas_x in data__areas)):
+                if data__areas_len > _distinct(data__areas):
                     raise _Invalid
                 for data__areas_x, data__areas_item in enumerate(data__areas):
-                    validate_https___civrules_invalid_schemas_map_schema_json___defs_id(data__areas_item, custom_formats, (name_prefix or "data") + ".areas[{data__areas_x}]")
+                    validate_https___civrules_invalid_schemas_map_schema_json___defs_id(data__areas_item, custom_formats, None)
         if "rule" in data_keys:
             data_keys.remove("rule")
             data__rule = data["rule"]
-            validate_https___civrules_invalid_schemas_map_schema_json___defs_rule(data__rule, custom_formats, (name_prefix or "data") + ".rule")
+            validate_https___civrules_invalid_schemas_map_schema_json___defs_rule(data__rule, custom_formats, None)
         if "source" in data_keys:
             data_keys.remove("source")
             data__source = data["source"]
-            validate_https___civrules_invalid_schemas_map_schema_json___defs_source(data__source, custom_formats, (name_prefix or "data") + ".source")
+            validate_https___civrules_invalid_schemas_map_schema_json___defs_source(data__source, custom_formats, None)
         if "note" in data_keys:
             data_keys.remove("note")
             data__note = data["note"]
-            validate_https___civrules_invalid_schemas_map_schema_json___defs_note(data__note, custom_formats, (name_prefix or "data") + ".note")
+            validate_https___civrules_invalid_schemas_map_schema_json___defs_note(data__note, custom_formats, None)
         if "disagreements" in data_keys:
             data_keys.remove("disagreements")
             data__disagreements = data["disagreements"]
-            validate_https___civrules_invalid_schemas_map_schema_json___defs_disagreements(data__disagreements, custom_formats, (name_prefix or "data") + ".disagreements")
+            validate_https___civrules_invalid_schemas_map_schema_json___defs_disagreements(data__disagreements, custom_formats, None)
         if data_keys:
             raise _Invalid
     return data
@@ -537,7 +540,7 @@ def validate_https___civrules_invalid_schemas_map_schema_json___defs_flood_plain
         if "id" in data_keys:
             data_keys.remove("id")
             data__id = data["id"]
-            validate_https___civrules_invalid_schemas_map_schema_json___defs_id(data__id, custom_formats, (name_prefix or "data") + ".id")
+            validate_https___civrules_invalid_schemas_map_schema_json___defs_id(data__id, custom_formats, None)
         if "name" in data_keys:
             data_keys.remove("name")
             data__name = data["name"]
@@ -567,31 +570,30 @@ def validate_https___civrules_invalid_schemas_map_schema_json___defs_flood_plain
                 data__areas_len = len(data__areas)
                 if data__areas_len < 1:
                     raise _Invalid
-                def fn(var): return frozenset(dict((k, fn(v)) for k, v in var.items()).items()) if hasattr(var, "items") else tuple(fn(v) for v in var) if isinstance(var, (dict, list)) else (bool, var) if isinstance(var, bool) else var
-                if data__areas_len > len(set(fn(data__areas_x) for data__areas_x in data__areas)):
+                if data__areas_len > _distinct(data__areas):
                     raise _Invalid
                 for data__areas_x, data__areas_item in enumerate(data__areas):
-                    validate_https___civrules_invalid_schemas_map_schema_json___defs_id(data__areas_item, custom_formats, (name_prefix or "data") + ".areas[{data__areas_x}]")
+                    validate_https___civrules_invalid_schemas_map_schema_json___defs_id(data__areas_item, custom_formats, None)
         if "continues_from" in data_keys:
             data_keys.remove("continues_from")
             data__continuesfrom = data["continues_from"]
-            validate_https___civrules_invalid_schemas_map_schema_json___defs_id(data__continuesfrom, custom_formats, (name_prefix or "data") + ".continues_from")
+            validate_https___civrules_invalid_schemas_map_schema_json___defs_id(data__continuesfrom, custom_formats, None)
         if "rule" in data_keys:
             data_keys.remove("rule")
             data__rule = data["rule"]
-            validate_https___civrules_invalid_schemas_map_schema_json___defs_rule(data__rule, custom_formats, (name_prefix or "data") + ".rule")
+            validate_https___civrules_invalid_schemas_map_schema_json___defs_rule(data__rule, custom_formats, None)
         if "source" in data_keys:
             data_keys.remove("source")
             data__source = data["source"]
-            validate_https___civrules_invalid_schemas_map_schema_json___defs_source(data__source, custom_formats, (name_prefix or "data") + ".source")
+            validate_https___civrules_invalid_schemas_map_schema_json___defs_source(data__source, custom_formats, None)
         if "note" in data_keys:
             data_keys.remove("note")
             data__note = data["note"]
-            validate_https___civrules_invalid_schemas_map_schema_json___defs_note(data__note, custom_formats, (name_prefix or "data") + ".note")
+            validate_https___civrules_invalid_schemas_map_schema_json___defs_note(data__note, custom_formats, None)
         if "disagreements" in data_keys:
             data_keys.remove("disagreements")
             data__disagreements = data["disagreements"]
-            validate_https___civrules_invalid_schemas_map_schema_json___defs_disagreements(data__disagreements, custom_formats, (name_prefix or "data") + ".disagreements")
+            validate_https___civrules_invalid_schemas_map_schema_json___defs_disagreements(data__disagreements, custom_formats, None)
         if data_keys:
             raise _Invalid
     return data
@@ -617,11 +619,10 @@ def validate_https___civrules_invalid_schemas_map_schema_json___defs_border(data
                     raise _Invalid
                 if data__areas_len > 2:
                     raise _Invalid
-                def fn(var): return frozenset(dict((k, fn(v)) for k, v in var.items()).items()) if hasattr(var, "items") else tuple(fn(v) for v in var) if isinstance(var, (dict, list)) else (bool, var) if isinstance(var, bool) else var
-                if data__areas_len > len(set(fn(data__areas_x) for data__areas_x in data__areas)):
+                if data__areas_len > _distinct(data__areas):
                     raise _Invalid
                 for data__areas_x, data__areas_item in enumerate(data__areas):
-                    validate_https___civrules_invalid_schemas_map_schema_json___defs_id(data__areas_item, custom_formats, (name_prefix or "data") + ".areas[{data__areas_x}]")
+                    validate_https___civrules_invalid_schemas_map_schema_json___defs_id(data__areas_item, custom_formats, None)
         if "kind" in data_keys:
             data_keys.remove("kind")
             data__kind = data["kind"]
@@ -634,7 +635,7 @@ def validate_https___civrules_invalid_schemas_map_schema_json___defs_border(data
                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
             if data__kind_one_of_count8 < 2:
                 try:
-                    validate_https___civrules_invalid_schemas_map_schema_json___defs_unknown(data__kind, custom_formats, (name_prefix or "data") + ".kind")
+                    validate_https___civrules_invalid_schemas_map_schema_json___defs_unknown(data__kind, custom_formats, None)
                     data__kind_one_of_count8 += 1
                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
             if data__kind_one_of_count8 != 1:
@@ -647,19 +648,19 @@ def validate_https___civrules_invalid_schemas_map_schema_json___defs_border(data
         if "rule" in data_keys:
             data_keys.remove("rule")
             data__rule = data["rule"]
-            validate_https___civrules_invalid_schemas_map_schema_json___defs_rule(data__rule, custom_formats, (name_prefix or "data") + ".rule")
+            validate_https___civrules_invalid_schemas_map_schema_json___defs_rule(data__rule, custom_formats, None)
         if "source" in data_keys:
             data_keys.remove("source")
             data__source = data["source"]
-            validate_https___civrules_invalid_schemas_map_schema_json___defs_source(data__source, custom_formats, (name_prefix or "data") + ".source")
+            validate_https___civrules_invalid_schemas_map_schema_json___defs_source(data__source, custom_formats, None)
         if "note" in data_keys:
             data_keys.remove("note")
             data__note = data["note"]
-            validate_https___civrules_invalid_schemas_map_schema_json___defs_note(data__note, custom_formats, (name_prefix or "data") + ".note")
+            validate_https___civrules_invalid_schemas_map_schema_json___defs_note(data__note, custom_formats, None)
         if "disagreements" in data_keys:
             data_keys.remove("disagreements")
             data__disagreements = data["disagreements"]
-            validate_https___civrules_invalid_schemas_map_schema_json___defs_disagreements(data__disagreements, custom_formats, (name_prefix or "data") + ".disagreements")
+            validate_https___civrules_invalid_schemas_map_schema_json___defs_disagreements(data__disagreements, custom_formats, None)
         if data_keys:
             raise _Invalid
     return data
@@ -870,7 +871,7 @@ def validate_https___civrules_invalid_schemas_map_schema_json___defs_area(data, 
         if "id" in data_keys:
             data_keys.remove("id")
             data__id = data["id"]
-            validate_https___civrules_invalid_schemas_map_schema_json___defs_id(data__id, custom_formats, (name_prefix or "data") + ".id")
+            validate_https___civrules_invalid_schemas_map_schema_json___defs_id(data__id, custom_formats, None)
         if "name" in data_keys:
             data_keys.remove("name")
             data__name = data["name"]
@@ -893,7 +894,7 @@ def validate_https___civrules_invalid_schemas_map_schema_json___defs_area(data, 
         if "panel" in data_keys:
             data_keys.remove("panel")
             data__panel = data["panel"]
-            validate_https___civrules_invalid_schemas_map_schema_json___defs_id(data__panel, custom_formats, (name_prefix or "data") + ".panel")
+            validate_https___civrules_invalid_schemas_map_schema_json___defs_id(data__panel, custom_formats, None)
         if "land" in data_keys:
             data_keys.remove("land")
             data__land = data["land"]
@@ -929,7 +930,7 @@ def validate_https___civrules_invalid_schemas_map_schema_json___defs_area(data, 
                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
             if data__populationlimit_one_of_count11 < 2:
                 try:
-                    validate_https___civrules_invalid_schemas_map_schema_json___defs_unknown(data__populationlimit, custom_formats, (name_prefix or "data") + ".population_limit")
+                    validate_https___civrules_invalid_schemas_map_schema_json___defs_unknown(data__populationlimit, custom_formats, None)
                     data__populationlimit_one_of_count11 += 1
                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
             if data__populationlimit_one_of_count11 != 1:
@@ -942,11 +943,11 @@ def validate_https___civrules_invalid_schemas_map_schema_json___defs_area(data, 
         if "flood_plain" in data_keys:
             data_keys.remove("flood_plain")
             data__floodplain = data["flood_plain"]
-            validate_https___civrules_invalid_schemas_map_schema_json___defs_id(data__floodplain, custom_formats, (name_prefix or "data") + ".flood_plain")
+            validate_https___civrules_invalid_schemas_map_schema_json___defs_id(data__floodplain, custom_formats, None)
         if "start_nation" in data_keys:
             data_keys.remove("start_nation")
             data__startnation = data["start_nation"]
-            validate_https___civrules_invalid_schemas_map_schema_json___defs_id(data__startnation, custom_formats, (name_prefix or "data") + ".start_nation")
+            validate_https___civrules_invalid_schemas_map_schema_json___defs_id(data__startnation, custom_formats, None)
         if "coasts" in data_keys:
             data_keys.remove("coasts")
             data__coasts = data["coasts"]
@@ -958,23 +959,23 @@ def validate_https___civrules_invalid_schemas_map_schema_json___defs_area(data, 
                 if data__coasts_len < 2:
                     raise _Invalid
                 for data__coasts_x, data__coasts_item in enumerate(data__coasts):
-                    validate_https___civrules_invalid_schemas_map_schema_json___defs_coast(data__coasts_item, custom_formats, (name_prefix or "data") + ".coasts[{data__coasts_x}]")
+                    validate_https___civrules_invalid_schemas_map_schema_json___defs_coast(data__coasts_item, custom_formats, None)
         if "rule" in data_keys:
             data_keys.remove("rule")
             data__rule = data["rule"]
-            validate_https___civrules_invalid_schemas_map_schema_json___defs_rule(data__rule, custom_formats, (name_prefix or "data") + ".rule")
+            validate_https___civrules_invalid_schemas_map_schema_json___defs_rule(data__rule, custom_formats, None)
         if "source" in data_keys:
             data_keys.remove("source")
             data__source = data["source"]
-            validate_https___civrules_invalid_schemas_map_schema_json___defs_source(data__source, custom_formats, (name_prefix or "data") + ".source")
+            validate_https___civrules_invalid_schemas_map_schema_json___defs_source(data__source, custom_formats, None)
         if "note" in data_keys:
             data_keys.remove("note")
             data__note = data["note"]
-            validate_https___civrules_invalid_schemas_map_schema_json___defs_note(data__note, custom_formats, (name_prefix or "data") + ".note")
+            validate_https___civrules_invalid_schemas_map_schema_json___defs_note(data__note, custom_formats, None)
         if "disagreements" in data_keys:
             data_keys.remove("disagreements")
             data__disagreements = data["disagreements"]
-            validate_https___civrules_invalid_schemas_map_schema_json___defs_disagreements(data__disagreements, custom_formats, (name_prefix or "data") + ".disagreements")
+            validate_https___civrules_invalid_schemas_map_schema_json___defs_disagreements(data__disagreements, custom_formats, None)
         if data_keys:
             raise _Invalid
     return data
@@ -998,23 +999,22 @@ def validate_https___civrules_invalid_schemas_map_schema_json___defs_coast(data,
                 data__touches_len = len(data__touches)
                 if data__touches_len < 1:
                     raise _Invalid
-                def fn(var): return frozenset(dict((k, fn(v)) for k, v in var.items()).items()) if hasattr(var, "items") else tuple(fn(v) for v in var) if isinstance(var, (dict, list)) else (bool, var) if isinstance(var, bool) else var
-                if data__touches_len > len(set(fn(data__touches_x) for data__touches_x in data__touches)):
+                if data__touches_len > _distinct(data__touches):
                     raise _Invalid
                 for data__touches_x, data__touches_item in enumerate(data__touches):
-                    validate_https___civrules_invalid_schemas_map_schema_json___defs_id(data__touches_item, custom_formats, (name_prefix or "data") + ".touches[{data__touches_x}]")
+                    validate_https___civrules_invalid_schemas_map_schema_json___defs_id(data__touches_item, custom_formats, None)
         if "rule" in data_keys:
             data_keys.remove("rule")
             data__rule = data["rule"]
-            validate_https___civrules_invalid_schemas_map_schema_json___defs_rule(data__rule, custom_formats, (name_prefix or "data") + ".rule")
+            validate_https___civrules_invalid_schemas_map_schema_json___defs_rule(data__rule, custom_formats, None)
         if "source" in data_keys:
             data_keys.remove("source")
             data__source = data["source"]
-            validate_https___civrules_invalid_schemas_map_schema_json___defs_source(data__source, custom_formats, (name_prefix or "data") + ".source")
+            validate_https___civrules_invalid_schemas_map_schema_json___defs_source(data__source, custom_formats, None)
         if "note" in data_keys:
             data_keys.remove("note")
             data__note = data["note"]
-            validate_https___civrules_invalid_schemas_map_schema_json___defs_note(data__note, custom_formats, (name_prefix or "data") + ".note")
+            validate_https___civrules_invalid_schemas_map_schema_json___defs_note(data__note, custom_formats, None)
         if data_keys:
             raise _Invalid
     return data
@@ -1056,7 +1056,7 @@ def validate_https___civrules_invalid_schemas_map_schema_json___defs_rule(data, 
     data_one_of_count12 = 0
     if data_one_of_count12 < 2:
         try:
-            validate_https___civrules_invalid_schemas_map_schema_json___defs_section(data, custom_formats, (name_prefix or "data") + "")
+            validate_https___civrules_invalid_schemas_map_schema_json___defs_section(data, custom_formats, None)
             data_one_of_count12 += 1
         except (JsonSchemaValueException, JsonSchemaValuesException): pass
     if data_one_of_count12 < 2:
@@ -1068,11 +1068,10 @@ def validate_https___civrules_invalid_schemas_map_schema_json___defs_rule(data, 
                 data_len = len(data)
                 if data_len < 1:
                     raise _Invalid
-                def fn(var): return frozenset(dict((k, fn(v)) for k, v in var.items()).items()) if hasattr(var, "items") else tuple(fn(v) for v in var) if isinstance(var, (dict, list)) else (bool, var) if isinstance(var, bool) else var
-                if data_len > len(set(fn(data_x) for data_x in data)):
+                if data_len > _distinct(data):
                     raise _Invalid
                 for data_x, data_item in enumerate(data):
-                    validate_https___civrules_invalid_schemas_map_schema_json___defs_section(data_item, custom_formats, (name_prefix or "data") + "[{data_x}]")
+                    validate_https___civrules_invalid_schemas_map_schema_json___defs_section(data_item, custom_formats, None)
             data_one_of_count12 += 1
         except (JsonSchemaValueException, JsonSchemaValuesException): pass
     if data_one_of_count12 != 1:

@@ -19,6 +19,15 @@ class _Invalid(JsonSchemaValueException):
     __init__ = Exception.__init__
 
 
+def _distinct(items):
+    """How many distinct items a list holds, as fastjsonschema's `uniqueItems` counts them
+    (`true` is not `1`; mappings and lists by value); a list of texts as a set, in C."""
+    if set(map(type, items)) <= {str}:
+        return len(set(items))
+    def fn(var): return frozenset(dict((k, fn(v)) for k, v in var.items()).items()) if hasattr(var, "items") else tuple(fn(v) for v in var) if isinstance(var, (dict, list)) else (bool, var) if isinstance(var, bool) else var
+    return len(set(fn(item) for item in items))
+
+
 REGEX_PATTERNS = {
     '^[a-z]{2,3}(-[A-Z]{2})?$': re.compile('^[a-z]{2,3}(-[A-Z]{2})?\\Z'),
     '^(?!\\s*$)(?![A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+(?::\\S|@(?![0-9a-f]{40}:\\S)))(?!(?:[^;]*;)+\\s*[A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+@(?![0-9a-f]{40}:\\S))(?!(?:[^(]*\\()+\\s*[A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+(?::\\S|@(?![0-9a-f]{40}:\\S)))': re.compile('^(?!\\s*\\Z)(?![A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+(?::\\S|@(?![0-9a-f]{40}:\\S)))(?!(?:[^;]*;)+\\s*[A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+@(?![0-9a-f]{40}:\\S))(?!(?:[^(]*\\()+\\s*[A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+(?::\\S|@(?![0-9a-f]{40}:\\S)))'),
@@ -57,7 +66,7 @@ def validate_https___civrules_invalid_schemas_rule_index_schema_json(data, custo
                 if "id" in data__rulebook_keys:
                     data__rulebook_keys.remove("id")
                     data__rulebook__id = data__rulebook["id"]
-                    validate_https___civrules_invalid_schemas_rule_index_schema_json___defs_id(data__rulebook__id, custom_formats, (name_prefix or "data") + ".rulebook.id")
+                    validate_https___civrules_invalid_schemas_rule_index_schema_json___defs_id(data__rulebook__id, custom_formats, None)
                 if "title" in data__rulebook_keys:
                     data__rulebook_keys.remove("title")
                     data__rulebook__title = data__rulebook["title"]
@@ -126,13 +135,13 @@ def validate_https___civrules_invalid_schemas_rule_index_schema_json(data, custo
                         if "note" in data__rulebook__part_keys:
                             data__rulebook__part_keys.remove("note")
                             data__rulebook__part__note = data__rulebook__part["note"]
-                            validate_https___civrules_invalid_schemas_rule_index_schema_json___defs_note(data__rulebook__part__note, custom_formats, (name_prefix or "data") + ".rulebook.part.note")
+                            validate_https___civrules_invalid_schemas_rule_index_schema_json___defs_note(data__rulebook__part__note, custom_formats, None)
                         if data__rulebook__part_keys:
                             raise _Invalid
                 if "note" in data__rulebook_keys:
                     data__rulebook_keys.remove("note")
                     data__rulebook__note = data__rulebook["note"]
-                    validate_https___civrules_invalid_schemas_rule_index_schema_json___defs_note(data__rulebook__note, custom_formats, (name_prefix or "data") + ".rulebook.note")
+                    validate_https___civrules_invalid_schemas_rule_index_schema_json___defs_note(data__rulebook__note, custom_formats, None)
                 if data__rulebook_keys:
                     raise _Invalid
             try:
@@ -162,7 +171,7 @@ def validate_https___civrules_invalid_schemas_rule_index_schema_json(data, custo
             if data__sections_is_list:
                 data__sections_len = len(data__sections)
                 for data__sections_x, data__sections_item in enumerate(data__sections):
-                    validate_https___civrules_invalid_schemas_rule_index_schema_json___defs_indexed_section(data__sections_item, custom_formats, (name_prefix or "data") + ".sections[{data__sections_x}]")
+                    validate_https___civrules_invalid_schemas_rule_index_schema_json___defs_indexed_section(data__sections_item, custom_formats, None)
         if "missing" in data_keys:
             data_keys.remove("missing")
             data__missing = data["missing"]
@@ -172,7 +181,7 @@ def validate_https___civrules_invalid_schemas_rule_index_schema_json(data, custo
             if data__missing_is_list:
                 data__missing_len = len(data__missing)
                 for data__missing_x, data__missing_item in enumerate(data__missing):
-                    validate_https___civrules_invalid_schemas_rule_index_schema_json___defs_missing_section(data__missing_item, custom_formats, (name_prefix or "data") + ".missing[{data__missing_x}]")
+                    validate_https___civrules_invalid_schemas_rule_index_schema_json___defs_missing_section(data__missing_item, custom_formats, None)
         if "duplicates" in data_keys:
             data_keys.remove("duplicates")
             data__duplicates = data["duplicates"]
@@ -182,7 +191,7 @@ def validate_https___civrules_invalid_schemas_rule_index_schema_json(data, custo
             if data__duplicates_is_list:
                 data__duplicates_len = len(data__duplicates)
                 for data__duplicates_x, data__duplicates_item in enumerate(data__duplicates):
-                    validate_https___civrules_invalid_schemas_rule_index_schema_json___defs_duplicate_number(data__duplicates_item, custom_formats, (name_prefix or "data") + ".duplicates[{data__duplicates_x}]")
+                    validate_https___civrules_invalid_schemas_rule_index_schema_json___defs_duplicate_number(data__duplicates_item, custom_formats, None)
         if "anomalies" in data_keys:
             data_keys.remove("anomalies")
             data__anomalies = data["anomalies"]
@@ -192,7 +201,7 @@ def validate_https___civrules_invalid_schemas_rule_index_schema_json(data, custo
             if data__anomalies_is_list:
                 data__anomalies_len = len(data__anomalies)
                 for data__anomalies_x, data__anomalies_item in enumerate(data__anomalies):
-                    validate_https___civrules_invalid_schemas_rule_index_schema_json___defs_anomaly(data__anomalies_item, custom_formats, (name_prefix or "data") + ".anomalies[{data__anomalies_x}]")
+                    validate_https___civrules_invalid_schemas_rule_index_schema_json___defs_anomaly(data__anomalies_item, custom_formats, None)
         if "sequence_gaps" in data_keys:
             data_keys.remove("sequence_gaps")
             data__sequencegaps = data["sequence_gaps"]
@@ -200,12 +209,11 @@ def validate_https___civrules_invalid_schemas_rule_index_schema_json(data, custo
                 raise _Invalid
             data__sequencegaps_is_list = isinstance(data__sequencegaps, (list, tuple))
             if data__sequencegaps_is_list:
-                def fn(var): return frozenset(dict((k, fn(v)) for k, v in var.items()).items()) if hasattr(var, "items") else tuple(fn(v) for v in var) if isinstance(var, (dict, list)) else (bool, var) if isinstance(var, bool) else var
                 data__sequencegaps_len = len(data__sequencegaps)
-                if data__sequencegaps_len > len(set(fn(data__sequencegaps_x) for data__sequencegaps_x in data__sequencegaps)):
+                if data__sequencegaps_len > _distinct(data__sequencegaps):
                     raise _Invalid
                 for data__sequencegaps_x, data__sequencegaps_item in enumerate(data__sequencegaps):
-                    validate_https___civrules_invalid_schemas_rule_index_schema_json___defs_section(data__sequencegaps_item, custom_formats, (name_prefix or "data") + ".sequence_gaps[{data__sequencegaps_x}]")
+                    validate_https___civrules_invalid_schemas_rule_index_schema_json___defs_section(data__sequencegaps_item, custom_formats, None)
         if "online_help" in data_keys:
             data_keys.remove("online_help")
             data__onlinehelp = data["online_help"]
@@ -263,7 +271,7 @@ def validate_https___civrules_invalid_schemas_rule_index_schema_json(data, custo
                         if "note" in data__onlinehelp__part_keys:
                             data__onlinehelp__part_keys.remove("note")
                             data__onlinehelp__part__note = data__onlinehelp__part["note"]
-                            validate_https___civrules_invalid_schemas_rule_index_schema_json___defs_note(data__onlinehelp__part__note, custom_formats, (name_prefix or "data") + ".online_help.part.note")
+                            validate_https___civrules_invalid_schemas_rule_index_schema_json___defs_note(data__onlinehelp__part__note, custom_formats, None)
                         if data__onlinehelp__part_keys:
                             raise _Invalid
                 if "sections" in data__onlinehelp_keys:
@@ -288,7 +296,7 @@ def validate_https___civrules_invalid_schemas_rule_index_schema_json(data, custo
                                 if "section" in data__onlinehelp__sections_item_keys:
                                     data__onlinehelp__sections_item_keys.remove("section")
                                     data__onlinehelp__sections_item__section = data__onlinehelp__sections_item["section"]
-                                    validate_https___civrules_invalid_schemas_rule_index_schema_json___defs_section(data__onlinehelp__sections_item__section, custom_formats, (name_prefix or "data") + ".online_help.sections[{data__onlinehelp__sections_x}].section")
+                                    validate_https___civrules_invalid_schemas_rule_index_schema_json___defs_section(data__onlinehelp__sections_item__section, custom_formats, None)
                                 if "title" in data__onlinehelp__sections_item_keys:
                                     data__onlinehelp__sections_item_keys.remove("title")
                                     data__onlinehelp__sections_item__title = data__onlinehelp__sections_item["title"]
@@ -307,7 +315,7 @@ def validate_https___civrules_invalid_schemas_rule_index_schema_json(data, custo
                                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
                                     if data__onlinehelp__sections_item__title_one_of_count1 < 2:
                                         try:
-                                            validate_https___civrules_invalid_schemas_rule_index_schema_json___defs_unknown(data__onlinehelp__sections_item__title, custom_formats, (name_prefix or "data") + ".online_help.sections[{data__onlinehelp__sections_x}].title")
+                                            validate_https___civrules_invalid_schemas_rule_index_schema_json___defs_unknown(data__onlinehelp__sections_item__title, custom_formats, None)
                                             data__onlinehelp__sections_item__title_one_of_count1 += 1
                                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
                                     if data__onlinehelp__sections_item__title_one_of_count1 != 1:
@@ -351,19 +359,19 @@ def validate_https___civrules_invalid_schemas_rule_index_schema_json(data, custo
                                 if "parent" in data__onlinehelp__sections_item_keys:
                                     data__onlinehelp__sections_item_keys.remove("parent")
                                     data__onlinehelp__sections_item__parent = data__onlinehelp__sections_item["parent"]
-                                    validate_https___civrules_invalid_schemas_rule_index_schema_json___defs_section(data__onlinehelp__sections_item__parent, custom_formats, (name_prefix or "data") + ".online_help.sections[{data__onlinehelp__sections_x}].parent")
+                                    validate_https___civrules_invalid_schemas_rule_index_schema_json___defs_section(data__onlinehelp__sections_item__parent, custom_formats, None)
                                 if "note" in data__onlinehelp__sections_item_keys:
                                     data__onlinehelp__sections_item_keys.remove("note")
                                     data__onlinehelp__sections_item__note = data__onlinehelp__sections_item["note"]
-                                    validate_https___civrules_invalid_schemas_rule_index_schema_json___defs_note(data__onlinehelp__sections_item__note, custom_formats, (name_prefix or "data") + ".online_help.sections[{data__onlinehelp__sections_x}].note")
+                                    validate_https___civrules_invalid_schemas_rule_index_schema_json___defs_note(data__onlinehelp__sections_item__note, custom_formats, None)
                                 if "disagreements" in data__onlinehelp__sections_item_keys:
                                     data__onlinehelp__sections_item_keys.remove("disagreements")
                                     data__onlinehelp__sections_item__disagreements = data__onlinehelp__sections_item["disagreements"]
-                                    validate_https___civrules_invalid_schemas_rule_index_schema_json___defs_disagreements(data__onlinehelp__sections_item__disagreements, custom_formats, (name_prefix or "data") + ".online_help.sections[{data__onlinehelp__sections_x}].disagreements")
+                                    validate_https___civrules_invalid_schemas_rule_index_schema_json___defs_disagreements(data__onlinehelp__sections_item__disagreements, custom_formats, None)
                                 if "duplicates_rule" in data__onlinehelp__sections_item_keys:
                                     data__onlinehelp__sections_item_keys.remove("duplicates_rule")
                                     data__onlinehelp__sections_item__duplicatesrule = data__onlinehelp__sections_item["duplicates_rule"]
-                                    validate_https___civrules_invalid_schemas_rule_index_schema_json___defs_section(data__onlinehelp__sections_item__duplicatesrule, custom_formats, (name_prefix or "data") + ".online_help.sections[{data__onlinehelp__sections_x}].duplicates_rule")
+                                    validate_https___civrules_invalid_schemas_rule_index_schema_json___defs_section(data__onlinehelp__sections_item__duplicatesrule, custom_formats, None)
                                 if "text_differs" in data__onlinehelp__sections_item_keys:
                                     data__onlinehelp__sections_item_keys.remove("text_differs")
                                     data__onlinehelp__sections_item__textdiffers = data__onlinehelp__sections_item["text_differs"]
@@ -374,7 +382,7 @@ def validate_https___civrules_invalid_schemas_rule_index_schema_json(data, custo
                 if "note" in data__onlinehelp_keys:
                     data__onlinehelp_keys.remove("note")
                     data__onlinehelp__note = data__onlinehelp["note"]
-                    validate_https___civrules_invalid_schemas_rule_index_schema_json___defs_note(data__onlinehelp__note, custom_formats, (name_prefix or "data") + ".online_help.note")
+                    validate_https___civrules_invalid_schemas_rule_index_schema_json___defs_note(data__onlinehelp__note, custom_formats, None)
                 if data__onlinehelp_keys:
                     raise _Invalid
         if data_keys:
@@ -564,8 +572,7 @@ def validate_https___civrules_invalid_schemas_rule_index_schema_json___defs_anom
                 data__lines_len = len(data__lines)
                 if data__lines_len < 1:
                     raise _Invalid
-                def fn(var): return frozenset(dict((k, fn(v)) for k, v in var.items()).items()) if hasattr(var, "items") else tuple(fn(v) for v in var) if isinstance(var, (dict, list)) else (bool, var) if isinstance(var, bool) else var
-                if data__lines_len > len(set(fn(data__lines_x) for data__lines_x in data__lines)):
+                if data__lines_len > _distinct(data__lines):
                     raise _Invalid
                 for data__lines_x, data__lines_item in enumerate(data__lines):
                     if not isinstance(data__lines_item, (int)) and not (isinstance(data__lines_item, float) and data__lines_item.is_integer()) or isinstance(data__lines_item, bool):
@@ -601,15 +608,14 @@ def validate_https___civrules_invalid_schemas_rule_index_schema_json___defs_anom
                 data__sections_len = len(data__sections)
                 if data__sections_len < 1:
                     raise _Invalid
-                def fn(var): return frozenset(dict((k, fn(v)) for k, v in var.items()).items()) if hasattr(var, "items") else tuple(fn(v) for v in var) if isinstance(var, (dict, list)) else (bool, var) if isinstance(var, bool) else var
-                if data__sections_len > len(set(fn(data__sections_x) for data__sections_x in data__sections)):
+                if data__sections_len > _distinct(data__sections):
                     raise _Invalid
                 for data__sections_x, data__sections_item in enumerate(data__sections):
-                    validate_https___civrules_invalid_schemas_rule_index_schema_json___defs_section(data__sections_item, custom_formats, (name_prefix or "data") + ".sections[{data__sections_x}]")
+                    validate_https___civrules_invalid_schemas_rule_index_schema_json___defs_section(data__sections_item, custom_formats, None)
         if "note" in data_keys:
             data_keys.remove("note")
             data__note = data["note"]
-            validate_https___civrules_invalid_schemas_rule_index_schema_json___defs_note(data__note, custom_formats, (name_prefix or "data") + ".note")
+            validate_https___civrules_invalid_schemas_rule_index_schema_json___defs_note(data__note, custom_formats, None)
         if data_keys:
             raise _Invalid
     return data
@@ -626,7 +632,7 @@ def validate_https___civrules_invalid_schemas_rule_index_schema_json___defs_dupl
         if "section" in data_keys:
             data_keys.remove("section")
             data__section = data["section"]
-            validate_https___civrules_invalid_schemas_rule_index_schema_json___defs_section(data__section, custom_formats, (name_prefix or "data") + ".section")
+            validate_https___civrules_invalid_schemas_rule_index_schema_json___defs_section(data__section, custom_formats, None)
         if "line" in data_keys:
             data_keys.remove("line")
             data__line = data["line"]
@@ -649,7 +655,7 @@ def validate_https___civrules_invalid_schemas_rule_index_schema_json___defs_dupl
         if "note" in data_keys:
             data_keys.remove("note")
             data__note = data["note"]
-            validate_https___civrules_invalid_schemas_rule_index_schema_json___defs_note(data__note, custom_formats, (name_prefix or "data") + ".note")
+            validate_https___civrules_invalid_schemas_rule_index_schema_json___defs_note(data__note, custom_formats, None)
         if data_keys:
             raise _Invalid
     return data
@@ -666,7 +672,7 @@ def validate_https___civrules_invalid_schemas_rule_index_schema_json___defs_miss
         if "section" in data_keys:
             data_keys.remove("section")
             data__section = data["section"]
-            validate_https___civrules_invalid_schemas_rule_index_schema_json___defs_section(data__section, custom_formats, (name_prefix or "data") + ".section")
+            validate_https___civrules_invalid_schemas_rule_index_schema_json___defs_section(data__section, custom_formats, None)
         if "reason" in data_keys:
             data_keys.remove("reason")
             data__reason = data["reason"]
@@ -686,11 +692,10 @@ def validate_https___civrules_invalid_schemas_rule_index_schema_json___defs_miss
                 data__citedby_len = len(data__citedby)
                 if data__citedby_len < 1:
                     raise _Invalid
-                def fn(var): return frozenset(dict((k, fn(v)) for k, v in var.items()).items()) if hasattr(var, "items") else tuple(fn(v) for v in var) if isinstance(var, (dict, list)) else (bool, var) if isinstance(var, bool) else var
-                if data__citedby_len > len(set(fn(data__citedby_x) for data__citedby_x in data__citedby)):
+                if data__citedby_len > _distinct(data__citedby):
                     raise _Invalid
                 for data__citedby_x, data__citedby_item in enumerate(data__citedby):
-                    validate_https___civrules_invalid_schemas_rule_index_schema_json___defs_section(data__citedby_item, custom_formats, (name_prefix or "data") + ".cited_by[{data__citedby_x}]")
+                    validate_https___civrules_invalid_schemas_rule_index_schema_json___defs_section(data__citedby_item, custom_formats, None)
         if "cited_at_lines" in data_keys:
             data_keys.remove("cited_at_lines")
             data__citedatlines = data["cited_at_lines"]
@@ -701,8 +706,7 @@ def validate_https___civrules_invalid_schemas_rule_index_schema_json___defs_miss
                 data__citedatlines_len = len(data__citedatlines)
                 if data__citedatlines_len < 1:
                     raise _Invalid
-                def fn(var): return frozenset(dict((k, fn(v)) for k, v in var.items()).items()) if hasattr(var, "items") else tuple(fn(v) for v in var) if isinstance(var, (dict, list)) else (bool, var) if isinstance(var, bool) else var
-                if data__citedatlines_len > len(set(fn(data__citedatlines_x) for data__citedatlines_x in data__citedatlines)):
+                if data__citedatlines_len > _distinct(data__citedatlines):
                     raise _Invalid
                 for data__citedatlines_x, data__citedatlines_item in enumerate(data__citedatlines):
                     if not isinstance(data__citedatlines_item, (int)) and not (isinstance(data__citedatlines_item, float) and data__citedatlines_item.is_integer()) or isinstance(data__citedatlines_item, bool):
@@ -721,11 +725,11 @@ def validate_https___civrules_invalid_schemas_rule_index_schema_json___defs_miss
         if "parent" in data_keys:
             data_keys.remove("parent")
             data__parent = data["parent"]
-            validate_https___civrules_invalid_schemas_rule_index_schema_json___defs_section(data__parent, custom_formats, (name_prefix or "data") + ".parent")
+            validate_https___civrules_invalid_schemas_rule_index_schema_json___defs_section(data__parent, custom_formats, None)
         if "note" in data_keys:
             data_keys.remove("note")
             data__note = data["note"]
-            validate_https___civrules_invalid_schemas_rule_index_schema_json___defs_note(data__note, custom_formats, (name_prefix or "data") + ".note")
+            validate_https___civrules_invalid_schemas_rule_index_schema_json___defs_note(data__note, custom_formats, None)
         if data_keys:
             raise _Invalid
     return data
@@ -742,7 +746,7 @@ def validate_https___civrules_invalid_schemas_rule_index_schema_json___defs_inde
         if "section" in data_keys:
             data_keys.remove("section")
             data__section = data["section"]
-            validate_https___civrules_invalid_schemas_rule_index_schema_json___defs_section(data__section, custom_formats, (name_prefix or "data") + ".section")
+            validate_https___civrules_invalid_schemas_rule_index_schema_json___defs_section(data__section, custom_formats, None)
         if "title" in data_keys:
             data_keys.remove("title")
             data__title = data["title"]
@@ -761,7 +765,7 @@ def validate_https___civrules_invalid_schemas_rule_index_schema_json___defs_inde
                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
             if data__title_one_of_count2 < 2:
                 try:
-                    validate_https___civrules_invalid_schemas_rule_index_schema_json___defs_unknown(data__title, custom_formats, (name_prefix or "data") + ".title")
+                    validate_https___civrules_invalid_schemas_rule_index_schema_json___defs_unknown(data__title, custom_formats, None)
                     data__title_one_of_count2 += 1
                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
             if data__title_one_of_count2 != 1:
@@ -805,15 +809,15 @@ def validate_https___civrules_invalid_schemas_rule_index_schema_json___defs_inde
         if "parent" in data_keys:
             data_keys.remove("parent")
             data__parent = data["parent"]
-            validate_https___civrules_invalid_schemas_rule_index_schema_json___defs_section(data__parent, custom_formats, (name_prefix or "data") + ".parent")
+            validate_https___civrules_invalid_schemas_rule_index_schema_json___defs_section(data__parent, custom_formats, None)
         if "note" in data_keys:
             data_keys.remove("note")
             data__note = data["note"]
-            validate_https___civrules_invalid_schemas_rule_index_schema_json___defs_note(data__note, custom_formats, (name_prefix or "data") + ".note")
+            validate_https___civrules_invalid_schemas_rule_index_schema_json___defs_note(data__note, custom_formats, None)
         if "disagreements" in data_keys:
             data_keys.remove("disagreements")
             data__disagreements = data["disagreements"]
-            validate_https___civrules_invalid_schemas_rule_index_schema_json___defs_disagreements(data__disagreements, custom_formats, (name_prefix or "data") + ".disagreements")
+            validate_https___civrules_invalid_schemas_rule_index_schema_json___defs_disagreements(data__disagreements, custom_formats, None)
         if data_keys:
             raise _Invalid
     return data

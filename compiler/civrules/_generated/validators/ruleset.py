@@ -19,6 +19,15 @@ class _Invalid(JsonSchemaValueException):
     __init__ = Exception.__init__
 
 
+def _distinct(items):
+    """How many distinct items a list holds, as fastjsonschema's `uniqueItems` counts them
+    (`true` is not `1`; mappings and lists by value); a list of texts as a set, in C."""
+    if set(map(type, items)) <= {str}:
+        return len(set(items))
+    def fn(var): return frozenset(dict((k, fn(v)) for k, v in var.items()).items()) if hasattr(var, "items") else tuple(fn(v) for v in var) if isinstance(var, (dict, list)) else (bool, var) if isinstance(var, bool) else var
+    return len(set(fn(item) for item in items))
+
+
 REGEX_PATTERNS = {
     '^[a-z][a-z0-9]*(-[a-z0-9]+)*$': re.compile('^[a-z][a-z0-9]*(-[a-z0-9]+)*\\Z'),
     '^[A-Z][0-9]{3}$': re.compile('^[A-Z][0-9]{3}\\Z'),
@@ -49,7 +58,7 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
         if "id" in data_keys:
             data_keys.remove("id")
             data__id = data["id"]
-            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_ruleset_id(data__id, custom_formats, (name_prefix or "data") + ".id")
+            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_ruleset_id(data__id, custom_formats, None)
         if "name" in data_keys:
             data_keys.remove("name")
             data__name = data["name"]
@@ -81,7 +90,7 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
         if "extends" in data_keys:
             data_keys.remove("extends")
             data__extends = data["extends"]
-            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_ruleset_id(data__extends, custom_formats, (name_prefix or "data") + ".extends")
+            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_ruleset_id(data__extends, custom_formats, None)
         if "status" in data_keys:
             data_keys.remove("status")
             data__status = data["status"]
@@ -103,7 +112,7 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                 if "groups" in data__overlay_keys:
                     data__overlay_keys.remove("groups")
                     data__overlay__groups = data__overlay["groups"]
-                    validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_overlay_block(data__overlay__groups, custom_formats, (name_prefix or "data") + ".overlay.groups")
+                    validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_overlay_block(data__overlay__groups, custom_formats, None)
                     data__overlay__groups_is_dict = isinstance(data__overlay__groups, dict)
                     if data__overlay__groups_is_dict:
                         data__overlay__groups_keys = set(data__overlay__groups.keys())
@@ -114,7 +123,7 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                             if data__overlay__groups__add_is_list:
                                 data__overlay__groups__add_len = len(data__overlay__groups__add)
                                 for data__overlay__groups__add_x, data__overlay__groups__add_item in enumerate(data__overlay__groups__add):
-                                    validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_overlay_entity_groups(data__overlay__groups__add_item, custom_formats, (name_prefix or "data") + ".overlay.groups.add[{data__overlay__groups__add_x}]")
+                                    validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_overlay_entity_groups(data__overlay__groups__add_item, custom_formats, None)
                         if "replace" in data__overlay__groups_keys:
                             data__overlay__groups_keys.remove("replace")
                             data__overlay__groups__replace = data__overlay__groups["replace"]
@@ -122,7 +131,7 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                             if data__overlay__groups__replace_is_list:
                                 data__overlay__groups__replace_len = len(data__overlay__groups__replace)
                                 for data__overlay__groups__replace_x, data__overlay__groups__replace_item in enumerate(data__overlay__groups__replace):
-                                    validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_overlay_entity_groups(data__overlay__groups__replace_item, custom_formats, (name_prefix or "data") + ".overlay.groups.replace[{data__overlay__groups__replace_x}]")
+                                    validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_overlay_entity_groups(data__overlay__groups__replace_item, custom_formats, None)
                         if "patch" in data__overlay__groups_keys:
                             data__overlay__groups_keys.remove("patch")
                             data__overlay__groups__patch = data__overlay__groups["patch"]
@@ -130,7 +139,7 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                             if data__overlay__groups__patch_is_list:
                                 data__overlay__groups__patch_len = len(data__overlay__groups__patch)
                                 for data__overlay__groups__patch_x, data__overlay__groups__patch_item in enumerate(data__overlay__groups__patch):
-                                    validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_overlay_patch_groups(data__overlay__groups__patch_item, custom_formats, (name_prefix or "data") + ".overlay.groups.patch[{data__overlay__groups__patch_x}]")
+                                    validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_overlay_patch_groups(data__overlay__groups__patch_item, custom_formats, None)
                         if "remove" in data__overlay__groups_keys:
                             data__overlay__groups_keys.remove("remove")
                             data__overlay__groups__remove = data__overlay__groups["remove"]
@@ -138,11 +147,11 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                             if data__overlay__groups__remove_is_list:
                                 data__overlay__groups__remove_len = len(data__overlay__groups__remove)
                                 for data__overlay__groups__remove_x, data__overlay__groups__remove_item in enumerate(data__overlay__groups__remove):
-                                    validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_overlay_removal_groups(data__overlay__groups__remove_item, custom_formats, (name_prefix or "data") + ".overlay.groups.remove[{data__overlay__groups__remove_x}]")
+                                    validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_overlay_removal_groups(data__overlay__groups__remove_item, custom_formats, None)
                 if "civilization_cards" in data__overlay_keys:
                     data__overlay_keys.remove("civilization_cards")
                     data__overlay__civilizationcards = data__overlay["civilization_cards"]
-                    validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_overlay_block(data__overlay__civilizationcards, custom_formats, (name_prefix or "data") + ".overlay.civilization_cards")
+                    validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_overlay_block(data__overlay__civilizationcards, custom_formats, None)
                     data__overlay__civilizationcards_is_dict = isinstance(data__overlay__civilizationcards, dict)
                     if data__overlay__civilizationcards_is_dict:
                         data__overlay__civilizationcards_keys = set(data__overlay__civilizationcards.keys())
@@ -153,7 +162,7 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                             if data__overlay__civilizationcards__add_is_list:
                                 data__overlay__civilizationcards__add_len = len(data__overlay__civilizationcards__add)
                                 for data__overlay__civilizationcards__add_x, data__overlay__civilizationcards__add_item in enumerate(data__overlay__civilizationcards__add):
-                                    validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_overlay_entity_civilization_cards(data__overlay__civilizationcards__add_item, custom_formats, (name_prefix or "data") + ".overlay.civilization_cards.add[{data__overlay__civilizationcards__add_x}]")
+                                    validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_overlay_entity_civilization_cards(data__overlay__civilizationcards__add_item, custom_formats, None)
                         if "replace" in data__overlay__civilizationcards_keys:
                             data__overlay__civilizationcards_keys.remove("replace")
                             data__overlay__civilizationcards__replace = data__overlay__civilizationcards["replace"]
@@ -161,7 +170,7 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                             if data__overlay__civilizationcards__replace_is_list:
                                 data__overlay__civilizationcards__replace_len = len(data__overlay__civilizationcards__replace)
                                 for data__overlay__civilizationcards__replace_x, data__overlay__civilizationcards__replace_item in enumerate(data__overlay__civilizationcards__replace):
-                                    validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_overlay_entity_civilization_cards(data__overlay__civilizationcards__replace_item, custom_formats, (name_prefix or "data") + ".overlay.civilization_cards.replace[{data__overlay__civilizationcards__replace_x}]")
+                                    validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_overlay_entity_civilization_cards(data__overlay__civilizationcards__replace_item, custom_formats, None)
                         if "patch" in data__overlay__civilizationcards_keys:
                             data__overlay__civilizationcards_keys.remove("patch")
                             data__overlay__civilizationcards__patch = data__overlay__civilizationcards["patch"]
@@ -169,7 +178,7 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                             if data__overlay__civilizationcards__patch_is_list:
                                 data__overlay__civilizationcards__patch_len = len(data__overlay__civilizationcards__patch)
                                 for data__overlay__civilizationcards__patch_x, data__overlay__civilizationcards__patch_item in enumerate(data__overlay__civilizationcards__patch):
-                                    validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_overlay_patch_civilization_cards(data__overlay__civilizationcards__patch_item, custom_formats, (name_prefix or "data") + ".overlay.civilization_cards.patch[{data__overlay__civilizationcards__patch_x}]")
+                                    validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_overlay_patch_civilization_cards(data__overlay__civilizationcards__patch_item, custom_formats, None)
                         if "remove" in data__overlay__civilizationcards_keys:
                             data__overlay__civilizationcards_keys.remove("remove")
                             data__overlay__civilizationcards__remove = data__overlay__civilizationcards["remove"]
@@ -177,11 +186,11 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                             if data__overlay__civilizationcards__remove_is_list:
                                 data__overlay__civilizationcards__remove_len = len(data__overlay__civilizationcards__remove)
                                 for data__overlay__civilizationcards__remove_x, data__overlay__civilizationcards__remove_item in enumerate(data__overlay__civilizationcards__remove):
-                                    validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_overlay_removal_civilization_cards(data__overlay__civilizationcards__remove_item, custom_formats, (name_prefix or "data") + ".overlay.civilization_cards.remove[{data__overlay__civilizationcards__remove_x}]")
+                                    validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_overlay_removal_civilization_cards(data__overlay__civilizationcards__remove_item, custom_formats, None)
                 if "commodities" in data__overlay_keys:
                     data__overlay_keys.remove("commodities")
                     data__overlay__commodities = data__overlay["commodities"]
-                    validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_overlay_block(data__overlay__commodities, custom_formats, (name_prefix or "data") + ".overlay.commodities")
+                    validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_overlay_block(data__overlay__commodities, custom_formats, None)
                     data__overlay__commodities_is_dict = isinstance(data__overlay__commodities, dict)
                     if data__overlay__commodities_is_dict:
                         data__overlay__commodities_keys = set(data__overlay__commodities.keys())
@@ -192,7 +201,7 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                             if data__overlay__commodities__add_is_list:
                                 data__overlay__commodities__add_len = len(data__overlay__commodities__add)
                                 for data__overlay__commodities__add_x, data__overlay__commodities__add_item in enumerate(data__overlay__commodities__add):
-                                    validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_overlay_entity_commodities(data__overlay__commodities__add_item, custom_formats, (name_prefix or "data") + ".overlay.commodities.add[{data__overlay__commodities__add_x}]")
+                                    validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_overlay_entity_commodities(data__overlay__commodities__add_item, custom_formats, None)
                         if "replace" in data__overlay__commodities_keys:
                             data__overlay__commodities_keys.remove("replace")
                             data__overlay__commodities__replace = data__overlay__commodities["replace"]
@@ -200,7 +209,7 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                             if data__overlay__commodities__replace_is_list:
                                 data__overlay__commodities__replace_len = len(data__overlay__commodities__replace)
                                 for data__overlay__commodities__replace_x, data__overlay__commodities__replace_item in enumerate(data__overlay__commodities__replace):
-                                    validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_overlay_entity_commodities(data__overlay__commodities__replace_item, custom_formats, (name_prefix or "data") + ".overlay.commodities.replace[{data__overlay__commodities__replace_x}]")
+                                    validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_overlay_entity_commodities(data__overlay__commodities__replace_item, custom_formats, None)
                         if "patch" in data__overlay__commodities_keys:
                             data__overlay__commodities_keys.remove("patch")
                             data__overlay__commodities__patch = data__overlay__commodities["patch"]
@@ -208,7 +217,7 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                             if data__overlay__commodities__patch_is_list:
                                 data__overlay__commodities__patch_len = len(data__overlay__commodities__patch)
                                 for data__overlay__commodities__patch_x, data__overlay__commodities__patch_item in enumerate(data__overlay__commodities__patch):
-                                    validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_overlay_patch_commodities(data__overlay__commodities__patch_item, custom_formats, (name_prefix or "data") + ".overlay.commodities.patch[{data__overlay__commodities__patch_x}]")
+                                    validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_overlay_patch_commodities(data__overlay__commodities__patch_item, custom_formats, None)
                         if "remove" in data__overlay__commodities_keys:
                             data__overlay__commodities_keys.remove("remove")
                             data__overlay__commodities__remove = data__overlay__commodities["remove"]
@@ -216,11 +225,11 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                             if data__overlay__commodities__remove_is_list:
                                 data__overlay__commodities__remove_len = len(data__overlay__commodities__remove)
                                 for data__overlay__commodities__remove_x, data__overlay__commodities__remove_item in enumerate(data__overlay__commodities__remove):
-                                    validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_overlay_removal_commodities(data__overlay__commodities__remove_item, custom_formats, (name_prefix or "data") + ".overlay.commodities.remove[{data__overlay__commodities__remove_x}]")
+                                    validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_overlay_removal_commodities(data__overlay__commodities__remove_item, custom_formats, None)
                 if "calamities" in data__overlay_keys:
                     data__overlay_keys.remove("calamities")
                     data__overlay__calamities = data__overlay["calamities"]
-                    validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_overlay_block(data__overlay__calamities, custom_formats, (name_prefix or "data") + ".overlay.calamities")
+                    validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_overlay_block(data__overlay__calamities, custom_formats, None)
                     data__overlay__calamities_is_dict = isinstance(data__overlay__calamities, dict)
                     if data__overlay__calamities_is_dict:
                         data__overlay__calamities_keys = set(data__overlay__calamities.keys())
@@ -231,7 +240,7 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                             if data__overlay__calamities__add_is_list:
                                 data__overlay__calamities__add_len = len(data__overlay__calamities__add)
                                 for data__overlay__calamities__add_x, data__overlay__calamities__add_item in enumerate(data__overlay__calamities__add):
-                                    validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_overlay_entity_calamities(data__overlay__calamities__add_item, custom_formats, (name_prefix or "data") + ".overlay.calamities.add[{data__overlay__calamities__add_x}]")
+                                    validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_overlay_entity_calamities(data__overlay__calamities__add_item, custom_formats, None)
                         if "replace" in data__overlay__calamities_keys:
                             data__overlay__calamities_keys.remove("replace")
                             data__overlay__calamities__replace = data__overlay__calamities["replace"]
@@ -239,7 +248,7 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                             if data__overlay__calamities__replace_is_list:
                                 data__overlay__calamities__replace_len = len(data__overlay__calamities__replace)
                                 for data__overlay__calamities__replace_x, data__overlay__calamities__replace_item in enumerate(data__overlay__calamities__replace):
-                                    validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_overlay_entity_calamities(data__overlay__calamities__replace_item, custom_formats, (name_prefix or "data") + ".overlay.calamities.replace[{data__overlay__calamities__replace_x}]")
+                                    validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_overlay_entity_calamities(data__overlay__calamities__replace_item, custom_formats, None)
                         if "patch" in data__overlay__calamities_keys:
                             data__overlay__calamities_keys.remove("patch")
                             data__overlay__calamities__patch = data__overlay__calamities["patch"]
@@ -247,7 +256,7 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                             if data__overlay__calamities__patch_is_list:
                                 data__overlay__calamities__patch_len = len(data__overlay__calamities__patch)
                                 for data__overlay__calamities__patch_x, data__overlay__calamities__patch_item in enumerate(data__overlay__calamities__patch):
-                                    validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_overlay_patch_calamities(data__overlay__calamities__patch_item, custom_formats, (name_prefix or "data") + ".overlay.calamities.patch[{data__overlay__calamities__patch_x}]")
+                                    validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_overlay_patch_calamities(data__overlay__calamities__patch_item, custom_formats, None)
                         if "remove" in data__overlay__calamities_keys:
                             data__overlay__calamities_keys.remove("remove")
                             data__overlay__calamities__remove = data__overlay__calamities["remove"]
@@ -255,11 +264,11 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                             if data__overlay__calamities__remove_is_list:
                                 data__overlay__calamities__remove_len = len(data__overlay__calamities__remove)
                                 for data__overlay__calamities__remove_x, data__overlay__calamities__remove_item in enumerate(data__overlay__calamities__remove):
-                                    validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_overlay_removal_calamities(data__overlay__calamities__remove_item, custom_formats, (name_prefix or "data") + ".overlay.calamities.remove[{data__overlay__calamities__remove_x}]")
+                                    validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_overlay_removal_calamities(data__overlay__calamities__remove_item, custom_formats, None)
                 if "nations" in data__overlay_keys:
                     data__overlay_keys.remove("nations")
                     data__overlay__nations = data__overlay["nations"]
-                    validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_overlay_block(data__overlay__nations, custom_formats, (name_prefix or "data") + ".overlay.nations")
+                    validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_overlay_block(data__overlay__nations, custom_formats, None)
                     data__overlay__nations_is_dict = isinstance(data__overlay__nations, dict)
                     if data__overlay__nations_is_dict:
                         data__overlay__nations_keys = set(data__overlay__nations.keys())
@@ -270,7 +279,7 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                             if data__overlay__nations__add_is_list:
                                 data__overlay__nations__add_len = len(data__overlay__nations__add)
                                 for data__overlay__nations__add_x, data__overlay__nations__add_item in enumerate(data__overlay__nations__add):
-                                    validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_overlay_entity_nations(data__overlay__nations__add_item, custom_formats, (name_prefix or "data") + ".overlay.nations.add[{data__overlay__nations__add_x}]")
+                                    validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_overlay_entity_nations(data__overlay__nations__add_item, custom_formats, None)
                         if "replace" in data__overlay__nations_keys:
                             data__overlay__nations_keys.remove("replace")
                             data__overlay__nations__replace = data__overlay__nations["replace"]
@@ -278,7 +287,7 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                             if data__overlay__nations__replace_is_list:
                                 data__overlay__nations__replace_len = len(data__overlay__nations__replace)
                                 for data__overlay__nations__replace_x, data__overlay__nations__replace_item in enumerate(data__overlay__nations__replace):
-                                    validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_overlay_entity_nations(data__overlay__nations__replace_item, custom_formats, (name_prefix or "data") + ".overlay.nations.replace[{data__overlay__nations__replace_x}]")
+                                    validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_overlay_entity_nations(data__overlay__nations__replace_item, custom_formats, None)
                         if "patch" in data__overlay__nations_keys:
                             data__overlay__nations_keys.remove("patch")
                             data__overlay__nations__patch = data__overlay__nations["patch"]
@@ -286,7 +295,7 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                             if data__overlay__nations__patch_is_list:
                                 data__overlay__nations__patch_len = len(data__overlay__nations__patch)
                                 for data__overlay__nations__patch_x, data__overlay__nations__patch_item in enumerate(data__overlay__nations__patch):
-                                    validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_overlay_patch_nations(data__overlay__nations__patch_item, custom_formats, (name_prefix or "data") + ".overlay.nations.patch[{data__overlay__nations__patch_x}]")
+                                    validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_overlay_patch_nations(data__overlay__nations__patch_item, custom_formats, None)
                         if "remove" in data__overlay__nations_keys:
                             data__overlay__nations_keys.remove("remove")
                             data__overlay__nations__remove = data__overlay__nations["remove"]
@@ -294,11 +303,11 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                             if data__overlay__nations__remove_is_list:
                                 data__overlay__nations__remove_len = len(data__overlay__nations__remove)
                                 for data__overlay__nations__remove_x, data__overlay__nations__remove_item in enumerate(data__overlay__nations__remove):
-                                    validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_overlay_removal_nations(data__overlay__nations__remove_item, custom_formats, (name_prefix or "data") + ".overlay.nations.remove[{data__overlay__nations__remove_x}]")
+                                    validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_overlay_removal_nations(data__overlay__nations__remove_item, custom_formats, None)
                 if "epochs" in data__overlay_keys:
                     data__overlay_keys.remove("epochs")
                     data__overlay__epochs = data__overlay["epochs"]
-                    validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_overlay_block(data__overlay__epochs, custom_formats, (name_prefix or "data") + ".overlay.epochs")
+                    validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_overlay_block(data__overlay__epochs, custom_formats, None)
                     data__overlay__epochs_is_dict = isinstance(data__overlay__epochs, dict)
                     if data__overlay__epochs_is_dict:
                         data__overlay__epochs_keys = set(data__overlay__epochs.keys())
@@ -309,7 +318,7 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                             if data__overlay__epochs__add_is_list:
                                 data__overlay__epochs__add_len = len(data__overlay__epochs__add)
                                 for data__overlay__epochs__add_x, data__overlay__epochs__add_item in enumerate(data__overlay__epochs__add):
-                                    validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_overlay_entity_epochs(data__overlay__epochs__add_item, custom_formats, (name_prefix or "data") + ".overlay.epochs.add[{data__overlay__epochs__add_x}]")
+                                    validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_overlay_entity_epochs(data__overlay__epochs__add_item, custom_formats, None)
                         if "replace" in data__overlay__epochs_keys:
                             data__overlay__epochs_keys.remove("replace")
                             data__overlay__epochs__replace = data__overlay__epochs["replace"]
@@ -317,7 +326,7 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                             if data__overlay__epochs__replace_is_list:
                                 data__overlay__epochs__replace_len = len(data__overlay__epochs__replace)
                                 for data__overlay__epochs__replace_x, data__overlay__epochs__replace_item in enumerate(data__overlay__epochs__replace):
-                                    validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_overlay_entity_epochs(data__overlay__epochs__replace_item, custom_formats, (name_prefix or "data") + ".overlay.epochs.replace[{data__overlay__epochs__replace_x}]")
+                                    validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_overlay_entity_epochs(data__overlay__epochs__replace_item, custom_formats, None)
                         if "patch" in data__overlay__epochs_keys:
                             data__overlay__epochs_keys.remove("patch")
                             data__overlay__epochs__patch = data__overlay__epochs["patch"]
@@ -325,7 +334,7 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                             if data__overlay__epochs__patch_is_list:
                                 data__overlay__epochs__patch_len = len(data__overlay__epochs__patch)
                                 for data__overlay__epochs__patch_x, data__overlay__epochs__patch_item in enumerate(data__overlay__epochs__patch):
-                                    validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_overlay_patch_epochs(data__overlay__epochs__patch_item, custom_formats, (name_prefix or "data") + ".overlay.epochs.patch[{data__overlay__epochs__patch_x}]")
+                                    validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_overlay_patch_epochs(data__overlay__epochs__patch_item, custom_formats, None)
                         if "remove" in data__overlay__epochs_keys:
                             data__overlay__epochs_keys.remove("remove")
                             data__overlay__epochs__remove = data__overlay__epochs["remove"]
@@ -333,11 +342,11 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                             if data__overlay__epochs__remove_is_list:
                                 data__overlay__epochs__remove_len = len(data__overlay__epochs__remove)
                                 for data__overlay__epochs__remove_x, data__overlay__epochs__remove_item in enumerate(data__overlay__epochs__remove):
-                                    validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_overlay_removal_epochs(data__overlay__epochs__remove_item, custom_formats, (name_prefix or "data") + ".overlay.epochs.remove[{data__overlay__epochs__remove_x}]")
+                                    validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_overlay_removal_epochs(data__overlay__epochs__remove_item, custom_formats, None)
                 if "ast_tracks" in data__overlay_keys:
                     data__overlay_keys.remove("ast_tracks")
                     data__overlay__asttracks = data__overlay["ast_tracks"]
-                    validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_overlay_block(data__overlay__asttracks, custom_formats, (name_prefix or "data") + ".overlay.ast_tracks")
+                    validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_overlay_block(data__overlay__asttracks, custom_formats, None)
                     data__overlay__asttracks_is_dict = isinstance(data__overlay__asttracks, dict)
                     if data__overlay__asttracks_is_dict:
                         data__overlay__asttracks_keys = set(data__overlay__asttracks.keys())
@@ -348,7 +357,7 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                             if data__overlay__asttracks__add_is_list:
                                 data__overlay__asttracks__add_len = len(data__overlay__asttracks__add)
                                 for data__overlay__asttracks__add_x, data__overlay__asttracks__add_item in enumerate(data__overlay__asttracks__add):
-                                    validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_overlay_entity_ast_tracks(data__overlay__asttracks__add_item, custom_formats, (name_prefix or "data") + ".overlay.ast_tracks.add[{data__overlay__asttracks__add_x}]")
+                                    validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_overlay_entity_ast_tracks(data__overlay__asttracks__add_item, custom_formats, None)
                         if "replace" in data__overlay__asttracks_keys:
                             data__overlay__asttracks_keys.remove("replace")
                             data__overlay__asttracks__replace = data__overlay__asttracks["replace"]
@@ -356,7 +365,7 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                             if data__overlay__asttracks__replace_is_list:
                                 data__overlay__asttracks__replace_len = len(data__overlay__asttracks__replace)
                                 for data__overlay__asttracks__replace_x, data__overlay__asttracks__replace_item in enumerate(data__overlay__asttracks__replace):
-                                    validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_overlay_entity_ast_tracks(data__overlay__asttracks__replace_item, custom_formats, (name_prefix or "data") + ".overlay.ast_tracks.replace[{data__overlay__asttracks__replace_x}]")
+                                    validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_overlay_entity_ast_tracks(data__overlay__asttracks__replace_item, custom_formats, None)
                         if "patch" in data__overlay__asttracks_keys:
                             data__overlay__asttracks_keys.remove("patch")
                             data__overlay__asttracks__patch = data__overlay__asttracks["patch"]
@@ -364,7 +373,7 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                             if data__overlay__asttracks__patch_is_list:
                                 data__overlay__asttracks__patch_len = len(data__overlay__asttracks__patch)
                                 for data__overlay__asttracks__patch_x, data__overlay__asttracks__patch_item in enumerate(data__overlay__asttracks__patch):
-                                    validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_overlay_patch_ast_tracks(data__overlay__asttracks__patch_item, custom_formats, (name_prefix or "data") + ".overlay.ast_tracks.patch[{data__overlay__asttracks__patch_x}]")
+                                    validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_overlay_patch_ast_tracks(data__overlay__asttracks__patch_item, custom_formats, None)
                         if "remove" in data__overlay__asttracks_keys:
                             data__overlay__asttracks_keys.remove("remove")
                             data__overlay__asttracks__remove = data__overlay__asttracks["remove"]
@@ -372,11 +381,11 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                             if data__overlay__asttracks__remove_is_list:
                                 data__overlay__asttracks__remove_len = len(data__overlay__asttracks__remove)
                                 for data__overlay__asttracks__remove_x, data__overlay__asttracks__remove_item in enumerate(data__overlay__asttracks__remove):
-                                    validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_overlay_removal_ast_tracks(data__overlay__asttracks__remove_item, custom_formats, (name_prefix or "data") + ".overlay.ast_tracks.remove[{data__overlay__asttracks__remove_x}]")
+                                    validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_overlay_removal_ast_tracks(data__overlay__asttracks__remove_item, custom_formats, None)
                 if "phases" in data__overlay_keys:
                     data__overlay_keys.remove("phases")
                     data__overlay__phases = data__overlay["phases"]
-                    validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_overlay_block(data__overlay__phases, custom_formats, (name_prefix or "data") + ".overlay.phases")
+                    validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_overlay_block(data__overlay__phases, custom_formats, None)
                     data__overlay__phases_is_dict = isinstance(data__overlay__phases, dict)
                     if data__overlay__phases_is_dict:
                         data__overlay__phases_keys = set(data__overlay__phases.keys())
@@ -387,7 +396,7 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                             if data__overlay__phases__add_is_list:
                                 data__overlay__phases__add_len = len(data__overlay__phases__add)
                                 for data__overlay__phases__add_x, data__overlay__phases__add_item in enumerate(data__overlay__phases__add):
-                                    validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_overlay_entity_phases(data__overlay__phases__add_item, custom_formats, (name_prefix or "data") + ".overlay.phases.add[{data__overlay__phases__add_x}]")
+                                    validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_overlay_entity_phases(data__overlay__phases__add_item, custom_formats, None)
                         if "replace" in data__overlay__phases_keys:
                             data__overlay__phases_keys.remove("replace")
                             data__overlay__phases__replace = data__overlay__phases["replace"]
@@ -395,7 +404,7 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                             if data__overlay__phases__replace_is_list:
                                 data__overlay__phases__replace_len = len(data__overlay__phases__replace)
                                 for data__overlay__phases__replace_x, data__overlay__phases__replace_item in enumerate(data__overlay__phases__replace):
-                                    validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_overlay_entity_phases(data__overlay__phases__replace_item, custom_formats, (name_prefix or "data") + ".overlay.phases.replace[{data__overlay__phases__replace_x}]")
+                                    validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_overlay_entity_phases(data__overlay__phases__replace_item, custom_formats, None)
                         if "patch" in data__overlay__phases_keys:
                             data__overlay__phases_keys.remove("patch")
                             data__overlay__phases__patch = data__overlay__phases["patch"]
@@ -403,7 +412,7 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                             if data__overlay__phases__patch_is_list:
                                 data__overlay__phases__patch_len = len(data__overlay__phases__patch)
                                 for data__overlay__phases__patch_x, data__overlay__phases__patch_item in enumerate(data__overlay__phases__patch):
-                                    validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_overlay_patch_phases(data__overlay__phases__patch_item, custom_formats, (name_prefix or "data") + ".overlay.phases.patch[{data__overlay__phases__patch_x}]")
+                                    validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_overlay_patch_phases(data__overlay__phases__patch_item, custom_formats, None)
                         if "remove" in data__overlay__phases_keys:
                             data__overlay__phases_keys.remove("remove")
                             data__overlay__phases__remove = data__overlay__phases["remove"]
@@ -411,11 +420,11 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                             if data__overlay__phases__remove_is_list:
                                 data__overlay__phases__remove_len = len(data__overlay__phases__remove)
                                 for data__overlay__phases__remove_x, data__overlay__phases__remove_item in enumerate(data__overlay__phases__remove):
-                                    validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_overlay_removal_phases(data__overlay__phases__remove_item, custom_formats, (name_prefix or "data") + ".overlay.phases.remove[{data__overlay__phases__remove_x}]")
+                                    validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_overlay_removal_phases(data__overlay__phases__remove_item, custom_formats, None)
                 if "player_counts" in data__overlay_keys:
                     data__overlay_keys.remove("player_counts")
                     data__overlay__playercounts = data__overlay["player_counts"]
-                    validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_overlay_block(data__overlay__playercounts, custom_formats, (name_prefix or "data") + ".overlay.player_counts")
+                    validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_overlay_block(data__overlay__playercounts, custom_formats, None)
                     data__overlay__playercounts_is_dict = isinstance(data__overlay__playercounts, dict)
                     if data__overlay__playercounts_is_dict:
                         data__overlay__playercounts_keys = set(data__overlay__playercounts.keys())
@@ -426,7 +435,7 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                             if data__overlay__playercounts__add_is_list:
                                 data__overlay__playercounts__add_len = len(data__overlay__playercounts__add)
                                 for data__overlay__playercounts__add_x, data__overlay__playercounts__add_item in enumerate(data__overlay__playercounts__add):
-                                    validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_overlay_entity_player_counts(data__overlay__playercounts__add_item, custom_formats, (name_prefix or "data") + ".overlay.player_counts.add[{data__overlay__playercounts__add_x}]")
+                                    validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_overlay_entity_player_counts(data__overlay__playercounts__add_item, custom_formats, None)
                         if "replace" in data__overlay__playercounts_keys:
                             data__overlay__playercounts_keys.remove("replace")
                             data__overlay__playercounts__replace = data__overlay__playercounts["replace"]
@@ -434,7 +443,7 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                             if data__overlay__playercounts__replace_is_list:
                                 data__overlay__playercounts__replace_len = len(data__overlay__playercounts__replace)
                                 for data__overlay__playercounts__replace_x, data__overlay__playercounts__replace_item in enumerate(data__overlay__playercounts__replace):
-                                    validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_overlay_entity_player_counts(data__overlay__playercounts__replace_item, custom_formats, (name_prefix or "data") + ".overlay.player_counts.replace[{data__overlay__playercounts__replace_x}]")
+                                    validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_overlay_entity_player_counts(data__overlay__playercounts__replace_item, custom_formats, None)
                         if "patch" in data__overlay__playercounts_keys:
                             data__overlay__playercounts_keys.remove("patch")
                             data__overlay__playercounts__patch = data__overlay__playercounts["patch"]
@@ -442,7 +451,7 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                             if data__overlay__playercounts__patch_is_list:
                                 data__overlay__playercounts__patch_len = len(data__overlay__playercounts__patch)
                                 for data__overlay__playercounts__patch_x, data__overlay__playercounts__patch_item in enumerate(data__overlay__playercounts__patch):
-                                    validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_overlay_patch_player_counts(data__overlay__playercounts__patch_item, custom_formats, (name_prefix or "data") + ".overlay.player_counts.patch[{data__overlay__playercounts__patch_x}]")
+                                    validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_overlay_patch_player_counts(data__overlay__playercounts__patch_item, custom_formats, None)
                         if "remove" in data__overlay__playercounts_keys:
                             data__overlay__playercounts_keys.remove("remove")
                             data__overlay__playercounts__remove = data__overlay__playercounts["remove"]
@@ -450,11 +459,11 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                             if data__overlay__playercounts__remove_is_list:
                                 data__overlay__playercounts__remove_len = len(data__overlay__playercounts__remove)
                                 for data__overlay__playercounts__remove_x, data__overlay__playercounts__remove_item in enumerate(data__overlay__playercounts__remove):
-                                    validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_overlay_removal_player_counts(data__overlay__playercounts__remove_item, custom_formats, (name_prefix or "data") + ".overlay.player_counts.remove[{data__overlay__playercounts__remove_x}]")
+                                    validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_overlay_removal_player_counts(data__overlay__playercounts__remove_item, custom_formats, None)
                 if "options" in data__overlay_keys:
                     data__overlay_keys.remove("options")
                     data__overlay__options = data__overlay["options"]
-                    validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_overlay_block(data__overlay__options, custom_formats, (name_prefix or "data") + ".overlay.options")
+                    validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_overlay_block(data__overlay__options, custom_formats, None)
                     data__overlay__options_is_dict = isinstance(data__overlay__options, dict)
                     if data__overlay__options_is_dict:
                         data__overlay__options_keys = set(data__overlay__options.keys())
@@ -465,7 +474,7 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                             if data__overlay__options__add_is_list:
                                 data__overlay__options__add_len = len(data__overlay__options__add)
                                 for data__overlay__options__add_x, data__overlay__options__add_item in enumerate(data__overlay__options__add):
-                                    validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_overlay_entity_options(data__overlay__options__add_item, custom_formats, (name_prefix or "data") + ".overlay.options.add[{data__overlay__options__add_x}]")
+                                    validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_overlay_entity_options(data__overlay__options__add_item, custom_formats, None)
                         if "replace" in data__overlay__options_keys:
                             data__overlay__options_keys.remove("replace")
                             data__overlay__options__replace = data__overlay__options["replace"]
@@ -473,7 +482,7 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                             if data__overlay__options__replace_is_list:
                                 data__overlay__options__replace_len = len(data__overlay__options__replace)
                                 for data__overlay__options__replace_x, data__overlay__options__replace_item in enumerate(data__overlay__options__replace):
-                                    validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_overlay_entity_options(data__overlay__options__replace_item, custom_formats, (name_prefix or "data") + ".overlay.options.replace[{data__overlay__options__replace_x}]")
+                                    validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_overlay_entity_options(data__overlay__options__replace_item, custom_formats, None)
                         if "patch" in data__overlay__options_keys:
                             data__overlay__options_keys.remove("patch")
                             data__overlay__options__patch = data__overlay__options["patch"]
@@ -481,7 +490,7 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                             if data__overlay__options__patch_is_list:
                                 data__overlay__options__patch_len = len(data__overlay__options__patch)
                                 for data__overlay__options__patch_x, data__overlay__options__patch_item in enumerate(data__overlay__options__patch):
-                                    validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_overlay_patch_options(data__overlay__options__patch_item, custom_formats, (name_prefix or "data") + ".overlay.options.patch[{data__overlay__options__patch_x}]")
+                                    validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_overlay_patch_options(data__overlay__options__patch_item, custom_formats, None)
                         if "remove" in data__overlay__options_keys:
                             data__overlay__options_keys.remove("remove")
                             data__overlay__options__remove = data__overlay__options["remove"]
@@ -489,11 +498,11 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                             if data__overlay__options__remove_is_list:
                                 data__overlay__options__remove_len = len(data__overlay__options__remove)
                                 for data__overlay__options__remove_x, data__overlay__options__remove_item in enumerate(data__overlay__options__remove):
-                                    validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_overlay_removal_options(data__overlay__options__remove_item, custom_formats, (name_prefix or "data") + ".overlay.options.remove[{data__overlay__options__remove_x}]")
+                                    validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_overlay_removal_options(data__overlay__options__remove_item, custom_formats, None)
                 if "areas" in data__overlay_keys:
                     data__overlay_keys.remove("areas")
                     data__overlay__areas = data__overlay["areas"]
-                    validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_overlay_block(data__overlay__areas, custom_formats, (name_prefix or "data") + ".overlay.areas")
+                    validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_overlay_block(data__overlay__areas, custom_formats, None)
                     data__overlay__areas_is_dict = isinstance(data__overlay__areas, dict)
                     if data__overlay__areas_is_dict:
                         data__overlay__areas_keys = set(data__overlay__areas.keys())
@@ -504,7 +513,7 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                             if data__overlay__areas__add_is_list:
                                 data__overlay__areas__add_len = len(data__overlay__areas__add)
                                 for data__overlay__areas__add_x, data__overlay__areas__add_item in enumerate(data__overlay__areas__add):
-                                    validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_overlay_entity_areas(data__overlay__areas__add_item, custom_formats, (name_prefix or "data") + ".overlay.areas.add[{data__overlay__areas__add_x}]")
+                                    validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_overlay_entity_areas(data__overlay__areas__add_item, custom_formats, None)
                         if "replace" in data__overlay__areas_keys:
                             data__overlay__areas_keys.remove("replace")
                             data__overlay__areas__replace = data__overlay__areas["replace"]
@@ -512,7 +521,7 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                             if data__overlay__areas__replace_is_list:
                                 data__overlay__areas__replace_len = len(data__overlay__areas__replace)
                                 for data__overlay__areas__replace_x, data__overlay__areas__replace_item in enumerate(data__overlay__areas__replace):
-                                    validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_overlay_entity_areas(data__overlay__areas__replace_item, custom_formats, (name_prefix or "data") + ".overlay.areas.replace[{data__overlay__areas__replace_x}]")
+                                    validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_overlay_entity_areas(data__overlay__areas__replace_item, custom_formats, None)
                         if "patch" in data__overlay__areas_keys:
                             data__overlay__areas_keys.remove("patch")
                             data__overlay__areas__patch = data__overlay__areas["patch"]
@@ -520,7 +529,7 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                             if data__overlay__areas__patch_is_list:
                                 data__overlay__areas__patch_len = len(data__overlay__areas__patch)
                                 for data__overlay__areas__patch_x, data__overlay__areas__patch_item in enumerate(data__overlay__areas__patch):
-                                    validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_overlay_patch_areas(data__overlay__areas__patch_item, custom_formats, (name_prefix or "data") + ".overlay.areas.patch[{data__overlay__areas__patch_x}]")
+                                    validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_overlay_patch_areas(data__overlay__areas__patch_item, custom_formats, None)
                         if "remove" in data__overlay__areas_keys:
                             data__overlay__areas_keys.remove("remove")
                             data__overlay__areas__remove = data__overlay__areas["remove"]
@@ -528,11 +537,11 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                             if data__overlay__areas__remove_is_list:
                                 data__overlay__areas__remove_len = len(data__overlay__areas__remove)
                                 for data__overlay__areas__remove_x, data__overlay__areas__remove_item in enumerate(data__overlay__areas__remove):
-                                    validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_overlay_removal_areas(data__overlay__areas__remove_item, custom_formats, (name_prefix or "data") + ".overlay.areas.remove[{data__overlay__areas__remove_x}]")
+                                    validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_overlay_removal_areas(data__overlay__areas__remove_item, custom_formats, None)
                 if "borders" in data__overlay_keys:
                     data__overlay_keys.remove("borders")
                     data__overlay__borders = data__overlay["borders"]
-                    validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_overlay_block(data__overlay__borders, custom_formats, (name_prefix or "data") + ".overlay.borders")
+                    validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_overlay_block(data__overlay__borders, custom_formats, None)
                     data__overlay__borders_is_dict = isinstance(data__overlay__borders, dict)
                     if data__overlay__borders_is_dict:
                         data__overlay__borders_keys = set(data__overlay__borders.keys())
@@ -543,7 +552,7 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                             if data__overlay__borders__add_is_list:
                                 data__overlay__borders__add_len = len(data__overlay__borders__add)
                                 for data__overlay__borders__add_x, data__overlay__borders__add_item in enumerate(data__overlay__borders__add):
-                                    validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_overlay_entity_borders(data__overlay__borders__add_item, custom_formats, (name_prefix or "data") + ".overlay.borders.add[{data__overlay__borders__add_x}]")
+                                    validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_overlay_entity_borders(data__overlay__borders__add_item, custom_formats, None)
                         if "replace" in data__overlay__borders_keys:
                             data__overlay__borders_keys.remove("replace")
                             data__overlay__borders__replace = data__overlay__borders["replace"]
@@ -551,7 +560,7 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                             if data__overlay__borders__replace_is_list:
                                 data__overlay__borders__replace_len = len(data__overlay__borders__replace)
                                 for data__overlay__borders__replace_x, data__overlay__borders__replace_item in enumerate(data__overlay__borders__replace):
-                                    validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_overlay_entity_borders(data__overlay__borders__replace_item, custom_formats, (name_prefix or "data") + ".overlay.borders.replace[{data__overlay__borders__replace_x}]")
+                                    validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_overlay_entity_borders(data__overlay__borders__replace_item, custom_formats, None)
                         if "patch" in data__overlay__borders_keys:
                             data__overlay__borders_keys.remove("patch")
                             data__overlay__borders__patch = data__overlay__borders["patch"]
@@ -559,7 +568,7 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                             if data__overlay__borders__patch_is_list:
                                 data__overlay__borders__patch_len = len(data__overlay__borders__patch)
                                 for data__overlay__borders__patch_x, data__overlay__borders__patch_item in enumerate(data__overlay__borders__patch):
-                                    validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_overlay_patch_borders(data__overlay__borders__patch_item, custom_formats, (name_prefix or "data") + ".overlay.borders.patch[{data__overlay__borders__patch_x}]")
+                                    validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_overlay_patch_borders(data__overlay__borders__patch_item, custom_formats, None)
                         if "remove" in data__overlay__borders_keys:
                             data__overlay__borders_keys.remove("remove")
                             data__overlay__borders__remove = data__overlay__borders["remove"]
@@ -567,11 +576,11 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                             if data__overlay__borders__remove_is_list:
                                 data__overlay__borders__remove_len = len(data__overlay__borders__remove)
                                 for data__overlay__borders__remove_x, data__overlay__borders__remove_item in enumerate(data__overlay__borders__remove):
-                                    validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_overlay_removal_borders(data__overlay__borders__remove_item, custom_formats, (name_prefix or "data") + ".overlay.borders.remove[{data__overlay__borders__remove_x}]")
+                                    validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_overlay_removal_borders(data__overlay__borders__remove_item, custom_formats, None)
                 if "flood_plains" in data__overlay_keys:
                     data__overlay_keys.remove("flood_plains")
                     data__overlay__floodplains = data__overlay["flood_plains"]
-                    validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_overlay_block(data__overlay__floodplains, custom_formats, (name_prefix or "data") + ".overlay.flood_plains")
+                    validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_overlay_block(data__overlay__floodplains, custom_formats, None)
                     data__overlay__floodplains_is_dict = isinstance(data__overlay__floodplains, dict)
                     if data__overlay__floodplains_is_dict:
                         data__overlay__floodplains_keys = set(data__overlay__floodplains.keys())
@@ -582,7 +591,7 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                             if data__overlay__floodplains__add_is_list:
                                 data__overlay__floodplains__add_len = len(data__overlay__floodplains__add)
                                 for data__overlay__floodplains__add_x, data__overlay__floodplains__add_item in enumerate(data__overlay__floodplains__add):
-                                    validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_overlay_entity_flood_plains(data__overlay__floodplains__add_item, custom_formats, (name_prefix or "data") + ".overlay.flood_plains.add[{data__overlay__floodplains__add_x}]")
+                                    validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_overlay_entity_flood_plains(data__overlay__floodplains__add_item, custom_formats, None)
                         if "replace" in data__overlay__floodplains_keys:
                             data__overlay__floodplains_keys.remove("replace")
                             data__overlay__floodplains__replace = data__overlay__floodplains["replace"]
@@ -590,7 +599,7 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                             if data__overlay__floodplains__replace_is_list:
                                 data__overlay__floodplains__replace_len = len(data__overlay__floodplains__replace)
                                 for data__overlay__floodplains__replace_x, data__overlay__floodplains__replace_item in enumerate(data__overlay__floodplains__replace):
-                                    validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_overlay_entity_flood_plains(data__overlay__floodplains__replace_item, custom_formats, (name_prefix or "data") + ".overlay.flood_plains.replace[{data__overlay__floodplains__replace_x}]")
+                                    validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_overlay_entity_flood_plains(data__overlay__floodplains__replace_item, custom_formats, None)
                         if "patch" in data__overlay__floodplains_keys:
                             data__overlay__floodplains_keys.remove("patch")
                             data__overlay__floodplains__patch = data__overlay__floodplains["patch"]
@@ -598,7 +607,7 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                             if data__overlay__floodplains__patch_is_list:
                                 data__overlay__floodplains__patch_len = len(data__overlay__floodplains__patch)
                                 for data__overlay__floodplains__patch_x, data__overlay__floodplains__patch_item in enumerate(data__overlay__floodplains__patch):
-                                    validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_overlay_patch_flood_plains(data__overlay__floodplains__patch_item, custom_formats, (name_prefix or "data") + ".overlay.flood_plains.patch[{data__overlay__floodplains__patch_x}]")
+                                    validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_overlay_patch_flood_plains(data__overlay__floodplains__patch_item, custom_formats, None)
                         if "remove" in data__overlay__floodplains_keys:
                             data__overlay__floodplains_keys.remove("remove")
                             data__overlay__floodplains__remove = data__overlay__floodplains["remove"]
@@ -606,11 +615,11 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                             if data__overlay__floodplains__remove_is_list:
                                 data__overlay__floodplains__remove_len = len(data__overlay__floodplains__remove)
                                 for data__overlay__floodplains__remove_x, data__overlay__floodplains__remove_item in enumerate(data__overlay__floodplains__remove):
-                                    validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_overlay_removal_flood_plains(data__overlay__floodplains__remove_item, custom_formats, (name_prefix or "data") + ".overlay.flood_plains.remove[{data__overlay__floodplains__remove_x}]")
+                                    validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_overlay_removal_flood_plains(data__overlay__floodplains__remove_item, custom_formats, None)
                 if "volcanoes" in data__overlay_keys:
                     data__overlay_keys.remove("volcanoes")
                     data__overlay__volcanoes = data__overlay["volcanoes"]
-                    validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_overlay_block(data__overlay__volcanoes, custom_formats, (name_prefix or "data") + ".overlay.volcanoes")
+                    validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_overlay_block(data__overlay__volcanoes, custom_formats, None)
                     data__overlay__volcanoes_is_dict = isinstance(data__overlay__volcanoes, dict)
                     if data__overlay__volcanoes_is_dict:
                         data__overlay__volcanoes_keys = set(data__overlay__volcanoes.keys())
@@ -621,7 +630,7 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                             if data__overlay__volcanoes__add_is_list:
                                 data__overlay__volcanoes__add_len = len(data__overlay__volcanoes__add)
                                 for data__overlay__volcanoes__add_x, data__overlay__volcanoes__add_item in enumerate(data__overlay__volcanoes__add):
-                                    validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_overlay_entity_volcanoes(data__overlay__volcanoes__add_item, custom_formats, (name_prefix or "data") + ".overlay.volcanoes.add[{data__overlay__volcanoes__add_x}]")
+                                    validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_overlay_entity_volcanoes(data__overlay__volcanoes__add_item, custom_formats, None)
                         if "replace" in data__overlay__volcanoes_keys:
                             data__overlay__volcanoes_keys.remove("replace")
                             data__overlay__volcanoes__replace = data__overlay__volcanoes["replace"]
@@ -629,7 +638,7 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                             if data__overlay__volcanoes__replace_is_list:
                                 data__overlay__volcanoes__replace_len = len(data__overlay__volcanoes__replace)
                                 for data__overlay__volcanoes__replace_x, data__overlay__volcanoes__replace_item in enumerate(data__overlay__volcanoes__replace):
-                                    validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_overlay_entity_volcanoes(data__overlay__volcanoes__replace_item, custom_formats, (name_prefix or "data") + ".overlay.volcanoes.replace[{data__overlay__volcanoes__replace_x}]")
+                                    validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_overlay_entity_volcanoes(data__overlay__volcanoes__replace_item, custom_formats, None)
                         if "patch" in data__overlay__volcanoes_keys:
                             data__overlay__volcanoes_keys.remove("patch")
                             data__overlay__volcanoes__patch = data__overlay__volcanoes["patch"]
@@ -637,7 +646,7 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                             if data__overlay__volcanoes__patch_is_list:
                                 data__overlay__volcanoes__patch_len = len(data__overlay__volcanoes__patch)
                                 for data__overlay__volcanoes__patch_x, data__overlay__volcanoes__patch_item in enumerate(data__overlay__volcanoes__patch):
-                                    validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_overlay_patch_volcanoes(data__overlay__volcanoes__patch_item, custom_formats, (name_prefix or "data") + ".overlay.volcanoes.patch[{data__overlay__volcanoes__patch_x}]")
+                                    validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_overlay_patch_volcanoes(data__overlay__volcanoes__patch_item, custom_formats, None)
                         if "remove" in data__overlay__volcanoes_keys:
                             data__overlay__volcanoes_keys.remove("remove")
                             data__overlay__volcanoes__remove = data__overlay__volcanoes["remove"]
@@ -645,7 +654,7 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                             if data__overlay__volcanoes__remove_is_list:
                                 data__overlay__volcanoes__remove_len = len(data__overlay__volcanoes__remove)
                                 for data__overlay__volcanoes__remove_x, data__overlay__volcanoes__remove_item in enumerate(data__overlay__volcanoes__remove):
-                                    validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_overlay_removal_volcanoes(data__overlay__volcanoes__remove_item, custom_formats, (name_prefix or "data") + ".overlay.volcanoes.remove[{data__overlay__volcanoes__remove_x}]")
+                                    validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_overlay_removal_volcanoes(data__overlay__volcanoes__remove_item, custom_formats, None)
                 if "settings" in data__overlay_keys:
                     data__overlay_keys.remove("settings")
                     data__overlay__settings = data__overlay["settings"]
@@ -700,15 +709,15 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                                             if "rule" in data__overlay__settings__citations_value_keys:
                                                 data__overlay__settings__citations_value_keys.remove("rule")
                                                 data__overlay__settings__citations_value__rule = data__overlay__settings__citations_value["rule"]
-                                                validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_rule(data__overlay__settings__citations_value__rule, custom_formats, (name_prefix or "data") + ".overlay.settings.citations.{data__overlay__settings__citations_key}.rule")
+                                                validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_rule(data__overlay__settings__citations_value__rule, custom_formats, None)
                                             if "source" in data__overlay__settings__citations_value_keys:
                                                 data__overlay__settings__citations_value_keys.remove("source")
                                                 data__overlay__settings__citations_value__source = data__overlay__settings__citations_value["source"]
-                                                validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_source(data__overlay__settings__citations_value__source, custom_formats, (name_prefix or "data") + ".overlay.settings.citations.{data__overlay__settings__citations_key}.source")
+                                                validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_source(data__overlay__settings__citations_value__source, custom_formats, None)
                                             if "note" in data__overlay__settings__citations_value_keys:
                                                 data__overlay__settings__citations_value_keys.remove("note")
                                                 data__overlay__settings__citations_value__note = data__overlay__settings__citations_value["note"]
-                                                validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_note(data__overlay__settings__citations_value__note, custom_formats, (name_prefix or "data") + ".overlay.settings.citations.{data__overlay__settings__citations_key}.note")
+                                                validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_note(data__overlay__settings__citations_value__note, custom_formats, None)
                                             if data__overlay__settings__citations_value_keys:
                                                 raise _Invalid
                                 if data__overlay__settings__citations_len != 0:
@@ -731,8 +740,7 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                                 data__overlay__settings__remove_len = len(data__overlay__settings__remove)
                                 if data__overlay__settings__remove_len < 1:
                                     raise _Invalid
-                                def fn(var): return frozenset(dict((k, fn(v)) for k, v in var.items()).items()) if hasattr(var, "items") else tuple(fn(v) for v in var) if isinstance(var, (dict, list)) else (bool, var) if isinstance(var, bool) else var
-                                if data__overlay__settings__remove_len > len(set(fn(data__overlay__settings__remove_x) for data__overlay__settings__remove_x in data__overlay__settings__remove)):
+                                if data__overlay__settings__remove_len > _distinct(data__overlay__settings__remove):
                                     raise _Invalid
                                 for data__overlay__settings__remove_x, data__overlay__settings__remove_item in enumerate(data__overlay__settings__remove):
                                     if not (isinstance(data__overlay__settings__remove_item, str) and data__overlay__settings__remove_item == 'players' or isinstance(data__overlay__settings__remove_item, str) and data__overlay__settings__remove_item == 'credit_policy' or isinstance(data__overlay__settings__remove_item, str) and data__overlay__settings__remove_item == 'components' or isinstance(data__overlay__settings__remove_item, str) and data__overlay__settings__remove_item == 'not_in_sources' or isinstance(data__overlay__settings__remove_item, str) and data__overlay__settings__remove_item == 'ast' or isinstance(data__overlay__settings__remove_item, str) and data__overlay__settings__remove_item == 'player_counts' or isinstance(data__overlay__settings__remove_item, str) and data__overlay__settings__remove_item == 'sequence_of_play' or isinstance(data__overlay__settings__remove_item, str) and data__overlay__settings__remove_item == 'victory' or isinstance(data__overlay__settings__remove_item, str) and data__overlay__settings__remove_item == 'hand_limit' or isinstance(data__overlay__settings__remove_item, str) and data__overlay__settings__remove_item == 'taxation' or isinstance(data__overlay__settings__remove_item, str) and data__overlay__settings__remove_item == 'special_rules' or isinstance(data__overlay__settings__remove_item, str) and data__overlay__settings__remove_item == 'non_player_forces' or isinstance(data__overlay__settings__remove_item, str) and data__overlay__settings__remove_item == 'total_cards' or isinstance(data__overlay__settings__remove_item, str) and data__overlay__settings__remove_item == 'set_value' or isinstance(data__overlay__settings__remove_item, str) and data__overlay__settings__remove_item == 'mining' or isinstance(data__overlay__settings__remove_item, str) and data__overlay__settings__remove_item == 'trade_stacks' or isinstance(data__overlay__settings__remove_item, str) and data__overlay__settings__remove_item == 'deck_compositions' or isinstance(data__overlay__settings__remove_item, str) and data__overlay__settings__remove_item == 'non_native_block_bonus' or isinstance(data__overlay__settings__remove_item, str) and data__overlay__settings__remove_item == 'declared_count' or isinstance(data__overlay__settings__remove_item, str) and data__overlay__settings__remove_item == 'two_coast_areas' or isinstance(data__overlay__settings__remove_item, str) and data__overlay__settings__remove_item == 'excluded_borders'):
@@ -780,87 +788,87 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                         if "players" in data__overlay__settings_keys:
                             data__overlay__settings_keys.remove("players")
                             data__overlay__settings__players = data__overlay__settings["players"]
-                            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__overlay__settings__players, custom_formats, (name_prefix or "data") + ".overlay.settings.players")
+                            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__overlay__settings__players, custom_formats, None)
                         if "credit_policy" in data__overlay__settings_keys:
                             data__overlay__settings_keys.remove("credit_policy")
                             data__overlay__settings__creditpolicy = data__overlay__settings["credit_policy"]
-                            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__overlay__settings__creditpolicy, custom_formats, (name_prefix or "data") + ".overlay.settings.credit_policy")
+                            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__overlay__settings__creditpolicy, custom_formats, None)
                         if "components" in data__overlay__settings_keys:
                             data__overlay__settings_keys.remove("components")
                             data__overlay__settings__components = data__overlay__settings["components"]
-                            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__overlay__settings__components, custom_formats, (name_prefix or "data") + ".overlay.settings.components")
+                            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__overlay__settings__components, custom_formats, None)
                         if "not_in_sources" in data__overlay__settings_keys:
                             data__overlay__settings_keys.remove("not_in_sources")
                             data__overlay__settings__notinsources = data__overlay__settings["not_in_sources"]
-                            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__overlay__settings__notinsources, custom_formats, (name_prefix or "data") + ".overlay.settings.not_in_sources")
+                            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__overlay__settings__notinsources, custom_formats, None)
                         if "ast" in data__overlay__settings_keys:
                             data__overlay__settings_keys.remove("ast")
                             data__overlay__settings__ast = data__overlay__settings["ast"]
-                            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__overlay__settings__ast, custom_formats, (name_prefix or "data") + ".overlay.settings.ast")
+                            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__overlay__settings__ast, custom_formats, None)
                         if "player_counts" in data__overlay__settings_keys:
                             data__overlay__settings_keys.remove("player_counts")
                             data__overlay__settings__playercounts = data__overlay__settings["player_counts"]
-                            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__overlay__settings__playercounts, custom_formats, (name_prefix or "data") + ".overlay.settings.player_counts")
+                            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__overlay__settings__playercounts, custom_formats, None)
                         if "sequence_of_play" in data__overlay__settings_keys:
                             data__overlay__settings_keys.remove("sequence_of_play")
                             data__overlay__settings__sequenceofplay = data__overlay__settings["sequence_of_play"]
-                            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__overlay__settings__sequenceofplay, custom_formats, (name_prefix or "data") + ".overlay.settings.sequence_of_play")
+                            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__overlay__settings__sequenceofplay, custom_formats, None)
                         if "victory" in data__overlay__settings_keys:
                             data__overlay__settings_keys.remove("victory")
                             data__overlay__settings__victory = data__overlay__settings["victory"]
-                            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__overlay__settings__victory, custom_formats, (name_prefix or "data") + ".overlay.settings.victory")
+                            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__overlay__settings__victory, custom_formats, None)
                         if "hand_limit" in data__overlay__settings_keys:
                             data__overlay__settings_keys.remove("hand_limit")
                             data__overlay__settings__handlimit = data__overlay__settings["hand_limit"]
-                            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__overlay__settings__handlimit, custom_formats, (name_prefix or "data") + ".overlay.settings.hand_limit")
+                            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__overlay__settings__handlimit, custom_formats, None)
                         if "taxation" in data__overlay__settings_keys:
                             data__overlay__settings_keys.remove("taxation")
                             data__overlay__settings__taxation = data__overlay__settings["taxation"]
-                            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__overlay__settings__taxation, custom_formats, (name_prefix or "data") + ".overlay.settings.taxation")
+                            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__overlay__settings__taxation, custom_formats, None)
                         if "special_rules" in data__overlay__settings_keys:
                             data__overlay__settings_keys.remove("special_rules")
                             data__overlay__settings__specialrules = data__overlay__settings["special_rules"]
-                            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__overlay__settings__specialrules, custom_formats, (name_prefix or "data") + ".overlay.settings.special_rules")
+                            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__overlay__settings__specialrules, custom_formats, None)
                         if "non_player_forces" in data__overlay__settings_keys:
                             data__overlay__settings_keys.remove("non_player_forces")
                             data__overlay__settings__nonplayerforces = data__overlay__settings["non_player_forces"]
-                            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__overlay__settings__nonplayerforces, custom_formats, (name_prefix or "data") + ".overlay.settings.non_player_forces")
+                            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__overlay__settings__nonplayerforces, custom_formats, None)
                         if "total_cards" in data__overlay__settings_keys:
                             data__overlay__settings_keys.remove("total_cards")
                             data__overlay__settings__totalcards = data__overlay__settings["total_cards"]
-                            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__overlay__settings__totalcards, custom_formats, (name_prefix or "data") + ".overlay.settings.total_cards")
+                            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__overlay__settings__totalcards, custom_formats, None)
                         if "set_value" in data__overlay__settings_keys:
                             data__overlay__settings_keys.remove("set_value")
                             data__overlay__settings__setvalue = data__overlay__settings["set_value"]
-                            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__overlay__settings__setvalue, custom_formats, (name_prefix or "data") + ".overlay.settings.set_value")
+                            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__overlay__settings__setvalue, custom_formats, None)
                         if "mining" in data__overlay__settings_keys:
                             data__overlay__settings_keys.remove("mining")
                             data__overlay__settings__mining = data__overlay__settings["mining"]
-                            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__overlay__settings__mining, custom_formats, (name_prefix or "data") + ".overlay.settings.mining")
+                            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__overlay__settings__mining, custom_formats, None)
                         if "trade_stacks" in data__overlay__settings_keys:
                             data__overlay__settings_keys.remove("trade_stacks")
                             data__overlay__settings__tradestacks = data__overlay__settings["trade_stacks"]
-                            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__overlay__settings__tradestacks, custom_formats, (name_prefix or "data") + ".overlay.settings.trade_stacks")
+                            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__overlay__settings__tradestacks, custom_formats, None)
                         if "deck_compositions" in data__overlay__settings_keys:
                             data__overlay__settings_keys.remove("deck_compositions")
                             data__overlay__settings__deckcompositions = data__overlay__settings["deck_compositions"]
-                            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__overlay__settings__deckcompositions, custom_formats, (name_prefix or "data") + ".overlay.settings.deck_compositions")
+                            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__overlay__settings__deckcompositions, custom_formats, None)
                         if "non_native_block_bonus" in data__overlay__settings_keys:
                             data__overlay__settings_keys.remove("non_native_block_bonus")
                             data__overlay__settings__nonnativeblockbonus = data__overlay__settings["non_native_block_bonus"]
-                            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__overlay__settings__nonnativeblockbonus, custom_formats, (name_prefix or "data") + ".overlay.settings.non_native_block_bonus")
+                            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__overlay__settings__nonnativeblockbonus, custom_formats, None)
                         if "declared_count" in data__overlay__settings_keys:
                             data__overlay__settings_keys.remove("declared_count")
                             data__overlay__settings__declaredcount = data__overlay__settings["declared_count"]
-                            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__overlay__settings__declaredcount, custom_formats, (name_prefix or "data") + ".overlay.settings.declared_count")
+                            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__overlay__settings__declaredcount, custom_formats, None)
                         if "two_coast_areas" in data__overlay__settings_keys:
                             data__overlay__settings_keys.remove("two_coast_areas")
                             data__overlay__settings__twocoastareas = data__overlay__settings["two_coast_areas"]
-                            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__overlay__settings__twocoastareas, custom_formats, (name_prefix or "data") + ".overlay.settings.two_coast_areas")
+                            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__overlay__settings__twocoastareas, custom_formats, None)
                         if "excluded_borders" in data__overlay__settings_keys:
                             data__overlay__settings_keys.remove("excluded_borders")
                             data__overlay__settings__excludedborders = data__overlay__settings["excluded_borders"]
-                            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__overlay__settings__excludedborders, custom_formats, (name_prefix or "data") + ".overlay.settings.excluded_borders")
+                            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__overlay__settings__excludedborders, custom_formats, None)
                         if data__overlay__settings_keys:
                             raise _Invalid
                 if data__overlay_keys:
@@ -895,7 +903,7 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                         if "file" in data__suppress_item_keys:
                             data__suppress_item_keys.remove("file")
                             data__suppress_item__file = data__suppress_item["file"]
-                            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_rules_path(data__suppress_item__file, custom_formats, (name_prefix or "data") + ".suppress[{data__suppress_x}].file")
+                            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_rules_path(data__suppress_item__file, custom_formats, None)
                         if "target" in data__suppress_item_keys:
                             data__suppress_item_keys.remove("target")
                             data__suppress_item__target = data__suppress_item["target"]
@@ -939,11 +947,11 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                 if "rule_index" in data__rulebook_keys:
                     data__rulebook_keys.remove("rule_index")
                     data__rulebook__ruleindex = data__rulebook["rule_index"]
-                    validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_rules_path(data__rulebook__ruleindex, custom_formats, (name_prefix or "data") + ".rulebook.rule_index")
+                    validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_rules_path(data__rulebook__ruleindex, custom_formats, None)
                 if "note" in data__rulebook_keys:
                     data__rulebook_keys.remove("note")
                     data__rulebook__note = data__rulebook["note"]
-                    validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_note(data__rulebook__note, custom_formats, (name_prefix or "data") + ".rulebook.note")
+                    validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_note(data__rulebook__note, custom_formats, None)
                 if data__rulebook_keys:
                     raise _Invalid
         if "players" in data_keys:
@@ -1001,15 +1009,15 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                 if "rule" in data__players_keys:
                     data__players_keys.remove("rule")
                     data__players__rule = data__players["rule"]
-                    validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_rule(data__players__rule, custom_formats, (name_prefix or "data") + ".players.rule")
+                    validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_rule(data__players__rule, custom_formats, None)
                 if "source" in data__players_keys:
                     data__players_keys.remove("source")
                     data__players__source = data__players["source"]
-                    validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_source(data__players__source, custom_formats, (name_prefix or "data") + ".players.source")
+                    validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_source(data__players__source, custom_formats, None)
                 if "note" in data__players_keys:
                     data__players_keys.remove("note")
                     data__players__note = data__players["note"]
-                    validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_note(data__players__note, custom_formats, (name_prefix or "data") + ".players.note")
+                    validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_note(data__players__note, custom_formats, None)
                 if data__players_keys:
                     raise _Invalid
         if "files" in data_keys:
@@ -1033,11 +1041,10 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                         data__files__civilizationcards_len = len(data__files__civilizationcards)
                         if data__files__civilizationcards_len < 1:
                             raise _Invalid
-                        def fn(var): return frozenset(dict((k, fn(v)) for k, v in var.items()).items()) if hasattr(var, "items") else tuple(fn(v) for v in var) if isinstance(var, (dict, list)) else (bool, var) if isinstance(var, bool) else var
-                        if data__files__civilizationcards_len > len(set(fn(data__files__civilizationcards_x) for data__files__civilizationcards_x in data__files__civilizationcards)):
+                        if data__files__civilizationcards_len > _distinct(data__files__civilizationcards):
                             raise _Invalid
                         for data__files__civilizationcards_x, data__files__civilizationcards_item in enumerate(data__files__civilizationcards):
-                            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_rules_path(data__files__civilizationcards_item, custom_formats, (name_prefix or "data") + ".files.civilization_cards[{data__files__civilizationcards_x}]")
+                            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_rules_path(data__files__civilizationcards_item, custom_formats, None)
                 if "commodities" in data__files_keys:
                     data__files_keys.remove("commodities")
                     data__files__commodities = data__files["commodities"]
@@ -1048,11 +1055,10 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                         data__files__commodities_len = len(data__files__commodities)
                         if data__files__commodities_len < 1:
                             raise _Invalid
-                        def fn(var): return frozenset(dict((k, fn(v)) for k, v in var.items()).items()) if hasattr(var, "items") else tuple(fn(v) for v in var) if isinstance(var, (dict, list)) else (bool, var) if isinstance(var, bool) else var
-                        if data__files__commodities_len > len(set(fn(data__files__commodities_x) for data__files__commodities_x in data__files__commodities)):
+                        if data__files__commodities_len > _distinct(data__files__commodities):
                             raise _Invalid
                         for data__files__commodities_x, data__files__commodities_item in enumerate(data__files__commodities):
-                            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_rules_path(data__files__commodities_item, custom_formats, (name_prefix or "data") + ".files.commodities[{data__files__commodities_x}]")
+                            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_rules_path(data__files__commodities_item, custom_formats, None)
                 if "calamities" in data__files_keys:
                     data__files_keys.remove("calamities")
                     data__files__calamities = data__files["calamities"]
@@ -1063,11 +1069,10 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                         data__files__calamities_len = len(data__files__calamities)
                         if data__files__calamities_len < 1:
                             raise _Invalid
-                        def fn(var): return frozenset(dict((k, fn(v)) for k, v in var.items()).items()) if hasattr(var, "items") else tuple(fn(v) for v in var) if isinstance(var, (dict, list)) else (bool, var) if isinstance(var, bool) else var
-                        if data__files__calamities_len > len(set(fn(data__files__calamities_x) for data__files__calamities_x in data__files__calamities)):
+                        if data__files__calamities_len > _distinct(data__files__calamities):
                             raise _Invalid
                         for data__files__calamities_x, data__files__calamities_item in enumerate(data__files__calamities):
-                            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_rules_path(data__files__calamities_item, custom_formats, (name_prefix or "data") + ".files.calamities[{data__files__calamities_x}]")
+                            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_rules_path(data__files__calamities_item, custom_formats, None)
                 if "map" in data__files_keys:
                     data__files_keys.remove("map")
                     data__files__map = data__files["map"]
@@ -1078,11 +1083,10 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                         data__files__map_len = len(data__files__map)
                         if data__files__map_len < 1:
                             raise _Invalid
-                        def fn(var): return frozenset(dict((k, fn(v)) for k, v in var.items()).items()) if hasattr(var, "items") else tuple(fn(v) for v in var) if isinstance(var, (dict, list)) else (bool, var) if isinstance(var, bool) else var
-                        if data__files__map_len > len(set(fn(data__files__map_x) for data__files__map_x in data__files__map)):
+                        if data__files__map_len > _distinct(data__files__map):
                             raise _Invalid
                         for data__files__map_x, data__files__map_item in enumerate(data__files__map):
-                            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_rules_path(data__files__map_item, custom_formats, (name_prefix or "data") + ".files.map[{data__files__map_x}]")
+                            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_rules_path(data__files__map_item, custom_formats, None)
                 if data__files_keys:
                     raise _Invalid
         if "not_in_sources" in data_keys:
@@ -1099,19 +1103,19 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                 if "map" in data__notinsources_keys:
                     data__notinsources_keys.remove("map")
                     data__notinsources__map = data__notinsources["map"]
-                    validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_unknown(data__notinsources__map, custom_formats, (name_prefix or "data") + ".not_in_sources.map")
+                    validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_unknown(data__notinsources__map, custom_formats, None)
                 if "player_counts" in data__notinsources_keys:
                     data__notinsources_keys.remove("player_counts")
                     data__notinsources__playercounts = data__notinsources["player_counts"]
-                    validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_unknown(data__notinsources__playercounts, custom_formats, (name_prefix or "data") + ".not_in_sources.player_counts")
+                    validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_unknown(data__notinsources__playercounts, custom_formats, None)
                 if "sequence_of_play" in data__notinsources_keys:
                     data__notinsources_keys.remove("sequence_of_play")
                     data__notinsources__sequenceofplay = data__notinsources["sequence_of_play"]
-                    validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_unknown(data__notinsources__sequenceofplay, custom_formats, (name_prefix or "data") + ".not_in_sources.sequence_of_play")
+                    validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_unknown(data__notinsources__sequenceofplay, custom_formats, None)
                 if "victory" in data__notinsources_keys:
                     data__notinsources_keys.remove("victory")
                     data__notinsources__victory = data__notinsources["victory"]
-                    validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_unknown(data__notinsources__victory, custom_formats, (name_prefix or "data") + ".not_in_sources.victory")
+                    validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_unknown(data__notinsources__victory, custom_formats, None)
                 if data__notinsources_keys:
                     raise _Invalid
         if "credit_policy" in data_keys:
@@ -1149,11 +1153,11 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                 if "rule" in data__creditpolicy_keys:
                     data__creditpolicy_keys.remove("rule")
                     data__creditpolicy__rule = data__creditpolicy["rule"]
-                    validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_rule(data__creditpolicy__rule, custom_formats, (name_prefix or "data") + ".credit_policy.rule")
+                    validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_rule(data__creditpolicy__rule, custom_formats, None)
                 if "source" in data__creditpolicy_keys:
                     data__creditpolicy_keys.remove("source")
                     data__creditpolicy__source = data__creditpolicy["source"]
-                    validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_source(data__creditpolicy__source, custom_formats, (name_prefix or "data") + ".credit_policy.source")
+                    validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_source(data__creditpolicy__source, custom_formats, None)
                 if "group_credits" in data__creditpolicy_keys:
                     data__creditpolicy_keys.remove("group_credits")
                     data__creditpolicy__groupcredits = data__creditpolicy["group_credits"]
@@ -1175,7 +1179,7 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
                     if not data__creditpolicy__twogroupcards_any_of_count4:
                         try:
-                            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_unknown(data__creditpolicy__twogroupcards, custom_formats, (name_prefix or "data") + ".credit_policy.two_group_cards")
+                            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_unknown(data__creditpolicy__twogroupcards, custom_formats, None)
                             data__creditpolicy__twogroupcards_any_of_count4 += 1
                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
                     if not data__creditpolicy__twogroupcards_any_of_count4:
@@ -1213,7 +1217,7 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
                     if not data__creditpolicy__creditsmustbeused_any_of_count5:
                         try:
-                            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_unknown(data__creditpolicy__creditsmustbeused, custom_formats, (name_prefix or "data") + ".credit_policy.credits_must_be_used")
+                            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_unknown(data__creditpolicy__creditsmustbeused, custom_formats, None)
                             data__creditpolicy__creditsmustbeused_any_of_count5 += 1
                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
                     if not data__creditpolicy__creditsmustbeused_any_of_count5:
@@ -1230,7 +1234,7 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
                     if not data__creditpolicy__freewhencovered_any_of_count6:
                         try:
-                            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_unknown(data__creditpolicy__freewhencovered, custom_formats, (name_prefix or "data") + ".credit_policy.free_when_covered")
+                            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_unknown(data__creditpolicy__freewhencovered, custom_formats, None)
                             data__creditpolicy__freewhencovered_any_of_count6 += 1
                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
                     if not data__creditpolicy__freewhencovered_any_of_count6:
@@ -1247,7 +1251,7 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
                     if not data__creditpolicy__excesslost_any_of_count7:
                         try:
-                            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_unknown(data__creditpolicy__excesslost, custom_formats, (name_prefix or "data") + ".credit_policy.excess_lost")
+                            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_unknown(data__creditpolicy__excesslost, custom_formats, None)
                             data__creditpolicy__excesslost_any_of_count7 += 1
                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
                     if not data__creditpolicy__excesslost_any_of_count7:
@@ -1292,7 +1296,7 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                                         if "value" in data__creditpolicy__purchases__severalcardsperturn_keys:
                                             data__creditpolicy__purchases__severalcardsperturn_keys.remove("value")
                                             data__creditpolicy__purchases__severalcardsperturn__value = data__creditpolicy__purchases__severalcardsperturn["value"]
-                                            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_unknown(data__creditpolicy__purchases__severalcardsperturn__value, custom_formats, (name_prefix or "data") + ".credit_policy.purchases.several_cards_per_turn.value")
+                                            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_unknown(data__creditpolicy__purchases__severalcardsperturn__value, custom_formats, None)
                                     data__creditpolicy__purchases__severalcardsperturn_any_of_count8 += 1
                                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
                             if not data__creditpolicy__purchases__severalcardsperturn_any_of_count8:
@@ -1315,7 +1319,7 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
                                     if not data__creditpolicy__purchases__severalcardsperturn__value_any_of_count9:
                                         try:
-                                            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_unknown(data__creditpolicy__purchases__severalcardsperturn__value, custom_formats, (name_prefix or "data") + ".credit_policy.purchases.several_cards_per_turn.value")
+                                            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_unknown(data__creditpolicy__purchases__severalcardsperturn__value, custom_formats, None)
                                             data__creditpolicy__purchases__severalcardsperturn__value_any_of_count9 += 1
                                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
                                     if not data__creditpolicy__purchases__severalcardsperturn__value_any_of_count9:
@@ -1323,11 +1327,11 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                                 if "rule" in data__creditpolicy__purchases__severalcardsperturn_keys:
                                     data__creditpolicy__purchases__severalcardsperturn_keys.remove("rule")
                                     data__creditpolicy__purchases__severalcardsperturn__rule = data__creditpolicy__purchases__severalcardsperturn["rule"]
-                                    validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_rule(data__creditpolicy__purchases__severalcardsperturn__rule, custom_formats, (name_prefix or "data") + ".credit_policy.purchases.several_cards_per_turn.rule")
+                                    validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_rule(data__creditpolicy__purchases__severalcardsperturn__rule, custom_formats, None)
                                 if "source" in data__creditpolicy__purchases__severalcardsperturn_keys:
                                     data__creditpolicy__purchases__severalcardsperturn_keys.remove("source")
                                     data__creditpolicy__purchases__severalcardsperturn__source = data__creditpolicy__purchases__severalcardsperturn["source"]
-                                    validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_source(data__creditpolicy__purchases__severalcardsperturn__source, custom_formats, (name_prefix or "data") + ".credit_policy.purchases.several_cards_per_turn.source")
+                                    validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_source(data__creditpolicy__purchases__severalcardsperturn__source, custom_formats, None)
                                 if "text" in data__creditpolicy__purchases__severalcardsperturn_keys:
                                     data__creditpolicy__purchases__severalcardsperturn_keys.remove("text")
                                     data__creditpolicy__purchases__severalcardsperturn__text = data__creditpolicy__purchases__severalcardsperturn["text"]
@@ -1340,7 +1344,7 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                                 if "note" in data__creditpolicy__purchases__severalcardsperturn_keys:
                                     data__creditpolicy__purchases__severalcardsperturn_keys.remove("note")
                                     data__creditpolicy__purchases__severalcardsperturn__note = data__creditpolicy__purchases__severalcardsperturn["note"]
-                                    validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_note(data__creditpolicy__purchases__severalcardsperturn__note, custom_formats, (name_prefix or "data") + ".credit_policy.purchases.several_cards_per_turn.note")
+                                    validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_note(data__creditpolicy__purchases__severalcardsperturn__note, custom_formats, None)
                                 if data__creditpolicy__purchases__severalcardsperturn_keys:
                                     raise _Invalid
                         if "same_turn_credits" in data__creditpolicy__purchases_keys:
@@ -1375,7 +1379,7 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                                         if "value" in data__creditpolicy__purchases__sameturncredits_keys:
                                             data__creditpolicy__purchases__sameturncredits_keys.remove("value")
                                             data__creditpolicy__purchases__sameturncredits__value = data__creditpolicy__purchases__sameturncredits["value"]
-                                            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_unknown(data__creditpolicy__purchases__sameturncredits__value, custom_formats, (name_prefix or "data") + ".credit_policy.purchases.same_turn_credits.value")
+                                            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_unknown(data__creditpolicy__purchases__sameturncredits__value, custom_formats, None)
                                     data__creditpolicy__purchases__sameturncredits_any_of_count10 += 1
                                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
                             if not data__creditpolicy__purchases__sameturncredits_any_of_count10:
@@ -1398,7 +1402,7 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
                                     if not data__creditpolicy__purchases__sameturncredits__value_any_of_count11:
                                         try:
-                                            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_unknown(data__creditpolicy__purchases__sameturncredits__value, custom_formats, (name_prefix or "data") + ".credit_policy.purchases.same_turn_credits.value")
+                                            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_unknown(data__creditpolicy__purchases__sameturncredits__value, custom_formats, None)
                                             data__creditpolicy__purchases__sameturncredits__value_any_of_count11 += 1
                                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
                                     if not data__creditpolicy__purchases__sameturncredits__value_any_of_count11:
@@ -1406,11 +1410,11 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                                 if "rule" in data__creditpolicy__purchases__sameturncredits_keys:
                                     data__creditpolicy__purchases__sameturncredits_keys.remove("rule")
                                     data__creditpolicy__purchases__sameturncredits__rule = data__creditpolicy__purchases__sameturncredits["rule"]
-                                    validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_rule(data__creditpolicy__purchases__sameturncredits__rule, custom_formats, (name_prefix or "data") + ".credit_policy.purchases.same_turn_credits.rule")
+                                    validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_rule(data__creditpolicy__purchases__sameturncredits__rule, custom_formats, None)
                                 if "source" in data__creditpolicy__purchases__sameturncredits_keys:
                                     data__creditpolicy__purchases__sameturncredits_keys.remove("source")
                                     data__creditpolicy__purchases__sameturncredits__source = data__creditpolicy__purchases__sameturncredits["source"]
-                                    validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_source(data__creditpolicy__purchases__sameturncredits__source, custom_formats, (name_prefix or "data") + ".credit_policy.purchases.same_turn_credits.source")
+                                    validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_source(data__creditpolicy__purchases__sameturncredits__source, custom_formats, None)
                                 if "text" in data__creditpolicy__purchases__sameturncredits_keys:
                                     data__creditpolicy__purchases__sameturncredits_keys.remove("text")
                                     data__creditpolicy__purchases__sameturncredits__text = data__creditpolicy__purchases__sameturncredits["text"]
@@ -1423,7 +1427,7 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                                 if "note" in data__creditpolicy__purchases__sameturncredits_keys:
                                     data__creditpolicy__purchases__sameturncredits_keys.remove("note")
                                     data__creditpolicy__purchases__sameturncredits__note = data__creditpolicy__purchases__sameturncredits["note"]
-                                    validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_note(data__creditpolicy__purchases__sameturncredits__note, custom_formats, (name_prefix or "data") + ".credit_policy.purchases.same_turn_credits.note")
+                                    validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_note(data__creditpolicy__purchases__sameturncredits__note, custom_formats, None)
                                 if data__creditpolicy__purchases__sameturncredits_keys:
                                     raise _Invalid
                         if "treasury_within_price" in data__creditpolicy__purchases_keys:
@@ -1458,7 +1462,7 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                                         if "value" in data__creditpolicy__purchases__treasurywithinprice_keys:
                                             data__creditpolicy__purchases__treasurywithinprice_keys.remove("value")
                                             data__creditpolicy__purchases__treasurywithinprice__value = data__creditpolicy__purchases__treasurywithinprice["value"]
-                                            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_unknown(data__creditpolicy__purchases__treasurywithinprice__value, custom_formats, (name_prefix or "data") + ".credit_policy.purchases.treasury_within_price.value")
+                                            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_unknown(data__creditpolicy__purchases__treasurywithinprice__value, custom_formats, None)
                                     data__creditpolicy__purchases__treasurywithinprice_any_of_count12 += 1
                                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
                             if not data__creditpolicy__purchases__treasurywithinprice_any_of_count12:
@@ -1481,7 +1485,7 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
                                     if not data__creditpolicy__purchases__treasurywithinprice__value_any_of_count13:
                                         try:
-                                            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_unknown(data__creditpolicy__purchases__treasurywithinprice__value, custom_formats, (name_prefix or "data") + ".credit_policy.purchases.treasury_within_price.value")
+                                            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_unknown(data__creditpolicy__purchases__treasurywithinprice__value, custom_formats, None)
                                             data__creditpolicy__purchases__treasurywithinprice__value_any_of_count13 += 1
                                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
                                     if not data__creditpolicy__purchases__treasurywithinprice__value_any_of_count13:
@@ -1489,11 +1493,11 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                                 if "rule" in data__creditpolicy__purchases__treasurywithinprice_keys:
                                     data__creditpolicy__purchases__treasurywithinprice_keys.remove("rule")
                                     data__creditpolicy__purchases__treasurywithinprice__rule = data__creditpolicy__purchases__treasurywithinprice["rule"]
-                                    validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_rule(data__creditpolicy__purchases__treasurywithinprice__rule, custom_formats, (name_prefix or "data") + ".credit_policy.purchases.treasury_within_price.rule")
+                                    validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_rule(data__creditpolicy__purchases__treasurywithinprice__rule, custom_formats, None)
                                 if "source" in data__creditpolicy__purchases__treasurywithinprice_keys:
                                     data__creditpolicy__purchases__treasurywithinprice_keys.remove("source")
                                     data__creditpolicy__purchases__treasurywithinprice__source = data__creditpolicy__purchases__treasurywithinprice["source"]
-                                    validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_source(data__creditpolicy__purchases__treasurywithinprice__source, custom_formats, (name_prefix or "data") + ".credit_policy.purchases.treasury_within_price.source")
+                                    validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_source(data__creditpolicy__purchases__treasurywithinprice__source, custom_formats, None)
                                 if "text" in data__creditpolicy__purchases__treasurywithinprice_keys:
                                     data__creditpolicy__purchases__treasurywithinprice_keys.remove("text")
                                     data__creditpolicy__purchases__treasurywithinprice__text = data__creditpolicy__purchases__treasurywithinprice["text"]
@@ -1506,7 +1510,7 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                                 if "note" in data__creditpolicy__purchases__treasurywithinprice_keys:
                                     data__creditpolicy__purchases__treasurywithinprice_keys.remove("note")
                                     data__creditpolicy__purchases__treasurywithinprice__note = data__creditpolicy__purchases__treasurywithinprice["note"]
-                                    validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_note(data__creditpolicy__purchases__treasurywithinprice__note, custom_formats, (name_prefix or "data") + ".credit_policy.purchases.treasury_within_price.note")
+                                    validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_note(data__creditpolicy__purchases__treasurywithinprice__note, custom_formats, None)
                                 if data__creditpolicy__purchases__treasurywithinprice_keys:
                                     raise _Invalid
                         if "overpayment" in data__creditpolicy__purchases_keys:
@@ -1541,7 +1545,7 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                                         if "value" in data__creditpolicy__purchases__overpayment_keys:
                                             data__creditpolicy__purchases__overpayment_keys.remove("value")
                                             data__creditpolicy__purchases__overpayment__value = data__creditpolicy__purchases__overpayment["value"]
-                                            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_unknown(data__creditpolicy__purchases__overpayment__value, custom_formats, (name_prefix or "data") + ".credit_policy.purchases.overpayment.value")
+                                            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_unknown(data__creditpolicy__purchases__overpayment__value, custom_formats, None)
                                     data__creditpolicy__purchases__overpayment_any_of_count14 += 1
                                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
                             if not data__creditpolicy__purchases__overpayment_any_of_count14:
@@ -1566,7 +1570,7 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
                                     if not data__creditpolicy__purchases__overpayment__value_any_of_count15:
                                         try:
-                                            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_unknown(data__creditpolicy__purchases__overpayment__value, custom_formats, (name_prefix or "data") + ".credit_policy.purchases.overpayment.value")
+                                            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_unknown(data__creditpolicy__purchases__overpayment__value, custom_formats, None)
                                             data__creditpolicy__purchases__overpayment__value_any_of_count15 += 1
                                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
                                     if not data__creditpolicy__purchases__overpayment__value_any_of_count15:
@@ -1574,11 +1578,11 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                                 if "rule" in data__creditpolicy__purchases__overpayment_keys:
                                     data__creditpolicy__purchases__overpayment_keys.remove("rule")
                                     data__creditpolicy__purchases__overpayment__rule = data__creditpolicy__purchases__overpayment["rule"]
-                                    validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_rule(data__creditpolicy__purchases__overpayment__rule, custom_formats, (name_prefix or "data") + ".credit_policy.purchases.overpayment.rule")
+                                    validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_rule(data__creditpolicy__purchases__overpayment__rule, custom_formats, None)
                                 if "source" in data__creditpolicy__purchases__overpayment_keys:
                                     data__creditpolicy__purchases__overpayment_keys.remove("source")
                                     data__creditpolicy__purchases__overpayment__source = data__creditpolicy__purchases__overpayment["source"]
-                                    validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_source(data__creditpolicy__purchases__overpayment__source, custom_formats, (name_prefix or "data") + ".credit_policy.purchases.overpayment.source")
+                                    validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_source(data__creditpolicy__purchases__overpayment__source, custom_formats, None)
                                 if "text" in data__creditpolicy__purchases__overpayment_keys:
                                     data__creditpolicy__purchases__overpayment_keys.remove("text")
                                     data__creditpolicy__purchases__overpayment__text = data__creditpolicy__purchases__overpayment["text"]
@@ -1591,7 +1595,7 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                                 if "note" in data__creditpolicy__purchases__overpayment_keys:
                                     data__creditpolicy__purchases__overpayment_keys.remove("note")
                                     data__creditpolicy__purchases__overpayment__note = data__creditpolicy__purchases__overpayment["note"]
-                                    validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_note(data__creditpolicy__purchases__overpayment__note, custom_formats, (name_prefix or "data") + ".credit_policy.purchases.overpayment.note")
+                                    validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_note(data__creditpolicy__purchases__overpayment__note, custom_formats, None)
                                 if data__creditpolicy__purchases__overpayment_keys:
                                     raise _Invalid
                         if data__creditpolicy__purchases_keys:
@@ -1599,7 +1603,7 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                 if "note" in data__creditpolicy_keys:
                     data__creditpolicy_keys.remove("note")
                     data__creditpolicy__note = data__creditpolicy["note"]
-                    validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_note(data__creditpolicy__note, custom_formats, (name_prefix or "data") + ".credit_policy.note")
+                    validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_note(data__creditpolicy__note, custom_formats, None)
                 if data__creditpolicy_keys:
                     raise _Invalid
         if "components" in data_keys:
@@ -1637,11 +1641,11 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                 if "rule" in data__components_keys:
                     data__components_keys.remove("rule")
                     data__components__rule = data__components["rule"]
-                    validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_rule(data__components__rule, custom_formats, (name_prefix or "data") + ".components.rule")
+                    validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_rule(data__components__rule, custom_formats, None)
                 if "source" in data__components_keys:
                     data__components_keys.remove("source")
                     data__components__source = data__components["source"]
-                    validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_source(data__components__source, custom_formats, (name_prefix or "data") + ".components.source")
+                    validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_source(data__components__source, custom_formats, None)
                 if "nation_sets" in data__components_keys:
                     data__components_keys.remove("nation_sets")
                     data__components__nationsets = data__components["nation_sets"]
@@ -1693,7 +1697,7 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                 if "note" in data__components_keys:
                     data__components_keys.remove("note")
                     data__components__note = data__components["note"]
-                    validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_note(data__components__note, custom_formats, (name_prefix or "data") + ".components.note")
+                    validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_note(data__components__note, custom_formats, None)
                 if data__components_keys:
                     raise _Invalid
         if "nations" in data_keys:
@@ -1708,7 +1712,7 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
             if not data__nations_any_of_count17:
                 try:
-                    validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_unknown(data__nations, custom_formats, (name_prefix or "data") + ".nations")
+                    validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_unknown(data__nations, custom_formats, None)
                     data__nations_any_of_count17 += 1
                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
             if not data__nations_any_of_count17:
@@ -1751,7 +1755,7 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                         if "id" in data__nations_item_keys:
                             data__nations_item_keys.remove("id")
                             data__nations_item__id = data__nations_item["id"]
-                            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_id(data__nations_item__id, custom_formats, (name_prefix or "data") + ".nations[{data__nations_x}].id")
+                            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_id(data__nations_item__id, custom_formats, None)
                         if "name" in data__nations_item_keys:
                             data__nations_item_keys.remove("name")
                             data__nations_item__name = data__nations_item["name"]
@@ -1774,11 +1778,11 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                         if "rule" in data__nations_item_keys:
                             data__nations_item_keys.remove("rule")
                             data__nations_item__rule = data__nations_item["rule"]
-                            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_rule(data__nations_item__rule, custom_formats, (name_prefix or "data") + ".nations[{data__nations_x}].rule")
+                            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_rule(data__nations_item__rule, custom_formats, None)
                         if "source" in data__nations_item_keys:
                             data__nations_item_keys.remove("source")
                             data__nations_item__source = data__nations_item["source"]
-                            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_source(data__nations_item__source, custom_formats, (name_prefix or "data") + ".nations[{data__nations_x}].source")
+                            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_source(data__nations_item__source, custom_formats, None)
                         if "colour" in data__nations_item_keys:
                             data__nations_item_keys.remove("colour")
                             data__nations_item__colour = data__nations_item["colour"]
@@ -1836,22 +1840,22 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                                         if "rule" in data__nations_item__colour_keys:
                                             data__nations_item__colour_keys.remove("rule")
                                             data__nations_item__colour__rule = data__nations_item__colour["rule"]
-                                            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_rule(data__nations_item__colour__rule, custom_formats, (name_prefix or "data") + ".nations[{data__nations_x}].colour.rule")
+                                            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_rule(data__nations_item__colour__rule, custom_formats, None)
                                         if "source" in data__nations_item__colour_keys:
                                             data__nations_item__colour_keys.remove("source")
                                             data__nations_item__colour__source = data__nations_item__colour["source"]
-                                            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_source(data__nations_item__colour__source, custom_formats, (name_prefix or "data") + ".nations[{data__nations_x}].colour.source")
+                                            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_source(data__nations_item__colour__source, custom_formats, None)
                                         if "note" in data__nations_item__colour_keys:
                                             data__nations_item__colour_keys.remove("note")
                                             data__nations_item__colour__note = data__nations_item__colour["note"]
-                                            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_note(data__nations_item__colour__note, custom_formats, (name_prefix or "data") + ".nations[{data__nations_x}].colour.note")
+                                            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_note(data__nations_item__colour__note, custom_formats, None)
                                         if data__nations_item__colour_keys:
                                             raise _Invalid
                                     data__nations_item__colour_one_of_count19 += 1
                                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
                             if data__nations_item__colour_one_of_count19 < 2:
                                 try:
-                                    validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_unknown(data__nations_item__colour, custom_formats, (name_prefix or "data") + ".nations[{data__nations_x}].colour")
+                                    validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_unknown(data__nations_item__colour, custom_formats, None)
                                     data__nations_item__colour_one_of_count19 += 1
                                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
                             if data__nations_item__colour_one_of_count19 != 1:
@@ -1901,16 +1905,15 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                                                 data__nations_item__startareas__areas_len = len(data__nations_item__startareas__areas)
                                                 if data__nations_item__startareas__areas_len < 1:
                                                     raise _Invalid
-                                                def fn(var): return frozenset(dict((k, fn(v)) for k, v in var.items()).items()) if hasattr(var, "items") else tuple(fn(v) for v in var) if isinstance(var, (dict, list)) else (bool, var) if isinstance(var, bool) else var
-                                                if data__nations_item__startareas__areas_len > len(set(fn(data__nations_item__startareas__areas_x) for data__nations_item__startareas__areas_x in data__nations_item__startareas__areas)):
+                                                if data__nations_item__startareas__areas_len > _distinct(data__nations_item__startareas__areas):
                                                     raise _Invalid
                                                 for data__nations_item__startareas__areas_x, data__nations_item__startareas__areas_item in enumerate(data__nations_item__startareas__areas):
-                                                    validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_id(data__nations_item__startareas__areas_item, custom_formats, (name_prefix or "data") + ".nations[{data__nations_x}].start_areas.areas[{data__nations_item__startareas__areas_x}]")
+                                                    validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_id(data__nations_item__startareas__areas_item, custom_formats, None)
                                             data__nations_item__startareas__areas_one_of_count22 += 1
                                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
                                     if data__nations_item__startareas__areas_one_of_count22 < 2:
                                         try:
-                                            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_unknown(data__nations_item__startareas__areas, custom_formats, (name_prefix or "data") + ".nations[{data__nations_x}].start_areas.areas")
+                                            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_unknown(data__nations_item__startareas__areas, custom_formats, None)
                                             data__nations_item__startareas__areas_one_of_count22 += 1
                                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
                                     if data__nations_item__startareas__areas_one_of_count22 != 1:
@@ -1927,7 +1930,7 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
                                     if data__nations_item__startareas__fixed_one_of_count23 < 2:
                                         try:
-                                            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_unknown(data__nations_item__startareas__fixed, custom_formats, (name_prefix or "data") + ".nations[{data__nations_x}].start_areas.fixed")
+                                            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_unknown(data__nations_item__startareas__fixed, custom_formats, None)
                                             data__nations_item__startareas__fixed_one_of_count23 += 1
                                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
                                     if data__nations_item__startareas__fixed_one_of_count23 != 1:
@@ -1935,15 +1938,15 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                                 if "rule" in data__nations_item__startareas_keys:
                                     data__nations_item__startareas_keys.remove("rule")
                                     data__nations_item__startareas__rule = data__nations_item__startareas["rule"]
-                                    validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_rule(data__nations_item__startareas__rule, custom_formats, (name_prefix or "data") + ".nations[{data__nations_x}].start_areas.rule")
+                                    validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_rule(data__nations_item__startareas__rule, custom_formats, None)
                                 if "source" in data__nations_item__startareas_keys:
                                     data__nations_item__startareas_keys.remove("source")
                                     data__nations_item__startareas__source = data__nations_item__startareas["source"]
-                                    validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_source(data__nations_item__startareas__source, custom_formats, (name_prefix or "data") + ".nations[{data__nations_x}].start_areas.source")
+                                    validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_source(data__nations_item__startareas__source, custom_formats, None)
                                 if "note" in data__nations_item__startareas_keys:
                                     data__nations_item__startareas_keys.remove("note")
                                     data__nations_item__startareas__note = data__nations_item__startareas["note"]
-                                    validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_note(data__nations_item__startareas__note, custom_formats, (name_prefix or "data") + ".nations[{data__nations_x}].start_areas.note")
+                                    validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_note(data__nations_item__startareas__note, custom_formats, None)
                                 if data__nations_item__startareas_keys:
                                     raise _Invalid
                         if "ast_position" in data__nations_item_keys:
@@ -1974,7 +1977,7 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
                                     if data__nations_item__astposition__position_one_of_count24 < 2:
                                         try:
-                                            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_unknown(data__nations_item__astposition__position, custom_formats, (name_prefix or "data") + ".nations[{data__nations_x}].ast_position.position")
+                                            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_unknown(data__nations_item__astposition__position, custom_formats, None)
                                             data__nations_item__astposition__position_one_of_count24 += 1
                                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
                                     if data__nations_item__astposition__position_one_of_count24 != 1:
@@ -1982,15 +1985,15 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                                 if "rule" in data__nations_item__astposition_keys:
                                     data__nations_item__astposition_keys.remove("rule")
                                     data__nations_item__astposition__rule = data__nations_item__astposition["rule"]
-                                    validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_rule(data__nations_item__astposition__rule, custom_formats, (name_prefix or "data") + ".nations[{data__nations_x}].ast_position.rule")
+                                    validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_rule(data__nations_item__astposition__rule, custom_formats, None)
                                 if "source" in data__nations_item__astposition_keys:
                                     data__nations_item__astposition_keys.remove("source")
                                     data__nations_item__astposition__source = data__nations_item__astposition["source"]
-                                    validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_source(data__nations_item__astposition__source, custom_formats, (name_prefix or "data") + ".nations[{data__nations_x}].ast_position.source")
+                                    validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_source(data__nations_item__astposition__source, custom_formats, None)
                                 if "note" in data__nations_item__astposition_keys:
                                     data__nations_item__astposition_keys.remove("note")
                                     data__nations_item__astposition__note = data__nations_item__astposition["note"]
-                                    validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_note(data__nations_item__astposition__note, custom_formats, (name_prefix or "data") + ".nations[{data__nations_x}].ast_position.note")
+                                    validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_note(data__nations_item__astposition__note, custom_formats, None)
                                 if data__nations_item__astposition_keys:
                                     raise _Invalid
                         if "trade_block" in data__nations_item_keys:
@@ -2010,11 +2013,11 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                         if "note" in data__nations_item_keys:
                             data__nations_item_keys.remove("note")
                             data__nations_item__note = data__nations_item["note"]
-                            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_note(data__nations_item__note, custom_formats, (name_prefix or "data") + ".nations[{data__nations_x}].note")
+                            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_note(data__nations_item__note, custom_formats, None)
                         if "disagreements" in data__nations_item_keys:
                             data__nations_item_keys.remove("disagreements")
                             data__nations_item__disagreements = data__nations_item["disagreements"]
-                            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_disagreements(data__nations_item__disagreements, custom_formats, (name_prefix or "data") + ".nations[{data__nations_x}].disagreements")
+                            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_disagreements(data__nations_item__disagreements, custom_formats, None)
                         if data__nations_item_keys:
                             raise _Invalid
         if "epochs" in data_keys:
@@ -2060,7 +2063,7 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                         if "id" in data__epochs_item_keys:
                             data__epochs_item_keys.remove("id")
                             data__epochs_item__id = data__epochs_item["id"]
-                            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_id(data__epochs_item__id, custom_formats, (name_prefix or "data") + ".epochs[{data__epochs_x}].id")
+                            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_id(data__epochs_item__id, custom_formats, None)
                         if "name" in data__epochs_item_keys:
                             data__epochs_item_keys.remove("name")
                             data__epochs_item__name = data__epochs_item["name"]
@@ -2091,11 +2094,11 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                         if "rule" in data__epochs_item_keys:
                             data__epochs_item_keys.remove("rule")
                             data__epochs_item__rule = data__epochs_item["rule"]
-                            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_rule(data__epochs_item__rule, custom_formats, (name_prefix or "data") + ".epochs[{data__epochs_x}].rule")
+                            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_rule(data__epochs_item__rule, custom_formats, None)
                         if "source" in data__epochs_item_keys:
                             data__epochs_item_keys.remove("source")
                             data__epochs_item__source = data__epochs_item["source"]
-                            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_source(data__epochs_item__source, custom_formats, (name_prefix or "data") + ".epochs[{data__epochs_x}].source")
+                            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_source(data__epochs_item__source, custom_formats, None)
                         if "requirements" in data__epochs_item_keys:
                             data__epochs_item_keys.remove("requirements")
                             data__epochs_item__requirements = data__epochs_item["requirements"]
@@ -2131,15 +2134,15 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                                 if "criteria" in data__epochs_item__requirements_keys:
                                     data__epochs_item__requirements_keys.remove("criteria")
                                     data__epochs_item__requirements__criteria = data__epochs_item__requirements["criteria"]
-                                    validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_unknown(data__epochs_item__requirements__criteria, custom_formats, (name_prefix or "data") + ".epochs[{data__epochs_x}].requirements.criteria")
+                                    validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_unknown(data__epochs_item__requirements__criteria, custom_formats, None)
                                 if "rule" in data__epochs_item__requirements_keys:
                                     data__epochs_item__requirements_keys.remove("rule")
                                     data__epochs_item__requirements__rule = data__epochs_item__requirements["rule"]
-                                    validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_rule(data__epochs_item__requirements__rule, custom_formats, (name_prefix or "data") + ".epochs[{data__epochs_x}].requirements.rule")
+                                    validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_rule(data__epochs_item__requirements__rule, custom_formats, None)
                                 if "source" in data__epochs_item__requirements_keys:
                                     data__epochs_item__requirements_keys.remove("source")
                                     data__epochs_item__requirements__source = data__epochs_item__requirements["source"]
-                                    validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_source(data__epochs_item__requirements__source, custom_formats, (name_prefix or "data") + ".epochs[{data__epochs_x}].requirements.source")
+                                    validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_source(data__epochs_item__requirements__source, custom_formats, None)
                                 if "text" in data__epochs_item__requirements_keys:
                                     data__epochs_item__requirements_keys.remove("text")
                                     data__epochs_item__requirements__text = data__epochs_item__requirements["text"]
@@ -2238,7 +2241,7 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                                                 if "note" in data__epochs_item__requirements__mincardsofvalue_item_keys:
                                                     data__epochs_item__requirements__mincardsofvalue_item_keys.remove("note")
                                                     data__epochs_item__requirements__mincardsofvalue_item__note = data__epochs_item__requirements__mincardsofvalue_item["note"]
-                                                    validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_note(data__epochs_item__requirements__mincardsofvalue_item__note, custom_formats, (name_prefix or "data") + ".epochs[{data__epochs_x}].requirements.min_cards_of_value[{data__epochs_item__requirements__mincardsofvalue_x}].note")
+                                                    validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_note(data__epochs_item__requirements__mincardsofvalue_item__note, custom_formats, None)
                                                 if data__epochs_item__requirements__mincardsofvalue_item_keys:
                                                     raise _Invalid
                                 if "card_value_per_space" in data__epochs_item__requirements_keys:
@@ -2264,7 +2267,7 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                                 if "note" in data__epochs_item__requirements_keys:
                                     data__epochs_item__requirements_keys.remove("note")
                                     data__epochs_item__requirements__note = data__epochs_item__requirements["note"]
-                                    validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_note(data__epochs_item__requirements__note, custom_formats, (name_prefix or "data") + ".epochs[{data__epochs_x}].requirements.note")
+                                    validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_note(data__epochs_item__requirements__note, custom_formats, None)
                                 if data__epochs_item__requirements_keys:
                                     raise _Invalid
                         if "requirements_by_level" in data__epochs_item_keys:
@@ -2289,7 +2292,7 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                                         if "level" in data__epochs_item__requirementsbylevel_item_keys:
                                             data__epochs_item__requirementsbylevel_item_keys.remove("level")
                                             data__epochs_item__requirementsbylevel_item__level = data__epochs_item__requirementsbylevel_item["level"]
-                                            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_id(data__epochs_item__requirementsbylevel_item__level, custom_formats, (name_prefix or "data") + ".epochs[{data__epochs_x}].requirements_by_level[{data__epochs_item__requirementsbylevel_x}].level")
+                                            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_id(data__epochs_item__requirementsbylevel_item__level, custom_formats, None)
                                         if "requirements" in data__epochs_item__requirementsbylevel_item_keys:
                                             data__epochs_item__requirementsbylevel_item_keys.remove("requirements")
                                             data__epochs_item__requirementsbylevel_item__requirements = data__epochs_item__requirementsbylevel_item["requirements"]
@@ -2325,11 +2328,11 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                                                 if "rule" in data__epochs_item__requirementsbylevel_item__requirements_keys:
                                                     data__epochs_item__requirementsbylevel_item__requirements_keys.remove("rule")
                                                     data__epochs_item__requirementsbylevel_item__requirements__rule = data__epochs_item__requirementsbylevel_item__requirements["rule"]
-                                                    validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_rule(data__epochs_item__requirementsbylevel_item__requirements__rule, custom_formats, (name_prefix or "data") + ".epochs[{data__epochs_x}].requirements_by_level[{data__epochs_item__requirementsbylevel_x}].requirements.rule")
+                                                    validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_rule(data__epochs_item__requirementsbylevel_item__requirements__rule, custom_formats, None)
                                                 if "source" in data__epochs_item__requirementsbylevel_item__requirements_keys:
                                                     data__epochs_item__requirementsbylevel_item__requirements_keys.remove("source")
                                                     data__epochs_item__requirementsbylevel_item__requirements__source = data__epochs_item__requirementsbylevel_item__requirements["source"]
-                                                    validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_source(data__epochs_item__requirementsbylevel_item__requirements__source, custom_formats, (name_prefix or "data") + ".epochs[{data__epochs_x}].requirements_by_level[{data__epochs_item__requirementsbylevel_x}].requirements.source")
+                                                    validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_source(data__epochs_item__requirementsbylevel_item__requirements__source, custom_formats, None)
                                                 if "text" in data__epochs_item__requirementsbylevel_item__requirements_keys:
                                                     data__epochs_item__requirementsbylevel_item__requirements_keys.remove("text")
                                                     data__epochs_item__requirementsbylevel_item__requirements__text = data__epochs_item__requirementsbylevel_item__requirements["text"]
@@ -2428,7 +2431,7 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                                                                 if "note" in data__epochs_item__requirementsbylevel_item__requirements__mincardsofvalue_item_keys:
                                                                     data__epochs_item__requirementsbylevel_item__requirements__mincardsofvalue_item_keys.remove("note")
                                                                     data__epochs_item__requirementsbylevel_item__requirements__mincardsofvalue_item__note = data__epochs_item__requirementsbylevel_item__requirements__mincardsofvalue_item["note"]
-                                                                    validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_note(data__epochs_item__requirementsbylevel_item__requirements__mincardsofvalue_item__note, custom_formats, (name_prefix or "data") + ".epochs[{data__epochs_x}].requirements_by_level[{data__epochs_item__requirementsbylevel_x}].requirements.min_cards_of_value[{data__epochs_item__requirementsbylevel_item__requirements__mincardsofvalue_x}].note")
+                                                                    validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_note(data__epochs_item__requirementsbylevel_item__requirements__mincardsofvalue_item__note, custom_formats, None)
                                                                 if data__epochs_item__requirementsbylevel_item__requirements__mincardsofvalue_item_keys:
                                                                     raise _Invalid
                                                 if "card_value_per_space" in data__epochs_item__requirementsbylevel_item__requirements_keys:
@@ -2454,7 +2457,7 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                                                 if "note" in data__epochs_item__requirementsbylevel_item__requirements_keys:
                                                     data__epochs_item__requirementsbylevel_item__requirements_keys.remove("note")
                                                     data__epochs_item__requirementsbylevel_item__requirements__note = data__epochs_item__requirementsbylevel_item__requirements["note"]
-                                                    validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_note(data__epochs_item__requirementsbylevel_item__requirements__note, custom_formats, (name_prefix or "data") + ".epochs[{data__epochs_x}].requirements_by_level[{data__epochs_item__requirementsbylevel_x}].requirements.note")
+                                                    validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_note(data__epochs_item__requirementsbylevel_item__requirements__note, custom_formats, None)
                                                 if data__epochs_item__requirementsbylevel_item__requirements_keys:
                                                     raise _Invalid
                                         if data__epochs_item__requirementsbylevel_item_keys:
@@ -2462,11 +2465,11 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                         if "note" in data__epochs_item_keys:
                             data__epochs_item_keys.remove("note")
                             data__epochs_item__note = data__epochs_item["note"]
-                            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_note(data__epochs_item__note, custom_formats, (name_prefix or "data") + ".epochs[{data__epochs_x}].note")
+                            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_note(data__epochs_item__note, custom_formats, None)
                         if "disagreements" in data__epochs_item_keys:
                             data__epochs_item_keys.remove("disagreements")
                             data__epochs_item__disagreements = data__epochs_item["disagreements"]
-                            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_disagreements(data__epochs_item__disagreements, custom_formats, (name_prefix or "data") + ".epochs[{data__epochs_x}].disagreements")
+                            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_disagreements(data__epochs_item__disagreements, custom_formats, None)
                         if data__epochs_item_keys:
                             raise _Invalid
         if "ast" in data_keys:
@@ -2504,11 +2507,11 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                 if "rule" in data__ast_keys:
                     data__ast_keys.remove("rule")
                     data__ast__rule = data__ast["rule"]
-                    validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_rule(data__ast__rule, custom_formats, (name_prefix or "data") + ".ast.rule")
+                    validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_rule(data__ast__rule, custom_formats, None)
                 if "source" in data__ast_keys:
                     data__ast_keys.remove("source")
                     data__ast__source = data__ast["source"]
-                    validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_source(data__ast__source, custom_formats, (name_prefix or "data") + ".ast.source")
+                    validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_source(data__ast__source, custom_formats, None)
                 if "text" in data__ast_keys:
                     data__ast_keys.remove("text")
                     data__ast__text = data__ast["text"]
@@ -2535,7 +2538,7 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
                     if data__ast__spacespertrack_one_of_count29 < 2:
                         try:
-                            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_unknown(data__ast__spacespertrack, custom_formats, (name_prefix or "data") + ".ast.spaces_per_track")
+                            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_unknown(data__ast__spacespertrack, custom_formats, None)
                             data__ast__spacespertrack_one_of_count29 += 1
                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
                     if data__ast__spacespertrack_one_of_count29 != 1:
@@ -2567,7 +2570,7 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
                     if data__ast__finishspace_one_of_count30 < 2:
                         try:
-                            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_unknown(data__ast__finishspace, custom_formats, (name_prefix or "data") + ".ast.finish_space")
+                            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_unknown(data__ast__finishspace, custom_formats, None)
                             data__ast__finishspace_one_of_count30 += 1
                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
                     if data__ast__finishspace_one_of_count30 != 1:
@@ -2587,7 +2590,7 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
                     if data__ast__pointsperspace_one_of_count31 < 2:
                         try:
-                            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_unknown(data__ast__pointsperspace, custom_formats, (name_prefix or "data") + ".ast.points_per_space")
+                            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_unknown(data__ast__pointsperspace, custom_formats, None)
                             data__ast__pointsperspace_one_of_count31 += 1
                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
                     if data__ast__pointsperspace_one_of_count31 != 1:
@@ -2635,11 +2638,11 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                         if "rule" in data__ast__order_keys:
                             data__ast__order_keys.remove("rule")
                             data__ast__order__rule = data__ast__order["rule"]
-                            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_rule(data__ast__order__rule, custom_formats, (name_prefix or "data") + ".ast.order.rule")
+                            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_rule(data__ast__order__rule, custom_formats, None)
                         if "source" in data__ast__order_keys:
                             data__ast__order_keys.remove("source")
                             data__ast__order__source = data__ast__order["source"]
-                            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_source(data__ast__order__source, custom_formats, (name_prefix or "data") + ".ast.order.source")
+                            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_source(data__ast__order__source, custom_formats, None)
                         if "text" in data__ast__order_keys:
                             data__ast__order_keys.remove("text")
                             data__ast__order__text = data__ast__order["text"]
@@ -2652,17 +2655,17 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                         if "note" in data__ast__order_keys:
                             data__ast__order_keys.remove("note")
                             data__ast__order__note = data__ast__order["note"]
-                            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_note(data__ast__order__note, custom_formats, (name_prefix or "data") + ".ast.order.note")
+                            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_note(data__ast__order__note, custom_formats, None)
                         if data__ast__order_keys:
                             raise _Invalid
                 if "epoch_entry" in data__ast_keys:
                     data__ast_keys.remove("epoch_entry")
                     data__ast__epochentry = data__ast["epoch_entry"]
-                    validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_rule_text(data__ast__epochentry, custom_formats, (name_prefix or "data") + ".ast.epoch_entry")
+                    validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_rule_text(data__ast__epochentry, custom_formats, None)
                 if "frozen" in data__ast_keys:
                     data__ast_keys.remove("frozen")
                     data__ast__frozen = data__ast["frozen"]
-                    validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_rule_text(data__ast__frozen, custom_formats, (name_prefix or "data") + ".ast.frozen")
+                    validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_rule_text(data__ast__frozen, custom_formats, None)
                 if "regression" in data__ast_keys:
                     data__ast_keys.remove("regression")
                     data__ast__regression = data__ast["regression"]
@@ -2698,11 +2701,11 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                         if "rule" in data__ast__regression_keys:
                             data__ast__regression_keys.remove("rule")
                             data__ast__regression__rule = data__ast__regression["rule"]
-                            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_rule(data__ast__regression__rule, custom_formats, (name_prefix or "data") + ".ast.regression.rule")
+                            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_rule(data__ast__regression__rule, custom_formats, None)
                         if "source" in data__ast__regression_keys:
                             data__ast__regression_keys.remove("source")
                             data__ast__regression__source = data__ast__regression["source"]
-                            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_source(data__ast__regression__source, custom_formats, (name_prefix or "data") + ".ast.regression.source")
+                            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_source(data__ast__regression__source, custom_formats, None)
                         if "text" in data__ast__regression_keys:
                             data__ast__regression_keys.remove("text")
                             data__ast__regression__text = data__ast__regression["text"]
@@ -2737,11 +2740,10 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                                 data__ast__regression__exceptepochs_len = len(data__ast__regression__exceptepochs)
                                 if data__ast__regression__exceptepochs_len < 1:
                                     raise _Invalid
-                                def fn(var): return frozenset(dict((k, fn(v)) for k, v in var.items()).items()) if hasattr(var, "items") else tuple(fn(v) for v in var) if isinstance(var, (dict, list)) else (bool, var) if isinstance(var, bool) else var
-                                if data__ast__regression__exceptepochs_len > len(set(fn(data__ast__regression__exceptepochs_x) for data__ast__regression__exceptepochs_x in data__ast__regression__exceptepochs)):
+                                if data__ast__regression__exceptepochs_len > _distinct(data__ast__regression__exceptepochs):
                                     raise _Invalid
                                 for data__ast__regression__exceptepochs_x, data__ast__regression__exceptepochs_item in enumerate(data__ast__regression__exceptepochs):
-                                    validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_id(data__ast__regression__exceptepochs_item, custom_formats, (name_prefix or "data") + ".ast.regression.except_epochs[{data__ast__regression__exceptepochs_x}]")
+                                    validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_id(data__ast__regression__exceptepochs_item, custom_formats, None)
                         if data__ast__regression_keys:
                             raise _Invalid
                 if "finish_space_min_card_value" in data__ast_keys:
@@ -2759,7 +2761,7 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
                     if data__ast__finishspacemincardvalue_one_of_count34 < 2:
                         try:
-                            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_unknown(data__ast__finishspacemincardvalue, custom_formats, (name_prefix or "data") + ".ast.finish_space_min_card_value")
+                            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_unknown(data__ast__finishspacemincardvalue, custom_formats, None)
                             data__ast__finishspacemincardvalue_one_of_count34 += 1
                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
                     if data__ast__finishspacemincardvalue_one_of_count34 != 1:
@@ -2807,7 +2809,7 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                                 if "id" in data__ast__levels_item_keys:
                                     data__ast__levels_item_keys.remove("id")
                                     data__ast__levels_item__id = data__ast__levels_item["id"]
-                                    validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_id(data__ast__levels_item__id, custom_formats, (name_prefix or "data") + ".ast.levels[{data__ast__levels_x}].id")
+                                    validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_id(data__ast__levels_item__id, custom_formats, None)
                                 if "name" in data__ast__levels_item_keys:
                                     data__ast__levels_item_keys.remove("name")
                                     data__ast__levels_item__name = data__ast__levels_item["name"]
@@ -2830,11 +2832,11 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                                 if "rule" in data__ast__levels_item_keys:
                                     data__ast__levels_item_keys.remove("rule")
                                     data__ast__levels_item__rule = data__ast__levels_item["rule"]
-                                    validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_rule(data__ast__levels_item__rule, custom_formats, (name_prefix or "data") + ".ast.levels[{data__ast__levels_x}].rule")
+                                    validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_rule(data__ast__levels_item__rule, custom_formats, None)
                                 if "source" in data__ast__levels_item_keys:
                                     data__ast__levels_item_keys.remove("source")
                                     data__ast__levels_item__source = data__ast__levels_item["source"]
-                                    validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_source(data__ast__levels_item__source, custom_formats, (name_prefix or "data") + ".ast.levels[{data__ast__levels_x}].source")
+                                    validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_source(data__ast__levels_item__source, custom_formats, None)
                                 if data__ast__levels_item_keys:
                                     raise _Invalid
                 if "tracks" in data__ast_keys:
@@ -2849,7 +2851,7 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
                     if not data__ast__tracks_any_of_count36:
                         try:
-                            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_unknown(data__ast__tracks, custom_formats, (name_prefix or "data") + ".ast.tracks")
+                            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_unknown(data__ast__tracks, custom_formats, None)
                             data__ast__tracks_any_of_count36 += 1
                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
                     if not data__ast__tracks_any_of_count36:
@@ -2892,19 +2894,19 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                                 if "nation" in data__ast__tracks_item_keys:
                                     data__ast__tracks_item_keys.remove("nation")
                                     data__ast__tracks_item__nation = data__ast__tracks_item["nation"]
-                                    validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_id(data__ast__tracks_item__nation, custom_formats, (name_prefix or "data") + ".ast.tracks[{data__ast__tracks_x}].nation")
+                                    validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_id(data__ast__tracks_item__nation, custom_formats, None)
                                 if "level" in data__ast__tracks_item_keys:
                                     data__ast__tracks_item_keys.remove("level")
                                     data__ast__tracks_item__level = data__ast__tracks_item["level"]
-                                    validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_id(data__ast__tracks_item__level, custom_formats, (name_prefix or "data") + ".ast.tracks[{data__ast__tracks_x}].level")
+                                    validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_id(data__ast__tracks_item__level, custom_formats, None)
                                 if "rule" in data__ast__tracks_item_keys:
                                     data__ast__tracks_item_keys.remove("rule")
                                     data__ast__tracks_item__rule = data__ast__tracks_item["rule"]
-                                    validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_rule(data__ast__tracks_item__rule, custom_formats, (name_prefix or "data") + ".ast.tracks[{data__ast__tracks_x}].rule")
+                                    validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_rule(data__ast__tracks_item__rule, custom_formats, None)
                                 if "source" in data__ast__tracks_item_keys:
                                     data__ast__tracks_item_keys.remove("source")
                                     data__ast__tracks_item__source = data__ast__tracks_item["source"]
-                                    validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_source(data__ast__tracks_item__source, custom_formats, (name_prefix or "data") + ".ast.tracks[{data__ast__tracks_x}].source")
+                                    validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_source(data__ast__tracks_item__source, custom_formats, None)
                                 if "spaces" in data__ast__tracks_item_keys:
                                     data__ast__tracks_item_keys.remove("spaces")
                                     data__ast__tracks_item__spaces = data__ast__tracks_item["spaces"]
@@ -2948,7 +2950,7 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                                                         if "epoch" in data__ast__tracks_item__epochstarts_item_keys:
                                                             data__ast__tracks_item__epochstarts_item_keys.remove("epoch")
                                                             data__ast__tracks_item__epochstarts_item__epoch = data__ast__tracks_item__epochstarts_item["epoch"]
-                                                            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_id(data__ast__tracks_item__epochstarts_item__epoch, custom_formats, (name_prefix or "data") + ".ast.tracks[{data__ast__tracks_x}].epoch_starts[{data__ast__tracks_item__epochstarts_x}].epoch")
+                                                            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_id(data__ast__tracks_item__epochstarts_item__epoch, custom_formats, None)
                                                         if "space" in data__ast__tracks_item__epochstarts_item_keys:
                                                             data__ast__tracks_item__epochstarts_item_keys.remove("space")
                                                             data__ast__tracks_item__epochstarts_item__space = data__ast__tracks_item__epochstarts_item["space"]
@@ -2965,7 +2967,7 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
                                     if data__ast__tracks_item__epochstarts_one_of_count38 < 2:
                                         try:
-                                            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_unknown(data__ast__tracks_item__epochstarts, custom_formats, (name_prefix or "data") + ".ast.tracks[{data__ast__tracks_x}].epoch_starts")
+                                            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_unknown(data__ast__tracks_item__epochstarts, custom_formats, None)
                                             data__ast__tracks_item__epochstarts_one_of_count38 += 1
                                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
                                     if data__ast__tracks_item__epochstarts_one_of_count38 != 1:
@@ -3016,7 +3018,7 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
                                     if data__ast__tracks_item__lateironagespaces_one_of_count39 < 2:
                                         try:
-                                            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_unknown(data__ast__tracks_item__lateironagespaces, custom_formats, (name_prefix or "data") + ".ast.tracks[{data__ast__tracks_x}].late_iron_age_spaces")
+                                            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_unknown(data__ast__tracks_item__lateironagespaces, custom_formats, None)
                                             data__ast__tracks_item__lateironagespaces_one_of_count39 += 1
                                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
                                     if data__ast__tracks_item__lateironagespaces_one_of_count39 != 1:
@@ -3038,21 +3040,21 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                                 if "note" in data__ast__tracks_item_keys:
                                     data__ast__tracks_item_keys.remove("note")
                                     data__ast__tracks_item__note = data__ast__tracks_item["note"]
-                                    validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_note(data__ast__tracks_item__note, custom_formats, (name_prefix or "data") + ".ast.tracks[{data__ast__tracks_x}].note")
+                                    validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_note(data__ast__tracks_item__note, custom_formats, None)
                                 if "disagreements" in data__ast__tracks_item_keys:
                                     data__ast__tracks_item_keys.remove("disagreements")
                                     data__ast__tracks_item__disagreements = data__ast__tracks_item["disagreements"]
-                                    validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_disagreements(data__ast__tracks_item__disagreements, custom_formats, (name_prefix or "data") + ".ast.tracks[{data__ast__tracks_x}].disagreements")
+                                    validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_disagreements(data__ast__tracks_item__disagreements, custom_formats, None)
                                 if data__ast__tracks_item_keys:
                                     raise _Invalid
                 if "note" in data__ast_keys:
                     data__ast_keys.remove("note")
                     data__ast__note = data__ast["note"]
-                    validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_note(data__ast__note, custom_formats, (name_prefix or "data") + ".ast.note")
+                    validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_note(data__ast__note, custom_formats, None)
                 if "disagreements" in data__ast_keys:
                     data__ast_keys.remove("disagreements")
                     data__ast__disagreements = data__ast["disagreements"]
-                    validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_disagreements(data__ast__disagreements, custom_formats, (name_prefix or "data") + ".ast.disagreements")
+                    validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_disagreements(data__ast__disagreements, custom_formats, None)
                 if data__ast_keys:
                     raise _Invalid
         if "player_counts" in data_keys:
@@ -3090,11 +3092,11 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                 if "rule" in data__playercounts_keys:
                     data__playercounts_keys.remove("rule")
                     data__playercounts__rule = data__playercounts["rule"]
-                    validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_rule(data__playercounts__rule, custom_formats, (name_prefix or "data") + ".player_counts.rule")
+                    validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_rule(data__playercounts__rule, custom_formats, None)
                 if "source" in data__playercounts_keys:
                     data__playercounts_keys.remove("source")
                     data__playercounts__source = data__playercounts["source"]
-                    validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_source(data__playercounts__source, custom_formats, (name_prefix or "data") + ".player_counts.source")
+                    validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_source(data__playercounts__source, custom_formats, None)
                 if "general_rules" in data__playercounts_keys:
                     data__playercounts_keys.remove("general_rules")
                     data__playercounts__generalrules = data__playercounts["general_rules"]
@@ -3106,7 +3108,7 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                         if data__playercounts__generalrules_len < 1:
                             raise _Invalid
                         for data__playercounts__generalrules_x, data__playercounts__generalrules_item in enumerate(data__playercounts__generalrules):
-                            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_rule_text(data__playercounts__generalrules_item, custom_formats, (name_prefix or "data") + ".player_counts.general_rules[{data__playercounts__generalrules_x}]")
+                            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_rule_text(data__playercounts__generalrules_item, custom_formats, None)
                 if "counts" in data__playercounts_keys:
                     data__playercounts_keys.remove("counts")
                     data__playercounts__counts = data__playercounts["counts"]
@@ -3160,11 +3162,11 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                                 if "rule" in data__playercounts__counts_item_keys:
                                     data__playercounts__counts_item_keys.remove("rule")
                                     data__playercounts__counts_item__rule = data__playercounts__counts_item["rule"]
-                                    validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_rule(data__playercounts__counts_item__rule, custom_formats, (name_prefix or "data") + ".player_counts.counts[{data__playercounts__counts_x}].rule")
+                                    validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_rule(data__playercounts__counts_item__rule, custom_formats, None)
                                 if "source" in data__playercounts__counts_item_keys:
                                     data__playercounts__counts_item_keys.remove("source")
                                     data__playercounts__counts_item__source = data__playercounts__counts_item["source"]
-                                    validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_source(data__playercounts__counts_item__source, custom_formats, (name_prefix or "data") + ".player_counts.counts[{data__playercounts__counts_x}].source")
+                                    validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_source(data__playercounts__counts_item__source, custom_formats, None)
                                 if "status" in data__playercounts__counts_item_keys:
                                     data__playercounts__counts_item_keys.remove("status")
                                     data__playercounts__counts_item__status = data__playercounts__counts_item["status"]
@@ -3189,7 +3191,7 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
                                     if data__playercounts__counts_item__tokensperplayer_one_of_count42 < 2:
                                         try:
-                                            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_unknown(data__playercounts__counts_item__tokensperplayer, custom_formats, (name_prefix or "data") + ".player_counts.counts[{data__playercounts__counts_x}].tokens_per_player")
+                                            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_unknown(data__playercounts__counts_item__tokensperplayer, custom_formats, None)
                                             data__playercounts__counts_item__tokensperplayer_one_of_count42 += 1
                                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
                                     if data__playercounts__counts_item__tokensperplayer_one_of_count42 != 1:
@@ -3240,7 +3242,7 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                                                         if "id" in data__playercounts__counts_item__configurations_item_keys:
                                                             data__playercounts__counts_item__configurations_item_keys.remove("id")
                                                             data__playercounts__counts_item__configurations_item__id = data__playercounts__counts_item__configurations_item["id"]
-                                                            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_id(data__playercounts__counts_item__configurations_item__id, custom_formats, (name_prefix or "data") + ".player_counts.counts[{data__playercounts__counts_x}].configurations[{data__playercounts__counts_item__configurations_x}].id")
+                                                            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_id(data__playercounts__counts_item__configurations_item__id, custom_formats, None)
                                                         if "name" in data__playercounts__counts_item__configurations_item_keys:
                                                             data__playercounts__counts_item__configurations_item_keys.remove("name")
                                                             data__playercounts__counts_item__configurations_item__name = data__playercounts__counts_item__configurations_item["name"]
@@ -3263,11 +3265,11 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                                                         if "rule" in data__playercounts__counts_item__configurations_item_keys:
                                                             data__playercounts__counts_item__configurations_item_keys.remove("rule")
                                                             data__playercounts__counts_item__configurations_item__rule = data__playercounts__counts_item__configurations_item["rule"]
-                                                            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_rule(data__playercounts__counts_item__configurations_item__rule, custom_formats, (name_prefix or "data") + ".player_counts.counts[{data__playercounts__counts_x}].configurations[{data__playercounts__counts_item__configurations_x}].rule")
+                                                            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_rule(data__playercounts__counts_item__configurations_item__rule, custom_formats, None)
                                                         if "source" in data__playercounts__counts_item__configurations_item_keys:
                                                             data__playercounts__counts_item__configurations_item_keys.remove("source")
                                                             data__playercounts__counts_item__configurations_item__source = data__playercounts__counts_item__configurations_item["source"]
-                                                            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_source(data__playercounts__counts_item__configurations_item__source, custom_formats, (name_prefix or "data") + ".player_counts.counts[{data__playercounts__counts_x}].configurations[{data__playercounts__counts_item__configurations_x}].source")
+                                                            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_source(data__playercounts__counts_item__configurations_item__source, custom_formats, None)
                                                         if "map" in data__playercounts__counts_item__configurations_item_keys:
                                                             data__playercounts__counts_item__configurations_item_keys.remove("map")
                                                             data__playercounts__counts_item__configurations_item__map = data__playercounts__counts_item__configurations_item["map"]
@@ -3302,7 +3304,7 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                                                                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
                                                                     if data__playercounts__counts_item__configurations_item__map__panels_one_of_count45 < 2:
                                                                         try:
-                                                                            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_unknown(data__playercounts__counts_item__configurations_item__map__panels, custom_formats, (name_prefix or "data") + ".player_counts.counts[{data__playercounts__counts_x}].configurations[{data__playercounts__counts_item__configurations_x}].map.panels")
+                                                                            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_unknown(data__playercounts__counts_item__configurations_item__map__panels, custom_formats, None)
                                                                             data__playercounts__counts_item__configurations_item__map__panels_one_of_count45 += 1
                                                                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
                                                                     if data__playercounts__counts_item__configurations_item__map__panels_one_of_count45 != 1:
@@ -3328,7 +3330,7 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                                                                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
                                                                     if data__playercounts__counts_item__configurations_item__map__boundary_one_of_count46 < 2:
                                                                         try:
-                                                                            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_unknown(data__playercounts__counts_item__configurations_item__map__boundary, custom_formats, (name_prefix or "data") + ".player_counts.counts[{data__playercounts__counts_x}].configurations[{data__playercounts__counts_item__configurations_x}].map.boundary")
+                                                                            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_unknown(data__playercounts__counts_item__configurations_item__map__boundary, custom_formats, None)
                                                                             data__playercounts__counts_item__configurations_item__map__boundary_one_of_count46 += 1
                                                                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
                                                                     if data__playercounts__counts_item__configurations_item__map__boundary_one_of_count46 != 1:
@@ -3351,16 +3353,15 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                                                                                 data__playercounts__counts_item__configurations_item__map__areasinplay_len = len(data__playercounts__counts_item__configurations_item__map__areasinplay)
                                                                                 if data__playercounts__counts_item__configurations_item__map__areasinplay_len < 1:
                                                                                     raise _Invalid
-                                                                                def fn(var): return frozenset(dict((k, fn(v)) for k, v in var.items()).items()) if hasattr(var, "items") else tuple(fn(v) for v in var) if isinstance(var, (dict, list)) else (bool, var) if isinstance(var, bool) else var
-                                                                                if data__playercounts__counts_item__configurations_item__map__areasinplay_len > len(set(fn(data__playercounts__counts_item__configurations_item__map__areasinplay_x) for data__playercounts__counts_item__configurations_item__map__areasinplay_x in data__playercounts__counts_item__configurations_item__map__areasinplay)):
+                                                                                if data__playercounts__counts_item__configurations_item__map__areasinplay_len > _distinct(data__playercounts__counts_item__configurations_item__map__areasinplay):
                                                                                     raise _Invalid
                                                                                 for data__playercounts__counts_item__configurations_item__map__areasinplay_x, data__playercounts__counts_item__configurations_item__map__areasinplay_item in enumerate(data__playercounts__counts_item__configurations_item__map__areasinplay):
-                                                                                    validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_id(data__playercounts__counts_item__configurations_item__map__areasinplay_item, custom_formats, (name_prefix or "data") + ".player_counts.counts[{data__playercounts__counts_x}].configurations[{data__playercounts__counts_item__configurations_x}].map.areas_in_play[{data__playercounts__counts_item__configurations_item__map__areasinplay_x}]")
+                                                                                    validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_id(data__playercounts__counts_item__configurations_item__map__areasinplay_item, custom_formats, None)
                                                                             data__playercounts__counts_item__configurations_item__map__areasinplay_one_of_count47 += 1
                                                                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
                                                                     if data__playercounts__counts_item__configurations_item__map__areasinplay_one_of_count47 < 2:
                                                                         try:
-                                                                            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_unknown(data__playercounts__counts_item__configurations_item__map__areasinplay, custom_formats, (name_prefix or "data") + ".player_counts.counts[{data__playercounts__counts_x}].configurations[{data__playercounts__counts_item__configurations_x}].map.areas_in_play")
+                                                                            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_unknown(data__playercounts__counts_item__configurations_item__map__areasinplay, custom_formats, None)
                                                                             data__playercounts__counts_item__configurations_item__map__areasinplay_one_of_count47 += 1
                                                                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
                                                                     if data__playercounts__counts_item__configurations_item__map__areasinplay_one_of_count47 != 1:
@@ -3368,15 +3369,15 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                                                                 if "rule" in data__playercounts__counts_item__configurations_item__map_keys:
                                                                     data__playercounts__counts_item__configurations_item__map_keys.remove("rule")
                                                                     data__playercounts__counts_item__configurations_item__map__rule = data__playercounts__counts_item__configurations_item__map["rule"]
-                                                                    validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_rule(data__playercounts__counts_item__configurations_item__map__rule, custom_formats, (name_prefix or "data") + ".player_counts.counts[{data__playercounts__counts_x}].configurations[{data__playercounts__counts_item__configurations_x}].map.rule")
+                                                                    validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_rule(data__playercounts__counts_item__configurations_item__map__rule, custom_formats, None)
                                                                 if "source" in data__playercounts__counts_item__configurations_item__map_keys:
                                                                     data__playercounts__counts_item__configurations_item__map_keys.remove("source")
                                                                     data__playercounts__counts_item__configurations_item__map__source = data__playercounts__counts_item__configurations_item__map["source"]
-                                                                    validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_source(data__playercounts__counts_item__configurations_item__map__source, custom_formats, (name_prefix or "data") + ".player_counts.counts[{data__playercounts__counts_x}].configurations[{data__playercounts__counts_item__configurations_x}].map.source")
+                                                                    validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_source(data__playercounts__counts_item__configurations_item__map__source, custom_formats, None)
                                                                 if "note" in data__playercounts__counts_item__configurations_item__map_keys:
                                                                     data__playercounts__counts_item__configurations_item__map_keys.remove("note")
                                                                     data__playercounts__counts_item__configurations_item__map__note = data__playercounts__counts_item__configurations_item__map["note"]
-                                                                    validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_note(data__playercounts__counts_item__configurations_item__map__note, custom_formats, (name_prefix or "data") + ".player_counts.counts[{data__playercounts__counts_x}].configurations[{data__playercounts__counts_item__configurations_x}].map.note")
+                                                                    validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_note(data__playercounts__counts_item__configurations_item__map__note, custom_formats, None)
                                                                 if data__playercounts__counts_item__configurations_item__map_keys:
                                                                     raise _Invalid
                                                         if "nations" in data__playercounts__counts_item__configurations_item_keys:
@@ -3392,16 +3393,15 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                                                                         data__playercounts__counts_item__configurations_item__nations_len = len(data__playercounts__counts_item__configurations_item__nations)
                                                                         if data__playercounts__counts_item__configurations_item__nations_len < 1:
                                                                             raise _Invalid
-                                                                        def fn(var): return frozenset(dict((k, fn(v)) for k, v in var.items()).items()) if hasattr(var, "items") else tuple(fn(v) for v in var) if isinstance(var, (dict, list)) else (bool, var) if isinstance(var, bool) else var
-                                                                        if data__playercounts__counts_item__configurations_item__nations_len > len(set(fn(data__playercounts__counts_item__configurations_item__nations_x) for data__playercounts__counts_item__configurations_item__nations_x in data__playercounts__counts_item__configurations_item__nations)):
+                                                                        if data__playercounts__counts_item__configurations_item__nations_len > _distinct(data__playercounts__counts_item__configurations_item__nations):
                                                                             raise _Invalid
                                                                         for data__playercounts__counts_item__configurations_item__nations_x, data__playercounts__counts_item__configurations_item__nations_item in enumerate(data__playercounts__counts_item__configurations_item__nations):
-                                                                            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_id(data__playercounts__counts_item__configurations_item__nations_item, custom_formats, (name_prefix or "data") + ".player_counts.counts[{data__playercounts__counts_x}].configurations[{data__playercounts__counts_item__configurations_x}].nations[{data__playercounts__counts_item__configurations_item__nations_x}]")
+                                                                            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_id(data__playercounts__counts_item__configurations_item__nations_item, custom_formats, None)
                                                                     data__playercounts__counts_item__configurations_item__nations_one_of_count48 += 1
                                                                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
                                                             if data__playercounts__counts_item__configurations_item__nations_one_of_count48 < 2:
                                                                 try:
-                                                                    validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_unknown(data__playercounts__counts_item__configurations_item__nations, custom_formats, (name_prefix or "data") + ".player_counts.counts[{data__playercounts__counts_x}].configurations[{data__playercounts__counts_item__configurations_x}].nations")
+                                                                    validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_unknown(data__playercounts__counts_item__configurations_item__nations, custom_formats, None)
                                                                     data__playercounts__counts_item__configurations_item__nations_one_of_count48 += 1
                                                                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
                                                             if data__playercounts__counts_item__configurations_item__nations_one_of_count48 != 1:
@@ -3462,7 +3462,7 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                                                                         if "id" in data__playercounts__counts_item__configurations_item__tradedecks_item_keys:
                                                                             data__playercounts__counts_item__configurations_item__tradedecks_item_keys.remove("id")
                                                                             data__playercounts__counts_item__configurations_item__tradedecks_item__id = data__playercounts__counts_item__configurations_item__tradedecks_item["id"]
-                                                                            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_id(data__playercounts__counts_item__configurations_item__tradedecks_item__id, custom_formats, (name_prefix or "data") + ".player_counts.counts[{data__playercounts__counts_x}].configurations[{data__playercounts__counts_item__configurations_x}].trade_decks[{data__playercounts__counts_item__configurations_item__tradedecks_x}].id")
+                                                                            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_id(data__playercounts__counts_item__configurations_item__tradedecks_item__id, custom_formats, None)
                                                                         if "name" in data__playercounts__counts_item__configurations_item__tradedecks_item_keys:
                                                                             data__playercounts__counts_item__configurations_item__tradedecks_item_keys.remove("name")
                                                                             data__playercounts__counts_item__configurations_item__tradedecks_item__name = data__playercounts__counts_item__configurations_item__tradedecks_item["name"]
@@ -3501,11 +3501,10 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                                                                                 data__playercounts__counts_item__configurations_item__tradedecks_item__commodities_len = len(data__playercounts__counts_item__configurations_item__tradedecks_item__commodities)
                                                                                 if data__playercounts__counts_item__configurations_item__tradedecks_item__commodities_len < 1:
                                                                                     raise _Invalid
-                                                                                def fn(var): return frozenset(dict((k, fn(v)) for k, v in var.items()).items()) if hasattr(var, "items") else tuple(fn(v) for v in var) if isinstance(var, (dict, list)) else (bool, var) if isinstance(var, bool) else var
-                                                                                if data__playercounts__counts_item__configurations_item__tradedecks_item__commodities_len > len(set(fn(data__playercounts__counts_item__configurations_item__tradedecks_item__commodities_x) for data__playercounts__counts_item__configurations_item__tradedecks_item__commodities_x in data__playercounts__counts_item__configurations_item__tradedecks_item__commodities)):
+                                                                                if data__playercounts__counts_item__configurations_item__tradedecks_item__commodities_len > _distinct(data__playercounts__counts_item__configurations_item__tradedecks_item__commodities):
                                                                                     raise _Invalid
                                                                                 for data__playercounts__counts_item__configurations_item__tradedecks_item__commodities_x, data__playercounts__counts_item__configurations_item__tradedecks_item__commodities_item in enumerate(data__playercounts__counts_item__configurations_item__tradedecks_item__commodities):
-                                                                                    validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_id(data__playercounts__counts_item__configurations_item__tradedecks_item__commodities_item, custom_formats, (name_prefix or "data") + ".player_counts.counts[{data__playercounts__counts_x}].configurations[{data__playercounts__counts_item__configurations_x}].trade_decks[{data__playercounts__counts_item__configurations_item__tradedecks_x}].commodities[{data__playercounts__counts_item__configurations_item__tradedecks_item__commodities_x}]")
+                                                                                    validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_id(data__playercounts__counts_item__configurations_item__tradedecks_item__commodities_item, custom_formats, None)
                                                                         if "calamities" in data__playercounts__counts_item__configurations_item__tradedecks_item_keys:
                                                                             data__playercounts__counts_item__configurations_item__tradedecks_item_keys.remove("calamities")
                                                                             data__playercounts__counts_item__configurations_item__tradedecks_item__calamities = data__playercounts__counts_item__configurations_item__tradedecks_item["calamities"]
@@ -3516,36 +3515,35 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                                                                                 data__playercounts__counts_item__configurations_item__tradedecks_item__calamities_len = len(data__playercounts__counts_item__configurations_item__tradedecks_item__calamities)
                                                                                 if data__playercounts__counts_item__configurations_item__tradedecks_item__calamities_len < 1:
                                                                                     raise _Invalid
-                                                                                def fn(var): return frozenset(dict((k, fn(v)) for k, v in var.items()).items()) if hasattr(var, "items") else tuple(fn(v) for v in var) if isinstance(var, (dict, list)) else (bool, var) if isinstance(var, bool) else var
-                                                                                if data__playercounts__counts_item__configurations_item__tradedecks_item__calamities_len > len(set(fn(data__playercounts__counts_item__configurations_item__tradedecks_item__calamities_x) for data__playercounts__counts_item__configurations_item__tradedecks_item__calamities_x in data__playercounts__counts_item__configurations_item__tradedecks_item__calamities)):
+                                                                                if data__playercounts__counts_item__configurations_item__tradedecks_item__calamities_len > _distinct(data__playercounts__counts_item__configurations_item__tradedecks_item__calamities):
                                                                                     raise _Invalid
                                                                                 for data__playercounts__counts_item__configurations_item__tradedecks_item__calamities_x, data__playercounts__counts_item__configurations_item__tradedecks_item__calamities_item in enumerate(data__playercounts__counts_item__configurations_item__tradedecks_item__calamities):
-                                                                                    validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_id(data__playercounts__counts_item__configurations_item__tradedecks_item__calamities_item, custom_formats, (name_prefix or "data") + ".player_counts.counts[{data__playercounts__counts_x}].configurations[{data__playercounts__counts_item__configurations_x}].trade_decks[{data__playercounts__counts_item__configurations_item__tradedecks_x}].calamities[{data__playercounts__counts_item__configurations_item__tradedecks_item__calamities_x}]")
+                                                                                    validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_id(data__playercounts__counts_item__configurations_item__tradedecks_item__calamities_item, custom_formats, None)
                                                                         if "rule" in data__playercounts__counts_item__configurations_item__tradedecks_item_keys:
                                                                             data__playercounts__counts_item__configurations_item__tradedecks_item_keys.remove("rule")
                                                                             data__playercounts__counts_item__configurations_item__tradedecks_item__rule = data__playercounts__counts_item__configurations_item__tradedecks_item["rule"]
-                                                                            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_rule(data__playercounts__counts_item__configurations_item__tradedecks_item__rule, custom_formats, (name_prefix or "data") + ".player_counts.counts[{data__playercounts__counts_x}].configurations[{data__playercounts__counts_item__configurations_x}].trade_decks[{data__playercounts__counts_item__configurations_item__tradedecks_x}].rule")
+                                                                            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_rule(data__playercounts__counts_item__configurations_item__tradedecks_item__rule, custom_formats, None)
                                                                         if "source" in data__playercounts__counts_item__configurations_item__tradedecks_item_keys:
                                                                             data__playercounts__counts_item__configurations_item__tradedecks_item_keys.remove("source")
                                                                             data__playercounts__counts_item__configurations_item__tradedecks_item__source = data__playercounts__counts_item__configurations_item__tradedecks_item["source"]
-                                                                            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_source(data__playercounts__counts_item__configurations_item__tradedecks_item__source, custom_formats, (name_prefix or "data") + ".player_counts.counts[{data__playercounts__counts_x}].configurations[{data__playercounts__counts_item__configurations_x}].trade_decks[{data__playercounts__counts_item__configurations_item__tradedecks_x}].source")
+                                                                            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_source(data__playercounts__counts_item__configurations_item__tradedecks_item__source, custom_formats, None)
                                                                         if "note" in data__playercounts__counts_item__configurations_item__tradedecks_item_keys:
                                                                             data__playercounts__counts_item__configurations_item__tradedecks_item_keys.remove("note")
                                                                             data__playercounts__counts_item__configurations_item__tradedecks_item__note = data__playercounts__counts_item__configurations_item__tradedecks_item["note"]
-                                                                            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_note(data__playercounts__counts_item__configurations_item__tradedecks_item__note, custom_formats, (name_prefix or "data") + ".player_counts.counts[{data__playercounts__counts_x}].configurations[{data__playercounts__counts_item__configurations_x}].trade_decks[{data__playercounts__counts_item__configurations_item__tradedecks_x}].note")
+                                                                            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_note(data__playercounts__counts_item__configurations_item__tradedecks_item__note, custom_formats, None)
                                                                         if data__playercounts__counts_item__configurations_item__tradedecks_item_keys:
                                                                             raise _Invalid
                                                         if "note" in data__playercounts__counts_item__configurations_item_keys:
                                                             data__playercounts__counts_item__configurations_item_keys.remove("note")
                                                             data__playercounts__counts_item__configurations_item__note = data__playercounts__counts_item__configurations_item["note"]
-                                                            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_note(data__playercounts__counts_item__configurations_item__note, custom_formats, (name_prefix or "data") + ".player_counts.counts[{data__playercounts__counts_x}].configurations[{data__playercounts__counts_item__configurations_x}].note")
+                                                            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_note(data__playercounts__counts_item__configurations_item__note, custom_formats, None)
                                                         if data__playercounts__counts_item__configurations_item_keys:
                                                             raise _Invalid
                                             data__playercounts__counts_item__configurations_one_of_count43 += 1
                                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
                                     if data__playercounts__counts_item__configurations_one_of_count43 < 2:
                                         try:
-                                            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_unknown(data__playercounts__counts_item__configurations, custom_formats, (name_prefix or "data") + ".player_counts.counts[{data__playercounts__counts_x}].configurations")
+                                            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_unknown(data__playercounts__counts_item__configurations, custom_formats, None)
                                             data__playercounts__counts_item__configurations_one_of_count43 += 1
                                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
                                     if data__playercounts__counts_item__configurations_one_of_count43 != 1:
@@ -3561,21 +3559,21 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                                         if data__playercounts__counts_item__specialrules_len < 1:
                                             raise _Invalid
                                         for data__playercounts__counts_item__specialrules_x, data__playercounts__counts_item__specialrules_item in enumerate(data__playercounts__counts_item__specialrules):
-                                            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_rule_text(data__playercounts__counts_item__specialrules_item, custom_formats, (name_prefix or "data") + ".player_counts.counts[{data__playercounts__counts_x}].special_rules[{data__playercounts__counts_item__specialrules_x}]")
+                                            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_rule_text(data__playercounts__counts_item__specialrules_item, custom_formats, None)
                                 if "note" in data__playercounts__counts_item_keys:
                                     data__playercounts__counts_item_keys.remove("note")
                                     data__playercounts__counts_item__note = data__playercounts__counts_item["note"]
-                                    validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_note(data__playercounts__counts_item__note, custom_formats, (name_prefix or "data") + ".player_counts.counts[{data__playercounts__counts_x}].note")
+                                    validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_note(data__playercounts__counts_item__note, custom_formats, None)
                                 if "disagreements" in data__playercounts__counts_item_keys:
                                     data__playercounts__counts_item_keys.remove("disagreements")
                                     data__playercounts__counts_item__disagreements = data__playercounts__counts_item["disagreements"]
-                                    validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_disagreements(data__playercounts__counts_item__disagreements, custom_formats, (name_prefix or "data") + ".player_counts.counts[{data__playercounts__counts_x}].disagreements")
+                                    validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_disagreements(data__playercounts__counts_item__disagreements, custom_formats, None)
                                 if data__playercounts__counts_item_keys:
                                     raise _Invalid
                 if "note" in data__playercounts_keys:
                     data__playercounts_keys.remove("note")
                     data__playercounts__note = data__playercounts["note"]
-                    validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_note(data__playercounts__note, custom_formats, (name_prefix or "data") + ".player_counts.note")
+                    validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_note(data__playercounts__note, custom_formats, None)
                 if data__playercounts_keys:
                     raise _Invalid
         if "sequence_of_play" in data_keys:
@@ -3613,11 +3611,11 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                 if "rule" in data__sequenceofplay_keys:
                     data__sequenceofplay_keys.remove("rule")
                     data__sequenceofplay__rule = data__sequenceofplay["rule"]
-                    validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_rule(data__sequenceofplay__rule, custom_formats, (name_prefix or "data") + ".sequence_of_play.rule")
+                    validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_rule(data__sequenceofplay__rule, custom_formats, None)
                 if "source" in data__sequenceofplay_keys:
                     data__sequenceofplay_keys.remove("source")
                     data__sequenceofplay__source = data__sequenceofplay["source"]
-                    validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_source(data__sequenceofplay__source, custom_formats, (name_prefix or "data") + ".sequence_of_play.source")
+                    validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_source(data__sequenceofplay__source, custom_formats, None)
                 if "phase_count" in data__sequenceofplay_keys:
                     data__sequenceofplay_keys.remove("phase_count")
                     data__sequenceofplay__phasecount = data__sequenceofplay["phase_count"]
@@ -3689,7 +3687,7 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                                 if "id" in data__sequenceofplay__phases_item_keys:
                                     data__sequenceofplay__phases_item_keys.remove("id")
                                     data__sequenceofplay__phases_item__id = data__sequenceofplay__phases_item["id"]
-                                    validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_id(data__sequenceofplay__phases_item__id, custom_formats, (name_prefix or "data") + ".sequence_of_play.phases[{data__sequenceofplay__phases_x}].id")
+                                    validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_id(data__sequenceofplay__phases_item__id, custom_formats, None)
                                 if "number" in data__sequenceofplay__phases_item_keys:
                                     data__sequenceofplay__phases_item_keys.remove("number")
                                     data__sequenceofplay__phases_item__number = data__sequenceofplay__phases_item["number"]
@@ -3720,11 +3718,11 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                                 if "rule" in data__sequenceofplay__phases_item_keys:
                                     data__sequenceofplay__phases_item_keys.remove("rule")
                                     data__sequenceofplay__phases_item__rule = data__sequenceofplay__phases_item["rule"]
-                                    validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_rule(data__sequenceofplay__phases_item__rule, custom_formats, (name_prefix or "data") + ".sequence_of_play.phases[{data__sequenceofplay__phases_x}].rule")
+                                    validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_rule(data__sequenceofplay__phases_item__rule, custom_formats, None)
                                 if "source" in data__sequenceofplay__phases_item_keys:
                                     data__sequenceofplay__phases_item_keys.remove("source")
                                     data__sequenceofplay__phases_item__source = data__sequenceofplay__phases_item["source"]
-                                    validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_source(data__sequenceofplay__phases_item__source, custom_formats, (name_prefix or "data") + ".sequence_of_play.phases[{data__sequenceofplay__phases_x}].source")
+                                    validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_source(data__sequenceofplay__phases_item__source, custom_formats, None)
                                 if "condition" in data__sequenceofplay__phases_item_keys:
                                     data__sequenceofplay__phases_item_keys.remove("condition")
                                     data__sequenceofplay__phases_item__condition = data__sequenceofplay__phases_item["condition"]
@@ -3806,11 +3804,11 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                                                 if "rule" in data__sequenceofplay__phases_item__maxprimarycalamities_keys:
                                                     data__sequenceofplay__phases_item__maxprimarycalamities_keys.remove("rule")
                                                     data__sequenceofplay__phases_item__maxprimarycalamities__rule = data__sequenceofplay__phases_item__maxprimarycalamities["rule"]
-                                                    validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_rule(data__sequenceofplay__phases_item__maxprimarycalamities__rule, custom_formats, (name_prefix or "data") + ".sequence_of_play.phases[{data__sequenceofplay__phases_x}].max_primary_calamities.rule")
+                                                    validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_rule(data__sequenceofplay__phases_item__maxprimarycalamities__rule, custom_formats, None)
                                                 if "source" in data__sequenceofplay__phases_item__maxprimarycalamities_keys:
                                                     data__sequenceofplay__phases_item__maxprimarycalamities_keys.remove("source")
                                                     data__sequenceofplay__phases_item__maxprimarycalamities__source = data__sequenceofplay__phases_item__maxprimarycalamities["source"]
-                                                    validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_source(data__sequenceofplay__phases_item__maxprimarycalamities__source, custom_formats, (name_prefix or "data") + ".sequence_of_play.phases[{data__sequenceofplay__phases_x}].max_primary_calamities.source")
+                                                    validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_source(data__sequenceofplay__phases_item__maxprimarycalamities__source, custom_formats, None)
                                                 if "note" in data__sequenceofplay__phases_item__maxprimarycalamities_keys:
                                                     data__sequenceofplay__phases_item__maxprimarycalamities_keys.remove("note")
                                                     data__sequenceofplay__phases_item__maxprimarycalamities__note = data__sequenceofplay__phases_item__maxprimarycalamities["note"]
@@ -3886,7 +3884,7 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
                                     if data__sequenceofplay__phases_item__order_one_of_count53 < 2:
                                         try:
-                                            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_unknown(data__sequenceofplay__phases_item__order, custom_formats, (name_prefix or "data") + ".sequence_of_play.phases[{data__sequenceofplay__phases_x}].order")
+                                            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_unknown(data__sequenceofplay__phases_item__order, custom_formats, None)
                                             data__sequenceofplay__phases_item__order_one_of_count53 += 1
                                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
                                     if data__sequenceofplay__phases_item__order_one_of_count53 != 1:
@@ -3935,15 +3933,15 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                                         if "card" in data__sequenceofplay__phases_item__militarylast_keys:
                                             data__sequenceofplay__phases_item__militarylast_keys.remove("card")
                                             data__sequenceofplay__phases_item__militarylast__card = data__sequenceofplay__phases_item__militarylast["card"]
-                                            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_id(data__sequenceofplay__phases_item__militarylast__card, custom_formats, (name_prefix or "data") + ".sequence_of_play.phases[{data__sequenceofplay__phases_x}].military_last.card")
+                                            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_id(data__sequenceofplay__phases_item__militarylast__card, custom_formats, None)
                                         if "rule" in data__sequenceofplay__phases_item__militarylast_keys:
                                             data__sequenceofplay__phases_item__militarylast_keys.remove("rule")
                                             data__sequenceofplay__phases_item__militarylast__rule = data__sequenceofplay__phases_item__militarylast["rule"]
-                                            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_rule(data__sequenceofplay__phases_item__militarylast__rule, custom_formats, (name_prefix or "data") + ".sequence_of_play.phases[{data__sequenceofplay__phases_x}].military_last.rule")
+                                            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_rule(data__sequenceofplay__phases_item__militarylast__rule, custom_formats, None)
                                         if "source" in data__sequenceofplay__phases_item__militarylast_keys:
                                             data__sequenceofplay__phases_item__militarylast_keys.remove("source")
                                             data__sequenceofplay__phases_item__militarylast__source = data__sequenceofplay__phases_item__militarylast["source"]
-                                            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_source(data__sequenceofplay__phases_item__militarylast__source, custom_formats, (name_prefix or "data") + ".sequence_of_play.phases[{data__sequenceofplay__phases_x}].military_last.source")
+                                            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_source(data__sequenceofplay__phases_item__militarylast__source, custom_formats, None)
                                         if data__sequenceofplay__phases_item__militarylast_keys:
                                             raise _Invalid
                                 if "sub_activities" in data__sequenceofplay__phases_item_keys:
@@ -3989,7 +3987,7 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                                                 if "id" in data__sequenceofplay__phases_item__subactivities_item_keys:
                                                     data__sequenceofplay__phases_item__subactivities_item_keys.remove("id")
                                                     data__sequenceofplay__phases_item__subactivities_item__id = data__sequenceofplay__phases_item__subactivities_item["id"]
-                                                    validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_id(data__sequenceofplay__phases_item__subactivities_item__id, custom_formats, (name_prefix or "data") + ".sequence_of_play.phases[{data__sequenceofplay__phases_x}].sub_activities[{data__sequenceofplay__phases_item__subactivities_x}].id")
+                                                    validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_id(data__sequenceofplay__phases_item__subactivities_item__id, custom_formats, None)
                                                 if "name" in data__sequenceofplay__phases_item__subactivities_item_keys:
                                                     data__sequenceofplay__phases_item__subactivities_item_keys.remove("name")
                                                     data__sequenceofplay__phases_item__subactivities_item__name = data__sequenceofplay__phases_item__subactivities_item["name"]
@@ -4012,25 +4010,25 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                                                 if "card" in data__sequenceofplay__phases_item__subactivities_item_keys:
                                                     data__sequenceofplay__phases_item__subactivities_item_keys.remove("card")
                                                     data__sequenceofplay__phases_item__subactivities_item__card = data__sequenceofplay__phases_item__subactivities_item["card"]
-                                                    validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_id(data__sequenceofplay__phases_item__subactivities_item__card, custom_formats, (name_prefix or "data") + ".sequence_of_play.phases[{data__sequenceofplay__phases_x}].sub_activities[{data__sequenceofplay__phases_item__subactivities_x}].card")
+                                                    validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_id(data__sequenceofplay__phases_item__subactivities_item__card, custom_formats, None)
                                                 if "rule" in data__sequenceofplay__phases_item__subactivities_item_keys:
                                                     data__sequenceofplay__phases_item__subactivities_item_keys.remove("rule")
                                                     data__sequenceofplay__phases_item__subactivities_item__rule = data__sequenceofplay__phases_item__subactivities_item["rule"]
-                                                    validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_rule(data__sequenceofplay__phases_item__subactivities_item__rule, custom_formats, (name_prefix or "data") + ".sequence_of_play.phases[{data__sequenceofplay__phases_x}].sub_activities[{data__sequenceofplay__phases_item__subactivities_x}].rule")
+                                                    validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_rule(data__sequenceofplay__phases_item__subactivities_item__rule, custom_formats, None)
                                                 if "source" in data__sequenceofplay__phases_item__subactivities_item_keys:
                                                     data__sequenceofplay__phases_item__subactivities_item_keys.remove("source")
                                                     data__sequenceofplay__phases_item__subactivities_item__source = data__sequenceofplay__phases_item__subactivities_item["source"]
-                                                    validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_source(data__sequenceofplay__phases_item__subactivities_item__source, custom_formats, (name_prefix or "data") + ".sequence_of_play.phases[{data__sequenceofplay__phases_x}].sub_activities[{data__sequenceofplay__phases_item__subactivities_x}].source")
+                                                    validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_source(data__sequenceofplay__phases_item__subactivities_item__source, custom_formats, None)
                                                 if "note" in data__sequenceofplay__phases_item__subactivities_item_keys:
                                                     data__sequenceofplay__phases_item__subactivities_item_keys.remove("note")
                                                     data__sequenceofplay__phases_item__subactivities_item__note = data__sequenceofplay__phases_item__subactivities_item["note"]
-                                                    validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_note(data__sequenceofplay__phases_item__subactivities_item__note, custom_formats, (name_prefix or "data") + ".sequence_of_play.phases[{data__sequenceofplay__phases_x}].sub_activities[{data__sequenceofplay__phases_item__subactivities_x}].note")
+                                                    validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_note(data__sequenceofplay__phases_item__subactivities_item__note, custom_formats, None)
                                                 if data__sequenceofplay__phases_item__subactivities_item_keys:
                                                     raise _Invalid
                                 if "note" in data__sequenceofplay__phases_item_keys:
                                     data__sequenceofplay__phases_item_keys.remove("note")
                                     data__sequenceofplay__phases_item__note = data__sequenceofplay__phases_item["note"]
-                                    validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_note(data__sequenceofplay__phases_item__note, custom_formats, (name_prefix or "data") + ".sequence_of_play.phases[{data__sequenceofplay__phases_x}].note")
+                                    validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_note(data__sequenceofplay__phases_item__note, custom_formats, None)
                                 if data__sequenceofplay__phases_item_keys:
                                     raise _Invalid
                 if "general_rules" in data__sequenceofplay_keys:
@@ -4044,11 +4042,11 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                         if data__sequenceofplay__generalrules_len < 1:
                             raise _Invalid
                         for data__sequenceofplay__generalrules_x, data__sequenceofplay__generalrules_item in enumerate(data__sequenceofplay__generalrules):
-                            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_rule_text(data__sequenceofplay__generalrules_item, custom_formats, (name_prefix or "data") + ".sequence_of_play.general_rules[{data__sequenceofplay__generalrules_x}]")
+                            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_rule_text(data__sequenceofplay__generalrules_item, custom_formats, None)
                 if "note" in data__sequenceofplay_keys:
                     data__sequenceofplay_keys.remove("note")
                     data__sequenceofplay__note = data__sequenceofplay["note"]
-                    validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_note(data__sequenceofplay__note, custom_formats, (name_prefix or "data") + ".sequence_of_play.note")
+                    validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_note(data__sequenceofplay__note, custom_formats, None)
                 if data__sequenceofplay_keys:
                     raise _Invalid
         if "victory" in data_keys:
@@ -4086,11 +4084,11 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                 if "rule" in data__victory_keys:
                     data__victory_keys.remove("rule")
                     data__victory__rule = data__victory["rule"]
-                    validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_rule(data__victory__rule, custom_formats, (name_prefix or "data") + ".victory.rule")
+                    validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_rule(data__victory__rule, custom_formats, None)
                 if "source" in data__victory_keys:
                     data__victory_keys.remove("source")
                     data__victory__source = data__victory["source"]
-                    validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_source(data__victory__source, custom_formats, (name_prefix or "data") + ".victory.source")
+                    validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_source(data__victory__source, custom_formats, None)
                 if "end_conditions" in data__victory_keys:
                     data__victory_keys.remove("end_conditions")
                     data__victory__endconditions = data__victory["end_conditions"]
@@ -4102,7 +4100,7 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                         if data__victory__endconditions_len < 1:
                             raise _Invalid
                         for data__victory__endconditions_x, data__victory__endconditions_item in enumerate(data__victory__endconditions):
-                            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_rule_text(data__victory__endconditions_item, custom_formats, (name_prefix or "data") + ".victory.end_conditions[{data__victory__endconditions_x}]")
+                            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_rule_text(data__victory__endconditions_item, custom_formats, None)
                 if "complete_final_turn" in data__victory_keys:
                     data__victory_keys.remove("complete_final_turn")
                     data__victory__completefinalturn = data__victory["complete_final_turn"]
@@ -4171,7 +4169,7 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                                 if "id" in data__victory__scoring_item_keys:
                                     data__victory__scoring_item_keys.remove("id")
                                     data__victory__scoring_item__id = data__victory__scoring_item["id"]
-                                    validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_id(data__victory__scoring_item__id, custom_formats, (name_prefix or "data") + ".victory.scoring[{data__victory__scoring_x}].id")
+                                    validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_id(data__victory__scoring_item__id, custom_formats, None)
                                 if "name" in data__victory__scoring_item_keys:
                                     data__victory__scoring_item_keys.remove("name")
                                     data__victory__scoring_item__name = data__victory__scoring_item["name"]
@@ -4194,11 +4192,11 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                                 if "rule" in data__victory__scoring_item_keys:
                                     data__victory__scoring_item_keys.remove("rule")
                                     data__victory__scoring_item__rule = data__victory__scoring_item["rule"]
-                                    validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_rule(data__victory__scoring_item__rule, custom_formats, (name_prefix or "data") + ".victory.scoring[{data__victory__scoring_x}].rule")
+                                    validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_rule(data__victory__scoring_item__rule, custom_formats, None)
                                 if "source" in data__victory__scoring_item_keys:
                                     data__victory__scoring_item_keys.remove("source")
                                     data__victory__scoring_item__source = data__victory__scoring_item["source"]
-                                    validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_source(data__victory__scoring_item__source, custom_formats, (name_prefix or "data") + ".victory.scoring[{data__victory__scoring_x}].source")
+                                    validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_source(data__victory__scoring_item__source, custom_formats, None)
                                 if "per" in data__victory__scoring_item_keys:
                                     data__victory__scoring_item_keys.remove("per")
                                     data__victory__scoring_item__per = data__victory__scoring_item["per"]
@@ -4221,7 +4219,7 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
                                     if data__victory__scoring_item__points_one_of_count58 < 2:
                                         try:
-                                            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_unknown(data__victory__scoring_item__points, custom_formats, (name_prefix or "data") + ".victory.scoring[{data__victory__scoring_x}].points")
+                                            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_unknown(data__victory__scoring_item__points, custom_formats, None)
                                             data__victory__scoring_item__points_one_of_count58 += 1
                                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
                                     if data__victory__scoring_item__points_one_of_count58 != 1:
@@ -4240,7 +4238,7 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
                                     if data__victory__scoring_item__spacecounting_one_of_count59 < 2:
                                         try:
-                                            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_unknown(data__victory__scoring_item__spacecounting, custom_formats, (name_prefix or "data") + ".victory.scoring[{data__victory__scoring_x}].space_counting")
+                                            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_unknown(data__victory__scoring_item__spacecounting, custom_formats, None)
                                             data__victory__scoring_item__spacecounting_one_of_count59 += 1
                                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
                                     if data__victory__scoring_item__spacecounting_one_of_count59 != 1:
@@ -4273,7 +4271,7 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                                 if "note" in data__victory__scoring_item_keys:
                                     data__victory__scoring_item_keys.remove("note")
                                     data__victory__scoring_item__note = data__victory__scoring_item["note"]
-                                    validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_note(data__victory__scoring_item__note, custom_formats, (name_prefix or "data") + ".victory.scoring[{data__victory__scoring_x}].note")
+                                    validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_note(data__victory__scoring_item__note, custom_formats, None)
                                 if data__victory__scoring_item_keys:
                                     raise _Invalid
                 if "highest_wins" in data__victory_keys:
@@ -4291,11 +4289,11 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                 if "note" in data__victory_keys:
                     data__victory_keys.remove("note")
                     data__victory__note = data__victory["note"]
-                    validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_note(data__victory__note, custom_formats, (name_prefix or "data") + ".victory.note")
+                    validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_note(data__victory__note, custom_formats, None)
                 if "disagreements" in data__victory_keys:
                     data__victory_keys.remove("disagreements")
                     data__victory__disagreements = data__victory["disagreements"]
-                    validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_disagreements(data__victory__disagreements, custom_formats, (name_prefix or "data") + ".victory.disagreements")
+                    validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_disagreements(data__victory__disagreements, custom_formats, None)
                 if data__victory_keys:
                     raise _Invalid
         if "hand_limit" in data_keys:
@@ -4354,11 +4352,11 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                 if "source" in data__handlimit_keys:
                     data__handlimit_keys.remove("source")
                     data__handlimit__source = data__handlimit["source"]
-                    validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_source(data__handlimit__source, custom_formats, (name_prefix or "data") + ".hand_limit.source")
+                    validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_source(data__handlimit__source, custom_formats, None)
                 if "rule" in data__handlimit_keys:
                     data__handlimit_keys.remove("rule")
                     data__handlimit__rule = data__handlimit["rule"]
-                    validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_rule(data__handlimit__rule, custom_formats, (name_prefix or "data") + ".hand_limit.rule")
+                    validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_rule(data__handlimit__rule, custom_formats, None)
                 if "commodity_cards" in data__handlimit_keys:
                     data__handlimit_keys.remove("commodity_cards")
                     data__handlimit__commoditycards = data__handlimit["commodity_cards"]
@@ -4430,15 +4428,15 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                                 if "rule" in data__handlimit__byplayers_item_keys:
                                     data__handlimit__byplayers_item_keys.remove("rule")
                                     data__handlimit__byplayers_item__rule = data__handlimit__byplayers_item["rule"]
-                                    validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_rule(data__handlimit__byplayers_item__rule, custom_formats, (name_prefix or "data") + ".hand_limit.by_players[{data__handlimit__byplayers_x}].rule")
+                                    validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_rule(data__handlimit__byplayers_item__rule, custom_formats, None)
                                 if "source" in data__handlimit__byplayers_item_keys:
                                     data__handlimit__byplayers_item_keys.remove("source")
                                     data__handlimit__byplayers_item__source = data__handlimit__byplayers_item["source"]
-                                    validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_source(data__handlimit__byplayers_item__source, custom_formats, (name_prefix or "data") + ".hand_limit.by_players[{data__handlimit__byplayers_x}].source")
+                                    validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_source(data__handlimit__byplayers_item__source, custom_formats, None)
                                 if "note" in data__handlimit__byplayers_item_keys:
                                     data__handlimit__byplayers_item_keys.remove("note")
                                     data__handlimit__byplayers_item__note = data__handlimit__byplayers_item["note"]
-                                    validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_note(data__handlimit__byplayers_item__note, custom_formats, (name_prefix or "data") + ".hand_limit.by_players[{data__handlimit__byplayers_x}].note")
+                                    validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_note(data__handlimit__byplayers_item__note, custom_formats, None)
                                 if data__handlimit__byplayers_item_keys:
                                     raise _Invalid
                 if "count_public" in data__handlimit_keys:
@@ -4494,7 +4492,7 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                                 if "card" in data__handlimit__cardchanges_item_keys:
                                     data__handlimit__cardchanges_item_keys.remove("card")
                                     data__handlimit__cardchanges_item__card = data__handlimit__cardchanges_item["card"]
-                                    validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_id(data__handlimit__cardchanges_item__card, custom_formats, (name_prefix or "data") + ".hand_limit.card_changes[{data__handlimit__cardchanges_x}].card")
+                                    validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_id(data__handlimit__cardchanges_item__card, custom_formats, None)
                                 if "change" in data__handlimit__cardchanges_item_keys:
                                     data__handlimit__cardchanges_item_keys.remove("change")
                                     data__handlimit__cardchanges_item__change = data__handlimit__cardchanges_item["change"]
@@ -4503,15 +4501,15 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                                 if "rule" in data__handlimit__cardchanges_item_keys:
                                     data__handlimit__cardchanges_item_keys.remove("rule")
                                     data__handlimit__cardchanges_item__rule = data__handlimit__cardchanges_item["rule"]
-                                    validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_rule(data__handlimit__cardchanges_item__rule, custom_formats, (name_prefix or "data") + ".hand_limit.card_changes[{data__handlimit__cardchanges_x}].rule")
+                                    validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_rule(data__handlimit__cardchanges_item__rule, custom_formats, None)
                                 if "source" in data__handlimit__cardchanges_item_keys:
                                     data__handlimit__cardchanges_item_keys.remove("source")
                                     data__handlimit__cardchanges_item__source = data__handlimit__cardchanges_item["source"]
-                                    validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_source(data__handlimit__cardchanges_item__source, custom_formats, (name_prefix or "data") + ".hand_limit.card_changes[{data__handlimit__cardchanges_x}].source")
+                                    validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_source(data__handlimit__cardchanges_item__source, custom_formats, None)
                                 if "note" in data__handlimit__cardchanges_item_keys:
                                     data__handlimit__cardchanges_item_keys.remove("note")
                                     data__handlimit__cardchanges_item__note = data__handlimit__cardchanges_item["note"]
-                                    validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_note(data__handlimit__cardchanges_item__note, custom_formats, (name_prefix or "data") + ".hand_limit.card_changes[{data__handlimit__cardchanges_x}].note")
+                                    validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_note(data__handlimit__cardchanges_item__note, custom_formats, None)
                                 if data__handlimit__cardchanges_item_keys:
                                     raise _Invalid
                 if "card_changes_cumulative" in data__handlimit_keys:
@@ -4531,7 +4529,7 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                 if "note" in data__handlimit_keys:
                     data__handlimit_keys.remove("note")
                     data__handlimit__note = data__handlimit["note"]
-                    validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_note(data__handlimit__note, custom_formats, (name_prefix or "data") + ".hand_limit.note")
+                    validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_note(data__handlimit__note, custom_formats, None)
                 if data__handlimit_keys:
                     raise _Invalid
         if "taxation" in data_keys:
@@ -4569,11 +4567,11 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                 if "rule" in data__taxation_keys:
                     data__taxation_keys.remove("rule")
                     data__taxation__rule = data__taxation["rule"]
-                    validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_rule(data__taxation__rule, custom_formats, (name_prefix or "data") + ".taxation.rule")
+                    validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_rule(data__taxation__rule, custom_formats, None)
                 if "source" in data__taxation_keys:
                     data__taxation_keys.remove("source")
                     data__taxation__source = data__taxation["source"]
-                    validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_source(data__taxation__source, custom_formats, (name_prefix or "data") + ".taxation.source")
+                    validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_source(data__taxation__source, custom_formats, None)
                 if "tokens_per_city" in data__taxation_keys:
                     data__taxation_keys.remove("tokens_per_city")
                     data__taxation__tokenspercity = data__taxation["tokens_per_city"]
@@ -4625,7 +4623,7 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                                 if "card" in data__taxation__ratechanges_item_keys:
                                     data__taxation__ratechanges_item_keys.remove("card")
                                     data__taxation__ratechanges_item__card = data__taxation__ratechanges_item["card"]
-                                    validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_id(data__taxation__ratechanges_item__card, custom_formats, (name_prefix or "data") + ".taxation.rate_changes[{data__taxation__ratechanges_x}].card")
+                                    validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_id(data__taxation__ratechanges_item__card, custom_formats, None)
                                 if "raise_by" in data__taxation__ratechanges_item_keys:
                                     data__taxation__ratechanges_item_keys.remove("raise_by")
                                     data__taxation__ratechanges_item__raiseby = data__taxation__ratechanges_item["raise_by"]
@@ -4645,15 +4643,15 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                                 if "rule" in data__taxation__ratechanges_item_keys:
                                     data__taxation__ratechanges_item_keys.remove("rule")
                                     data__taxation__ratechanges_item__rule = data__taxation__ratechanges_item["rule"]
-                                    validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_rule(data__taxation__ratechanges_item__rule, custom_formats, (name_prefix or "data") + ".taxation.rate_changes[{data__taxation__ratechanges_x}].rule")
+                                    validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_rule(data__taxation__ratechanges_item__rule, custom_formats, None)
                                 if "source" in data__taxation__ratechanges_item_keys:
                                     data__taxation__ratechanges_item_keys.remove("source")
                                     data__taxation__ratechanges_item__source = data__taxation__ratechanges_item["source"]
-                                    validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_source(data__taxation__ratechanges_item__source, custom_formats, (name_prefix or "data") + ".taxation.rate_changes[{data__taxation__ratechanges_x}].source")
+                                    validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_source(data__taxation__ratechanges_item__source, custom_formats, None)
                                 if "note" in data__taxation__ratechanges_item_keys:
                                     data__taxation__ratechanges_item_keys.remove("note")
                                     data__taxation__ratechanges_item__note = data__taxation__ratechanges_item["note"]
-                                    validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_note(data__taxation__ratechanges_item__note, custom_formats, (name_prefix or "data") + ".taxation.rate_changes[{data__taxation__ratechanges_x}].note")
+                                    validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_note(data__taxation__ratechanges_item__note, custom_formats, None)
                                 if data__taxation__ratechanges_item_keys:
                                     raise _Invalid
                 if "rate_changes_combination" in data__taxation_keys:
@@ -4720,11 +4718,11 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                         if "rule" in data__taxation__ratechangescombination_keys:
                             data__taxation__ratechangescombination_keys.remove("rule")
                             data__taxation__ratechangescombination__rule = data__taxation__ratechangescombination["rule"]
-                            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_rule(data__taxation__ratechangescombination__rule, custom_formats, (name_prefix or "data") + ".taxation.rate_changes_combination.rule")
+                            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_rule(data__taxation__ratechangescombination__rule, custom_formats, None)
                         if "source" in data__taxation__ratechangescombination_keys:
                             data__taxation__ratechangescombination_keys.remove("source")
                             data__taxation__ratechangescombination__source = data__taxation__ratechangescombination["source"]
-                            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_source(data__taxation__ratechangescombination__source, custom_formats, (name_prefix or "data") + ".taxation.rate_changes_combination.source")
+                            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_source(data__taxation__ratechangescombination__source, custom_formats, None)
                         if data__taxation__ratechangescombination_keys:
                             raise _Invalid
                 if "rate_card" in data__taxation_keys:
@@ -4762,7 +4760,7 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                         if "card" in data__taxation__ratecard_keys:
                             data__taxation__ratecard_keys.remove("card")
                             data__taxation__ratecard__card = data__taxation__ratecard["card"]
-                            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_id(data__taxation__ratecard__card, custom_formats, (name_prefix or "data") + ".taxation.rate_card.card")
+                            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_id(data__taxation__ratecard__card, custom_formats, None)
                         if "rates" in data__taxation__ratecard_keys:
                             data__taxation__ratecard_keys.remove("rates")
                             data__taxation__ratecard__rates = data__taxation__ratecard["rates"]
@@ -4773,8 +4771,7 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                                 data__taxation__ratecard__rates_len = len(data__taxation__ratecard__rates)
                                 if data__taxation__ratecard__rates_len < 1:
                                     raise _Invalid
-                                def fn(var): return frozenset(dict((k, fn(v)) for k, v in var.items()).items()) if hasattr(var, "items") else tuple(fn(v) for v in var) if isinstance(var, (dict, list)) else (bool, var) if isinstance(var, bool) else var
-                                if data__taxation__ratecard__rates_len > len(set(fn(data__taxation__ratecard__rates_x) for data__taxation__ratecard__rates_x in data__taxation__ratecard__rates)):
+                                if data__taxation__ratecard__rates_len > _distinct(data__taxation__ratecard__rates):
                                     raise _Invalid
                                 for data__taxation__ratecard__rates_x, data__taxation__ratecard__rates_item in enumerate(data__taxation__ratecard__rates):
                                     if not isinstance(data__taxation__ratecard__rates_item, (int)) and not (isinstance(data__taxation__ratecard__rates_item, float) and data__taxation__ratecard__rates_item.is_integer()) or isinstance(data__taxation__ratecard__rates_item, bool):
@@ -4790,11 +4787,11 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                         if "rule" in data__taxation__ratecard_keys:
                             data__taxation__ratecard_keys.remove("rule")
                             data__taxation__ratecard__rule = data__taxation__ratecard["rule"]
-                            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_rule(data__taxation__ratecard__rule, custom_formats, (name_prefix or "data") + ".taxation.rate_card.rule")
+                            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_rule(data__taxation__ratecard__rule, custom_formats, None)
                         if "source" in data__taxation__ratecard_keys:
                             data__taxation__ratecard_keys.remove("source")
                             data__taxation__ratecard__source = data__taxation__ratecard["source"]
-                            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_source(data__taxation__ratecard__source, custom_formats, (name_prefix or "data") + ".taxation.rate_card.source")
+                            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_source(data__taxation__ratecard__source, custom_formats, None)
                         if data__taxation__ratecard_keys:
                             raise _Invalid
                 if "revolt" in data__taxation_keys:
@@ -4832,11 +4829,11 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                         if "rule" in data__taxation__revolt_keys:
                             data__taxation__revolt_keys.remove("rule")
                             data__taxation__revolt__rule = data__taxation__revolt["rule"]
-                            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_rule(data__taxation__revolt__rule, custom_formats, (name_prefix or "data") + ".taxation.revolt.rule")
+                            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_rule(data__taxation__revolt__rule, custom_formats, None)
                         if "source" in data__taxation__revolt_keys:
                             data__taxation__revolt_keys.remove("source")
                             data__taxation__revolt__source = data__taxation__revolt["source"]
-                            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_source(data__taxation__revolt__source, custom_formats, (name_prefix or "data") + ".taxation.revolt.source")
+                            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_source(data__taxation__revolt__source, custom_formats, None)
                         if "text" in data__taxation__revolt_keys:
                             data__taxation__revolt_keys.remove("text")
                             data__taxation__revolt__text = data__taxation__revolt["text"]
@@ -4860,7 +4857,7 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
                             if not data__taxation__revolt__beneficiary_any_of_count68:
                                 try:
-                                    validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_unknown(data__taxation__revolt__beneficiary, custom_formats, (name_prefix or "data") + ".taxation.revolt.beneficiary")
+                                    validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_unknown(data__taxation__revolt__beneficiary, custom_formats, None)
                                     data__taxation__revolt__beneficiary_any_of_count68 += 1
                                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
                             if not data__taxation__revolt__beneficiary_any_of_count68:
@@ -4868,13 +4865,13 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                         if "immune_card" in data__taxation__revolt_keys:
                             data__taxation__revolt_keys.remove("immune_card")
                             data__taxation__revolt__immunecard = data__taxation__revolt["immune_card"]
-                            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_id(data__taxation__revolt__immunecard, custom_formats, (name_prefix or "data") + ".taxation.revolt.immune_card")
+                            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_id(data__taxation__revolt__immunecard, custom_formats, None)
                         if data__taxation__revolt_keys:
                             raise _Invalid
                 if "note" in data__taxation_keys:
                     data__taxation_keys.remove("note")
                     data__taxation__note = data__taxation["note"]
-                    validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_note(data__taxation__note, custom_formats, (name_prefix or "data") + ".taxation.note")
+                    validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_note(data__taxation__note, custom_formats, None)
                 if data__taxation_keys:
                     raise _Invalid
         if "options" in data_keys:
@@ -4899,7 +4896,7 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                         if "id" in data__options_item_keys:
                             data__options_item_keys.remove("id")
                             data__options_item__id = data__options_item["id"]
-                            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_id(data__options_item__id, custom_formats, (name_prefix or "data") + ".options[{data__options_x}].id")
+                            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_id(data__options_item__id, custom_formats, None)
                         if "name" in data__options_item_keys:
                             data__options_item_keys.remove("name")
                             data__options_item__name = data__options_item["name"]
@@ -4935,7 +4932,7 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
                             if data__options_item__sitelabel_one_of_count69 < 2:
                                 try:
-                                    validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_unknown(data__options_item__sitelabel, custom_formats, (name_prefix or "data") + ".options[{data__options_x}].site_label")
+                                    validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_unknown(data__options_item__sitelabel, custom_formats, None)
                                     data__options_item__sitelabel_one_of_count69 += 1
                                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
                             if data__options_item__sitelabel_one_of_count69 != 1:
@@ -4952,7 +4949,7 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                         if "help_section" in data__options_item_keys:
                             data__options_item_keys.remove("help_section")
                             data__options_item__helpsection = data__options_item["help_section"]
-                            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_help_section(data__options_item__helpsection, custom_formats, (name_prefix or "data") + ".options[{data__options_x}].help_section")
+                            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_help_section(data__options_item__helpsection, custom_formats, None)
                         if "help_section_printed" in data__options_item_keys:
                             data__options_item_keys.remove("help_section_printed")
                             data__options_item__helpsectionprinted = data__options_item["help_section_printed"]
@@ -4972,7 +4969,7 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
                             if data__options_item__type_one_of_count70 < 2:
                                 try:
-                                    validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_unknown(data__options_item__type, custom_formats, (name_prefix or "data") + ".options[{data__options_x}].type")
+                                    validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_unknown(data__options_item__type, custom_formats, None)
                                     data__options_item__type_one_of_count70 += 1
                                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
                             if data__options_item__type_one_of_count70 != 1:
@@ -5002,7 +4999,7 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                                                 if "id" in data__options_item__values_item_keys:
                                                     data__options_item__values_item_keys.remove("id")
                                                     data__options_item__values_item__id = data__options_item__values_item["id"]
-                                                    validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_id(data__options_item__values_item__id, custom_formats, (name_prefix or "data") + ".options[{data__options_x}].values[{data__options_item__values_x}].id")
+                                                    validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_id(data__options_item__values_item__id, custom_formats, None)
                                                 if "name" in data__options_item__values_item_keys:
                                                     data__options_item__values_item_keys.remove("name")
                                                     data__options_item__values_item__name = data__options_item__values_item["name"]
@@ -5037,7 +5034,7 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
                             if data__options_item__values_one_of_count71 < 2:
                                 try:
-                                    validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_unknown(data__options_item__values, custom_formats, (name_prefix or "data") + ".options[{data__options_x}].values")
+                                    validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_unknown(data__options_item__values, custom_formats, None)
                                     data__options_item__values_one_of_count71 += 1
                                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
                             if data__options_item__values_one_of_count71 != 1:
@@ -5086,7 +5083,7 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
                             if data__options_item__default_one_of_count72 < 2:
                                 try:
-                                    validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_unknown(data__options_item__default, custom_formats, (name_prefix or "data") + ".options[{data__options_x}].default")
+                                    validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_unknown(data__options_item__default, custom_formats, None)
                                     data__options_item__default_one_of_count72 += 1
                                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
                             if data__options_item__default_one_of_count72 != 1:
@@ -5122,11 +5119,11 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                         if "rule" in data__options_item_keys:
                             data__options_item_keys.remove("rule")
                             data__options_item__rule = data__options_item["rule"]
-                            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_rule(data__options_item__rule, custom_formats, (name_prefix or "data") + ".options[{data__options_x}].rule")
+                            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_rule(data__options_item__rule, custom_formats, None)
                         if "source" in data__options_item_keys:
                             data__options_item_keys.remove("source")
                             data__options_item__source = data__options_item["source"]
-                            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_source(data__options_item__source, custom_formats, (name_prefix or "data") + ".options[{data__options_x}].source")
+                            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_source(data__options_item__source, custom_formats, None)
                         if "online_only" in data__options_item_keys:
                             data__options_item_keys.remove("online_only")
                             data__options_item__onlineonly = data__options_item["online_only"]
@@ -5144,7 +5141,7 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                         if "note" in data__options_item_keys:
                             data__options_item_keys.remove("note")
                             data__options_item__note = data__options_item["note"]
-                            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_note(data__options_item__note, custom_formats, (name_prefix or "data") + ".options[{data__options_x}].note")
+                            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_note(data__options_item__note, custom_formats, None)
                         if data__options_item_keys:
                             raise _Invalid
         if "special_rules" in data_keys:
@@ -5158,7 +5155,7 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                 if data__specialrules_len < 1:
                     raise _Invalid
                 for data__specialrules_x, data__specialrules_item in enumerate(data__specialrules):
-                    validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_rule_text(data__specialrules_item, custom_formats, (name_prefix or "data") + ".special_rules[{data__specialrules_x}]")
+                    validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_rule_text(data__specialrules_item, custom_formats, None)
         if "non_player_forces" in data_keys:
             data_keys.remove("non_player_forces")
             data__nonplayerforces = data["non_player_forces"]
@@ -5202,7 +5199,7 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                         if "id" in data__nonplayerforces_item_keys:
                             data__nonplayerforces_item_keys.remove("id")
                             data__nonplayerforces_item__id = data__nonplayerforces_item["id"]
-                            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_id(data__nonplayerforces_item__id, custom_formats, (name_prefix or "data") + ".non_player_forces[{data__nonplayerforces_x}].id")
+                            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_id(data__nonplayerforces_item__id, custom_formats, None)
                         if "name" in data__nonplayerforces_item_keys:
                             data__nonplayerforces_item_keys.remove("name")
                             data__nonplayerforces_item__name = data__nonplayerforces_item["name"]
@@ -5232,8 +5229,7 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                                 data__nonplayerforces_item__replaces_len = len(data__nonplayerforces_item__replaces)
                                 if data__nonplayerforces_item__replaces_len < 1:
                                     raise _Invalid
-                                def fn(var): return frozenset(dict((k, fn(v)) for k, v in var.items()).items()) if hasattr(var, "items") else tuple(fn(v) for v in var) if isinstance(var, (dict, list)) else (bool, var) if isinstance(var, bool) else var
-                                if data__nonplayerforces_item__replaces_len > len(set(fn(data__nonplayerforces_item__replaces_x) for data__nonplayerforces_item__replaces_x in data__nonplayerforces_item__replaces)):
+                                if data__nonplayerforces_item__replaces_len > _distinct(data__nonplayerforces_item__replaces):
                                     raise _Invalid
                                 for data__nonplayerforces_item__replaces_x, data__nonplayerforces_item__replaces_item in enumerate(data__nonplayerforces_item__replaces):
                                     if not isinstance(data__nonplayerforces_item__replaces_item, (str)):
@@ -5265,12 +5261,12 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                                             data__nonplayerforces_item__advancements_item__card_any_of_count75 = 0
                                             if not data__nonplayerforces_item__advancements_item__card_any_of_count75:
                                                 try:
-                                                    validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_id(data__nonplayerforces_item__advancements_item__card, custom_formats, (name_prefix or "data") + ".non_player_forces[{data__nonplayerforces_x}].advancements[{data__nonplayerforces_item__advancements_x}].card")
+                                                    validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_id(data__nonplayerforces_item__advancements_item__card, custom_formats, None)
                                                     data__nonplayerforces_item__advancements_item__card_any_of_count75 += 1
                                                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
                                             if not data__nonplayerforces_item__advancements_item__card_any_of_count75:
                                                 try:
-                                                    validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_unknown(data__nonplayerforces_item__advancements_item__card, custom_formats, (name_prefix or "data") + ".non_player_forces[{data__nonplayerforces_x}].advancements[{data__nonplayerforces_item__advancements_x}].card")
+                                                    validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_unknown(data__nonplayerforces_item__advancements_item__card, custom_formats, None)
                                                     data__nonplayerforces_item__advancements_item__card_any_of_count75 += 1
                                                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
                                             if not data__nonplayerforces_item__advancements_item__card_any_of_count75:
@@ -5297,13 +5293,13 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                                         if "note" in data__nonplayerforces_item__advancements_item_keys:
                                             data__nonplayerforces_item__advancements_item_keys.remove("note")
                                             data__nonplayerforces_item__advancements_item__note = data__nonplayerforces_item__advancements_item["note"]
-                                            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_note(data__nonplayerforces_item__advancements_item__note, custom_formats, (name_prefix or "data") + ".non_player_forces[{data__nonplayerforces_x}].advancements[{data__nonplayerforces_item__advancements_x}].note")
+                                            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_note(data__nonplayerforces_item__advancements_item__note, custom_formats, None)
                                         if data__nonplayerforces_item__advancements_item_keys:
                                             raise _Invalid
                         if "activation" in data__nonplayerforces_item_keys:
                             data__nonplayerforces_item_keys.remove("activation")
                             data__nonplayerforces_item__activation = data__nonplayerforces_item["activation"]
-                            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_rule_text(data__nonplayerforces_item__activation, custom_formats, (name_prefix or "data") + ".non_player_forces[{data__nonplayerforces_x}].activation")
+                            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_rule_text(data__nonplayerforces_item__activation, custom_formats, None)
                         if "calamity_card" in data__nonplayerforces_item_keys:
                             data__nonplayerforces_item_keys.remove("calamity_card")
                             data__nonplayerforces_item__calamitycard = data__nonplayerforces_item["calamity_card"]
@@ -5367,7 +5363,7 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
                                     if not data__nonplayerforces_item__calamitycard__tradable_any_of_count77:
                                         try:
-                                            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_unknown(data__nonplayerforces_item__calamitycard__tradable, custom_formats, (name_prefix or "data") + ".non_player_forces[{data__nonplayerforces_x}].calamity_card.tradable")
+                                            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_unknown(data__nonplayerforces_item__calamitycard__tradable, custom_formats, None)
                                             data__nonplayerforces_item__calamitycard__tradable_any_of_count77 += 1
                                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
                                     if not data__nonplayerforces_item__calamitycard__tradable_any_of_count77:
@@ -5389,7 +5385,7 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
                                     if not data__nonplayerforces_item__calamitycard__stack_any_of_count78:
                                         try:
-                                            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_unknown(data__nonplayerforces_item__calamitycard__stack, custom_formats, (name_prefix or "data") + ".non_player_forces[{data__nonplayerforces_x}].calamity_card.stack")
+                                            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_unknown(data__nonplayerforces_item__calamitycard__stack, custom_formats, None)
                                             data__nonplayerforces_item__calamitycard__stack_any_of_count78 += 1
                                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
                                     if not data__nonplayerforces_item__calamitycard__stack_any_of_count78:
@@ -5397,15 +5393,15 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                                 if "source" in data__nonplayerforces_item__calamitycard_keys:
                                     data__nonplayerforces_item__calamitycard_keys.remove("source")
                                     data__nonplayerforces_item__calamitycard__source = data__nonplayerforces_item__calamitycard["source"]
-                                    validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_source(data__nonplayerforces_item__calamitycard__source, custom_formats, (name_prefix or "data") + ".non_player_forces[{data__nonplayerforces_x}].calamity_card.source")
+                                    validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_source(data__nonplayerforces_item__calamitycard__source, custom_formats, None)
                                 if "rule" in data__nonplayerforces_item__calamitycard_keys:
                                     data__nonplayerforces_item__calamitycard_keys.remove("rule")
                                     data__nonplayerforces_item__calamitycard__rule = data__nonplayerforces_item__calamitycard["rule"]
-                                    validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_rule(data__nonplayerforces_item__calamitycard__rule, custom_formats, (name_prefix or "data") + ".non_player_forces[{data__nonplayerforces_x}].calamity_card.rule")
+                                    validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_rule(data__nonplayerforces_item__calamitycard__rule, custom_formats, None)
                                 if "note" in data__nonplayerforces_item__calamitycard_keys:
                                     data__nonplayerforces_item__calamitycard_keys.remove("note")
                                     data__nonplayerforces_item__calamitycard__note = data__nonplayerforces_item__calamitycard["note"]
-                                    validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_note(data__nonplayerforces_item__calamitycard__note, custom_formats, (name_prefix or "data") + ".non_player_forces[{data__nonplayerforces_x}].calamity_card.note")
+                                    validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_note(data__nonplayerforces_item__calamitycard__note, custom_formats, None)
                                 if data__nonplayerforces_item__calamitycard_keys:
                                     raise _Invalid
                         if "rules" in data__nonplayerforces_item_keys:
@@ -5419,29 +5415,29 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                                 if data__nonplayerforces_item__rules_len < 1:
                                     raise _Invalid
                                 for data__nonplayerforces_item__rules_x, data__nonplayerforces_item__rules_item in enumerate(data__nonplayerforces_item__rules):
-                                    validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_rule_text(data__nonplayerforces_item__rules_item, custom_formats, (name_prefix or "data") + ".non_player_forces[{data__nonplayerforces_x}].rules[{data__nonplayerforces_item__rules_x}]")
+                                    validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_rule_text(data__nonplayerforces_item__rules_item, custom_formats, None)
                         if "rule" in data__nonplayerforces_item_keys:
                             data__nonplayerforces_item_keys.remove("rule")
                             data__nonplayerforces_item__rule = data__nonplayerforces_item["rule"]
-                            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_rule(data__nonplayerforces_item__rule, custom_formats, (name_prefix or "data") + ".non_player_forces[{data__nonplayerforces_x}].rule")
+                            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_rule(data__nonplayerforces_item__rule, custom_formats, None)
                         if "source" in data__nonplayerforces_item_keys:
                             data__nonplayerforces_item_keys.remove("source")
                             data__nonplayerforces_item__source = data__nonplayerforces_item["source"]
-                            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_source(data__nonplayerforces_item__source, custom_formats, (name_prefix or "data") + ".non_player_forces[{data__nonplayerforces_x}].source")
+                            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_source(data__nonplayerforces_item__source, custom_formats, None)
                         if "note" in data__nonplayerforces_item_keys:
                             data__nonplayerforces_item_keys.remove("note")
                             data__nonplayerforces_item__note = data__nonplayerforces_item["note"]
-                            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_note(data__nonplayerforces_item__note, custom_formats, (name_prefix or "data") + ".non_player_forces[{data__nonplayerforces_x}].note")
+                            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_note(data__nonplayerforces_item__note, custom_formats, None)
                         if "disagreements" in data__nonplayerforces_item_keys:
                             data__nonplayerforces_item_keys.remove("disagreements")
                             data__nonplayerforces_item__disagreements = data__nonplayerforces_item["disagreements"]
-                            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_disagreements(data__nonplayerforces_item__disagreements, custom_formats, (name_prefix or "data") + ".non_player_forces[{data__nonplayerforces_x}].disagreements")
+                            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_disagreements(data__nonplayerforces_item__disagreements, custom_formats, None)
                         if data__nonplayerforces_item_keys:
                             raise _Invalid
         if "note" in data_keys:
             data_keys.remove("note")
             data__note = data["note"]
-            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_note(data__note, custom_formats, (name_prefix or "data") + ".note")
+            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_note(data__note, custom_formats, None)
         if data_keys:
             raise _Invalid
     try:
@@ -5651,7 +5647,7 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_rule_te
         if "id" in data_keys:
             data_keys.remove("id")
             data__id = data["id"]
-            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_id(data__id, custom_formats, (name_prefix or "data") + ".id")
+            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_id(data__id, custom_formats, None)
         if "text" in data_keys:
             data_keys.remove("text")
             data__text = data["text"]
@@ -5664,15 +5660,15 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_rule_te
         if "rule" in data_keys:
             data_keys.remove("rule")
             data__rule = data["rule"]
-            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_rule(data__rule, custom_formats, (name_prefix or "data") + ".rule")
+            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_rule(data__rule, custom_formats, None)
         if "source" in data_keys:
             data_keys.remove("source")
             data__source = data["source"]
-            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_source(data__source, custom_formats, (name_prefix or "data") + ".source")
+            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_source(data__source, custom_formats, None)
         if "note" in data_keys:
             data_keys.remove("note")
             data__note = data["note"]
-            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_note(data__note, custom_formats, (name_prefix or "data") + ".note")
+            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_note(data__note, custom_formats, None)
         if data_keys:
             raise _Invalid
     return data
@@ -5801,13 +5797,13 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting
     data_any_of_count84 = 0
     if not data_any_of_count84:
         try:
-            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_list_operations(data, custom_formats, (name_prefix or "data") + "")
+            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_list_operations(data, custom_formats, None)
             data_any_of_count84 += 1
         except (JsonSchemaValueException, JsonSchemaValuesException): pass
     if not data_any_of_count84:
         try:
             try:
-                validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_list_operations_shape(data, custom_formats, (name_prefix or "data") + "")
+                validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_list_operations_shape(data, custom_formats, None)
             except (JsonSchemaValueException, JsonSchemaValuesException): pass
             else:
                 raise _Invalid
@@ -6006,7 +6002,7 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_rule(da
     data_one_of_count86 = 0
     if data_one_of_count86 < 2:
         try:
-            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_section(data, custom_formats, (name_prefix or "data") + "")
+            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_section(data, custom_formats, None)
             data_one_of_count86 += 1
         except (JsonSchemaValueException, JsonSchemaValuesException): pass
     if data_one_of_count86 < 2:
@@ -6018,11 +6014,10 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_rule(da
                 data_len = len(data)
                 if data_len < 1:
                     raise _Invalid
-                def fn(var): return frozenset(dict((k, fn(v)) for k, v in var.items()).items()) if hasattr(var, "items") else tuple(fn(v) for v in var) if isinstance(var, (dict, list)) else (bool, var) if isinstance(var, bool) else var
-                if data_len > len(set(fn(data_x) for data_x in data)):
+                if data_len > _distinct(data):
                     raise _Invalid
                 for data_x, data_item in enumerate(data):
-                    validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_section(data_item, custom_formats, (name_prefix or "data") + "[{data_x}]")
+                    validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_section(data_item, custom_formats, None)
             data_one_of_count86 += 1
         except (JsonSchemaValueException, JsonSchemaValuesException): pass
     if data_one_of_count86 != 1:
@@ -6082,31 +6077,31 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_overlay
         if "name" in data_keys:
             data_keys.remove("name")
             data__name = data["name"]
-            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__name, custom_formats, (name_prefix or "data") + ".name")
+            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__name, custom_formats, None)
         if "name_language" in data_keys:
             data_keys.remove("name_language")
             data__namelanguage = data["name_language"]
-            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__namelanguage, custom_formats, (name_prefix or "data") + ".name_language")
+            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__namelanguage, custom_formats, None)
         if "areas" in data_keys:
             data_keys.remove("areas")
             data__areas = data["areas"]
-            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__areas, custom_formats, (name_prefix or "data") + ".areas")
+            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__areas, custom_formats, None)
         if "rule" in data_keys:
             data_keys.remove("rule")
             data__rule = data["rule"]
-            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__rule, custom_formats, (name_prefix or "data") + ".rule")
+            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__rule, custom_formats, None)
         if "source" in data_keys:
             data_keys.remove("source")
             data__source = data["source"]
-            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__source, custom_formats, (name_prefix or "data") + ".source")
+            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__source, custom_formats, None)
         if "note" in data_keys:
             data_keys.remove("note")
             data__note = data["note"]
-            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__note, custom_formats, (name_prefix or "data") + ".note")
+            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__note, custom_formats, None)
         if "disagreements" in data_keys:
             data_keys.remove("disagreements")
             data__disagreements = data["disagreements"]
-            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__disagreements, custom_formats, (name_prefix or "data") + ".disagreements")
+            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__disagreements, custom_formats, None)
         if data_keys:
             raise _Invalid
     try:
@@ -6181,35 +6176,35 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_overlay
         if "name" in data_keys:
             data_keys.remove("name")
             data__name = data["name"]
-            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__name, custom_formats, (name_prefix or "data") + ".name")
+            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__name, custom_formats, None)
         if "name_language" in data_keys:
             data_keys.remove("name_language")
             data__namelanguage = data["name_language"]
-            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__namelanguage, custom_formats, (name_prefix or "data") + ".name_language")
+            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__namelanguage, custom_formats, None)
         if "areas" in data_keys:
             data_keys.remove("areas")
             data__areas = data["areas"]
-            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__areas, custom_formats, (name_prefix or "data") + ".areas")
+            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__areas, custom_formats, None)
         if "continues_from" in data_keys:
             data_keys.remove("continues_from")
             data__continuesfrom = data["continues_from"]
-            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__continuesfrom, custom_formats, (name_prefix or "data") + ".continues_from")
+            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__continuesfrom, custom_formats, None)
         if "rule" in data_keys:
             data_keys.remove("rule")
             data__rule = data["rule"]
-            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__rule, custom_formats, (name_prefix or "data") + ".rule")
+            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__rule, custom_formats, None)
         if "source" in data_keys:
             data_keys.remove("source")
             data__source = data["source"]
-            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__source, custom_formats, (name_prefix or "data") + ".source")
+            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__source, custom_formats, None)
         if "note" in data_keys:
             data_keys.remove("note")
             data__note = data["note"]
-            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__note, custom_formats, (name_prefix or "data") + ".note")
+            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__note, custom_formats, None)
         if "disagreements" in data_keys:
             data_keys.remove("disagreements")
             data__disagreements = data["disagreements"]
-            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__disagreements, custom_formats, (name_prefix or "data") + ".disagreements")
+            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__disagreements, custom_formats, None)
         if data_keys:
             raise _Invalid
     try:
@@ -6304,27 +6299,27 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_overlay
         if "kind" in data_keys:
             data_keys.remove("kind")
             data__kind = data["kind"]
-            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__kind, custom_formats, (name_prefix or "data") + ".kind")
+            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__kind, custom_formats, None)
         if "basis" in data_keys:
             data_keys.remove("basis")
             data__basis = data["basis"]
-            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__basis, custom_formats, (name_prefix or "data") + ".basis")
+            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__basis, custom_formats, None)
         if "rule" in data_keys:
             data_keys.remove("rule")
             data__rule = data["rule"]
-            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__rule, custom_formats, (name_prefix or "data") + ".rule")
+            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__rule, custom_formats, None)
         if "source" in data_keys:
             data_keys.remove("source")
             data__source = data["source"]
-            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__source, custom_formats, (name_prefix or "data") + ".source")
+            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__source, custom_formats, None)
         if "note" in data_keys:
             data_keys.remove("note")
             data__note = data["note"]
-            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__note, custom_formats, (name_prefix or "data") + ".note")
+            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__note, custom_formats, None)
         if "disagreements" in data_keys:
             data_keys.remove("disagreements")
             data__disagreements = data["disagreements"]
-            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__disagreements, custom_formats, (name_prefix or "data") + ".disagreements")
+            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__disagreements, custom_formats, None)
         if data_keys:
             raise _Invalid
     try:
@@ -6409,67 +6404,67 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_overlay
         if "name" in data_keys:
             data_keys.remove("name")
             data__name = data["name"]
-            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__name, custom_formats, (name_prefix or "data") + ".name")
+            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__name, custom_formats, None)
         if "name_language" in data_keys:
             data_keys.remove("name_language")
             data__namelanguage = data["name_language"]
-            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__namelanguage, custom_formats, (name_prefix or "data") + ".name_language")
+            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__namelanguage, custom_formats, None)
         if "panel" in data_keys:
             data_keys.remove("panel")
             data__panel = data["panel"]
-            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__panel, custom_formats, (name_prefix or "data") + ".panel")
+            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__panel, custom_formats, None)
         if "land" in data_keys:
             data_keys.remove("land")
             data__land = data["land"]
-            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__land, custom_formats, (name_prefix or "data") + ".land")
+            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__land, custom_formats, None)
         if "water" in data_keys:
             data_keys.remove("water")
             data__water = data["water"]
-            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__water, custom_formats, (name_prefix or "data") + ".water")
+            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__water, custom_formats, None)
         if "open_sea" in data_keys:
             data_keys.remove("open_sea")
             data__opensea = data["open_sea"]
-            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__opensea, custom_formats, (name_prefix or "data") + ".open_sea")
+            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__opensea, custom_formats, None)
         if "coastal" in data_keys:
             data_keys.remove("coastal")
             data__coastal = data["coastal"]
-            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__coastal, custom_formats, (name_prefix or "data") + ".coastal")
+            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__coastal, custom_formats, None)
         if "population_limit" in data_keys:
             data_keys.remove("population_limit")
             data__populationlimit = data["population_limit"]
-            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__populationlimit, custom_formats, (name_prefix or "data") + ".population_limit")
+            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__populationlimit, custom_formats, None)
         if "city_site" in data_keys:
             data_keys.remove("city_site")
             data__citysite = data["city_site"]
-            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__citysite, custom_formats, (name_prefix or "data") + ".city_site")
+            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__citysite, custom_formats, None)
         if "flood_plain" in data_keys:
             data_keys.remove("flood_plain")
             data__floodplain = data["flood_plain"]
-            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__floodplain, custom_formats, (name_prefix or "data") + ".flood_plain")
+            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__floodplain, custom_formats, None)
         if "start_nation" in data_keys:
             data_keys.remove("start_nation")
             data__startnation = data["start_nation"]
-            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__startnation, custom_formats, (name_prefix or "data") + ".start_nation")
+            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__startnation, custom_formats, None)
         if "coasts" in data_keys:
             data_keys.remove("coasts")
             data__coasts = data["coasts"]
-            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__coasts, custom_formats, (name_prefix or "data") + ".coasts")
+            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__coasts, custom_formats, None)
         if "rule" in data_keys:
             data_keys.remove("rule")
             data__rule = data["rule"]
-            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__rule, custom_formats, (name_prefix or "data") + ".rule")
+            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__rule, custom_formats, None)
         if "source" in data_keys:
             data_keys.remove("source")
             data__source = data["source"]
-            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__source, custom_formats, (name_prefix or "data") + ".source")
+            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__source, custom_formats, None)
         if "note" in data_keys:
             data_keys.remove("note")
             data__note = data["note"]
-            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__note, custom_formats, (name_prefix or "data") + ".note")
+            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__note, custom_formats, None)
         if "disagreements" in data_keys:
             data_keys.remove("disagreements")
             data__disagreements = data["disagreements"]
-            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__disagreements, custom_formats, (name_prefix or "data") + ".disagreements")
+            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__disagreements, custom_formats, None)
         if data_keys:
             raise _Invalid
     try:
@@ -6544,71 +6539,71 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_overlay
         if "name" in data_keys:
             data_keys.remove("name")
             data__name = data["name"]
-            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__name, custom_formats, (name_prefix or "data") + ".name")
+            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__name, custom_formats, None)
         if "name_language" in data_keys:
             data_keys.remove("name_language")
             data__namelanguage = data["name_language"]
-            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__namelanguage, custom_formats, (name_prefix or "data") + ".name_language")
+            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__namelanguage, custom_formats, None)
         if "site_label" in data_keys:
             data_keys.remove("site_label")
             data__sitelabel = data["site_label"]
-            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__sitelabel, custom_formats, (name_prefix or "data") + ".site_label")
+            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__sitelabel, custom_formats, None)
         if "help_page" in data_keys:
             data_keys.remove("help_page")
             data__helppage = data["help_page"]
-            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__helppage, custom_formats, (name_prefix or "data") + ".help_page")
+            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__helppage, custom_formats, None)
         if "help_section" in data_keys:
             data_keys.remove("help_section")
             data__helpsection = data["help_section"]
-            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__helpsection, custom_formats, (name_prefix or "data") + ".help_section")
+            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__helpsection, custom_formats, None)
         if "help_section_printed" in data_keys:
             data_keys.remove("help_section_printed")
             data__helpsectionprinted = data["help_section_printed"]
-            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__helpsectionprinted, custom_formats, (name_prefix or "data") + ".help_section_printed")
+            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__helpsectionprinted, custom_formats, None)
         if "type" in data_keys:
             data_keys.remove("type")
             data__type = data["type"]
-            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__type, custom_formats, (name_prefix or "data") + ".type")
+            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__type, custom_formats, None)
         if "values" in data_keys:
             data_keys.remove("values")
             data__values = data["values"]
-            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__values, custom_formats, (name_prefix or "data") + ".values")
+            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__values, custom_formats, None)
         if "minimum" in data_keys:
             data_keys.remove("minimum")
             data__minimum = data["minimum"]
-            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__minimum, custom_formats, (name_prefix or "data") + ".minimum")
+            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__minimum, custom_formats, None)
         if "maximum" in data_keys:
             data_keys.remove("maximum")
             data__maximum = data["maximum"]
-            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__maximum, custom_formats, (name_prefix or "data") + ".maximum")
+            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__maximum, custom_formats, None)
         if "default" in data_keys:
             data_keys.remove("default")
             data__default = data["default"]
-            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__default, custom_formats, (name_prefix or "data") + ".default")
+            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__default, custom_formats, None)
         if "rulebook_value" in data_keys:
             data_keys.remove("rulebook_value")
             data__rulebookvalue = data["rulebook_value"]
-            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__rulebookvalue, custom_formats, (name_prefix or "data") + ".rulebook_value")
+            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__rulebookvalue, custom_formats, None)
         if "rule" in data_keys:
             data_keys.remove("rule")
             data__rule = data["rule"]
-            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__rule, custom_formats, (name_prefix or "data") + ".rule")
+            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__rule, custom_formats, None)
         if "source" in data_keys:
             data_keys.remove("source")
             data__source = data["source"]
-            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__source, custom_formats, (name_prefix or "data") + ".source")
+            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__source, custom_formats, None)
         if "online_only" in data_keys:
             data_keys.remove("online_only")
             data__onlineonly = data["online_only"]
-            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__onlineonly, custom_formats, (name_prefix or "data") + ".online_only")
+            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__onlineonly, custom_formats, None)
         if "description" in data_keys:
             data_keys.remove("description")
             data__description = data["description"]
-            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__description, custom_formats, (name_prefix or "data") + ".description")
+            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__description, custom_formats, None)
         if "note" in data_keys:
             data_keys.remove("note")
             data__note = data["note"]
-            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__note, custom_formats, (name_prefix or "data") + ".note")
+            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__note, custom_formats, None)
         if data_keys:
             raise _Invalid
     try:
@@ -6683,35 +6678,35 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_overlay
         if "rule" in data_keys:
             data_keys.remove("rule")
             data__rule = data["rule"]
-            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__rule, custom_formats, (name_prefix or "data") + ".rule")
+            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__rule, custom_formats, None)
         if "source" in data_keys:
             data_keys.remove("source")
             data__source = data["source"]
-            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__source, custom_formats, (name_prefix or "data") + ".source")
+            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__source, custom_formats, None)
         if "status" in data_keys:
             data_keys.remove("status")
             data__status = data["status"]
-            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__status, custom_formats, (name_prefix or "data") + ".status")
+            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__status, custom_formats, None)
         if "tokens_per_player" in data_keys:
             data_keys.remove("tokens_per_player")
             data__tokensperplayer = data["tokens_per_player"]
-            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__tokensperplayer, custom_formats, (name_prefix or "data") + ".tokens_per_player")
+            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__tokensperplayer, custom_formats, None)
         if "configurations" in data_keys:
             data_keys.remove("configurations")
             data__configurations = data["configurations"]
-            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__configurations, custom_formats, (name_prefix or "data") + ".configurations")
+            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__configurations, custom_formats, None)
         if "special_rules" in data_keys:
             data_keys.remove("special_rules")
             data__specialrules = data["special_rules"]
-            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__specialrules, custom_formats, (name_prefix or "data") + ".special_rules")
+            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__specialrules, custom_formats, None)
         if "note" in data_keys:
             data_keys.remove("note")
             data__note = data["note"]
-            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__note, custom_formats, (name_prefix or "data") + ".note")
+            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__note, custom_formats, None)
         if "disagreements" in data_keys:
             data_keys.remove("disagreements")
             data__disagreements = data["disagreements"]
-            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__disagreements, custom_formats, (name_prefix or "data") + ".disagreements")
+            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__disagreements, custom_formats, None)
         if data_keys:
             raise _Invalid
     try:
@@ -6786,71 +6781,71 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_overlay
         if "number" in data_keys:
             data_keys.remove("number")
             data__number = data["number"]
-            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__number, custom_formats, (name_prefix or "data") + ".number")
+            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__number, custom_formats, None)
         if "name" in data_keys:
             data_keys.remove("name")
             data__name = data["name"]
-            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__name, custom_formats, (name_prefix or "data") + ".name")
+            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__name, custom_formats, None)
         if "name_language" in data_keys:
             data_keys.remove("name_language")
             data__namelanguage = data["name_language"]
-            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__namelanguage, custom_formats, (name_prefix or "data") + ".name_language")
+            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__namelanguage, custom_formats, None)
         if "rule" in data_keys:
             data_keys.remove("rule")
             data__rule = data["rule"]
-            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__rule, custom_formats, (name_prefix or "data") + ".rule")
+            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__rule, custom_formats, None)
         if "source" in data_keys:
             data_keys.remove("source")
             data__source = data["source"]
-            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__source, custom_formats, (name_prefix or "data") + ".source")
+            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__source, custom_formats, None)
         if "condition" in data_keys:
             data_keys.remove("condition")
             data__condition = data["condition"]
-            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__condition, custom_formats, (name_prefix or "data") + ".condition")
+            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__condition, custom_formats, None)
         if "min_trade_cards" in data_keys:
             data_keys.remove("min_trade_cards")
             data__mintradecards = data["min_trade_cards"]
-            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__mintradecards, custom_formats, (name_prefix or "data") + ".min_trade_cards")
+            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__mintradecards, custom_formats, None)
         if "named_trade_cards" in data_keys:
             data_keys.remove("named_trade_cards")
             data__namedtradecards = data["named_trade_cards"]
-            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__namedtradecards, custom_formats, (name_prefix or "data") + ".named_trade_cards")
+            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__namedtradecards, custom_formats, None)
         if "max_primary_calamities" in data_keys:
             data_keys.remove("max_primary_calamities")
             data__maxprimarycalamities = data["max_primary_calamities"]
-            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__maxprimarycalamities, custom_formats, (name_prefix or "data") + ".max_primary_calamities")
+            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__maxprimarycalamities, custom_formats, None)
         if "unit_points" in data_keys:
             data_keys.remove("unit_points")
             data__unitpoints = data["unit_points"]
-            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__unitpoints, custom_formats, (name_prefix or "data") + ".unit_points")
+            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__unitpoints, custom_formats, None)
         if "ship_moves" in data_keys:
             data_keys.remove("ship_moves")
             data__shipmoves = data["ship_moves"]
-            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__shipmoves, custom_formats, (name_prefix or "data") + ".ship_moves")
+            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__shipmoves, custom_formats, None)
         if "condition_text" in data_keys:
             data_keys.remove("condition_text")
             data__conditiontext = data["condition_text"]
-            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__conditiontext, custom_formats, (name_prefix or "data") + ".condition_text")
+            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__conditiontext, custom_formats, None)
         if "order" in data_keys:
             data_keys.remove("order")
             data__order = data["order"]
-            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__order, custom_formats, (name_prefix or "data") + ".order")
+            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__order, custom_formats, None)
         if "order_text" in data_keys:
             data_keys.remove("order_text")
             data__ordertext = data["order_text"]
-            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__ordertext, custom_formats, (name_prefix or "data") + ".order_text")
+            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__ordertext, custom_formats, None)
         if "military_last" in data_keys:
             data_keys.remove("military_last")
             data__militarylast = data["military_last"]
-            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__militarylast, custom_formats, (name_prefix or "data") + ".military_last")
+            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__militarylast, custom_formats, None)
         if "sub_activities" in data_keys:
             data_keys.remove("sub_activities")
             data__subactivities = data["sub_activities"]
-            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__subactivities, custom_formats, (name_prefix or "data") + ".sub_activities")
+            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__subactivities, custom_formats, None)
         if "note" in data_keys:
             data_keys.remove("note")
             data__note = data["note"]
-            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__note, custom_formats, (name_prefix or "data") + ".note")
+            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__note, custom_formats, None)
         if data_keys:
             raise _Invalid
     try:
@@ -6935,43 +6930,43 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_overlay
         if "rule" in data_keys:
             data_keys.remove("rule")
             data__rule = data["rule"]
-            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__rule, custom_formats, (name_prefix or "data") + ".rule")
+            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__rule, custom_formats, None)
         if "source" in data_keys:
             data_keys.remove("source")
             data__source = data["source"]
-            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__source, custom_formats, (name_prefix or "data") + ".source")
+            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__source, custom_formats, None)
         if "spaces" in data_keys:
             data_keys.remove("spaces")
             data__spaces = data["spaces"]
-            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__spaces, custom_formats, (name_prefix or "data") + ".spaces")
+            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__spaces, custom_formats, None)
         if "points_per_space" in data_keys:
             data_keys.remove("points_per_space")
             data__pointsperspace = data["points_per_space"]
-            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__pointsperspace, custom_formats, (name_prefix or "data") + ".points_per_space")
+            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__pointsperspace, custom_formats, None)
         if "epoch_starts" in data_keys:
             data_keys.remove("epoch_starts")
             data__epochstarts = data["epoch_starts"]
-            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__epochstarts, custom_formats, (name_prefix or "data") + ".epoch_starts")
+            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__epochstarts, custom_formats, None)
         if "late_iron_age_spaces" in data_keys:
             data_keys.remove("late_iron_age_spaces")
             data__lateironagespaces = data["late_iron_age_spaces"]
-            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__lateironagespaces, custom_formats, (name_prefix or "data") + ".late_iron_age_spaces")
+            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__lateironagespaces, custom_formats, None)
         if "checked_against_second_source" in data_keys:
             data_keys.remove("checked_against_second_source")
             data__checkedagainstsecondsource = data["checked_against_second_source"]
-            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__checkedagainstsecondsource, custom_formats, (name_prefix or "data") + ".checked_against_second_source")
+            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__checkedagainstsecondsource, custom_formats, None)
         if "caveat" in data_keys:
             data_keys.remove("caveat")
             data__caveat = data["caveat"]
-            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__caveat, custom_formats, (name_prefix or "data") + ".caveat")
+            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__caveat, custom_formats, None)
         if "note" in data_keys:
             data_keys.remove("note")
             data__note = data["note"]
-            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__note, custom_formats, (name_prefix or "data") + ".note")
+            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__note, custom_formats, None)
         if "disagreements" in data_keys:
             data_keys.remove("disagreements")
             data__disagreements = data["disagreements"]
-            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__disagreements, custom_formats, (name_prefix or "data") + ".disagreements")
+            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__disagreements, custom_formats, None)
         if data_keys:
             raise _Invalid
     try:
@@ -7051,39 +7046,39 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_overlay
         if "name" in data_keys:
             data_keys.remove("name")
             data__name = data["name"]
-            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__name, custom_formats, (name_prefix or "data") + ".name")
+            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__name, custom_formats, None)
         if "name_language" in data_keys:
             data_keys.remove("name_language")
             data__namelanguage = data["name_language"]
-            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__namelanguage, custom_formats, (name_prefix or "data") + ".name_language")
+            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__namelanguage, custom_formats, None)
         if "order" in data_keys:
             data_keys.remove("order")
             data__order = data["order"]
-            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__order, custom_formats, (name_prefix or "data") + ".order")
+            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__order, custom_formats, None)
         if "rule" in data_keys:
             data_keys.remove("rule")
             data__rule = data["rule"]
-            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__rule, custom_formats, (name_prefix or "data") + ".rule")
+            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__rule, custom_formats, None)
         if "source" in data_keys:
             data_keys.remove("source")
             data__source = data["source"]
-            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__source, custom_formats, (name_prefix or "data") + ".source")
+            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__source, custom_formats, None)
         if "requirements" in data_keys:
             data_keys.remove("requirements")
             data__requirements = data["requirements"]
-            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__requirements, custom_formats, (name_prefix or "data") + ".requirements")
+            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__requirements, custom_formats, None)
         if "requirements_by_level" in data_keys:
             data_keys.remove("requirements_by_level")
             data__requirementsbylevel = data["requirements_by_level"]
-            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__requirementsbylevel, custom_formats, (name_prefix or "data") + ".requirements_by_level")
+            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__requirementsbylevel, custom_formats, None)
         if "note" in data_keys:
             data_keys.remove("note")
             data__note = data["note"]
-            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__note, custom_formats, (name_prefix or "data") + ".note")
+            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__note, custom_formats, None)
         if "disagreements" in data_keys:
             data_keys.remove("disagreements")
             data__disagreements = data["disagreements"]
-            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__disagreements, custom_formats, (name_prefix or "data") + ".disagreements")
+            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__disagreements, custom_formats, None)
         if data_keys:
             raise _Invalid
     try:
@@ -7158,47 +7153,47 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_overlay
         if "name" in data_keys:
             data_keys.remove("name")
             data__name = data["name"]
-            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__name, custom_formats, (name_prefix or "data") + ".name")
+            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__name, custom_formats, None)
         if "name_language" in data_keys:
             data_keys.remove("name_language")
             data__namelanguage = data["name_language"]
-            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__namelanguage, custom_formats, (name_prefix or "data") + ".name_language")
+            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__namelanguage, custom_formats, None)
         if "rule" in data_keys:
             data_keys.remove("rule")
             data__rule = data["rule"]
-            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__rule, custom_formats, (name_prefix or "data") + ".rule")
+            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__rule, custom_formats, None)
         if "source" in data_keys:
             data_keys.remove("source")
             data__source = data["source"]
-            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__source, custom_formats, (name_prefix or "data") + ".source")
+            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__source, custom_formats, None)
         if "colour" in data_keys:
             data_keys.remove("colour")
             data__colour = data["colour"]
-            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__colour, custom_formats, (name_prefix or "data") + ".colour")
+            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__colour, custom_formats, None)
         if "start_areas" in data_keys:
             data_keys.remove("start_areas")
             data__startareas = data["start_areas"]
-            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__startareas, custom_formats, (name_prefix or "data") + ".start_areas")
+            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__startareas, custom_formats, None)
         if "ast_position" in data_keys:
             data_keys.remove("ast_position")
             data__astposition = data["ast_position"]
-            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__astposition, custom_formats, (name_prefix or "data") + ".ast_position")
+            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__astposition, custom_formats, None)
         if "trade_block" in data_keys:
             data_keys.remove("trade_block")
             data__tradeblock = data["trade_block"]
-            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__tradeblock, custom_formats, (name_prefix or "data") + ".trade_block")
+            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__tradeblock, custom_formats, None)
         if "region" in data_keys:
             data_keys.remove("region")
             data__region = data["region"]
-            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__region, custom_formats, (name_prefix or "data") + ".region")
+            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__region, custom_formats, None)
         if "note" in data_keys:
             data_keys.remove("note")
             data__note = data["note"]
-            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__note, custom_formats, (name_prefix or "data") + ".note")
+            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__note, custom_formats, None)
         if "disagreements" in data_keys:
             data_keys.remove("disagreements")
             data__disagreements = data["disagreements"]
-            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__disagreements, custom_formats, (name_prefix or "data") + ".disagreements")
+            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__disagreements, custom_formats, None)
         if data_keys:
             raise _Invalid
     try:
@@ -7273,79 +7268,79 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_overlay
         if "name" in data_keys:
             data_keys.remove("name")
             data__name = data["name"]
-            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__name, custom_formats, (name_prefix or "data") + ".name")
+            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__name, custom_formats, None)
         if "name_language" in data_keys:
             data_keys.remove("name_language")
             data__namelanguage = data["name_language"]
-            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__namelanguage, custom_formats, (name_prefix or "data") + ".name_language")
+            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__namelanguage, custom_formats, None)
         if "stack" in data_keys:
             data_keys.remove("stack")
             data__stack = data["stack"]
-            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__stack, custom_formats, (name_prefix or "data") + ".stack")
+            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__stack, custom_formats, None)
         if "tradable" in data_keys:
             data_keys.remove("tradable")
             data__tradable = data["tradable"]
-            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__tradable, custom_formats, (name_prefix or "data") + ".tradable")
+            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__tradable, custom_formats, None)
         if "severity" in data_keys:
             data_keys.remove("severity")
             data__severity = data["severity"]
-            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__severity, custom_formats, (name_prefix or "data") + ".severity")
+            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__severity, custom_formats, None)
         if "copies" in data_keys:
             data_keys.remove("copies")
             data__copies = data["copies"]
-            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__copies, custom_formats, (name_prefix or "data") + ".copies")
+            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__copies, custom_formats, None)
         if "copies_by_players" in data_keys:
             data_keys.remove("copies_by_players")
             data__copiesbyplayers = data["copies_by_players"]
-            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__copiesbyplayers, custom_formats, (name_prefix or "data") + ".copies_by_players")
+            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__copiesbyplayers, custom_formats, None)
         if "rule" in data_keys:
             data_keys.remove("rule")
             data__rule = data["rule"]
-            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__rule, custom_formats, (name_prefix or "data") + ".rule")
+            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__rule, custom_formats, None)
         if "source" in data_keys:
             data_keys.remove("source")
             data__source = data["source"]
-            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__source, custom_formats, (name_prefix or "data") + ".source")
+            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__source, custom_formats, None)
         if "beneficiary" in data_keys:
             data_keys.remove("beneficiary")
             data__beneficiary = data["beneficiary"]
-            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__beneficiary, custom_formats, (name_prefix or "data") + ".beneficiary")
+            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__beneficiary, custom_formats, None)
         if "no_effect_when" in data_keys:
             data_keys.remove("no_effect_when")
             data__noeffectwhen = data["no_effect_when"]
-            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__noeffectwhen, custom_formats, (name_prefix or "data") + ".no_effect_when")
+            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__noeffectwhen, custom_formats, None)
         if "primary" in data_keys:
             data_keys.remove("primary")
             data__primary = data["primary"]
-            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__primary, custom_formats, (name_prefix or "data") + ".primary")
+            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__primary, custom_formats, None)
         if "secondary" in data_keys:
             data_keys.remove("secondary")
             data__secondary = data["secondary"]
-            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__secondary, custom_formats, (name_prefix or "data") + ".secondary")
+            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__secondary, custom_formats, None)
         if "immune" in data_keys:
             data_keys.remove("immune")
             data__immune = data["immune"]
-            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__immune, custom_formats, (name_prefix or "data") + ".immune")
+            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__immune, custom_formats, None)
         if "modifiers" in data_keys:
             data_keys.remove("modifiers")
             data__modifiers = data["modifiers"]
-            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__modifiers, custom_formats, (name_prefix or "data") + ".modifiers")
+            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__modifiers, custom_formats, None)
         if "modifier_combination" in data_keys:
             data_keys.remove("modifier_combination")
             data__modifiercombination = data["modifier_combination"]
-            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__modifiercombination, custom_formats, (name_prefix or "data") + ".modifier_combination")
+            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__modifiercombination, custom_formats, None)
         if "effects" in data_keys:
             data_keys.remove("effects")
             data__effects = data["effects"]
-            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__effects, custom_formats, (name_prefix or "data") + ".effects")
+            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__effects, custom_formats, None)
         if "disagreements" in data_keys:
             data_keys.remove("disagreements")
             data__disagreements = data["disagreements"]
-            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__disagreements, custom_formats, (name_prefix or "data") + ".disagreements")
+            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__disagreements, custom_formats, None)
         if "note" in data_keys:
             data_keys.remove("note")
             data__note = data["note"]
-            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__note, custom_formats, (name_prefix or "data") + ".note")
+            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__note, custom_formats, None)
         if data_keys:
             raise _Invalid
     try:
@@ -7420,55 +7415,55 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_overlay
         if "name" in data_keys:
             data_keys.remove("name")
             data__name = data["name"]
-            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__name, custom_formats, (name_prefix or "data") + ".name")
+            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__name, custom_formats, None)
         if "name_language" in data_keys:
             data_keys.remove("name_language")
             data__namelanguage = data["name_language"]
-            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__namelanguage, custom_formats, (name_prefix or "data") + ".name_language")
+            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__namelanguage, custom_formats, None)
         if "value" in data_keys:
             data_keys.remove("value")
             data__value = data["value"]
-            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__value, custom_formats, (name_prefix or "data") + ".value")
+            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__value, custom_formats, None)
         if "count" in data_keys:
             data_keys.remove("count")
             data__count = data["count"]
-            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__count, custom_formats, (name_prefix or "data") + ".count")
+            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__count, custom_formats, None)
         if "stack" in data_keys:
             data_keys.remove("stack")
             data__stack = data["stack"]
-            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__stack, custom_formats, (name_prefix or "data") + ".stack")
+            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__stack, custom_formats, None)
         if "mining" in data_keys:
             data_keys.remove("mining")
             data__mining = data["mining"]
-            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__mining, custom_formats, (name_prefix or "data") + ".mining")
+            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__mining, custom_formats, None)
         if "block" in data_keys:
             data_keys.remove("block")
             data__block = data["block"]
-            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__block, custom_formats, (name_prefix or "data") + ".block")
+            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__block, custom_formats, None)
         if "block_counts" in data_keys:
             data_keys.remove("block_counts")
             data__blockcounts = data["block_counts"]
-            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__blockcounts, custom_formats, (name_prefix or "data") + ".block_counts")
+            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__blockcounts, custom_formats, None)
         if "inferred" in data_keys:
             data_keys.remove("inferred")
             data__inferred = data["inferred"]
-            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__inferred, custom_formats, (name_prefix or "data") + ".inferred")
+            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__inferred, custom_formats, None)
         if "rule" in data_keys:
             data_keys.remove("rule")
             data__rule = data["rule"]
-            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__rule, custom_formats, (name_prefix or "data") + ".rule")
+            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__rule, custom_formats, None)
         if "source" in data_keys:
             data_keys.remove("source")
             data__source = data["source"]
-            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__source, custom_formats, (name_prefix or "data") + ".source")
+            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__source, custom_formats, None)
         if "disagreements" in data_keys:
             data_keys.remove("disagreements")
             data__disagreements = data["disagreements"]
-            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__disagreements, custom_formats, (name_prefix or "data") + ".disagreements")
+            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__disagreements, custom_formats, None)
         if "note" in data_keys:
             data_keys.remove("note")
             data__note = data["note"]
-            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__note, custom_formats, (name_prefix or "data") + ".note")
+            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__note, custom_formats, None)
         if data_keys:
             raise _Invalid
     try:
@@ -7543,55 +7538,55 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_overlay
         if "name" in data_keys:
             data_keys.remove("name")
             data__name = data["name"]
-            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__name, custom_formats, (name_prefix or "data") + ".name")
+            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__name, custom_formats, None)
         if "name_language" in data_keys:
             data_keys.remove("name_language")
             data__namelanguage = data["name_language"]
-            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__namelanguage, custom_formats, (name_prefix or "data") + ".name_language")
+            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__namelanguage, custom_formats, None)
         if "groups" in data_keys:
             data_keys.remove("groups")
             data__groups = data["groups"]
-            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__groups, custom_formats, (name_prefix or "data") + ".groups")
+            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__groups, custom_formats, None)
         if "cost" in data_keys:
             data_keys.remove("cost")
             data__cost = data["cost"]
-            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__cost, custom_formats, (name_prefix or "data") + ".cost")
+            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__cost, custom_formats, None)
         if "victory_points" in data_keys:
             data_keys.remove("victory_points")
             data__victorypoints = data["victory_points"]
-            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__victorypoints, custom_formats, (name_prefix or "data") + ".victory_points")
+            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__victorypoints, custom_formats, None)
         if "prerequisites" in data_keys:
             data_keys.remove("prerequisites")
             data__prerequisites = data["prerequisites"]
-            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__prerequisites, custom_formats, (name_prefix or "data") + ".prerequisites")
+            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__prerequisites, custom_formats, None)
         if "credits" in data_keys:
             data_keys.remove("credits")
             data__credits = data["credits"]
-            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__credits, custom_formats, (name_prefix or "data") + ".credits")
+            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__credits, custom_formats, None)
         if "attributes" in data_keys:
             data_keys.remove("attributes")
             data__attributes = data["attributes"]
-            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__attributes, custom_formats, (name_prefix or "data") + ".attributes")
+            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__attributes, custom_formats, None)
         if "purchase_effects" in data_keys:
             data_keys.remove("purchase_effects")
             data__purchaseeffects = data["purchase_effects"]
-            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__purchaseeffects, custom_formats, (name_prefix or "data") + ".purchase_effects")
+            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__purchaseeffects, custom_formats, None)
         if "rule" in data_keys:
             data_keys.remove("rule")
             data__rule = data["rule"]
-            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__rule, custom_formats, (name_prefix or "data") + ".rule")
+            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__rule, custom_formats, None)
         if "source" in data_keys:
             data_keys.remove("source")
             data__source = data["source"]
-            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__source, custom_formats, (name_prefix or "data") + ".source")
+            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__source, custom_formats, None)
         if "note" in data_keys:
             data_keys.remove("note")
             data__note = data["note"]
-            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__note, custom_formats, (name_prefix or "data") + ".note")
+            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__note, custom_formats, None)
         if "disagreements" in data_keys:
             data_keys.remove("disagreements")
             data__disagreements = data["disagreements"]
-            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__disagreements, custom_formats, (name_prefix or "data") + ".disagreements")
+            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__disagreements, custom_formats, None)
         if data_keys:
             raise _Invalid
     try:
@@ -7666,35 +7661,35 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_overlay
         if "name" in data_keys:
             data_keys.remove("name")
             data__name = data["name"]
-            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__name, custom_formats, (name_prefix or "data") + ".name")
+            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__name, custom_formats, None)
         if "name_language" in data_keys:
             data_keys.remove("name_language")
             data__namelanguage = data["name_language"]
-            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__namelanguage, custom_formats, (name_prefix or "data") + ".name_language")
+            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__namelanguage, custom_formats, None)
         if "colour" in data_keys:
             data_keys.remove("colour")
             data__colour = data["colour"]
-            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__colour, custom_formats, (name_prefix or "data") + ".colour")
+            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__colour, custom_formats, None)
         if "shape" in data_keys:
             data_keys.remove("shape")
             data__shape = data["shape"]
-            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__shape, custom_formats, (name_prefix or "data") + ".shape")
+            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__shape, custom_formats, None)
         if "rule" in data_keys:
             data_keys.remove("rule")
             data__rule = data["rule"]
-            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__rule, custom_formats, (name_prefix or "data") + ".rule")
+            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__rule, custom_formats, None)
         if "source" in data_keys:
             data_keys.remove("source")
             data__source = data["source"]
-            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__source, custom_formats, (name_prefix or "data") + ".source")
+            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__source, custom_formats, None)
         if "note" in data_keys:
             data_keys.remove("note")
             data__note = data["note"]
-            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__note, custom_formats, (name_prefix or "data") + ".note")
+            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__note, custom_formats, None)
         if "disagreements" in data_keys:
             data_keys.remove("disagreements")
             data__disagreements = data["disagreements"]
-            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__disagreements, custom_formats, (name_prefix or "data") + ".disagreements")
+            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__disagreements, custom_formats, None)
         if data_keys:
             raise _Invalid
     try:

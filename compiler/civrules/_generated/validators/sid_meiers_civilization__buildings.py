@@ -19,6 +19,15 @@ class _Invalid(JsonSchemaValueException):
     __init__ = Exception.__init__
 
 
+def _distinct(items):
+    """How many distinct items a list holds, as fastjsonschema's `uniqueItems` counts them
+    (`true` is not `1`; mappings and lists by value); a list of texts as a set, in C."""
+    if set(map(type, items)) <= {str}:
+        return len(set(items))
+    def fn(var): return frozenset(dict((k, fn(v)) for k, v in var.items()).items()) if hasattr(var, "items") else tuple(fn(v) for v in var) if isinstance(var, (dict, list)) else (bool, var) if isinstance(var, bool) else var
+    return len(set(fn(item) for item in items))
+
+
 REGEX_PATTERNS = {
     '^[a-z]{2,3}(-[A-Z]{2})?$': re.compile('^[a-z]{2,3}(-[A-Z]{2})?\\Z'),
     '\\S': re.compile('\\S'),
@@ -84,7 +93,7 @@ def validate_https___civrules_invalid_schemas_sid_meiers_civilization_buildings_
                         if "id" in data__terrains_item_keys:
                             data__terrains_item_keys.remove("id")
                             data__terrains_item__id = data__terrains_item["id"]
-                            validate_https___civrules_invalid_schemas_sid_meiers_civilization_buildings_schema_json___defs_id(data__terrains_item__id, custom_formats, (name_prefix or "data") + ".terrains[{data__terrains_x}].id")
+                            validate_https___civrules_invalid_schemas_sid_meiers_civilization_buildings_schema_json___defs_id(data__terrains_item__id, custom_formats, None)
                         if "name" in data__terrains_item_keys:
                             data__terrains_item_keys.remove("name")
                             data__terrains_item__name = data__terrains_item["name"]
@@ -112,19 +121,19 @@ def validate_https___civrules_invalid_schemas_sid_meiers_civilization_buildings_
                         if "rule" in data__terrains_item_keys:
                             data__terrains_item_keys.remove("rule")
                             data__terrains_item__rule = data__terrains_item["rule"]
-                            validate_https___civrules_invalid_schemas_sid_meiers_civilization_buildings_schema_json___defs_rule(data__terrains_item__rule, custom_formats, (name_prefix or "data") + ".terrains[{data__terrains_x}].rule")
+                            validate_https___civrules_invalid_schemas_sid_meiers_civilization_buildings_schema_json___defs_rule(data__terrains_item__rule, custom_formats, None)
                         if "source" in data__terrains_item_keys:
                             data__terrains_item_keys.remove("source")
                             data__terrains_item__source = data__terrains_item["source"]
-                            validate_https___civrules_invalid_schemas_sid_meiers_civilization_buildings_schema_json___defs_source(data__terrains_item__source, custom_formats, (name_prefix or "data") + ".terrains[{data__terrains_x}].source")
+                            validate_https___civrules_invalid_schemas_sid_meiers_civilization_buildings_schema_json___defs_source(data__terrains_item__source, custom_formats, None)
                         if "note" in data__terrains_item_keys:
                             data__terrains_item_keys.remove("note")
                             data__terrains_item__note = data__terrains_item["note"]
-                            validate_https___civrules_invalid_schemas_sid_meiers_civilization_buildings_schema_json___defs_note(data__terrains_item__note, custom_formats, (name_prefix or "data") + ".terrains[{data__terrains_x}].note")
+                            validate_https___civrules_invalid_schemas_sid_meiers_civilization_buildings_schema_json___defs_note(data__terrains_item__note, custom_formats, None)
                         if "disagreements" in data__terrains_item_keys:
                             data__terrains_item_keys.remove("disagreements")
                             data__terrains_item__disagreements = data__terrains_item["disagreements"]
-                            validate_https___civrules_invalid_schemas_sid_meiers_civilization_buildings_schema_json___defs_disagreements(data__terrains_item__disagreements, custom_formats, (name_prefix or "data") + ".terrains[{data__terrains_x}].disagreements")
+                            validate_https___civrules_invalid_schemas_sid_meiers_civilization_buildings_schema_json___defs_disagreements(data__terrains_item__disagreements, custom_formats, None)
                         if data__terrains_item_keys:
                             raise _Invalid
         if "buildings" in data_keys:
@@ -168,7 +177,7 @@ def validate_https___civrules_invalid_schemas_sid_meiers_civilization_buildings_
                         if "id" in data__buildings_item_keys:
                             data__buildings_item_keys.remove("id")
                             data__buildings_item__id = data__buildings_item["id"]
-                            validate_https___civrules_invalid_schemas_sid_meiers_civilization_buildings_schema_json___defs_id(data__buildings_item__id, custom_formats, (name_prefix or "data") + ".buildings[{data__buildings_x}].id")
+                            validate_https___civrules_invalid_schemas_sid_meiers_civilization_buildings_schema_json___defs_id(data__buildings_item__id, custom_formats, None)
                         if "name" in data__buildings_item_keys:
                             data__buildings_item_keys.remove("name")
                             data__buildings_item__name = data__buildings_item["name"]
@@ -198,17 +207,16 @@ def validate_https___civrules_invalid_schemas_sid_meiers_civilization_buildings_
                                         raise _Invalid
                                     data__buildings_item__terrains_is_list = isinstance(data__buildings_item__terrains, (list, tuple))
                                     if data__buildings_item__terrains_is_list:
-                                        def fn(var): return frozenset(dict((k, fn(v)) for k, v in var.items()).items()) if hasattr(var, "items") else tuple(fn(v) for v in var) if isinstance(var, (dict, list)) else (bool, var) if isinstance(var, bool) else var
                                         data__buildings_item__terrains_len = len(data__buildings_item__terrains)
-                                        if data__buildings_item__terrains_len > len(set(fn(data__buildings_item__terrains_x) for data__buildings_item__terrains_x in data__buildings_item__terrains)):
+                                        if data__buildings_item__terrains_len > _distinct(data__buildings_item__terrains):
                                             raise _Invalid
                                         for data__buildings_item__terrains_x, data__buildings_item__terrains_item in enumerate(data__buildings_item__terrains):
-                                            validate_https___civrules_invalid_schemas_sid_meiers_civilization_buildings_schema_json___defs_id(data__buildings_item__terrains_item, custom_formats, (name_prefix or "data") + ".buildings[{data__buildings_x}].terrains[{data__buildings_item__terrains_x}]")
+                                            validate_https___civrules_invalid_schemas_sid_meiers_civilization_buildings_schema_json___defs_id(data__buildings_item__terrains_item, custom_formats, None)
                                     data__buildings_item__terrains_one_of_count3 += 1
                                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
                             if data__buildings_item__terrains_one_of_count3 < 2:
                                 try:
-                                    validate_https___civrules_invalid_schemas_sid_meiers_civilization_buildings_schema_json___defs_unknown(data__buildings_item__terrains, custom_formats, (name_prefix or "data") + ".buildings[{data__buildings_x}].terrains")
+                                    validate_https___civrules_invalid_schemas_sid_meiers_civilization_buildings_schema_json___defs_unknown(data__buildings_item__terrains, custom_formats, None)
                                     data__buildings_item__terrains_one_of_count3 += 1
                                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
                             if data__buildings_item__terrains_one_of_count3 != 1:
@@ -230,7 +238,7 @@ def validate_https___civrules_invalid_schemas_sid_meiers_civilization_buildings_
                                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
                             if data__buildings_item__limited_one_of_count4 < 2:
                                 try:
-                                    validate_https___civrules_invalid_schemas_sid_meiers_civilization_buildings_schema_json___defs_unknown(data__buildings_item__limited, custom_formats, (name_prefix or "data") + ".buildings[{data__buildings_x}].limited")
+                                    validate_https___civrules_invalid_schemas_sid_meiers_civilization_buildings_schema_json___defs_unknown(data__buildings_item__limited, custom_formats, None)
                                     data__buildings_item__limited_one_of_count4 += 1
                                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
                             if data__buildings_item__limited_one_of_count4 != 1:
@@ -241,12 +249,12 @@ def validate_https___civrules_invalid_schemas_sid_meiers_civilization_buildings_
                             data__buildings_item__upgradeof_one_of_count5 = 0
                             if data__buildings_item__upgradeof_one_of_count5 < 2:
                                 try:
-                                    validate_https___civrules_invalid_schemas_sid_meiers_civilization_buildings_schema_json___defs_id(data__buildings_item__upgradeof, custom_formats, (name_prefix or "data") + ".buildings[{data__buildings_x}].upgrade_of")
+                                    validate_https___civrules_invalid_schemas_sid_meiers_civilization_buildings_schema_json___defs_id(data__buildings_item__upgradeof, custom_formats, None)
                                     data__buildings_item__upgradeof_one_of_count5 += 1
                                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
                             if data__buildings_item__upgradeof_one_of_count5 < 2:
                                 try:
-                                    validate_https___civrules_invalid_schemas_sid_meiers_civilization_buildings_schema_json___defs_unknown(data__buildings_item__upgradeof, custom_formats, (name_prefix or "data") + ".buildings[{data__buildings_x}].upgrade_of")
+                                    validate_https___civrules_invalid_schemas_sid_meiers_civilization_buildings_schema_json___defs_unknown(data__buildings_item__upgradeof, custom_formats, None)
                                     data__buildings_item__upgradeof_one_of_count5 += 1
                                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
                             if data__buildings_item__upgradeof_one_of_count5 != 1:
@@ -266,7 +274,7 @@ def validate_https___civrules_invalid_schemas_sid_meiers_civilization_buildings_
                                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
                             if data__buildings_item__cost_one_of_count6 < 2:
                                 try:
-                                    validate_https___civrules_invalid_schemas_sid_meiers_civilization_buildings_schema_json___defs_unknown(data__buildings_item__cost, custom_formats, (name_prefix or "data") + ".buildings[{data__buildings_x}].cost")
+                                    validate_https___civrules_invalid_schemas_sid_meiers_civilization_buildings_schema_json___defs_unknown(data__buildings_item__cost, custom_formats, None)
                                     data__buildings_item__cost_one_of_count6 += 1
                                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
                             if data__buildings_item__cost_one_of_count6 != 1:
@@ -282,25 +290,25 @@ def validate_https___civrules_invalid_schemas_sid_meiers_civilization_buildings_
                         if "rule" in data__buildings_item_keys:
                             data__buildings_item_keys.remove("rule")
                             data__buildings_item__rule = data__buildings_item["rule"]
-                            validate_https___civrules_invalid_schemas_sid_meiers_civilization_buildings_schema_json___defs_rule(data__buildings_item__rule, custom_formats, (name_prefix or "data") + ".buildings[{data__buildings_x}].rule")
+                            validate_https___civrules_invalid_schemas_sid_meiers_civilization_buildings_schema_json___defs_rule(data__buildings_item__rule, custom_formats, None)
                         if "source" in data__buildings_item_keys:
                             data__buildings_item_keys.remove("source")
                             data__buildings_item__source = data__buildings_item["source"]
-                            validate_https___civrules_invalid_schemas_sid_meiers_civilization_buildings_schema_json___defs_source(data__buildings_item__source, custom_formats, (name_prefix or "data") + ".buildings[{data__buildings_x}].source")
+                            validate_https___civrules_invalid_schemas_sid_meiers_civilization_buildings_schema_json___defs_source(data__buildings_item__source, custom_formats, None)
                         if "note" in data__buildings_item_keys:
                             data__buildings_item_keys.remove("note")
                             data__buildings_item__note = data__buildings_item["note"]
-                            validate_https___civrules_invalid_schemas_sid_meiers_civilization_buildings_schema_json___defs_note(data__buildings_item__note, custom_formats, (name_prefix or "data") + ".buildings[{data__buildings_x}].note")
+                            validate_https___civrules_invalid_schemas_sid_meiers_civilization_buildings_schema_json___defs_note(data__buildings_item__note, custom_formats, None)
                         if "disagreements" in data__buildings_item_keys:
                             data__buildings_item_keys.remove("disagreements")
                             data__buildings_item__disagreements = data__buildings_item["disagreements"]
-                            validate_https___civrules_invalid_schemas_sid_meiers_civilization_buildings_schema_json___defs_disagreements(data__buildings_item__disagreements, custom_formats, (name_prefix or "data") + ".buildings[{data__buildings_x}].disagreements")
+                            validate_https___civrules_invalid_schemas_sid_meiers_civilization_buildings_schema_json___defs_disagreements(data__buildings_item__disagreements, custom_formats, None)
                         if data__buildings_item_keys:
                             raise _Invalid
         if "note" in data_keys:
             data_keys.remove("note")
             data__note = data["note"]
-            validate_https___civrules_invalid_schemas_sid_meiers_civilization_buildings_schema_json___defs_note(data__note, custom_formats, (name_prefix or "data") + ".note")
+            validate_https___civrules_invalid_schemas_sid_meiers_civilization_buildings_schema_json___defs_note(data__note, custom_formats, None)
         if data_keys:
             raise _Invalid
     return data
@@ -430,7 +438,7 @@ def validate_https___civrules_invalid_schemas_sid_meiers_civilization_buildings_
     data_one_of_count7 = 0
     if data_one_of_count7 < 2:
         try:
-            validate_https___civrules_invalid_schemas_sid_meiers_civilization_buildings_schema_json___defs_section(data, custom_formats, (name_prefix or "data") + "")
+            validate_https___civrules_invalid_schemas_sid_meiers_civilization_buildings_schema_json___defs_section(data, custom_formats, None)
             data_one_of_count7 += 1
         except (JsonSchemaValueException, JsonSchemaValuesException): pass
     if data_one_of_count7 < 2:
@@ -442,11 +450,10 @@ def validate_https___civrules_invalid_schemas_sid_meiers_civilization_buildings_
                 data_len = len(data)
                 if data_len < 1:
                     raise _Invalid
-                def fn(var): return frozenset(dict((k, fn(v)) for k, v in var.items()).items()) if hasattr(var, "items") else tuple(fn(v) for v in var) if isinstance(var, (dict, list)) else (bool, var) if isinstance(var, bool) else var
-                if data_len > len(set(fn(data_x) for data_x in data)):
+                if data_len > _distinct(data):
                     raise _Invalid
                 for data_x, data_item in enumerate(data):
-                    validate_https___civrules_invalid_schemas_sid_meiers_civilization_buildings_schema_json___defs_section(data_item, custom_formats, (name_prefix or "data") + "[{data_x}]")
+                    validate_https___civrules_invalid_schemas_sid_meiers_civilization_buildings_schema_json___defs_section(data_item, custom_formats, None)
             data_one_of_count7 += 1
         except (JsonSchemaValueException, JsonSchemaValuesException): pass
     if data_one_of_count7 != 1:

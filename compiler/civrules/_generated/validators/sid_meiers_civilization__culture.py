@@ -19,6 +19,15 @@ class _Invalid(JsonSchemaValueException):
     __init__ = Exception.__init__
 
 
+def _distinct(items):
+    """How many distinct items a list holds, as fastjsonschema's `uniqueItems` counts them
+    (`true` is not `1`; mappings and lists by value); a list of texts as a set, in C."""
+    if set(map(type, items)) <= {str}:
+        return len(set(items))
+    def fn(var): return frozenset(dict((k, fn(v)) for k, v in var.items()).items()) if hasattr(var, "items") else tuple(fn(v) for v in var) if isinstance(var, (dict, list)) else (bool, var) if isinstance(var, bool) else var
+    return len(set(fn(item) for item in items))
+
+
 REGEX_PATTERNS = {
     '^[a-z]{2,3}(-[A-Z]{2})?$': re.compile('^[a-z]{2,3}(-[A-Z]{2})?\\Z'),
     '\\S': re.compile('\\S'),
@@ -84,7 +93,7 @@ def validate_https___civrules_invalid_schemas_sid_meiers_civilization_culture_sc
                         if "id" in data__spacekinds_item_keys:
                             data__spacekinds_item_keys.remove("id")
                             data__spacekinds_item__id = data__spacekinds_item["id"]
-                            validate_https___civrules_invalid_schemas_sid_meiers_civilization_culture_schema_json___defs_id(data__spacekinds_item__id, custom_formats, (name_prefix or "data") + ".space_kinds[{data__spacekinds_x}].id")
+                            validate_https___civrules_invalid_schemas_sid_meiers_civilization_culture_schema_json___defs_id(data__spacekinds_item__id, custom_formats, None)
                         if "name" in data__spacekinds_item_keys:
                             data__spacekinds_item_keys.remove("name")
                             data__spacekinds_item__name = data__spacekinds_item["name"]
@@ -107,19 +116,19 @@ def validate_https___civrules_invalid_schemas_sid_meiers_civilization_culture_sc
                         if "rule" in data__spacekinds_item_keys:
                             data__spacekinds_item_keys.remove("rule")
                             data__spacekinds_item__rule = data__spacekinds_item["rule"]
-                            validate_https___civrules_invalid_schemas_sid_meiers_civilization_culture_schema_json___defs_rule(data__spacekinds_item__rule, custom_formats, (name_prefix or "data") + ".space_kinds[{data__spacekinds_x}].rule")
+                            validate_https___civrules_invalid_schemas_sid_meiers_civilization_culture_schema_json___defs_rule(data__spacekinds_item__rule, custom_formats, None)
                         if "source" in data__spacekinds_item_keys:
                             data__spacekinds_item_keys.remove("source")
                             data__spacekinds_item__source = data__spacekinds_item["source"]
-                            validate_https___civrules_invalid_schemas_sid_meiers_civilization_culture_schema_json___defs_source(data__spacekinds_item__source, custom_formats, (name_prefix or "data") + ".space_kinds[{data__spacekinds_x}].source")
+                            validate_https___civrules_invalid_schemas_sid_meiers_civilization_culture_schema_json___defs_source(data__spacekinds_item__source, custom_formats, None)
                         if "note" in data__spacekinds_item_keys:
                             data__spacekinds_item_keys.remove("note")
                             data__spacekinds_item__note = data__spacekinds_item["note"]
-                            validate_https___civrules_invalid_schemas_sid_meiers_civilization_culture_schema_json___defs_note(data__spacekinds_item__note, custom_formats, (name_prefix or "data") + ".space_kinds[{data__spacekinds_x}].note")
+                            validate_https___civrules_invalid_schemas_sid_meiers_civilization_culture_schema_json___defs_note(data__spacekinds_item__note, custom_formats, None)
                         if "disagreements" in data__spacekinds_item_keys:
                             data__spacekinds_item_keys.remove("disagreements")
                             data__spacekinds_item__disagreements = data__spacekinds_item["disagreements"]
-                            validate_https___civrules_invalid_schemas_sid_meiers_civilization_culture_schema_json___defs_disagreements(data__spacekinds_item__disagreements, custom_formats, (name_prefix or "data") + ".space_kinds[{data__spacekinds_x}].disagreements")
+                            validate_https___civrules_invalid_schemas_sid_meiers_civilization_culture_schema_json___defs_disagreements(data__spacekinds_item__disagreements, custom_formats, None)
                         if data__spacekinds_item_keys:
                             raise _Invalid
         if "spaces" in data_keys:
@@ -163,7 +172,7 @@ def validate_https___civrules_invalid_schemas_sid_meiers_civilization_culture_sc
                         if "id" in data__spaces_item_keys:
                             data__spaces_item_keys.remove("id")
                             data__spaces_item__id = data__spaces_item["id"]
-                            validate_https___civrules_invalid_schemas_sid_meiers_civilization_culture_schema_json___defs_id(data__spaces_item__id, custom_formats, (name_prefix or "data") + ".spaces[{data__spaces_x}].id")
+                            validate_https___civrules_invalid_schemas_sid_meiers_civilization_culture_schema_json___defs_id(data__spaces_item__id, custom_formats, None)
                         if "name" in data__spaces_item_keys:
                             data__spaces_item_keys.remove("name")
                             data__spaces_item__name = data__spaces_item["name"]
@@ -194,7 +203,7 @@ def validate_https___civrules_invalid_schemas_sid_meiers_civilization_culture_sc
                         if "kind" in data__spaces_item_keys:
                             data__spaces_item_keys.remove("kind")
                             data__spaces_item__kind = data__spaces_item["kind"]
-                            validate_https___civrules_invalid_schemas_sid_meiers_civilization_culture_schema_json___defs_id(data__spaces_item__kind, custom_formats, (name_prefix or "data") + ".spaces[{data__spaces_x}].kind")
+                            validate_https___civrules_invalid_schemas_sid_meiers_civilization_culture_schema_json___defs_id(data__spaces_item__kind, custom_formats, None)
                         if "cost" in data__spaces_item_keys:
                             data__spaces_item_keys.remove("cost")
                             data__spaces_item__cost = data__spaces_item["cost"]
@@ -231,7 +240,7 @@ def validate_https___civrules_invalid_schemas_sid_meiers_civilization_culture_sc
                                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
                             if data__spaces_item__cost_one_of_count3 < 2:
                                 try:
-                                    validate_https___civrules_invalid_schemas_sid_meiers_civilization_culture_schema_json___defs_unknown(data__spaces_item__cost, custom_formats, (name_prefix or "data") + ".spaces[{data__spaces_x}].cost")
+                                    validate_https___civrules_invalid_schemas_sid_meiers_civilization_culture_schema_json___defs_unknown(data__spaces_item__cost, custom_formats, None)
                                     data__spaces_item__cost_one_of_count3 += 1
                                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
                             if data__spaces_item__cost_one_of_count3 != 1:
@@ -242,12 +251,12 @@ def validate_https___civrules_invalid_schemas_sid_meiers_civilization_culture_sc
                             data__spaces_item__deck_one_of_count4 = 0
                             if data__spaces_item__deck_one_of_count4 < 2:
                                 try:
-                                    validate_https___civrules_invalid_schemas_sid_meiers_civilization_culture_schema_json___defs_id(data__spaces_item__deck, custom_formats, (name_prefix or "data") + ".spaces[{data__spaces_x}].deck")
+                                    validate_https___civrules_invalid_schemas_sid_meiers_civilization_culture_schema_json___defs_id(data__spaces_item__deck, custom_formats, None)
                                     data__spaces_item__deck_one_of_count4 += 1
                                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
                             if data__spaces_item__deck_one_of_count4 < 2:
                                 try:
-                                    validate_https___civrules_invalid_schemas_sid_meiers_civilization_culture_schema_json___defs_unknown(data__spaces_item__deck, custom_formats, (name_prefix or "data") + ".spaces[{data__spaces_x}].deck")
+                                    validate_https___civrules_invalid_schemas_sid_meiers_civilization_culture_schema_json___defs_unknown(data__spaces_item__deck, custom_formats, None)
                                     data__spaces_item__deck_one_of_count4 += 1
                                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
                             if data__spaces_item__deck_one_of_count4 != 1:
@@ -255,19 +264,19 @@ def validate_https___civrules_invalid_schemas_sid_meiers_civilization_culture_sc
                         if "rule" in data__spaces_item_keys:
                             data__spaces_item_keys.remove("rule")
                             data__spaces_item__rule = data__spaces_item["rule"]
-                            validate_https___civrules_invalid_schemas_sid_meiers_civilization_culture_schema_json___defs_rule(data__spaces_item__rule, custom_formats, (name_prefix or "data") + ".spaces[{data__spaces_x}].rule")
+                            validate_https___civrules_invalid_schemas_sid_meiers_civilization_culture_schema_json___defs_rule(data__spaces_item__rule, custom_formats, None)
                         if "source" in data__spaces_item_keys:
                             data__spaces_item_keys.remove("source")
                             data__spaces_item__source = data__spaces_item["source"]
-                            validate_https___civrules_invalid_schemas_sid_meiers_civilization_culture_schema_json___defs_source(data__spaces_item__source, custom_formats, (name_prefix or "data") + ".spaces[{data__spaces_x}].source")
+                            validate_https___civrules_invalid_schemas_sid_meiers_civilization_culture_schema_json___defs_source(data__spaces_item__source, custom_formats, None)
                         if "note" in data__spaces_item_keys:
                             data__spaces_item_keys.remove("note")
                             data__spaces_item__note = data__spaces_item["note"]
-                            validate_https___civrules_invalid_schemas_sid_meiers_civilization_culture_schema_json___defs_note(data__spaces_item__note, custom_formats, (name_prefix or "data") + ".spaces[{data__spaces_x}].note")
+                            validate_https___civrules_invalid_schemas_sid_meiers_civilization_culture_schema_json___defs_note(data__spaces_item__note, custom_formats, None)
                         if "disagreements" in data__spaces_item_keys:
                             data__spaces_item_keys.remove("disagreements")
                             data__spaces_item__disagreements = data__spaces_item["disagreements"]
-                            validate_https___civrules_invalid_schemas_sid_meiers_civilization_culture_schema_json___defs_disagreements(data__spaces_item__disagreements, custom_formats, (name_prefix or "data") + ".spaces[{data__spaces_x}].disagreements")
+                            validate_https___civrules_invalid_schemas_sid_meiers_civilization_culture_schema_json___defs_disagreements(data__spaces_item__disagreements, custom_formats, None)
                         if data__spaces_item_keys:
                             raise _Invalid
         if "decks" in data_keys:
@@ -311,7 +320,7 @@ def validate_https___civrules_invalid_schemas_sid_meiers_civilization_culture_sc
                         if "id" in data__decks_item_keys:
                             data__decks_item_keys.remove("id")
                             data__decks_item__id = data__decks_item["id"]
-                            validate_https___civrules_invalid_schemas_sid_meiers_civilization_culture_schema_json___defs_id(data__decks_item__id, custom_formats, (name_prefix or "data") + ".decks[{data__decks_x}].id")
+                            validate_https___civrules_invalid_schemas_sid_meiers_civilization_culture_schema_json___defs_id(data__decks_item__id, custom_formats, None)
                         if "name" in data__decks_item_keys:
                             data__decks_item_keys.remove("name")
                             data__decks_item__name = data__decks_item["name"]
@@ -346,7 +355,7 @@ def validate_https___civrules_invalid_schemas_sid_meiers_civilization_culture_sc
                                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
                             if data__decks_item__cards_one_of_count6 < 2:
                                 try:
-                                    validate_https___civrules_invalid_schemas_sid_meiers_civilization_culture_schema_json___defs_unknown(data__decks_item__cards, custom_formats, (name_prefix or "data") + ".decks[{data__decks_x}].cards")
+                                    validate_https___civrules_invalid_schemas_sid_meiers_civilization_culture_schema_json___defs_unknown(data__decks_item__cards, custom_formats, None)
                                     data__decks_item__cards_one_of_count6 += 1
                                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
                             if data__decks_item__cards_one_of_count6 != 1:
@@ -354,19 +363,19 @@ def validate_https___civrules_invalid_schemas_sid_meiers_civilization_culture_sc
                         if "rule" in data__decks_item_keys:
                             data__decks_item_keys.remove("rule")
                             data__decks_item__rule = data__decks_item["rule"]
-                            validate_https___civrules_invalid_schemas_sid_meiers_civilization_culture_schema_json___defs_rule(data__decks_item__rule, custom_formats, (name_prefix or "data") + ".decks[{data__decks_x}].rule")
+                            validate_https___civrules_invalid_schemas_sid_meiers_civilization_culture_schema_json___defs_rule(data__decks_item__rule, custom_formats, None)
                         if "source" in data__decks_item_keys:
                             data__decks_item_keys.remove("source")
                             data__decks_item__source = data__decks_item["source"]
-                            validate_https___civrules_invalid_schemas_sid_meiers_civilization_culture_schema_json___defs_source(data__decks_item__source, custom_formats, (name_prefix or "data") + ".decks[{data__decks_x}].source")
+                            validate_https___civrules_invalid_schemas_sid_meiers_civilization_culture_schema_json___defs_source(data__decks_item__source, custom_formats, None)
                         if "note" in data__decks_item_keys:
                             data__decks_item_keys.remove("note")
                             data__decks_item__note = data__decks_item["note"]
-                            validate_https___civrules_invalid_schemas_sid_meiers_civilization_culture_schema_json___defs_note(data__decks_item__note, custom_formats, (name_prefix or "data") + ".decks[{data__decks_x}].note")
+                            validate_https___civrules_invalid_schemas_sid_meiers_civilization_culture_schema_json___defs_note(data__decks_item__note, custom_formats, None)
                         if "disagreements" in data__decks_item_keys:
                             data__decks_item_keys.remove("disagreements")
                             data__decks_item__disagreements = data__decks_item["disagreements"]
-                            validate_https___civrules_invalid_schemas_sid_meiers_civilization_culture_schema_json___defs_disagreements(data__decks_item__disagreements, custom_formats, (name_prefix or "data") + ".decks[{data__decks_x}].disagreements")
+                            validate_https___civrules_invalid_schemas_sid_meiers_civilization_culture_schema_json___defs_disagreements(data__decks_item__disagreements, custom_formats, None)
                         if data__decks_item_keys:
                             raise _Invalid
         if "great_people" in data_keys:
@@ -410,7 +419,7 @@ def validate_https___civrules_invalid_schemas_sid_meiers_civilization_culture_sc
                         if "id" in data__greatpeople_item_keys:
                             data__greatpeople_item_keys.remove("id")
                             data__greatpeople_item__id = data__greatpeople_item["id"]
-                            validate_https___civrules_invalid_schemas_sid_meiers_civilization_culture_schema_json___defs_id(data__greatpeople_item__id, custom_formats, (name_prefix or "data") + ".great_people[{data__greatpeople_x}].id")
+                            validate_https___civrules_invalid_schemas_sid_meiers_civilization_culture_schema_json___defs_id(data__greatpeople_item__id, custom_formats, None)
                         if "name" in data__greatpeople_item_keys:
                             data__greatpeople_item_keys.remove("name")
                             data__greatpeople_item__name = data__greatpeople_item["name"]
@@ -446,7 +455,7 @@ def validate_https___civrules_invalid_schemas_sid_meiers_civilization_culture_sc
                                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
                             if data__greatpeople_item__category_one_of_count8 < 2:
                                 try:
-                                    validate_https___civrules_invalid_schemas_sid_meiers_civilization_culture_schema_json___defs_unknown(data__greatpeople_item__category, custom_formats, (name_prefix or "data") + ".great_people[{data__greatpeople_x}].category")
+                                    validate_https___civrules_invalid_schemas_sid_meiers_civilization_culture_schema_json___defs_unknown(data__greatpeople_item__category, custom_formats, None)
                                     data__greatpeople_item__category_one_of_count8 += 1
                                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
                             if data__greatpeople_item__category_one_of_count8 != 1:
@@ -462,25 +471,25 @@ def validate_https___civrules_invalid_schemas_sid_meiers_civilization_culture_sc
                         if "rule" in data__greatpeople_item_keys:
                             data__greatpeople_item_keys.remove("rule")
                             data__greatpeople_item__rule = data__greatpeople_item["rule"]
-                            validate_https___civrules_invalid_schemas_sid_meiers_civilization_culture_schema_json___defs_rule(data__greatpeople_item__rule, custom_formats, (name_prefix or "data") + ".great_people[{data__greatpeople_x}].rule")
+                            validate_https___civrules_invalid_schemas_sid_meiers_civilization_culture_schema_json___defs_rule(data__greatpeople_item__rule, custom_formats, None)
                         if "source" in data__greatpeople_item_keys:
                             data__greatpeople_item_keys.remove("source")
                             data__greatpeople_item__source = data__greatpeople_item["source"]
-                            validate_https___civrules_invalid_schemas_sid_meiers_civilization_culture_schema_json___defs_source(data__greatpeople_item__source, custom_formats, (name_prefix or "data") + ".great_people[{data__greatpeople_x}].source")
+                            validate_https___civrules_invalid_schemas_sid_meiers_civilization_culture_schema_json___defs_source(data__greatpeople_item__source, custom_formats, None)
                         if "note" in data__greatpeople_item_keys:
                             data__greatpeople_item_keys.remove("note")
                             data__greatpeople_item__note = data__greatpeople_item["note"]
-                            validate_https___civrules_invalid_schemas_sid_meiers_civilization_culture_schema_json___defs_note(data__greatpeople_item__note, custom_formats, (name_prefix or "data") + ".great_people[{data__greatpeople_x}].note")
+                            validate_https___civrules_invalid_schemas_sid_meiers_civilization_culture_schema_json___defs_note(data__greatpeople_item__note, custom_formats, None)
                         if "disagreements" in data__greatpeople_item_keys:
                             data__greatpeople_item_keys.remove("disagreements")
                             data__greatpeople_item__disagreements = data__greatpeople_item["disagreements"]
-                            validate_https___civrules_invalid_schemas_sid_meiers_civilization_culture_schema_json___defs_disagreements(data__greatpeople_item__disagreements, custom_formats, (name_prefix or "data") + ".great_people[{data__greatpeople_x}].disagreements")
+                            validate_https___civrules_invalid_schemas_sid_meiers_civilization_culture_schema_json___defs_disagreements(data__greatpeople_item__disagreements, custom_formats, None)
                         if data__greatpeople_item_keys:
                             raise _Invalid
         if "note" in data_keys:
             data_keys.remove("note")
             data__note = data["note"]
-            validate_https___civrules_invalid_schemas_sid_meiers_civilization_culture_schema_json___defs_note(data__note, custom_formats, (name_prefix or "data") + ".note")
+            validate_https___civrules_invalid_schemas_sid_meiers_civilization_culture_schema_json___defs_note(data__note, custom_formats, None)
         if data_keys:
             raise _Invalid
     return data
@@ -610,7 +619,7 @@ def validate_https___civrules_invalid_schemas_sid_meiers_civilization_culture_sc
     data_one_of_count9 = 0
     if data_one_of_count9 < 2:
         try:
-            validate_https___civrules_invalid_schemas_sid_meiers_civilization_culture_schema_json___defs_section(data, custom_formats, (name_prefix or "data") + "")
+            validate_https___civrules_invalid_schemas_sid_meiers_civilization_culture_schema_json___defs_section(data, custom_formats, None)
             data_one_of_count9 += 1
         except (JsonSchemaValueException, JsonSchemaValuesException): pass
     if data_one_of_count9 < 2:
@@ -622,11 +631,10 @@ def validate_https___civrules_invalid_schemas_sid_meiers_civilization_culture_sc
                 data_len = len(data)
                 if data_len < 1:
                     raise _Invalid
-                def fn(var): return frozenset(dict((k, fn(v)) for k, v in var.items()).items()) if hasattr(var, "items") else tuple(fn(v) for v in var) if isinstance(var, (dict, list)) else (bool, var) if isinstance(var, bool) else var
-                if data_len > len(set(fn(data_x) for data_x in data)):
+                if data_len > _distinct(data):
                     raise _Invalid
                 for data_x, data_item in enumerate(data):
-                    validate_https___civrules_invalid_schemas_sid_meiers_civilization_culture_schema_json___defs_section(data_item, custom_formats, (name_prefix or "data") + "[{data_x}]")
+                    validate_https___civrules_invalid_schemas_sid_meiers_civilization_culture_schema_json___defs_section(data_item, custom_formats, None)
             data_one_of_count9 += 1
         except (JsonSchemaValueException, JsonSchemaValuesException): pass
     if data_one_of_count9 != 1:

@@ -19,6 +19,15 @@ class _Invalid(JsonSchemaValueException):
     __init__ = Exception.__init__
 
 
+def _distinct(items):
+    """How many distinct items a list holds, as fastjsonschema's `uniqueItems` counts them
+    (`true` is not `1`; mappings and lists by value); a list of texts as a set, in C."""
+    if set(map(type, items)) <= {str}:
+        return len(set(items))
+    def fn(var): return frozenset(dict((k, fn(v)) for k, v in var.items()).items()) if hasattr(var, "items") else tuple(fn(v) for v in var) if isinstance(var, (dict, list)) else (bool, var) if isinstance(var, bool) else var
+    return len(set(fn(item) for item in items))
+
+
 REGEX_PATTERNS = {
     '^[a-z]{2,3}(-[A-Z]{2})?$': re.compile('^[a-z]{2,3}(-[A-Z]{2})?\\Z'),
     '^(?!\\s*$)(?![A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+(?::\\S|@(?![0-9a-f]{40}:\\S)))(?!(?:[^;]*;)+\\s*[A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+@(?![0-9a-f]{40}:\\S))(?!(?:[^(]*\\()+\\s*[A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+(?::\\S|@(?![0-9a-f]{40}:\\S)))': re.compile('^(?!\\s*\\Z)(?![A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+(?::\\S|@(?![0-9a-f]{40}:\\S)))(?!(?:[^;]*;)+\\s*[A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+@(?![0-9a-f]{40}:\\S))(?!(?:[^(]*\\()+\\s*[A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+(?::\\S|@(?![0-9a-f]{40}:\\S)))'),
@@ -84,7 +93,7 @@ def validate_https___civrules_invalid_schemas_sid_meiers_civilization_map_schema
                         if "id" in data__tiles_item_keys:
                             data__tiles_item_keys.remove("id")
                             data__tiles_item__id = data__tiles_item["id"]
-                            validate_https___civrules_invalid_schemas_sid_meiers_civilization_map_schema_json___defs_id(data__tiles_item__id, custom_formats, (name_prefix or "data") + ".tiles[{data__tiles_x}].id")
+                            validate_https___civrules_invalid_schemas_sid_meiers_civilization_map_schema_json___defs_id(data__tiles_item__id, custom_formats, None)
                         if "name" in data__tiles_item_keys:
                             data__tiles_item_keys.remove("name")
                             data__tiles_item__name = data__tiles_item["name"]
@@ -110,12 +119,12 @@ def validate_https___civrules_invalid_schemas_sid_meiers_civilization_map_schema
                             data__tiles_item__civilization_one_of_count2 = 0
                             if data__tiles_item__civilization_one_of_count2 < 2:
                                 try:
-                                    validate_https___civrules_invalid_schemas_sid_meiers_civilization_map_schema_json___defs_id(data__tiles_item__civilization, custom_formats, (name_prefix or "data") + ".tiles[{data__tiles_x}].civilization")
+                                    validate_https___civrules_invalid_schemas_sid_meiers_civilization_map_schema_json___defs_id(data__tiles_item__civilization, custom_formats, None)
                                     data__tiles_item__civilization_one_of_count2 += 1
                                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
                             if data__tiles_item__civilization_one_of_count2 < 2:
                                 try:
-                                    validate_https___civrules_invalid_schemas_sid_meiers_civilization_map_schema_json___defs_unknown(data__tiles_item__civilization, custom_formats, (name_prefix or "data") + ".tiles[{data__tiles_x}].civilization")
+                                    validate_https___civrules_invalid_schemas_sid_meiers_civilization_map_schema_json___defs_unknown(data__tiles_item__civilization, custom_formats, None)
                                     data__tiles_item__civilization_one_of_count2 += 1
                                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
                             if data__tiles_item__civilization_one_of_count2 != 1:
@@ -135,29 +144,29 @@ def validate_https___civrules_invalid_schemas_sid_meiers_civilization_map_schema
                                     if data__tiles_item__squares_item_is_list:
                                         data__tiles_item__squares_item_len = len(data__tiles_item__squares_item)
                                         for data__tiles_item__squares_item_x, data__tiles_item__squares_item_item in enumerate(data__tiles_item__squares_item):
-                                            validate_https___civrules_invalid_schemas_sid_meiers_civilization_map_schema_json___defs_id(data__tiles_item__squares_item_item, custom_formats, (name_prefix or "data") + ".tiles[{data__tiles_x}].squares[{data__tiles_item__squares_x}][{data__tiles_item__squares_item_x}]")
+                                            validate_https___civrules_invalid_schemas_sid_meiers_civilization_map_schema_json___defs_id(data__tiles_item__squares_item_item, custom_formats, None)
                         if "rule" in data__tiles_item_keys:
                             data__tiles_item_keys.remove("rule")
                             data__tiles_item__rule = data__tiles_item["rule"]
-                            validate_https___civrules_invalid_schemas_sid_meiers_civilization_map_schema_json___defs_rule(data__tiles_item__rule, custom_formats, (name_prefix or "data") + ".tiles[{data__tiles_x}].rule")
+                            validate_https___civrules_invalid_schemas_sid_meiers_civilization_map_schema_json___defs_rule(data__tiles_item__rule, custom_formats, None)
                         if "source" in data__tiles_item_keys:
                             data__tiles_item_keys.remove("source")
                             data__tiles_item__source = data__tiles_item["source"]
-                            validate_https___civrules_invalid_schemas_sid_meiers_civilization_map_schema_json___defs_source(data__tiles_item__source, custom_formats, (name_prefix or "data") + ".tiles[{data__tiles_x}].source")
+                            validate_https___civrules_invalid_schemas_sid_meiers_civilization_map_schema_json___defs_source(data__tiles_item__source, custom_formats, None)
                         if "note" in data__tiles_item_keys:
                             data__tiles_item_keys.remove("note")
                             data__tiles_item__note = data__tiles_item["note"]
-                            validate_https___civrules_invalid_schemas_sid_meiers_civilization_map_schema_json___defs_note(data__tiles_item__note, custom_formats, (name_prefix or "data") + ".tiles[{data__tiles_x}].note")
+                            validate_https___civrules_invalid_schemas_sid_meiers_civilization_map_schema_json___defs_note(data__tiles_item__note, custom_formats, None)
                         if "disagreements" in data__tiles_item_keys:
                             data__tiles_item_keys.remove("disagreements")
                             data__tiles_item__disagreements = data__tiles_item["disagreements"]
-                            validate_https___civrules_invalid_schemas_sid_meiers_civilization_map_schema_json___defs_disagreements(data__tiles_item__disagreements, custom_formats, (name_prefix or "data") + ".tiles[{data__tiles_x}].disagreements")
+                            validate_https___civrules_invalid_schemas_sid_meiers_civilization_map_schema_json___defs_disagreements(data__tiles_item__disagreements, custom_formats, None)
                         if data__tiles_item_keys:
                             raise _Invalid
         if "note" in data_keys:
             data_keys.remove("note")
             data__note = data["note"]
-            validate_https___civrules_invalid_schemas_sid_meiers_civilization_map_schema_json___defs_note(data__note, custom_formats, (name_prefix or "data") + ".note")
+            validate_https___civrules_invalid_schemas_sid_meiers_civilization_map_schema_json___defs_note(data__note, custom_formats, None)
         if data_keys:
             raise _Invalid
     return data
@@ -263,7 +272,7 @@ def validate_https___civrules_invalid_schemas_sid_meiers_civilization_map_schema
     data_one_of_count3 = 0
     if data_one_of_count3 < 2:
         try:
-            validate_https___civrules_invalid_schemas_sid_meiers_civilization_map_schema_json___defs_section(data, custom_formats, (name_prefix or "data") + "")
+            validate_https___civrules_invalid_schemas_sid_meiers_civilization_map_schema_json___defs_section(data, custom_formats, None)
             data_one_of_count3 += 1
         except (JsonSchemaValueException, JsonSchemaValuesException): pass
     if data_one_of_count3 < 2:
@@ -275,11 +284,10 @@ def validate_https___civrules_invalid_schemas_sid_meiers_civilization_map_schema
                 data_len = len(data)
                 if data_len < 1:
                     raise _Invalid
-                def fn(var): return frozenset(dict((k, fn(v)) for k, v in var.items()).items()) if hasattr(var, "items") else tuple(fn(v) for v in var) if isinstance(var, (dict, list)) else (bool, var) if isinstance(var, bool) else var
-                if data_len > len(set(fn(data_x) for data_x in data)):
+                if data_len > _distinct(data):
                     raise _Invalid
                 for data_x, data_item in enumerate(data):
-                    validate_https___civrules_invalid_schemas_sid_meiers_civilization_map_schema_json___defs_section(data_item, custom_formats, (name_prefix or "data") + "[{data_x}]")
+                    validate_https___civrules_invalid_schemas_sid_meiers_civilization_map_schema_json___defs_section(data_item, custom_formats, None)
             data_one_of_count3 += 1
         except (JsonSchemaValueException, JsonSchemaValuesException): pass
     if data_one_of_count3 != 1:

@@ -19,6 +19,15 @@ class _Invalid(JsonSchemaValueException):
     __init__ = Exception.__init__
 
 
+def _distinct(items):
+    """How many distinct items a list holds, as fastjsonschema's `uniqueItems` counts them
+    (`true` is not `1`; mappings and lists by value); a list of texts as a set, in C."""
+    if set(map(type, items)) <= {str}:
+        return len(set(items))
+    def fn(var): return frozenset(dict((k, fn(v)) for k, v in var.items()).items()) if hasattr(var, "items") else tuple(fn(v) for v in var) if isinstance(var, (dict, list)) else (bool, var) if isinstance(var, bool) else var
+    return len(set(fn(item) for item in items))
+
+
 REGEX_PATTERNS = {
     '^[A-Z][0-9]{3}$': re.compile('^[A-Z][0-9]{3}\\Z'),
     '^[a-z]{2,3}(-[A-Z]{2})?$': re.compile('^[a-z]{2,3}(-[A-Z]{2})?\\Z'),
@@ -54,7 +63,7 @@ def validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_sc
         if "id" in data_keys:
             data_keys.remove("id")
             data__id = data["id"]
-            validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_schema_json___defs_ruleset_id(data__id, custom_formats, (name_prefix or "data") + ".id")
+            validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_schema_json___defs_ruleset_id(data__id, custom_formats, None)
         if "name" in data_keys:
             data_keys.remove("name")
             data__name = data["name"]
@@ -78,7 +87,7 @@ def validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_sc
         if "extends" in data_keys:
             data_keys.remove("extends")
             data__extends = data["extends"]
-            validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_schema_json___defs_ruleset_id(data__extends, custom_formats, (name_prefix or "data") + ".extends")
+            validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_schema_json___defs_ruleset_id(data__extends, custom_formats, None)
         if "status" in data_keys:
             data_keys.remove("status")
             data__status = data["status"]
@@ -97,83 +106,83 @@ def validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_sc
                 if "phases" in data__overlay_keys:
                     data__overlay_keys.remove("phases")
                     data__overlay__phases = data__overlay["phases"]
-                    validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_schema_json___defs_overlay_block(data__overlay__phases, custom_formats, (name_prefix or "data") + ".overlay.phases")
+                    validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_schema_json___defs_overlay_block(data__overlay__phases, custom_formats, None)
                 if "governments" in data__overlay_keys:
                     data__overlay_keys.remove("governments")
                     data__overlay__governments = data__overlay["governments"]
-                    validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_schema_json___defs_overlay_block(data__overlay__governments, custom_formats, (name_prefix or "data") + ".overlay.governments")
+                    validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_schema_json___defs_overlay_block(data__overlay__governments, custom_formats, None)
                 if "victories" in data__overlay_keys:
                     data__overlay_keys.remove("victories")
                     data__overlay__victories = data__overlay["victories"]
-                    validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_schema_json___defs_overlay_block(data__overlay__victories, custom_formats, (name_prefix or "data") + ".overlay.victories")
+                    validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_schema_json___defs_overlay_block(data__overlay__victories, custom_formats, None)
                 if "resources" in data__overlay_keys:
                     data__overlay_keys.remove("resources")
                     data__overlay__resources = data__overlay["resources"]
-                    validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_schema_json___defs_overlay_block(data__overlay__resources, custom_formats, (name_prefix or "data") + ".overlay.resources")
+                    validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_schema_json___defs_overlay_block(data__overlay__resources, custom_formats, None)
                 if "combat_bonuses" in data__overlay_keys:
                     data__overlay_keys.remove("combat_bonuses")
                     data__overlay__combatbonuses = data__overlay["combat_bonuses"]
-                    validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_schema_json___defs_overlay_block(data__overlay__combatbonuses, custom_formats, (name_prefix or "data") + ".overlay.combat_bonuses")
+                    validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_schema_json___defs_overlay_block(data__overlay__combatbonuses, custom_formats, None)
                 if "city_actions" in data__overlay_keys:
                     data__overlay_keys.remove("city_actions")
                     data__overlay__cityactions = data__overlay["city_actions"]
-                    validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_schema_json___defs_overlay_block(data__overlay__cityactions, custom_formats, (name_prefix or "data") + ".overlay.city_actions")
+                    validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_schema_json___defs_overlay_block(data__overlay__cityactions, custom_formats, None)
                 if "civilizations" in data__overlay_keys:
                     data__overlay_keys.remove("civilizations")
                     data__overlay__civilizations = data__overlay["civilizations"]
-                    validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_schema_json___defs_overlay_block(data__overlay__civilizations, custom_formats, (name_prefix or "data") + ".overlay.civilizations")
+                    validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_schema_json___defs_overlay_block(data__overlay__civilizations, custom_formats, None)
                 if "huts" in data__overlay_keys:
                     data__overlay_keys.remove("huts")
                     data__overlay__huts = data__overlay["huts"]
-                    validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_schema_json___defs_overlay_block(data__overlay__huts, custom_formats, (name_prefix or "data") + ".overlay.huts")
+                    validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_schema_json___defs_overlay_block(data__overlay__huts, custom_formats, None)
                 if "villages_markers" in data__overlay_keys:
                     data__overlay_keys.remove("villages_markers")
                     data__overlay__villagesmarkers = data__overlay["villages_markers"]
-                    validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_schema_json___defs_overlay_block(data__overlay__villagesmarkers, custom_formats, (name_prefix or "data") + ".overlay.villages_markers")
+                    validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_schema_json___defs_overlay_block(data__overlay__villagesmarkers, custom_formats, None)
                 if "technologies" in data__overlay_keys:
                     data__overlay_keys.remove("technologies")
                     data__overlay__technologies = data__overlay["technologies"]
-                    validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_schema_json___defs_overlay_block(data__overlay__technologies, custom_formats, (name_prefix or "data") + ".overlay.technologies")
+                    validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_schema_json___defs_overlay_block(data__overlay__technologies, custom_formats, None)
                 if "terrains" in data__overlay_keys:
                     data__overlay_keys.remove("terrains")
                     data__overlay__terrains = data__overlay["terrains"]
-                    validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_schema_json___defs_overlay_block(data__overlay__terrains, custom_formats, (name_prefix or "data") + ".overlay.terrains")
+                    validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_schema_json___defs_overlay_block(data__overlay__terrains, custom_formats, None)
                 if "buildings" in data__overlay_keys:
                     data__overlay_keys.remove("buildings")
                     data__overlay__buildings = data__overlay["buildings"]
-                    validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_schema_json___defs_overlay_block(data__overlay__buildings, custom_formats, (name_prefix or "data") + ".overlay.buildings")
+                    validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_schema_json___defs_overlay_block(data__overlay__buildings, custom_formats, None)
                 if "unit_types" in data__overlay_keys:
                     data__overlay_keys.remove("unit_types")
                     data__overlay__unittypes = data__overlay["unit_types"]
-                    validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_schema_json___defs_overlay_block(data__overlay__unittypes, custom_formats, (name_prefix or "data") + ".overlay.unit_types")
+                    validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_schema_json___defs_overlay_block(data__overlay__unittypes, custom_formats, None)
                 if "eras" in data__overlay_keys:
                     data__overlay_keys.remove("eras")
                     data__overlay__eras = data__overlay["eras"]
-                    validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_schema_json___defs_overlay_block(data__overlay__eras, custom_formats, (name_prefix or "data") + ".overlay.eras")
+                    validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_schema_json___defs_overlay_block(data__overlay__eras, custom_formats, None)
                 if "wonders" in data__overlay_keys:
                     data__overlay_keys.remove("wonders")
                     data__overlay__wonders = data__overlay["wonders"]
-                    validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_schema_json___defs_overlay_block(data__overlay__wonders, custom_formats, (name_prefix or "data") + ".overlay.wonders")
+                    validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_schema_json___defs_overlay_block(data__overlay__wonders, custom_formats, None)
                 if "space_kinds" in data__overlay_keys:
                     data__overlay_keys.remove("space_kinds")
                     data__overlay__spacekinds = data__overlay["space_kinds"]
-                    validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_schema_json___defs_overlay_block(data__overlay__spacekinds, custom_formats, (name_prefix or "data") + ".overlay.space_kinds")
+                    validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_schema_json___defs_overlay_block(data__overlay__spacekinds, custom_formats, None)
                 if "spaces" in data__overlay_keys:
                     data__overlay_keys.remove("spaces")
                     data__overlay__spaces = data__overlay["spaces"]
-                    validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_schema_json___defs_overlay_block(data__overlay__spaces, custom_formats, (name_prefix or "data") + ".overlay.spaces")
+                    validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_schema_json___defs_overlay_block(data__overlay__spaces, custom_formats, None)
                 if "decks" in data__overlay_keys:
                     data__overlay_keys.remove("decks")
                     data__overlay__decks = data__overlay["decks"]
-                    validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_schema_json___defs_overlay_block(data__overlay__decks, custom_formats, (name_prefix or "data") + ".overlay.decks")
+                    validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_schema_json___defs_overlay_block(data__overlay__decks, custom_formats, None)
                 if "great_people" in data__overlay_keys:
                     data__overlay_keys.remove("great_people")
                     data__overlay__greatpeople = data__overlay["great_people"]
-                    validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_schema_json___defs_overlay_block(data__overlay__greatpeople, custom_formats, (name_prefix or "data") + ".overlay.great_people")
+                    validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_schema_json___defs_overlay_block(data__overlay__greatpeople, custom_formats, None)
                 if "tiles" in data__overlay_keys:
                     data__overlay_keys.remove("tiles")
                     data__overlay__tiles = data__overlay["tiles"]
-                    validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_schema_json___defs_overlay_block(data__overlay__tiles, custom_formats, (name_prefix or "data") + ".overlay.tiles")
+                    validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_schema_json___defs_overlay_block(data__overlay__tiles, custom_formats, None)
                 if "settings" in data__overlay_keys:
                     data__overlay_keys.remove("settings")
                     data__overlay__settings = data__overlay["settings"]
@@ -228,15 +237,15 @@ def validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_sc
                                             if "rule" in data__overlay__settings__citations_value_keys:
                                                 data__overlay__settings__citations_value_keys.remove("rule")
                                                 data__overlay__settings__citations_value__rule = data__overlay__settings__citations_value["rule"]
-                                                validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_schema_json___defs_rule(data__overlay__settings__citations_value__rule, custom_formats, (name_prefix or "data") + ".overlay.settings.citations.{data__overlay__settings__citations_key}.rule")
+                                                validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_schema_json___defs_rule(data__overlay__settings__citations_value__rule, custom_formats, None)
                                             if "source" in data__overlay__settings__citations_value_keys:
                                                 data__overlay__settings__citations_value_keys.remove("source")
                                                 data__overlay__settings__citations_value__source = data__overlay__settings__citations_value["source"]
-                                                validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_schema_json___defs_source(data__overlay__settings__citations_value__source, custom_formats, (name_prefix or "data") + ".overlay.settings.citations.{data__overlay__settings__citations_key}.source")
+                                                validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_schema_json___defs_source(data__overlay__settings__citations_value__source, custom_formats, None)
                                             if "note" in data__overlay__settings__citations_value_keys:
                                                 data__overlay__settings__citations_value_keys.remove("note")
                                                 data__overlay__settings__citations_value__note = data__overlay__settings__citations_value["note"]
-                                                validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_schema_json___defs_note(data__overlay__settings__citations_value__note, custom_formats, (name_prefix or "data") + ".overlay.settings.citations.{data__overlay__settings__citations_key}.note")
+                                                validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_schema_json___defs_note(data__overlay__settings__citations_value__note, custom_formats, None)
                                             if data__overlay__settings__citations_value_keys:
                                                 raise _Invalid
                                 if data__overlay__settings__citations_len != 0:
@@ -259,8 +268,7 @@ def validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_sc
                                 data__overlay__settings__remove_len = len(data__overlay__settings__remove)
                                 if data__overlay__settings__remove_len < 1:
                                     raise _Invalid
-                                def fn(var): return frozenset(dict((k, fn(v)) for k, v in var.items()).items()) if hasattr(var, "items") else tuple(fn(v) for v in var) if isinstance(var, (dict, list)) else (bool, var) if isinstance(var, bool) else var
-                                if data__overlay__settings__remove_len > len(set(fn(data__overlay__settings__remove_x) for data__overlay__settings__remove_x in data__overlay__settings__remove)):
+                                if data__overlay__settings__remove_len > _distinct(data__overlay__settings__remove):
                                     raise _Invalid
                                 for data__overlay__settings__remove_x, data__overlay__settings__remove_item in enumerate(data__overlay__settings__remove):
                                     if not (isinstance(data__overlay__settings__remove_item, str) and data__overlay__settings__remove_item == 'players' or isinstance(data__overlay__settings__remove_item, str) and data__overlay__settings__remove_item == 'turn_order' or isinstance(data__overlay__settings__remove_item, str) and data__overlay__settings__remove_item == 'cities' or isinstance(data__overlay__settings__remove_item, str) and data__overlay__settings__remove_item == 'trade' or isinstance(data__overlay__settings__remove_item, str) and data__overlay__settings__remove_item == 'production' or isinstance(data__overlay__settings__remove_item, str) and data__overlay__settings__remove_item == 'research' or isinstance(data__overlay__settings__remove_item, str) and data__overlay__settings__remove_item == 'pyramid' or isinstance(data__overlay__settings__remove_item, str) and data__overlay__settings__remove_item == 'movement' or isinstance(data__overlay__settings__remove_item, str) and data__overlay__settings__remove_item == 'villages' or isinstance(data__overlay__settings__remove_item, str) and data__overlay__settings__remove_item == 'culture_hand' or isinstance(data__overlay__settings__remove_item, str) and data__overlay__settings__remove_item == 'combat' or isinstance(data__overlay__settings__remove_item, str) and data__overlay__settings__remove_item == 'coins' or isinstance(data__overlay__settings__remove_item, str) and data__overlay__settings__remove_item == 'tie_break' or isinstance(data__overlay__settings__remove_item, str) and data__overlay__settings__remove_item == 'not_in_sources' or isinstance(data__overlay__settings__remove_item, str) and data__overlay__settings__remove_item == 'declared_count'):
@@ -308,63 +316,63 @@ def validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_sc
                         if "players" in data__overlay__settings_keys:
                             data__overlay__settings_keys.remove("players")
                             data__overlay__settings__players = data__overlay__settings["players"]
-                            validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_schema_json___defs_setting_patch(data__overlay__settings__players, custom_formats, (name_prefix or "data") + ".overlay.settings.players")
+                            validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_schema_json___defs_setting_patch(data__overlay__settings__players, custom_formats, None)
                         if "turn_order" in data__overlay__settings_keys:
                             data__overlay__settings_keys.remove("turn_order")
                             data__overlay__settings__turnorder = data__overlay__settings["turn_order"]
-                            validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_schema_json___defs_setting_patch(data__overlay__settings__turnorder, custom_formats, (name_prefix or "data") + ".overlay.settings.turn_order")
+                            validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_schema_json___defs_setting_patch(data__overlay__settings__turnorder, custom_formats, None)
                         if "cities" in data__overlay__settings_keys:
                             data__overlay__settings_keys.remove("cities")
                             data__overlay__settings__cities = data__overlay__settings["cities"]
-                            validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_schema_json___defs_setting_patch(data__overlay__settings__cities, custom_formats, (name_prefix or "data") + ".overlay.settings.cities")
+                            validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_schema_json___defs_setting_patch(data__overlay__settings__cities, custom_formats, None)
                         if "trade" in data__overlay__settings_keys:
                             data__overlay__settings_keys.remove("trade")
                             data__overlay__settings__trade = data__overlay__settings["trade"]
-                            validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_schema_json___defs_setting_patch(data__overlay__settings__trade, custom_formats, (name_prefix or "data") + ".overlay.settings.trade")
+                            validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_schema_json___defs_setting_patch(data__overlay__settings__trade, custom_formats, None)
                         if "production" in data__overlay__settings_keys:
                             data__overlay__settings_keys.remove("production")
                             data__overlay__settings__production = data__overlay__settings["production"]
-                            validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_schema_json___defs_setting_patch(data__overlay__settings__production, custom_formats, (name_prefix or "data") + ".overlay.settings.production")
+                            validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_schema_json___defs_setting_patch(data__overlay__settings__production, custom_formats, None)
                         if "research" in data__overlay__settings_keys:
                             data__overlay__settings_keys.remove("research")
                             data__overlay__settings__research = data__overlay__settings["research"]
-                            validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_schema_json___defs_setting_patch(data__overlay__settings__research, custom_formats, (name_prefix or "data") + ".overlay.settings.research")
+                            validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_schema_json___defs_setting_patch(data__overlay__settings__research, custom_formats, None)
                         if "pyramid" in data__overlay__settings_keys:
                             data__overlay__settings_keys.remove("pyramid")
                             data__overlay__settings__pyramid = data__overlay__settings["pyramid"]
-                            validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_schema_json___defs_setting_patch(data__overlay__settings__pyramid, custom_formats, (name_prefix or "data") + ".overlay.settings.pyramid")
+                            validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_schema_json___defs_setting_patch(data__overlay__settings__pyramid, custom_formats, None)
                         if "movement" in data__overlay__settings_keys:
                             data__overlay__settings_keys.remove("movement")
                             data__overlay__settings__movement = data__overlay__settings["movement"]
-                            validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_schema_json___defs_setting_patch(data__overlay__settings__movement, custom_formats, (name_prefix or "data") + ".overlay.settings.movement")
+                            validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_schema_json___defs_setting_patch(data__overlay__settings__movement, custom_formats, None)
                         if "villages" in data__overlay__settings_keys:
                             data__overlay__settings_keys.remove("villages")
                             data__overlay__settings__villages = data__overlay__settings["villages"]
-                            validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_schema_json___defs_setting_patch(data__overlay__settings__villages, custom_formats, (name_prefix or "data") + ".overlay.settings.villages")
+                            validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_schema_json___defs_setting_patch(data__overlay__settings__villages, custom_formats, None)
                         if "culture_hand" in data__overlay__settings_keys:
                             data__overlay__settings_keys.remove("culture_hand")
                             data__overlay__settings__culturehand = data__overlay__settings["culture_hand"]
-                            validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_schema_json___defs_setting_patch(data__overlay__settings__culturehand, custom_formats, (name_prefix or "data") + ".overlay.settings.culture_hand")
+                            validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_schema_json___defs_setting_patch(data__overlay__settings__culturehand, custom_formats, None)
                         if "combat" in data__overlay__settings_keys:
                             data__overlay__settings_keys.remove("combat")
                             data__overlay__settings__combat = data__overlay__settings["combat"]
-                            validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_schema_json___defs_setting_patch(data__overlay__settings__combat, custom_formats, (name_prefix or "data") + ".overlay.settings.combat")
+                            validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_schema_json___defs_setting_patch(data__overlay__settings__combat, custom_formats, None)
                         if "coins" in data__overlay__settings_keys:
                             data__overlay__settings_keys.remove("coins")
                             data__overlay__settings__coins = data__overlay__settings["coins"]
-                            validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_schema_json___defs_setting_patch(data__overlay__settings__coins, custom_formats, (name_prefix or "data") + ".overlay.settings.coins")
+                            validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_schema_json___defs_setting_patch(data__overlay__settings__coins, custom_formats, None)
                         if "tie_break" in data__overlay__settings_keys:
                             data__overlay__settings_keys.remove("tie_break")
                             data__overlay__settings__tiebreak = data__overlay__settings["tie_break"]
-                            validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_schema_json___defs_setting_patch(data__overlay__settings__tiebreak, custom_formats, (name_prefix or "data") + ".overlay.settings.tie_break")
+                            validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_schema_json___defs_setting_patch(data__overlay__settings__tiebreak, custom_formats, None)
                         if "not_in_sources" in data__overlay__settings_keys:
                             data__overlay__settings_keys.remove("not_in_sources")
                             data__overlay__settings__notinsources = data__overlay__settings["not_in_sources"]
-                            validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_schema_json___defs_setting_patch(data__overlay__settings__notinsources, custom_formats, (name_prefix or "data") + ".overlay.settings.not_in_sources")
+                            validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_schema_json___defs_setting_patch(data__overlay__settings__notinsources, custom_formats, None)
                         if "declared_count" in data__overlay__settings_keys:
                             data__overlay__settings_keys.remove("declared_count")
                             data__overlay__settings__declaredcount = data__overlay__settings["declared_count"]
-                            validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_schema_json___defs_setting_patch(data__overlay__settings__declaredcount, custom_formats, (name_prefix or "data") + ".overlay.settings.declared_count")
+                            validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_schema_json___defs_setting_patch(data__overlay__settings__declaredcount, custom_formats, None)
                         if data__overlay__settings_keys:
                             raise _Invalid
                 if data__overlay_keys:
@@ -399,7 +407,7 @@ def validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_sc
                         if "file" in data__suppress_item_keys:
                             data__suppress_item_keys.remove("file")
                             data__suppress_item__file = data__suppress_item["file"]
-                            validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_schema_json___defs_rules_path(data__suppress_item__file, custom_formats, (name_prefix or "data") + ".suppress[{data__suppress_x}].file")
+                            validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_schema_json___defs_rules_path(data__suppress_item__file, custom_formats, None)
                         if "target" in data__suppress_item_keys:
                             data__suppress_item_keys.remove("target")
                             data__suppress_item__target = data__suppress_item["target"]
@@ -443,7 +451,7 @@ def validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_sc
                 if "rule_index" in data__rulebook_keys:
                     data__rulebook_keys.remove("rule_index")
                     data__rulebook__ruleindex = data__rulebook["rule_index"]
-                    validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_schema_json___defs_rules_path(data__rulebook__ruleindex, custom_formats, (name_prefix or "data") + ".rulebook.rule_index")
+                    validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_schema_json___defs_rules_path(data__rulebook__ruleindex, custom_formats, None)
                 if data__rulebook_keys:
                     raise _Invalid
         if "files" in data_keys:
@@ -463,7 +471,7 @@ def validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_sc
                     if data__files__technologies_is_list:
                         data__files__technologies_len = len(data__files__technologies)
                         for data__files__technologies_x, data__files__technologies_item in enumerate(data__files__technologies):
-                            validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_schema_json___defs_rules_path(data__files__technologies_item, custom_formats, (name_prefix or "data") + ".files.technologies[{data__files__technologies_x}]")
+                            validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_schema_json___defs_rules_path(data__files__technologies_item, custom_formats, None)
                 if "buildings" in data__files_keys:
                     data__files_keys.remove("buildings")
                     data__files__buildings = data__files["buildings"]
@@ -473,7 +481,7 @@ def validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_sc
                     if data__files__buildings_is_list:
                         data__files__buildings_len = len(data__files__buildings)
                         for data__files__buildings_x, data__files__buildings_item in enumerate(data__files__buildings):
-                            validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_schema_json___defs_rules_path(data__files__buildings_item, custom_formats, (name_prefix or "data") + ".files.buildings[{data__files__buildings_x}]")
+                            validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_schema_json___defs_rules_path(data__files__buildings_item, custom_formats, None)
                 if "units" in data__files_keys:
                     data__files_keys.remove("units")
                     data__files__units = data__files["units"]
@@ -483,7 +491,7 @@ def validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_sc
                     if data__files__units_is_list:
                         data__files__units_len = len(data__files__units)
                         for data__files__units_x, data__files__units_item in enumerate(data__files__units):
-                            validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_schema_json___defs_rules_path(data__files__units_item, custom_formats, (name_prefix or "data") + ".files.units[{data__files__units_x}]")
+                            validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_schema_json___defs_rules_path(data__files__units_item, custom_formats, None)
                 if "wonders" in data__files_keys:
                     data__files_keys.remove("wonders")
                     data__files__wonders = data__files["wonders"]
@@ -493,7 +501,7 @@ def validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_sc
                     if data__files__wonders_is_list:
                         data__files__wonders_len = len(data__files__wonders)
                         for data__files__wonders_x, data__files__wonders_item in enumerate(data__files__wonders):
-                            validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_schema_json___defs_rules_path(data__files__wonders_item, custom_formats, (name_prefix or "data") + ".files.wonders[{data__files__wonders_x}]")
+                            validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_schema_json___defs_rules_path(data__files__wonders_item, custom_formats, None)
                 if "culture" in data__files_keys:
                     data__files_keys.remove("culture")
                     data__files__culture = data__files["culture"]
@@ -503,7 +511,7 @@ def validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_sc
                     if data__files__culture_is_list:
                         data__files__culture_len = len(data__files__culture)
                         for data__files__culture_x, data__files__culture_item in enumerate(data__files__culture):
-                            validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_schema_json___defs_rules_path(data__files__culture_item, custom_formats, (name_prefix or "data") + ".files.culture[{data__files__culture_x}]")
+                            validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_schema_json___defs_rules_path(data__files__culture_item, custom_formats, None)
                 if "map" in data__files_keys:
                     data__files_keys.remove("map")
                     data__files__map = data__files["map"]
@@ -513,13 +521,13 @@ def validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_sc
                     if data__files__map_is_list:
                         data__files__map_len = len(data__files__map)
                         for data__files__map_x, data__files__map_item in enumerate(data__files__map):
-                            validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_schema_json___defs_rules_path(data__files__map_item, custom_formats, (name_prefix or "data") + ".files.map[{data__files__map_x}]")
+                            validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_schema_json___defs_rules_path(data__files__map_item, custom_formats, None)
                 if data__files_keys:
                     raise _Invalid
         if "note" in data_keys:
             data_keys.remove("note")
             data__note = data["note"]
-            validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_schema_json___defs_note(data__note, custom_formats, (name_prefix or "data") + ".note")
+            validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_schema_json___defs_note(data__note, custom_formats, None)
         if "players" in data_keys:
             data_keys.remove("players")
             data__players = data["players"]
@@ -558,19 +566,19 @@ def validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_sc
                 if "rule" in data__players_keys:
                     data__players_keys.remove("rule")
                     data__players__rule = data__players["rule"]
-                    validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_schema_json___defs_rule(data__players__rule, custom_formats, (name_prefix or "data") + ".players.rule")
+                    validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_schema_json___defs_rule(data__players__rule, custom_formats, None)
                 if "source" in data__players_keys:
                     data__players_keys.remove("source")
                     data__players__source = data__players["source"]
-                    validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_schema_json___defs_source(data__players__source, custom_formats, (name_prefix or "data") + ".players.source")
+                    validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_schema_json___defs_source(data__players__source, custom_formats, None)
                 if "note" in data__players_keys:
                     data__players_keys.remove("note")
                     data__players__note = data__players["note"]
-                    validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_schema_json___defs_note(data__players__note, custom_formats, (name_prefix or "data") + ".players.note")
+                    validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_schema_json___defs_note(data__players__note, custom_formats, None)
                 if "disagreements" in data__players_keys:
                     data__players_keys.remove("disagreements")
                     data__players__disagreements = data__players["disagreements"]
-                    validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_schema_json___defs_disagreements(data__players__disagreements, custom_formats, (name_prefix or "data") + ".players.disagreements")
+                    validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_schema_json___defs_disagreements(data__players__disagreements, custom_formats, None)
                 if data__players_keys:
                     raise _Invalid
         if "turn_order" in data_keys:
@@ -594,19 +602,19 @@ def validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_sc
                 if "rule" in data__turnorder_keys:
                     data__turnorder_keys.remove("rule")
                     data__turnorder__rule = data__turnorder["rule"]
-                    validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_schema_json___defs_rule(data__turnorder__rule, custom_formats, (name_prefix or "data") + ".turn_order.rule")
+                    validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_schema_json___defs_rule(data__turnorder__rule, custom_formats, None)
                 if "source" in data__turnorder_keys:
                     data__turnorder_keys.remove("source")
                     data__turnorder__source = data__turnorder["source"]
-                    validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_schema_json___defs_source(data__turnorder__source, custom_formats, (name_prefix or "data") + ".turn_order.source")
+                    validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_schema_json___defs_source(data__turnorder__source, custom_formats, None)
                 if "note" in data__turnorder_keys:
                     data__turnorder_keys.remove("note")
                     data__turnorder__note = data__turnorder["note"]
-                    validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_schema_json___defs_note(data__turnorder__note, custom_formats, (name_prefix or "data") + ".turn_order.note")
+                    validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_schema_json___defs_note(data__turnorder__note, custom_formats, None)
                 if "disagreements" in data__turnorder_keys:
                     data__turnorder_keys.remove("disagreements")
                     data__turnorder__disagreements = data__turnorder["disagreements"]
-                    validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_schema_json___defs_disagreements(data__turnorder__disagreements, custom_formats, (name_prefix or "data") + ".turn_order.disagreements")
+                    validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_schema_json___defs_disagreements(data__turnorder__disagreements, custom_formats, None)
                 if data__turnorder_keys:
                     raise _Invalid
         if "cities" in data_keys:
@@ -642,7 +650,7 @@ def validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_sc
                         if "technology" in data__cities__raisedlimit_keys:
                             data__cities__raisedlimit_keys.remove("technology")
                             data__cities__raisedlimit__technology = data__cities__raisedlimit["technology"]
-                            validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_schema_json___defs_id(data__cities__raisedlimit__technology, custom_formats, (name_prefix or "data") + ".cities.raised_limit.technology")
+                            validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_schema_json___defs_id(data__cities__raisedlimit__technology, custom_formats, None)
                         if "limit" in data__cities__raisedlimit_keys:
                             data__cities__raisedlimit_keys.remove("limit")
                             data__cities__raisedlimit__limit = data__cities__raisedlimit["limit"]
@@ -716,19 +724,19 @@ def validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_sc
                                 if "rule" in data__cities__placement_item_keys:
                                     data__cities__placement_item_keys.remove("rule")
                                     data__cities__placement_item__rule = data__cities__placement_item["rule"]
-                                    validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_schema_json___defs_rule(data__cities__placement_item__rule, custom_formats, (name_prefix or "data") + ".cities.placement[{data__cities__placement_x}].rule")
+                                    validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_schema_json___defs_rule(data__cities__placement_item__rule, custom_formats, None)
                                 if "source" in data__cities__placement_item_keys:
                                     data__cities__placement_item_keys.remove("source")
                                     data__cities__placement_item__source = data__cities__placement_item["source"]
-                                    validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_schema_json___defs_source(data__cities__placement_item__source, custom_formats, (name_prefix or "data") + ".cities.placement[{data__cities__placement_x}].source")
+                                    validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_schema_json___defs_source(data__cities__placement_item__source, custom_formats, None)
                                 if "note" in data__cities__placement_item_keys:
                                     data__cities__placement_item_keys.remove("note")
                                     data__cities__placement_item__note = data__cities__placement_item["note"]
-                                    validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_schema_json___defs_note(data__cities__placement_item__note, custom_formats, (name_prefix or "data") + ".cities.placement[{data__cities__placement_x}].note")
+                                    validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_schema_json___defs_note(data__cities__placement_item__note, custom_formats, None)
                                 if "disagreements" in data__cities__placement_item_keys:
                                     data__cities__placement_item_keys.remove("disagreements")
                                     data__cities__placement_item__disagreements = data__cities__placement_item["disagreements"]
-                                    validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_schema_json___defs_disagreements(data__cities__placement_item__disagreements, custom_formats, (name_prefix or "data") + ".cities.placement[{data__cities__placement_x}].disagreements")
+                                    validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_schema_json___defs_disagreements(data__cities__placement_item__disagreements, custom_formats, None)
                                 if data__cities__placement_item_keys:
                                     raise _Invalid
                 if "centre_yields" in data__cities_keys:
@@ -739,19 +747,19 @@ def validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_sc
                 if "rule" in data__cities_keys:
                     data__cities_keys.remove("rule")
                     data__cities__rule = data__cities["rule"]
-                    validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_schema_json___defs_rule(data__cities__rule, custom_formats, (name_prefix or "data") + ".cities.rule")
+                    validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_schema_json___defs_rule(data__cities__rule, custom_formats, None)
                 if "source" in data__cities_keys:
                     data__cities_keys.remove("source")
                     data__cities__source = data__cities["source"]
-                    validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_schema_json___defs_source(data__cities__source, custom_formats, (name_prefix or "data") + ".cities.source")
+                    validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_schema_json___defs_source(data__cities__source, custom_formats, None)
                 if "note" in data__cities_keys:
                     data__cities_keys.remove("note")
                     data__cities__note = data__cities["note"]
-                    validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_schema_json___defs_note(data__cities__note, custom_formats, (name_prefix or "data") + ".cities.note")
+                    validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_schema_json___defs_note(data__cities__note, custom_formats, None)
                 if "disagreements" in data__cities_keys:
                     data__cities_keys.remove("disagreements")
                     data__cities__disagreements = data__cities["disagreements"]
-                    validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_schema_json___defs_disagreements(data__cities__disagreements, custom_formats, (name_prefix or "data") + ".cities.disagreements")
+                    validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_schema_json___defs_disagreements(data__cities__disagreements, custom_formats, None)
                 if data__cities_keys:
                     raise _Invalid
         if "trade" in data_keys:
@@ -785,9 +793,8 @@ def validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_sc
                         raise _Invalid
                     data__trade__tradeable_is_list = isinstance(data__trade__tradeable, (list, tuple))
                     if data__trade__tradeable_is_list:
-                        def fn(var): return frozenset(dict((k, fn(v)) for k, v in var.items()).items()) if hasattr(var, "items") else tuple(fn(v) for v in var) if isinstance(var, (dict, list)) else (bool, var) if isinstance(var, bool) else var
                         data__trade__tradeable_len = len(data__trade__tradeable)
-                        if data__trade__tradeable_len > len(set(fn(data__trade__tradeable_x) for data__trade__tradeable_x in data__trade__tradeable)):
+                        if data__trade__tradeable_len > _distinct(data__trade__tradeable):
                             raise _Invalid
                         for data__trade__tradeable_x, data__trade__tradeable_item in enumerate(data__trade__tradeable):
                             if not isinstance(data__trade__tradeable_item, (str)):
@@ -797,19 +804,19 @@ def validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_sc
                 if "rule" in data__trade_keys:
                     data__trade_keys.remove("rule")
                     data__trade__rule = data__trade["rule"]
-                    validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_schema_json___defs_rule(data__trade__rule, custom_formats, (name_prefix or "data") + ".trade.rule")
+                    validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_schema_json___defs_rule(data__trade__rule, custom_formats, None)
                 if "source" in data__trade_keys:
                     data__trade_keys.remove("source")
                     data__trade__source = data__trade["source"]
-                    validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_schema_json___defs_source(data__trade__source, custom_formats, (name_prefix or "data") + ".trade.source")
+                    validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_schema_json___defs_source(data__trade__source, custom_formats, None)
                 if "note" in data__trade_keys:
                     data__trade_keys.remove("note")
                     data__trade__note = data__trade["note"]
-                    validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_schema_json___defs_note(data__trade__note, custom_formats, (name_prefix or "data") + ".trade.note")
+                    validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_schema_json___defs_note(data__trade__note, custom_formats, None)
                 if "disagreements" in data__trade_keys:
                     data__trade_keys.remove("disagreements")
                     data__trade__disagreements = data__trade["disagreements"]
-                    validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_schema_json___defs_disagreements(data__trade__disagreements, custom_formats, (name_prefix or "data") + ".trade.disagreements")
+                    validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_schema_json___defs_disagreements(data__trade__disagreements, custom_formats, None)
                 if data__trade_keys:
                     raise _Invalid
         if "production" in data_keys:
@@ -868,19 +875,19 @@ def validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_sc
                 if "rule" in data__production_keys:
                     data__production_keys.remove("rule")
                     data__production__rule = data__production["rule"]
-                    validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_schema_json___defs_rule(data__production__rule, custom_formats, (name_prefix or "data") + ".production.rule")
+                    validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_schema_json___defs_rule(data__production__rule, custom_formats, None)
                 if "source" in data__production_keys:
                     data__production_keys.remove("source")
                     data__production__source = data__production["source"]
-                    validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_schema_json___defs_source(data__production__source, custom_formats, (name_prefix or "data") + ".production.source")
+                    validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_schema_json___defs_source(data__production__source, custom_formats, None)
                 if "note" in data__production_keys:
                     data__production_keys.remove("note")
                     data__production__note = data__production["note"]
-                    validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_schema_json___defs_note(data__production__note, custom_formats, (name_prefix or "data") + ".production.note")
+                    validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_schema_json___defs_note(data__production__note, custom_formats, None)
                 if "disagreements" in data__production_keys:
                     data__production_keys.remove("disagreements")
                     data__production__disagreements = data__production["disagreements"]
-                    validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_schema_json___defs_disagreements(data__production__disagreements, custom_formats, (name_prefix or "data") + ".production.disagreements")
+                    validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_schema_json___defs_disagreements(data__production__disagreements, custom_formats, None)
                 if data__production_keys:
                     raise _Invalid
         if "research" in data_keys:
@@ -949,19 +956,19 @@ def validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_sc
                 if "rule" in data__research_keys:
                     data__research_keys.remove("rule")
                     data__research__rule = data__research["rule"]
-                    validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_schema_json___defs_rule(data__research__rule, custom_formats, (name_prefix or "data") + ".research.rule")
+                    validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_schema_json___defs_rule(data__research__rule, custom_formats, None)
                 if "source" in data__research_keys:
                     data__research_keys.remove("source")
                     data__research__source = data__research["source"]
-                    validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_schema_json___defs_source(data__research__source, custom_formats, (name_prefix or "data") + ".research.source")
+                    validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_schema_json___defs_source(data__research__source, custom_formats, None)
                 if "note" in data__research_keys:
                     data__research_keys.remove("note")
                     data__research__note = data__research["note"]
-                    validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_schema_json___defs_note(data__research__note, custom_formats, (name_prefix or "data") + ".research.note")
+                    validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_schema_json___defs_note(data__research__note, custom_formats, None)
                 if "disagreements" in data__research_keys:
                     data__research_keys.remove("disagreements")
                     data__research__disagreements = data__research["disagreements"]
-                    validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_schema_json___defs_disagreements(data__research__disagreements, custom_formats, (name_prefix or "data") + ".research.disagreements")
+                    validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_schema_json___defs_disagreements(data__research__disagreements, custom_formats, None)
                 if data__research_keys:
                     raise _Invalid
         if "pyramid" in data_keys:
@@ -1067,19 +1074,19 @@ def validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_sc
                         if "rule" in data__pyramid__eachlevelneedsonemorebelow_keys:
                             data__pyramid__eachlevelneedsonemorebelow_keys.remove("rule")
                             data__pyramid__eachlevelneedsonemorebelow__rule = data__pyramid__eachlevelneedsonemorebelow["rule"]
-                            validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_schema_json___defs_rule(data__pyramid__eachlevelneedsonemorebelow__rule, custom_formats, (name_prefix or "data") + ".pyramid.each_level_needs_one_more_below.rule")
+                            validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_schema_json___defs_rule(data__pyramid__eachlevelneedsonemorebelow__rule, custom_formats, None)
                         if "source" in data__pyramid__eachlevelneedsonemorebelow_keys:
                             data__pyramid__eachlevelneedsonemorebelow_keys.remove("source")
                             data__pyramid__eachlevelneedsonemorebelow__source = data__pyramid__eachlevelneedsonemorebelow["source"]
-                            validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_schema_json___defs_source(data__pyramid__eachlevelneedsonemorebelow__source, custom_formats, (name_prefix or "data") + ".pyramid.each_level_needs_one_more_below.source")
+                            validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_schema_json___defs_source(data__pyramid__eachlevelneedsonemorebelow__source, custom_formats, None)
                         if "note" in data__pyramid__eachlevelneedsonemorebelow_keys:
                             data__pyramid__eachlevelneedsonemorebelow_keys.remove("note")
                             data__pyramid__eachlevelneedsonemorebelow__note = data__pyramid__eachlevelneedsonemorebelow["note"]
-                            validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_schema_json___defs_note(data__pyramid__eachlevelneedsonemorebelow__note, custom_formats, (name_prefix or "data") + ".pyramid.each_level_needs_one_more_below.note")
+                            validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_schema_json___defs_note(data__pyramid__eachlevelneedsonemorebelow__note, custom_formats, None)
                         if "disagreements" in data__pyramid__eachlevelneedsonemorebelow_keys:
                             data__pyramid__eachlevelneedsonemorebelow_keys.remove("disagreements")
                             data__pyramid__eachlevelneedsonemorebelow__disagreements = data__pyramid__eachlevelneedsonemorebelow["disagreements"]
-                            validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_schema_json___defs_disagreements(data__pyramid__eachlevelneedsonemorebelow__disagreements, custom_formats, (name_prefix or "data") + ".pyramid.each_level_needs_one_more_below.disagreements")
+                            validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_schema_json___defs_disagreements(data__pyramid__eachlevelneedsonemorebelow__disagreements, custom_formats, None)
                         if data__pyramid__eachlevelneedsonemorebelow_keys:
                             raise _Invalid
                 if "starting_technology_in_base_row" in data__pyramid_keys:
@@ -1090,19 +1097,19 @@ def validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_sc
                 if "rule" in data__pyramid_keys:
                     data__pyramid_keys.remove("rule")
                     data__pyramid__rule = data__pyramid["rule"]
-                    validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_schema_json___defs_rule(data__pyramid__rule, custom_formats, (name_prefix or "data") + ".pyramid.rule")
+                    validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_schema_json___defs_rule(data__pyramid__rule, custom_formats, None)
                 if "source" in data__pyramid_keys:
                     data__pyramid_keys.remove("source")
                     data__pyramid__source = data__pyramid["source"]
-                    validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_schema_json___defs_source(data__pyramid__source, custom_formats, (name_prefix or "data") + ".pyramid.source")
+                    validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_schema_json___defs_source(data__pyramid__source, custom_formats, None)
                 if "note" in data__pyramid_keys:
                     data__pyramid_keys.remove("note")
                     data__pyramid__note = data__pyramid["note"]
-                    validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_schema_json___defs_note(data__pyramid__note, custom_formats, (name_prefix or "data") + ".pyramid.note")
+                    validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_schema_json___defs_note(data__pyramid__note, custom_formats, None)
                 if "disagreements" in data__pyramid_keys:
                     data__pyramid_keys.remove("disagreements")
                     data__pyramid__disagreements = data__pyramid["disagreements"]
-                    validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_schema_json___defs_disagreements(data__pyramid__disagreements, custom_formats, (name_prefix or "data") + ".pyramid.disagreements")
+                    validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_schema_json___defs_disagreements(data__pyramid__disagreements, custom_formats, None)
                 if data__pyramid_keys:
                     raise _Invalid
         if "movement" in data_keys:
@@ -1148,19 +1155,19 @@ def validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_sc
                 if "rule" in data__movement_keys:
                     data__movement_keys.remove("rule")
                     data__movement__rule = data__movement["rule"]
-                    validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_schema_json___defs_rule(data__movement__rule, custom_formats, (name_prefix or "data") + ".movement.rule")
+                    validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_schema_json___defs_rule(data__movement__rule, custom_formats, None)
                 if "source" in data__movement_keys:
                     data__movement_keys.remove("source")
                     data__movement__source = data__movement["source"]
-                    validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_schema_json___defs_source(data__movement__source, custom_formats, (name_prefix or "data") + ".movement.source")
+                    validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_schema_json___defs_source(data__movement__source, custom_formats, None)
                 if "note" in data__movement_keys:
                     data__movement_keys.remove("note")
                     data__movement__note = data__movement["note"]
-                    validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_schema_json___defs_note(data__movement__note, custom_formats, (name_prefix or "data") + ".movement.note")
+                    validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_schema_json___defs_note(data__movement__note, custom_formats, None)
                 if "disagreements" in data__movement_keys:
                     data__movement_keys.remove("disagreements")
                     data__movement__disagreements = data__movement["disagreements"]
-                    validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_schema_json___defs_disagreements(data__movement__disagreements, custom_formats, (name_prefix or "data") + ".movement.disagreements")
+                    validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_schema_json___defs_disagreements(data__movement__disagreements, custom_formats, None)
                 if data__movement_keys:
                     raise _Invalid
         if "villages" in data_keys:
@@ -1185,12 +1192,11 @@ def validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_sc
                         raise _Invalid
                     data__villages__barbarianunits_is_list = isinstance(data__villages__barbarianunits, (list, tuple))
                     if data__villages__barbarianunits_is_list:
-                        def fn(var): return frozenset(dict((k, fn(v)) for k, v in var.items()).items()) if hasattr(var, "items") else tuple(fn(v) for v in var) if isinstance(var, (dict, list)) else (bool, var) if isinstance(var, bool) else var
                         data__villages__barbarianunits_len = len(data__villages__barbarianunits)
-                        if data__villages__barbarianunits_len > len(set(fn(data__villages__barbarianunits_x) for data__villages__barbarianunits_x in data__villages__barbarianunits)):
+                        if data__villages__barbarianunits_len > _distinct(data__villages__barbarianunits):
                             raise _Invalid
                         for data__villages__barbarianunits_x, data__villages__barbarianunits_item in enumerate(data__villages__barbarianunits):
-                            validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_schema_json___defs_id(data__villages__barbarianunits_item, custom_formats, (name_prefix or "data") + ".villages.barbarian_units[{data__villages__barbarianunits_x}]")
+                            validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_schema_json___defs_id(data__villages__barbarianunits_item, custom_formats, None)
                 if "barbarian_rank" in data__villages_keys:
                     data__villages_keys.remove("barbarian_rank")
                     data__villages__barbarianrank = data__villages["barbarian_rank"]
@@ -1202,19 +1208,19 @@ def validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_sc
                 if "rule" in data__villages_keys:
                     data__villages_keys.remove("rule")
                     data__villages__rule = data__villages["rule"]
-                    validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_schema_json___defs_rule(data__villages__rule, custom_formats, (name_prefix or "data") + ".villages.rule")
+                    validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_schema_json___defs_rule(data__villages__rule, custom_formats, None)
                 if "source" in data__villages_keys:
                     data__villages_keys.remove("source")
                     data__villages__source = data__villages["source"]
-                    validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_schema_json___defs_source(data__villages__source, custom_formats, (name_prefix or "data") + ".villages.source")
+                    validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_schema_json___defs_source(data__villages__source, custom_formats, None)
                 if "note" in data__villages_keys:
                     data__villages_keys.remove("note")
                     data__villages__note = data__villages["note"]
-                    validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_schema_json___defs_note(data__villages__note, custom_formats, (name_prefix or "data") + ".villages.note")
+                    validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_schema_json___defs_note(data__villages__note, custom_formats, None)
                 if "disagreements" in data__villages_keys:
                     data__villages_keys.remove("disagreements")
                     data__villages__disagreements = data__villages["disagreements"]
-                    validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_schema_json___defs_disagreements(data__villages__disagreements, custom_formats, (name_prefix or "data") + ".villages.disagreements")
+                    validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_schema_json___defs_disagreements(data__villages__disagreements, custom_formats, None)
                 if data__villages_keys:
                     raise _Invalid
         if "culture_hand" in data_keys:
@@ -1239,23 +1245,23 @@ def validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_sc
                 if "raised_by" in data__culturehand_keys:
                     data__culturehand_keys.remove("raised_by")
                     data__culturehand__raisedby = data__culturehand["raised_by"]
-                    validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_schema_json___defs_id(data__culturehand__raisedby, custom_formats, (name_prefix or "data") + ".culture_hand.raised_by")
+                    validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_schema_json___defs_id(data__culturehand__raisedby, custom_formats, None)
                 if "rule" in data__culturehand_keys:
                     data__culturehand_keys.remove("rule")
                     data__culturehand__rule = data__culturehand["rule"]
-                    validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_schema_json___defs_rule(data__culturehand__rule, custom_formats, (name_prefix or "data") + ".culture_hand.rule")
+                    validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_schema_json___defs_rule(data__culturehand__rule, custom_formats, None)
                 if "source" in data__culturehand_keys:
                     data__culturehand_keys.remove("source")
                     data__culturehand__source = data__culturehand["source"]
-                    validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_schema_json___defs_source(data__culturehand__source, custom_formats, (name_prefix or "data") + ".culture_hand.source")
+                    validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_schema_json___defs_source(data__culturehand__source, custom_formats, None)
                 if "note" in data__culturehand_keys:
                     data__culturehand_keys.remove("note")
                     data__culturehand__note = data__culturehand["note"]
-                    validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_schema_json___defs_note(data__culturehand__note, custom_formats, (name_prefix or "data") + ".culture_hand.note")
+                    validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_schema_json___defs_note(data__culturehand__note, custom_formats, None)
                 if "disagreements" in data__culturehand_keys:
                     data__culturehand_keys.remove("disagreements")
                     data__culturehand__disagreements = data__culturehand["disagreements"]
-                    validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_schema_json___defs_disagreements(data__culturehand__disagreements, custom_formats, (name_prefix or "data") + ".culture_hand.disagreements")
+                    validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_schema_json___defs_disagreements(data__culturehand__disagreements, custom_formats, None)
                 if data__culturehand_keys:
                     raise _Invalid
         if "combat" in data_keys:
@@ -1315,19 +1321,19 @@ def validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_sc
                         if "rule" in data__combat__battlehand_keys:
                             data__combat__battlehand_keys.remove("rule")
                             data__combat__battlehand__rule = data__combat__battlehand["rule"]
-                            validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_schema_json___defs_rule(data__combat__battlehand__rule, custom_formats, (name_prefix or "data") + ".combat.battle_hand.rule")
+                            validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_schema_json___defs_rule(data__combat__battlehand__rule, custom_formats, None)
                         if "source" in data__combat__battlehand_keys:
                             data__combat__battlehand_keys.remove("source")
                             data__combat__battlehand__source = data__combat__battlehand["source"]
-                            validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_schema_json___defs_source(data__combat__battlehand__source, custom_formats, (name_prefix or "data") + ".combat.battle_hand.source")
+                            validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_schema_json___defs_source(data__combat__battlehand__source, custom_formats, None)
                         if "note" in data__combat__battlehand_keys:
                             data__combat__battlehand_keys.remove("note")
                             data__combat__battlehand__note = data__combat__battlehand["note"]
-                            validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_schema_json___defs_note(data__combat__battlehand__note, custom_formats, (name_prefix or "data") + ".combat.battle_hand.note")
+                            validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_schema_json___defs_note(data__combat__battlehand__note, custom_formats, None)
                         if "disagreements" in data__combat__battlehand_keys:
                             data__combat__battlehand_keys.remove("disagreements")
                             data__combat__battlehand__disagreements = data__combat__battlehand["disagreements"]
-                            validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_schema_json___defs_disagreements(data__combat__battlehand__disagreements, custom_formats, (name_prefix or "data") + ".combat.battle_hand.disagreements")
+                            validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_schema_json___defs_disagreements(data__combat__battlehand__disagreements, custom_formats, None)
                         if data__combat__battlehand_keys:
                             raise _Invalid
                 if "ties" in data__combat_keys:
@@ -1433,19 +1439,19 @@ def validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_sc
                 if "rule" in data__combat_keys:
                     data__combat_keys.remove("rule")
                     data__combat__rule = data__combat["rule"]
-                    validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_schema_json___defs_rule(data__combat__rule, custom_formats, (name_prefix or "data") + ".combat.rule")
+                    validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_schema_json___defs_rule(data__combat__rule, custom_formats, None)
                 if "source" in data__combat_keys:
                     data__combat_keys.remove("source")
                     data__combat__source = data__combat["source"]
-                    validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_schema_json___defs_source(data__combat__source, custom_formats, (name_prefix or "data") + ".combat.source")
+                    validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_schema_json___defs_source(data__combat__source, custom_formats, None)
                 if "note" in data__combat_keys:
                     data__combat_keys.remove("note")
                     data__combat__note = data__combat["note"]
-                    validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_schema_json___defs_note(data__combat__note, custom_formats, (name_prefix or "data") + ".combat.note")
+                    validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_schema_json___defs_note(data__combat__note, custom_formats, None)
                 if "disagreements" in data__combat_keys:
                     data__combat_keys.remove("disagreements")
                     data__combat__disagreements = data__combat["disagreements"]
-                    validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_schema_json___defs_disagreements(data__combat__disagreements, custom_formats, (name_prefix or "data") + ".combat.disagreements")
+                    validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_schema_json___defs_disagreements(data__combat__disagreements, custom_formats, None)
                 if data__combat_keys:
                     raise _Invalid
         if "coins" in data_keys:
@@ -1472,19 +1478,19 @@ def validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_sc
                 if "rule" in data__coins_keys:
                     data__coins_keys.remove("rule")
                     data__coins__rule = data__coins["rule"]
-                    validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_schema_json___defs_rule(data__coins__rule, custom_formats, (name_prefix or "data") + ".coins.rule")
+                    validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_schema_json___defs_rule(data__coins__rule, custom_formats, None)
                 if "source" in data__coins_keys:
                     data__coins_keys.remove("source")
                     data__coins__source = data__coins["source"]
-                    validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_schema_json___defs_source(data__coins__source, custom_formats, (name_prefix or "data") + ".coins.source")
+                    validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_schema_json___defs_source(data__coins__source, custom_formats, None)
                 if "note" in data__coins_keys:
                     data__coins_keys.remove("note")
                     data__coins__note = data__coins["note"]
-                    validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_schema_json___defs_note(data__coins__note, custom_formats, (name_prefix or "data") + ".coins.note")
+                    validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_schema_json___defs_note(data__coins__note, custom_formats, None)
                 if "disagreements" in data__coins_keys:
                     data__coins_keys.remove("disagreements")
                     data__coins__disagreements = data__coins["disagreements"]
-                    validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_schema_json___defs_disagreements(data__coins__disagreements, custom_formats, (name_prefix or "data") + ".coins.disagreements")
+                    validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_schema_json___defs_disagreements(data__coins__disagreements, custom_formats, None)
                 if data__coins_keys:
                     raise _Invalid
         if "tie_break" in data_keys:
@@ -1545,19 +1551,19 @@ def validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_sc
                 if "rule" in data__tiebreak_keys:
                     data__tiebreak_keys.remove("rule")
                     data__tiebreak__rule = data__tiebreak["rule"]
-                    validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_schema_json___defs_rule(data__tiebreak__rule, custom_formats, (name_prefix or "data") + ".tie_break.rule")
+                    validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_schema_json___defs_rule(data__tiebreak__rule, custom_formats, None)
                 if "source" in data__tiebreak_keys:
                     data__tiebreak_keys.remove("source")
                     data__tiebreak__source = data__tiebreak["source"]
-                    validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_schema_json___defs_source(data__tiebreak__source, custom_formats, (name_prefix or "data") + ".tie_break.source")
+                    validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_schema_json___defs_source(data__tiebreak__source, custom_formats, None)
                 if "note" in data__tiebreak_keys:
                     data__tiebreak_keys.remove("note")
                     data__tiebreak__note = data__tiebreak["note"]
-                    validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_schema_json___defs_note(data__tiebreak__note, custom_formats, (name_prefix or "data") + ".tie_break.note")
+                    validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_schema_json___defs_note(data__tiebreak__note, custom_formats, None)
                 if "disagreements" in data__tiebreak_keys:
                     data__tiebreak_keys.remove("disagreements")
                     data__tiebreak__disagreements = data__tiebreak["disagreements"]
-                    validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_schema_json___defs_disagreements(data__tiebreak__disagreements, custom_formats, (name_prefix or "data") + ".tie_break.disagreements")
+                    validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_schema_json___defs_disagreements(data__tiebreak__disagreements, custom_formats, None)
                 if data__tiebreak_keys:
                     raise _Invalid
         if "not_in_sources" in data_keys:
@@ -1616,7 +1622,7 @@ def validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_sc
                         if "id" in data__phases_item_keys:
                             data__phases_item_keys.remove("id")
                             data__phases_item__id = data__phases_item["id"]
-                            validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_schema_json___defs_id(data__phases_item__id, custom_formats, (name_prefix or "data") + ".phases[{data__phases_x}].id")
+                            validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_schema_json___defs_id(data__phases_item__id, custom_formats, None)
                         if "name" in data__phases_item_keys:
                             data__phases_item_keys.remove("name")
                             data__phases_item__name = data__phases_item["name"]
@@ -1651,9 +1657,8 @@ def validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_sc
                                 raise _Invalid
                             data__phases_item__allows_is_list = isinstance(data__phases_item__allows, (list, tuple))
                             if data__phases_item__allows_is_list:
-                                def fn(var): return frozenset(dict((k, fn(v)) for k, v in var.items()).items()) if hasattr(var, "items") else tuple(fn(v) for v in var) if isinstance(var, (dict, list)) else (bool, var) if isinstance(var, bool) else var
                                 data__phases_item__allows_len = len(data__phases_item__allows)
-                                if data__phases_item__allows_len > len(set(fn(data__phases_item__allows_x) for data__phases_item__allows_x in data__phases_item__allows)):
+                                if data__phases_item__allows_len > _distinct(data__phases_item__allows):
                                     raise _Invalid
                                 for data__phases_item__allows_x, data__phases_item__allows_item in enumerate(data__phases_item__allows):
                                     if not isinstance(data__phases_item__allows_item, (str)):
@@ -1663,19 +1668,19 @@ def validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_sc
                         if "rule" in data__phases_item_keys:
                             data__phases_item_keys.remove("rule")
                             data__phases_item__rule = data__phases_item["rule"]
-                            validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_schema_json___defs_rule(data__phases_item__rule, custom_formats, (name_prefix or "data") + ".phases[{data__phases_x}].rule")
+                            validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_schema_json___defs_rule(data__phases_item__rule, custom_formats, None)
                         if "source" in data__phases_item_keys:
                             data__phases_item_keys.remove("source")
                             data__phases_item__source = data__phases_item["source"]
-                            validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_schema_json___defs_source(data__phases_item__source, custom_formats, (name_prefix or "data") + ".phases[{data__phases_x}].source")
+                            validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_schema_json___defs_source(data__phases_item__source, custom_formats, None)
                         if "note" in data__phases_item_keys:
                             data__phases_item_keys.remove("note")
                             data__phases_item__note = data__phases_item["note"]
-                            validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_schema_json___defs_note(data__phases_item__note, custom_formats, (name_prefix or "data") + ".phases[{data__phases_x}].note")
+                            validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_schema_json___defs_note(data__phases_item__note, custom_formats, None)
                         if "disagreements" in data__phases_item_keys:
                             data__phases_item_keys.remove("disagreements")
                             data__phases_item__disagreements = data__phases_item["disagreements"]
-                            validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_schema_json___defs_disagreements(data__phases_item__disagreements, custom_formats, (name_prefix or "data") + ".phases[{data__phases_x}].disagreements")
+                            validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_schema_json___defs_disagreements(data__phases_item__disagreements, custom_formats, None)
                         if data__phases_item_keys:
                             raise _Invalid
         if "governments" in data_keys:
@@ -1719,7 +1724,7 @@ def validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_sc
                         if "id" in data__governments_item_keys:
                             data__governments_item_keys.remove("id")
                             data__governments_item__id = data__governments_item["id"]
-                            validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_schema_json___defs_id(data__governments_item__id, custom_formats, (name_prefix or "data") + ".governments[{data__governments_x}].id")
+                            validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_schema_json___defs_id(data__governments_item__id, custom_formats, None)
                         if "name" in data__governments_item_keys:
                             data__governments_item_keys.remove("name")
                             data__governments_item__name = data__governments_item["name"]
@@ -1773,19 +1778,19 @@ def validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_sc
                         if "rule" in data__governments_item_keys:
                             data__governments_item_keys.remove("rule")
                             data__governments_item__rule = data__governments_item["rule"]
-                            validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_schema_json___defs_rule(data__governments_item__rule, custom_formats, (name_prefix or "data") + ".governments[{data__governments_x}].rule")
+                            validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_schema_json___defs_rule(data__governments_item__rule, custom_formats, None)
                         if "source" in data__governments_item_keys:
                             data__governments_item_keys.remove("source")
                             data__governments_item__source = data__governments_item["source"]
-                            validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_schema_json___defs_source(data__governments_item__source, custom_formats, (name_prefix or "data") + ".governments[{data__governments_x}].source")
+                            validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_schema_json___defs_source(data__governments_item__source, custom_formats, None)
                         if "note" in data__governments_item_keys:
                             data__governments_item_keys.remove("note")
                             data__governments_item__note = data__governments_item["note"]
-                            validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_schema_json___defs_note(data__governments_item__note, custom_formats, (name_prefix or "data") + ".governments[{data__governments_x}].note")
+                            validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_schema_json___defs_note(data__governments_item__note, custom_formats, None)
                         if "disagreements" in data__governments_item_keys:
                             data__governments_item_keys.remove("disagreements")
                             data__governments_item__disagreements = data__governments_item["disagreements"]
-                            validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_schema_json___defs_disagreements(data__governments_item__disagreements, custom_formats, (name_prefix or "data") + ".governments[{data__governments_x}].disagreements")
+                            validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_schema_json___defs_disagreements(data__governments_item__disagreements, custom_formats, None)
                         if data__governments_item_keys:
                             raise _Invalid
         if "victories" in data_keys:
@@ -1829,7 +1834,7 @@ def validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_sc
                         if "id" in data__victories_item_keys:
                             data__victories_item_keys.remove("id")
                             data__victories_item__id = data__victories_item["id"]
-                            validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_schema_json___defs_id(data__victories_item__id, custom_formats, (name_prefix or "data") + ".victories[{data__victories_x}].id")
+                            validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_schema_json___defs_id(data__victories_item__id, custom_formats, None)
                         if "name" in data__victories_item_keys:
                             data__victories_item_keys.remove("name")
                             data__victories_item__name = data__victories_item["name"]
@@ -1859,7 +1864,7 @@ def validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_sc
                         if "technology" in data__victories_item_keys:
                             data__victories_item_keys.remove("technology")
                             data__victories_item__technology = data__victories_item["technology"]
-                            validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_schema_json___defs_id(data__victories_item__technology, custom_formats, (name_prefix or "data") + ".victories[{data__victories_x}].technology")
+                            validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_schema_json___defs_id(data__victories_item__technology, custom_formats, None)
                         if "coins" in data__victories_item_keys:
                             data__victories_item_keys.remove("coins")
                             data__victories_item__coins = data__victories_item["coins"]
@@ -1878,19 +1883,19 @@ def validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_sc
                         if "rule" in data__victories_item_keys:
                             data__victories_item_keys.remove("rule")
                             data__victories_item__rule = data__victories_item["rule"]
-                            validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_schema_json___defs_rule(data__victories_item__rule, custom_formats, (name_prefix or "data") + ".victories[{data__victories_x}].rule")
+                            validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_schema_json___defs_rule(data__victories_item__rule, custom_formats, None)
                         if "source" in data__victories_item_keys:
                             data__victories_item_keys.remove("source")
                             data__victories_item__source = data__victories_item["source"]
-                            validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_schema_json___defs_source(data__victories_item__source, custom_formats, (name_prefix or "data") + ".victories[{data__victories_x}].source")
+                            validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_schema_json___defs_source(data__victories_item__source, custom_formats, None)
                         if "note" in data__victories_item_keys:
                             data__victories_item_keys.remove("note")
                             data__victories_item__note = data__victories_item["note"]
-                            validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_schema_json___defs_note(data__victories_item__note, custom_formats, (name_prefix or "data") + ".victories[{data__victories_x}].note")
+                            validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_schema_json___defs_note(data__victories_item__note, custom_formats, None)
                         if "disagreements" in data__victories_item_keys:
                             data__victories_item_keys.remove("disagreements")
                             data__victories_item__disagreements = data__victories_item["disagreements"]
-                            validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_schema_json___defs_disagreements(data__victories_item__disagreements, custom_formats, (name_prefix or "data") + ".victories[{data__victories_x}].disagreements")
+                            validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_schema_json___defs_disagreements(data__victories_item__disagreements, custom_formats, None)
                         if data__victories_item_keys:
                             raise _Invalid
         if "resources" in data_keys:
@@ -1934,7 +1939,7 @@ def validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_sc
                         if "id" in data__resources_item_keys:
                             data__resources_item_keys.remove("id")
                             data__resources_item__id = data__resources_item["id"]
-                            validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_schema_json___defs_id(data__resources_item__id, custom_formats, (name_prefix or "data") + ".resources[{data__resources_x}].id")
+                            validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_schema_json___defs_id(data__resources_item__id, custom_formats, None)
                         if "name" in data__resources_item_keys:
                             data__resources_item_keys.remove("name")
                             data__resources_item__name = data__resources_item["name"]
@@ -1957,19 +1962,19 @@ def validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_sc
                         if "rule" in data__resources_item_keys:
                             data__resources_item_keys.remove("rule")
                             data__resources_item__rule = data__resources_item["rule"]
-                            validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_schema_json___defs_rule(data__resources_item__rule, custom_formats, (name_prefix or "data") + ".resources[{data__resources_x}].rule")
+                            validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_schema_json___defs_rule(data__resources_item__rule, custom_formats, None)
                         if "source" in data__resources_item_keys:
                             data__resources_item_keys.remove("source")
                             data__resources_item__source = data__resources_item["source"]
-                            validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_schema_json___defs_source(data__resources_item__source, custom_formats, (name_prefix or "data") + ".resources[{data__resources_x}].source")
+                            validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_schema_json___defs_source(data__resources_item__source, custom_formats, None)
                         if "note" in data__resources_item_keys:
                             data__resources_item_keys.remove("note")
                             data__resources_item__note = data__resources_item["note"]
-                            validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_schema_json___defs_note(data__resources_item__note, custom_formats, (name_prefix or "data") + ".resources[{data__resources_x}].note")
+                            validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_schema_json___defs_note(data__resources_item__note, custom_formats, None)
                         if "disagreements" in data__resources_item_keys:
                             data__resources_item_keys.remove("disagreements")
                             data__resources_item__disagreements = data__resources_item["disagreements"]
-                            validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_schema_json___defs_disagreements(data__resources_item__disagreements, custom_formats, (name_prefix or "data") + ".resources[{data__resources_x}].disagreements")
+                            validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_schema_json___defs_disagreements(data__resources_item__disagreements, custom_formats, None)
                         if data__resources_item_keys:
                             raise _Invalid
         if "combat_bonuses" in data_keys:
@@ -2013,7 +2018,7 @@ def validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_sc
                         if "id" in data__combatbonuses_item_keys:
                             data__combatbonuses_item_keys.remove("id")
                             data__combatbonuses_item__id = data__combatbonuses_item["id"]
-                            validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_schema_json___defs_id(data__combatbonuses_item__id, custom_formats, (name_prefix or "data") + ".combat_bonuses[{data__combatbonuses_x}].id")
+                            validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_schema_json___defs_id(data__combatbonuses_item__id, custom_formats, None)
                         if "name" in data__combatbonuses_item_keys:
                             data__combatbonuses_item_keys.remove("name")
                             data__combatbonuses_item__name = data__combatbonuses_item["name"]
@@ -2051,7 +2056,7 @@ def validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_sc
                         if "building" in data__combatbonuses_item_keys:
                             data__combatbonuses_item_keys.remove("building")
                             data__combatbonuses_item__building = data__combatbonuses_item["building"]
-                            validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_schema_json___defs_id(data__combatbonuses_item__building, custom_formats, (name_prefix or "data") + ".combat_bonuses[{data__combatbonuses_x}].building")
+                            validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_schema_json___defs_id(data__combatbonuses_item__building, custom_formats, None)
                         if "situation" in data__combatbonuses_item_keys:
                             data__combatbonuses_item_keys.remove("situation")
                             data__combatbonuses_item__situation = data__combatbonuses_item["situation"]
@@ -2062,19 +2067,19 @@ def validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_sc
                         if "rule" in data__combatbonuses_item_keys:
                             data__combatbonuses_item_keys.remove("rule")
                             data__combatbonuses_item__rule = data__combatbonuses_item["rule"]
-                            validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_schema_json___defs_rule(data__combatbonuses_item__rule, custom_formats, (name_prefix or "data") + ".combat_bonuses[{data__combatbonuses_x}].rule")
+                            validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_schema_json___defs_rule(data__combatbonuses_item__rule, custom_formats, None)
                         if "source" in data__combatbonuses_item_keys:
                             data__combatbonuses_item_keys.remove("source")
                             data__combatbonuses_item__source = data__combatbonuses_item["source"]
-                            validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_schema_json___defs_source(data__combatbonuses_item__source, custom_formats, (name_prefix or "data") + ".combat_bonuses[{data__combatbonuses_x}].source")
+                            validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_schema_json___defs_source(data__combatbonuses_item__source, custom_formats, None)
                         if "note" in data__combatbonuses_item_keys:
                             data__combatbonuses_item_keys.remove("note")
                             data__combatbonuses_item__note = data__combatbonuses_item["note"]
-                            validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_schema_json___defs_note(data__combatbonuses_item__note, custom_formats, (name_prefix or "data") + ".combat_bonuses[{data__combatbonuses_x}].note")
+                            validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_schema_json___defs_note(data__combatbonuses_item__note, custom_formats, None)
                         if "disagreements" in data__combatbonuses_item_keys:
                             data__combatbonuses_item_keys.remove("disagreements")
                             data__combatbonuses_item__disagreements = data__combatbonuses_item["disagreements"]
-                            validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_schema_json___defs_disagreements(data__combatbonuses_item__disagreements, custom_formats, (name_prefix or "data") + ".combat_bonuses[{data__combatbonuses_x}].disagreements")
+                            validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_schema_json___defs_disagreements(data__combatbonuses_item__disagreements, custom_formats, None)
                         if data__combatbonuses_item_keys:
                             raise _Invalid
         if "city_actions" in data_keys:
@@ -2118,7 +2123,7 @@ def validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_sc
                         if "id" in data__cityactions_item_keys:
                             data__cityactions_item_keys.remove("id")
                             data__cityactions_item__id = data__cityactions_item["id"]
-                            validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_schema_json___defs_id(data__cityactions_item__id, custom_formats, (name_prefix or "data") + ".city_actions[{data__cityactions_x}].id")
+                            validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_schema_json___defs_id(data__cityactions_item__id, custom_formats, None)
                         if "name" in data__cityactions_item_keys:
                             data__cityactions_item_keys.remove("name")
                             data__cityactions_item__name = data__cityactions_item["name"]
@@ -2165,19 +2170,19 @@ def validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_sc
                         if "rule" in data__cityactions_item_keys:
                             data__cityactions_item_keys.remove("rule")
                             data__cityactions_item__rule = data__cityactions_item["rule"]
-                            validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_schema_json___defs_rule(data__cityactions_item__rule, custom_formats, (name_prefix or "data") + ".city_actions[{data__cityactions_x}].rule")
+                            validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_schema_json___defs_rule(data__cityactions_item__rule, custom_formats, None)
                         if "source" in data__cityactions_item_keys:
                             data__cityactions_item_keys.remove("source")
                             data__cityactions_item__source = data__cityactions_item["source"]
-                            validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_schema_json___defs_source(data__cityactions_item__source, custom_formats, (name_prefix or "data") + ".city_actions[{data__cityactions_x}].source")
+                            validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_schema_json___defs_source(data__cityactions_item__source, custom_formats, None)
                         if "note" in data__cityactions_item_keys:
                             data__cityactions_item_keys.remove("note")
                             data__cityactions_item__note = data__cityactions_item["note"]
-                            validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_schema_json___defs_note(data__cityactions_item__note, custom_formats, (name_prefix or "data") + ".city_actions[{data__cityactions_x}].note")
+                            validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_schema_json___defs_note(data__cityactions_item__note, custom_formats, None)
                         if "disagreements" in data__cityactions_item_keys:
                             data__cityactions_item_keys.remove("disagreements")
                             data__cityactions_item__disagreements = data__cityactions_item["disagreements"]
-                            validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_schema_json___defs_disagreements(data__cityactions_item__disagreements, custom_formats, (name_prefix or "data") + ".city_actions[{data__cityactions_x}].disagreements")
+                            validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_schema_json___defs_disagreements(data__cityactions_item__disagreements, custom_formats, None)
                         if data__cityactions_item_keys:
                             raise _Invalid
         if "civilizations" in data_keys:
@@ -2221,7 +2226,7 @@ def validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_sc
                         if "id" in data__civilizations_item_keys:
                             data__civilizations_item_keys.remove("id")
                             data__civilizations_item__id = data__civilizations_item["id"]
-                            validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_schema_json___defs_id(data__civilizations_item__id, custom_formats, (name_prefix or "data") + ".civilizations[{data__civilizations_x}].id")
+                            validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_schema_json___defs_id(data__civilizations_item__id, custom_formats, None)
                         if "name" in data__civilizations_item_keys:
                             data__civilizations_item_keys.remove("name")
                             data__civilizations_item__name = data__civilizations_item["name"]
@@ -2247,12 +2252,12 @@ def validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_sc
                             data__civilizations_item__startingtechnology_one_of_count10 = 0
                             if data__civilizations_item__startingtechnology_one_of_count10 < 2:
                                 try:
-                                    validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_schema_json___defs_id(data__civilizations_item__startingtechnology, custom_formats, (name_prefix or "data") + ".civilizations[{data__civilizations_x}].starting_technology")
+                                    validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_schema_json___defs_id(data__civilizations_item__startingtechnology, custom_formats, None)
                                     data__civilizations_item__startingtechnology_one_of_count10 += 1
                                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
                             if data__civilizations_item__startingtechnology_one_of_count10 < 2:
                                 try:
-                                    validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_schema_json___defs_unknown(data__civilizations_item__startingtechnology, custom_formats, (name_prefix or "data") + ".civilizations[{data__civilizations_x}].starting_technology")
+                                    validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_schema_json___defs_unknown(data__civilizations_item__startingtechnology, custom_formats, None)
                                     data__civilizations_item__startingtechnology_one_of_count10 += 1
                                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
                             if data__civilizations_item__startingtechnology_one_of_count10 != 1:
@@ -2263,12 +2268,12 @@ def validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_sc
                             data__civilizations_item__startinggovernment_one_of_count11 = 0
                             if data__civilizations_item__startinggovernment_one_of_count11 < 2:
                                 try:
-                                    validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_schema_json___defs_id(data__civilizations_item__startinggovernment, custom_formats, (name_prefix or "data") + ".civilizations[{data__civilizations_x}].starting_government")
+                                    validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_schema_json___defs_id(data__civilizations_item__startinggovernment, custom_formats, None)
                                     data__civilizations_item__startinggovernment_one_of_count11 += 1
                                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
                             if data__civilizations_item__startinggovernment_one_of_count11 < 2:
                                 try:
-                                    validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_schema_json___defs_unknown(data__civilizations_item__startinggovernment, custom_formats, (name_prefix or "data") + ".civilizations[{data__civilizations_x}].starting_government")
+                                    validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_schema_json___defs_unknown(data__civilizations_item__startinggovernment, custom_formats, None)
                                     data__civilizations_item__startinggovernment_one_of_count11 += 1
                                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
                             if data__civilizations_item__startinggovernment_one_of_count11 != 1:
@@ -2276,19 +2281,19 @@ def validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_sc
                         if "rule" in data__civilizations_item_keys:
                             data__civilizations_item_keys.remove("rule")
                             data__civilizations_item__rule = data__civilizations_item["rule"]
-                            validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_schema_json___defs_rule(data__civilizations_item__rule, custom_formats, (name_prefix or "data") + ".civilizations[{data__civilizations_x}].rule")
+                            validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_schema_json___defs_rule(data__civilizations_item__rule, custom_formats, None)
                         if "source" in data__civilizations_item_keys:
                             data__civilizations_item_keys.remove("source")
                             data__civilizations_item__source = data__civilizations_item["source"]
-                            validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_schema_json___defs_source(data__civilizations_item__source, custom_formats, (name_prefix or "data") + ".civilizations[{data__civilizations_x}].source")
+                            validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_schema_json___defs_source(data__civilizations_item__source, custom_formats, None)
                         if "note" in data__civilizations_item_keys:
                             data__civilizations_item_keys.remove("note")
                             data__civilizations_item__note = data__civilizations_item["note"]
-                            validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_schema_json___defs_note(data__civilizations_item__note, custom_formats, (name_prefix or "data") + ".civilizations[{data__civilizations_x}].note")
+                            validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_schema_json___defs_note(data__civilizations_item__note, custom_formats, None)
                         if "disagreements" in data__civilizations_item_keys:
                             data__civilizations_item_keys.remove("disagreements")
                             data__civilizations_item__disagreements = data__civilizations_item["disagreements"]
-                            validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_schema_json___defs_disagreements(data__civilizations_item__disagreements, custom_formats, (name_prefix or "data") + ".civilizations[{data__civilizations_x}].disagreements")
+                            validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_schema_json___defs_disagreements(data__civilizations_item__disagreements, custom_formats, None)
                         if data__civilizations_item_keys:
                             raise _Invalid
         if "huts" in data_keys:
@@ -2332,7 +2337,7 @@ def validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_sc
                         if "id" in data__huts_item_keys:
                             data__huts_item_keys.remove("id")
                             data__huts_item__id = data__huts_item["id"]
-                            validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_schema_json___defs_id(data__huts_item__id, custom_formats, (name_prefix or "data") + ".huts[{data__huts_x}].id")
+                            validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_schema_json___defs_id(data__huts_item__id, custom_formats, None)
                         if "name" in data__huts_item_keys:
                             data__huts_item_keys.remove("name")
                             data__huts_item__name = data__huts_item["name"]
@@ -2363,19 +2368,19 @@ def validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_sc
                         if "rule" in data__huts_item_keys:
                             data__huts_item_keys.remove("rule")
                             data__huts_item__rule = data__huts_item["rule"]
-                            validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_schema_json___defs_rule(data__huts_item__rule, custom_formats, (name_prefix or "data") + ".huts[{data__huts_x}].rule")
+                            validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_schema_json___defs_rule(data__huts_item__rule, custom_formats, None)
                         if "source" in data__huts_item_keys:
                             data__huts_item_keys.remove("source")
                             data__huts_item__source = data__huts_item["source"]
-                            validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_schema_json___defs_source(data__huts_item__source, custom_formats, (name_prefix or "data") + ".huts[{data__huts_x}].source")
+                            validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_schema_json___defs_source(data__huts_item__source, custom_formats, None)
                         if "note" in data__huts_item_keys:
                             data__huts_item_keys.remove("note")
                             data__huts_item__note = data__huts_item["note"]
-                            validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_schema_json___defs_note(data__huts_item__note, custom_formats, (name_prefix or "data") + ".huts[{data__huts_x}].note")
+                            validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_schema_json___defs_note(data__huts_item__note, custom_formats, None)
                         if "disagreements" in data__huts_item_keys:
                             data__huts_item_keys.remove("disagreements")
                             data__huts_item__disagreements = data__huts_item["disagreements"]
-                            validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_schema_json___defs_disagreements(data__huts_item__disagreements, custom_formats, (name_prefix or "data") + ".huts[{data__huts_x}].disagreements")
+                            validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_schema_json___defs_disagreements(data__huts_item__disagreements, custom_formats, None)
                         if data__huts_item_keys:
                             raise _Invalid
         if "villages_markers" in data_keys:
@@ -2419,7 +2424,7 @@ def validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_sc
                         if "id" in data__villagesmarkers_item_keys:
                             data__villagesmarkers_item_keys.remove("id")
                             data__villagesmarkers_item__id = data__villagesmarkers_item["id"]
-                            validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_schema_json___defs_id(data__villagesmarkers_item__id, custom_formats, (name_prefix or "data") + ".villages_markers[{data__villagesmarkers_x}].id")
+                            validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_schema_json___defs_id(data__villagesmarkers_item__id, custom_formats, None)
                         if "name" in data__villagesmarkers_item_keys:
                             data__villagesmarkers_item_keys.remove("name")
                             data__villagesmarkers_item__name = data__villagesmarkers_item["name"]
@@ -2450,19 +2455,19 @@ def validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_sc
                         if "rule" in data__villagesmarkers_item_keys:
                             data__villagesmarkers_item_keys.remove("rule")
                             data__villagesmarkers_item__rule = data__villagesmarkers_item["rule"]
-                            validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_schema_json___defs_rule(data__villagesmarkers_item__rule, custom_formats, (name_prefix or "data") + ".villages_markers[{data__villagesmarkers_x}].rule")
+                            validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_schema_json___defs_rule(data__villagesmarkers_item__rule, custom_formats, None)
                         if "source" in data__villagesmarkers_item_keys:
                             data__villagesmarkers_item_keys.remove("source")
                             data__villagesmarkers_item__source = data__villagesmarkers_item["source"]
-                            validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_schema_json___defs_source(data__villagesmarkers_item__source, custom_formats, (name_prefix or "data") + ".villages_markers[{data__villagesmarkers_x}].source")
+                            validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_schema_json___defs_source(data__villagesmarkers_item__source, custom_formats, None)
                         if "note" in data__villagesmarkers_item_keys:
                             data__villagesmarkers_item_keys.remove("note")
                             data__villagesmarkers_item__note = data__villagesmarkers_item["note"]
-                            validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_schema_json___defs_note(data__villagesmarkers_item__note, custom_formats, (name_prefix or "data") + ".villages_markers[{data__villagesmarkers_x}].note")
+                            validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_schema_json___defs_note(data__villagesmarkers_item__note, custom_formats, None)
                         if "disagreements" in data__villagesmarkers_item_keys:
                             data__villagesmarkers_item_keys.remove("disagreements")
                             data__villagesmarkers_item__disagreements = data__villagesmarkers_item["disagreements"]
-                            validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_schema_json___defs_disagreements(data__villagesmarkers_item__disagreements, custom_formats, (name_prefix or "data") + ".villages_markers[{data__villagesmarkers_x}].disagreements")
+                            validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_schema_json___defs_disagreements(data__villagesmarkers_item__disagreements, custom_formats, None)
                         if data__villagesmarkers_item_keys:
                             raise _Invalid
         if data_keys:
@@ -2593,13 +2598,13 @@ def validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_sc
     data_any_of_count14 = 0
     if not data_any_of_count14:
         try:
-            validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_schema_json___defs_list_operations(data, custom_formats, (name_prefix or "data") + "")
+            validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_schema_json___defs_list_operations(data, custom_formats, None)
             data_any_of_count14 += 1
         except (JsonSchemaValueException, JsonSchemaValuesException): pass
     if not data_any_of_count14:
         try:
             try:
-                validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_schema_json___defs_list_operations_shape(data, custom_formats, (name_prefix or "data") + "")
+                validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_schema_json___defs_list_operations_shape(data, custom_formats, None)
             except (JsonSchemaValueException, JsonSchemaValuesException): pass
             else:
                 raise _Invalid
@@ -2798,7 +2803,7 @@ def validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_sc
     data_one_of_count16 = 0
     if data_one_of_count16 < 2:
         try:
-            validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_schema_json___defs_section(data, custom_formats, (name_prefix or "data") + "")
+            validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_schema_json___defs_section(data, custom_formats, None)
             data_one_of_count16 += 1
         except (JsonSchemaValueException, JsonSchemaValuesException): pass
     if data_one_of_count16 < 2:
@@ -2810,11 +2815,10 @@ def validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_sc
                 data_len = len(data)
                 if data_len < 1:
                     raise _Invalid
-                def fn(var): return frozenset(dict((k, fn(v)) for k, v in var.items()).items()) if hasattr(var, "items") else tuple(fn(v) for v in var) if isinstance(var, (dict, list)) else (bool, var) if isinstance(var, bool) else var
-                if data_len > len(set(fn(data_x) for data_x in data)):
+                if data_len > _distinct(data):
                     raise _Invalid
                 for data_x, data_item in enumerate(data):
-                    validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_schema_json___defs_section(data_item, custom_formats, (name_prefix or "data") + "[{data_x}]")
+                    validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_schema_json___defs_section(data_item, custom_formats, None)
             data_one_of_count16 += 1
         except (JsonSchemaValueException, JsonSchemaValuesException): pass
     if data_one_of_count16 != 1:
@@ -2854,7 +2858,7 @@ def validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_sc
                 for data__add_x, data__add_item in enumerate(data__add):
                     if not isinstance(data__add_item, (dict)):
                         raise _Invalid
-                    validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_schema_json___defs_overlay_entity(data__add_item, custom_formats, (name_prefix or "data") + ".add[{data__add_x}]")
+                    validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_schema_json___defs_overlay_entity(data__add_item, custom_formats, None)
         if "replace" in data_keys:
             data_keys.remove("replace")
             data__replace = data["replace"]
@@ -2868,7 +2872,7 @@ def validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_sc
                 for data__replace_x, data__replace_item in enumerate(data__replace):
                     if not isinstance(data__replace_item, (dict)):
                         raise _Invalid
-                    validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_schema_json___defs_overlay_entity(data__replace_item, custom_formats, (name_prefix or "data") + ".replace[{data__replace_x}]")
+                    validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_schema_json___defs_overlay_entity(data__replace_item, custom_formats, None)
         if "patch" in data_keys:
             data_keys.remove("patch")
             data__patch = data["patch"]
@@ -2882,7 +2886,7 @@ def validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_sc
                 for data__patch_x, data__patch_item in enumerate(data__patch):
                     if not isinstance(data__patch_item, (dict)):
                         raise _Invalid
-                    validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_schema_json___defs_overlay_patch(data__patch_item, custom_formats, (name_prefix or "data") + ".patch[{data__patch_x}]")
+                    validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_schema_json___defs_overlay_patch(data__patch_item, custom_formats, None)
         if "remove" in data_keys:
             data_keys.remove("remove")
             data__remove = data["remove"]
@@ -2896,7 +2900,7 @@ def validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_sc
                 for data__remove_x, data__remove_item in enumerate(data__remove):
                     if not isinstance(data__remove_item, (dict)):
                         raise _Invalid
-                    validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_schema_json___defs_overlay_removal(data__remove_item, custom_formats, (name_prefix or "data") + ".remove[{data__remove_x}]")
+                    validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_schema_json___defs_overlay_removal(data__remove_item, custom_formats, None)
         if data_keys:
             raise _Invalid
     return data
@@ -2943,7 +2947,7 @@ def validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_sc
         for data_key in data_keys:
             if data_key not in ['id']:
                 data_value = data.get(data_key)
-                validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_schema_json___defs_setting_patch(data_value, custom_formats, (name_prefix or "data") + ".{data_key}")
+                validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_schema_json___defs_setting_patch(data_value, custom_formats, None)
     try:
         data_is_dict = isinstance(data, dict)
         if data_is_dict:

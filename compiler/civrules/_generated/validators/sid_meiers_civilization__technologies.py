@@ -19,6 +19,15 @@ class _Invalid(JsonSchemaValueException):
     __init__ = Exception.__init__
 
 
+def _distinct(items):
+    """How many distinct items a list holds, as fastjsonschema's `uniqueItems` counts them
+    (`true` is not `1`; mappings and lists by value); a list of texts as a set, in C."""
+    if set(map(type, items)) <= {str}:
+        return len(set(items))
+    def fn(var): return frozenset(dict((k, fn(v)) for k, v in var.items()).items()) if hasattr(var, "items") else tuple(fn(v) for v in var) if isinstance(var, (dict, list)) else (bool, var) if isinstance(var, bool) else var
+    return len(set(fn(item) for item in items))
+
+
 REGEX_PATTERNS = {
     '^[a-z]{2,3}(-[A-Z]{2})?$': re.compile('^[a-z]{2,3}(-[A-Z]{2})?\\Z'),
     '^(?!\\s*$)(?![A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+(?::\\S|@(?![0-9a-f]{40}:\\S)))(?!(?:[^;]*;)+\\s*[A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+@(?![0-9a-f]{40}:\\S))(?!(?:[^(]*\\()+\\s*[A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+(?::\\S|@(?![0-9a-f]{40}:\\S)))': re.compile('^(?!\\s*\\Z)(?![A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+(?::\\S|@(?![0-9a-f]{40}:\\S)))(?!(?:[^;]*;)+\\s*[A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+@(?![0-9a-f]{40}:\\S))(?!(?:[^(]*\\()+\\s*[A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+(?::\\S|@(?![0-9a-f]{40}:\\S)))'),
@@ -84,7 +93,7 @@ def validate_https___civrules_invalid_schemas_sid_meiers_civilization_technologi
                         if "id" in data__technologies_item_keys:
                             data__technologies_item_keys.remove("id")
                             data__technologies_item__id = data__technologies_item["id"]
-                            validate_https___civrules_invalid_schemas_sid_meiers_civilization_technologies_schema_json___defs_id(data__technologies_item__id, custom_formats, (name_prefix or "data") + ".technologies[{data__technologies_x}].id")
+                            validate_https___civrules_invalid_schemas_sid_meiers_civilization_technologies_schema_json___defs_id(data__technologies_item__id, custom_formats, None)
                         if "name" in data__technologies_item_keys:
                             data__technologies_item_keys.remove("name")
                             data__technologies_item__name = data__technologies_item["name"]
@@ -121,7 +130,7 @@ def validate_https___civrules_invalid_schemas_sid_meiers_civilization_technologi
                                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
                             if data__technologies_item__level_one_of_count2 < 2:
                                 try:
-                                    validate_https___civrules_invalid_schemas_sid_meiers_civilization_technologies_schema_json___defs_unknown(data__technologies_item__level, custom_formats, (name_prefix or "data") + ".technologies[{data__technologies_x}].level")
+                                    validate_https___civrules_invalid_schemas_sid_meiers_civilization_technologies_schema_json___defs_unknown(data__technologies_item__level, custom_formats, None)
                                     data__technologies_item__level_one_of_count2 += 1
                                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
                             if data__technologies_item__level_one_of_count2 != 1:
@@ -144,12 +153,11 @@ def validate_https___civrules_invalid_schemas_sid_meiers_civilization_technologi
                                                 raise _Invalid
                                             data__technologies_item__unlocks__buildings_is_list = isinstance(data__technologies_item__unlocks__buildings, (list, tuple))
                                             if data__technologies_item__unlocks__buildings_is_list:
-                                                def fn(var): return frozenset(dict((k, fn(v)) for k, v in var.items()).items()) if hasattr(var, "items") else tuple(fn(v) for v in var) if isinstance(var, (dict, list)) else (bool, var) if isinstance(var, bool) else var
                                                 data__technologies_item__unlocks__buildings_len = len(data__technologies_item__unlocks__buildings)
-                                                if data__technologies_item__unlocks__buildings_len > len(set(fn(data__technologies_item__unlocks__buildings_x) for data__technologies_item__unlocks__buildings_x in data__technologies_item__unlocks__buildings)):
+                                                if data__technologies_item__unlocks__buildings_len > _distinct(data__technologies_item__unlocks__buildings):
                                                     raise _Invalid
                                                 for data__technologies_item__unlocks__buildings_x, data__technologies_item__unlocks__buildings_item in enumerate(data__technologies_item__unlocks__buildings):
-                                                    validate_https___civrules_invalid_schemas_sid_meiers_civilization_technologies_schema_json___defs_id(data__technologies_item__unlocks__buildings_item, custom_formats, (name_prefix or "data") + ".technologies[{data__technologies_x}].unlocks.buildings[{data__technologies_item__unlocks__buildings_x}]")
+                                                    validate_https___civrules_invalid_schemas_sid_meiers_civilization_technologies_schema_json___defs_id(data__technologies_item__unlocks__buildings_item, custom_formats, None)
                                         if "units" in data__technologies_item__unlocks_keys:
                                             data__technologies_item__unlocks_keys.remove("units")
                                             data__technologies_item__unlocks__units = data__technologies_item__unlocks["units"]
@@ -170,7 +178,7 @@ def validate_https___civrules_invalid_schemas_sid_meiers_civilization_technologi
                                                         if "type" in data__technologies_item__unlocks__units_item_keys:
                                                             data__technologies_item__unlocks__units_item_keys.remove("type")
                                                             data__technologies_item__unlocks__units_item__type = data__technologies_item__unlocks__units_item["type"]
-                                                            validate_https___civrules_invalid_schemas_sid_meiers_civilization_technologies_schema_json___defs_id(data__technologies_item__unlocks__units_item__type, custom_formats, (name_prefix or "data") + ".technologies[{data__technologies_x}].unlocks.units[{data__technologies_item__unlocks__units_x}].type")
+                                                            validate_https___civrules_invalid_schemas_sid_meiers_civilization_technologies_schema_json___defs_id(data__technologies_item__unlocks__units_item__type, custom_formats, None)
                                                         if "rank" in data__technologies_item__unlocks__units_item_keys:
                                                             data__technologies_item__unlocks__units_item_keys.remove("rank")
                                                             data__technologies_item__unlocks__units_item__rank = data__technologies_item__unlocks__units_item["rank"]
@@ -190,12 +198,11 @@ def validate_https___civrules_invalid_schemas_sid_meiers_civilization_technologi
                                                 raise _Invalid
                                             data__technologies_item__unlocks__governments_is_list = isinstance(data__technologies_item__unlocks__governments, (list, tuple))
                                             if data__technologies_item__unlocks__governments_is_list:
-                                                def fn(var): return frozenset(dict((k, fn(v)) for k, v in var.items()).items()) if hasattr(var, "items") else tuple(fn(v) for v in var) if isinstance(var, (dict, list)) else (bool, var) if isinstance(var, bool) else var
                                                 data__technologies_item__unlocks__governments_len = len(data__technologies_item__unlocks__governments)
-                                                if data__technologies_item__unlocks__governments_len > len(set(fn(data__technologies_item__unlocks__governments_x) for data__technologies_item__unlocks__governments_x in data__technologies_item__unlocks__governments)):
+                                                if data__technologies_item__unlocks__governments_len > _distinct(data__technologies_item__unlocks__governments):
                                                     raise _Invalid
                                                 for data__technologies_item__unlocks__governments_x, data__technologies_item__unlocks__governments_item in enumerate(data__technologies_item__unlocks__governments):
-                                                    validate_https___civrules_invalid_schemas_sid_meiers_civilization_technologies_schema_json___defs_id(data__technologies_item__unlocks__governments_item, custom_formats, (name_prefix or "data") + ".technologies[{data__technologies_x}].unlocks.governments[{data__technologies_item__unlocks__governments_x}]")
+                                                    validate_https___civrules_invalid_schemas_sid_meiers_civilization_technologies_schema_json___defs_id(data__technologies_item__unlocks__governments_item, custom_formats, None)
                                         if "wonders" in data__technologies_item__unlocks_keys:
                                             data__technologies_item__unlocks_keys.remove("wonders")
                                             data__technologies_item__unlocks__wonders = data__technologies_item__unlocks["wonders"]
@@ -203,19 +210,18 @@ def validate_https___civrules_invalid_schemas_sid_meiers_civilization_technologi
                                                 raise _Invalid
                                             data__technologies_item__unlocks__wonders_is_list = isinstance(data__technologies_item__unlocks__wonders, (list, tuple))
                                             if data__technologies_item__unlocks__wonders_is_list:
-                                                def fn(var): return frozenset(dict((k, fn(v)) for k, v in var.items()).items()) if hasattr(var, "items") else tuple(fn(v) for v in var) if isinstance(var, (dict, list)) else (bool, var) if isinstance(var, bool) else var
                                                 data__technologies_item__unlocks__wonders_len = len(data__technologies_item__unlocks__wonders)
-                                                if data__technologies_item__unlocks__wonders_len > len(set(fn(data__technologies_item__unlocks__wonders_x) for data__technologies_item__unlocks__wonders_x in data__technologies_item__unlocks__wonders)):
+                                                if data__technologies_item__unlocks__wonders_len > _distinct(data__technologies_item__unlocks__wonders):
                                                     raise _Invalid
                                                 for data__technologies_item__unlocks__wonders_x, data__technologies_item__unlocks__wonders_item in enumerate(data__technologies_item__unlocks__wonders):
-                                                    validate_https___civrules_invalid_schemas_sid_meiers_civilization_technologies_schema_json___defs_id(data__technologies_item__unlocks__wonders_item, custom_formats, (name_prefix or "data") + ".technologies[{data__technologies_x}].unlocks.wonders[{data__technologies_item__unlocks__wonders_x}]")
+                                                    validate_https___civrules_invalid_schemas_sid_meiers_civilization_technologies_schema_json___defs_id(data__technologies_item__unlocks__wonders_item, custom_formats, None)
                                         if data__technologies_item__unlocks_keys:
                                             raise _Invalid
                                     data__technologies_item__unlocks_one_of_count3 += 1
                                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
                             if data__technologies_item__unlocks_one_of_count3 < 2:
                                 try:
-                                    validate_https___civrules_invalid_schemas_sid_meiers_civilization_technologies_schema_json___defs_unknown(data__technologies_item__unlocks, custom_formats, (name_prefix or "data") + ".technologies[{data__technologies_x}].unlocks")
+                                    validate_https___civrules_invalid_schemas_sid_meiers_civilization_technologies_schema_json___defs_unknown(data__technologies_item__unlocks, custom_formats, None)
                                     data__technologies_item__unlocks_one_of_count3 += 1
                                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
                             if data__technologies_item__unlocks_one_of_count3 != 1:
@@ -255,41 +261,41 @@ def validate_https___civrules_invalid_schemas_sid_meiers_civilization_technologi
                                         if "resource" in data__technologies_item__effects_item_keys:
                                             data__technologies_item__effects_item_keys.remove("resource")
                                             data__technologies_item__effects_item__resource = data__technologies_item__effects_item["resource"]
-                                            validate_https___civrules_invalid_schemas_sid_meiers_civilization_technologies_schema_json___defs_id(data__technologies_item__effects_item__resource, custom_formats, (name_prefix or "data") + ".technologies[{data__technologies_x}].effects[{data__technologies_item__effects_x}].resource")
+                                            validate_https___civrules_invalid_schemas_sid_meiers_civilization_technologies_schema_json___defs_id(data__technologies_item__effects_item__resource, custom_formats, None)
                                         if "rule" in data__technologies_item__effects_item_keys:
                                             data__technologies_item__effects_item_keys.remove("rule")
                                             data__technologies_item__effects_item__rule = data__technologies_item__effects_item["rule"]
-                                            validate_https___civrules_invalid_schemas_sid_meiers_civilization_technologies_schema_json___defs_rule(data__technologies_item__effects_item__rule, custom_formats, (name_prefix or "data") + ".technologies[{data__technologies_x}].effects[{data__technologies_item__effects_x}].rule")
+                                            validate_https___civrules_invalid_schemas_sid_meiers_civilization_technologies_schema_json___defs_rule(data__technologies_item__effects_item__rule, custom_formats, None)
                                         if "source" in data__technologies_item__effects_item_keys:
                                             data__technologies_item__effects_item_keys.remove("source")
                                             data__technologies_item__effects_item__source = data__technologies_item__effects_item["source"]
-                                            validate_https___civrules_invalid_schemas_sid_meiers_civilization_technologies_schema_json___defs_source(data__technologies_item__effects_item__source, custom_formats, (name_prefix or "data") + ".technologies[{data__technologies_x}].effects[{data__technologies_item__effects_x}].source")
+                                            validate_https___civrules_invalid_schemas_sid_meiers_civilization_technologies_schema_json___defs_source(data__technologies_item__effects_item__source, custom_formats, None)
                                         if "note" in data__technologies_item__effects_item_keys:
                                             data__technologies_item__effects_item_keys.remove("note")
                                             data__technologies_item__effects_item__note = data__technologies_item__effects_item["note"]
-                                            validate_https___civrules_invalid_schemas_sid_meiers_civilization_technologies_schema_json___defs_note(data__technologies_item__effects_item__note, custom_formats, (name_prefix or "data") + ".technologies[{data__technologies_x}].effects[{data__technologies_item__effects_x}].note")
+                                            validate_https___civrules_invalid_schemas_sid_meiers_civilization_technologies_schema_json___defs_note(data__technologies_item__effects_item__note, custom_formats, None)
                                         if "disagreements" in data__technologies_item__effects_item_keys:
                                             data__technologies_item__effects_item_keys.remove("disagreements")
                                             data__technologies_item__effects_item__disagreements = data__technologies_item__effects_item["disagreements"]
-                                            validate_https___civrules_invalid_schemas_sid_meiers_civilization_technologies_schema_json___defs_disagreements(data__technologies_item__effects_item__disagreements, custom_formats, (name_prefix or "data") + ".technologies[{data__technologies_x}].effects[{data__technologies_item__effects_x}].disagreements")
+                                            validate_https___civrules_invalid_schemas_sid_meiers_civilization_technologies_schema_json___defs_disagreements(data__technologies_item__effects_item__disagreements, custom_formats, None)
                                         if data__technologies_item__effects_item_keys:
                                             raise _Invalid
                         if "rule" in data__technologies_item_keys:
                             data__technologies_item_keys.remove("rule")
                             data__technologies_item__rule = data__technologies_item["rule"]
-                            validate_https___civrules_invalid_schemas_sid_meiers_civilization_technologies_schema_json___defs_rule(data__technologies_item__rule, custom_formats, (name_prefix or "data") + ".technologies[{data__technologies_x}].rule")
+                            validate_https___civrules_invalid_schemas_sid_meiers_civilization_technologies_schema_json___defs_rule(data__technologies_item__rule, custom_formats, None)
                         if "source" in data__technologies_item_keys:
                             data__technologies_item_keys.remove("source")
                             data__technologies_item__source = data__technologies_item["source"]
-                            validate_https___civrules_invalid_schemas_sid_meiers_civilization_technologies_schema_json___defs_source(data__technologies_item__source, custom_formats, (name_prefix or "data") + ".technologies[{data__technologies_x}].source")
+                            validate_https___civrules_invalid_schemas_sid_meiers_civilization_technologies_schema_json___defs_source(data__technologies_item__source, custom_formats, None)
                         if "note" in data__technologies_item_keys:
                             data__technologies_item_keys.remove("note")
                             data__technologies_item__note = data__technologies_item["note"]
-                            validate_https___civrules_invalid_schemas_sid_meiers_civilization_technologies_schema_json___defs_note(data__technologies_item__note, custom_formats, (name_prefix or "data") + ".technologies[{data__technologies_x}].note")
+                            validate_https___civrules_invalid_schemas_sid_meiers_civilization_technologies_schema_json___defs_note(data__technologies_item__note, custom_formats, None)
                         if "disagreements" in data__technologies_item_keys:
                             data__technologies_item_keys.remove("disagreements")
                             data__technologies_item__disagreements = data__technologies_item["disagreements"]
-                            validate_https___civrules_invalid_schemas_sid_meiers_civilization_technologies_schema_json___defs_disagreements(data__technologies_item__disagreements, custom_formats, (name_prefix or "data") + ".technologies[{data__technologies_x}].disagreements")
+                            validate_https___civrules_invalid_schemas_sid_meiers_civilization_technologies_schema_json___defs_disagreements(data__technologies_item__disagreements, custom_formats, None)
                         if data__technologies_item_keys:
                             raise _Invalid
         if "declared_count" in data_keys:
@@ -307,7 +313,7 @@ def validate_https___civrules_invalid_schemas_sid_meiers_civilization_technologi
                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
             if data__declaredcount_one_of_count4 < 2:
                 try:
-                    validate_https___civrules_invalid_schemas_sid_meiers_civilization_technologies_schema_json___defs_unknown(data__declaredcount, custom_formats, (name_prefix or "data") + ".declared_count")
+                    validate_https___civrules_invalid_schemas_sid_meiers_civilization_technologies_schema_json___defs_unknown(data__declaredcount, custom_formats, None)
                     data__declaredcount_one_of_count4 += 1
                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
             if data__declaredcount_one_of_count4 != 1:
@@ -315,7 +321,7 @@ def validate_https___civrules_invalid_schemas_sid_meiers_civilization_technologi
         if "note" in data_keys:
             data_keys.remove("note")
             data__note = data["note"]
-            validate_https___civrules_invalid_schemas_sid_meiers_civilization_technologies_schema_json___defs_note(data__note, custom_formats, (name_prefix or "data") + ".note")
+            validate_https___civrules_invalid_schemas_sid_meiers_civilization_technologies_schema_json___defs_note(data__note, custom_formats, None)
         if data_keys:
             raise _Invalid
     return data
@@ -421,7 +427,7 @@ def validate_https___civrules_invalid_schemas_sid_meiers_civilization_technologi
     data_one_of_count5 = 0
     if data_one_of_count5 < 2:
         try:
-            validate_https___civrules_invalid_schemas_sid_meiers_civilization_technologies_schema_json___defs_section(data, custom_formats, (name_prefix or "data") + "")
+            validate_https___civrules_invalid_schemas_sid_meiers_civilization_technologies_schema_json___defs_section(data, custom_formats, None)
             data_one_of_count5 += 1
         except (JsonSchemaValueException, JsonSchemaValuesException): pass
     if data_one_of_count5 < 2:
@@ -433,11 +439,10 @@ def validate_https___civrules_invalid_schemas_sid_meiers_civilization_technologi
                 data_len = len(data)
                 if data_len < 1:
                     raise _Invalid
-                def fn(var): return frozenset(dict((k, fn(v)) for k, v in var.items()).items()) if hasattr(var, "items") else tuple(fn(v) for v in var) if isinstance(var, (dict, list)) else (bool, var) if isinstance(var, bool) else var
-                if data_len > len(set(fn(data_x) for data_x in data)):
+                if data_len > _distinct(data):
                     raise _Invalid
                 for data_x, data_item in enumerate(data):
-                    validate_https___civrules_invalid_schemas_sid_meiers_civilization_technologies_schema_json___defs_section(data_item, custom_formats, (name_prefix or "data") + "[{data_x}]")
+                    validate_https___civrules_invalid_schemas_sid_meiers_civilization_technologies_schema_json___defs_section(data_item, custom_formats, None)
             data_one_of_count5 += 1
         except (JsonSchemaValueException, JsonSchemaValuesException): pass
     if data_one_of_count5 != 1:

@@ -19,6 +19,15 @@ class _Invalid(JsonSchemaValueException):
     __init__ = Exception.__init__
 
 
+def _distinct(items):
+    """How many distinct items a list holds, as fastjsonschema's `uniqueItems` counts them
+    (`true` is not `1`; mappings and lists by value); a list of texts as a set, in C."""
+    if set(map(type, items)) <= {str}:
+        return len(set(items))
+    def fn(var): return frozenset(dict((k, fn(v)) for k, v in var.items()).items()) if hasattr(var, "items") else tuple(fn(v) for v in var) if isinstance(var, (dict, list)) else (bool, var) if isinstance(var, bool) else var
+    return len(set(fn(item) for item in items))
+
+
 REGEX_PATTERNS = {
     '^[a-z]{2,3}(-[A-Z]{2})?$': re.compile('^[a-z]{2,3}(-[A-Z]{2})?\\Z'),
     '^(?!\\s*$)(?![A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+(?::\\S|@(?![0-9a-f]{40}:\\S)))(?!(?:[^;]*;)+\\s*[A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+@(?![0-9a-f]{40}:\\S))(?!(?:[^(]*\\()+\\s*[A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+(?::\\S|@(?![0-9a-f]{40}:\\S)))': re.compile('^(?!\\s*\\Z)(?![A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+(?::\\S|@(?![0-9a-f]{40}:\\S)))(?!(?:[^;]*;)+\\s*[A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+@(?![0-9a-f]{40}:\\S))(?!(?:[^(]*\\()+\\s*[A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+(?::\\S|@(?![0-9a-f]{40}:\\S)))'),
@@ -84,7 +93,7 @@ def validate_https___civrules_invalid_schemas_sid_meiers_civilization_units_sche
                         if "id" in data__unittypes_item_keys:
                             data__unittypes_item_keys.remove("id")
                             data__unittypes_item__id = data__unittypes_item["id"]
-                            validate_https___civrules_invalid_schemas_sid_meiers_civilization_units_schema_json___defs_id(data__unittypes_item__id, custom_formats, (name_prefix or "data") + ".unit_types[{data__unittypes_x}].id")
+                            validate_https___civrules_invalid_schemas_sid_meiers_civilization_units_schema_json___defs_id(data__unittypes_item__id, custom_formats, None)
                         if "name" in data__unittypes_item_keys:
                             data__unittypes_item_keys.remove("name")
                             data__unittypes_item__name = data__unittypes_item["name"]
@@ -115,7 +124,7 @@ def validate_https___civrules_invalid_schemas_sid_meiers_civilization_units_sche
                             data__unittypes_item__trumps_one_of_count2 = 0
                             if data__unittypes_item__trumps_one_of_count2 < 2:
                                 try:
-                                    validate_https___civrules_invalid_schemas_sid_meiers_civilization_units_schema_json___defs_id(data__unittypes_item__trumps, custom_formats, (name_prefix or "data") + ".unit_types[{data__unittypes_x}].trumps")
+                                    validate_https___civrules_invalid_schemas_sid_meiers_civilization_units_schema_json___defs_id(data__unittypes_item__trumps, custom_formats, None)
                                     data__unittypes_item__trumps_one_of_count2 += 1
                                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
                             if data__unittypes_item__trumps_one_of_count2 < 2:
@@ -146,7 +155,7 @@ def validate_https___civrules_invalid_schemas_sid_meiers_civilization_units_sche
                                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
                             if data__unittypes_item__decksize_one_of_count3 < 2:
                                 try:
-                                    validate_https___civrules_invalid_schemas_sid_meiers_civilization_units_schema_json___defs_unknown(data__unittypes_item__decksize, custom_formats, (name_prefix or "data") + ".unit_types[{data__unittypes_x}].deck_size")
+                                    validate_https___civrules_invalid_schemas_sid_meiers_civilization_units_schema_json___defs_unknown(data__unittypes_item__decksize, custom_formats, None)
                                     data__unittypes_item__decksize_one_of_count3 += 1
                                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
                             if data__unittypes_item__decksize_one_of_count3 != 1:
@@ -198,7 +207,7 @@ def validate_https___civrules_invalid_schemas_sid_meiers_civilization_units_sche
                                                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
                                             if data__unittypes_item__ranks_item__name_one_of_count4 < 2:
                                                 try:
-                                                    validate_https___civrules_invalid_schemas_sid_meiers_civilization_units_schema_json___defs_unknown(data__unittypes_item__ranks_item__name, custom_formats, (name_prefix or "data") + ".unit_types[{data__unittypes_x}].ranks[{data__unittypes_item__ranks_x}].name")
+                                                    validate_https___civrules_invalid_schemas_sid_meiers_civilization_units_schema_json___defs_unknown(data__unittypes_item__ranks_item__name, custom_formats, None)
                                                     data__unittypes_item__ranks_item__name_one_of_count4 += 1
                                                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
                                             if data__unittypes_item__ranks_item__name_one_of_count4 != 1:
@@ -226,7 +235,7 @@ def validate_https___civrules_invalid_schemas_sid_meiers_civilization_units_sche
                                                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
                                             if data__unittypes_item__ranks_item__cost_one_of_count5 < 2:
                                                 try:
-                                                    validate_https___civrules_invalid_schemas_sid_meiers_civilization_units_schema_json___defs_unknown(data__unittypes_item__ranks_item__cost, custom_formats, (name_prefix or "data") + ".unit_types[{data__unittypes_x}].ranks[{data__unittypes_item__ranks_x}].cost")
+                                                    validate_https___civrules_invalid_schemas_sid_meiers_civilization_units_schema_json___defs_unknown(data__unittypes_item__ranks_item__cost, custom_formats, None)
                                                     data__unittypes_item__ranks_item__cost_one_of_count5 += 1
                                                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
                                             if data__unittypes_item__ranks_item__cost_one_of_count5 != 1:
@@ -267,7 +276,7 @@ def validate_https___civrules_invalid_schemas_sid_meiers_civilization_units_sche
                                                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
                                             if data__unittypes_item__ranks_item__strength_one_of_count6 < 2:
                                                 try:
-                                                    validate_https___civrules_invalid_schemas_sid_meiers_civilization_units_schema_json___defs_unknown(data__unittypes_item__ranks_item__strength, custom_formats, (name_prefix or "data") + ".unit_types[{data__unittypes_x}].ranks[{data__unittypes_item__ranks_x}].strength")
+                                                    validate_https___civrules_invalid_schemas_sid_meiers_civilization_units_schema_json___defs_unknown(data__unittypes_item__ranks_item__strength, custom_formats, None)
                                                     data__unittypes_item__ranks_item__strength_one_of_count6 += 1
                                                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
                                             if data__unittypes_item__ranks_item__strength_one_of_count6 != 1:
@@ -275,43 +284,43 @@ def validate_https___civrules_invalid_schemas_sid_meiers_civilization_units_sche
                                         if "rule" in data__unittypes_item__ranks_item_keys:
                                             data__unittypes_item__ranks_item_keys.remove("rule")
                                             data__unittypes_item__ranks_item__rule = data__unittypes_item__ranks_item["rule"]
-                                            validate_https___civrules_invalid_schemas_sid_meiers_civilization_units_schema_json___defs_rule(data__unittypes_item__ranks_item__rule, custom_formats, (name_prefix or "data") + ".unit_types[{data__unittypes_x}].ranks[{data__unittypes_item__ranks_x}].rule")
+                                            validate_https___civrules_invalid_schemas_sid_meiers_civilization_units_schema_json___defs_rule(data__unittypes_item__ranks_item__rule, custom_formats, None)
                                         if "source" in data__unittypes_item__ranks_item_keys:
                                             data__unittypes_item__ranks_item_keys.remove("source")
                                             data__unittypes_item__ranks_item__source = data__unittypes_item__ranks_item["source"]
-                                            validate_https___civrules_invalid_schemas_sid_meiers_civilization_units_schema_json___defs_source(data__unittypes_item__ranks_item__source, custom_formats, (name_prefix or "data") + ".unit_types[{data__unittypes_x}].ranks[{data__unittypes_item__ranks_x}].source")
+                                            validate_https___civrules_invalid_schemas_sid_meiers_civilization_units_schema_json___defs_source(data__unittypes_item__ranks_item__source, custom_formats, None)
                                         if "note" in data__unittypes_item__ranks_item_keys:
                                             data__unittypes_item__ranks_item_keys.remove("note")
                                             data__unittypes_item__ranks_item__note = data__unittypes_item__ranks_item["note"]
-                                            validate_https___civrules_invalid_schemas_sid_meiers_civilization_units_schema_json___defs_note(data__unittypes_item__ranks_item__note, custom_formats, (name_prefix or "data") + ".unit_types[{data__unittypes_x}].ranks[{data__unittypes_item__ranks_x}].note")
+                                            validate_https___civrules_invalid_schemas_sid_meiers_civilization_units_schema_json___defs_note(data__unittypes_item__ranks_item__note, custom_formats, None)
                                         if "disagreements" in data__unittypes_item__ranks_item_keys:
                                             data__unittypes_item__ranks_item_keys.remove("disagreements")
                                             data__unittypes_item__ranks_item__disagreements = data__unittypes_item__ranks_item["disagreements"]
-                                            validate_https___civrules_invalid_schemas_sid_meiers_civilization_units_schema_json___defs_disagreements(data__unittypes_item__ranks_item__disagreements, custom_formats, (name_prefix or "data") + ".unit_types[{data__unittypes_x}].ranks[{data__unittypes_item__ranks_x}].disagreements")
+                                            validate_https___civrules_invalid_schemas_sid_meiers_civilization_units_schema_json___defs_disagreements(data__unittypes_item__ranks_item__disagreements, custom_formats, None)
                                         if data__unittypes_item__ranks_item_keys:
                                             raise _Invalid
                         if "rule" in data__unittypes_item_keys:
                             data__unittypes_item_keys.remove("rule")
                             data__unittypes_item__rule = data__unittypes_item["rule"]
-                            validate_https___civrules_invalid_schemas_sid_meiers_civilization_units_schema_json___defs_rule(data__unittypes_item__rule, custom_formats, (name_prefix or "data") + ".unit_types[{data__unittypes_x}].rule")
+                            validate_https___civrules_invalid_schemas_sid_meiers_civilization_units_schema_json___defs_rule(data__unittypes_item__rule, custom_formats, None)
                         if "source" in data__unittypes_item_keys:
                             data__unittypes_item_keys.remove("source")
                             data__unittypes_item__source = data__unittypes_item["source"]
-                            validate_https___civrules_invalid_schemas_sid_meiers_civilization_units_schema_json___defs_source(data__unittypes_item__source, custom_formats, (name_prefix or "data") + ".unit_types[{data__unittypes_x}].source")
+                            validate_https___civrules_invalid_schemas_sid_meiers_civilization_units_schema_json___defs_source(data__unittypes_item__source, custom_formats, None)
                         if "note" in data__unittypes_item_keys:
                             data__unittypes_item_keys.remove("note")
                             data__unittypes_item__note = data__unittypes_item["note"]
-                            validate_https___civrules_invalid_schemas_sid_meiers_civilization_units_schema_json___defs_note(data__unittypes_item__note, custom_formats, (name_prefix or "data") + ".unit_types[{data__unittypes_x}].note")
+                            validate_https___civrules_invalid_schemas_sid_meiers_civilization_units_schema_json___defs_note(data__unittypes_item__note, custom_formats, None)
                         if "disagreements" in data__unittypes_item_keys:
                             data__unittypes_item_keys.remove("disagreements")
                             data__unittypes_item__disagreements = data__unittypes_item["disagreements"]
-                            validate_https___civrules_invalid_schemas_sid_meiers_civilization_units_schema_json___defs_disagreements(data__unittypes_item__disagreements, custom_formats, (name_prefix or "data") + ".unit_types[{data__unittypes_x}].disagreements")
+                            validate_https___civrules_invalid_schemas_sid_meiers_civilization_units_schema_json___defs_disagreements(data__unittypes_item__disagreements, custom_formats, None)
                         if data__unittypes_item_keys:
                             raise _Invalid
         if "note" in data_keys:
             data_keys.remove("note")
             data__note = data["note"]
-            validate_https___civrules_invalid_schemas_sid_meiers_civilization_units_schema_json___defs_note(data__note, custom_formats, (name_prefix or "data") + ".note")
+            validate_https___civrules_invalid_schemas_sid_meiers_civilization_units_schema_json___defs_note(data__note, custom_formats, None)
         if data_keys:
             raise _Invalid
     return data
@@ -417,7 +426,7 @@ def validate_https___civrules_invalid_schemas_sid_meiers_civilization_units_sche
     data_one_of_count7 = 0
     if data_one_of_count7 < 2:
         try:
-            validate_https___civrules_invalid_schemas_sid_meiers_civilization_units_schema_json___defs_section(data, custom_formats, (name_prefix or "data") + "")
+            validate_https___civrules_invalid_schemas_sid_meiers_civilization_units_schema_json___defs_section(data, custom_formats, None)
             data_one_of_count7 += 1
         except (JsonSchemaValueException, JsonSchemaValuesException): pass
     if data_one_of_count7 < 2:
@@ -429,11 +438,10 @@ def validate_https___civrules_invalid_schemas_sid_meiers_civilization_units_sche
                 data_len = len(data)
                 if data_len < 1:
                     raise _Invalid
-                def fn(var): return frozenset(dict((k, fn(v)) for k, v in var.items()).items()) if hasattr(var, "items") else tuple(fn(v) for v in var) if isinstance(var, (dict, list)) else (bool, var) if isinstance(var, bool) else var
-                if data_len > len(set(fn(data_x) for data_x in data)):
+                if data_len > _distinct(data):
                     raise _Invalid
                 for data_x, data_item in enumerate(data):
-                    validate_https___civrules_invalid_schemas_sid_meiers_civilization_units_schema_json___defs_section(data_item, custom_formats, (name_prefix or "data") + "[{data_x}]")
+                    validate_https___civrules_invalid_schemas_sid_meiers_civilization_units_schema_json___defs_section(data_item, custom_formats, None)
             data_one_of_count7 += 1
         except (JsonSchemaValueException, JsonSchemaValuesException): pass
     if data_one_of_count7 != 1:

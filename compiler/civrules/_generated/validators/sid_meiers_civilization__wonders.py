@@ -19,6 +19,15 @@ class _Invalid(JsonSchemaValueException):
     __init__ = Exception.__init__
 
 
+def _distinct(items):
+    """How many distinct items a list holds, as fastjsonschema's `uniqueItems` counts them
+    (`true` is not `1`; mappings and lists by value); a list of texts as a set, in C."""
+    if set(map(type, items)) <= {str}:
+        return len(set(items))
+    def fn(var): return frozenset(dict((k, fn(v)) for k, v in var.items()).items()) if hasattr(var, "items") else tuple(fn(v) for v in var) if isinstance(var, (dict, list)) else (bool, var) if isinstance(var, bool) else var
+    return len(set(fn(item) for item in items))
+
+
 REGEX_PATTERNS = {
     '^[a-z]{2,3}(-[A-Z]{2})?$': re.compile('^[a-z]{2,3}(-[A-Z]{2})?\\Z'),
     '\\S': re.compile('\\S'),
@@ -84,7 +93,7 @@ def validate_https___civrules_invalid_schemas_sid_meiers_civilization_wonders_sc
                         if "id" in data__eras_item_keys:
                             data__eras_item_keys.remove("id")
                             data__eras_item__id = data__eras_item["id"]
-                            validate_https___civrules_invalid_schemas_sid_meiers_civilization_wonders_schema_json___defs_id(data__eras_item__id, custom_formats, (name_prefix or "data") + ".eras[{data__eras_x}].id")
+                            validate_https___civrules_invalid_schemas_sid_meiers_civilization_wonders_schema_json___defs_id(data__eras_item__id, custom_formats, None)
                         if "name" in data__eras_item_keys:
                             data__eras_item_keys.remove("name")
                             data__eras_item__name = data__eras_item["name"]
@@ -107,19 +116,19 @@ def validate_https___civrules_invalid_schemas_sid_meiers_civilization_wonders_sc
                         if "rule" in data__eras_item_keys:
                             data__eras_item_keys.remove("rule")
                             data__eras_item__rule = data__eras_item["rule"]
-                            validate_https___civrules_invalid_schemas_sid_meiers_civilization_wonders_schema_json___defs_rule(data__eras_item__rule, custom_formats, (name_prefix or "data") + ".eras[{data__eras_x}].rule")
+                            validate_https___civrules_invalid_schemas_sid_meiers_civilization_wonders_schema_json___defs_rule(data__eras_item__rule, custom_formats, None)
                         if "source" in data__eras_item_keys:
                             data__eras_item_keys.remove("source")
                             data__eras_item__source = data__eras_item["source"]
-                            validate_https___civrules_invalid_schemas_sid_meiers_civilization_wonders_schema_json___defs_source(data__eras_item__source, custom_formats, (name_prefix or "data") + ".eras[{data__eras_x}].source")
+                            validate_https___civrules_invalid_schemas_sid_meiers_civilization_wonders_schema_json___defs_source(data__eras_item__source, custom_formats, None)
                         if "note" in data__eras_item_keys:
                             data__eras_item_keys.remove("note")
                             data__eras_item__note = data__eras_item["note"]
-                            validate_https___civrules_invalid_schemas_sid_meiers_civilization_wonders_schema_json___defs_note(data__eras_item__note, custom_formats, (name_prefix or "data") + ".eras[{data__eras_x}].note")
+                            validate_https___civrules_invalid_schemas_sid_meiers_civilization_wonders_schema_json___defs_note(data__eras_item__note, custom_formats, None)
                         if "disagreements" in data__eras_item_keys:
                             data__eras_item_keys.remove("disagreements")
                             data__eras_item__disagreements = data__eras_item["disagreements"]
-                            validate_https___civrules_invalid_schemas_sid_meiers_civilization_wonders_schema_json___defs_disagreements(data__eras_item__disagreements, custom_formats, (name_prefix or "data") + ".eras[{data__eras_x}].disagreements")
+                            validate_https___civrules_invalid_schemas_sid_meiers_civilization_wonders_schema_json___defs_disagreements(data__eras_item__disagreements, custom_formats, None)
                         if data__eras_item_keys:
                             raise _Invalid
         if "wonders" in data_keys:
@@ -163,7 +172,7 @@ def validate_https___civrules_invalid_schemas_sid_meiers_civilization_wonders_sc
                         if "id" in data__wonders_item_keys:
                             data__wonders_item_keys.remove("id")
                             data__wonders_item__id = data__wonders_item["id"]
-                            validate_https___civrules_invalid_schemas_sid_meiers_civilization_wonders_schema_json___defs_id(data__wonders_item__id, custom_formats, (name_prefix or "data") + ".wonders[{data__wonders_x}].id")
+                            validate_https___civrules_invalid_schemas_sid_meiers_civilization_wonders_schema_json___defs_id(data__wonders_item__id, custom_formats, None)
                         if "name" in data__wonders_item_keys:
                             data__wonders_item_keys.remove("name")
                             data__wonders_item__name = data__wonders_item["name"]
@@ -189,12 +198,12 @@ def validate_https___civrules_invalid_schemas_sid_meiers_civilization_wonders_sc
                             data__wonders_item__era_one_of_count3 = 0
                             if data__wonders_item__era_one_of_count3 < 2:
                                 try:
-                                    validate_https___civrules_invalid_schemas_sid_meiers_civilization_wonders_schema_json___defs_id(data__wonders_item__era, custom_formats, (name_prefix or "data") + ".wonders[{data__wonders_x}].era")
+                                    validate_https___civrules_invalid_schemas_sid_meiers_civilization_wonders_schema_json___defs_id(data__wonders_item__era, custom_formats, None)
                                     data__wonders_item__era_one_of_count3 += 1
                                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
                             if data__wonders_item__era_one_of_count3 < 2:
                                 try:
-                                    validate_https___civrules_invalid_schemas_sid_meiers_civilization_wonders_schema_json___defs_unknown(data__wonders_item__era, custom_formats, (name_prefix or "data") + ".wonders[{data__wonders_x}].era")
+                                    validate_https___civrules_invalid_schemas_sid_meiers_civilization_wonders_schema_json___defs_unknown(data__wonders_item__era, custom_formats, None)
                                     data__wonders_item__era_one_of_count3 += 1
                                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
                             if data__wonders_item__era_one_of_count3 != 1:
@@ -214,7 +223,7 @@ def validate_https___civrules_invalid_schemas_sid_meiers_civilization_wonders_sc
                                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
                             if data__wonders_item__cost_one_of_count4 < 2:
                                 try:
-                                    validate_https___civrules_invalid_schemas_sid_meiers_civilization_wonders_schema_json___defs_unknown(data__wonders_item__cost, custom_formats, (name_prefix or "data") + ".wonders[{data__wonders_x}].cost")
+                                    validate_https___civrules_invalid_schemas_sid_meiers_civilization_wonders_schema_json___defs_unknown(data__wonders_item__cost, custom_formats, None)
                                     data__wonders_item__cost_one_of_count4 += 1
                                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
                             if data__wonders_item__cost_one_of_count4 != 1:
@@ -241,7 +250,7 @@ def validate_https___civrules_invalid_schemas_sid_meiers_civilization_wonders_sc
                                 if "technology" in data__wonders_item__discount_keys:
                                     data__wonders_item__discount_keys.remove("technology")
                                     data__wonders_item__discount__technology = data__wonders_item__discount["technology"]
-                                    validate_https___civrules_invalid_schemas_sid_meiers_civilization_wonders_schema_json___defs_id(data__wonders_item__discount__technology, custom_formats, (name_prefix or "data") + ".wonders[{data__wonders_x}].discount.technology")
+                                    validate_https___civrules_invalid_schemas_sid_meiers_civilization_wonders_schema_json___defs_id(data__wonders_item__discount__technology, custom_formats, None)
                                 if data__wonders_item__discount_keys:
                                     raise _Invalid
                         if "research_discount" in data__wonders_item_keys:
@@ -255,25 +264,25 @@ def validate_https___civrules_invalid_schemas_sid_meiers_civilization_wonders_sc
                         if "rule" in data__wonders_item_keys:
                             data__wonders_item_keys.remove("rule")
                             data__wonders_item__rule = data__wonders_item["rule"]
-                            validate_https___civrules_invalid_schemas_sid_meiers_civilization_wonders_schema_json___defs_rule(data__wonders_item__rule, custom_formats, (name_prefix or "data") + ".wonders[{data__wonders_x}].rule")
+                            validate_https___civrules_invalid_schemas_sid_meiers_civilization_wonders_schema_json___defs_rule(data__wonders_item__rule, custom_formats, None)
                         if "source" in data__wonders_item_keys:
                             data__wonders_item_keys.remove("source")
                             data__wonders_item__source = data__wonders_item["source"]
-                            validate_https___civrules_invalid_schemas_sid_meiers_civilization_wonders_schema_json___defs_source(data__wonders_item__source, custom_formats, (name_prefix or "data") + ".wonders[{data__wonders_x}].source")
+                            validate_https___civrules_invalid_schemas_sid_meiers_civilization_wonders_schema_json___defs_source(data__wonders_item__source, custom_formats, None)
                         if "note" in data__wonders_item_keys:
                             data__wonders_item_keys.remove("note")
                             data__wonders_item__note = data__wonders_item["note"]
-                            validate_https___civrules_invalid_schemas_sid_meiers_civilization_wonders_schema_json___defs_note(data__wonders_item__note, custom_formats, (name_prefix or "data") + ".wonders[{data__wonders_x}].note")
+                            validate_https___civrules_invalid_schemas_sid_meiers_civilization_wonders_schema_json___defs_note(data__wonders_item__note, custom_formats, None)
                         if "disagreements" in data__wonders_item_keys:
                             data__wonders_item_keys.remove("disagreements")
                             data__wonders_item__disagreements = data__wonders_item["disagreements"]
-                            validate_https___civrules_invalid_schemas_sid_meiers_civilization_wonders_schema_json___defs_disagreements(data__wonders_item__disagreements, custom_formats, (name_prefix or "data") + ".wonders[{data__wonders_x}].disagreements")
+                            validate_https___civrules_invalid_schemas_sid_meiers_civilization_wonders_schema_json___defs_disagreements(data__wonders_item__disagreements, custom_formats, None)
                         if data__wonders_item_keys:
                             raise _Invalid
         if "note" in data_keys:
             data_keys.remove("note")
             data__note = data["note"]
-            validate_https___civrules_invalid_schemas_sid_meiers_civilization_wonders_schema_json___defs_note(data__note, custom_formats, (name_prefix or "data") + ".note")
+            validate_https___civrules_invalid_schemas_sid_meiers_civilization_wonders_schema_json___defs_note(data__note, custom_formats, None)
         if data_keys:
             raise _Invalid
     return data
@@ -403,7 +412,7 @@ def validate_https___civrules_invalid_schemas_sid_meiers_civilization_wonders_sc
     data_one_of_count5 = 0
     if data_one_of_count5 < 2:
         try:
-            validate_https___civrules_invalid_schemas_sid_meiers_civilization_wonders_schema_json___defs_section(data, custom_formats, (name_prefix or "data") + "")
+            validate_https___civrules_invalid_schemas_sid_meiers_civilization_wonders_schema_json___defs_section(data, custom_formats, None)
             data_one_of_count5 += 1
         except (JsonSchemaValueException, JsonSchemaValuesException): pass
     if data_one_of_count5 < 2:
@@ -415,11 +424,10 @@ def validate_https___civrules_invalid_schemas_sid_meiers_civilization_wonders_sc
                 data_len = len(data)
                 if data_len < 1:
                     raise _Invalid
-                def fn(var): return frozenset(dict((k, fn(v)) for k, v in var.items()).items()) if hasattr(var, "items") else tuple(fn(v) for v in var) if isinstance(var, (dict, list)) else (bool, var) if isinstance(var, bool) else var
-                if data_len > len(set(fn(data_x) for data_x in data)):
+                if data_len > _distinct(data):
                     raise _Invalid
                 for data_x, data_item in enumerate(data):
-                    validate_https___civrules_invalid_schemas_sid_meiers_civilization_wonders_schema_json___defs_section(data_item, custom_formats, (name_prefix or "data") + "[{data_x}]")
+                    validate_https___civrules_invalid_schemas_sid_meiers_civilization_wonders_schema_json___defs_section(data_item, custom_formats, None)
             data_one_of_count5 += 1
         except (JsonSchemaValueException, JsonSchemaValuesException): pass
     if data_one_of_count5 != 1:
