@@ -138,3 +138,30 @@ def test_a_build_that_lets_go_of_the_checks_walks_walks_each_document_once(monke
     result = render(workspace, [workspace.load_ruleset(workspace.manifests()["mega-civilization"])], let_go=True)
     assert not result.failed and any(path.endswith("/data.py") for path in result.tree)
     assert walked and len(walked) == len(set(walked))
+
+
+def test_an_unknown_facts_field_is_named_without_making_the_familys_keys_again(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Q006 names the field of each unknown fact by the family's naming keys, which the family
+    makes from its every collection at each ask: 190 times in a validate of the largest shipped
+    ruleset. They are made once per family now, and name the fields as before."""
+    from civrules.checks.unknowns import field_path
+    from civrules.families import Family, family_named
+
+    family = family_named("advanced-civilization")
+    assert family is not None
+    data = {"cards": [{"id": f"card_{n}", "cost": {"unknown": "not printed"}} for n in range(40)]}
+    expected = [field_path(data, ("cards", n, "cost"), family) for n in range(40)]
+    asked = 0
+    real = Family.naming_keys
+
+    def counted(self: Family) -> tuple[str, ...]:
+        nonlocal asked
+        asked += 1
+        return real.fget(self)  # type: ignore[attr-defined, no-any-return]
+
+    monkeypatch.setattr(Family, "naming_keys", property(counted))
+    assert [field_path(data, ("cards", n, "cost"), family) for n in range(40)] == expected
+    assert expected[0] == "cards[card_0].cost"
+    assert asked <= 1

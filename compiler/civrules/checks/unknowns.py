@@ -84,7 +84,7 @@ def field_path(data: Any, path: NodePath, family: Family) -> str:
     >>> field_path(data, ("rows", 1, "size"), family)
     'rows[1].size'
     """
-    naming, pairs = family.naming_keys, family.pair_keys
+    naming, pairs = _keys_of(family)
     out = ""
     node = data
     for part in path:
@@ -113,6 +113,20 @@ def field_path(data: Any, path: NodePath, family: Family) -> str:
             out += f".{part}" if out else str(part)
             node = node.get(part) if isinstance(node, dict) else None
     return out or "(document)"
+
+
+def _keys_of(family: Family) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """The family's naming keys and pair keys, made once per family (a family's properties make
+    them anew at each ask, from its every collection: 190 times in a validate of the largest
+    shipped ruleset, for its 95 unknown facts)."""
+    found = _keys.get(family.id)
+    if found is None or found[0] is not family:
+        found = _keys[family.id] = (family, family.naming_keys, family.pair_keys)
+    return found[1], found[2]
+
+
+#: What :func:`_keys_of` made, by family id, with the family it was made of.
+_keys: dict[str, tuple[Family, tuple[str, ...], tuple[str, ...]]] = {}
 
 
 #: Each unknown fact's field as :func:`field_path` names it, by family and path, kept with its
