@@ -12,6 +12,13 @@ makes that a test failure (tests/generated/test_distributions.py) instead of a r
     cd compiler && python -m tools.runtimes --check  # exit 1 if one changed under its recorded version
 
 Recording refuses a runtime whose files changed while its version did not: step the version first.
+
+Beside it, the ledger of the names each runtime module has had in any release
+(``tools/runtime_names.json``), which recording only adds to: a module that lacks a name a release
+had lists it in its ``_RETIRED``, so that a pickle of that release naming it is told
+``OtherVersionError``, and any other name it lacks is Python's AttributeError (``hasattr`` and
+pickle's search of the imported modules catch nothing else). ``--check`` fails for a name the
+ledger does not hold yet; ``tests/engine/test_pickles_across_versions.py`` holds each ``_RETIRED`` to it.
 """
 
 from __future__ import annotations
@@ -24,6 +31,8 @@ from pathlib import Path
 
 #: Where the ledger lives, beside this tool.
 LEDGER = Path(__file__).resolve().parent / "runtimes.json"
+#: Where the ledger of the names released runtime modules had lives.
+NAMES = Path(__file__).resolve().parent / "runtime_names.json"
 
 
 def distributions() -> dict[str, Mapping[str, bytes]]:
@@ -62,6 +71,56 @@ def digest(files: Mapping[str, bytes]) -> str:
 def current() -> dict[str, dict[str, str]]:
     """Each runtime's version and digest as civrules ships it now."""
     return {name: {"version": version_of(files), "digest": digest(files)} for name, files in distributions().items()}
+
+
+def module_names(files: Mapping[str, bytes]) -> dict[str, list[str]]:
+    """The public names of each module of a distribution (``civrules_runtime.records``: what it
+    defines, assigns or imports from a runtime at its top level: a capital first, as a class's, which a
+    pickle or ``from module import Name`` asks for; not ``typing``'s names it imports), sorted."""
+    import ast
+
+    found: dict[str, list[str]] = {}
+    for path, content in sorted(files.items()):
+        if not path.endswith(".py"):
+            continue
+        module = path.removesuffix(".py").removesuffix("/__init__").replace("/", ".")
+        names: set[str] = set()
+        for node in ast.parse(content).body:
+            if isinstance(node, ast.ClassDef | ast.FunctionDef):
+                names.add(node.name)
+            elif isinstance(node, ast.Assign):
+                names.update(target.id for target in node.targets if isinstance(target, ast.Name))
+            elif isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name):
+                names.add(node.target.id)
+            elif isinstance(node, ast.ImportFrom) and (
+                node.level or (node.module or "").startswith("civrules_runtime")
+            ):
+                names.update(alias.asname or alias.name for alias in node.names)  # a runtime's name it re-exports
+        found[module] = sorted(name for name in names if name[:1].isupper())
+    return found
+
+
+def current_names() -> dict[str, list[str]]:
+    """The public names of every runtime module civrules ships now."""
+    found: dict[str, list[str]] = {}
+    for files in distributions().values():
+        found.update(module_names(files))
+    return dict(sorted(found.items()))
+
+
+def read_names(path: Path = NAMES) -> dict[str, list[str]]:
+    loaded = json.loads(path.read_text(encoding="utf-8"))
+    return {str(module): [str(name) for name in names] for module, names in loaded.items()}
+
+
+def unrecorded_names(recorded: Mapping[str, list[str]], now: Mapping[str, list[str]]) -> list[str]:
+    """A sentence for each module with a name the ledger of names lacks (record it)."""
+    return [
+        f"{module} has {', '.join(missing)}, which the ledger of released names lacks: record it"
+        " (python -m tools.runtimes)"
+        for module, names in now.items()
+        if (missing := sorted(set(names) - set(recorded.get(module, ()))))
+    ]
 
 
 def read_ledger(path: Path = LEDGER) -> dict[str, dict[str, str]]:
@@ -112,16 +171,26 @@ def main(argv: list[str]) -> int:
     now = current()
     recorded = read_ledger() if LEDGER.exists() else {}
     found = problems(recorded, now)
+    recorded_names = read_names() if NAMES.exists() else {}
+    names_now = current_names()
     if "--check" in argv:
         for _, problem in found:
             print(problem, file=sys.stderr)
-        return 1 if found else 0
+        unrecorded = unrecorded_names(recorded_names, names_now)
+        for problem in unrecorded:
+            print(problem, file=sys.stderr)
+        return 1 if found or unrecorded else 0
     unstepped = [problem for asks, problem in found if asks == STEP]
     if unstepped:
         for problem in unstepped:
             print(problem, file=sys.stderr)
         return 1
     LEDGER.write_text(json.dumps(now, indent=2, sort_keys=True) + "\n", encoding="utf-8")
+    merged = {  # a name once released stays: a pickle of that release may name it
+        module: sorted(set(recorded_names.get(module, ())) | set(names_now.get(module, ())))
+        for module in sorted(set(recorded_names) | set(names_now))
+    }
+    NAMES.write_text(json.dumps(merged, indent=2, sort_keys=True) + "\n", encoding="utf-8")
     return 0
 
 

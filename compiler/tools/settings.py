@@ -33,8 +33,21 @@ def target(family: Family) -> Path:
 
 
 def rendered() -> dict[Path, str]:
-    """Every shipped family's ``settings`` module, by where it is written."""
-    return {target(f): render_module(f, bounded=True) for f in shipped_families()}
+    """Every shipped family's ``settings`` module, by where it is written, each with the names a
+    release of it had that it lacks (the ledger of released names, tools/runtime_names.json)."""
+    from civrules.emit.packaging import family_runtime_package
+    from tools.runtimes import NAMES, module_names, read_names
+
+    released = read_names() if NAMES.exists() else {}
+    found: dict[Path, str] = {}
+    for family in shipped_families():
+        text = render_module(family, bounded=True)
+        module = f"{family_runtime_package(family.id)}.settings"
+        has = set(module_names({module.replace(".", "/") + ".py": text.encode()})[module])
+        found[target(family)] = render_module(
+            family, bounded=True, retired=[name for name in released.get(module, ()) if name not in has]
+        )
+    return found
 
 
 def main(argv: list[str]) -> int:

@@ -95,36 +95,97 @@ def _pickled_modules() -> list[str]:
                 modules.add(value.__module__)
         importlib.import_module(f"civrules_runtime_{family}.settings")
     modules |= {cls.__module__ for cls in subclasses(Record)}
-    return sorted(m for m in modules if m.startswith("civrules_") and not m.endswith((".protocol", ".assumed")))
+    modules |= {"civrules_runtime.assumed"}  # a view's class (each family's ``assumptions``, a view's)
+    modules |= {
+        f"civrules_runtime_{family}.assumptions"
+        for family in ("advanced_civilization", "imperial_settlers", "sid_meiers_civilization")
+    }
+    for module in modules:
+        importlib.import_module(module)
+    return sorted(m for m in modules if m.startswith("civrules_") and not m.endswith(".protocol"))
 
 
-def test_a_pickle_of_a_class_this_version_lacks_names_the_version_and_what_to_do() -> None:
+def test_a_pickle_of_a_class_a_released_version_had_names_the_version_and_what_to_do(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     """pickle finds a record's class (an enum, a table's class) by its module and name; a version
-    without that class said only "Can't get attribute 'X' on <module ...>". Each such module says
-    which distribution and version it is, and to load the pickle with the version that made it."""
+    without that class said only "Can't get attribute 'X' on <module ...>". Each such module says,
+    for a name a released version of it had (its ``_RETIRED``), which distribution and version it
+    is, and to load the pickle with the version that made it."""
     from civrules_runtime import OtherVersionError
 
-    modules = _pickled_modules()
+    modules = [module for module in _pickled_modules() if not module.endswith(".ids")]  # no ids module lost one
     some = {
         "civrules_runtime.records",
         "civrules_runtime.mappings",
+        "civrules_runtime.assumed",
+        "civrules_runtime_advanced_civilization.assumptions",
         "civrules_runtime_advanced_civilization.credits",
         "civrules_runtime_sid_meiers_civilization.settings",
-        "civrules_rulesets.imperial_settlers.ids",
     }
     assert some <= set(modules)
     for module in modules:
+        imported = sys.modules[module]
+        monkeypatch.setattr(imported, "_RETIRED", frozenset({"RetiredRecord"}))
         package = sys.modules[module.rpartition(".")[0]]
         distribution = package.__name__.replace(".", "-").replace("_", "-")
         with pytest.raises(OtherVersionError) as raised:
-            pickle.loads(f"c{module}\nNoSuchRecord\n.".encode())  # protocol 0: the class alone, by its name
+            pickle.loads(f"c{module}\nRetiredRecord\n.".encode())  # protocol 0: the class alone, by its name
         said = str(raised.value)
-        assert said.startswith(f"{module} has no 'NoSuchRecord' in {distribution} {package.__version__}:"), said
+        assert said.startswith(f"{module} has no 'RetiredRecord' in {distribution} {package.__version__}:"), said
         assert "load the pickle with the version that made it" in said, said
-        assert isinstance(raised.value, ImportError) and raised.value.missing == "NoSuchRecord"
-        # What import machinery and tools probe is still Python's AttributeError: hasattr answers.
+        assert isinstance(raised.value, ImportError) and raised.value.missing == "RetiredRecord"
+
+
+def test_a_name_no_version_had_is_the_attribute_error_hasattr_and_pickle_expect(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Any name no release of a module had is Python's AttributeError, as a module's ``__getattr__``
+    owes it. It was OtherVersionError for every capitalised name: ``hasattr(records, "Anything")``
+    raised, and ``pickle.dumps`` of an object whose ``__module__`` is None failed, as pickle looks for
+    it by name in every imported module and stops at any error but AttributeError."""
+    import types
+
+    modules = _pickled_modules()
+    for module in modules:
         imported = sys.modules[module]
-        assert not any(hasattr(imported, name) for name in ("__wrapped__", "_private", "lower"))
+        assert not any(hasattr(imported, name) for name in ("NoSuchRecord", "__wrapped__", "_private", "lower"))
+        with pytest.raises(AttributeError, match="NoSuchRecord"):
+            pickle.loads(f"c{module}\nNoSuchRecord\n.".encode())
+    assert {"civrules_runtime", "civrules_runtime.records"} <= set(sys.modules)  # the shared one's forwarders too
+    assert not hasattr(sys.modules["civrules_runtime"], "NoSuchRecord")
+    assert not hasattr(sys.modules["civrules_runtime.records"], "NoSuchRecord")
+
+    def made_elsewhere() -> None: ...
+
+    made_elsewhere.__module__ = None  # type: ignore[assignment]  # as some C extensions' functions are
+    made_elsewhere.__qualname__ = made_elsewhere.__name__ = "MadeElsewhere"
+    main = types.ModuleType("__main__")
+    main.MadeElsewhere = made_elsewhere  # type: ignore[attr-defined]
+    monkeypatch.setitem(sys.modules, "__main__", main)  # where pickle settles when no module has it
+    assert pickle.loads(pickle.dumps(made_elsewhere)) is made_elsewhere
+
+
+def test_every_name_a_release_had_is_there_or_said_to_be_another_versions() -> None:
+    """The ledger of released names (compiler/tools/runtime_names.json) against the runtimes: each name
+    a release of a module had is still there (forwarded, for the shared runtime's names that moved to
+    a family's) or is in the module's ``_RETIRED``, so that a pickle of that release is told so."""
+    import importlib
+    import json
+
+    from civrules_runtime import OtherVersionError
+
+    ledger = json.loads((REPO / "compiler" / "tools" / "runtime_names.json").read_text(encoding="utf-8"))
+    assert {"civrules_runtime.records", "civrules_runtime_advanced_civilization.records"} <= set(ledger)
+    told: list[str] = []
+    for module, names in ledger.items():
+        imported = importlib.import_module(module)
+        for name in names:
+            try:
+                getattr(imported, name)
+            except OtherVersionError as error:
+                told.append(f"{error.name}.{error.missing}")
+    assert "civrules_runtime.assumed.UnknownIdError" in told  # imported there once, from errors since
 
 
 def test_an_id_this_version_lacks_names_the_closest_and_the_version() -> None:
@@ -147,6 +208,52 @@ def test_an_id_this_version_lacks_names_the_closest_and_the_version() -> None:
     with pytest.raises(ValueError, match=r"^3 is no CardId of .*: an id is a str, one of "):
         advanced_civilization.CardId(3)  # type: ignore[arg-type]
     assert advanced_civilization.CardId("pottery") is advanced_civilization.CardId.POTTERY
+
+
+def test_an_id_of_an_enum_with_no_ids_is_unknown_id_error_too() -> None:
+    """An id enum with no members (the Expansion Project's nations and areas) answered any value with
+    Enum's own TypeError ("<enum 'NationId'> has no members defined"): Enum says so before it asks
+    ``_missing_``. It is UnknownIdError, as for an enum with members, and says the enum has none."""
+    import importlib
+
+    from civrules_runtime import UnknownIdError
+
+    empty = []
+    for name in ("advanced_civilization", "expansion_project", "imperial_settlers", "sid_meiers_civilization"):
+        package = importlib.import_module(f"civrules_rulesets.{name}")
+        empty += [(package, enum) for enum in package.ID_ENUMS.values() if not len(enum)]
+    assert {enum.__name__ for _, enum in empty} >= {"NationId"}
+    for package, enum in empty:
+        with pytest.raises(UnknownIdError, match=rf"^'egypt' is no {enum.__name__} of .* {package.__version__}: "):
+            enum("egypt")
+        with pytest.raises(ValueError, match=r"^3 is no "):
+            enum(3)
+        assert list(enum) == [] and pickle.loads(pickle.dumps(enum)) is enum
+
+
+def test_the_names_for_type_checkers_only_are_those_the_module_defines_so() -> None:
+    """A module tells OtherVersionError for its own ``<Enum>Name``s only: it did for any capitalised
+    name ending in ``Name``, so ``hasattr(ids, "SomeName")`` raised."""
+    import ast
+    import importlib
+    import inspect
+
+    checked = 0
+    for module in _pickled_modules():
+        imported = importlib.import_module(module)
+        if not hasattr(imported, "_TYPE_ONLY"):
+            continue
+        defined = {
+            statement.target.id
+            for node in ast.parse(inspect.getsource(imported)).body
+            if isinstance(node, ast.If) and isinstance(node.test, ast.Name) and node.test.id == "TYPE_CHECKING"
+            for statement in node.body
+            if isinstance(statement, ast.AnnAssign) and isinstance(statement.target, ast.Name)
+        }
+        assert {name for name in defined if name.endswith("Name")} == imported._TYPE_ONLY, module
+        assert not hasattr(imported, "NoSuchName")
+        checked += 1
+    assert checked >= 6  # three families' vocabularies, and a package's ids of each
 
 
 def test_a_name_for_type_checkers_only_is_said_so_at_run_time() -> None:

@@ -70,8 +70,12 @@ FILES = (
 #: a list (``items_<constraint>``) and of fields linked otherwise than by their name
 #: (``Record._properties``; ``bound``'s ``where``: the property each such field is held to); 2.15 names
 #: a class a module lacks, as a pickle of another version asks for it (``errors.absent``,
-#: ``OtherVersionError``, each pickled module's ``__getattr__``), and a view's package not installed.
-VERSION = "2.15.1"
+#: ``OtherVersionError``, each pickled module's ``__getattr__``), and a view's package not installed;
+#: 2.16 tells ``OtherVersionError`` only for a name a release of the module had (``absent``'s
+#: ``retired``, each module's ``_RETIRED``: the ledger ``tools/runtime_names.json``), any other name
+#: being Python's AttributeError, as ``hasattr`` and ``pickle.whichmodule`` expect; and an id enum
+#: with no members refuses an id with UnknownIdError (``errors.NoIdsEnumType``).
+VERSION = "2.16.0"
 
 
 def runtime_distribution(

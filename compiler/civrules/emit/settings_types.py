@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import keyword
 import re
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -501,10 +501,12 @@ def _docstring(indent: int, text: str) -> list[str]:
     return [pad + line for line in lines]
 
 
-def render_module(family: Family, *, bounded: bool = False) -> str:
+def render_module(family: Family, *, bounded: bool = False, retired: Iterable[str] = ()) -> str:
     """The family runtime's ``settings`` module: the records of :func:`settings_types`, formatted
     as ruff formats them; ``bounded``: its records are held to the schema constraints the runtime's
-    ``bounds`` module gives them (``SETTINGS_BOUNDS``, written by compiler/tools/bounds.py)."""
+    ``bounds`` module gives them (``SETTINGS_BOUNDS``, written by compiler/tools/bounds.py);
+    ``retired``: the names a released version of the module had and this one lacks (its
+    ``_RETIRED``: ``civrules_runtime.errors.absent``)."""
     types = settings_types(family)
     out = [
         f'"""The records of the settings of every package of the {family.name} family (SETTINGS).',
@@ -574,7 +576,7 @@ def render_module(family: Family, *, bounded: bool = False) -> str:
         )
     if bounded:
         out += ["", "", "bound(globals(), SETTINGS_BOUNDS, SETTINGS_WHERE)"]
-    out += ["", "", *ABSENT_NAMES]
+    out += ["", "", *_retired_names(sorted(set(retired))), "", *ABSENT_NAMES]
     return "\n".join(out) + "\n"
 
 
@@ -589,8 +591,20 @@ ABSENT_NAMES = (
     "        # A pickle names a record's class by its module and name: one this version lacks is said so.",
     "        from civrules_runtime.errors import absent",
     "",
-    "        raise absent(__name__, name)",
+    "        raise absent(__name__, name, _RETIRED)",
 )
+
+
+def _retired_names(retired: Sequence[str]) -> list[str]:
+    """The module's ``_RETIRED``, as ruff formats it."""
+    head = [
+        "#: The names a released version of this module had and this one lacks (the ledger of released names,",
+        "#: compiler/tools/runtime_names.json): a pickle of that version that names one is told which this is.",
+    ]
+    if not retired:
+        return [*head, "_RETIRED: frozenset[str] = frozenset()"]
+    names = [f'        "{name}",' for name in retired]
+    return [*head, "_RETIRED: frozenset[str] = frozenset(", "    (", *names, "    )", ")"]
 
 
 def _wrap(text: str, width: int) -> list[str]:

@@ -273,3 +273,16 @@ def _qualified(kind: type) -> str:
     """``civrules_runtime_imperial_settlers.Assumptions`` (a runtime's record by its package), ``dict``."""
     top = kind.__module__.partition(".")[0]
     return kind.__qualname__ if top == "builtins" else f"{top}.{kind.__qualname__}"
+
+
+#: The names a released version of this module had and this one lacks (the ledger of released names,
+#: compiler/tools/runtime_names.json): a pickle of that version that names one is told which this is.
+_RETIRED: frozenset[str] = frozenset(("UnknownIdError",))
+
+if not TYPE_CHECKING:  # a name this module lacks stays a type error
+
+    def __getattr__(name: str) -> object:
+        # A pickle names a view's class by its module and name: one this version lacks is said so.
+        from .errors import absent
+
+        raise absent(__name__, name, _RETIRED)

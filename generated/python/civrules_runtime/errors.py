@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import heapq
+from enum import EnumType
 from types import ModuleType
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from collections.abc import Callable, Iterable, Mapping
+    from collections.abc import Callable, Collection, Iterable, Mapping
     from enum import StrEnum
     from typing import Protocol, TypeVar
 
@@ -83,22 +84,35 @@ class OtherVersionError(ImportError):
         self.missing = missing
 
 
-def absent(module: str, name: str, *, for_type_checkers: bool = False) -> AttributeError | OtherVersionError:
+def absent(
+    module: str,
+    name: str,
+    retired: Collection[str] = (),
+    *,
+    for_type_checkers: bool | Collection[str] = (),
+) -> AttributeError | OtherVersionError:
     """The error a module whose objects are pickled (a runtime's records, settings, vocabularies and
     mappings; a package's ids) raises from its ``__getattr__`` for ``name``, which it lacks.
 
-    A class's name (a capital first) is :class:`OtherVersionError`, saying which version of which
-    distribution this is, and to load a pickle with the version that made it: pickle reports an
-    AttributeError from a module only as "Can't get attribute", so this is an ImportError, which
-    ``hasattr`` and ``getattr(module, name, default)`` do not catch either (``try: from module import
-    Name`` / ``except ImportError`` does). ``for_type_checkers``: the name is defined only for type
-    checkers (an ids module's ``CardIdName``), and said so. Any other name (a dunder or private one
-    that import machinery and tools probe, a lowercase one) is Python's AttributeError.
+    ``retired`` names what a released version of the module had and this one lacks (the module's
+    ``_RETIRED``, held to the ledger of released names, ``compiler/tools/runtime_names.json``): a
+    pickle that names one was made by another version, and that is :class:`OtherVersionError`, saying
+    which version of which distribution this is, and to load the pickle with the version that made
+    it. pickle reports an AttributeError from a module only as "Can't get attribute", so this is an
+    ImportError (``try: from module import Name`` / ``except ImportError`` catches it).
+    ``for_type_checkers`` names what the module defines for type checkers only (an ids module's
+    ``CardIdName``), said so the same way (True, as packages built before 2.16 pass it: ``name`` is one).
+
+    Any other name is Python's AttributeError, as a module's ``__getattr__`` owes it: ``hasattr``,
+    ``getattr(module, name, default)`` and pickle's search of every imported module for an object
+    whose ``__module__`` is None (``pickle.whichmodule``) catch only that. Raising another error for
+    any capitalised name broke them (``pickle.dumps`` of such an object with a capitalised name).
     """
-    if name.startswith("_") or not name[:1].isupper():
+    type_only = for_type_checkers if isinstance(for_type_checkers, bool) else name in for_type_checkers
+    if name.startswith("_") or not (type_only or name in retired):
         return AttributeError(f"module {module!r} has no attribute {name!r}")
     this, distribution = _release(module)
-    if for_type_checkers:
+    if type_only:
         why = "it is defined for type checkers only: import it under `if TYPE_CHECKING:` (from typing)"
     else:
         why = (
@@ -124,6 +138,20 @@ def absent_id(enum: type[StrEnum], value: object) -> None:
         f"{value!r} is no {enum.__name__} of {this}: {hint} (if a pickle holds it, another version of the"
         " package made it: load that pickle with the version that made it)"
     )
+
+
+class NoIdsEnumType(EnumType):
+    """The metaclass of an id enum that has no members (a ruleset whose data gives none of a
+    collection): Enum refuses any value of such an enum with its own TypeError ("has no members
+    defined") before it asks ``_missing_``, so ``ItemId("a")``, or a pickle of another version's
+    id, was no UnknownIdError, as it is for an enum with members. To a type checker it is Enum's own."""
+
+    if not TYPE_CHECKING:
+
+        def __call__(cls, value, *args, **kwargs):
+            if args or kwargs or cls._member_map_:  # the functional API, or an enum with members after all
+                return super().__call__(value, *args, **kwargs)
+            return cls._missing_(value)
 
 
 def _release(module: str) -> tuple[str, str]:
@@ -455,9 +483,14 @@ class Told(ModuleType):
         return told
 
 
+#: The names a released version of this module had and this one lacks (the ledger of released names,
+#: compiler/tools/runtime_names.json): a pickle of that version that names one is told which this is.
+_RETIRED: frozenset[str] = frozenset()
+
+
 if not TYPE_CHECKING:  # a name this module lacks stays a type error
 
     def __getattr__(name: str) -> object:
         # An error sent to another process (multiprocessing pickles it) is named by its module and
         # class: one this version lacks is said so.
-        raise absent(__name__, name)
+        raise absent(__name__, name, _RETIRED)

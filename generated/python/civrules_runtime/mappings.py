@@ -153,10 +153,14 @@ class MissingKeyError(UnknownIdError):
         return f"{said} is not in this table: " + (f"its keys are {keys}{more}" if items else "it is empty")
 
 
+#: The names a released version of this module had and this one lacks (the ledger of released names,
+#: compiler/tools/runtime_names.json): a pickle of that version that names one is told which this is.
+_RETIRED: frozenset[str] = frozenset()
+
 if not TYPE_CHECKING:  # hidden from type checkers: a name this module lacks stays a type error
 
     def __getattr__(name: str) -> object:
         # A pickle names a table's class by its module and name: one this version lacks is said so.
         from .errors import absent
 
-        raise absent(__name__, name)
+        raise absent(__name__, name, _RETIRED)

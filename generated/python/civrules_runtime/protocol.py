@@ -63,9 +63,13 @@ class RulesetPackageBase(Protocol):
     def canonical_id(self, name: str) -> str: ...
 
 
+#: The names a released version of this module had and this one lacks (the ledger of released names,
+#: compiler/tools/runtime_names.json): a pickle of that version that names one is told which this is.
+_RETIRED: frozenset[str] = frozenset(("RulesetPackage",))
+
 if not TYPE_CHECKING:
 
     def __getattr__(name: str) -> object:
         from . import _moved
 
-        return _moved.attribute(__name__, name, "protocol")
+        return _moved.attribute(__name__, name, "protocol", _RETIRED)

@@ -2,9 +2,44 @@
 ``civrules_runtime_advanced_civilization.vocab``; their names stay importable from here for now."""
 
 TYPE_CHECKING = False
+
+#: The names a released version of this module had and this one lacks (the ledger of released names,
+#: compiler/tools/runtime_names.json): a pickle of that version that names one is told which this is.
+_RETIRED: frozenset[str] = frozenset(
+    (
+        "AbilityAction",
+        "AbilityPhase",
+        "Activity",
+        "Adjacency",
+        "AppliesTo",
+        "Block",
+        "BorderKind",
+        "CalamityKind",
+        "CalamityUnit",
+        "CombinationMode",
+        "ConflictAspect",
+        "EffectKind",
+        "Goods",
+        "GroupId",
+        "ImmunityAgainst",
+        "LinkEffect",
+        "MapRegion",
+        "ModifierEffect",
+        "MovementUnits",
+        "PopulationWhere",
+        "PurchaseKind",
+        "Role",
+        "Severity",
+        "Targets",
+        "TokenColours",
+        "TreasuryShare",
+        "TurnPosition",
+    )
+)
+
 if not TYPE_CHECKING:
 
     def __getattr__(name: str) -> object:
         from . import _moved
 
-        return _moved.attribute(__name__, name, "vocab")
+        return _moved.attribute(__name__, name, "vocab", _RETIRED)

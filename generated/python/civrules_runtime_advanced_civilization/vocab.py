@@ -262,6 +262,20 @@ if TYPE_CHECKING:
     )
 
 
+#: The names a released version of this module had and this one lacks (the ledger of released names,
+#: compiler/tools/runtime_names.json): a pickle of that version that names one is told which this is.
+_RETIRED: frozenset[str] = frozenset()
+#: The names this module defines for type checkers only.
+_TYPE_ONLY: frozenset[str] = frozenset(
+    (
+        "AdjacencyName",
+        "BlockName",
+        "EffectKindName",
+        "MapRegionName",
+        "RoleName",
+    )
+)
+
 if not TYPE_CHECKING:  # a name this module lacks stays a type error
 
     def __getattr__(name: str) -> object:
@@ -269,4 +283,4 @@ if not TYPE_CHECKING:  # a name this module lacks stays a type error
         # ``<Enum>Name`` is one type checkers alone read.
         from civrules_runtime.errors import absent
 
-        raise absent(__name__, name, for_type_checkers=name.endswith("Name"))
+        raise absent(__name__, name, _RETIRED, for_type_checkers=_TYPE_ONLY)

@@ -10,14 +10,18 @@ runtime instead.
 
 import importlib
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Collection
+
 #: The family runtime the moved names live in now.
 FAMILY_RUNTIME = "civrules_runtime_advanced_civilization"
 FAMILY_DISTRIBUTION = "civrules-runtime-advanced-civilization"
 
 
-def attribute(module: str, name: str, submodule: str) -> object:
+def attribute(module: str, name: str, submodule: str, retired: "Collection[str]" = ()) -> object:
     """``name`` of ``FAMILY_RUNTIME.<submodule>`` (of the package itself for ``""``), for ``module``'s
-    ``__getattr__``."""
+    ``__getattr__``; ``retired``: the names a release of ``module`` had (``errors.absent``)."""
     if name.startswith("_"):  # import machinery and tools probe dunders: never import for them
         raise AttributeError(f"module {module!r} has no attribute {name!r}")
     try:
@@ -34,4 +38,4 @@ def attribute(module: str, name: str, submodule: str) -> object:
     except (AttributeError, ImportError):  # the family runtime's own refusal names the family's module
         from .errors import absent  # a class this version has nowhere: a pickle of another version's names it
 
-        raise absent(module, name) from None
+        raise absent(module, name, retired) from None

@@ -637,11 +637,27 @@ if TYPE_CHECKING:
     AstLevelName: TypeAlias = Literal["standard"]
 
 
+#: The names this module defines for type checkers only.
+_TYPE_ONLY = frozenset(
+    (
+        "CardIdName",
+        "CommodityIdName",
+        "CalamityIdName",
+        "NationIdName",
+        "EpochIdName",
+        "PhaseIdName",
+        "AreaIdName",
+        "CalamityEffectIdName",
+        "AstLevelName",
+    )
+)
+
 if not TYPE_CHECKING:  # a name this module lacks stays a type error
 
     def __getattr__(name: str) -> object:
-        # A pickle names an enum of ids by its module and name: one this version lacks is said so,
-        # and a ``<Enum>Name`` is one type checkers alone read.
+        # A ``<Enum>Name`` is one type checkers alone read, and said so; any other name this module
+        # lacks is an AttributeError, which ``hasattr`` and pickle's search of the modules expect
+        # (no released version of a package's ids module has lost an enum).
         from civrules_runtime.errors import absent
 
-        raise absent(__name__, name, for_type_checkers=name.endswith("Name"))
+        raise absent(__name__, name, for_type_checkers=_TYPE_ONLY)

@@ -21,8 +21,8 @@ from __future__ import annotations
 import importlib as _importlib
 
 for _name, _least, _wanted in (
-    ("civrules_runtime", (2, 15), "civrules-runtime>=2.15,<3"),
-    ("civrules_runtime_advanced_civilization", (2, 9), "civrules-runtime-advanced-civilization>=2.9,<3"),
+    ("civrules_runtime", (2, 16), "civrules-runtime>=2.16,<3"),
+    ("civrules_runtime_advanced_civilization", (2, 10), "civrules-runtime-advanced-civilization>=2.10,<3"),
 ):
     try:
         _runtime = _importlib.import_module(_name)

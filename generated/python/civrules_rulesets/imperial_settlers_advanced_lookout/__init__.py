@@ -20,8 +20,8 @@ from __future__ import annotations
 import importlib as _importlib
 
 for _name, _least, _wanted in (
-    ("civrules_runtime", (2, 15), "civrules-runtime>=2.15,<3"),
-    ("civrules_runtime_imperial_settlers", (2, 6), "civrules-runtime-imperial-settlers>=2.6,<3"),
+    ("civrules_runtime", (2, 16), "civrules-runtime>=2.16,<3"),
+    ("civrules_runtime_imperial_settlers", (2, 7), "civrules-runtime-imperial-settlers>=2.7,<3"),
 ):
     try:
         _runtime = _importlib.import_module(_name)

@@ -10,7 +10,7 @@ that have no enum are literals too: ``CalamityEffectIdName`` (the id of a calami
 
 from enum import StrEnum
 
-from civrules_runtime.errors import absent_id
+from civrules_runtime.errors import NoIdsEnumType, absent_id
 from civrules_runtime_advanced_civilization.vocab import BorderKind, GroupId
 
 __all__ = [
@@ -225,7 +225,7 @@ class PhaseId(StrEnum):
     AST_ALTERATION = "ast_alteration"
 
 
-class AreaId(StrEnum):
+class AreaId(StrEnum, metaclass=NoIdsEnumType):
     """Areas of the map."""
 
     _missing_ = classmethod(absent_id)  # an id it lacks: UnknownIdError, naming the closest and the version
@@ -472,11 +472,27 @@ if TYPE_CHECKING:
     AstLevelName: TypeAlias = Literal["basic", "expert"]
 
 
+#: The names this module defines for type checkers only.
+_TYPE_ONLY = frozenset(
+    (
+        "CardIdName",
+        "CommodityIdName",
+        "CalamityIdName",
+        "NationIdName",
+        "EpochIdName",
+        "PhaseIdName",
+        "AreaIdName",
+        "CalamityEffectIdName",
+        "AstLevelName",
+    )
+)
+
 if not TYPE_CHECKING:  # a name this module lacks stays a type error
 
     def __getattr__(name: str) -> object:
-        # A pickle names an enum of ids by its module and name: one this version lacks is said so,
-        # and a ``<Enum>Name`` is one type checkers alone read.
+        # A ``<Enum>Name`` is one type checkers alone read, and said so; any other name this module
+        # lacks is an AttributeError, which ``hasattr`` and pickle's search of the modules expect
+        # (no released version of a package's ids module has lost an enum).
         from civrules_runtime.errors import absent
 
-        raise absent(__name__, name, for_type_checkers=name.endswith("Name"))
+        raise absent(__name__, name, for_type_checkers=_TYPE_ONLY)

@@ -8,7 +8,7 @@ itself as a string literal, so another ruleset's id or a misspelt one is a type 
 
 from enum import StrEnum
 
-from civrules_runtime.errors import absent_id
+from civrules_runtime.errors import NoIdsEnumType, absent_id
 
 __all__ = [
     "BuildingId",
@@ -107,7 +107,7 @@ class UnitTypeId(StrEnum):
     AERONAVE = "aeronave"
 
 
-class EraId(StrEnum):
+class EraId(StrEnum, metaclass=NoIdsEnumType):
     """Eras of wonders."""
 
     _missing_ = classmethod(absent_id)  # an id it lacks: UnknownIdError, naming the closest and the version
@@ -137,13 +137,13 @@ class SpaceKindId(StrEnum):
     CULTURE_VICTORY = "culture_victory"
 
 
-class CultureSpaceId(StrEnum):
+class CultureSpaceId(StrEnum, metaclass=NoIdsEnumType):
     """Spaces of the culture track, in order."""
 
     _missing_ = classmethod(absent_id)  # an id it lacks: UnknownIdError, naming the closest and the version
 
 
-class CultureDeckId(StrEnum):
+class CultureDeckId(StrEnum, metaclass=NoIdsEnumType):
     """Culture event decks."""
 
     _missing_ = classmethod(absent_id)  # an id it lacks: UnknownIdError, naming the closest and the version
@@ -157,7 +157,7 @@ class GreatPersonId(StrEnum):
     GENERAL = "general"
 
 
-class TileId(StrEnum):
+class TileId(StrEnum, metaclass=NoIdsEnumType):
     """Map tiles."""
 
     _missing_ = classmethod(absent_id)  # an id it lacks: UnknownIdError, naming the closest and the version
@@ -242,13 +242,13 @@ class CivilizationId(StrEnum):
     EGITO = "egito"
 
 
-class HutId(StrEnum):
+class HutId(StrEnum, metaclass=NoIdsEnumType):
     """Hut markers."""
 
     _missing_ = classmethod(absent_id)  # an id it lacks: UnknownIdError, naming the closest and the version
 
 
-class VillageId(StrEnum):
+class VillageId(StrEnum, metaclass=NoIdsEnumType):
     """Village markers."""
 
     _missing_ = classmethod(absent_id)  # an id it lacks: UnknownIdError, naming the closest and the version
@@ -457,11 +457,38 @@ if TYPE_CHECKING:
     VillageIdName: TypeAlias = VillageId
 
 
+#: The names this module defines for type checkers only.
+_TYPE_ONLY = frozenset(
+    (
+        "TechnologyIdName",
+        "TerrainIdName",
+        "BuildingIdName",
+        "UnitTypeIdName",
+        "EraIdName",
+        "WonderIdName",
+        "SpaceKindIdName",
+        "CultureSpaceIdName",
+        "CultureDeckIdName",
+        "GreatPersonIdName",
+        "TileIdName",
+        "PhaseIdName",
+        "GovernmentIdName",
+        "VictoryIdName",
+        "ResourceIdName",
+        "CombatBonusIdName",
+        "CityActionIdName",
+        "CivilizationIdName",
+        "HutIdName",
+        "VillageIdName",
+    )
+)
+
 if not TYPE_CHECKING:  # a name this module lacks stays a type error
 
     def __getattr__(name: str) -> object:
-        # A pickle names an enum of ids by its module and name: one this version lacks is said so,
-        # and a ``<Enum>Name`` is one type checkers alone read.
+        # A ``<Enum>Name`` is one type checkers alone read, and said so; any other name this module
+        # lacks is an AttributeError, which ``hasattr`` and pickle's search of the modules expect
+        # (no released version of a package's ids module has lost an enum).
         from civrules_runtime.errors import absent
 
-        raise absent(__name__, name, for_type_checkers=name.endswith("Name"))
+        raise absent(__name__, name, for_type_checkers=_TYPE_ONLY)

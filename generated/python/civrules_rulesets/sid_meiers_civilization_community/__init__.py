@@ -23,8 +23,8 @@ from __future__ import annotations
 import importlib as _importlib
 
 for _name, _least, _wanted in (
-    ("civrules_runtime", (2, 15), "civrules-runtime>=2.15,<3"),
-    ("civrules_runtime_sid_meiers_civilization", (1, 13), "civrules-runtime-sid-meiers-civilization>=1.13,<2"),
+    ("civrules_runtime", (2, 16), "civrules-runtime>=2.16,<3"),
+    ("civrules_runtime_sid_meiers_civilization", (1, 14), "civrules-runtime-sid-meiers-civilization>=1.14,<2"),
 ):
     try:
         _runtime = _importlib.import_module(_name)

@@ -908,10 +908,14 @@ class Assumptions(Record):
 bound(globals(), BOUNDS, WHERE)
 
 
+#: The names a released version of this module had and this one lacks (the ledger of released names,
+#: compiler/tools/runtime_names.json): a pickle of that version that names one is told which this is.
+_RETIRED: frozenset[str] = frozenset()
+
 if not TYPE_CHECKING:  # a name this module lacks stays a type error
 
     def __getattr__(name: str) -> object:
         # A pickle names a record's class by its module and name: one this version lacks is said so.
         from civrules_runtime.errors import absent
 
-        raise absent(__name__, name)
+        raise absent(__name__, name, _RETIRED)
