@@ -35,6 +35,8 @@ if TYPE_CHECKING:
 
 #: How a card of two groups takes group credits (the ruleset's `credit_policy.two_group_cards`).
 _TWO_GROUP_CARDS = ("both_groups", "highest_group", "unknown")
+#: How several lines of one held card toward one target combine (`credit_policy.same_target`).
+_SAME_TARGET = ("highest", "sum")
 
 #: One credit line: points, the group it credits (or None), the card it credits (or None), extra.
 Line = tuple[int, "str | None", "str | None", bool]
@@ -48,6 +50,9 @@ class CreditRow(Mapping[str, int]):
     __slots__ = ("_lines", "_matrix", "_owned")
 
     def __init__(self, matrix: "CreditMatrix", owned: str, lines: "tuple[Line, ...]") -> None:
+        # A pickle makes a row again from these (anyone can write one): a row whose lines are not its
+        # matrix's for its card would answer other credits, and index them into the matrix for it.
+        lines = _row_lines(matrix, owned, lines)
         self._matrix = matrix
         self._owned = owned
         self._lines = lines
@@ -154,6 +159,9 @@ class CreditRow(Mapping[str, int]):
 #: Where a part of an exported credit_matrix object is: its keys and indexes, from the object down.
 _Where = tuple[object, ...]
 
+#: Makes a row without its ``__init__``'s checks, for the matrix's own rows.
+_new_row = object.__new__
+
 #: What a pickled CreditMatrix is made again from (its constructor's arguments, in order).
 _Pickled = tuple[str, bool, Mapping[str, tuple[str, ...]], Mapping[str, tuple[Line, ...]], str]
 
@@ -209,6 +217,7 @@ class CreditMatrix(Mapping[str, Mapping[str, int]]):
                 f"one of {', '.join(_TWO_GROUP_CARDS)}, 'unknown' exactly where the rule is not known"
             )
         self.two_group_cards = two_group_cards
+        _check_parts(same_target, two_group_cards_known, groups, credits)
         self._hash: int | None = None
         self._groups = groups
         self._lines = credits
@@ -332,7 +341,9 @@ class CreditMatrix(Mapping[str, Mapping[str, int]]):
             from civrules_runtime.errors import unknown_id  # on the refusal path only
 
             raise unknown_id(owned, self._groups, "civilization card")
-        return CreditRow(self, owned, self._lines.get(owned, self._empty))
+        row = _new_row(CreditRow)  # its own lines: not checked again, as a pickle's row is (CreditRow())
+        row._matrix, row._owned, row._lines = self, owned, self._lines.get(owned, self._empty)
+        return row
 
     def __iter__(self) -> "Iterator[str]":
         return iter(self._groups)
@@ -376,6 +387,74 @@ class CreditMatrix(Mapping[str, Mapping[str, int]]):
         return self
 
 
+def _altered(what: str, wanted: str, value: object) -> ValueError:
+    """The refusal of a credit matrix's or a row's part that is not what the package makes: an
+    OutOfDomainError (a ValueError) saying what it should be, and that a pickle holding it was
+    changed or made otherwise (a pickle is its constructor's arguments, which anyone can write)."""
+    from civrules_runtime.errors import OutOfDomainError, shown
+
+    return OutOfDomainError(
+        f"{what} should be {wanted}, not {shown(value)}: a pickle that holds it was changed, or made by"
+        " other code than civrules' (make the value again from the package: its CREDIT_MATRIX)"
+    )
+
+
+def _row_lines(matrix: object, owned: object, lines: object) -> "tuple[Line, ...]":
+    """The lines a row of ``owned`` in ``matrix`` is made with (the matrix's own, equal to
+    ``lines``), or the refusal of a row no matrix makes."""
+    from civrules_runtime.errors import shown  # on the refusal path only
+
+    if not isinstance(matrix, CreditMatrix) or not isinstance(owned, str) or owned not in matrix._groups:
+        raise _altered(f"CreditRow of {shown(owned)}", "a credit matrix and one of its cards", (matrix, owned))
+    held = matrix._lines.get(owned, matrix._empty)
+    if lines != held:
+        card = repr(str(owned))  # an id as its id, not as its enum's member
+        raise _altered(f"CreditRow of {card}", f"its matrix's {len(held)} credit lines of {card}", lines)
+    return held
+
+
+def _check_parts(
+    same_target: object,
+    known: object,
+    groups: "Mapping[str, tuple[str, ...]]",
+    credits: "Mapping[str, tuple[Line, ...]]",
+) -> None:
+    """What a credit matrix holds, checked as :meth:`CreditMatrix.from_export` checks an export: a
+    pickle (or a call) with a policy, a group or a credit line of another shape made a matrix that
+    answered wrong credits, or failed at a later lookup from inside it (``'<' not supported``)."""
+    if same_target not in _SAME_TARGET:
+        raise _altered("CreditMatrix.same_target", f"one of {', '.join(_SAME_TARGET)}", same_target)
+    if not isinstance(known, bool):
+        raise _altered("CreditMatrix.two_group_cards_known", "True or False", known)
+    if not isinstance(groups, Mapping):
+        raise _altered("CreditMatrix.groups", "a mapping of each card to its groups", groups)
+    for card, of in groups.items():
+        if not isinstance(card, str) or not isinstance(of, tuple) or not all(isinstance(g, str) for g in of):
+            raise _altered(f"CreditMatrix.groups[{card!r}]", "a tuple of group ids, keyed by a card id", of)
+    if not isinstance(credits, Mapping):
+        raise _altered("CreditMatrix.credits", "a mapping of cards to their credit lines", credits)
+    for card, lines in credits.items():
+        if card not in groups:
+            raise _altered("CreditMatrix.credits", "keyed by the cards of its groups", card)
+        if not isinstance(lines, tuple):
+            raise _altered(f"CreditMatrix.credits[{card!r}]", "a tuple of credit lines", lines)
+        for n, line in enumerate(lines):
+            if not (
+                isinstance(line, tuple)
+                and len(line) == 4
+                and type(line[0]) is int
+                and isinstance(line[1], str | None)
+                and isinstance(line[2], str | None)
+                and (line[1] is not None or line[2] is not None)
+                and type(line[3]) is bool
+            ):
+                raise _altered(
+                    f"CreditMatrix.credits[{card!r}][{n}]",
+                    "(points, group or None, card or None, extra), a group or a card given",
+                    line,
+                )
+
+
 def _read_export(
     exported: "Mapping[str, Any]",
 ) -> "tuple[Mapping[str, Any], dict[str, tuple[str, ...]], dict[str, tuple[Line, ...]]]":
@@ -413,7 +492,7 @@ def _read_export(
     for key in ("same_target", "two_group_cards_known"):
         if key not in policy:
             raise refuse(("policy",), f"an object with {key!r}", dict(policy))
-    word(("policy", "same_target"), policy["same_target"], ("highest", "sum"))
+    word(("policy", "same_target"), policy["same_target"], _SAME_TARGET)
     known = policy["two_group_cards_known"]
     if not isinstance(known, bool):
         raise refuse(("policy", "two_group_cards_known"), "true or false", known)
