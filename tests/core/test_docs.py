@@ -296,6 +296,32 @@ def test_the_docs_pin_the_tag_make_release_makes() -> None:
     assert {rev or tag for rev, tag in pins} == {f"v{__version__}"}
 
 
+def test_the_engine_of_every_ruleset_of_a_family_runs_on_each_package_the_docs_name(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """docs/engine.md's engine typed against the family's protocol "runs unchanged on
+    `advanced_civilization`, `expansion_project`, `mega_civilization`": its ``cheapest`` raised
+    UnknownFactError on the Expansion Project (and Central America), whose sources give no card's
+    cost. The block runs here on every package the sentence names."""
+    text = (REPO / "docs" / "engine.md").read_text(encoding="utf-8")
+    block = next(
+        b for b in re.findall(r"```python\n(.*?)```", text, re.S) if "def cheapest(rules: RulesetPackage)" in b
+    )
+    sentence = text[text.index(block) :].split("Each family has its runtime")[0]
+    named = re.findall(r"`(\w+)`", sentence.split("runs unchanged on", 1)[1].split("…")[0])
+    assert {"advanced_civilization", "expansion_project", "mega_civilization"} <= set(named)
+    monkeypatch.syspath_prepend(str(REPO / "generated" / "python"))
+    import importlib
+
+    scope: dict[str, object] = {}
+    exec(compile(block, "docs/engine.md", "exec"), scope)
+    cheapest = scope["cheapest"]
+    for name in named:
+        package = importlib.import_module(f"civrules_rulesets.{name}")
+        costs = [card.cost for card in package.CARDS.values() if card.cost is not None]
+        assert cheapest(package) == min(costs, default=None), name  # type: ignore[operator]
+
+
 def test_the_install_docs_name_the_build_backend_pip_needs_and_the_offline_ways() -> None:
     """docs/engine.md said a package needs the standard library and its runtimes, "nothing else",
     yet `pip install --no-index` of one fails: pip fetches the build backend every generated
