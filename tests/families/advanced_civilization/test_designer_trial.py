@@ -863,3 +863,24 @@ def test_a_hand_limit_band_is_narrowed_in_the_variants_setting_as_the_hint_write
         "hand_limit: {by_players: {patch: [{where: {players: {min: 5, max: 11}}, "
         'with: {players: {min: 6, max: 11}}}]}, source: "house rule: ..."}'
     )
+
+
+def test_the_borders_an_inland_area_breaks_are_rekinded_in_the_variants_overlay() -> None:
+    """Round 31: Antiochia made inland was told M002 "...; or make it `land`, or correct the
+    areas' land/water": the border in the base's map file, a file the designer does not edit, and
+    a `land` kind for the sea borders that no longer exist. The hint writes every border of
+    Antiochia in the variant's `overlay.borders` at once (the both borders kept as land, the sea
+    borders removed); pasted in, the variant has no M002."""
+    text = HEAD + (
+        "overlay:\n  areas:\n    patch:\n"
+        '      - {id: antiochia, water: false, coastal: false, source: "house rule: Antiochia is inland"}\n'
+    )
+    (m002,) = [d for d in analysed(text).diagnostics if d.code == "M002"]
+    fix = _quoted_after(m002.hint or "", "in `overlay.borders`: ")
+    assert fix == (
+        '{patch: [{areas: [antiochia, cilicia], kind: land, source: "house rule: ..."}, '
+        '{areas: [antiochia, phoenicia], kind: land, source: "house rule: ..."}], '
+        'remove: [{areas: [antiochia, galatia], why: "house rule: ..."}, '
+        '{areas: [antiochia, salamis], why: "house rule: ..."}]}'
+    )
+    assert [d.code for d in problems(analysed(text + f"  borders: {fix}\n")) if d.code.startswith("M")] == []

@@ -82,12 +82,16 @@ def check_border_kinds(ruleset: Ruleset) -> Iterator[Diagnostic]:
     (23.52). A wrong kind lets tokens walk into the sea or ships sail across a desert; often it is
     the area's `land` / `water` flag that is wrong instead.
 
-    Fix: correct the kind (the hint names the kinds that fit), or the flag of the area.
+    Fix: correct the kind (the hint names the kinds that fit), or the flag of the area. A variant
+    that takes an area's land or water away is given, in one hint, the `overlay.borders` entries
+    that keep what remains of each of its borders (a both border's other half; a land or sea border
+    is removed).
 
         - {id: aleppo, land: true, water: false, ...}
         - {areas: [aleppo, antiochia], kind: sea}   # FAIL: aleppo has no water
     """
     areas, graph = ruleset.areas, map_graph(ruleset)
+    found: list[tuple[Border, frozenset[str], list[tuple[Area, str]]]] = []
     for border in ruleset.borders:
         a, b = areas.get(border.a), areas.get(border.b)
         # A repeated pair is M001's; only the border that counts is judged.
@@ -96,8 +100,16 @@ def check_border_kinds(ruleset: Ruleset) -> Iterator[Diagnostic]:
         allowed = allowed_kinds(a, b)
         if border.kind in allowed:
             continue
-        needs, rule = _NEEDS[border.kind]
         lacking = [(area, what) for area in (a, b) if (what := _lacks(area, border.kind)) is not None]
+        found.append((border, allowed, lacking))
+    # a variant's fix is one for every border of the area it changed, so that the findings of one
+    # change are told as one (M002 at the variant's patch of the area, once)
+    by_area: dict[str, list[tuple[Border, frozenset[str]]]] = {}
+    if len(ruleset.chain) > 1:
+        for border, allowed, lacking in found:
+            by_area.setdefault(lacking[0][0].id, []).append((border, allowed))
+    for border, allowed, lacking in found:
+        needs, rule = _NEEDS[border.kind]
         sides = " and ".join(f"`{area.id}` has no {what}" for area, what in lacking)
         if allowed:
             hint = "make it " + " or ".join(f"`{k}`" for k in sorted(allowed)) + ", or correct the areas' land/water"
@@ -113,7 +125,41 @@ def check_border_kinds(ruleset: Ruleset) -> Iterator[Diagnostic]:
             hint,
             [Related(area.origin.span(what), f"`{area.id}` has {what}: false") for area, what in lacking],
             subjects=(border.a, border.b),
+            from_variant=_borders_in_overlay(lacking[0][0].id, by_area[lacking[0][0].id]) if by_area else None,
         )
+
+
+def _left_of(kind: str, allowed: frozenset[str]) -> str | None:
+    """What remains of a border of ``kind`` whose sides allow only ``allowed``: a both border the
+    part its sides still have (land, or sea), a land or sea border nothing (it is removed)."""
+    if kind != "both":
+        return None
+    return next((k for k in ("land", "sea") if k in allowed), None)
+
+
+def _borders_in_overlay(area: str, borders: list[tuple[Border, frozenset[str]]]) -> str:
+    """M002's fix as a variant makes it, for every border of ``area`` its change left of a kind
+    its sides no longer allow: one `overlay.borders` entry per border, a both border re-kinded to
+    what remains of it, a land or sea border removed (each border named as the base writes it;
+    the first :data:`words.SHOWN` written out, the rest counted)."""
+    patched: list[str] = []
+    removed: list[str] = []
+    for border, allowed in borders[: words.SHOWN]:
+        left = _left_of(str(border.kind), allowed)
+        if left is None:
+            removed.append(f'{{areas: [{border.a}, {border.b}], why: "house rule: ..."}}')
+        else:
+            patched.append(f'{{areas: [{border.a}, {border.b}], kind: {left}, source: "house rule: ..."}}')
+    operations = ([f"patch: [{', '.join(patched)}]"] if patched else []) + (
+        [f"remove: [{', '.join(removed)}]"] if removed else []
+    )
+    more = len(borders) - words.SHOWN
+    rest = f" (and {more:,} more borders of `{area}` alike)" if more > 0 else ""
+    return (
+        f"change the borders of `{area}` this leaves of a kind their sides no longer allow, in "
+        f"`overlay.borders`: `{{{', '.join(operations)}}}`{rest} (a both border keeps the half its sides "
+        "still allow; a land or sea border is removed)"
+    )
 
 
 @check("M003", "border-pair-order", Severity.WARNING, reads=("borders",))
