@@ -120,7 +120,7 @@ def test_a_removed_top_technology_is_reported_at_the_removal(tmp_path: Path, mon
     assert shows["line"] == _place(base, "top_level: 5")[0]
     assert top["hint"].startswith("from this variant")
     assert top["hint"].endswith(
-        "; or patch, in this variant's overlay, the base's fact the note "
+        "undo or amend this change; or, in `overlay`, patch the base's fact the note "
         '"where the base shows it" points at: give the victory technology the top level'
     )
     assert {d["file"] for d in found} == {"rules/rulesets/house-sid.yaml"}
@@ -143,9 +143,8 @@ def test_a_wonder_the_variant_makes_cheaper_than_its_discount_is_reported_at_the
     )
     assert wonder["hint"] == (
         "from this variant (the base has no such problem): patch `colossus` in "
-        "`overlay.wonders` (`- id: colossus` and the fields to change), or undo this change; "
-        "or patch, in this variant's overlay, the base's fact the note "
-        '"where the base shows it" points at: make it less than 9'
+        "`overlay.wonders` (`- id: colossus` and the fields to change), which writes the fix: "
+        "make it less than 9; or undo this change"
     )
 
 
@@ -246,7 +245,7 @@ def test_a_caused_diagnostic_goes_to_what_the_variant_changes_of_what_its_check_
     assert moved.related == (Related(at, "where the base shows it", at_base=True),)
     assert moved.hint is not None and moved.hint.startswith("from this variant") and told in moved.hint
     assert moved.hint.endswith(
-        "; or patch, in this variant's overlay, the base's fact the note \"where the base shows it\" points at: fix it"
+        f'{told}; or, in `overlay`, patch the base\'s fact the note "where the base shows it" points at: fix it'
     )
 
 
@@ -626,6 +625,6 @@ def test_a_suppression_of_one_finding_of_a_grouped_change_silences_that_one_alon
     assert japanese[0] not in deals["subjects"] and japanese[1] not in deals["subjects"]
     assert deals["hint"].startswith("from this variant (the base has no such problem): undo or amend the change")
     assert deals["hint"].endswith(
-        "; or patch, in this variant's overlay, the base's fact the note "
+        "that makes it; or, in `overlay`, patch the base's fact the note "
         '"where the base shows it" points at: remove `deal`'
     )

@@ -517,17 +517,17 @@ def from_the_variant(
 #: setting the finding stands in: the fix is what that patch writes.
 ONE_PATCH = "{way}, which writes the fix: {hint}"
 
-#: How :func:`_variant_first` joins a check's own fix to a way that is the variant's change the
-#: finding follows from: the fix is a patch, in the variant's overlay, of the base's fact noted.
-AT_THE_NOTE = (
-    "{way}; or patch, in this variant's overlay, the base's fact the note \"where the base shows it\" points at: {hint}"
-)
+#: How a caused finding's hint joins a check's own fix to the variant's change it follows from,
+#: where that change is not the patch of the base's fact noted: undo the change, or make the fix
+#: there. "undo or amend this change, or make the fix in `overlay` (add, patch or remove ...); or
+#: patch, in this variant's overlay, the base's fact ...": the fix was offered twice.
+AT_THE_NOTE = '{undo}; or, in `overlay`, patch the base\'s fact the note "where the base shows it" points at: {hint}'
 
 
 def _variant_first(way: str, hint: str | None, joined: str) -> str:
     """A hint whose first words are the fix in the file the designer edits (``way``, the
     variant's), the check's own fix (``hint``, written of the fact it judges) after it, as the
-    variant makes it (``joined``: :data:`ONE_PATCH`, :data:`AT_THE_NOTE`): a check that writes no
+    variant makes it (``joined``: :data:`ONE_PATCH`): a check that writes no
     fix of its own for a variant (:attr:`Diagnostic.from_variant`) was told "in the base's file
     itself: ...", a file the designer does not edit."""
     return joined.format(way=way, hint=hint) if hint else way
@@ -661,15 +661,11 @@ def caused_by_the_variant(
     for at in caused:
         diagnostic = diagnostics[at]
         assert diagnostic.span is not None
-        place, way = changes.place_of(diagnostic, reads.get(diagnostic.code))
+        way = changes.place_of(diagnostic, reads.get(diagnostic.code))
         moved[at] = replace(
             diagnostic,
-            span=place,
-            hint=_variant_first(
-                f"from this variant (the base has no such problem): {way}", diagnostic.hint, AT_THE_NOTE
-            )
-            if diagnostic.from_variant is None
-            else f"from this variant (the base has no such problem): {diagnostic.from_variant}; or {way}",
+            span=way.place,
+            hint=f"from this variant (the base has no such problem): {way.told(diagnostic)}",
             related=(Related(diagnostic.span, "where the base shows it", at_base=True), *diagnostic.related),
         )
     return moved
@@ -802,39 +798,70 @@ class _VariantChanges:
         #: not at every place (5,000 patches, as many diagnostics).
         self._blocks = {name: set(places.values()) for name, places in self._places.items()}
 
-    def place_of(self, diagnostic: Diagnostic, reads: frozenset[str] | None) -> tuple[Span, str]:
+    def place_of(self, diagnostic: Diagnostic, reads: frozenset[str] | None) -> _CausedAt:
         """Where in the variant a diagnostic it causes is reported, and how to make its fix there."""
-        for span in (diagnostic.span, *(r.span for r in diagnostic.related)):
+        for at, span in enumerate((diagnostic.span, *(r.span for r in diagnostic.related))):
             if span is None or span.file in self._own_files:
                 continue
             around = self._entities.around(span)
             if around:
                 _, (place, way) = min(around, key=lambda found: found[0].end_line - found[0].line)
-                return place, f"{way}, or undo this change"
+                # the patch holds the base's fact noted (the finding's own place): it writes the fix
+                return _CausedAt(place, "undo this change", way, writes=at == 0, patch=True)
         # What the variant changes of what the check reads (everything, for a check that may read
         # anything): the one place that changes it, else the one block those places are in.
         read = [name for name in self._places if _read_by(name, reads)]
         places = {place for name in read for place in self._places[name]}
+        entities = "make the fix in `overlay` (add, patch or remove the base's entities)"
         if len(places) == 1:
             (place,) = places
-            return place, (
-                "undo or amend this change, or make the fix in `overlay` (add, patch or remove the base's entities)"
-            )
+            return _CausedAt(place, "undo or amend this change", entities)
         blocks = {block for name in read for block in self._blocks[name]}
         if len(blocks) == 1:
             (block,) = blocks
             if block is not None and block[0] == "overlay":
                 written = ".".join(map(str, block))
-                return self._manifest.key_span(block), (
-                    f"undo or amend the change in `{written}` that makes it, or make the fix in `overlay` "
-                    "(add, patch or remove the base's entities)"
+                return _CausedAt(
+                    self._manifest.key_span(block), f"undo or amend the change in `{written}` that makes it", entities
                 )
         if self._manifest.has_key(("overlay",)):
-            return self._manifest.key_span(("overlay",)), (
-                "undo or amend the change in `overlay` that makes it, or make the fix there "
-                "(add, patch or remove the base's entities)"
+            return _CausedAt(
+                self._manifest.key_span(("overlay",)),
+                "undo or amend the change in `overlay` that makes it",
+                "make the fix there (add, patch or remove the base's entities)",
             )
-        return self._manifest.key_span(("extends",)), "change what this variant adds or restates that makes it"
+        return _CausedAt(
+            self._manifest.key_span(("extends",)), "change what this variant adds or restates that makes it"
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class _CausedAt:
+    """Where a finding a variant causes is told (``place``, in the variant) and the two ways to
+    fix it there: ``undo`` the change, or ``fix`` (what to write in the overlay instead; None
+    where the variant has no overlay to write it in). ``writes``: the change is the patch of the
+    very fact the finding stands at in the base, so the check's own fix is what the patch writes;
+    ``patch``: ``fix`` is the variant's patch of an entity that holds the finding or a place noted."""
+
+    place: Span
+    undo: str
+    fix: str | None = None
+    writes: bool = False
+    patch: bool = False
+
+    def told(self, diagnostic: Diagnostic) -> str:
+        """How to fix ``diagnostic`` from the variant, each way once: a check's variant fix of its
+        own (:attr:`Diagnostic.from_variant`), else its fix as the patch writes it, or at the base's
+        fact noted; then undoing the change."""
+        if diagnostic.from_variant is not None:
+            return f"{diagnostic.from_variant}; or {self.undo}"
+        if not diagnostic.hint:
+            if self.fix is None:
+                return self.undo
+            return f"{self.fix}, or {self.undo}" if self.patch else f"{self.undo}, or {self.fix}"
+        if self.writes:
+            return f"{ONE_PATCH.format(way=self.fix, hint=diagnostic.hint)}; or {self.undo}"
+        return AT_THE_NOTE.format(undo=self.undo, hint=diagnostic.hint)
 
 
 def _read_by(changed: str, reads: frozenset[str] | None) -> bool:

@@ -241,10 +241,9 @@ def test_a_diagnostic_the_variant_causes_in_a_base_file_is_at_its_patch_and_says
     assert found.related[0].label == "where the base shows it" and "calamities/" in found.related[0].span.file
     assert (found.hint or "").startswith(
         "from this variant (the base has no such problem): patch `epidemic` in `overlay.calamities` "
-        "(`- id: epidemic` and the fields to change), or undo this change; "
-        "or patch, in this variant's overlay, the base's fact the note "
-        '"where the base shows it" points at: '
+        "(`- id: epidemic` and the fields to change), which writes the fix: add `modifier_combination: "
     )
+    assert (found.hint or "").endswith("; or undo this change")
 
 
 def test_a_diagnostic_left_in_a_base_file_says_how_to_change_it_from_the_variant() -> None:
