@@ -884,3 +884,23 @@ def test_the_borders_an_inland_area_breaks_are_rekinded_in_the_variants_overlay(
         '{areas: [antiochia, salamis], why: "house rule: ..."}]}'
     )
     assert [d.code for d in problems(analysed(text + f"  borders: {fix}\n")) if d.code.startswith("M")] == []
+
+
+def test_a_card_a_variant_makes_free_is_told_the_cost_to_patch_in_its_overlay() -> None:
+    """Round 31: Law made to credit Democracy its whole 200 was told C006 "check the cost and the
+    credits toward this card from its prerequisites", nothing a designer can write. The hint
+    patches Democracy's cost above the credits in the variant's overlay; written as it says, the
+    warning is gone."""
+    text = HEAD + (
+        "overlay:\n  civilization_cards:\n    patch:\n"
+        "      - id: law\n"
+        '        credits: {append: [{card: democracy, points: 200, source: "house rule: law gives democracy"}]}\n'
+    )
+    c006 = only(analysed(text), text, "credits: {append", "C006")
+    hint = c006.hint or ""
+    assert hint.startswith(
+        "patch `democracy` in `overlay.civilization_cards` to a cost of more than 200, "
+        '`- {id: democracy, cost: ..., source: "house rule: ..."}`, or lower the credits toward it from `law`'
+    )
+    raised = text + '      - {id: democracy, cost: 210, source: "house rule: dearer democracy"}\n'
+    assert [d.code for d in problems(analysed(raised))] == []

@@ -888,7 +888,8 @@ def check_free_cards(ruleset: Ruleset) -> Iterator[Diagnostic]:
     usually a cost or a credit has a typo (200 for 20).
 
     Fix: correct the cost or the credits; if the card is meant to come free with its prerequisite,
-    say so in a `note:` and silence the warning with `# civrules: ignore[C006] reason`.
+    say so in a `note:` and silence the warning with `# civrules: ignore[C006] reason`. A variant
+    that makes a card free is given the patch of its cost in `overlay.civilization_cards`.
 
         - id: law
           credits:
@@ -930,7 +931,20 @@ def check_free_cards(ruleset: Ruleset) -> Iterator[Diagnostic]:
             "check the cost and the credits toward this card from its prerequisites",
             related,
             subjects=(card.id, *shown),
+            from_variant=_free_card_in_overlay(card.id, total, words.listed(shown, givers.bit_count()))
+            if len(ruleset.chain) > 1
+            else None,
         )
+
+
+def _free_card_in_overlay(card: str, total: int, givers: str) -> str:
+    """C006's fix as a variant makes it: the card's cost raised above what its prerequisites
+    credit, in its patch, or their credits toward it lowered (``givers``: them, as the message names them)."""
+    return (
+        f"patch `{card}` in `overlay.civilization_cards` to a cost of more than {total}, "
+        f'`- {{id: {card}, cost: ..., source: "house rule: ..."}}`, or lower the credits toward it from '
+        f"{givers} to less than its cost"
+    )
 
 
 class _CreditsToward:
