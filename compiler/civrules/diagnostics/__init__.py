@@ -110,6 +110,16 @@ class Unreadable(Diagnostic):
 
 
 @frozen_value
+class Unchanged(Diagnostic):
+    """V013: a patch that sets every field it names to the value it has, with where each of those
+    fields is written in it (``fields_at``, their keys). A Q009 asking a citation of fields of the
+    same entity is this patch's (and dropped) only where it stands at one of them: matched by the
+    entity and the fields alone, an uncited change in a later entry was dropped with the no-op's."""
+
+    fields_at: tuple[Span, ...] = ()
+
+
+@frozen_value
 class Summary(Diagnostic):
     """R011: the one line standing for what a file does not list (:func:`cap_per_file`), with what
     it counts as data: ``hidden`` diagnostics not listed, and whether checking the file

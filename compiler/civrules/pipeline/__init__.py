@@ -25,7 +25,18 @@ from typing import Any, Generic, TypeVar
 
 from civrules.checks import ALL_COLLECTIONS, SETTINGS, Check, setting
 from civrules.checks.catalogue import all_checks, run_checks
-from civrules.diagnostics import Diagnostic, Related, Severity, Span, codes, has_errors, merge_duplicates, named, words
+from civrules.diagnostics import (
+    Diagnostic,
+    Related,
+    Severity,
+    Span,
+    Unchanged,
+    codes,
+    has_errors,
+    merge_duplicates,
+    named,
+    words,
+)
 from civrules.families import family_named, family_of
 from civrules.load.document import NodePath
 from civrules.load.workspace import LoadedRuleset, Workspace
@@ -172,22 +183,23 @@ def without_uncited_no_ops(diagnostics: list[Diagnostic]) -> list[Diagnostic]:
     the value meant, or delete the entry), one diagnostic for the one mistake.
     """
     no_ops = [
-        (d.span.file, d.subjects[0], frozenset(d.subjects[1:]))
+        (d.subjects[0], frozenset(d.subjects[1:]), frozenset(d.fields_at))
         for d in diagnostics
-        if d.code == codes.OVERLAY_UNCHANGED.code and d.span is not None and d.subjects
+        if isinstance(d, Unchanged) and d.subjects
     ]
     if not no_ops:
         return diagnostics
 
     def of_a_no_op(diagnostic: Diagnostic) -> bool:
+        # at a field the no-op writes: the same patch entry, not a later one of the same entity
         span, subjects = diagnostic.span, diagnostic.subjects
         return (
             diagnostic.code == "Q009"
             and span is not None
             and len(subjects) > 1
             and any(
-                file == span.file and subject == subjects[0] and set(subjects[1:]) <= fields
-                for file, subject, fields in no_ops
+                subject == subjects[0] and set(subjects[1:]) <= fields and span in places
+                for subject, fields, places in no_ops
             )
         )
 

@@ -34,7 +34,7 @@ from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any, Literal
 
-from civrules.diagnostics import Diagnostic, Related, Severity, Span, codes, stopped, words
+from civrules.diagnostics import Diagnostic, Related, Severity, Span, Unchanged, codes, named, stopped, words
 from civrules.diagnostics.suggest import QUERIES, Vocabulary, closest, mean
 from civrules.families import CollectionSpec, Family
 from civrules.load.document import Document, NodePath
@@ -1975,14 +1975,17 @@ def _unchanged(
     shown = ", ".join(f"`{f}: {_shown_value(patch[f])}`" for f in fields[:4]) + (", ..." if len(fields) > 4 else "")
     # an entity may be mistaken for one of a like name; a setting is named by its key alone
     which = f" (is it the right {about.rsplit(' `', 1)[0]}?)" if subject is None else ""
-    return _diag(
-        codes.OVERLAY_UNCHANGED,
+    unchanged = codes.OVERLAY_UNCHANGED
+    return Unchanged(
+        unchanged.code,
+        unchanged.severity,
         f"this patch of {about} changes nothing: it already has {shown}",
         at.document.key_span((*at.path, fields[0])),
         f"write the value you mean{which}, or delete this entry: the ruleset keeps "
         f"{'this value' if len(fields) == 1 else 'these values'}",
         (Related(origin.span(fields[0]), "the value it has"),),
-        subjects=(subject if subject is not None else about.rsplit("`", 2)[-2], *fields),
+        subjects=named((subject if subject is not None else about.rsplit("`", 2)[-2], *fields)),
+        fields_at=tuple(at.document.key_span((*at.path, field)) for field in fields),
     )
 
 

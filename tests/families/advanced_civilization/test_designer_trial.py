@@ -904,3 +904,31 @@ def test_a_card_a_variant_makes_free_is_told_the_cost_to_patch_in_its_overlay() 
     )
     raised = text + '      - {id: democracy, cost: 210, source: "house rule: dearer democracy"}\n'
     assert [d.code for d in problems(analysed(raised))] == []
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        HEAD
+        + (
+            "overlay:\n  civilization_cards:\n    patch:\n"
+            '      - {id: pottery, cost: 45, source: "house rule: as printed"}\n'
+            "      - {id: pottery, cost: 60}\n"
+        ),
+        HEAD
+        + (
+            'hand_limit: {commodity_cards: 8, source: "house rule: as printed"}\n'
+            "overlay:\n  settings:\n    hand_limit: {commodity_cards: 10}\n"
+        ),
+    ],
+    ids=["entity", "setting"],
+)
+def test_an_uncited_change_after_a_patch_that_changes_nothing_is_still_asked_for_a_citation(text: str) -> None:
+    """Round 31: Pottery patched to its own 45 (cited), then to 60 with no citation, was V013 and
+    V012 at the first patch, warnings only, and `validate` passed: the Q009 of the second patch
+    was taken for the first's (the same card and field) and dropped with it, while `diff` said
+    "cited: rule 32.21 → uncited". Only a Q009 at the very patch V013 tells of is dropped."""
+    found = problems(analysed(text))
+    (q009,) = [d for d in found if d.code == "Q009"]
+    assert q009.span is not None and q009.span.line == line_of(text, "10}" if "cards: 10" in text else "cost: 60")
+    assert "V013" in [d.code for d in found]
