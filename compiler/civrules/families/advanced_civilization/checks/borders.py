@@ -102,12 +102,15 @@ def check_border_kinds(ruleset: Ruleset) -> Iterator[Diagnostic]:
             continue
         lacking = [(area, what) for area in (a, b) if (what := _lacks(area, border.kind)) is not None]
         found.append((border, allowed, lacking))
-    # a variant's fix is one for every border of the area it changed, so that the findings of one
-    # change are told as one (M002 at the variant's patch of the area, once)
+    # a variant's fix is one for every border of an area an overlay changed, so that the findings
+    # of one change are told as one (M002 at the variant's patch of the area, once); an area no
+    # overlay changed is a map file's, fixed there (its `changes` are what tells, not the chain:
+    # the findings are kept for every ruleset holding these areas and borders)
     by_area: dict[str, list[tuple[Border, frozenset[str]]]] = {}
-    if len(ruleset.chain) > 1:
-        for border, allowed, lacking in found:
+    for border, allowed, lacking in found:
+        if lacking[0][0].origin.changes:
             by_area.setdefault(lacking[0][0].id, []).append((border, allowed))
+    fixes = {area: _borders_in_overlay(area, borders) for area, borders in by_area.items()}
     for border, allowed, lacking in found:
         needs, rule = _NEEDS[border.kind]
         sides = " and ".join(f"`{area.id}` has no {what}" for area, what in lacking)
@@ -125,7 +128,7 @@ def check_border_kinds(ruleset: Ruleset) -> Iterator[Diagnostic]:
             hint,
             [Related(area.origin.span(what), f"`{area.id}` has {what}: false") for area, what in lacking],
             subjects=(border.a, border.b),
-            from_variant=_borders_in_overlay(lacking[0][0].id, by_area[lacking[0][0].id]) if by_area else None,
+            from_variant=fixes.get(lacking[0][0].id),
         )
 
 

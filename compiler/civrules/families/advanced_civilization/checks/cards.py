@@ -931,9 +931,9 @@ def check_free_cards(ruleset: Ruleset) -> Iterator[Diagnostic]:
             "check the cost and the credits toward this card from its prerequisites",
             related,
             subjects=(card.id, *shown),
-            from_variant=_free_card_in_overlay(card.id, total, words.listed(shown, givers.bit_count()))
-            if len(ruleset.chain) > 1
-            else None,
+            # made whatever the ruleset (the findings are kept for every ruleset holding these
+            # cards); read only where a variant's finding is told
+            from_variant=_free_card_in_overlay(card.id, total, words.listed(shown, givers.bit_count())),
         )
 
 
