@@ -232,3 +232,38 @@ def test_players_a_house_rule_wrote_are_cited_by_the_house_rule_field_by_field()
         2, 6, best=4, rule=("p2",), source="house rule: five and six", field_sources={"max": house}
     )
     assert isinstance(found, PlayerRange) and found.field_sources["max"] == house and "min" not in found.field_sources
+
+
+QUICK_ECONOMY = """\
+kind: ruleset
+family: sid-meiers-civilization
+id: smc-quick
+name: "Quicker economy"
+extends: sid-meiers-civilization
+overlay:
+  settings:
+    coins: {victory: 12, source: "house rule: a quicker economic victory"}
+"""
+
+
+def test_a_changed_coin_victory_is_told_the_victory_to_patch_in_the_variant() -> None:
+    """Round 31: a variant lowering `coins.victory` to 12 was told T015 "make both 12, or change
+    both" behind "patch, in this variant's overlay, the base's fact the note points at", the
+    victory in the base's manifest. The hint writes the patch of the economic victory in the
+    variant's `overlay.victories`; pasted in, the variant validates."""
+    import re
+
+    from civrules.diagnostics import Severity
+    from tests.rulefiles import CachedWorkspace
+
+    def errors(text: str) -> list[tuple[str, str]]:
+        workspace = CachedWorkspace({"rulesets/smc-quick.yaml": text})
+        analysis = analyse(workspace, workspace.load_ruleset(workspace.manifests()["smc-quick"]))
+        return [(d.code, d.hint or "") for d in analysis.diagnostics if d.severity is Severity.ERROR]
+
+    ((code, hint),) = errors(QUICK_ECONOMY)
+    assert code == "T015"
+    patch = re.search(r"in `overlay.victories`, `(patch: \[.*\])`", hint)
+    assert patch is not None, hint
+    assert patch.group(1) == 'patch: [{id: economy, coins: 12, source: "house rule: ..."}]'
+    assert errors(QUICK_ECONOMY + f"  victories: {{{patch.group(1)}}}\n") == []

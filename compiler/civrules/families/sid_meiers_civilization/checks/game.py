@@ -20,7 +20,8 @@ def check_victories(ruleset: CivilizationRuleset) -> Iterator[Diagnostic]:
     Why: a game without one of its victories plays differently; a variant that means to drop one
     should say so with a suppression.
 
-    Fix: add the victory.
+    Fix: add the victory; give the economic victory the coins of the setting. A variant that
+    changes the setting is given the patch of the victory in its `overlay.victories`.
 
         victories: [{id: culture, kind: culture}]   # FAIL: three victories missing
     """
@@ -48,6 +49,12 @@ def check_victories(ruleset: CivilizationRuleset) -> Iterator[Diagnostic]:
                 victory.origin.span("coins"),
                 f"make both {coins}, or change both",
                 subjects=(victory.id, "coins"),
+                from_variant=(
+                    f"patch the economic victory to {coins} coins in `overlay.victories`, "
+                    f'`patch: [{{id: {victory.id}, coins: {coins}, source: "house rule: ..."}}]`'
+                    if len(ruleset.chain) > 1
+                    else None
+                ),
             )
 
 
