@@ -95,6 +95,12 @@ def test_a_clean_sarif_run_is_a_successful_invocation() -> None:
         (["validate", "--rules", RULES, "--select", "ZZ"], "no diagnostic code starts with `ZZ`", "explain --list"),
         (["valdate"], "no command `valdate`", "did you mean `validate`?"),
         (["validate", "--fromat", "json"], "no such option `--fromat`", "did you mean `--format`?"),
+        # Round 31: a command's option written before the command was sent to `civrules --help`
+        (
+            ["--strict", "validate"],
+            "no such option `--strict`",
+            "`--strict` is an option of `civrules validate`: write it after `validate`",
+        ),
         (["new-variant"], "missing argument 'NAME'", "new-variant --help` lists what it takes"),
         # click's parser raises this one without a context: the hint named `civrules --help`.
         (["build", "--out"], "option '--out' requires an argument", "`civrules build --help` lists what it takes"),

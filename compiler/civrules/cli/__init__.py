@@ -351,6 +351,13 @@ def _usage_error(error: click.UsageError, args: Sequence[str], group: click.Grou
         names = [name for param in command.params for name in (*param.opts, *param.secondary_opts)]
         near = did_you_mean(error.option_name, [name for name in names if name.startswith("-")])
         message, hint = f"no such option `{printable(error.option_name)}`", _then(near, help_hint)
+        named = _command_asked(args, group) if command is group and near is None else None
+        if named is not None and any(error.option_name in param.opts for param in named.params):
+            # `civrules --format json validate`: an option of the command, written before it
+            hint = (
+                f"`{printable(error.option_name)}` is an option of `civrules {named.name}`: write it after "
+                f"`{named.name}` (`civrules {named.name} {printable(error.option_name)} ...`)"
+            )
     else:
         message = error.format_message()
         param = getattr(error, "param", None)
