@@ -469,8 +469,10 @@ def test_the_way_to_change_a_border_from_the_variant_writes_its_key_as_a_patch_n
     )
     analysis = analysed("coast", text)
     assert analysis.resolved is not None
-    ways = [way for _, _, way in _changed_by_the_variant(analysis.resolved) if "`cyrene|libya`" in way]
-    assert ways == ["patch `cyrene|libya` in `overlay.borders` (`- areas: [cyrene, libya]` and the fields to change)"]
+    ways = [way for _, _, way in _changed_by_the_variant(analysis.resolved) if "cyrene, libya" in way]
+    assert ways == [
+        "patch `areas: [cyrene, libya]` in `overlay.borders` (`- areas: [cyrene, libya]` and the fields to change)"
+    ]
     (fields,) = re.findall(r"`- ([^`]*)`", ways[0])
     followed = header("coast", "advanced-civilization") + (
         f"overlay:\n  borders:\n    patch:\n      - {{{fields}, note: written as told}}\n"

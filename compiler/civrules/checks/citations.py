@@ -912,13 +912,16 @@ def check_cited_changes(ruleset: Ruleset) -> Iterator[Diagnostic]:
     if own < 1:
         return
     written: list[tuple[str, str | None, Origin, str]] = []  # what a message calls it, its setting, id
+    family = family_named(ruleset.family)
     for collection in ruleset.collections():
+        spec = family.collections.get(collection.name) if family is not None else None
         for entity in _overlaid(collection)[0]:
-            written.append((f"`{entity.id}`", None, entity.origin, entity.id))
+            # a border is named as the patch names it (`areas: [a, b]`), not by its key `a|b`
+            shown = spec.shown(entity.id) if spec is not None else f"`{entity.id}`"
+            written.append((shown, None, entity.origin, entity.id))
     for key, origin in sorted(ruleset.setting_origins.items()):
         if origin.changes:
             written.append((f"the setting `{key}`", key, origin, key))
-    family = family_named(ruleset.family)
     for what, setting, origin, subject in written:
         # Every overlay entry whose facts a field still holds answers for them (not the field's
         # last changer alone, which may have left them: an append after an append, a `remove:`).

@@ -13,6 +13,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import field
 from typing import Any
 
+from civrules.diagnostics import words
 from civrules.support.values import frozen_value
 
 #: The letters of the codes the core's own diagnostics use (loading, schema, resolution, identity,
@@ -128,6 +129,20 @@ class CollectionSpec:
             value, _, qualifier = key.rpartition("@")
             return f"{self.key}: {value}, {self.qualifier}: {qualifier}"
         return f"{self.key}: {key}"
+
+    def shown(self, key: str) -> str:
+        """The entity of key ``key`` (as the resolver keys it) as a message names it: its id in
+        backquotes, or, keyed by a pair or a qualifier, the fields an overlay entry names it by (a
+        designer writes `areas: [crete, cyprus]`, never the resolver's `crete|cyprus`).
+
+        >>> CollectionSpec("map", ("borders",), "areas", pair=True).shown("crete|cyprus")
+        '`areas: [crete, cyprus]`'
+        >>> CollectionSpec("ruleset", ("nations",)).shown("egypt")
+        '`egypt`'
+        """
+        if (self.pair and "|" in key) or (self.qualifier is not None and "@" in key):
+            return words.shown(self.naming(key))
+        return words.shown(key)
 
     @property
     def named_by(self) -> str:

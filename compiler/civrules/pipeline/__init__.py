@@ -607,7 +607,7 @@ def _changed_by_the_variant(resolved: Resolved) -> Iterator[tuple[Span, Span, st
             change = change_here(entry.origin)
             key = entity_key(spec, entry.raw) if change is not None else None
             if change is not None and key is not None:
-                way = f"patch `{key}` in `overlay.{name}` (`- {spec.naming(key)}` and the fields to change)"
+                way = f"patch {spec.shown(key)} in `overlay.{name}` (`- {spec.naming(key)}` and the fields to change)"
                 yield entry.origin.span(), change.document.span(change.path), way
     for key, origin in resolved.setting_origins.items():
         change = change_here(origin) if origin.changes else None

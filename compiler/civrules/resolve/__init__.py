@@ -1511,9 +1511,9 @@ def _missing(
     word = spec.word or name  # the designer's word for one entity, not the overlay's block
     if told is not None:
         why, hint_told, place = told
-        message = f"cannot {verb} {word} {words.shown(key)}: {why}"
+        message = f"cannot {verb} {word} {spec.shown(key)}: {why}"
         return _diag(codes.OVERLAY_MISSING, message, at.span(spec.key), hint_told, (place,), subjects=(key,))
-    message = f"cannot {verb} {word} {words.shown(key)}: the base has no such entry"
+    message = f"cannot {verb} {word} {spec.shown(key)}: the base has no such entry"
     hints = _indexed(spec, entries).hints  # made by the find that missed
     close: str | None = None
     hint: str | None = None
@@ -1868,14 +1868,15 @@ def _patch(
     entry = entries[existing]
     unchanged = _unchanged_fields(entry.raw, entry.origin, item, at, spec.key)
     if unchanged and len(unchanged) == len(_judged_fields(item, spec.key)):
-        yield _unchanged(f"{spec.word or name} `{entity_key(spec, entry.raw)}`", item, entry.origin, at, unchanged)
+        named_as = entity_key(spec, entry.raw) or ""
+        yield _unchanged(f"{spec.word or name} {spec.shown(named_as)}", item, entry.origin, at, unchanged, key=named_as)
     # taken before the merge, which may grow a list of the entity in place (:data:`_OWNED`)
     lengths = {field: len(value) for field in item if isinstance(value := entry.raw.get(field), list)}
     # an entity this block patched before: its merge is no session's to reuse (:data:`_OWNED`)
     again = entity_key(spec, entry.raw) in patched
     merged, problems, moved, was, edits = _merged(entry.raw, item, spec.key, remember=not again)
     for problem in problems:
-        about = f"{spec.word or name} `{entity_key(spec, entry.raw)}`"
+        about = f"{spec.word or name} {spec.shown(entity_key(spec, entry.raw) or '')}"
         told = _diag(
             codes.LIST_SELECTOR,
             f"{problem.message} (in {about})"
@@ -1966,7 +1967,14 @@ def _unchanged_setting(key: str, had: Any, patch: Any, previous: Origin | None, 
 
 
 def _unchanged(
-    about: str, patch: Mapping[str, Any], origin: Origin, at: Origin, fields: list[str], subject: str | None = None
+    about: str,
+    patch: Mapping[str, Any],
+    origin: Origin,
+    at: Origin,
+    fields: list[str],
+    subject: str | None = None,
+    *,
+    key: str | None = None,
 ) -> Diagnostic:
     """V013 for a ``patch`` (of ``about``: an entity, or a setting; read from ``origin``) whose
     every judged field (``fields``) already has the value it writes: one diagnostic for the patch,
@@ -1984,7 +1992,7 @@ def _unchanged(
         f"write the value you mean{which}, or delete this entry: the ruleset keeps "
         f"{'this value' if len(fields) == 1 else 'these values'}",
         (Related(origin.span(fields[0]), "the value it has"),),
-        subjects=named((subject if subject is not None else about.rsplit("`", 2)[-2], *fields)),
+        subjects=named((subject if subject is not None else key if key is not None else about, *fields)),
         fields_at=tuple(at.document.key_span((*at.path, field)) for field in fields),
     )
 

@@ -932,3 +932,23 @@ def test_an_uncited_change_after_a_patch_that_changes_nothing_is_still_asked_for
     (q009,) = [d for d in found if d.code == "Q009"]
     assert q009.span is not None and q009.span.line == line_of(text, "10}" if "cards: 10" in text else "cost: 60")
     assert "V013" in [d.code for d in found]
+
+
+def test_a_border_is_named_in_messages_as_the_patch_names_it() -> None:
+    """Round 31: a border's patch was told "`antiochia|cilicia`: `kind` is changed with no
+    citation", "this patch of border `antiochia|cilicia` changes nothing", "cannot patch border
+    `antiochia|cilicai`": the resolver's key, which no designer writes. Each names the border as
+    the patch does, `areas: [antiochia, cilicia]`; its subjects (what `suppress:` matches) keep
+    the key."""
+    text = HEAD + (
+        "overlay:\n  borders:\n    patch:\n"
+        "      - {areas: [antiochia, cilicia], kind: land}\n"
+        '      - {areas: [antiochia, phoenicia], kind: both, source: "house rule: as printed"}\n'
+    )
+    told = {d.code: d for d in problems(analysed(text))}
+    assert told["Q009"].message.startswith("`areas: [antiochia, cilicia]`: `kind` is changed with no citation")
+    assert told["V013"].message.startswith("this patch of border `areas: [antiochia, phoenicia]` changes nothing")
+    assert told["Q009"].subjects[0] == "antiochia|cilicia" and told["V013"].subjects[0] == "antiochia|phoenicia"
+    typo = HEAD + 'overlay:\n  borders:\n    patch:\n      - {areas: [antiochia, cilicai], kind: land, source: "x"}\n'
+    (v005,) = problems(analysed(typo))
+    assert v005.message == "cannot patch border `areas: [antiochia, cilicai]`: the base has no such entry"
