@@ -99,7 +99,7 @@ def test_a_clean_sarif_run_is_a_successful_invocation() -> None:
         (
             ["--strict", "validate"],
             "no such option `--strict`",
-            "`--strict` is an option of `civrules validate`: write it after `validate`",
+            "`--strict` is an option of the command `validate`: write it after `validate`",
         ),
         (["new-variant"], "missing argument 'NAME'", "new-variant --help` lists what it takes"),
         # click's parser raises this one without a context: the hint named `civrules --help`.

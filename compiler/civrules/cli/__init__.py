@@ -354,10 +354,8 @@ def _usage_error(error: click.UsageError, args: Sequence[str], group: click.Grou
         named = _command_asked(args, group) if command is group and near is None else None
         if named is not None and any(error.option_name in param.opts for param in named.params):
             # `civrules --format json validate`: an option of the command, written before it
-            hint = (
-                f"`{printable(error.option_name)}` is an option of `civrules {named.name}`: write it after "
-                f"`{named.name}` (`civrules {named.name} {printable(error.option_name)} ...`)"
-            )
+            option = printable(error.option_name)
+            hint = f"`{option}` is an option of the command `{named.name}`: write it after `{named.name}`"
     else:
         message = error.format_message()
         param = getattr(error, "param", None)
