@@ -1112,6 +1112,66 @@ def test_edits_of_one_field_give_the_diagnostics_of_a_full_run(tmp_path: Path) -
     _field_edits(rules, [0, 4, 6])
 
 
+#: A variant whose entries write, one after another, into one element of Pottery's attribute's
+#: nested `calamities:` list (each entry's merge into the element the block's own, made in place).
+_NESTED_ENTRY = '{id: pottery, source: "house rule", attributes: {patch: [{where: {rule: "32.211"}, with: {calamities: '
+NESTED_ELEMENT = (
+    "\n".join(
+        [
+            "kind: ruleset",
+            "id: nest",
+            "name: Nest",
+            "extends: advanced-civilization",
+            "overlay:",
+            "  civilization_cards:",
+            "    patch:",
+            "      - "
+            + _NESTED_ENTRY
+            + '{append: [{calamity: famine, effect: reduces, rule: "30.312", note: n0}]}}}]}}',
+            *(
+                "      - " + _NESTED_ENTRY + f"{{patch: [{{where: {{note: n0}}, with: {w}}}]}}}}}}]}}}}"
+                for w in (
+                    '{rule: "30.31"}',
+                    '{source: "house rule: a"}',
+                    "{effect: reduces}",
+                    '{calamity: famine, rule: "30.311"}',
+                    "{source: null}",
+                    '{rule: ["30.31", "30.312"]}',
+                )
+            ),
+        ]
+    )
+    + "\n"
+)
+
+
+@pytest.mark.slow  # sixteen updates and as many full runs: about 4 s
+def test_edits_of_entries_merged_into_one_nested_element_give_the_diagnostics_of_a_full_run(tmp_path: Path) -> None:
+    """Entries each merged into one element of a nested list (the block's merges after the first
+    write into the element in place): a citation changed, a key no schema knows written, a
+    selector that names nothing, each edit and its undoing spliced, each time what a full run gives."""
+    rules = copy_subset(tmp_path / "rules")
+    (rules / "rulesets" / "nest.yaml").write_text(NESTED_ELEMENT, encoding="utf-8")
+    session = Session(rules)
+    session.update()
+    text = NESTED_ELEMENT
+    for was, now in (
+        ('{rule: "30.31"}', '{rule: "30.311"}'),
+        ("{effect: reduces}", "{effect: reduces, k: 1}"),
+        ('{source: "house rule: a"}', '{source: "house rule: b", note: n1}'),
+        ("{source: null}", '{source: "house rule: c"}'),
+    ):
+        for new in (text.replace(was, now, 1), text):
+            assert new != session.overlays.get("rulesets/nest.yaml", NESTED_ELEMENT)
+            session.set_text("rulesets/nest.yaml", new)
+            result = session.update()
+            assert "nest" in result.rechecked, now
+            assert result.diagnostics == full_run(rules, session.overlays), now
+        text = text.replace(was, now, 1)
+        session.set_text("rulesets/nest.yaml", text)
+        assert session.update().diagnostics == full_run(rules, session.overlays), now
+
+
 @pytest.mark.slow
 @settings(max_examples=25, deadline=None, derandomize=True, suppress_health_check=list(HealthCheck))
 @given(sequence=st.lists(st.integers(min_value=0, max_value=len(FIELD_EDITS) - 1), min_size=1, max_size=8))

@@ -512,6 +512,134 @@ def test_a_merge_into_an_element_of_many_keys_reads_none_of_its_keys_to_tell_its
     assert _KeysRead.read == 0, _KeysRead.read
 
 
+class _CopyCounting(type):
+    """Stands for ``dict`` in the resolver's module: each mapping copied through it (``dict(m)``)
+    counted by its keys, every other use of the name answered by ``dict`` itself."""
+
+    copied = 0
+
+    def __call__(cls, *args: Any, **kwargs: Any) -> Any:
+        if args and isinstance(args[0], dict):
+            _CopyCounting.copied += len(args[0])
+        return dict(*args, **kwargs)
+
+    def __instancecheck__(cls, instance: Any) -> bool:
+        return isinstance(instance, dict)
+
+    def __getattr__(cls, name: str) -> Any:
+        return getattr(dict, name)
+
+
+class _CountedDict(metaclass=_CopyCounting):
+    pass
+
+
+#: Entries writing into Pottery's attribute's nested `calamities:` element noted n0, appended first.
+_NESTED = '{id: pottery, attributes: {patch: [{where: {rule: "32.211"}, with: {calamities: '
+
+
+def _element_keys(n: int, cited: bool) -> list[str]:
+    """One entry appending the element, then ``n`` entries each writing a key of its own into it
+    (the shape `element-keys`), each under a section of its own too where ``cited``."""
+    section = ', rule: "30.31{}"' if cited else ""
+    appended = _NESTED + '{append: [{calamity: famine, effect: reduces, rule: "30.312", note: n0}]}}}]}}'
+    patches = [
+        _NESTED + f"{{patch: [{{where: {{note: n0}}, with: {{k{i}: 1{section.format(i % 3)}}}}}]}}}}}}]}}}}"
+        for i in range(n)
+    ]
+    return [appended, *patches]
+
+
+#: What the entries of :func:`test_a_nested_element_merged_into_in_place_is_what_a_copy_of_it_made`
+#: write into the element noted ``N`` (each a `with:`): keys of their own, citations written, joined
+#: and deleted, the selector's field renamed, a nested mapping merged into and cited, an unknown.
+_WRITES = (
+    "{k0: 1}",
+    '{k1: 2, rule: "30.31"}',
+    '{source: "house rule: a"}',
+    "{k0: null}",
+    "{m: {a: 1}}",
+    '{m: {b: 2, rule: "30.312"}}',
+    '{m: {a: null, source: "house rule: m"}}',
+    "{note: RENAMED}",
+    '{rule: ["30.31", "30.311"], k2: [1]}',
+    "{k3: {unknown: not given}}",
+    "{k3: {z: 1}}",
+    "{rule: null}",
+    '{effect: reduces, source: "house rule: b"}',
+    "{source: null, k4: 4}",
+)
+
+
+@pytest.mark.slow  # six resolutions, every field's writers asked: about 3 s
+def test_a_nested_element_merged_into_in_place_is_what_a_copy_of_it_made() -> None:
+    """Entries writing in turn into two elements of a nested list (:data:`_WRITES`), in a variant
+    and in a variant of it: each later merge of the block writes into the block's element in place
+    (round 31), and what is resolved is what a copy of the element at each merge made (round 30's
+    merge): each field's value (its keys in their order), the diagnostics, the writers of each
+    field and what the entries lost."""
+    entries, child = [], []
+    for note in ("n0", "q0"):
+        entries.append(
+            _NESTED + f'{{append: [{{calamity: famine, effect: reduces, rule: "30.312", note: {note}}}]}}}}}}]}}}}'
+        )
+    notes = {"n0": "n0", "q0": "q0"}
+    for i, write in enumerate(_WRITES * 2):
+        which = ("n0", "q0")[i % 2]
+        renamed = f"{which}r{i}"
+        text = write.replace("RENAMED", renamed)
+        into = entries if i < len(_WRITES) else child
+        into.append(_NESTED + f"{{patch: [{{where: {{note: {notes[which]}}}, with: {text}}}]}}}}}}]}}}}")
+        if "RENAMED" in write:
+            notes[which] = renamed
+    merges_into = resolve._Owned.merges_into
+    made: list[bool] = []
+
+    def told(self: resolve._Owned, element: object) -> bool:
+        made.append(merges_into(self, element))
+        return made[-1]
+
+    with pytest.MonkeyPatch.context() as patched:
+        patched.setattr(resolve._Owned, "merges_into", told)
+        in_place = _asked(entries, child)
+    assert made.count(True) >= len(_WRITES) - 4, made  # each element's merges but its block's first
+    with pytest.MonkeyPatch.context() as patched:
+        patched.setattr(resolve._Owned, "merges_into", lambda self, element: False)
+        copied = _asked(entries, child)
+    assert in_place == copied
+
+
+@pytest.mark.slow  # four resolutions of up to 300 entries, every copy counted: about 4 s
+@pytest.mark.parametrize("cited", [False, True], ids=["keys", "cited-keys"])
+def test_entries_each_writing_a_key_into_one_nested_element_copy_it_once(cited: bool) -> None:
+    """Counted, never timed: one element of a nested list (`element-keys`), then n entries each
+    writing a key of its own into it, resolved at n and 2n; the keys of the mappings the
+    resolver copies (``dict(...)``) counted. Each entry's merge copied the element whole, every
+    key the entries before it wrote: the square of n (1.38 of linear at 10,000 in round 30's
+    recording). The block's own copy of the element is merged into in place, as its nested list
+    is grown in place; the element and what cites it are what the copies made."""
+
+    def copied(n: int) -> int:
+        entries = _element_keys(n, cited)
+        workspace = CachedWorkspace(dict([variant("big", "advanced-civilization", _body(entries))]))
+        resolver = Resolver(workspace)
+        resolver.resolve(workspace.load_ruleset(workspace.manifests()["advanced-civilization"]))
+        loaded = workspace.load_ruleset(workspace.manifests()["big"])
+        _CopyCounting.copied = 0
+        with pytest.MonkeyPatch.context() as patched:
+            patched.setattr(resolve, "dict", _CountedDict, raising=False)
+            resolved, _ = resolver.resolve(loaded)
+        assert resolved is not None
+        (pottery,) = [e for e in resolved.collections["civilization_cards"] if e.raw["id"] == "pottery"]
+        (element,) = [c for a in pottery.raw["attributes"] for c in a.get("calamities", []) if c.get("note") == "n0"]
+        assert [k for k in element if k.startswith("k")] == [f"k{i}" for i in range(n)]
+        assert element["rule"] == (["30.312", "30.310", "30.311"] if cited else "30.312")
+        return _CopyCounting.copied
+
+    small, large = copied(150), copied(300)
+    assert large <= 2.3 * small, (small, large)
+
+
 @pytest.mark.slow  # four variants analysed: about 1.5 s
 def test_a_chain_of_variants_asks_what_each_entry_wrote_over_once() -> None:
     """Counted: a chain of four variants, each with entries changing Pottery's attribute's nested

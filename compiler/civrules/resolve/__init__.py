@@ -2095,21 +2095,25 @@ class _Owned:
     hold the latest only. Forgotten at the block's end: a later block (a child variant's) copies
     the list once, as it starts."""
 
-    __slots__ = ("lists", "on")
+    __slots__ = ("lists", "mappings", "on")
 
     def __init__(self) -> None:
         #: By identity, each held (so that no other list takes its id while the block lasts).
         self.lists: dict[int, tuple[list[Any], bool]] = {}
+        #: The elements of nested lists a `patch:` operation of such a merge made (:meth:`own_element`).
+        self.mappings: dict[int, dict[str, Any]] = {}
         self.on = False
 
     @contextlib.contextmanager
     def block(self) -> Iterator[None]:
         """One block of entries: what it made is forgotten at its end (and a block is never nested)."""
         self.lists.clear()
+        self.mappings.clear()
         try:
             yield
         finally:
             self.lists.clear()
+            self.mappings.clear()
             self.on = False
 
     @contextlib.contextmanager
@@ -2136,6 +2140,21 @@ class _Owned:
         """``made`` (the field ``at`` of the entity) is the block's, if a merge no memo holds made it."""
         if self.on and len(at) == 1:
             self.lists[id(made)] = (made, sections)
+
+    def merges_into(self, element: object) -> bool:
+        """Whether ``element`` (of a list inside an element of the entity's list) is the block's:
+        the next `patch:` operation naming it merges into it in place (:func:`_merge_into`)."""
+        held = self.mappings.get(id(element)) if self.on else None
+        return held is not None and held is element
+
+    def own_element(self, made: Any) -> None:
+        """``made``, the element a `patch:` operation of a nested list merged anew, is the block's,
+        if a merge no memo holds made it. Only a nested list's elements: what an element of the
+        entity's own list was before a patch is known by its identity (:func:`_writing`), and a
+        nested element's old self by nothing (its merge records no ``was``), so nothing reads it
+        again but the list that holds it, as with the nested list itself."""
+        if self.on and isinstance(made, dict):
+            self.mappings[id(made)] = made
 
 
 _OWNED = _Owned()
@@ -3266,6 +3285,65 @@ def merge_patch(
     return result
 
 
+def _merged_in_place(element: Any, patch: Any) -> bool:
+    """Whether :func:`_merge_into` merges ``patch`` into ``element`` as :func:`merge_patch` would:
+    a mapping of fields into a mapping of facts (what is written whole, list operations on it, an
+    `{unknown: why}` on either side, makes a value anew)."""
+    return (
+        isinstance(element, dict)
+        and not only_unknown(element)
+        and isinstance(patch, dict)
+        and not only_unknown(patch)
+        and not is_list_operations(patch)
+    )
+
+
+#: A key no data has (a mapping's keys are text): it stands for the facts of an element that a
+#: patch leaves, in the few fields of the element :func:`_merge_into` shows :func:`cite_patched`.
+_LEFT_FACTS: Any = object()
+
+
+def _merge_into(
+    element: dict[str, Any],
+    patch: dict[str, Any],
+    problems: list[PatchProblem],
+    at: NodePath,
+    root: str,
+    moved: dict[NodePath, NodePath],
+    cited: Mapping[str, Any] | None,
+    selector: Any,
+) -> None:
+    """``patch`` merged into ``element`` in place, and the element cited by what wrote its facts: what
+    :func:`merge_patch` then :func:`cite_patched` make of them, without copying the element.
+
+    Both read only the fields the patch names, the element's citation, and whether the element
+    has a fact the patch leaves; so they are given those alone (the fields as they were, and
+    :data:`_LEFT_FACTS` for that fact), and what they make of them is written back into the
+    element: the fields in their places, a citation they wrote anew after the others, as the
+    copy they made put it. Finding such a fact reads at most the patch's fields, the citations and
+    the selector's fields before one (each is told apart from a fact left by its name)."""
+    naming = {"id", *(selector if isinstance(selector, dict) else ())}
+    shown = (*patch, *(k for k in (*CITATION_FIELDS, "unknown") if k not in patch))
+    before = {k: element[k] for k in shown if k in element}
+    if any(k not in _NOT_FACTS and k not in patch and k not in naming for k in element):
+        before[_LEFT_FACTS] = True
+    own = {k: patch[k] for k in CITATION_FIELDS if patch.get(k) is not None} or None
+    for key, value in patch.items():
+        if value is None:
+            element.pop(key, None)
+        else:
+            element[key] = merge_patch(element.get(key), value, problems, (*at, key), root, moved, (key,), own)
+    merged = {k: element[k] for k in shown if k in element}
+    made = cite_patched(before, patch, merged, cited, identity=selector, grow=True)
+    for key, value in made.items():
+        if key not in CITATION_FIELDS and element.get(key) is not value:
+            element[key] = value  # a nested mapping cited anew
+    if made is not merged:  # made anew, its citation after the facts
+        for key in CITATION_FIELDS:
+            element.pop(key, None)
+        element.update((k, v) for k, v in made.items() if k in CITATION_FIELDS)
+
+
 def _not_a_list(target: Any, operations: dict[str, Any], at: NodePath, root: str) -> PatchProblem:
     """List operations written on a value of the base that is not a list (a number, a mapping, unknown).
 
@@ -3519,6 +3597,12 @@ class _Elements:
     def change(self, cell: _Cell, element: Any) -> None:
         self._unindex(cell)
         cell.element = element
+        self._reindex(cell)
+
+    def rekey(self, cell: _Cell, change: Callable[[], object]) -> None:
+        """``change`` the cell's element in place, its keys in the indexes taken before, put after."""
+        self._unindex(cell)
+        change()
         self._reindex(cell)
 
     def insert(self, at: int, new: list[_Cell]) -> None:
@@ -3980,13 +4064,23 @@ def _list_operations(
             else:
                 # Located inside the element (paths from it): its place in the result is known at the end.
                 inner: dict[NodePath, NodePath] = {}
-                patched = merge_patch(cell.element, entry["with"], problems, (*where, "with"), root, inner, ())
-                selector = entry["where"]
-                # the element's citation cites what wrote its facts (its selecting fields are no fact left)
-                patched = cite_patched(cell.element, entry["with"], patched, cited, identity=selector, grow=True)
+                selector, with_ = entry["where"], entry["with"]
+                if was is None and _OWNED.merges_into(cell.element) and _merged_in_place(cell.element, with_):
+                    # an element of a nested list this block merged before: merged into in place, not
+                    # copied whole again (n entries each writing a key of its own into it: n² keys copied)
+                    merge = functools.partial(_merge_into, cell.element, with_, problems, (*where, "with"), root)
+                    elements.rekey(cell, functools.partial(merge, inner, cited, selector))
+                    patched = cell.element
+                else:
+                    patched = merge_patch(cell.element, with_, problems, (*where, "with"), root, inner, ())
+                    # the element's citation cites what wrote its facts (its selecting fields are no fact left)
+                    patched = cite_patched(cell.element, with_, patched, cited, identity=selector, grow=True)
+                    if was is None:
+                        _OWNED.own_element(patched)
                 if cell.was is None and cell.written is None:
                     cell.was = cell.element  # the element an earlier writer wrote, merged into
-                elements.change(cell, patched)
+                if patched is not cell.element:
+                    elements.change(cell, patched)
                 result[elements.place(cell)] = patched
                 cell.fields.update(inner)
                 if isinstance(entry["with"], dict):
