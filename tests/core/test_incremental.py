@@ -28,7 +28,7 @@ from civrules.load import Document, Limits, read_yaml_text
 from civrules.load.splice import splice_document
 from civrules.load.workspace import LoadedFile, Workspace
 from civrules.pipeline import analyse
-from civrules.pipeline.incremental import Result, Session, _moved, full_run, reads_field, unused_files
+from civrules.pipeline.incremental import Result, Session, _moved, full_run, invocation, reads_field, unused_files
 from civrules.support.commands import invoked
 from tests.conftest import RULES
 
@@ -97,7 +97,13 @@ class _Reference(Workspace):
 
 
 def reference(root: Path, overlays: Mapping[str, str], pristine: Mapping[str, LoadedFile]) -> list[Diagnostic]:
-    """What a full validate finds, from scratch but for the parse of files nobody edited."""
+    """What a full validate finds, from scratch but for the parse of files nobody edited (the
+    commands of its hints naming ``root`` as a session's do)."""
+    with invoked(invocation(root, Limits())):
+        return _reference(root, overlays, pristine)
+
+
+def _reference(root: Path, overlays: Mapping[str, str], pristine: Mapping[str, LoadedFile]) -> list[Diagnostic]:
     workspace = _Reference(root, overlays, pristine)
     manifests = workspace.manifests()
     found = list(workspace.discovery_diagnostics)

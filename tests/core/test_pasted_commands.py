@@ -17,6 +17,7 @@ import shutil
 import subprocess
 from collections.abc import Iterator
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pytest
 from click.testing import CliRunner
@@ -24,6 +25,9 @@ from click.testing import CliRunner
 from civrules.cli import main
 from civrules.support import commands
 from tests.conftest import REPO, copy_rulesets
+
+if TYPE_CHECKING:
+    from civrules.pipeline.incremental import Result, Session
 
 RULES = REPO / "rules"
 
@@ -406,7 +410,8 @@ def test_the_quoting_modules_say_what_they_do() -> None:
 def test_without_an_invocation_r011s_command_is_validate(tmp_path: Path) -> None:
     """A session in another program's process (the language server in an editor's extension, a
     test, a library caller) has no command line to repeat: R011's hint said `civrules
-    --max-diagnostics 4`, which names no command and runs none. It names `validate`, which lists them."""
+    --max-diagnostics 4`, which names no command and runs none. It names `validate` of the session's
+    rules folder, which lists them."""
     from civrules.load import Limits
     from civrules.pipeline.incremental import Session
 
@@ -419,4 +424,96 @@ def test_without_an_invocation_r011s_command_is_validate(tmp_path: Path) -> None
     assert cut
     for summary in cut:
         words = shlex.split(_hint_command(summary.hint))
-        assert words[:2] == ["civrules", "--max-diagnostics"] and words[3:] == ["validate"], words
+        assert words[:2] == ["civrules", "--max-diagnostics"], words
+        assert words[3:] == ["--rules", str(rules), "--no-shipped", "validate"], words
+
+
+# --- a session checking a rules folder in this process (round 31's editor trial) ---
+# The language server recorded its own invocation (`--rules rules`, relative, looked for in each
+# workspace folder) and `watch` recorded `watch`: Q007's command of a second workspace folder named
+# the first's rules (or, in a server started by another program, none: the default `./rules`), and
+# R011's under `watch` was `civrules --max-diagnostics N --rules DIR watch`, which lists nothing more
+# and never ends.
+
+
+def _by_turns(sessions: list[Session]) -> list[Result]:
+    """The sessions' runs taken a step at a time each, by turns, as the server takes its folders'."""
+    runs = [session.steps() for session in sessions]
+    results: list[Result | None] = [None] * len(runs)
+    while not all(results):
+        for at, run in enumerate(runs):
+            if results[at] is None:
+                results[at] = next(run)
+    return [result for result in results if result is not None]
+
+
+def _commands_of(result: Result, code: str, limit: int | None = None) -> list[str]:
+    found = [d for d in result.diagnostics if d.code == code]
+    if limit is not None:
+        found = [d for listed in result.by_file(limit).values() for d in listed if d.code == code]
+    assert found
+    return [_hint_command(d.hint) for d in found]
+
+
+def test_each_sessions_r011_names_its_own_rules_folder(tmp_path: Path) -> None:
+    """Two sessions, of two workspace folders' rules found under one relative `--rules`, run by
+    turns as the server runs them: each one's R011 (a file whose checking stopped; a file with more
+    than the bound) lists the rest from its own folder."""
+    from civrules.load import Limits
+    from civrules.pipeline.incremental import Session
+
+    folders = [tmp_path / name / "rules" for name in ("one", "two words")]
+    for folder in folders:
+        folder.mkdir(parents=True)
+        (folder / "extra.yaml").write_text("kind: map\nk1: 1\nk2: 2\nk3: 3\n", encoding="utf-8")
+    sessions = [Session(folder, Limits(max_diagnostics=1)) for folder in folders]
+    with commands.invoked(["--rules", "rules", "validate"]):  # what `civrules --rules rules lsp` records
+        results = _by_turns(sessions)
+    for folder, result in zip(folders, results, strict=True):
+        wanted = f"civrules --max-diagnostics N --rules {shlex.quote(str(folder))} validate"
+        assert _commands_of(result, "R011") == [wanted]
+        assert _commands_of(result, "R011", 2) == [wanted]  # as the server lists a file's diagnostics
+    # In a process that recorded no invocation (a server another program started), the same, with
+    # the options of its own that choose what it reads.
+    alone = Session(folders[1], Limits(max_diagnostics=1, max_nodes=99)).update()
+    (command,) = _commands_of(alone, "R011")
+    assert command == _commands_of(results[1], "R011")[0].replace(" validate", " --no-shipped --max-nodes 99 validate")
+    assert commands.rerun() is None  # nothing of the sessions' is left recorded
+
+
+@pytest.mark.slow  # checks a copy of imperial-settlers twice, and pastes the command (about 1.5 s)
+def test_each_sessions_q007_names_its_own_rules_folder_and_runs_pasted(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from civrules.pipeline.incremental import Session
+
+    monkeypatch.setenv("CIVRULES_NO_SHIPPED", "1")  # the folders hold their own copies of the shipped rulesets
+    folders = [copy_rulesets(tmp_path / name / "rules", "imperial-settlers") for name in ("one", "two words")]
+    # What `civrules --rules rules --no-shipped lsp` records.
+    with commands.invoked(["--rules", "rules", "--no-shipped", "validate"]):
+        results = _by_turns([Session(folder) for folder in folders])
+    for folder, result in zip(folders, results, strict=True):
+        (command,) = _commands_of(result, "Q007")
+        assert command == (
+            f"civrules --rules {shlex.quote(str(folder))} --no-shipped --max-diagnostics 178 "
+            "validate imperial-settlers --select Q006"
+        )
+        monkeypatch.delenv("CIVRULES_NO_SHIPPED")
+        exit_code, out = _pasted(command + " --format json", tmp_path, monkeypatch)
+        (summary,) = [d for d in result.diagnostics if d.code == "Q007"]
+        total = int(summary.message.split(" has ", 1)[1].split(" ", 1)[0])
+        assert exit_code == 0 and len([d for d in json.loads(out) if d["code"] == "Q006"]) == total, out
+        monkeypatch.setenv("CIVRULES_NO_SHIPPED", "1")
+
+
+def test_r011s_command_under_watch_is_validate_of_the_rulesets_watched(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from tests.core.test_watch import BASELESS, _house, _watched
+
+    rules = _house(tmp_path / "my rules", BASELESS.replace("name: house\n", "name: house\nbogus: 1\nworse: 2\n"))
+    code, out, _ = _watched(monkeypatch, rules, ["--max-diagnostics", "1", "watch", "house"], {})
+    assert code == 130
+    (line,) = [line for line in out.splitlines() if "list more with" in line]
+    command = code_spans(line)[0]
+    assert command == f"civrules --max-diagnostics N --rules {shlex.quote(str(rules))} validate house", line

@@ -35,6 +35,7 @@ from civrules.load.workspace import Workspace
 from civrules.pipeline.incremental import Result, Session
 from civrules.support import files
 from civrules.support.collector import settle
+from civrules.support.commands import invoked
 
 Echo = Callable[[str], None]
 
@@ -257,7 +258,10 @@ def watch(
         if absent:
             every = sort_diagnostics([*every, *absent])
         elapsed = time.perf_counter() - started
-        diagnostics = chosen(every, session.limits.max_diagnostics, verbose=verbose, quiet=quiet)
+        # R011's command lists the rest with `validate` of the rules folder and rulesets watched,
+        # never with `watch` again (which lists nothing more and does not end).
+        with invoked((*result.invocation, "--verbose") if verbose else result.invocation):
+            diagnostics = chosen(every, session.limits.max_diagnostics, verbose=verbose, quiet=quiet)
         sources = SourceLines(max_bytes=session.limits.max_bytes)
         if first:
             out = render_text(diagnostics, sources, colour=colour)

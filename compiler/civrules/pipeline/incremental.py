@@ -33,12 +33,13 @@ from civrules.families import Family
 from civrules.load import Document, Limits
 from civrules.load.document import NodePath
 from civrules.load.splice import Spliced, splice_document
-from civrules.load.workspace import SHIPPED, LoadedFile, LoadedRuleset, Workspace
+from civrules.load.workspace import SHIPPED, LoadedFile, LoadedRuleset, Workspace, shipped_turned_off
 from civrules.model import Collection, Entity, Ruleset
 from civrules.model.assembly import Assembled, assembling
 from civrules.pipeline import SHAPING_KEYS, Analysis, analyse
 from civrules.resolve import OPERATIONS, Resolver
 from civrules.schema.references import Remembered, remembering
+from civrules.support.commands import invoked, validating
 from civrules.support.files import RefusedError, read_under
 
 #: What a file's content is known by: how it was read (editor text or disk bytes) and its hash.
@@ -88,6 +89,9 @@ class Result:
     spliced: list[str] = field(default_factory=list)
     #: The workspace of this update: the documents of every file, as read.
     workspace: Workspace | None = None
+    #: The invocation the update stands for, `civrules --rules DIR validate` of the session's
+    #: folder (see :meth:`Session.invocation`): a command a hint gives names it.
+    invocation: tuple[str, ...] = ()
 
     def by_file(self, limit: int | None = None) -> dict[str, list[Diagnostic]]:
         """The diagnostics grouped by the file they point at (display name); every file has a list.
@@ -95,7 +99,9 @@ class Result:
         With a ``limit``, at most that many per file and one that counts the rest, as ``validate`` prints.
         """
         grouped: dict[str, list[Diagnostic]] = {display: [] for display in self.files.values()}
-        for diagnostic in self.diagnostics if limit is None else cap_per_file(self.diagnostics, limit):
+        with invoked(self.invocation):  # R011's command for the rest lists them from the same folder
+            listed = self.diagnostics if limit is None else cap_per_file(self.diagnostics, limit)
+        for diagnostic in listed:
             if diagnostic.span is not None:
                 grouped.setdefault(diagnostic.span.file, []).append(diagnostic)
         return grouped
@@ -167,6 +173,13 @@ class Session:
             return True
         return workspace.signature(relative) == self.signature(relative, self.overlays, workspace)
 
+    def invocation(self, rulesets: Sequence[str] = ()) -> tuple[str, ...]:
+        """The arguments of the command this session's checks of ``rulesets`` stand for
+        (:func:`invocation`): recorded while it checks, a command a hint gives to paste (Q007's,
+        R011's) reads this folder, whatever the process was started as (a language server of
+        several workspace folders, `watch`, another program)."""
+        return invocation(self.root, self.limits, rulesets)
+
     def update(self, rulesets: Sequence[str] = ()) -> Result:
         """Bring every result up to date with the files and buffers as they are now.
 
@@ -185,6 +198,19 @@ class Session:
         checked, then the result. A caller may stop between steps (the language server does when
         a newer edit supersedes the run): what was checked is kept, by content, for the next run.
         """
+        # Recorded for each step alone, never across a yield: the server runs the sessions of
+        # several folders by turns, and each one's commands name its own folder.
+        invocation = self.invocation(rulesets)
+        steps = self._steps(rulesets, invocation)
+        while True:
+            with invoked(invocation):
+                try:
+                    step = next(steps)
+                except StopIteration:
+                    return
+            yield step
+
+    def _steps(self, rulesets: Sequence[str], invocation: tuple[str, ...]) -> Iterator[Result | None]:
         workspace = _SessionWorkspace(self)
         manifests = workspace.manifests()
         walked = False  # the memo of references starts a round when a ruleset is analysed again
@@ -253,6 +279,7 @@ class Session:
             rechecked,
             sorted(workspace.spliced),
             workspace,
+            invocation,
         )
         self.last = result
         yield result
@@ -791,8 +818,28 @@ def unused_files(workspace: Workspace, loaded: Sequence[LoadedRuleset]) -> list[
     return found
 
 
+def invocation(root: Path, limits: Limits, rulesets: Sequence[str] = ()) -> tuple[str, ...]:
+    """The arguments of `civrules --rules ROOT validate RULESET...`, with the options that choose
+    what is read: the command line's, or where none runs, those of ``limits`` that are not the
+    defaults and `--no-shipped` where the shipped rulesets are turned off
+    (:func:`civrules.support.commands.validating`)."""
+    own: list[str] = ["--no-shipped"] if shipped_turned_off() else []
+    default = Limits()
+    if limits.max_bytes != default.max_bytes:
+        own += ["--max-file-size", str(limits.max_bytes)]
+    if limits.max_nodes != default.max_nodes:
+        own += ["--max-nodes", str(limits.max_nodes)]
+    return validating(root, rulesets, otherwise=own)
+
+
 def full_run(root: Path, overlays: Mapping[str, str] | None = None, limits: Limits | None = None) -> list[Diagnostic]:
-    """A full validation from scratch (no session), as ``civrules validate`` with no ruleset named."""
+    """A full validation from scratch (no session), as ``civrules validate`` with no ruleset named
+    (and as a session of ``root`` finds it: its hints' commands name the folder, see :func:`invocation`)."""
+    with invoked(invocation(root, limits or Limits())):
+        return _full_run(root, overlays, limits)
+
+
+def _full_run(root: Path, overlays: Mapping[str, str] | None, limits: Limits | None) -> list[Diagnostic]:
     workspace = Workspace(root, limits, dict(overlays or {}))
     manifests = workspace.manifests()
     diagnostics: list[Diagnostic] = list(workspace.discovery_diagnostics)

@@ -8,8 +8,16 @@ command line records its arguments here (:func:`invoked`) while it runs; :func:`
 command with the options of them that choose what is read, and :func:`rerun` the invocation itself
 with options changed. Each word is shell-quoted (:func:`civrules.support.install.word`).
 
-Without an invocation (a library caller, an editor's session started without options) the
-commands carry no options: what such a caller reads is its own to say.
+A session that checks a rules folder in this process (the language server's, `civrules watch`'s:
+:class:`civrules.pipeline.incremental.Session`) stands for `civrules --rules DIR validate` of its
+own folder while it checks (:func:`validating`, recorded by :func:`invoked`), whatever the process
+was started as: the server serves one folder per workspace folder of a multi-root editor, each
+found under a relative `--rules` or none, and a hint of one of them that repeated the server's
+options named the folder a terminal opened in another one reads (or, started by another program,
+no folder at all: the default `./rules`; `watch`'s repeated `watch`, which lists nothing more).
+
+Without an invocation nor a session (a library caller) the commands carry no options: what such a
+caller reads is its own to say.
 """
 
 from __future__ import annotations
@@ -41,6 +49,32 @@ def invoked(args: Sequence[str]) -> Iterator[None]:
         yield
     finally:
         _INVOKED.pop()
+
+
+def validating(
+    rules: str | os.PathLike[str], rulesets: Sequence[str] = (), *, otherwise: Sequence[str] = ()
+) -> tuple[str, ...]:
+    """The arguments of `civrules --rules RULES OPTIONS... validate RULESETS...`: what a session
+    checking the folder ``rules`` in this process stands for, to record with :func:`invoked` while
+    it checks. OPTIONS are the running invocation's that choose what is read, but its `--rules`
+    (the server's, found in a workspace folder, names no folder a terminal reads), or without
+    one ``otherwise`` (the session's own, spelt as :data:`READING_OPTIONS` spells them). A folder
+    named by a path that begins with `-` is led by ``./``.
+
+    >>> with invoked(validating("/home/me/my rules", ["mine"], otherwise=["--no-shipped"])):
+    ...     command("validate", "mine", "--select", "Q006")
+    "civrules --rules '/home/me/my rules' --no-shipped validate mine --select Q006"
+    >>> with invoked(["--rules", "elsewhere", "--max-nodes=9", "lsp"]), invoked(validating("-r")):
+    ...     rerun(["--max-diagnostics", "9"])
+    'civrules --max-diagnostics 9 --rules ./-r --max-nodes=9 validate'
+    """
+    arguments = _arguments()
+    if arguments is None:
+        reading = list(otherwise)
+    else:
+        reading = _split(_split(arguments, READING_OPTIONS)[0], {"--rules": True})[1]
+    text = os.fspath(rules)
+    return ("--rules", f".{os.sep}{text}" if text.startswith("-") else text, *reading, "validate", *rulesets)
 
 
 def _arguments() -> tuple[str, ...] | None:
