@@ -37,7 +37,7 @@ from civrules.emit.output import MARKER, MARKER_TEXT, read_tree, write_tree
 from civrules.families.advanced_civilization.model import Ruleset
 from civrules.load.workspace import Workspace
 from civrules.support import cache, interrupts, streams
-from tests.conftest import REPO, RULES, default_sigint, no_gc_callbacks
+from tests.conftest import REPO, RULES, copy_rulesets, default_sigint, no_gc_callbacks
 from tests.security.helpers import civrules_command, start_civrules, tree_of
 
 RULESET = "advanced-civilization"
@@ -751,6 +751,60 @@ def test_ctrl_c_once_a_command_said_it_wrote_its_output_is_said_on_standard_erro
         assert "error[R016]: interrupted (Ctrl-C) as civrules was ending, after its output was written" in said, said
         assert "Traceback" not in done.stderr
     assert sorted(p.name for p in tmp_path.iterdir()) == ["out"]
+
+
+#: The same, sent after the line named by the program's first argument (which is left out of the
+#: command line): the last line of a command that reports and exits.
+_STOPPED_AFTER = (
+    "import signal, sys\n"
+    "signal.signal(signal.SIGINT, signal.default_int_handler)\n"
+    "import civrules.cli as cli\n"
+    "last = sys.argv.pop(1)\n"
+    "note, echo = cli._note, cli.click.echo\n"
+    "def then_stopped(message=None, *args, **kwargs):\n"
+    "    (echo if args or kwargs else note)(message, *args, **kwargs)\n"
+    "    if isinstance(message, str) and last in message:\n"
+    "        signal.raise_signal(signal.SIGINT)\n"
+    "cli._note = then_stopped\n"
+    "cli.click.echo = then_stopped\n"
+    "from civrules.launch import main\n"
+    "main()\n"
+)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(
+    ("words", "last"),
+    [
+        pytest.param(["validate", "imperial-settlers"], " errors, ", id="validate"),
+        pytest.param(["build", "house", "--out", "out"], "not built, the rules have errors", id="build-failing"),
+        pytest.param(["sheets", "house", "--out", "out"], "civrules: 1 error, ", id="sheets-failing"),
+    ],
+)
+def test_ctrl_c_after_the_last_line_of_a_report_is_said_as_coming_once_it_was_written(
+    tmp_path: Path, words: list[str], last: str
+) -> None:
+    """Round 30 closed the gap after build's `wrote N files`; `validate`'s count line (and the
+    report of a command that fails and writes nothing) still had one: a Ctrl-C after it printed R016
+    on standard output, after the report, saying to run the command again to finish it."""
+    rules = copy_rulesets(tmp_path / "rules", "imperial-settlers")
+    house = "kind: ruleset\nid: house\nname: house\nextends: imperial-settlers\noverlay:\n  settings:\n"
+    house += '    starting_hand: {common: -3, source: "house rule"}\n'
+    (rules / "rulesets" / "house.yaml").write_text(house, encoding="utf-8")
+    done = subprocess.run(
+        [sys.executable, "-c", _STOPPED_AFTER, last, "--rules", str(rules), *words],
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
+        timeout=300,
+        check=False,
+    )
+    assert done.returncode == 130, done.stdout + done.stderr
+    assert "R016" not in done.stdout, done.stdout  # the command's report is its own
+    said = "error[R016]: interrupted (Ctrl-C) as civrules was ending, after its output was written"
+    assert said in done.stderr and "run the command again to finish it" not in done.stderr, done.stderr
+    assert "Traceback" not in done.stderr
+    assert not (tmp_path / "out").exists()
 
 
 @pytest.mark.slow

@@ -767,13 +767,18 @@ def _emit(
     infos: bool = False,
     err: bool | None = None,
     failed: bool = False,
+    last: bool = False,
 ) -> None:
     """Print diagnostics; text output without ``verbose`` folds per-fact infos (all infos without
     ``summaries``) into the summary; `github` and `sarif` output leave infos out unless ``infos``
     (each would be an annotation or a code-scanning alert). ``err``: on standard error, by default
     for the commands that make data and the language server (:data:`_DIAGNOSTICS_ON_STDERR`: standard
     output holds what the command made, or nothing, or is the editor's channel); ``failed``: the
-    command stops without doing its work (a SARIF log says so)."""
+    command stops without doing its work (a SARIF log says so); ``last``: they are the command's
+    report, and it exits once they are printed: it is done from their last line on (the text
+    output's count line, said as :func:`_done` says a last line; a document's end). A Ctrl-C between
+    the count line and the exit of `validate` printed R016 after the report, on standard output,
+    saying to run the command again (round 30 closed the same gap after build's `wrote N files`)."""
     state = click.get_current_context(silent=True)
     context = state.find_object(Context) if state is not None else None
     if err is None:
@@ -812,7 +817,9 @@ def _emit(
         # `color=` as decided: click would strip the escapes of output that is not a terminal.
         _echo_chunks(chunks, colour=colour, err=err)
     if fmt == "text":
-        _note(f"civrules: {count_line(ordered, verbose=verbose)}")
+        (_done if last else _note)(f"civrules: {count_line(ordered, verbose=verbose)}")
+    elif last:  # (a stop signal held back while a document was written was raised at its end, as before)
+        interrupts.finishing()
 
 
 _STAGED_HELP = (
@@ -892,7 +899,7 @@ def _usage_failure(diagnostics: Sequence[Diagnostic], fmt: str | None = None, *,
         state = click.get_current_context(silent=True)
         context = state.find_object(Context) if state is not None else None
         fmt = context.fmt if context is not None else "text"
-    _emit(diagnostics, fmt, failed=True, err=err)
+    _emit(diagnostics, fmt, failed=True, err=err, last=True)
     sys.exit(EXIT_USAGE)
 
 
@@ -960,7 +967,7 @@ def _select_rulesets(
     if not manifests and require:
         broken = broken_manifests(workspace)
         if has_errors(broken):
-            _emit([*found, *broken], fmt)
+            _emit([*found, *broken], fmt, last=True)
             click.echo("civrules: nothing was read: no ruleset manifest could be read (see above)", err=True)
             sys.exit(EXIT_RULE_ERRORS)
         directory = workspace.display(workspace.root / "rulesets")
@@ -987,7 +994,7 @@ def _select_rulesets(
         for d in workspace.load(relative).diagnostics
     ]
     if has_errors(broken):
-        _emit([*found, *broken], fmt)
+        _emit([*found, *broken], fmt, last=True)
         sys.exit(EXIT_RULE_ERRORS)
     if unknown:
         _usage_failure([*found, *(_unknown_ruleset(name, list(known), manifests) for name in unknown)], fmt)
@@ -1293,7 +1300,7 @@ def validate(
         from civrules.pipeline.incremental import unused_files
 
         diagnostics.extend(unused_files(workspace, loaded))
-    _emit(diagnostics, fmt, verbose=verbose or bool(select), infos=infos)
+    _emit(diagnostics, fmt, verbose=verbose or bool(select), infos=infos, last=True)
     if any(d.code == codes.INTERNAL_ERROR.code for d in diagnostics):
         sys.exit(EXIT_USAGE)
     failing = has_errors(diagnostics) or (strict and any(d.severity is Severity.WARNING for d in diagnostics))
@@ -1462,7 +1469,7 @@ def diff(obj: Context, old: str, new: str, fmt: str, citations: bool) -> None:
         found = [d for d in analysis.diagnostics if d.severity is Severity.ERROR]
         if analysis.resolved is None or analysis.model is None:
             # Not resolved: there is nothing to compare; the errors on standard error, as below.
-            _emit(found or analysis.diagnostics, fmt)
+            _emit(found or analysis.diagnostics, fmt, last=True)
             sys.exit(_failure_code(found or analysis.diagnostics))
         errors.extend(found)
         resolved.append(analysis.resolved)
@@ -1474,7 +1481,8 @@ def diff(obj: Context, old: str, new: str, fmt: str, citations: bool) -> None:
     if errors:
         # What the rulesets are, said after what they change: the diff alone would pass for a
         # reviewable change of a ruleset that does not validate.
-        _emit(errors, fmt)  # on standard error, in the --format asked: `json` on both streams stays machine-readable
+        # On standard error, in the --format asked: `json` on both streams stays machine-readable.
+        _emit(errors, fmt, last=True)
         sys.exit(_failure_code(errors))
 
 
@@ -1527,7 +1535,7 @@ def build(obj: Context, rulesets: tuple[str, ...], check_only: bool, out: Path, 
     broken = [] if rulesets else broken_manifests(workspace)
     if has_errors(broken):
         # Building "every ruleset" without one whose manifest cannot be read would drop its output.
-        _emit([*not_staged, *broken], "text")
+        _emit([*not_staged, *broken], "text", last=True)
         click.echo("civrules: nothing was built: a ruleset manifest cannot be read (previous output kept)", err=True)
         sys.exit(EXIT_RULE_ERRORS)
     ids = [one.id for one in loaded]
@@ -1586,7 +1594,11 @@ def _build(
         found += [_stale_output(out, relative, what, first) for relative, what in stale.found]
         found += not_staged
     ordered = sorted(sort_diagnostics(found), key=lambda d: by_severity[d.severity])
-    _emit(ordered, "text", verbose=verbose, keep_order=True, summaries=False)
+    built = len(ids) - len(result.failed_ids)
+    # With nothing to write (`--check`, or every ruleset failing), the report ends the command: a
+    # Ctrl-C after its last line is said as coming once the output was written, not as cutting
+    # short a command to run again.
+    _emit(ordered, "text", verbose=verbose, keep_order=True, summaries=False, last=stale is not None or not built)
     if stale is not None:
         if stale.files:
             differ = f"{stale.files:,} file differs" if stale.files == 1 else f"{stale.files:,} files differ"
@@ -1603,7 +1615,6 @@ def _build(
         if stale.files or not_staged:
             sys.exit(EXIT_RULE_ERRORS)
         return
-    built = len(ids) - len(result.failed_ids)
     if built:
         try:
             dropped = builder.build(out, result, ids, everything=not rulesets, protected=obj.protected())
@@ -1678,7 +1689,7 @@ def sheets(obj: Context, ruleset: str, pdf: bool, paper: str, out: Path | None) 
     (loaded,) = _select_rulesets(workspace, [ruleset], "text")
     analysis = analyse(workspace, loaded, debug=obj.debug)
     if not analysis.ok or analysis.resolved is None or analysis.model is None:
-        _emit(analysis.diagnostics, "text")
+        _emit(analysis.diagnostics, "text", last=True)
         sys.exit(_failure_code(analysis.diagnostics))
     stamp = fingerprint(export_ruleset(analysis.resolved, analysis.model, derived_facts(analysis.model)))
     changes = builder.variant_changes(workspace, loaded, analysis.resolved)
@@ -1720,7 +1731,7 @@ def helpers(obj: Context, ruleset: str, out: Path | None) -> None:
     (loaded,) = _select_rulesets(workspace, [ruleset], "text")
     analysis = analyse(workspace, loaded, debug=obj.debug)
     if not analysis.ok or analysis.resolved is None or analysis.model is None:
-        _emit(analysis.diagnostics, "text")
+        _emit(analysis.diagnostics, "text", last=True)
         sys.exit(_failure_code(analysis.diagnostics))
     stamp = fingerprint(export_ruleset(analysis.resolved, analysis.model, derived_facts(analysis.model)))
     target = out or Path("dist") / "helpers" / ruleset
@@ -1749,7 +1760,7 @@ def export(obj: Context, ruleset: str, fmt: str) -> None:
     (loaded,) = _select_rulesets(workspace, [ruleset], "text")
     analysis = analyse(workspace, loaded, debug=obj.debug)
     if not analysis.ok or analysis.resolved is None or analysis.model is None:
-        _emit(analysis.diagnostics, "text")
+        _emit(analysis.diagnostics, "text", last=True)
         sys.exit(_failure_code(analysis.diagnostics))
     exported = export_ruleset(analysis.resolved, analysis.model, derived_facts(analysis.model))
     _print_document(dumps_json(exported, indent=2, sort_keys=True))
@@ -1946,7 +1957,7 @@ def schemas(obj: Context, out: Path, check_only: bool) -> None:
         ]
         if stale:
             first = before_replacing(out, obj.protected(), kind="schemas")
-            _emit([_stale_schema(out, one, one.relative in tree, first) for one in stale], "text")
+            _emit([_stale_schema(out, one, one.relative in tree, first) for one in stale], "text", last=True)
             sys.exit(EXIT_RULE_ERRORS)
         _done(f"civrules: {named_path(out)} holds the schemas of civrules {__version__}")
         return
