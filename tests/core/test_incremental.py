@@ -27,6 +27,7 @@ from civrules.families import families
 from civrules.load import Document, Limits, read_yaml_text
 from civrules.load.splice import splice_document
 from civrules.load.workspace import LoadedFile, Workspace
+from civrules.model import Ruleset
 from civrules.pipeline import analyse
 from civrules.pipeline.incremental import Result, Session, _moved, full_run, invocation, reads_field, unused_files
 from civrules.support.commands import invoked
@@ -308,6 +309,40 @@ def test_the_versions_of_a_file_an_edit_replaced_are_let_go(tree: Path) -> None:
     # memo is still alive here (counting after every edit cost twelve walks of the whole heap).
     alive = versions_alive()
     assert alive <= 2, alive
+
+
+@pytest.mark.slow  # a session of the subset checked twice, and the heap walked: about 2 s of CPU
+def test_a_variant_an_edit_broke_is_let_go_with_the_documents_it_read(tmp_path: Path) -> None:
+    """The checks' memos of the last ruleset they walked (its citations, and the nodes a variant
+    replaced: :mod:`civrules.checks.citations`) held it strongly until another ruleset's checks
+    replaced it: a variant an edit then broke (an unknown key in its manifest: checked no more,
+    and its base not checked again) stayed alive in the session, its model and the version of
+    every file it read before the edit. Now they go with it: the only model alive is the base's,
+    and of the variant's manifest, the version the session reads and the one before it."""
+    rules = copy_subset(tmp_path / "rules")
+    manifest = "rulesets/advanced-civilization-western.yaml"
+    text = (rules / manifest).read_text(encoding="utf-8")
+    session = Session(rules)
+    assert sorted(session.update().rechecked) == [BASE, VARIANT]
+
+    def alive() -> tuple[list[str], int]:
+        gc.collect()
+        objects = gc.get_objects()
+        models = sorted(o.id for o in objects if isinstance(o, Ruleset))
+        documents = sum(1 for o in objects if isinstance(o, Document) and isinstance(o.data, dict) and "edit" in o.data)
+        return models, documents
+
+    for mark in range(3):
+        session.set_text(manifest, f"{text}\nedit: {mark}\n")
+        edited = session.update()
+        assert edited.rechecked == [VARIANT] and edited.analyses[VARIANT].model is None
+        assert any(d.code == "S002" for d in edited.diagnostics)
+    session.set_text(manifest, text)  # the version before the edits, no `edit:` key: not counted
+    assert session.update().rechecked == [VARIANT]
+    session.set_text(manifest, f"{text}\nedit: 4\n")
+    session.update()
+    models, documents = alive()
+    assert models == [BASE] and documents <= 2, (models, documents)
 
 
 #: The files `make test` appends a comment to, one of each kind a ruleset reads whole (a variant's

@@ -721,7 +721,6 @@ def test_where_entries_wrote_a_list_is_let_go_with_the_versions_of_its_file_edit
     of the versions the edits replaced, none is alive but the one before the last (the session
     splices the next edit onto it)."""
     from bench.shapes import _NESTED_TURN
-    from civrules.checks import citations
     from civrules.pipeline.incremental import Session
     from tests.core.test_incremental import copy_subset
 
@@ -751,6 +750,4 @@ def test_where_entries_wrote_a_list_is_let_go_with_the_versions_of_its_file_edit
         found = [(d.code, d.span.file.rsplit("/", 1)[-1]) for d in session.update(["v2"]).diagnostics if d.span]
         assert ("S001", "v2.yaml") in found  # the list an entry left empty, located through the records
         assert len(model._RECORDED)  # the records were indexed, and are kept while their chains live
-    # the checks' memos of the last ruleset they walked (one, replaced by the next) are not these
-    citations.forget(())
     assert alive() == {"third-version", "fourth-version"}

@@ -444,29 +444,40 @@ def walks_of(
 ) -> Iterator[tuple[Document, Walk, set[NodePath] | None]]:
     """:func:`walked`, with the node paths of each document a variant replaced (None: none):
     found once per ruleset for the checks that read them (:func:`superseded` reads every document)."""
-    if not _replaced or _replaced[0][0] is not ruleset or _replaced[0][1] is not index_document:
-        _replaced[:] = [(ruleset, index_document, list(_find_walks(ruleset, index_document)))]
-    return iter(_replaced[0][2])
+    found = _replaced.get(ruleset)
+    if found is None or (found[0]() if found[0] is not None else None) is not index_document:
+        _replaced.clear()  # one ruleset at a time: its checks run one after the other
+        index = weakref.ref(index_document) if index_document is not None else None
+        found = _replaced.put(ruleset, (index, list(_find_walks(ruleset, index_document))))
+    documents = ruleset.documents
+    return ((documents[place], walk, paths) for place, walk, paths in found[1])
 
 
-_replaced: list[tuple[Ruleset, Document | None, list[tuple[Document, Walk, set[NodePath] | None]]]] = []
+#: What the checks of one ruleset share, found for the last ruleset they read and kept for as long
+#: as it lives (:class:`memo.Attached`), with its documents named by their place in
+#: ``ruleset.documents`` (a value holding them would keep them alive after it). Held strongly, the
+#: last ruleset checked stayed alive in a long-lived session after the session let it go, with
+#: every document it read: a variant an edit broke (S002 in its manifest) is checked no more, and
+#: its version before the edit stayed (round 31).
+_replaced: memo.Attached[Ruleset, tuple[weakref.ref[Document] | None, list[tuple[int, Walk, set[NodePath] | None]]]] = (
+    memo.Attached(held=1)
+)
 
 
-def _find_walks(
-    ruleset: Ruleset, index_document: Document | None
-) -> Iterator[tuple[Document, Walk, set[NodePath] | None]]:
+def _find_walks(ruleset: Ruleset, index_document: Document | None) -> Iterator[tuple[int, Walk, set[NodePath] | None]]:
     replaced: dict[int, set[NodePath]] = {}
     for document_id, path in superseded(ruleset):
         replaced.setdefault(document_id, set()).add(path)
     seen: set[int] = set()
-    for document in ruleset.documents:
+    for place, document in enumerate(ruleset.documents):
         if document is index_document or id(document) in seen:
             continue
         seen.add(id(document))
-        yield document, document_walk(document), replaced.get(id(document))
+        yield place, document_walk(document), replaced.get(id(document))
 
 
-_cited: list[tuple[Ruleset, list[tuple[Document, NodePath, str]]]] = []
+#: The citations of :func:`citations`, as :data:`_replaced` keeps its walks.
+_cited: memo.Attached[Ruleset, list[tuple[int, NodePath, str]]] = memo.Attached(held=1)
 
 
 def citations(ruleset: Ruleset) -> Iterator[tuple[Document, NodePath, str]]:
@@ -475,9 +486,12 @@ def citations(ruleset: Ruleset) -> Iterator[tuple[Document, NodePath, str]]:
     Found once per ruleset for the checks that read them: walking a large map once per check
     would multiply its cost.
     """
-    if not _cited or _cited[0][0] is not ruleset:
-        _cited[:] = [(ruleset, list(_find_citations(ruleset)))]
-    return iter(_cited[0][1])
+    found = _cited.get(ruleset)
+    if found is None:
+        _cited.clear()
+        found = _cited.put(ruleset, list(_find_citations(ruleset)))
+    documents = ruleset.documents
+    return ((documents[place], path, number) for place, path, number in found)
 
 
 def forget(documents: Iterable[Document]) -> None:
@@ -518,11 +532,13 @@ def _unprinted(walk: Walk, paths: set[NodePath] | None, sections: frozenset[str]
     )
 
 
-def _find_citations(ruleset: Ruleset) -> Iterator[tuple[Document, NodePath, str]]:
+def _find_citations(ruleset: Ruleset) -> Iterator[tuple[int, NodePath, str]]:
+    places = {id(document): place for place, document in enumerate(ruleset.documents)}
     for document, walk, gone in walked(ruleset):
+        place = places[id(document)]
         for node, path, number in walk.citations:
             if not gone(node):
-                yield document, path, number
+                yield place, path, number
 
 
 class _Closest:
