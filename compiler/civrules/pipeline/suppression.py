@@ -406,6 +406,11 @@ def suppress_in_base(
         if not listed.admits(at.file, codes.UNUSED_SUPPRESSION.severity):
             continue
         unreasoned = suppression is not None and not suppression.reason
+        hint, meant = ("give the entry its reason (`reason: why`), or delete it", None) if unreasoned else hints(entry)
+        if meant is not None:
+            # At the misspelt `target` itself, which the editor's quick fix replaces with the
+            # name proposed: placed on the whole entry, a replacement would have replaced it.
+            at = resolved.manifest.span(("suppress", i, "target"))
         judged.append(
             Diagnostic(
                 codes.UNUSED_SUPPRESSION.code,
@@ -413,8 +418,9 @@ def suppress_in_base(
                 f"`suppress` entry {i + 1} ({_code_of(entry)}) silences nothing"
                 + (": an entry without a reason is not honoured" if unreasoned else ""),
                 at,
-                hint="give the entry its reason (`reason: why`), or delete it" if unreasoned else hints(entry),
+                hint=hint,
                 subjects=_entry_subjects(entry),
+                suggestion=meant,
             )
         )
     return kept + judged + listed.summaries()
@@ -443,18 +449,19 @@ class _UnusedHints:
         self.kept, self.resolved, self.own, self.moved = kept, resolved, own, moved
         self.by_code: dict[str, tuple[str | None, suggest.Vocabulary | None]] = {}
 
-    def __call__(self, entry: object) -> str:
+    def __call__(self, entry: object) -> tuple[str, str | None]:
+        """The hint for ``entry``, and the target it proposes in place of the entry's (None: none)."""
         fallback = "delete the entry, or correct its `code`, `file` or `target`"
         if not isinstance(entry, dict) or not isinstance(entry.get("code"), str):
-            return fallback
+            return fallback, None
         elsewhere, vocabulary = self._of(entry["code"])
         if elsewhere is not None:
-            return elsewhere
+            return elsewhere, None
         target = entry.get("target")
         if not isinstance(target, str) or vocabulary is None:
-            return fallback
+            return fallback, None
         meant = vocabulary.closest(target)
-        return f"`target`: {mean(target, meant)}" if meant else fallback
+        return (f"`target`: {mean(target, meant)}", meant) if meant else (fallback, None)
 
     def _of(self, code: str) -> tuple[str | None, suggest.Vocabulary | None]:
         """For ``code``: the hint of an entry where it is reported only in the variant's own files

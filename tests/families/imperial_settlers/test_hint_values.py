@@ -91,6 +91,21 @@ def test_a_misspelt_suppress_target_gets_the_target_the_messages_of_its_code_quo
     assert variant_found("V008", followed) == variant_found("F001", followed) == []
 
 
+def test_a_misspelt_suppress_targets_quick_fix_replaces_the_target_alone() -> None:
+    """V008's "`target`: did you mean `barbarians`?" had no quick fix: it was placed on the whole
+    entry, which a replacement would have replaced. It is placed on the `target`'s value, and
+    proposes the name as a one-word "did you mean" does everywhere (round 30 left it)."""
+    text = f'suppress:\n  - {{code: F001, target: barbarianz, reason: "a deck of 29"}}\noverlay:\n{NO_BAR029}\n'
+    [v008] = variant_found("V008", text)
+    assert v008.suggestion == "barbarians" and v008.span is not None
+    line = (VARIANT + text).splitlines()[v008.span.line - 1]
+    assert (v008.span.line, v008.span.end_line) == (VARIANT.count("\n") + 2,) * 2
+    assert line[v008.span.column - 1 : v008.span.end_column - 1] == "barbarianz", (line, v008.span)
+    # An entry whose target is close to no name keeps its place on the whole entry, and proposes none.
+    [far] = variant_found("V008", text.replace("barbarianz", "qqqqqqqqqq"))
+    assert far.suggestion is None and far.span is not None and far.span.column == 5
+
+
 def test_an_unsilenceable_code_in_a_comment_that_hides_nothing_is_told_so() -> None:
     """bar029 is referred to by nothing: the comment's V006 hides no error, so "fix the V006 error
     this comment hides" pointed at nothing."""
