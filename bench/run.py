@@ -34,8 +34,7 @@ import yaml  # noqa: E402
 
 from bench import incremental, lsp, plot, report, shapes, synth_family  # noqa: E402
 from bench.synth import generate  # noqa: E402
-from civrules.emit.build import build as write_build  # noqa: E402
-from civrules.emit.build import render  # noqa: E402
+from civrules.emit.build import build_rulesets  # noqa: E402
 from civrules.emit.output import read_tree  # noqa: E402
 from civrules.emit.packaging import import_name  # noqa: E402
 from civrules.load.workspace import Workspace  # noqa: E402
@@ -164,9 +163,17 @@ def in_process_actions(
     """Point 3's actions on ``ruleset``: the parse floor, ``validate``, ``validate`` + ``build``
     into ``out``, and (``write_floor``) the durable write floor, by the name of their figure.
 
+    ``validate`` + ``build`` is :func:`build_in_process`: what ``civrules --rules RULES build
+    RULESET --out OUT`` does in its process once its options are read. From its second run on,
+    ``out`` holds what it writes, so each run is a rebuild of unchanged rules (the stamp that would
+    tell the command so is not asked).
+
     The write floor (:func:`durable_write`) puts the very files the build wrote into ``out`` (read
-    back once, after the build's first run) in the place of a folder beside it: what writing the
-    build's tree durably costs with no rendering, the least a build could cost after the parse."""
+    back once, after the build's first run) in the place of a folder beside it, every file made,
+    written and synced anew: what writing the build's tree durably costs with no rendering. It is
+    the least a first build (or one that changes every file) could cost after the parse; a rebuild
+    keeps the old tree's files that it would write with the same bytes (hard links, synced, see
+    :mod:`civrules.emit.output`), so the build measured here may write for less than this floor."""
     files = [path for _, path in ruleset_files(rules, ruleset)]
 
     def floor() -> None:
@@ -178,9 +185,7 @@ def in_process_actions(
         analyse(workspace, workspace.load_ruleset(workspace.manifests()[ruleset]))
 
     def validate_and_build() -> None:
-        workspace = Workspace(rules)
-        result = render(workspace, [workspace.load_ruleset(workspace.manifests()[ruleset])])
-        write_build(out, result, [ruleset], everything=True, protected=())
+        build_in_process(rules, ruleset, out)
 
     built: dict[str, bytes] = {}
 
@@ -197,6 +202,20 @@ def in_process_actions(
     if write_floor:
         actions["write_floor"] = write
     return actions
+
+
+def build_in_process(rules: Path, ruleset: str, out: Path) -> None:
+    """What ``civrules --rules RULES build RULESET --out OUT`` does in its process once it has read
+    its options and found its stamp stale, with the command's defaults: the ruleset loaded, then
+    :func:`civrules.emit.build.build_rulesets`, the function the command calls (each file written
+    into the staging tree as it is made, then the tree swapped in). Raises RuntimeError when the
+    ruleset does not build."""
+    workspace = Workspace(rules)
+    loaded = [workspace.load_ruleset(workspace.manifests()[ruleset])]
+    result, _ = build_rulesets(rules, out, workspace, loaded, everything=False)
+    if result.failed:
+        errors = [d for d in result.diagnostics if d.severity == "error"]
+        raise RuntimeError(f"{ruleset} does not build: {errors[:3]}")
 
 
 #: The threads :func:`durable_write` syncs on: as many as a build's (civrules.emit.output._THREADS),
@@ -359,9 +378,7 @@ def series(tmp: Path, family: str, scales: list[int], repeat: int) -> dict[str, 
         sizes["entities"] = sum(len(collection) for collection in analysis.model.collections())
 
         def work(rules: Path = rules, out: Path = out) -> None:
-            workspace = Workspace(rules)
-            result = render(workspace, [workspace.load_ruleset(workspace.manifests()["synthetic"])])
-            write_build(out, result, ["synthetic"], everything=True, protected=())
+            build_in_process(rules, "synthetic", out)
 
         figures = timed_in_process({"work": work}, repeat if scale < 50 else 1)["work"]
         env = {**os.environ, "CIVRULES_CACHE_DIR": str(tmp / "cache")}

@@ -395,3 +395,33 @@ def test_the_write_floor_replaces_a_tree_by_the_same_bytes_syncing_each_file_and
     run.durable_write(root, second)
     assert read_tree(root) == second
     assert sorted(path.name for path in tmp_path.iterdir()) == ["generated"]  # no staging or old tree left
+
+
+def test_the_benchs_build_is_the_one_civrules_build_runs(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """bench/run.py's in-process `validate` + `build` (issue 32, point 3) is what `civrules build
+    RULESET --out DIR` does once its options are read: the same function, called with the same
+    arguments. The bench rendered into memory and wrote the tree after, while the command writes
+    each file as it is made; what it measured was not what the command costs."""
+    from click.testing import CliRunner
+
+    from bench import run
+    from civrules.cli import main
+    from civrules.emit import build as builder
+
+    calls: list[dict[str, Any]] = []
+
+    def recorded(rules: Path, out: Path, workspace: Workspace, rulesets: Any, **options: Any) -> Any:
+        calls.append({"rules": rules, "out": out, "rulesets": [one.id for one in rulesets], **options})
+        return builder.BuildResult(), {}  # nothing rendered: the call is what is compared
+
+    monkeypatch.setattr(builder, "build_rulesets", recorded)
+    monkeypatch.setattr(run, "build_rulesets", recorded)
+    monkeypatch.setenv("CIVRULES_CACHE_DIR", "")  # no stamp: the command builds
+    rules, out = Path(synth_family.RULES), tmp_path / "generated"
+    said = CliRunner().invoke(main, ["--rules", str(rules), "build", "sid-meiers-civilization", "--out", str(out)])
+    assert said.exit_code == 0, said.output
+    run.build_in_process(rules, "sid-meiers-civilization", out)
+    command, bench = calls
+    assert command.pop("rendered") is not None  # the command says its diagnostics before the swap
+    assert command == {**bench, "debug": False}
+    assert bench["rulesets"] == ["sid-meiers-civilization"] and bench["everything"] is False

@@ -44,7 +44,8 @@ from civrules.load.workspace import LoadedRuleset, Manifest, Workspace
 from civrules.support import collector, interrupts, streams
 
 if TYPE_CHECKING:
-    from civrules.emit.output import StagedTree, StaleFile
+    from civrules.emit.build import BuildResult
+    from civrules.emit.output import StaleFile
 
 EXIT_CLEAN, EXIT_RULE_ERRORS, EXIT_USAGE = 0, 1, 2
 EXIT_BROKEN_PIPE = 128 + 13  # as a process killed by SIGPIPE: the reader of the output went away
@@ -83,15 +84,16 @@ class Context:
     def project_generated(self) -> Path:
         """The project's ``generated/`` (beside its rules folder): the versions a build into another
         folder (``build --out DIR``) moves its packages' versions from."""
-        return self.rules.parent / "generated"
+        from civrules.emit.build import project_generated
+
+        return project_generated(self.rules)
 
     def protected(self) -> tuple[Path, ...]:
         """The folders no output may replace or be written into: the rules folder, and the shipped
         rulesets it reads (read-only)."""
-        from civrules.load.workspace import shipped_for
+        from civrules.emit.build import protected_folders
 
-        shipped = shipped_for(self.rules)
-        return (self.rules,) if shipped is None else (self.rules, shipped)
+        return protected_folders(self.rules)
 
     def require_rules(self) -> None:
         """Exit 2, saying why, unless the rules folder can be read as one (before anything is read)."""
@@ -1507,7 +1509,7 @@ def build(obj: Context, rulesets: tuple[str, ...], check_only: bool, out: Path, 
     leaves the old tree.
     """
     from civrules.emit import stamp
-    from civrules.emit.output import OutputError, StagedTree, check_replaceable
+    from civrules.emit.output import OutputError, check_replaceable
 
     if staged and not check_only:
         raise _Refused(
@@ -1538,97 +1540,101 @@ def build(obj: Context, rulesets: tuple[str, ...], check_only: bool, out: Path, 
         _emit([*not_staged, *broken], "text", last=True)
         click.echo("civrules: nothing was built: a ruleset manifest cannot be read (previous output kept)", err=True)
         sys.exit(EXIT_RULE_ERRORS)
-    ids = [one.id for one in loaded]
-    # A build writes each file into the staging tree as it is made (swapped in whole at the end);
-    # --check compares what it renders in memory.
-    staged_tree = None if check_only else StagedTree(out, "build")
     try:
-        _build(obj, workspace, loaded, ids, rulesets, check_only, out, verbose, staged_tree, not_staged)
+        if check_only:
+            _build_check(obj, workspace, loaded, rulesets, out, verbose, not_staged)
+        else:
+            _build(obj, workspace, loaded, rulesets, out, verbose)
     except OutputError as error:
         _output_failure(error)
-    finally:
-        if staged_tree is not None:
-            staged_tree.discard()
+
+
+def _versions_said(result: BuildResult) -> None:
+    """Why each package's version moved (or would, with --check)."""
+    for line in result.versions:
+        _note(f"civrules: {printable(line)}")
+
+
+def _build_found(found: Sequence[Diagnostic], verbose: bool, *, last: bool) -> None:
+    """What a build or `build --check` found: errors and warnings first, then the infos folded into
+    one line (each with --verbose). ``last``: the report ends the command (`--check`, or no ruleset
+    built: nothing is written after it), so a Ctrl-C after its last line is said as coming once the
+    command was done, not as cutting short a command to run again."""
+    by_severity = {Severity.ERROR: 0, Severity.WARNING: 1, Severity.INFO: 2}
+    ordered = sorted(sort_diagnostics(found), key=lambda d: by_severity[d.severity])
+    _emit(ordered, "text", verbose=verbose, keep_order=True, summaries=False, last=last)
 
 
 def _build(
-    obj: Context,
-    workspace: Workspace,
-    loaded: list[LoadedRuleset],
-    ids: list[str],
-    rulesets: tuple[str, ...],
-    check_only: bool,
-    out: Path,
-    verbose: bool,
-    staged: StagedTree | None,
-    not_staged: Sequence[Diagnostic] = (),
+    obj: Context, workspace: Workspace, loaded: list[LoadedRuleset], rulesets: tuple[str, ...], out: Path, verbose: bool
 ) -> None:
+    """`civrules build` once its rulesets are loaded: :func:`civrules.emit.build.build_rulesets`,
+    the function the benchmark measures too, then what it did said and the stamp recorded."""
     from civrules.emit import build as builder
     from civrules.emit import stamp
-    from civrules.emit.output import OutputError, before_replacing
+
+    def rendered(result: BuildResult) -> None:  # said before the new tree is swapped in
+        _versions_said(result)
+        _build_found(result.diagnostics, verbose, last=len(result.failed_ids) == len(loaded))
 
     arguments = [*rulesets, f"max_bytes={obj.limits.max_bytes}", f"max_nodes={obj.limits.max_nodes}"]
-    # A build lets go of what only the checks need once each ruleset is checked (--check keeps all).
-    result = builder.render(
-        workspace,
-        loaded,
-        debug=obj.debug,
-        out=out,
-        tree=staged,
-        let_go=staged is not None,
-        baseline=obj.project_generated(),
+    result, dropped = builder.build_rulesets(
+        obj.rules, out, workspace, loaded, everything=not rulesets, debug=obj.debug, rendered=rendered
     )
-    for line in result.versions:  # why each package's version moved (or would, with --check)
-        _note(f"civrules: {printable(line)}")
-    # Errors and warnings first, then infos folded into one line (each with --verbose).
-    by_severity = {Severity.ERROR: 0, Severity.WARNING: 1, Severity.INFO: 2}
-    found = list(result.diagnostics)
     failed = ", ".join(result.failed_ids)
-    stale = None
-    if check_only:
-        stale = builder.check(out, result, ids, everything=not rulesets)
-        for line in stale:  # each file's diff made as it is printed, and the lines printed bounded
-            click.echo(printable(line))
-        # Each stale file is an error of its own, located at it: CI can select, ignore or annotate it.
-        first = before_replacing(out, obj.protected(), kind="build") if stale.found else None
-        found += [_stale_output(out, relative, what, first) for relative, what in stale.found]
-        found += not_staged
-    ordered = sorted(sort_diagnostics(found), key=lambda d: by_severity[d.severity])
-    built = len(ids) - len(result.failed_ids)
-    # With nothing to write (`--check`, or every ruleset failing), the report ends the command: a
-    # Ctrl-C after its last line is said as coming once the output was written, not as cutting
-    # short a command to run again.
-    _emit(ordered, "text", verbose=verbose, keep_order=True, summaries=False, last=stale is not None or not built)
-    if stale is not None:
-        if stale.files:
-            differ = f"{stale.files:,} file differs" if stale.files == 1 else f"{stale.files:,} files differ"
-            then = f"{printable(first)}; then run" if first else "run"
-            click.echo(f"civrules: {named_path(out)} is stale ({differ}); {then} {ticked(_build_command())}", err=True)
-        elif not result.failed and not not_staged:
-            _done(f"civrules: {named_path(out)} is up to date")
-        if not_staged:
-            files = f"{len(not_staged):,} file{'' if len(not_staged) == 1 else 's'}"
-            click.echo(f"civrules: {files} read or compared not as staged for commit (R022)", err=True)
-        if result.failed:
-            click.echo(f"civrules: not checked, the rules have errors: {failed}", err=True)
-            sys.exit(_failure_code(result.diagnostics))
-        if stale.files or not_staged:
-            sys.exit(EXIT_RULE_ERRORS)
-        return
-    if built:
-        try:
-            dropped = builder.build(out, result, ids, everything=not rulesets, protected=obj.protected())
-        except OutputError as error:
-            _output_failure(error)
+    if len(result.failed_ids) < len(loaded):
         for relative, why in sorted(dropped.items()):
             click.echo(f"civrules: not carried over: {named_path(out / relative)}: {printable(why)}", err=True)
         if not result.failed:
             stamp.record(obj.rules, out, arguments, obj.limits.max_bytes)
+        built = len(loaded) - len(result.failed_ids)
         rulesets_built = f"{built} ruleset{'' if built == 1 else 's'}"
         _done(f"civrules: wrote {len(result.tree)} files for {rulesets_built} into {named_path(out)}")
     if result.failed:
         click.echo(f"civrules: not built, the rules have errors (previous output kept): {failed}", err=True)
         sys.exit(_failure_code(result.diagnostics))
+
+
+def _build_check(
+    obj: Context,
+    workspace: Workspace,
+    loaded: list[LoadedRuleset],
+    rulesets: tuple[str, ...],
+    out: Path,
+    verbose: bool,
+    not_staged: Sequence[Diagnostic] = (),
+) -> None:
+    """`civrules build --check` once its rulesets are loaded: render in memory, compare with ``out``."""
+    from civrules.emit import build as builder
+    from civrules.emit.output import before_replacing
+
+    # Unlike a build, --check keeps what only the checks need (no let_go).
+    result = builder.render(workspace, loaded, debug=obj.debug, out=out, baseline=obj.project_generated())
+    _versions_said(result)
+    found = list(result.diagnostics)
+    failed = ", ".join(result.failed_ids)
+    stale = builder.check(out, result, [one.id for one in loaded], everything=not rulesets)
+    for line in stale:  # each file's diff made as it is printed, and the lines printed bounded
+        click.echo(printable(line))
+    # Each stale file is an error of its own, located at it: CI can select, ignore or annotate it.
+    first = before_replacing(out, obj.protected(), kind="build") if stale.found else None
+    found += [_stale_output(out, relative, what, first) for relative, what in stale.found]
+    found += not_staged
+    _build_found(found, verbose, last=True)
+    if stale.files:
+        differ = f"{stale.files:,} file differs" if stale.files == 1 else f"{stale.files:,} files differ"
+        then = f"{printable(first)}; then run" if first else "run"
+        click.echo(f"civrules: {named_path(out)} is stale ({differ}); {then} {ticked(_build_command())}", err=True)
+    elif not result.failed and not not_staged:
+        _done(f"civrules: {named_path(out)} is up to date")
+    if not_staged:
+        files = f"{len(not_staged):,} file{'' if len(not_staged) == 1 else 's'}"
+        click.echo(f"civrules: {files} read or compared not as staged for commit (R022)", err=True)
+    if result.failed:
+        click.echo(f"civrules: not checked, the rules have errors: {failed}", err=True)
+        sys.exit(_failure_code(result.diagnostics))
+    if stale.files or not_staged:
+        sys.exit(EXIT_RULE_ERRORS)
 
 
 _WEASYPRINT_DOCS = "https://doc.courtbouillon.org/weasyprint/stable/first_steps.html"

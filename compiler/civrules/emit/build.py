@@ -23,6 +23,7 @@ from civrules.emit.helpers.render import render_helper
 from civrules.emit.output import (
     DEFAULT_MAX_BYTES,
     MARKER,
+    StagedTree,
     StaleReport,
     check_replaceable,
     marker_text,
@@ -45,7 +46,7 @@ from civrules.emit.runtimes import PackageFiles, render_core_runtime
 from civrules.emit.sheets import each_sheet
 from civrules.families import family_named
 from civrules.load.document import Document
-from civrules.load.workspace import LoadedRuleset, Workspace
+from civrules.load.workspace import LoadedRuleset, Workspace, shipped_for
 from civrules.pipeline import Shared, analyse, compare, derived_facts
 from civrules.resolve import Resolved, Resolver
 from civrules.resolve.diff import RulesetDiff
@@ -311,6 +312,60 @@ def variant_changes(
     # Each as built (pipeline.compare): a base that this run had not built listed its own derived
     # deck total as the variant's change.
     return compare(base, resolved) if base is not None else None
+
+
+def protected_folders(rules: Path) -> tuple[Path, ...]:
+    """The folders no output may replace or be written into, for the rules folder ``rules``: it,
+    and the shipped rulesets it reads (read-only)."""
+    shipped = shipped_for(rules)
+    return (rules,) if shipped is None else (rules, shipped)
+
+
+def project_generated(rules: Path) -> Path:
+    """The project's ``generated/`` (beside its rules folder ``rules``): the versions a build into
+    another folder (``build --out DIR``) moves its packages' versions from."""
+    return rules.parent / "generated"
+
+
+def build_rulesets(
+    rules: Path,
+    out: Path,
+    workspace: Workspace,
+    rulesets: Sequence[LoadedRuleset],
+    *,
+    everything: bool,
+    debug: bool = False,
+    rendered: Callable[[BuildResult], None] | None = None,
+) -> tuple[BuildResult, dict[str, str]]:
+    """What ``civrules --rules RULES build`` does once it has read its options, loaded its
+    ``rulesets`` (from ``workspace``, of the rules folder ``rules``) and found its stamp stale
+    (:mod:`civrules.emit.stamp`: its check before and its record after are the command's own):
+    render every file of the rulesets into a staging tree beside ``out``, each written (and its
+    sync started) as it is made, then swap it in (:func:`build`), the rules folder and the shipped
+    rulesets protected (:func:`protected_folders`), each package's version moved from ``out`` or
+    the project's ``generated/`` (:func:`project_generated`). ``everything``: no ruleset was named,
+    the whole of ``out`` is replaced. ``rendered`` is called with the result once every file is
+    made and before the tree is swapped in (the command says its notes and diagnostics there).
+
+    The benchmark's in-process ``validate`` + ``build`` (bench/run.py) calls this very function,
+    so that what it measures is what the command does. Returns the result and what of the old
+    tree was not carried over (see :func:`build`); nothing is swapped in when no ruleset built.
+    Raises :class:`~civrules.emit.output.OutputError` when ``out`` may not be replaced or the file
+    system fails; the staging tree is then gone."""
+    staged = StagedTree(out, "build")
+    try:
+        # A process that ends with the build: what only the checks needed is let go (let_go).
+        result = render(
+            workspace, rulesets, debug=debug, out=out, tree=staged, let_go=True, baseline=project_generated(rules)
+        )
+        if rendered is not None:
+            rendered(result)
+        ids = [one.id for one in rulesets]
+        if len(ids) == len(result.failed_ids):
+            return result, {}
+        return result, build(out, result, ids, everything, protected=protected_folders(rules))
+    finally:
+        staged.discard()
 
 
 def build(
