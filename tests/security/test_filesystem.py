@@ -609,6 +609,30 @@ def test_a_partial_build_carries_no_link_and_no_special_file(tmp_path: Path) -> 
     assert not any(p.is_symlink() for p in out.rglob("*"))
 
 
+def test_a_partial_build_reads_only_the_files_it_carries_over(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """`civrules build RULESET` read the whole old tree to carry the other rulesets' files over,
+    the files it replaces too (a ruleset's own package, sheets and helper page: read for nothing)."""
+    from civrules.emit.build import BuildResult, build
+    from civrules.emit.packaging import package_folder
+    from civrules.support import files
+
+    out, x = tmp_path / "generated", f"python/{package_folder('x')}"
+    write_tree(out, {"python/other/a.py": b"A = 1\n", f"{x}/a.py": b"X = 0\n", f"{x}/b.py": b"B\n"})
+    read: list[str] = []
+    read_under = files.read_under
+
+    def counted(root: Path, relative: str, max_bytes: int) -> bytes:
+        read.append(relative)
+        return read_under(root, relative, max_bytes)
+
+    monkeypatch.setattr(files, "read_under", counted)
+    dropped = build(out, BuildResult(tree={f"{x}/a.py": b"X = 1\n"}), ["x"], everything=False, protected=())
+    # None of x's files, which the build replaces (the marker is read to judge the folder).
+    assert [relative for relative in read if relative != MARKER] == ["python/other/a.py"]
+    assert dropped == {}
+    assert tree_of(out) == {MARKER: MARKER_TEXT, "python/other/a.py": b"A = 1\n", f"{x}/a.py": b"X = 1\n"}
+
+
 def test_the_stamp_hashes_links_not_their_targets_and_vouches_for_nothing_odd(tmp_path: Path) -> None:
     rules = tmp_path / "rules"
     make(rules, {"a.yaml": b"kind: map\n"})

@@ -393,11 +393,15 @@ def build(
         # Refuse a folder civrules may not replace before reading anything in it.
         check_replaceable(out, protected, kind="build")
         prefixes = tuple(result.prefixes(built))
-        scan = scan_tree(out)
-        keep = {k: v for k, v in scan.files.items() if not k.startswith(prefixes)}
-        if everything:
-            failed = tuple(result.prefixes(result.failed_ids))
-            keep = {k: v for k, v in keep.items() if k.startswith(failed)}
+        failed = tuple(result.prefixes(result.failed_ids))
+
+        def carried(relative: str) -> bool:
+            return not relative.startswith(prefixes) and (not everything or relative.startswith(failed))
+
+        # Only the files carried over are read: those the build replaces were read for nothing
+        # (the whole old tree, in every `civrules build RULESET`).
+        scan = scan_tree(out, wanted=carried)
+        keep = {k: v for k, v in scan.files.items() if carried(k)}
         dropped = scan.foreign
     write_tree(out, result.tree, keep, protected=protected, kind="build")
     return dropped

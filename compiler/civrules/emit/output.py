@@ -52,7 +52,7 @@ import sys
 import tempfile
 import threading
 import time
-from collections.abc import Iterable, Iterator, Mapping, MutableMapping
+from collections.abc import Callable, Iterable, Iterator, Mapping, MutableMapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -166,11 +166,15 @@ class Scan:
     foreign: dict[str, str] = field(default_factory=dict)
 
 
-def scan_tree(root: Path, max_bytes: int = DEFAULT_MAX_BYTES) -> Scan:
-    """Every regular file under ``root`` (nothing when it is not a folder), links and specials reported."""
+def scan_tree(root: Path, max_bytes: int = DEFAULT_MAX_BYTES, *, wanted: Callable[[str], bool] | None = None) -> Scan:
+    """Every regular file under ``root`` (nothing when it is not a folder), links and specials
+    reported. ``wanted``: the only files read are those it takes (by relative path), and those over
+    ``max_bytes``, which are reported, not read; all the others are left out unread."""
     absolute, sizes, foreign = _survey(root)
     found = Scan(foreign=foreign)
     for relative in sorted(sizes):
+        if wanted is not None and sizes[relative] <= max_bytes and not wanted(relative):
+            continue
         try:
             found.files[relative] = files.read_under(absolute, relative, max_bytes)
         except files.RefusedError as refused:
