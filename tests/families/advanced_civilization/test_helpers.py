@@ -15,6 +15,7 @@ ruleset's (50 random holdings): each page is a second or more of Chromium's CPU.
 
 from __future__ import annotations
 
+import importlib
 import json
 import os
 import shutil
@@ -373,6 +374,83 @@ def test_the_calamity_reference_applies_the_held_cards_modifiers(browser: Browse
         assert "Engineering" in page.evaluate(
             "document.querySelector('[data-effect=earthquake_secondary]').textContent"
         )
+
+
+def test_civil_disorder_says_how_many_of_the_cities_typed_are_reduced(browser: Browser) -> None:
+    """30.711-30.712 worked at the table: seven cities in play, Music and Law held: all but three are
+    reduced (four), one fewer for each card: two. Typing the cities (the page's own input, as a
+    player does) gives the number; before any is typed, the page asks for them, never says 0."""
+    path = HELPERS / "advanced-civilization.html"
+    loss = "document.querySelector('[data-effect=cities_reduced] .loss')"
+    with open_offline(browser, path, "#calamity=civil_disorder&h.music=1&h.law=1") as page:
+        assert page.evaluate(loss + ".querySelector('[data-loss]')") is None
+        assert "type your cities in play" in page.evaluate(loss + ".textContent")
+        page.evaluate("document.getElementById('cities').focus()")
+        browser.send("Input.insertText", {"text": "7"}, session=page.session)
+        assert page.evaluate(loss + ".querySelector('[data-loss]').textContent") == "2"
+        assert "7 cities you have in play" in page.evaluate(loss + ".textContent")
+        page.evaluate("document.querySelector('input[data-card=military]').click()")  # one more (30.713)
+        assert page.evaluate(loss + ".querySelector('[data-loss]').textContent") == "3"
+
+
+def _package(ruleset_id: str) -> tuple[Any, Any, Any]:
+    """The committed engine package of ``ruleset_id`` imported here (no interpreter started): its
+    helpers, its data and the runtime's errors."""
+    if str(GENERATED / "python") not in sys.path:
+        sys.path.insert(0, str(GENERATED / "python"))
+    name = ruleset_id.replace("-", "_")
+    return (
+        importlib.import_module(f"civrules_rulesets.{name}.helpers"),
+        importlib.import_module(f"civrules_rulesets.{name}.data"),
+        importlib.import_module("civrules_runtime.errors"),
+    )
+
+
+#: The page's loss of every question: its own calamity_amount, then its calamity_loss.
+_LOSSES = """(function (qs) {
+  var E = new civrules.Evaluator(civrules.data("civrules-tables"), civrules.data("civrules-rules"));
+  return JSON.stringify(qs.map(function (q) {
+    var r = E.call("calamity_amount", [q.calamity, q.effect, q.held, q.role, {}, null]);
+    var loss = civrules.isUnknown(r) ? null : E.call("calamity_loss", [r, q.units, q.cities]);
+    return civrules.isUnknown(loss) ? null : loss;
+  }));
+})(%s)"""
+
+
+@pytest.mark.parametrize("fixture", ["base_page", "largest_page"])
+def test_the_pages_loss_of_units_and_cities_is_the_packages(fixture: str, request: pytest.FixtureRequest) -> None:
+    """CalamityAmount.loss(units, cities=) of every effect, each role, no card, each modifying card
+    and all of them, for units and cities from none to more than any rule takes: the page's
+    calamity_loss answers as the package (None where the package refuses to say)."""
+    page: Page = request.getfixturevalue(fixture)
+    helpers, data, errors = _package(RULESETS[0] if fixture == "base_page" else LARGEST)
+    questions, expected = [], []
+    for calamity, effects in data.CALAMITY_EFFECTS.items():
+        modifiers = data.CALAMITY_MODIFIERS.get(calamity) or ()
+        for effect in effects or ():
+            role = str(effect.side)
+            modifying = sorted(
+                {m.card for m in modifiers if effect.id in m.effects and str(m.applies_to) in (role, "both")}
+            )
+            for held in [[], *([c] for c in modifying), modifying]:
+                try:
+                    amount = helpers.calamity_amount(calamity, effect.id, held, role)
+                except errors.UnknownFactError:
+                    continue  # the page's amount is unknown too (test_every_ruleset_answers_...)
+                for units, cities in ((None, None), (0, 0), (2, None), (2, 2), (4, 7), (9, 9), (40, 12)):
+                    try:
+                        want = amount.value if units is None else amount.loss(units, cities=cities)
+                    except (errors.UnknownFactError, errors.OutOfDomainError):
+                        want = None  # the amount unknown, or one per city and no cities given
+                    questions.append(
+                        {"calamity": calamity, "effect": effect.id, "role": role, "held": held,
+                         "units": units, "cities": cities}
+                    )  # fmt: skip
+                    expected.append(want)
+    got = json.loads(page.evaluate(_LOSSES % json.dumps(questions)))
+    wrong = [(q, g, w) for q, g, w in zip(questions, got, expected, strict=True) if g != w]
+    assert not wrong, f"{len(wrong)} of {len(questions)} differ, the first (question, page, package): {wrong[0]}"
+    assert any(w not in (None, 0) for w in expected)
 
 
 def test_the_trader_role_says_what_the_trader_loses(browser: Browser) -> None:

@@ -225,7 +225,7 @@
     });
   }
 
-  function calamity(h, goods) {
+  function calamity(h, goods, cities) {
     var id = document.getElementById("calamity-choice").value, role = document.getElementById("role-choice").value;
     var out = document.getElementById("calamity-out");
     out.textContent = "";
@@ -256,7 +256,16 @@
         if (r.per_city !== null) { parts.push(r.per_city + " per city owned"); }
         if (r.all_but !== null) { parts.push("all but " + r.all_but); }
         if (r.limit !== null) { parts.push("your share, at most " + r.limit); }
-        line.appendChild(document.createTextNode((parts.join(", ") || "depends on your units") + (r.change ? ", changed by " + (r.change > 0 ? "+" : "") + r.change : "") + (r.cap !== null ? ", at most " + r.cap : "")));
+        var said = (parts.join(", ") || "depends on your units") + (r.change ? ", changed by " + (r.change > 0 ? "+" : "") + r.change : "") + (r.cap !== null ? ", at most " + r.cap : "");
+        /* An amount counted in the primary victim's cities, or per city he owns: the package's loss()
+         * of the cities typed above, where the player typed them (empty is not 0 cities). */
+        var byCities = role === "primary" && (r.per_city !== null || (r.all_but !== null && e.unit === "cities"));
+        var loss = byCities && cities !== null ? E.call("calamity_loss", [r, r.per_city !== null ? null : cities, cities]) : null;
+        if (loss !== null && !U(loss)) {
+          line.appendChild(el("strong", { "data-loss": String(loss) }, [String(loss)]));
+          said = " — " + said + ", with the " + cities + " " + (cities === 1 ? "city" : "cities") + " you have in play";
+        } else if (byCities) { said += " (type your cities in play above for the number)"; }
+        line.appendChild(document.createTextNode(said));
       }
       box.appendChild(line);
       var base = el("p", { "class": "note" }, ["Base " + (r.base === null ? "—" : r.base) + "; cards' change " + (r.change > 0 ? "+" : "") + r.change + (r.set_to !== null ? "; set to " + r.set_to : "") + (r.cap !== null ? "; capped at " + r.cap : "")]);
@@ -277,7 +286,7 @@
     var h = held(), goods = hand(), treasury = count("treasury"), cities = count("cities");
     planner(h, goods, treasury);
     purchaseRules();
-    calamity(h, goods);
+    calamity(h, goods, document.getElementById("cities").value.trim() === "" ? null : cities);
     ast(h, cities);
     document.body.setAttribute("data-rendered", "1");
   });

@@ -2,9 +2,10 @@
 
 ``credit``/``price`` are ``credit_toward``/``purchase_cost``, ``set_value`` is ``set_value`` (and
 ``trade_refusal`` its refusal of the trade blocks given, OutOfDomainError),
-``calamity_amount`` and ``calamity_value`` are ``calamity_amount`` (with its ``nation``) and its
-``.value``, ``can_enter_epoch`` is ``can_enter_epoch`` (with ``nation`` and ``level``),
-``trader_immune`` is ``secondary_losses(..., traded_by=)`` refusing the trader a share. ``hand_value``, ``affordable``,
+``calamity_amount``, ``calamity_value`` and ``calamity_loss`` are ``calamity_amount`` (with its
+``nation``), its ``.value`` and its ``.loss(units, cities=)``, ``can_enter_epoch`` is
+``can_enter_epoch`` (with ``nation`` and ``level``), ``trader_immune`` is
+``secondary_losses(..., traded_by=)`` refusing the trader a share. ``hand_value``, ``affordable``,
 ``best_purchase`` and ``payment`` are the planner's, built on them; what they assume where the
 rules are silent is said on the page.
 """
@@ -759,7 +760,16 @@ CALAMITY_AMOUNT = Rule(
             ),
             ("base", if_(var("limited"), _g("found", "max_per_victim"), _g("found", "amount"))),
             ("all_but", if_(var("limited"), None, _g("found", "all_but"))),
-            ("limit", if_(var("limited"), _g("found", "max_per_victim"), None)),
+            # The most one secondary victim can be allotted, as the package's CalamityAmount.limit:
+            # the per-victim limit, else the effect's total (Flood's 10, 30.512).
+            (
+                "limit",
+                if_(
+                    op("eq", var("role"), "secondary"),
+                    op("coalesce", _g("found", "max_per_victim"), _g("found", "amount")),
+                    None,
+                ),
+            ),
             (
                 "unknown0",
                 op("and", _g("found", "unknown"), op("is_null", var("base")), op("is_null", _g("found", "per_city"))),
@@ -961,6 +971,82 @@ CALAMITY_VALUE = Rule(
                     op("apply", var("capped"), _g("r", "set_to")),
                 ),
                 op("apply", var("capped"), op("coalesce", _g("r", "set_to"), add(_g("r", "base"), _g("r", "change")))),
+            ),
+        ),
+    ),
+)
+
+
+#: CalamityAmount.loss(units, cities=): what the holder loses with ``units`` of the effect's unit
+#: (null: as many as the rule can take; for a secondary victim, the share allotted him) and
+#: ``cities`` he owns (null: not known), by the package's one computation (``_amount``); null where
+#: the package refuses to say (the amount unknown, or needing units or cities not given). The page
+#: asks it with the cities the player typed, where an amount depends on them (Civil Disorder's
+#: "all but three cities", 30.711; an amount per city owned).
+CALAMITY_LOSS = Rule(
+    ("r", "units", "cities"),
+    let(
+        [
+            ("capped", _CAPPED),
+            ("secondary", op("eq", _g("r", "role"), "secondary")),
+            ("limited", op("not", op("is_null", _g("r", "limit")))),
+            (
+                "share",
+                if_(
+                    op("not", var("secondary")),
+                    var("units"),
+                    if_(
+                        op("is_null", var("units")),
+                        _g("r", "limit"),
+                        if_(var("limited"), op("min", var("units"), _g("r", "limit")), var("units")),
+                    ),
+                ),
+            ),
+            (
+                "full",
+                if_(
+                    op("not", op("is_null", _g("r", "set_to"))),
+                    _g("r", "set_to"),
+                    if_(
+                        op("not", op("is_null", _g("r", "per_city"))),
+                        if_(
+                            op("is_null", var("cities")),
+                            None,
+                            add(mul(_g("r", "per_city"), var("cities")), _g("r", "change")),
+                        ),
+                        if_(
+                            op("and", op("not", op("is_null", _g("r", "all_but"))), op("is_null", _g("r", "base"))),
+                            if_(
+                                op("is_null", var("share")),
+                                None,
+                                add(op("max", 0, sub(var("share"), _g("r", "all_but"))), _g("r", "change")),
+                            ),
+                            if_(
+                                op("and", var("secondary"), op("or", var("limited"), op("is_null", _g("r", "base")))),
+                                if_(op("is_null", var("share")), None, add(var("share"), _g("r", "change"))),
+                                if_(op("is_null", _g("r", "base")), None, add(_g("r", "base"), _g("r", "change"))),
+                            ),
+                        ),
+                    ),
+                ),
+            ),
+            ("amount", if_(op("is_null", var("full")), None, op("apply", var("capped"), var("full")))),
+        ],
+        if_(
+            _g("r", "immune"),
+            0,
+            if_(
+                _g("r", "unknown"),
+                None,
+                if_(
+                    op("and", var("secondary"), op("eq", var("share"), 0)),
+                    0,
+                    if_(
+                        op("or", op("is_null", var("amount")), op("is_null", var("units")), var("secondary")),
+                        var("amount"),
+                        op("min", var("units"), var("amount")),
+                    ),
+                ),
             ),
         ),
     ),
@@ -1232,6 +1318,7 @@ RULES = {
     "payment": PAYMENT,
     "calamity_amount": CALAMITY_AMOUNT,
     "calamity_value": CALAMITY_VALUE,
+    "calamity_loss": CALAMITY_LOSS,
     "trader_immune": TRADER_IMMUNE,
     "epoch_criteria": EPOCH_CRITERIA,
     "can_enter_epoch": CAN_ENTER_EPOCH,
