@@ -6,7 +6,7 @@ Generated ahead of time by jinja2 3.1.6; used only while SOURCE_SHA256 matches.
 # fmt: off
 # mypy: ignore-errors
 
-SOURCE_SHA256 = "2512c5811481fd7c563e94e77922e32333de3f2035a46ea2ed90ad5a50608c03"
+SOURCE_SHA256 = "14a4526df0432693d689207c77977abf3e215f80d003a89dff55d9a4da538558"
 
 from jinja2.runtime import LoopContext, Macro, Markup, Namespace, TemplateNotFound, TemplateReference, TemplateRuntimeError, Undefined, escape, identity, internalcode, markup_join, missing, str_join
 name = 'commodities.html.j2'
@@ -324,13 +324,13 @@ def block_content(context, missing=missing):
     for l_1_s, l_1_loop in LoopContext((undefined(name='stacks') if l_0_stacks is missing else l_0_stacks), undefined):
         _loop_vars = {}
         pass
-        yield '<tbody>\n<tr class="stack"><th colspan="'
+        yield '<tbody>\n<tr class="stack"><th scope="rowgroup" colspan="'
         yield escape((t_1((undefined(name='columns') if l_0_columns is missing else l_0_columns)) + (4 if (undefined(name='with_block') if l_0_with_block is missing else l_0_with_block) else 3)))
         yield '">Stack '
         yield escape(environment.getattr(l_1_s, 'number'))
         if environment.getattr(l_1_s, 'calamities'):
             pass
-            yield '<span class="cal">calamities: '
+            yield ' <span class="cal">calamities: '
             l_2_loop = missing
             for l_2_c, l_2_loop in LoopContext(environment.getattr(l_1_s, 'calamities'), undefined):
                 _loop_vars = {}
@@ -359,7 +359,7 @@ def block_content(context, missing=missing):
     l_1_loop = l_1_s = missing
     if (undefined(name='loose') if l_0_loose is missing else l_0_loose):
         pass
-        yield '<tbody>\n<tr class="stack"><th colspan="'
+        yield '<tbody>\n<tr class="stack"><th scope="rowgroup" colspan="'
         yield escape((t_1((undefined(name='columns') if l_0_columns is missing else l_0_columns)) + (4 if (undefined(name='with_block') if l_0_with_block is missing else l_0_with_block) else 3)))
         yield '">Not in a numbered stack</th></tr>\n'
         yield escape(context.call((undefined(name='goods_rows') if l_0_goods_rows is missing else l_0_goods_rows), (undefined(name='loose') if l_0_loose is missing else l_0_loose), (undefined(name='columns') if l_0_columns is missing else l_0_columns), (undefined(name='with_block') if l_0_with_block is missing else l_0_with_block), _block_vars=_block_vars))
