@@ -8,8 +8,10 @@ wonder listed twice (OutOfDomainError), the page answers null."""
 
 from __future__ import annotations
 
+import importlib
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -172,3 +174,33 @@ def test_more_trade_than_the_dial_holds_is_refused_as_the_package_refuses_it(bro
     with open_offline(browser, page_path, "#trade=27&coins=3") as page:
         assert page.evaluate("document.getElementById('trade-refused').hidden") is True
         assert "3" in page.evaluate(after)
+
+
+_TABLES = re.compile(r'<script type="application/json" id="civrules-tables">(.*?)</script>', re.S)
+
+
+@pytest.mark.parametrize("ruleset_id", RULESETS)
+def test_what_a_technology_unlocks_is_named_as_the_package_names_it(ruleset_id: str) -> None:
+    """The Unlocks column gives the names a player reads on the cards (the package's ``name`` of each
+    building, unit type, government and wonder; a unit with its rank, as the pyramid sheet words it),
+    never the data's ids: before round 31 it read "puesto_comercial, republic" and "cavalaria 2".
+    Read in process, from the page's tables and the committed package's data."""
+    if str(GENERATED / "python") not in sys.path:
+        sys.path.insert(0, str(GENERATED / "python"))
+    data = importlib.import_module(f"civrules_rulesets.{ruleset_id.replace('-', '_')}.data")
+    html = (GENERATED / "helpers" / f"{ruleset_id}.html").read_text(encoding="utf-8")
+    found = _TABLES.search(html)
+    assert found is not None
+    technologies = json.loads(found.group(1))["technologies"]
+    named = 0
+    for tech_id, tech in data.TECHNOLOGIES.items():
+        u = tech.unlocks
+        want = None if u is None else {
+            "buildings": [data.BUILDINGS[b].name for b in u.buildings],
+            "units": [f"{data.UNIT_TYPES[x.type].name} rank {x.rank}" for x in u.units],
+            "governments": [data.GOVERNMENTS[g].name for g in u.governments],
+            "wonders": [data.WONDERS[w].name for w in u.wonders],
+        }  # fmt: skip
+        assert technologies[tech_id]["unlocks"] == want, tech_id
+        named += 0 if want is None else sum(map(len, want.values()))
+    assert named

@@ -15,19 +15,22 @@ from civrules.emit.helpers import HelperPage, attr, static, text
 from civrules.families.sid_meiers_civilization import rules as game
 from civrules.families.sid_meiers_civilization.helpers.rules import RULES
 from civrules.families.sid_meiers_civilization.model import CivilizationRuleset
+from civrules.families.sid_meiers_civilization.sheets.tables import name_in
 from civrules.model import Ruleset as CoreRuleset
 from civrules.model import Unknown
 
 
-def _unlocks(tech: Any) -> Any:
+def _unlocks(ruleset: CivilizationRuleset, tech: Any) -> Any:
+    """What ``tech`` unlocks, by the names a player reads on the cards (the technology pyramid
+    sheet's words: "Cavalaria rank 2"), never the data's ids; None where the sources do not say."""
     found = game.known_unlocks(tech)
     if found is None:
         return None
     return {
-        "buildings": list(found.buildings),
-        "units": [f"{u.type} {u.rank}" for u in found.units],
-        "governments": list(found.governments),
-        "wonders": list(found.wonders),
+        "buildings": [name_in(ruleset.buildings, b) for b in found.buildings],
+        "units": [f"{name_in(ruleset.unit_types, u.type)} rank {u.rank}" for u in found.units],
+        "governments": [name_in(ruleset.governments, g) for g in found.governments],
+        "wonders": [name_in(ruleset.wonders, w) for w in found.wonders],
     }
 
 
@@ -58,7 +61,7 @@ def tables(ruleset: CivilizationRuleset) -> dict[str, Any]:
             t.id: {
                 "name": t.display_name,
                 "level": {"unknown": t.level.reason} if isinstance(t.level, Unknown) else t.level,
-                "unlocks": _unlocks(t),
+                "unlocks": _unlocks(ruleset, t),
             }
             for t in ruleset.technologies
         },
