@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 import sys
 from pathlib import Path
@@ -131,7 +132,40 @@ def test_the_card_reference_gives_what_the_package_gives(browser: Browser) -> No
             assert on_page == _as_page(in_package), (card_id, field)
             counted += isinstance(on_page, dict)
     assert counted == 14
-    assert cells == ["1 food per red location (this one included), at most 3", "—"]
+    # In the words the card sheets print, the package's names (round 31: "1 food per red location").
+    made = imperial_settlers.CARDS["com025"].production
+    assert made is not None and not isinstance(made, tuple) and made.colour is not None
+    good, colour = imperial_settlers.GOODS[made.each].name, imperial_settlers.COLOURS[made.colour].name
+    assert cells == [f"1 {good} per {colour} location (this one included), at most {made.at_most}", "—"]
+
+
+def test_the_card_reference_has_the_words_of_the_cards_not_the_datas_ids() -> None:
+    """The page's tables name each good, colour and kind of location a card shows as the package
+    names it, and a card no source names by its first printed id, as the card sheets do: before
+    round 31 the reference read "food, location", "blue", "production", "japanese" and "bar001"
+    where the sheets print "Comida + a location discarded", "Azul", "Local de Produção", "Japoneses"
+    and "BAR001". Read in process, from the page as shipped and the committed package."""
+    generated = str(REPO / "generated" / "python")
+    if generated not in sys.path:
+        sys.path.insert(0, generated)
+    from civrules_rulesets import imperial_settlers as package
+
+    html = PAGE.read_text(encoding="utf-8")
+    found = re.search(r'<script type="application/json" id="civrules-tables">(.*?)</script>', html, re.S)
+    assert found is not None
+    tables = json.loads(found.group(1))
+    names = tables.get("names", {})
+    for kind, collection in (("goods", package.GOODS), ("colours", package.COLOURS),
+                             ("location_kinds", package.LOCATION_KINDS)):  # fmt: skip
+        shown = names.get(kind, {})
+        named = {i: collection[i].name for i in shown if i in collection}
+        assert named, kind
+        assert {i: shown[i] for i in named} == named, kind
+    used = {c.kind for c in package.CARDS.values()} | {x for c in package.CARDS.values() for x in c.colours}
+    assert used <= set(names["location_kinds"]) | set(names["colours"])
+    for card_id, card in package.CARDS.items():
+        assert tables["cards"][card_id]["name"] == (card.name or card.printed_ids[0]), card_id
+    assert all(tables["decks"][c.deck]["name"] == package.DECKS[c.deck].name for c in package.CARDS.values() if c.deck)
 
 
 def test_a_screenshot_of_the_deck_builder_for_the_readme(browser: Browser, tmp_path: Path) -> None:

@@ -14,7 +14,8 @@ from civrules.diagnostics import codes
 from civrules.emit.helpers import HelperPage, attr, plain, static, text
 from civrules.families.imperial_settlers.checks import decks as deck_checks
 from civrules.families.imperial_settlers.helpers.rules import RULES
-from civrules.families.imperial_settlers.model import Counted, ImperialSettlersRuleset
+from civrules.families.imperial_settlers.model import Card, Counted, ImperialSettlersRuleset
+from civrules.families.imperial_settlers.sheets.words import name_of
 from civrules.model import Ruleset as CoreRuleset
 
 #: The checks of the deck-building rule whose words the deck builder shows.
@@ -35,6 +36,42 @@ def _goods(value: Any) -> Any:
     return plain(value) if value is not None else None
 
 
+def _ids_in(value: Any) -> list[str]:
+    """The goods a card's cost, production, build bonus or spoils names (a counted one's too)."""
+    if isinstance(value, Counted):
+        return [value.each, *value.plus]
+    return [g for g in value if isinstance(g, str)] if isinstance(value, list | tuple) else []
+
+
+def _names(ruleset: ImperialSettlersRuleset) -> dict[str, dict[str, str]]:
+    """The words the card reference prints for the data's values, as the card sheets print them
+    (:func:`~civrules.families.imperial_settlers.sheets.words.name_of`: an entity's name in the
+    edition's language, a phrase for a value that names none): goods, colours, kinds of location."""
+    goods: set[str] = set()
+    colours: set[str] = set()
+    for c in ruleset.cards:
+        for value in (c.cost, c.production, c.build_bonus, c.spoils):
+            goods.update(_ids_in(value))
+            if isinstance(value, Counted) and value.colour is not None:
+                colours.add(value.colour)
+        colours.update(c.colours)
+    kinds = {c.kind for c in ruleset.cards if isinstance(c.kind, str)}
+    return {
+        "goods": {g: name_of(ruleset, "goods", g) for g in sorted(goods)},
+        "colours": {c: name_of(ruleset, "colours", c) for c in sorted(colours)},
+        "location_kinds": {k: name_of(ruleset, "location_kinds", k) for k in sorted(kinds)},
+    }
+
+
+def _label(card: Card) -> str:
+    """A card's name, or where no source in the edition's language names it its first printed id,
+    as the card sheets print it (``BAR001``; :func:`~civrules.families.imperial_settlers.sheets.words.card_label`),
+    never the data's id (``bar001``)."""
+    if isinstance(card.name, str):
+        return card.name
+    return card.printed_ids[0] if card.printed_ids else card.id.upper()
+
+
 def tables(ruleset: ImperialSettlersRuleset) -> dict[str, Any]:
     rule = ruleset.deck_building()
     registry = {}
@@ -46,7 +83,7 @@ def tables(ruleset: ImperialSettlersRuleset) -> dict[str, Any]:
     return {
         "cards": {
             c.id: {
-                "name": c.display_name,
+                "name": _label(c),
                 "printed_ids": list(c.printed_ids),
                 "kind": c.kind,
                 "colours": list(c.colours),
@@ -76,6 +113,7 @@ def tables(ruleset: ImperialSettlersRuleset) -> dict[str, Any]:
             "rules": list(ruleset.deck_building_rules()),
         },
         "codes": registry,
+        "names": _names(ruleset),
     }
 
 
@@ -84,7 +122,7 @@ def _body(ruleset: ImperialSettlersRuleset) -> str:
     first = next(iter(ruleset.factions), None)
     faction_decks = {f.deck for f in ruleset.factions}
     rows = "".join(
-        f"<tr data-card={attr(c.id)} data-deck={attr(c.deck or '')}><td>{text(c.display_name)}</td>"
+        f"<tr data-card={attr(c.id)} data-deck={attr(c.deck or '')}><td>{text(_label(c))}</td>"
         f'<td>{text(", ".join(c.printed_ids))}</td><td class="n">{c.copies}</td>'
         f'<td><label class="copies">copies in the deck <input type="number" min="0" step="1" placeholder="0" '
         f"data-state={attr('d.' + c.id)} data-copies={attr(c.id)}></label></td></tr>"

@@ -13,15 +13,32 @@
     if (Array.isArray(v)) { return v.length ? v.join(", ") : "—"; }
     return String(v);
   }
+  // A value of the data in the words the card sheets print (T.names: a name in the edition's
+  // language, a phrase for a value that names none), never its id.
+  var N = T.names || {};
+  function named(kind, id) { return N[kind] && Object.prototype.hasOwnProperty.call(N[kind], id) ? N[kind][id] : id; }
+  function namedAll(kind, v) { return Array.isArray(v) ? v.map(function (id) { return named(kind, id); }) : v; }
+  // Goods as the card sheets print them: "2 × Madeira, Pedra + a location discarded".
+  function goods(v) {
+    if (!Array.isArray(v) || !v.length) { return words(v); }
+    var order = [], counts = {};
+    v.forEach(function (g) { if (!counts[g]) { order.push(g); counts[g] = 0; } counts[g] += 1; });
+    var said = order.filter(function (g) { return g !== "location"; }).map(function (g) {
+      return (counts[g] > 1 ? counts[g] + " × " : "") + named("goods", g);
+    }).join(", ");
+    if (counts.location) { said += (said ? " + " : "") + named("goods", "location") + (counts.location > 1 ? " × " + counts.location : ""); }
+    return said;
+  }
   // What a card gives (its production, its build bonus): goods, or goods per location of a colour
   // in the empire (the card itself counted) or per Samurai, up to a limit, with goods beside.
   function gives(v) {
     if (v && !Array.isArray(v) && !U(v) && typeof v === "object") {
-      var per = v.per === "samurai" ? "Samurai" : v.colour + " location (this one included)";
-      return "1 " + v.each + " per " + per + ", at most " + v.at_most + (v.plus.length ? "; and " + v.plus.join(", ") : "");
+      var per = v.per === "samurai" ? "Samurai" : named("colours", v.colour) + " location (this one included)";
+      return "1 " + named("goods", v.each) + " per " + per + ", at most " + v.at_most + (v.plus.length ? "; and " + goods(v.plus) : "");
     }
-    return words(v);
+    return goods(v);
   }
+  function deckName(id) { return id && T.decks[id] ? T.decks[id].name : words(id); }
   // "1 card", "3 cards": a count in words, as the compiler's diagnostics say it, never both forms at once.
   function count(n, one, many) { return n + " " + (n === 1 ? one : many); }
 
@@ -72,12 +89,13 @@
     body.textContent = "";
     T.card_order.forEach(function (id) {
       var c = T.cards[id];
-      var hay = [id, c.name, c.printed_ids.join(" "), words(c.effect), c.kind, c.deck || ""].join(" ").toLowerCase();
+      var kind = named("location_kinds", c.kind), colours = words(namedAll("colours", c.colours)), deck = deckName(c.deck);
+      var hay = [id, c.name, c.printed_ids.join(" "), words(c.effect), c.kind, kind, colours, c.deck || "", deck].join(" ").toLowerCase();
       if (q && hay.indexOf(q) < 0) { return; }
       var row = el("tr", { "data-card": id }, [
-        el("td", {}, [c.name]), el("td", {}, [words(c.printed_ids)]), el("td", {}, [c.kind]),
-        el("td", {}, [words(c.colours)]), el("td", { "class": "n" }, [String(c.copies)]), el("td", {}, [words(c.deck)]),
-        el("td", {}, [words(c.cost)]), el("td", { "class": "gives" }, [gives(c.production)]),
+        el("td", {}, [c.name]), el("td", {}, [words(c.printed_ids)]), el("td", {}, [kind]),
+        el("td", {}, [colours]), el("td", { "class": "n" }, [String(c.copies)]), el("td", {}, [deck]),
+        el("td", {}, [goods(c.cost)]), el("td", { "class": "gives" }, [gives(c.production)]),
         el("td", { "class": "gives" }, [gives(c.build_bonus) + (c.build_bonus_placed_as === "samurai" ? ", placed at once as Samurai" : "")]), el("td", {}, [words(c.effect)])
       ]);
       body.appendChild(row);
