@@ -13,6 +13,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from civrules.emit.helpers import HelperPage, attr, plain, static, text
+from civrules.emit.sheets.common import label_of
 from civrules.families.advanced_civilization.calamities import modified_effects
 from civrules.families.advanced_civilization.commodities import (
     DeckBand,
@@ -65,7 +66,7 @@ def card_tables(ruleset: Ruleset) -> dict[str, Any]:
     cards = {}
     for card in ruleset.cards:
         cards[card.id] = {
-            "name": card.display_name,
+            "name": label_of(card),
             "cost": _known_int(card.cost, f"the cost of {card.id}"),
             "groups": plain(card.groups),
             "prerequisites": plain(card.prerequisites),
@@ -88,7 +89,7 @@ def commodity_tables(ruleset: Ruleset) -> dict[str, Any]:
     return {
         "commodities": {
             c.id: {
-                "name": c.display_name,
+                "name": label_of(c),
                 "value": _known_int(c.value, f"the value of {c.id}"),
                 "count": _known_int(c.count, f"the count of {c.id}"),
                 "mining": c.mining,
@@ -215,7 +216,7 @@ def _calamity(calamity: Calamity) -> dict[str, Any]:
         immunities = said(("immune", "effects"), f"who is immune to {calamity.id}")
     combination = calamity.combination
     return {
-        "name": calamity.display_name,
+        "name": label_of(calamity),
         "rules": _cited(calamity.rules, calamity.source),
         "tradable": {"unknown": calamity.tradable.reason}
         if isinstance(calamity.tradable, Unknown)
@@ -287,7 +288,7 @@ def epoch_tables(ruleset: Ruleset) -> dict[str, Any]:
     return {
         "epochs": {
             e.id: {
-                "name": e.display_name,
+                "name": label_of(e),
                 "requirements": {
                     level: _requirements(e, None if level == STANDARD_LEVEL else level) for level in levels
                 },
@@ -296,9 +297,9 @@ def epoch_tables(ruleset: Ruleset) -> dict[str, Any]:
         },
         "epoch_order": [e.id for e in ruleset.epochs],
         "group_count": len(ruleset.groups),
-        "groups": {g.id: g.display_name for g in ruleset.groups},
+        "groups": {g.id: label_of(g) for g in ruleset.groups},
         "ast_levels": list(levels),
-        "nations": {n.id: n.display_name for n in ruleset.nations},
+        "nations": {n.id: label_of(n) for n in ruleset.nations},
         "nation_order": [n.id for n in ruleset.nations],
         "ast_tracks": {
             nation: {level: _track(ruleset, track, gated) for level, track in by_level.items()}
@@ -314,7 +315,7 @@ def purchase_tables(ruleset: Ruleset) -> dict[str, Any]:
         "credit_policy": plain(dict(ruleset.credit_policy)),
         "purchase_phase": None
         if phase is None
-        else {"name": phase.display_name, "rules": _cited(phase.rules, phase.source), "order_text": phase.order_text},
+        else {"name": label_of(phase), "rules": _cited(phase.rules, phase.source), "order_text": phase.order_text},
     }
 
 
@@ -335,13 +336,13 @@ def tables(ruleset: Ruleset) -> dict[str, Any]:
 def _body(ruleset: Ruleset) -> str:
     held = "".join(
         f'<label><input type="checkbox" data-state={attr("h." + c.id)} data-card={attr(c.id)}> '
-        f"{text(c.display_name)}</label>"
+        f"{text(label_of(c))}</label>"
         for c in ruleset.cards
     )
     hand = "".join(
-        f"<label>{text(c.display_name)}{' †' if 'value' in c.inferred else ''} "
+        f"<label>{text(label_of(c))}{' †' if 'value' in c.inferred else ''} "
         '<input type="number" min="0" step="1" placeholder="0" '
-        f"data-state={attr('c.' + c.id)} data-good={attr(c.id)} aria-label={attr(c.display_name + ' cards')}></label>"
+        f"data-state={attr('c.' + c.id)} data-good={attr(c.id)} aria-label={attr(label_of(c) + ' cards')}></label>"
         for c in ruleset.commodities
     )
     inferred = (
@@ -350,7 +351,7 @@ def _body(ruleset: Ruleset) -> str:
         if any("value" in c.inferred for c in ruleset.commodities)
         else ""
     )
-    nations = "".join(f"<option value={attr(n.id)}>{text(n.display_name)}</option>" for n in ruleset.nations)
+    nations = "".join(f"<option value={attr(n.id)}>{text(label_of(n))}</option>" for n in ruleset.nations)
     levels = ast_levels(ruleset)
     level_names = dict(ruleset.ast.level_names) if ruleset.ast is not None else {}
     level_options = "".join(
@@ -384,7 +385,7 @@ def _body(ruleset: Ruleset) -> str:
         else ""
     )
     first = next(iter(ruleset.calamities), None)
-    calamities = "".join(f"<option value={attr(c.id)}>{text(c.display_name)}</option>" for c in ruleset.calamities)
+    calamities = "".join(f"<option value={attr(c.id)}>{text(label_of(c))}</option>" for c in ruleset.calamities)
     roles = "".join(f"<option value={attr(r)}>{text(r)}</option>" for r in ROLES)
     return (
         '<section class="tool" id="holding"><h2>What you hold</h2>'

@@ -12,6 +12,7 @@ from typing import Any
 
 from civrules.diagnostics import codes
 from civrules.emit.helpers import HelperPage, attr, plain, static, text
+from civrules.emit.sheets.common import label_of
 from civrules.families.imperial_settlers.checks import decks as deck_checks
 from civrules.families.imperial_settlers.helpers.rules import RULES
 from civrules.families.imperial_settlers.model import Card, Counted, ImperialSettlersRuleset
@@ -100,9 +101,9 @@ def tables(ruleset: ImperialSettlersRuleset) -> dict[str, Any]:
             for c in ruleset.cards
         },
         "card_order": [c.id for c in ruleset.cards],
-        "factions": {f.id: {"name": f.display_name, "deck": f.deck} for f in ruleset.factions},
+        "factions": {f.id: {"name": label_of(f), "deck": f.deck} for f in ruleset.factions},
         "faction_order": [f.id for f in ruleset.factions],
-        "decks": {d.id: {"name": d.display_name, "faction": d.faction, "size": d.size} for d in ruleset.decks},
+        "decks": {d.id: {"name": label_of(d), "faction": d.faction, "size": d.size} for d in ruleset.decks},
         "deck_rule": None
         if rule is None
         else {
@@ -118,7 +119,7 @@ def tables(ruleset: ImperialSettlersRuleset) -> dict[str, Any]:
 
 
 def _body(ruleset: ImperialSettlersRuleset) -> str:
-    factions = "".join(f"<option value={attr(f.id)}>{text(f.display_name)}</option>" for f in ruleset.factions)
+    factions = "".join(f"<option value={attr(f.id)}>{text(label_of(f))}</option>" for f in ruleset.factions)
     first = next(iter(ruleset.factions), None)
     faction_decks = {f.deck for f in ruleset.factions}
     rows = "".join(

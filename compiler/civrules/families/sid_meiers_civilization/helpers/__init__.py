@@ -12,6 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from civrules.emit.helpers import HelperPage, attr, static, text
+from civrules.emit.sheets.common import label_of
 from civrules.families.sid_meiers_civilization import rules as game
 from civrules.families.sid_meiers_civilization.helpers.rules import RULES
 from civrules.families.sid_meiers_civilization.model import CivilizationRuleset
@@ -59,7 +60,7 @@ def tables(ruleset: CivilizationRuleset) -> dict[str, Any]:
     return {
         "technologies": {
             t.id: {
-                "name": t.display_name,
+                "name": label_of(t),
                 "level": {"unknown": t.level.reason} if isinstance(t.level, Unknown) else t.level,
                 "unlocks": _unlocks(ruleset, t),
             }
@@ -80,7 +81,7 @@ def tables(ruleset: CivilizationRuleset) -> dict[str, Any]:
             "inferred": p.inferred,
         },
         "wonders": {
-            w.id: {"name": w.display_name, "research_discount": w.research_discount or 0} for w in ruleset.wonders
+            w.id: {"name": label_of(w), "research_discount": w.research_discount or 0} for w in ruleset.wonders
         },
     }
 
@@ -88,17 +89,17 @@ def tables(ruleset: CivilizationRuleset) -> dict[str, Any]:
 def _body(ruleset: CivilizationRuleset) -> str:
     techs = "".join(
         f'<label><input type="checkbox" data-state={attr("t." + t.id)} data-tech={attr(t.id)}> '
-        f"{text(t.display_name)}</label>"
+        f"{text(label_of(t))}</label>"
         for t in ruleset.technologies
     )
     starting = '<option value="">none</option>' + "".join(
-        f"<option value={attr(t.id)}>{text(t.display_name)}</option>" for t in ruleset.technologies
+        f"<option value={attr(t.id)}>{text(label_of(t))}</option>" for t in ruleset.technologies
     )
     discounting = [w for w in ruleset.wonders if w.research_discount]
     dial = _dial_max(ruleset)
     wonders = "".join(
         f'<label><input type="checkbox" data-state={attr("w." + w.id)} data-wonder={attr(w.id)}> '
-        f"{text(w.display_name)}</label>"
+        f"{text(label_of(w))}</label>"
         for w in discounting
     )
     return (

@@ -7,9 +7,9 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from civrules.emit.sheets.common import Notes, row_citation
+from civrules.emit.sheets.common import Notes, label_of, row_citation
 from civrules.emit.sheets.registry import Source, joined_mark
-from civrules.model import Entity, Unknown
+from civrules.model import Entity
 
 #: Roman numerals of the pyramid's levels, as the rulebook prints them (p11).
 ROMAN = {1: "I", 2: "II", 3: "III", 4: "IV", 5: "V", 6: "VI"}
@@ -73,11 +73,12 @@ class Sheet:
 
 
 def name_in(collection: Any, item: str) -> str:
-    """The printed name of ``item`` in ``collection`` (its id where the data has no such entity)."""
+    """The printed name of ``item`` in ``collection`` (:func:`label_of`: ``unnamed (p12)`` where the
+    sources do not name it, never its id; the id only where the data has no such entity)."""
     found = collection.get(item)
     if found is None:
         return item
-    return found.display_name if not isinstance(found.name, Unknown) else item
+    return label_of(found)
 
 
 def listed(names: Iterable[str]) -> str:
