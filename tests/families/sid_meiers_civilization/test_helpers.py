@@ -134,6 +134,30 @@ def test_ticking_technologies_updates_what_the_victory_needs(browser: Browser) -
         assert disabled and disabled == shown  # legal placements only
 
 
+def test_a_reason_many_figures_share_is_one_note_under_the_table(browser: Browser) -> None:
+    """The base game's rulebook gives no technology its level, for one reason: before round 31 each
+    of 77 cells of the planner said that reason in full (some 40 words), a table three screens long
+    that a phone showed a word a line. A cell now reads "unknown (note N)", the reason in its title,
+    and the reasons follow the table once each, in the order the cells first give them."""
+    with open_offline(browser, GENERATED / "helpers" / "sid-meiers-civilization.html") as page:
+        cells = json.loads(
+            page.evaluate(
+                "JSON.stringify(Array.from(document.querySelectorAll('#technologies td .unknown'))"
+                ".map(e => [e.textContent, e.title]))"
+            )
+        )
+        notes = json.loads(
+            page.evaluate(
+                "JSON.stringify(Array.from(document.querySelectorAll('#technologies-notes li'))"
+                ".map(e => e.textContent))"
+            )
+        )
+    reasons = list(dict.fromkeys(title for _, title in cells))
+    assert len(cells) > len(reasons) >= 1
+    assert notes == [f"unknown: {reason}" for reason in reasons]
+    assert all(said == f"unknown (note {reasons.index(title) + 1})" for said, title in cells)
+
+
 def test_a_screenshot_of_the_pyramid_planner_for_the_readme(browser: Browser, tmp_path: Path) -> None:
     """docs/helpers-pyramid.png: written when missing (or with CIVRULES_UPDATE_SCREENSHOT=1)."""
     target = REPO / "docs" / "helpers-pyramid.png"

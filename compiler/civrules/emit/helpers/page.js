@@ -101,8 +101,29 @@
     return e;
   }
 
+  /* The unknown figures of one table, each reason said once (a table of twenty technologies whose
+   * levels one reason leaves unknown said it in eighty cells): a cell reads "unknown (note N)", the
+   * reason in its title, and the numbered reasons follow the table (place). */
+  function Notes(id) { this.id = id; this.reasons = []; }
+  Notes.prototype.mark = function (reason) {
+    var n = this.reasons.indexOf(reason);
+    if (n < 0) { this.reasons.push(reason); n = this.reasons.length - 1; }
+    return el("span", { "class": "unknown", title: reason, "data-note": String(n + 1) }, ["unknown (note " + (n + 1) + ")"]);
+  };
+  Notes.prototype.place = function (after) {
+    var list = document.getElementById(this.id);
+    if (!list) {
+      list = el("ol", { id: this.id, "class": "notes" }, []);
+      after.parentNode.insertBefore(list, after.nextSibling);
+    }
+    list.textContent = "";
+    this.reasons.forEach(function (r) { list.appendChild(el("li", {}, ["unknown: " + r])); });
+    list.hidden = !this.reasons.length;
+  };
+
   window.civrulesPage = {
     el: el,
+    notes: function (id) { return new Notes(id); },
     onRender: function (f) { renderers.push(f); },
     changed: function () { write(); render(); },
     start: function () {

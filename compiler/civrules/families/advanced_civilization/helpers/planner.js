@@ -16,7 +16,9 @@
     if (v === false) { return el("span", { "class": "no" }, ["no"]); }
     return document.createTextNode(v === null || v === undefined ? "—" : String(v));
   }
-  function td(v, cls) { var c = el("td", cls ? { "class": cls } : {}); c.appendChild(typeof v === "object" && v !== null && v.nodeType ? v : fig(v)); return c; }
+  var notes = null;  // the unknowns of the table being written, each reason once (civrulesPage.notes)
+  function cellFig(v) { return U(v) && notes ? notes.mark(v.unknown) : fig(v); }
+  function td(v, cls) { var c = el("td", cls ? { "class": cls } : {}); c.appendChild(typeof v === "object" && v !== null && v.nodeType ? v : cellFig(v)); return c; }
 
   function held() {
     return Array.prototype.slice.call(document.querySelectorAll("input[data-card]")).filter(function (i) { return i.checked; }).map(function (i) { return i.getAttribute("data-card"); });
@@ -92,12 +94,13 @@
     var budget = budgetOf(h, goods, treasury, tr);
     var body = document.querySelector("#prices tbody");
     body.textContent = "";
+    notes = civrulesPage.notes("prices-notes");
     T.card_order.forEach(function (id) {
       var c = T.cards[id], has = h.indexOf(id) >= 0;
       var needs = U(c.prerequisites) ? c.prerequisites : c.prerequisites.map(cardName).join(", ");
       var met = E.call("prerequisites_met", [h, id]);
       var pre = el("span", {}, []);
-      if (U(needs)) { pre.appendChild(fig(needs)); } else if (!needs) { pre.textContent = "—"; } else { pre.appendChild(document.createTextNode(needs + " ")); pre.appendChild(fig(met)); }
+      if (U(needs)) { pre.appendChild(cellFig(needs)); } else if (!needs) { pre.textContent = "—"; } else { pre.appendChild(document.createTextNode(needs + " ")); pre.appendChild(cellFig(met)); }
       var row = el("tr", { "data-card": id, "class": has ? "held" : "" });
       row.appendChild(el("td", {}, [c.name]));
       row.appendChild(td(U(c.groups) ? c.groups : c.groups.map(function (g) { return T.groups[g] || g; }).join(", ")));
@@ -108,6 +111,8 @@
       row.appendChild(td(has ? "held" : budget === null ? null : E.call("affordable", [h, id, budget]), "affordable"));
       body.appendChild(row);
     });
+    notes.place(document.getElementById("prices").parentNode);
+    notes = null;
     var best = document.getElementById("best");
     best.textContent = "";
     if (budget === null) { best.textContent = "No purchase planned until the trade blocks above are corrected."; return; }
@@ -178,11 +183,12 @@
   function ast(h, cities) {
     var body = document.querySelector("#epochs tbody");
     body.textContent = "";
+    notes = civrulesPage.notes("epochs-notes");
     T.epoch_order.forEach(function (id) {
       var ok = E.call("can_enter_epoch", [id, cities, h, nation(), level()]);
       var crit = E.call("epoch_criteria", [id, cities, h, nation(), level()]);
       var lacks = el("span", {}, []);
-      if (U(crit)) { lacks.appendChild(fig(crit)); }
+      if (U(crit)) { lacks.appendChild(cellFig(crit)); }
       else {
         var missing = crit.filter(function (c) { return c.ok !== true; }).map(function (c) {
           var what = c.what === "cards_of_value" ? "cards of value ≥ " + c.min_value + (c.below === null ? "" : " and < " + c.below) : KIND_WORDS[c.what];
@@ -197,6 +203,8 @@
       row.appendChild(td(lacks));
       body.appendChild(row);
     });
+    notes.place(document.getElementById("epochs").parentNode);
+    notes = null;
   }
 
   /* What the player who traded the calamity to the primary victim loses: of each effect on secondary

@@ -87,6 +87,7 @@
     var q = document.getElementById("search").value.trim().toLowerCase();
     var body = document.querySelector("#card-reference tbody");
     body.textContent = "";
+    var notes = civrulesPage.notes("card-reference-notes");  // an unknown effect's reason said once
     T.card_order.forEach(function (id) {
       var c = T.cards[id];
       var kind = named("location_kinds", c.kind), colours = words(namedAll("colours", c.colours)), deck = deckName(c.deck);
@@ -96,10 +97,11 @@
         el("td", {}, [c.name]), el("td", {}, [words(c.printed_ids)]), el("td", {}, [kind]),
         el("td", {}, [colours]), el("td", { "class": "n" }, [String(c.copies)]), el("td", {}, [deck]),
         el("td", {}, [goods(c.cost)]), el("td", { "class": "gives" }, [gives(c.production)]),
-        el("td", { "class": "gives" }, [gives(c.build_bonus) + (c.build_bonus_placed_as === "samurai" ? ", placed at once as Samurai" : "")]), el("td", {}, [words(c.effect)])
+        el("td", { "class": "gives" }, [gives(c.build_bonus) + (c.build_bonus_placed_as === "samurai" ? ", placed at once as Samurai" : "")]), el("td", {}, [U(c.effect) ? notes.mark(c.effect.unknown) : words(c.effect)])
       ]);
       body.appendChild(row);
     });
+    notes.place(document.getElementById("card-reference").parentNode);
   }
 
   civrulesPage.onRender(function () {

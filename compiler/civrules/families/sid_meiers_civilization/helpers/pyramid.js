@@ -13,7 +13,8 @@
     if (v === false) { return el("span", { "class": "no" }, ["no"]); }
     return document.createTextNode(v === null || v === undefined ? "—" : String(v));
   }
-  function td(v, cls) { var c = el("td", cls ? { "class": cls } : {}); c.appendChild(fig(v)); return c; }
+  var notes = null;  // the technologies table's unknowns, each reason once (civrulesPage.notes)
+  function td(v, cls) { var c = el("td", cls ? { "class": cls } : {}); c.appendChild(U(v) && notes ? notes.mark(v.unknown) : fig(v)); return c; }
   function ticked(attr) {
     return Array.prototype.slice.call(document.querySelectorAll("input[" + attr + "]")).filter(function (i) { return i.checked; }).map(function (i) { return i.getAttribute(attr); });
   }
@@ -41,6 +42,7 @@
     });
     var body = document.querySelector("#technologies tbody");
     body.textContent = "";
+    notes = civrulesPage.notes("technologies-notes");
     T.technology_order.forEach(function (id) {
       var t = T.technologies[id];
       var row = el("tr", { "data-tech": id, "class": held.indexOf(id) >= 0 ? "held" : "" });
@@ -56,6 +58,8 @@
       row.appendChild(el("td", {}, [unlocks]));
       body.appendChild(row);
     });
+    notes.place(document.getElementById("technologies").parentNode);
+    notes = null;
     document.body.setAttribute("data-rendered", "1");
   });
   civrulesPage.start();
