@@ -102,10 +102,13 @@ def test_watch_build_writes_the_generated_tree(tmp_path: Path) -> None:
 def test_every_save_ends_with_the_counts_validate_prints_even_when_nothing_changed(tmp_path: Path) -> None:
     """The docs promise a summary after each save; a save that changes no diagnostic printed nothing,
     and the counts were of the infos shown (2) where `validate` counts every one."""
+    from click.testing import CliRunner
+
+    from civrules.cli import main
+
     rules = copy_subset(tmp_path / "rules")
-    validated = subprocess.run(
-        [sys.executable, "-m", "civrules", "--rules", str(rules), "validate"], capture_output=True, text=True
-    )
+    # What `validate` counts is the command line's, in this process as in the watcher's.
+    validated = CliRunner().invoke(main, ["--rules", str(rules), "validate"])
     counts = validated.stderr.strip().splitlines()[-1]
     assert counts.startswith("civrules: 0 errors, 0 warnings, ") and "infos not shown" in counts
     watcher = Watcher(rules)
