@@ -396,7 +396,17 @@ def _plant_modules(project: Path, ran: Path) -> None:
     (info / "entry_points.txt").write_text("[civrules.families]\nplanted = planted_family:FAMILY\n", encoding="utf-8")
 
 
-@pytest.mark.parametrize("pythonpath", [".", "{elsewhere}:", ":{elsewhere}", "rules/.."])
+@pytest.mark.parametrize(
+    "pythonpath",
+    [
+        ".",
+        # The other ways of writing a relative folder: each taken off by the same function, whose
+        # reading of every way is held in process (below); a program started under each, slow.
+        pytest.param("{elsewhere}:", marks=pytest.mark.slow),
+        pytest.param(":{elsewhere}", marks=pytest.mark.slow),
+        pytest.param("rules/..", marks=pytest.mark.slow),
+    ],
+)
 def test_the_program_imports_nothing_through_a_relative_folder_of_pythonpath(tmp_path: Path, pythonpath: str) -> None:
     """`PYTHONPATH=. civrules list` (or a trailing `:`) in a project holding a `*.dist-info` that
     declares a game family imported (ran) the family's module from the project; a `yaml.py`, a
@@ -422,6 +432,35 @@ def test_the_program_imports_nothing_through_a_relative_folder_of_pythonpath(tmp
     assert not ran.exists(), ran.read_text(encoding="utf-8")
     assert (done.returncode, done.stderr) == (0, "")
     assert "mega-civilization" in done.stdout
+
+
+@pytest.mark.parametrize("pythonpath", [".", "{elsewhere}:", ":{elsewhere}", "rules/.."])
+def test_every_way_of_writing_a_relative_pythonpath_folder_is_taken_off_the_search_path(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, pythonpath: str
+) -> None:
+    """The entry point's reading of each way a ``PYTHONPATH`` names the working directory (a dot, an
+    empty entry after or before an absolute one, a relative path that leads back to it): the folder
+    Python put on ``sys.path`` for it is taken off, the absolute one kept. The program started
+    under the first is the test above (in `make test`), under every one in `make test-slow`."""
+    import sys
+
+    from civrules.support import search_path
+
+    project, elsewhere = tmp_path / "project", tmp_path / "elsewhere"
+    (project / "rules").mkdir(parents=True)
+    elsewhere.mkdir()
+    monkeypatch.chdir(project)
+    monkeypatch.setattr(sys, "path", [*sys.path])
+    monkeypatch.setenv("PYTHONPATH", pythonpath.format(elsewhere=elsewhere))
+    # What Python's start puts on sys.path for the variable: each entry, a relative (or empty) one
+    # made absolute against the working directory.
+    for entry in reversed(pythonpath.format(elsewhere=elsewhere).split(os.pathsep)):
+        sys.path.insert(1, os.path.abspath(entry or os.curdir))
+    search_path.keep_absolute_imports()
+    assert str(project) not in [os.path.abspath(entry or os.curdir) for entry in sys.path]
+    assert os.environ.get("PYTHONPATH") == (str(elsewhere) if "{elsewhere}" in pythonpath else None)
+    if "{elsewhere}" in pythonpath:
+        assert str(elsewhere) in sys.path
 
 
 def test_programs_civrules_runs_see_the_absolute_folders_of_pythonpath_only(monkeypatch: pytest.MonkeyPatch) -> None:
