@@ -40,24 +40,61 @@ def test_generated_files_larger_than_a_rule_file_may_be_are_checked_and_carried_
     assert {p.relative_to(out): p.read_bytes() for p in out.rglob("*") if p.is_file()} == before
 
 
-def test_a_missing_tree_is_one_line_per_file_not_a_diff_of_each(tmp_path: Path) -> None:
-    """With no earlier output, --check diffed every file against /dev/null and held every diff: at
-    100 times Advanced Civilization, 82 MB printed and 937 MB of memory."""
+def test_a_missing_tree_is_one_error_at_the_folder_with_the_hint_to_build(tmp_path: Path) -> None:
+    """With no earlier output, --check diffed every file against /dev/null and held every diff (at
+    100 times Advanced Civilization, 82 MB printed and 937 MB of memory); then it said each file
+    missing as an R009 of its own, each with the same hint: 233 errors for `--out` a folder not
+    yet built (42 in a repository `civrules init` made). The folder is told once, with what it holds."""
     rules = copy_rulesets(tmp_path / "rules", "sid-meiers-civilization")
-    code, stdout, stderr = _build(rules, tmp_path / "generated", "--check")
-    assert code == 1, stdout + stderr
-    lines = [line for line in stdout.splitlines() if not line.startswith("  hint: ")]
-    said = [line for line in lines if "error[R009]" not in line]
-    assert said and all(line.startswith("missing: generated/") and line.endswith(" lines)") for line in said)
-    assert "missing: generated/.civrules-output (3 lines)" in said
-    # The command to paste is this one without --check: its --rules and --out (round 19).
-    again = shlex.join(["civrules", "--rules", str(rules), "build", "--out", str(tmp_path / "generated")])
-    assert f"is stale ({len(said)} files differ); run `{again}`" in stderr
-    # Each stale file is also an error of its own, located at the file (issue r17, defect 10).
-    errors = [line for line in lines if "error[R009]" in line]
-    assert len(errors) == len(said)
     out = tmp_path / "generated"
-    assert f"{out}/.civrules-output:1:1: error[R009]: `{out}/.civrules-output` is missing" in errors
+    code, stdout, stderr = _build(rules, out, "--check")
+    assert code == 1, stdout + stderr
+    again = shlex.join(["civrules", "--rules", str(rules), "build", "--out", str(out)])
+    (said, error, hint) = stdout.splitlines()
+    assert said.startswith("missing: generated/ (a folder: ") and said.endswith(" lines)"), said
+    count = int(said.split("(a folder: ")[1].split(" files")[0])
+    assert count > 10
+    assert error == f"{out}:1:1: error[R009]: `{out}` is missing, and the {count} files in it"
+    assert hint == f"  hint: write it: `{again}`, and commit the result"
+    # The command to paste is this one without --check: its --rules and --out (round 19).
+    assert f"is stale ({count} files differ); run `{again}`" in stderr
+    assert not out.exists()
+
+
+def test_a_missing_package_folder_is_told_once_and_what_is_there_file_by_file(tmp_path: Path) -> None:
+    """A whole folder of the tree missing (a package's) is one entry at the folder; a folder that is
+    there, if only with a `__pycache__` in it, has its files said one by one, and a link on the way
+    is said by itself, never a folder "missing" behind it."""
+    root = tmp_path / "generated"
+    planned = {
+        "a.txt": b"a\n",
+        "python/pkg/m.py": b"M = 1\n",
+        "python/pkg/sub/n.py": b"N = 1\nO = 2\n",
+        "python/kept/k.py": b"K = 1\n",
+        "python/linked/l.py": b"L = 1\n",
+        "sheets/s.html": b"<p>\n",
+    }
+    _tree(root, {"a.txt": b"a\n", "python/kept/__pycache__/k.pyc": b"\0", "elsewhere/l.py": b"L = 1\n"})
+    (root / "python" / "linked").symlink_to(root / "elsewhere", target_is_directory=True)
+    stale = list(output.stale_files(root, planned))
+    link = "a symbolic link (civrules writes none; it is not followed)"
+    assert [(one.relative, one.what(), one.files) for one in stale] == [
+        ("python/linked", f"is not a file civrules writes ({link})", 0),
+        ("elsewhere/l.py", "is no file this build writes", 0),
+        ("python/kept/k.py", "is missing", 0),
+        ("python/linked/l.py", "is missing", 0),  # behind the link: not read, so not known to be gone
+        ("python/pkg", "is missing, and the 2 files in it", 2),
+        ("sheets", "is missing, and the file in it", 1),
+    ]
+    assert list(stale[4].lines()) == ["missing: generated/python/pkg/ (a folder: 2 files, 3 lines)"]
+    assert list(stale[5].lines()) == ["missing: generated/sheets/ (a folder: 1 file, 1 lines)"]
+    report = output.StaleReport(iter(stale))
+    assert len(list(report)) == 6 and report.files == 7  # the summary still counts the files
+    assert [found[2] for found in report.found] == [False, False, True, True, True, True]
+    # Scoped to one ruleset (`build --check RULESET`), what is outside is neither compared nor told.
+    assert [one.relative for one in output.stale_files(root, planned, scope=["sheets/"])] == ["sheets"]
+    missing = list(output.stale_files(tmp_path / "none", planned))
+    assert [(one.relative, one.files) for one in missing] == [("", 6)]
 
 
 def test_one_stale_file_is_an_r009_at_it_with_a_hint(tmp_path: Path) -> None:
@@ -185,7 +222,9 @@ def test_a_stale_hint_never_pastes_a_build_that_refuses_the_folder(tmp_path: Pat
     again = shlex.join(["civrules", "--rules", str(rules), "build", "--out", str(out)])
     first = f"move `{out}` aside (or delete it) yourself, as `build` replaces only a folder it wrote"
     hints = {line for line in stdout.splitlines() if line.startswith("  hint: ")}
-    assert hints == {f"  hint: {first}; then write it again: `{again}`, and commit the result"}, hints
+    # "write it" for what is missing (a whole package folder, told once), "again" for the rest.
+    written = {f"  hint: {first}; then write it{more}: `{again}`, and commit the result" for more in ("", " again")}
+    assert hints == written, hints
     assert f"civrules: `{out}` is stale (" in stderr and f"); {first}; then run `{again}`" in stderr, stderr
     assert _build(rules, out)[0] == 2  # the build refuses the folder, as the hint says
     shutil.rmtree(out)

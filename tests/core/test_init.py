@@ -24,7 +24,7 @@ from click.testing import CliRunner
 from civrules import __version__
 from civrules.cli import main
 from civrules.emit.output import MARKER, marker_text
-from civrules.emit.repository import YAMLLINT, schema_files
+from civrules.emit.repository import YAMLLINT, schema_files, schema_tree
 from tests.conftest import REPO
 
 BIN = Path(sys.executable).parent
@@ -656,3 +656,24 @@ def test_init_names_a_link_it_refuses_as_it_was_typed(tmp_path: Path, monkeypatc
     code, out, _ = civrules("init", "./-lnk")
     assert code == 2 and "refusing to write into `./-lnk`: `./-lnk` is a symbolic link" in out, out
     assert list(real.iterdir()) == []
+
+
+def test_schemas_check_tells_a_missing_folder_once(tmp_path: Path) -> None:
+    """`schemas --check --out X` of a folder not written yet said each of its 17 schemas missing,
+    an R009 each; a family's folder gone, each of its schemas. Each folder is told once."""
+    out = tmp_path / "schemas"
+    code, said, _ = civrules("schemas", "--out", str(out), "--check")
+    assert code == 1, said
+    count = len(schema_tree())  # the schemas, the README and the marker civrules writes beside them
+    assert [line for line in said.splitlines() if "R009" in line] == [
+        f"{out}:1:1: error[R009]: `{out}` is missing, and the {count} files in it"
+    ]
+    assert f"  hint: write the schemas again: `civrules schemas --out {out}`" in said.splitlines()
+    assert civrules("schemas", "--out", str(out))[0] == 0
+    family = sorted(path for path in out.iterdir() if path.is_dir())[0]
+    shutil.rmtree(family)
+    code, said, _ = civrules("schemas", "--out", str(out), "--check")
+    errors = [line for line in said.splitlines() if "R009" in line]
+    inside = sum(1 for name in schema_files() if name.startswith(f"{family.name}/"))
+    assert (code, errors) == (1, [f"{family}:1:1: error[R009]: `{family}` is missing, and the {inside} files in it"])
+    assert f"  hint: write the schemas again: `civrules schemas --out {out}`" in said.splitlines()  # never "delete"

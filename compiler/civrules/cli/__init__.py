@@ -1618,7 +1618,7 @@ def _build_check(
         click.echo(printable(line))
     # Each stale file is an error of its own, located at it: CI can select, ignore or annotate it.
     first = before_replacing(out, obj.protected(), kind="build") if stale.found else None
-    found += [_stale_output(out, relative, what, first) for relative, what in stale.found]
+    found += [_stale_output(out, relative, what, first, missing) for relative, what, missing in stale.found]
     found += not_staged
     _build_found(found, verbose, last=True)
     if stale.files:
@@ -1963,7 +1963,10 @@ def schemas(obj: Context, out: Path, check_only: bool) -> None:
         ]
         if stale:
             first = before_replacing(out, obj.protected(), kind="schemas")
-            _emit([_stale_schema(out, one, one.relative in tree, first) for one in stale], "text", last=True)
+            # A missing folder is one civrules writes (it holds schemas), never one to delete.
+            ours = [one.relative in tree or one.state == "missing" for one in stale]
+            told = [_stale_schema(out, one, mine, first) for one, mine in zip(stale, ours, strict=True)]
+            _emit(told, "text", last=True)
             sys.exit(EXIT_RULE_ERRORS)
         _done(f"civrules: {named_path(out)} holds the schemas of civrules {__version__}")
         return
@@ -1981,12 +1984,13 @@ def _build_command() -> str:
     return rerun(dropping={"--check": False}) or command("build")
 
 
-def _stale_output(out: Path, relative: str, what: str, first: str | None = None) -> Diagnostic:
-    """R009: one file of a generated tree that is not what `civrules build` would write there;
-    ``first``: what to do before that build takes the folder (:func:`before_replacing`)."""
+def _stale_output(out: Path, relative: str, what: str, first: str | None = None, missing: bool = False) -> Diagnostic:
+    """R009: one file of a generated tree that is not what `civrules build` would write there (or
+    a folder of them that is ``missing``); ``first``: what to do before that build takes the
+    folder (:func:`before_replacing`)."""
     shown = str(out / relative) if relative else str(out)
     stale = codes.OUTPUT_STALE
-    hint = f"write it again: {ticked(_build_command())}, and commit the result"
+    hint = f"write it{'' if missing else ' again'}: {ticked(_build_command())}, and commit the result"
     if first:
         hint = f"{first}; then {hint}"
     message = f"{named_path(shown)} {what}"
@@ -2000,7 +2004,7 @@ def _stale_schema(out: Path, one: StaleFile, ours: bool, first: str | None) -> D
     if reason is not None:  # a link, a FIFO, an empty folder: named, never read
         entry = "not a folder" if not relative else "not the file" if ours else "no file"
         what = f"is {entry} civrules {__version__} writes: {reason}"
-    elif said == "is missing":
+    elif one.state == "missing":  # a file, or a folder of them (said once, with how many)
         what = said
     elif not ours:
         what = f"is no file civrules {__version__} writes"

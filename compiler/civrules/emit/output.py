@@ -186,6 +186,13 @@ def _survey(root: Path, *, empty: bool = False) -> tuple[Path, dict[str, int], d
     """``root`` made absolute, the size of each regular file under it (none read), and why each
     other thing found is not read (a link, a FIFO, a device, too deep; with ``empty``, a folder with
     nothing in it, which a tree civrules writes never holds: it writes files, and their folders)."""
+    absolute, sizes, foreign, _ = _survey_folders(root, empty=empty)
+    return absolute, sizes, foreign
+
+
+def _survey_folders(root: Path, *, empty: bool = False) -> tuple[Path, dict[str, int], dict[str, str], set[str] | None]:
+    """:func:`_survey`, and the folders found under ``root`` (``""``: ``root`` itself): all of them
+    where the walk saw every entry (none where ``root`` is not there), else None (not known)."""
     sizes: dict[str, int] = {}
     foreign: dict[str, str] = {}
     folders: list[str] = []
@@ -196,7 +203,7 @@ def _survey(root: Path, *, empty: bool = False) -> tuple[Path, dict[str, int], d
     if kind == "link":
         foreign[""] = "a symbolic link (civrules writes none; it is not followed)"
     if kind != "dir":
-        return absolute, sizes, foreign
+        return absolute, sizes, foreign, set() if kind == "missing" else None
     for entry in files.walk(absolute):
         holding.add(entry.relative.rpartition("/")[0])
         if "__pycache__" in entry.relative.split("/"):
@@ -220,7 +227,7 @@ def _survey(root: Path, *, empty: bool = False) -> tuple[Path, dict[str, int], d
         for folder in folders:
             if folder not in holding and folder not in foreign:
                 foreign[folder] = "an empty folder (civrules writes none)"
-    return absolute, sizes, foreign
+    return absolute, sizes, foreign, {"", *folders} if whole else None
 
 
 def read_tree(root: Path, max_bytes: int = DEFAULT_MAX_BYTES) -> dict[str, bytes]:
@@ -1046,6 +1053,9 @@ class StaleFile:
     state: str = "differs"
     #: Why a ``foreign`` entry is not compared (a link, a FIFO, a device, an empty folder).
     why: str | None = None
+    #: For a folder that is ``missing`` (the output folder itself, or a whole package's): how many
+    #: files a build writes in it, told at the folder once rather than each at its own path.
+    files: int = 0
 
     @property
     def reason(self) -> str | None:
@@ -1056,6 +1066,8 @@ class StaleFile:
     def what(self) -> str:
         """What is wrong with the file, in a few words (``is missing``, ``differs from ...``)."""
         if self.state == "missing":
+            if self.files:
+                return f"is missing, and the {'file' if self.files == 1 else f'{self.files:,} files'} in it"
             return "is missing"
         if self.state == "unwritten":
             return "is no file this build writes"
@@ -1097,7 +1109,7 @@ def stale_files(root: Path, tree: Tree, scope: Iterable[str] | None = None) -> I
     one side only is said in one line. An empty folder is stale too (a tree civrules writes has
     none); where ``root`` itself is a link, that is the one entry reported.
     """
-    absolute, sizes, foreign = _survey(root, empty=True)
+    absolute, sizes, foreign, folders = _survey_folders(root, empty=True)
     prefixes = tuple(scope) if scope is not None else None
     if prefixes is not None:
         # The marker at the root belongs to every part of the tree.
@@ -1109,9 +1121,26 @@ def stale_files(root: Path, tree: Tree, scope: Iterable[str] | None = None) -> I
         yield StaleFile(absolute, relative, label, note=f"{label}: {why}", state="foreign", why=why)
         if not relative:  # the folder itself is a link: what it leads to is not compared, nor "missing"
             return
+    # A folder that is not there is told once, with what it would hold: a missing output folder
+    # was 233 errors, one for each file, each with the same hint.
+    gone = _missing_folders([k for k in tree if k not in sizes and k not in foreign], folders, foreign)
+    holds: dict[str, list[str]] = {}
+    for relative, outermost in gone.items():
+        holds.setdefault(outermost, []).append(relative)
+    told: set[str] = set()
     for relative in sorted((set(sizes) | set(tree)) - set(foreign)):
         new, label = tree.get(relative), f"{root.name}/{relative}"
-        if new is None:
+        folder = gone.get(relative)
+        if folder is not None:
+            if folder not in told:
+                told.add(folder)
+                inside = holds[folder]
+                lines = sum(_line_count(tree[k]) for k in inside)
+                shown = "/".join(filter(None, (root.name, folder)))
+                held = f"{len(inside):,} file{'' if len(inside) == 1 else 's'}"
+                note = f"missing: {shown}/ (a folder: {held}, {lines:,} lines)"
+                yield StaleFile(absolute, folder, shown, note=note, state="missing", files=len(inside))
+        elif new is None:
             yield StaleFile(absolute, relative, label, note=f"not written by this build: {label}", state="unwritten")
         elif relative not in sizes:
             note = f"missing: {label} ({_line_count(new):,} lines)"
@@ -1128,6 +1157,25 @@ def stale_files(root: Path, tree: Tree, scope: Iterable[str] | None = None) -> I
                 yield StaleFile(absolute, relative, label, new, old)
 
 
+def _missing_folders(missing: Iterable[str], folders: set[str] | None, foreign: Mapping[str, str]) -> dict[str, str]:
+    """Each of the ``missing`` files whose folder is not there either, mapped to the outermost folder
+    on its way that is not (``""``: the root). None is where the folders are not all known, or
+    where one on the way is a link, a FIFO or a folder not read (named by itself)."""
+    if folders is None:
+        return {}
+    gone: dict[str, str] = {}
+    for relative in missing:
+        parts = relative.split("/")[:-1]
+        for depth in range(len(parts) + 1):
+            folder = "/".join(parts[:depth])
+            if folder in foreign:
+                break
+            if folder not in folders:
+                gone[relative] = folder
+                break
+    return gone
+
+
 #: The most lines ``build --check`` prints of what differs; the rest is counted.
 MOST_SHOWN = 2_000
 
@@ -1141,16 +1189,17 @@ class StaleReport:
     stale: Iterable[StaleFile]
     most: int = MOST_SHOWN
     files: int = 0
-    #: Each stale file, once the lines are all taken: its path under the output folder and what is
-    #: wrong with it (``build --check`` reports each as R009, located at the file).
-    found: list[tuple[str, str]] = field(default_factory=list)
+    #: Each stale file, once the lines are all taken: its path under the output folder, what is
+    #: wrong with it, and whether it is missing (``build --check`` reports each as R009, located
+    #: at the file; a missing folder once, at the folder).
+    found: list[tuple[str, str, bool]] = field(default_factory=list)
 
     def __iter__(self) -> Iterator[str]:
         shown = more_lines = more_files = 0
         cut = ""
         for one in self.stale:
-            self.files += 1
-            self.found.append((one.relative, one.what()))
+            self.files += one.files or 1
+            self.found.append((one.relative, one.what(), one.state == "missing"))
             if shown >= self.most:
                 more_files += 1
                 continue
