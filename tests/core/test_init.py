@@ -677,3 +677,33 @@ def test_schemas_check_tells_a_missing_folder_once(tmp_path: Path) -> None:
     inside = sum(1 for name in schema_files() if name.startswith(f"{family.name}/"))
     assert (code, errors) == (1, [f"{family}:1:1: error[R009]: `{family}` is missing, and the {inside} files in it"])
     assert f"  hint: write the schemas again: `civrules schemas --out {out}`" in said.splitlines()  # never "delete"
+
+
+def _steps_using(text: str) -> list[tuple[str, dict[str, Any]]]:
+    """Each step of a workflow that uses an action: its `uses:` line as written (with its comment)."""
+    lines = [line.strip() for line in text.splitlines() if line.strip().startswith(("- uses:", "uses:"))]
+    workflow = yaml.safe_load(text)
+    steps = [step for job in workflow["jobs"].values() for step in job["steps"] if "uses" in step]
+    assert len(lines) == len(steps)
+    return list(zip(lines, steps, strict=True))
+
+
+def test_the_workflows_pin_each_action_by_commit_and_keep_no_token() -> None:
+    """The workflow `civrules init` writes (and docs/ci.md's) used `actions/checkout@v4`: a tag its
+    owner can move to other code, and a checkout that leaves its token in `.git/config` for every
+    later step (a `pip install` running a package's build) to read. Each action is pinned by a
+    commit, its version said beside it, and no checkout keeps its credentials."""
+    from civrules.emit.repository import WORKFLOW
+
+    fenced = re.findall(r"^```yaml\n(.*?)^```$", (REPO / "docs" / "ci.md").read_text(encoding="utf-8"), re.M | re.S)
+    workflows = [WORKFLOW.format(version=__version__), *(text for text in fenced if "steps:" in text)]
+    assert len(workflows) == 3
+    pinned = re.compile(r"^-? ?uses: [\w.-]+/[\w./-]+@[0-9a-f]{40}  # v\d+\.\d+\.\d+$")
+    for text in workflows:
+        for line, step in _steps_using(text):
+            assert pinned.match(line), line
+            if step["uses"].startswith("actions/checkout@"):
+                assert step["with"]["persist-credentials"] is False, text
+    # One version of each action throughout: the docs say what `init` writes.
+    uses = {line.split("uses: ")[1] for text in workflows for line, _ in _steps_using(text)}
+    assert len({use.split("@")[0] for use in uses}) == len(uses)
