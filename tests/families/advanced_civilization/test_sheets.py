@@ -382,7 +382,8 @@ def test_variant_changes_sheet(variant: tuple[Built, str]) -> None:
     built, changes = variant
     text = built.files[CHANGES.file].decode()
     assert "a variant of advanced-civilization" in text
-    assert '<div class="added" style="padding-left: 2.6mm">+ aquitania  Aquitania</div>' in text
+    assert '<div class="added indent-2">+ aquitania  Aquitania</div>' in text
+    assert ".diff .indent-2 { padding-left: 2.6mm; }" in text  # the sheet's style, not an attribute
     assert changes.count("\n") >= text.count('<div class="') - 1
 
 
@@ -742,6 +743,32 @@ def test_no_map_label_covers_another_in_the_browser(browser: Browser, tmp_path: 
         if a[1] < b[1] + b[3] and b[1] < a[1] + a[3] and a[2] < b[2] + b[4] and b[2] < a[2] + a[4]
     ]
     assert covered == []
+
+
+#: Each line of the changes' sheet with its indent class, and where Chromium draws its text from.
+_INDENTS = """(() => Array.from(document.querySelectorAll('.diff div[class*="indent-"]'))
+  .map(d => [d.className, parseFloat(getComputedStyle(d).paddingLeft)]))()"""
+_SHADES = """(() => Array.from(document.querySelectorAll('.shades .shade'))
+  .map(s => getComputedStyle(s).backgroundColor))()"""
+
+
+@pytest.mark.slow
+def test_the_sheets_style_applies_under_their_policy_in_the_browser(browser: Browser, tmp_path: Path) -> None:
+    """The sheets' `style` attributes became classes so that their policy allows their `<style>`
+    by its hash alone, not `'unsafe-inline'`: Chromium applies the style (a wrong hash would drop
+    it whole) and draws each indent and each shade as the attributes did."""
+    changes, table = tmp_path / "variant-changes.html", tmp_path / "credit-table.html"
+    changes.write_bytes((REPO / "generated" / "sheets" / VARIANT / "variant-changes.html").read_bytes())
+    table.write_bytes((REPO / "generated" / "sheets" / BASE / "credit-table.html").read_bytes())
+    with browser.open(changes.as_uri(), _size(False)) as tab:
+        indents = tab.evaluate(_INDENTS)
+    assert len(indents) > 100 and {name.split()[-1] for name, _ in indents} >= {"indent-0", "indent-6"}
+    for name, drawn in indents:  # the attribute said `padding-left: {indent * 1.3:.1f}mm`
+        millimetres = float(f"{int(name.split('indent-')[1]) * 1.3:.1f}")
+        assert drawn == pytest.approx(millimetres * PX, abs=0.01), name
+    with browser.open(table.as_uri(), _size(True)) as tab:
+        shades = tab.evaluate(_SHADES)
+    assert shades == ["rgb(244, 241, 236)", "rgb(179, 164, 140)", "rgb(90, 74, 60)"]  # f4f1ec, b3a48c, 5a4a3c
 
 
 @dataclass(frozen=True)

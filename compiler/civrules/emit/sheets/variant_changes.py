@@ -11,7 +11,8 @@ from civrules.resolve.diff import render_text
 
 
 def changes_sheet(changes: str) -> dict[str, Any]:
-    """The lines of ``civrules diff`` output, each with a class by its mark (+ added, - removed, ~ changed)."""
+    """The lines of ``civrules diff`` output, each with a class by its mark (+ added, - removed, ~ changed)
+    and one by its indent (``indents``: each that is used, for the sheet's style to say how far)."""
     lines = []
     for text in changes.splitlines():
         stripped = text.lstrip()
@@ -20,7 +21,7 @@ def changes_sheet(changes: str) -> dict[str, Any]:
         mark = stripped[0]
         kind = {"+": "added", "-": "removed", "~": "changed"}.get(mark, "heading" if text == stripped else "detail")
         lines.append({"kind": kind, "indent": len(text) - len(stripped), "text": stripped})
-    return {"lines": lines}
+    return {"lines": lines, "indents": sorted({line["indent"] for line in lines})}
 
 
 @sheet(

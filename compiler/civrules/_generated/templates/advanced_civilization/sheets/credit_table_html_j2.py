@@ -6,7 +6,7 @@ Generated ahead of time by jinja2 3.1.6; used only while SOURCE_SHA256 matches.
 # fmt: off
 # mypy: ignore-errors
 
-SOURCE_SHA256 = "3410dd9588e1122c6e8e9a0fe58ea97c59c43b866a41a4b10fd4746dd20df750"
+SOURCE_SHA256 = "71f597875e44c033f671156309d2aaa7976a5ba9ff11b55cfb05042a6c61dc6f"
 
 from jinja2.runtime import LoopContext, Macro, Markup, Namespace, TemplateNotFound, TemplateReference, TemplateRuntimeError, Undefined, escape, identity, internalcode, markup_join, missing, str_join
 name = 'credit-table.html.j2'
@@ -84,7 +84,7 @@ def block_style(context, missing=missing):
         yield escape(environment.getattr((undefined(name='geometry') if l_0_geometry is missing else l_0_geometry), 'group_rule'))
         yield ' solid #3b2a1e; }\n.credits tr.gs > * { border-top: '
         yield escape(environment.getattr((undefined(name='geometry') if l_0_geometry is missing else l_0_geometry), 'group_rule'))
-        yield ' solid #3b2a1e; }\n.foot { display: flex; justify-content: space-between; gap: 4mm; margin-top: 1.2mm; font-size: 6.8pt; color: #333333; }\n.shades { white-space: nowrap; }\n.shade { display: inline-block; width: 3.2mm; height: 2.6mm; border: 0.15mm solid #8c8478; vertical-align: -0.4mm; margin: 0 0.5mm 0 1.2mm; }\n'
+        yield ' solid #3b2a1e; }\n.foot { display: flex; justify-content: space-between; gap: 4mm; margin-top: 1.2mm; font-size: 6.8pt; color: #333333; }\n.shades { white-space: nowrap; }\n.shade { display: inline-block; width: 3.2mm; height: 2.6mm; border: 0.15mm solid #8c8478; vertical-align: -0.4mm; margin: 0 0.5mm 0 1.2mm; }\n.shade.low { background: #f4f1ec; }\n.shade.high { background: #b3a48c; }\n.shade.same { background: #5a4a3c; }\n'
     else:
         pass
         yield '.sheet-head { margin-bottom: 1.5mm; }\nh1 { font-size: 13pt; }\n.intro { margin-bottom: 1.5mm; font-size: 7.5pt; }\n.group-key { margin-right: 3mm; white-space: nowrap; }\n.intro .how { display: block; color: #333333; margin-top: 0.6mm; }\ntable.chart { table-layout: fixed; width: 100%; font-size: 7.4pt; }\ntable.chart col.name { width: 44mm; }\ntable.chart col.cost { width: 11mm; }\ntable.chart col.group { width: '
@@ -312,7 +312,7 @@ def block_content(context, missing=missing):
             yield ' <span class="rule">('
             yield escape((undefined(name='policy_rules') if l_0_policy_rules is missing else l_0_policy_rules))
             yield ')</span>'
-        yield '</span>\n<span class="shades">credit<span class="shade" style="background: #f4f1ec"></span>low<span class="shade" style="background: #b3a48c"></span>high<span class="shade" style="background: #5a4a3c"></span>same card</span>\n</div>\n'
+        yield '</span>\n<span class="shades">credit<span class="shade low"></span>low<span class="shade high"></span>high<span class="shade same"></span>same card</span>\n</div>\n'
         yield escape(context.call((undefined(name='notes_list') if l_0_notes_list is missing else l_0_notes_list), (undefined(name='notes') if l_0_notes is missing else l_0_notes), _block_vars=_block_vars))
         yield '\n'
         if (undefined(name='drawn') if l_0_drawn is missing else l_0_drawn):
@@ -322,4 +322,4 @@ def block_content(context, missing=missing):
             yield '</span>'
 
 blocks = {'style': block_style, 'content': block_content}
-debug_info = '1=13&2=16&3=36&4=47&11=50&12=52&13=54&14=56&15=58&17=60&23=62&25=64&26=66&28=68&29=70&30=72&38=74&39=76&52=81&53=83&68=86&69=118&71=121&72=123&73=127&74=132&76=138&78=141&82=153&83=156&84=159&85=164&91=170&92=174&93=178&94=193&95=198&96=203&97=207&99=215&108=223&109=231&110=234&114=239&117=241&119=244&123=250&124=254&129=264&130=268&135=276&136=280&137=284&138=288&139=290&147=298&150=306&151=308'
+debug_info = '1=13&2=16&3=36&4=47&11=50&12=52&13=54&14=56&15=58&17=60&23=62&25=64&26=66&28=68&29=70&30=72&38=74&39=76&55=81&56=83&71=86&72=118&74=121&75=123&76=127&77=132&79=138&81=141&85=153&86=156&87=159&88=164&94=170&95=174&96=178&97=193&98=198&99=203&100=207&102=215&111=223&112=231&113=234&117=239&120=241&122=244&126=250&127=254&132=264&133=268&138=276&139=280&140=284&141=288&142=290&150=298&153=306&154=308'

@@ -6,7 +6,7 @@ Generated ahead of time by jinja2 3.1.6; used only while SOURCE_SHA256 matches.
 # fmt: off
 # mypy: ignore-errors
 
-SOURCE_SHA256 = "85d62650ba8d3207579a9600d5dc89c39bd1e3393ed8349f05c2f0530e55a5c0"
+SOURCE_SHA256 = "88d9d8bbe76ac146693bae231d1f19581f5614bee9b162452c91bceb68d25dac"
 
 from jinja2.runtime import LoopContext, Macro, Markup, Namespace, TemplateNotFound, TemplateReference, TemplateRuntimeError, Undefined, escape, identity, internalcode, markup_join, missing, str_join
 name = 'variant-changes.html.j2'
@@ -31,8 +31,24 @@ def block_style(context, missing=missing):
     cond_expr_undefined = Undefined
     if 0: yield None
     _block_vars = {}
+    l_0_indents = resolve('indents')
+    try:
+        t_1 = environment.filters['format']
+    except KeyError:
+        @internalcode
+        def t_1(*unused):
+            raise TemplateRuntimeError("No filter named 'format' found.")
     pass
     yield '.diff { font-family: "Liberation Mono", "DejaVu Sans Mono", monospace; font-size: 7.6pt; line-height: 1.35; border: 0.25mm solid #a6a39c; padding: 2mm 2.5mm; }\n.diff div { white-space: pre-wrap; overflow-wrap: anywhere; }\n.diff .heading { font-family: "Liberation Sans", Arial, Helvetica, "DejaVu Sans", sans-serif; font-weight: bold; font-size: 9pt; color: #6b2d1a; margin-top: 1.6mm; break-after: avoid; }\n.diff .heading:first-child { margin-top: 0; }\n.diff .added { color: #1d5e2a; }\n.diff .removed { color: #8a2a1a; text-decoration: line-through; text-decoration-thickness: 0.1mm; }\n.diff .changed { color: #161616; font-weight: bold; }\n.diff .detail { color: #333333; }\n'
+    for l_1_indent in (undefined(name='indents') if l_0_indents is missing else l_0_indents):
+        _loop_vars = {}
+        pass
+        yield '.diff .indent-'
+        yield escape(l_1_indent)
+        yield ' { padding-left: '
+        yield escape(t_1('%.1f', (l_1_indent * 1.3)))
+        yield 'mm; }\n'
+    l_1_indent = missing
 
 def block_content(context, missing=missing):
     resolve = context.resolve_or_missing
@@ -43,12 +59,6 @@ def block_content(context, missing=missing):
     _block_vars = {}
     l_0_ruleset = resolve('ruleset')
     l_0_lines = resolve('lines')
-    try:
-        t_1 = environment.filters['format']
-    except KeyError:
-        @internalcode
-        def t_1(*unused):
-            raise TemplateRuntimeError("No filter named 'format' found.")
     pass
     yield '<p class="lead">Every entity and setting this ruleset adds (+), removes (−) or changes (~) relative to '
     yield escape((environment.getattr((undefined(name='ruleset') if l_0_ruleset is missing else l_0_ruleset), 'extends') or 'its base'))
@@ -59,9 +69,9 @@ def block_content(context, missing=missing):
         pass
         yield '<div class="'
         yield escape(environment.getattr(l_1_line, 'kind'))
-        yield '" style="padding-left: '
-        yield escape(t_1('%.1f', (environment.getattr(l_1_line, 'indent') * 1.3)))
-        yield 'mm">'
+        yield ' indent-'
+        yield escape(environment.getattr(l_1_line, 'indent'))
+        yield '">'
         yield escape(environment.getattr(l_1_line, 'text'))
         yield '</div>\n'
         t_2 = 0
@@ -72,4 +82,4 @@ def block_content(context, missing=missing):
     yield '</div>\n'
 
 blocks = {'style': block_style, 'content': block_content}
-debug_info = '1=12&2=17&12=27&13=44&15=47&16=51'
+debug_info = '1=12&2=17&11=33&12=37&15=43&16=54&18=57&19=61'
