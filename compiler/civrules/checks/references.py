@@ -230,7 +230,7 @@ def check_references(ruleset: Ruleset) -> Iterator[Diagnostic]:
             else:
                 settings.setdefault(_setting_name(place), place)
         listed = list(entities.values())
-        names = [f"{entity_word(r.kind, ruleset.family)} `{r.key(ruleset)}`" for r in listed]
+        names = [f"{entity_word(r.kind, ruleset.family)} {r.shown(ruleset)}" for r in listed]
         names += [f"the setting `{name}`" for name in settings]
         named = ", ".join(names[:5]) + (f" and {len(names) - 5} more" if len(names) > 5 else "")
         hint = _dangling_hint(ruleset, target, listed) if listed or not settings else ""
@@ -288,6 +288,12 @@ class _Referrer:
         spec = self.spec(ruleset)
         key = entity_key(spec, self.entity.raw) if spec is not None else None
         return key if key is not None else self.entity.id
+
+    def shown(self, ruleset: Ruleset) -> str:
+        """The entity as a message names it: by the fields an overlay entry names it by (a border
+        `areas: [left, right]`), not by the resolver's key (:meth:`CollectionSpec.shown`)."""
+        spec = self.spec(ruleset)
+        return spec.shown(self.key(ruleset)) if spec is not None else f"`{self.key(ruleset)}`"
 
     def own(self, ruleset: Ruleset) -> bool:
         """Whether the ruleset itself writes the entity (its `add` or `replace`, a file of its own),
@@ -356,7 +362,7 @@ def _dangling_hint(ruleset: Ruleset, target: str, referrers: list[_Referrer]) ->
         first = unwritten[0]
         more = " (and likewise each referrer the notes point at)" if len(unwritten) > 1 else ""
         ways.append(
-            f"in this variant, patch `{first.key(ruleset)}` in `overlay.{first.kind}` to drop the reference{more}: a "
+            f"in this variant, patch {first.shown(ruleset)} in `overlay.{first.kind}` to drop the reference{more}: a "
             f"list element goes with `{{remove: [SELECTOR]}}`, one inside an element with `{{patch: [{{where: "
             f"SELECTOR, with: {{...}}}}]}}`"
         )
@@ -574,11 +580,11 @@ def _own_way(ruleset: Ruleset, target: str, own: list[_Referrer]) -> str:
     first = own[0]
     origin = first.entity.origin
     path = origin.path
-    key = first.key(ruleset)
+    key = first.shown(ruleset)
     more = " (and likewise each referrer the notes point at)" if len(own) > 1 else ""
     if origin.document is ruleset.manifest.document and len(path) > 2 and path[0] == "overlay":
         operation = path[2]
-        entry = f"this variant's `{operation}` entry of `{key}` (`overlay.{first.kind}`){more}"
+        entry = f"this variant's `{operation}` entry of {key} (`overlay.{first.kind}`){more}"
         if first.at_key:
             return f"delete {entry}: `{target}` is in its key"
         why = (
@@ -589,8 +595,8 @@ def _own_way(ruleset: Ruleset, target: str, own: list[_Referrer]) -> str:
         return f"drop the reference in {entry}: {why}"
     if first.at_key:
         where = named_path(origin.file)
-        return f"delete `{key}` from {where}, where this ruleset writes it{more}: `{target}` is in its key"
-    return f"drop the reference from `{key}` in {named_path(origin.file)}, where this ruleset writes it{more}"
+        return f"delete {key} from {where}, where this ruleset writes it{more}: `{target}` is in its key"
+    return f"drop the reference from {key} in {named_path(origin.file)}, where this ruleset writes it{more}"
 
 
 def _removal_way(ruleset: Ruleset, target: str, kind: str, keyed: list[_Referrer]) -> str:

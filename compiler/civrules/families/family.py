@@ -130,6 +130,32 @@ class CollectionSpec:
             return f"{self.key}: {value}, {self.qualifier}: {qualifier}"
         return f"{self.key}: {key}"
 
+    def fields_of(self, key: str) -> dict[str, object]:
+        """The fields that name the entity of key ``key`` (as the resolver keys it) in an overlay
+        entry, as values: what :meth:`naming` writes, for a machine to read (``civrules diff
+        --format json``).
+
+        >>> CollectionSpec("map", ("borders",), "areas", pair=True).fields_of("crete|cyprus")
+        {'areas': ['crete', 'cyprus']}
+        >>> CollectionSpec("ruleset", ("ast", "tracks"), "nation", qualifier="level").fields_of("kushan@basic")
+        {'nation': 'kushan', 'level': 'basic'}
+        >>> CollectionSpec("ruleset", ("nations",)).fields_of("egypt")
+        {'id': 'egypt'}
+        """
+        if self.pair and "|" in key:
+            first, _, second = key.partition("|")
+            return {self.key: [first, second]}
+        if self.qualifier is not None and "@" in key:
+            value, _, qualifier = key.rpartition("@")
+            return {self.key: value, self.qualifier: qualifier}
+        return {self.key: key}
+
+    @property
+    def composite(self) -> bool:
+        """Whether an entity is keyed by more than one field's value (a pair, or a key and a
+        qualifier): its resolver's key (``a|b``, ``key@qualifier``) is no text a designer writes."""
+        return self.pair or self.qualifier is not None
+
     def shown(self, key: str) -> str:
         """The entity of key ``key`` (as the resolver keys it) as a message names it: its id in
         backquotes, or, keyed by a pair or a qualifier, the fields an overlay entry names it by (a

@@ -838,7 +838,7 @@ def _apply_overlay(resolved: Resolved, manifest: Document) -> Iterator[Diagnosti
         spec = resolved.family.collections.get(name)
         if spec is None or not isinstance(operations, dict):
             continue  # the schema reports unknown collections
-        yield from _one_per_cause(name, _apply_operations(resolved, manifest, name, spec, operations))
+        yield from _one_per_cause(name, spec, _apply_operations(resolved, manifest, name, spec, operations))
 
 
 def _apply_operations(
@@ -864,7 +864,7 @@ def _apply_operations(
         yield from ((operation, diagnostic) for diagnostic in _validate_patched(resolved, spec, entries, patched))
 
 
-def _one_per_cause(name: str, diagnostics: Iterable[tuple[str, Diagnostic]]) -> list[Diagnostic]:
+def _one_per_cause(name: str, spec: CollectionSpec, diagnostics: Iterable[tuple[str, Diagnostic]]) -> list[Diagnostic]:
     """``diagnostics`` with the entries that cannot change one entity for one reason said once.
 
     Two patches of a card the variant removes were two V005 errors, each with the same note at
@@ -892,24 +892,22 @@ def _one_per_cause(name: str, diagnostics: Iterable[tuple[str, Diagnostic]]) -> 
         if len(members) < 2:
             continue
         first, others = told[members[0]], [told[at] for at in members[1:]]
-        key = subjects[0] if subjects else ""
+        key = spec.shown(subjects[0] if subjects else "")
         entries = words.count(len(members), "entry", "entries")
         if cause.label == _REMOVED_HERE.format(key=key):
-            hint = (
-                f"this variant removes `{key}` (its `remove` entry, applied first): drop the {entries}, or the removal"
-            )
+            hint = f"this variant removes {key} (its `remove` entry, applied first): drop the {entries}, or the removal"
         elif cause.label == _REMOVED_IN_BASE.format(key=key):
             hint = (
-                f"the base ruleset removes `{key}`: to have it in this variant, `add` it whole, "
+                f"the base ruleset removes {key}: to have it in this variant, `add` it whole, "
                 f"with what the {entries} change"
             )
         else:  # _ADDED_HERE
             hint = (
-                f"this variant's `add` gives `{key}`: write what the {entries} change in that entry "
+                f"this variant's `add` gives {key}: write what the {entries} change in that entry "
                 "(they apply to the base, before `add`)"
             )
         notes = tuple(
-            Related(other.span, f"another entry of `overlay.{name}` changing `{key}`") for other in others if other.span
+            Related(other.span, f"another entry of `overlay.{name}` changing {key}") for other in others if other.span
         )
         more = words.count(len(others), "more entry", "more entries")
         told[members[0]] = replace(
@@ -1565,9 +1563,9 @@ def _qualified(spec: CollectionSpec, entries: list[Entry], key: str) -> list[str
 
 #: The notes of a V005 that say why an entry has nothing to change (:func:`_missing_here`), one
 #: cause for every entry of the collection naming that entity (:func:`_one_per_cause`).
-_REMOVED_HERE = "the variant's `remove` of `{key}`"
-_REMOVED_IN_BASE = "the base's `remove` of `{key}`"
-_ADDED_HERE = "the variant's `add` of `{key}`"
+_REMOVED_HERE = "the variant's `remove` of {key}"
+_REMOVED_IN_BASE = "the base's `remove` of {key}"
+_ADDED_HERE = "the variant's `add` of {key}"
 
 
 def _missing_here(
@@ -1580,31 +1578,32 @@ def _missing_here(
     base has no such entry" of an entity the base has and this variant removes), the hint, and the
     place that explains it; None: the base never had it."""
     removal = resolved.removed.get(name, {}).get(key)
+    shown = spec.shown(key)
     if removal is not None:
         own = removal.document is at.document
         by = "this variant" if own else "the base ruleset"
-        place = Related(removal.span(), (_REMOVED_HERE if own else _REMOVED_IN_BASE).format(key=key), at_base=not own)
+        place = Related(removal.span(), (_REMOVED_HERE if own else _REMOVED_IN_BASE).format(key=shown), at_base=not own)
         why = f"{by} {'already ' if verb == 'remove' else ''}removes it"
         if verb == "remove":
-            return why, f"{by} already removes `{key}`: delete this entry", place
+            return why, f"{by} already removes {shown}: delete this entry", place
         if own:
             return (
                 why,
-                f"this variant removes `{key}` (its `remove` entry, applied first): drop this {verb}, or the removal",
+                f"this variant removes {shown} (its `remove` entry, applied first): drop this {verb}, or the removal",
                 place,
             )
-        return why, f"the base ruleset removes `{key}`: to have it in this variant, `add` it whole", place
+        return why, f"the base ruleset removes {shown}: to have it in this variant, `add` it whole", place
     added = _added_by(at.document, name, spec, entries).get(key)
     if added is None:
         return None
-    place = Related(at.document.span(added), _ADDED_HERE.format(key=key))
+    place = Related(at.document.span(added), _ADDED_HERE.format(key=shown))
     change = {
         "patch": "write the change in that entry",
         "replace": "write that entry as it should be",
         "remove": "delete that entry instead",
     }[verb]
     why = "the base has no such entry (this variant adds it)"
-    return why, f"this variant's `add` gives `{key}`: {change} (a {verb} applies to the base, before `add`)", place
+    return why, f"this variant's `add` gives {shown}: {change} (a {verb} applies to the base, before `add`)", place
 
 
 def _unnamed(name: str, spec: CollectionSpec, item: Mapping[str, Any], at: Origin) -> Diagnostic:
@@ -1690,12 +1689,12 @@ def _add(
         word = spec.word or name  # the designer's word for one entity, not the overlay's block
         yield _diag(
             codes.OVERLAY_EXISTS,
-            f"cannot add {word} {words.shown(key)}: it already exists",
+            f"cannot add {word} {spec.shown(key)}: it already exists",
             at.span(spec.key),
-            f"this variant's `{written}` already gives `{key}`: rename one of the two entries, or drop one"
+            f"this variant's `{written}` already gives {spec.shown(key)}: rename one of the two entries, or drop one"
             if own
             else (
-                f"to change the base's {word} {words.shown(key)}, move this entry under `patch:` in "
+                f"to change the base's {word} {spec.shown(key)}, move this entry under `patch:` in "
                 f"`overlay.{name}` and keep only the fields that differ (or under `replace:`, written whole); "
                 f"to add a {word} of this variant's own, write it with {words.article(spec.key)} "
                 f"`{spec.key}:` the base does not use"

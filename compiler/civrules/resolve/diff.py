@@ -67,6 +67,16 @@ class EntityChange:
     fields: list[FieldChange]
     #: For an entity a variant removes: the reason it gives (`why:`).
     why: str | None = None
+    #: The entity as an overlay entry names it, where its key is no text a designer writes (a
+    #: pair's ``areas: [a, b]``, a qualified key's ``side: n, level: l``); None: its key, as written.
+    named: str | None = None
+    #: The fields that name it in an overlay entry, as values, where :attr:`named` is given.
+    naming: dict[str, Any] | None = None
+
+    @property
+    def shown(self) -> str:
+        """The entity as the diff's text names it: by the fields an overlay entry names it by."""
+        return self.named if self.named is not None else self.key
 
 
 @dataclass(slots=True)
@@ -97,7 +107,9 @@ class RulesetDiff:
             "collections": {
                 c.name: {
                     kind: [
-                        {"id": e.key, "name": e.name, "fields": [_field_json(f) for f in e.fields]}
+                        {"id": e.key, "name": e.name}
+                        | ({"named_by": e.naming} if e.naming is not None else {})
+                        | {"fields": [_field_json(f) for f in e.fields]}
                         | ({"why": e.why} if e.why is not None else {})
                         for e in entities
                     ]
@@ -273,12 +285,12 @@ def _compared(old: Resolved, new: Resolved, *, citations: bool = False) -> Rules
             if key is not None and key not in old_entries:
                 raw = clean(entry.raw)
                 fields = [FieldChange(k, None, v) for k, v in raw.items() if k != spec.key]
-                result.added.append(EntityChange(key, _name(raw, key), fields))
+                result.added.append(_entity(spec, key, raw, fields))
         for key, entry in old_entries.items():
             if key is not None and key not in new_entries:
                 raw = clean(entry.raw)
                 fields = [FieldChange(k, v, None) for k, v in raw.items() if k != spec.key]
-                result.removed.append(EntityChange(key, _name(raw, key), fields, _why(new, name, key)))
+                result.removed.append(_entity(spec, key, raw, fields, _why(new, name, key)))
         for key, entry in new_entries.items():
             previous = old_entries.get(key)
             # An entry a variant leaves alone is its base's own object (the resolver shares it): it
@@ -290,7 +302,7 @@ def _compared(old: Resolved, new: Resolved, *, citations: bool = False) -> Rules
             found = diff_values(clean(previous.raw), raw, "")
             changes = [_sourced(change, previous, entry, written) for change in found]
             if changes:
-                result.changed.append(EntityChange(key, _name(raw, key), changes))
+                result.changed.append(_entity(spec, key, raw, changes))
         collections.append(result)
     return RulesetDiff(str(old.data["id"]), str(new.data["id"]), settings, collections)
 
@@ -525,9 +537,16 @@ def _why(resolved: Resolved, collection: str, key: str) -> str | None:
     return why if isinstance(why, str) else None
 
 
-def _name(raw: Mapping[str, Any], key: str) -> str:
+def _entity(
+    spec: CollectionSpec, key: str, raw: Mapping[str, Any], fields: list[FieldChange], why: str | None = None
+) -> EntityChange:
+    """An entity's change, named as a designer names it: a border ``areas: [a, b]`` (its fields
+    in JSON, ``named_by``), not by the resolver's ``a|b``; its id stays the key (what
+    ``suppress:`` and ``export`` use)."""
+    named = spec.naming(key) if spec.composite and spec.fields_of(key) != {spec.key: key} else None
+    naming = spec.fields_of(key) if named is not None else None
     name = raw.get("name")
-    return name if isinstance(name, str) else key
+    return EntityChange(key, name if isinstance(name, str) else named or key, fields, why, named, naming)
 
 
 #: The citations enclosing a value on the old and the new side (see :attr:`FieldChange.cited`).
@@ -845,7 +864,7 @@ def render_text(result: RulesetDiff, *, in_words: bool = False) -> str:
         lines.append(f"{collection.name}: {', '.join(counts)}")
         for mark, entities in (("+", collection.added), ("-", collection.removed), ("~", collection.changed)):
             for entity in entities:
-                lines.append(f"  {mark} {entity.key}" + (f"  {entity.name}" if entity.name != entity.key else ""))
+                lines.append(f"  {mark} {entity.shown}" + (f"  {entity.name}" if entity.name != entity.shown else ""))
                 if entity.why is not None:
                     lines.append(f"      why: {entity.why}")
                 for change in entity.fields:

@@ -952,3 +952,41 @@ def test_a_border_is_named_in_messages_as_the_patch_names_it() -> None:
     typo = HEAD + 'overlay:\n  borders:\n    patch:\n      - {areas: [antiochia, cilicai], kind: land, source: "x"}\n'
     (v005,) = problems(analysed(typo))
     assert v005.message == "cannot patch border `areas: [antiochia, cilicai]`: the base has no such entry"
+
+
+def test_a_border_is_named_in_the_diff_and_the_changes_sheet_as_the_overlay_names_it() -> None:
+    """Round 31 (follow-up): `civrules diff`, its JSON and the variant's changes sheet named a
+    border `antiochia|galatia`, the resolver's key, where messages say `areas: [antiochia,
+    galatia]`; so did V004 ("cannot add border `antiochia|cilicia`"), V006's list of referrers and
+    V005's notes about a removed or added border. Each names it as an overlay entry does; JSON
+    keeps the key in `id` (what `suppress:` matches) and gives the fields in `named_by`."""
+    text = HEAD + (
+        "overlay:\n  borders:\n    remove:\n"
+        '      - {areas: [antiochia, galatia], why: "house rule: no strait"}\n'
+        '    patch:\n      - {areas: [phoenicia, antiochia], kind: land, source: "house rule: silted"}\n'
+    )
+    changes = diff_of(text)
+    assert "|" not in changes
+    assert "  - areas: [antiochia, galatia]\n      why: house rule: no strait\n" in changes
+    assert "  ~ areas: [antiochia, phoenicia]\n      ~ kind: both → land\n" in changes
+    workspace = CachedWorkspace({"rulesets/house.yaml": text})
+    manifests = workspace.manifests()
+    variant = analyse(workspace, workspace.load_ruleset(manifests["house"]))
+    base = analyse(workspace, workspace.load_ruleset(manifests["advanced-civilization"]))
+    assert variant.resolved is not None and base.resolved is not None
+    result = diff_rulesets(base.resolved, variant.resolved)
+    assert render_text(result, in_words=True) == changes  # what the variant's changes sheet prints
+    (removed,) = result.to_json()["collections"]["borders"]["removed"]
+    assert (removed["id"], removed["named_by"]) == ("antiochia|galatia", {"areas": ["antiochia", "galatia"]})
+    # The resolver's other messages about a border, likewise.
+    added = HEAD + 'overlay:\n  borders:\n    add:\n      - {areas: [antiochia, cilicia], kind: land, source: "x"}\n'
+    (v004,) = problems(analysed(added))
+    assert v004.message == "cannot add border `areas: [antiochia, cilicia]`: it already exists"
+    twice = text + '      - {areas: [galatia, antiochia], kind: land, source: "x"}\n'
+    twice += '      - {areas: [antiochia, galatia], kind: both, source: "x"}\n'
+    (v005,) = problems(analysed(twice))
+    assert "|" not in v005.message + (v005.hint or "") + "".join(note.label for note in v005.related)
+    assert v005.hint is not None and v005.hint.startswith("this variant removes `areas: [antiochia, galatia]`")
+    gone = HEAD + 'overlay:\n  areas:\n    remove:\n      - {id: galatia, why: "house rule: sunk"}\n'
+    (v006,) = [d for d in problems(analysed(gone)) if d.code == "V006"]
+    assert "border `areas: [antiochia, galatia]`" in v006.message and "|" not in v006.message
