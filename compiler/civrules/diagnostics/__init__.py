@@ -83,9 +83,10 @@ class Diagnostic:
     #: value is a subject where the message shows it whole, not a long text it cuts.
     subjects: tuple[str, ...] = ()
     #: The check's fix written as a variant makes it, in its own file (`overlay.<collection>.add:
-    #: [...]`), for a diagnostic a variant causes in its base's files: the hint says it first, where
-    #: it said only "change it in `overlay`, or undo this change" and the fix in the base's file,
-    #: which is not the designer's to edit. None where the fix is the same words in either file.
+    #: [...]`), for a diagnostic a variant causes in its base's files: the hint says it in place of
+    #: the fix in the base's file, which is not the designer's to edit (it said only "change it in
+    #: `overlay`, or undo this change", then that fix). None where the fix is the same words in
+    #: either file.
     from_variant: str | None = None
 
     def __post_init__(self) -> None:

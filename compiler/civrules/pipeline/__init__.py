@@ -572,11 +572,10 @@ def at_the_variant(diagnostics: list[Diagnostic], resolved: Resolved) -> list[Di
                     diagnostic,
                     span=change.span,
                     related=(Related(span, "the base fact it conflicts with", at_base=True), *others),
-                    hint=diagnostic.hint
-                    if diagnostic.from_variant is None
-                    else f"{diagnostic.from_variant}; or {diagnostic.hint}"
-                    if diagnostic.hint
-                    else diagnostic.from_variant,
+                    # A check's own variant fix is its fix as the variant writes it: the hint
+                    # written for the base's file after it ("...; or make it `land`") was the
+                    # same fix again, in a file the designer does not edit.
+                    hint=diagnostic.hint if diagnostic.from_variant is None else diagnostic.from_variant,
                 )
         moved.append(diagnostic)
     return moved

@@ -990,3 +990,25 @@ def test_a_border_is_named_in_the_diff_and_the_changes_sheet_as_the_overlay_name
     gone = HEAD + 'overlay:\n  areas:\n    remove:\n      - {id: galatia, why: "house rule: sunk"}\n'
     (v006,) = [d for d in problems(analysed(gone)) if d.code == "V006"]
     assert "border `areas: [antiochia, galatia]`" in v006.message and "|" not in v006.message
+
+
+@pytest.mark.parametrize(
+    ("patch", "code", "base_hint"),
+    [
+        ('{id: antiochia, water: false, coastal: false, source: "house rule: inland"}', "M002", "make it `land`"),
+        (
+            '{id: law, credits: {append: [{card: democracy, points: 200, source: "house rule: x"}]}}',
+            "C006",
+            "check the cost",
+        ),
+    ],
+    ids=["M002", "C006"],
+)
+def test_a_variant_fix_is_not_followed_by_the_fix_for_the_bases_file(patch: str, code: str, base_hint: str) -> None:
+    """Round 31 (follow-up): M002 and C006, moved to the variant's line with the fix the variant
+    writes in its overlay, still ended "; or make it `land`, or correct the areas' land/water"
+    and "; or check the cost and the credits ...": the same fix, written for the base's file."""
+    area = "areas" if code == "M002" else "civilization_cards"
+    text = HEAD + f"overlay:\n  {area}:\n    patch:\n      - {patch}\n"
+    (found,) = [d for d in analysed(text).diagnostics if d.code == code]
+    assert found.hint is not None and "overlay." in found.hint and base_hint not in found.hint
