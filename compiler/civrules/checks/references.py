@@ -234,6 +234,10 @@ def check_references(ruleset: Ruleset) -> Iterator[Diagnostic]:
         names += [f"the setting `{name}`" for name in settings]
         named = ", ".join(names[:5]) + (f" and {len(names) - 5} more" if len(names) > 5 else "")
         hint = _dangling_hint(ruleset, target, listed) if listed or not settings else ""
+        renamed = _renamed_to(ruleset, name, target)
+        retarget = _retarget_way(ruleset, target, renamed, listed) if renamed is not None else None
+        if retarget is not None:
+            hint = f"{retarget}; or {hint}" if hint else retarget
         if settings:
             changed = "; ".join(_setting_change(place) for place in list(settings.values())[:_WRITTEN])
             way = f"in this variant, change what the setting names in `overlay.settings`: {changed}"
@@ -369,7 +373,54 @@ def _dangling_hint(ruleset: Ruleset, target: str, referrers: list[_Referrer]) ->
     return "; ".join(ways) + f"; or keep `{target}`"
 
 
-def _patch_entry(ruleset: Ruleset, referrer: _Referrer) -> str | None:
+def _renamed_to(ruleset: Ruleset, kind: str, target: str) -> str | None:
+    """The entity of collection ``kind`` that this variant adds and that is likely ``target``
+    renamed (removed, then added under a new id): the only one it adds, else the one whose id
+    or name is closest to ``target``'s; None where it adds none, or none is close."""
+    if len(ruleset.chain) < 2:
+        return None
+    own = len(ruleset.chain) - 1
+    collection = next((c for c in ruleset.collections() if c.name == kind), None)
+    if collection is None:
+        return None
+    added = [
+        entity
+        for entity in collection
+        if ruleset.layers.get(entity.origin.file) == own
+        and not (entity.origin.path[:1] == ("overlay",) and "add" not in entity.origin.path[:3])
+    ]
+    if len(added) == 1:
+        return added[0].id
+    by_word = {entity.id: entity.id for entity in added} | {
+        entity.name: entity.id for entity in added if isinstance(entity.name, str)
+    }
+    close = Vocabulary(by_word, queries=1).closest(target)
+    return by_word[close] if close is not None else None
+
+
+def _retarget_way(ruleset: Ruleset, target: str, renamed: str, referrers: list[_Referrer]) -> str | None:
+    """The way that points the references to ``target`` at ``renamed`` (the entity the variant
+    likely renamed it to), in `overlay.<collection>` patches of the base's referrers that hold it
+    outside their key; None where no referrer can be so patched."""
+    ways = []
+    for kind in dict.fromkeys(r.kind for r in referrers):
+        entries = [
+            entry
+            for referrer in referrers
+            if referrer.kind == kind and not referrer.at_key and not referrer.own(ruleset)
+            if (entry := _patch_entry(ruleset, referrer, renamed)) is not None
+        ][:_WRITTEN]
+        if entries:
+            ways.append(f"in `overlay.{kind}`: `patch: [{', '.join(entries)}]`")
+    if not ways:
+        return None
+    return (
+        f"if `{renamed}`, which this variant adds, is `{target}` renamed, point the references at it "
+        + ", and ".join(ways)
+    )
+
+
+def _patch_entry(ruleset: Ruleset, referrer: _Referrer, renamed: str | None = None) -> str | None:
     """The `overlay.<collection>` patch entry that drops each of ``referrer``'s references, in YAML's
     flow style (`{id: lantern, uses: {patch: [{where: {rule: "2.1"}, with: {needs: null}}]}}`);
     None where a reference is not in a list, so that no list operation drops it, or
@@ -379,7 +430,9 @@ def _patch_entry(ruleset: Ruleset, referrer: _Referrer) -> str | None:
     raw = referrer.entity.raw
     if family is None or spec is None or not isinstance(raw, dict) or len(referrer.subs) > _REFERENCES_WRITTEN:
         return None
-    changes = _mapping_patch(raw, referrer.subs, ())
+    changes = (
+        _mapping_patch(raw, referrer.subs, ()) if renamed is None else _mapping_retarget(raw, referrer.subs, renamed)
+    )
     if changes is None:
         return None
     kind = family.slot_kind(spec.slot)
@@ -463,6 +516,67 @@ def _mapping_patch(
             return None
         changes[field] = change
     return changes
+
+
+def _mapping_retarget(
+    mapping: dict[str, Any], subs: list[tuple[str | int, ...]], renamed: str
+) -> dict[str, Any] | None:
+    """The merge-patch of ``mapping`` that writes ``renamed`` in place of each reference at
+    ``subs`` (paths inside it): a field set to it, a list's element replaced or patched (by the
+    selector that names it alone); None where a list's element has no such selector."""
+    by_field: dict[str, list[tuple[str | int, ...]]] = {}
+    for sub in subs:
+        if not sub or not isinstance(sub[0], str):
+            return None
+        by_field.setdefault(sub[0], []).append(sub[1:])
+    changes: dict[str, Any] = {}
+    for field, rests in by_field.items():
+        value = mapping.get(field)
+        if any(not rest for rest in rests):
+            changes[field] = renamed
+            continue
+        change = (
+            _list_retarget(value, rests, renamed)
+            if isinstance(value, list)
+            else _mapping_retarget(value, rests, renamed)
+            if isinstance(value, dict)
+            else None
+        )
+        if change is None:
+            return None
+        changes[field] = change
+    return changes
+
+
+def _list_retarget(items: list[Any], subs: list[tuple[str | int, ...]], renamed: str) -> dict[str, Any] | None:
+    """The list operations that write ``renamed`` in place of each reference at ``subs`` (paths
+    starting at an index of ``items``): `{replace: [{where: OLD, with: NEW}]}` for an element that
+    is one, `{patch: [{where: SELECTOR, with: ...}]}` for one holding it."""
+    by_index: dict[int, list[tuple[str | int, ...]]] = {}
+    for sub in subs:
+        if not isinstance(sub[0], int) or not 0 <= sub[0] < len(items):
+            return None
+        by_index.setdefault(sub[0], []).append(sub[1:])
+    replaced: list[dict[str, Any]] = []
+    patched: list[dict[str, Any]] = []
+    counts = _Counts()
+    for index, rests in sorted(by_index.items()):
+        element = items[index]
+        whole = any(not rest for rest in rests)
+        deeper = _mapping_retarget(element, rests, renamed) if isinstance(element, dict) and not whole else None
+        selector = _selector(items, index, () if whole else rests[0], counts)
+        if selector is None or (deeper is None and not whole):
+            return None
+        if whole:
+            replaced.append({"where": selector, "with": renamed})
+        else:
+            patched.append({"where": selector, "with": deeper})
+    operations: dict[str, Any] = {}
+    if replaced:
+        operations["replace"] = replaced
+    if patched:
+        operations["patch"] = patched
+    return operations
 
 
 def _list_patch(items: list[Any], subs: list[tuple[str | int, ...]], at: tuple[str | int, ...]) -> Any:

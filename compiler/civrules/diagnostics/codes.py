@@ -609,7 +609,10 @@ REMOVED_BUT_REFERENCED = define(
     {rule: "2.1"}, with: {needs: null}}]}}]`. A referrer the variant itself adds is
     changed in its `add` entry; one whose key holds the entity (a side's tracks, an area's
     borders) is removed too, as the hint writes it: `remove: [{side: north, level: basic,
-    why: ...}]`.
+    why: ...}]`. Where the variant adds an entity of the same collection that is likely the
+    removed one renamed (the only one it adds, or the one whose id is closest), the hint first
+    points each reference at it: `patch: [{id: lantern, uses: {patch: [{where: {item: torch},
+    with: {item: brand}}]}}]`.
     """,
 )
 LIST_SELECTOR = define(

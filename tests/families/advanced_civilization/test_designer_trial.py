@@ -1012,3 +1012,49 @@ def test_a_variant_fix_is_not_followed_by_the_fix_for_the_bases_file(patch: str,
     text = HEAD + f"overlay:\n  {area}:\n    patch:\n      - {patch}\n"
     (found,) = [d for d in analysed(text).diagnostics if d.code == code]
     assert found.hint is not None and "overlay." in found.hint and base_hint not in found.hint
+
+
+_RENAMED = HEAD + (
+    "overlay:\n  civilization_cards:\n    remove:\n"
+    '      - {id: pottery, why: "house rule: renamed"}\n'
+    "    add:\n"
+    "      - {id: ceramics, name: Ceramics, cost: 45, groups: [crafts], prerequisites: [], credits: [],\n"
+    '         attributes: [], source: "house rule: renamed"}\n'
+)
+
+
+@pytest.mark.parametrize(
+    ("added", "renamed"),
+    [
+        ("", "ceramics"),  # the only card the variant adds
+        (
+            "      - {id: potteries, name: Potteries, cost: 50, groups: [crafts], prerequisites: [], credits: [],\n"
+            '         attributes: [], source: "house rule: renamed"}\n',
+            "potteries",  # of two, the one whose id is closest
+        ),
+    ],
+    ids=["only", "closest"],
+)
+def test_a_card_renamed_by_a_variant_is_offered_as_the_references_new_target(added: str, renamed: str) -> None:
+    """Round 31 (follow-up): Pottery removed and added anew as Ceramics was told V006 "patch the
+    calamity that names it to drop the reference ...; or keep `pottery`": Famine's modifier lost,
+    not moved to the card that replaces Pottery. The hint first points the references at the card
+    the variant adds (the only one, or the closest by id); pasted in, the V006 is gone."""
+    text = _RENAMED + added
+    (v006,) = [d for d in problems(analysed(text)) if d.code == "V006"]
+    patch = f"{{id: famine, modifiers: {{patch: [{{where: {{card: pottery}}, with: {{card: {renamed}}}}}]}}}}"
+    assert (v006.hint or "").startswith(
+        f"if `{renamed}`, which this variant adds, is `pottery` renamed, point the references at it in "
+        f"`overlay.calamities`: `patch: [{patch}]`; or "
+    )
+    fixed = text + f'  calamities:\n    patch:\n      - {patch[:-1]}, source: "house rule: renamed"}}\n'
+    assert "V006" not in [d.code for d in problems(analysed(fixed))]
+
+
+def test_a_removal_with_no_added_card_like_it_offers_no_new_target() -> None:
+    text = _RENAMED.replace("id: ceramics", "id: weaving").replace("Ceramics", "Weaving") + (
+        "      - {id: glass, name: Glass, cost: 50, groups: [crafts], prerequisites: [], credits: [],\n"
+        '         attributes: [], source: "house rule: x"}\n'
+    )
+    (v006,) = [d for d in problems(analysed(text)) if d.code == "V006"]
+    assert "renamed" not in (v006.hint or "")
