@@ -308,8 +308,8 @@ def covers(reads: frozenset[str], read: str) -> bool:
 
 def restricted(model: Ruleset, entry: Check) -> Ruleset:
     """``model`` as ``entry`` may read it: a read of what it does not declare raises."""
-    assert entry.reads is not None
-    reads = entry.reads
+    reads = entry.all_reads  # what it reads for its hints too
+    assert reads is not None
 
     def on_read(read: str) -> None:
         if not covers(reads, read):
@@ -332,13 +332,14 @@ def never_read(entry: Check, found: set[str]) -> list[str]:
     (the declaration to write instead): a whole collection sends a variant's diagnostic to its
     `overlay` block whenever the variant also changes a field the check never reads (round 19:
     F008 read the cards' printed ids and decks, and declared `cards`)."""
-    assert entry.reads is not None
-    if ALL_COLLECTIONS in entry.reads and not any(
+    reads = entry.all_reads  # what it reads for its hints too
+    assert reads is not None
+    if ALL_COLLECTIONS in reads and not any(
         read != RULE_INDEX and not read.startswith(f"{SETTINGS}.") for read in found
     ):
         return [ALL_COLLECTIONS]
     unread = []
-    for name in sorted(entry.reads - {ALL_COLLECTIONS}):
+    for name in sorted(reads - {ALL_COLLECTIONS}):
         if name in (SETTINGS, RULE_INDEX) or name.startswith(f"{SETTINGS}."):
             if name not in found:
                 unread.append(name)

@@ -57,20 +57,33 @@ class Check:
     #: change of what it reads (:func:`civrules.pipeline.caused_by_the_variant`): a check that
     #: names what it reads is located at the change that broke it, not at the variant's `overlay:`.
     reads: frozenset[str] | None = None
+    #: What the check reads only to word its hints (named as :attr:`reads` names them): a
+    #: session runs it again when one of them changes, as for :attr:`reads`, but a diagnostic a
+    #: variant causes is not placed by a change of them (a variant removing a card and the
+    #: special rule naming it: the finding goes to the card's removal, not to `overlay:`).
+    #: Only with :attr:`reads` (a check that may read anything reads these too).
+    hint_reads: frozenset[str] = frozenset()
     #: The model's fields its findings are made of (:func:`made_of`), and nothing else of the
     #: ruleset; None: it may read any field, and runs in each ruleset.
     made_of: tuple[str, ...] | None = None
 
     @property
+    def all_reads(self) -> frozenset[str] | None:
+        """Everything the check reads: :attr:`reads` and :attr:`hint_reads` (None: anything)."""
+        return self.reads | self.hint_reads if self.reads is not None else None
+
+    @property
     def read_collections(self) -> frozenset[str]:
-        """The collections (and :data:`RULE_INDEX`) of :attr:`reads`, whole or some of their fields."""
-        return frozenset(name.partition(".")[0] for name in self.reads or ())
+        """The collections (and :data:`RULE_INDEX`) of :attr:`all_reads`, whole or some of their fields."""
+        return frozenset(name.partition(".")[0] for name in self.all_reads or ())
 
     def reads_any_of(self, collections: frozenset[str] | set[str]) -> bool:
-        """Whether the check reads one of ``collections`` (collection names, or :data:`RULE_INDEX`)."""
-        if self.reads is None:
+        """Whether the check reads one of ``collections`` (collection names, or :data:`RULE_INDEX`),
+        for its findings or its hints."""
+        reads = self.all_reads
+        if reads is None:
             return True
-        if ALL_COLLECTIONS in self.reads and any(name != RULE_INDEX for name in collections):
+        if ALL_COLLECTIONS in reads and any(name != RULE_INDEX for name in collections):
             return True
         return bool(self.read_collections & collections)
 
@@ -100,18 +113,34 @@ def setting(key: str) -> str:
 
 
 def check(
-    code: str, name: str, severity: Severity, *, reads: Iterable[str] | None = None
+    code: str,
+    name: str,
+    severity: Severity,
+    *,
+    reads: Iterable[str] | None = None,
+    hint_reads: Iterable[str] = (),
 ) -> Callable[[Callable[[R], Iterable[Diagnostic]]], Callable[[R], Iterable[Diagnostic]]]:
     """Register a check; its docstring becomes the documentation of ``code``.
 
     ``reads`` names the collections of rule data files it reads (see :attr:`Check.reads`); a check
-    that names none may read anything and is run again after every edit.
+    that names none may read anything and is run again after every edit. ``hint_reads`` names what
+    it reads besides only to word its hints (:attr:`Check.hint_reads`).
     """
+    if reads is None and hint_reads:
+        raise ValueError(f"{code}: `hint_reads` without `reads` (a check that may read anything reads them too)")
 
     def register(function: Callable[[R], Iterable[Diagnostic]]) -> Callable[[R], Iterable[Diagnostic]]:
         entry = codes.define(code, name, severity, function.__doc__ or "")
         declared = frozenset(reads) if reads is not None else None
-        _CHECKS.append(Check(entry, function, reads=declared, made_of=getattr(function, MADE_OF, None)))
+        _CHECKS.append(
+            Check(
+                entry,
+                function,
+                reads=declared,
+                hint_reads=frozenset(hint_reads),
+                made_of=getattr(function, MADE_OF, None),
+            )
+        )
         return function
 
     return register

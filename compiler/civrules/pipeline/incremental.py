@@ -387,20 +387,18 @@ class Session:
             earlier = found_by.get(entry.code.code)
             if earlier is None:
                 return None
+            reads = entry.all_reads  # what its hints read too: a hint is part of what it found
             if edited_setting is not None and (
-                entry.reads is None
-                or ALL_COLLECTIONS in entry.reads
-                or SETTINGS in entry.reads
-                or setting(edited_setting) in entry.reads
+                reads is None or ALL_COLLECTIONS in reads or SETTINGS in reads or setting(edited_setting) in reads
             ):
                 return None  # it reads the setting the edit fell in (or may: any setting, anything)
             if entry.reads_any_of(touched):
                 # It reads the collection the edit fell in: still the same findings when it reads
                 # none of the fields the edit changed (an item's name, for the checks of its costs).
-                if entry.reads is None or ALL_COLLECTIONS in entry.reads:
+                if reads is None or ALL_COLLECTIONS in reads:
                     return None
                 edited = edited_fields(model)
-                if edited is None or any(reads_field(entry.reads, one) for one in edited):
+                if edited is None or any(reads_field(reads, one) for one in edited):
                     return None
             return _moved(earlier, parsed.path, spliced)
 

@@ -119,7 +119,9 @@ def test_a_printed_deck_a_variant_leaves_short_is_mended_in_the_overlay() -> Non
     wrote a patch of a card in the middle of the deck to 3 copies with `printed_ids: [...]` to
     fill, which F008 refused however it was filled (the next number is another card's). Its fix
     is now whole where the data give it: the card removed, one of 3 copies added with the numbers
-    after the deck's last; followed, the deck is clean."""
+    after the deck's last; followed, the deck is clean. Round 31: the card removed was `bar010`,
+    which a faction's special rule names (the Saboteurs'): followed, V006. F001 reads the special
+    rules for its hint only, and proposes a card nothing names."""
     head = "kind: ruleset\nfamily: imperial-settlers\nid: is-fewer\nname: fewer\nextends: imperial-settlers\n"
     fewer = '      - {id: bar001, copies: 2, printed_ids: [BAR001, BAR002], source: "house rule"}\n'
     variant = head + "overlay:\n  cards:\n    patch:\n" + fewer
@@ -129,19 +131,17 @@ def test_a_printed_deck_a_variant_leaves_short_is_mended_in_the_overlay() -> Non
     assert f001.hint.startswith(
         "from this variant (the base has no such problem): bring the deck `barbarians` to 30 cards in "
         "`overlay.cards`, e.g. `add: [{id: NEW_ID, deck: barbarians, copies: 3, printed_ids: [BAR031, BAR032, "
-        'BAR033], ...}]` and `remove: [{id: bar010, why: "house rule: ..."}]` (a card added is written whole, '
+        'BAR033], ...}]` and `remove: [{id: bar012, why: "house rule: ..."}]` (a card added is written whole, '
     )
     added = (
         "      - {id: bar_new, name: New, kind: action, colours: [black], deck: barbarians, copies: 3,\n"
         "         printed_ids: [BAR031, BAR032, BAR033], cost: [wood], deal: card, effect: {unknown: x},\n"
         '         source: "house rule"}\n'
     )
-    mended = variant + "    add:\n" + added + '    remove:\n      - {id: bar010, why: "house rule: ..."}\n'
+    mended = variant + "    add:\n" + added + '    remove:\n      - {id: bar012, why: "house rule: ..."}\n'
     workspace = CachedWorkspace({"rulesets/is-fewer.yaml": mended})
     analysis = analyse(workspace, workspace.load_ruleset(workspace.manifests()["is-fewer"]))
-    # the deck checks are answered (what still names the removed card, a faction's special rule
-    # F001 does not read, is V006's, with its own fix)
-    assert [d.code for d in analysis.diagnostics if d.code.startswith("F")] == []
+    assert [d.code for d in analysis.diagnostics if d.severity == "error"] == []
 
 
 def test_a_card_whose_numbers_end_the_deck_is_patched_with_its_printed_ids_written() -> None:
@@ -229,3 +229,20 @@ def test_a_card_removed_to_mend_a_deck_is_one_nothing_names() -> None:
     workspace = CachedWorkspace({"rulesets/is-tea.yaml": mended})
     analysis = analyse(workspace, workspace.load_ruleset(workspace.manifests()["is-tea"]))
     assert [d.code for d in analysis.diagnostics if d.severity == "error"] == []
+
+
+def test_what_f001_reads_for_its_hint_does_not_move_it_from_the_cards_removal() -> None:
+    """Round 31: F001 reads the factions' special rules for its hint only (`hint_reads`), so that
+    a variant removing a card and the special rule naming it has F001 at the card's removal, as
+    before F001 read them, not at the variant's `overlay:` line (where `reads` would put it:
+    two changes of what it reads)."""
+    head = "kind: ruleset\nfamily: imperial-settlers\nid: is-x\nname: x\nextends: imperial-settlers\n"
+    variant = head + (
+        "overlay:\n  cards:\n    remove:\n"
+        '      - {id: bar010, why: "house rule: no saboteurs"}\n'
+        "  factions:\n    patch:\n"
+        "      - {id: barbarians, special_rules: {remove: [{id: saboteurs_take_resource}]},\n"
+        '         source: "house rule: no saboteurs"}\n'
+    )
+    [f001] = found("F001", {"rulesets/is-x.yaml": variant}, "is-x")
+    assert f001.span is not None and f001.span.line == 9  # `- {id: bar010, ...}`

@@ -29,12 +29,12 @@ DECKS = (
 )
 
 
-#: What F001 reads besides: what names a card (another card's `refers_to`, the colourless cards),
-#: as the card its fix proposes to remove must be one nothing names. Not a faction's special rules:
-#: read, a variant removing a card and the special rule naming it (two changes F001 reads) had
-#: F001 moved to its `overlay:` line, not to the card's removal; a card only a special rule names
-#: may still be proposed, and V006 then names that rule.
-NAMING_CARDS = ("cards.refers_to", setting("colourless_cards"))
+#: What F001 reads besides, for its hint only (:attr:`civrules.checks.Check.hint_reads`): what
+#: names a card (another card's `refers_to`, the colourless cards, a faction's special rules), as
+#: the card its fix proposes to remove must be one nothing names. Read for the hint only, a change
+#: of them does not place the finding: a variant removing a card and the special rule naming it
+#: has F001 at the card's removal, not at its `overlay:` line.
+NAMING_CARDS = ("cards.refers_to", setting("colourless_cards"), "factions.special_rules")
 
 
 def _rule(ruleset: ImperialSettlersRuleset) -> DeckRule | None:
@@ -59,7 +59,7 @@ def _faction_decks(ruleset: ImperialSettlersRuleset) -> Iterator[tuple[Deck, Fac
             yield deck, ruleset.custom_deck(deck.faction)
 
 
-@check("F001", "faction-deck-size", Severity.ERROR, reads=(*DECKS, *NAMING_CARDS))
+@check("F001", "faction-deck-size", Severity.ERROR, reads=DECKS, hint_reads=NAMING_CARDS)
 def check_faction_deck_size(ruleset: ImperialSettlersRuleset) -> Iterator[Diagnostic]:
     """
     What: a faction deck does not hold the number of cards the deck-building rule gives (30,
@@ -193,7 +193,8 @@ def _own_files(ruleset: ImperialSettlersRuleset) -> set[str]:
 
 
 def _named_by_others(ruleset: ImperialSettlersRuleset) -> dict[str, str]:
-    """Each card another card or a setting names (a card's `refers_to`, the colourless cards), with
+    """Each card another card, a setting or a faction's special rule names (a card's `refers_to`,
+    the colourless cards, the cards a special rule names), with
     what names it first, as V006 words it (see :data:`NAMING_CARDS`)."""
     named: dict[str, str] = {}
     for card in ruleset.cards:
@@ -202,6 +203,12 @@ def _named_by_others(ruleset: ImperialSettlersRuleset) -> dict[str, str]:
                 named.setdefault(target, f"{entity_word('cards', ruleset.family)} `{card.id}`")
     for target in sorted(ruleset.colourless_cards()):
         named.setdefault(target, "the setting `colourless_cards`")
+    for faction in ruleset.factions:
+        for rule in faction.special_rules:
+            for target in rule.cards:
+                named.setdefault(
+                    target, f"the special rule `{rule.id}` of {entity_word('factions', ruleset.family)} `{faction.id}`"
+                )
     return named
 
 
