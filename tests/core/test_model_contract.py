@@ -52,6 +52,11 @@ ALLOWED: dict[tuple[str, str, str], str] = {
         "written over by the base's value, which V012 tells): the definition as written, not the "
         "resolved model, which holds the variant's result"
     ),
+    ("checks/citations.py", "_base_citation_restated", "data"): (
+        "Q009 asks whether a variant puts back the value its base definition writes, and how that "
+        "definition cites it: the definition as written, not the resolved model, which holds the "
+        "variant's result"
+    ),
     ("checks/citations.py", "_duplicate_sections", "data"): _CITATIONS,
     ("checks/citations.py", "_dangling_sections", "data"): _CITATIONS,
     ("checks/citations.py", "check_settings_citations_used", "data"): _CITATIONS,

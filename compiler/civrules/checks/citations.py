@@ -911,7 +911,9 @@ def check_cited_changes(ruleset: Ruleset) -> Iterator[Diagnostic]:
     diff says "uncited") while the package and the sheets keep the base's citation beside it.
 
     Fix: say where the change comes from in the patch entry: `source: "house rule: ..."` for a
-    house rule, or `rule:` with the section of the rulebook it follows.
+    house rule, or `rule:` with the section of the rulebook it follows. A variant of a variant
+    that puts back the value its base definition writes is offered that definition's citation,
+    with a note at the earlier variant's change it writes over.
 
         overlay:
           items:
@@ -962,16 +964,55 @@ def check_cited_changes(ruleset: Ruleset) -> Iterator[Diagnostic]:
             )
             if listed and setting is not None and not _elements_cite(family, setting):
                 hint = _cite_apart(setting, "the elements of `{setting}` take no citation (nor does the setting)")
+            related: tuple[Related, ...] = ()
+            if setting is None and len(names) == 1:
+                restated = _base_citation_restated(origin, names[0], own, ruleset.layers)
+                if restated is not None:
+                    hint += f"; it puts back the base's own value: cite it as the base does, `{restated}`"
+                related = _earlier_change(origin, names[0], own, ruleset.layers)
             yield diagnostic(
                 "Q009",
                 f"{what if listed else f'{what}: {fields}'} {verb} changed with no citation "
                 "(no `rule:` or `source:` in the patch)",
                 change.document.key_span((*change.path, names[0])),
                 hint,
+                related,
                 subjects=(subject,) if listed else (subject, *names),
             )
     yield from _uncited_whole_settings(ruleset, family, own)
     yield from _uncited_whole_entities(ruleset, family, own)
+
+
+def _earlier_change(origin: Origin, name: str, own: int, layers: Mapping[str, int]) -> tuple[Related, ...]:
+    """The note at the change of the field ``name`` that the variant (layer ``own``) writes over,
+    where an earlier variant of its chain made it (the middle one of three): the value it
+    changes is that variant's, not the base definition's. None where no earlier variant changed it."""
+    earlier = [change for change in changers(origin, name) if layers.get(change.file, own) < own]
+    if not earlier:
+        return ()
+    last = earlier[-1]
+    return (
+        Related(last.document.key_span((*last.path, name)), "the value it changes, an earlier variant's", at_base=True),
+    )
+
+
+def _base_citation_restated(origin: Origin, name: str, own: int, layers: Mapping[str, int]) -> str | None:
+    """The base definition's citation, written as a patch writes it (`rule: "32.21"`), where the
+    variant (layer ``own``) sets the field ``name`` back to the value the definition gives it after
+    an earlier variant changed it; None otherwise."""
+    if origin.replaced or not any(layers.get(change.file, own) < own for change in changers(origin, name)):
+        return None
+    final = next((value for field, _, value in origin.writers if field == name), _ABSENT)
+    node: Any = origin.document.data
+    for part in origin.path:
+        try:
+            node = node[part]
+        except (KeyError, IndexError, TypeError):
+            return None
+    if not isinstance(node, dict) or name not in node or not _same_fact(node[name], final):
+        return None
+    cited = [(key, node[key]) for key in CITATION_FIELDS if isinstance(node.get(key), (str, int, float))]
+    return ", ".join(f"{key}: {json.dumps(str(value), ensure_ascii=False)}" for key, value in cited) or None
 
 
 def _restored(origin: Origin, name: str, own: int, layers: Mapping[str, int]) -> bool:

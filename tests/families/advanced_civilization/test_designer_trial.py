@@ -1058,3 +1058,29 @@ def test_a_removal_with_no_added_card_like_it_offers_no_new_target() -> None:
     )
     (v006,) = [d for d in problems(analysed(text)) if d.code == "V006"]
     assert "renamed" not in (v006.hint or "")
+
+
+def test_a_third_level_putting_back_the_rulebooks_value_is_offered_the_bases_citation() -> None:
+    """Round 31 (follow-up): lvl2 patched Pottery's cost to 50 (cited), lvl3 put back the
+    rulebook's 45 with no citation: Q009 noted "the base definition", not the lvl2 line whose
+    value it changes, and asked for a source as for any house rule. The note is at lvl2's
+    change, and the hint offers the base's own citation; written in, lvl3 is clean."""
+    middle = HEAD.replace("id: house", "id: middle") + (
+        'overlay:\n  civilization_cards:\n    patch:\n      - {id: pottery, cost: 50, source: "house rule: dearer"}\n'
+    )
+    top = HEAD.replace("advanced-civilization", "middle") + (
+        "overlay:\n  civilization_cards:\n    patch:\n      - {id: pottery, cost: 45}\n"
+    )
+
+    def found(text: str) -> list[Diagnostic]:
+        workspace = CachedWorkspace({"rulesets/middle.yaml": middle, "rulesets/house.yaml": text})
+        return problems(analyse(workspace, workspace.load_ruleset(workspace.manifests()["house"])))
+
+    (q009,) = found(top)
+    assert q009.code == "Q009" and (q009.hint or "").endswith(
+        '; it puts back the base\'s own value: cite it as the base does, `rule: "32.21"`'
+    )
+    assert [(note.span.file, note.span.line, note.at_base) for note in q009.related] == [
+        ("rules/rulesets/middle.yaml", 8, True)
+    ]
+    assert found(top.replace("cost: 45}", 'cost: 45, rule: "32.21"}')) == []
