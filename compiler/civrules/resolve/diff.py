@@ -284,12 +284,12 @@ def _compared(old: Resolved, new: Resolved, *, citations: bool = False) -> Rules
         for key, entry in new_entries.items():
             if key is not None and key not in old_entries:
                 raw = clean(entry.raw)
-                fields = [FieldChange(k, None, v) for k, v in raw.items() if k != spec.key]
+                fields = [FieldChange(k, None, v) for k, v in raw.items() if k not in _naming(spec, key)]
                 result.added.append(_entity(spec, key, raw, fields))
         for key, entry in old_entries.items():
             if key is not None and key not in new_entries:
                 raw = clean(entry.raw)
-                fields = [FieldChange(k, v, None) for k, v in raw.items() if k != spec.key]
+                fields = [FieldChange(k, v, None) for k, v in raw.items() if k not in _naming(spec, key)]
                 result.removed.append(_entity(spec, key, raw, fields, _why(new, name, key)))
         for key, entry in new_entries.items():
             previous = old_entries.get(key)
@@ -535,6 +535,12 @@ def _why(resolved: Resolved, collection: str, key: str) -> str | None:
             return None
     why = node.get("why") if isinstance(node, dict) else None
     return why if isinstance(why, str) else None
+
+
+def _naming(spec: CollectionSpec, key: str) -> dict[str, object]:
+    """The fields that name an entity of key ``key`` (:meth:`CollectionSpec.fields_of`): the line
+    that names an added or removed entity gives them (a track's `level` too), not a field's line."""
+    return spec.fields_of(key)
 
 
 def _entity(
