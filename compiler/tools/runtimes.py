@@ -76,7 +76,8 @@ def current() -> dict[str, dict[str, str]]:
 def module_names(files: Mapping[str, bytes]) -> dict[str, list[str]]:
     """The public names of each module of a distribution (``civrules_runtime.records``: what it
     defines, assigns or imports from a runtime at its top level: a capital first, as a class's, which a
-    pickle or ``from module import Name`` asks for; not ``typing``'s names it imports), sorted."""
+    pickle or ``from module import Name`` asks for; not ``typing``'s names it imports, nor
+    ``TYPE_CHECKING``), sorted."""
     import ast
 
     found: dict[str, list[str]] = {}
@@ -96,7 +97,8 @@ def module_names(files: Mapping[str, bytes]) -> dict[str, list[str]]:
                 node.level or (node.module or "").startswith("civrules_runtime")
             ):
                 names.update(alias.asname or alias.name for alias in node.names)  # a runtime's name it re-exports
-        found[module] = sorted(name for name in names if name[:1].isupper())
+        # TYPE_CHECKING is a bool, which a pickle holds by value: no pickle names it
+        found[module] = sorted(name for name in names if name[:1].isupper() and name != "TYPE_CHECKING")
     return found
 
 

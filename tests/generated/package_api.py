@@ -33,6 +33,7 @@ import inspect
 import json
 import sys
 import types
+import typing
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
@@ -78,6 +79,10 @@ def structure(value: object) -> Any:
         return {type(value).__qualname__: sorted(items, key=lambda v: json.dumps(v, sort_keys=True))}
     if isinstance(value, types.UnionType):  # a type alias such as `Effect`
         return {"union": [structure(member) for member in value.__args__]}
+    if typing.get_origin(value) is not None:  # a typing alias such as `CardIdName` (a Union of a Literal)
+        return {"alias": repr(typing.get_origin(value)), "args": [structure(a) for a in typing.get_args(value)]}
+    if isinstance(value, typing.TypeVar):
+        return {"typevar": value.__name__}
     if isinstance(value, __future__._Feature):  # `from __future__ import annotations`
         return {"future": value.compiler_flag}
     slots = getattr(type(value), "__slots__", None)

@@ -523,20 +523,21 @@ def render_module(family: Family, *, bounded: bool = False, retired: Iterable[st
         "",
         "from __future__ import annotations",
         "",
+    ]
+    # Each name an annotation uses is imported at run time: typing.get_type_hints evaluates them.
+    if any("Mapping[" in f.annotation() for spec in types.records.values() for f in spec.fields):
+        out.append("from collections.abc import Mapping")
+    out += [
+        "from typing import Self",
+        "",
         "from civrules_runtime.records import SettingsRecord" + (", bound" if bounded else ""),
         "",
     ]
     if bounded:
         out[-1:] = ["", "from .bounds import SETTINGS_BOUNDS, SETTINGS_WHERE", ""]
     out += [
-        "# Typing names are needed only by type checkers: importing `typing` costs import time.",
         "TYPE_CHECKING = False",
-        "if TYPE_CHECKING:",
-    ]
-    if any("Mapping[" in f.annotation() for spec in types.records.values() for f in spec.fields):
-        out.append("    from collections.abc import Mapping")
-    out += ["    from typing import Self", ""]
-    out += [
+        "",
         "_set = object.__setattr__",
         "",
         "__all__ = [",

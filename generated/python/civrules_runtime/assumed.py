@@ -14,22 +14,20 @@ mapping where one belongs a NotACollectionError; the ids are the package's to ch
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable, Mapping
+from enum import StrEnum
 from functools import wraps
 from types import FunctionType, MappingProxyType
+from typing import TypeVar
 
 from .errors import NotACollectionError, OutOfDomainError, UnknownFactError, reword, unknown_id, within
+from .protocol import RulesetPackageBase
+from .records import PlayerRange, Record, UnknownFact
 
 TYPE_CHECKING = False
-if TYPE_CHECKING:
-    from collections.abc import Callable, Iterable, Mapping
-    from enum import StrEnum
-    from typing import TypeVar
 
-    from .protocol import RulesetPackageBase
-    from .records import PlayerRange, Record, UnknownFact
-
-    R = TypeVar("R", bound=Record)
-    V = TypeVar("V")
+R = TypeVar("R", bound=Record)
+V = TypeVar("V")
 
 
 def pairs(

@@ -3,26 +3,26 @@
 from __future__ import annotations
 
 import heapq
-from enum import EnumType
+from collections.abc import Callable, Collection, Iterable, Mapping
+from enum import EnumType, StrEnum
 from types import ModuleType
+from typing import Protocol, TypeVar
 
 TYPE_CHECKING = False
-if TYPE_CHECKING:
-    from collections.abc import Callable, Collection, Iterable, Mapping
-    from enum import StrEnum
-    from typing import Protocol, TypeVar
 
-    class UnknownFact(Protocol):
-        """What these functions read of a package's :class:`~civrules_runtime.records.UnknownFact`
-        (records imports this module: its type is not imported here)."""
 
-        @property
-        def field(self) -> str: ...
+class _UnknownFact(Protocol):
+    """What these functions read of a package's :class:`~civrules_runtime.records.UnknownFact`
+    (records imports this module: its type is not imported here)."""
 
-        @property
-        def reason(self) -> str: ...
+    @property
+    def field(self) -> str: ...
 
-    T = TypeVar("T")
+    @property
+    def reason(self) -> str: ...
+
+
+T = TypeVar("T")
 
 
 class UnknownFactError(LookupError):
@@ -349,7 +349,7 @@ def _spelling(table: Mapping[str, object]) -> tuple[dict[int, list[str]], str]:
 
 
 def not_given(
-    what: str, field: str, unknown: Iterable[UnknownFact] | Mapping[str, str] = (), hint: str = ""
+    what: str, field: str, unknown: Iterable[_UnknownFact] | Mapping[str, str] = (), hint: str = ""
 ) -> UnknownFactError:
     """The UnknownFactError of a fact ``what`` (in words: "the limit per player") that a helper needs and
     the data's ``field`` (``limits.per_player``) does not hold, worded by why it does not:
@@ -377,7 +377,7 @@ def not_given(
 
 
 def reason_of(
-    field: str, unknown: Iterable[UnknownFact] | Mapping[str, str], collections: Mapping[str, str] | None = None
+    field: str, unknown: Iterable[_UnknownFact] | Mapping[str, str], collections: Mapping[str, str] | None = None
 ) -> str | None:
     """The data's why of ``field`` being unknown (as :func:`not_given` finds it in ``unknown``, a
     package's UNKNOWN_FACTS or their reasons by field; ``collections``: the family logic's
@@ -390,7 +390,7 @@ def reason_of(
     return _reason(field, reasons)
 
 
-def _reasons(unknown: Iterable[UnknownFact], collections: Mapping[str, str] | None = None) -> dict[str, str]:
+def _reasons(unknown: Iterable[_UnknownFact], collections: Mapping[str, str] | None = None) -> dict[str, str]:
     """The reason of each unknown fact by the field of the resolved ruleset it leaves unknown: a
     base file's own field as written (``items[a].cost``, ``limits``), a variant's overlay's
     as the field it writes (``overlay.listed_items.patch[a].cost`` is ``items[a].cost``:
@@ -434,7 +434,7 @@ def _reason(field: str, reasons: Mapping[str, str]) -> str | None:
 
 def reword(
     error: UnknownFactError,
-    unknown: Iterable[UnknownFact] | Mapping[str, str],
+    unknown: Iterable[_UnknownFact] | Mapping[str, str],
     collections: Mapping[str, str] | None = None,
 ) -> None:
     """Word ``error`` again, in place, with ``unknown`` (a package's UNKNOWN_FACTS, or their reasons
@@ -459,7 +459,7 @@ class Told(ModuleType):
     it does not give. A package's helpers call the family's rule logic through it; anything that is
     no function is the module's own."""
 
-    def __init__(self, module: ModuleType, unknown: Iterable[UnknownFact]) -> None:
+    def __init__(self, module: ModuleType, unknown: Iterable[_UnknownFact]) -> None:
         super().__init__(module.__name__, module.__doc__)  # a module still, as the package's ``logic``
         self._module = module
         self._reasons = _reasons(unknown, getattr(module, "OVERLAY_COLLECTIONS", None))

@@ -9,22 +9,20 @@ complete it is, its ids, settings and sources.
 
 from __future__ import annotations
 
-from typing import Protocol
+from collections.abc import Mapping
+from enum import StrEnum
+from typing import Any, Protocol, TypeAlias
+
+from .records import PlayerRange, UnknownFact
 
 TYPE_CHECKING = False
-if TYPE_CHECKING:
-    from collections.abc import Mapping
-    from enum import StrEnum
-    from typing import Any, TypeAlias
 
-    from .records import PlayerRange, UnknownFact
-
-    #: An id where a family's protocol takes one. Each package's helpers take only its own ids (its
-    #: ``<Kind>IdName`` ...: an id enum's member or the id as a literal), which differ from ruleset to
-    #: ruleset, so the protocol, written once for all of them, takes any id: an engine typed against it
-    #: passes the ids it read from the package (``str``), and the package refuses one it does not have
-    #: at run time (UnknownIdError).
-    AnyId: TypeAlias = Any
+#: An id where a family's protocol takes one. Each package's helpers take only its own ids (its
+#: ``<Kind>IdName`` ...: an id enum's member or the id as a literal), which differ from ruleset to
+#: ruleset, so the protocol, written once for all of them, takes any id: an engine typed against it
+#: passes the ids it read from the package (``str``), and the package refuses one it does not have
+#: at run time (UnknownIdError).
+AnyId: TypeAlias = Any
 
 
 class RulesetPackageBase(Protocol):

@@ -20,18 +20,15 @@ importable from this module for now (loaded on first use): they live in
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
+from typing import Any, ParamSpec, Self, TypeVar
 
 from .errors import OutOfDomainError, shown
 from .mappings import FrozenMap, MissingKeyError
 
 TYPE_CHECKING = False
-if TYPE_CHECKING:
-    from collections.abc import Callable, Iterable, Iterator
-    from typing import Any, ParamSpec, Self, TypeVar
-
-    R = TypeVar("R", bound="Record")
-    P = ParamSpec("P")
+R = TypeVar("R", bound="Record")
+P = ParamSpec("P")
 
 _set = object.__setattr__
 

@@ -12,47 +12,50 @@ draft: assumed facts are not the rules.
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Mapping
+from random import Random
 from types import MappingProxyType
 
 from civrules_runtime.assumed import AssumedView, given
 from civrules_runtime.errors import UnknownFactError, unknown_id
+from civrules_runtime.protocol import AnyId
 from civrules_runtime.records import data_maker
 
 from . import logic
-from .records import Assumptions, AstTrack, Card, Commodity, HandLimit, Phase, Taxation
+from .protocol import RulesetPackage
+from .records import Area as AreaRecord
+from .records import (
+    Assumptions,
+    AstTrack,
+    BlockBonus,
+    Border,
+    Calamity,
+    CalamityAmount,
+    CalamityEffect,
+    CalamityImmunity,
+    CalamityModifier,
+    Card,
+    Combination,
+    Commodity,
+    Deck,
+    DeckBand,
+    Effect,
+    Epoch,
+    Group,
+    HandLimit,
+    Nation,
+    Phase,
+    PlayerCount,
+    Region,
+    ScoringItem,
+    StackSetupStep,
+    Taxation,
+    TradeStack,
+)
+from .settings import Settings
+from .vocab import AdjacencyName, BlockName, EffectKindName, MapRegionName, RoleName
 
 TYPE_CHECKING = False
-if TYPE_CHECKING:
-    from collections.abc import Iterable, Mapping
-    from random import Random
-
-    from civrules_runtime.protocol import AnyId
-
-    from .protocol import RulesetPackage
-    from .records import Area as AreaRecord
-    from .records import (
-        BlockBonus,
-        Border,
-        Calamity,
-        CalamityAmount,
-        CalamityEffect,
-        CalamityImmunity,
-        CalamityModifier,
-        Combination,
-        Deck,
-        DeckBand,
-        Effect,
-        Epoch,
-        Group,
-        Nation,
-        PlayerCount,
-        Region,
-        ScoringItem,
-        StackSetupStep,
-        TradeStack,
-    )
-    from .settings import Settings
-    from .vocab import AdjacencyName, BlockName, EffectKindName, MapRegionName, RoleName
 
 
 #: The records an engine's assumptions fill in, made without a call's checks: each field is the

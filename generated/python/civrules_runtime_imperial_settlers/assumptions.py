@@ -10,37 +10,35 @@ names them (``ASSUMPTIONS``), and ``require_complete()`` still refuses a draft.
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Mapping
+
 from civrules_runtime.assumed import AssumedView, fill
 from civrules_runtime.errors import OutOfDomainError
+from civrules_runtime.protocol import AnyId
 
 from . import logic
-from .records import Assumptions
+from .protocol import RulesetPackage
+from .records import (
+    Action,
+    Assumptions,
+    Card,
+    CardPart,
+    Colour,
+    Component,
+    Deck,
+    DeckRule,
+    Faction,
+    GeneralRule,
+    Good,
+    LocationRow,
+    Phase,
+    Scoring,
+    SoloLevel,
+)
+from .settings import Settings
+from .vocab import RazeTargetName
 
 TYPE_CHECKING = False
-if TYPE_CHECKING:
-    from collections.abc import Iterable, Mapping
-
-    from civrules_runtime.protocol import AnyId
-
-    from .protocol import RulesetPackage
-    from .records import (
-        Action,
-        Card,
-        CardPart,
-        Colour,
-        Component,
-        Deck,
-        DeckRule,
-        Faction,
-        GeneralRule,
-        Good,
-        LocationRow,
-        Phase,
-        Scoring,
-        SoloLevel,
-    )
-    from .settings import Settings
-    from .vocab import RazeTargetName
 
 
 class AssumedPackage(AssumedView):

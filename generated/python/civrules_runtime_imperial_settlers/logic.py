@@ -12,7 +12,7 @@ not give about an id that is right.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 
 from civrules_runtime.errors import (
     OutOfDomainError,
@@ -30,13 +30,8 @@ from civrules_runtime.errors import (
 )
 from civrules_runtime.mappings import FrozenMap
 
+from .records import Action, Card, CountedGoods, Faction, FactionRule, Good, Scoring, SoloLevel, UnknownFact
 from .vocab import RazeTarget
-
-TYPE_CHECKING = False
-if TYPE_CHECKING:
-    from collections.abc import Iterable
-
-    from .records import Action, Card, CountedGoods, Faction, FactionRule, Good, Scoring, SoloLevel, UnknownFact
 
 
 def known(table: Mapping[str, object], key: str, what: str) -> str:

@@ -9,6 +9,9 @@ give; a list of goods holds one id per unit (``("wood", "wood", "stone")``).
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Mapping
+from typing import Self
+
 from civrules_runtime.assumed import pairs, text
 from civrules_runtime.errors import collection, within
 from civrules_runtime.mappings import FrozenMap
@@ -18,9 +21,6 @@ from civrules_runtime.records import UnknownFact as UnknownFact
 from .bounds import BOUNDS, WHERE
 
 TYPE_CHECKING = False
-if TYPE_CHECKING:
-    from collections.abc import Iterable, Mapping
-    from typing import Self
 
 _set = object.__setattr__
 #: An empty read-only mapping (a step that draws or reveals nothing).

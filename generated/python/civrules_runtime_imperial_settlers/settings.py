@@ -12,14 +12,13 @@ fact is absent or unknown (``key in record`` and ``record.unknown_fields`` tell 
 
 from __future__ import annotations
 
+from typing import Self
+
 from civrules_runtime.records import SettingsRecord, bound
 
 from .bounds import SETTINGS_BOUNDS, SETTINGS_WHERE
 
-# Typing names are needed only by type checkers: importing `typing` costs import time.
 TYPE_CHECKING = False
-if TYPE_CHECKING:
-    from typing import Self
 
 _set = object.__setattr__
 

@@ -5,10 +5,9 @@ these are the words the rules themselves use, the same in every ruleset of the f
 """
 
 from enum import StrEnum
+from typing import Literal, TypeAlias
 
 TYPE_CHECKING = False
-if TYPE_CHECKING:
-    from typing import Literal, TypeAlias
 
 __all__ = ["LocationKind", "LocationKindName", "RazeTarget", "RazeTargetName"]
 
@@ -28,27 +27,17 @@ class RazeTarget(StrEnum):
     OPPONENT_LOCATION = "raze_opponent_location"
 
 
-if TYPE_CHECKING:
-    LocationKindName: TypeAlias = LocationKind | Literal["production", "ability", "action"]
-    RazeTargetName: TypeAlias = RazeTarget | Literal["raze_card_in_hand", "raze_opponent_location"]
+LocationKindName: TypeAlias = LocationKind | Literal["production", "ability", "action"]
+RazeTargetName: TypeAlias = RazeTarget | Literal["raze_card_in_hand", "raze_opponent_location"]
 
 
 #: The names a released version of this module had and this one lacks (the ledger of released names,
 #: compiler/tools/runtime_names.json): a pickle of that version that names one is told which this is.
 _RETIRED: frozenset[str] = frozenset()
-#: The names this module defines for type checkers only.
-_TYPE_ONLY: frozenset[str] = frozenset(
-    (
-        "LocationKindName",
-        "RazeTargetName",
-    )
-)
-
 if not TYPE_CHECKING:  # a name this module lacks stays a type error
 
     def __getattr__(name: str) -> object:
-        # A pickle names an enum by its module and name: one this version lacks is said so, and a
-        # ``<Enum>Name`` is one type checkers alone read.
+        # A pickle names an enum by its module and name: one this version lacks is said so.
         from civrules_runtime.errors import absent
 
-        raise absent(__name__, name, _RETIRED, for_type_checkers=_TYPE_ONLY)
+        raise absent(__name__, name, _RETIRED)

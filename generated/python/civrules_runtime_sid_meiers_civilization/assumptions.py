@@ -11,46 +11,44 @@ names them (``ASSUMPTIONS``), and ``require_complete()`` still refuses a draft.
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Mapping
+
 from civrules_runtime.assumed import AssumedView, fill
 from civrules_runtime.errors import OutOfDomainError, unknown_id
+from civrules_runtime.protocol import AnyId
 
 from . import logic
-from .records import Assumptions
+from .protocol import RulesetPackage
+from .records import (
+    Assumptions,
+    BattleHand,
+    Building,
+    CityAction,
+    Civilization,
+    CombatBonus,
+    CultureDeck,
+    CultureSpace,
+    Era,
+    Government,
+    GreatPerson,
+    Marker,
+    Phase,
+    Pyramid,
+    Research,
+    Resource,
+    SpaceKind,
+    Technology,
+    Terrain,
+    Tile,
+    UnitType,
+    Unlocks,
+    Victory,
+    Wonder,
+)
+from .settings import Settings
+from .vocab import DefenceName
 
 TYPE_CHECKING = False
-if TYPE_CHECKING:
-    from collections.abc import Iterable, Mapping
-
-    from civrules_runtime.protocol import AnyId
-
-    from .protocol import RulesetPackage
-    from .records import (
-        BattleHand,
-        Building,
-        CityAction,
-        Civilization,
-        CombatBonus,
-        CultureDeck,
-        CultureSpace,
-        Era,
-        Government,
-        GreatPerson,
-        Marker,
-        Phase,
-        Pyramid,
-        Research,
-        Resource,
-        SpaceKind,
-        Technology,
-        Terrain,
-        Tile,
-        UnitType,
-        Unlocks,
-        Victory,
-        Wonder,
-    )
-    from .settings import Settings
-    from .vocab import DefenceName
 
 
 class AssumedPackage(AssumedView):

@@ -9,10 +9,7 @@ runtime instead.
 """
 
 import importlib
-
-TYPE_CHECKING = False
-if TYPE_CHECKING:
-    from collections.abc import Collection
+from collections.abc import Collection
 
 #: The family runtime the moved names live in now.
 FAMILY_RUNTIME = "civrules_runtime_advanced_civilization"

@@ -12,21 +12,17 @@ such a set would not replay the same game in another process).
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from itertools import islice
+from typing import Any, TypeVar
 
 from .errors import UnknownIdError, closest_id, give_its_id, shown
 
 TYPE_CHECKING = False
-if TYPE_CHECKING:
-    from collections.abc import Iterable, Iterator
-    from typing import Any, TypeVar
 
-    _K = TypeVar("_K")
-    _V = TypeVar("_V", covariant=True)
-    _T = TypeVar("_T", covariant=True)
-else:
-    _K = _V = _T = object  # only subscripted for the base class below; type checkers read the other branch
+_K = TypeVar("_K")
+_V = TypeVar("_V", covariant=True)
+_T = TypeVar("_T", covariant=True)
 
 _set = object.__setattr__
 

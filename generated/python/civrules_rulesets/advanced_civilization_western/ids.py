@@ -2,13 +2,14 @@
 
 Members are the ids themselves (``CardId.POTTERY == "pottery"``), so at run time they are
 accepted wherever an id is. To a type checker this package's helpers take only its own ids: for
-each enum, ``<Enum>Name`` (``CardIdName``, defined for type checkers only) is a member or the id
+each enum, ``<Enum>Name`` (``CardIdName``) is a member or the id
 itself as a string literal, so another ruleset's id or a misspelt one is a type error. The ids
 that have no enum are literals too: ``CalamityEffectIdName`` (the id of a calamity's effect,
 ``famine_secondary``) and ``AstLevelName`` (an A.S.T. level, AST_LEVELS).
 """
 
 from enum import StrEnum
+from typing import Literal, TypeAlias
 
 from civrules_runtime.errors import absent_id
 from civrules_runtime_advanced_civilization.vocab import BorderKind, GroupId
@@ -314,350 +315,331 @@ class AreaId(StrEnum):
     WEST_MAURETANIA = "west_mauretania"
 
 
-# Typing names are needed only by type checkers: importing `typing` costs import time.
-TYPE_CHECKING = False
-if TYPE_CHECKING:
-    from typing import Literal, TypeAlias
-
-    #: What this package's helpers take for a CardId: a member, or the id itself as a string literal.
-    CardIdName: TypeAlias = (
-        CardId
-        | Literal[
-            "pottery",
-            "cloth_making",
-            "metalworking",
-            "agriculture",
-            "roadbuilding",
-            "mining",
-            "engineering",
-            "astronomy",
-            "coinage",
-            "medicine",
-            "mathematics",
-            "drama_and_poetry",
-            "music",
-            "architecture",
-            "literacy",
-            "law",
-            "democracy",
-            "military",
-            "philosophy",
-            "mysticism",
-            "deism",
-            "enlightenment",
-            "monotheism",
-            "theology",
-        ]
-    )
-
-    #: What this package's helpers take for a CommodityId: a member, or the id itself as a string literal.
-    CommodityIdName: TypeAlias = (
-        CommodityId
-        | Literal[
-            "ochre",
-            "hides",
-            "iron",
-            "papyrus",
-            "salt",
-            "timber",
-            "grain",
-            "oil",
-            "cloth",
-            "wine",
-            "bronze",
-            "silver",
-            "spices",
-            "resin",
-            "gems",
-            "dye",
-            "gold",
-            "ivory",
-        ]
-    )
-
-    #: What this package's helpers take for a CalamityId: a member, or the id itself as a string literal.
-    CalamityIdName: TypeAlias = (
-        CalamityId
-        | Literal[
-            "volcano_earthquake",
-            "treachery",
-            "famine",
-            "superstition",
-            "civil_war",
-            "slave_revolt",
-            "flood",
-            "barbarian_hordes",
-            "epidemic",
-            "civil_disorder",
-            "iconoclasm_and_heresy",
-            "piracy",
-        ]
-    )
-
-    #: What this package's helpers take for a NationId: a member, or the id itself as a string literal.
-    NationIdName: TypeAlias = (
-        NationId
-        | Literal[
-            "africa",
-            "italy",
-            "illyria",
-            "thrace",
-            "crete",
-            "asia",
-            "assyria",
-            "babylon",
-            "egypt",
-        ]
-    )
-
-    #: What this package's helpers take for a EpochId: a member, or the id itself as a string literal.
-    EpochIdName: TypeAlias = (
-        EpochId
-        | Literal[
-            "stone_age",
-            "early_bronze_age",
-            "late_bronze_age",
-            "early_iron_age",
-            "late_iron_age",
-        ]
-    )
-
-    #: What this package's helpers take for a PhaseId: a member, or the id itself as a string literal.
-    PhaseIdName: TypeAlias = (
-        PhaseId
-        | Literal[
-            "tax_collection",
-            "population_expansion",
-            "census",
-            "ship_construction",
-            "movement",
-            "conflict",
-            "city_construction",
-            "removal_of_surplus_population",
-            "acquisition_of_trade_cards",
-            "trade",
-            "resolution_of_calamities",
-            "acquisition_of_civilization_cards",
-            "ast_movement",
-        ]
-    )
-
-    #: What this package's helpers take for a AreaId: a member, or the id itself as a string literal.
-    AreaIdName: TypeAlias = (
-        AreaId
-        | Literal[
-            "adriatic_sea",
-            "aegean_sea",
-            "aleppo",
-            "alexandria",
-            "ankara",
-            "antiochia",
-            "appolonia",
-            "arabia",
-            "argos",
-            "armenia",
-            "assyria",
-            "athens",
-            "babylon",
-            "babylonia",
-            "bithynia",
-            "black_sea",
-            "buhen",
-            "bycantinum",
-            "campania",
-            "cappadocia",
-            "carales_2",
-            "carrhae",
-            "carthago",
-            "caspian_sea",
-            "caucasus",
-            "central_mediterranean",
-            "chaldaea",
-            "chalkis",
-            "charax",
-            "cilicia",
-            "cisalpina_2",
-            "corinth",
-            "corsica_2",
-            "crimea",
-            "cyprus",
-            "cyrenaica",
-            "cyrene",
-            "dacia",
-            "dalmatia",
-            "damascus",
-            "danube",
-            "delphi",
-            "eastern_desert",
-            "eastern_mediterranean",
-            "elam",
-            "epirus",
-            "eretria",
-            "etruria_2",
-            "fayum",
-            "galatia",
-            "gaza",
-            "germania_2",
-            "gordium",
-            "illyricum",
-            "ionia",
-            "ithaka",
-            "jalo",
-            "jericho",
-            "jerusalem",
-            "kanesh",
-            "knossos",
-            "kuban",
-            "lemnos",
-            "lesbos",
-            "lesser_armenia",
-            "libya",
-            "lycia",
-            "macedonia",
-            "mari",
-            "media",
-            "memphis",
-            "mesopotamia",
-            "midian",
-            "mikop",
-            "milazzo",
-            "miletus",
-            "moesia",
-            "nalchik",
-            "neapolis",
-            "niniveh",
-            "nubia",
-            "numidia_2",
-            "paeonia",
-            "palermo",
-            "pannonia_2",
-            "parthia",
-            "petra",
-            "phaestos",
-            "phoenicia",
-            "phrygia",
-            "ptolemais",
-            "red_sea",
-            "rhodes",
-            "roma",
-            "rubicon",
-            "sabrata",
-            "sahara",
-            "salamis",
-            "samnium",
-            "sardes",
-            "sardinia_2",
-            "scythia",
-            "sidon",
-            "sinai",
-            "sinope",
-            "siwa",
-            "sparta",
-            "sudeten",
-            "sumeria",
-            "susa",
-            "syracus",
-            "syria",
-            "tanis",
-            "tarentum",
-            "thapsus",
-            "thebes",
-            "thera",
-            "thessalonica",
-            "thessaly",
-            "thrace",
-            "thyras",
-            "tripoli",
-            "tripolitania",
-            "troy",
-            "tunisia_2",
-            "tyros",
-            "upper_egypt",
-            "ur",
-            "van",
-            "western_desert",
-            "western_mediterranean_2",
-            "aquitania",
-            "baetica",
-            "baleares",
-            "bay_of_biscay",
-            "belgica",
-            "britannia",
-            "cirta",
-            "corduba",
-            "east_mauretania",
-            "ebusus",
-            "gaul",
-            "hispania",
-            "iberus",
-            "londinium",
-            "lower_germany",
-            "lugdunensis",
-            "lusitania",
-            "massilia",
-            "narbo",
-            "new_africa",
-            "new_carthage",
-            "pyrenees",
-            "rhaetia",
-            "rhenus",
-            "tarraconensis",
-            "upper_germany",
-            "west_mauretania",
-        ]
-    )
-
-    #: A calamity effect's id (CALAMITY_EFFECTS), as the helpers take it.
-    CalamityEffectIdName: TypeAlias = Literal[
-        "eruption",
-        "earthquake",
-        "eruption_other_players",
-        "earthquake_secondary",
-        "city_taken",
-        "city_reduced_not_traded",
-        "famine_primary",
-        "famine_secondary",
-        "cities_reduced",
-        "first_faction_by_primary",
-        "first_faction_by_beneficiary",
-        "faction_annexed",
-        "tokens_withheld",
-        "flood_primary",
-        "flood_coastal_city",
-        "flood_secondary",
-        "invasion",
-        "epidemic_primary",
-        "epidemic_secondary",
-        "other_cities_reduced",
-        "coastal_cities_taken",
-        "other_coastal_cities_taken",
+#: What this package's helpers take for a CardId: a member, or the id itself as a string literal.
+CardIdName: TypeAlias = (
+    CardId
+    | Literal[
+        "pottery",
+        "cloth_making",
+        "metalworking",
+        "agriculture",
+        "roadbuilding",
+        "mining",
+        "engineering",
+        "astronomy",
+        "coinage",
+        "medicine",
+        "mathematics",
+        "drama_and_poetry",
+        "music",
+        "architecture",
+        "literacy",
+        "law",
+        "democracy",
+        "military",
+        "philosophy",
+        "mysticism",
+        "deism",
+        "enlightenment",
+        "monotheism",
+        "theology",
     ]
-
-    #: An A.S.T. level (AST_LEVELS), as the helpers take it.
-    AstLevelName: TypeAlias = Literal["standard"]
-
-
-#: The names this module defines for type checkers only.
-_TYPE_ONLY = frozenset(
-    (
-        "CardIdName",
-        "CommodityIdName",
-        "CalamityIdName",
-        "NationIdName",
-        "EpochIdName",
-        "PhaseIdName",
-        "AreaIdName",
-        "CalamityEffectIdName",
-        "AstLevelName",
-    )
 )
 
+#: What this package's helpers take for a CommodityId: a member, or the id itself as a string literal.
+CommodityIdName: TypeAlias = (
+    CommodityId
+    | Literal[
+        "ochre",
+        "hides",
+        "iron",
+        "papyrus",
+        "salt",
+        "timber",
+        "grain",
+        "oil",
+        "cloth",
+        "wine",
+        "bronze",
+        "silver",
+        "spices",
+        "resin",
+        "gems",
+        "dye",
+        "gold",
+        "ivory",
+    ]
+)
+
+#: What this package's helpers take for a CalamityId: a member, or the id itself as a string literal.
+CalamityIdName: TypeAlias = (
+    CalamityId
+    | Literal[
+        "volcano_earthquake",
+        "treachery",
+        "famine",
+        "superstition",
+        "civil_war",
+        "slave_revolt",
+        "flood",
+        "barbarian_hordes",
+        "epidemic",
+        "civil_disorder",
+        "iconoclasm_and_heresy",
+        "piracy",
+    ]
+)
+
+#: What this package's helpers take for a NationId: a member, or the id itself as a string literal.
+NationIdName: TypeAlias = (
+    NationId
+    | Literal[
+        "africa",
+        "italy",
+        "illyria",
+        "thrace",
+        "crete",
+        "asia",
+        "assyria",
+        "babylon",
+        "egypt",
+    ]
+)
+
+#: What this package's helpers take for a EpochId: a member, or the id itself as a string literal.
+EpochIdName: TypeAlias = (
+    EpochId
+    | Literal[
+        "stone_age",
+        "early_bronze_age",
+        "late_bronze_age",
+        "early_iron_age",
+        "late_iron_age",
+    ]
+)
+
+#: What this package's helpers take for a PhaseId: a member, or the id itself as a string literal.
+PhaseIdName: TypeAlias = (
+    PhaseId
+    | Literal[
+        "tax_collection",
+        "population_expansion",
+        "census",
+        "ship_construction",
+        "movement",
+        "conflict",
+        "city_construction",
+        "removal_of_surplus_population",
+        "acquisition_of_trade_cards",
+        "trade",
+        "resolution_of_calamities",
+        "acquisition_of_civilization_cards",
+        "ast_movement",
+    ]
+)
+
+#: What this package's helpers take for a AreaId: a member, or the id itself as a string literal.
+AreaIdName: TypeAlias = (
+    AreaId
+    | Literal[
+        "adriatic_sea",
+        "aegean_sea",
+        "aleppo",
+        "alexandria",
+        "ankara",
+        "antiochia",
+        "appolonia",
+        "arabia",
+        "argos",
+        "armenia",
+        "assyria",
+        "athens",
+        "babylon",
+        "babylonia",
+        "bithynia",
+        "black_sea",
+        "buhen",
+        "bycantinum",
+        "campania",
+        "cappadocia",
+        "carales_2",
+        "carrhae",
+        "carthago",
+        "caspian_sea",
+        "caucasus",
+        "central_mediterranean",
+        "chaldaea",
+        "chalkis",
+        "charax",
+        "cilicia",
+        "cisalpina_2",
+        "corinth",
+        "corsica_2",
+        "crimea",
+        "cyprus",
+        "cyrenaica",
+        "cyrene",
+        "dacia",
+        "dalmatia",
+        "damascus",
+        "danube",
+        "delphi",
+        "eastern_desert",
+        "eastern_mediterranean",
+        "elam",
+        "epirus",
+        "eretria",
+        "etruria_2",
+        "fayum",
+        "galatia",
+        "gaza",
+        "germania_2",
+        "gordium",
+        "illyricum",
+        "ionia",
+        "ithaka",
+        "jalo",
+        "jericho",
+        "jerusalem",
+        "kanesh",
+        "knossos",
+        "kuban",
+        "lemnos",
+        "lesbos",
+        "lesser_armenia",
+        "libya",
+        "lycia",
+        "macedonia",
+        "mari",
+        "media",
+        "memphis",
+        "mesopotamia",
+        "midian",
+        "mikop",
+        "milazzo",
+        "miletus",
+        "moesia",
+        "nalchik",
+        "neapolis",
+        "niniveh",
+        "nubia",
+        "numidia_2",
+        "paeonia",
+        "palermo",
+        "pannonia_2",
+        "parthia",
+        "petra",
+        "phaestos",
+        "phoenicia",
+        "phrygia",
+        "ptolemais",
+        "red_sea",
+        "rhodes",
+        "roma",
+        "rubicon",
+        "sabrata",
+        "sahara",
+        "salamis",
+        "samnium",
+        "sardes",
+        "sardinia_2",
+        "scythia",
+        "sidon",
+        "sinai",
+        "sinope",
+        "siwa",
+        "sparta",
+        "sudeten",
+        "sumeria",
+        "susa",
+        "syracus",
+        "syria",
+        "tanis",
+        "tarentum",
+        "thapsus",
+        "thebes",
+        "thera",
+        "thessalonica",
+        "thessaly",
+        "thrace",
+        "thyras",
+        "tripoli",
+        "tripolitania",
+        "troy",
+        "tunisia_2",
+        "tyros",
+        "upper_egypt",
+        "ur",
+        "van",
+        "western_desert",
+        "western_mediterranean_2",
+        "aquitania",
+        "baetica",
+        "baleares",
+        "bay_of_biscay",
+        "belgica",
+        "britannia",
+        "cirta",
+        "corduba",
+        "east_mauretania",
+        "ebusus",
+        "gaul",
+        "hispania",
+        "iberus",
+        "londinium",
+        "lower_germany",
+        "lugdunensis",
+        "lusitania",
+        "massilia",
+        "narbo",
+        "new_africa",
+        "new_carthage",
+        "pyrenees",
+        "rhaetia",
+        "rhenus",
+        "tarraconensis",
+        "upper_germany",
+        "west_mauretania",
+    ]
+)
+
+#: A calamity effect's id (CALAMITY_EFFECTS), as the helpers take it.
+CalamityEffectIdName: TypeAlias = Literal[
+    "eruption",
+    "earthquake",
+    "eruption_other_players",
+    "earthquake_secondary",
+    "city_taken",
+    "city_reduced_not_traded",
+    "famine_primary",
+    "famine_secondary",
+    "cities_reduced",
+    "first_faction_by_primary",
+    "first_faction_by_beneficiary",
+    "faction_annexed",
+    "tokens_withheld",
+    "flood_primary",
+    "flood_coastal_city",
+    "flood_secondary",
+    "invasion",
+    "epidemic_primary",
+    "epidemic_secondary",
+    "other_cities_reduced",
+    "coastal_cities_taken",
+    "other_coastal_cities_taken",
+]
+
+#: An A.S.T. level (AST_LEVELS), as the helpers take it.
+AstLevelName: TypeAlias = Literal["standard"]
+
+
+TYPE_CHECKING = False
 if not TYPE_CHECKING:  # a name this module lacks stays a type error
 
     def __getattr__(name: str) -> object:
-        # A ``<Enum>Name`` is one type checkers alone read, and said so; any other name this module
-        # lacks is an AttributeError, which ``hasattr`` and pickle's search of the modules expect
-        # (no released version of a package's ids module has lost an enum).
+        # A name this module lacks is an AttributeError, which ``hasattr`` and pickle's search of
+        # the modules expect (no released version of a package's ids module has lost an enum or a
+        # ``<Enum>Name``: those are defined at run time, for ``typing.get_type_hints``).
         from civrules_runtime.errors import absent
 
-        raise absent(__name__, name, for_type_checkers=_TYPE_ONLY)
+        raise absent(__name__, name)

@@ -2,13 +2,14 @@
 
 Members are the ids themselves (``CardId.POTTERY == "pottery"``), so at run time they are
 accepted wherever an id is. To a type checker this package's helpers take only its own ids: for
-each enum, ``<Enum>Name`` (``CardIdName``, defined for type checkers only) is a member or the id
+each enum, ``<Enum>Name`` (``CardIdName``) is a member or the id
 itself as a string literal, so another ruleset's id or a misspelt one is a type error. The ids
 that have no enum are literals too: ``CalamityEffectIdName`` (the id of a calamity's effect,
 ``famine_secondary``) and ``AstLevelName`` (an A.S.T. level, AST_LEVELS).
 """
 
 from enum import StrEnum
+from typing import Literal, TypeAlias
 
 from civrules_runtime.errors import NoIdsEnumType, absent_id
 from civrules_runtime_advanced_civilization.vocab import BorderKind, GroupId
@@ -199,243 +200,224 @@ class AreaId(StrEnum, metaclass=NoIdsEnumType):
     _missing_ = classmethod(absent_id)  # an id it lacks: UnknownIdError, naming the closest and the version
 
 
-# Typing names are needed only by type checkers: importing `typing` costs import time.
-TYPE_CHECKING = False
-if TYPE_CHECKING:
-    from typing import Literal, TypeAlias
-
-    #: What this package's helpers take for a CardId: a member, or the id itself as a string literal.
-    CardIdName: TypeAlias = (
-        CardId
-        | Literal[
-            "advanced_military",
-            "agriculture",
-            "anatomy",
-            "architecture",
-            "astronavigation",
-            "calendar",
-            "cartography",
-            "advancement_30_9",
-            "coinage",
-            "cultural_ascendancy",
-            "deism",
-            "democracy",
-            "diaspora",
-            "diplomacy",
-            "drama_and_poetry",
-            "advancement_30_17",
-            "engineering",
-            "enlightenment",
-            "fundamentalism",
-            "iron_working",
-            "irrigation",
-            "law",
-            "library",
-            "advancement_30_25",
-            "masonry",
-            "advancement_30_27",
-            "medicine",
-            "metalworking",
-            "military",
-            "mining",
-            "monarchy",
-            "monotheism",
-            "advancement_30_34",
-            "music",
-            "mysticism",
-            "mythology",
-            "naval_warfare",
-            "philosophy",
-            "politics",
-            "pottery",
-            "provincial_empire",
-            "public_works",
-            "advancement_30_44",
-            "roadbuilding",
-            "sculpture",
-            "theocracy",
-            "theology",
-            "trade_empire",
-            "trade_routes",
-            "universal_doctrine",
-            "urbanism",
-            "wonder_of_the_world",
-            "advancement_30_54",
-        ]
-    )
-
-    #: What this package's helpers take for a CommodityId: a member, or the id itself as a string literal.
-    CommodityIdName: TypeAlias = (
-        CommodityId
-        | Literal[
-            "beans",
-            "maize",
-            "potatoes",
-            "honey",
-            "squash",
-            "turkey",
-            "ceramics",
-            "cacao",
-            "salt",
-            "cotton",
-            "limestone",
-            "vanilla",
-            "fabric",
-            "hematite",
-            "serpentine",
-            "copper",
-            "feathers",
-            "silver",
-            "jade",
-            "pyrite",
-            "shells",
-            "gems",
-            "marble",
-            "obsidian",
-            "gold",
-            "pearls",
-            "turquoise",
-        ]
-    )
-
-    #: What this package's helpers take for a CalamityId: a member, or the id itself as a string literal.
-    CalamityIdName: TypeAlias = (
-        CalamityId
-        | Literal[
-            "volcano_earthquake",
-            "treachery",
-            "squandered_wealth",
-            "famine",
-            "superstition",
-            "tempest",
-            "civil_war",
-            "slave_revolt",
-            "city_in_flames",
-            "flood",
-            "barbarian_hordes",
-            "city_riots",
-            "cyclone",
-            "epidemic",
-            "coastal_migration",
-            "corruption",
-            "civil_disorder",
-            "tribal_conflict",
-            "tyranny",
-            "iconoclasm_and_heresy",
-            "minor_uprising",
-            "regression",
-            "piracy",
-            "banditry",
-        ]
-    )
-
-    #: What this package's helpers take for a NationId: a member, or the id itself as a string literal.
-    NationIdName: TypeAlias = NationId
-
-    #: What this package's helpers take for a EpochId: a member, or the id itself as a string literal.
-    EpochIdName: TypeAlias = (
-        EpochId
-        | Literal[
-            "stone_age",
-            "early_bronze_age",
-            "late_bronze_age",
-            "early_iron_age",
-            "late_iron_age",
-        ]
-    )
-
-    #: What this package's helpers take for a PhaseId: a member, or the id itself as a string literal.
-    PhaseIdName: TypeAlias = (
-        PhaseId
-        | Literal[
-            "tax_collection",
-            "population_expansion",
-            "census",
-            "ship_construction",
-            "movement",
-            "conflict",
-            "city_construction",
-            "removal_of_surplus_population",
-            "city_support_check",
-            "acquisition_of_trade_cards",
-            "trade",
-            "resolution_of_calamities",
-            "special_abilities",
-            "city_support_check_after_special_abilities",
-            "acquisition_of_civilization_cards",
-            "return_of_excess_commodity_cards",
-            "movement_of_succession_markers",
-        ]
-    )
-
-    #: What this package's helpers take for a AreaId: a member, or the id itself as a string literal.
-    AreaIdName: TypeAlias = AreaId
-
-    #: A calamity effect's id (CALAMITY_EFFECTS), as the helpers take it.
-    CalamityEffectIdName: TypeAlias = Literal[
-        "eruption",
-        "earthquake",
-        "eruption_other_players",
-        "earthquake_secondary",
-        "city_taken",
-        "city_reduced_not_traded",
-        "treasury_lost",
-        "famine_primary",
-        "famine_secondary",
-        "cities_reduced",
-        "ships_lost",
-        "first_faction_by_primary",
-        "first_faction_by_beneficiary",
-        "faction_annexed",
-        "tokens_withheld",
-        "city_destroyed",
-        "flood_primary",
-        "flood_coastal_city",
-        "flood_secondary",
-        "invasion",
-        "city_reduced",
-        "coastal_cities_reduced",
-        "other_coastal_cities_reduced",
-        "other_ships_lost",
-        "epidemic_primary",
-        "epidemic_secondary",
-        "coastal_units_lost",
-        "commodities_discarded",
-        "areas_depopulated",
-        "unit_points_annexed",
-        "other_cities_reduced",
-        "counters_returned",
-        "ast_moved_back",
-        "coastal_cities_taken",
-        "other_coastal_cities_taken",
-        "commodities_surrendered",
+#: What this package's helpers take for a CardId: a member, or the id itself as a string literal.
+CardIdName: TypeAlias = (
+    CardId
+    | Literal[
+        "advanced_military",
+        "agriculture",
+        "anatomy",
+        "architecture",
+        "astronavigation",
+        "calendar",
+        "cartography",
+        "advancement_30_9",
+        "coinage",
+        "cultural_ascendancy",
+        "deism",
+        "democracy",
+        "diaspora",
+        "diplomacy",
+        "drama_and_poetry",
+        "advancement_30_17",
+        "engineering",
+        "enlightenment",
+        "fundamentalism",
+        "iron_working",
+        "irrigation",
+        "law",
+        "library",
+        "advancement_30_25",
+        "masonry",
+        "advancement_30_27",
+        "medicine",
+        "metalworking",
+        "military",
+        "mining",
+        "monarchy",
+        "monotheism",
+        "advancement_30_34",
+        "music",
+        "mysticism",
+        "mythology",
+        "naval_warfare",
+        "philosophy",
+        "politics",
+        "pottery",
+        "provincial_empire",
+        "public_works",
+        "advancement_30_44",
+        "roadbuilding",
+        "sculpture",
+        "theocracy",
+        "theology",
+        "trade_empire",
+        "trade_routes",
+        "universal_doctrine",
+        "urbanism",
+        "wonder_of_the_world",
+        "advancement_30_54",
     ]
-
-    #: An A.S.T. level (AST_LEVELS), as the helpers take it.
-    AstLevelName: TypeAlias = Literal["standard"]
-
-
-#: The names this module defines for type checkers only.
-_TYPE_ONLY = frozenset(
-    (
-        "CardIdName",
-        "CommodityIdName",
-        "CalamityIdName",
-        "NationIdName",
-        "EpochIdName",
-        "PhaseIdName",
-        "AreaIdName",
-        "CalamityEffectIdName",
-        "AstLevelName",
-    )
 )
 
+#: What this package's helpers take for a CommodityId: a member, or the id itself as a string literal.
+CommodityIdName: TypeAlias = (
+    CommodityId
+    | Literal[
+        "beans",
+        "maize",
+        "potatoes",
+        "honey",
+        "squash",
+        "turkey",
+        "ceramics",
+        "cacao",
+        "salt",
+        "cotton",
+        "limestone",
+        "vanilla",
+        "fabric",
+        "hematite",
+        "serpentine",
+        "copper",
+        "feathers",
+        "silver",
+        "jade",
+        "pyrite",
+        "shells",
+        "gems",
+        "marble",
+        "obsidian",
+        "gold",
+        "pearls",
+        "turquoise",
+    ]
+)
+
+#: What this package's helpers take for a CalamityId: a member, or the id itself as a string literal.
+CalamityIdName: TypeAlias = (
+    CalamityId
+    | Literal[
+        "volcano_earthquake",
+        "treachery",
+        "squandered_wealth",
+        "famine",
+        "superstition",
+        "tempest",
+        "civil_war",
+        "slave_revolt",
+        "city_in_flames",
+        "flood",
+        "barbarian_hordes",
+        "city_riots",
+        "cyclone",
+        "epidemic",
+        "coastal_migration",
+        "corruption",
+        "civil_disorder",
+        "tribal_conflict",
+        "tyranny",
+        "iconoclasm_and_heresy",
+        "minor_uprising",
+        "regression",
+        "piracy",
+        "banditry",
+    ]
+)
+
+#: What this package's helpers take for a NationId: a member, or the id itself as a string literal.
+NationIdName: TypeAlias = NationId
+
+#: What this package's helpers take for a EpochId: a member, or the id itself as a string literal.
+EpochIdName: TypeAlias = (
+    EpochId
+    | Literal[
+        "stone_age",
+        "early_bronze_age",
+        "late_bronze_age",
+        "early_iron_age",
+        "late_iron_age",
+    ]
+)
+
+#: What this package's helpers take for a PhaseId: a member, or the id itself as a string literal.
+PhaseIdName: TypeAlias = (
+    PhaseId
+    | Literal[
+        "tax_collection",
+        "population_expansion",
+        "census",
+        "ship_construction",
+        "movement",
+        "conflict",
+        "city_construction",
+        "removal_of_surplus_population",
+        "city_support_check",
+        "acquisition_of_trade_cards",
+        "trade",
+        "resolution_of_calamities",
+        "special_abilities",
+        "city_support_check_after_special_abilities",
+        "acquisition_of_civilization_cards",
+        "return_of_excess_commodity_cards",
+        "movement_of_succession_markers",
+    ]
+)
+
+#: What this package's helpers take for a AreaId: a member, or the id itself as a string literal.
+AreaIdName: TypeAlias = AreaId
+
+#: A calamity effect's id (CALAMITY_EFFECTS), as the helpers take it.
+CalamityEffectIdName: TypeAlias = Literal[
+    "eruption",
+    "earthquake",
+    "eruption_other_players",
+    "earthquake_secondary",
+    "city_taken",
+    "city_reduced_not_traded",
+    "treasury_lost",
+    "famine_primary",
+    "famine_secondary",
+    "cities_reduced",
+    "ships_lost",
+    "first_faction_by_primary",
+    "first_faction_by_beneficiary",
+    "faction_annexed",
+    "tokens_withheld",
+    "city_destroyed",
+    "flood_primary",
+    "flood_coastal_city",
+    "flood_secondary",
+    "invasion",
+    "city_reduced",
+    "coastal_cities_reduced",
+    "other_coastal_cities_reduced",
+    "other_ships_lost",
+    "epidemic_primary",
+    "epidemic_secondary",
+    "coastal_units_lost",
+    "commodities_discarded",
+    "areas_depopulated",
+    "unit_points_annexed",
+    "other_cities_reduced",
+    "counters_returned",
+    "ast_moved_back",
+    "coastal_cities_taken",
+    "other_coastal_cities_taken",
+    "commodities_surrendered",
+]
+
+#: An A.S.T. level (AST_LEVELS), as the helpers take it.
+AstLevelName: TypeAlias = Literal["standard"]
+
+
+TYPE_CHECKING = False
 if not TYPE_CHECKING:  # a name this module lacks stays a type error
 
     def __getattr__(name: str) -> object:
-        # A ``<Enum>Name`` is one type checkers alone read, and said so; any other name this module
-        # lacks is an AttributeError, which ``hasattr`` and pickle's search of the modules expect
-        # (no released version of a package's ids module has lost an enum).
+        # A name this module lacks is an AttributeError, which ``hasattr`` and pickle's search of
+        # the modules expect (no released version of a package's ids module has lost an enum or a
+        # ``<Enum>Name``: those are defined at run time, for ``typing.get_type_hints``).
         from civrules_runtime.errors import absent
 
-        raise absent(__name__, name, for_type_checkers=_TYPE_ONLY)
+        raise absent(__name__, name)

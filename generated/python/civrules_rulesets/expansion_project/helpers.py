@@ -8,37 +8,35 @@ the data's why) or one it leaves out.
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Mapping
+from random import Random
+
 from civrules_runtime.errors import DraftRulesetError, an_id
 from civrules_runtime.errors import Told as _Told
 from civrules_runtime_advanced_civilization import logic
+from civrules_runtime_advanced_civilization.protocol import RulesetPackage
+from civrules_runtime_advanced_civilization.records import Assumptions, CalamityAmount, Deck, Effect
+from civrules_runtime_advanced_civilization.vocab import (
+    AdjacencyName,
+    BlockName,
+    EffectKindName,
+    MapRegionName,
+    RoleName,
+)
 
 from . import data
+from .ids import (
+    AreaIdName,
+    AstLevelName,
+    CalamityEffectIdName,
+    CalamityIdName,
+    CardIdName,
+    CommodityIdName,
+    EpochIdName,
+    NationIdName,
+)
 
 TYPE_CHECKING = False
-if TYPE_CHECKING:
-    from collections.abc import Iterable, Mapping
-    from random import Random
-
-    from civrules_runtime_advanced_civilization.protocol import RulesetPackage
-    from civrules_runtime_advanced_civilization.records import Assumptions, CalamityAmount, Deck, Effect
-    from civrules_runtime_advanced_civilization.vocab import (
-        AdjacencyName,
-        BlockName,
-        EffectKindName,
-        MapRegionName,
-        RoleName,
-    )
-
-    from .ids import (
-        AreaIdName,
-        AstLevelName,
-        CalamityEffectIdName,
-        CalamityIdName,
-        CardIdName,
-        CommodityIdName,
-        EpochIdName,
-        NationIdName,
-    )
 
 if not TYPE_CHECKING:
     # The rule logic as this package calls it: a fact the data records as unknown is refused with

@@ -9,21 +9,19 @@ it leaves out. Goods are a mapping (good id → how many) or an iterable of good
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Mapping
+
 from civrules_runtime.errors import DraftRulesetError, an_id
 from civrules_runtime.errors import Told as _Told
 from civrules_runtime_imperial_settlers import logic
+from civrules_runtime_imperial_settlers.protocol import RulesetPackage
+from civrules_runtime_imperial_settlers.records import Assumptions, Card, SoloLevel
+from civrules_runtime_imperial_settlers.vocab import RazeTargetName
 
 from . import data
+from .ids import CardIdName, DeckIdName, FactionIdName, GoodIdName
 
 TYPE_CHECKING = False
-if TYPE_CHECKING:
-    from collections.abc import Iterable, Mapping
-
-    from civrules_runtime_imperial_settlers.protocol import RulesetPackage
-    from civrules_runtime_imperial_settlers.records import Assumptions, Card, SoloLevel
-    from civrules_runtime_imperial_settlers.vocab import RazeTargetName
-
-    from .ids import CardIdName, DeckIdName, FactionIdName, GoodIdName
 
 if not TYPE_CHECKING:
     # The rule logic as this package calls it: a fact the data records as unknown is refused with

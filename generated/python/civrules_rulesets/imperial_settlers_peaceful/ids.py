@@ -2,11 +2,12 @@
 
 Members are the ids themselves (``CardId.BAR001 == "bar001"``), so at run time they are
 accepted wherever an id is. To a type checker this package's helpers take only its own ids: for
-each enum, ``<Enum>Name`` (``CardIdName``, defined for type checkers only) is a member or the id
+each enum, ``<Enum>Name`` (``CardIdName``) is a member or the id
 itself as a string literal, so another ruleset's id or a misspelt one is a type error.
 """
 
 from enum import StrEnum
+from typing import Literal, TypeAlias
 
 from civrules_runtime.errors import absent_id
 
@@ -234,244 +235,227 @@ class PhaseId(StrEnum):
     CLEAN_UP = "clean_up"
 
 
-# Typing names are needed only by type checkers: importing `typing` costs import time.
-TYPE_CHECKING = False
-if TYPE_CHECKING:
-    from typing import Literal, TypeAlias
-
-    #: What this package's helpers take for a ActionId: a member, or the id itself as a string literal.
-    ActionIdName: TypeAlias = (
-        ActionId
-        | Literal[
-            "build",
-            "deal",
-            "raze_card_in_hand",
-            "raze_opponent_location",
-            "activate",
-            "spend_workers",
-        ]
-    )
-
-    #: What this package's helpers take for a CardId: a member, or the id itself as a string literal.
-    CardIdName: TypeAlias = (
-        CardId
-        | Literal[
-            "bar001",
-            "bar004",
-            "bar007",
-            "bar010",
-            "bar012",
-            "bar014",
-            "bar016",
-            "bar018",
-            "bar020",
-            "bar022",
-            "bar023",
-            "bar024",
-            "bar025",
-            "bar026",
-            "bar027",
-            "bar028",
-            "bar029",
-            "bar030",
-            "jap001",
-            "jap004",
-            "jap006",
-            "jap008",
-            "jap009",
-            "jap011",
-            "jap012",
-            "jap013",
-            "jap015",
-            "jap016",
-            "jap019",
-            "jap020",
-            "jap021",
-            "jap024",
-            "jap026",
-            "jap028",
-            "jap029",
-            "jap030",
-            "rom001",
-            "rom003",
-            "rom006",
-            "rom008",
-            "rom009",
-            "rom010",
-            "rom011",
-            "rom012",
-            "rom015",
-            "rom017",
-            "rom019",
-            "rom020",
-            "rom022",
-            "rom023",
-            "rom026",
-            "rom027",
-            "rom029",
-            "rom030",
-            "egy001",
-            "egy002",
-            "egy003",
-            "egy004",
-            "egy005",
-            "egy006",
-            "egy007",
-            "egy009",
-            "egy010",
-            "egy011",
-            "egy013",
-            "egy014",
-            "egy016",
-            "egy019",
-            "egy021",
-            "egy024",
-            "egy026",
-            "egy028",
-            "com001",
-            "com002",
-            "com003",
-            "com004",
-            "com005",
-            "com006",
-            "com007",
-            "com008",
-            "com011",
-            "com012",
-            "com015",
-            "com016",
-            "com017",
-            "com018",
-            "com021",
-            "com023",
-            "com025",
-            "com026",
-            "com027",
-            "com028",
-            "com029",
-            "com030",
-            "com032",
-            "com033",
-            "com034",
-            "com036",
-            "com037",
-            "com039",
-            "com040",
-            "com041",
-            "com042",
-            "com043",
-            "com044",
-            "com046",
-            "com049",
-            "com050",
-            "com052",
-            "com053",
-            "com056",
-            "com057",
-            "com058",
-            "com061",
-            "com062",
-            "com065",
-            "com069",
-            "com075",
-            "com076",
-            "com078",
-            "com079",
-            "com080",
-            "com081",
-            "com082",
-            "com083",
-            "com084",
-        ]
-    )
-
-    #: What this package's helpers take for a ColourId: a member, or the id itself as a string literal.
-    ColourIdName: TypeAlias = (
-        ColourId
-        | Literal[
-            "black",
-            "violet",
-            "blue",
-            "brown",
-            "gold",
-            "red",
-            "pink",
-            "grey",
-        ]
-    )
-
-    #: What this package's helpers take for a DeckId: a member, or the id itself as a string literal.
-    DeckIdName: TypeAlias = (
-        DeckId
-        | Literal[
-            "barbarians",
-            "romans",
-            "japanese",
-            "egyptians",
-            "common",
-        ]
-    )
-
-    #: What this package's helpers take for a FactionId: a member, or the id itself as a string literal.
-    FactionIdName: TypeAlias = (
-        FactionId
-        | Literal[
-            "barbarians",
-            "japanese",
-            "romans",
-            "egyptians",
-        ]
-    )
-
-    #: What this package's helpers take for a GoodId: a member, or the id itself as a string literal.
-    GoodIdName: TypeAlias = (
-        GoodId
-        | Literal[
-            "card",
-            "common_card",
-            "faction_card",
-            "vp",
-            "worker",
-            "raze",
-            "defence",
-            "gold",
-            "food",
-            "wood",
-            "stone",
-        ]
-    )
-
-    #: What this package's helpers take for a PhaseId: a member, or the id itself as a string literal.
-    PhaseIdName: TypeAlias = (
-        PhaseId
-        | Literal[
-            "lookout",
-            "production",
-            "action",
-            "clean_up",
-        ]
-    )
-
-
-#: The names this module defines for type checkers only.
-_TYPE_ONLY = frozenset(
-    (
-        "ActionIdName",
-        "CardIdName",
-        "ColourIdName",
-        "DeckIdName",
-        "FactionIdName",
-        "GoodIdName",
-        "PhaseIdName",
-    )
+#: What this package's helpers take for a ActionId: a member, or the id itself as a string literal.
+ActionIdName: TypeAlias = (
+    ActionId
+    | Literal[
+        "build",
+        "deal",
+        "raze_card_in_hand",
+        "raze_opponent_location",
+        "activate",
+        "spend_workers",
+    ]
 )
 
+#: What this package's helpers take for a CardId: a member, or the id itself as a string literal.
+CardIdName: TypeAlias = (
+    CardId
+    | Literal[
+        "bar001",
+        "bar004",
+        "bar007",
+        "bar010",
+        "bar012",
+        "bar014",
+        "bar016",
+        "bar018",
+        "bar020",
+        "bar022",
+        "bar023",
+        "bar024",
+        "bar025",
+        "bar026",
+        "bar027",
+        "bar028",
+        "bar029",
+        "bar030",
+        "jap001",
+        "jap004",
+        "jap006",
+        "jap008",
+        "jap009",
+        "jap011",
+        "jap012",
+        "jap013",
+        "jap015",
+        "jap016",
+        "jap019",
+        "jap020",
+        "jap021",
+        "jap024",
+        "jap026",
+        "jap028",
+        "jap029",
+        "jap030",
+        "rom001",
+        "rom003",
+        "rom006",
+        "rom008",
+        "rom009",
+        "rom010",
+        "rom011",
+        "rom012",
+        "rom015",
+        "rom017",
+        "rom019",
+        "rom020",
+        "rom022",
+        "rom023",
+        "rom026",
+        "rom027",
+        "rom029",
+        "rom030",
+        "egy001",
+        "egy002",
+        "egy003",
+        "egy004",
+        "egy005",
+        "egy006",
+        "egy007",
+        "egy009",
+        "egy010",
+        "egy011",
+        "egy013",
+        "egy014",
+        "egy016",
+        "egy019",
+        "egy021",
+        "egy024",
+        "egy026",
+        "egy028",
+        "com001",
+        "com002",
+        "com003",
+        "com004",
+        "com005",
+        "com006",
+        "com007",
+        "com008",
+        "com011",
+        "com012",
+        "com015",
+        "com016",
+        "com017",
+        "com018",
+        "com021",
+        "com023",
+        "com025",
+        "com026",
+        "com027",
+        "com028",
+        "com029",
+        "com030",
+        "com032",
+        "com033",
+        "com034",
+        "com036",
+        "com037",
+        "com039",
+        "com040",
+        "com041",
+        "com042",
+        "com043",
+        "com044",
+        "com046",
+        "com049",
+        "com050",
+        "com052",
+        "com053",
+        "com056",
+        "com057",
+        "com058",
+        "com061",
+        "com062",
+        "com065",
+        "com069",
+        "com075",
+        "com076",
+        "com078",
+        "com079",
+        "com080",
+        "com081",
+        "com082",
+        "com083",
+        "com084",
+    ]
+)
+
+#: What this package's helpers take for a ColourId: a member, or the id itself as a string literal.
+ColourIdName: TypeAlias = (
+    ColourId
+    | Literal[
+        "black",
+        "violet",
+        "blue",
+        "brown",
+        "gold",
+        "red",
+        "pink",
+        "grey",
+    ]
+)
+
+#: What this package's helpers take for a DeckId: a member, or the id itself as a string literal.
+DeckIdName: TypeAlias = (
+    DeckId
+    | Literal[
+        "barbarians",
+        "romans",
+        "japanese",
+        "egyptians",
+        "common",
+    ]
+)
+
+#: What this package's helpers take for a FactionId: a member, or the id itself as a string literal.
+FactionIdName: TypeAlias = (
+    FactionId
+    | Literal[
+        "barbarians",
+        "japanese",
+        "romans",
+        "egyptians",
+    ]
+)
+
+#: What this package's helpers take for a GoodId: a member, or the id itself as a string literal.
+GoodIdName: TypeAlias = (
+    GoodId
+    | Literal[
+        "card",
+        "common_card",
+        "faction_card",
+        "vp",
+        "worker",
+        "raze",
+        "defence",
+        "gold",
+        "food",
+        "wood",
+        "stone",
+    ]
+)
+
+#: What this package's helpers take for a PhaseId: a member, or the id itself as a string literal.
+PhaseIdName: TypeAlias = (
+    PhaseId
+    | Literal[
+        "lookout",
+        "production",
+        "action",
+        "clean_up",
+    ]
+)
+
+
+TYPE_CHECKING = False
 if not TYPE_CHECKING:  # a name this module lacks stays a type error
 
     def __getattr__(name: str) -> object:
-        # A ``<Enum>Name`` is one type checkers alone read, and said so; any other name this module
-        # lacks is an AttributeError, which ``hasattr`` and pickle's search of the modules expect
-        # (no released version of a package's ids module has lost an enum).
+        # A name this module lacks is an AttributeError, which ``hasattr`` and pickle's search of
+        # the modules expect (no released version of a package's ids module has lost an enum or a
+        # ``<Enum>Name``: those are defined at run time, for ``typing.get_type_hints``).
         from civrules_runtime.errors import absent
 
-        raise absent(__name__, name, for_type_checkers=_TYPE_ONLY)
+        raise absent(__name__, name)

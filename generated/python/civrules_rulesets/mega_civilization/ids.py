@@ -2,13 +2,14 @@
 
 Members are the ids themselves (``CardId.POTTERY == "pottery"``), so at run time they are
 accepted wherever an id is. To a type checker this package's helpers take only its own ids: for
-each enum, ``<Enum>Name`` (``CardIdName``, defined for type checkers only) is a member or the id
+each enum, ``<Enum>Name`` (``CardIdName``) is a member or the id
 itself as a string literal, so another ruleset's id or a misspelt one is a type error. The ids
 that have no enum are literals too: ``CalamityEffectIdName`` (the id of a calamity's effect,
 ``famine_secondary``) and ``AstLevelName`` (an A.S.T. level, AST_LEVELS).
 """
 
 from enum import StrEnum
+from typing import Literal, TypeAlias
 
 from civrules_runtime.errors import NoIdsEnumType, absent_id
 from civrules_runtime_advanced_civilization.vocab import BorderKind, GroupId
@@ -231,268 +232,249 @@ class AreaId(StrEnum, metaclass=NoIdsEnumType):
     _missing_ = classmethod(absent_id)  # an id it lacks: UnknownIdError, naming the closest and the version
 
 
-# Typing names are needed only by type checkers: importing `typing` costs import time.
-TYPE_CHECKING = False
-if TYPE_CHECKING:
-    from typing import Literal, TypeAlias
-
-    #: What this package's helpers take for a CardId: a member, or the id itself as a string literal.
-    CardIdName: TypeAlias = (
-        CardId
-        | Literal[
-            "advanced_military",
-            "agriculture",
-            "anatomy",
-            "architecture",
-            "astronavigation",
-            "calendar",
-            "cartography",
-            "cloth_making",
-            "coinage",
-            "cultural_ascendancy",
-            "deism",
-            "democracy",
-            "diaspora",
-            "diplomacy",
-            "drama_and_poetry",
-            "empiricism",
-            "engineering",
-            "enlightenment",
-            "fundamentalism",
-            "law",
-            "library",
-            "literacy",
-            "masonry",
-            "mathematics",
-            "medicine",
-            "metalworking",
-            "military",
-            "mining",
-            "monarchy",
-            "monotheism",
-            "monument",
-            "music",
-            "mysticism",
-            "mythology",
-            "naval_warfare",
-            "philosophy",
-            "politics",
-            "pottery",
-            "provincial_empire",
-            "public_works",
-            "rhetoric",
-            "roadbuilding",
-            "sculpture",
-            "theocracy",
-            "theology",
-            "trade_empire",
-            "trade_routes",
-            "universal_doctrine",
-            "urbanism",
-            "wonder_of_the_world",
-            "written_record",
-        ]
-    )
-
-    #: What this package's helpers take for a CommodityId: a member, or the id itself as a string literal.
-    CommodityIdName: TypeAlias = (
-        CommodityId
-        | Literal[
-            "ochre",
-            "flax",
-            "clay",
-            "hides",
-            "bone",
-            "papyrus",
-            "stone",
-            "iron",
-            "furs",
-            "wax",
-            "fish",
-            "timber",
-            "fruit",
-            "salt",
-            "ceramics",
-            "wool",
-            "cotton",
-            "oil",
-            "sugar",
-            "grain",
-            "wine",
-            "lacquer",
-            "textiles",
-            "livestock",
-            "glass",
-            "tin",
-            "silver",
-            "copper",
-            "bronze",
-            "lead",
-            "resin",
-            "jade",
-            "incense",
-            "spices",
-            "herbs",
-            "marble",
-            "dye",
-            "gems",
-            "tea",
-            "obsidian",
-            "ivory",
-            "silk",
-            "gold",
-            "pearls",
-            "amber",
-        ]
-    )
-
-    #: What this package's helpers take for a CalamityId: a member, or the id itself as a string literal.
-    CalamityIdName: TypeAlias = (
-        CalamityId
-        | Literal[
-            "volcano_earthquake",
-            "treachery",
-            "tempest",
-            "famine",
-            "slave_revolt",
-            "squandered_wealth",
-            "flood",
-            "superstition",
-            "city_riots",
-            "civil_war",
-            "barbarian_hordes",
-            "city_in_flames",
-            "cyclone",
-            "epidemic",
-            "tribal_conflict",
-            "tyranny",
-            "civil_disorder",
-            "minor_uprising",
-            "corruption",
-            "iconoclasm_and_heresy",
-            "banditry",
-            "regression",
-            "piracy",
-            "coastal_migration",
-        ]
-    )
-
-    #: What this package's helpers take for a NationId: a member, or the id itself as a string literal.
-    NationIdName: TypeAlias = (
-        NationId
-        | Literal[
-            "minoa",
-            "saba",
-            "assyria",
-            "maurya",
-            "celt",
-            "babylon",
-            "carthage",
-            "dravidia",
-            "hatti",
-            "kushan",
-            "rome",
-            "persia",
-            "iberia",
-            "nubia",
-            "hellas",
-            "indus",
-            "egypt",
-            "parthia",
-        ]
-    )
-
-    #: What this package's helpers take for a EpochId: a member, or the id itself as a string literal.
-    EpochIdName: TypeAlias = (
-        EpochId
-        | Literal[
-            "stone_age",
-            "early_bronze_age",
-            "middle_bronze_age",
-            "late_bronze_age",
-            "early_iron_age",
-            "late_iron_age",
-        ]
-    )
-
-    #: What this package's helpers take for a PhaseId: a member, or the id itself as a string literal.
-    PhaseIdName: TypeAlias = (
-        PhaseId
-        | Literal[
-            "tax_collection",
-            "population_expansion",
-            "movement",
-            "conflict",
-            "city_construction",
-            "acquisition_of_trade_cards",
-            "trade",
-            "calamity_selection",
-            "resolution_of_calamities",
-            "special_abilities",
-            "removal_of_surplus_population",
-            "acquisition_of_civilization_cards",
-            "ast_alteration",
-        ]
-    )
-
-    #: What this package's helpers take for a AreaId: a member, or the id itself as a string literal.
-    AreaIdName: TypeAlias = AreaId
-
-    #: A calamity effect's id (CALAMITY_EFFECTS), as the helpers take it.
-    CalamityEffectIdName: TypeAlias = Literal[
-        "eruption",
-        "earthquake",
-        "eruption_other_players",
-        "earthquake_adjacent_city",
-        "city_annexed",
-        "coastal_damage",
-        "treasury_lost",
-        "famine_primary",
-        "famine_secondary",
-        "support_check",
-        "flood_plain_damage",
-        "other_players_flood_plain",
-        "cities_reduced",
-        "city_reduced",
-        "units_annexed",
-        "invasion",
-        "city_destroyed",
-        "other_cities_reduced",
-        "epidemic_primary",
-        "epidemic_secondary",
-        "damage",
-        "commodities_discarded",
-        "ast_moved_back",
-        "coastal_cities_taken",
-        "other_coastal_cities_taken",
-        "coastal_city_destroyed",
+#: What this package's helpers take for a CardId: a member, or the id itself as a string literal.
+CardIdName: TypeAlias = (
+    CardId
+    | Literal[
+        "advanced_military",
+        "agriculture",
+        "anatomy",
+        "architecture",
+        "astronavigation",
+        "calendar",
+        "cartography",
+        "cloth_making",
+        "coinage",
+        "cultural_ascendancy",
+        "deism",
+        "democracy",
+        "diaspora",
+        "diplomacy",
+        "drama_and_poetry",
+        "empiricism",
+        "engineering",
+        "enlightenment",
+        "fundamentalism",
+        "law",
+        "library",
+        "literacy",
+        "masonry",
+        "mathematics",
+        "medicine",
+        "metalworking",
+        "military",
+        "mining",
+        "monarchy",
+        "monotheism",
+        "monument",
+        "music",
+        "mysticism",
+        "mythology",
+        "naval_warfare",
+        "philosophy",
+        "politics",
+        "pottery",
+        "provincial_empire",
+        "public_works",
+        "rhetoric",
+        "roadbuilding",
+        "sculpture",
+        "theocracy",
+        "theology",
+        "trade_empire",
+        "trade_routes",
+        "universal_doctrine",
+        "urbanism",
+        "wonder_of_the_world",
+        "written_record",
     ]
-
-    #: An A.S.T. level (AST_LEVELS), as the helpers take it.
-    AstLevelName: TypeAlias = Literal["basic", "expert"]
-
-
-#: The names this module defines for type checkers only.
-_TYPE_ONLY = frozenset(
-    (
-        "CardIdName",
-        "CommodityIdName",
-        "CalamityIdName",
-        "NationIdName",
-        "EpochIdName",
-        "PhaseIdName",
-        "AreaIdName",
-        "CalamityEffectIdName",
-        "AstLevelName",
-    )
 )
 
+#: What this package's helpers take for a CommodityId: a member, or the id itself as a string literal.
+CommodityIdName: TypeAlias = (
+    CommodityId
+    | Literal[
+        "ochre",
+        "flax",
+        "clay",
+        "hides",
+        "bone",
+        "papyrus",
+        "stone",
+        "iron",
+        "furs",
+        "wax",
+        "fish",
+        "timber",
+        "fruit",
+        "salt",
+        "ceramics",
+        "wool",
+        "cotton",
+        "oil",
+        "sugar",
+        "grain",
+        "wine",
+        "lacquer",
+        "textiles",
+        "livestock",
+        "glass",
+        "tin",
+        "silver",
+        "copper",
+        "bronze",
+        "lead",
+        "resin",
+        "jade",
+        "incense",
+        "spices",
+        "herbs",
+        "marble",
+        "dye",
+        "gems",
+        "tea",
+        "obsidian",
+        "ivory",
+        "silk",
+        "gold",
+        "pearls",
+        "amber",
+    ]
+)
+
+#: What this package's helpers take for a CalamityId: a member, or the id itself as a string literal.
+CalamityIdName: TypeAlias = (
+    CalamityId
+    | Literal[
+        "volcano_earthquake",
+        "treachery",
+        "tempest",
+        "famine",
+        "slave_revolt",
+        "squandered_wealth",
+        "flood",
+        "superstition",
+        "city_riots",
+        "civil_war",
+        "barbarian_hordes",
+        "city_in_flames",
+        "cyclone",
+        "epidemic",
+        "tribal_conflict",
+        "tyranny",
+        "civil_disorder",
+        "minor_uprising",
+        "corruption",
+        "iconoclasm_and_heresy",
+        "banditry",
+        "regression",
+        "piracy",
+        "coastal_migration",
+    ]
+)
+
+#: What this package's helpers take for a NationId: a member, or the id itself as a string literal.
+NationIdName: TypeAlias = (
+    NationId
+    | Literal[
+        "minoa",
+        "saba",
+        "assyria",
+        "maurya",
+        "celt",
+        "babylon",
+        "carthage",
+        "dravidia",
+        "hatti",
+        "kushan",
+        "rome",
+        "persia",
+        "iberia",
+        "nubia",
+        "hellas",
+        "indus",
+        "egypt",
+        "parthia",
+    ]
+)
+
+#: What this package's helpers take for a EpochId: a member, or the id itself as a string literal.
+EpochIdName: TypeAlias = (
+    EpochId
+    | Literal[
+        "stone_age",
+        "early_bronze_age",
+        "middle_bronze_age",
+        "late_bronze_age",
+        "early_iron_age",
+        "late_iron_age",
+    ]
+)
+
+#: What this package's helpers take for a PhaseId: a member, or the id itself as a string literal.
+PhaseIdName: TypeAlias = (
+    PhaseId
+    | Literal[
+        "tax_collection",
+        "population_expansion",
+        "movement",
+        "conflict",
+        "city_construction",
+        "acquisition_of_trade_cards",
+        "trade",
+        "calamity_selection",
+        "resolution_of_calamities",
+        "special_abilities",
+        "removal_of_surplus_population",
+        "acquisition_of_civilization_cards",
+        "ast_alteration",
+    ]
+)
+
+#: What this package's helpers take for a AreaId: a member, or the id itself as a string literal.
+AreaIdName: TypeAlias = AreaId
+
+#: A calamity effect's id (CALAMITY_EFFECTS), as the helpers take it.
+CalamityEffectIdName: TypeAlias = Literal[
+    "eruption",
+    "earthquake",
+    "eruption_other_players",
+    "earthquake_adjacent_city",
+    "city_annexed",
+    "coastal_damage",
+    "treasury_lost",
+    "famine_primary",
+    "famine_secondary",
+    "support_check",
+    "flood_plain_damage",
+    "other_players_flood_plain",
+    "cities_reduced",
+    "city_reduced",
+    "units_annexed",
+    "invasion",
+    "city_destroyed",
+    "other_cities_reduced",
+    "epidemic_primary",
+    "epidemic_secondary",
+    "damage",
+    "commodities_discarded",
+    "ast_moved_back",
+    "coastal_cities_taken",
+    "other_coastal_cities_taken",
+    "coastal_city_destroyed",
+]
+
+#: An A.S.T. level (AST_LEVELS), as the helpers take it.
+AstLevelName: TypeAlias = Literal["basic", "expert"]
+
+
+TYPE_CHECKING = False
 if not TYPE_CHECKING:  # a name this module lacks stays a type error
 
     def __getattr__(name: str) -> object:
-        # A ``<Enum>Name`` is one type checkers alone read, and said so; any other name this module
-        # lacks is an AttributeError, which ``hasattr`` and pickle's search of the modules expect
-        # (no released version of a package's ids module has lost an enum).
+        # A name this module lacks is an AttributeError, which ``hasattr`` and pickle's search of
+        # the modules expect (no released version of a package's ids module has lost an enum or a
+        # ``<Enum>Name``: those are defined at run time, for ``typing.get_type_hints``).
         from civrules_runtime.errors import absent
 
-        raise absent(__name__, name, for_type_checkers=_TYPE_ONLY)
+        raise absent(__name__, name)

@@ -2,11 +2,12 @@
 
 Members are the ids themselves (``TechnologyId.POTTERY == "pottery"``), so at run time they are
 accepted wherever an id is. To a type checker this package's helpers take only its own ids: for
-each enum, ``<Enum>Name`` (``TechnologyIdName``, defined for type checkers only) is a member or the id
+each enum, ``<Enum>Name`` (``TechnologyIdName``) is a member or the id
 itself as a string literal, so another ruleset's id or a misspelt one is a type error.
 """
 
 from enum import StrEnum
+from typing import Literal, TypeAlias
 
 from civrules_runtime.errors import NoIdsEnumType, absent_id
 
@@ -254,241 +255,211 @@ class VillageId(StrEnum, metaclass=NoIdsEnumType):
     _missing_ = classmethod(absent_id)  # an id it lacks: UnknownIdError, naming the closest and the version
 
 
-# Typing names are needed only by type checkers: importing `typing` costs import time.
-TYPE_CHECKING = False
-if TYPE_CHECKING:
-    from typing import Literal, TypeAlias
-
-    #: What this package's helpers take for a TechnologyId: a member, or the id itself as a string literal.
-    TechnologyIdName: TypeAlias = (
-        TechnologyId
-        | Literal[
-            "pottery",
-            "code_of_laws",
-            "engineering",
-            "chivalry",
-            "masonry",
-            "horseback_riding",
-            "irrigacao",
-            "navigation",
-            "sailing",
-            "steam_power",
-            "flight",
-            "currency",
-            "theology",
-            "printing_press",
-            "democracy",
-            "gunpowder",
-            "biology",
-            "metalworking",
-            "computers",
-            "monarquia",
-            "space_flight",
-        ]
-    )
-
-    #: What this package's helpers take for a TerrainId: a member, or the id itself as a string literal.
-    TerrainIdName: TypeAlias = (
-        TerrainId
-        | Literal[
-            "agua",
-            "deserto",
-            "montanha",
-            "pradaria",
-            "floresta",
-        ]
-    )
-
-    #: What this package's helpers take for a BuildingId: a member, or the id itself as a string literal.
-    BuildingIdName: TypeAlias = (
-        BuildingId
-        | Literal[
-            "porto",
-            "puesto_comercial",
-            "oficina",
-            "mina_de_ferro",
-            "biblioteca",
-            "universidade",
-            "celeiro",
-            "aqueduto",
-            "marcado",
-            "banco",
-            "templo",
-            "catedral",
-            "academia_militar",
-            "barracks",
-            "muros",
-        ]
-    )
-
-    #: What this package's helpers take for a UnitTypeId: a member, or the id itself as a string literal.
-    UnitTypeIdName: TypeAlias = (
-        UnitTypeId
-        | Literal[
-            "artilharia",
-            "infantaria",
-            "cavalaria",
-            "aeronave",
-        ]
-    )
-
-    #: What this package's helpers take for a EraId: a member, or the id itself as a string literal.
-    EraIdName: TypeAlias = EraId
-
-    #: What this package's helpers take for a WonderId: a member, or the id itself as a string literal.
-    WonderIdName: TypeAlias = (
-        WonderId
-        | Literal[
-            "the_hanging_gardens",
-            "colossus",
-            "stonehenge",
-            "statue_of_liberty",
-            "panama_canal",
-            "himeji_samurai_castle",
-            "porcelain_tower",
-        ]
-    )
-
-    #: What this package's helpers take for a SpaceKindId: a member, or the id itself as a string literal.
-    SpaceKindIdName: TypeAlias = (
-        SpaceKindId
-        | Literal[
-            "culture_event",
-            "great_person",
-            "culture_victory",
-        ]
-    )
-
-    #: What this package's helpers take for a CultureSpaceId: a member, or the id itself as a string literal.
-    CultureSpaceIdName: TypeAlias = CultureSpaceId
-
-    #: What this package's helpers take for a CultureDeckId: a member, or the id itself as a string literal.
-    CultureDeckIdName: TypeAlias = CultureDeckId
-
-    #: What this package's helpers take for a GreatPersonId: a member, or the id itself as a string literal.
-    GreatPersonIdName: TypeAlias = GreatPersonId | Literal["general"]
-
-    #: What this package's helpers take for a TileId: a member, or the id itself as a string literal.
-    TileIdName: TypeAlias = TileId
-
-    #: What this package's helpers take for a PhaseId: a member, or the id itself as a string literal.
-    PhaseIdName: TypeAlias = (
-        PhaseId
-        | Literal[
-            "inicio_do_turno",
-            "comercio",
-            "administracao_da_cidade",
-            "movimento",
-            "pesquisa",
-        ]
-    )
-
-    #: What this package's helpers take for a GovernmentId: a member, or the id itself as a string literal.
-    GovernmentIdName: TypeAlias = (
-        GovernmentId
-        | Literal[
-            "despotismo",
-            "anarquia",
-            "republic",
-            "feudalismo",
-            "fundamentalism",
-        ]
-    )
-
-    #: What this package's helpers take for a VictoryId: a member, or the id itself as a string literal.
-    VictoryIdName: TypeAlias = (
-        VictoryId
-        | Literal[
-            "culture",
-            "technology",
-            "economy",
-            "military",
-        ]
-    )
-
-    #: What this package's helpers take for a ResourceId: a member, or the id itself as a string literal.
-    ResourceIdName: TypeAlias = (
-        ResourceId
-        | Literal[
-            "seda",
-            "ferro",
-            "incenso",
-            "trigo",
-        ]
-    )
-
-    #: What this package's helpers take for a CombatBonusId: a member, or the id itself as a string literal.
-    CombatBonusIdName: TypeAlias = (
-        CombatBonusId
-        | Literal[
-            "barracks",
-            "academy",
-            "general",
-            "defending_city",
-            "defending_capital",
-            "walls",
-        ]
-    )
-
-    #: What this package's helpers take for a CityActionId: a member, or the id itself as a string literal.
-    CityActionIdName: TypeAlias = (
-        CityActionId
-        | Literal[
-            "produce",
-            "arts",
-            "resource",
-        ]
-    )
-
-    #: What this package's helpers take for a CivilizationId: a member, or the id itself as a string literal.
-    CivilizationIdName: TypeAlias = (
-        CivilizationId
-        | Literal[
-            "roma",
-            "russia",
-            "egito",
-        ]
-    )
-
-    #: What this package's helpers take for a HutId: a member, or the id itself as a string literal.
-    HutIdName: TypeAlias = HutId
-
-    #: What this package's helpers take for a VillageId: a member, or the id itself as a string literal.
-    VillageIdName: TypeAlias = VillageId
-
-
-#: The names this module defines for type checkers only.
-_TYPE_ONLY = frozenset(
-    (
-        "TechnologyIdName",
-        "TerrainIdName",
-        "BuildingIdName",
-        "UnitTypeIdName",
-        "EraIdName",
-        "WonderIdName",
-        "SpaceKindIdName",
-        "CultureSpaceIdName",
-        "CultureDeckIdName",
-        "GreatPersonIdName",
-        "TileIdName",
-        "PhaseIdName",
-        "GovernmentIdName",
-        "VictoryIdName",
-        "ResourceIdName",
-        "CombatBonusIdName",
-        "CityActionIdName",
-        "CivilizationIdName",
-        "HutIdName",
-        "VillageIdName",
-    )
+#: What this package's helpers take for a TechnologyId: a member, or the id itself as a string literal.
+TechnologyIdName: TypeAlias = (
+    TechnologyId
+    | Literal[
+        "pottery",
+        "code_of_laws",
+        "engineering",
+        "chivalry",
+        "masonry",
+        "horseback_riding",
+        "irrigacao",
+        "navigation",
+        "sailing",
+        "steam_power",
+        "flight",
+        "currency",
+        "theology",
+        "printing_press",
+        "democracy",
+        "gunpowder",
+        "biology",
+        "metalworking",
+        "computers",
+        "monarquia",
+        "space_flight",
+    ]
 )
 
+#: What this package's helpers take for a TerrainId: a member, or the id itself as a string literal.
+TerrainIdName: TypeAlias = (
+    TerrainId
+    | Literal[
+        "agua",
+        "deserto",
+        "montanha",
+        "pradaria",
+        "floresta",
+    ]
+)
+
+#: What this package's helpers take for a BuildingId: a member, or the id itself as a string literal.
+BuildingIdName: TypeAlias = (
+    BuildingId
+    | Literal[
+        "porto",
+        "puesto_comercial",
+        "oficina",
+        "mina_de_ferro",
+        "biblioteca",
+        "universidade",
+        "celeiro",
+        "aqueduto",
+        "marcado",
+        "banco",
+        "templo",
+        "catedral",
+        "academia_militar",
+        "barracks",
+        "muros",
+    ]
+)
+
+#: What this package's helpers take for a UnitTypeId: a member, or the id itself as a string literal.
+UnitTypeIdName: TypeAlias = (
+    UnitTypeId
+    | Literal[
+        "artilharia",
+        "infantaria",
+        "cavalaria",
+        "aeronave",
+    ]
+)
+
+#: What this package's helpers take for a EraId: a member, or the id itself as a string literal.
+EraIdName: TypeAlias = EraId
+
+#: What this package's helpers take for a WonderId: a member, or the id itself as a string literal.
+WonderIdName: TypeAlias = (
+    WonderId
+    | Literal[
+        "the_hanging_gardens",
+        "colossus",
+        "stonehenge",
+        "statue_of_liberty",
+        "panama_canal",
+        "himeji_samurai_castle",
+        "porcelain_tower",
+    ]
+)
+
+#: What this package's helpers take for a SpaceKindId: a member, or the id itself as a string literal.
+SpaceKindIdName: TypeAlias = (
+    SpaceKindId
+    | Literal[
+        "culture_event",
+        "great_person",
+        "culture_victory",
+    ]
+)
+
+#: What this package's helpers take for a CultureSpaceId: a member, or the id itself as a string literal.
+CultureSpaceIdName: TypeAlias = CultureSpaceId
+
+#: What this package's helpers take for a CultureDeckId: a member, or the id itself as a string literal.
+CultureDeckIdName: TypeAlias = CultureDeckId
+
+#: What this package's helpers take for a GreatPersonId: a member, or the id itself as a string literal.
+GreatPersonIdName: TypeAlias = GreatPersonId | Literal["general"]
+
+#: What this package's helpers take for a TileId: a member, or the id itself as a string literal.
+TileIdName: TypeAlias = TileId
+
+#: What this package's helpers take for a PhaseId: a member, or the id itself as a string literal.
+PhaseIdName: TypeAlias = (
+    PhaseId
+    | Literal[
+        "inicio_do_turno",
+        "comercio",
+        "administracao_da_cidade",
+        "movimento",
+        "pesquisa",
+    ]
+)
+
+#: What this package's helpers take for a GovernmentId: a member, or the id itself as a string literal.
+GovernmentIdName: TypeAlias = (
+    GovernmentId
+    | Literal[
+        "despotismo",
+        "anarquia",
+        "republic",
+        "feudalismo",
+        "fundamentalism",
+    ]
+)
+
+#: What this package's helpers take for a VictoryId: a member, or the id itself as a string literal.
+VictoryIdName: TypeAlias = (
+    VictoryId
+    | Literal[
+        "culture",
+        "technology",
+        "economy",
+        "military",
+    ]
+)
+
+#: What this package's helpers take for a ResourceId: a member, or the id itself as a string literal.
+ResourceIdName: TypeAlias = (
+    ResourceId
+    | Literal[
+        "seda",
+        "ferro",
+        "incenso",
+        "trigo",
+    ]
+)
+
+#: What this package's helpers take for a CombatBonusId: a member, or the id itself as a string literal.
+CombatBonusIdName: TypeAlias = (
+    CombatBonusId
+    | Literal[
+        "barracks",
+        "academy",
+        "general",
+        "defending_city",
+        "defending_capital",
+        "walls",
+    ]
+)
+
+#: What this package's helpers take for a CityActionId: a member, or the id itself as a string literal.
+CityActionIdName: TypeAlias = (
+    CityActionId
+    | Literal[
+        "produce",
+        "arts",
+        "resource",
+    ]
+)
+
+#: What this package's helpers take for a CivilizationId: a member, or the id itself as a string literal.
+CivilizationIdName: TypeAlias = (
+    CivilizationId
+    | Literal[
+        "roma",
+        "russia",
+        "egito",
+    ]
+)
+
+#: What this package's helpers take for a HutId: a member, or the id itself as a string literal.
+HutIdName: TypeAlias = HutId
+
+#: What this package's helpers take for a VillageId: a member, or the id itself as a string literal.
+VillageIdName: TypeAlias = VillageId
+
+
+TYPE_CHECKING = False
 if not TYPE_CHECKING:  # a name this module lacks stays a type error
 
     def __getattr__(name: str) -> object:
-        # A ``<Enum>Name`` is one type checkers alone read, and said so; any other name this module
-        # lacks is an AttributeError, which ``hasattr`` and pickle's search of the modules expect
-        # (no released version of a package's ids module has lost an enum).
+        # A name this module lacks is an AttributeError, which ``hasattr`` and pickle's search of
+        # the modules expect (no released version of a package's ids module has lost an enum or a
+        # ``<Enum>Name``: those are defined at run time, for ``typing.get_type_hints``).
         from civrules_runtime.errors import absent
 
-        raise absent(__name__, name, for_type_checkers=_TYPE_ONLY)
+        raise absent(__name__, name)

@@ -8,28 +8,26 @@ it leaves out. It never guesses.
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Mapping
+
 from civrules_runtime.errors import DraftRulesetError, an_id
 from civrules_runtime.errors import Told as _Told
 from civrules_runtime_sid_meiers_civilization import logic
+from civrules_runtime_sid_meiers_civilization.protocol import RulesetPackage
+from civrules_runtime_sid_meiers_civilization.records import Assumptions, Unlocks
+from civrules_runtime_sid_meiers_civilization.vocab import DefenceName
 
 from . import data
+from .ids import (
+    BuildingIdName,
+    GovernmentIdName,
+    TechnologyIdName,
+    TerrainIdName,
+    UnitTypeIdName,
+    WonderIdName,
+)
 
 TYPE_CHECKING = False
-if TYPE_CHECKING:
-    from collections.abc import Iterable, Mapping
-
-    from civrules_runtime_sid_meiers_civilization.protocol import RulesetPackage
-    from civrules_runtime_sid_meiers_civilization.records import Assumptions, Unlocks
-    from civrules_runtime_sid_meiers_civilization.vocab import DefenceName
-
-    from .ids import (
-        BuildingIdName,
-        GovernmentIdName,
-        TechnologyIdName,
-        TerrainIdName,
-        UnitTypeIdName,
-        WonderIdName,
-    )
 
 if not TYPE_CHECKING:
     # The rule logic as this package calls it: a fact the data records as unknown is refused with

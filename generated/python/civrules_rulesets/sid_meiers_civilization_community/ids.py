@@ -2,11 +2,12 @@
 
 Members are the ids themselves (``TechnologyId.POTTERY == "pottery"``), so at run time they are
 accepted wherever an id is. To a type checker this package's helpers take only its own ids: for
-each enum, ``<Enum>Name`` (``TechnologyIdName``, defined for type checkers only) is a member or the id
+each enum, ``<Enum>Name`` (``TechnologyIdName``) is a member or the id
 itself as a string literal, so another ruleset's id or a misspelt one is a type error.
 """
 
 from enum import StrEnum
+from typing import Literal, TypeAlias
 
 from civrules_runtime.errors import absent_id
 
@@ -448,458 +449,428 @@ class VillageId(StrEnum):
     WEALTH = "wealth"
 
 
-# Typing names are needed only by type checkers: importing `typing` costs import time.
-TYPE_CHECKING = False
-if TYPE_CHECKING:
-    from typing import Literal, TypeAlias
-
-    #: What this package's helpers take for a TechnologyId: a member, or the id itself as a string literal.
-    TechnologyIdName: TypeAlias = (
-        TechnologyId
-        | Literal[
-            "pottery",
-            "code_of_laws",
-            "engineering",
-            "chivalry",
-            "masonry",
-            "horseback_riding",
-            "irrigacao",
-            "navigation",
-            "sailing",
-            "steam_power",
-            "flight",
-            "currency",
-            "theology",
-            "printing_press",
-            "democracy",
-            "gunpowder",
-            "biology",
-            "metalworking",
-            "computers",
-            "monarquia",
-            "space_flight",
-            "animal_husbandry",
-            "agriculture",
-            "philosophy",
-            "writing",
-            "navy",
-            "civil_service",
-            "construction",
-            "mathematics",
-            "mysticism",
-            "logistics",
-            "bureaucracy",
-            "banking",
-            "communism",
-            "ecology",
-            "metal_casting",
-            "military_science",
-            "railroad",
-            "education",
-            "atomic_theory",
-            "ballistics",
-            "combustion",
-            "mass_media",
-            "plastics",
-            "replacement_parts",
-        ]
-    )
-
-    #: What this package's helpers take for a TerrainId: a member, or the id itself as a string literal.
-    TerrainIdName: TypeAlias = (
-        TerrainId
-        | Literal[
-            "agua",
-            "deserto",
-            "montanha",
-            "pradaria",
-            "floresta",
-        ]
-    )
-
-    #: What this package's helpers take for a BuildingId: a member, or the id itself as a string literal.
-    BuildingIdName: TypeAlias = (
-        BuildingId
-        | Literal[
-            "porto",
-            "puesto_comercial",
-            "oficina",
-            "mina_de_ferro",
-            "biblioteca",
-            "universidade",
-            "celeiro",
-            "aqueduto",
-            "marcado",
-            "banco",
-            "templo",
-            "catedral",
-            "academia_militar",
-            "barracks",
-            "muros",
-        ]
-    )
-
-    #: What this package's helpers take for a UnitTypeId: a member, or the id itself as a string literal.
-    UnitTypeIdName: TypeAlias = (
-        UnitTypeId
-        | Literal[
-            "artilharia",
-            "infantaria",
-            "cavalaria",
-            "aeronave",
-        ]
-    )
-
-    #: What this package's helpers take for a EraId: a member, or the id itself as a string literal.
-    EraIdName: TypeAlias = (
-        EraId
-        | Literal[
-            "ancient",
-            "medieval",
-            "modern",
-        ]
-    )
-
-    #: What this package's helpers take for a WonderId: a member, or the id itself as a string literal.
-    WonderIdName: TypeAlias = (
-        WonderId
-        | Literal[
-            "the_hanging_gardens",
-            "colossus",
-            "stonehenge",
-            "statue_of_liberty",
-            "panama_canal",
-            "himeji_samurai_castle",
-            "porcelain_tower",
-            "chichen_itza",
-            "statue_of_zeus",
-            "the_great_lighthouse",
-            "the_great_wall",
-            "the_oracle",
-            "the_pyramids",
-            "angkor_wat",
-            "brandenburg_gate",
-            "leonardo_s_workshop",
-            "machu_pichu",
-            "notre_dame",
-            "taj_mahal",
-            "the_louvre",
-            "big_ben",
-            "cristo_redentor",
-            "sydney_opera_house",
-            "the_internet",
-            "the_kremlin",
-            "the_pentagon",
-            "united_nations",
-        ]
-    )
-
-    #: What this package's helpers take for a SpaceKindId: a member, or the id itself as a string literal.
-    SpaceKindIdName: TypeAlias = (
-        SpaceKindId
-        | Literal[
-            "culture_event",
-            "great_person",
-            "culture_victory",
-        ]
-    )
-
-    #: What this package's helpers take for a CultureSpaceId: a member, or the id itself as a string literal.
-    CultureSpaceIdName: TypeAlias = (
-        CultureSpaceId
-        | Literal[
-            "space_01",
-            "space_02",
-            "space_03",
-            "space_04",
-            "space_05",
-            "space_06",
-            "space_07",
-            "space_08",
-            "space_09",
-            "space_10",
-            "space_11",
-            "space_12",
-            "space_13",
-            "space_14",
-            "space_15",
-            "space_16",
-            "space_17",
-            "space_18",
-            "space_19",
-            "space_20",
-            "space_21",
-        ]
-    )
-
-    #: What this package's helpers take for a CultureDeckId: a member, or the id itself as a string literal.
-    CultureDeckIdName: TypeAlias = (
-        CultureDeckId
-        | Literal[
-            "culture_i",
-            "culture_ii",
-            "culture_iii",
-        ]
-    )
-
-    #: What this package's helpers take for a GreatPersonId: a member, or the id itself as a string literal.
-    GreatPersonIdName: TypeAlias = (
-        GreatPersonId
-        | Literal[
-            "general",
-            "akira_kurosawa",
-            "frida_kahlo",
-            "jerry_garcia",
-            "mark_twain",
-            "michelangelo",
-            "valmiki",
-            "william_shakespeare",
-            "ada_lovelace",
-            "archimedes",
-            "frank_lloyd_wright",
-            "henry_ford",
-            "nikola_tesla",
-            "orville_wright",
-            "thomas_edison",
-            "georgy_zhukov",
-            "gustavus_adolphus",
-            "hannibal",
-            "joan_of_arc",
-            "khalid_ibn_al_walid",
-            "leonidas",
-            "sun_tzu",
-            "dr_martin_luther_king",
-            "florence_nightingale",
-            "jacques_cousteau",
-            "jim_henson",
-            "mother_teresa",
-            "st_francis_of_assisi",
-            "susan_b_anthony",
-            "a_p_giannini",
-            "adam_smith",
-            "andrew_carnegie",
-            "captain_james_cook",
-            "lorenzo_de_medici",
-            "marco_polo",
-            "zheng_he",
-            "alan_turing",
-            "albert_einstein",
-            "charles_darwin",
-            "galileo_galilei",
-            "louis_pasteur",
-            "marie_curie",
-            "sir_isaac_newton",
-        ]
-    )
-
-    #: What this package's helpers take for a TileId: a member, or the id itself as a string literal.
-    TileIdName: TypeAlias = (
-        TileId
-        | Literal[
-            "aztec",
-            "england",
-            "france",
-            "tile26b",
-            "tile27b",
-            "zulu",
-            "america",
-            "arabia",
-            "china",
-            "egypt",
-            "germany",
-            "greece",
-            "india",
-            "japan",
-            "mongolia",
-            "rome",
-            "russia",
-            "spain",
-            "tile01",
-            "tile02",
-            "tile03",
-            "tile04",
-            "tile05",
-            "tile06",
-            "tile07",
-            "tile08",
-            "tile09",
-            "tile10",
-            "tile11",
-            "tile12",
-            "tile13",
-            "tile14",
-            "tile15a",
-            "tile16a",
-            "tile17a",
-            "tile18a",
-            "tile19a",
-            "tile20a",
-            "tile21a",
-            "tile22b",
-            "tile23b",
-            "tile24b",
-            "tile25b",
-        ]
-    )
-
-    #: What this package's helpers take for a PhaseId: a member, or the id itself as a string literal.
-    PhaseIdName: TypeAlias = (
-        PhaseId
-        | Literal[
-            "inicio_do_turno",
-            "comercio",
-            "administracao_da_cidade",
-            "movimento",
-            "pesquisa",
-        ]
-    )
-
-    #: What this package's helpers take for a GovernmentId: a member, or the id itself as a string literal.
-    GovernmentIdName: TypeAlias = (
-        GovernmentId
-        | Literal[
-            "despotismo",
-            "anarquia",
-            "republic",
-            "feudalismo",
-            "fundamentalism",
-            "communism",
-        ]
-    )
-
-    #: What this package's helpers take for a VictoryId: a member, or the id itself as a string literal.
-    VictoryIdName: TypeAlias = (
-        VictoryId
-        | Literal[
-            "culture",
-            "technology",
-            "economy",
-            "military",
-        ]
-    )
-
-    #: What this package's helpers take for a ResourceId: a member, or the id itself as a string literal.
-    ResourceIdName: TypeAlias = (
-        ResourceId
-        | Literal[
-            "seda",
-            "ferro",
-            "incenso",
-            "trigo",
-        ]
-    )
-
-    #: What this package's helpers take for a CombatBonusId: a member, or the id itself as a string literal.
-    CombatBonusIdName: TypeAlias = (
-        CombatBonusId
-        | Literal[
-            "barracks",
-            "academy",
-            "general",
-            "defending_city",
-            "defending_capital",
-            "walls",
-        ]
-    )
-
-    #: What this package's helpers take for a CityActionId: a member, or the id itself as a string literal.
-    CityActionIdName: TypeAlias = (
-        CityActionId
-        | Literal[
-            "produce",
-            "arts",
-            "resource",
-        ]
-    )
-
-    #: What this package's helpers take for a CivilizationId: a member, or the id itself as a string literal.
-    CivilizationIdName: TypeAlias = (
-        CivilizationId
-        | Literal[
-            "roma",
-            "russia",
-            "egito",
-            "americans",
-            "arabs",
-            "aztecs",
-            "chinese",
-            "england",
-            "french",
-            "germans",
-            "greeks",
-            "indians",
-            "japanese",
-            "mongols",
-            "spanish",
-            "zulu",
-        ]
-    )
-
-    #: What this package's helpers take for a HutId: a member, or the id itself as a string literal.
-    HutIdName: TypeAlias = (
-        HutId
-        | Literal[
-            "city_state",
-            "friendly_barbarian",
-            "incense",
-            "iron",
-            "native_art_3",
-            "silk",
-            "spy",
-            "teacher",
-            "uranium",
-            "wheat",
-        ]
-    )
-
-    #: What this package's helpers take for a VillageId: a member, or the id itself as a string literal.
-    VillageIdName: TypeAlias = (
-        VillageId
-        | Literal[
-            "city_state",
-            "friendly_workers",
-            "great_person",
-            "iron",
-            "native_art_6",
-            "spy",
-            "uranium",
-            "wealth",
-        ]
-    )
-
-
-#: The names this module defines for type checkers only.
-_TYPE_ONLY = frozenset(
-    (
-        "TechnologyIdName",
-        "TerrainIdName",
-        "BuildingIdName",
-        "UnitTypeIdName",
-        "EraIdName",
-        "WonderIdName",
-        "SpaceKindIdName",
-        "CultureSpaceIdName",
-        "CultureDeckIdName",
-        "GreatPersonIdName",
-        "TileIdName",
-        "PhaseIdName",
-        "GovernmentIdName",
-        "VictoryIdName",
-        "ResourceIdName",
-        "CombatBonusIdName",
-        "CityActionIdName",
-        "CivilizationIdName",
-        "HutIdName",
-        "VillageIdName",
-    )
+#: What this package's helpers take for a TechnologyId: a member, or the id itself as a string literal.
+TechnologyIdName: TypeAlias = (
+    TechnologyId
+    | Literal[
+        "pottery",
+        "code_of_laws",
+        "engineering",
+        "chivalry",
+        "masonry",
+        "horseback_riding",
+        "irrigacao",
+        "navigation",
+        "sailing",
+        "steam_power",
+        "flight",
+        "currency",
+        "theology",
+        "printing_press",
+        "democracy",
+        "gunpowder",
+        "biology",
+        "metalworking",
+        "computers",
+        "monarquia",
+        "space_flight",
+        "animal_husbandry",
+        "agriculture",
+        "philosophy",
+        "writing",
+        "navy",
+        "civil_service",
+        "construction",
+        "mathematics",
+        "mysticism",
+        "logistics",
+        "bureaucracy",
+        "banking",
+        "communism",
+        "ecology",
+        "metal_casting",
+        "military_science",
+        "railroad",
+        "education",
+        "atomic_theory",
+        "ballistics",
+        "combustion",
+        "mass_media",
+        "plastics",
+        "replacement_parts",
+    ]
 )
 
+#: What this package's helpers take for a TerrainId: a member, or the id itself as a string literal.
+TerrainIdName: TypeAlias = (
+    TerrainId
+    | Literal[
+        "agua",
+        "deserto",
+        "montanha",
+        "pradaria",
+        "floresta",
+    ]
+)
+
+#: What this package's helpers take for a BuildingId: a member, or the id itself as a string literal.
+BuildingIdName: TypeAlias = (
+    BuildingId
+    | Literal[
+        "porto",
+        "puesto_comercial",
+        "oficina",
+        "mina_de_ferro",
+        "biblioteca",
+        "universidade",
+        "celeiro",
+        "aqueduto",
+        "marcado",
+        "banco",
+        "templo",
+        "catedral",
+        "academia_militar",
+        "barracks",
+        "muros",
+    ]
+)
+
+#: What this package's helpers take for a UnitTypeId: a member, or the id itself as a string literal.
+UnitTypeIdName: TypeAlias = (
+    UnitTypeId
+    | Literal[
+        "artilharia",
+        "infantaria",
+        "cavalaria",
+        "aeronave",
+    ]
+)
+
+#: What this package's helpers take for a EraId: a member, or the id itself as a string literal.
+EraIdName: TypeAlias = (
+    EraId
+    | Literal[
+        "ancient",
+        "medieval",
+        "modern",
+    ]
+)
+
+#: What this package's helpers take for a WonderId: a member, or the id itself as a string literal.
+WonderIdName: TypeAlias = (
+    WonderId
+    | Literal[
+        "the_hanging_gardens",
+        "colossus",
+        "stonehenge",
+        "statue_of_liberty",
+        "panama_canal",
+        "himeji_samurai_castle",
+        "porcelain_tower",
+        "chichen_itza",
+        "statue_of_zeus",
+        "the_great_lighthouse",
+        "the_great_wall",
+        "the_oracle",
+        "the_pyramids",
+        "angkor_wat",
+        "brandenburg_gate",
+        "leonardo_s_workshop",
+        "machu_pichu",
+        "notre_dame",
+        "taj_mahal",
+        "the_louvre",
+        "big_ben",
+        "cristo_redentor",
+        "sydney_opera_house",
+        "the_internet",
+        "the_kremlin",
+        "the_pentagon",
+        "united_nations",
+    ]
+)
+
+#: What this package's helpers take for a SpaceKindId: a member, or the id itself as a string literal.
+SpaceKindIdName: TypeAlias = (
+    SpaceKindId
+    | Literal[
+        "culture_event",
+        "great_person",
+        "culture_victory",
+    ]
+)
+
+#: What this package's helpers take for a CultureSpaceId: a member, or the id itself as a string literal.
+CultureSpaceIdName: TypeAlias = (
+    CultureSpaceId
+    | Literal[
+        "space_01",
+        "space_02",
+        "space_03",
+        "space_04",
+        "space_05",
+        "space_06",
+        "space_07",
+        "space_08",
+        "space_09",
+        "space_10",
+        "space_11",
+        "space_12",
+        "space_13",
+        "space_14",
+        "space_15",
+        "space_16",
+        "space_17",
+        "space_18",
+        "space_19",
+        "space_20",
+        "space_21",
+    ]
+)
+
+#: What this package's helpers take for a CultureDeckId: a member, or the id itself as a string literal.
+CultureDeckIdName: TypeAlias = (
+    CultureDeckId
+    | Literal[
+        "culture_i",
+        "culture_ii",
+        "culture_iii",
+    ]
+)
+
+#: What this package's helpers take for a GreatPersonId: a member, or the id itself as a string literal.
+GreatPersonIdName: TypeAlias = (
+    GreatPersonId
+    | Literal[
+        "general",
+        "akira_kurosawa",
+        "frida_kahlo",
+        "jerry_garcia",
+        "mark_twain",
+        "michelangelo",
+        "valmiki",
+        "william_shakespeare",
+        "ada_lovelace",
+        "archimedes",
+        "frank_lloyd_wright",
+        "henry_ford",
+        "nikola_tesla",
+        "orville_wright",
+        "thomas_edison",
+        "georgy_zhukov",
+        "gustavus_adolphus",
+        "hannibal",
+        "joan_of_arc",
+        "khalid_ibn_al_walid",
+        "leonidas",
+        "sun_tzu",
+        "dr_martin_luther_king",
+        "florence_nightingale",
+        "jacques_cousteau",
+        "jim_henson",
+        "mother_teresa",
+        "st_francis_of_assisi",
+        "susan_b_anthony",
+        "a_p_giannini",
+        "adam_smith",
+        "andrew_carnegie",
+        "captain_james_cook",
+        "lorenzo_de_medici",
+        "marco_polo",
+        "zheng_he",
+        "alan_turing",
+        "albert_einstein",
+        "charles_darwin",
+        "galileo_galilei",
+        "louis_pasteur",
+        "marie_curie",
+        "sir_isaac_newton",
+    ]
+)
+
+#: What this package's helpers take for a TileId: a member, or the id itself as a string literal.
+TileIdName: TypeAlias = (
+    TileId
+    | Literal[
+        "aztec",
+        "england",
+        "france",
+        "tile26b",
+        "tile27b",
+        "zulu",
+        "america",
+        "arabia",
+        "china",
+        "egypt",
+        "germany",
+        "greece",
+        "india",
+        "japan",
+        "mongolia",
+        "rome",
+        "russia",
+        "spain",
+        "tile01",
+        "tile02",
+        "tile03",
+        "tile04",
+        "tile05",
+        "tile06",
+        "tile07",
+        "tile08",
+        "tile09",
+        "tile10",
+        "tile11",
+        "tile12",
+        "tile13",
+        "tile14",
+        "tile15a",
+        "tile16a",
+        "tile17a",
+        "tile18a",
+        "tile19a",
+        "tile20a",
+        "tile21a",
+        "tile22b",
+        "tile23b",
+        "tile24b",
+        "tile25b",
+    ]
+)
+
+#: What this package's helpers take for a PhaseId: a member, or the id itself as a string literal.
+PhaseIdName: TypeAlias = (
+    PhaseId
+    | Literal[
+        "inicio_do_turno",
+        "comercio",
+        "administracao_da_cidade",
+        "movimento",
+        "pesquisa",
+    ]
+)
+
+#: What this package's helpers take for a GovernmentId: a member, or the id itself as a string literal.
+GovernmentIdName: TypeAlias = (
+    GovernmentId
+    | Literal[
+        "despotismo",
+        "anarquia",
+        "republic",
+        "feudalismo",
+        "fundamentalism",
+        "communism",
+    ]
+)
+
+#: What this package's helpers take for a VictoryId: a member, or the id itself as a string literal.
+VictoryIdName: TypeAlias = (
+    VictoryId
+    | Literal[
+        "culture",
+        "technology",
+        "economy",
+        "military",
+    ]
+)
+
+#: What this package's helpers take for a ResourceId: a member, or the id itself as a string literal.
+ResourceIdName: TypeAlias = (
+    ResourceId
+    | Literal[
+        "seda",
+        "ferro",
+        "incenso",
+        "trigo",
+    ]
+)
+
+#: What this package's helpers take for a CombatBonusId: a member, or the id itself as a string literal.
+CombatBonusIdName: TypeAlias = (
+    CombatBonusId
+    | Literal[
+        "barracks",
+        "academy",
+        "general",
+        "defending_city",
+        "defending_capital",
+        "walls",
+    ]
+)
+
+#: What this package's helpers take for a CityActionId: a member, or the id itself as a string literal.
+CityActionIdName: TypeAlias = (
+    CityActionId
+    | Literal[
+        "produce",
+        "arts",
+        "resource",
+    ]
+)
+
+#: What this package's helpers take for a CivilizationId: a member, or the id itself as a string literal.
+CivilizationIdName: TypeAlias = (
+    CivilizationId
+    | Literal[
+        "roma",
+        "russia",
+        "egito",
+        "americans",
+        "arabs",
+        "aztecs",
+        "chinese",
+        "england",
+        "french",
+        "germans",
+        "greeks",
+        "indians",
+        "japanese",
+        "mongols",
+        "spanish",
+        "zulu",
+    ]
+)
+
+#: What this package's helpers take for a HutId: a member, or the id itself as a string literal.
+HutIdName: TypeAlias = (
+    HutId
+    | Literal[
+        "city_state",
+        "friendly_barbarian",
+        "incense",
+        "iron",
+        "native_art_3",
+        "silk",
+        "spy",
+        "teacher",
+        "uranium",
+        "wheat",
+    ]
+)
+
+#: What this package's helpers take for a VillageId: a member, or the id itself as a string literal.
+VillageIdName: TypeAlias = (
+    VillageId
+    | Literal[
+        "city_state",
+        "friendly_workers",
+        "great_person",
+        "iron",
+        "native_art_6",
+        "spy",
+        "uranium",
+        "wealth",
+    ]
+)
+
+
+TYPE_CHECKING = False
 if not TYPE_CHECKING:  # a name this module lacks stays a type error
 
     def __getattr__(name: str) -> object:
-        # A ``<Enum>Name`` is one type checkers alone read, and said so; any other name this module
-        # lacks is an AttributeError, which ``hasattr`` and pickle's search of the modules expect
-        # (no released version of a package's ids module has lost an enum).
+        # A name this module lacks is an AttributeError, which ``hasattr`` and pickle's search of
+        # the modules expect (no released version of a package's ids module has lost an enum or a
+        # ``<Enum>Name``: those are defined at run time, for ``typing.get_type_hints``).
         from civrules_runtime.errors import absent
 
-        raise absent(__name__, name, for_type_checkers=_TYPE_ONLY)
+        raise absent(__name__, name)

@@ -24,14 +24,12 @@ are indexed by the card and the group they credit when the row is first asked (a
 the lines, kept by the matrix), so reading a row of n lines cell by cell is linear in n, not n².
 """
 
-from collections.abc import ItemsView, Iterator, Mapping, ValuesView
+from collections.abc import ItemsView, Iterable, Iterator, Mapping, ValuesView
+from typing import Any
 
 from civrules_runtime.errors import once_each
 
 TYPE_CHECKING = False
-if TYPE_CHECKING:
-    from collections.abc import Iterable
-    from typing import Any
 
 #: How a card of two groups takes group credits (the ruleset's `credit_policy.two_group_cards`).
 _TWO_GROUP_CARDS = ("both_groups", "highest_group", "unknown")

@@ -11,6 +11,10 @@ where the package's unknown facts are known: ``errors.Told``) or the ruleset lea
 """
 
 from collections import Counter
+from collections.abc import Iterable, Mapping
+from enum import StrEnum
+from random import Random
+from typing import TypeVar
 
 from civrules_runtime.errors import (
     NotACollectionError,
@@ -32,7 +36,7 @@ from civrules_runtime.errors import (
     within,
 )
 from civrules_runtime.mappings import FrozenMap
-from civrules_runtime.records import data_maker
+from civrules_runtime.records import UnknownFact, data_maker
 
 from .credits import CreditMatrix
 from .records import (
@@ -68,17 +72,9 @@ from .vocab import (
     Role,
 )
 
-TYPE_CHECKING = False
-if TYPE_CHECKING:
-    from collections.abc import Iterable, Mapping
-    from enum import StrEnum
-    from random import Random
-    from typing import TypeVar
+E = TypeVar("E", bound=StrEnum)
+T = TypeVar("T")
 
-    from civrules_runtime.records import UnknownFact
-
-    E = TypeVar("E", bound=StrEnum)
-    T = TypeVar("T")
 
 #: The set value formula of the rulebooks: n cards of face value v are worth n x n x v.
 COUNT_SQUARED_TIMES_VALUE = "count_squared_times_value"
@@ -998,8 +994,6 @@ def calamities_suffered(
     if len(kept) <= limit and not any(_of_severity(kept, s, table) > m for s, m in over):
         return resolution_order(order, kept)
     if rng is None:
-        from random import Random
-
         rng = Random()
     if not over:  # one number (Advanced Civilization 29.5): that many drawn at random
         return resolution_order(order, rng.sample(kept, limit))

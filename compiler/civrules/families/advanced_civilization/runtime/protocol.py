@@ -10,48 +10,43 @@ UnknownFactError. It extends the protocol every family's packages share
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Mapping
+from random import Random
 from typing import Protocol
 
-from civrules_runtime.protocol import RulesetPackageBase
+from civrules_runtime.protocol import AnyId, RulesetPackageBase
 
-TYPE_CHECKING = False
-if TYPE_CHECKING:
-    from collections.abc import Iterable, Mapping
-    from random import Random
-
-    from civrules_runtime.protocol import AnyId
-
-    from .records import Area as AreaRecord
-    from .records import (
-        Assumptions,
-        AstTrack,
-        BlockBonus,
-        Border,
-        Calamity,
-        CalamityAmount,
-        CalamityEffect,
-        CalamityImmunity,
-        CalamityModifier,
-        Card,
-        Combination,
-        Commodity,
-        Deck,
-        DeckBand,
-        Effect,
-        Epoch,
-        Group,
-        HandLimit,
-        Nation,
-        Phase,
-        PlayerCount,
-        Region,
-        ScoringItem,
-        StackSetupStep,
-        Taxation,
-        TradeStack,
-    )
-    from .settings import Settings
-    from .vocab import AdjacencyName, BlockName, EffectKindName, MapRegionName, RoleName
+from .records import Area as AreaRecord
+from .records import (
+    Assumptions,
+    AstTrack,
+    BlockBonus,
+    Border,
+    Calamity,
+    CalamityAmount,
+    CalamityEffect,
+    CalamityImmunity,
+    CalamityModifier,
+    Card,
+    Combination,
+    Commodity,
+    Deck,
+    DeckBand,
+    Effect,
+    Epoch,
+    Group,
+    HandLimit,
+    Nation,
+    Phase,
+    PlayerCount,
+    Region,
+    ScoringItem,
+    StackSetupStep,
+    Taxation,
+    TradeStack,
+)
+from .settings import Settings
+from .vocab import AdjacencyName, BlockName, EffectKindName, MapRegionName, RoleName
 
 
 class RulesetPackage(RulesetPackageBase, Protocol):

@@ -9,6 +9,9 @@ fact the sources do not give.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable, Mapping
+from typing import ClassVar, Self, TypeAlias
+
 from civrules_runtime.assumed import count, optional, pairs, text
 from civrules_runtime.errors import OutOfDomainError, within
 from civrules_runtime.records import Record, bound
@@ -44,11 +47,7 @@ from .vocab import (
     TurnPosition,
 )
 
-# Typing names are needed only by type checkers: importing `typing` costs import time.
 TYPE_CHECKING = False
-if TYPE_CHECKING:
-    from collections.abc import Callable, Iterable, Mapping
-    from typing import ClassVar, Self, TypeAlias
 
 
 _set = object.__setattr__

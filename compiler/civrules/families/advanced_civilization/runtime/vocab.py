@@ -1,6 +1,9 @@
 """The vocabularies every ruleset package shares, as string enums (no dataclasses: cheap to import)."""
 
 from enum import StrEnum
+from typing import Literal, TypeAlias
+
+TYPE_CHECKING = False
 
 # --- Vocabularies shared by every ruleset -------------------------------------------------------
 
@@ -231,56 +234,40 @@ class PurchaseKind(StrEnum):
 
 # Each vocabulary as a parameter type: the enum, or its values written as strings (checked
 # statically by a type checker, and at run time by the helpers).
-TYPE_CHECKING = False
-if TYPE_CHECKING:
-    from typing import Literal, TypeAlias
-
-    AdjacencyName: TypeAlias = Adjacency | Literal["land", "sea", "all"]
-    RoleName: TypeAlias = Role | Literal["primary", "secondary"]
-    BlockName: TypeAlias = Block | Literal["west", "east", "shared", "single"]
-    MapRegionName: TypeAlias = MapRegion | Literal["west", "east", "whole"]
-    EffectKindName: TypeAlias = (
-        EffectKind
-        | Literal[
-            "immunity",
-            "movement",
-            "population_limit",
-            "city_build",
-            "city_support",
-            "conflict",
-            "turn_order",
-            "tax",
-            "treasury",
-            "commodity_exchange",
-            "trade_card_purchase",
-            "hand_limit",
-            "commodity_value",
-            "special_ability",
-            "credit_tokens",
-            "victory_points",
-        ]
-    )
+AdjacencyName: TypeAlias = Adjacency | Literal["land", "sea", "all"]
+RoleName: TypeAlias = Role | Literal["primary", "secondary"]
+BlockName: TypeAlias = Block | Literal["west", "east", "shared", "single"]
+MapRegionName: TypeAlias = MapRegion | Literal["west", "east", "whole"]
+EffectKindName: TypeAlias = (
+    EffectKind
+    | Literal[
+        "immunity",
+        "movement",
+        "population_limit",
+        "city_build",
+        "city_support",
+        "conflict",
+        "turn_order",
+        "tax",
+        "treasury",
+        "commodity_exchange",
+        "trade_card_purchase",
+        "hand_limit",
+        "commodity_value",
+        "special_ability",
+        "credit_tokens",
+        "victory_points",
+    ]
+)
 
 
 #: The names a released version of this module had and this one lacks (the ledger of released names,
 #: compiler/tools/runtime_names.json): a pickle of that version that names one is told which this is.
 _RETIRED: frozenset[str] = frozenset()
-#: The names this module defines for type checkers only.
-_TYPE_ONLY: frozenset[str] = frozenset(
-    (
-        "AdjacencyName",
-        "BlockName",
-        "EffectKindName",
-        "MapRegionName",
-        "RoleName",
-    )
-)
-
 if not TYPE_CHECKING:  # a name this module lacks stays a type error
 
     def __getattr__(name: str) -> object:
-        # A pickle names an enum by its module and name: one this version lacks is said so, and a
-        # ``<Enum>Name`` is one type checkers alone read.
+        # A pickle names an enum by its module and name: one this version lacks is said so.
         from civrules_runtime.errors import absent
 
-        raise absent(__name__, name, _RETIRED, for_type_checkers=_TYPE_ONLY)
+        raise absent(__name__, name, _RETIRED)

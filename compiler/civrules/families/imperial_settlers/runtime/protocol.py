@@ -9,35 +9,30 @@ protocol every family's packages share (``civrules_runtime.protocol.RulesetPacka
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Mapping
 from typing import Protocol
 
-from civrules_runtime.protocol import RulesetPackageBase
+from civrules_runtime.protocol import AnyId, RulesetPackageBase
 
-TYPE_CHECKING = False
-if TYPE_CHECKING:
-    from collections.abc import Iterable, Mapping
-
-    from civrules_runtime.protocol import AnyId
-
-    from .records import (
-        Action,
-        Assumptions,
-        Card,
-        CardPart,
-        Colour,
-        Component,
-        Deck,
-        DeckRule,
-        Faction,
-        GeneralRule,
-        Good,
-        LocationRow,
-        Phase,
-        Scoring,
-        SoloLevel,
-    )
-    from .settings import Settings
-    from .vocab import RazeTargetName
+from .records import (
+    Action,
+    Assumptions,
+    Card,
+    CardPart,
+    Colour,
+    Component,
+    Deck,
+    DeckRule,
+    Faction,
+    GeneralRule,
+    Good,
+    LocationRow,
+    Phase,
+    Scoring,
+    SoloLevel,
+)
+from .settings import Settings
+from .vocab import RazeTargetName
 
 
 class RulesetPackage(RulesetPackageBase, Protocol):

@@ -12,6 +12,10 @@ A collection of game objects is no multiset: a technology or a wonder listed twi
 one card of each technology, the game one of each wonder) is OutOfDomainError, never counted twice.
 """
 
+from collections.abc import Iterable, Mapping
+from enum import StrEnum
+from typing import TypeVar
+
 from civrules_runtime.errors import (
     NotACollectionError,
     OutOfDomainError,
@@ -26,6 +30,7 @@ from civrules_runtime.errors import (
     within,
 )
 from civrules_runtime.mappings import FrozenMap
+from civrules_runtime.records import UnknownFact
 
 from .records import (
     BattleHand,
@@ -44,16 +49,8 @@ from .records import (
 from .settings import Settings
 from .vocab import BonusPer, CombatSituation, EffectKind, VictoryKind
 
-TYPE_CHECKING = False
-if TYPE_CHECKING:
-    from collections.abc import Iterable, Mapping
-    from enum import StrEnum
-    from typing import TypeVar
-
-    from civrules_runtime.records import UnknownFact
-
-    E = TypeVar("E", bound=StrEnum)
-    T = TypeVar("T")
+E = TypeVar("E", bound=StrEnum)
+T = TypeVar("T")
 
 
 def vocabulary(enum: "type[E]", value: str, what: str) -> "E":

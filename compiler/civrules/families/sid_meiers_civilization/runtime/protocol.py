@@ -10,44 +10,39 @@ raises UnknownFactError. It extends the protocol every family's packages share
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Mapping
 from typing import Protocol
 
-from civrules_runtime.protocol import RulesetPackageBase
+from civrules_runtime.protocol import AnyId, RulesetPackageBase
 
-TYPE_CHECKING = False
-if TYPE_CHECKING:
-    from collections.abc import Iterable, Mapping
-
-    from civrules_runtime.protocol import AnyId
-
-    from .records import (
-        Assumptions,
-        BattleHand,
-        Building,
-        CityAction,
-        Civilization,
-        CombatBonus,
-        CultureDeck,
-        CultureSpace,
-        Era,
-        Government,
-        GreatPerson,
-        Marker,
-        Phase,
-        Pyramid,
-        Research,
-        Resource,
-        SpaceKind,
-        Technology,
-        Terrain,
-        Tile,
-        UnitType,
-        Unlocks,
-        Victory,
-        Wonder,
-    )
-    from .settings import Settings
-    from .vocab import DefenceName
+from .records import (
+    Assumptions,
+    BattleHand,
+    Building,
+    CityAction,
+    Civilization,
+    CombatBonus,
+    CultureDeck,
+    CultureSpace,
+    Era,
+    Government,
+    GreatPerson,
+    Marker,
+    Phase,
+    Pyramid,
+    Research,
+    Resource,
+    SpaceKind,
+    Technology,
+    Terrain,
+    Tile,
+    UnitType,
+    Unlocks,
+    Victory,
+    Wonder,
+)
+from .settings import Settings
+from .vocab import DefenceName
 
 
 class RulesetPackage(RulesetPackageBase, Protocol):

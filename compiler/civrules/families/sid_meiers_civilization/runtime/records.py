@@ -9,6 +9,9 @@ sources do not give.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable, Mapping
+from typing import Self
+
 from civrules_runtime.assumed import count, pairs, text
 from civrules_runtime.records import Record, bound
 from civrules_runtime.records import UnknownFact as UnknownFact
@@ -16,11 +19,7 @@ from civrules_runtime.records import UnknownFact as UnknownFact
 from .bounds import BOUNDS, WHERE
 from .vocab import Activity, BonusPer, CombatSituation, EffectKind, VictoryEnds, VictoryKind
 
-# Typing names are needed only by type checkers: importing `typing` costs import time.
 TYPE_CHECKING = False
-if TYPE_CHECKING:
-    from collections.abc import Callable, Iterable, Mapping
-    from typing import Self
 
 
 _set = object.__setattr__

@@ -2,11 +2,9 @@
 enums (the values the family's schemas allow; no records: cheap to import)."""
 
 from enum import StrEnum
+from typing import Literal, TypeAlias
 
-# Typing names are needed only by type checkers: importing `typing` costs import time.
 TYPE_CHECKING = False
-if TYPE_CHECKING:
-    from typing import Literal, TypeAlias
 
 
 class VictoryKind(StrEnum):
@@ -80,25 +78,20 @@ class Activity(StrEnum):
     RESEARCH_TECHNOLOGY = "research_technology"
 
 
-if TYPE_CHECKING:
-    #: A defending situation as the enum or its value: what the combat helpers accept.
-    DefenceName: TypeAlias = (
-        Literal[CombatSituation.DEFENDING_CITY, CombatSituation.DEFENDING_CAPITAL]
-        | Literal["defending_city", "defending_capital"]
-    )
+#: A defending situation as the enum or its value: what the combat helpers accept.
+DefenceName: TypeAlias = (
+    Literal[CombatSituation.DEFENDING_CITY, CombatSituation.DEFENDING_CAPITAL]
+    | Literal["defending_city", "defending_capital"]
+)
 
 
 #: The names a released version of this module had and this one lacks (the ledger of released names,
 #: compiler/tools/runtime_names.json): a pickle of that version that names one is told which this is.
 _RETIRED: frozenset[str] = frozenset()
-#: The names this module defines for type checkers only.
-_TYPE_ONLY: frozenset[str] = frozenset(("DefenceName",))
-
 if not TYPE_CHECKING:  # a name this module lacks stays a type error
 
     def __getattr__(name: str) -> object:
-        # A pickle names an enum by its module and name: one this version lacks is said so, and a
-        # ``<Enum>Name`` is one type checkers alone read.
+        # A pickle names an enum by its module and name: one this version lacks is said so.
         from civrules_runtime.errors import absent
 
-        raise absent(__name__, name, _RETIRED, for_type_checkers=_TYPE_ONLY)
+        raise absent(__name__, name, _RETIRED)
