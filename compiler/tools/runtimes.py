@@ -19,6 +19,11 @@ had lists it in its ``_RETIRED``, so that a pickle of that release naming it is 
 ``OtherVersionError``, and any other name it lacks is Python's AttributeError (``hasattr`` and
 pickle's search of the imported modules catch nothing else). ``--check`` fails for a name the
 ledger does not hold yet; ``tests/engine/test_pickles_across_versions.py`` holds each ``_RETIRED`` to it.
+
+From both, the table in ``docs/engine.md`` of the distribution each runtime module is in: a
+pickle naming a module of a runtime that is not installed is pickle's own "No module named ...",
+which only that table answers (no code of an absent runtime runs to say it). Recording writes it;
+``--check`` fails where it is stale (``tests/engine/test_module_distributions.py`` too).
 """
 
 from __future__ import annotations
@@ -33,6 +38,10 @@ from pathlib import Path
 LEDGER = Path(__file__).resolve().parent / "runtimes.json"
 #: Where the ledger of the names released runtime modules had lives.
 NAMES = Path(__file__).resolve().parent / "runtime_names.json"
+#: The page whose table names each runtime module's distribution, between these two lines.
+DOCS = Path(__file__).resolve().parents[2] / "docs" / "engine.md"
+TABLE_START = "<!-- module distributions: written by `cd compiler && python -m tools.runtimes` from its ledgers -->"
+TABLE_END = "<!-- end of module distributions -->"
 
 
 def distributions() -> dict[str, Mapping[str, bytes]]:
@@ -56,6 +65,33 @@ def version_of(files: Mapping[str, bytes]) -> str:
 
     (path,) = [path for path in files if path.endswith("/pyproject.toml")]
     return str(tomllib.loads(files[path].decode("utf-8"))["project"]["version"])
+
+
+def distribution_of(files: Mapping[str, bytes]) -> str:
+    """The distribution (pip) name a distribution's ``pyproject.toml`` declares."""
+    import tomllib
+
+    (path,) = [path for path in files if path.endswith("/pyproject.toml")]
+    return str(tomllib.loads(files[path].decode("utf-8"))["project"]["name"])
+
+
+def distribution_table(names: Mapping[str, list[str]], packages: Mapping[str, str]) -> str:
+    """The Markdown table of each runtime distribution (``packages``: by its import package) and
+    every module of it the ledger of names holds (``names``): each module any release had, so a
+    pickle of any version finds its distribution here."""
+    rows = ["| distribution (`pip install ...`) | its modules a pickle may name |", "| --- | --- |"]
+    for package, distribution in sorted(packages.items()):
+        modules = [module for module in sorted(names) if module == package or module.startswith(package + ".")]
+        rows.append(f"| `{distribution}` | {', '.join(f'`{module}`' for module in modules)} |")
+    return "\n".join(rows) + "\n"
+
+
+def written_table(page: str) -> str | None:
+    """The table ``page`` holds between TABLE_START and TABLE_END, or None where it has no such lines."""
+    start, end = page.find(TABLE_START + "\n"), page.find(TABLE_END)
+    if start < 0 or end < start:
+        return None
+    return page[start + len(TABLE_START) + 1 : end]
 
 
 def digest(files: Mapping[str, bytes]) -> str:
@@ -175,13 +211,20 @@ def main(argv: list[str]) -> int:
     found = problems(recorded, now)
     recorded_names = read_names() if NAMES.exists() else {}
     names_now = current_names()
+    packages = {package: distribution_of(files) for package, files in distributions().items()}
     if "--check" in argv:
         for _, problem in found:
             print(problem, file=sys.stderr)
         unrecorded = unrecorded_names(recorded_names, names_now)
         for problem in unrecorded:
             print(problem, file=sys.stderr)
-        return 1 if found or unrecorded else 0
+        stale = written_table(DOCS.read_text(encoding="utf-8")) != distribution_table(recorded_names, packages)
+        if stale:
+            print(
+                f"{DOCS.name}'s table of module distributions is stale: record (python -m tools.runtimes)",
+                file=sys.stderr,
+            )
+        return 1 if found or unrecorded or stale else 0
     unstepped = [problem for asks, problem in found if asks == STEP]
     if unstepped:
         for problem in unstepped:
@@ -193,6 +236,15 @@ def main(argv: list[str]) -> int:
         for module in sorted(set(recorded_names) | set(names_now))
     }
     NAMES.write_text(json.dumps(merged, indent=2, sort_keys=True) + "\n", encoding="utf-8")
+    page = DOCS.read_text(encoding="utf-8")
+    table = written_table(page)
+    if table is None:
+        print(f"{DOCS} has no lines {TABLE_START!r} and {TABLE_END!r} to write the table between", file=sys.stderr)
+        return 1
+    DOCS.write_text(
+        page.replace(TABLE_START + "\n" + table, TABLE_START + "\n" + distribution_table(merged, packages)),
+        encoding="utf-8",
+    )
     return 0
 
 
