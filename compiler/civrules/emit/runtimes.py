@@ -74,10 +74,10 @@ FILES = (
 #: 2.16 tells ``OtherVersionError`` only for a name a release of the module had (``absent``'s
 #: ``retired``, each module's ``_RETIRED``: the ledger ``tools/runtime_names.json``), any other name
 #: being Python's AttributeError, as ``hasattr`` and ``pickle.whichmodule`` expect; and an id enum
-#: with no members refuses an id with UnknownIdError (``errors.NoIdsEnumType``); 2.17 imports at run
-#: time each name its annotations use (``typing``'s, ``collections.abc``'s, the runtime's own), so
+#: with no members refuses an id with UnknownIdError (``errors.NoIdsEnumType``); and it imports at
+#: run time each name its annotations use (``typing``'s, ``collections.abc``'s, the runtime's own), so
 #: ``typing.get_type_hints`` evaluates them (it raised NameError for names imported for type checkers only).
-VERSION = "2.17.0"
+VERSION = "2.16.0"
 
 
 def runtime_distribution(

@@ -40,7 +40,7 @@ from civrules.model import Unknown
 #: The family's runtime: its import name, distribution name, version, and its sources (``runtime/``).
 FAMILY_RUNTIME = family_runtime_package(FAMILY.id)
 FAMILY_RUNTIME_DISTRIBUTION = family_runtime_distribution(FAMILY.id)
-FAMILY_RUNTIME_VERSION = "2.8.0"
+FAMILY_RUNTIME_VERSION = "2.7.0"
 FAMILY_RUNTIME_SOURCES = Path(__file__).resolve().parent / "runtime"
 FAMILY_RUNTIME_FILES = (
     "__init__.py",

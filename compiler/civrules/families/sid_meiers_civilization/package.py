@@ -67,7 +67,7 @@ FAMILY_PACKAGE = "civrules.families.sid_meiers_civilization"
 #: The family's runtime: its import name, distribution name, version, and its sources (``runtime/``).
 FAMILY_RUNTIME = family_runtime_package(FAMILY_ID)
 FAMILY_RUNTIME_DISTRIBUTION = family_runtime_distribution(FAMILY_ID)
-FAMILY_RUNTIME_VERSION = "1.15.0"
+FAMILY_RUNTIME_VERSION = "1.14.0"
 FAMILY_RUNTIME_SOURCES = Path(__file__).resolve().parent / "runtime"
 FAMILY_RUNTIME_FILES = (
     "__init__.py",
