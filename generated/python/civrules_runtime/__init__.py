@@ -10,8 +10,8 @@ Each family has a runtime of its own with its records, vocabularies, rule logic,
 (``settings``) and ``RulesetPackage`` protocol: ``civrules_runtime_<family>``.
 
 The names of the first family's runtime lived here until the runtime was split by family; for
-now they are still importable from here (loaded from that runtime on first use: import them
-from there).
+now they are still importable from here (loaded from that runtime on first use: import them from
+there).
 Names are loaded on first use: an engine that only needs the errors pays for nothing else.
 """
 
@@ -219,7 +219,7 @@ _MOVED = frozenset(
     )
 )
 
-__version__ = "2.17.0"
+__version__ = "2.16.0"
 
 __all__ = [
     "AbilityAction",

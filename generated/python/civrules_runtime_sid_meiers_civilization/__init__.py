@@ -102,7 +102,7 @@ _RECORDS = frozenset(
     )
 )
 
-__version__ = "1.15.0"
+__version__ = "1.14.0"
 
 __all__ = [
     "Activity",
