@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import collections
 import dataclasses
+import functools
 import json
 import os
 import re
@@ -1115,3 +1116,43 @@ def test_an_entity_patched_under_a_rule_of_each_entry_is_cited_at_a_cost_linear_
 
     small, large = work(200), work(400)
     assert large <= 2.5 * small, (small, large)
+
+
+def _own_keys(k: int, credit: bool) -> str:
+    """k patch entries of Pottery each writing a key of its own (a schema error each): a field of
+    the card (bench/shapes.py's `entity-keys`), or a key of its credit to the Crafts, an element of
+    the card's own list (`entry-element-keys`)."""
+    written = "credits: {{patch: [{{where: {{group: crafts}}, with: {{k{i}: 1}}}}]}}" if credit else "k{i}: 1"
+    return card_patches([f"{{id: pottery, {written.format(i=i)}}}" for i in range(k)])
+
+
+@pytest.mark.slow
+def test_entries_each_writing_a_field_of_their_own_are_resolved_in_work_linear_in_them() -> None:
+    """Counted, never timed: k entries each giving Pottery a field of its own, resolved at k and
+    2k (the resolver's own work: the schema's is the shape `entity-keys`'s). Each entry sorted the
+    card's records of the fields written before it again (``changes``, ``writers``,
+    ``changed_by``) and searched them for its own: the square of k (57 s at 8,000, round 31). Each
+    field is still recorded as its own entry's."""
+    from civrules import resolve
+    from civrules.resolve import changers, field_writers
+    from tests.security.test_check_growth import MOST, calls_made
+
+    sizes = (150, 300)
+    files = {k: variant(f"big{k}", "advanced-civilization", _own_keys(k, credit=False)) for k in sizes}
+    workspace = CachedWorkspace(dict(files.values()))
+    resolver = Resolver(workspace)
+    resolver.resolve(workspace.load_ruleset(workspace.manifests()["advanced-civilization"]))
+    loaded = {k: workspace.load_ruleset(workspace.manifests()[f"big{k}"]) for k in sizes}
+    small, large = (calls_made(functools.partial(resolver.resolve, loaded[k]), within=resolve.__file__) for k in sizes)
+    assert large <= MOST * small, (small, large)
+    resolved = resolver.resolution("big150")
+    assert resolved is not None
+    (pottery,) = [e for e in resolved.collections["civilization_cards"] if e.raw["id"] == "pottery"]
+    names = [name for name, _ in pottery.origin.changes]
+    assert names == sorted(names) and set(names) == {f"k{i}" for i in range(150)}
+    for i in (0, 7, 149):
+        entry = ("overlay", "civilization_cards", "patch", i)
+        assert [at.path for at in changers(pottery.origin, f"k{i}")] == [entry]
+        writers = field_writers(pottery.origin, f"k{i}")
+        assert [(w.path if w else None, paths) for w, paths in writers] == [(entry, ((),))]
+    assert list(pottery.raw)[-150:] == [f"k{i}" for i in range(150)]

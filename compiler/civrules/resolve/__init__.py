@@ -40,7 +40,7 @@ from civrules.families import CollectionSpec, Family
 from civrules.load.document import Document, NodePath
 from civrules.load.workspace import MAX_EXTENDS as MAX_EXTENDS  # the chain's bound, public here too (V002)
 from civrules.load.workspace import LoadedRuleset, Manifest, Workspace, family_mismatch
-from civrules.model import Changers, Origin, Slots, WriterLog, linked, unchained
+from civrules.model import Changers, Origin, Slots, WriterLog, linked, record_of, unchained, with_record, without_record
 from civrules.schema import entity_passes_fast, is_valid_fast, setting_items_cite, validate_entity, validate_setting
 from civrules.schema.references import remembered
 from civrules.support import memo
@@ -617,12 +617,12 @@ def _changed(
 ) -> Origin:
     """``previous`` with each key the patch names recorded as last changed at ``at``, and what
     still writes it once ``merged`` (:func:`writers_after`)."""
-    changes = dict(previous.changes)
+    changes = previous.changes
     for key in patch:
-        changes[key] = at
+        changes = with_record(changes, (key, at))
     writers = _writers(previous, patch, at, merged, moved or {}, was or {})
     changed_by = _changed_by(previous, patch, at)
-    return replace(previous, changes=tuple(sorted(changes.items())), writers=writers, changed_by=changed_by)
+    return replace(previous, changes=changes, writers=writers, changed_by=changed_by)
 
 
 def _earlier_moved(
@@ -647,25 +647,23 @@ def _earlier_moved(
     an entity whose one list n entries appended to: no pass over those n per change), nor, in a
     field it changes, the records of the elements it leaves (n entries each replacing one of n
     elements an entry each appended: no pass over the n records per entry)."""
-    last = dict(origin.changes)
-    fields = dict(origin.earlier_moved)
+    fields = origin.earlier_moved
     for name in patch:
         old, new, value = before.get(name), merged.get(name), patch[name]
         if old is None or not isinstance(new, list) or not is_list_operations(value):
             # no list before, or none now, or one written whole: no element written before is left
-            fields.pop(name, None)
+            fields = without_record(fields, name)
             continue
+        last = record_of(origin.changes, name)
         mine = (
-            [((key[1], *key[2:]), last[name], path) for key, path in _moves_of(origin.moved, name) if key[1:]]
-            if name in last
+            [((key[1], *key[2:]), last[1], path) for key, path in _moves_of(origin.moved, name) if key[1:]]
+            if last is not None
             else []
         )
-        carried = _carried(fields.get(name), mine, old, len(new), edits.get((name,), ()))
-        if carried is None:
-            fields.pop(name, None)
-        else:
-            fields[name] = carried
-    return tuple(sorted(fields.items(), key=lambda item: item[0]))
+        found = record_of(fields, name)
+        carried = _carried(None if found is None else found[1], mine, old, len(new), edits.get((name,), ()))
+        fields = without_record(fields, name) if carried is None else with_record(fields, (name, carried))
+    return fields
 
 
 def _carried(
@@ -740,20 +738,20 @@ def _earlier_listed(
 def _changed_by(origin: Origin, names: Iterable[str], at: Origin) -> tuple[tuple[str, Changers], ...]:
     """``origin``'s record of every overlay entry that changed each field, with ``at`` after the
     others for each of ``names`` (:attr:`Origin.changed_by`)."""
-    found = dict(origin.changed_by)
+    found = origin.changed_by
     for name in names:
-        found[name] = (at, _changers_of(origin, name))
-    return tuple(sorted(found.items(), key=lambda item: item[0]))
+        found = with_record(found, (name, (at, _changers_of(origin, name))))
+    return found
 
 
 def _changers_of(origin: Origin, name: str) -> Changers | None:
     """The chain of the overlay entries that changed the field ``name`` (its last changer where
     none is recorded; None where none changed it)."""
-    for changed, chain in origin.changed_by:
-        if changed == name:
-            return chain
-    last = next((at for changed, at in origin.changes if changed == name), None)
-    return None if last is None else (last, None)
+    found = record_of(origin.changed_by, name)
+    if found is not None:
+        return found[1]
+    last = record_of(origin.changes, name)
+    return None if last is None else (last[1], None)
 
 
 def changers(origin: Origin, name: str) -> tuple[Origin, ...]:
@@ -775,15 +773,17 @@ def _writers(
     an entity's) as the overlay entry ``at`` left them in ``merged`` (``moved``: where its list
     operations wrote each element, and ``was``: each element a `patch:` merged into as it was,
     :func:`merge_patch`'s)."""
-    writers = {name: (log, value) for name, log, value in origin.writers}
+    # the records of the fields the patch leaves are not looked at one by one (n entries each
+    # writing a field of its own: a pass in Python over the fields written before, per entry)
+    writers = origin.writers
     for name in patch:
         if name != key:
-            logged = writers.get(name)
-            prior = logged[0] if logged else _unlogged(origin, name, _node_at(origin.document, (*origin.path, name)))
+            logged = record_of(writers, name)
+            prior = logged[1] if logged else _unlogged(origin, name, _node_at(origin.document, (*origin.path, name)))
             wrote = _wrote(moved, (name,))
             log = writers_after(prior, name, at, merged.get(name), name in merged, wrote, _was(was, (name,)))
-            writers[name] = (log, merged.get(name))
-    return tuple((name, log, value) for name, (log, value) in sorted(writers.items(), key=lambda item: item[0]))
+            writers = with_record(writers, (name, log, merged.get(name)))
+    return writers
 
 
 def _continue(entries: list[Entry], spec: CollectionSpec, origin: Origin, item: dict[str, Any]) -> bool:
@@ -804,12 +804,12 @@ def _continue(entries: list[Entry], spec: CollectionSpec, origin: Origin, item: 
         return False
     base = entries[index]
     raw = dict(base.raw)
-    changes = dict(base.origin.changes)
+    changes = base.origin.changes
     for name in continuation.extends:
         raw[name] = [*base.raw.get(name, []), *item.get(name, [])]
-        changes[name] = origin
+        changes = with_record(changes, (name, origin))
     changed_by = _changed_by(base.origin, continuation.extends, origin)
-    merged = Entry(replace(base.origin, changes=tuple(sorted(changes.items())), changed_by=changed_by), raw)
+    merged = Entry(replace(base.origin, changes=changes, changed_by=changed_by), raw)
     _put(spec, entries, index, merged)
     return True
 
@@ -1892,15 +1892,15 @@ def _patch(
             subjects=(*problem.subjects, _render(problem.path)),
         )
         yield replace(told, suggestion=problem.suggestion) if problem.suggestion else told
-    changed = dict(entry.origin.changes)
+    changed = entry.origin.changes
     for field_name in item:
         if field_name != spec.key:
-            changed[field_name] = at
+            changed = with_record(changed, (field_name, at))
     writers = _writers(entry.origin, item, at, merged, moved, was, spec.key)
     changed_by = _changed_by(entry.origin, (field_name for field_name in item if field_name != spec.key), at)
     origin = replace(
         entry.origin,
-        changes=tuple(sorted(changed.items())),
+        changes=changed,
         moved=_moves_kept(entry.origin.moved, item, moved),
         writers=writers,
         changed_by=changed_by,
@@ -1928,12 +1928,11 @@ def _unchanged_fields(
     A field an earlier entry of the same variant wrote is V012's to tell. A patch that also
     changes a field may restate another on purpose (to cite a second source for it, as a
     transcription does)."""
-    written = dict(origin.changes)
     return [
         field
         for field in _judged_fields(item, key)
         if field in had
-        and not (field in written and written[field].file == at.file)
+        and not ((written := record_of(origin.changes, field)) is not None and written[1].file == at.file)
         and _same_value(had[field], item[field])
     ]
 
@@ -2383,15 +2382,16 @@ Writer = tuple[Origin | None, tuple[NodePath, ...], tuple[Any, ...]]
 def _log_of(origin: Origin, name: str) -> tuple[WriterLog, Any] | None:
     """The log of the field ``name`` of what was read from ``origin``, and the field's value as its
     last change left it (None: no log was kept)."""
-    return next(((log, value) for changed, log, value in origin.writers if changed == name), None)
+    found = record_of(origin.writers, name)
+    return None if found is None else (found[1], found[2])
 
 
 def _unlogged(origin: Origin, name: str, definition: Any) -> tuple[Writer, ...]:
     """What writes the field ``name`` of what was read from ``origin`` where no log of it was kept
     (``definition``: its definition's value of the field): its last changer, else the definition."""
-    last = next((at for changed, at in origin.changes if changed == name), None)
+    last = record_of(origin.changes, name)
     if last is not None:
-        return ((last, ((),), ()),)
+        return ((last[1], ((),), ()),)
     if isinstance(definition, list):
         return ((None, tuple((k,) for k in range(len(definition))), tuple(definition)),)
     return ((None, ((),), ()),)
