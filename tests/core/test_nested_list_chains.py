@@ -507,7 +507,9 @@ def test_a_merge_into_an_element_of_many_keys_reads_none_of_its_keys_to_tell_its
     _KeysRead.read = 0
     merged = resolve.merge_patch(element, {"k1000": 1})
     assert not is_list_operations(element)
-    assert list(resolve.written_over(element, {"k1000": 1})) == [("k1000",)]
+    # a key the element lacks is added, over nothing; one it holds is written over
+    assert list(resolve.written_over(element, {"k1000": 1})) == []
+    assert list(resolve.written_over(element, {"k999": 2})) == [("k999",)]
     assert merged == {**element, "k1000": 1}
     assert _KeysRead.read == 0, _KeysRead.read
 

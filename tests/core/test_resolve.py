@@ -1156,3 +1156,59 @@ def test_entries_each_writing_a_field_of_their_own_are_resolved_in_work_linear_i
         writers = field_writers(pottery.origin, f"k{i}")
         assert [(w.path if w else None, paths) for w, paths in writers] == [(entry, ((),))]
     assert list(pottery.raw)[-150:] == [f"k{i}" for i in range(150)]
+
+
+@pytest.mark.slow
+def test_entries_each_writing_a_key_into_one_credit_tell_what_was_written_over_in_work_linear_in_them() -> None:
+    """Counted, never timed: k entries each writing a key of its own into Pottery's credit to the
+    Crafts, resolved at k and 2k and asked what a later entry wrote over (V012, and the citations
+    superseded). Each entry's copy of the credit was told every key written after it as written
+    over, keys it did not have: the square of k (39.5 s at 8,000, round 31), and nothing written over."""
+    from civrules.resolve import overwritten
+    from tests.security.test_check_growth import MOST, calls_made
+
+    sizes = (150, 300)
+    files = {k: variant(f"big{k}", "advanced-civilization", _own_keys(k, credit=True)) for k in sizes}
+    workspace = CachedWorkspace(dict(files.values()))
+    resolver = Resolver(workspace)
+    resolver.resolve(workspace.load_ruleset(workspace.manifests()["advanced-civilization"]))
+    found: dict[int, list[Any]] = {}
+
+    def work(k: int) -> int:
+        resolved, _ = resolver.resolve(workspace.load_ruleset(workspace.manifests()[f"big{k}"]))
+        assert resolved is not None
+        (pottery,) = [e for e in resolved.collections["civilization_cards"] if e.raw["id"] == "pottery"]
+        return calls_made(lambda: found.setdefault(k, list(overwritten(pottery.origin, "credits"))))
+
+    small, large = (work(k) for k in sizes)
+    assert large <= MOST * small, (small, large)
+    assert found == {150: [], 300: []}
+
+
+@pytest.mark.slow
+def test_a_key_a_later_entry_adds_to_a_patched_element_writes_over_nothing_of_it() -> None:
+    """V012 tells a variant's entry whose change a later entry of it writes over. A later entry
+    adding a key the element did not have (a credit's `rule:` after its `points:`) wrote over
+    nothing, yet the earlier entry was told written over (round 31); one writing the same key
+    again still is."""
+    added = card_patches(
+        [
+            "{id: pottery, credits: {patch: [{where: {group: crafts}, with: {note: x}}]}}",
+            "{id: pottery, credits: {patch: [{where: {group: crafts}, with: {points: 4}}]}}",
+            '{id: pottery, credits: {patch: [{where: {group: crafts}, with: {rule: "32.2"}}]}}',
+        ]
+    )
+    analysis, _ = analysed("big", variant("big", "advanced-civilization", added))
+    assert located(analysis, "V012") == []
+    again = card_patches(
+        [
+            "{id: pottery, credits: {patch: [{where: {group: crafts}, with: {points: 3}}]}}",
+            "{id: pottery, credits: {patch: [{where: {group: crafts}, with: {note: x}}]}}",
+            "{id: pottery, credits: {patch: [{where: {group: crafts}, with: {points: 4}}]}}",
+        ]
+    )
+    text = variant("big", "advanced-civilization", again)
+    analysis, _ = analysed("big", text)
+    (told,) = located(analysis, "V012")
+    assert told.span is not None and told.span.line == line_of(text[1], "{points: 3}")
+    assert "line " + str(line_of(text[1], "{points: 4}")) in told.message and "more change" not in told.message

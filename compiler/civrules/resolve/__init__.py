@@ -2681,10 +2681,12 @@ class _Over:
     path: whether a patch wrote a whole value there (a scalar, a list, a `null`, an `{unknown: why}`),
     whether one merged a mapping there (and the tree of its keys), and the list operations written there."""
 
-    __slots__ = ("children", "mapping", "operations", "over_added", "whole")
+    __slots__ = ("children", "mapping", "operations", "over_added", "rank", "whole")
 
-    def __init__(self) -> None:
+    def __init__(self, rank: int = 0) -> None:
         self.children: dict[Any, _Over] = {}
+        #: Its place among its parent's children (the order the patches first wrote their keys).
+        self.rank = rank
         self.whole = False
         self.mapping = False
         #: The list operations written here, as a list's (:func:`_written_over_list`) and as
@@ -2703,7 +2705,7 @@ class _Over:
             for key, value in patch.items():
                 child = self.children.get(key)
                 if child is None:
-                    child = self.children[key] = _Over()
+                    child = self.children[key] = _Over(len(self.children))
                 child.add(value)
         else:
             self.whole = True
@@ -2721,8 +2723,17 @@ class _Over:
                 yield from _written_over_operations(base, operations, at)
         if self.mapping:
             if isinstance(base, dict) and not only_unknown(base):
-                for key, child in self.children.items():
-                    yield from child.over(base.get(key), (*at, key))
+                # the keys of ``base`` the patches wrote, in the order the patches first wrote them: a
+                # key ``base`` lacks was added, over nothing (n entries each adding a key of its own
+                # to one element asked each entry's element of every key written after it, the
+                # square of n, and told each as written over: V012 on a key no entry wrote again)
+                children = self.children
+                if len(base) < len(children):
+                    keys = sorted((key for key in base if key in children), key=lambda key: children[key].rank)
+                else:
+                    keys = [key for key in children if key in base]
+                for key in keys:
+                    yield from children[key].over(base[key], (*at, key))
             else:
                 yield at
 
@@ -3784,7 +3795,8 @@ def written_over(base: Any, patch: Any, at: NodePath = ()) -> Iterator[NodePath]
         return
     if isinstance(patch, dict) and not only_unknown(patch) and isinstance(base, dict) and not only_unknown(base):
         for key, value in patch.items():
-            yield from written_over(base.get(key), value, (*at, key))
+            if key in base:  # a key the base lacks is added: nothing of the base is there to write over
+                yield from written_over(base[key], value, (*at, key))
         return
     yield at
 
