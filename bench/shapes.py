@@ -180,6 +180,17 @@ Found in round thirty (an attacker's trial of suppression comments):
   codes each that no check has, at the end of the shipped card file; ``validate
   advanced-civilization`` (50,000: a 6.9 MB file within the 8 MiB bound, 12.1 s of CPU and 683 MB
   until round 30, a warning built for each of the million codes while 100 were listed).
+
+Found in round thirty-one (a key of its own written by each entry into an entity, or into an element
+of one of the entity's own lists; a schema error each):
+
+- ``entity-keys``: ``N`` patch entries of Pottery each writing a field of its own (``{id: pottery,
+  k<i>: 1}``); ``validate big --max-diagnostics 1000000`` (57 s at 8,000 in process at 91009615, 12.7
+  times linear: each entry sorted and searched every field written before it);
+- ``entry-element-keys``: ``N`` patch entries each writing a key of its own into Pottery's credit
+  to the Crafts (``credits: {patch: [{where: {group: crafts}, with: {k<i>: 1}}]}``); ``validate big
+  --max-diagnostics 1000000`` (39.5 s at 8,000, 9.1 times linear: each entry's element was told
+  every key written after it as written over, each a key it did not have).
 """
 
 from __future__ import annotations
@@ -644,6 +655,24 @@ def element_keys(rules: Path, n: int) -> list[str]:
     return ["--max-diagnostics 1000000 validate big"]
 
 
+def entity_keys(rules: Path, n: int) -> list[str]:
+    # Entry i writes a field of its own into Pottery (`k<i>: 1`), a field the schema does not know:
+    # one schema error each, the entity growing with every entry.
+    entries = [f"      - {{id: pottery, k{i}: 1}}" for i in range(n)]
+    body = ["overlay:", "  civilization_cards:", "    patch:", *entries]
+    _manifest(rules, "big", "advanced-civilization", body if n else [])
+    return ["--max-diagnostics 1000000 validate big"]
+
+
+def entry_element_keys(rules: Path, n: int) -> list[str]:
+    # Entry i writes a key of its own into Pottery's credit to the Crafts, an element of the card's
+    # own list (its identity followed by the writers' records): one schema error each.
+    credit = "      - {{id: pottery, credits: {{patch: [{{where: {{group: crafts}}, with: {{k{i}: 1}}}}]}}}}"
+    body = ["overlay:", "  civilization_cards:", "    patch:", *(credit.format(i=i) for i in range(n))]
+    _manifest(rules, "big", "advanced-civilization", body if n else [])
+    return ["--max-diagnostics 1000000 validate big"]
+
+
 def _sea_areas(rules: Path, n: int, in_order: bool) -> None:
     """Variant ``big`` adding ``n`` sea areas in a chain of borders (its areas written in id order,
     or each border's areas the other way round: one M003 warning each)."""
@@ -816,6 +845,8 @@ SHAPES = {
     "nested-list-unknown": nested_list_unknown,
     "element-citations": element_citations,
     "element-keys": element_keys,
+    "entity-keys": entity_keys,
+    "entry-element-keys": entry_element_keys,
     "overlay-variants": overlay_variants,
     "many-citations": many_citations,
     "sarif-diagnostics": sarif_diagnostics,
@@ -871,6 +902,8 @@ SIZES: dict[str, tuple[int, ...]] = {
     # tenths with the minute (1.38 recorded in round 30, 0.98 alone a minute later); 20,000 entries
     # take 7.9 s of CPU on a loaded machine (a 2.3 MB manifest).
     "element-keys": (2_000, 20_000),
+    "entity-keys": (1_000, 10_000),
+    "entry-element-keys": (1_000, 10_000),
     # 50 variants of 100 added cards each: 5,000 cards in 50 manifests of 14 kB.
     "overlay-variants": (5, 50),
     "many-citations": (1_000, 10_000),
