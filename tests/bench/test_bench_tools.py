@@ -167,11 +167,16 @@ def test_the_error_edit_leaves_one_unknown_key_in_one_entity(relative: str) -> N
 #: Shapes tried in round 29 that held (linear when tried): checked with the slow tests, as the fast
 #: suite's 120 s has no room for three more copies of the rules (0.2-0.7 s each on a loaded machine).
 HELD_IN_ROUND_29 = ("overlay-variants", "many-citations", "sarif-diagnostics")
+#: Shapes added in round 31: checked with the slow tests too (the fast suite's margin, issue 32 point 7).
+ADDED_IN_ROUND_31 = ("entity-keys", "entry-element-keys")
 
 
 @pytest.mark.parametrize(
     "shape",
-    [pytest.param(s, marks=pytest.mark.slow) if s in HELD_IN_ROUND_29 else s for s in sorted(shapes.SHAPES)],
+    [
+        pytest.param(s, marks=pytest.mark.slow) if s in (*HELD_IN_ROUND_29, *ADDED_IN_ROUND_31) else s
+        for s in sorted(shapes.SHAPES)
+    ],
 )
 def test_each_adversarial_shape_is_written_the_same_way_twice(tmp_path: Path, shape: str) -> None:
     first = shapes.make(tmp_path / "a", shape, 3)
