@@ -59,12 +59,14 @@ def _old_over(self: resolve._Over, base: Any, at: Any) -> Iterator[Any]:
     if self.mapping:
         if isinstance(base, dict) and set(base) != {"unknown"}:
             for key, child in self.children.items():
-                yield from child.over(base.get(key), (*at, key))
+                if key in base:  # a key the base lacks was added, over nothing (round 31)
+                    yield from child.over(base[key], (*at, key))
         else:
             yield at
 
 
-def _old_init(self: resolve._Over) -> None:
+def _old_init(self: resolve._Over, rank: int = 0) -> None:
+    self.rank = rank
     self.children = {}
     self.whole = False
     self.mapping = False
@@ -580,7 +582,8 @@ def test_a_nested_element_merged_into_in_place_is_what_a_copy_of_it_made() -> No
     (round 31), and what is resolved is what a copy of the element at each merge made (round 30's
     merge): each field's value (its keys in their order), the diagnostics, the writers of each
     field and what the entries lost."""
-    entries, child = [], []
+    entries: list[str] = []
+    child: list[str] = []
     for note in ("n0", "q0"):
         entries.append(
             _NESTED + f'{{append: [{{calamity: famine, effect: reduces, rule: "30.312", note: {note}}}]}}}}}}]}}}}'
