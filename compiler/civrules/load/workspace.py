@@ -293,6 +293,9 @@ class Workspace:
         self._hinting: set[str] = set()
         #: The family of the ruleset whose file :meth:`load_as` is reading for the first time.
         self._claiming: Family | None = None
+        #: Whether :meth:`manifests` is being asked for by :meth:`families_here` (a loop, where a
+        #: file under rulesets/ is read as a data file).
+        self._declaring = False
 
     def display(self, path: Path) -> str:
         """How a file is named in diagnostics: relative to the working directory where it is under
@@ -375,7 +378,9 @@ class Workspace:
 
             read = len(diagnostics)
             claimed, self._claiming = self._claiming, None
-            kind, kind_diagnostics = document_kind(document, self._inherited_hint(relative, document) or claimed)
+            family = self._inherited_hint(relative, document) or claimed
+            among = self.families_here() if family is None and not is_manifest_path(relative) else ()
+            kind, kind_diagnostics = document_kind(document, family, among)
             diagnostics.extend(kind_diagnostics)
             if kind is not None:
                 diagnostics.extend(self.validate(relative, document, kind))
@@ -417,6 +422,20 @@ class Workspace:
         """Whether an editor's buffer of ``relative`` stands for the file: the disk holds a regular
         file there, or nothing yet (see :meth:`buffer`)."""
         return relative.startswith(SHIPPED) or files.kind_of(self.root, relative) in ("file", "missing")
+
+    def families_here(self) -> tuple[Family, ...]:
+        """The families of the rules folder's own rulesets (none where it has none yet): those a
+        data file no ruleset reads is judged among (:func:`civrules.schema.document_kind`), its
+        hints, its completions and its hovers drawn from its own family, not from any game whose
+        kind has its name. Shipped rulesets are not the folder's: they choose nothing here."""
+        if self._declaring:
+            return ()  # a file under rulesets/ that is no manifest, read while they are declared
+        self._declaring = True
+        try:
+            manifests = self.manifests()
+        finally:
+            self._declaring = False
+        return tuple(sorted({one.family.id: one.family for one in manifests.values()}.values(), key=lambda f: f.id))
 
     def _inherited_hint(self, relative: str, document: Document) -> Family | None:
         """The family a manifest that names none inherits from the ruleset it extends, found by

@@ -258,12 +258,23 @@ class Index:
             files |= self.result.depends[name]
         return files
 
+    def kin(self, relative: str) -> set[str]:
+        """The files of ``relative``'s family (by their kinds), where no ruleset reads it: a new file's
+        ids are looked for in its own game's files, not in any game's collection of that name
+        (every family has `phases`)."""
+        family = self.family_of_file(relative)
+        return {other for other in self.by_file if self.family_of_file(other) is family}
+
     def definitions(self, symbol: Symbol) -> list[Symbol]:
-        """Where the id of ``symbol`` is defined, in the rulesets that use its file (else anywhere)."""
+        """Where the id of ``symbol`` is defined, in the rulesets that use its file (else in its
+        family's files)."""
         found = [s for s in self.by_id.get(symbol.id, ()) if s.definition and s.collection == symbol.collection]
         scope = self.scope(symbol.relative)
         scoped = [s for s in found if s.relative in scope]
-        return scoped or found
+        if scoped:
+            return scoped
+        kin = self.kin(symbol.relative)
+        return [s for s in found if s.relative in kin]
 
     def references(self, symbol: Symbol, *, include_definition: bool = True) -> list[Symbol]:
         """Every occurrence of the id of ``symbol`` in its collection."""
@@ -347,7 +358,7 @@ class Index:
 
     def ids(self, relative: str) -> list[tuple[str, str]]:
         """(id, collection) of every entity defined where ``relative``'s rulesets look, sorted."""
-        scope = self.scope(relative) or set(self.by_file)
+        scope = self.scope(relative) or self.kin(relative)
         return sorted({(s.id, s.collection) for f in scope for s in self.by_file.get(f, ()) if s.definition})
 
     def describe(self, symbol: Symbol) -> str:

@@ -58,6 +58,7 @@ from civrules.diagnostics import Diagnostic, Severity, Span, codes
 from civrules.diagnostics.escape import printable
 from civrules.diagnostics.markup import markdown_block, markdown_text, plain
 from civrules.diagnostics.words import named_path
+from civrules.families import Family
 from civrules.load import Limits
 from civrules.load.lines import decode
 from civrules.load.names import SHIPPED
@@ -1096,9 +1097,11 @@ _FAMILY_LINE = re.compile(r"^family:\s*([a-z0-9-]+)\s*$", re.MULTILINE)
 def _file_kind(ls: Folder, relative: str, text: str) -> str | None:
     """The qualified kind of the file ``relative`` (a family's `kind: cards` is its `<family>/cards`):
     as the session judged it, else as civrules judges a file no ruleset has claimed yet (a
-    manifest's `family:`, else the default family's kind, else the one family's that has it)."""
-    from civrules.families import default_family, families, family_named
-    from civrules.schema import qualify
+    manifest's `family:`, else the default family's; any other file's kind among the families of
+    the rules folder's rulesets, :func:`civrules.schema.family_of_kind`). None: no kind, or one
+    none of those families has."""
+    from civrules.families import default_family, family_named
+    from civrules.schema import family_of_kind, qualify
 
     judged = ls.index(()).kinds.get(relative)
     if judged is not None:
@@ -1106,18 +1109,22 @@ def _file_kind(ls: Folder, relative: str, text: str) -> str | None:
     found = _KIND_LINE.search(text)
     if found is None:
         return None
-    kind, family = found.group(1), default_family()
+    kind = found.group(1)
     if kind == "ruleset":
         named = _FAMILY_LINE.search(text)
-        family = (family_named(named.group(1)) if named else None) or family
-    elif kind not in family.kinds:
-        owners = [f for f in families().values() if kind in f.kinds]
-        family = owners[0] if len(owners) == 1 else family
-    return qualify(family, kind)
+        return qualify((family_named(named.group(1)) if named else None) or default_family(), kind)
+    family = family_of_kind(kind, _families_here(ls))
+    return qualify(family, kind) if family is not None else None
+
+
+def _families_here(ls: Folder) -> tuple[Family, ...]:
+    """The families of the folder's rulesets, as its last result found them (none: not known yet)."""
+    workspace = ls.index(()).result.workspace
+    return workspace.families_here() if workspace is not None else ()
 
 
 def _completion(ls: Folder, uri: str, position: types.Position) -> types.CompletionList:
-    from civrules.schema import SCHEMA_FILES, load_schema
+    from civrules.schema import CORE_KINDS, SCHEMA_FILES, load_schema
 
     relative = ls.relative(uri)
     positions = ls.positions()
@@ -1136,8 +1143,14 @@ def _completion(ls: Folder, uri: str, position: types.Position) -> types.Complet
             is_value = False  # an item of a list of mappings (`  - i` under `cards:`): its first key
     if not keys and not is_value and kind not in SCHEMA_FILES:
         values = []
-        # The kinds as a file writes them (a family's `cards`, not the qualified `<family>/cards`).
-        written = sorted({k.rpartition("/")[2] for k in SCHEMA_FILES})
+        # The kinds as a file writes them (a family's `cards`, not the qualified `<family>/cards`):
+        # those of the folder's families (any family's where it has no ruleset yet).
+        here = _families_here(ls)
+        written = sorted(
+            {k.rpartition("/")[2] for k in SCHEMA_FILES}
+            if not here
+            else {*CORE_KINDS, *(k for family in here for k in family.kinds)}
+        )
         items.extend(
             types.CompletionItem(label=f"kind: {k}", kind=types.CompletionItemKind.Keyword, insert_text=f"kind: {k}")
             for k in written

@@ -33,7 +33,14 @@ from civrules.families import Family
 from civrules.load import Document, Limits
 from civrules.load.document import NodePath
 from civrules.load.splice import Spliced, splice_document
-from civrules.load.workspace import SHIPPED, LoadedFile, LoadedRuleset, Workspace, shipped_turned_off
+from civrules.load.workspace import (
+    SHIPPED,
+    LoadedFile,
+    LoadedRuleset,
+    Workspace,
+    is_manifest_path,
+    shipped_turned_off,
+)
 from civrules.model import Collection, Entity, Ruleset
 from civrules.model.assembly import Assembled, assembling
 from civrules.pipeline import SHAPING_KEYS, Analysis, analyse
@@ -59,6 +66,9 @@ class _Parsed:
     read: int = 0
     #: The text the document was read from (None: not read as text): the next edit is spliced into it.
     text: str | None = None
+    #: The families a data file no ruleset claimed was judged among (their ids; None: it was
+    #: claimed, or is a manifest): judged again when the rules folder's families are others.
+    among: tuple[str, ...] | None = None
 
 
 @dataclass(slots=True)
@@ -511,7 +521,13 @@ class _SessionWorkspace(Workspace):
         signature = self.signature(relative)
         reusable = signature[0] in ("text", "bytes")
         parsed = self.session._parsed.get(relative)
-        if reusable and parsed is not None and parsed.signature == signature:
+        among = self._among(relative)
+        if (
+            reusable
+            and parsed is not None
+            and parsed.signature == signature
+            and (among is None or parsed.among is None or among == parsed.among)
+        ):
             if parsed.text is None and relative in self.overrides:
                 # Read from disk, now open with the same content: the next edit splices into its text.
                 parsed = self.session._parsed[relative] = replace(parsed, text=self.overrides[relative])
@@ -530,9 +546,20 @@ class _SessionWorkspace(Workspace):
                     tuple(loaded.diagnostics),
                     loaded.read,
                     self._texts.get(relative),
+                    among,
                 )
         self._relative[loaded.path] = relative
         return loaded
+
+    def _among(self, relative: str) -> tuple[str, ...] | None:
+        """The families (ids) a load of ``relative`` now would judge it among: a data file no
+        ruleset claims is judged among the rules folder's (:meth:`Workspace.families_here`), so a
+        reading kept from another set of them is judged again, as a full run would. None where it
+        is claimed, or a manifest (whose own `family:` or base decides). A reading a ruleset
+        claimed is kept as it was: the judgment its family made."""
+        if self._claiming is not None or is_manifest_path(relative):
+            return None
+        return tuple(one.id for one in self.families_here())
 
     def read_text(self, relative: str, text: str, display: str) -> tuple[Document | None, list[Diagnostic]]:
         """Splice the edit into the previous reading of the file when it allows (see

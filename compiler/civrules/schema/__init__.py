@@ -223,20 +223,29 @@ def is_valid_fast(kind: str, data: Any) -> bool | None:
     return True
 
 
-def document_kind(document: Document, family: Family | None = None) -> tuple[str | None, list[Diagnostic]]:
+def document_kind(
+    document: Document, family: Family | None = None, among: Sequence[Family] = ()
+) -> tuple[str | None, list[Diagnostic]]:
     """The qualified kind of a document, read as a file of ``family``; or a diagnostic saying why it
     has none.
 
     Without a family (a file no ruleset has claimed yet), a manifest's own ``family:`` decides, and
-    any other file's kind is the default family's where it has one, else the one family's that
-    has it.
+    any other file is of the families ``among`` (those of the rules folder's rulesets; every
+    installed family where it has none): of the default family's kind where it is among them and
+    has it, else of the first one's (by id) that has it. A kind none of them has is unknown there,
+    its hint drawn from their kinds alone: a file of a kind only another family has, beside the
+    rulesets of one family, was judged as that other family's, its hints describing another game.
     """
     data = document.data
+    offered: Sequence[Family] = ()
     if family is None:
-        family, problems = _family_of_file(document)
+        family, problems = _family_of_file(document, among)
         if problems:
             return None, problems
-    known_kinds = sorted({*CORE_KINDS, *(family.kinds if family is not None else ())})
+        offered = among if family is None else ()
+    known_kinds = sorted(
+        {*CORE_KINDS, *(k for one in ((family,) if family is not None else offered) for k in one.kinds)}
+    )
     known = ", ".join(known_kinds)
     if not isinstance(data, dict):
         return None, [
@@ -260,12 +269,20 @@ def document_kind(document: Document, family: Family | None = None) -> tuple[str
             )
         ]
     if not isinstance(kind, str) or kind not in known_kinds or (family is None and kind not in CORE_KINDS):
+        hint = _did_you_mean(str(kind), known_kinds) or f"use one of: {known}"
+        elsewhere = sorted(one.id for one in families().values() if kind in one.kinds) if offered else []
+        if elsewhere:
+            families_word = "family" if len(elsewhere) == 1 else "families"
+            hint += (
+                f" (`{kind}` is a kind of {families_word} {_either(elsewhere)}, "
+                "which no ruleset of this rules folder is of)"
+            )
         return None, [
             _diag(
                 codes.BAD_KIND,
                 f"unknown file kind {_show(kind)}",
                 document.span(("kind",)),
-                _did_you_mean(str(kind), known_kinds) or f"use one of: {known}",
+                hint,
                 _closest(str(kind), known_kinds),
                 subjects=(kind,) if isinstance(kind, str) else (),
             )
@@ -273,24 +290,46 @@ def document_kind(document: Document, family: Family | None = None) -> tuple[str
     return (qualify(family, kind) if family is not None else kind), []
 
 
-def _family_of_file(document: Document) -> tuple[Family | None, list[Diagnostic]]:
-    """The family a file read on its own belongs to (see :func:`document_kind`)."""
+def _either(ids: Sequence[str]) -> str:
+    """Family ids in words: `a`, `a` or `b`, `a`, `b` or `c`."""
+    shown = [f"`{one}`" for one in ids]
+    return shown[0] if len(shown) == 1 else f"{', '.join(shown[:-1])} or {shown[-1]}"
+
+
+def _family_of_file(document: Document, among: Sequence[Family] = ()) -> tuple[Family | None, list[Diagnostic]]:
+    """The family a file read on its own belongs to (see :func:`document_kind`); None where it is a
+    data file of a kind none of ``among`` has."""
     data = document.data
     if not isinstance(data, dict):
         return default_family(), []
     named = data.get("family")
-    if data.get("kind") == "ruleset" and isinstance(named, str):
-        found = family_named(named)
-        if found is not None:
-            return found, []
-        return None, [unknown_family(document, named)]
     kind = data.get("kind")
+    if kind == "ruleset":
+        if isinstance(named, str):
+            found = family_named(named)
+            if found is not None:
+                return found, []
+            return None, [unknown_family(document, named)]
+        return default_family(), []
+    return family_of_kind(kind, among), []
+
+
+def family_of_kind(kind: object, among: Sequence[Family] = ()) -> Family | None:
+    """The family a data file of ``kind`` that no ruleset reads is of: among ``among`` (the
+    families of its rules folder's rulesets; every installed family where it has none), the
+    default family where it is one of them and has the kind, else the first (by id) that has it;
+    None where ``among`` is given and none of them has it (see :func:`document_kind`)."""
     fallback = default_family()
-    if isinstance(kind, str) and kind not in fallback.kinds:
-        owners = [f for f in families().values() if kind in f.kinds]
-        if len(owners) == 1:
-            return owners[0], []
-    return fallback, []
+    candidates = sorted(among or families().values(), key=lambda one: one.id)
+    first = fallback if fallback in candidates else candidates[0]
+    if not isinstance(kind, str) or kind in CORE_KINDS:
+        return first
+    owners = [one for one in candidates if kind in one.kinds]
+    if fallback in owners:
+        return fallback
+    if owners:
+        return owners[0]
+    return None if among else first
 
 
 def unknown_family(document: Document, named: str) -> Diagnostic:
