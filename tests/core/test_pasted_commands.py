@@ -504,16 +504,3 @@ def test_each_sessions_q007_names_its_own_rules_folder_and_runs_pasted(
         total = int(summary.message.split(" has ", 1)[1].split(" ", 1)[0])
         assert exit_code == 0 and len([d for d in json.loads(out) if d["code"] == "Q006"]) == total, out
         monkeypatch.setenv("CIVRULES_NO_SHIPPED", "1")
-
-
-def test_r011s_command_under_watch_is_validate_of_the_rulesets_watched(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    from tests.core.test_watch import BASELESS, _house, _watched
-
-    rules = _house(tmp_path / "my rules", BASELESS.replace("name: house\n", "name: house\nbogus: 1\nworse: 2\n"))
-    code, out, _ = _watched(monkeypatch, rules, ["--max-diagnostics", "1", "watch", "house"], {})
-    assert code == 130
-    (line,) = [line for line in out.splitlines() if "list more with" in line]
-    command = code_spans(line)[0]
-    assert command == f"civrules --max-diagnostics N --rules {shlex.quote(str(rules))} validate house", line

@@ -324,6 +324,25 @@ def test_watch_q_lists_errors_and_warnings_only_and_no_summary(tmp_path: Path, m
     assert (out, err) == ("", ""), (out, err)
 
 
+def test_r011s_command_under_watch_is_validate_of_the_rulesets_watched(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Round 31's editor trial (see tests/core/test_pasted_commands.py): R011 under `watch` said
+    `civrules --max-diagnostics N --rules DIR watch house`, which lists nothing more and never ends.
+    Here, beside the other in-process watches whose set-up it shares (0.4 s of CPU alone in its
+    module, most of it the first watch's imports; 0.06 s after another watch)."""
+    import shlex
+
+    from tests.core.test_pasted_commands import code_spans
+
+    rules = _house(tmp_path / "my rules", BASELESS.replace("name: house\n", "name: house\nbogus: 1\nworse: 2\n"))
+    code, out, _ = _watched(monkeypatch, rules, ["--max-diagnostics", "1", "watch", "house"], {})
+    assert code == 130
+    (line,) = [line for line in out.splitlines() if "list more with" in line]
+    command = code_spans(line)[0]
+    assert command == f"civrules --max-diagnostics N --rules {shlex.quote(str(rules))} validate house", line
+
+
 def test_watch_prints_its_summaries_on_standard_error(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """As `validate`: the report (diagnostics) on standard output, the summary line on standard error."""
     rules = _house(tmp_path, SMALL)
