@@ -379,7 +379,9 @@ class Workspace:
             read = len(diagnostics)
             claimed, self._claiming = self._claiming, None
             family = self._inherited_hint(relative, document) or claimed
-            among = self.families_here() if family is None and not is_manifest_path(relative) else ()
+            among = (
+                self.families_here() if family is None and not is_manifest_path(relative.removeprefix(SHIPPED)) else ()
+            )
             kind, kind_diagnostics = document_kind(document, family, among)
             diagnostics.extend(kind_diagnostics)
             if kind is not None:

@@ -557,7 +557,7 @@ class _SessionWorkspace(Workspace):
         reading kept from another set of them is judged again, as a full run would. None where it
         is claimed, or a manifest (whose own `family:` or base decides). A reading a ruleset
         claimed is kept as it was: the judgment its family made."""
-        if self._claiming is not None or is_manifest_path(relative):
+        if self._claiming is not None or is_manifest_path(relative.removeprefix(SHIPPED)):
             return None
         return tuple(one.id for one in self.families_here())
 
