@@ -319,6 +319,23 @@ def test_a_variant_an_edit_broke_is_let_go_with_the_documents_it_read(tmp_path: 
     and its base not checked again) stayed alive in the session, its model and the version of
     every file it read before the edit. Now they go with it: the only model alive is the base's,
     and of the variant's manifest, the version the session reads and the one before it."""
+
+    def models_alive() -> dict[int, Ruleset]:
+        # A stand-in for a model (civrules.support.tracked) passes isinstance: the model behind it
+        # is counted, once, by identity.
+        return {
+            id(m): m
+            for m in (
+                o if issubclass(type(o), Ruleset) else object.__getattribute__(o, "_real")
+                for o in gc.get_objects()
+                if isinstance(o, Ruleset)
+            )
+        }
+
+    gc.collect()
+    # Models an earlier test of this process left are not this session's (held here, so that no
+    # model of the session can take one's identity).
+    earlier = models_alive()
     rules = copy_subset(tmp_path / "rules")
     manifest = "rulesets/advanced-civilization-western.yaml"
     text = (rules / manifest).read_text(encoding="utf-8")
@@ -328,17 +345,7 @@ def test_a_variant_an_edit_broke_is_let_go_with_the_documents_it_read(tmp_path: 
     def alive() -> tuple[list[str], int]:
         gc.collect()
         objects = gc.get_objects()
-        # A stand-in for a model (civrules.support.tracked) passes isinstance: the model behind it
-        # is counted, once, by identity.
-        real = {
-            id(m): m
-            for m in (
-                o if issubclass(type(o), Ruleset) else object.__getattribute__(o, "_real")
-                for o in objects
-                if isinstance(o, Ruleset)
-            )
-        }
-        models = sorted(m.id for m in real.values())
+        models = sorted(m.id for key, m in models_alive().items() if key not in earlier)
         documents = sum(1 for o in objects if isinstance(o, Document) and isinstance(o.data, dict) and "edit" in o.data)
         return models, documents
 
