@@ -339,7 +339,7 @@ def test_the_pin_examples_accept_the_package_the_project_publishes() -> None:
     and the assertion fails. The examples name the version of the committed package."""
     package = REPO / "generated" / "python" / "civrules_rulesets" / "advanced_civilization" / "__init__.py"
     (version,) = re.findall(
-        r'^__version__(?:: Final)? = "([0-9.]+)"$', package.read_text(encoding="utf-8"), re.MULTILINE
+        r'^__version__(?:: Final(?:\[str\])?)? = "([0-9.]+)"$', package.read_text(encoding="utf-8"), re.MULTILINE
     )
     major = version.split(".")[0]
     text = (REPO / "docs" / "engine.md").read_text(encoding="utf-8")

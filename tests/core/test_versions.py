@@ -169,7 +169,7 @@ def test_build_decides_each_version_says_why_and_a_rebuild_keeps_it(tmp_path: Pa
     code, said = _build(rules, out)
     assert code == 0, said
     assert "civrules_rulesets.advanced_civilization 1.0.0: the first version" in said
-    assert '__version__: Final = "1.0.0"' in (package / "__init__.py").read_text()
+    assert '__version__: Final[str] = "1.0.0"' in (package / "__init__.py").read_text()
     assert json.loads((package / "api.json").read_text())["version"] == "1.0.0"
     assert _build(rules, out, "--check")[0] == 0  # the manifest makes the rebuild identical
 

@@ -6,7 +6,12 @@ time, not only for type checkers (``NameError: name 'Callable' is not defined`` 
 
 The modules walked are those the ledger of released runtime names lists (every module of every
 runtime) and the modules of one package of each family, so a module or a name added later is
-walked too.
+walked too; the modules themselves (their constants' annotations) of every package.
+
+A record class's hints are its fields, in their order, and its public ``ClassVar`` constants, as a
+frozen dataclass's are: no public class's hints name a private attribute (the record base's class
+settings ``_schema``, ``_bounds`` ... were among ``get_type_hints(Card)`` before round 32, and a
+field reader took them for fields).
 """
 
 from __future__ import annotations
@@ -32,6 +37,10 @@ if str(GENERATED) not in sys.path:
 RUNTIME_MODULES = sorted(json.loads((REPO / "compiler" / "tools" / "runtime_names.json").read_text(encoding="utf-8")))
 #: One package of each family.
 PACKAGES = ("advanced_civilization", "imperial_settlers", "sid_meiers_civilization")
+#: Every package built.
+EVERY_PACKAGE = sorted(
+    path.name for path in (GENERATED / "civrules_rulesets").iterdir() if (path / "__init__.py").is_file()
+)
 
 
 def package_modules(package: str) -> list[str]:
@@ -72,6 +81,45 @@ def test_every_public_class_and_function_has_type_hints_that_evaluate(module: st
         except NameError as error:  # a name an annotation uses is imported for type checkers only
             failed[name] = str(error)
     assert not failed
+
+
+@pytest.mark.parametrize("package", EVERY_PACKAGE)
+def test_every_module_of_every_package_has_type_hints_that_evaluate(package: str) -> None:
+    """``get_type_hints(module)``: the package's constants (``RULESET_ID``, ``__version__``, every table)
+    with the types a type checker reads (a bare ``Final`` was Python 3.11's TypeError, ``Final``
+    imported for type checkers only a NameError)."""
+    failed = {}
+    for module in package_modules(package):
+        try:
+            typing.get_type_hints(importlib.import_module(module))
+        except (NameError, TypeError) as error:
+            failed[module] = f"{type(error).__name__}: {error}"
+    assert not failed
+    hints = typing.get_type_hints(importlib.import_module(f"civrules_rulesets.{package}.data"))
+    assert hints["RULESET_ID"] == typing.Final[str]
+    assert hints["DRAFT"] == typing.Final[bool]
+    package_hints = typing.get_type_hints(importlib.import_module(f"civrules_rulesets.{package}"))
+    assert package_hints["__version__"] == typing.Final[str]
+
+
+@pytest.mark.parametrize("module", RUNTIME_MODULES)
+def test_a_public_class_hints_are_its_public_attributes_and_a_records_its_fields(module: str) -> None:
+    from civrules_runtime.records import Record, SettingsRecord
+
+    imported = importlib.import_module(module)
+    private, not_fields = {}, {}
+    for name, value in annotated(imported):
+        if not inspect.isclass(value):
+            continue
+        hints = typing.get_type_hints(value)
+        if any(hint.startswith("_") for hint in hints):
+            private[name] = sorted(hint for hint in hints if hint.startswith("_"))
+        if issubclass(value, Record) and value not in (Record, SettingsRecord):
+            fields = [hint for hint, kind in hints.items() if typing.get_origin(kind) is not typing.ClassVar]
+            if fields != list(value.__slots__):
+                not_fields[name] = fields
+    assert not private
+    assert not not_fields
 
 
 def test_the_hints_are_the_types_a_type_checker_reads() -> None:

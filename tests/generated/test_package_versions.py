@@ -140,7 +140,7 @@ def test_a_module_of_other_bytes_than_its_declarations_were_written_for_is_parse
     assert declared is not None
     folder = _folder("imperial-settlers")
     data = files[f"{folder}/data.py"]
-    changed = {**files, f"{folder}/data.py": data.replace(b"DRAFT: Final = ", b"DRAFT: Final[object] = ")}
+    changed = {**files, f"{folder}/data.py": data.replace(b"DRAFT: Final[bool] = ", b"DRAFT: Final[object] = ")}
     assert versions.package_api(changed, folder, declared).names["DRAFT"] == "Final[object]"
 
 

@@ -76,8 +76,11 @@ FILES = (
 #: being Python's AttributeError, as ``hasattr`` and ``pickle.whichmodule`` expect; and an id enum
 #: with no members refuses an id with UnknownIdError (``errors.NoIdsEnumType``); and it imports at
 #: run time each name its annotations use (``typing``'s, ``collections.abc``'s, the runtime's own), so
-#: ``typing.get_type_hints`` evaluates them (it raised NameError for names imported for type checkers only).
-VERSION = "2.16.0"
+#: ``typing.get_type_hints`` evaluates them (it raised NameError for names imported for type checkers only);
+#: 2.16.1 declares the record base's class settings (``_schema``, ``_bounds`` ...) and the mappings'
+#: private slots for type checkers only, so a record class's ``typing.get_type_hints`` is its fields,
+#: as a dataclass-like reader takes them.
+VERSION = "2.16.1"
 
 
 def runtime_distribution(

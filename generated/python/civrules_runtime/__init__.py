@@ -219,7 +219,7 @@ _MOVED = frozenset(
     )
 )
 
-__version__ = "2.16.0"
+__version__ = "2.16.1"
 
 __all__ = [
     "AbilityAction",

@@ -133,8 +133,10 @@ class AssumedView:
     pickles and copies (as its package's name and its assumptions: unpickling imports the package).
     """
 
-    #: The family logic's OVERLAY_COLLECTIONS, set by a family's view whose logic has them.
-    _overlay_collections: Mapping[str, str] = MappingProxyType({})
+    if TYPE_CHECKING:  # for type checkers only: a public class's hints name no private attribute
+        #: The family logic's OVERLAY_COLLECTIONS, set by a family's view whose logic has them.
+        _overlay_collections: Mapping[str, str]
+    _overlay_collections = MappingProxyType({})
 
     #: The family's ``Assumptions`` record, set by each family's view: any other value given to
     #: ``assuming()`` (None, a dict, another family's record) is a TypeError naming it.

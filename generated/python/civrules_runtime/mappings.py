@@ -38,7 +38,8 @@ class FrozenMap(Mapping[_K, _V]):
 
     __slots__ = ("_items",)
 
-    _items: dict[_K, _V]
+    if TYPE_CHECKING:  # for type checkers only: a public class's hints name no private attribute
+        _items: dict[_K, _V]
 
     def __init__(self, items: Mapping[_K, _V], /) -> None:
         _set(self, "_items", dict(items))
@@ -97,7 +98,8 @@ class OrderedFrozenSet(frozenset[_T]):
 
     __slots__ = ("_order",)
 
-    _order: tuple[_T, ...]
+    if TYPE_CHECKING:  # for type checkers only: a public class's hints name no private attribute
+        _order: tuple[_T, ...]
 
     def __new__(cls, items: Iterable[_T] = (), /) -> OrderedFrozenSet[_T]:
         order = tuple(dict.fromkeys(items))

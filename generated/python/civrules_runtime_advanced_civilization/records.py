@@ -951,7 +951,7 @@ class DeckBand(Record):
     """The trade decks used for a band of player counts (and a map region where the map is split)."""
 
     _schema = "commodities.schema.json#/$defs/deck_composition"
-    _properties: Mapping[str, str] = {
+    _properties = {  # noqa: RUF012 - a class setting (see Record); not a field
         "players_min": "players/min",
         "players_max": "players/max",
         "region": "map_region",
@@ -986,7 +986,7 @@ class BlockBonus(Record):
     """Player counts in which a set redeemed outside its native block gains its face value per card."""
 
     _schema = "commodities.schema.json#/$defs/block_bonus"
-    _properties: Mapping[str, str] = {
+    _properties = {  # noqa: RUF012 - a class setting (see Record); not a field
         "players_min": "players/min",
         "players_max": "players/max",
     }
@@ -1018,7 +1018,7 @@ class CopiesBand(Record):
     holds; ``rules``: the band's own citation, () where the calamity's covers it."""
 
     _schema = "calamities.schema.json#/$defs/calamity/properties/copies_by_players/items"
-    _properties: Mapping[str, str] = {
+    _properties = {  # noqa: RUF012 - a class setting (see Record); not a field
         "players_min": "players/min",
         "players_max": "players/max",
     }
@@ -1264,7 +1264,7 @@ class CalamityEffect(Record):
     """
 
     _schema = "calamities.schema.json#/$defs/effect"
-    _properties: Mapping[str, str] = {
+    _properties = {  # noqa: RUF012 - a class setting (see Record); not a field
         "all_but": "amount/all_but",  # the {all_but: n} form of the amount
         "per_city": "amount/per_city_owned",  # its {per_city_owned: n} form
     }
@@ -1448,7 +1448,7 @@ class CalamityModifier(Record):
     """
 
     _schema = "calamities.schema.json#/$defs/modifier"
-    _properties: Mapping[str, str] = {
+    _properties = {  # noqa: RUF012 - a class setting (see Record); not a field
         "stated": "set_to",
         "becomes_kind": "becomes/kind",
         "adds_kind": "adds/kind",
@@ -2352,7 +2352,7 @@ class Configuration(Record):
     _schema = (
         "ruleset.schema.json#/properties/player_counts/properties/counts/items/properties/configurations/oneOf/0/items"
     )
-    _properties: Mapping[str, str] = {
+    _properties = {  # noqa: RUF012 - a class setting (see Record); not a field
         "panels": "map/panels",
         "boundary": "map/boundary",
         "western_extension": "map/western_extension",
@@ -2595,7 +2595,7 @@ class Area(Record):
 
 class Border(Record):
     _schema = "map.schema.json#/$defs/border"
-    _properties: Mapping[str, str] = {
+    _properties = {  # noqa: RUF012 - a class setting (see Record); not a field
         "a": "map.schema.json#/$defs/border/properties/areas/items",
         "b": "map.schema.json#/$defs/border/properties/areas/items",
     }
@@ -2719,7 +2719,7 @@ class HandLimitBand(Record):
     players (both included); ``rules``: the band's own citation, () where the setting's covers it."""
 
     _schema = "ruleset.schema.json#/properties/hand_limit/properties/by_players/items"
-    _properties: Mapping[str, str] = {
+    _properties = {  # noqa: RUF012 - a class setting (see Record); not a field
         "players_min": "players/min",
         "players_max": "players/max",
     }

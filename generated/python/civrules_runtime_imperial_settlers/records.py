@@ -56,7 +56,7 @@ class CopyFacts(Record):
     """A copy of a card whose printed cost, spoils or deal differ from the card's (None: as the card's)."""
 
     _schema = "imperial-settlers/cards.schema.json#/properties/cards/items/properties/differing_copies/items"
-    _properties: Mapping[str, str] = {
+    _properties = {  # noqa: RUF012 - a class setting (see Record); not a field
         "printed_id": "id",
     }
     __slots__ = ("printed_id", "cost", "spoils", "deal")
@@ -816,7 +816,7 @@ class DeckRule(Record):
     that many cards of that many copies each; every copy of a card in or none."""
 
     _schema = "imperial-settlers/ruleset.schema.json#/properties/deck_building"
-    _properties: Mapping[str, str] = {
+    _properties = {  # noqa: RUF012 - a class setting (see Record); not a field
         "size": "deck_size",
     }
     __slots__ = ("size", "pattern", "all_copies")

@@ -254,7 +254,7 @@ class Rank(Record):
     """A rank of a unit type: its name, production cost and strength range (None: not in the sources)."""
 
     _schema = "sid-meiers-civilization/units.schema.json#/properties/unit_types/items/properties/ranks/items"
-    _properties: Mapping[str, str] = {
+    _properties = {  # noqa: RUF012 - a class setting (see Record); not a field
         "strength_min": "strength/min",
         "strength_max": "strength/max",
     }
@@ -371,7 +371,7 @@ class Wonder(Record):
     and how much less trade its owner needs to research."""
 
     _schema = "sid-meiers-civilization/wonders.schema.json#/properties/wonders/items"
-    _properties: Mapping[str, str] = {
+    _properties = {  # noqa: RUF012 - a class setting (see Record); not a field
         "discount_cost": "discount/cost",
         "discount_technology": "discount/technology",
     }

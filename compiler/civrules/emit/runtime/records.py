@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import contextlib
 from collections.abc import Callable, Iterable, Iterator, Mapping
-from typing import Any, ParamSpec, Self, TypeVar
+from typing import Any, ClassVar, ParamSpec, Self, TypeVar
 
 from .errors import OutOfDomainError, shown
 from .mappings import FrozenMap, MissingKeyError
@@ -48,23 +48,32 @@ class Record:
             # every call of the class is checked (a misspelt argument named as replace() names it)
             cls.__init__ = _checking(raw, types=not cls._checks_own_arguments)  # type: ignore[method-assign]
 
-    #: The constructor the record's class defines, without the checks (see :func:`_checking`).
-    _made: Callable[..., None]
-    #: The schema object this class's records hold, ``file#pointer`` (a file of the family's schemas):
-    #: each field is linked to that object's property of its name. compiler/tools/bounds.py reads it
-    #: to write the family runtime's ``bounds`` module, which :func:`bound` applies.
-    _schema: str | None = None
-    #: The schema's constraints on the fields, checked after their types, by field (set by
-    #: :func:`bound`; none: the class has none): their tests are made when first checked.
-    _bounds: Mapping[str, Iterable[tuple[str, object]]] = {}
-    #: Where a bounded field's property is, ``file#pointer``, when it is not ``_schema``'s property
-    #: of the field's name (set by :func:`bound`, from the class's ``_properties``).
-    _bounds_at: Mapping[str, str] = {}
-    #: The fields linked otherwise than to ``_schema``'s property of their name, by field: a path
-    #: of properties in that object (``"players/min"``, ``"rule"``) or another object's property
-    #: (``file#pointer``), for a field named otherwise or a class whose fields come from several
-    #: objects. compiler/tools/bounds.py reads it with ``_schema``.
-    _properties: Mapping[str, str] = {}
+    # The class-level settings below are declared for type checkers only: annotated at run time they
+    # would be among ``typing.get_type_hints(Card)``, which a dataclass-like field reader takes for
+    # fields. A record class's hints are its fields (and its public ``ClassVar`` constants).
+    if TYPE_CHECKING:
+        #: The constructor the record's class defines, without the checks (see :func:`_checking`).
+        _made: ClassVar[Callable[..., None]]
+        #: The schema object this class's records hold, ``file#pointer`` (a file of the family's
+        #: schemas): each field is linked to that object's property of its name.
+        #: compiler/tools/bounds.py reads it to write the family runtime's ``bounds`` module, which
+        #: :func:`bound` applies.
+        _schema: ClassVar[str | None]
+        #: The schema's constraints on the fields, checked after their types, by field (set by
+        #: :func:`bound`; none: the class has none): their tests are made when first checked.
+        _bounds: ClassVar[Mapping[str, Iterable[tuple[str, object]]]]
+        #: Where a bounded field's property is, ``file#pointer``, when it is not ``_schema``'s
+        #: property of the field's name (set by :func:`bound`, from the class's ``_properties``).
+        _bounds_at: ClassVar[Mapping[str, str]]
+        #: The fields linked otherwise than to ``_schema``'s property of their name, by field: a
+        #: path of properties in that object (``"players/min"``, ``"rule"``) or another object's
+        #: property (``file#pointer``), for a field named otherwise or a class whose fields come
+        #: from several objects. compiler/tools/bounds.py reads it with ``_schema``.
+        _properties: ClassVar[Mapping[str, str]]
+    _schema = None
+    _bounds = {}  # noqa: RUF012 - a class setting, replaced (never changed) by bound()
+    _bounds_at = {}  # noqa: RUF012 - likewise
+    _properties = {}  # noqa: RUF012 - a class setting, each class its own
     #: True where the record's constructor checks its arguments itself and says what each should be
     #: (an engine's assumptions: their bounds when made, their ids by the package that takes them):
     #: a call of its class does not check the values again.
@@ -725,11 +734,14 @@ class SettingsRecord(Record, Mapping[str, object]):
 
     __slots__ = ("_unknown", "_present")
 
-    _unknown: tuple[str, ...]  # the keys given as unknown
-    _present: tuple[str, ...]  # the keys of the data, sorted: made when the mapping is first read
-    #: The data's key of each field, in the order of ``__slots__`` (where one differs from its field).
-    _setting_keys: tuple[str, ...] = ()
-    _field_of: dict[str, str] = {}  # noqa: RUF012 - set once per class, never changed
+    if TYPE_CHECKING:  # for type checkers only: a record class's hints are its fields (see Record)
+        _unknown: tuple[str, ...]  # the keys given as unknown
+        _present: tuple[str, ...]  # the keys of the data, sorted: made when the mapping is first read
+        #: The data's key of each field, in the order of ``__slots__`` (where one differs from its field).
+        _setting_keys: ClassVar[tuple[str, ...]]
+        _field_of: ClassVar[dict[str, str]]
+    _setting_keys = ()
+    _field_of = {}  # noqa: RUF012 - set once per class, never changed
 
     def __init_subclass__(cls) -> None:
         super().__init_subclass__()

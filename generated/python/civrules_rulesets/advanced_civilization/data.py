@@ -2,6 +2,12 @@
 
 from __future__ import annotations
 
+# The names the annotations use, imported at run time too: `typing.get_type_hints(data)`
+# evaluates them (the runtimes import `typing` already).
+from collections.abc import Mapping
+from enum import StrEnum
+from typing import Final
+
 from civrules_runtime.mappings import FrozenMap, OrderedFrozenSet
 from civrules_runtime.records import PlayerRange, data_maker
 from civrules_runtime_advanced_civilization import settings
@@ -83,13 +89,6 @@ from .ids import (
     PhaseId,
 )
 
-# Typing names are needed only by type checkers: importing `typing` costs import time.
-TYPE_CHECKING = False
-if TYPE_CHECKING:
-    from collections.abc import Mapping
-    from enum import StrEnum
-    from typing import Final
-
 _Area = data_maker(Area)
 _AstTrack = data_maker(AstTrack)
 _Attribute = data_maker(Attribute)
@@ -170,9 +169,9 @@ _TradeStack = data_maker(TradeStack)
 _TurnOrder = data_maker(TurnOrder)
 _UnknownFact = data_maker(UnknownFact)
 
-RULESET_ID: Final = "advanced-civilization"
+RULESET_ID: Final[str] = "advanced-civilization"
 
-RULESET_NAME: Final = "Advanced Civilization"
+RULESET_NAME: Final[str] = "Advanced Civilization"
 
 #: How many players the ruleset seats (civrules export's ruleset.players): the fewest, the most, the
 #: best number where the source names one, and what cites them (a variant's patch for a number it
@@ -181,10 +180,10 @@ RULESET_NAME: Final = "Advanced Civilization"
 PLAYERS: Final[PlayerRange | None] = _PlayerRange(2, 8, best=None, rule=("1.1", "16.1"), source=None)
 
 #: A hash of the resolved ruleset: changes whenever any fact changes.
-RULESET_FINGERPRINT: Final = "e14c7d2b30db0c15d8402248d252c12fcef96851c66d7e9bbb8eea774a25e0d2"
+RULESET_FINGERPRINT: Final[str] = "e14c7d2b30db0c15d8402248d252c12fcef96851c66d7e9bbb8eea774a25e0d2"
 
 #: True when the ruleset is a draft: facts a game needs are missing (see UNKNOWN_FACTS).
-DRAFT: Final = False
+DRAFT: Final[bool] = False
 
 #: Every fact the sources do not give: the data file, the field, and why.
 UNKNOWN_FACTS: Final[tuple[UnknownFact, ...]] = (

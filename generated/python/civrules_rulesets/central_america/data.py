@@ -2,6 +2,12 @@
 
 from __future__ import annotations
 
+# The names the annotations use, imported at run time too: `typing.get_type_hints(data)`
+# evaluates them (the runtimes import `typing` already).
+from collections.abc import Mapping
+from enum import StrEnum
+from typing import Final
+
 from civrules_runtime.mappings import FrozenMap, OrderedFrozenSet
 from civrules_runtime.records import PlayerRange, data_maker
 from civrules_runtime_advanced_civilization import settings
@@ -94,13 +100,6 @@ from .ids import (
     PhaseId,
 )
 
-# Typing names are needed only by type checkers: importing `typing` costs import time.
-TYPE_CHECKING = False
-if TYPE_CHECKING:
-    from collections.abc import Mapping
-    from enum import StrEnum
-    from typing import Final
-
 _Attribute = data_maker(Attribute)
 _Calamity = data_maker(Calamity)
 _CalamityAlternative = data_maker(CalamityAlternative)
@@ -189,9 +188,9 @@ _Treasury = data_maker(Treasury)
 _TurnOrder = data_maker(TurnOrder)
 _UnknownFact = data_maker(UnknownFact)
 
-RULESET_ID: Final = "central-america"
+RULESET_ID: Final[str] = "central-america"
 
-RULESET_NAME: Final = "Central America (Expansion Project map variant)"
+RULESET_NAME: Final[str] = "Central America (Expansion Project map variant)"
 
 #: How many players the ruleset seats (civrules export's ruleset.players): the fewest, the most, the
 #: best number where the source names one, and what cites them (a variant's patch for a number it
@@ -212,10 +211,10 @@ PLAYERS: Final[PlayerRange | None] = _PlayerRange(
 )
 
 #: A hash of the resolved ruleset: changes whenever any fact changes.
-RULESET_FINGERPRINT: Final = "2eef73945a1f958dbd64d379a853bd57ce355ddf65878855b7a6bb4ceab2b5ea"
+RULESET_FINGERPRINT: Final[str] = "2eef73945a1f958dbd64d379a853bd57ce355ddf65878855b7a6bb4ceab2b5ea"
 
 #: True when the ruleset is a draft: facts a game needs are missing (see UNKNOWN_FACTS).
-DRAFT: Final = True
+DRAFT: Final[bool] = True
 
 #: Every fact the sources do not give: the data file, the field, and why.
 UNKNOWN_FACTS: Final[tuple[UnknownFact, ...]] = (

@@ -2,6 +2,12 @@
 
 from __future__ import annotations
 
+# The names the annotations use, imported at run time too: `typing.get_type_hints(data)`
+# evaluates them (the runtimes import `typing` already).
+from collections.abc import Mapping
+from enum import StrEnum
+from typing import Final
+
 from civrules_runtime.mappings import FrozenMap, OrderedFrozenSet
 from civrules_runtime.records import PlayerRange, data_maker
 from civrules_runtime_advanced_civilization import settings
@@ -96,13 +102,6 @@ from .ids import (
     PhaseId,
 )
 
-# Typing names are needed only by type checkers: importing `typing` costs import time.
-TYPE_CHECKING = False
-if TYPE_CHECKING:
-    from collections.abc import Mapping
-    from enum import StrEnum
-    from typing import Final
-
 _Attribute = data_maker(Attribute)
 _BlockBonus = data_maker(BlockBonus)
 _Calamity = data_maker(Calamity)
@@ -194,9 +193,9 @@ _Treasury = data_maker(Treasury)
 _TurnOrder = data_maker(TurnOrder)
 _UnknownFact = data_maker(UnknownFact)
 
-RULESET_ID: Final = "expansion-project"
+RULESET_ID: Final[str] = "expansion-project"
 
-RULESET_NAME: Final = "Civilization: The Expansion Project"
+RULESET_NAME: Final[str] = "Civilization: The Expansion Project"
 
 #: How many players the ruleset seats (civrules export's ruleset.players): the fewest, the most, the
 #: best number where the source names one, and what cites them (a variant's patch for a number it
@@ -205,10 +204,10 @@ RULESET_NAME: Final = "Civilization: The Expansion Project"
 PLAYERS: Final[PlayerRange | None] = _PlayerRange(5, 18, best=None, rule=("9.1",), source=None)
 
 #: A hash of the resolved ruleset: changes whenever any fact changes.
-RULESET_FINGERPRINT: Final = "2fd8b1669591d8860f70b0a78a2ec3f3bcdf62607c3250a0a910890bea96c464"
+RULESET_FINGERPRINT: Final[str] = "2fd8b1669591d8860f70b0a78a2ec3f3bcdf62607c3250a0a910890bea96c464"
 
 #: True when the ruleset is a draft: facts a game needs are missing (see UNKNOWN_FACTS).
-DRAFT: Final = True
+DRAFT: Final[bool] = True
 
 #: Every fact the sources do not give: the data file, the field, and why.
 UNKNOWN_FACTS: Final[tuple[UnknownFact, ...]] = (

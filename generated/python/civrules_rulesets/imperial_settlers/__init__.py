@@ -43,6 +43,9 @@ for _name, _least, _wanted in (
             name=_name,
         )
 
+# Final at run time too: `typing.get_type_hints(package)` evaluates the annotations below.
+from typing import Final  # noqa: E402
+
 from civrules_runtime.errors import DraftRulesetError, UnknownFactError, UnknownIdError  # noqa: E402
 
 from .ids import (  # noqa: E402
@@ -57,8 +60,6 @@ from .ids import (  # noqa: E402
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from typing import Final
-
     from .data import (
         ACTIONS,
         CARD_ANATOMY,
@@ -125,7 +126,7 @@ else:
 
 #: The package's version: semantic versioning of its public API, decided by `civrules build`
 #: against the API manifest beside it (api.json); docs/engine.md says what each bump means.
-__version__: Final = "2.3.4"
+__version__: Final[str] = "2.3.5"
 #: The ruleset this one is a variant of, or None. The package is self-contained: it holds the
 #: whole resolved ruleset and does not import the base's package.
 BASE_RULESET: Final[str | None] = None

@@ -2,6 +2,12 @@
 
 from __future__ import annotations
 
+# The names the annotations use, imported at run time too: `typing.get_type_hints(data)`
+# evaluates them (the runtimes import `typing` already).
+from collections.abc import Mapping
+from enum import StrEnum
+from typing import Final
+
 from civrules_runtime.mappings import FrozenMap, OrderedFrozenSet
 from civrules_runtime.records import PlayerRange, data_maker
 from civrules_runtime_imperial_settlers import settings
@@ -37,13 +43,6 @@ from .ids import (
     GoodId,
     PhaseId,
 )
-
-# Typing names are needed only by type checkers: importing `typing` costs import time.
-TYPE_CHECKING = False
-if TYPE_CHECKING:
-    from collections.abc import Mapping
-    from enum import StrEnum
-    from typing import Final
 
 _Action = data_maker(Action)
 _Card = data_maker(Card)
@@ -98,9 +97,9 @@ _SoloLevel = data_maker(SoloLevel)
 _SourceName = data_maker(SourceName)
 _UnknownFact = data_maker(UnknownFact)
 
-RULESET_ID: Final = "imperial-settlers"
+RULESET_ID: Final[str] = "imperial-settlers"
 
-RULESET_NAME: Final = "Imperial Settlers"
+RULESET_NAME: Final[str] = "Imperial Settlers"
 
 #: How many players the ruleset seats (civrules export's ruleset.players): the fewest, the most, the
 #: best number where the source names one, and what cites them (a variant's patch for a number it
@@ -109,10 +108,10 @@ RULESET_NAME: Final = "Imperial Settlers"
 PLAYERS: Final[PlayerRange | None] = _PlayerRange(1, 4, best=None, rule=("p5", "p13"), source=None)
 
 #: A hash of the resolved ruleset: changes whenever any fact changes.
-RULESET_FINGERPRINT: Final = "163bbbfa146cadcb7dd1a63a3f7e1184abe9e06d5b467521505e0f18ecd4b949"
+RULESET_FINGERPRINT: Final[str] = "163bbbfa146cadcb7dd1a63a3f7e1184abe9e06d5b467521505e0f18ecd4b949"
 
 #: True when the ruleset is a draft: facts a game needs are missing (see UNKNOWN_FACTS).
-DRAFT: Final = False
+DRAFT: Final[bool] = False
 
 #: Every fact the sources do not give: the data file, the field, and why.
 UNKNOWN_FACTS: Final[tuple[UnknownFact, ...]] = (

@@ -2,6 +2,12 @@
 
 from __future__ import annotations
 
+# The names the annotations use, imported at run time too: `typing.get_type_hints(data)`
+# evaluates them (the runtimes import `typing` already).
+from collections.abc import Mapping
+from enum import StrEnum
+from typing import Final
+
 from civrules_runtime.mappings import FrozenMap, OrderedFrozenSet
 from civrules_runtime.records import PlayerRange, data_maker
 from civrules_runtime_advanced_civilization import settings
@@ -95,13 +101,6 @@ from .ids import (
     PhaseId,
 )
 
-# Typing names are needed only by type checkers: importing `typing` costs import time.
-TYPE_CHECKING = False
-if TYPE_CHECKING:
-    from collections.abc import Mapping
-    from enum import StrEnum
-    from typing import Final
-
 _AstTrack = data_maker(AstTrack)
 _Attribute = data_maker(Attribute)
 _Calamity = data_maker(Calamity)
@@ -182,9 +181,9 @@ _Treasury = data_maker(Treasury)
 _TurnOrder = data_maker(TurnOrder)
 _UnknownFact = data_maker(UnknownFact)
 
-RULESET_ID: Final = "mega-civilization"
+RULESET_ID: Final[str] = "mega-civilization"
 
-RULESET_NAME: Final = "Mega Civilization"
+RULESET_NAME: Final[str] = "Mega Civilization"
 
 #: How many players the ruleset seats (civrules export's ruleset.players): the fewest, the most, the
 #: best number where the source names one, and what cites them (a variant's patch for a number it
@@ -199,10 +198,10 @@ PLAYERS: Final[PlayerRange | None] = _PlayerRange(
 )
 
 #: A hash of the resolved ruleset: changes whenever any fact changes.
-RULESET_FINGERPRINT: Final = "9ba7bf54abf550414ff5d07810a531a13e7d7cf7aea8f960fa3a8c4a6b2b4960"
+RULESET_FINGERPRINT: Final[str] = "9ba7bf54abf550414ff5d07810a531a13e7d7cf7aea8f960fa3a8c4a6b2b4960"
 
 #: True when the ruleset is a draft: facts a game needs are missing (see UNKNOWN_FACTS).
-DRAFT: Final = True
+DRAFT: Final[bool] = True
 
 #: Every fact the sources do not give: the data file, the field, and why.
 UNKNOWN_FACTS: Final[tuple[UnknownFact, ...]] = (

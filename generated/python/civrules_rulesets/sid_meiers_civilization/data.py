@@ -2,6 +2,12 @@
 
 from __future__ import annotations
 
+# The names the annotations use, imported at run time too: `typing.get_type_hints(data)`
+# evaluates them (the runtimes import `typing` already).
+from collections.abc import Mapping
+from enum import StrEnum
+from typing import Final
+
 from civrules_runtime.mappings import FrozenMap, OrderedFrozenSet
 from civrules_runtime.records import PlayerRange, data_maker
 from civrules_runtime_sid_meiers_civilization import settings
@@ -66,13 +72,6 @@ from .ids import (
     WonderId,
 )
 
-# Typing names are needed only by type checkers: importing `typing` costs import time.
-TYPE_CHECKING = False
-if TYPE_CHECKING:
-    from collections.abc import Mapping
-    from enum import StrEnum
-    from typing import Final
-
 _BattleHand = data_maker(BattleHand)
 _Building = data_maker(Building)
 _CityAction = data_maker(CityAction)
@@ -124,9 +123,9 @@ _Unlocks = data_maker(Unlocks)
 _Victory = data_maker(Victory)
 _Wonder = data_maker(Wonder)
 
-RULESET_ID: Final = "sid-meiers-civilization"
+RULESET_ID: Final[str] = "sid-meiers-civilization"
 
-RULESET_NAME: Final = "Sid Meier's Civilization: The Board Game"
+RULESET_NAME: Final[str] = "Sid Meier's Civilization: The Board Game"
 
 #: How many players the ruleset seats (civrules export's ruleset.players): the fewest, the most, the
 #: best number where the source names one, and what cites them (a variant's patch for a number it
@@ -135,10 +134,10 @@ RULESET_NAME: Final = "Sid Meier's Civilization: The Board Game"
 PLAYERS: Final[PlayerRange | None] = _PlayerRange(2, 4, best=4, rule=("p2",), source=None)
 
 #: A hash of the resolved ruleset: changes whenever any fact changes.
-RULESET_FINGERPRINT: Final = "bfc9e1525cd70728f31393af5a71f5d467afc166d5a41d629997ff277b5b5345"
+RULESET_FINGERPRINT: Final[str] = "bfc9e1525cd70728f31393af5a71f5d467afc166d5a41d629997ff277b5b5345"
 
 #: True when the ruleset is a draft: facts a game needs are missing (see UNKNOWN_FACTS).
-DRAFT: Final = True
+DRAFT: Final[bool] = True
 
 #: Every fact the sources do not give: the data file, the field, and why.
 UNKNOWN_FACTS: Final[tuple[UnknownFact, ...]] = (

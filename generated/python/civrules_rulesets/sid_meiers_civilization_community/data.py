@@ -2,6 +2,12 @@
 
 from __future__ import annotations
 
+# The names the annotations use, imported at run time too: `typing.get_type_hints(data)`
+# evaluates them (the runtimes import `typing` already).
+from collections.abc import Mapping
+from enum import StrEnum
+from typing import Final
+
 from civrules_runtime.mappings import FrozenMap, OrderedFrozenSet
 from civrules_runtime.records import PlayerRange, data_maker
 from civrules_runtime_sid_meiers_civilization import settings
@@ -66,13 +72,6 @@ from .ids import (
     WonderId,
 )
 
-# Typing names are needed only by type checkers: importing `typing` costs import time.
-TYPE_CHECKING = False
-if TYPE_CHECKING:
-    from collections.abc import Mapping
-    from enum import StrEnum
-    from typing import Final
-
 _BattleHand = data_maker(BattleHand)
 _Building = data_maker(Building)
 _CityAction = data_maker(CityAction)
@@ -129,9 +128,9 @@ _Unlocks = data_maker(Unlocks)
 _Victory = data_maker(Victory)
 _Wonder = data_maker(Wonder)
 
-RULESET_ID: Final = "sid-meiers-civilization-community"
+RULESET_ID: Final[str] = "sid-meiers-civilization-community"
 
-RULESET_NAME: Final = (
+RULESET_NAME: Final[str] = (
     "Sid Meier's Civilization: The Board Game, community transcription (base game and expansions mixed)"
 )
 
@@ -149,10 +148,10 @@ PLAYERS: Final[PlayerRange | None] = _PlayerRange(
 )
 
 #: A hash of the resolved ruleset: changes whenever any fact changes.
-RULESET_FINGERPRINT: Final = "cf9d8b645b64e91bcd64b1ded0407e1a58d0ece71a5d54c601e61fc357eb6f07"
+RULESET_FINGERPRINT: Final[str] = "cf9d8b645b64e91bcd64b1ded0407e1a58d0ece71a5d54c601e61fc357eb6f07"
 
 #: True when the ruleset is a draft: facts a game needs are missing (see UNKNOWN_FACTS).
-DRAFT: Final = True
+DRAFT: Final[bool] = True
 
 #: Every fact the sources do not give: the data file, the field, and why.
 UNKNOWN_FACTS: Final[tuple[UnknownFact, ...]] = (

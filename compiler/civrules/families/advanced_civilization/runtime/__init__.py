@@ -193,7 +193,7 @@ _RECORDS = frozenset(
     )
 )
 
-__version__ = "2.10.0"
+__version__ = "2.10.1"
 
 __all__ = [
     "AbilityAction",

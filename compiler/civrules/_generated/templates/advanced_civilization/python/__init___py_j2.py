@@ -6,7 +6,7 @@ Generated ahead of time by jinja2 3.1.6; used only while SOURCE_SHA256 matches.
 # fmt: off
 # mypy: ignore-errors
 
-SOURCE_SHA256 = "7f1d420a6c40690c20c615f2cdd12b38c10ec4acb2525c6f882e16c9c931cef3"
+SOURCE_SHA256 = "faaa2131959184de05c05f006d4496f6bc3d408d7ec5186942a7aac3cc56bfea"
 
 from jinja2.runtime import LoopContext, Macro, Markup, Namespace, TemplateNotFound, TemplateReference, TemplateRuntimeError, Undefined, escape, identity, internalcode, markup_join, missing, str_join
 name = '__init__.py.j2'
@@ -63,9 +63,9 @@ def root(context, missing=missing):
     yield str((undefined(name='names') if l_0_names is missing else l_0_names))
     yield '\n"""\n\nfrom __future__ import annotations\n\n'
     yield str((undefined(name='runtime_check') if l_0_runtime_check is missing else l_0_runtime_check))
-    yield '\n\nfrom '
+    yield '\n\n# Final at run time too: `typing.get_type_hints(package)` evaluates the annotations below.\nfrom typing import Final  # noqa: E402\n\nfrom '
     yield str((undefined(name='runtime') if l_0_runtime is missing else l_0_runtime))
-    yield '.errors import DraftRulesetError, UnknownFactError, UnknownIdError  # noqa: E402\n\nfrom .ids import (  # noqa: E402\n    AreaId,\n    BorderKind,\n    CalamityId,\n    CardId,\n    CommodityId,\n    EpochId,\n    GroupId,\n    NationId,\n    PhaseId,\n)\n\nTYPE_CHECKING = False\nif TYPE_CHECKING:\n    from typing import Final\n\n    from .data import (\n'
+    yield '.errors import DraftRulesetError, UnknownFactError, UnknownIdError  # noqa: E402\n\nfrom .ids import (  # noqa: E402\n    AreaId,\n    BorderKind,\n    CalamityId,\n    CardId,\n    CommodityId,\n    EpochId,\n    GroupId,\n    NationId,\n    PhaseId,\n)\n\nTYPE_CHECKING = False\nif TYPE_CHECKING:\n    from .data import (\n'
     for l_1_name in (undefined(name='data_names') if l_0_data_names is missing else l_0_data_names):
         _loop_vars = {}
         pass
@@ -81,7 +81,7 @@ def root(context, missing=missing):
         yield str(l_1_name)
         yield ',\n'
     l_1_name = missing
-    yield '    )\nelse:\n\n    def __getattr__(name: str) -> object:\n        """The tables and helpers, imported on first use: importing the package stays cheap."""\n        if name in _HELPERS:\n            from . import helpers\n\n            return getattr(helpers, name)\n        if name in _DATA:\n            from . import data\n\n            return getattr(data, name)\n        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")\n\n\n#: The package\'s version: semantic versioning of its public API, decided by `civrules build`\n#: against the API manifest beside it (api.json); docs/engine.md says what each bump means.\n__version__: Final = '
+    yield '    )\nelse:\n\n    def __getattr__(name: str) -> object:\n        """The tables and helpers, imported on first use: importing the package stays cheap."""\n        if name in _HELPERS:\n            from . import helpers\n\n            return getattr(helpers, name)\n        if name in _DATA:\n            from . import data\n\n            return getattr(data, name)\n        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")\n\n\n#: The package\'s version: semantic versioning of its public API, decided by `civrules build`\n#: against the API manifest beside it (api.json); docs/engine.md says what each bump means.\n__version__: Final[str] = '
     yield str(t_2((undefined(name='version') if l_0_version is missing else l_0_version)))
     yield "\n#: The ruleset this one is a variant of, or None. The package is self-contained: it holds the\n#: whole resolved ruleset and does not import the base's package.\nBASE_RULESET: Final[str | None] = "
     yield str(t_2((undefined(name='base_ruleset') if l_0_base_ruleset is missing else l_0_base_ruleset)))
@@ -112,4 +112,4 @@ def root(context, missing=missing):
     yield ']\n'
 
 blocks = {}
-debug_info = '1=35&3=37&5=45&6=47&13=51&16=53&21=55&23=57&42=59&43=63&47=67&48=71&68=75&71=77&75=79&76=83&82=87&83=91&89=95&90=99'
+debug_info = '1=35&3=37&5=45&6=47&13=51&16=53&21=55&26=57&43=59&44=63&48=67&49=71&69=75&72=77&76=79&77=83&83=87&84=91&90=95&91=99'

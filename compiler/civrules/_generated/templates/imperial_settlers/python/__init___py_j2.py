@@ -6,7 +6,7 @@ Generated ahead of time by jinja2 3.1.6; used only while SOURCE_SHA256 matches.
 # fmt: off
 # mypy: ignore-errors
 
-SOURCE_SHA256 = "ae64067e2b8f9fa1448f5cef524f83c80a98f59aa0681a8fb10063b34db4a637"
+SOURCE_SHA256 = "45bc495a6aa5613360199585919a921fb84355907273bac46847571d7f402ed2"
 
 from jinja2.runtime import LoopContext, Macro, Markup, Namespace, TemplateNotFound, TemplateReference, TemplateRuntimeError, Undefined, escape, identity, internalcode, markup_join, missing, str_join
 name = '__init__.py.j2'
@@ -64,7 +64,7 @@ def root(context, missing=missing):
     yield str((undefined(name='names') if l_0_names is missing else l_0_names))
     yield '\nA card no source in the edition\'s language names has `name` None (an unknown fact); its\n`source_name` is the name another source prints, with that source\'s language.\n"""\n\nfrom __future__ import annotations\n\n'
     yield str((undefined(name='runtime_check') if l_0_runtime_check is missing else l_0_runtime_check))
-    yield '\n\nfrom '
+    yield '\n\n# Final at run time too: `typing.get_type_hints(package)` evaluates the annotations below.\nfrom typing import Final  # noqa: E402\n\nfrom '
     yield str((undefined(name='runtime') if l_0_runtime is missing else l_0_runtime))
     yield '.errors import DraftRulesetError, UnknownFactError, UnknownIdError  # noqa: E402\n\nfrom .ids import (  # noqa: E402\n'
     for l_1_name in (undefined(name='id_names') if l_0_id_names is missing else l_0_id_names):
@@ -74,7 +74,7 @@ def root(context, missing=missing):
         yield str(l_1_name)
         yield ',\n'
     l_1_name = missing
-    yield ')\n\nTYPE_CHECKING = False\nif TYPE_CHECKING:\n    from typing import Final\n\n    from .data import (\n'
+    yield ')\n\nTYPE_CHECKING = False\nif TYPE_CHECKING:\n    from .data import (\n'
     for l_1_name in (undefined(name='data_names') if l_0_data_names is missing else l_0_data_names):
         _loop_vars = {}
         pass
@@ -90,7 +90,7 @@ def root(context, missing=missing):
         yield str(l_1_name)
         yield ',\n'
     l_1_name = missing
-    yield '    )\nelse:\n\n    def __getattr__(name: str) -> object:\n        """The tables and helpers, imported on first use: importing the package stays cheap."""\n        if name in _HELPERS:\n            from . import helpers\n\n            return getattr(helpers, name)\n        if name in _DATA:\n            from . import data\n\n            return getattr(data, name)\n        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")\n\n\n#: The package\'s version: semantic versioning of its public API, decided by `civrules build`\n#: against the API manifest beside it (api.json); docs/engine.md says what each bump means.\n__version__: Final = '
+    yield '    )\nelse:\n\n    def __getattr__(name: str) -> object:\n        """The tables and helpers, imported on first use: importing the package stays cheap."""\n        if name in _HELPERS:\n            from . import helpers\n\n            return getattr(helpers, name)\n        if name in _DATA:\n            from . import data\n\n            return getattr(data, name)\n        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")\n\n\n#: The package\'s version: semantic versioning of its public API, decided by `civrules build`\n#: against the API manifest beside it (api.json); docs/engine.md says what each bump means.\n__version__: Final[str] = '
     yield str(t_2((undefined(name='version') if l_0_version is missing else l_0_version)))
     yield "\n#: The ruleset this one is a variant of, or None. The package is self-contained: it holds the\n#: whole resolved ruleset and does not import the base's package.\nBASE_RULESET: Final[str | None] = "
     yield str(t_2((undefined(name='base_ruleset') if l_0_base_ruleset is missing else l_0_base_ruleset)))
@@ -121,4 +121,4 @@ def root(context, missing=missing):
     yield ']\n'
 
 blocks = {}
-debug_info = '1=36&3=38&5=46&6=48&13=52&16=54&23=56&25=58&28=60&29=64&38=68&39=72&43=76&44=80&64=84&67=86&71=88&72=92&78=96&79=100&85=104&86=108'
+debug_info = '1=36&3=38&5=46&6=48&13=52&16=54&23=56&28=58&31=60&32=64&39=68&40=72&44=76&45=80&65=84&68=86&72=88&73=92&79=96&80=100&86=104&87=108'

@@ -6,7 +6,7 @@ Generated ahead of time by jinja2 3.1.6; used only while SOURCE_SHA256 matches.
 # fmt: off
 # mypy: ignore-errors
 
-SOURCE_SHA256 = "807613938eef75da406e7eb2c3a4ae34d049a39820d00dc54ef89e80894ece32"
+SOURCE_SHA256 = "52e8acdb9834381b4fcb32815f0c84db7bdc38b4a9bf69774ff4a2bb6bcd99b1"
 
 from jinja2.runtime import LoopContext, Macro, Markup, Namespace, TemplateNotFound, TemplateReference, TemplateRuntimeError, Undefined, escape, identity, internalcode, markup_join, missing, str_join
 name = '__init__.py.j2'
@@ -64,7 +64,7 @@ def root(context, missing=missing):
     yield str((undefined(name='names') if l_0_names is missing else l_0_names))
     yield '\n"""\n\nfrom __future__ import annotations\n\n'
     yield str((undefined(name='runtime_check') if l_0_runtime_check is missing else l_0_runtime_check))
-    yield '\n\nfrom '
+    yield '\n\n# Final at run time too: `typing.get_type_hints(package)` evaluates the annotations below.\nfrom typing import Final  # noqa: E402\n\nfrom '
     yield str((undefined(name='runtime') if l_0_runtime is missing else l_0_runtime))
     yield '.errors import DraftRulesetError, UnknownFactError, UnknownIdError  # noqa: E402\n\nfrom .ids import (  # noqa: E402\n'
     for l_1_name in (undefined(name='id_names') if l_0_id_names is missing else l_0_id_names):
@@ -74,7 +74,7 @@ def root(context, missing=missing):
         yield str(l_1_name)
         yield ',\n'
     l_1_name = missing
-    yield ')\n\nTYPE_CHECKING = False\nif TYPE_CHECKING:\n    from typing import Final\n\n    from .data import (\n'
+    yield ')\n\nTYPE_CHECKING = False\nif TYPE_CHECKING:\n    from .data import (\n'
     for l_1_name in (undefined(name='data_names') if l_0_data_names is missing else l_0_data_names):
         _loop_vars = {}
         pass
@@ -90,7 +90,7 @@ def root(context, missing=missing):
         yield str(l_1_name)
         yield ',\n'
     l_1_name = missing
-    yield '    )\nelse:\n\n    def __getattr__(name: str) -> object:\n        """The tables and helpers, imported on first use: importing the package stays cheap."""\n        if name in _HELPERS:\n            from . import helpers\n\n            return getattr(helpers, name)\n        if name in _DATA:\n            from . import data\n\n            return getattr(data, name)\n        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")\n\n\n#: The package\'s version: semantic versioning of its public API, decided by `civrules build`\n#: against the API manifest beside it (api.json); docs/engine.md says what each bump means.\n__version__: Final = '
+    yield '    )\nelse:\n\n    def __getattr__(name: str) -> object:\n        """The tables and helpers, imported on first use: importing the package stays cheap."""\n        if name in _HELPERS:\n            from . import helpers\n\n            return getattr(helpers, name)\n        if name in _DATA:\n            from . import data\n\n            return getattr(data, name)\n        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")\n\n\n#: The package\'s version: semantic versioning of its public API, decided by `civrules build`\n#: against the API manifest beside it (api.json); docs/engine.md says what each bump means.\n__version__: Final[str] = '
     yield str(t_2((undefined(name='version') if l_0_version is missing else l_0_version)))
     yield "\n#: The ruleset this one is a variant of, or None. The package is self-contained: it holds the\n#: whole resolved ruleset and does not import the base's package.\nBASE_RULESET: Final[str | None] = "
     yield str(t_2((undefined(name='base_ruleset') if l_0_base_ruleset is missing else l_0_base_ruleset)))
@@ -121,4 +121,4 @@ def root(context, missing=missing):
     yield ']\n'
 
 blocks = {}
-debug_info = '1=36&3=38&5=46&6=48&13=52&16=54&21=56&23=58&26=60&27=64&36=68&37=72&41=76&42=80&62=84&65=86&69=88&70=92&76=96&77=100&83=104&84=108'
+debug_info = '1=36&3=38&5=46&6=48&13=52&16=54&21=56&26=58&29=60&30=64&37=68&38=72&42=76&43=80&63=84&66=86&70=88&71=92&77=96&78=100&84=104&85=108'
