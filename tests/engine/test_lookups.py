@@ -319,3 +319,45 @@ def test_a_large_value_where_a_number_or_an_id_belongs_is_shown_cut() -> None:
             call()
         said = str(raised.value)
         assert len(said) < 300 and "<CardId." not in said, said  # an id enum's member is shown as its id
+
+
+def _mappings_of(value: object, found: dict[type, Mapping[Any, Any]], depth: int = 0) -> None:
+    """One mapping of each class reachable from ``value`` (a package's table, record or settings)."""
+    from civrules_runtime.records import Record
+
+    if depth > 6:
+        return
+    if isinstance(value, Mapping):
+        if type(value) in found:
+            return
+        found[type(value)] = value
+        for item in list(value.values())[:3]:
+            _mappings_of(item, found, depth + 1)
+    elif isinstance(value, Record):
+        for field in value._values():
+            _mappings_of(field, found, depth + 1)
+    elif isinstance(value, tuple):
+        for item in value[:3]:
+            _mappings_of(item, found, depth + 1)
+
+
+@pytest.mark.parametrize("package", [ac, imperial, smc], ids=lambda package: package.__name__.rpartition(".")[2])
+def test_a_key_no_table_can_hold_is_a_miss_of_every_kind_of_table(package: Any) -> None:
+    """A list of ids (or a dict) where one id belongs, as a key: every kind of table a package has
+    (FrozenMap, the credit matrix and its rows, the settings records) answers it as a key it lacks,
+    UnknownIdError (a KeyError) on lookup, None from ``get`` and False from ``in``. Before round 32
+    the tables that are FrozenMaps (and the credit matrix's ``in``) raised Python's bare
+    ``TypeError: unhashable type: 'list'`` from inside the runtime, while the settings records
+    answered a miss."""
+    found: dict[type, Mapping[Any, Any]] = {}
+    for name in package.__all__:
+        _mappings_of(getattr(package, name), found)
+    assert FrozenMap in found
+    for key in (["law"], {"law": 1}):
+        for table in found.values():
+            with pytest.raises(UnknownIdError):
+                table[key]
+            assert table.get(key) is None
+            assert key not in table
+    with pytest.raises(UnknownIdError, match=r"^\['law'\] is not in this table"):
+        ac.CARDS[["law"]]  # type: ignore[index]

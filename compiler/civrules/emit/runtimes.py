@@ -79,7 +79,8 @@ FILES = (
 #: ``typing.get_type_hints`` evaluates them (it raised NameError for names imported for type checkers only);
 #: 2.16.1 declares the record base's class settings (``_schema``, ``_bounds`` ...) and the mappings'
 #: private slots for type checkers only, so a record class's ``typing.get_type_hints`` is its fields,
-#: as a dataclass-like reader takes them.
+#: as a dataclass-like reader takes them; and a key no table can hold (a list of ids) is a miss of a
+#: ``FrozenMap`` (UnknownIdError, ``get`` None, ``in`` False), where it was Python's bare TypeError.
 VERSION = "2.16.1"
 
 

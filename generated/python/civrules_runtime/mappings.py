@@ -47,7 +47,7 @@ class FrozenMap(Mapping[_K, _V]):
     def __getitem__(self, key: _K) -> _V:
         try:
             return self._items[key]
-        except KeyError:
+        except (KeyError, TypeError):  # TypeError: an unhashable key (a list of ids), which no table has
             raise MissingKeyError(key, self._items) from None
 
     def __iter__(self) -> Iterator[_K]:
@@ -57,7 +57,10 @@ class FrozenMap(Mapping[_K, _V]):
         return len(self._items)
 
     def __contains__(self, key: object) -> bool:
-        return key in self._items
+        try:
+            return key in self._items
+        except TypeError:  # an unhashable key is in no table (as ``Mapping``'s ``in`` and ``get`` say)
+            return False
 
     def __eq__(self, other: object) -> bool:
         if isinstance(other, FrozenMap):

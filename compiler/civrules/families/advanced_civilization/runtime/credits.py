@@ -350,7 +350,7 @@ class CreditMatrix(Mapping[str, Mapping[str, int]]):
         return len(self._groups)
 
     def __contains__(self, owned: object) -> bool:
-        return owned in self._groups
+        return isinstance(owned, str) and owned in self._groups  # an unhashable key too: in no matrix
 
     def __repr__(self) -> str:
         return f"CreditMatrix({len(self._groups)} cards)"
