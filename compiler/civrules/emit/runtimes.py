@@ -80,7 +80,9 @@ FILES = (
 #: 2.16.1 declares the record base's class settings (``_schema``, ``_bounds`` ...) and the mappings'
 #: private slots for type checkers only, so a record class's ``typing.get_type_hints`` is its fields,
 #: as a dataclass-like reader takes them; and a key no table can hold (a list of ids) is a miss of a
-#: ``FrozenMap`` (UnknownIdError, ``get`` None, ``in`` False), where it was Python's bare TypeError.
+#: ``FrozenMap`` (UnknownIdError, ``get`` None, ``in`` False), where it was Python's bare TypeError;
+#: and an engine's subclass of a record class has its base's fields then its own (``Record._fields``),
+#: where a record's fields were its class's own ``__slots__`` (a subclass could not be made).
 VERSION = "2.16.1"
 
 

@@ -42,6 +42,14 @@ class Record:
 
     def __init_subclass__(cls) -> None:
         super().__init_subclass__()
+        # The fields: the public slots of each class from the base down, as a subclass of a frozen
+        # dataclass has its base's fields, then its own (an engine's ``class PricedCard(Card)``).
+        cls._fields = tuple(
+            name
+            for klass in reversed(cls.__mro__)
+            for name in _slots(klass)
+            if not name.startswith("_")  # the record machinery's own (a settings record's)
+        )
         raw = cls.__dict__.get("__init__")
         if raw is not None:
             cls._made = raw  # the record's own constructor, unchecked: replace() checks what it changes
@@ -70,6 +78,9 @@ class Record:
         #: property (``file#pointer``), for a field named otherwise or a class whose fields come
         #: from several objects. compiler/tools/bounds.py reads it with ``_schema``.
         _properties: ClassVar[Mapping[str, str]]
+        #: The record's fields, in order: its bases' then its own (made for each class).
+        _fields: ClassVar[tuple[str, ...]]
+    _fields = ()
     _schema = None
     _bounds = {}  # noqa: RUF012 - a class setting, replaced (never changed) by bound()
     _bounds_at = {}  # noqa: RUF012 - likewise
@@ -80,8 +91,7 @@ class Record:
     _checks_own_arguments = False
 
     def _names(self) -> tuple[str, ...]:
-        names: tuple[str, ...] = self.__slots__
-        return names
+        return self._fields
 
     def _values(self) -> tuple[object, ...]:
         return tuple(getattr(self, name) for name in self._names())
@@ -162,6 +172,12 @@ class Record:
         return None
 
 
+def _slots(klass: type) -> tuple[str, ...]:
+    """The names ``klass`` itself declares in ``__slots__`` (one name may be written as a str)."""
+    slots = klass.__dict__.get("__slots__", ())
+    return (slots,) if isinstance(slots, str) else tuple(slots)
+
+
 def _unrestorable(cls: type, names: tuple[str, ...], state: object) -> OutOfDomainError:
     """The error of a pickle whose state is not ``cls``'s fields: most likely made by another
     version of the runtime that defines ``cls``, whose record has other fields (a pickle holds a
@@ -218,7 +234,9 @@ def _checking(made: Callable[..., None], *, types: bool) -> Callable[..., None]:
                 raise
             _misread(self, made, args, kwargs, error)
             raise
-        if types:
+        # A subclass's constructor that calls this one (``super().__init__``) has fields of its own
+        # still to set: its own check, when it returns, holds the whole record.
+        if types and type(self)._made is made:
             _restored(self, self._values())
 
     return checked
@@ -402,8 +420,7 @@ def bound(
 
 def _bound_tests(cls: type[Record]) -> tuple[tuple[str, Callable[[object], bool], str], ...]:
     """The tests of ``cls``'s bounds: (field, test, the bound in words), in the order of its fields."""
-    slots: tuple[str, ...] = cls.__slots__
-    order = {field: at for at, field in enumerate(slots)}
+    order = {field: at for at, field in enumerate(cls._fields)}
     return tuple(
         (field, _bound_test(key, value), _bound_words(key, value))
         for field, constraints in sorted(cls._bounds.items(), key=lambda item: order[item[0]])
@@ -745,8 +762,11 @@ class SettingsRecord(Record, Mapping[str, object]):
 
     def __init_subclass__(cls) -> None:
         super().__init_subclass__()
-        names: tuple[str, ...] = cls.__dict__.get("__slots__", ())
-        keys = cls.__dict__.get("_setting_keys") or names
+        names = cls._fields
+        keys = cls.__dict__.get("_setting_keys")
+        if not keys:  # each field's key as its base has it (an engine's subclass), else its name
+            key_of = {name: key for key, name in cls._field_of.items()}
+            keys = tuple(key_of.get(name, name) for name in names)
         cls._setting_keys = keys
         cls._field_of = dict(zip(keys, names, strict=True))
 
