@@ -2,7 +2,9 @@
 (tomllib), validates as package metadata (PEP 621, validate-pyproject), names its folder, and
 depends on nothing but civrules' runtimes; a name that Python quoting broke (a no-break space, a
 soft hyphen, more `"` than `'`) comes back exactly. The slow test builds and installs a wheel of
-every package and imports each, and checks that no installed file lies outside civrules' names.
+every package and imports each, and checks that no installed file lies outside civrules' names;
+then an engine outside the repository, typed with `mypy --strict` against what is installed (each
+distribution's `py.typed`, nothing from the clone), uses two families at once and subclasses a record.
 """
 
 from __future__ import annotations
@@ -222,6 +224,70 @@ def test_a_wheel_of_every_package_builds_installs_and_imports(tmp_path: Path) ->
         capture_output=True, text=True, env=env, cwd=tmp_path, check=False, timeout=120,
     )  # fmt: skip
     assert ran.returncode == 0 and ran.stdout.strip() == "ok", ran.stderr
+    engine = tmp_path / "engine" / "engine.py"
+    engine.parent.mkdir()
+    engine.write_text(ENGINE, encoding="utf-8")
+    played = subprocess.run(
+        [str(python), "-I", str(engine)],
+        capture_output=True, text=True, env=env, cwd=engine.parent, check=False, timeout=120,
+    )  # fmt: skip
+    assert played.returncode == 0 and played.stdout.split() == ["45", "200", "True", "5", "True"], played.stderr
+    typed = subprocess.run(
+        [
+            sys.executable, "-m", "mypy", "--strict", "--no-incremental", "--python-executable", str(python),
+            "--config-file", os.devnull, "engine.py",
+        ],
+        capture_output=True, text=True, env={**env, "MYPYPATH": ""}, cwd=engine.parent, check=False, timeout=600,
+    )  # fmt: skip
+    assert typed.returncode == 0, typed.stdout + typed.stderr
+
+
+#: An engine of two families, written against the installed distributions only (typed, run).
+ENGINE = """\
+from __future__ import annotations
+
+import copy
+import typing
+from typing import Any
+
+from civrules_rulesets import advanced_civilization as ac
+from civrules_rulesets import imperial_settlers as settlers
+from civrules_rulesets.advanced_civilization.ids import CardIdName
+from civrules_runtime import UnknownFactError
+from civrules_runtime_advanced_civilization import RulesetPackage
+from civrules_runtime_advanced_civilization.records import Card
+
+
+class PricedCard(Card):
+    __slots__ = ("price",)
+    price: int
+
+    def __init__(self, card: Card, price: int) -> None:
+        fields: dict[str, Any] = card.asdict()
+        super().__init__(**{name: getattr(card, name) for name in fields})
+        object.__setattr__(self, "price", price)
+
+
+def cheapest(rules: RulesetPackage) -> int | None:
+    prices: list[int] = []
+    for card in rules.CARDS:
+        try:
+            prices.append(rules.purchase_cost([], card))
+        except UnknownFactError:
+            continue
+    return min(prices, default=None)
+
+
+def cost(owned: list[CardIdName], target: CardIdName) -> int:
+    return ac.purchase_cost(owned, target)
+
+
+priced = PricedCard(ac.CARDS["law"], 5)
+draft: bool = settlers.DRAFT
+hints = typing.get_type_hints(ac)
+same = copy.deepcopy(priced) == priced
+print(cheapest(ac), cost(["law"], "democracy"), same, priced.price, hints["__version__"] == typing.Final[str])
+"""
 
 
 @pytest.mark.parametrize("pyproject", [p for p in PYPROJECTS if folder_of(p).startswith(RUNTIME)], ids=folder_of)
