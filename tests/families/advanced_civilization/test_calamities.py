@@ -263,6 +263,10 @@ EVERY_CIVIL_DISORDER_CARD = {"music", "drama_and_poetry", "law", "democracy", "m
         (EVERY_CIVIL_DISORDER_CARD, 9, 4),  # 30.715: cumulative, 6 - 4 + 2
         ({"military", "roadbuilding"}, 4, 3),
         ({"military"}, 3, 1),  # none of three reduced, one more with Military
+        # Fewer than three cities: 30.711 reduces none, and 30.713 still adds one ("the number ...
+        # reduced is increased by one"; the Gamer's Guide: Military "cost[s] an additional city").
+        ({"military"}, 2, 1),
+        ({"music", "military"}, 2, 0),  # 30.715: the changes add up first, -1 + 1
         ({"music", "drama_and_poetry", "law", "democracy"}, 5, 0),  # never fewer than none
         ({"military", "roadbuilding"}, 1, 1),  # never more than he has
     ],
