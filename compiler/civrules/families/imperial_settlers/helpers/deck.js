@@ -55,7 +55,7 @@
 
   function detail(p) {
     if (p.code === "F003") { return cardName(p.card) + ": " + p.have + " in the deck, the card has " + p.want; }
-    if (p.code === "F004") { return cardName(p.card) + " is a card of the " + p.deck + " deck, not " + p.want; }
+    if (p.code === "F004") { return cardName(p.card) + " is a card of the " + deckName(p.deck) + " deck, not " + deckName(p.want); }
     if (p.code === "F001") { return "the deck holds " + count(p.have, "card", "cards") + ", the rule " + p.want; }
     if (p.code === "F002") { return count(p.have, "card", "cards") + " of " + count(p.copies, "copy", "copies") + ", the rule " + count(p.want, "card", "cards"); }
     return "";
