@@ -87,9 +87,10 @@ ALLOWED: dict[tuple[str, str, str], str] = {
     ("checks/references.py", "_parts", "settings"): (
         "the family declaration's slot of each setting (Family.settings), not data"
     ),
-    ("checks/disagreements.py", "_collection_disagreements", "raw"): (
+    ("checks/disagreements.py", "_collection_disagreements.found_in", "raw"): (
         "a disagreement's `field` names any field of any entity as written (no family's model is known "
-        "to the core), and Q008 compares its `chosen` with that field's resolved value"
+        "to the core), and Q008 compares its `chosen` with that field's resolved value (the collection's "
+        "entities' data are compared by identity with `_RAW`, to look again only where it changed)"
     ),
     ("checks/disagreements.py", "_settings", "setting"): "the same walk over each setting as written",
     ("checks/disagreements.py", "_settings", "settings"): (

@@ -10,7 +10,9 @@ document, the model's :class:`~civrules.model.RuleIndex` keeping only the citabl
 from __future__ import annotations
 
 import functools
+import itertools
 import json
+import operator
 import re
 import weakref
 from collections.abc import Callable, Iterable, Iterator, Mapping
@@ -36,7 +38,7 @@ from civrules.resolve import (
     written_over,
 )
 from civrules.schema import entity_citation_keys, setting_citation_keys
-from civrules.schema.references import is_remembering, remembered
+from civrules.schema.references import each_remembered, is_remembering, remembered
 from civrules.support import memo
 from civrules.support.values import frozen_value
 
@@ -347,7 +349,7 @@ def _walk(document: Document) -> Walk:
         return _walk_node(data)  # the same walk in one piece, where nothing would keep the pieces
     cited: list[tuple[NodePath, NodePath, str]] = []
     unknowns: list[tuple[NodePath, str]] = []
-    _walk_mapping(data, (), cited, unknowns)
+    _walk_mapping(data, (), cited, unknowns, document.file)
     return Walk(tuple(cited), tuple(unknowns))
 
 
@@ -356,28 +358,45 @@ def _walk_mapping(
     at: NodePath,
     cited: list[tuple[NodePath, NodePath, str]],
     unknowns: list[tuple[NodePath, str]],
+    file: str,
 ) -> None:
-    """:func:`_walk_node` of the mapping ``node`` at ``at``, in the same order, with each entry of
-    a list below it (through mappings) walked on its own and remembered."""
+    """:func:`_walk_node` of the mapping ``node`` at ``at`` (in the document of ``file``), in the
+    same order, with each entry of a list below it (through mappings) walked on its own and
+    remembered; a list of another reading of the file is looked through again only in the entries
+    that are not the same objects at the same places (:func:`each_remembered`: those a splice read
+    again), not entry by entry."""
     if len(node) == 1 and "unknown" in node and "disagreements" not in at:
         unknowns.append((at, str(node["unknown"])))
     for key, value in node.items():
         here = (*at, key)
         if isinstance(value, dict) and key != "rule":
-            _walk_mapping(value, here, cited, unknowns)
+            _walk_mapping(value, here, cited, unknowns, file)
             continue
         if not isinstance(value, list) or key == "rule":
             found = _walk_node(value, here)
             cited.extend(found.citations)
             unknowns.extend(found.unknowns)
             continue
-        for i, entry in enumerate(value):
-            if not isinstance(entry, (dict, list)):
-                continue  # a value in a list that is no `rule:` cites nothing and is no unknown
-            found = remembered(entry, (_walk_node,), functools.partial(_walk_node, entry))
-            cited.extend(((*here, i, *path), (*here, i, *number), n) for path, number, n in found.citations)
-            if "disagreements" not in here:  # an unknown among a disagreement's alternatives is no fact
-                unknowns.extend(((*here, i, *path), why) for path, why in found.unknowns)
+        found_in = functools.partial(_entry_walk, value, here)
+        each = list(filter(None, each_remembered((_walk_mapping, file, here), value, (), found_in, placed=False)))
+        cited.extend(itertools.chain.from_iterable(map(_CITED, each)))
+        unknowns.extend(itertools.chain.from_iterable(map(_UNKNOWNS, each)))
+
+
+def _entry_walk(entries: list[Any], here: NodePath, i: int) -> tuple[Any, ...]:
+    """The citations and unknowns (at their paths in the document) of the entry ``i`` of the list
+    ``entries`` at ``here``, or ``()`` where it has none."""
+    entry = entries[i]
+    if not isinstance(entry, (dict, list)):
+        return ()  # a value in a list that is no `rule:` cites nothing and is no unknown
+    found = remembered(entry, (_walk_node,), functools.partial(_walk_node, entry))
+    cited = tuple(((*here, i, *path), (*here, i, *number), n) for path, number, n in found.citations)
+    # an unknown among a disagreement's alternatives is no fact
+    unknown = () if "disagreements" in here else tuple(((*here, i, *path), why) for path, why in found.unknowns)
+    return (cited, unknown) if cited or unknown else ()
+
+
+_CITED, _UNKNOWNS = operator.itemgetter(0), operator.itemgetter(1)
 
 
 def _walk_node(node: Any, at: NodePath = ()) -> Walk:

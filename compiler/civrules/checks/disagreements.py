@@ -13,6 +13,8 @@ the family, and names no game.
 
 from __future__ import annotations
 
+import itertools
+import operator
 import re
 from collections.abc import Iterator, Mapping, Sequence
 from functools import partial
@@ -24,7 +26,7 @@ from civrules.diagnostics import Diagnostic, Related, Severity
 from civrules.families import family_named
 from civrules.load.document import NodePath
 from civrules.model import Collection, Entity, Origin, Ruleset
-from civrules.schema.references import remembered
+from civrules.schema.references import each_remembered, remembered
 
 #: A field's name as a `field:` names it: keys joined by dots, each key followed by any number of
 #: `[label]` selectors of a list's elements (`modifiers[b].effect`). Anything else
@@ -218,21 +220,39 @@ def check_disagreements(ruleset: Ruleset) -> Iterator[Diagnostic]:
     # What a part finds is kept by the family, which makes ``naming`` (made anew at each ask).
     for collection in ruleset.collections():
         found: tuple[Diagnostic, ...] = remembered(
-            collection, (_collection_disagreements, family), partial(_collection_disagreements, collection, naming)
+            collection,
+            (_collection_disagreements, family),
+            partial(_collection_disagreements, collection, naming, family),
         )
         yield from found
     for name, origin, data, inside in _settings(ruleset):
         yield from _setting_disagreements(name, origin, data, inside, naming, family)
 
 
-def _collection_disagreements(collection: Collection[Entity], naming: Sequence[str]) -> tuple[Diagnostic, ...]:
+def _collection_disagreements(
+    collection: Collection[Entity], naming: Sequence[str], family: object
+) -> tuple[Diagnostic, ...]:
     """What the check finds in a collection's entities: found once for the same collection (the
-    very object) while a session's memo holds it, whichever ruleset (a base, its variants) asks."""
-    return tuple(
-        one
-        for entity in collection
-        for one in _disagreements(f"{collection.name}[{entity.id}]", entity.origin, entity.raw, (), naming)
-    )
+    very object) while a session's memo holds it, whichever ruleset (a base, its variants) asks.
+
+    A collection assembled again (an edit of one area makes the map's collections anew, every
+    other entity of them the same data) looks again only at the entities whose data is not the
+    same object at the same place, and at those it found something in (their places may have
+    moved): the rest found nothing before and find nothing now (what is found depends on the
+    entity's data alone; its origin only places it)."""
+    entities = collection.items
+
+    def found_in(at: int) -> tuple[Diagnostic, ...]:
+        entity = entities[at]
+        return tuple(_disagreements(f"{collection.name}[{entity.id}]", entity.origin, entity.raw, (), naming))
+
+    raws = tuple(map(_RAW, entities))
+    each = each_remembered((_collection_disagreements, collection.name), raws, (family,), found_in, placed=True)
+    return tuple(itertools.chain.from_iterable(each))
+
+
+#: An entity's data as written (C: no Python frame per entity).
+_RAW = operator.attrgetter("raw")
 
 
 def _setting_disagreements(

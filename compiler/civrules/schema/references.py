@@ -29,8 +29,10 @@ from __future__ import annotations
 
 import contextlib
 import functools
+import itertools
+import operator
 from collections import Counter
-from collections.abc import Callable, Iterable, Iterator, Mapping
+from collections.abc import Callable, Hashable, Iterable, Iterator, Mapping, Sequence
 from typing import Any
 
 from civrules.load.document import NodePath
@@ -475,13 +477,19 @@ class Remembered:
     def __init__(self) -> None:
         self._now: dict[tuple[int, ...], tuple[Any, tuple[Any, ...], Any]] = {}
         self._before: dict[tuple[int, ...], tuple[Any, tuple[Any, ...], Any]] = {}
+        #: The last findings of each sequence :meth:`each_of` was asked, by its name and ``held``.
+        self._each_now: dict[tuple[object, ...], _Each] = {}
+        self._each_before: dict[tuple[object, ...], _Each] = {}
         #: How many times each walk (the first of ``held`` where it is a function; None: the
         #: others) was made, not given back: for tests, which count an edit's work, never time it.
         self.made: Counter[object] = Counter()
+        #: How many values :meth:`each_of` made findings for, by the sequence's name: for tests too.
+        self.made_each: Counter[object] = Counter()
 
     def next_round(self) -> None:
         """Start a round: what the round before last asked for and this one did not is let go."""
         self._before, self._now = self._now, {}
+        self._each_before, self._each_now = self._each_now, {}
 
     def find(
         self, schema: Mapping[str, Any], nodes: tuple[Any, ...], value: Any
@@ -509,8 +517,83 @@ class Remembered:
         self._now[key] = found
         return found[2]
 
+    def each_of(
+        self,
+        name: Hashable,
+        values: Sequence[Any],
+        held: tuple[Any, ...],
+        make: Callable[[int], tuple[Any, ...]],
+        *,
+        placed: bool,
+    ) -> list[tuple[Any, ...]]:
+        """``make(i)`` for each ``values[i]``, made again only for the values that are not the very
+        objects the last sequence of this ``name`` and ``held`` had at that place.
+
+        A sequence made anew around the same values (a collection assembled again after an edit of
+        one entity, the entries of a list a splice read again in part) asks for each value's
+        findings where the old one was asked: the two are compared by identity (in C, no Python
+        frame per value) and only the values that differ, or moved by an entry added or removed
+        before them, are made again. What ``make(i)`` finds must depend on ``values[i]``, its
+        index and ``held`` alone, and on the place of the value's entry where it is ``placed``
+        (a diagnostic's span: lines move when an edit adds lines above): then a value's findings
+        that are not empty are made again at each ask (an empty one holds wherever it is).
+        """
+        key = (name, *map(id, held))
+        last = self._each_now.get(key) or self._each_before.get(key)
+        if last is None or any(map(operator.is_not, last.held, held)):
+            found = [make(i) for i in range(len(values))]
+            self.made_each[name] += len(values)
+        else:
+            found = last.reused(values, make, placed, self.made_each, name)
+        self._each_now[key] = _Each(tuple(values), held, found)
+        return found
+
     def __len__(self) -> int:
         return len(self._now)
+
+
+class _Each:
+    """What :meth:`Remembered.each_of` found in one sequence of values: the values (held, so ids
+    stay unique), what else it depended on, each value's findings."""
+
+    __slots__ = ("found", "held", "values")
+
+    def __init__(self, values: tuple[Any, ...], held: tuple[Any, ...], found: list[tuple[Any, ...]]) -> None:
+        self.values, self.held, self.found = values, held, found
+
+    def reused(
+        self,
+        values: Sequence[Any],
+        make: Callable[[int], tuple[Any, ...]],
+        placed: bool,
+        made: Counter[object],
+        name: Hashable,
+    ) -> list[tuple[Any, ...]]:
+        """The findings of ``values``, each kept from these where it may be (see :meth:`Remembered.each_of`)."""
+        old, new = self.values, values
+        if len(old) == len(new):
+            # the same length: each place compared with the same place (an edit inside entries)
+            found = list(self.found)
+            again = set(itertools.compress(itertools.count(), map(operator.is_not, old, new)))
+            after = len(new)  # no place moved
+        else:
+            # entries added or removed: the places before the first that differs, and after the last
+            shortest = min(len(old), len(new))
+            start = next(itertools.compress(itertools.count(), map(operator.is_not, old, new)), shortest)
+            end = next(
+                itertools.compress(itertools.count(), map(operator.is_not, reversed(old), reversed(new))), shortest
+            )
+            end = min(end, shortest - start)
+            found = [*self.found[:start], *((),) * (len(new) - start - end), *self.found[len(old) - end :]]
+            again = set(range(start, len(new) - end))
+            after = len(new) - end  # the places from here on moved
+        # a finding that holds a place, or whose place moved, is made again (an empty one holds)
+        if placed or after < len(new):
+            again.update(at for at in itertools.compress(itertools.count(), found) if placed or at >= after)
+        for at in sorted(again):
+            found[at] = make(at)
+        made[name] += len(again)
+        return found
 
 
 #: The memo installed by :func:`remembering` (none: every walk is made afresh, as a command of one ruleset does).
@@ -539,6 +622,22 @@ def remembered(
     if _remembered:
         return _remembered[-1].of(value, held, make, keep)
     return make()
+
+
+def each_remembered(
+    name: Hashable,
+    values: Sequence[Any],
+    held: tuple[Any, ...],
+    make: Callable[[int], tuple[Any, ...]],
+    *,
+    placed: bool,
+) -> list[tuple[Any, ...]]:
+    """``make(i)`` for each of ``values``: within the installed memo, made again only for the values
+    the last sequence of this ``name`` and ``held`` did not have at that place (see
+    :meth:`Remembered.each_of`)."""
+    if _remembered:
+        return _remembered[-1].each_of(name, values, held, make, placed=placed)
+    return [make(at) for at in range(len(values))]
 
 
 def references_in(schema: Mapping[str, Any], nodes: tuple[Any, ...], value: Any) -> Iterable[tuple[NodePath, str, Ref]]:
