@@ -298,3 +298,51 @@ def test_a_removed_folder_is_not_served_again_as_the_start_rooturi_when_none_is_
         assert _unknown_keys(editor, first_cards) == [] and _unknown_keys(editor, second_cards) == []
 
     asyncio.run(session())
+
+
+def test_a_rules_folder_renamed_while_open_is_said_missing_and_served_again_when_back(tmp_path: Path) -> None:
+    """The designer renames (or deletes) the rules folder while a file of it is open: the server said
+    nothing of the folder, and checked the open buffer alone, "not used by any ruleset" (R005). It
+    now says the folder is not there, as at the start, and publishes nothing for its buffers; once
+    the folder is back, the buffer is read from the editor and checked with its rulesets again."""
+    rules = copy_files(tmp_path / "rules", KEEP)
+    uri = (rules / CARDS).as_uri()
+    text = (rules / CARDS).read_text(encoding="utf-8").replace("colour: blue", "colour: blu", 1)
+    moved = tmp_path / "renamed"
+
+    def codes(editor: Editor) -> list[str]:
+        return sorted(d["code"] for d in editor.diagnostics(uri))
+
+    async def session() -> None:
+        editor = Editor(rules)
+        editor.initialize(rules, {})
+        editor.notify(
+            "textDocument/didOpen", {"textDocument": {"uri": uri, "languageId": "yaml", "version": 1, "text": text}}
+        )
+        await editor.settle()
+        assert codes(editor) == ["S003"]
+
+        rules.rename(moved)
+        editor.notify("workspace/didChangeWatchedFiles", {"changes": [{"uri": uri, "type": 3}]})
+        await editor.settle()
+        assert codes(editor) == []
+        (shown,) = [m["params"] for m in editor.sent if m.get("method") == "window/showMessage"]
+        assert f"error[R004]: no rules folder to check: `{rules}`: no such folder" in shown["message"], shown
+        # Typing on in the buffer of the missing folder says nothing more, and publishes nothing.
+        editor.notify(
+            "textDocument/didChange",
+            {"textDocument": {"uri": uri, "version": 2}, "contentChanges": [{"text": text + "\n"}]},
+        )
+        await editor.settle()
+        assert codes(editor) == []
+        assert len([m for m in editor.sent if m.get("method") == "window/showMessage"]) == 1
+
+        moved.rename(rules)  # back, told by the next change (an editor that watches no files)
+        editor.notify(
+            "textDocument/didChange",
+            {"textDocument": {"uri": uri, "version": 3}, "contentChanges": [{"text": text}]},
+        )
+        await editor.settle()
+        assert codes(editor) == ["S003"]
+
+    asyncio.run(session())

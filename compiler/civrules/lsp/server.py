@@ -247,7 +247,9 @@ class Folder:
     def changed(self, uri: str, closed: bool = False) -> None:
         """Read ``uri`` from its open buffer (or from disk when it is closed) from now on."""
         relative = self.relative(uri)
-        if relative is None:
+        if relative is None or self._root_problem:
+            # No rules folder there: a buffer checked alone was said to be used by no ruleset
+            # (R005), when the folder itself is what is missing (told once, see CivrulesServer.start).
             return
         sent = self._client_uris.setdefault(relative, [])
         if uri in sent:
@@ -503,6 +505,8 @@ class CivrulesServer(LanguageServer):
         #: The rules folders served, in the order of the workspace folders that hold them.
         self.folders: list[Folder] = []
         self._started = False
+        #: The workspace folders the folders served were last looked for in (see :meth:`start`).
+        self._roots: list[str] = []
         #: Whether the editor was told that no rules folder was found (said once until one is).
         self._told_missing = False
         self._settling: asyncio.TimerHandle | None = None
@@ -567,6 +571,7 @@ class CivrulesServer(LanguageServer):
             roots = []
         elif isinstance(roots, str):
             roots = [roots]
+        self._roots = roots = list(roots)
         rules = self.rules
         tried = [rules]
         found: list[Path] = []
@@ -611,6 +616,24 @@ class CivrulesServer(LanguageServer):
             self.tell(problem)
         return started
 
+    def restart(self, roots: Iterable[str]) -> None:
+        """Serve the rules folders of ``roots`` (see :meth:`start`); a folder started anew reads the
+        editor's open buffers it holds, and is validated."""
+        for folder in self.start(roots):
+            for document in list(self.workspace.text_documents.values()):
+                if self.folder_of(document.uri) is folder:
+                    folder.changed(document.uri)  # an open buffer of the folder is read from the editor
+            folder.schedule()
+
+    def follow_the_folders(self) -> bool:
+        """Serve the workspace's rules folders anew where one served stopped being a folder (renamed
+        or deleted while the editor had it open: its open buffers were checked alone, each "used by
+        no ruleset") or one that was missing is there now; whether it did. One `stat` a folder."""
+        if not self._started or all(_is_folder(folder.rules) != folder._root_problem for folder in self.folders):
+            return False
+        self.restart(self._roots)
+        return True
+
     def folder_of(self, uri: str) -> Folder | None:
         """The folder whose rules directory holds ``uri`` (the innermost, where one holds another),
         or None when none does."""
@@ -636,6 +659,8 @@ class CivrulesServer(LanguageServer):
     def changed(self, uri: str, closed: bool = False) -> None:
         """Read ``uri`` from its open buffer (or from disk when it is ``closed``) from now on."""
         folder = self.folder_of(uri)
+        if self.follow_the_folders():
+            return  # every folder started anew read the open buffers
         if folder is not None:
             folder.changed(uri, closed)
 
@@ -643,6 +668,8 @@ class CivrulesServer(LanguageServer):
         """Validate every folder again once changes stop coming (a file changed on disk)."""
         if not self._started:
             self.start(self.workspace_roots())
+        if self.follow_the_folders():
+            return
         for folder in self.folders:
             folder.schedule()
 
@@ -838,11 +865,7 @@ def create_server(rules: Path, limits: Limits | None = None) -> CivrulesServer:
     @server.feature(types.WORKSPACE_DID_CHANGE_WORKSPACE_FOLDERS)
     def workspace_folders(ls: CivrulesServer, params: types.DidChangeWorkspaceFoldersParams) -> None:
         # pygls has brought its list of the workspace folders up to date: serve theirs.
-        for folder in ls.start(ls.workspace_roots(fallback=False)):
-            for document in list(ls.workspace.text_documents.values()):
-                if ls.folder_of(document.uri) is folder:
-                    folder.changed(document.uri)  # an open buffer of the folder is read from the editor
-            folder.schedule()
+        ls.restart(ls.workspace_roots(fallback=False))
 
     @server.feature(types.TEXT_DOCUMENT_DID_OPEN)
     def did_open(ls: CivrulesServer, params: types.DidOpenTextDocumentParams) -> None:
