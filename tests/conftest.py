@@ -129,6 +129,7 @@ LONGEST_FIRST = (
 #: for every page of the fast suite), split or together alike within the machine's noise; what
 #: this keeps is the issue's one browser, started once and never idling beside the other tests.
 BROWSER_MODULES = (
+    "core/test_sheet_print_sizes.py",
     "families/advanced_civilization/test_sheets.py",
     "families/advanced_civilization/test_helpers.py",
     "families/imperial_settlers/test_sheets.py",

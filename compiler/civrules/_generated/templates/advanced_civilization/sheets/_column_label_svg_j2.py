@@ -6,7 +6,7 @@ Generated ahead of time by jinja2 3.1.6; used only while SOURCE_SHA256 matches.
 # fmt: off
 # mypy: ignore-errors
 
-SOURCE_SHA256 = "93f64796bc419d09ddc802a206d8a5485d67f88ccca1531d288a470ee0318c59"
+SOURCE_SHA256 = "8c73308371d25a40079195950fa08b774cf6a4bb26213f2a970b9e1ff6c5941d"
 
 from jinja2.runtime import LoopContext, Macro, Markup, Namespace, TemplateNotFound, TemplateReference, TemplateRuntimeError, Undefined, escape, identity, internalcode, markup_join, missing, str_join
 name = '_column-label.svg.j2'
@@ -117,7 +117,7 @@ def root(context, missing=missing):
         yield ')"><title>'
         yield escape(environment.getattr(l_1_s, 'name'))
         yield '</title>'
-        yield escape(context.call((undefined(name='shape') if l_0_shape is missing else l_0_shape), l_1_s, _loop_vars=_loop_vars))
+        yield escape(context.call((undefined(name='shape') if l_0_shape is missing else l_0_shape), l_1_s, (undefined(name='symbol') if l_0_symbol is missing else l_0_symbol), _loop_vars=_loop_vars))
         yield '</g>\n'
     l_1_loop = l_1_s = missing
     yield '<text x="'

@@ -6,7 +6,7 @@ Generated ahead of time by jinja2 3.1.6; used only while SOURCE_SHA256 matches.
 # fmt: off
 # mypy: ignore-errors
 
-SOURCE_SHA256 = "27ccd74435326f044d42879d35f40c580c461e976a1bbb5f8438604f642ae4a9"
+SOURCE_SHA256 = "ba03a4b3001b7e0163e8ea5a626e29e32c15cd9019a5772fc40d5ce4094291e7"
 
 from jinja2.runtime import LoopContext, Macro, Markup, Namespace, TemplateNotFound, TemplateReference, TemplateRuntimeError, Undefined, escape, identity, internalcode, markup_join, missing, str_join
 name = '_macros.j2'
@@ -19,14 +19,32 @@ def root(context, missing=missing):
     if 0: yield None
     l_0_outline = l_0_shape = l_0_symbol = l_0_symbols = l_0_rule = l_0_group_legend = l_0_notes_list = l_0_changed = missing
     try:
-        t_1 = environment.filters['length']
+        t_1 = environment.filters['float']
     except KeyError:
         @internalcode
         def t_1(*unused):
+            raise TemplateRuntimeError("No filter named 'float' found.")
+    try:
+        t_2 = environment.filters['length']
+    except KeyError:
+        @internalcode
+        def t_2(*unused):
             raise TemplateRuntimeError("No filter named 'length' found.")
+    try:
+        t_3 = environment.filters['max']
+    except KeyError:
+        @internalcode
+        def t_3(*unused):
+            raise TemplateRuntimeError("No filter named 'max' found.")
+    try:
+        t_4 = environment.filters['round']
+    except KeyError:
+        @internalcode
+        def t_4(*unused):
+            raise TemplateRuntimeError("No filter named 'round' found.")
     pass
     def macro(l_1_shape, l_1_fill):
-        t_2 = []
+        t_5 = []
         if l_1_shape is missing:
             l_1_shape = undefined("parameter 'shape' was not provided", name='shape')
         if l_1_fill is missing:
@@ -34,92 +52,106 @@ def root(context, missing=missing):
         pass
         if (l_1_shape == 'triangle'):
             pass
-            t_2.extend((
+            t_5.extend((
                 '<polygon points="5,0.7 9.6,9.2 0.4,9.2" fill="',
                 escape(l_1_fill),
                 '" stroke="#111111" stroke-width="0.8" stroke-linejoin="round"/>',
             ))
         elif (l_1_shape == 'square'):
             pass
-            t_2.extend((
+            t_5.extend((
                 '<rect x="1" y="1" width="8" height="8" fill="',
                 escape(l_1_fill),
                 '" stroke="#111111" stroke-width="0.8"/>',
             ))
         elif (l_1_shape == 'circle'):
             pass
-            t_2.extend((
+            t_5.extend((
                 '<circle cx="5" cy="5" r="4.3" fill="',
                 escape(l_1_fill),
                 '" stroke="#111111" stroke-width="0.8"/>',
             ))
         elif (l_1_shape == 'hexagon'):
             pass
-            t_2.extend((
+            t_5.extend((
                 '<polygon points="2.6,0.8 7.4,0.8 9.8,5 7.4,9.2 2.6,9.2 0.2,5" fill="',
                 escape(l_1_fill),
                 '" stroke="#111111" stroke-width="0.8" stroke-linejoin="round"/>',
             ))
         elif (l_1_shape == 'star'):
             pass
-            t_2.extend((
+            t_5.extend((
                 '<polygon points="5,0.4 6.15,3.8 9.7,3.85 6.85,6 7.9,9.4 5,7.35 2.1,9.4 3.15,6 0.3,3.85 3.85,3.8" fill="',
                 escape(l_1_fill),
                 '" stroke="#111111" stroke-width="0.7" stroke-linejoin="round"/>',
             ))
         elif (l_1_shape == 'diamond'):
             pass
-            t_2.extend((
+            t_5.extend((
                 '<polygon points="5,0.3 9.7,5 5,9.7 0.3,5" fill="',
                 escape(l_1_fill),
                 '" stroke="#111111" stroke-width="0.8" stroke-linejoin="round"/>',
             ))
         elif (l_1_shape == 'pentagon'):
             pass
-            t_2.extend((
+            t_5.extend((
                 '<polygon points="5,0.5 9.57,3.82 7.82,9.18 2.18,9.18 0.43,3.82" fill="',
                 escape(l_1_fill),
                 '" stroke="#111111" stroke-width="0.8" stroke-linejoin="round"/>',
             ))
         else:
             pass
-            t_2.append(
+            t_5.append(
                 '<circle cx="5" cy="5" r="4.3" fill="#ffffff" stroke="#111111" stroke-width="0.8" stroke-dasharray="1.2 0.8"/><text x="5" y="7.6" font-size="7" text-anchor="middle" fill="#111111">?</text>',
             )
-        return concat(t_2)
+        return concat(t_5)
     context.exported_vars.add('outline')
     context.vars['outline'] = l_0_outline = Macro(environment, macro, 'outline', ('shape', 'fill'), False, False, False, context.eval_ctx.autoescape)
-    def macro(l_1_s):
-        t_3 = []
+    def macro(l_1_s, l_1_mm):
+        t_6 = []
+        l_1_size = resolve('size')
+        l_1_wide = resolve('wide')
         if l_1_s is missing:
             l_1_s = undefined("parameter 's' was not provided", name='s')
+        if l_1_mm is missing:
+            l_1_mm = 3.2
         pass
-        t_3.append(
+        t_6.append(
             escape(context.call((undefined(name='outline') if l_0_outline is missing else l_0_outline), environment.getattr(l_1_s, 'shape'), environment.getattr(l_1_s, 'fill'))),
         )
         if environment.getattr(l_1_s, 'drawn'):
             pass
-            t_3.extend((
+            l_1_size = t_3(environment, [(4.6 if (t_2(environment.getattr(l_1_s, 'letter')) > 1) else 5.8), (t_4((1750 / l_1_mm), 0, 'ceil') / 100)])
+            l_1_wide = (((t_2(environment.getattr(l_1_s, 'letter')) * 0.62) * (undefined(name='size') if l_1_size is missing else l_1_size)) > 7.4)
+            t_6.extend((
                 '<text x="5" y="',
                 escape(('7.1' if (environment.getattr(l_1_s, 'shape') == 'triangle') else '6.9')),
                 '" font-size="',
-                escape(('4.6' if (t_1(environment.getattr(l_1_s, 'letter')) > 1) else '5.8')),
-                '" font-weight="bold" text-anchor="middle" font-family="Liberation Sans, Arial, DejaVu Sans, sans-serif" fill="#111111">',
+                escape((undefined(name='size') if l_1_size is missing else l_1_size)),
+                '"',
+            ))
+            if (undefined(name='wide') if l_1_wide is missing else l_1_wide):
+                pass
+                t_6.append(
+                    ' textLength="7.4" lengthAdjust="spacingAndGlyphs"',
+                )
+            t_6.extend((
+                ' font-weight="bold" text-anchor="middle" font-family="Liberation Sans, Arial, DejaVu Sans, sans-serif" fill="#111111">',
                 escape(environment.getattr(l_1_s, 'letter')),
                 '</text>',
             ))
-        return concat(t_3)
+        return concat(t_6)
     context.exported_vars.add('shape')
-    context.vars['shape'] = l_0_shape = Macro(environment, macro, 'shape', ('s',), False, False, False, context.eval_ctx.autoescape)
+    context.vars['shape'] = l_0_shape = Macro(environment, macro, 'shape', ('s', 'mm'), False, False, False, context.eval_ctx.autoescape)
     yield '\n'
     def macro(l_1_s, l_1_size):
-        t_4 = []
+        t_7 = []
         if l_1_s is missing:
             l_1_s = undefined("parameter 's' was not provided", name='s')
         if l_1_size is missing:
             l_1_size = '3.2mm'
         pass
-        t_4.extend((
+        t_7.extend((
             '<svg class="sym" width="',
             escape(l_1_size),
             '" height="',
@@ -129,65 +161,65 @@ def root(context, missing=missing):
             '"><title>',
             escape(environment.getattr(l_1_s, 'name')),
             '</title>',
-            escape(context.call((undefined(name='shape') if l_0_shape is missing else l_0_shape), l_1_s)),
+            escape(context.call((undefined(name='shape') if l_0_shape is missing else l_0_shape), l_1_s, t_1(l_1_size[:-2]))),
             '</svg>',
         ))
-        return concat(t_4)
+        return concat(t_7)
     context.exported_vars.add('symbol')
     context.vars['symbol'] = l_0_symbol = Macro(environment, macro, 'symbol', ('s', 'size'), False, False, False, context.eval_ctx.autoescape)
     yield '\n'
     def macro(l_1_list, l_1_size):
-        t_5 = []
+        t_8 = []
         if l_1_list is missing:
             l_1_list = undefined("parameter 'list' was not provided", name='list')
         if l_1_size is missing:
             l_1_size = '3.2mm'
         pass
-        t_5.append(
+        t_8.append(
             '<span class="syms">',
         )
         for l_2_s in l_1_list:
             _loop_vars = {}
             pass
-            t_5.append(
+            t_8.append(
                 escape(context.call((undefined(name='symbol') if l_0_symbol is missing else l_0_symbol), l_2_s, l_1_size, _loop_vars=_loop_vars)),
             )
         l_2_s = missing
-        t_5.append(
+        t_8.append(
             '</span>',
         )
-        return concat(t_5)
+        return concat(t_8)
     context.exported_vars.add('symbols')
     context.vars['symbols'] = l_0_symbols = Macro(environment, macro, 'symbols', ('list', 'size'), False, False, False, context.eval_ctx.autoescape)
     yield '\n'
     def macro(l_1_text):
-        t_6 = []
+        t_9 = []
         if l_1_text is missing:
             l_1_text = undefined("parameter 'text' was not provided", name='text')
         pass
         if l_1_text:
             pass
-            t_6.extend((
+            t_9.extend((
                 '<span class="rule">(',
                 escape(l_1_text),
                 ')</span>',
             ))
-        return concat(t_6)
+        return concat(t_9)
     context.exported_vars.add('rule')
     context.vars['rule'] = l_0_rule = Macro(environment, macro, 'rule', ('text',), False, False, False, context.eval_ctx.autoescape)
     yield '\n'
     def macro(l_1_groups):
-        t_7 = []
+        t_10 = []
         if l_1_groups is missing:
             l_1_groups = undefined("parameter 'groups' was not provided", name='groups')
         pass
-        t_7.append(
+        t_10.append(
             '<span class="group-legend">',
         )
         for l_2_g in l_1_groups:
             _loop_vars = {}
             pass
-            t_7.extend((
+            t_10.extend((
                 '<span class="group-key">',
                 escape(context.call((undefined(name='symbol') if l_0_symbol is missing else l_0_symbol), l_2_g, _loop_vars=_loop_vars)),
                 ' ',
@@ -195,35 +227,35 @@ def root(context, missing=missing):
             ))
             if environment.getattr(l_2_g, 'drawn'):
                 pass
-                t_7.extend((
+                t_10.extend((
                     ' (',
                     escape(environment.getattr(l_2_g, 'letter')),
                     ')',
                 ))
-            t_7.append(
+            t_10.append(
                 '</span>',
             )
         l_2_g = missing
-        t_7.append(
+        t_10.append(
             '</span>',
         )
-        return concat(t_7)
+        return concat(t_10)
     context.exported_vars.add('group_legend')
     context.vars['group_legend'] = l_0_group_legend = Macro(environment, macro, 'group_legend', ('groups',), False, False, False, context.eval_ctx.autoescape)
     def macro(l_1_notes):
-        t_8 = []
+        t_11 = []
         if l_1_notes is missing:
             l_1_notes = undefined("parameter 'notes' was not provided", name='notes')
         pass
         if l_1_notes:
             pass
-            t_8.append(
+            t_11.append(
                 '<ol class="notes">',
             )
             for (l_2_mark, l_2_reason) in l_1_notes:
                 _loop_vars = {}
                 pass
-                t_8.extend((
+                t_11.extend((
                     '<li><span class="mark">',
                     escape(l_2_mark),
                     '</span> unknown ',
@@ -231,29 +263,29 @@ def root(context, missing=missing):
                     '</li>',
                 ))
             l_2_mark = l_2_reason = missing
-            t_8.append(
+            t_11.append(
                 '</ol>',
             )
-        return concat(t_8)
+        return concat(t_11)
     context.exported_vars.add('notes_list')
     context.vars['notes_list'] = l_0_notes_list = Macro(environment, macro, 'notes_list', ('notes',), False, False, False, context.eval_ctx.autoescape)
     def macro(l_1_mark):
-        t_9 = []
+        t_12 = []
         if l_1_mark is missing:
             l_1_mark = undefined("parameter 'mark' was not provided", name='mark')
         pass
         if l_1_mark:
             pass
-            t_9.extend((
+            t_12.extend((
                 ' <span class="changed-mark" title="',
                 escape(('gained a border' if (l_1_mark == 'borders') else l_1_mark)),
                 ' by this variant">',
                 escape(('+' if (l_1_mark == 'added') else 'Δ')),
                 '</span>',
             ))
-        return concat(t_9)
+        return concat(t_12)
     context.exported_vars.add('changed')
     context.vars['changed'] = l_0_changed = Macro(environment, macro, 'changed', ('mark',), False, False, False, context.eval_ctx.autoescape)
 
 blocks = {}
-debug_info = '3=18&4=25&5=32&6=39&7=46&8=53&9=60&10=67&16=82&17=88&18=90&22=105&23=114&26=129&27=139&30=153&31=158&34=169&35=177&39=203&40=208&44=230&45=235'
+debug_info = '3=36&4=43&5=50&6=57&7=64&8=71&9=78&10=85&21=100&22=110&23=112&24=114&25=115&26=118&30=137&31=146&34=161&35=171&38=185&39=190&42=201&43=209&47=235&48=240&52=262&53=267'

@@ -6,7 +6,7 @@ Generated ahead of time by jinja2 3.1.6; used only while SOURCE_SHA256 matches.
 # fmt: off
 # mypy: ignore-errors
 
-SOURCE_SHA256 = "09bb5928a459b8a76098958483ee1e00dff0eb930414afbfb73c19c46fb549e0"
+SOURCE_SHA256 = "cbbafa5d87b5e1aea6b9515502188d458018e581b275b8a64cff14fd92fd5b6d"
 
 from jinja2.runtime import LoopContext, Macro, Markup, Namespace, TemplateNotFound, TemplateReference, TemplateRuntimeError, Undefined, escape, identity, internalcode, markup_join, missing, str_join
 name = 'map-graph.svg.j2'
@@ -22,16 +22,34 @@ def root(context, missing=missing):
     l_0_height_mm = resolve('height_mm')
     l_0_picture = resolve('picture')
     l_0_title = resolve('title')
-    l_0_node_mark = l_0_fill_of = l_0_border = missing
+    l_0_node_mark = l_0_fill_of = l_0_border = l_0_digits = missing
     try:
-        t_1 = environment.filters['n']
+        t_1 = environment.filters['float']
     except KeyError:
         @internalcode
         def t_1(*unused):
+            raise TemplateRuntimeError("No filter named 'float' found.")
+    try:
+        t_2 = environment.filters['max']
+    except KeyError:
+        @internalcode
+        def t_2(*unused):
+            raise TemplateRuntimeError("No filter named 'max' found.")
+    try:
+        t_3 = environment.filters['n']
+    except KeyError:
+        @internalcode
+        def t_3(*unused):
             raise TemplateRuntimeError("No filter named 'n' found.")
+    try:
+        t_4 = environment.filters['round']
+    except KeyError:
+        @internalcode
+        def t_4(*unused):
+            raise TemplateRuntimeError("No filter named 'round' found.")
     pass
     def macro(l_1_shape, l_1_x, l_1_y, l_1_fill):
-        t_2 = []
+        t_5 = []
         if l_1_shape is missing:
             l_1_shape = undefined("parameter 'shape' was not provided", name='shape')
         if l_1_x is missing:
@@ -43,54 +61,54 @@ def root(context, missing=missing):
         pass
         if (l_1_shape == 'sea'):
             pass
-            t_2.extend((
+            t_5.extend((
                 '<rect x="',
-                escape(t_1((l_1_x - 7))),
+                escape(t_3((l_1_x - 7))),
                 '" y="',
-                escape(t_1((l_1_y - 7))),
+                escape(t_3((l_1_y - 7))),
                 '" width="14" height="14" rx="2" fill="',
                 escape(l_1_fill),
                 '" stroke="#2a5d8f" stroke-width="1.2"/>\n',
             ))
         elif (l_1_shape == 'open_sea'):
             pass
-            t_2.extend((
+            t_5.extend((
                 '<polygon points="',
-                escape(t_1(l_1_x)),
+                escape(t_3(l_1_x)),
                 ',',
-                escape(t_1((l_1_y - 9))),
+                escape(t_3((l_1_y - 9))),
                 ' ',
-                escape(t_1((l_1_x + 9))),
+                escape(t_3((l_1_x + 9))),
                 ',',
-                escape(t_1(l_1_y)),
+                escape(t_3(l_1_y)),
                 ' ',
-                escape(t_1(l_1_x)),
+                escape(t_3(l_1_x)),
                 ',',
-                escape(t_1((l_1_y + 9))),
+                escape(t_3((l_1_y + 9))),
                 ' ',
-                escape(t_1((l_1_x - 9))),
+                escape(t_3((l_1_x - 9))),
                 ',',
-                escape(t_1(l_1_y)),
+                escape(t_3(l_1_y)),
                 '" fill="',
                 escape(l_1_fill),
                 '" stroke="#1d3f66" stroke-width="1.2"/>\n',
             ))
         else:
             pass
-            t_2.extend((
+            t_5.extend((
                 '<circle cx="',
-                escape(t_1(l_1_x)),
+                escape(t_3(l_1_x)),
                 '" cy="',
-                escape(t_1(l_1_y)),
+                escape(t_3(l_1_y)),
                 '" r="7" fill="',
                 escape(l_1_fill),
                 '" stroke="#222" stroke-width="1.1"/>\n',
             ))
-        return concat(t_2)
+        return concat(t_5)
     context.exported_vars.add('node_mark')
     context.vars['node_mark'] = l_0_node_mark = Macro(environment, macro, 'node_mark', ('shape', 'x', 'y', 'fill'), False, False, False, context.eval_ctx.autoescape)
     def macro(l_1_shape, l_1_flood):
-        t_3 = []
+        t_6 = []
         if l_1_shape is missing:
             l_1_shape = undefined("parameter 'shape' was not provided", name='shape')
         if l_1_flood is missing:
@@ -98,34 +116,34 @@ def root(context, missing=missing):
         pass
         if l_1_flood:
             pass
-            t_3.append(
+            t_6.append(
                 'url(#cr-flood)',
             )
         elif (l_1_shape == 'coastal'):
             pass
-            t_3.append(
+            t_6.append(
                 '#d9e8f5',
             )
         elif (l_1_shape == 'sea'):
             pass
-            t_3.append(
+            t_6.append(
                 '#a9cbe8',
             )
         elif (l_1_shape == 'open_sea'):
             pass
-            t_3.append(
+            t_6.append(
                 '#5d8fc4',
             )
         else:
             pass
-            t_3.append(
+            t_6.append(
                 '#ffffff',
             )
-        return concat(t_3)
+        return concat(t_6)
     context.exported_vars.add('fill_of')
     context.vars['fill_of'] = l_0_fill_of = Macro(environment, macro, 'fill_of', ('shape', 'flood'), False, False, False, context.eval_ctx.autoescape)
     def macro(l_1_kind, l_1_x1, l_1_y1, l_1_x2, l_1_y2):
-        t_4 = []
+        t_7 = []
         if l_1_kind is missing:
             l_1_kind = undefined("parameter 'kind' was not provided", name='kind')
         if l_1_x1 is missing:
@@ -139,65 +157,65 @@ def root(context, missing=missing):
         pass
         if (l_1_kind == 'land'):
             pass
-            t_4.extend((
+            t_7.extend((
                 '<line x1="',
-                escape(t_1(l_1_x1)),
+                escape(t_3(l_1_x1)),
                 '" y1="',
-                escape(t_1(l_1_y1)),
+                escape(t_3(l_1_y1)),
                 '" x2="',
-                escape(t_1(l_1_x2)),
+                escape(t_3(l_1_x2)),
                 '" y2="',
-                escape(t_1(l_1_y2)),
+                escape(t_3(l_1_y2)),
                 '" stroke="#3a3a3a" stroke-width="1.2"/>\n',
             ))
         elif (l_1_kind == 'sea'):
             pass
-            t_4.extend((
+            t_7.extend((
                 '<line x1="',
-                escape(t_1(l_1_x1)),
+                escape(t_3(l_1_x1)),
                 '" y1="',
-                escape(t_1(l_1_y1)),
+                escape(t_3(l_1_y1)),
                 '" x2="',
-                escape(t_1(l_1_x2)),
+                escape(t_3(l_1_x2)),
                 '" y2="',
-                escape(t_1(l_1_y2)),
+                escape(t_3(l_1_y2)),
                 '" stroke="#2f6fb3" stroke-width="1.2" stroke-dasharray="5 3"/>\n',
             ))
         elif (l_1_kind == 'both'):
             pass
-            t_4.extend((
+            t_7.extend((
                 '<line x1="',
-                escape(t_1(l_1_x1)),
+                escape(t_3(l_1_x1)),
                 '" y1="',
-                escape(t_1(l_1_y1)),
+                escape(t_3(l_1_y1)),
                 '" x2="',
-                escape(t_1(l_1_x2)),
+                escape(t_3(l_1_x2)),
                 '" y2="',
-                escape(t_1(l_1_y2)),
+                escape(t_3(l_1_y2)),
                 '" stroke="#3a3a3a" stroke-width="3.2"/>\n<line x1="',
-                escape(t_1(l_1_x1)),
+                escape(t_3(l_1_x1)),
                 '" y1="',
-                escape(t_1(l_1_y1)),
+                escape(t_3(l_1_y1)),
                 '" x2="',
-                escape(t_1(l_1_x2)),
+                escape(t_3(l_1_x2)),
                 '" y2="',
-                escape(t_1(l_1_y2)),
+                escape(t_3(l_1_y2)),
                 '" stroke="#ffffff" stroke-width="1.1"/>\n',
             ))
         else:
             pass
-            t_4.extend((
+            t_7.extend((
                 '<line x1="',
-                escape(t_1(l_1_x1)),
+                escape(t_3(l_1_x1)),
                 '" y1="',
-                escape(t_1(l_1_y1)),
+                escape(t_3(l_1_y1)),
                 '" x2="',
-                escape(t_1(l_1_x2)),
+                escape(t_3(l_1_x2)),
                 '" y2="',
-                escape(t_1(l_1_y2)),
+                escape(t_3(l_1_y2)),
                 '" stroke="#888888" stroke-width="1.3" stroke-dasharray="1.5 2.5"/>\n',
             ))
-        return concat(t_4)
+        return concat(t_7)
     context.exported_vars.add('border')
     context.vars['border'] = l_0_border = Macro(environment, macro, 'border', ('kind', 'x1', 'y1', 'x2', 'y2'), False, False, False, context.eval_ctx.autoescape)
     if (undefined(name='standalone') if l_0_standalone is missing else l_0_standalone):
@@ -207,9 +225,9 @@ def root(context, missing=missing):
         yield 'mm" height="'
         yield escape((undefined(name='height_mm') if l_0_height_mm is missing else l_0_height_mm))
         yield 'mm" viewBox="0 0 '
-        yield escape(t_1(environment.getattr((undefined(name='picture') if l_0_picture is missing else l_0_picture), 'width')))
+        yield escape(t_3(environment.getattr((undefined(name='picture') if l_0_picture is missing else l_0_picture), 'width')))
         yield ' '
-        yield escape(t_1(environment.getattr((undefined(name='picture') if l_0_picture is missing else l_0_picture), 'height')))
+        yield escape(t_3(environment.getattr((undefined(name='picture') if l_0_picture is missing else l_0_picture), 'height')))
         yield '" font-family="Liberation Sans, Arial, Helvetica, DejaVu Sans, sans-serif">\n'
     else:
         pass
@@ -218,18 +236,22 @@ def root(context, missing=missing):
         yield 'mm" height="'
         yield escape((undefined(name='height_mm') if l_0_height_mm is missing else l_0_height_mm))
         yield 'mm" viewBox="0 0 '
-        yield escape(t_1(environment.getattr((undefined(name='picture') if l_0_picture is missing else l_0_picture), 'width')))
+        yield escape(t_3(environment.getattr((undefined(name='picture') if l_0_picture is missing else l_0_picture), 'width')))
         yield ' '
-        yield escape(t_1(environment.getattr((undefined(name='picture') if l_0_picture is missing else l_0_picture), 'height')))
+        yield escape(t_3(environment.getattr((undefined(name='picture') if l_0_picture is missing else l_0_picture), 'height')))
         yield '" role="img" aria-label="'
         yield escape((undefined(name='title') if l_0_title is missing else l_0_title))
         yield '" font-family="Liberation Sans, Arial, Helvetica, DejaVu Sans, sans-serif">\n'
     yield '<title>'
     yield escape((undefined(name='title') if l_0_title is missing else l_0_title))
-    yield '</title>\n<defs>\n<pattern id="cr-flood" width="5" height="5" patternUnits="userSpaceOnUse" patternTransform="rotate(45)">\n<rect width="5" height="5" fill="#ffffff"/>\n<line x1="0" y1="0" x2="0" y2="5" stroke="#4a78a8" stroke-width="2.2"/>\n</pattern>\n</defs>\n<rect x="0" y="0" width="'
-    yield escape(t_1(environment.getattr((undefined(name='picture') if l_0_picture is missing else l_0_picture), 'width')))
+    yield '</title>'
+    l_0_digits = t_2(environment, [9, (t_4(((175 * environment.getattr((undefined(name='picture') if l_0_picture is missing else l_0_picture), 'width')) / t_1((undefined(name='width_mm') if l_0_width_mm is missing else l_0_width_mm))), 0, 'ceil') / 100)])
+    context.vars['digits'] = l_0_digits
+    context.exported_vars.add('digits')
+    yield '<defs>\n<pattern id="cr-flood" width="5" height="5" patternUnits="userSpaceOnUse" patternTransform="rotate(45)">\n<rect width="5" height="5" fill="#ffffff"/>\n<line x1="0" y1="0" x2="0" y2="5" stroke="#4a78a8" stroke-width="2.2"/>\n</pattern>\n</defs>\n<rect x="0" y="0" width="'
+    yield escape(t_3(environment.getattr((undefined(name='picture') if l_0_picture is missing else l_0_picture), 'width')))
     yield '" height="'
-    yield escape(t_1(environment.getattr((undefined(name='picture') if l_0_picture is missing else l_0_picture), 'height')))
+    yield escape(t_3(environment.getattr((undefined(name='picture') if l_0_picture is missing else l_0_picture), 'height')))
     yield '" fill="#ffffff"/>\n<g class="borders">\n'
     for l_1_edge in environment.getattr((undefined(name='picture') if l_0_picture is missing else l_0_picture), 'edges'):
         _loop_vars = {}
@@ -244,9 +266,9 @@ def root(context, missing=missing):
         if environment.getattr(l_1_node, 'changed'):
             pass
             yield '<circle cx="'
-            yield escape(t_1(environment.getattr(l_1_node, 'x')))
+            yield escape(t_3(environment.getattr(l_1_node, 'x')))
             yield '" cy="'
-            yield escape(t_1(environment.getattr(l_1_node, 'y')))
+            yield escape(t_3(environment.getattr(l_1_node, 'y')))
             yield '" r="13" fill="none" stroke="#b0421f" stroke-width="2"'
             if (environment.getattr(l_1_node, 'changed') == 'changed'):
                 pass
@@ -255,62 +277,64 @@ def root(context, missing=missing):
         if environment.getattr(l_1_node, 'start'):
             pass
             yield '<circle cx="'
-            yield escape(t_1(environment.getattr(l_1_node, 'x')))
+            yield escape(t_3(environment.getattr(l_1_node, 'x')))
             yield '" cy="'
-            yield escape(t_1(environment.getattr(l_1_node, 'y')))
+            yield escape(t_3(environment.getattr(l_1_node, 'y')))
             yield '" r="10.5" fill="#ffffff" stroke="#000000" stroke-width="1.6"/>\n'
         yield escape(context.call((undefined(name='node_mark') if l_0_node_mark is missing else l_0_node_mark), environment.getattr(l_1_node, 'shape'), environment.getattr(l_1_node, 'x'), environment.getattr(l_1_node, 'y'), context.call((undefined(name='fill_of') if l_0_fill_of is missing else l_0_fill_of), environment.getattr(l_1_node, 'shape'), environment.getattr(l_1_node, 'flood'), _loop_vars=_loop_vars), _loop_vars=_loop_vars))
         yield '\n'
         if environment.getattr(l_1_node, 'population'):
             pass
             yield '<text x="'
-            yield escape(t_1(environment.getattr(l_1_node, 'x')))
+            yield escape(t_3(environment.getattr(l_1_node, 'x')))
             yield '" y="'
-            yield escape(t_1((environment.getattr(l_1_node, 'y') + 3.2)))
-            yield '" font-size="9" font-weight="bold" text-anchor="middle" fill="#000000">'
+            yield escape(t_3((environment.getattr(l_1_node, 'y') + ((3.2 * (undefined(name='digits') if l_0_digits is missing else l_0_digits)) / 9))))
+            yield '" font-size="'
+            yield escape((undefined(name='digits') if l_0_digits is missing else l_0_digits))
+            yield '" font-weight="bold" text-anchor="middle" fill="#000000">'
             yield escape(environment.getattr(l_1_node, 'population'))
             yield '</text>\n'
         if environment.getattr(l_1_node, 'city_site'):
             pass
             yield '<rect x="'
-            yield escape(t_1((environment.getattr(l_1_node, 'x') + 5)))
+            yield escape(t_3((environment.getattr(l_1_node, 'x') + 5)))
             yield '" y="'
-            yield escape(t_1((environment.getattr(l_1_node, 'y') - 11)))
+            yield escape(t_3((environment.getattr(l_1_node, 'y') - 11)))
             yield '" width="6" height="6" fill="'
             yield escape(('#000000' if (environment.getattr(l_1_node, 'city_site') == 'black') else '#ffffff'))
             yield '" stroke="#000000" stroke-width="1"/>\n'
         if environment.getattr(l_1_node, 'volcano'):
             pass
             yield '<polygon points="'
-            yield escape(t_1((environment.getattr(l_1_node, 'x') - 8)))
+            yield escape(t_3((environment.getattr(l_1_node, 'x') - 8)))
             yield ','
-            yield escape(t_1((environment.getattr(l_1_node, 'y') - 16)))
+            yield escape(t_3((environment.getattr(l_1_node, 'y') - 16)))
             yield ' '
-            yield escape(t_1((environment.getattr(l_1_node, 'x') - 3)))
+            yield escape(t_3((environment.getattr(l_1_node, 'x') - 3)))
             yield ','
-            yield escape(t_1((environment.getattr(l_1_node, 'y') - 7)))
+            yield escape(t_3((environment.getattr(l_1_node, 'y') - 7)))
             yield ' '
-            yield escape(t_1((environment.getattr(l_1_node, 'x') - 13)))
+            yield escape(t_3((environment.getattr(l_1_node, 'x') - 13)))
             yield ','
-            yield escape(t_1((environment.getattr(l_1_node, 'y') - 7)))
+            yield escape(t_3((environment.getattr(l_1_node, 'y') - 7)))
             yield '" fill="#c0392b" stroke="#000000" stroke-width="0.8"/>\n'
     l_1_node = missing
     yield '</g>\n<g class="leaders">\n'
-    def t_5(fiter):
+    def t_8(fiter):
         for l_1_node in fiter:
             if environment.getattr(l_1_node, 'leader'):
                 yield l_1_node
-    for l_1_node in t_5(environment.getattr((undefined(name='picture') if l_0_picture is missing else l_0_picture), 'nodes')):
+    for l_1_node in t_8(environment.getattr((undefined(name='picture') if l_0_picture is missing else l_0_picture), 'nodes')):
         _loop_vars = {}
         pass
         yield '<line x1="'
-        yield escape(t_1(environment.getitem(environment.getattr(l_1_node, 'leader'), 0)))
+        yield escape(t_3(environment.getitem(environment.getattr(l_1_node, 'leader'), 0)))
         yield '" y1="'
-        yield escape(t_1(environment.getitem(environment.getattr(l_1_node, 'leader'), 1)))
+        yield escape(t_3(environment.getitem(environment.getattr(l_1_node, 'leader'), 1)))
         yield '" x2="'
-        yield escape(t_1(environment.getitem(environment.getattr(l_1_node, 'leader'), 2)))
+        yield escape(t_3(environment.getitem(environment.getattr(l_1_node, 'leader'), 2)))
         yield '" y2="'
-        yield escape(t_1(environment.getitem(environment.getattr(l_1_node, 'leader'), 3)))
+        yield escape(t_3(environment.getitem(environment.getattr(l_1_node, 'leader'), 3)))
         yield '" stroke="#777777" stroke-width="0.7"/>\n'
     l_1_node = missing
     yield '</g>\n<g class="labels" text-anchor="middle">\n'
@@ -318,15 +342,15 @@ def root(context, missing=missing):
         _loop_vars = {}
         pass
         yield '<text x="'
-        yield escape(t_1(environment.getattr(l_1_node, 'label_x')))
+        yield escape(t_3(environment.getattr(l_1_node, 'label_x')))
         yield '" y="'
-        yield escape(t_1(environment.getattr(l_1_node, 'label_y')))
+        yield escape(t_3(environment.getattr(l_1_node, 'label_y')))
         yield '" font-size="11.5" stroke="#ffffff" stroke-width="3" stroke-linejoin="round" fill="#ffffff">'
         yield escape(environment.getattr(l_1_node, 'name'))
         yield '</text>\n<text x="'
-        yield escape(t_1(environment.getattr(l_1_node, 'label_x')))
+        yield escape(t_3(environment.getattr(l_1_node, 'label_x')))
         yield '" y="'
-        yield escape(t_1(environment.getattr(l_1_node, 'label_y')))
+        yield escape(t_3(environment.getattr(l_1_node, 'label_y')))
         yield '" font-size="11.5" fill="'
         yield escape(('#1d3f66' if (environment.getattr(l_1_node, 'shape') in ('sea', 'open_sea')) else '#111111'))
         yield '"'
@@ -339,25 +363,25 @@ def root(context, missing=missing):
         if environment.getattr(l_1_node, 'start'):
             pass
             yield '<text x="'
-            yield escape(t_1(environment.getattr(l_1_node, 'label_x')))
+            yield escape(t_3(environment.getattr(l_1_node, 'label_x')))
             yield '" y="'
-            yield escape(t_1(environment.getattr(l_1_node, 'nation_y')))
+            yield escape(t_3(environment.getattr(l_1_node, 'nation_y')))
             yield '" font-size="10" stroke="#ffffff" stroke-width="2.4" stroke-linejoin="round" fill="#ffffff" font-style="italic">'
             yield escape(environment.getattr(l_1_node, 'start'))
             yield '</text>\n<text x="'
-            yield escape(t_1(environment.getattr(l_1_node, 'label_x')))
+            yield escape(t_3(environment.getattr(l_1_node, 'label_x')))
             yield '" y="'
-            yield escape(t_1(environment.getattr(l_1_node, 'nation_y')))
+            yield escape(t_3(environment.getattr(l_1_node, 'nation_y')))
             yield '" font-size="10" fill="#6b2d1a" font-style="italic" font-weight="bold">'
             yield escape(environment.getattr(l_1_node, 'start'))
             yield '</text>\n'
     l_1_node = missing
     yield '</g>\n<g class="legend" font-size="10">\n<line x1="0" y1="'
-    yield escape(t_1(environment.getattr((undefined(name='picture') if l_0_picture is missing else l_0_picture), 'legend_y')))
+    yield escape(t_3(environment.getattr((undefined(name='picture') if l_0_picture is missing else l_0_picture), 'legend_y')))
     yield '" x2="'
-    yield escape(t_1(environment.getattr((undefined(name='picture') if l_0_picture is missing else l_0_picture), 'width')))
+    yield escape(t_3(environment.getattr((undefined(name='picture') if l_0_picture is missing else l_0_picture), 'width')))
     yield '" y2="'
-    yield escape(t_1(environment.getattr((undefined(name='picture') if l_0_picture is missing else l_0_picture), 'legend_y')))
+    yield escape(t_3(environment.getattr((undefined(name='picture') if l_0_picture is missing else l_0_picture), 'legend_y')))
     yield '" stroke="#999999" stroke-width="0.8"/>\n'
     for l_1_item in environment.getattr((undefined(name='picture') if l_0_picture is missing else l_0_picture), 'legend'):
         l_1_x = l_1_y = missing
@@ -386,42 +410,42 @@ def root(context, missing=missing):
         elif (environment.getattr(l_1_item, 'mark') == 'start'):
             pass
             yield '<circle cx="'
-            yield escape(t_1(((undefined(name='x') if l_1_x is missing else l_1_x) + 17)))
+            yield escape(t_3(((undefined(name='x') if l_1_x is missing else l_1_x) + 17)))
             yield '" cy="'
-            yield escape(t_1((undefined(name='y') if l_1_y is missing else l_1_y)))
+            yield escape(t_3((undefined(name='y') if l_1_y is missing else l_1_y)))
             yield '" r="10.5" fill="#ffffff" stroke="#000000" stroke-width="1.6"/>\n'
             yield escape(context.call((undefined(name='node_mark') if l_0_node_mark is missing else l_0_node_mark), 'inland', ((undefined(name='x') if l_1_x is missing else l_1_x) + 17), (undefined(name='y') if l_1_y is missing else l_1_y), '#ffffff', _loop_vars=_loop_vars))
             yield '\n'
         elif (environment.getattr(l_1_item, 'mark') == 'volcano'):
             pass
             yield '<polygon points="'
-            yield escape(t_1(((undefined(name='x') if l_1_x is missing else l_1_x) + 17)))
+            yield escape(t_3(((undefined(name='x') if l_1_x is missing else l_1_x) + 17)))
             yield ','
-            yield escape(t_1(((undefined(name='y') if l_1_y is missing else l_1_y) - 6)))
+            yield escape(t_3(((undefined(name='y') if l_1_y is missing else l_1_y) - 6)))
             yield ' '
-            yield escape(t_1(((undefined(name='x') if l_1_x is missing else l_1_x) + 23)))
+            yield escape(t_3(((undefined(name='x') if l_1_x is missing else l_1_x) + 23)))
             yield ','
-            yield escape(t_1(((undefined(name='y') if l_1_y is missing else l_1_y) + 5)))
+            yield escape(t_3(((undefined(name='y') if l_1_y is missing else l_1_y) + 5)))
             yield ' '
-            yield escape(t_1(((undefined(name='x') if l_1_x is missing else l_1_x) + 11)))
+            yield escape(t_3(((undefined(name='x') if l_1_x is missing else l_1_x) + 11)))
             yield ','
-            yield escape(t_1(((undefined(name='y') if l_1_y is missing else l_1_y) + 5)))
+            yield escape(t_3(((undefined(name='y') if l_1_y is missing else l_1_y) + 5)))
             yield '" fill="#c0392b" stroke="#000000" stroke-width="0.8"/>\n'
         elif (environment.getattr(l_1_item, 'mark') in ('black', 'white')):
             pass
             yield '<rect x="'
-            yield escape(t_1(((undefined(name='x') if l_1_x is missing else l_1_x) + 14)))
+            yield escape(t_3(((undefined(name='x') if l_1_x is missing else l_1_x) + 14)))
             yield '" y="'
-            yield escape(t_1(((undefined(name='y') if l_1_y is missing else l_1_y) - 3)))
+            yield escape(t_3(((undefined(name='y') if l_1_y is missing else l_1_y) - 3)))
             yield '" width="6" height="6" fill="'
             yield escape(('#000000' if (environment.getattr(l_1_item, 'mark') == 'black') else '#ffffff'))
             yield '" stroke="#000000" stroke-width="1"/>\n'
         elif (environment.getattr(l_1_item, 'mark') in ('added', 'changed')):
             pass
             yield '<circle cx="'
-            yield escape(t_1(((undefined(name='x') if l_1_x is missing else l_1_x) + 17)))
+            yield escape(t_3(((undefined(name='x') if l_1_x is missing else l_1_x) + 17)))
             yield '" cy="'
-            yield escape(t_1((undefined(name='y') if l_1_y is missing else l_1_y)))
+            yield escape(t_3((undefined(name='y') if l_1_y is missing else l_1_y)))
             yield '" r="7" fill="none" stroke="#b0421f" stroke-width="2"'
             if (environment.getattr(l_1_item, 'mark') == 'changed'):
                 pass
@@ -431,14 +455,16 @@ def root(context, missing=missing):
             pass
             yield escape(context.call((undefined(name='node_mark') if l_0_node_mark is missing else l_0_node_mark), 'inland', ((undefined(name='x') if l_1_x is missing else l_1_x) + 17), (undefined(name='y') if l_1_y is missing else l_1_y), '#ffffff', _loop_vars=_loop_vars))
             yield '\n<text x="'
-            yield escape(t_1(((undefined(name='x') if l_1_x is missing else l_1_x) + 17)))
+            yield escape(t_3(((undefined(name='x') if l_1_x is missing else l_1_x) + 17)))
             yield '" y="'
-            yield escape(t_1(((undefined(name='y') if l_1_y is missing else l_1_y) + 3.2)))
-            yield '" font-size="9" font-weight="bold" text-anchor="middle">3</text>\n'
+            yield escape(t_3(((undefined(name='y') if l_1_y is missing else l_1_y) + ((3.2 * (undefined(name='digits') if l_0_digits is missing else l_0_digits)) / 9))))
+            yield '" font-size="'
+            yield escape((undefined(name='digits') if l_0_digits is missing else l_0_digits))
+            yield '" font-weight="bold" text-anchor="middle">3</text>\n'
         yield '<text x="'
-        yield escape(t_1(((undefined(name='x') if l_1_x is missing else l_1_x) + 42)))
+        yield escape(t_3(((undefined(name='x') if l_1_x is missing else l_1_x) + 42)))
         yield '" y="'
-        yield escape(t_1(((undefined(name='y') if l_1_y is missing else l_1_y) + 3.5)))
+        yield escape(t_3(((undefined(name='y') if l_1_y is missing else l_1_y) + 3.5)))
         yield '" fill="#111111">'
         yield escape(environment.getattr(l_1_item, 'label'))
         yield '</text>\n'
@@ -446,4 +472,4 @@ def root(context, missing=missing):
     yield '</g>\n</svg>\n'
 
 blocks = {}
-debug_info = '3=23&4=34&5=38&6=45&7=49&9=72&12=82&13=89&15=117&16=130&17=134&18=143&19=147&20=156&21=160&22=168&24=181&27=193&29=196&31=207&33=218&40=220&42=224&43=227&47=231&48=234&49=237&51=245&52=248&54=252&55=254&56=257&58=263&59=266&61=272&62=275&67=289&68=297&72=307&73=311&74=317&75=329&76=332&77=338&82=346&83=352&84=356&85=358&86=360&87=362&88=364&89=366&90=368&91=370&92=372&93=374&94=376&95=379&96=383&97=385&98=388&99=400&100=403&101=409&102=412&103=420&104=422&105=424&107=429'
+debug_info = '3=41&4=52&5=56&6=63&7=67&9=90&12=100&13=107&15=135&16=148&17=152&18=161&19=165&20=174&21=178&22=186&24=199&27=211&29=214&31=225&33=236&36=238&43=242&45=246&46=249&50=253&51=256&52=259&54=267&55=270&57=274&58=276&59=279&61=287&62=290&64=296&65=299&70=313&71=321&75=331&76=335&77=341&78=353&79=356&80=362&85=370&86=376&87=380&88=382&89=384&90=386&91=388&92=390&93=392&94=394&95=396&96=398&97=400&98=403&99=407&100=409&101=412&102=424&103=427&104=433&105=436&106=444&107=446&108=448&110=455'

@@ -1,0 +1,101 @@
+"""Every family's printed sheets, as Chromium lays them out for print on A4 and on Letter: no text
+is printed smaller than a player can read at the table.
+
+The floor, :data:`SMALLEST_EM_MM` (1.75 mm, 6.6 CSS px, 5 pt): the least x-height the EU allows for
+the mandatory text on a small pack, 0.9 mm (Regulation (EU) No 1169/2011, Article 13(3); 1.2 mm on
+larger ones), in Liberation Sans, the sheets' face, whose x-height is 0.52 em (1,062 of 2,048
+units). A sheet is a dense reference read at arm's length, as such a label is. Every text the
+sheets set in CSS was above it (the smallest, a citation, 2 mm); the letters civrules draws in a
+group's mark, and the population numbers of the map picture, were SVG text scaled with their
+picture, and printed at 1.3 mm (Mega Civilization's credit chart), 1.5 mm (its cards) and 1.67 mm.
+
+Each text node's size is the computed font size, times the scale of its SVG picture where it is in
+one (the determinant of its screen matrix: a view box drawn smaller than its units). `make
+test-slow`: every sheet of every shipped ruleset, twice (about 250 tabs).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from civrules.emit.build import variant_changes
+from civrules.emit.export import export_ruleset, fingerprint
+from civrules.emit.sheets import render_sheets
+from civrules.pipeline import derived_facts
+from tests.browser import Browser
+from tests.rulefiles import CachedWorkspace, shipped_analysis
+
+#: The least height of the em of any printed text (see the module's documentation).
+SMALLEST_EM_MM = 1.75
+#: CSS pixels per millimetre (96 dpi).
+PX = 96 / 25.4
+#: The papers' width and height in millimetres, portrait.
+PAPERS = {"a4": (210.0, 297.0), "letter": (215.9, 279.4)}
+
+#: The printed size of each text node of the page, smallest first, with where it is.
+SIZES = r"""(() => {
+  const found = [];
+  const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+  for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+    const element = node.parentElement;
+    if (!node.data.trim() || !element || element.closest('title, style, script')) continue;
+    const style = getComputedStyle(element);
+    if (style.display === 'none' || style.visibility === 'hidden') continue;
+    let size = parseFloat(style.fontSize);
+    if (element instanceof SVGElement) {
+      const matrix = element.getScreenCTM();
+      if (matrix) size *= Math.sqrt(Math.abs(matrix.a * matrix.d - matrix.b * matrix.c));
+    }
+    found.push([size, node.data.trim().slice(0, 30), element.tagName.toLowerCase()]);
+  }
+  return found.sort((a, b) => a[0] - b[0]).slice(0, 3);
+})()"""
+
+
+def _rulesets() -> list[str]:
+    return sorted(CachedWorkspace().manifests())
+
+
+def _sheets(ruleset_id: str, paper: str) -> dict[str, bytes]:
+    """The sheets of a shipped ruleset on ``paper``, as `civrules sheets --paper` renders them."""
+    workspace = CachedWorkspace()
+    analysis = shipped_analysis(ruleset_id)
+    assert analysis.resolved is not None and analysis.model is not None
+    stamp = fingerprint(export_ruleset(analysis.resolved, analysis.model, derived_facts(analysis.model)))
+    loaded = workspace.load_ruleset(workspace.manifests()[ruleset_id])
+    changes = variant_changes(workspace, loaded, analysis.resolved)
+    return render_sheets(analysis.model, stamp, paper, changes)
+
+
+def smallest_printed(browser: Browser, page: Path, paper: str, landscape: bool) -> list[Any]:
+    """The three smallest printed texts of ``page`` (size in CSS px, text, element), laid out for
+    print on ``paper``."""
+    short, long = PAPERS[paper]
+    width, height = (long, short) if landscape else (short, long)
+    with browser.open(page.as_uri(), (round(width * PX), round(height * PX))) as tab:
+        browser.send("Emulation.setEmulatedMedia", {"media": "print"}, tab.session)
+        return list(tab.evaluate(SIZES))
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("paper", sorted(PAPERS))
+@pytest.mark.parametrize("ruleset_id", _rulesets())
+def test_no_printed_text_is_smaller_than_the_floor(
+    browser: Browser, tmp_path: Path, ruleset_id: str, paper: str
+) -> None:
+    from civrules.emit.sheets import SHEETS
+
+    landscape = {sheet.file: sheet.landscape for sheet in SHEETS}
+    small = {}
+    for name, content in _sheets(ruleset_id, paper).items():
+        if not name.endswith(".html"):
+            continue
+        page = tmp_path / name
+        page.write_bytes(content)
+        found = smallest_printed(browser, page, paper, landscape.get(name, False))
+        if found and found[0][0] < SMALLEST_EM_MM * PX - 0.01:
+            small[name] = [(f"{size / PX:.2f} mm", text, tag) for size, text, tag in found]
+    assert small == {}, f"{ruleset_id} on {paper}: text printed smaller than {SMALLEST_EM_MM} mm: {small}"
