@@ -756,3 +756,41 @@ def test_where_entries_wrote_a_list_is_let_go_with_the_versions_of_its_file_edit
         assert ("S001", "v2.yaml") in found  # the list an entry left empty, located through the records
         assert len(model._RECORDED)  # the records were indexed, and are kept while their chains live
     assert alive() == {"third-version", "fourth-version"}
+
+
+@pytest.mark.slow  # a session analysing a variant twice, and every object of the process walked: seconds
+def test_a_session_let_go_of_leaves_no_list_of_its_data_in_the_memos(tmp_path: Path) -> None:
+    """A session (the language server's, for one workspace folder) checks a variant whose entries
+    change Pottery's attribute's nested list, each citing one more rule section for the card; then
+    the folder is closed. The lists its resolution made were held, by identity, by memos of the
+    process that cannot hold a list weakly (here the card's sections joined, ``_SECTIONS``, 64 of
+    them; the index of each list an entry selected in, ``_places``, and the cells list operations
+    made, ``_KEPT``, 256 each, are of the same kind), so they stayed alive after the session went
+    (round 31). They are held for one run now (:func:`memo.end_run`): no list of the variant's data
+    is alive."""
+    from bench.shapes import _NESTED_TURN
+    from civrules.pipeline.incremental import Session
+    from tests.core.test_incremental import copy_subset
+
+    mark, sections = "let-go-mark", ("1", "1.1", "2")  # sections no data of the base cites together
+    nested = '{{id: pottery, attributes: {{patch: [{{where: {{rule: "32.211"}}, with: {{calamities: {ops}}}}}]}}}}'
+    entries = [nested.format(ops=_NESTED_TURN[i % 5].format(k=f"{mark}-{i // 5}")) for i in range(4)]
+    entries += [f'{{id: pottery, cost: {50 + i}, rule: "{section}"}}' for i, section in enumerate(sections)]
+    rules = copy_subset(tmp_path / "rules")
+
+    def alive() -> tuple[int, int]:
+        """The lists of the variant's elements (marked), and of the card's sections joined."""
+        gc.collect()
+        lists = [o for o in gc.get_objects() if type(o) is list]
+        marked = sum(1 for o in lists if any(isinstance(x, dict) and mark in json.dumps(x) for x in o))
+        joined = sum(1 for o in lists if {"32.21", *sections} <= {x for x in o if isinstance(x, str)})
+        return marked, joined
+
+    session = Session(rules)
+    session.set_text("rulesets/v1.yaml", variant("v1", "advanced-civilization", _body(entries))[1])
+    found = session.update()
+    assert found.analyses["v1"].model is not None
+    marked, joined = alive()
+    assert marked and joined  # while the session holds the variant
+    del found, session  # the language server's workspace folder closed
+    assert alive() == (0, 0)

@@ -46,6 +46,7 @@ from civrules.model.assembly import Assembled, assembling
 from civrules.pipeline import SHAPING_KEYS, Analysis, analyse
 from civrules.resolve import OPERATIONS, Resolver
 from civrules.schema.references import Remembered, remembering
+from civrules.support import memo
 from civrules.support.commands import invoked, validating
 from civrules.support.files import RefusedError, read_under
 
@@ -212,13 +213,18 @@ class Session:
         # several folders by turns, and each one's commands name its own folder.
         invocation = self.invocation(rulesets)
         steps = self._steps(rulesets, invocation)
-        while True:
-            with invoked(invocation):
-                try:
-                    step = next(steps)
-                except StopIteration:
-                    return
-            yield step
+        try:
+            while True:
+                with invoked(invocation):
+                    try:
+                        step = next(steps)
+                    except StopIteration:
+                        return
+                yield step
+        finally:
+            # What the memos hold strongly served this run; kept, it kept the data of rulesets the
+            # session lets go of (memo.end_run). A run stopped between steps ends here too.
+            memo.end_run()
 
     def _steps(self, rulesets: Sequence[str], invocation: tuple[str, ...]) -> Iterator[Result | None]:
         workspace = _SessionWorkspace(self)

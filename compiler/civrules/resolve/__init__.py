@@ -1296,10 +1296,11 @@ class _Sections:
 #: The last lists of rule sections :func:`_both_citations` made, by identity, each with its
 #: :class:`_Sections` (held beside it, so a reused id never matches): a list no longer here is read
 #: again, at its length's cost. A list cannot be referred to weakly, and :class:`memo.Attached`'s
-#: bound of strong keys scanned every key it held at each one kept (0.9 of 3.4 s at 20,000).
+#: bound of strong keys scanned every key it held at each one kept (0.9 of 3.4 s at 20,000). Held
+#: for one run (:func:`memo.end_run`): a long-lived session let go of them with their ruleset.
 _SECTIONS: collections.OrderedDict[int, tuple[list[Any], _Sections]] = collections.OrderedDict()
 _SECTIONS_HELD = 64
-memo.register(_SECTIONS)
+memo.register_run(_SECTIONS)
 
 
 def _sections(rule: Any) -> _Sections | None:
@@ -3695,7 +3696,7 @@ class _Kept:
 
     def __init__(self) -> None:
         self.states: dict[int, tuple[list[Any], _Elements]] = {}
-        memo.register(self.states)
+        memo.register_run(self.states)
 
     def take(self, items: list[Any]) -> _Elements | None:
         """The cells that made ``items``, no longer kept (one entry changes them)."""

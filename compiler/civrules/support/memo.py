@@ -26,6 +26,9 @@ _K = TypeVar("_K")
 
 #: How to clear each memo: its ``cache_clear``, or the ``clear`` of a dict.
 _CLEARS: list[Callable[[], None]] = []
+#: How to drop what each memo holds strongly, by the identity of an object that cannot be referred
+#: to weakly (a list, a tuple): see :func:`end_run`.
+_RUN_CLEARS: list[Callable[[], None]] = []
 
 
 def run_memo(maxsize: int) -> Callable[[Callable[..., _T]], functools._lru_cache_wrapper[_T]]:
@@ -49,24 +52,27 @@ def by_identity(maxsize: int) -> Callable[[Callable[[Any], _T]], Callable[[Any],
 
     def decorate(function: Callable[[Any], _T]) -> Callable[[Any], _T]:
         kept: dict[int, tuple[Callable[[], Any], _T]] = {}
+        #: The entries of arguments held strongly: dropped at the end of each run (:func:`end_run`).
+        strong: dict[int, tuple[Callable[[], Any], _T]] = {}
         gone: list[_Ref] = []
         register(kept)
+        register_run(strong)
 
         @functools.wraps(function)
         def cached(argument: Any) -> _T:
             _drop_gone(kept, gone)
             at = id(argument)
-            entry = kept.get(at)
+            entry = kept.get(at) or strong.get(at)
             if entry is not None and entry[0]() is argument:
                 return entry[1]
             value = function(argument)
-            if len(kept) >= maxsize:
+            if len(kept) + len(strong) >= maxsize:
                 kept.clear()
+                strong.clear()
             try:
-                held: Callable[[], Any] = _Ref(argument, gone.append, at)
+                kept[at] = (_Ref(argument, gone.append, at), value)
             except TypeError:
-                held = functools.partial(_itself, argument)
-            kept[at] = (held, value)
+                strong[at] = (functools.partial(_itself, argument), value)
             return value
 
         return cached
@@ -126,6 +132,7 @@ class Attached(Generic[_K, _T]):
         self._gone: list[_Ref] = []
         self._held = held
         register(self._kept)
+        _RUN_CLEARS.append(self._drop_strong)
 
     def get(self, key: _K) -> _T | None:
         _drop_gone(self._kept, self._gone)
@@ -155,6 +162,11 @@ class Attached(Generic[_K, _T]):
         self._kept.clear()
         self._gone.clear()
 
+    def _drop_strong(self) -> None:
+        """Drop the entries whose objects are held strongly (see :func:`end_run`)."""
+        for at in [at for at, (held, _) in self._kept.items() if isinstance(held, functools.partial)]:
+            del self._kept[at]
+
     def __len__(self) -> int:
         _drop_gone(self._kept, self._gone)
         return len(self._kept)
@@ -163,6 +175,26 @@ class Attached(Generic[_K, _T]):
 def register(memo: dict[Any, Any]) -> None:
     """A memo kept in a dict of its own (bounded by its owner), for :func:`forget` to clear."""
     _CLEARS.append(memo.clear)
+
+
+def register_run(memo: dict[Any, Any]) -> None:
+    """A memo in a dict of its own that holds its keys strongly (bounded by its owner): cleared at
+    the end of each run (:func:`end_run`) as well as by :func:`forget`."""
+    _CLEARS.append(memo.clear)
+    _RUN_CLEARS.append(memo.clear)
+
+
+def end_run() -> None:
+    """Drop what every memo holds strongly, by the identity of an object that cannot be referred
+    to weakly (a list, a tuple: :func:`by_identity`'s and :class:`Attached`'s arguments held beside
+    their values, :func:`register_run`'s dicts). Such an entry serves the reuse within one run (the
+    entries of a variant patching one list, each asking for its index). Kept after the run, it kept
+    its object, and whatever that holds, after a long-lived session let go of the ruleset it came
+    from, up to each memo's bound (256 lists of a resolved ruleset's data, and 64 more of its
+    citations, round 31). A session (the language server, ``watch``) calls it after each update;
+    a command's run ends with its process. What is held weakly stays: it goes with its object."""
+    for clear in _RUN_CLEARS:
+        clear()
 
 
 def forget() -> None:
