@@ -812,3 +812,31 @@ def test_the_page_gives_the_data_s_why_of_a_calamity_part_and_of_entry_requireme
         == {"unknown": "house rule: the famine is drawn"}
     )
     assert commodity_tables(lost)["set_value_formula"] == {"unknown": "house rule: sets are valued by the table"}
+
+
+@pytest.mark.slow  # five tabs
+@pytest.mark.parametrize(
+    ("state", "card", "price", "best"),
+    [
+        # 2.8: Democracy (200) costs 45 less with Drama and Poetry, Architecture and Literacy.
+        ("#h.drama_and_poetry=1&h.architecture=1&h.literacy=1", "democracy", "155", None),
+        # 31.54: Astronomy's 20 toward the other sciences goes to Coinage and to Medicine alike.
+        ("#h.astronomy=1", "coinage", "90", None),
+        ("#h.astronomy=1", "medicine", "120", None),
+        # 31.58: Mysticism (5 toward Music), three Grain, two Papyrus and a Hides (45) and ten tokens:
+        # "just enough to acquire Music" (60).
+        ("#h.mysticism=1&c.grain=3&c.papyrus=2&c.hides=1&treasury=10", "music", "55", None),
+        # 32.261: with Mining, three Iron (18) and two Gems (32) are worth 32 + 32 or 18 + 72, once a
+        # turn: 90 at most; Pottery (35 after Mining's credit) and Mysticism (50), 85, the dearest it buys.
+        ("#h.mining=1&c.iron=3&c.gems=2", "pottery", "35", "Buy Pottery, Mysticism: face value 95, price 85"),
+    ],
+)
+def test_the_purchase_planner_works_the_rulebooks_examples(
+    browser: Browser, state: str, card: str, price: str, best: str | None
+) -> None:
+    with open_offline(browser, HELPERS / "advanced-civilization.html", state) as page:
+        assert _cell(page, card, "price") == price
+        if "treasury" in state:
+            assert _cell(page, card, "affordable") == "yes"
+        if best is not None:
+            assert page.evaluate("document.getElementById('best-cards').textContent").startswith(best)
