@@ -300,6 +300,7 @@ def test_a_removed_folder_is_not_served_again_as_the_start_rooturi_when_none_is_
     asyncio.run(session())
 
 
+@pytest.mark.slow  # three validations of a small tree: about 2 s, over the fast suite's share for one test
 def test_a_rules_folder_renamed_while_open_is_said_missing_and_served_again_when_back(tmp_path: Path) -> None:
     """The designer renames (or deletes) the rules folder while a file of it is open: the server said
     nothing of the folder, and checked the open buffer alone, "not used by any ruleset" (R005). It
