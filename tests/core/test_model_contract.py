@@ -81,6 +81,17 @@ ALLOWED: dict[tuple[str, str, str], str] = {
     ("checks/references.py", "_parts", "setting"): (
         "the same walk over each setting as written, at the schema's paths"
     ),
+    ("checks/references.py", "_owned_references", "raw"): (
+        "V006 counts the references another check owns (x-civrules-ref with a `check`) in a referrer "
+        "as written, at the schema's paths, so that the patch it writes drops them with the rest"
+    ),
+    ("checks/references.py", "_setting_entry", "setting"): (
+        "V006's hint writes the `overlay.settings` entry that drops or retargets a reference: list "
+        "operations on the setting as written, as `_patch_entry` writes them on an entity"
+    ),
+    ("checks/references.py", "_setting_entry", "settings"): (
+        "the family declaration's slot of the setting (Family.settings), whose schema says where it takes a citation"
+    ),
     ("checks/citations.py", "_citation_keys", "settings"): (
         "the family declaration's slot of a setting (Family.settings), whose schema says where it takes a citation"
     ),

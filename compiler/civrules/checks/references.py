@@ -17,8 +17,8 @@ from civrules.diagnostics.words import named_path
 from civrules.families import CollectionSpec, family_named
 from civrules.load.reader import string_scalar
 from civrules.model import Collection, Entity, Origin, Ruleset
-from civrules.resolve import entity_key, merge_patch
-from civrules.schema import entity_errors
+from civrules.resolve import SETTINGS_CITATIONS, entity_key, merge_patch
+from civrules.schema import entity_citation_keys, entity_errors, setting_citation_keys
 from civrules.schema.references import node_at, references_in, remembered, schema_of
 
 #: A reference: where it is (origin and sub-path), the id named, the collection it must be in, and what.
@@ -221,6 +221,7 @@ def check_references(ruleset: Ruleset) -> Iterator[Diagnostic]:
         # a reference no entity holds is a setting's (a rule naming the item that exempts from it).
         entities: dict[tuple[str, str], _Referrer] = {}
         settings: dict[str, tuple[str | int, ...]] = {}
+        inside: dict[str, list[tuple[str | int, ...]]] = {}  # by setting: where in it each reference is
         for _, key, sub, place in found:
             if key in owners:
                 kind, entity = owners[key]
@@ -229,19 +230,37 @@ def check_references(ruleset: Ruleset) -> Iterator[Diagnostic]:
                 referrer.subs.append(sub)
             else:
                 settings.setdefault(_setting_name(place), place)
+                if place and isinstance(place[0], str):
+                    inside.setdefault(place[0], []).append(place[1:])
+        for referrer in entities.values():
+            for sub, what in _owned_references(ruleset, referrer, name, target):
+                referrers.append(
+                    Related(referrer.entity.origin.span(*sub), f"{what} `{target}` is still referred to here")
+                )
+                referrer.subs.append(sub)
         listed = list(entities.values())
         names = [f"{entity_word(r.kind, ruleset.family)} {r.shown(ruleset)}" for r in listed]
         names += [f"the setting `{name}`" for name in settings]
         named = ", ".join(names[:5]) + (f" and {len(names) - 5} more" if len(names) > 5 else "")
         hint = _dangling_hint(ruleset, target, listed) if listed or not settings else ""
         renamed = _renamed_to(ruleset, name, target)
-        retarget = _retarget_way(ruleset, target, renamed, listed) if renamed is not None else None
-        if retarget is not None:
-            hint = f"{retarget}; or {hint}" if hint else retarget
+        retarget = _retarget_way(ruleset, target, renamed, listed, inside) if renamed is not None else None
         if settings:
-            changed = "; ".join(_setting_change(place) for place in list(settings.values())[:_WRITTEN])
+            # Each setting's entry, written whole where a list operation drops the reference; else
+            # the setting named by its place, for the designer to write anew.
+            written = {key: _setting_entry(ruleset, key, subs, None) for key, subs in inside.items()}
+            changed = "; ".join(
+                [entry for entry in written.values() if entry is not None]
+                + [
+                    _setting_change(place)
+                    for place in settings.values()
+                    if not (place and isinstance(place[0], str) and written.get(place[0]) is not None)
+                ][:_WRITTEN]
+            )
             way = f"in this variant, change what the setting names in `overlay.settings`: {changed}"
             hint = way + "; " + hint if hint else f"{way}; or keep `{target}`"
+        if retarget is not None:
+            hint = f"{retarget}; or {hint}" if hint else retarget
         count = len(referrers)
         yield diagnostic(
             "V006",
@@ -253,6 +272,26 @@ def check_references(ruleset: Ruleset) -> Iterator[Diagnostic]:
             referrers,
             subjects=(target,),
         )
+
+
+def _owned_references(
+    ruleset: Ruleset, referrer: _Referrer, name: str, target: str
+) -> list[tuple[tuple[str | int, ...], str]]:
+    """Where ``referrer`` names ``target`` of collection ``name`` in a reference another check
+    owns (``"check": "K004"``: a calamity's modifier combination), and what it is: X001 leaves it, but it is a
+    reference the variant's removal leaves all the same, and the entity's patch must drop it with
+    the others, or that check reports what the patch left."""
+    family = family_named(ruleset.family)
+    spec = referrer.spec(ruleset)
+    schema = schema_of(family.slot_kind(spec.slot)) if family is not None and spec is not None else None
+    if spec is None or schema is None:
+        return []
+    nodes = node_at(schema, spec.path, item=True)
+    return [
+        (sub, ref.what)
+        for sub, found, ref in references_in(schema, nodes, referrer.entity.raw)
+        if not ref.check and ref.collection == name and found == target
+    ]
 
 
 def _setting_name(place: tuple[str | int, ...]) -> str:
@@ -398,10 +437,17 @@ def _renamed_to(ruleset: Ruleset, kind: str, target: str) -> str | None:
     return by_word[close] if close is not None else None
 
 
-def _retarget_way(ruleset: Ruleset, target: str, renamed: str, referrers: list[_Referrer]) -> str | None:
+def _retarget_way(
+    ruleset: Ruleset,
+    target: str,
+    renamed: str,
+    referrers: list[_Referrer],
+    settings: Mapping[str, list[tuple[str | int, ...]]],
+) -> str | None:
     """The way that points the references to ``target`` at ``renamed`` (the entity the variant
     likely renamed it to), in `overlay.<collection>` patches of the base's referrers that hold it
-    outside their key; None where no referrer can be so patched."""
+    outside their key, and in `overlay.settings` entries of the ``settings`` that name it (where in
+    each, by setting); None where no referrer can be so patched."""
     ways = []
     for kind in dict.fromkeys(r.kind for r in referrers):
         entries = [
@@ -412,12 +458,62 @@ def _retarget_way(ruleset: Ruleset, target: str, renamed: str, referrers: list[_
         ][:_WRITTEN]
         if entries:
             ways.append(f"in `overlay.{kind}`: `patch: [{', '.join(entries)}]`")
+    written = [entry for key, subs in settings.items() if (entry := _setting_entry(ruleset, key, subs, renamed))]
+    if written:
+        ways.append(f"in `overlay.settings`: {'; '.join(written)}")
     if not ways:
         return None
     return (
         f"if `{renamed}`, which this variant adds, is `{target}` renamed, point the references at it "
         + ", and ".join(ways)
     )
+
+
+def _setting_entry(ruleset: Ruleset, key: str, subs: list[tuple[str | int, ...]], renamed: str | None) -> str | None:
+    """The `overlay.settings` entry (in backticks) that drops (or, given ``renamed``, points at it) each reference
+    at ``subs`` inside the setting ``key``; the reference written anew is cited: in each
+    patched element's `with:` (`non_player_forces: {patch: [{where: {id: x}, with: {..., source:
+    "house rule: ..."}}]}`) where the elements take a citation, in the setting's own mapping where
+    it does, else in `citations:` beside it. None where no list operation reaches a reference
+    (a setting that is the reference itself, dropped), or the setting is not known."""
+    found = ruleset.setting(key)
+    family = family_named(ruleset.family)
+    slot = family.settings.get(key) if family is not None else None
+    if found is None or family is None or slot is None:
+        return None
+    value = found[0]
+    change: Any
+    if renamed is not None and any(not sub for sub in subs):
+        change = renamed
+    elif any(not sub for sub in subs):
+        return None
+    elif isinstance(value, list):
+        change = _list_patch(value, subs, (key,)) if renamed is None else _list_retarget(value, subs, renamed)
+    elif isinstance(value, dict):
+        change = _mapping_patch(value, subs, (key,)) if renamed is None else _mapping_retarget(value, subs, renamed)
+    else:
+        return None
+    if change is None:
+        return None
+    change = _written(change)
+    if renamed is None:  # a reference dropped writes no fact, and needs no citation
+        return f"`{key}: {flow(change)}`"
+    own, elements = setting_citation_keys(family.slot_kind(slot), key)
+    citation = {"source": _HOUSE_RULE}
+    apart = ""
+    if isinstance(value, list) and elements and isinstance(change, dict) and "patch" in change:
+        change = {**change, "patch": [{**p, "with": {**p["with"], **citation}} for p in change["patch"]]}
+        if "replace" in change:  # an element replaced whole is one the patch does not cite
+            apart = f" and `{SETTINGS_CITATIONS}: {flow({key: citation})}`"
+    elif isinstance(value, dict) and own and isinstance(change, dict):
+        change = {**change, **citation}
+    else:
+        apart = f" and `{SETTINGS_CITATIONS}: {flow({key: citation})}`"
+    return f"`{key}: {flow(change)}`{apart}"
+
+
+#: The citation a written fix leaves for the designer to complete, as Q009's hint words it.
+_HOUSE_RULE = "house rule: ..."
 
 
 def _patch_entry(ruleset: Ruleset, referrer: _Referrer, renamed: str | None = None) -> str | None:
@@ -447,7 +543,10 @@ def _patch_entry(ruleset: Ruleset, referrer: _Referrer, renamed: str | None = No
         after = entity_errors(kind, spec.path, merge_patch(raw, _written(changes)))
     if not after <= before:
         return None
-    fields = ", ".join(f"{key}: {flow(value)}" for key, value in _written(changes).items())
+    written = _written(changes)
+    if renamed is not None and "source" in entity_citation_keys(kind, tuple(spec.path)):
+        written["source"] = _HOUSE_RULE  # a reference written anew is a fact changed: Q009 asks its citation
+    fields = ", ".join(f"{key}: {flow(value)}" for key, value in written.items())
     return f"{{{spec.naming(referrer.key(ruleset))}, {fields}}}"
 
 

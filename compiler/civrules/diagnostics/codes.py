@@ -588,8 +588,11 @@ REMOVED_BUT_REFERENCED = define(
     borders) is removed too, as the hint writes it: `remove: [{side: north, level: basic,
     why: ...}]`. Where the variant adds an entity of the same collection that is likely the
     removed one renamed (the only one it adds, or the one whose id is closest), the hint first
-    points each reference at it: `patch: [{id: lantern, uses: {patch: [{where: {item: torch},
-    with: {item: brand}}]}}]`.
+    points each reference at it, cited as a fact the variant writes anew: `patch: [{id:
+    lantern, uses: {patch: [{where: {item: torch}, with: {item: brand}}]}, source: "house
+    rule: ..."}]`. A setting that names the entity (an element of a list of the manifest's) is
+    changed by the same list operations in `overlay.settings`. A reference another check reads
+    (a calamity's modifier combination) is counted with the rest and dropped in the same entry.
     """,
 )
 LIST_SELECTOR = define(
