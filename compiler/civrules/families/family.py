@@ -151,6 +151,17 @@ class CollectionSpec:
         return {self.key: key}
 
     @property
+    def naming_fields(self) -> tuple[str, ...]:
+        """The fields an overlay entry names its entity by: the key, and the qualifier where the
+        collection has one (a `patch` writing `level: basic` selects the basic track; it changes
+        nothing of it).
+
+        >>> CollectionSpec("ruleset", ("ast", "tracks"), "nation", qualifier="level").naming_fields
+        ('nation', 'level')
+        """
+        return (self.key,) if self.qualifier is None else (self.key, self.qualifier)
+
+    @property
     def composite(self) -> bool:
         """Whether an entity is keyed by more than one field's value (a pair, or a key and a
         qualifier): its resolver's key (``a|b``, ``key@qualifier``) is no text a designer writes."""

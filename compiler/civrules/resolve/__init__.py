@@ -767,17 +767,17 @@ def _writers(
     merged: Mapping[str, Any],
     moved: Mapping[NodePath, NodePath],
     was: Mapping[NodePath, Any],
-    key: str | None = None,
+    keys: tuple[str, ...] = (),
 ) -> tuple[tuple[str, WriterLog, Any], ...]:
-    """``origin``'s record of what writes each field, with the fields ``patch`` names (but ``key``,
-    an entity's) as the overlay entry ``at`` left them in ``merged`` (``moved``: where its list
+    """``origin``'s record of what writes each field, with the fields ``patch`` names (but
+    ``keys``, those naming an entity) as the overlay entry ``at`` left them in ``merged`` (``moved``: where its list
     operations wrote each element, and ``was``: each element a `patch:` merged into as it was,
     :func:`merge_patch`'s)."""
     # the records of the fields the patch leaves are not looked at one by one (n entries each
     # writing a field of its own: a pass in Python over the fields written before, per entry)
     writers = origin.writers
     for name in patch:
-        if name != key:
+        if name not in keys:
             logged = record_of(writers, name)
             prior = logged[1] if logged else _unlogged(origin, name, _node_at(origin.document, (*origin.path, name)))
             wrote = _wrote(moved, (name,))
@@ -1548,9 +1548,16 @@ def _missing(
         )
     elif verb == "remove" and spec.pair:
         hint = f"nothing to remove: {hint}"
-    problem = _diag(codes.OVERLAY_MISSING, message, at.span(spec.key), hint, subjects=(key,))
-    # A border's key is its two areas and a track's its side and level: not text to put back.
-    plain = close if close and not spec.pair and spec.qualifier is None else None
+    # A border's key is its two areas and a track's its side and level: not text to put back as
+    # one. Where one field of a track's names is what differs (`level: basci`), that field is the
+    # place, and its value the suggestion an editor puts back.
+    field, plain = spec.key, close if close and not spec.pair and spec.qualifier is None else None
+    if close and spec.qualifier is not None:
+        written, meant = spec.fields_of(key), spec.fields_of(close)
+        differing = [name for name in spec.naming_fields if written.get(name) != meant.get(name)]
+        if len(differing) == 1 and isinstance(meant.get(differing[0]), str):
+            field, plain = differing[0], str(meant[differing[0]])
+    problem = _diag(codes.OVERLAY_MISSING, message, at.span(field), hint, subjects=(key,))
     return replace(problem, suggestion=plain)
 
 
@@ -1866,8 +1873,8 @@ def _patch(
         return
     _, existing = target
     entry = entries[existing]
-    unchanged = _unchanged_fields(entry.raw, entry.origin, item, at, spec.key)
-    if unchanged and len(unchanged) == len(_judged_fields(item, spec.key)):
+    unchanged = _unchanged_fields(entry.raw, entry.origin, item, at, spec.naming_fields)
+    if unchanged and len(unchanged) == len(_judged_fields(item, spec.naming_fields)):
         named_as = entity_key(spec, entry.raw) or ""
         yield _unchanged(f"{spec.word or name} {spec.shown(named_as)}", item, entry.origin, at, unchanged, key=named_as)
     # taken before the merge, which may grow a list of the entity in place (:data:`_OWNED`)
@@ -1894,11 +1901,13 @@ def _patch(
         )
         yield replace(told, suggestion=problem.suggestion) if problem.suggestion else told
     changed = entry.origin.changes
+    # the fields that name the entity (its key, and a qualifier) select it: the entry changes none
+    named_by = spec.naming_fields
     for field_name in item:
-        if field_name != spec.key:
+        if field_name not in named_by:
             changed = with_record(changed, (field_name, at))
-    writers = _writers(entry.origin, item, at, merged, moved, was, spec.key)
-    changed_by = _changed_by(entry.origin, (field_name for field_name in item if field_name != spec.key), at)
+    writers = _writers(entry.origin, item, at, merged, moved, was, named_by)
+    changed_by = _changed_by(entry.origin, (field_name for field_name in item if field_name not in named_by), at)
     origin = replace(
         entry.origin,
         changes=changed,
@@ -1914,16 +1923,16 @@ def _patch(
         patched.setdefault(key, entry.origin.head())
 
 
-def _judged_fields(item: Mapping[str, Any], key: str | None = None) -> list[str]:
-    """The fields of a patch that V013 judges: all but the entity's key, citations and notes (an
-    entry cites its change with them)."""
-    return [field for field in item if field != key and field not in CITATION_FIELDS and field != "note"]
+def _judged_fields(item: Mapping[str, Any], keys: tuple[str, ...] = ()) -> list[str]:
+    """The fields of a patch that V013 judges: all but the fields that name the entity (``keys``),
+    citations and notes (an entry cites its change with them)."""
+    return [field for field in item if field not in keys and field not in CITATION_FIELDS and field != "note"]
 
 
 def _unchanged_fields(
-    had: Mapping[str, Any], origin: Origin, item: Mapping[str, Any], at: Origin, key: str | None = None
+    had: Mapping[str, Any], origin: Origin, item: Mapping[str, Any], at: Origin, keys: tuple[str, ...] = ()
 ) -> list[str]:
-    """The fields a `patch` (of an entity, its ``key`` aside, or of a setting) sets to the value
+    """The fields a `patch` (of an entity, the fields naming it, ``keys``, aside, or of a setting) sets to the value
     ``had`` (read from ``origin``) already has from an earlier layer (the base's definition, or a
     variant it extends): V013 where they are all the patch's judged fields (:func:`_judged_fields`).
     A field an earlier entry of the same variant wrote is V012's to tell. A patch that also
@@ -1931,7 +1940,7 @@ def _unchanged_fields(
     transcription does)."""
     return [
         field
-        for field in _judged_fields(item, key)
+        for field in _judged_fields(item, keys)
         if field in had
         and not ((written := record_of(origin.changes, field)) is not None and written[1].file == at.file)
         and _same_value(had[field], item[field])

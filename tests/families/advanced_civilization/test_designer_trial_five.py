@@ -5,7 +5,9 @@ from __future__ import annotations
 
 import re
 
-from tests.families.advanced_civilization.test_designer_trial import HEAD, analysed, problems
+import pytest
+
+from tests.families.advanced_civilization.test_designer_trial import HEAD, analysed, line_of, problems
 
 CENTRAL = HEAD.replace("extends: advanced-civilization", "extends: central-america")
 
@@ -20,9 +22,9 @@ STAR_NAVIGATION = CENTRAL + (
 )
 
 
-def _ways(hint: str) -> list[str]:
+def _ways(hint: str) -> list[tuple[str, str]]:
     """Each entry a hint writes in backticks after "in `overlay.X`:", as (collection, text)."""
-    return re.findall(r"in `overlay\.(\w+)`: `([^`]*)`", hint)
+    return [(found[1], found[2]) for found in re.finditer(r"in `overlay\.(\w+)`: `([^`]*)`", hint)]
 
 
 def _pasted(text: str, entries: list[tuple[str, str]]) -> str:
@@ -32,6 +34,7 @@ def _pasted(text: str, entries: list[tuple[str, str]]) -> str:
     return text
 
 
+@pytest.mark.slow  # two analyses of Central America over the Expansion Project
 def test_a_setting_naming_a_renamed_card_is_pointed_at_it_in_the_retarget() -> None:
     """Round 31 left it: the Conquistadors' advancement (`non_player_forces[0].advancements[6]
     .card`) was told only by its path, "change what the setting names", and that way came before
@@ -59,6 +62,7 @@ def test_a_setting_naming_a_renamed_card_is_pointed_at_it_in_the_retarget() -> N
     assert [d.code for d in found] == ["K010"], [(d.code, d.message) for d in found]
 
 
+@pytest.mark.slow  # as above
 def test_a_setting_naming_a_removed_card_is_told_the_entry_that_drops_it() -> None:
     """The drop of the setting's reference was a path (`non_player_forces[0].advancements[6]
     .card`) to write anew by hand; it is the list operation, and pasted in with the calamity's
@@ -98,3 +102,64 @@ def test_a_removed_card_a_modifier_combination_names_is_dropped_from_it_too() ->
         )
     ]
     assert problems(analysed(_pasted(text, written))) == []
+
+
+# --- Mega Civilization: one nation's two tracks ----------------------------------------------------
+
+MEGA = HEAD.replace("extends: advanced-civilization", "extends: mega-civilization")
+ONE_MINOAN_TRACK = MEGA + (
+    "overlay:\n  ast_tracks:\n    remove:\n"
+    '      - {nation: minoa, level: expert, why: "house rule: Minoa plays one track"}\n'
+    "    patch:\n"
+    '      - {nation: minoa, level: basic, spaces: 15, source: "house rule: a shorter Minoan track"}\n'
+)
+
+
+def _put_back(text: str, line: int, column: int, end: int, written: str) -> str:
+    """``text`` with columns ``column`` to ``end`` (exclusive) of ``line`` replaced, as an editor's
+    quick fix writes a suggestion at a diagnostic's span."""
+    lines = text.split("\n")
+    lines[line - 1] = lines[line - 1][: column - 1] + written + lines[line - 1][end - 1 :]
+    return "\n".join(lines)
+
+
+def test_a_misspelt_level_of_a_track_is_the_place_and_its_quick_fix() -> None:
+    """`level: basci`: V005's hint said "did you mean `nation: minoa, level: basic`?", but the
+    diagnostic stood at `minoa` with no suggestion, so the editor offered no quick fix. It stands
+    at the misspelt level, and the editor's fix puts `basic` there; a misspelt nation likewise."""
+    for wrong, right, field in (("basci", "basic", "level"), ("minao", "minoa", "nation")):
+        written = f"{{nation: minoa, level: {wrong}" if field == "level" else f"{{nation: {wrong}, level: basic"
+        text = ONE_MINOAN_TRACK.replace("{nation: minoa, level: basic", written)
+        (v005,) = [d for d in problems(analysed(text)) if d.code == "V005"]
+        assert v005.span is not None and v005.suggestion == right
+        at = text.split("\n")[v005.span.line - 1]
+        assert at[v005.span.column - 1 : v005.span.end_column - 1] == wrong
+        fixed = _put_back(text, v005.span.line, v005.span.column, v005.span.end_column, right)
+        assert "V005" not in {d.code for d in problems(analysed(fixed))}
+
+
+def test_a_track_the_variant_removes_is_told_at_the_removal_not_at_the_block() -> None:
+    """A009 ("no track at level expert") stood at `ast_tracks:`, the block, because the patch of
+    the basic track was counted as a change of its `level`: the field that names the track. The
+    patch changes `spaces`; the removal is the one change of what A009 reads, and its place."""
+    a009 = [d for d in problems(analysed(ONE_MINOAN_TRACK)) if d.code == "A009"]
+    assert [(d.span.line if d.span else None) for d in a009] == [line_of(ONE_MINOAN_TRACK, "level: expert")]
+    assert (a009[0].hint or "").endswith("; or undo or amend this change")
+
+
+def test_a_patch_restating_a_tracks_level_is_not_told_it_changes_the_level() -> None:
+    """V013 listed `level: basic` among what a patch "already has": the level names the track."""
+    text = MEGA + "overlay:\n  ast_tracks:\n    patch:\n      - {nation: minoa, level: basic, spaces: 16}\n"
+    (v013,) = problems(analysed(text))
+    assert v013.code == "V013" and v013.message.endswith("it already has `spaces: 16`")
+
+
+def test_an_epoch_past_a_shortened_track_is_told_the_fix_it_writes() -> None:
+    """A003 said "which writes the fix: the track's spaces are 0 to 14", a fact and no fix, and
+    named the track `minoa` where Minoa has two. It names the level, and the fix, written in the
+    patch, validates."""
+    (a003,) = [d for d in problems(analysed(ONE_MINOAN_TRACK)) if d.code == "A003"]
+    assert a003.message.startswith("the A.S.T. track of `minoa` at level `basic` begins epoch `late_iron_age`")
+    assert "which writes the fix: give the track 16 spaces (`spaces: 16`): its spaces are 0 to 14" in (a003.hint or "")
+    fixed = ONE_MINOAN_TRACK.replace("spaces: 15", "spaces: 16")
+    assert "A003" not in {d.code for d in problems(analysed(fixed))}

@@ -8,7 +8,7 @@ from typing import Any
 
 from civrules.checks import check, diagnostic, made_of, setting
 from civrules.diagnostics import Diagnostic, Related, Severity, Span, words
-from civrules.families.advanced_civilization.model import Epoch, Nation, Ruleset
+from civrules.families.advanced_civilization.model import AstTrack, Epoch, Nation, Ruleset
 from civrules.families.advanced_civilization.succession import (
     ast_span,
     epoch_order,
@@ -93,7 +93,7 @@ def check_track_epoch_sequence(ruleset: Ruleset) -> Iterator[Diagnostic]:
             if epoch in seen:
                 yield diagnostic(
                     "A002",
-                    f"the A.S.T. track of `{track.id}` lists epoch `{epoch}` twice",
+                    f"the A.S.T. track of {_named(track)} lists epoch `{epoch}` twice",
                     track.origin.span("epoch_starts", i, "epoch"),
                     "keep one start per epoch",
                     [Related(track.origin.span("epoch_starts", seen[epoch], "epoch"), "first listed here")],
@@ -105,7 +105,7 @@ def check_track_epoch_sequence(ruleset: Ruleset) -> Iterator[Diagnostic]:
                 later = ordered[latest]
                 yield diagnostic(
                     "A002",
-                    f"the A.S.T. track of `{track.id}` lists epoch `{epoch}` after `{later}`, which comes later",
+                    f"the A.S.T. track of {_named(track)} lists epoch `{epoch}` after `{later}`, which comes later",
                     track.origin.span("epoch_starts", i, "epoch"),
                     "list the epoch starts in the order of `epochs`",
                     subjects=(track.id, epoch, later),
@@ -116,7 +116,7 @@ def check_track_epoch_sequence(ruleset: Ruleset) -> Iterator[Diagnostic]:
             names = ", ".join(f"`{e}`" for e in missing)
             yield diagnostic(
                 "A002",
-                f"the A.S.T. track of `{track.id}` has no start for epoch{'s' if len(missing) > 1 else ''} {names}",
+                f"the A.S.T. track of {_named(track)} has no start for epoch{'s' if len(missing) > 1 else ''} {names}",
                 track.origin.key_span("epoch_starts"),
                 "add `{epoch: ..., space: ...}` for every epoch of the ruleset",
                 subjects=(track.id,),
@@ -153,7 +153,7 @@ def check_track_epoch_spaces(ruleset: Ruleset) -> Iterator[Diagnostic]:
             if previous is None and space != declared.start_space:
                 yield diagnostic(
                     "A003",
-                    f"the A.S.T. track of `{track.id}` begins epoch `{epoch}` on space {space}, "
+                    f"the A.S.T. track of {_named(track)} begins epoch `{epoch}` on space {space}, "
                     f"not on the start space {declared.start_space}",
                     track.origin.span("epoch_starts", i, "space"),
                     f"markers start on space {declared.start_space} (`ast.start_space`); start the first epoch there",
@@ -162,7 +162,7 @@ def check_track_epoch_spaces(ruleset: Ruleset) -> Iterator[Diagnostic]:
             elif previous is not None and space <= previous[1]:
                 yield diagnostic(
                     "A003",
-                    f"the A.S.T. track of `{track.id}` begins epoch `{epoch}` on space {space}, "
+                    f"the A.S.T. track of {_named(track)} begins epoch `{epoch}` on space {space}, "
                     f"but `{previous[0]}` begins on space {previous[1]}",
                     track.origin.span("epoch_starts", i, "space"),
                     f"each epoch needs at least one space: start `{epoch}` after space {previous[1]}",
@@ -171,14 +171,34 @@ def check_track_epoch_spaces(ruleset: Ruleset) -> Iterator[Diagnostic]:
             elif last is not None and space > last:
                 yield diagnostic(
                     "A003",
-                    f"the A.S.T. track of `{track.id}` begins epoch `{epoch}` on space {space}, "
+                    f"the A.S.T. track of {_named(track)} begins epoch `{epoch}` on space {space}, "
                     f"beyond its last space {last}",
                     track.origin.span("epoch_starts", i, "space"),
-                    f"the track's spaces are {declared.start_space} to {last}",
+                    _beyond_the_track(declared.start_space, last, epoch, space, previous, track.spaces is not None),
                     subjects=(track.id, epoch),
                 )
             if previous is None or space > previous[1]:
                 previous = (epoch, space)
+
+
+def _named(track: AstTrack) -> str:
+    """A track as messages name it: its nation, and its level where the A.S.T. has a track per
+    level (Mega Civilization's Basic and Expert tracks of one nation were both "of `minoa`")."""
+    return f"`{track.id}`" + (f" at level `{track.level}`" if track.level is not None else "")
+
+
+def _beyond_the_track(
+    start: int, last: int, epoch: str, space: int, previous: tuple[str, int] | None, own: bool
+) -> str:
+    """A003's fix for an epoch beginning past the track's ``last`` space: begin it within the track
+    where the epoch before leaves room, or make the track long enough (its own `spaces`, else the
+    A.S.T.'s `spaces_per_track`). Written as a fix, since a variant's hint says "which writes the
+    fix: ..." after it."""
+    longer = space - start + 1
+    field = "spaces" if own else "ast.spaces_per_track"
+    ways = [] if previous is not None and previous[1] >= last else [f"start `{epoch}` on space {last} or before"]
+    ways.append(f"give the track {longer} spaces (`{field}: {longer}`)")
+    return f"{' or '.join(ways)}: its spaces are {start} to {last}"
 
 
 @check(
@@ -229,7 +249,7 @@ def check_track_layout(ruleset: Ruleset) -> Iterator[Diagnostic]:
                 continue
             yield diagnostic(
                 "A004",
-                f"the A.S.T. track of `{track.id}` has {value} {field.replace('_', ' ')}, "
+                f"the A.S.T. track of {_named(track)} has {value} {field.replace('_', ' ')}, "
                 f"but the A.S.T. declares {declared_value}",
                 track.origin.span(field),
                 f"every track has `ast.{key}` = {declared_value}",
@@ -273,7 +293,7 @@ def check_value_spaces(ruleset: Ruleset) -> Iterator[Diagnostic]:
             if space in seen:
                 yield diagnostic(
                     "A005",
-                    f"the A.S.T. track of `{track.id}` lists value space {space} twice",
+                    f"the A.S.T. track of {_named(track)} lists value space {space} twice",
                     track.origin.span("late_iron_age_spaces", i, "space"),
                     "keep one value per space",
                     [Related(track.origin.span("late_iron_age_spaces", seen[space], "space"), "first listed here")],
@@ -284,7 +304,7 @@ def check_value_spaces(ruleset: Ruleset) -> Iterator[Diagnostic]:
             if previous is not None and space < previous:
                 yield diagnostic(
                     "A005",
-                    f"the A.S.T. track of `{track.id}` lists value space {space} after space {previous}",
+                    f"the A.S.T. track of {_named(track)} lists value space {space} after space {previous}",
                     track.origin.span("late_iron_age_spaces", i, "space"),
                     "list the value spaces in space order",
                     subjects=(track.id,),
@@ -293,7 +313,7 @@ def check_value_spaces(ruleset: Ruleset) -> Iterator[Diagnostic]:
             if last is not None and not declared.start_space <= space <= last:
                 yield diagnostic(
                     "A005",
-                    f"the A.S.T. track of `{track.id}` has no space {space} (its spaces are "
+                    f"the A.S.T. track of {_named(track)} has no space {space} (its spaces are "
                     f"{declared.start_space} to {last})",
                     track.origin.span("late_iron_age_spaces", i, "space"),
                     "give the number of a Late Iron Age space of this track",
@@ -311,7 +331,7 @@ def check_value_spaces(ruleset: Ruleset) -> Iterator[Diagnostic]:
                     )
                     yield diagnostic(
                         "A005",
-                        f"value space {space} of the A.S.T. track of `{track.id}` is in epoch `{inside.epoch}`, "
+                        f"value space {space} of the A.S.T. track of {_named(track)} is in epoch `{inside.epoch}`, "
                         "which carries no card values",
                         track.origin.span("late_iron_age_spaces", i, "space"),
                         where,
@@ -349,7 +369,7 @@ def check_value_thresholds_order(ruleset: Ruleset) -> Iterator[Diagnostic]:
             if highest is not None and value < highest[0]:
                 yield diagnostic(
                     "A006",
-                    f"space {space} of the A.S.T. track of `{track.id}` needs card value {value}, "
+                    f"space {space} of the A.S.T. track of {_named(track)} needs card value {value}, "
                     f"less than space {highest[1]} before it ({highest[0]})",
                     track.origin.span("late_iron_age_spaces", i, "min_card_value"),
                     "the values do not decrease along a track; check both against the A.S.T.",
@@ -397,7 +417,7 @@ def check_value_thresholds_reachable(ruleset: Ruleset) -> Iterator[Diagnostic]:
             if isinstance(value, int) and value > total:
                 yield diagnostic(
                     "A007",
-                    f"space {space} of the A.S.T. track of `{track.id}` needs card value {value}, "
+                    f"space {space} of the A.S.T. track of {_named(track)} needs card value {value}, "
                     f"more than all civilization cards are worth ({total})",
                     track.origin.span("late_iron_age_spaces", i, "min_card_value"),
                     hint,
