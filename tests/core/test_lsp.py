@@ -1307,3 +1307,61 @@ def test_a_file_opened_through_two_workspace_folders_of_one_project_is_served_un
         assert "S002" in [d["code"] for d in editor.diagnostics(direct)]
 
     asyncio.run(session())
+
+
+@pytest.mark.slow  # a session validating a variant of Advanced Civilization
+def test_a_renamed_cards_retarget_is_a_quick_fix_written_where_the_overlay_ends(rules: Path) -> None:
+    """V006's first way for a card removed and added under a new id is a patch of each referrer
+    in the variant's overlay, away from the removal the diagnostic stands at: a code action
+    writes it (one edit of the buffer, as it is), from the data sent back or, for a client that
+    strips it, from the diagnostics of the buffer."""
+    from civrules.lsp.additions import written
+
+    house = rules / "rulesets" / "house.yaml"
+    text = (
+        'kind: ruleset\nid: house\nname: "House rules"\nextends: advanced-civilization\n'
+        "overlay:\n  civilization_cards:\n    remove:\n"
+        '      - {id: pottery, why: "house rule: renamed"}\n'
+        "    add:\n"
+        "      - {id: ceramics, name: Ceramics, cost: 45, groups: [crafts], prerequisites: [], credits: [],\n"
+        '         attributes: [], source: "house rule: renamed"}\n'
+    )
+    house.write_text(text, encoding="utf-8")
+    uri = house.absolute().as_uri()
+
+    async def session() -> None:
+        editor = Editor(rules)
+        editor.initialize(rules, {})
+        editor.notify(
+            "textDocument/didOpen", {"textDocument": {"uri": uri, "languageId": "yaml", "version": 1, "text": text}}
+        )
+        await editor.settle()
+        (v006,) = [d for d in editor.diagnostics(uri) if d["code"] == "V006"]
+
+        def actions(sent: dict[str, Any]) -> list[dict[str, Any]]:
+            found = editor.request(
+                "textDocument/codeAction",
+                {"textDocument": {"uri": uri}, "range": sent["range"], "context": {"diagnostics": [sent]}},
+            )
+            return list(found or [])
+
+        (action,) = actions(v006)
+        assert action["title"] == "Point the references at `ceramics`"
+        (edit,) = action["edit"]["changes"][uri]
+        assert edit["range"]["start"] == {"line": 0, "character": 0}
+        assert (
+            "- {id: famine, modifiers: {patch: [{where: {card: pottery}, with: {card: ceramics}}]}" in (edit["newText"])
+        )
+        assert edit["newText"].startswith(text) and edit["newText"] == written(
+            text, tuple(_additions(v006["data"], house.name))
+        )
+        (stripped,) = actions({k: v for k, v in v006.items() if k != "data"})
+        assert (stripped["title"], stripped["edit"]) == (action["title"], action["edit"])
+
+    asyncio.run(session())
+
+
+def _additions(data: dict[str, Any], file: str) -> list[Any]:
+    from civrules.diagnostics import Addition
+
+    return [Addition(file, tuple(one["path"]), one["text"], one["append"]) for one in data["additions"]]

@@ -6,12 +6,13 @@ import json
 import re
 import sys
 from collections import Counter
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
+from dataclasses import replace
 from functools import partial
-from typing import Any
+from typing import Any, NamedTuple
 
 from civrules.checks import check, diagnostic, entity_word
-from civrules.diagnostics import Diagnostic, Related, Severity, Span
+from civrules.diagnostics import Addition, Diagnostic, Related, Severity, Span
 from civrules.diagnostics.suggest import LONGEST, QUERIES, Vocabulary, mean
 from civrules.diagnostics.words import named_path
 from civrules.families import CollectionSpec, family_named
@@ -244,13 +245,15 @@ def check_references(ruleset: Ruleset) -> Iterator[Diagnostic]:
         named = ", ".join(names[:5]) + (f" and {len(names) - 5} more" if len(names) > 5 else "")
         hint = _dangling_hint(ruleset, target, listed) if listed or not settings else ""
         renamed = _renamed_to(ruleset, name, target)
-        retarget = _retarget_way(ruleset, target, renamed, listed, inside) if renamed is not None else None
+        retargeted = _retarget_way(ruleset, target, renamed, listed, inside) if renamed is not None else None
+        retarget = retargeted[0] if retargeted is not None else None
+        additions = retargeted[1](removal.span().file) if retargeted is not None else ()
         if settings:
             # Each setting's entry, written whole where a list operation drops the reference; else
             # the setting named by its place, for the designer to write anew.
             written = {key: _setting_entry(ruleset, key, subs, None) for key, subs in inside.items()}
             changed = "; ".join(
-                [entry for entry in written.values() if entry is not None]
+                [entry.text() for entry in written.values() if entry is not None]
                 + [
                     _setting_change(place)
                     for place in settings.values()
@@ -262,7 +265,7 @@ def check_references(ruleset: Ruleset) -> Iterator[Diagnostic]:
         if retarget is not None:
             hint = f"{retarget}; or {hint}" if hint else retarget
         count = len(referrers)
-        yield diagnostic(
+        found_here = diagnostic(
             "V006",
             f"{entity_word(name, ruleset.family)} `{target}` is removed, but {count} "
             f"{'references to it remain' if count > 1 else 'reference to it remains'}"
@@ -272,15 +275,22 @@ def check_references(ruleset: Ruleset) -> Iterator[Diagnostic]:
             referrers,
             subjects=(target,),
         )
+        # The retarget as an editor's quick fix: the entries it writes in this variant's overlay
+        # (every referrer's, as the hint's first way; none where one is not written out).
+        yield (
+            replace(found_here, additions=additions, fix_title=f"Point the references at `{renamed}`")
+            if additions
+            else found_here
+        )
 
 
 def _owned_references(
     ruleset: Ruleset, referrer: _Referrer, name: str, target: str
 ) -> list[tuple[tuple[str | int, ...], str]]:
     """Where ``referrer`` names ``target`` of collection ``name`` in a reference another check
-    owns (``"check": "K004"``: a calamity's modifier combination), and what it is: X001 leaves it, but it is a
-    reference the variant's removal leaves all the same, and the entity's patch must drop it with
-    the others, or that check reports what the patch left."""
+    owns (``"check": "K004"``, the order in which several references combine), and what it is:
+    X001 leaves it, but it is a reference the variant's removal leaves all the same, and the
+    entity's patch must drop it with the others, or that check reports what the patch left."""
     family = family_named(ruleset.family)
     spec = referrer.spec(ruleset)
     schema = schema_of(family.slot_kind(spec.slot)) if family is not None and spec is not None else None
@@ -443,36 +453,54 @@ def _retarget_way(
     renamed: str,
     referrers: list[_Referrer],
     settings: Mapping[str, list[tuple[str | int, ...]]],
-) -> str | None:
+) -> tuple[str, Callable[[str], tuple[Addition, ...]]] | None:
     """The way that points the references to ``target`` at ``renamed`` (the entity the variant
     likely renamed it to), in `overlay.<collection>` patches of the base's referrers that hold it
     outside their key, and in `overlay.settings` entries of the ``settings`` that name it (where in
-    each, by setting); None where no referrer can be so patched."""
+    each, by setting), and the entries it writes as a quick fix's additions to a file (none where
+    some reference is left unwritten); None where no referrer can be so patched."""
     ways = []
+    patches: list[tuple[str, str]] = []  # each collection's entries, for the quick fix
+    complete = True  # whether every reference is pointed at it by what the hint writes
     for kind in dict.fromkeys(r.kind for r in referrers):
+        kinds = [r for r in referrers if r.kind == kind]
         entries = [
             entry
-            for referrer in referrers
-            if referrer.kind == kind and not referrer.at_key and not referrer.own(ruleset)
+            for referrer in kinds
+            if not referrer.at_key and not referrer.own(ruleset)
             if (entry := _patch_entry(ruleset, referrer, renamed)) is not None
-        ][:_WRITTEN]
+        ]
+        complete = complete and len(entries) == len(kinds)
+        entries = entries[:_WRITTEN]
         if entries:
             ways.append(f"in `overlay.{kind}`: `patch: [{', '.join(entries)}]`")
-    written = [entry for key, subs in settings.items() if (entry := _setting_entry(ruleset, key, subs, renamed))]
+            patches.extend((kind, entry) for entry in entries)
+    written = [one for key, subs in settings.items() if (one := _setting_entry(ruleset, key, subs, renamed))]
+    complete = complete and len(written) == len(settings) and len(patches) <= _WRITTEN
     if written:
-        ways.append(f"in `overlay.settings`: {'; '.join(written)}")
+        ways.append(f"in `overlay.settings`: {'; '.join(one.text() for one in written)}")
     if not ways:
         return None
-    return (
+
+    def additions(file: str) -> tuple[Addition, ...]:
+        if not complete:
+            return ()
+        made = [Addition(file, ("overlay", kind, "patch"), entry, append=True) for kind, entry in patches]
+        return (*made, *(addition for one in written for addition in one.additions(file)))
+
+    told = (
         f"if `{renamed}`, which this variant adds, is `{target}` renamed, point the references at it "
         + ", and ".join(ways)
     )
+    return told, additions
 
 
-def _setting_entry(ruleset: Ruleset, key: str, subs: list[tuple[str | int, ...]], renamed: str | None) -> str | None:
-    """The `overlay.settings` entry (in backticks) that drops (or, given ``renamed``, points at it) each reference
+def _setting_entry(
+    ruleset: Ruleset, key: str, subs: list[tuple[str | int, ...]], renamed: str | None
+) -> _SettingEntry | None:
+    """The `overlay.settings` entry that drops (or, given ``renamed``, points at it) each reference
     at ``subs`` inside the setting ``key``; the reference written anew is cited: in each
-    patched element's `with:` (`non_player_forces: {patch: [{where: {id: x}, with: {..., source:
+    patched element's `with:` (`raiders: {patch: [{where: {id: x}, with: {..., source:
     "house rule: ..."}}]}`) where the elements take a citation, in the setting's own mapping where
     it does, else in `citations:` beside it. None where no list operation reaches a reference
     (a setting that is the reference itself, dropped), or the setting is not known."""
@@ -497,19 +525,37 @@ def _setting_entry(ruleset: Ruleset, key: str, subs: list[tuple[str | int, ...]]
         return None
     change = _written(change)
     if renamed is None:  # a reference dropped writes no fact, and needs no citation
-        return f"`{key}: {flow(change)}`"
+        return _SettingEntry(key, flow(change))
     own, elements = setting_citation_keys(family.slot_kind(slot), key)
     citation = {"source": _HOUSE_RULE}
-    apart = ""
+    apart = False
     if isinstance(value, list) and elements and isinstance(change, dict) and "patch" in change:
         change = {**change, "patch": [{**p, "with": {**p["with"], **citation}} for p in change["patch"]]}
-        if "replace" in change:  # an element replaced whole is one the patch does not cite
-            apart = f" and `{SETTINGS_CITATIONS}: {flow({key: citation})}`"
+        apart = "replace" in change  # an element replaced whole is one the patch does not cite
     elif isinstance(value, dict) and own and isinstance(change, dict):
         change = {**change, **citation}
     else:
-        apart = f" and `{SETTINGS_CITATIONS}: {flow({key: citation})}`"
-    return f"`{key}: {flow(change)}`{apart}"
+        apart = True
+    return _SettingEntry(key, flow(change), flow(citation) if apart else None)
+
+
+class _SettingEntry(NamedTuple):
+    """An `overlay.settings` entry a hint writes: the setting, its value in flow style, and the
+    citation written apart for it in `overlay.settings.citations` (None: none, or in the value)."""
+
+    key: str
+    value: str
+    cited: str | None = None
+
+    def text(self) -> str:
+        apart = f" and `{SETTINGS_CITATIONS}: {{{self.key}: {self.cited}}}`" if self.cited is not None else ""
+        return f"`{self.key}: {self.value}`{apart}"
+
+    def additions(self, file: str) -> tuple[Addition, ...]:
+        made = (Addition(file, ("overlay", "settings", self.key), self.value),)
+        if self.cited is None:
+            return made
+        return (*made, Addition(file, ("overlay", "settings", SETTINGS_CITATIONS, self.key), self.cited))
 
 
 #: The citation a written fix leaves for the designer to complete, as Q009's hint words it.

@@ -59,6 +59,20 @@ class Related:
 
 
 @frozen_value
+class Addition:
+    """An entry a fix adds to a rule file where the diagnostic does not stand (V006's patch of
+    each referrer, in `overlay.<collection>` of the variant): in ``file``, at the YAML ``path``
+    (``append``: one more element of the list there; else the mapping key ``path[-1]``), the
+    value ``text`` in YAML's flow style. An editor (the language server, which has the file's
+    text) writes it where the path's block ends, making the keys of the path the file lacks."""
+
+    file: str
+    path: tuple[str, ...]
+    text: str
+    append: bool = False
+
+
+@frozen_value
 class Diagnostic:
     """A problem found in the rule data, with where it is and how to fix it."""
 
@@ -88,6 +102,11 @@ class Diagnostic:
     #: `overlay`, or undo this change", then that fix). None where the fix is the same words in
     #: either file.
     from_variant: str | None = None
+    #: A fix made of entries to write elsewhere (:class:`Addition`), with what an editor's quick
+    #: fix calls it (``fix_title``): where the hint's first way is such entries (V006's patch
+    #: pointing each reference at the entity a variant renamed it to), not a text put at the span.
+    additions: tuple[Addition, ...] = ()
+    fix_title: str | None = None
 
     def __post_init__(self) -> None:
         # A check gives the same hint to each of its n findings, made anew each time: kept as one

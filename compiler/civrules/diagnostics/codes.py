@@ -592,7 +592,10 @@ REMOVED_BUT_REFERENCED = define(
     lantern, uses: {patch: [{where: {item: torch}, with: {item: brand}}]}, source: "house
     rule: ..."}]`. A setting that names the entity (an element of a list of the manifest's) is
     changed by the same list operations in `overlay.settings`. A reference another check reads
-    (a calamity's modifier combination) is counted with the rest and dropped in the same entry.
+    (`"check": CODE` in the schema: the order in which several references combine) is counted
+    with the rest and dropped in the same entry.
+    Where the retarget reaches every reference, the editor offers it as a quick fix that writes
+    the entries in the variant's overlay.
     """,
 )
 LIST_SELECTOR = define(

@@ -124,6 +124,10 @@ class Positions:
         self._text = text
         self._lines: dict[str, list[str] | None] = {}
 
+    def text(self, uri: str) -> str | None:
+        """The text of the document at ``uri`` as the editor has it (None when it cannot be read)."""
+        return self._text(uri)
+
     def lines(self, uri: str) -> list[str]:
         """The lines of the document at ``uri`` (none when it cannot be read)."""
         if uri not in self._lines:

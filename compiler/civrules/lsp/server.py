@@ -54,7 +54,7 @@ from pygls.uris import from_fs_path
 from pygls.uris import to_fs_path as _pygls_path
 
 from civrules import __version__
-from civrules.diagnostics import Diagnostic, Severity, Span, codes
+from civrules.diagnostics import Addition, Diagnostic, Severity, Span, codes
 from civrules.diagnostics.escape import printable
 from civrules.diagnostics.markup import markdown_block, markdown_text, plain
 from civrules.diagnostics.words import named_path
@@ -63,6 +63,7 @@ from civrules.load import Limits
 from civrules.load.lines import decode
 from civrules.load.names import SHIPPED
 from civrules.load.reader import scalar_text
+from civrules.lsp.additions import written
 from civrules.lsp.index import (
     Index,
     Outline,
@@ -790,8 +791,43 @@ def lsp_diagnostic(diagnostic: Diagnostic, places: dict[str, str], positions: Po
         # What a code action needs without asking again: the fix (None: there is none, as
         # opposed to a client that sent the diagnostic back without its data), and what the
         # diagnostic is about, as `validate --format json` gives it (a suppression's `target`).
-        data={"suggestion": fix, "subjects": [printable(subject) for subject in diagnostic.subjects]},
+        data={
+            "suggestion": fix,
+            "subjects": [printable(subject) for subject in diagnostic.subjects],
+            **_additions_data(diagnostic),
+        },
     )
+
+
+def _additions_data(diagnostic: Diagnostic) -> dict[str, object]:
+    """A fix made of entries to write elsewhere in the diagnostic's own file (V006's retarget),
+    as the diagnostic's data carries it to a code action: its title and each addition."""
+    span = diagnostic.span
+    own = [one for one in diagnostic.additions if span is not None and one.file == span.file]
+    if not own or len(own) != len(diagnostic.additions) or diagnostic.fix_title is None:
+        return {}
+    return {
+        "fix_title": diagnostic.fix_title,
+        "additions": [{"path": list(one.path), "text": one.text, "append": one.append} for one in own],
+    }
+
+
+def _additions_of(data: object, file: str) -> tuple[str, tuple[Addition, ...]] | None:
+    """The title and additions a diagnostic's data carries (:func:`_additions_data`), read back
+    as sent: anything not of that shape is no fix."""
+    if not isinstance(data, dict) or not isinstance(data.get("fix_title"), str):
+        return None
+    found: list[Addition] = []
+    for one in data.get("additions") or ():
+        if not isinstance(one, dict):
+            return None
+        path, text, append = one.get("path"), one.get("text"), one.get("append")
+        if not isinstance(path, list) or not all(isinstance(part, str) for part in path) or not path:
+            return None
+        if not isinstance(text, str) or not isinstance(append, bool):
+            return None
+        found.append(Addition(file, tuple(path), text, append))
+    return (data["fix_title"], tuple(found)) if found else None
 
 
 def _is_folder(path: Path) -> bool:
@@ -1218,14 +1254,19 @@ def _code_actions(ls: CivrulesServer, params: types.CodeActionParams) -> list[ty
     positions = ls.positions()
     lines = positions.lines(uri)
     actions: list[types.CodeAction] = []
-    fixes: dict[_Sent, str | None] | None = None  # looked up only for a client that strips data
+    fixes: dict[_Sent, dict[str, object]] | None = None  # looked up only for a client that strips data
     for diagnostic in params.context.diagnostics:
         data = diagnostic.data if isinstance(diagnostic.data, dict) else {}
-        fix = data.get("suggestion")
         if "suggestion" not in data:  # sent back without its data: looked up among ours
             if fixes is None:
                 fixes = _suggestions(ls, uri, positions)
-            fix = fixes.get(_sent(diagnostic.code, diagnostic.range))
+            data = fixes.get(_sent(diagnostic.code, diagnostic.range), {})
+        fix = data.get("suggestion")
+        elsewhere = _additions_of(data, uri)
+        if elsewhere is not None:
+            action = _additions_action(positions, uri, diagnostic, *elsewhere)
+            if action is not None:
+                actions.append(action)
         if not isinstance(fix, str):
             continue
         # The edit replaces the range the client sent (in its units); what it holds is read in ours.
@@ -1250,6 +1291,30 @@ def _code_actions(ls: CivrulesServer, params: types.CodeActionParams) -> list[ty
     return actions
 
 
+def _additions_action(
+    positions: Positions, uri: str, diagnostic: types.Diagnostic, title: str, additions: tuple[Addition, ...]
+) -> types.CodeAction | None:
+    """The quick fix writing ``additions`` into the document at ``uri`` as its text is now: one
+    edit of the whole text (a later addition may extend a block an earlier one makes); None where
+    one of them cannot be written as a block of its own (:mod:`civrules.lsp.additions`)."""
+    lines = positions.lines(uri)
+    text = positions.text(uri)
+    if not lines or text is None:
+        return None
+    edited = written(text, additions)
+    if edited is None or edited == text:
+        return None
+    whole = types.Range(
+        start=types.Position(line=0, character=0), end=positions.position(uri, len(lines), len(lines[-1]) + 1)
+    )
+    return types.CodeAction(
+        title=plain(title),
+        kind=types.CodeActionKind.QuickFix,
+        diagnostics=[diagnostic],
+        edit=types.WorkspaceEdit(changes={uri: [types.TextEdit(range=whole, new_text=edited)]}),
+    )
+
+
 def _insertable(text: str) -> bool:
     """Whether ``text`` may be offered for insertion as it is (no character the editor would hide)."""
     return plain(text) == text
@@ -1264,7 +1329,7 @@ def _sent(code: object, rng: types.Range) -> _Sent:
     return (code, rng.start.line, rng.start.character, rng.end.line, rng.end.character)
 
 
-def _suggestions(server: CivrulesServer, uri: str, positions: Positions) -> dict[_Sent, str | None]:
+def _suggestions(server: CivrulesServer, uri: str, positions: Positions) -> dict[_Sent, dict[str, object]]:
     """The suggestion of each of our diagnostics of ``uri`` by its code and LSP range: what a
     diagnostic a client sends back without its data is looked up in (where two share both, the
     first's, as they are sorted).
@@ -1278,10 +1343,13 @@ def _suggestions(server: CivrulesServer, uri: str, positions: Positions) -> dict
         return {}
     # The document's buffer as it is now: the client moved the diagnostics it sends back with their lines.
     display = ls.current((relative,)).files.get(relative)
-    found: dict[_Sent, str | None] = {}
+    found: dict[_Sent, dict[str, object]] = {}
     for diagnostic in ls.diagnostics_of(display, (relative,)) if display is not None else ():
         assert diagnostic.span is not None
-        found.setdefault(_sent(diagnostic.code, positions.range(uri, diagnostic.span)), suggestion(diagnostic))
+        found.setdefault(
+            _sent(diagnostic.code, positions.range(uri, diagnostic.span)),
+            {"suggestion": suggestion(diagnostic), **_additions_data(diagnostic)},
+        )
     return found
 
 

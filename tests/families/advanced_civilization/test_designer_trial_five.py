@@ -7,6 +7,7 @@ import re
 
 import pytest
 
+from civrules.lsp.additions import written
 from tests.families.advanced_civilization.test_designer_trial import HEAD, analysed, line_of, problems
 
 CENTRAL = HEAD.replace("extends: advanced-civilization", "extends: central-america")
@@ -60,6 +61,44 @@ def test_a_setting_naming_a_renamed_card_is_pointed_at_it_in_the_retarget() -> N
     found = problems(analysed(_pasted(STAR_NAVIGATION, retarget)))
     # what is left is the designer's to write: Star Navigation's own attribute easing Tempest
     assert [d.code for d in found] == ["K010"], [(d.code, d.message) for d in found]
+    # the editor's quick fix writes the same entries
+    assert v006.fix_title == "Point the references at `star_navigation`"
+    fixed = written(STAR_NAVIGATION, v006.additions)
+    assert fixed is not None and [d.code for d in problems(analysed(fixed))] == ["K010"]
+
+
+CERAMICS = HEAD + (
+    "overlay:\n  civilization_cards:\n    remove:\n"
+    '      - {id: pottery, why: "house rule: renamed"}\n'
+    "    add:\n"
+    "      - {id: ceramics, name: Ceramics, cost: 45, groups: [crafts], prerequisites: [], credits: [],\n"
+    '         attributes: [], source: "house rule: renamed"}\n'
+)
+
+
+def test_a_renamed_cards_references_are_pointed_at_it_by_the_editors_quick_fix() -> None:
+    """Round 31 left it: V006's retarget, written in the overlay away from the removal, had no
+    quick fix (a suggestion replaces the text at the diagnostic alone). The diagnostic carries
+    the entries to add; written by the editor where the overlay's blocks end, Famine's
+    modifier points at Ceramics, and what is left is the designer's to write: the attribute of
+    Ceramics that eases Famine (K010)."""
+    (v006,) = [d for d in problems(analysed(CERAMICS)) if d.code == "V006"]
+    assert v006.fix_title == "Point the references at `ceramics`"
+    fixed = written(CERAMICS, v006.additions)
+    assert fixed == CERAMICS + (
+        "  calamities:\n    patch:\n      - {id: famine, modifiers: {patch: [{where: {card: pottery}, with: "
+        '{card: ceramics}}]}, source: "house rule: ..."}\n'
+    )
+    assert [d.code for d in problems(analysed(fixed))] == ["K010"]
+
+
+def test_no_quick_fix_where_the_retarget_leaves_a_reference() -> None:
+    """Where a referrer cannot be patched (its key holds the removed entity, or the variant's
+    own entry names it), the hint writes the rest, but an edit that leaves a reference is no fix."""
+    own = CERAMICS.replace("credits: [],", 'credits: [{card: pottery, points: 5, source: "house rule: x"}],')
+    (v006,) = [d for d in problems(analysed(own)) if d.code == "V006"]
+    assert (v006.hint or "").startswith("if `ceramics`, which this variant adds, is `pottery` renamed")
+    assert v006.additions == () and v006.fix_title is None
 
 
 @pytest.mark.slow  # as above
