@@ -85,6 +85,11 @@ ALLOWED: dict[tuple[str, str, str], str] = {
         "V006 counts the references another check owns (x-civrules-ref with a `check`) in a referrer "
         "as written, at the schema's paths, so that the patch it writes drops them with the rest"
     ),
+    ("checks/references.py", "_owned_elsewhere", "raw"): (
+        "V006 asks whether another check's references (x-civrules-ref with a `check`) name the removed "
+        "entity in an entity it does not list, at the schema's paths in each entity as written, before "
+        "offering a quick fix that would leave them"
+    ),
     ("checks/references.py", "_setting_entry", "setting"): (
         "V006's hint writes the `overlay.settings` entry that drops or retargets a reference: list "
         "operations on the setting as written, as `_patch_entry` writes them on an entity"

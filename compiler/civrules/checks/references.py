@@ -248,6 +248,8 @@ def check_references(ruleset: Ruleset) -> Iterator[Diagnostic]:
         retargeted = _retarget_way(ruleset, target, renamed, listed, inside) if renamed is not None else None
         retarget = retargeted[0] if retargeted is not None else None
         additions = retargeted[1](removal.span().file) if retargeted is not None else ()
+        if additions and _owned_elsewhere(ruleset, name, target, {id(r.entity.origin) for r in listed}):
+            additions = ()  # references another check reports (a card's cost naming a good) stay: no fix
         if settings:
             # Each setting's entry, written whole where a list operation drops the reference; else
             # the setting named by its place, for the designer to write anew.
@@ -262,6 +264,9 @@ def check_references(ruleset: Ruleset) -> Iterator[Diagnostic]:
             )
             way = f"in this variant, change what the setting names in `overlay.settings`: {changed}"
             hint = way + "; " + hint if hint else f"{way}; or keep `{target}`"
+        kept = _renamed_only(ruleset, name, target, renamed) if renamed is not None else None
+        if kept is not None:
+            hint = f"{kept}; or {hint}" if hint else kept
         if retarget is not None:
             hint = f"{retarget}; or {hint}" if hint else retarget
         count = len(referrers)
@@ -302,6 +307,28 @@ def _owned_references(
         for sub, found, ref in references_in(schema, nodes, referrer.entity.raw)
         if not ref.check and ref.collection == name and found == target
     ]
+
+
+def _owned_elsewhere(ruleset: Ruleset, name: str, target: str, listed: set[int]) -> bool:
+    """Whether an entity other than those ``listed`` (by the identity of their origins) names
+    ``target`` of collection ``name`` in a reference another check owns: V006 does not count it
+    (that check reports it), so a fix of V006's referrers alone leaves it."""
+    family = family_named(ruleset.family)
+    if family is None:
+        return False
+    for collection in ruleset.collections():
+        spec = family.collections.get(collection.name)
+        schema = schema_of(family.slot_kind(spec.slot)) if spec is not None else None
+        if spec is None or schema is None:
+            continue
+        nodes = node_at(schema, spec.path, item=True)
+        for entity in collection:
+            if id(entity.origin) in listed:
+                continue
+            for _, found, ref in references_in(schema, nodes, entity.raw):
+                if not ref.check and ref.collection == name and found == target:
+                    return True
+    return False
 
 
 def _setting_name(place: tuple[str | int, ...]) -> str:
@@ -445,6 +472,24 @@ def _renamed_to(ruleset: Ruleset, kind: str, target: str) -> str | None:
     }
     close = Vocabulary(by_word, queries=1).closest(target)
     return by_word[close] if close is not None else None
+
+
+def _renamed_only(ruleset: Ruleset, kind: str, target: str, renamed: str) -> str | None:
+    """Where the entity the variant adds as ``target`` renamed has a name of another: the way
+    that keeps ``target`` (and every reference to it) and changes its name alone, which is what
+    a rename for the table often means (a good renamed on the sheets, named by 156 cards)."""
+    collection = next((c for c in ruleset.collections() if c.name == kind), None)
+    added = collection.get(renamed) if collection is not None else None
+    removed = ruleset.removed.get(kind, {}).get(target)
+    family = family_named(ruleset.family)
+    spec = family.collections.get(kind) if family is not None else None
+    if added is None or removed is None or spec is None or spec.composite or not isinstance(added.name, str):
+        return None
+    entry = f'{{{spec.naming(target)}, name: {flow(added.name)}, source: "{_HOUSE_RULE}"}}'
+    return (
+        f"if only what it is called changes, keep `{target}` (delete its `remove` and the `add` of "
+        f"`{renamed}`) and patch its name in `overlay.{kind}`: `patch: [{entry}]`"
+    )
 
 
 def _retarget_way(

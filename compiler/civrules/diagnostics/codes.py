@@ -595,7 +595,9 @@ REMOVED_BUT_REFERENCED = define(
     (`"check": CODE` in the schema: the order in which several references combine) is counted
     with the rest and dropped in the same entry.
     Where the retarget reaches every reference, the editor offers it as a quick fix that writes
-    the entries in the variant's overlay.
+    the entries in the variant's overlay (none where references another check reports stay).
+    Where the added entity has a name, the hint also offers to keep the old id and patch its
+    name alone, which a rename for the table often means.
     """,
 )
 LIST_SELECTOR = define(

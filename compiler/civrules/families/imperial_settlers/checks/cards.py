@@ -251,7 +251,8 @@ def check_goods(ruleset: ImperialSettlersRuleset) -> Iterator[Diagnostic]:
         production: {each: wokrer, per: {colour: pink}, at_most: 3, rule: p11}   # FAIL: `wokrer` is no good
     """
     goods = set(ruleset.goods.ids())
-    listed = f"goods: {', '.join(sorted(goods))}"
+    # Written as a fix (a variant's hint says "which writes the fix: ..." before it), not a list alone.
+    listed = f"name a good of the ruleset's `goods`: {', '.join(sorted(goods))}"
     for card in ruleset.cards:
         deck = ruleset.decks.get(card.deck) if card.deck is not None else None
         faction_card = deck is not None and deck.faction is not None
