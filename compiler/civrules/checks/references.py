@@ -618,7 +618,9 @@ def _patch_entry(ruleset: Ruleset, referrer: _Referrer, renamed: str | None = No
     if family is None or spec is None or not isinstance(raw, dict) or len(referrer.subs) > _REFERENCES_WRITTEN:
         return None
     changes = (
-        _mapping_patch(raw, referrer.subs, ()) if renamed is None else _mapping_retarget(raw, referrer.subs, renamed)
+        _mapping_patch(raw, referrer.subs, (), fields=True)
+        if renamed is None
+        else _mapping_retarget(raw, referrer.subs, renamed)
     )
     if changes is None:
         return None
@@ -681,24 +683,29 @@ def _written(value: Any) -> Any:
 
 
 def _mapping_patch(
-    mapping: dict[str, Any], subs: list[tuple[str | int, ...]], at: tuple[str | int, ...]
+    mapping: dict[str, Any], subs: list[tuple[str | int, ...]], at: tuple[str | int, ...], *, fields: bool = False
 ) -> dict[str, Any] | None:
     """The merge-patch of ``mapping`` (at ``at`` in the entity) that drops the references at ``subs``
     (paths inside it), each list element that holds one removed, or patched where the reference is
-    deeper in a list of its own; None where a reference is a field of ``mapping`` itself, or not in
-    a list."""
+    deeper in a list of its own; with ``fields`` (no list on the way from the entity), a reference
+    that is a field of its own deleted (`upgrade_of: null`: whether the entity may lack it, its
+    schema says after). None where a reference is a field of ``mapping`` itself (without
+    ``fields``), or not in a list."""
     by_field: dict[str, list[tuple[str | int, ...]]] = {}
     for sub in subs:
-        if len(sub) < 2 or not isinstance(sub[0], str):
+        if not sub or not isinstance(sub[0], str) or (len(sub) < 2 and not fields):
             return None
         by_field.setdefault(sub[0], []).append(sub[1:])
     changes: dict[str, Any] = {}
     for field, rests in by_field.items():
         value = mapping.get(field)
+        if any(not rest for rest in rests):
+            changes[field] = None  # the field is the reference: merge-patch's `null` deletes it
+            continue
         change = (
             _list_patch(value, rests, (*at, field))
             if isinstance(value, list)
-            else _mapping_patch(value, rests, (*at, field))
+            else _mapping_patch(value, rests, (*at, field), fields=fields)
             if isinstance(value, dict)
             else None
         )
