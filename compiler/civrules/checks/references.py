@@ -688,7 +688,7 @@ def _mapping_patch(
     """The merge-patch of ``mapping`` (at ``at`` in the entity) that drops the references at ``subs``
     (paths inside it), each list element that holds one removed, or patched where the reference is
     deeper in a list of its own; with ``fields`` (no list on the way from the entity), a reference
-    that is a field of its own deleted (`upgrade_of: null`: whether the entity may lack it, its
+    that is a field of its own deleted (`lit_by: null`: whether the entity may lack it, its
     schema says after). None where a reference is a field of ``mapping`` itself (without
     ``fields``), or not in a list."""
     by_field: dict[str, list[tuple[str | int, ...]]] = {}

@@ -584,7 +584,7 @@ REMOVED_BUT_REFERENCED = define(
     the list element that holds the reference removed, and a list left with no element deleted
     with `null` where it may not be empty: `patch: [{id: lantern, uses: {patch: [{where:
     {rule: "2.1"}, with: {needs: null}}]}}]`; a reference that is a field of its own is deleted
-    (`{id: lantern, upgrade_of: null}`) where the entity may lack it. A referrer the variant itself adds is
+    (`{id: lantern, lit_by: null}`) where the entity may lack it. A referrer the variant itself adds is
     changed in its `add` entry; one whose key holds the entity (a side's tracks, an area's
     borders) is removed too, as the hint writes it: `remove: [{side: north, level: basic,
     why: ...}]`. Where the variant adds an entity of the same collection that is likely the
