@@ -26,6 +26,11 @@ def _ordinal(n: int) -> str:
     return f"{n}{suffix}"
 
 
+#: What a message reads to name a track by its level too (:func:`_named`), not what it judges: a
+#: change of it alone moves no finding to it (:attr:`civrules.checks.Check.hint_reads`).
+_NAMING_TRACKS = ("ast_tracks.level",)
+
+
 @check("A001", "epoch-order", Severity.ERROR, reads=("epochs.order",))
 @made_of("epochs")
 def check_epoch_order(ruleset: Ruleset) -> Iterator[Diagnostic]:
@@ -62,7 +67,13 @@ def check_epoch_order(ruleset: Ruleset) -> Iterator[Diagnostic]:
         )
 
 
-@check("A002", "track-epoch-sequence", Severity.ERROR, reads=("ast_tracks.epoch_starts", "epochs.order"))
+@check(
+    "A002",
+    "track-epoch-sequence",
+    Severity.ERROR,
+    reads=("ast_tracks.epoch_starts", "epochs.order"),
+    hint_reads=_NAMING_TRACKS,
+)
 @made_of("ast_tracks", "epochs")
 def check_track_epoch_sequence(ruleset: Ruleset) -> Iterator[Diagnostic]:
     """
@@ -124,7 +135,11 @@ def check_track_epoch_sequence(ruleset: Ruleset) -> Iterator[Diagnostic]:
 
 
 @check(
-    "A003", "track-epoch-spaces", Severity.ERROR, reads=("ast_tracks.epoch_starts", "ast_tracks.spaces", setting("ast"))
+    "A003",
+    "track-epoch-spaces",
+    Severity.ERROR,
+    reads=("ast_tracks.epoch_starts", "ast_tracks.spaces", setting("ast")),
+    hint_reads=_NAMING_TRACKS,
 )
 @made_of("ast_tracks", "ast")
 def check_track_epoch_spaces(ruleset: Ruleset) -> Iterator[Diagnostic]:
@@ -206,6 +221,7 @@ def _beyond_the_track(
     "track-layout-mismatch",
     Severity.ERROR,
     reads=("ast_tracks.points_per_space", "ast_tracks.spaces", setting("ast")),
+    hint_reads=_NAMING_TRACKS,
 )
 @made_of("ast_tracks", "ast")
 def check_track_layout(ruleset: Ruleset) -> Iterator[Diagnostic]:
