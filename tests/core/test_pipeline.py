@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from civrules.load.workspace import Workspace
 from civrules.pipeline import analyse
 from tests.conftest import RULES
@@ -141,3 +143,11 @@ def test_the_spans_around_a_place_are_those_trying_every_span_finds() -> None:
                 and (place.end_line, place.end_column) <= (span.end_line, span.end_column)
             ]
             assert index.around(place) == expected, place
+
+
+@pytest.mark.slow
+def test_a_name_mixing_alphabets_in_a_word_is_a_warning_at_it() -> None:
+    """A calamity named `Fаmine` with a Cyrillic `а` (U+0430) looked like Famine and was read
+    without a word (round 31); a name in another alphabet (or two, a word each) is text."""
+    assert codes_with(calamities('    name: "Famine"', '    name: "F\u0430mine"')) == ["I004"]
+    assert codes_with(calamities('    name: "Famine"', '    name: "Λιμός (Famine)"')) == []

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import keyword
 import re
+import unicodedata
 from collections.abc import Callable, Iterator
 from functools import partial
 
@@ -58,8 +59,19 @@ def check_duplicate_ids(ruleset: Ruleset) -> Iterator[Diagnostic]:
 
 
 def _slug(text: str) -> str:
+    """How ``text`` reads: its letters and digits, whatever their case, width or form (NFKC), with
+    `&` read as `and` and what prints as nothing (format characters, Cf) left out.
+
+    >>> _slug("Sun & Moon"), _slug("Ｌａｎ\u200btern"), _slug("Ἀθῆναι"), _slug("Pão") != _slug("Pêo")
+    ('sun_and_moon', 'lantern', 'ἀθῆναι', True)
+    """
+    if not text.isascii():
+        # Every non-ASCII letter was dropped: two Greek names both read as "", the same. Folded
+        # then composed (NFKC): a folded letter may come apart (`ῆ` into `η` and its accent).
+        text = unicodedata.normalize("NFKC", text.casefold())
+        text = "".join(c for c in text if unicodedata.category(c) != "Cf")
     text = text.lower().replace("&", " and ")
-    return re.sub(r"[^a-z0-9]+", "_", text).strip("_")
+    return re.sub(r"[\W_]+", "_", text).strip("_")
 
 
 @check("I002", "duplicate-name", Severity.WARNING)
@@ -137,6 +149,67 @@ def _duplicate_names(
                 subjects=(entity.display_name, clash.display_name, clash.id),
             )
         )
+    return tuple(found)
+
+
+@check("I004", "mixed-script-name", Severity.WARNING)
+def check_mixed_script_names(ruleset: Ruleset) -> Iterator[Diagnostic]:
+    """
+    What: a word of a name mixes letters of two alphabets that share shapes (Latin, Greek,
+    Cyrillic, Armenian, Cherokee, Coptic): a Cyrillic `а` (U+0430) in a Latin `Lantern`.
+
+    Why: the word looks like another entity's name on a sheet, in a review and in an editor, yet
+    it is another string: a player or a search cannot tell the two apart, and an engine matching
+    names finds the wrong one (Unicode TR39's mixed-script detection; Rust warns of such
+    identifiers, `mixed_script_confusables`). A word in one alphabet, and a name whose words are
+    each in one (`Ελληνικά (Greek)`), are what sources print.
+
+    Fix: type the word again in one alphabet (text copied from a web page or a PDF may bring in
+    another's letters).
+
+        - {id: lantern, name: Lantern}          # PASS
+        - {id: lamp, name: "L\u0430ntern"}       # FAIL: a Cyrillic `а` among Latin letters
+    """
+    for collection in collections(ruleset):
+        found: tuple[Diagnostic, ...] = remembered(
+            collection, (_mixed_script_names,), partial(_mixed_script_names, collection)
+        )
+        yield from found
+
+
+#: The alphabets whose letters share shapes (TR39's confusables are mostly among them).
+_LOOKALIKE_SCRIPTS = frozenset(("LATIN", "GREEK", "CYRILLIC", "ARMENIAN", "CHEROKEE", "COPTIC"))
+
+
+def _mixed_script_names(collection: Collection[Entity]) -> tuple[Diagnostic, ...]:
+    """What I004 finds among one collection's names, kept as :func:`_duplicate_names` is."""
+    found = []
+    for entity in collection:
+        name = entity.name
+        if not isinstance(name, str) or name.isascii():
+            continue
+        for word in re.findall(r"\w+", name):
+            scripts: dict[str, str] = {}  # alphabet: its first letter in the word
+            for letter in word:
+                script = unicodedata.name(letter, "").partition(" ")[0]
+                if script in _LOOKALIKE_SCRIPTS:
+                    scripts.setdefault(script, letter)
+            if len(scripts) < 2:
+                continue
+            letters = ", ".join(
+                f"`{letter}` (U+{ord(letter):04X} {unicodedata.name(letter)})" for letter in scripts.values()
+            )
+            found.append(
+                diagnostic(
+                    "I004",
+                    f"{collection.name}: the name `{entity.display_name}` (`{entity.id}`) mixes alphabets in "
+                    f"`{word}`: {letters}",
+                    entity.origin.span("name") if entity.names_itself else entity.origin.head(),
+                    f"type `{word}` again in one alphabet: it looks like a word it is not",
+                    subjects=(entity.display_name, entity.id),
+                )
+            )
+            break
     return tuple(found)
 
 

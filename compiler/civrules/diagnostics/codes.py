@@ -250,6 +250,29 @@ LEADING_ZERO = define(
         code: "012"  # PASS: text
     """,
 )
+INVISIBLE_CHARACTER = define(
+    "L015",
+    "invisible-character",
+    W,
+    """
+    What: the text holds an invisible format character (Unicode category Cf): a zero-width space
+    (U+200B), a left-to-right or right-to-left mark (U+200E, U+200F), a byte order mark inside the
+    file (U+FEFF), a word joiner (U+2060), a soft hyphen (U+00AD), a tag character; written as such
+    or as an escape in a quoted string (`"\\u200b"`). Not the zero-width joiner and non-joiner,
+    which scripts (Persian, Indic, emoji) write inside words. The bidirectional embeddings,
+    overrides and isolates, which reorder the text a reviewer sees, are L008 errors.
+    Why: it prints as nothing. Two names that differ by one look the same on a sheet, in a review
+    and in an editor, yet civrules, an engine and a search read them as two; a sheet prints a
+    name that is not the one the designer sees in the file (CVE-2021-42574, "Trojan Source", is
+    the same trick in code; Unicode TR39 lists these characters as not to be used in identifiers).
+    Fix: delete the character (the diagnostic's column points at it; an editor that shows
+    invisible characters, or `grep -nP '\\p{Cf}'`, finds it). Text copied from a web page or a
+    PDF brings them along.
+
+        name: "Lantern"         # PASS
+        name: "Lan\\u200btern"   # FAIL: a zero-width space after `Lan`
+    """,
+)
 
 SCHEMA_VIOLATION = define(
     "S001",

@@ -27,6 +27,7 @@ from typing import Any, cast
 import yaml
 
 from civrules.diagnostics import Diagnostic, Related, Severity, Span, Unreadable, codes, named, stopped, words
+from civrules.diagnostics.escape import INVISIBLE
 from civrules.diagnostics.words import named_path
 from civrules.load.document import Document, NodePath, NodeTable, pack_position, unpack_position
 from civrules.load.lines import LINE_END, line_column
@@ -108,6 +109,20 @@ _NON_PRINTABLE = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\u2028-\u202e\u
 #: What an escape in a quoted scalar (`"\x1b"`, `"\0"`, `"\ud800"`) may not produce: the characters
 #: above, and the controls YAML allows only as escapes. Tab and line feed are text (a multi-line note).
 _UNSAFE_VALUE = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069\ud800-\udfff]")
+#: The invisible format characters (Unicode's Cf) a quoted source line shows escaped (the soft
+#: hyphen, zero width space, direction marks, word joiner, a byte order mark inside the text, the
+#: tag characters; not the joiners, which scripts write inside words): L015 warns of each.
+_INVISIBLE = re.compile(f"[{INVISIBLE}]")
+_INVISIBLE_HINT = (
+    "delete it: it prints as nothing, so a name holding it looks the same as one without, "
+    "yet reads as another (text copied from a web page or a PDF brings such characters along)"
+)
+
+
+def _character_name(character: str) -> str:
+    """``U+200B ZERO WIDTH SPACE``: a character by its code point and its Unicode name."""
+    name = unicodedata.name(character, "")
+    return f"U+{ord(character):04X}" + (f" {name}" if name else "")
 
 
 #: The ASCII characters a file may hold (tab, line feed, carriage return, and the printable ones):
@@ -293,6 +308,8 @@ def read_yaml_text(
             )
         ]
     builder = _Builder(display, limits)
+    if not text.isascii():
+        builder.find_invisible(text)
     for name, (value, path) in (anchors or {}).items():
         builder.anchors[name] = (value, 1, 0)
         builder.anchor_paths[name] = path
@@ -309,6 +326,7 @@ def read_yaml_text(
         return None, [*builder.listed(), _syntax_diag(error, display, limits, text)]
     except yaml.YAMLError as error:  # pragma: no cover - libyaml reports marked errors
         return None, [*builder.listed(), _file_diag(codes.YAML_SYNTAX, display, str(error), _SYNTAX_HINT)]
+    builder.warn_invisible()  # read whole: at a syntax error, its hint names such a character
     if builder.documents == 0:
         return None, [
             _file_diag(
@@ -841,6 +859,10 @@ class _Builder:
         self.documents = 0
         self.total_nodes = 0
         self.refusing = False
+        #: The lines holding an invisible character as such, with how many (an escape producing one
+        #: elsewhere is warned of at its string).
+        self.invisible_lines: dict[int, int] = {}
+        self.invisible: list[tuple[int, int, str]] = []  # line, column, character: each line's first
         self.refused: set[NodePath] = set()
         self.whole_floats = False
         #: The last event read before libyaml stopped on an error (see :meth:`crossing`).
@@ -877,6 +899,34 @@ class _Builder:
         self.diagnostics.append(
             Diagnostic(code.code, code.severity, message, at, hint, related, subjects=named(subjects))
         )
+
+    def find_invisible(self, text: str) -> None:
+        """Find each line of ``text`` that holds an invisible format character: its first, and how
+        many the line holds (one pass over the text, however many there are)."""
+        line, start, lines = 1, 0, LINE_END.finditer(text)
+        ends = next(lines, None)
+        # A byte order mark opening the text (an editor's buffer: a file's is taken off) marks it.
+        for match in _INVISIBLE.finditer(text, 1 if text.startswith("\ufeff") else 0):
+            while ends is not None and ends.start() < match.start():
+                line, start, ends = line + 1, ends.end(), next(lines, None)
+            if self.invisible and self.invisible[-1][0] == line:
+                self.invisible_lines[line] += 1
+                continue
+            self.invisible.append((line, match.start() - start + 1, match.group()))
+            self.invisible_lines[line] = 1
+
+    def warn_invisible(self) -> None:
+        """Warn of each line :meth:`find_invisible` found (L015), at its first character."""
+        for at, column, character in self.invisible:
+            more = self.invisible_lines[at] - 1
+            self.error(
+                codes.INVISIBLE_CHARACTER,
+                f"invisible character {_character_name(character)} in the text"
+                + (f" (and {more:,} more on this line)" if more else ""),
+                Span(self.display, at, column, at, column + 1),
+                hint=_INVISIBLE_HINT,
+                subjects=(self.display,),
+            )
 
     def listed(self) -> list[Diagnostic]:
         """The problems found, with one line saying reading went on past the last listed (R011)."""
@@ -958,6 +1008,7 @@ class _Builder:
         words, letters = _PLAIN_WORDS, _LETTER_START
         intern = sys.intern
         unsafe = _UNSAFE_VALUE.search
+        invisible = _INVISIBLE.search
         most = self.limits.max_nodes
         fast = not self.wide
         event = None
@@ -989,7 +1040,8 @@ class _Builder:
                             continue
                     else:  # a plain word: a string, nothing to judge; ids and keys repeat, kept once
                         value = intern(value)
-                elif unsafe(value) is not None:  # quoted text: refused if it escapes a control character
+                elif unsafe(value) is not None or (event.style == '"' and not value.isascii() and invisible(value)):
+                    # quoted text: refused if it escapes a control character, warned of if a format one
                     self.on_scalar(event)
                     continue
                 self.total_nodes += 1
@@ -1146,6 +1198,19 @@ class _Builder:
                 subjects=(self.display,),
             )
             value = _DISCARD if self._expects_key() else None
+        elif (
+            isinstance(value, str)
+            and event.style == '"'
+            and (hidden := _INVISIBLE.search(value)) is not None
+            and not self.invisible_lines.keys() & range(event.start_mark.line + 1, event.end_mark.line + 2)
+        ):  # none on the string's lines as such: an escape made it
+            self.error(
+                codes.INVISIBLE_CHARACTER,
+                f"invisible character {_character_name(hidden.group())} (written as an escape) in the text",
+                span,
+                hint=_INVISIBLE_HINT,
+                subjects=(self.display,),
+            )
         # A value the reader refused (a forbidden tag, an unreadable number) is already reported:
         # mark it so that schema validation does not report the stand-in null a second time. In a
         # key's place it drops the entry, as an unsafe key does (not a second diagnostic: `null key`).
