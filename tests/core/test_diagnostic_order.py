@@ -8,8 +8,12 @@ the file sorted by start (`_Holding`), not tested against each: held here to the
 from __future__ import annotations
 
 import random
+from pathlib import Path
+
+import pytest
 
 from civrules.diagnostics import Diagnostic, Severity, Span, _Holding, sort_diagnostics
+from civrules.load.workspace import Workspace
 
 
 def _holds_any(span: Span, inner: list[Span]) -> bool:
@@ -50,3 +54,40 @@ def test_a_schema_error_holding_a_refused_key_is_left_out() -> None:
     apart = Diagnostic("S001", Severity.ERROR, "unknown key", Span("m.yaml", 10, 3, 12, 1))
     elsewhere = Diagnostic("S001", Severity.ERROR, "unknown key", Span("n.yaml", 3, 3, 9, 1))
     assert sort_diagnostics([apart, consequence, elsewhere, refused]) == [refused, apart, elsewhere]
+
+
+#: Files whose reading warns (L014, L015) and whose document the schema refuses as a whole: the
+#: warning stands inside the document's span, and the schema error at the document's root.
+WARNED_FILES = {
+    "a number, then a soft hyphen": ("0\u00ad", "L015", "must be a mapping"),
+    "a key holding a soft hyphen": ("x\u00ad: 1\n", "L015", "has no `kind:`"),
+    "a key holding a zero width space": ("kind: map\nid: m\nx\u200by: 1\n", "L015", "x\u200by"),
+    "a number with a leading zero": ("x: 012\n", "L014", "has no `kind:`"),
+}
+
+
+@pytest.mark.parametrize("name", WARNED_FILES)
+def test_a_load_warning_never_hides_the_schema_error_around_it(tmp_path: Path, name: str) -> None:
+    """A load warning (L014 leading zero, L015 invisible character) reads the value as written: no
+    schema error is its consequence. Taken for a refusal because its code starts with L, it hid
+    the schema error of every node holding it, up to the document's (`0` and a soft hyphen:
+    exit 1, and no error listed)."""
+    text, warning, said = WARNED_FILES[name]
+    (tmp_path / "calamities").mkdir()
+    (tmp_path / "calamities" / "c.yaml").write_text(text, encoding="utf-8")
+    loaded = Workspace(tmp_path, shipped=False).load("calamities/c.yaml")
+    listed = sort_diagnostics(loaded.diagnostics)
+    assert [d.code for d in listed if d.code.startswith("L")] == [warning], listed
+    errors = [d for d in listed if d.severity is Severity.ERROR]
+    assert errors and all(d.code.startswith("S") for d in errors), listed
+    assert any(said in d.message for d in errors), listed
+
+
+def test_a_load_error_still_hides_the_schema_error_it_causes() -> None:
+    """The other side: an L error stands where the reader dropped a value (a stand-in null), and
+    the schema's word on the node holding it is left out, whatever the warnings beside it."""
+    area = Span("m.yaml", 3, 3, 9, 1)
+    refused = Diagnostic("L004", Severity.ERROR, "forbidden tag", Span("m.yaml", 5, 5, 5, 9))
+    warned = Diagnostic("L015", Severity.WARNING, "invisible character", Span("m.yaml", 6, 5, 6, 6))
+    consequence = Diagnostic("S001", Severity.ERROR, "unknown key", area)
+    assert sort_diagnostics([consequence, warned, refused]) == [refused, warned]

@@ -168,14 +168,22 @@ def sort_diagnostics(diagnostics: Iterable[Diagnostic]) -> list[Diagnostic]:
     One diagnostic per root cause: the same problem found by two stages (an unknown key of a patch
     by the manifest's schema, and again by its entity's once merged) is listed once, with the notes
     of both (:func:`merge_duplicates`); a schema error (S…) about a node that holds a refused load
-    error (L…: a key or value the reader dropped) is its consequence, and is left out.
+    error (L…: a key or value the reader dropped) is its consequence, and is left out. A load
+    warning (L014's leading zero, L015's invisible character) refuses nothing, the value is read as
+    written: taken for a refusal, it hid the error of each node around it, up to the file's
+    (a file `0` and a soft hyphen exited 1 with no error listed).
     """
     unique = merge_duplicates(diagnostics)
-    refused = [d.span for d in unique if d.code.startswith("L") and d.span is not None]
+    refused = [d.span for d in unique if d.span is not None and _refusal(d)]
     if refused:
         holds_any = _Holding(refused)
         unique = [d for d in unique if not (d.code.startswith("S") and holds_any(d.span))]
     return sorted(unique, key=Diagnostic.sort_key)
+
+
+def _refusal(diagnostic: Diagnostic) -> bool:
+    """Whether ``diagnostic`` stands where the reader dropped a key or a value (a load error)."""
+    return diagnostic.severity is Severity.ERROR and diagnostic.code.startswith("L")
 
 
 def merge_duplicates(diagnostics: Iterable[Diagnostic]) -> list[Diagnostic]:
