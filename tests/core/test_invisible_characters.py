@@ -12,7 +12,7 @@ from typing import Any, cast
 
 import pytest
 
-from civrules.diagnostics.escape import INVISIBLE, printable_source
+from civrules.diagnostics.escape import INVISIBLE, printable
 from civrules.diagnostics.render import SourceLines, render_text
 from civrules.load import read_yaml_text
 
@@ -65,7 +65,7 @@ def test_every_invisible_format_character_escaped_in_quoted_lines_is_one() -> No
     assert {"\ufeff", "\u200b", "\u2060"} <= set(escaped)
     assert {unicodedata.category(c) for c in escaped} == {"Cf"}
     assert "\u200c" not in escaped and "\u200d" not in escaped  # joiners that scripts write in words
-    assert printable_source("a\u200bb") == "a\\u200bb" and printable_source("\U000e0041") == "\\U000e0041"
+    assert printable("a\u200bb") == "a\\u200bb" and printable("\U000e0041") == "\\U000e0041"
 
 
 def test_an_invisible_character_in_rule_text_is_a_warning_at_it() -> None:

@@ -402,3 +402,34 @@ def test_indented_json_is_json_dumps_character_for_character() -> None:
         data, indent = value(0), pick.choice([0, 2, 4])
         old = json.dumps(data, ensure_ascii=False, indent=indent)
         assert dumps_json(data, indent=indent) == _UNSAFE_IN_JSON.sub(lambda m: f"\\u{ord(m.group()):04x}", old)
+
+
+#: Names holding invisible format characters: a zero width space, a soft hyphen, a tag character.
+HIDDEN = "card\u200b_x\u00ad\U000e0041"
+
+
+def test_an_invisible_character_in_a_name_is_printed_as_its_escape() -> None:
+    """A file, a key or an id holding a zero width space was printed raw: "the manifest
+    `western\u200b.yaml` declares the id `western`; name the file `western.yaml`" read as the
+    same name twice. Every field is shown as what it holds, in every format, as a control character
+    is (the joiners scripts write in words stay); the quoted line as before."""
+    diagnostic = Diagnostic(
+        "S002",
+        Severity.ERROR,
+        f"unknown key `{HIDDEN}`",
+        Span(f"{HIDDEN}.yaml", 1, 1, 1, 2),
+        hint=f"did you mean `card_x`? {HIDDEN} \u200d",
+        related=(Related(Span(f"{HIDDEN}.yaml", 1, 1, 1, 2), HIDDEN),),
+    )
+    shown = "card\\u200b_x\\xad\\U000e0041"
+    assert printable(HIDDEN) == shown and printable("می\u200cخواهم 👩\u200d👧") == "می\u200cخواهم 👩\u200d👧"
+    invisible = re.compile("[\u00ad\u200b\U000e0041]")
+    for fmt in ("text", "json", "github", "sarif"):
+        out = render([diagnostic], fmt, SourceLines(texts={}))
+        # An annotation's `file` names the very file, for GitHub to find: its text is escaped.
+        assert invisible.search(out.partition(",line=")[2] if fmt == "github" else out) is None, (fmt, out)
+        said = f"unknown key `{shown}`"
+        assert (said.replace("\\", "\\\\") if fmt in ("json", "sarif") else said) in out, fmt  # JSON doubles `\`
+    text = render_text([diagnostic], SourceLines(texts={}))
+    assert text.startswith(f"{shown}.yaml:1:1: error[S002]: unknown key `{shown}`"), text
+    assert json.loads(render_json([diagnostic]))[0]["message"] == f"unknown key `{shown}`"  # as a control is

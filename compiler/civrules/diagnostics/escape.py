@@ -18,9 +18,18 @@ from typing import Any
 #: line), DEL, C1 controls, the Unicode line and paragraph separators, bidirectional embeddings,
 #: overrides and isolates, and lone surrogates (which cannot even be encoded as UTF-8).
 UNSAFE = "\x00-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069\ud800-\udfff"
-_UNSAFE = re.compile(f"[{UNSAFE}]")
+#: Invisible format characters (Unicode's Cf), printed as escapes too: a byte order mark left at a
+#: later line's start by `cat a.yaml b.yaml`, a zero width space, a word joiner, the direction
+#: marks, the soft hyphen, the tag characters. Not the zero width joiner and non-joiner, which
+#: scripts (Persian, Indic, emoji) write inside words. Printed raw, a file, key or id holding one
+#: looked the same as the one without ("the manifest `western\u200b.yaml` declares the id
+#: `western`: name the file `western.yaml`").
+INVISIBLE = (
+    "\u00ad\u061c\u180e\u200b\u200e\u200f\u2060-\u2064\u206a-\u206f\ufeff\ufff9-\ufffb\U000e0001\U000e0020-\U000e007f"
+)
+_UNSAFE = re.compile(f"[{UNSAFE}{INVISIBLE}]")
 #: Those JSON leaves as they are (json.dumps already escapes C0 controls in strings).
-_UNSAFE_IN_JSON = re.compile("[\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069\ud800-\udfff]")
+_UNSAFE_IN_JSON = re.compile(f"[\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069\ud800-\udfff{INVISIBLE}]")
 _NAMED = {"\n": "\\n", "\r": "\\r", "\t": "\\t"}
 
 
@@ -30,41 +39,28 @@ def _escape(match: re.Match[str]) -> str:
     if named is not None:
         return named
     code = ord(char)
-    return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"
+    return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}" if code <= 0xFFFF else f"\\U{code:08x}"
+
+
+def _escape_in_json(match: re.Match[str]) -> str:
+    """A character as JSON escapes it: one ``\\uXXXX``, or the two of its UTF-16 surrogate pair."""
+    code = ord(match.group())
+    if code <= 0xFFFF:
+        return f"\\u{code:04x}"
+    code -= 0x10000
+    return f"\\u{0xD800 + (code >> 10):04x}\\u{0xDC00 + (code & 0x3FF):04x}"
 
 
 def printable(text: str) -> str:
-    """``text`` on one line, each unsafe character written as a visible escape.
+    """``text`` on one line, each unsafe or invisible character written as a visible escape (a line
+    of a rule file a diagnostic quotes, too: it shows what libyaml read).
 
     >>> printable("key\\n::error::pwned \\x1b[31m")
     'key\\\\n::error::pwned \\\\x1b[31m'
-    """
-    return _UNSAFE.sub(_escape, text) if _UNSAFE.search(text) else text
-
-
-#: Invisible format characters (Unicode's Cf) a quoted source line shows escaped, as it shows a
-#: tab: a byte order mark left at a later line's start by `cat a.yaml b.yaml`, a zero width space,
-#: a word joiner, the direction marks, the soft hyphen, the tag characters. Not the zero width
-#: joiner and non-joiner, which scripts (Persian, Indic, emoji) write inside words.
-INVISIBLE = (
-    "\u00ad\u061c\u180e\u200b\u200e\u200f\u2060-\u2064\u206a-\u206f\ufeff\ufff9-\ufffb\U000e0001\U000e0020-\U000e007f"
-)
-_SOURCE_UNSAFE = re.compile(f"[{UNSAFE}{INVISIBLE}]")
-
-
-def _escape_source(match: re.Match[str]) -> str:
-    code = ord(match.group())
-    return f"\\U{code:08x}" if code > 0xFFFF else _escape(match)
-
-
-def printable_source(text: str) -> str:
-    """A line of a rule file as a diagnostic quotes it: :func:`printable`, and every invisible
-    format character (:data:`INVISIBLE`) escaped, so that the line shows what libyaml read.
-
-    >>> printable_source("\ufeffx: 1")
+    >>> printable("\ufeffx: 1")
     '\\\\ufeffx: 1'
     """
-    return _SOURCE_UNSAFE.sub(_escape_source, text) if _SOURCE_UNSAFE.search(text) else text
+    return _UNSAFE.sub(_escape, text) if _UNSAFE.search(text) else text
 
 
 def printable_lines(text: str) -> str:
@@ -92,7 +88,7 @@ def dumps_json(value: Any, **options: Any) -> str:
             text = None
     if text is None:
         text = json.dumps(value, ensure_ascii=False, **options)
-    return _UNSAFE_IN_JSON.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
+    return _UNSAFE_IN_JSON.sub(_escape_in_json, text)
 
 
 class _NotPlainError(Exception):

@@ -11,7 +11,7 @@ from urllib.parse import quote
 
 from civrules import __version__
 from civrules.diagnostics import Diagnostic, Severity, Span
-from civrules.diagnostics.escape import UNSAFE, dumps_json, printable, printable_source, safe_line_start
+from civrules.diagnostics.escape import UNSAFE, dumps_json, printable, safe_line_start
 from civrules.diagnostics.words import typed_path
 
 FORMATS = ("text", "json", "github", "sarif")
@@ -124,10 +124,10 @@ def _quote(span: Span, sources: SourceLines) -> tuple[str, str, int, int] | None
     # escaped like any field, the caret moved to where the escaped token now is. A tab is shown as
     # `\t`, not as the blank it looks like: YAML refuses a tab where it allows a space; and an
     # invisible format character as its escape (`\ufeff`), not as nothing.
-    shown = printable_source(text)
+    shown = printable(text)
     if shown != text:
         before, token = text[:start], text[start : start + width]
-        start, width = len(printable_source(before)), max(1, len(printable_source(token)))
+        start, width = len(printable(before)), max(1, len(printable(token)))
     return str(span.line), shown, start, width
 
 

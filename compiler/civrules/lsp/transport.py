@@ -45,7 +45,7 @@ from lsprotocol import types
 from pygls.exceptions import JsonRpcException
 from pygls.protocol import LanguageServerProtocol
 
-from civrules.diagnostics.escape import printable_source
+from civrules.diagnostics.escape import printable
 from civrules.diagnostics.markup import plain
 from civrules.diagnostics.words import ticked
 
@@ -449,7 +449,7 @@ def _one_line(message: str) -> str:
 def _shown(uri: str) -> str:
     """A URI as a log line shows it: one escaped line, bounded, its invisible characters (a zero
     width space making it look like another's) escaped as a quoted source line's are."""
-    return printable_source(" ".join(uri.split())[:200])
+    return printable(" ".join(uri.split())[:200])
 
 
 def _valid_id(value: Any) -> bool:
