@@ -18,6 +18,7 @@ import errno
 import json
 import os
 import shutil
+import socket
 import subprocess
 import sys
 import threading
@@ -561,6 +562,25 @@ def test_the_reader_refuses_links_specials_folders_and_oversize(tmp_path: Path) 
         assert refused.value.kind == kind, relative
     kinds = {e.relative: e.kind for e in files.walk(root)}
     assert kinds["via"] == "link" and "via/a.yaml" not in kinds and kinds["fifo.yaml"] == "special"
+
+
+def test_a_socket_in_place_of_a_rule_file_is_said_to_be_no_regular_file(tmp_path: Path) -> None:
+    """Opening a socket fails (ENXIO) before it can be asked what it is: a manifest that was a
+    socket was "cannot read: no such device or address", "check the file and its permissions",
+    where a FIFO in its place is said to be no regular file."""
+    rules = tmp_path / "r"
+    make(rules, {"rulesets/.keep": b""})
+    with socket.socket(socket.AF_UNIX) as listening:
+        listening.bind(str(rules / "rulesets" / "sock.yaml"))
+        with pytest.raises(files.RefusedError) as refused:
+            files.read_under(rules, "rulesets/sock.yaml", 50)
+        assert refused.value.kind == "special" and "not a regular file" in str(refused.value), refused.value
+        with pytest.raises(files.RefusedError) as refused:
+            files.read_file(rules / "rulesets" / "sock.yaml", 50)
+        assert refused.value.kind == "special", refused.value
+        loaded = Workspace(rules, shipped=False).load("rulesets/sock.yaml")
+    (said,) = loaded.diagnostics
+    assert said.code == "L012" and "not a regular file" in said.message and "permissions" not in (said.hint or "")
 
 
 def test_check_names_links_and_fifos_in_generated_and_reads_neither(tmp_path: Path) -> None:

@@ -112,6 +112,10 @@ def _explain(error: OSError, shown: str, doing: str = "read") -> RefusedError:
         return RefusedError("special", f"{named_path(shown)} is not a folder")
     if error.errno == errno.ENOENT:
         return RefusedError("missing", f"{named_path(shown)} does not exist")
+    if error.errno in (errno.ENXIO, errno.ENODEV):
+        # A socket, or a device without its driver, refuses to be opened at all: as a FIFO (opened,
+        # then found not regular), it is no file to read or write, not a matter of permissions.
+        return RefusedError("special", f"{named_path(shown)} is not a regular file (a device, a FIFO or a socket)")
     return RefusedError("unreadable", f"cannot {doing} {named_path(shown)}: {cause(error)}", error=error.errno)
 
 
