@@ -286,6 +286,29 @@ def test_links_above_the_project_are_followed_and_a_link_into_it_is_judged_below
     assert sorted(p.name for p in elsewhere.iterdir()) == ["out"]
 
 
+def test_a_dot_dot_after_a_link_is_the_links_parent_never_the_folder_it_seems_to_leave(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`--out L/../out` with `L -> rules/maps`: the system reads `L/..` as `rules/`, where the path
+    was made absolute by its letters (`./out`). The link went unjudged (`L/out` is refused) and the
+    tree was written where no other program finds it. Inside the project it is refused as the
+    link it goes through; above it, `..` is taken where the system takes it."""
+    project, elsewhere = tmp_path / "project", tmp_path / "elsewhere"
+    (project / "rules" / "maps").mkdir(parents=True)
+    (elsewhere / "deep").mkdir(parents=True)
+    monkeypatch.chdir(project)
+    Path("L").symlink_to("rules/maps")
+    for out in ("L/../out", "L/../../project/out", str(project / "L" / ".." / "out")):
+        with pytest.raises(OutputError, match="`L` is a symbolic link inside the project"):
+            write_tree(Path(out), {"a.txt": b"x"})
+    assert sorted(p.name for p in project.iterdir()) == ["L", "rules"]
+    assert sorted(p.name for p in (project / "rules").iterdir()) == ["maps"]
+    (tmp_path / "alias").symlink_to(elsewhere / "deep")  # above the project: the user's own layout
+    write_tree(tmp_path / "alias" / ".." / "out", {"a.txt": b"x"})
+    assert tree_of(elsewhere / "out") == {MARKER: MARKER_TEXT, "a.txt": b"x"}
+    assert not (tmp_path / "out").exists()
+
+
 def test_folders_are_made_without_following_a_link_swapped_in(tmp_path: Path) -> None:
     (tmp_path / "elsewhere").mkdir()
     (tmp_path / "a").mkdir()

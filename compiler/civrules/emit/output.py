@@ -359,10 +359,10 @@ def refuse_links(out: Path, roots: Iterable[Path] = ()) -> Path:
     The last component is not judged here (:func:`check_replaceable` refuses it when it is a
     link); folders that do not exist yet are made by civrules without following links.
     """
-    absolute = Path(os.path.abspath(out))
+    inside = [Path(os.path.realpath(root)) for root in (Path.cwd(), *roots)]
+    absolute = _dots_taken(out, inside)
     if absolute.parent == absolute:
         return absolute
-    inside = [Path(os.path.realpath(root)) for root in (Path.cwd(), *roots)]
     real = Path(absolute.anchor)
     parts = absolute.parent.parts[1:]
     for index, part in enumerate(parts):
@@ -373,17 +373,46 @@ def refuse_links(out: Path, roots: Iterable[Path] = ()) -> Path:
             return Path(real, *parts[index:], absolute.name)
         if stat.S_ISLNK(mode):
             if any(real.is_relative_to(root) for root in inside):
-                link = Path(absolute.anchor, *parts[: index + 1])
-                shown = os.path.relpath(link) if link.is_relative_to(Path.cwd()) else str(link)
-                raise OutputError(
-                    f"refusing to write into {named_path(out)}: {named_path(shown)} is a symbolic link inside the "
-                    "project; civrules does not follow links",
-                    f"civrules writes only into real folders of the project; remove the link {named_path(shown)}, "
-                    "or give the folder it points at as --out if it is yours",
-                )
+                raise _link_on_the_way(out, Path(absolute.anchor, *parts[: index + 1]))
             candidate = Path(os.path.realpath(candidate))
         real = candidate
     return real / absolute.name
+
+
+def _dots_taken(out: Path, inside: list[Path]) -> Path:
+    """``out`` made absolute, each ``..`` taken where the system takes it: after a link, the parent
+    of the folder the link leads to, not the folder holding the link (`L/..` with `L -> rules/maps`
+    is `rules/`; made absolute by its letters, it was the working directory, the link unjudged).
+    A link inside the project (see :func:`refuse_links`) that a ``..`` goes back through is refused."""
+    given = out if out.is_absolute() else Path.cwd() / out
+    if ".." not in given.parts:
+        return Path(os.path.abspath(given))
+    walked = Path(given.anchor)
+    for part in given.parts[1:]:
+        if part != "..":
+            walked = walked / part
+            continue
+        try:
+            linked = stat.S_ISLNK(os.lstat(walked).st_mode)
+        except OSError:  # nothing there: the system refuses `missing/..` too, the write says so
+            linked = False
+        if linked:
+            if any(Path(os.path.realpath(walked.parent)).is_relative_to(root) for root in inside):
+                raise _link_on_the_way(out, walked)
+            walked = Path(os.path.realpath(walked))
+        walked = walked.parent
+    return walked
+
+
+def _link_on_the_way(out: Path, link: Path) -> OutputError:
+    """The refusal of ``out``, whose way goes through ``link``, a link inside the project."""
+    shown = os.path.relpath(link) if link.is_relative_to(Path.cwd()) else str(link)
+    return OutputError(
+        f"refusing to write into {named_path(out)}: {named_path(shown)} is a symbolic link inside the "
+        "project; civrules does not follow links",
+        f"civrules writes only into real folders of the project; remove the link {named_path(shown)}, "
+        "or give the folder it points at as --out if it is yours",
+    )
 
 
 def _absolute(path: Path, roots: Iterable[Path] = ()) -> Path:
