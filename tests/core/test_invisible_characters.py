@@ -8,6 +8,7 @@ the quoted line printed the character raw, as nothing.
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any, cast
 
 import pytest
@@ -15,6 +16,7 @@ import pytest
 from civrules.diagnostics.escape import INVISIBLE, printable
 from civrules.diagnostics.render import SourceLines, render_text
 from civrules.load import read_yaml_text
+from civrules.load.workspace import Workspace
 
 #: A file, the character its syntax error is caused by, and the line it is on.
 CASES = {
@@ -150,3 +152,29 @@ def test_a_word_mixing_lookalike_alphabets_in_a_name_is_i004() -> None:
         "`L` (U+004C LATIN CAPITAL LETTER L), `\u0430` (U+0430 CYRILLIC SMALL LETTER A)"
     )
     assert "`\u0391` (U+0391 GREEK CAPITAL LETTER ALPHA)" in found[1].message
+
+
+@pytest.mark.parametrize(
+    ("written", "said"),
+    [
+        ("medi\u200bterranean", "holds the invisible U+200B ZERO WIDTH SPACE, which prints as nothing: delete it"),
+        ("medi\u00adterranean", "holds the invisible U+00AD SOFT HYPHEN, which prints as nothing: delete it"),
+        ("medit\u0435rranean", "holds U+0435 CYRILLIC SMALL LETTER IE, which only looks like a Latin letter: retype"),
+        (
+            "m\u0435di\u200bterranean",
+            "holds the invisible U+200B ZERO WIDTH SPACE, which prints as nothing, and U+0435 CYRILLIC SMALL "
+            "LETTER IE, which only looks like a Latin letter: retype",
+        ),
+    ],
+)
+def test_an_id_holding_an_invisible_character_is_told_it_prints_as_nothing(
+    tmp_path: Path, written: str, said: str
+) -> None:
+    """An id's pattern refuses every character outside ASCII; its hint said of a zero width space
+    that it "only looks like a Latin letter" (it looks like nothing), and to retype the id."""
+    (tmp_path / "maps").mkdir()
+    escaped = written.encode("ascii", "backslashreplace").decode()
+    (tmp_path / "maps" / "m.yaml").write_text(f'kind: map\nid: "{escaped}"\n', encoding="utf-8")
+    loaded = Workspace(tmp_path, shipped=False).load("maps/m.yaml")
+    (refused,) = [d for d in loaded.diagnostics if d.code == "S001"]
+    assert refused.hint is not None and said in refused.hint, refused.hint

@@ -17,6 +17,7 @@ import functools
 import hashlib
 import json
 import re
+import unicodedata
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import replace
@@ -2582,12 +2583,17 @@ def _pattern_hint(value: str, pattern: str, written: str | None) -> str:
     if style is None:
         return written or f"write a value matching the pattern `{pattern}`"
     name, letters, _ = style
-    foreign = non_ascii(value)
-    if foreign is not None and ascii_slug(value) is None:
-        return (
-            f"ids are {name} ASCII ({letters}); this one holds {foreign}, which only looks like a Latin letter: "
-            "retype it"
-        )
+    # A format character (Cf) prints as nothing: it was said to "only look like a Latin letter".
+    hidden = non_ascii("".join(c for c in value if unicodedata.category(c) == "Cf"))
+    shown = "".join(c for c in value if unicodedata.category(c) != "Cf")
+    foreign = non_ascii(shown) if ascii_slug(shown) is None else None
+    held = [
+        *([f"the invisible {hidden}, which prints as nothing"] if hidden is not None else []),
+        *([f"{foreign}, which only looks like a Latin letter"] if foreign is not None else []),
+    ]
+    if held:
+        fix = "retype it" if foreign is not None else "delete it"
+        return f"ids are {name} ASCII ({letters}); this one holds {', and '.join(held)}: {fix}"
     example = _id_example(value, pattern)
     if example is not None:
         return f"ids are {name}, e.g. `{example}`"
