@@ -22,8 +22,8 @@ UNSAFE = "\x00-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069\ud800-\udfff"
 #: later line's start by `cat a.yaml b.yaml`, a zero width space, a word joiner, the direction
 #: marks, the soft hyphen, the tag characters. Not the zero width joiner and non-joiner, which
 #: scripts (Persian, Indic, emoji) write inside words. Printed raw, a file, key or id holding one
-#: looked the same as the one without ("the manifest `western\u200b.yaml` declares the id
-#: `western`: name the file `western.yaml`").
+#: looked the same as the one without ("the manifest `base\u200b.yaml` declares the id `base`:
+#: name the file `base.yaml`").
 INVISIBLE = (
     "\u00ad\u061c\u180e\u200b\u200e\u200f\u2060-\u2064\u206a-\u206f\ufeff\ufff9-\ufffb\U000e0001\U000e0020-\U000e007f"
 )
