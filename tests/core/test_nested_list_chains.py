@@ -27,6 +27,7 @@ from civrules.resolve import (
     Resolver,
     _written_over_list,
     _written_over_operations,
+    element_citations,
     field_writers,
     is_list_operations,
     overwritten,
@@ -612,6 +613,71 @@ def test_a_nested_element_merged_into_in_place_is_what_a_copy_of_it_made() -> No
         patched.setattr(resolve._Owned, "merges_into", lambda self, element: False)
         copied = _asked(entries, child)
     assert in_place == copied
+
+
+_CREDITS = "{id: pottery, credits: {"
+
+#: Entries writing in turn into the elements of Pottery's own list of credits (its first, to the
+#: Crafts, named by a field the entries rename too), removing and appending some.
+_CREDIT_WRITES = (
+    "patch: [{where: {group: crafts}, with: {points: 3}}]",
+    "patch: [{where: {group: crafts}, with: {note: a}}]",
+    'patch: [{where: {group: crafts}, with: {points: 4, rule: "32.2"}}]',
+    "patch: [{where: {card: democracy}, with: {points: 5}}, {where: {group: crafts}, with: {k: 1}}]",
+    "remove: [{card: monotheism}]",
+    "append: [{card: monotheism, points: 7}]",
+    "patch: [{where: {card: monotheism}, with: {points: 8}}]",
+    "patch: [{where: {group: crafts}, with: {points: null}}]",
+    'patch: [{where: {card: democracy}, with: {points: 6, source: "house rule: d"}}]',
+    "patch: [{where: {group: crafts}, with: {group: science}}]",
+    "patch: [{where: {group: science}, with: {k: 2, points: 2}}]",
+    "patch: [{where: {card: monotheism}, with: {points: 8}}]",
+    "remove: [{card: democracy}]",
+    "patch: [{where: {group: science}, with: {m: {a: 1}}}]",
+    "patch: [{where: {group: science}, with: {m: {a: null, b: 2}}}]",
+)
+
+
+@pytest.mark.slow  # six resolutions, every field's writers asked: about 3 s
+def test_elements_of_an_entitys_own_list_merged_anew_are_followed_as_when_each_record_held_its_copy() -> None:
+    """Entries writing in turn into the elements of Pottery's own list (:data:`_CREDIT_WRITES`), in
+    a variant and again in a variant of it: the records of a block hold a token for an element a
+    later patch of the block merged anew, not the element (round 32: each record held its own
+    copy, the square of n keys for n entries), and what is resolved is what they made holding
+    the copies: the diagnostics, each field's value, writers and what the entries lost, and the
+    entries that cite each element."""
+    first = [_CREDITS + write + "}}" for write in _CREDIT_WRITES]
+    second = [_CREDITS + write.replace("crafts", "science") + "}}" for write in _CREDIT_WRITES[8:]]
+    stand_in = resolve._Owned.stand_in
+    tokens: list[object] = []
+
+    def told(self: resolve._Owned, element: object, now: object) -> object:
+        held = stand_in(self, element, now)
+        if held is not element:
+            tokens.append(held)
+        return held
+
+    def asked() -> list[Any]:
+        found = _asked(first, second)
+        files = dict([variant("v1", "advanced-civilization", _body(first)), variant("v2", "v1", _body(second))])
+        workspace = CachedWorkspace(files)
+        resolver = Resolver(workspace)
+        for ruleset in ("advanced-civilization", "v1", "v2"):
+            resolved, _ = resolver.resolve(workspace.load_ruleset(workspace.manifests()[ruleset]))
+            assert resolved is not None
+            (pottery,) = [e for e in resolved.collections["civilization_cards"] if e.raw["id"] == "pottery"]
+            cited = element_citations(pottery.origin, "credits")
+            found.append((ruleset, [cited.get(id(element)) for element in pottery.raw["credits"]]))
+        return found
+
+    with pytest.MonkeyPatch.context() as patched:
+        patched.setattr(resolve._Owned, "stand_in", told)
+        standing_in = asked()
+    assert len(tokens) >= 2 * 8, tokens  # each block's merges into an element it merged before
+    with pytest.MonkeyPatch.context() as patched:
+        patched.setattr(resolve._Owned, "stand_in", lambda self, element, now: element)
+        holding = asked()
+    assert standing_in == holding
 
 
 @pytest.mark.slow  # four resolutions of up to 300 entries, every copy counted: about 4 s

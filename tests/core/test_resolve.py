@@ -1185,6 +1185,55 @@ def test_entries_each_writing_a_key_into_one_credit_tell_what_was_written_over_i
     assert found == {150: [], 300: []}
 
 
+def _credit_records_held(log: Any) -> tuple[int, int]:
+    """The elements of Pottery's credits its log of what wrote them holds (each change's own and
+    what each `patch:` merged into), by identity, and their keys."""
+    held: dict[int, Any] = {}
+    while log is not None:
+        mine = log.mine
+        merged_into = (x for now, was, _, _ in log.patched for x in (now, was))
+        for element in (*(mine[2] if mine is not None else ()), *merged_into):
+            if isinstance(element, dict):
+                held[id(element)] = element
+        log = log.before
+    return len(held), sum(len(element) for element in held.values())
+
+
+@pytest.mark.slow
+def test_entries_each_writing_a_key_into_one_credit_leave_their_records_no_copy_of_it() -> None:
+    """Counted: k entries each writing a key of its own into Pottery's credit to the Crafts, at k
+    and 2k, and the keys of the copies of that credit the records of what wrote it hold. Each
+    entry's record held the credit as its entry left it, followed by its identity alone: k copies
+    of up to k keys, the square of k (1,355 MB at 10,000, round 31). The credit is still each
+    entry's in the key it wrote, and its definition's in the others."""
+    from civrules.model import record_of
+    from civrules.resolve import field_writers
+    from tests.security.test_check_growth import MOST
+
+    sizes = (150, 300)
+    files = {k: variant(f"big{k}", "advanced-civilization", _own_keys(k, credit=True)) for k in sizes}
+    workspace = CachedWorkspace(dict(files.values()))
+    resolver = Resolver(workspace)
+    held: dict[int, tuple[int, int]] = {}
+    for k in sizes:
+        resolved, _ = resolver.resolve(workspace.load_ruleset(workspace.manifests()[f"big{k}"]))
+        assert resolved is not None
+        (pottery,) = [e for e in resolved.collections["civilization_cards"] if e.raw["id"] == "pottery"]
+        logged = record_of(pottery.origin.writers, "credits")
+        assert logged is not None
+        held[k] = _credit_records_held(logged[1])
+        writers = field_writers(pottery.origin, "credits")
+        assert writers[0] == (None, ((0, "points"), (1,), (2,)))  # its `group:` named it, no fact
+        # each entry's in the key it wrote; the last one's the element it left, whole
+        assert [(w.path[-1] if w else None, paths) for w, paths in writers[1:]] == [
+            *((i, (("patch", 0, "with", f"k{i}"),)) for i in range(k - 1)),
+            (k - 1, (("patch", 0),)),
+        ]
+    (small_copies, small), (large_copies, large) = held[150], held[300]
+    assert large <= MOST * small, (held, "keys of the credit's copies the records hold")
+    assert large_copies <= small_copies, held
+
+
 @pytest.mark.slow
 def test_a_key_a_later_entry_adds_to_a_patched_element_writes_over_nothing_of_it() -> None:
     """V012 tells a variant's entry whose change a later entry of it writes over. A later entry

@@ -55,7 +55,7 @@ class WriterLog:
     the list each of n appends left, kept by each change, was the square of them in memory (the
     origin keeps the field's value as its entity holds it beside the log)."""
 
-    __slots__ = ("_mine", "_whole", "before", "cut", "found", "lost", "merge", "patched", "start")
+    __slots__ = ("_elements", "_mine", "_whole", "before", "cut", "found", "lost", "merge", "patched", "start")
 
     def __init__(
         self,
@@ -71,8 +71,10 @@ class WriterLog:
         self.before = before
         #: What wrote the field before the first change logged: its definition, or its last changer.
         self.start = start
-        #: What this change writes, but a list it wrote whole (:attr:`mine`).
-        self._mine = mine
+        #: What this change writes, but a list it wrote whole (:attr:`mine`): its entry and paths,
+        #: and the elements apart (:meth:`stand_in` puts a token in place of one).
+        self._mine = None if mine is None else mine[:2]
+        self._elements = [] if mine is None else list(mine[2])
         #: A list field this change wrote whole: the entry, the list and its length then (:attr:`mine`).
         self._whole = None if whole is None else (whole[0], whole[1], len(whole[1]))
         #: No fact written before this change is left (the field written whole, deleted, unknown).
@@ -88,7 +90,18 @@ class WriterLog:
         #: Each element this change's `patch:` list operations merged into: the element it left,
         #: the element as it was, and the operation's `with:` and `where:` (the earlier writer of
         #: the element keeps what the `with:` did not write over).
-        self.patched: tuple[tuple[Any, Any, Any, Any], ...] = ()
+        self.patched: list[list[Any]] = []
+
+    def stand_in(self, place: tuple[int, int], token: Any) -> None:
+        """Hold ``token`` at ``place`` of this change's records, where they held an element a later
+        patch merged anew (civrules.resolve._Owned.stand_in): which element of :attr:`patched`
+        (``place[0]``), and there the element it left (0) or as it was (1); or which element of
+        what it writes (-1, ``place[1]``). The records follow an element by its identity alone."""
+        which, at = place
+        if which < 0:
+            self._elements[at] = token
+        else:
+            self.patched[which][at] = token
 
     @property
     def mine(self) -> _Writer | None:
@@ -102,7 +115,7 @@ class WriterLog:
         the whole list each time: for `rule:`, every section cited so far, which n entries each
         citing a section of their own as a list copied the square of n times (round 26)."""
         if self._whole is None:
-            return self._mine
+            return None if self._mine is None else (*self._mine, tuple(self._elements))
         at, items, length = self._whole
         return (at, tuple((k,) for k in range(length)), tuple(items[:length]))
 

@@ -224,7 +224,8 @@ def _same_records(a: Any, b: Any, read_again: bool = False) -> bool:
                 return False
             if x.cut != y.cut or x.merge is not y.merge:
                 return False
-            pending += [(x.before, y.before), (x.start, y.start), (x.mine, y.mine), (x.patched, y.patched)]
+            pending += [(x.before, y.before), (x.start, y.start), (x.mine, y.mine)]
+            pending.append((tuple(map(tuple, x.patched)), tuple(map(tuple, y.patched))))
         elif isinstance(x, tuple) and isinstance(y, tuple):
             if len(x) != len(y):
                 return False

@@ -768,11 +768,13 @@ def _writers(
     moved: Mapping[NodePath, NodePath],
     was: Mapping[NodePath, Any],
     keys: tuple[str, ...] = (),
+    *,
+    owned: bool = False,
 ) -> tuple[tuple[str, WriterLog, Any], ...]:
     """``origin``'s record of what writes each field, with the fields ``patch`` names (but
     ``keys``, those naming an entity) as the overlay entry ``at`` left them in ``merged`` (``moved``: where its list
     operations wrote each element, and ``was``: each element a `patch:` merged into as it was,
-    :func:`merge_patch`'s)."""
+    :func:`merge_patch`'s; ``owned``: :func:`writers_after`'s)."""
     # the records of the fields the patch leaves are not looked at one by one (n entries each
     # writing a field of its own: a pass in Python over the fields written before, per entry)
     writers = origin.writers
@@ -781,7 +783,8 @@ def _writers(
             logged = record_of(writers, name)
             prior = logged[1] if logged else _unlogged(origin, name, _node_at(origin.document, (*origin.path, name)))
             wrote = _wrote(moved, (name,))
-            log = writers_after(prior, name, at, merged.get(name), name in merged, wrote, _was(was, (name,)))
+            was_here = _was(was, (name,))
+            log = writers_after(prior, name, at, merged.get(name), name in merged, wrote, was_here, owned=owned)
             writers = with_record(writers, (name, log, merged.get(name)))
     return writers
 
@@ -1906,7 +1909,7 @@ def _patch(
     for field_name in item:
         if field_name not in named_by:
             changed = with_record(changed, (field_name, at))
-    writers = _writers(entry.origin, item, at, merged, moved, was, named_by)
+    writers = _writers(entry.origin, item, at, merged, moved, was, named_by, owned=again)
     changed_by = _changed_by(entry.origin, (field_name for field_name in item if field_name not in named_by), at)
     origin = replace(
         entry.origin,
@@ -2103,13 +2106,16 @@ class _Owned:
     hold the latest only. Forgotten at the block's end: a later block (a child variant's) copies
     the list once, as it starts."""
 
-    __slots__ = ("lists", "mappings", "on")
+    __slots__ = ("lists", "logged", "mappings", "on")
 
     def __init__(self) -> None:
         #: By identity, each held (so that no other list takes its id while the block lasts).
         self.lists: dict[int, tuple[list[Any], bool]] = {}
         #: The elements of nested lists a `patch:` operation of such a merge made (:meth:`own_element`).
         self.mappings: dict[int, dict[str, Any]] = {}
+        #: By identity, each element of an entity's own list that the records of such a merge hold,
+        #: with those records (:meth:`record`).
+        self.logged: dict[int, tuple[Any, list[tuple[WriterLog, tuple[int, int]]]]] = {}
         self.on = False
 
     @contextlib.contextmanager
@@ -2117,12 +2123,50 @@ class _Owned:
         """One block of entries: what it made is forgotten at its end (and a block is never nested)."""
         self.lists.clear()
         self.mappings.clear()
+        self.logged.clear()
         try:
             yield
         finally:
             self.lists.clear()
             self.mappings.clear()
+            self.logged.clear()
             self.on = False
+
+    def record(self, log: WriterLog) -> None:
+        """``log``, the record of a merge no memo holds, is the block's: each element of the entity's
+        own list its `patch:` operations merged anew, and where the log holds it (:meth:`stand_in`).
+        Not one it read (an element of the definition's, or one the reader gives twice, as one
+        object, is followed by other records too)."""
+        made: dict[int, list[tuple[WriterLog, tuple[int, int]]]] = {}
+        for which, (now, was, _, _) in enumerate(log.patched):
+            held = self.logged.get(id(now))
+            if held is None or held[0] is not now:
+                held = self.logged[id(now)] = (now, [])
+            made[id(now)] = held[1]
+            held[1].append((log, (which, 0)))
+            if was is now:
+                held[1].append((log, (which, 1)))
+        mine = log.mine if made else None
+        for at, element in enumerate(mine[2] if mine is not None else ()):
+            if (places := made.get(id(element))) is not None:
+                places.append((log, (-1, at)))
+
+    def stand_in(self, element: Any, now: Any) -> Any:
+        """What the records stand for ``element`` by, once a later `patch:` of the block merged it
+        into ``now``, where the block's records alone hold it: a token in its place in each of them
+        (:meth:`WriterLog.stand_in`), which follow the element by its identity alone, so that
+        they let go of it. Each record held its own copy of the element, which n entries each
+        writing a key of their own into it made the square of n keys in memory (1,355 MB at
+        10,000, round 31). ``element`` itself where another holds it: a merge a memo may hold, or
+        ``now`` (the patch left it as it was)."""
+        held = self.logged.get(id(element))
+        if element is now or held is None or held[0] is not element:
+            return element
+        del self.logged[id(element)]
+        token = _MergedAnew()
+        for log, place in held[1]:
+            log.stand_in(place, token)
+        return token
 
     @contextlib.contextmanager
     def growing(self) -> Iterator[None]:
@@ -2166,6 +2210,14 @@ class _Owned:
 
 
 _OWNED = _Owned()
+
+
+class _MergedAnew:
+    """What the records of a block hold for an element of an entity's own list that a later
+    `patch:` of the block merged anew (:meth:`_Owned.stand_in`): its identity, not its facts,
+    which :func:`_writing` never reads (it reads what each entry wrote from its document)."""
+
+    __slots__ = ()
 
 
 def _validate_patched(
@@ -2459,6 +2511,8 @@ def writers_after(
     present: bool,
     wrote: Mapping[int, NodePath],
     was: Mapping[int, Any] | None = None,
+    *,
+    owned: bool = False,
 ) -> WriterLog:
     """The log of the field ``name`` once the overlay entry ``at`` has changed it into ``merged``
     (``present``: the field is still there), from its log before (``prior``; or what wrote it
@@ -2469,7 +2523,8 @@ def writers_after(
     `null`, a `remove:`, an `{unknown: why}`) is no writer, and the writers before it keep the
     facts it left; ``was``: each element its `patch:` operations merged into, by index, as it was,
     so that the writer of the element keeps the fields the patch left (not the whole element the
-    later entry's)."""
+    later entry's). ``owned``: the merge is one no memo holds, its block's (:data:`_OWNED`): the
+    records of the block let go of an element a later patch of it merged anew (:meth:`_Owned.stand_in`)."""
     before, start = (prior, ()) if isinstance(prior, WriterLog) else (None, prior)
     if not present or (isinstance(merged, dict) and only_unknown(merged)):
         return WriterLog(before, start, None, cut=True, merge=None)  # no fact left
@@ -2492,15 +2547,19 @@ def writers_after(
     cut = (mine is not None or whole is not None) and not (
         operations or (isinstance(value, dict) and isinstance(merged, dict))
     )
-    patched: list[tuple[Any, Any, Any, Any]] = []
+    patched: list[list[Any]] = []
     if was and isinstance(merged, list) and operations:
         for index, old in sorted(was.items()):
             path = wrote.get(index)
             entry = _node_at(at.document, (*at.path, name, *path)) if path and path[0] == "patch" else None
             if index < len(merged) and isinstance(entry, dict):
-                patched.append((merged[index], old, entry.get("with"), entry.get("where")))
+                now = merged[index]
+                old = _OWNED.stand_in(old, now) if owned else old
+                patched.append([now, old, entry.get("with"), entry.get("where")])
     log = WriterLog(before, start, mine, cut=cut, merge=merge, whole=whole)
-    log.patched = tuple(patched)
+    log.patched = patched
+    if owned:
+        _OWNED.record(log)
     return log
 
 
