@@ -639,20 +639,21 @@ _CREDIT_WRITES = (
 
 
 @pytest.mark.slow  # six resolutions, every field's writers asked: about 3 s
-def test_elements_of_an_entitys_own_list_merged_anew_are_followed_as_when_each_record_held_its_copy() -> None:
+def test_elements_of_an_entitys_own_list_merged_into_in_place_are_followed_as_copies_were() -> None:
     """Entries writing in turn into the elements of Pottery's own list (:data:`_CREDIT_WRITES`), in
-    a variant and again in a variant of it: the records of a block hold a token for an element a
-    later patch of the block merged anew, not the element (round 32: each record held its own
-    copy, the square of n keys for n entries), and what is resolved is what they made holding
-    the copies: the diagnostics, each field's value, writers and what the entries lost, and the
-    entries that cite each element."""
+    a variant and again in a variant of it: a later patch of a block merges into an element the
+    block merged before in place, and the block's records hold a token for it as it was, not the
+    element (round 32: each record held its own copy, the square of n keys for n entries). What
+    is resolved is what copying each element at each merge, each record holding its copy, made:
+    the diagnostics, each field's value (its keys in their order), writers and what the entries
+    lost, and the entries that cite each element."""
     first = [_CREDITS + write + "}}" for write in _CREDIT_WRITES]
     second = [_CREDITS + write.replace("crafts", "science") + "}}" for write in _CREDIT_WRITES[8:]]
     stand_in = resolve._Owned.stand_in
     tokens: list[object] = []
 
-    def told(self: resolve._Owned, element: object, now: object) -> object:
-        held = stand_in(self, element, now)
+    def told(self: resolve._Owned, element: object) -> object:
+        held = stand_in(self, element)
         if held is not element:
             tokens.append(held)
         return held
@@ -670,14 +671,24 @@ def test_elements_of_an_entitys_own_list_merged_anew_are_followed_as_when_each_r
             found.append((ruleset, [cited.get(id(element)) for element in pottery.raw["credits"]]))
         return found
 
+    merge_into = resolve._merge_into
+    merged_into: list[object] = []
+
+    def merging(element: dict[str, Any], *args: Any) -> None:
+        merged_into.append(element)
+        merge_into(element, *args)
+
     with pytest.MonkeyPatch.context() as patched:
         patched.setattr(resolve._Owned, "stand_in", told)
-        standing_in = asked()
-    assert len(tokens) >= 2 * 8, tokens  # each block's merges into an element it merged before
+        patched.setattr(resolve, "_merge_into", merging)
+        in_place = asked()
+    # each block's merges into an element a merge of it made before, in each of the four resolutions
+    assert len(tokens) >= 4 * 5 and len(merged_into) >= 4 * 5, (len(tokens), len(merged_into))
     with pytest.MonkeyPatch.context() as patched:
-        patched.setattr(resolve._Owned, "stand_in", lambda self, element, now: element)
-        holding = asked()
-    assert standing_in == holding
+        patched.setattr(resolve._Owned, "stand_in", lambda self, element: element)
+        patched.setattr(resolve._Owned, "merges_into", lambda self, element: False)
+        copied = asked()
+    assert in_place == copied
 
 
 @pytest.mark.slow  # four resolutions of up to 300 entries, every copy counted: about 4 s

@@ -2151,20 +2151,25 @@ class _Owned:
             if (places := made.get(id(element))) is not None:
                 places.append((log, (-1, at)))
 
-    def stand_in(self, element: Any, now: Any) -> Any:
-        """What the records stand for ``element`` by, once a later `patch:` of the block merged it
-        into ``now``, where the block's records alone hold it: a token in its place in each of them
-        (:meth:`WriterLog.stand_in`), which follow the element by its identity alone, so that
-        they let go of it. Each record held its own copy of the element, which n entries each
-        writing a key of their own into it made the square of n keys in memory (1,355 MB at
-        10,000, round 31). ``element`` itself where another holds it: a merge a memo may hold, or
-        ``now`` (the patch left it as it was)."""
+    def follows(self, element: Any) -> bool:
+        """Whether the block's records alone follow ``element``, one of an entity's own list that a
+        `patch:` of the block merged anew (:meth:`record`): they can let go of it (:meth:`stand_in`)."""
         held = self.logged.get(id(element))
-        if element is now or held is None or held[0] is not element:
+        return held is not None and held[0] is element
+
+    def stand_in(self, element: Any) -> Any:
+        """What the records stand for ``element`` by, once a later `patch:` of the block merges into
+        it (anew, or in place), where the block's records alone follow it (:meth:`follows`): a
+        token in its place in each of them (:meth:`WriterLog.stand_in`), which follow the element
+        by its identity alone, so that they let go of it. Each record held its own copy of the
+        element, which n entries each writing a key of their own into it made the square of n
+        keys in memory (1,355 MB at 10,000, round 31). ``element`` itself where another holds it
+        (a merge a memo may hold)."""
+        if not self.follows(element):
             return element
-        del self.logged[id(element)]
+        _, places = self.logged.pop(id(element))
         token = _MergedAnew()
-        for log, place in held[1]:
+        for log, place in places:
             log.stand_in(place, token)
         return token
 
@@ -2194,17 +2199,18 @@ class _Owned:
             self.lists[id(made)] = (made, sections)
 
     def merges_into(self, element: object) -> bool:
-        """Whether ``element`` (of a list inside an element of the entity's list) is the block's:
+        """Whether ``element`` (of a list of the entity, or of one inside its elements) is the block's:
         the next `patch:` operation naming it merges into it in place (:func:`_merge_into`)."""
         held = self.mappings.get(id(element)) if self.on else None
         return held is not None and held is element
 
     def own_element(self, made: Any) -> None:
-        """``made``, the element a `patch:` operation of a nested list merged anew, is the block's,
-        if a merge no memo holds made it. Only a nested list's elements: what an element of the
-        entity's own list was before a patch is known by its identity (:func:`_writing`), and a
-        nested element's old self by nothing (its merge records no ``was``), so nothing reads it
-        again but the list that holds it, as with the nested list itself."""
+        """``made``, the element a `patch:` operation merged anew, is the block's, if a merge no memo
+        holds made it. A nested element's old self is known by nothing (its merge records no
+        ``was``), so nothing reads it again but the list that holds it, as with the nested list
+        itself; what an element of the entity's own list was before a patch is known by its
+        identity (:func:`_writing`), so it is merged into in place only where the block's records
+        alone follow it, and let go of it first (:meth:`stand_in`)."""
         if self.on and isinstance(made, dict):
             self.mappings[id(made)] = made
 
@@ -2554,7 +2560,7 @@ def writers_after(
             entry = _node_at(at.document, (*at.path, name, *path)) if path and path[0] == "patch" else None
             if index < len(merged) and isinstance(entry, dict):
                 now = merged[index]
-                old = _OWNED.stand_in(old, now) if owned else old
+                old = _OWNED.stand_in(old) if owned and old is not now else old
                 patched.append([now, old, entry.get("with"), entry.get("where")])
     log = WriterLog(before, start, mine, cut=cut, merge=merge, whole=whole)
     log.patched = patched
@@ -4145,9 +4151,17 @@ def _list_operations(
                 # Located inside the element (paths from it): its place in the result is known at the end.
                 inner: dict[NodePath, NodePath] = {}
                 selector, with_ = entry["where"], entry["with"]
-                if was is None and _OWNED.merges_into(cell.element) and _merged_in_place(cell.element, with_):
-                    # an element of a nested list this block merged before: merged into in place, not
-                    # copied whole again (n entries each writing a key of its own into it: n² keys copied)
+                if (
+                    _OWNED.merges_into(cell.element)
+                    and _merged_in_place(cell.element, with_)
+                    and (was is None or _OWNED.follows(cell.element))
+                ):
+                    # an element this block merged before: merged into in place, not copied whole
+                    # again (n entries each writing a key of its own into it: n² keys copied). One of
+                    # the entity's own list, which the records follow by its identity: they let go of
+                    # it first, a token standing for it as it was (:meth:`_Owned.stand_in`)
+                    if was is not None and cell.was is None and cell.written is None:
+                        cell.was = _OWNED.stand_in(cell.element)
                     merge = functools.partial(_merge_into, cell.element, with_, problems, (*where, "with"), root)
                     elements.rekey(cell, functools.partial(merge, inner, cited, selector))
                     patched = cell.element
@@ -4155,8 +4169,7 @@ def _list_operations(
                     patched = merge_patch(cell.element, with_, problems, (*where, "with"), root, inner, ())
                     # the element's citation cites what wrote its facts (its selecting fields are no fact left)
                     patched = cite_patched(cell.element, with_, patched, cited, identity=selector, grow=True)
-                    if was is None:
-                        _OWNED.own_element(patched)
+                    _OWNED.own_element(patched)
                 if cell.was is None and cell.written is None:
                     cell.was = cell.element  # the element an earlier writer wrote, merged into
                 if patched is not cell.element:
