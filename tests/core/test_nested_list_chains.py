@@ -722,6 +722,41 @@ def test_entries_each_writing_a_key_into_one_nested_element_copy_it_once(cited: 
     assert large <= 2.3 * small, (small, large)
 
 
+@pytest.mark.slow  # four resolutions of up to 300 entries, every copy counted: about 4 s
+@pytest.mark.parametrize("cited", [False, True], ids=["keys", "cited-keys"])
+def test_entries_each_writing_a_key_into_one_credit_copy_it_once(cited: bool) -> None:
+    """Counted, never timed: n entries each writing a key of its own into Pottery's credit to the
+    Crafts, an element of the card's own list (`entry-element-keys`), resolved at n and 2n; the
+    keys of the mappings the resolver copies (``dict(...)``) counted. Each entry's merge copied
+    the element whole, every key the entries before it wrote: the square of n (1.42 of linear at
+    10,000 once the records let go of the copies, round 32). The block's element is merged into
+    in place where its records alone follow it; the credit and its citation are what copies made."""
+
+    def copied(n: int) -> int:
+        section = ', rule: "32.21{}"' if cited else ""
+        entries = [
+            f"{{id: pottery, credits: {{patch: [{{where: {{group: crafts}}, with: {{k{i}: 1{section.format(i)}}}}}]}}}}"
+            for i in range(n)
+        ]
+        workspace = CachedWorkspace(dict([variant("big", "advanced-civilization", _body(entries))]))
+        resolver = Resolver(workspace)
+        resolver.resolve(workspace.load_ruleset(workspace.manifests()["advanced-civilization"]))
+        loaded = workspace.load_ruleset(workspace.manifests()["big"])
+        _CopyCounting.copied = 0
+        with pytest.MonkeyPatch.context() as patched:
+            patched.setattr(resolve, "dict", _CountedDict, raising=False)
+            resolved, _ = resolver.resolve(loaded)
+        assert resolved is not None
+        (pottery,) = [e for e in resolved.collections["civilization_cards"] if e.raw["id"] == "pottery"]
+        (credit,) = [c for c in pottery.raw["credits"] if c.get("group") == "crafts"]
+        assert [k for k in credit if k.startswith("k")] == [f"k{i}" for i in range(n)]
+        assert credit["rule"] == (["32.212", *(f"32.21{i}" for i in range(n) if i != 2)] if cited else "32.212")
+        return _CopyCounting.copied
+
+    small, large = copied(150), copied(300)
+    assert large <= 2.3 * small, (small, large)
+
+
 @pytest.mark.slow  # four variants analysed: about 1.5 s
 def test_a_chain_of_variants_asks_what_each_entry_wrote_over_once() -> None:
     """Counted: a chain of four variants, each with entries changing Pottery's attribute's nested
