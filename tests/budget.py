@@ -27,8 +27,9 @@ show in process is tested there, and a sweep over cases one fast test already pr
   pseudo-terminal, a file-size limit (RLIMIT_FSIZE), the adversarial cases marked ``fresh``;
 - the long-running programs as an editor or a shell runs them: the language server over its pipes
   and `civrules watch` stopped by Ctrl-C;
-- the generated packages run apart from the test process, which holds the shipped packages of the
-  same names (`advanced_civilization/test_codegen.py`, the helper pages' answers).
+- not a generated package's answers: a build's packages are imported in the test's process in
+  place of the shipped ones of the same names (`tests/variant_packages.run_script`); only what a
+  package imports as an interpreter starts needs one (`test_codegen`'s fresh interpreter).
 
 A Chromium tab is a page laid out and scripted: what is held on a page's HTML alone is held on the
 HTML in process (`page_html`), and a tab is for what only a browser shows (layout within the
@@ -51,11 +52,11 @@ import pytest
 
 #: A fast test's fresh interpreters: two, for a property of two interpreters (hash seeds).
 INTERPRETERS_PER_TEST = 2
-#: The fast suite's fresh interpreters and Chromium tabs: what it started and opened on 2026-12-05
-#: (round 31), no more.
-#: `make test`'s three workers count 81 (two workers count 80: the count depends on how the test
-#: files are shared out among the workers; which fixture starts the extra one is not traced yet).
-SUITE_INTERPRETERS = 81
+#: The fast suite's fresh interpreters and Chromium tabs: what its tests started and opened on
+#: 2026-12-05 (round 32), no more, whatever the number of workers (pytest-xdist's own are not counted).
+#: 78 before round 32 ran the generated packages' answers in process (tests/variant_packages.py:
+#: test_codegen's 12, the helper pages' packages 7, the package API's snapshot 1).
+SUITE_INTERPRETERS = 58
 #: 61 when round 31 set the budgets to what the suite used; 63 with that round's players' trial:
 #: the calamity helper's script answers for the cities a player types as the package does (Civil
 #: Disorder's reduced cities, and each calamity's loss of units and cities), which only a page's
@@ -100,9 +101,25 @@ def started_interpreter(event: str, args: tuple[Any, ...]) -> bool:
     return False
 
 
+#: Whether a test (its setup, call and teardown, with the fixtures set up for it) is running in this
+#: process. What starts outside one is pytest's own: pytest-xdist's controller starts each worker as
+#: an interpreter, and counting them made the total depend on the worker count (81 with `make
+#: test`'s three workers, 80 with two) for nothing a test spends.
+_running: list[bool] = []
+
+
 def _audit(event: str, args: tuple[Any, ...]) -> None:
-    if started_interpreter(event, args):
+    if _running and started_interpreter(event, args):
         _counted["interpreters"] += 1
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_protocol(item: pytest.Item, nextitem: pytest.Item | None) -> Any:
+    _running.append(True)
+    try:
+        yield
+    finally:
+        _running.pop()
 
 
 def tab_opened() -> None:

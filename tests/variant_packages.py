@@ -1,10 +1,17 @@
 """Packages of small variants of the shipped rulesets, rendered in the test's process (from a
 CachedWorkspace over the shipped rules) and imported from a temporary folder under their own
-names, never in a fresh interpreter: what a test of a package's answers to a variant needs."""
+names, never in a fresh interpreter: what a test of a package's answers to a variant needs.
+
+A whole build's packages (`civrules build --out`) are imported in the test's process too, in place
+of the shipped ones of the same names (:func:`packages_of`, :func:`run_script`): a fresh
+interpreter is for what only a start shows (what a package imports), not for a package's answers."""
 
 from __future__ import annotations
 
+import contextlib
+import importlib
 import importlib.util
+import io
 import sys
 from collections.abc import Collection, Iterator
 from contextlib import contextmanager
@@ -69,3 +76,53 @@ def forgetting(packages: Collection[str]) -> Iterator[None]:
         for name in set(sys.modules) - before:
             if name.startswith("civrules_rulesets.") and name.split(".")[1] in packages:
                 del sys.modules[name]
+
+
+def _generated(name: str) -> bool:
+    """Whether the module ``name`` is of a generated distribution: a ruleset's package (in the
+    ``civrules_rulesets`` namespace) or a runtime (``civrules_runtime``, ``civrules_runtime_<family>``)."""
+    top = name.split(".", 1)[0]
+    return top == "civrules_rulesets" or top.startswith("civrules_runtime")
+
+
+def _holds_generated(entry: str) -> bool:
+    """Whether an entry of ``sys.path`` is a folder from which a generated distribution imports."""
+    folder = Path(entry or ".")
+    return (folder / "civrules_rulesets").is_dir() or any(folder.glob("civrules_runtime*/__init__.py"))
+
+
+@contextmanager
+def packages_of(python: Path) -> Iterator[None]:
+    """The packages and runtimes of the build folder ``python`` (a build's ``<out>/python``), imported
+    under their own names within it as ``PYTHONPATH=python`` imports them in a fresh interpreter:
+    the ones this process holds (the shipped packages, from generated/python) are put aside with
+    every folder they import from, and back as they were once it ends, the build's forgotten."""
+    held = {name: module for name, module in sys.modules.items() if _generated(name)}
+    path = list(sys.path)
+    for name in held:
+        del sys.modules[name]
+    sys.path[:] = [str(python), *(entry for entry in path if not _holds_generated(entry))]
+    importlib.invalidate_caches()
+    try:
+        yield
+    finally:
+        for name in [name for name in sys.modules if _generated(name)]:
+            del sys.modules[name]
+        sys.modules.update(held)
+        sys.path[:] = path
+        importlib.invalidate_caches()
+
+
+def run_script(python: Path, code: str, *argv: str, stdin: str = "") -> str:
+    """What ``python -c code argv...`` prints with ``PYTHONPATH=python``, run in this process against
+    that build's packages (:func:`packages_of`); an exception the script raises fails the test, as
+    its exit status would."""
+    printed = io.StringIO()
+    saved = sys.argv, sys.stdin
+    sys.argv, sys.stdin = ["-c", *argv], io.StringIO(stdin)
+    try:
+        with packages_of(python), contextlib.redirect_stdout(printed):
+            exec(compile(code, "<script>", "exec"), {"__name__": "__main__"})
+    finally:
+        sys.argv, sys.stdin = saved
+    return printed.getvalue()

@@ -75,6 +75,19 @@ def test_every_way_of_starting_a_process_is_counted_when_it_starts_an_interprete
     assert not budget.started_interpreter("open", ("python3", "r", 0))
 
 
+def test_only_an_interpreter_started_within_a_test_is_counted(monkeypatch: pytest.MonkeyPatch) -> None:
+    """pytest-xdist's controller starts each worker as an interpreter, outside any test: counted, the
+    suite's total was 81 with `make test`'s three workers and 80 with two, for nothing a test spends."""
+    started = (sys.executable, [sys.executable, "-u", "-c", "import sys;exec(eval(sys.stdin.readline()))"], None, None)
+    monkeypatch.setitem(budget._counted, "interpreters", 0)
+    monkeypatch.setattr(budget, "_running", [], raising=False)  # as the controller, which runs no test
+    budget._audit("subprocess.Popen", started)
+    assert budget._counted["interpreters"] == 0
+    monkeypatch.setattr(budget, "_running", [True])  # as this test
+    budget._audit("subprocess.Popen", started)
+    assert budget._counted["interpreters"] == 1
+
+
 def test_the_controller_rewrites_a_test_module_once_as_pytest_would_and_again_when_it_changes(
     tmp_path: Path, request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -212,3 +225,37 @@ def test_the_signal_tests_keep_older_garbage_out_of_their_collections_without_co
     finally:
         if enabled:
             gc.enable()
+
+
+def test_a_builds_packages_are_run_in_process_in_place_of_the_shipped_ones_and_put_back(tmp_path: Path) -> None:
+    """tests/variant_packages.run_script stands for ``PYTHONPATH=<build>/python python -c``: the
+    build's packages and runtime answer, never the shipped ones of the same names this process
+    holds (a test of a fresh build that asked the shipped package would pass on a broken emitter),
+    with the script's arguments and input; once it ends, the shipped ones are back as they were."""
+    from tests.conftest import GENERATED_PYTHON
+    from tests.variant_packages import run_script
+
+    if str(GENERATED_PYTHON) not in sys.path:
+        sys.path.insert(0, str(GENERATED_PYTHON))
+    import civrules_rulesets.advanced_civilization as shipped
+    import civrules_runtime as shipped_runtime
+
+    build = tmp_path / "python"
+    (build / "civrules_runtime").mkdir(parents=True)
+    (build / "civrules_runtime" / "__init__.py").write_text("WHERE = 'the build'\n", encoding="utf-8")
+    package = build / "civrules_rulesets" / "advanced_civilization"
+    package.mkdir(parents=True)
+    (package / "__init__.py").write_text("from civrules_runtime import WHERE\nRULESET_ID = 'built'\n", encoding="utf-8")
+    script = (
+        "import sys\nimport civrules_rulesets.advanced_civilization as p\n"
+        "print(p.RULESET_ID, p.WHERE, sys.argv[1:], sys.stdin.read())\n"
+        "import civrules_rulesets.mega_civilization\n"
+    )
+    with pytest.raises(ModuleNotFoundError, match="mega_civilization"):  # not in the build: not found
+        run_script(build, script, "a", stdin="b")
+    assert run_script(build, script.rpartition("import civrules_rulesets.mega")[0], "a", stdin="b") == (
+        "built the build ['a'] b\n"
+    )
+    assert sys.modules["civrules_rulesets.advanced_civilization"] is shipped
+    assert sys.modules["civrules_runtime"] is shipped_runtime
+    assert str(build) not in sys.path

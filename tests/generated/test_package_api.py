@@ -6,24 +6,16 @@ runtime exported before the split are still importable from it, unchanged."""
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 
-from tests.conftest import REPO
 from tests.generated import package_api
+from tests.variant_packages import packages_of
 
 
 def _current() -> dict[str, dict[str, object]]:
-    # A fresh interpreter: the packages and runtimes are imported from generated/python alone.
-    ran = subprocess.run(
-        [sys.executable, "-m", "tests.generated.package_api"],
-        cwd=REPO,
-        capture_output=True,
-        text=True,
-        check=True,
-        timeout=300,
-    )
-    current: dict[str, dict[str, object]] = json.loads(ran.stdout)
+    # Imported afresh from generated/python alone, in place of the modules this process holds (which
+    # another test may have imported from elsewhere or changed): tests/variant_packages.py.
+    with packages_of(package_api.GENERATED):
+        current: dict[str, dict[str, object]] = json.loads(package_api.render(package_api.snapshot()))
     return current
 
 

@@ -1,4 +1,4 @@
-"""The engine package's answers to the helper page's questions (run by test_helpers.py in a child).
+"""The engine package's answers to the helper page's questions (run by test_helpers.py).
 
     python package_answers.py PACKAGE SEED RANDOM_HOLDINGS   (the package importable on sys.path)
 
@@ -10,8 +10,9 @@ on secondary victims; every nation × every calamity effect (its immunities); ev
 holdings, and × every nation × every A.S.T. level) and the package's answer to each, "unknown"
 where it raises UnknownFactError, "refused" where it refuses the trade blocks given
 (OutOfDomainError), null where it refuses a holding that lists a card twice (OutOfDomainError: a
-player holds one of each; the page answers null). A child process, so that a house variant's package, built into
-a temporary folder, is imported from there.
+player holds one of each; the page answers null). test_helpers.py runs it in its own process against
+a build's folder (tests/variant_packages.run_script), so that a house variant's package, built
+into a temporary folder, is imported from there.
 """
 
 from __future__ import annotations

@@ -20,6 +20,7 @@ from civrules.families.advanced_civilization.credits import credit_matrix
 from civrules.families.advanced_civilization.model import Ruleset, of_family
 from tests.conftest import REPO, RULES
 from tests.rulefiles import shipped_analysis
+from tests.variant_packages import run_script
 
 RULESETS = ("advanced-civilization", "advanced-civilization-western")
 
@@ -68,12 +69,20 @@ def generated(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 def run_python(generated: Path, code: str) -> str:
+    """What ``code`` prints in a fresh interpreter with only the build's packages on its path: for
+    what a start shows (what importing a package imports)."""
     env = {**os.environ, "PYTHONPATH": str(generated / "python")}
     done = subprocess.run(
         [sys.executable, "-c", code], capture_output=True, text=True, env=env, check=False, timeout=60
     )
     assert done.returncode == 0, done.stderr
     return done.stdout
+
+
+def run_here(generated: Path, code: str, *argv: str, stdin: str = "") -> str:
+    """What ``code`` prints run in this process against the build's packages, in place of the
+    shipped ones (tests/variant_packages.py): for a package's answers."""
+    return run_script(generated / "python", code, *argv, stdin=stdin)
 
 
 @pytest.mark.parametrize("ruleset", RULESETS)
@@ -91,7 +100,7 @@ def test_each_package_imports_in_a_fresh_interpreter_without_the_compiler(genera
 
 
 def test_helper_doctests_pass(generated: Path) -> None:
-    out = run_python(
+    out = run_here(
         generated,
         "import doctest, civrules_rulesets.advanced_civilization.helpers as h\n"
         "failed, tried = doctest.testmod(h)\nprint(failed, tried)",
@@ -102,7 +111,7 @@ def test_helper_doctests_pass(generated: Path) -> None:
 
 
 def test_rulebook_worked_examples_through_the_generated_helpers(generated: Path) -> None:
-    out = run_python(
+    out = run_here(
         generated,
         "from civrules_rulesets.advanced_civilization import CardId as C, CommodityId as G\n"
         "from civrules_rulesets.advanced_civilization import credit_toward, purchase_cost, set_value\n"
@@ -138,7 +147,7 @@ def test_generated_tables_equal_the_compilers_for_every_pair(generated: Path) ->
         for n in range(int(good.count) + 1)  # type: ignore[arg-type]
         for mining in (False, True)
     ]
-    out = run_python(
+    out = run_here(
         generated,
         "from civrules_rulesets.advanced_civilization import CARDS, COMMODITIES, credit_toward, set_value\n"
         "for o in CARDS:\n"
@@ -217,7 +226,7 @@ def test_hostile_names_become_safe_literals(tmp_path: Path, rules_copy: Path) ->
     out = tmp_path / "generated"
     code, stdout, stderr = build_here(out, rules_copy, "advanced-civilization")
     assert code == 0, stdout + stderr
-    printed = run_python(
+    printed = run_here(
         out,
         "from civrules_rulesets.advanced_civilization import CARDS, CardId\nprint(repr(CARDS[CardId.POTTERY].name))",
     )
@@ -241,7 +250,7 @@ def test_cli_build_reports_what_it_wrote(tmp_path: Path) -> None:
 
 
 def test_calamity_worked_examples_through_the_generated_helpers(generated: Path) -> None:
-    out = run_python(
+    out = run_here(
         generated,
         "from civrules_rulesets.advanced_civilization import CalamityId as K, CardId as C, CommodityId as G\n"
         "from civrules_rulesets.advanced_civilization import calamity_amount as a\n"
@@ -268,7 +277,7 @@ def test_calamity_worked_examples_through_the_generated_helpers(generated: Path)
 
 
 def test_epoch_entry_through_the_generated_helpers(generated: Path) -> None:
-    out = run_python(
+    out = run_here(
         generated,
         "from civrules_rulesets.advanced_civilization import CardId as C, EpochId as E, NationId as N\n"
         "from civrules_rulesets.advanced_civilization import can_enter_epoch as c\n"
@@ -338,18 +347,7 @@ def test_generated_calamity_and_epoch_helpers_equal_the_compilers(generated: Pat
         "ep = [[e, n, h, can_enter_epoch(e, n, h)] for e, n, h, _ in epochs]\n"
         "print(json.dumps([out, ep]))\n"
     )
-    env = {**os.environ, "PYTHONPATH": str(generated / "python")}
-    done = subprocess.run(
-        [sys.executable, "-c", script],
-        input=json.dumps([cases, epochs]),
-        capture_output=True,
-        text=True,
-        env=env,
-        check=False,
-        timeout=120,
-    )
-    assert done.returncode == 0, done.stderr
-    produced = json.loads(done.stdout)
+    produced = json.loads(run_here(generated, script, stdin=json.dumps([cases, epochs])))
     assert produced[0] == cases
     assert produced[1] == epochs
     assert len(cases) > 100
@@ -384,11 +382,11 @@ def test_generated_epoch_entry_by_level_equals_the_compilers(generated: Path) ->
         "                out.append([level, epoch.value, cities, n, answer])\n"
         "print(json.dumps(out))\n"
     )
-    assert json.loads(run_python(generated, script)) == expected
+    assert json.loads(run_here(generated, script)) == expected
 
 
 def test_trade_blocks_and_decks_of_the_18_player_games(generated: Path) -> None:
-    out = run_python(
+    out = run_here(
         generated,
         "from civrules_rulesets.expansion_project import CommodityId as G, decks_for, set_value\n"
         # 26.3.3: three Oil (4 each, a western good) redeemed by an eastern player: 3 x 3 x 4 + 3 x 4.
@@ -473,12 +471,7 @@ def test_generated_decks_and_block_bonuses_equal_the_compilers(generated: Path) 
             "out = [[g, n, p, b, d, bonus(g, n, p, b, d)] for g, n, p, b, d, _ in values]\n"
             "print(json.dumps([bands, out]))\n"
         )
-        env = {**os.environ, "PYTHONPATH": str(generated / "python")}
-        done = subprocess.run(
-            [sys.executable, "-c", script, json.dumps(values)], capture_output=True, text=True, env=env, check=False
-        )
-        assert done.returncode == 0, done.stderr
-        produced = json.loads(done.stdout)
+        produced = json.loads(run_here(generated, script, json.dumps(values)))
         assert produced[0] == bands
         assert produced[1] == values
 

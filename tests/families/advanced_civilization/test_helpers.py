@@ -7,8 +7,9 @@ held, seeded random holdings, a holding listing a card twice: refused by both} f
 credits; every calamity effect × its role × {no cards,
 each modifying card, all of them}; every good × set size × Mining, and × the trade blocks given
 (the package's refusals of them the page's too); every epoch × cities × holdings.
-The package's answers come from a child interpreter (package_answers.py), so that a house variant's
-package, built into a temporary folder, answers too. `make test` holds the largest ruleset's page
+The package's answers come from package_answers.py, run in this process against the packages of
+a build's folder in place of the shipped ones (tests/variant_packages.py), so that a house
+variant's package, built into a temporary folder, answers too. `make test` holds the largest ruleset's page
 equal to its package (3 random holdings) and its credits cell by cell; `make test-slow` every
 ruleset's (50 random holdings): each page is a second or more of Chromium's CPU.
 """
@@ -19,7 +20,6 @@ import importlib
 import json
 import os
 import shutil
-import subprocess
 import sys
 from collections.abc import Iterator
 from pathlib import Path
@@ -35,6 +35,7 @@ from civrules.pipeline import analyse
 from tests.browser import Browser, Page
 from tests.conftest import REPO, copy_rulesets
 from tests.rulefiles import CachedWorkspace, shipped_analysis
+from tests.variant_packages import run_script
 
 GENERATED = REPO / "generated"
 HELPERS = GENERATED / "helpers"
@@ -103,13 +104,11 @@ def open_offline(browser: Browser, path: Path, fragment: str = "", size: tuple[i
 
 
 def package_answers(python_path: Path, ruleset_id: str, draws: int) -> dict[str, Any]:
-    env = {**os.environ, "PYTHONPATH": str(python_path)}
-    done = subprocess.run(
-        [sys.executable, str(ANSWERS), ruleset_id.replace("-", "_"), "33", str(draws)],
-        capture_output=True, text=True, env=env, check=False, timeout=300,
-    )  # fmt: skip
-    assert done.returncode == 0, done.stderr[-3000:]
-    answers: dict[str, Any] = json.loads(done.stdout)
+    """What package_answers.py prints for the packages of the build folder ``python_path``."""
+    printed = run_script(
+        python_path, ANSWERS.read_text(encoding="utf-8"), ruleset_id.replace("-", "_"), "33", str(draws)
+    )
+    answers: dict[str, Any] = json.loads(printed)
     return answers
 
 
@@ -256,7 +255,7 @@ _CELLS = """(function () {
   return JSON.stringify(cells);
 })()"""
 
-#: The engine packages' CREDIT_MATRIX of the shipped rulesets, written out cell by cell (a child).
+#: The engine packages' CREDIT_MATRIX of the shipped rulesets, written out cell by cell (run as package_answers).
 _PACKAGE_CELLS = """import importlib, json, sys
 out = {}
 for name in sys.argv[1:]:
@@ -276,12 +275,7 @@ def test_the_pages_credits_are_the_packages_credit_matrix_for_every_pair(
     """The page embeds the credits as written and derives each cell as the package does: the same
     matrix, cell for cell, for every owned × target pair of the largest ruleset (`make test`) and of
     every shipped ruleset (`make test-slow`)."""
-    env = {**os.environ, "PYTHONPATH": str(GENERATED / "python")}
-    done = subprocess.run(
-        [sys.executable, "-c", _PACKAGE_CELLS, *rulesets], capture_output=True, text=True, env=env, check=False
-    )
-    assert done.returncode == 0, done.stderr[-3000:]
-    expected = json.loads(done.stdout)
+    expected = json.loads(run_script(GENERATED / "python", _PACKAGE_CELLS, *rulesets))
     for ruleset_id in rulesets:
         if ruleset_id == LARGEST:
             got = json.loads(largest_page.evaluate(_CELLS))
@@ -306,7 +300,7 @@ _PAIRS = """(function () {
   return JSON.stringify(out);
 })()"""
 
-#: The package's credit_toward for the same pairs (a child, as package_answers).
+#: The package's credit_toward for the same pairs (run as package_answers).
 _PACKAGE_PAIRS = """import itertools, json, sys
 data = __import__("civrules_rulesets." + sys.argv[1] + ".data", fromlist=["data"])
 helpers = __import__("civrules_rulesets." + sys.argv[1] + ".helpers", fromlist=["helpers"])
@@ -320,13 +314,7 @@ def test_the_pages_credit_toward_a_two_group_card_is_the_packages_for_every_pair
     """Mega Civilization §12: a card of two colours takes the higher colour's credits held, never
     both; the page's planner computes a holding colour by colour as the package does (2,672 of the
     pairs were the sum of the cells, up to 20 too much)."""
-    env = {**os.environ, "PYTHONPATH": str(GENERATED / "python")}
-    done = subprocess.run(
-        [sys.executable, "-c", _PACKAGE_PAIRS, LARGEST.replace("-", "_")],
-        capture_output=True, text=True, env=env, check=False,
-    )  # fmt: skip
-    assert done.returncode == 0, done.stderr[-3000:]
-    expected = json.loads(done.stdout)
+    expected = json.loads(run_script(GENERATED / "python", _PACKAGE_PAIRS, LARGEST.replace("-", "_")))
     assert len(expected) == 9
     assert json.loads(largest_page.evaluate(_PAIRS)) == expected
     ask = (

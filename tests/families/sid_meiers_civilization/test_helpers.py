@@ -3,8 +3,8 @@ the pyramid planner's answers held equal to the engine package's (`may_place_tec
 technology × {an empty pyramid, each single technology, a technology listed twice, seeded random
 pyramids} with and without a starting technology, `pyramid_needs`, `research_cost` and
 `trade_after_research` for every level, trade and coins, with no wonder, each wonder and a wonder
-listed twice), the package answering in a child interpreter: where it refuses a technology or a
-wonder listed twice (OutOfDomainError), the page answers null."""
+listed twice), the package answering in this process (tests/variant_packages.run_script): where
+it refuses a technology or a wonder listed twice (OutOfDomainError), the page answers null."""
 
 from __future__ import annotations
 
@@ -13,7 +13,6 @@ import json
 import os
 import re
 import shutil
-import subprocess
 import sys
 from pathlib import Path
 from typing import Any
@@ -24,6 +23,7 @@ from tests.browser import Browser
 from tests.conftest import REPO
 from tests.families.advanced_civilization.test_helpers import open_offline
 from tests.generated.test_sheet_languages import misplaced, name_languages
+from tests.variant_packages import run_script
 
 GENERATED = REPO / "generated"
 RULESETS = ("sid-meiers-civilization", "sid-meiers-civilization-community")
@@ -81,13 +81,8 @@ _ASK = """(function (q) {
 
 
 def _package(ruleset_id: str, draws: int) -> dict[str, Any]:
-    env = {**os.environ, "PYTHONPATH": str(GENERATED / "python")}
-    done = subprocess.run(
-        [sys.executable, "-c", _PACKAGE, ruleset_id.replace("-", "_"), "7", str(draws)],
-        capture_output=True, text=True, env=env, check=False, timeout=300,
-    )  # fmt: skip
-    assert done.returncode == 0, done.stderr[-3000:]
-    answers: dict[str, Any] = json.loads(done.stdout)
+    printed = run_script(GENERATED / "python", _PACKAGE, ruleset_id.replace("-", "_"), "7", str(draws))
+    answers: dict[str, Any] = json.loads(printed)
     return answers
 
 
