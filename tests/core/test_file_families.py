@@ -11,6 +11,8 @@ from __future__ import annotations
 import asyncio
 from pathlib import Path
 
+import pytest
+
 from civrules.diagnostics import Diagnostic
 from civrules.pipeline.incremental import Session, full_run
 from tests.core.test_lsp import TINY, Editor, completion_labels
@@ -102,3 +104,65 @@ def test_a_new_files_ids_are_offered_from_its_own_familys_files(tmp_path: Path) 
     assert ("pottery", "civilization_cards") in offered and ("harvest", "phases") not in offered, offered
     (harvest,) = [s for s in index.by_id["harvest"] if s.definition]
     assert index.definitions(harvest) == [harvest]  # its own family's file finds it still
+
+
+#: A map: a kind both Advanced Civilization (the default family) and Sid Meier's Civilization have.
+BOARD = "maps/board.yaml"
+BOARD_TEXT = "kind: map\nareas:\n  - id: rome\n    name: Rome\n"
+#: A Sid Meier's Civilization ruleset beside the tiny Advanced Civilization one, and its `files:`.
+CIV = "rulesets/civ.yaml"
+CIV_TEXT = "kind: ruleset\nid: civ\nname: Civ\nfamily: sid-meiers-civilization\n"
+READS_BOARD = "files:\n  map:\n    - maps/board.yaml\n"
+
+
+@pytest.mark.parametrize("first", [True, False], ids=["read-then-not", "not-then-read"])
+def test_a_file_a_manifest_stops_or_starts_reading_is_judged_again_in_a_session(tmp_path: Path, first: bool) -> None:
+    """A file a ruleset stopped reading kept that ruleset's family's judgment in the language server
+    (its hints, its keys offered, its index kind) until the file itself changed, where a full run
+    judges it among the rules folder's families; and a file a ruleset started to read kept the
+    folder's judgment in the index (the keys of the other game's map), the ruleset's own diagnostics
+    right. A manifest's edit judges again the files it stops or starts reading, as a full run.
+    From either start, each of the two changes fails on the old code."""
+    rules = _tiny(tmp_path / "rules")
+    (rules / BOARD).parent.mkdir(parents=True)
+    (rules / BOARD).write_text(BOARD_TEXT, encoding="utf-8")
+    reading, not_reading = CIV_TEXT + READS_BOARD, CIV_TEXT
+    texts = [reading, not_reading, reading] if first else [not_reading, reading, not_reading]
+    (rules / CIV).write_text(texts[0], encoding="utf-8")
+    board = (rules / BOARD).absolute().as_uri()
+    civ = (rules / CIV).absolute().as_uri()
+    # A new top-level key of the map: Sid Meier's maps have `tiles`, Advanced Civilization's `borders`.
+    at = {"line": 4, "character": 0}
+
+    async def session() -> None:
+        editor = Editor(rules)
+        editor.initialize(rules, {})
+        await editor.settle()
+        editor.notify(
+            "textDocument/didOpen",
+            {"textDocument": {"uri": board, "languageId": "yaml", "version": 1, "text": BOARD_TEXT + "\n"}},
+        )
+        editor.notify(
+            "textDocument/didOpen",
+            {"textDocument": {"uri": civ, "languageId": "yaml", "version": 1, "text": texts[0]}},
+        )
+        for version, text in enumerate(texts, start=1):
+            if version > 1:
+                editor.notify(
+                    "textDocument/didChange",
+                    {"textDocument": {"uri": civ, "version": version}, "contentChanges": [{"text": text}]},
+                )
+            await editor.settle()
+            keys = completion_labels(editor, board, at)
+            if READS_BOARD in text:  # read by the civ ruleset: its family's map
+                assert "tiles" in keys and "borders" not in keys, (version, keys)
+            else:  # read by none: judged among the folder's families, the default's map
+                assert "borders" in keys and "tiles" not in keys, (version, keys)
+
+    asyncio.run(session())
+
+    # The diagnostics, each way, are a full run's.
+    checked = Session(rules)
+    for text in texts:
+        checked.set_text(CIV, text)
+        assert _of(checked.update().diagnostics, BOARD) == _of(full_run(rules, checked.overlays), BOARD), text

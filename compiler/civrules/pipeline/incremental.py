@@ -68,7 +68,8 @@ class _Parsed:
     #: The text the document was read from (None: not read as text): the next edit is spliced into it.
     text: str | None = None
     #: The families a data file no ruleset claimed was judged among (their ids; None: it was
-    #: claimed, or is a manifest): judged again when the rules folder's families are others.
+    #: claimed, or is a manifest): judged again when the rules folder's families are others, or
+    #: when a ruleset claims it (see :meth:`_SessionWorkspace.judged_alike`).
     among: tuple[str, ...] | None = None
 
 
@@ -279,6 +280,7 @@ class Session:
         for gone in set(self._checked) - set(known):
             del self._checked[gone]
         if not rulesets:
+            workspace.used = used_files(loaded_rulesets)
             diagnostics.extend(unused_files(workspace, loaded_rulesets))
         rule_files = workspace.rule_files()
         for gone in {relative for relative in self._parsed if not relative.startswith(SHIPPED)} - set(rule_files):
@@ -486,6 +488,9 @@ class _SessionWorkspace(Workspace):
         self._splices: dict[str, tuple[Spliced, _Parsed]] = {}
         self._signatures: dict[str, Signature] = {}
         self._relative: dict[str, str] = {}
+        #: The files (by their names in diagnostics) the rulesets of this update read, once they are
+        #: all loaded (None before, or where only some rulesets are checked): see :meth:`judged_alike`.
+        self.used: set[str] | None = None
 
     def signature(self, relative: str) -> Signature:
         if relative not in self._signatures:
@@ -528,12 +533,7 @@ class _SessionWorkspace(Workspace):
         reusable = signature[0] in ("text", "bytes")
         parsed = self.session._parsed.get(relative)
         among = self._among(relative)
-        if (
-            reusable
-            and parsed is not None
-            and parsed.signature == signature
-            and (among is None or parsed.among is None or among == parsed.among)
-        ):
+        if reusable and parsed is not None and parsed.signature == signature and self.judged_alike(parsed, among):
             if parsed.text is None and relative in self.overrides:
                 # Read from disk, now open with the same content: the next edit splices into its text.
                 parsed = self.session._parsed[relative] = replace(parsed, text=self.overrides[relative])
@@ -556,6 +556,26 @@ class _SessionWorkspace(Workspace):
                 )
         self._relative[loaded.path] = relative
         return loaded
+
+    def judged_alike(self, parsed: _Parsed, among: tuple[str, ...] | None) -> bool:
+        """Whether the kept reading ``parsed`` is judged as a load now would judge it (``among``:
+        :meth:`_among`), as a full run, whose first load of a file is the one its judgment is kept
+        from (a ruleset's files are read claimed before any other read of them).
+
+        - Claimed now (``among`` None, a manifest too): kept where it was claimed; a reading judged
+          among the folder's families is judged again as the claiming family's (a file a manifest
+          starts to list: kept, the session's index, hovers and completions went on judging it as
+          the folder's default family's `map` where its ruleset reads it as another family's).
+        - Unclaimed now: a reading judged among the same families is kept; a reading a ruleset
+          claimed is kept while a ruleset of this update still reads it (:attr:`used`), else judged
+          among the folder's families (a file a manifest stops listing kept its old family's kind,
+          hints and completions until the file itself changed: round 31).
+        """
+        if among is None:
+            return parsed.among is None
+        if parsed.among is not None:
+            return among == parsed.among
+        return self.used is None or parsed.path in self.used
 
     def _among(self, relative: str) -> tuple[str, ...] | None:
         """The families (ids) a load of ``relative`` now would judge it among: a data file no
@@ -821,14 +841,21 @@ def _chain(manifests: Mapping[str, object], name: str) -> list[str]:
     return chain
 
 
+def used_files(loaded: Sequence[LoadedRuleset]) -> set[str]:
+    """The files (by their names in diagnostics) the rulesets ``loaded`` read: their manifests,
+    their data files and those they defer."""
+    used = {one.path for ruleset in loaded for files in ruleset.files.values() for one in files}
+    used |= {ruleset.manifest.file.path for ruleset in loaded}
+    used |= {display for ruleset in loaded for display in ruleset.deferred}
+    return used
+
+
 def unused_files(workspace: Workspace, loaded: Sequence[LoadedRuleset]) -> list[Diagnostic]:
     """Diagnostics of every rule file no ruleset uses: each is validated, and reported as unused.
 
     The same as ``civrules validate`` with no ruleset named.
     """
-    used = {one.path for ruleset in loaded for files in ruleset.files.values() for one in files}
-    used |= {ruleset.manifest.file.path for ruleset in loaded}
-    used |= {display for ruleset in loaded for display in ruleset.deferred}
+    used = used_files(loaded)
     found: list[Diagnostic] = []
     for relative in workspace.rule_files():
         one = workspace.load(relative)
