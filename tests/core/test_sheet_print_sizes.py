@@ -99,3 +99,41 @@ def test_no_printed_text_is_smaller_than_the_floor(
         if found and found[0][0] < SMALLEST_EM_MM * PX - 0.01:
             small[name] = [(f"{size / PX:.2f} mm", text, tag) for size, text, tag in found]
     assert small == {}, f"{ruleset_id} on {paper}: text printed smaller than {SMALLEST_EM_MM} mm: {small}"
+
+
+#: A designer's variant naming cards at length: words a column label breaks into lines, one word
+#: longer than any label (cut, with an ellipsis), and a prerequisite whose "needs" line is long.
+LONG_NAMES = {
+    "Pottery": "Pottery of the Bronze Age Kingdoms of the Aegean Sea and of the Islands Beyond It",
+    "Agriculture": "Agriculturalirrigationandfloodplaincultivationoftheriverineempires",
+    "Law": "Law of the Twelve Tables as Written Down and Posted in the Forum of the City",
+}
+
+
+@pytest.mark.slow
+def test_a_variants_long_card_names_print_no_smaller_than_the_floor(browser: Browser, tmp_path: Path) -> None:
+    """The credit table's column labels shrank a card's name to fit its cell with no least size:
+    a long name (a variant's) printed at 1 mm. They break it into lines, and cut what still does
+    not fit with an ellipsis, at the floor; the full name stays the label's title."""
+    import html
+
+    from civrules.pipeline import analyse
+
+    relative = "cards/advanced-civilization.yaml"
+    text = (Path(__file__).parents[2] / "rules" / relative).read_text(encoding="utf-8")
+    for short, long in LONG_NAMES.items():
+        assert f"    name: {short}\n" in text
+        text = text.replace(f"    name: {short}\n", f'    name: "{long}"\n', 1)
+    workspace = CachedWorkspace({relative: text})
+    analysis = analyse(workspace, workspace.load_ruleset(workspace.manifests()["advanced-civilization"]))
+    assert analysis.model is not None
+    for paper in sorted(PAPERS):
+        content = render_sheets(analysis.model, "0" * 64, paper, only={"credit-table.html"})["credit-table.html"]
+        page = tmp_path / f"credit-table-{paper}.html"
+        page.write_bytes(content)
+        found = smallest_printed(browser, page, paper, landscape=True)
+        assert found[0][0] >= SMALLEST_EM_MM * PX - 0.01, (paper, [(f"{s / PX:.2f} mm", t, g) for s, t, g in found])
+        written = html.unescape(content.decode("utf-8"))
+        assert "\u2026" in written  # the word no label holds is cut
+        for long in LONG_NAMES.values():  # and every name is there in full
+            assert f'aria-label="{long}"' in written and f"<title>{long}" in written, long

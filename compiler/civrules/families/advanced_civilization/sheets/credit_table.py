@@ -63,6 +63,10 @@ FRAME, GROUP_RULE, HAIRLINE = 0.6, 0.6, 0.15
 #: Room left besides the rules, for rounding (mm).
 SLACK = 0.5
 
+#: The least size any text of a sheet prints at (mm, the em): an x-height of 0.9 mm in Liberation
+#: Sans (see the group marks in ``_macros.j2``, which hold to it too).
+PRINT_FLOOR = 1.75
+
 #: The smallest legible credit table: below these a deck gets the credit chart instead (mm).
 MIN_COLUMN = 4.6
 MIN_ROW = 3.2
@@ -118,7 +122,15 @@ def credit_table(ruleset: Ruleset, page: Page, source: Source[Ruleset] | None = 
         label = (
             environment(FAMILY.package)
             .get_template("_column-label.svg.j2")
-            .render(card=head, width=column, height=label_height, font=label_font, symbol=min(3.2, column * 0.36))
+            .render(
+                card=head,
+                width=column,
+                height=label_height,
+                font=label_font,
+                symbol=min(3.2, column * 0.36),
+                floor=PRINT_FLOOR,
+                lines=label_lines,
+            )
         )
         labelled.append(replace(head, label=Markup(label), symbols_html=marked(head.symbols, symbol_size)))
     rows = []
@@ -156,6 +168,25 @@ def credit_table(ruleset: Ruleset, page: Page, source: Source[Ruleset] | None = 
             "symbols": f"{2 * min(2.9, row * 0.62) + 1.8:.2f}mm",
         },
     }
+
+
+def label_lines(text: str, room: float, size: float, em: float, most: int) -> list[str]:
+    """``text`` as a column label prints it at ``size`` mm (a letter ``em`` of it wide) along
+    ``room`` mm: in as few lines as it takes, broken at spaces, at most ``most``; a word or a last
+    line longer than the room ends in an ellipsis. A name is never printed smaller than the sheets'
+    floor to fit its cell (:data:`PRINT_FLOOR`): a designer's long card name printed at 1 mm. The
+    full name stays the label's accessible name and title, and heads the card's row."""
+    fits = max(2, int(room / (em * size)))
+    found: list[str] = []
+    for word in text.split():
+        if found and len(found[-1]) + 1 + len(word) <= fits:
+            found[-1] += " " + word
+        else:
+            found.append(word)
+    cut = [line if len(line) <= fits else line[: fits - 1] + "\u2026" for line in found or [""]]
+    if len(cut) > most:
+        cut = [*cut[: most - 1], cut[most - 1][: fits - 1].rstrip() + "\u2026"]
+    return cut
 
 
 def _cells(cells: list[CreditCell], cards: list[CreditCard]) -> Markup:

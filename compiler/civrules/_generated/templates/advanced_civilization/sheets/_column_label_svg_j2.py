@@ -6,7 +6,7 @@ Generated ahead of time by jinja2 3.1.6; used only while SOURCE_SHA256 matches.
 # fmt: off
 # mypy: ignore-errors
 
-SOURCE_SHA256 = "8c73308371d25a40079195950fa08b774cf6a4bb26213f2a970b9e1ff6c5941d"
+SOURCE_SHA256 = "bd56a3faeaffb0dfe6b5f085bf8ca4a399529eff033d36d1a58cae394b10de92"
 
 from jinja2.runtime import LoopContext, Macro, Markup, Namespace, TemplateNotFound, TemplateReference, TemplateRuntimeError, Undefined, escape, identity, internalcode, markup_join, missing, str_join
 name = '_column-label.svg.j2'
@@ -21,48 +21,62 @@ def root(context, missing=missing):
     l_0_symbol = resolve('symbol')
     l_0_height = resolve('height')
     l_0_font = resolve('font')
+    l_0_floor = resolve('floor')
+    l_0_lines = resolve('lines')
     l_0_width = resolve('width')
     l_0_x1 = resolve('x1')
     l_0_x2 = resolve('x2')
-    l_0_shape = l_0_marks = l_0_top = l_0_room = l_0_fs = l_0_fs2 = missing
+    l_0_shape = l_0_marks = l_0_top = l_0_room = l_0_natural = l_0_fs = l_0_natural2 = l_0_fs2 = l_0_pitch = l_0_beside = l_0_names = l_0_needs = l_0_shift = missing
     try:
-        t_1 = environment.filters['format']
+        t_1 = environment.filters['first']
     except KeyError:
         @internalcode
         def t_1(*unused):
-            raise TemplateRuntimeError("No filter named 'format' found.")
+            raise TemplateRuntimeError("No filter named 'first' found.")
     try:
-        t_2 = environment.filters['length']
+        t_2 = environment.filters['format']
     except KeyError:
         @internalcode
         def t_2(*unused):
-            raise TemplateRuntimeError("No filter named 'length' found.")
+            raise TemplateRuntimeError("No filter named 'format' found.")
     try:
-        t_3 = environment.filters['max']
+        t_3 = environment.filters['int']
     except KeyError:
         @internalcode
         def t_3(*unused):
-            raise TemplateRuntimeError("No filter named 'max' found.")
+            raise TemplateRuntimeError("No filter named 'int' found.")
     try:
-        t_4 = environment.filters['min']
+        t_4 = environment.filters['length']
     except KeyError:
         @internalcode
         def t_4(*unused):
-            raise TemplateRuntimeError("No filter named 'min' found.")
+            raise TemplateRuntimeError("No filter named 'length' found.")
     try:
-        t_5 = environment.filters['mm']
+        t_5 = environment.filters['max']
     except KeyError:
         @internalcode
         def t_5(*unused):
+            raise TemplateRuntimeError("No filter named 'max' found.")
+    try:
+        t_6 = environment.filters['min']
+    except KeyError:
+        @internalcode
+        def t_6(*unused):
+            raise TemplateRuntimeError("No filter named 'min' found.")
+    try:
+        t_7 = environment.filters['mm']
+    except KeyError:
+        @internalcode
+        def t_7(*unused):
             raise TemplateRuntimeError("No filter named 'mm' found.")
     pass
     included_template = environment.get_template('_macros.j2', '_column-label.svg.j2')._get_default_module(context)
     l_0_shape = getattr(included_template, 'shape', missing)
     if l_0_shape is missing:
-        l_0_shape = undefined(f"the template {included_template.__name__!r} (imported on line 3 in '_column-label.svg.j2') does not export the requested name 'shape'", name='shape')
+        l_0_shape = undefined(f"the template {included_template.__name__!r} (imported on line 6 in '_column-label.svg.j2') does not export the requested name 'shape'", name='shape')
     context.vars['shape'] = l_0_shape
     context.exported_vars.discard('shape')
-    l_0_marks = t_2(environment.getattr((undefined(name='card') if l_0_card is missing else l_0_card), 'symbols'))
+    l_0_marks = t_4(environment.getattr((undefined(name='card') if l_0_card is missing else l_0_card), 'symbols'))
     context.vars['marks'] = l_0_marks
     context.exported_vars.add('marks')
     l_0_top = ((0.4 + ((undefined(name='marks') if l_0_marks is missing else l_0_marks) * ((undefined(name='symbol') if l_0_symbol is missing else l_0_symbol) + 0.4))) + 0.6)
@@ -71,84 +85,123 @@ def root(context, missing=missing):
     l_0_room = (((undefined(name='height') if l_0_height is missing else l_0_height) - (undefined(name='top') if l_0_top is missing else l_0_top)) - 0.6)
     context.vars['room'] = l_0_room
     context.exported_vars.add('room')
-    l_0_fs = t_4(environment, [(undefined(name='font') if l_0_font is missing else l_0_font), ((undefined(name='room') if l_0_room is missing else l_0_room) / (0.56 * t_3(environment, [t_2(environment.getattr((undefined(name='card') if l_0_card is missing else l_0_card), 'name')), 1])))])
+    l_0_natural = t_6(environment, [(undefined(name='font') if l_0_font is missing else l_0_font), ((undefined(name='room') if l_0_room is missing else l_0_room) / (0.56 * t_5(environment, [t_4(environment.getattr((undefined(name='card') if l_0_card is missing else l_0_card), 'name')), 1])))])
+    context.vars['natural'] = l_0_natural
+    context.exported_vars.add('natural')
+    l_0_fs = t_5(environment, [(undefined(name='natural') if l_0_natural is missing else l_0_natural), (undefined(name='floor') if l_0_floor is missing else l_0_floor)])
     context.vars['fs'] = l_0_fs
     context.exported_vars.add('fs')
-    l_0_fs2 = t_4(environment, [((undefined(name='fs') if l_0_fs is missing else l_0_fs) * 0.8), ((undefined(name='room') if l_0_room is missing else l_0_room) / (0.52 * t_3(environment, [(t_2(environment.getattr((undefined(name='card') if l_0_card is missing else l_0_card), 'prerequisites')) + 6), 1])))])
+    l_0_natural2 = t_6(environment, [((undefined(name='fs') if l_0_fs is missing else l_0_fs) * 0.8), ((undefined(name='room') if l_0_room is missing else l_0_room) / (0.52 * t_5(environment, [(t_4(environment.getattr((undefined(name='card') if l_0_card is missing else l_0_card), 'prerequisites')) + 6), 1])))])
+    context.vars['natural2'] = l_0_natural2
+    context.exported_vars.add('natural2')
+    l_0_fs2 = t_5(environment, [(undefined(name='natural2') if l_0_natural2 is missing else l_0_natural2), (undefined(name='floor') if l_0_floor is missing else l_0_floor)])
     context.vars['fs2'] = l_0_fs2
     context.exported_vars.add('fs2')
+    l_0_pitch = (1.1 * (undefined(name='fs') if l_0_fs is missing else l_0_fs))
+    context.vars['pitch'] = l_0_pitch
+    context.exported_vars.add('pitch')
+    l_0_beside = (((0.22 * (undefined(name='fs') if l_0_fs is missing else l_0_fs)) + (0.72 * (undefined(name='fs2') if l_0_fs2 is missing else l_0_fs2))) if environment.getattr((undefined(name='card') if l_0_card is missing else l_0_card), 'prerequisites') else 0)
+    context.vars['beside'] = l_0_beside
+    context.exported_vars.add('beside')
+    l_0_names = ([environment.getattr((undefined(name='card') if l_0_card is missing else l_0_card), 'name')] if ((undefined(name='natural') if l_0_natural is missing else l_0_natural) >= (undefined(name='floor') if l_0_floor is missing else l_0_floor)) else context.call((undefined(name='lines') if l_0_lines is missing else l_0_lines), environment.getattr((undefined(name='card') if l_0_card is missing else l_0_card), 'name'), (undefined(name='room') if l_0_room is missing else l_0_room), (undefined(name='fs') if l_0_fs is missing else l_0_fs), 0.56, t_5(environment, [(t_3((((((undefined(name='width') if l_0_width is missing else l_0_width) - 0.4) - (0.72 * (undefined(name='fs') if l_0_fs is missing else l_0_fs))) - (undefined(name='beside') if l_0_beside is missing else l_0_beside)) / (undefined(name='pitch') if l_0_pitch is missing else l_0_pitch))) + 1), 1])))
+    context.vars['names'] = l_0_names
+    context.exported_vars.add('names')
+    l_0_needs = (markup_join(('needs ', environment.getattr((undefined(name='card') if l_0_card is missing else l_0_card), 'prerequisites'), )) if ((undefined(name='natural2') if l_0_natural2 is missing else l_0_natural2) >= (undefined(name='floor') if l_0_floor is missing else l_0_floor)) else t_1(environment, context.call((undefined(name='lines') if l_0_lines is missing else l_0_lines), markup_join(('needs ', environment.getattr((undefined(name='card') if l_0_card is missing else l_0_card), 'prerequisites'), )), (undefined(name='room') if l_0_room is missing else l_0_room), (undefined(name='fs2') if l_0_fs2 is missing else l_0_fs2), 0.52, 1)))
+    context.vars['needs'] = l_0_needs
+    context.exported_vars.add('needs')
+    l_0_shift = (((t_4((undefined(name='names') if l_0_names is missing else l_0_names)) - 1) * (undefined(name='pitch') if l_0_pitch is missing else l_0_pitch)) / 2)
+    context.vars['shift'] = l_0_shift
+    context.exported_vars.add('shift')
     if environment.getattr((undefined(name='card') if l_0_card is missing else l_0_card), 'prerequisites'):
         pass
-        l_0_x1 = ((((undefined(name='width') if l_0_width is missing else l_0_width) / 2) - (0.78 * (undefined(name='fs') if l_0_fs is missing else l_0_fs))) + (0.72 * (undefined(name='fs') if l_0_fs is missing else l_0_fs)))
+        l_0_x1 = (((((undefined(name='width') if l_0_width is missing else l_0_width) / 2) - (0.78 * (undefined(name='fs') if l_0_fs is missing else l_0_fs))) + (0.72 * (undefined(name='fs') if l_0_fs is missing else l_0_fs))) - (undefined(name='shift') if l_0_shift is missing else l_0_shift))
         context.vars['x1'] = l_0_x1
         context.exported_vars.add('x1')
-        l_0_x2 = (((undefined(name='x1') if l_0_x1 is missing else l_0_x1) + (0.22 * (undefined(name='fs') if l_0_fs is missing else l_0_fs))) + (0.72 * (undefined(name='fs2') if l_0_fs2 is missing else l_0_fs2)))
+        l_0_x2 = ((((undefined(name='x1') if l_0_x1 is missing else l_0_x1) + ((t_4((undefined(name='names') if l_0_names is missing else l_0_names)) - 1) * (undefined(name='pitch') if l_0_pitch is missing else l_0_pitch))) + (0.22 * (undefined(name='fs') if l_0_fs is missing else l_0_fs))) + (0.72 * (undefined(name='fs2') if l_0_fs2 is missing else l_0_fs2)))
         context.vars['x2'] = l_0_x2
         context.exported_vars.add('x2')
     else:
         pass
-        l_0_x1 = (((undefined(name='width') if l_0_width is missing else l_0_width) / 2) + (0.36 * (undefined(name='fs') if l_0_fs is missing else l_0_fs)))
+        l_0_x1 = ((((undefined(name='width') if l_0_width is missing else l_0_width) / 2) + (0.36 * (undefined(name='fs') if l_0_fs is missing else l_0_fs))) - (undefined(name='shift') if l_0_shift is missing else l_0_shift))
         context.vars['x1'] = l_0_x1
         context.exported_vars.add('x1')
         l_0_x2 = 0
         context.vars['x2'] = l_0_x2
         context.exported_vars.add('x2')
     yield '<svg class="col-label" width="'
-    yield escape(t_5((undefined(name='width') if l_0_width is missing else l_0_width)))
+    yield escape(t_7((undefined(name='width') if l_0_width is missing else l_0_width)))
     yield '" height="'
-    yield escape(t_5((undefined(name='height') if l_0_height is missing else l_0_height)))
+    yield escape(t_7((undefined(name='height') if l_0_height is missing else l_0_height)))
     yield '" viewBox="0 0 '
-    yield escape(t_1('%.2f', (undefined(name='width') if l_0_width is missing else l_0_width)))
+    yield escape(t_2('%.2f', (undefined(name='width') if l_0_width is missing else l_0_width)))
     yield ' '
-    yield escape(t_1('%.2f', (undefined(name='height') if l_0_height is missing else l_0_height)))
+    yield escape(t_2('%.2f', (undefined(name='height') if l_0_height is missing else l_0_height)))
     yield '" role="img" aria-label="'
     yield escape(environment.getattr((undefined(name='card') if l_0_card is missing else l_0_card), 'name'))
     yield '" font-family="Liberation Sans, Arial, Helvetica, DejaVu Sans, sans-serif">\n'
+    if (((undefined(name='natural') if l_0_natural is missing else l_0_natural) < (undefined(name='floor') if l_0_floor is missing else l_0_floor)) or (environment.getattr((undefined(name='card') if l_0_card is missing else l_0_card), 'prerequisites') and ((undefined(name='natural2') if l_0_natural2 is missing else l_0_natural2) < (undefined(name='floor') if l_0_floor is missing else l_0_floor)))):
+        pass
+        yield '<title>'
+        yield escape(environment.getattr((undefined(name='card') if l_0_card is missing else l_0_card), 'name'))
+        if environment.getattr((undefined(name='card') if l_0_card is missing else l_0_card), 'prerequisites'):
+            pass
+            yield ' (needs '
+            yield escape(environment.getattr((undefined(name='card') if l_0_card is missing else l_0_card), 'prerequisites'))
+            yield ')'
+        yield '</title>\n'
     l_1_loop = missing
     for l_1_s, l_1_loop in LoopContext(environment.getattr((undefined(name='card') if l_0_card is missing else l_0_card), 'symbols'), undefined):
         _loop_vars = {}
         pass
         yield '<g transform="translate('
-        yield escape(t_1('%.2f', (((undefined(name='width') if l_0_width is missing else l_0_width) - (undefined(name='symbol') if l_0_symbol is missing else l_0_symbol)) / 2)))
+        yield escape(t_2('%.2f', (((undefined(name='width') if l_0_width is missing else l_0_width) - (undefined(name='symbol') if l_0_symbol is missing else l_0_symbol)) / 2)))
         yield ' '
-        yield escape(t_1('%.2f', (0.4 + (environment.getattr(l_1_loop, 'index0') * ((undefined(name='symbol') if l_0_symbol is missing else l_0_symbol) + 0.4)))))
+        yield escape(t_2('%.2f', (0.4 + (environment.getattr(l_1_loop, 'index0') * ((undefined(name='symbol') if l_0_symbol is missing else l_0_symbol) + 0.4)))))
         yield ') scale('
-        yield escape(t_1('%.3f', ((undefined(name='symbol') if l_0_symbol is missing else l_0_symbol) / 10)))
+        yield escape(t_2('%.3f', ((undefined(name='symbol') if l_0_symbol is missing else l_0_symbol) / 10)))
         yield ')"><title>'
         yield escape(environment.getattr(l_1_s, 'name'))
         yield '</title>'
         yield escape(context.call((undefined(name='shape') if l_0_shape is missing else l_0_shape), l_1_s, (undefined(name='symbol') if l_0_symbol is missing else l_0_symbol), _loop_vars=_loop_vars))
         yield '</g>\n'
     l_1_loop = l_1_s = missing
-    yield '<text x="'
-    yield escape(t_1('%.2f', (undefined(name='x1') if l_0_x1 is missing else l_0_x1)))
-    yield '" y="'
-    yield escape(t_1('%.2f', ((undefined(name='height') if l_0_height is missing else l_0_height) - 0.6)))
-    yield '" transform="rotate(-90 '
-    yield escape(t_1('%.2f', (undefined(name='x1') if l_0_x1 is missing else l_0_x1)))
-    yield ' '
-    yield escape(t_1('%.2f', ((undefined(name='height') if l_0_height is missing else l_0_height) - 0.6)))
-    yield ')" font-size="'
-    yield escape(t_1('%.2f', (undefined(name='fs') if l_0_fs is missing else l_0_fs)))
-    yield '" font-weight="bold" fill="#161616">'
-    yield escape(environment.getattr((undefined(name='card') if l_0_card is missing else l_0_card), 'name'))
-    yield '</text>\n'
+    l_1_loop = missing
+    for l_1_name, l_1_loop in LoopContext((undefined(name='names') if l_0_names is missing else l_0_names), undefined):
+        l_1_x = missing
+        _loop_vars = {}
+        pass
+        l_1_x = ((undefined(name='x1') if l_0_x1 is missing else l_0_x1) + (environment.getattr(l_1_loop, 'index0') * (undefined(name='pitch') if l_0_pitch is missing else l_0_pitch)))
+        _loop_vars['x'] = l_1_x
+        yield '<text x="'
+        yield escape(t_2('%.2f', (undefined(name='x') if l_1_x is missing else l_1_x)))
+        yield '" y="'
+        yield escape(t_2('%.2f', ((undefined(name='height') if l_0_height is missing else l_0_height) - 0.6)))
+        yield '" transform="rotate(-90 '
+        yield escape(t_2('%.2f', (undefined(name='x') if l_1_x is missing else l_1_x)))
+        yield ' '
+        yield escape(t_2('%.2f', ((undefined(name='height') if l_0_height is missing else l_0_height) - 0.6)))
+        yield ')" font-size="'
+        yield escape(t_2('%.2f', (undefined(name='fs') if l_0_fs is missing else l_0_fs)))
+        yield '" font-weight="bold" fill="#161616">'
+        yield escape(l_1_name)
+        yield '</text>\n'
+    l_1_loop = l_1_name = l_1_x = missing
     if environment.getattr((undefined(name='card') if l_0_card is missing else l_0_card), 'prerequisites'):
         pass
         yield '<text x="'
-        yield escape(t_1('%.2f', (undefined(name='x2') if l_0_x2 is missing else l_0_x2)))
+        yield escape(t_2('%.2f', (undefined(name='x2') if l_0_x2 is missing else l_0_x2)))
         yield '" y="'
-        yield escape(t_1('%.2f', ((undefined(name='height') if l_0_height is missing else l_0_height) - 0.6)))
+        yield escape(t_2('%.2f', ((undefined(name='height') if l_0_height is missing else l_0_height) - 0.6)))
         yield '" transform="rotate(-90 '
-        yield escape(t_1('%.2f', (undefined(name='x2') if l_0_x2 is missing else l_0_x2)))
+        yield escape(t_2('%.2f', (undefined(name='x2') if l_0_x2 is missing else l_0_x2)))
         yield ' '
-        yield escape(t_1('%.2f', ((undefined(name='height') if l_0_height is missing else l_0_height) - 0.6)))
+        yield escape(t_2('%.2f', ((undefined(name='height') if l_0_height is missing else l_0_height) - 0.6)))
         yield ')" font-size="'
-        yield escape(t_1('%.2f', (undefined(name='fs2') if l_0_fs2 is missing else l_0_fs2)))
-        yield '" font-style="italic" fill="#6b2d1a">needs '
-        yield escape(environment.getattr((undefined(name='card') if l_0_card is missing else l_0_card), 'prerequisites'))
+        yield escape(t_2('%.2f', (undefined(name='fs2') if l_0_fs2 is missing else l_0_fs2)))
+        yield '" font-style="italic" fill="#6b2d1a">'
+        yield escape((undefined(name='needs') if l_0_needs is missing else l_0_needs))
         yield '</text>\n'
     yield '</svg>\n'
 
 blocks = {}
-debug_info = '3=49&4=55&5=58&6=61&7=64&8=67&9=70&10=72&11=75&13=80&14=83&16=87&17=98&18=102&20=114&21=126&22=129'
+debug_info = '6=63&7=69&8=72&9=75&10=78&11=81&12=84&13=87&14=90&15=93&16=96&17=99&18=102&19=105&20=107&21=110&23=115&24=118&26=122&27=132&29=143&30=147&32=159&33=163&34=166&36=179&37=182'
