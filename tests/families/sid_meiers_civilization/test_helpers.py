@@ -223,3 +223,35 @@ def test_what_a_technology_unlocks_is_named_as_the_package_names_it(ruleset_id: 
         assert technologies[tech_id]["unlocks"] == want, tech_id
         named += 0 if want is None else sum(map(len, want.values()))
     assert named
+
+
+COMMUNITY = "sid-meiers-civilization-community"
+
+
+def _sailing(page: Any) -> list[str]:
+    """Sailing's row of the planner: level, may place now, research cost, trade left after."""
+    cells: list[str] = page.evaluate(
+        "Array.from(document.querySelectorAll('tr[data-tech=sailing] td')).slice(1, 5).map(c => c.textContent)"
+    )
+    return cells
+
+
+@pytest.mark.slow  # four tabs
+@pytest.mark.parametrize(
+    ("ruleset_id", "state", "row"),
+    [
+        # The rulebook's research examples: Sailing, a level II technology, needs 11 trade on the dial;
+        # with 18 the dial goes to 0 (Exemplo 1), and with 4 coins it keeps 4 (Exemplo 2).
+        ("sid-meiers-civilization", "#trade=18", ["2", "no", "11", "0"]),
+        ("sid-meiers-civilization", "#trade=18&coins=4", ["2", "no", "11", "4"]),
+        # "E um espaço legal na pirâmide": two level I technologies hold a level II one (the
+        # community ruleset gives levels to the technologies the rulebook leaves without one).
+        (COMMUNITY, "#t.animal_husbandry=1&t.agriculture=1&trade=18&coins=4", ["2", "yes", "11", "4"]),
+        (COMMUNITY, "#t.animal_husbandry=1&trade=18", ["2", "no", "11", "0"]),
+    ],
+)  # fmt: skip
+def test_the_pyramid_planner_works_the_rulebooks_research_examples(
+    browser: Browser, ruleset_id: str, state: str, row: list[str]
+) -> None:
+    with open_offline(browser, GENERATED / "helpers" / f"{ruleset_id}.html", state) as page:
+        assert _sailing(page) == row
