@@ -187,3 +187,27 @@ def test_a_screenshot_of_the_deck_builder_for_the_readme(browser: Browser, tmp_p
     if os.environ.get("CIVRULES_UPDATE_SCREENSHOT") == "1" or not target.exists():
         shutil.copyfile(shot, target)
     assert target.exists()
+
+
+_COST = """(function (card) {
+  var heads = Array.from(document.querySelectorAll('#card-reference thead th')).map(e => e.textContent);
+  var row = document.querySelector('#card-reference tbody tr[data-card=' + card + ']');
+  return row.children[heads.indexOf('Cost')].textContent;
+})(%s)"""
+
+
+@pytest.mark.slow  # two tabs
+@pytest.mark.parametrize(
+    ("query", "card", "cost"),
+    [
+        # p8 ("Custos de construção"): to build the Armazém de Madeira a player discards 2 wood and 1 stone;
+        ("#q=com003", "com003", "2 × Madeira, Pedra"),
+        # to build the Barbarians' Altar Sombrio, a location built before, 1 wood and 2 stones.
+        ("#q=bar014", "bar014", "Madeira, 2 × Pedra + a location discarded"),
+    ],
+)
+def test_the_card_reference_gives_the_rulebooks_building_costs(
+    browser: Browser, query: str, card: str, cost: str
+) -> None:
+    with open_offline(browser, PAGE, query) as page:
+        assert page.evaluate(_COST % json.dumps(card)) == cost
