@@ -802,7 +802,7 @@ def test_the_page_gives_the_data_s_why_of_a_calamity_part_and_of_entry_requireme
     assert commodity_tables(lost)["set_value_formula"] == {"unknown": "house rule: sets are valued by the table"}
 
 
-@pytest.mark.slow  # five tabs
+@pytest.mark.slow  # eight tabs
 @pytest.mark.parametrize(
     ("state", "card", "price", "best"),
     [
@@ -817,6 +817,11 @@ def test_the_page_gives_the_data_s_why_of_a_calamity_part_and_of_entry_requireme
         # 32.261: with Mining, three Iron (18) and two Gems (32) are worth 32 + 32 or 18 + 72, once a
         # turn: 90 at most; Pottery (35 after Mining's credit) and Mysticism (50), 85, the dearest it buys.
         ("#h.mining=1&c.iron=3&c.gems=2", "pottery", "35", "Buy Pottery, Mysticism: face value 95, price 85"),
+        # 31.55: Engineering, a craft and a science, is bought with the credits of both groups (Pottery's
+        # 10 toward crafts, Astronomy's 20 toward sciences: 140 less 30), and held, gives both.
+        pytest.param("#h.pottery=1&h.astronomy=1", "engineering", "110", None, id="31.55-buying"),
+        pytest.param("#h.engineering=1", "metalworking", "70", None, id="31.55-held-craft"),
+        pytest.param("#h.engineering=1", "medicine", "120", None, id="31.55-held-science"),
     ],
 )
 def test_the_purchase_planner_works_the_rulebooks_examples(
