@@ -109,6 +109,10 @@ def packages_of(python: Path) -> Iterator[None]:
         for name in [name for name in sys.modules if _generated(name)]:
             del sys.modules[name]
         sys.modules.update(held)
+        for name, module in held.items():  # each package's attribute names its module again
+            parent, _, child = name.rpartition(".")
+            if parent in held:
+                setattr(held[parent], child, module)
         sys.path[:] = path
         importlib.invalidate_caches()
 

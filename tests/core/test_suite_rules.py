@@ -237,8 +237,13 @@ def test_a_builds_packages_are_run_in_process_in_place_of_the_shipped_ones_and_p
 
     if str(GENERATED_PYTHON) not in sys.path:
         sys.path.insert(0, str(GENERATED_PYTHON))
-    import civrules_rulesets.advanced_civilization as shipped
-    import civrules_runtime as shipped_runtime
+    import civrules_rulesets.advanced_civilization
+    import civrules_runtime
+
+    # what this process holds under those names (an earlier test of the worker may have left a
+    # package's attribute naming an older module object than sys.modules does)
+    shipped = sys.modules["civrules_rulesets.advanced_civilization"]
+    shipped_runtime = sys.modules["civrules_runtime"]
 
     build = tmp_path / "python"
     (build / "civrules_runtime").mkdir(parents=True)
@@ -258,4 +263,5 @@ def test_a_builds_packages_are_run_in_process_in_place_of_the_shipped_ones_and_p
     )
     assert sys.modules["civrules_rulesets.advanced_civilization"] is shipped
     assert sys.modules["civrules_runtime"] is shipped_runtime
+    assert sys.modules["civrules_rulesets"].advanced_civilization is shipped  # as the import system left it
     assert str(build) not in sys.path
