@@ -91,3 +91,31 @@ def test_a_load_error_still_hides_the_schema_error_it_causes() -> None:
     warned = Diagnostic("L015", Severity.WARNING, "invisible character", Span("m.yaml", 6, 5, 6, 6))
     consequence = Diagnostic("S001", Severity.ERROR, "unknown key", area)
     assert sort_diagnostics([consequence, warned, refused]) == [refused, warned]
+
+
+def test_a_warning_at_a_files_path_never_stops_the_file_being_read(tmp_path: Path) -> None:
+    """`load_ruleset` skips a `files:` path the schema already refused (absolute, `..`): it is
+    reported once, by the schema. It took any diagnostic at the path's span for that refusal, so a
+    warning there (an invisible character's, say) left the file named and never read, its own
+    errors unlisted. Only an error refuses."""
+    (tmp_path / "rulesets").mkdir()
+    (tmp_path / "factions").mkdir()
+    (tmp_path / "rulesets" / "x.yaml").write_text(
+        "kind: ruleset\nfamily: imperial-settlers\nid: x\nname: X\nfiles:\n  factions: [factions/f.yaml]\n",
+        encoding="utf-8",
+    )
+    (tmp_path / "factions" / "f.yaml").write_text("kind: factions\n", encoding="utf-8")
+
+    def read_with(*said: Diagnostic) -> bool:
+        workspace = Workspace(tmp_path, shipped=False)
+        manifest = workspace.manifests()["x"]
+        manifest.file.diagnostics.extend(said)
+        named = workspace.display(tmp_path / "factions" / "f.yaml")
+        return any(file.path == named for files in workspace.load_ruleset(manifest).files.values() for file in files)
+
+    document = Workspace(tmp_path, shipped=False).manifests()["x"].file.document
+    assert document is not None
+    at = document.span(("files", "factions", 0))
+    assert read_with()
+    assert read_with(Diagnostic("L015", Severity.WARNING, "an invisible character", at))
+    assert not read_with(Diagnostic("S001", Severity.ERROR, "the path is refused", at))

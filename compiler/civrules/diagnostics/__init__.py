@@ -114,6 +114,13 @@ class Diagnostic:
         if type(self.hint) is str:
             object.__setattr__(self, "hint", sys.intern(self.hint))
 
+    @property
+    def refuses(self) -> bool:
+        """Whether what stands at the span was refused (a key or value the reader dropped, a path
+        the schema will not follow): an error. A warning or an info says something of a value that
+        is taken as written, and stops nothing, whatever its code or place."""
+        return self.severity is Severity.ERROR
+
     def sort_key(self) -> tuple[str, int, int, str, str]:
         span = self.span or Span("", 0, 0, 0, 0)
         return (span.file, span.line, span.column, self.code, self.message)
@@ -183,7 +190,7 @@ def sort_diagnostics(diagnostics: Iterable[Diagnostic]) -> list[Diagnostic]:
 
 def _refusal(diagnostic: Diagnostic) -> bool:
     """Whether ``diagnostic`` stands where the reader dropped a key or a value (a load error)."""
-    return diagnostic.severity is Severity.ERROR and diagnostic.code.startswith("L")
+    return diagnostic.refuses and diagnostic.code.startswith("L")
 
 
 def merge_duplicates(diagnostics: Iterable[Diagnostic]) -> list[Diagnostic]:

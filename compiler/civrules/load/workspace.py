@@ -823,8 +823,10 @@ class Workspace:
         rulebook = manifest.data.get("rulebook")
         if isinstance(rulebook, dict) and "rule_index" in rulebook:
             slots.append(("rule_index", "rule_index", [(("rulebook", "rule_index"), rulebook["rule_index"])]))
-        # A path the schema already refused (absolute, `..`) is reported once, by the schema.
-        refused = {d.span for d in manifest.file.diagnostics if d.span is not None}
+        # A path the schema already refused (absolute, `..`) is reported once, by the schema. Only
+        # an error refuses it: a warning at the path (an invisible character's) left the file
+        # named and never read, its own errors unlisted.
+        refused = {d.span for d in manifest.file.diagnostics if d.span is not None and d.refuses}
         theirs = _files_of_bases(manifest, known)
         for slot, expected, entries in slots:
             loaded_files: list[LoadedFile] = []
