@@ -1323,3 +1323,57 @@ def test_a_build_looks_for_an_old_tree_it_cannot_remove_once(tmp_path: Path, mon
     write_tree(out, {"python/a.txt": b"new"})
     assert len(walks) == 1
     assert tree_of(out) == {MARKER: MARKER_TEXT, "python/a.txt": b"new"}
+
+
+#: Every path option of every command, spelt with a `..` after a link (`L -> rules/maps`, inside the
+#: project; `OUT -> ../elsewhere/rules/maps`, out of it): read (`--rules`, new-variant's rulesets/
+#: under it) or written (`--out`, init's folder). Those that read the rules before judging --out are
+#: slow.
+DOTS_AFTER_A_LINK = [
+    pytest.param(["--rules", "L/..", "--no-shipped", "validate"], "L", id="validate --rules L/.."),
+    pytest.param(["--rules", "OUT/..", "--no-shipped", "validate"], "OUT", id="validate --rules OUT/.."),
+    pytest.param(
+        ["--rules", "OUT/..", "--no-shipped", "new-variant", "v", "--extends", "mine"], "OUT", id="new-variant --rules"
+    ),
+    pytest.param(["--rules", "OUT/..", "--no-shipped", "list"], "OUT", id="list --rules"),
+    pytest.param(["--rules", str(RULES), "schemas", "--out", "L/../x"], "L", id="schemas --out"),
+    pytest.param(["init", "OUT/../x"], "OUT", id="init DIRECTORY"),
+    pytest.param(["--rules", str(RULES), "watch", "--build", "--out", "L/../x"], "L", id="watch --build --out"),
+    *(
+        pytest.param(["--rules", str(RULES), command, "imperial-settlers", "--out", "OUT/../x"], "OUT", id=command)
+        for command in ("build", "sheets", "helpers")
+    ),
+]
+for _index, _case in enumerate(DOTS_AFTER_A_LINK):
+    if _case.id in ("build", "sheets", "helpers", "init DIRECTORY"):  # init: 1 s, making its tree
+        DOTS_AFTER_A_LINK[_index] = pytest.param(*_case.values, id=_case.id, marks=pytest.mark.slow)
+
+
+@pytest.mark.parametrize(("args", "link"), DOTS_AFTER_A_LINK)
+def test_every_path_option_takes_a_dot_dot_after_a_link_as_the_system_does(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, args: list[str], link: str
+) -> None:
+    """`--out L/..` was refused (round 32) but `--rules L/..` was read: the rules folder's name was
+    taken by its letters, so `OUT/..` read a folder out of the project through the link `OUT`, whose
+    own name is refused (`--rules OUT`), and new-variant wrote there. Every path option now goes
+    through one rule (:func:`files.dots_taken`): a `..` back through a link of the project is
+    refused as the link, exit 2, and nothing is read or written through it."""
+    project, elsewhere = tmp_path / "project", tmp_path / "elsewhere"
+    manifest = "kind: ruleset\nfamily: imperial-settlers\nid: mine\nname: Mine\nfiles: [\n"
+    for rules in (project / "rules", elsewhere / "rules"):
+        (rules / "maps").mkdir(parents=True)
+        (rules / "rulesets").mkdir()
+        (rules / "rulesets" / "mine.yaml").write_text(manifest, encoding="utf-8")
+    monkeypatch.chdir(project)
+    Path("L").symlink_to("rules/maps")
+    Path("OUT").symlink_to(elsewhere / "rules" / "maps")
+    before = {
+        folder: sorted(p.name for p in folder.iterdir())
+        for folder in (project, project / "rules", elsewhere, elsewhere / "rules", elsewhere / "rules" / "rulesets")
+    }
+    result = CliRunner().invoke(main, args)
+    assert result.exit_code == 2, result.stdout + result.stderr
+    said = result.stdout + result.stderr
+    assert f"`{link}`" in said and "symbolic link" in said, said
+    assert "mine.yaml" not in said  # nothing read there
+    assert {folder: sorted(p.name for p in folder.iterdir()) for folder in before} == before

@@ -380,28 +380,12 @@ def refuse_links(out: Path, roots: Iterable[Path] = ()) -> Path:
 
 
 def _dots_taken(out: Path, inside: list[Path]) -> Path:
-    """``out`` made absolute, each ``..`` taken where the system takes it: after a link, the parent
-    of the folder the link leads to, not the folder holding the link (`L/..` with `L -> rules/maps`
-    is `rules/`; made absolute by its letters, it was the working directory, the link unjudged).
-    A link inside the project (see :func:`refuse_links`) that a ``..`` goes back through is refused."""
-    given = out if out.is_absolute() else Path.cwd() / out
-    if ".." not in given.parts:
-        return Path(os.path.abspath(given))
-    walked = Path(given.anchor)
-    for part in given.parts[1:]:
-        if part != "..":
-            walked = walked / part
-            continue
-        try:
-            linked = stat.S_ISLNK(os.lstat(walked).st_mode)
-        except OSError:  # nothing there: the system refuses `missing/..` too, the write says so
-            linked = False
-        if linked:
-            if any(Path(os.path.realpath(walked.parent)).is_relative_to(root) for root in inside):
-                raise _link_on_the_way(out, walked)
-            walked = Path(os.path.realpath(walked))
-        walked = walked.parent
-    return walked
+    """``out`` made absolute, each ``..`` taken as the system takes it (:func:`files.dots_taken`); a
+    link inside the project that a ``..`` goes back through is refused."""
+    try:
+        return files.dots_taken(out, inside)
+    except files.LinkOnTheWayError as crossed:
+        raise _link_on_the_way(out, crossed.link) from None
 
 
 def _link_on_the_way(out: Path, link: Path) -> OutputError:

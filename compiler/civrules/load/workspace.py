@@ -572,7 +572,7 @@ class Workspace:
             d.code == codes.UNREADABLE.code and d.span and d.span.file in unlisted for d in self.discovery_diagnostics
         )
         # A link, or a folder that could not be listed, is reported once, by rule_files.
-        if not paths and not files.is_link(self.root) and not said:
+        if not paths and not files.is_link(self.root) and self._link_before_root() is None and not said:
             self.discovery_diagnostics.append(
                 Diagnostic(
                     codes.NO_RULESETS.code,
@@ -995,10 +995,36 @@ class Workspace:
                 return False  # a link (or a file) where a folder is: the walk does not enter it
         return kind != "dir"  # a link or special file named `*.yaml` is listed, as the walk lists it
 
+    def _link_before_root(self) -> Path | None:
+        """The link inside the project that the rules folder's name goes back through with a `..`
+        (`--rules L/..`), which :meth:`display`, taking `..` by its letters, does not show."""
+        try:
+            files.dots_taken(self.root, [Path(os.path.realpath(os.getcwd()))])
+        except files.LinkOnTheWayError as crossed:
+            return crossed.link
+        except OSError:  # the working directory is gone: the command says so (R018)
+            return None
+        return None
+
     def _discovered(self) -> set[str]:
         """The YAML files found under the rules directory (once): see :meth:`rule_files`."""
         if self._rule_files is None:
             found: set[str] = set()
+            crossed = self._link_before_root()
+            if crossed is not None:  # `--rules L/..`: the system takes `..` after the link L, not before
+                self.discovery_diagnostics.append(
+                    _diag(
+                        codes.BAD_PATH,
+                        f"the rules folder {named_path(self.root.as_posix())} is reached back through the symbolic "
+                        f"link {named_path(self.display(crossed))}: `..` after a link is the parent of where the "
+                        "link leads; civrules does not follow links (it could lead outside the project)",
+                        Span.at(self.root.as_posix()),  # as typed: its display takes `..` by its letters
+                        "pass the folder you mean with --rules, without `..` after a link",
+                        subjects=(self.root.as_posix(), self.display(crossed)),
+                    )
+                )
+                self._rule_files = found
+                return found
             if files.is_link(self.root):  # `rules -> ~` committed by a pull request: nothing is read
                 self.discovery_diagnostics.append(
                     _diag(

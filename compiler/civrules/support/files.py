@@ -17,7 +17,7 @@ import contextlib
 import errno
 import os
 import stat
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from pathlib import Path, PurePosixPath
 
 from civrules.diagnostics.words import named_path
@@ -361,6 +361,40 @@ def enter_below(folder: int, name: str) -> int:
     """A descriptor of the folder ``name`` in the open folder ``folder``, never through a link
     (OSError for a link, a file, nothing there)."""
     return os.open(name, _DIRECTORY, dir_fd=folder)
+
+
+class LinkOnTheWayError(Exception):
+    """A ``..`` goes back through ``link``, a symbolic link inside the project (:func:`dots_taken`)."""
+
+    def __init__(self, link: Path) -> None:
+        super().__init__(str(link))
+        self.link = link
+
+
+def dots_taken(path: Path, inside: Iterable[Path]) -> Path:
+    """``path`` made absolute, each ``..`` taken where the system takes it: after a link, the parent
+    of the folder the link leads to, not the folder holding the link (`L/..` with `L -> rules/maps`
+    is `rules/`; made absolute by its letters, it was the working directory, the link unjudged).
+
+    Every path option goes through it, read or written (`--rules`, `--out`, `init`'s folder): a
+    link inside one of ``inside`` (the project: real paths) that a ``..`` goes back through is
+    :class:`LinkOnTheWayError`, as the link itself would be; above them, the link is followed.
+    """
+    given = path if path.is_absolute() else Path.cwd() / path
+    if ".." not in given.parts:
+        return Path(os.path.abspath(given))
+    roots = list(inside)
+    walked = Path(given.anchor)
+    for part in given.parts[1:]:
+        if part != "..":
+            walked = walked / part
+            continue
+        if is_link(walked):
+            if any(Path(os.path.realpath(walked.parent)).is_relative_to(root) for root in roots):
+                raise LinkOnTheWayError(walked)
+            walked = Path(os.path.realpath(walked))
+        walked = walked.parent  # nothing there: the system refuses `missing/..` too, the read says so
+    return walked
 
 
 def is_link(path: Path) -> bool:
