@@ -790,6 +790,45 @@ def test_a_path_through_dotdot_is_outside_the_session(tmp_path: Path) -> None:
     assert session.relative(rules / "cards" / "x.yaml") == "cards/x.yaml"
 
 
+def test_a_path_whose_dotdot_follows_a_link_of_the_rules_is_no_file_of_the_session(tmp_path: Path) -> None:
+    """An editor's `file:///…/rules/lnk/../cards/q.yaml`, `lnk` a link under rules/ to a folder out
+    of the project: the system reads `lnk/..` as the parent of where `lnk` leads, another file than
+    `rules/cards/q.yaml`. Taken by its letters, the session served the editor's buffer of that
+    file as `cards/q.yaml`, its diagnostics published under the foreign file's URI. The `..` is
+    taken as every path option takes it (:func:`files.dots_taken`): back through a link of the
+    rules, it names no file of the session; without a link on the way, it is what it was."""
+    rules, elsewhere = tmp_path / "project" / "rules", tmp_path / "elsewhere" / "rules"
+    (rules / "cards").mkdir(parents=True)
+    (elsewhere / "cards").mkdir(parents=True)
+    (rules / "lnk").symlink_to(elsewhere / "cards")
+    session = Session(rules)
+    assert session.relative(rules / "lnk" / ".." / "cards" / "q.yaml") is None
+    assert session.relative(rules / "cards" / ".." / "cards" / "q.yaml") == "cards/q.yaml"
+    assert session.relative(rules / "lnk" / "q.yaml") == "lnk/q.yaml"  # read: refused as the link it is (R003)
+
+
+@pytest.mark.slow  # the language server's import: 1.7 s
+def test_a_dotdot_after_a_link_is_no_file_under_another_name_of_the_rules_folder_either(tmp_path: Path) -> None:
+    """The language server's other names of a rules folder (a workspace folder that is a link to
+    the project) took their paths by their letters: `alias/rules/lnk/../cards/q.yaml` was served as
+    `cards/q.yaml` where the session's own name refuses it."""
+    from types import SimpleNamespace
+
+    from civrules.load import Limits
+    from civrules.lsp.server import Folder
+
+    rules, elsewhere = tmp_path / "project" / "rules", tmp_path / "elsewhere"
+    (rules / "cards").mkdir(parents=True)
+    (elsewhere / "cards").mkdir(parents=True)
+    (rules / "lnk").symlink_to(elsewhere / "cards")
+    (tmp_path / "alias").symlink_to(tmp_path / "project")
+    folder = Folder(SimpleNamespace(limits=Limits()), rules)  # type: ignore[arg-type]
+    folder.aliases = (tmp_path / "alias" / "rules",)
+    assert folder.holds(str(tmp_path / "alias" / "rules" / "cards" / ".." / "cards" / "q.yaml")) == "cards/q.yaml"
+    assert folder.holds(str(tmp_path / "alias" / "rules" / "lnk" / ".." / "cards" / "q.yaml")) is None
+    assert folder.holds(str(rules / "lnk" / ".." / "cards" / "q.yaml")) is None
+
+
 def test_a_file_turned_into_a_fifo_after_its_stat_is_not_waited_on(tmp_path: Path) -> None:
     """The session's signature read with `open()`: a FIFO swapped in after `stat` blocked it."""
     rules = copy_subset(tmp_path / "rules")

@@ -83,7 +83,7 @@ from civrules.lsp.positions import Positions, encoding_of
 from civrules.lsp.transport import CivrulesProtocol, quiet_logs, serve_stream
 from civrules.pipeline.incremental import Result, Session
 from civrules.support.collector import settle
-from civrules.support.files import RefusedError, read_under
+from civrules.support.files import LinkOnTheWayError, RefusedError, dots_taken, read_under
 
 #: What a run's steps give once they are all taken (a request may have taken the last ones).
 _FINISHED = object()
@@ -194,6 +194,11 @@ class Folder:
         found = self.session.relative(Path(path))
         if found is not None:
             return found
+        if self.aliases and ".." in Path(path).parts:
+            try:  # `alias/lnk/../x.yaml`: as under the folder's own name, no `..` back through a link
+                dots_taken(Path(path), [Path(os.path.realpath(self.rules))])
+            except LinkOnTheWayError:
+                return None
         lexical = Path(os.path.normpath(os.path.abspath(path)))
         for alias in self.aliases:
             try:

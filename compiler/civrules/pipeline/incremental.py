@@ -48,7 +48,7 @@ from civrules.resolve import OPERATIONS, Resolver
 from civrules.schema.references import Remembered, remembering
 from civrules.support import memo
 from civrules.support.commands import invoked, validating
-from civrules.support.files import RefusedError, read_under
+from civrules.support.files import LinkOnTheWayError, RefusedError, dots_taken, read_under
 
 #: What a file's content is known by: how it was read (editor text or disk bytes) and its hash.
 Signature = tuple[str, str]
@@ -151,6 +151,9 @@ class Session:
 
         ``..`` is taken lexically (``rules/../secret`` is outside, whatever links the path holds),
         and a path that names the rules directory itself, or one no file system can hold, is None.
+        A ``..`` back through a link under the rules directory (``rules/lnk/../cards/x.yaml``) is
+        None too: the system reads it where the link leads, another file than its letters name
+        (:func:`files.dots_taken`, as every path option takes it).
         """
         try:
             os.fsencode(str(path))
@@ -159,6 +162,11 @@ class Session:
         if "\x00" in str(path):  # a `%00` in an editor's URI: no file system holds the name
             return None
         lexical = Path(os.path.normpath(path.absolute()))
+        if ".." in path.parts:
+            try:
+                dots_taken(path, [Path(os.path.realpath(self.root))])
+            except LinkOnTheWayError:
+                return None
         roots = [Path(os.path.normpath(self.root.absolute()))]
         with contextlib.suppress(OSError, RuntimeError):  # a link loop: only the lexical root names it
             roots.append(self.root.resolve())
