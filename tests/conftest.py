@@ -215,7 +215,7 @@ def family_copy(tmp_path: Path) -> Path:
 def copy_rulesets(target: Path, *ruleset_ids: str) -> Path:
     """A writable copy of rules/ at ``target`` holding only these rulesets (and their bases) and
     the files they read."""
-    from tests.rulefiles import ruleset_files
+    from tests.shipped import ruleset_files
 
     return copy_files(target, {relative for ruleset_id in ruleset_ids for relative in ruleset_files(ruleset_id)})
 

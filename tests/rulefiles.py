@@ -26,6 +26,7 @@ import yaml
 
 from civrules.load import Document, Limits, NodePath
 from civrules.load.workspace import LoadedFile, Workspace
+from tests import shipped
 from tests.conftest import RULES
 
 if TYPE_CHECKING:
@@ -37,9 +38,10 @@ def pristine() -> dict[str, LoadedFile]:
     """Every shipped rule file, read and validated once, by path relative to rules/."""
     workspace = Workspace(RULES)
     workspace.manifests()
-    for relative in workspace.rule_files():
+    for relative in _shipped_rule_files():
         workspace.load(relative)
-    return dict(workspace._files)
+    kept = set(_shipped_rule_files())
+    return {relative: loaded for relative, loaded in workspace._files.items() if relative in kept}
 
 
 def fingerprint() -> str:
@@ -62,6 +64,14 @@ class CachedWorkspace(Workspace):
 
     def __init__(self, overrides: Mapping[str, str] | None = None, limits: Limits | None = None) -> None:
         super().__init__(RULES, limits, dict(overrides or {}))
+
+    def _discovered(self) -> set[str]:
+        """Only the shipped files of rules/ (tests/shipped.py): a designer's own ruleset beside them
+        (the README's five-minute variant) is not the project's, and no test of the shipped data
+        reads it."""
+        if self._rule_files is None:
+            self._rule_files = super()._discovered() & set(_shipped_rule_files())
+        return self._rule_files
 
     def load(self, relative: str) -> LoadedFile:
         if relative not in self._files and relative not in self.overrides:
@@ -109,24 +119,6 @@ class _Recording(CachedWorkspace):
     def load(self, relative: str) -> LoadedFile:
         self.found.setdefault(relative, set()).add(self.ruleset_id)
         return super().load(relative)
-
-
-@functools.cache
-def ruleset_files(ruleset_id: str) -> frozenset[str]:
-    """The shipped files a ruleset's validation reads, relative to rules/: its manifest, the data
-    files and rule index it names, and those of the rulesets it extends."""
-    loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
-    manifest = f"rulesets/{ruleset_id}.yaml"
-    data = yaml.load(shipped_text(manifest), Loader=loader)
-    found = {manifest}
-    for paths in (data.get("files") or {}).values():
-        found.update(paths)
-    rule_index = (data.get("rulebook") or {}).get("rule_index")
-    if rule_index is not None:
-        found.add(rule_index)
-    if data.get("extends"):
-        found |= ruleset_files(data["extends"])
-    return frozenset(found)
 
 
 def shipped_text(relative: str) -> str:
@@ -293,5 +285,7 @@ def _own(kept: Document, display: str) -> Document:
     return Document(display, kept.data, whole_floats=kept.whole_floats, aliases=kept.aliases, table=kept.table)
 
 
-def _shipped_rule_files() -> list[str]:
-    return [path.relative_to(RULES).as_posix() for path in sorted(RULES.rglob("*.y*ml")) if path.is_file()]
+@functools.cache
+def _shipped_rule_files() -> tuple[str, ...]:
+    """The shipped YAML files of rules/, relative to it (tests/shipped.py)."""
+    return tuple(path.relative_to(RULES).as_posix() for path in shipped.yaml_files())

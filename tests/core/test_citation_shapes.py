@@ -15,6 +15,7 @@ import pytest
 from civrules.diagnostics import Diagnostic
 from civrules.pipeline import Analysis, analyse
 from civrules.schema.patterns import citation_shape
+from tests import shipped
 from tests.conftest import RULES
 from tests.rulefiles import CachedWorkspace
 
@@ -118,7 +119,7 @@ def test_every_repository_the_shipped_data_names_with_a_file_names_its_commit() 
     pinned to the commit its 123 facts were checked at. Comments and prose are read too."""
     unpinned = [
         f"{path.relative_to(RULES)}:{number}: {found['repository']}"
-        for path in sorted(RULES.rglob("*.yaml"))
+        for path in shipped.yaml_files()
         for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1)
         for found in _UNPINNED.finditer(line)
         if found["repository"].split("/")[0] not in _NOT_REPOSITORIES and not re.match(r"p\d+/", found["repository"])

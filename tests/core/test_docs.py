@@ -32,6 +32,7 @@ import pytest
 from click.testing import CliRunner
 
 from civrules.cli import main
+from tests import shipped
 from tests.conftest import REPO, RULES
 
 BIN = Path(sys.executable).parent
@@ -485,7 +486,7 @@ def test_the_data_sources_section_has_a_subsection_for_every_family() -> None:
     sources nor their gaps nor their recorded disagreements there. Every family of the shipped
     rulesets has a subsection whose heading names one of its rulesets."""
     families: dict[str, set[str]] = {}
-    for manifest in sorted((RULES / "rulesets").glob("*.yaml")):
+    for manifest in shipped.manifests():
         text = manifest.read_text(encoding="utf-8")  # the header keys only: no YAML parse of the tree
         family = re.search(r"^family: *([a-z0-9-]+)", text, flags=re.MULTILINE)
         ruleset = re.search(r"^id: *([a-z0-9-]+)", text, flags=re.MULTILINE)
@@ -504,7 +505,7 @@ def test_the_data_sources_section_names_every_rulebook_text_the_data_cites() -> 
     opening = section[: section.index("\n### ")]
     sources = {
         Path(found).name
-        for index in sorted((RULES / "rulebooks").glob("*.yaml"))
+        for index in shipped.yaml_files("rulebooks")
         for found in re.findall(r'^  source_file: "([^"]+)"', index.read_text(encoding="utf-8"), flags=re.MULTILINE)
     }
     assert sources and all(source in opening for source in sources), sources

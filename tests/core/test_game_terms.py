@@ -12,7 +12,9 @@ term it lacked through): what only one family declares (its file kinds, collecti
 their entities in words, ``hand_limit``, ``hand limit``, ``calamity``), the compound field names
 only one family's schemas declare (``by_players``, ``flood_plain``, ``group credits``), the games' names (each
 family's, each shipped ruleset's id and the names its manifest prints, ``Expansion Project``), and
-the ids and names of every entity of the shipped rules (``crete``, ``Pottery``). Ordinary English
+the ids and names of every entity of the shipped rules (``crete``, ``Pottery``). The shipped rules
+are the project's (tests/shipped.py), never a designer's own variant beside them in ``rules/``:
+``my-variant``, the README's example, is no game's term. Ordinary English
 words that are also a game's ids or fields (``cost``, ``map``, ``build``) are not game terms
 (:data:`COMMON`, reviewed); what may name a game all the same stays, with its reason (:data:`ALLOWED`).
 """
@@ -30,6 +32,7 @@ from typing import Any
 
 from civrules.families import families, family_named, family_of_code
 from civrules.schema import load_schema
+from tests import shipped
 from tests.conftest import REPO, RULES
 
 PACKAGE = REPO / "compiler" / "civrules"
@@ -161,7 +164,7 @@ def game_names() -> frozenset[str]:
         family = family_named(family_id)
         assert family is not None
         found.update((family.id, *_CAPITALISED.findall(family.name)))
-    for manifest in sorted((RULES / "rulesets").glob("*.yaml")):
+    for manifest in shipped.manifests():
         found.add(manifest.stem)
         name = re.search(r"^name: *(.+)$", manifest.read_text(encoding="utf-8"), re.MULTILINE)
         if name is not None:
@@ -179,7 +182,7 @@ def data_terms() -> frozenset[str]:
     """The ids and names of the shipped rules' entities (``crete``, ``Drama and Poetry``); the rule
     indexes are left out: their sections' titles are the rulebooks' headings, not the games' terms."""
     found: set[str] = set()
-    for path in sorted(RULES.rglob("*.yaml")):
+    for path in shipped.yaml_files():
         if path.relative_to(RULES).parts[0] == "rulebooks":
             continue
         text = path.read_text(encoding="utf-8")

@@ -26,6 +26,7 @@ from civrules.load import Limits, read_yaml_bytes
 from civrules.load.header import IDENTITY, read_header
 from civrules.load.workspace import Workspace
 from civrules.pipeline.incremental import full_run
+from tests import shipped
 from tests.conftest import RULES
 
 
@@ -37,7 +38,7 @@ def _identity(raw: bytes) -> dict[str, Any] | None:
     return {key: document.data[key] for key in IDENTITY if key in document.data}
 
 
-@pytest.mark.parametrize("path", sorted((RULES / "rulesets").glob("*.y*ml")), ids=lambda p: p.name)
+@pytest.mark.parametrize("path", shipped.manifests(), ids=lambda p: p.name)
 def test_every_shipped_manifest_has_a_header_equal_to_its_full_read(path: Path) -> None:
     raw = path.read_bytes()
     head = read_header(raw, Limits())

@@ -17,8 +17,9 @@ from civrules.checks.disagreements import values_of
 from civrules.checks.unknowns import field_path
 from civrules.families import CollectionSpec, Family, family_named
 from civrules.resolve.diff import diff_values, distinguish, named_by
-from tests.conftest import RULES
-from tests.rulefiles import ruleset_files, shipped_text
+from tests import shipped
+from tests.rulefiles import shipped_text
+from tests.shipped import ruleset_files
 
 #: A family of its own that declares no naming keys: its elements are named by their ids, by the
 #: key of a collection keyed by another field, by a pair of ids, else by their places.
@@ -76,7 +77,7 @@ def test_a_diff_names_list_elements_by_the_keys_of_the_family_compared() -> None
 def _family_texts() -> dict[str, str]:
     """Each shipped family's rule files' texts, joined (its rulesets' files, their bases' too)."""
     found: dict[str, set[str]] = {}
-    for path in sorted((RULES / "rulesets").glob("*.yaml")):
+    for path in shipped.manifests():
         family = re.search(r"^family: *([\w-]+)", path.read_text(encoding="utf-8"), re.MULTILINE)
         found.setdefault(family.group(1) if family else "advanced-civilization", set()).update(ruleset_files(path.stem))
     return {family: "\n".join(shipped_text(f) for f in sorted(files)) for family, files in found.items()}

@@ -22,6 +22,7 @@ from typing import Any
 import pytest
 import yaml
 
+from tests import shipped
 from tests.conftest import REPO, RULES
 
 _LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
@@ -115,7 +116,7 @@ def unprinted(manifest: Path) -> list[str]:
 
 def _page_and_heading_bases() -> list[Path]:
     bases = []
-    for manifest in sorted((RULES / "rulesets").glob("*.yaml")):
+    for manifest in shipped.manifests():
         data = _load(manifest)
         index = (data.get("rulebook") or {}).get("rule_index")
         by_pages = index is not None and _load(RULES / index)["rulebook"].get("numbering") == "pages_and_headings"
@@ -250,14 +251,14 @@ def test_every_name_read_from_a_line_of_a_source_text_is_printed_there() -> None
         if path.suffix in {".txt", ".csv", ".md"}
     }
     sections: dict[str, dict[str, str]] = {}
-    for path in sorted((RULES / "rulebooks").glob("*.yaml")):
+    for path in shipped.yaml_files("rulebooks"):
         index = _load(path)
         # A rule index without a source text (Mega Civilization's: no text of its rulebook is here)
         # gives no section a text.
         text_name = Path(index["rulebook"].get("source_file", "")).name
         if text_name in sources:
             sections.setdefault(text_name, {}).update(section_texts(index, sources[text_name]))
-    files = {str(path.relative_to(RULES)): _load(path) for path in sorted(RULES.rglob("*.yaml"))}
+    files = {str(path.relative_to(RULES)): _load(path) for path in shipped.yaml_files()}
     checked = [
         entity for data in files.values() for entity, _ in named(data) if _LINE_CITED.search(str(entity.get("source")))
     ]

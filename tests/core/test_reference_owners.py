@@ -27,7 +27,8 @@ from civrules.pipeline import analyse
 from civrules.schema import SCHEMA_FILES, load_schema
 from civrules.schema.references import KEYWORD, Ref, declared_references, find_references
 from tests.conftest import TESTS
-from tests.rulefiles import CachedWorkspace, get, nodes, relative_to_rules, ruleset_files, shipped_text
+from tests.rulefiles import CachedWorkspace, get, nodes, relative_to_rules, shipped_text
+from tests.shipped import ruleset_files
 
 #: An id no collection of any shipped ruleset has, in the shape of an id.
 BOGUS = "zzbogus"

@@ -19,13 +19,14 @@ from typing import Any
 import pytest
 import yaml
 
-from tests.conftest import REPO, RULES
+from tests import shipped
+from tests.conftest import REPO
 from tools.provenance import index_problems as problems
 
 _LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 #: A rule index's `source_file` is written from the folder that holds the checkout.
 WORKSPACE = REPO.parent
-INDEXES = sorted((RULES / "rulebooks").glob("*.yaml"))
+INDEXES = shipped.yaml_files("rulebooks")
 
 
 def _index(path: Path) -> dict[str, Any]:

@@ -15,6 +15,7 @@ import pytest
 import yaml
 
 from civrules.schema import SCHEMA_FILES, load_schema
+from tests import shipped
 from tests.conftest import REPO, RULES
 
 SCHEMAS = REPO / "schemas"
@@ -23,7 +24,7 @@ MODELINE = re.compile(r"^# yaml-language-server: \$schema=(\S+)$")
 
 
 def rule_files() -> list[Path]:
-    return sorted(p for p in RULES.rglob("*.yaml"))
+    return shipped.yaml_files()
 
 
 @functools.cache
@@ -36,7 +37,7 @@ def read(path: Path) -> Any:
 def _families_of_files() -> dict[Path, str]:
     """Each rule file of a family other than the default, with that family (from the manifests)."""
     found: dict[Path, str] = {}
-    manifests = {p: read(p) for p in sorted((RULES / "rulesets").glob("*.yaml"))}
+    manifests = {p: read(p) for p in shipped.manifests()}
     family_of = {d["id"]: d.get("family") for d in manifests.values() if isinstance(d, dict)}
     for path, data in manifests.items():
         family = data.get("family") or family_of.get(data.get("extends"))

@@ -29,7 +29,8 @@ import pytest
 from civrules.emit.export import export_ruleset
 from civrules.families import Family, family_named
 from civrules.pipeline import derived_facts
-from tests.conftest import REPO, RULES
+from tests import shipped
+from tests.conftest import REPO
 from tests.rulefiles import shipped_analysis
 from tests.sheet_text import unmarked
 
@@ -125,7 +126,7 @@ def sheets_text(ruleset_id: str) -> str:
     return "\n".join(pages)
 
 
-RULESETS = sorted(path.stem for path in (RULES / "rulesets").glob("*.yaml"))
+RULESETS = sorted(shipped.RULESETS)
 
 
 def test_the_texts_are_the_schemas_free_strings_and_ids_are_not_texts() -> None:

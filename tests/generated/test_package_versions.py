@@ -15,6 +15,7 @@ import yaml
 from civrules.emit import versions
 from civrules.emit.packaging import import_name
 from civrules.emit.pyfmt import Declarations
+from tests import shipped
 from tests.conftest import REPO, RULES
 
 GENERATED = REPO / "generated" / "python"
@@ -37,10 +38,7 @@ _LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
 @functools.cache
 def _manifests() -> list[dict[str, object]]:
-    loaded = (
-        yaml.load(path.read_text(encoding="utf-8"), Loader=_LOADER)
-        for path in sorted((RULES / "rulesets").glob("*.yaml"))
-    )
+    loaded = (yaml.load(path.read_text(encoding="utf-8"), Loader=_LOADER) for path in shipped.manifests())
     return [data for data in loaded if isinstance(data, dict) and isinstance(data.get("id"), str)]
 
 

@@ -25,8 +25,9 @@ import pytest
 import yaml
 
 from civrules.emit.sheets.languages import mark_names
+from tests import shipped
 from tests.conftest import REPO, RULES
-from tests.rulefiles import ruleset_files
+from tests.shipped import ruleset_files
 
 _LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 SHEETS = REPO / "generated" / "sheets"
@@ -189,7 +190,7 @@ def _package_docstring(ruleset_id: str) -> str:
     "ruleset_id",
     [
         pytest.param(ruleset_id, marks=() if ruleset_id in _FAST else pytest.mark.slow)
-        for ruleset_id in sorted(p.stem for p in (RULES / "rulesets").glob("*.yaml"))
+        for ruleset_id in sorted(shipped.RULESETS)
     ],
 )
 def test_a_package_docstring_says_which_language_its_names_are_in(ruleset_id: str) -> None:

@@ -18,7 +18,7 @@ from civrules.families.advanced_civilization.succession import (
 )
 from civrules.model import Unknown
 from civrules.pipeline import analyse
-from tests.conftest import RULES
+from tests import shipped
 from tests.rulefiles import CachedWorkspace, shipped_analysis
 
 # Civilization cards by group (32.2-32.9); mysticism is Religion and Arts, engineering Crafts and
@@ -152,7 +152,7 @@ def test_epoch_spans_of_africa(ruleset: Ruleset) -> None:
 
 
 #: Every shipped ruleset, by its manifest's file name (its id): nothing is read to collect the tests.
-SHIPPED = sorted(path.stem for path in (RULES / "rulesets").glob("*.yaml"))
+SHIPPED = sorted(shipped.RULESETS)
 
 
 @pytest.mark.parametrize("name", SHIPPED)
