@@ -195,9 +195,7 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
 @pytest.fixture
 def rules_copy(tmp_path: Path) -> Path:
     """A writable copy of the shipped rules/ directory."""
-    target = tmp_path / "rules"
-    shutil.copytree(RULES, target)
-    return target
+    return copy_shipped(tmp_path / "rules")
 
 
 #: The Advanced Civilization family: a base ruleset and a variant of it.
@@ -218,6 +216,15 @@ def copy_rulesets(target: Path, *ruleset_ids: str) -> Path:
     from tests.shipped import ruleset_files
 
     return copy_files(target, {relative for ruleset_id in ruleset_ids for relative in ruleset_files(ruleset_id)})
+
+
+def copy_shipped(target: Path) -> Path:
+    """A writable copy at ``target`` of the shipped files of rules/ (tests/shipped.py): never a
+    designer's own variant beside them, which a test that makes one of the same name would find
+    (`new-variant my-settlers`: "a ruleset `my-settlers` already exists")."""
+    from tests.shipped import files
+
+    return copy_files(target, files())
 
 
 def copy_files(target: Path, relatives: Iterable[str]) -> Path:

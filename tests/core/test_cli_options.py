@@ -6,7 +6,6 @@ import json
 import os
 import re
 import shlex
-import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -21,7 +20,7 @@ from civrules.checks.catalogue import catalogue
 from civrules.diagnostics import Diagnostic, Span
 from civrules.diagnostics.render import render_sarif
 from civrules.support import install
-from tests.conftest import REPO
+from tests.conftest import REPO, copy_shipped
 from tests.rulefiles import reading_apart
 
 RULES = str(REPO / "rules")
@@ -122,7 +121,7 @@ def test_a_value_naming_no_code_is_a_usage_error_not_every_check(option: str, gi
 
 def test_comma_lists_and_repeats_select_the_union(tmp_path: Path) -> None:
     rules = tmp_path / "rules"
-    shutil.copytree(REPO / "rules", rules)
+    copy_shipped(rules)
     commodities = rules / "cards" / "advanced-civilization-commodities.yaml"
     text = commodities.read_text(encoding="utf-8")
     assert "total_cards:\n  count: 114\n" in text

@@ -33,7 +33,7 @@ from click.testing import CliRunner
 
 from civrules.cli import main
 from tests import shipped
-from tests.conftest import REPO, RULES
+from tests.conftest import REPO, RULES, copy_shipped
 
 BIN = Path(sys.executable).parent
 PAGES = [REPO / "README.md", *sorted((REPO / "docs").glob("*.md"))]
@@ -235,7 +235,7 @@ def output_blocks() -> list[Block]:
 def test_shown_output_is_what_the_commands_print(block: Block, tmp_path: Path) -> None:
     match = OUTPUT_OF.match(block.before[-1])
     assert match is not None
-    shutil.copytree(RULES, tmp_path / "rules")
+    copy_shipped(tmp_path / "rules")
     env = {**_environment(tmp_path), "CIVRULES_RULES": "rules", "CIVRULES_NO_SHIPPED": "1"}
     (tmp_path / "home").mkdir()
     done = subprocess.run(

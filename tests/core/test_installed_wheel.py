@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import REPO, RULES
+from tests.conftest import REPO, copy_shipped
 
 
 @pytest.mark.slow
@@ -41,7 +41,7 @@ def test_the_installed_wheel_works_outside_the_repository(tmp_path: Path) -> Non
         timeout=600,
     )
     elsewhere = tmp_path / "elsewhere"
-    shutil.copytree(RULES, elsewhere / "rules")
+    copy_shipped(elsewhere / "rules")
     environment = {
         **{k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "PYTHONSTARTUP")},
         "PYTHONPATH": str(site),

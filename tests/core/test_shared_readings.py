@@ -3,11 +3,10 @@ what they keep, what they leave to the code under test, and the guard that nothi
 
 from __future__ import annotations
 
-import shutil
 from pathlib import Path
 
 from civrules.load.workspace import Workspace
-from tests.conftest import RULES
+from tests.conftest import RULES, copy_shipped
 from tests.rulefiles import changed_shipped_reads, reading_apart
 
 CARDS = "cards/advanced-civilization.yaml"
@@ -37,7 +36,7 @@ def test_a_changed_copy_and_a_reading_apart_are_read_by_the_code_under_test(rule
 
 
 def test_a_shared_reading_a_run_changed_is_named(tmp_path: Path) -> None:
-    shutil.copytree(RULES, tmp_path / "rules")
+    copy_shipped(tmp_path / "rules")
     document = Workspace(tmp_path / "rules").load(CARDS).document
     assert document is not None and changed_shipped_reads() == []
     card = document.data["cards"][0]

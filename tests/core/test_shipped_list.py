@@ -9,7 +9,6 @@ as a game's term in the core), because they read whatever ``rules/`` held as the
 
 from __future__ import annotations
 
-import shutil
 import subprocess
 from collections.abc import Iterator
 from pathlib import Path
@@ -19,7 +18,7 @@ from click.testing import CliRunner
 
 from civrules.cli import main
 from tests import rulefiles, shipped
-from tests.conftest import REPO, RULES
+from tests.conftest import REPO, copy_shipped
 from tests.core import test_audit_sample as audit_sample
 from tests.core import test_game_terms as game_terms
 from tests.core import test_unknowns as unknowns
@@ -53,7 +52,7 @@ def designer_rules(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[
     """A copy of rules/ with the designers' variants made by `civrules new-variant`, read by the
     suite's helpers as its rules/ (the README's tutorial run in the project's folder)."""
     copy = tmp_path / "rules"
-    shutil.copytree(RULES, copy)
+    copy_shipped(copy)
     for name, base in DESIGNERS.items():
         made = CliRunner().invoke(main, ["new-variant", name, "--extends", base, "--rules", str(copy)])
         assert made.exit_code == 0, made.output

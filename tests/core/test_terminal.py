@@ -4,7 +4,6 @@ completion of commands, options, ruleset names and codes."""
 from __future__ import annotations
 
 import os
-import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -13,7 +12,7 @@ import pytest
 from click.testing import CliRunner
 
 from civrules import cli
-from tests.conftest import REPO, on_terminal
+from tests.conftest import REPO, copy_shipped, on_terminal
 
 RULES = str(REPO / "rules")
 ESC = "\x1b["
@@ -113,7 +112,7 @@ def test_quiet_prints_errors_and_warnings_only() -> None:
 
 def test_quiet_keeps_the_errors(tmp_path: Path) -> None:
     rules = tmp_path / "rules"
-    shutil.copytree(RULES, rules)
+    copy_shipped(rules)
     manifest = rules / "rulesets" / "mega-civilization.yaml"
     manifest.write_text(manifest.read_text(encoding="utf-8") + "nonsense: 1\n", encoding="utf-8")
     result = CliRunner().invoke(cli.main, ["--rules", str(rules), "-q", "validate", "mega-civilization"])

@@ -18,7 +18,6 @@ import contextlib
 import functools
 import itertools
 import os
-import shutil
 import sys
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -35,7 +34,7 @@ from civrules.model import Ruleset
 from civrules.pipeline import analyse
 from civrules.support import memo
 from civrules.support.walks import reachable
-from tests.conftest import RULES
+from tests.conftest import copy_shipped
 
 #: The shapes whose every check is counted, with the size ``n`` (the count at ``2n`` is compared).
 GROWN = {"prerequisite-chain": 150, "one-card-lists": 150, "calamity-modifiers": 150, "cards": 150}
@@ -150,7 +149,7 @@ def model_of(tmp_path: Path, shape: str, n: int) -> Ruleset:
     they are run apart, one at a time)."""
     out = tmp_path / f"{shape}-{n}"
     rules = out / "rules"
-    shutil.copytree(RULES, rules)
+    copy_shipped(rules)
     shapes.SHAPES[shape](rules, n)
     workspace = Workspace(rules)
     analysis = analyse(workspace, workspace.load_ruleset(workspace.manifests()["advanced-civilization"]), select=["-"])
@@ -212,7 +211,7 @@ def test_a_whole_build_does_no_work_growing_faster_than_the_shape(tmp_path: Path
     for n in (0, 0, *sizes):  # the first run of the empty shape warms the process up (imports, caches)
         out = tmp_path / f"{shape}-{n}-{len(counts)}"
         rules = out / "rules"
-        shutil.copytree(RULES, rules)
+        copy_shipped(rules)
         words = shapes.SHAPES[shape](rules, n)[0].split()
         # The rulesets the command names (``validate a b`` or ``build big --out ...``).
         command = next(at for at, word in enumerate(words) if word in ("validate", "build"))
@@ -359,7 +358,7 @@ FAMILY_SHAPES = {
 def family_models(tmp_path: Path, shape: str, n: int) -> list[Ruleset]:
     rulesets, _ = FAMILY_SHAPES[shape]
     rules = tmp_path / f"{shape}-{n}" / "rules"
-    shutil.copytree(RULES, rules)
+    copy_shipped(rules)
     shapes.SHAPES[shape](rules, n)
     workspace = Workspace(rules)
     models = []
@@ -445,7 +444,7 @@ def test_a_whole_build_makes_only_the_suppression_warnings_a_file_lists(
     warnings = []
     for n in (0, 50, 100):  # 1,000 and 2,000 codes
         rules = tmp_path / str(n) / "rules"
-        shutil.copytree(RULES, rules)
+        copy_shipped(rules)
         words = shapes.SHAPES["unknown-suppressions"](rules, n)[0].split()
         made.clear()
         _render(rules, words[1:])

@@ -37,7 +37,7 @@ from civrules.emit.output import MARKER, MARKER_TEXT, read_tree, write_tree
 from civrules.families.advanced_civilization.model import Ruleset
 from civrules.load.workspace import Workspace
 from civrules.support import cache, interrupts, streams
-from tests.conftest import REPO, RULES, copy_rulesets, default_sigint, no_gc_callbacks
+from tests.conftest import REPO, RULES, copy_rulesets, copy_shipped, default_sigint, no_gc_callbacks
 from tests.security.helpers import civrules_command, start_civrules, tree_of
 
 RULESET = "advanced-civilization"
@@ -60,7 +60,7 @@ def trees(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict[str, byt
     """The rules after a one-fact change, and the trees a build writes before and after it."""
     root = tmp_path_factory.mktemp("faults")
     changed = root / "rules"
-    shutil.copytree(RULES, changed)
+    copy_shipped(changed)
     cards = changed / "cards" / "advanced-civilization.yaml"
     text = cards.read_text(encoding="utf-8")
     assert "    cost: 45\n" in text

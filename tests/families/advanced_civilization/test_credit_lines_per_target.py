@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import collections
 import functools
-import shutil
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any
@@ -51,7 +50,7 @@ from civrules.families.advanced_civilization.model import Card, Ruleset, of_fami
 from civrules.families.advanced_civilization.model import CreditLine as WrittenLine
 from civrules.load.workspace import Workspace
 from civrules.pipeline import analyse
-from tests.conftest import RULES
+from tests.conftest import copy_shipped
 from tests.families.advanced_civilization.test_credit_cover import GROUPS, IDS, POLICIES, card_text
 from tests.rulefiles import CachedWorkspace, shipped_text
 from tests.security.test_check_growth import MOST, calls_made
@@ -269,7 +268,7 @@ def shape_model(tmp_path: Path, cards: int, lines: int, monkeypatch: pytest.Monk
     """The ruleset ``big`` of ``aliased-credits``: ``cards`` Crafts each naming one list of ``lines``
     credits to the Crafts."""
     rules = tmp_path / f"{cards}-{lines}" / "rules"
-    shutil.copytree(RULES, rules)
+    copy_shipped(rules)
     with monkeypatch.context() as patch:
         patch.setattr(shapes, "ALIASED_CREDITS", lines)
         shapes.aliased_credits(rules, cards)
@@ -358,7 +357,7 @@ def test_the_package_makes_the_credit_lines_written_alike_once(tmp_path: Path, m
 
     def lines_made(cards: int) -> tuple[collections.Counter[str], bytes]:
         rules = tmp_path / f"package-{cards}" / "rules"
-        shutil.copytree(RULES, rules)
+        copy_shipped(rules)
         with monkeypatch.context() as patch:
             patch.setattr(shapes, "ALIASED_CREDITS", 20)
             shapes.aliased_credits(rules, cards)
@@ -394,7 +393,7 @@ def test_a_list_named_through_an_alias_is_compared_and_worded_once(
     from civrules.resolve import diff
 
     rules = tmp_path / "rules"
-    shutil.copytree(RULES, rules)
+    copy_shipped(rules)
     with monkeypatch.context() as patch:
         patch.setattr(shapes, "ALIASED_CREDITS", 20)
         shapes.aliased_credits(rules, 30)

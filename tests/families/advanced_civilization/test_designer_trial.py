@@ -9,7 +9,6 @@ from __future__ import annotations
 import html
 import json
 import re
-import shutil
 from pathlib import Path
 
 import pytest
@@ -21,7 +20,7 @@ from civrules.emit.build import variant_changes
 from civrules.emit.sheets import render_sheets
 from civrules.pipeline import Analysis, analyse
 from civrules.resolve.diff import diff_rulesets, render_text
-from tests.conftest import RULES
+from tests.conftest import copy_shipped
 from tests.core.test_incremental import copy_subset
 from tests.rulefiles import CachedWorkspace
 
@@ -351,7 +350,7 @@ def test_a_track_without_space_values_needs_no_card_value_on_the_sheet_helper_or
 
 def _rules_with(tmp_path: Path, *files: tuple[str, str]) -> Path:
     root = tmp_path / "rules"
-    shutil.copytree(RULES, root)
+    copy_shipped(root)
     for relative, text in files:
         (root / relative).write_text(text, encoding="utf-8")
     return root

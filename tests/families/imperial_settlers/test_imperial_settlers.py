@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import json
 import re
-import shutil
 from pathlib import Path
 from typing import Any
 
@@ -13,7 +12,7 @@ import pytest
 from click.testing import CliRunner
 
 from civrules.cli import main
-from tests.conftest import REPO, RULES
+from tests.conftest import REPO, RULES, copy_shipped
 
 HERE = Path(__file__).resolve().parent
 
@@ -175,7 +174,7 @@ def test_every_deck_and_the_box_add_up(exported: dict[str, Any]) -> None:
 
 def _rules_with_deck(tmp_path: Path, change: tuple[str, str] | None = None) -> Path:
     rules = tmp_path / "rules"
-    shutil.copytree(RULES, rules)
+    copy_shipped(rules)
     manifest = rules / "rulesets" / "imperial-settlers.yaml"
     text = manifest.read_text(encoding="utf-8")
     manifest.write_text(

@@ -19,7 +19,7 @@ from civrules.families.imperial_settlers.model import ImperialSettlersRuleset
 from civrules.families.imperial_settlers.rules import can_pay
 from civrules.load.workspace import Workspace
 from civrules.pipeline import analyse
-from tests.conftest import RULES
+from tests.conftest import RULES, copy_shipped
 from tests.sheet_text import unmarked
 
 HOUSE = Path(__file__).resolve().parent / "fixtures" / "house-rule"
@@ -29,7 +29,7 @@ HOUSE = Path(__file__).resolve().parent / "fixtures" / "house-rule"
 def house_rules(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """The shipped rules with the house rule's own three files beside them."""
     rules = tmp_path_factory.mktemp("house") / "rules"
-    shutil.copytree(RULES, rules)
+    copy_shipped(rules)
     for path in HOUSE.rglob("*.yaml"):
         target = rules / path.relative_to(HOUSE)
         target.parent.mkdir(parents=True, exist_ok=True)
@@ -118,7 +118,7 @@ def _uncommented(text: str) -> str:
 
 def test_new_variant_scaffolds_examples_valid_for_the_base(tmp_path: Path) -> None:
     rules = tmp_path / "rules"
-    shutil.copytree(RULES, rules)
+    copy_shipped(rules)
     code, out = _run(rules, "new-variant", "my-settlers", "--extends", "imperial-settlers")
     assert code == 0, out
     manifest = rules / "rulesets" / "my-settlers.yaml"

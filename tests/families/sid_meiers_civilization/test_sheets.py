@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import html
 import re
-import shutil
 from functools import cache
 from pathlib import Path
 
@@ -17,7 +16,7 @@ from civrules.emit.build import variant_changes
 from civrules.emit.sheets import render_sheets
 from civrules.families.sid_meiers_civilization.model import CivilizationRuleset
 from civrules.pipeline import analyse
-from tests.conftest import RULES
+from tests.conftest import copy_shipped
 from tests.rulefiles import CachedWorkspace
 from tests.sheet_text import unmarked
 
@@ -123,7 +122,7 @@ def test_buildings_get_a_column_per_terrain_up_to_twelve_terrains_then_name_thei
     from civrules.load.workspace import Workspace
 
     rules = tmp_path / "rules"
-    shutil.copytree(RULES, rules)
+    copy_shipped(rules)
     shapes.smc_terrains(rules, added)
     workspace = Workspace(rules)
     analysis = analyse(workspace, workspace.load_ruleset(workspace.manifests()["sid-meiers-civilization"]))
