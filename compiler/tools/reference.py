@@ -235,7 +235,7 @@ Questions a variant raises:
   setting changed by list operations, `setup: {patch: [...]}`, is its own field: `{setup: {setup:
   ...}}`), and `civrules diff` prints `cited: OLD → NEW` under each changed field, a setting's as
   `setting_sources` cites it (`uncited` where the patch that wrote it cites nothing; a value that
-  comes or goes, one side). A change that writes no fact (a `null`, a list's `remove:`, a `note`)
+  comes, `cited: NEW`; one that goes, `was cited: OLD`, what cited the fact removed). A change that writes no fact (a `null`, a list's `remove:`, a `note`)
   cites nothing and is never "uncited": a field deleted is left out of `field_sources`, and a
   field keeps the citation of what still writes it (an earlier variant's `with:`, else the
   definition's). A citation inside a list operation's `with:` cites what it writes. A settings

@@ -66,7 +66,7 @@ _MANIFEST_HEADER = {
 #: Keys of a manifest's header that say what this one ruleset is: a variant never has its base's.
 #: `status` above all: a house rule built on a rulebook's own variant is not the rulebook's, and a
 #: variant of a draft says itself whether it is one (V011 where its base has a status and it none).
-_OWN_HEADER = frozenset({"description", "status"})
+OWN_HEADER = frozenset({"description", "status"})
 
 
 def entity_key(spec: CollectionSpec, raw: Mapping[str, Any]) -> str | None:
@@ -489,7 +489,7 @@ def _start(manifest: Document, loaded: LoadedRuleset, base: Resolved | None) -> 
             if loaded.family.settings.get(key) == "ruleset":
                 resolved.setting_origins[key] = Origin(manifest, (key,))
     else:
-        data = {key: value for key, value in base.data.items() if key not in _OWN_HEADER}
+        data = {key: value for key, value in base.data.items() if key not in OWN_HEADER}
         again.extend(_status_unsaid(manifest, loaded.family, base))
         resolved = Resolved(
             loaded.family,

@@ -25,6 +25,7 @@ from civrules.diagnostics.escape import printable
 from civrules.families import CollectionSpec, Family
 from civrules.model import Origin, setting_of
 from civrules.resolve import (
+    OWN_HEADER,
     Entry,
     Resolved,
     citation_of,
@@ -266,6 +267,11 @@ def _compared(old: Resolved, new: Resolved, *, citations: bool = False) -> Rules
     clean: Callable[[Any], Any] = _unchanged if citations else functools.partial(strip_citations, made=stripped)
     written = _WrittenCitations(clean)
     old_settings, new_settings = clean(_settings(old)), clean(_settings(new))
+    if old.chain == new.chain[: len(old.chain)]:
+        # A variant of ``old`` never has its base's own header (its `status:`, V011): one it does not
+        # write is unsaid, which is no change of the rules (every such variant printed `- status: draft`).
+        for unsaid in OWN_HEADER - set(new_settings):
+            old_settings.pop(unsaid, None)
     # Setting by setting, as an entity is compared: a setting's own citation (`rule:` beside its
     # fields, a patch's `source:` merged beside it) encloses none of its fields' values, each of
     # which is cited as its writer cited it (:func:`_setting_sourced`).
@@ -399,7 +405,8 @@ def _cited_lines(change: FieldChange, indent: str) -> list[str]:
         return []
     was, now = (source or "uncited" for source in change.sources)
     if change.new is None:
-        return [f"{indent}cited: {was}"]
+        # what cited the fact that is gone, never the deletion (which writes no fact, so cites none)
+        return [f"{indent}was cited: {was}"]
     if change.old is None:
         return [f"{indent}cited: {now}"]
     return [f"{indent}cited: {was} → {now}"]
