@@ -235,10 +235,11 @@ Questions a variant raises:
   setting changed by list operations, `setup: {patch: [...]}`, is its own field: `{setup: {setup:
   ...}}`), and `civrules diff` prints `cited: OLD → NEW` under each changed field, a setting's as
   `setting_sources` cites it (`uncited` where the patch that wrote it cites nothing; a value that
-  comes, `cited: NEW`; one that goes, `was cited: OLD`, what cited the fact removed). A change that writes no fact (a `null`, a list's `remove:`, a `note`)
-  cites nothing and is never "uncited": a field deleted is left out of `field_sources`, and a
-  field keeps the citation of what still writes it (an earlier variant's `with:`, else the
-  definition's). A citation inside a list operation's `with:` cites what it writes. A settings
+  comes, `cited: NEW`; one that goes, `was cited: OLD`, what cited the fact removed). A change
+  that writes no fact (a `null`, a list's `remove:`, a `note`) cites nothing and is never
+  "uncited": a field deleted is left out of `field_sources`, and a field keeps the citation of
+  what still writes it (an earlier variant's `with:`, else the definition's). A citation inside a
+  list operation's `with:` cites what it writes. A settings
   patch whose only facts are elements of a list that cite on their own (a hand limit's bands) puts
   its citation on the elements it writes or changes; the others, and the setting's text, keep the
   base's. The patch's citation is added to the entity's, never put in its place: `export`'s
