@@ -525,5 +525,5 @@ def test_a_removed_card_a_setting_names_is_said_with_the_setting_and_its_change(
     assert found.message.count("`, ") + 1 == 5  # each of the 5 references named
     assert found.hint is not None and found.hint.startswith(
         "in this variant, change what the setting names in `overlay.settings`: "
-        "`taxation: {revolt: {immune_card: ...}}`; in this variant, patch the civilization card"
+        "`taxation: {revolt: {immune_card: null}}`; in this variant, patch the civilization card"
     )

@@ -19,7 +19,7 @@ from civrules.families import CollectionSpec, family_named
 from civrules.load.reader import string_scalar
 from civrules.model import Collection, Entity, Origin, Ruleset
 from civrules.resolve import SETTINGS_CITATIONS, entity_key, merge_patch
-from civrules.schema import entity_citation_keys, entity_errors, setting_citation_keys
+from civrules.schema import entity_citation_keys, entity_errors, setting_citation_keys, setting_errors
 from civrules.schema.references import node_at, references_in, remembered, schema_of
 
 #: A reference: where it is (origin and sub-path), the id named, the collection it must be in, and what.
@@ -563,10 +563,17 @@ def _setting_entry(
     elif isinstance(value, list):
         change = _list_patch(value, subs, (key,)) if renamed is None else _list_retarget(value, subs, renamed)
     elif isinstance(value, dict):
-        change = _mapping_patch(value, subs, (key,)) if renamed is None else _mapping_retarget(value, subs, renamed)
+        # a reference that is a field of its own is deleted (`null`) where the setting may lack it
+        change = (
+            _mapping_patch(value, subs, (key,), fields=True)
+            if renamed is None
+            else _mapping_retarget(value, subs, renamed)
+        )
     else:
         return None
-    if change is None:
+    if change is None or not _schema_keeps(
+        partial(_setting_errors, family.slot_kind(slot), key), {key: value}, {key: change}
+    ):
         return None
     change = _written(change)
     if renamed is None:  # a reference dropped writes no fact, and needs no citation
@@ -582,6 +589,13 @@ def _setting_entry(
     else:
         apart = True
     return _SettingEntry(key, flow(change), flow(citation) if apart else None)
+
+
+def _setting_errors(kind: str, key: str, settings: dict[str, Any]) -> Counter[Any]:
+    """:func:`setting_errors` of the setting ``key`` in ``settings``, each at its place from the
+    setting's key (where the places its patch names start)."""
+    found = setting_errors(kind, key, settings.get(key))
+    return Counter({((key, *mark[0]), *mark[1:]): count for mark, count in found.items()})
 
 
 class _SettingEntry(NamedTuple):
@@ -625,22 +639,28 @@ def _patch_entry(ruleset: Ruleset, referrer: _Referrer, renamed: str | None = No
     if changes is None:
         return None
     kind = family.slot_kind(spec.slot)
-    before = entity_errors(kind, spec.path, raw)
-    # A list left with no element keeps the field (`remove` all of it) where the schema allows an
-    # empty list; where it does not, the patch deletes the field (`null`), as merge-patch does.
-    emptied = list(_emptied(changes))
-    after = entity_errors(kind, spec.path, merge_patch(raw, _written(changes)))
-    for empty in emptied:
-        empty.deleted = any(mark[0] == empty.path for mark in after - before)
-    if any(empty.deleted for empty in emptied):
-        after = entity_errors(kind, spec.path, merge_patch(raw, _written(changes)))
-    if not after <= before:
+    if not _schema_keeps(partial(entity_errors, kind, spec.path), raw, changes):
         return None
     written = _written(changes)
     if renamed is not None and "source" in entity_citation_keys(kind, tuple(spec.path)):
         written["source"] = _HOUSE_RULE  # a reference written anew is a fact changed: Q009 asks its citation
     fields = ", ".join(f"{key}: {flow(value)}" for key, value in written.items())
     return f"{{{spec.naming(referrer.key(ruleset))}, {fields}}}"
+
+
+def _schema_keeps(errors: Callable[[Any], Counter[Any]], raw: Any, changes: Any) -> bool:
+    """Whether ``raw`` patched by ``changes`` breaks its schema (``errors``) nowhere it did not
+    already: what a hint checks a patch it writes against. A list left with no element keeps the
+    field (`remove` all of it) where the schema allows an empty list; where it does not, the patch
+    deletes the field (`null`), as merge-patch does (marked on ``changes``' emptied lists)."""
+    before = errors(raw)
+    emptied = list(_emptied(changes))
+    after = errors(merge_patch(raw, _written(changes)))
+    for empty in emptied:
+        empty.deleted = any(mark[0] == empty.path for mark in after - before)
+    if any(empty.deleted for empty in emptied):
+        after = errors(merge_patch(raw, _written(changes)))
+    return after <= before
 
 
 #: How many references of one entity its patch entry drops, written out; past them, the hint

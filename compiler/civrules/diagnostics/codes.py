@@ -615,9 +615,11 @@ REMOVED_BUT_REFERENCED = define(
     points each reference at it, cited as a fact the variant writes anew: `patch: [{id:
     lantern, uses: {patch: [{where: {item: torch}, with: {item: brand}}]}, source: "house
     rule: ..."}]`. A setting that names the entity (an element of a list of the manifest's) is
-    changed by the same list operations in `overlay.settings`. A reference another check reads
-    (`"check": CODE` in the schema: the order in which several references combine) is counted
-    with the rest and dropped in the same entry.
+    changed by the same list operations in `overlay.settings`, and one that is a field of a
+    setting's own is deleted there (`some_setting: {penalty: {exempt_item: null}}`) where the
+    setting may lack it. A reference another check reads (`"check": CODE` in the schema: the
+    order in which several references combine) is counted with the rest and dropped in the same
+    entry.
     Where the retarget reaches every reference, the editor offers it as a quick fix that writes
     the entries in the variant's overlay (none where references another check reports stay).
     Where the added entity has a name, the hint also offers to keep the old id and patch its

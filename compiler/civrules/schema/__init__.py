@@ -901,6 +901,16 @@ def entity_errors(kind: str, list_path: tuple[str, ...], data: Any) -> Counter[E
     return error_marks(e for top in _released(validator.iter_errors(data)) for e in _expand(top))
 
 
+def setting_errors(kind: str, key: str, data: Any) -> Counter[ErrorMark]:
+    """:func:`entity_errors` of the setting ``key`` (a top-level value of a file of ``kind``): what
+    a hint that writes a change of a setting checks it against before it offers it. A key the
+    schema does not describe breaks it wherever it is (one mark)."""
+    if key not in load_schema(kind).get("properties", {}):
+        return Counter({((), "properties", (), key): 1})
+    validator = _property_validator(kind, key)
+    return error_marks(e for top in _released(validator.iter_errors(data)) for e in _expand(top))
+
+
 #: What tells one schema error from another of the same keyword at the same place: the path of
 #: its value, the keyword, the keyword's place in the schema and, for a missing key, the key.
 ErrorMark = tuple[NodePath, str, tuple[str | int, ...], str]

@@ -202,3 +202,29 @@ def test_an_epoch_past_a_shortened_track_is_told_the_fix_it_writes() -> None:
     assert "which writes the fix: give the track 16 spaces (`spaces: 16`): its spaces are 0 to 14" in (a003.hint or "")
     fixed = ONE_MINOAN_TRACK.replace("spaces: 15", "spaces: 16")
     assert "A003" not in {d.code for d in problems(analysed(fixed))}
+
+
+# --- round 32, continued: a setting's field that is the reference ---------------------------------
+
+EXPANSION = HEAD.replace("extends: advanced-civilization", "extends: expansion-project")
+
+
+@pytest.mark.slow  # two analyses of the Expansion Project (about 2 s)
+def test_a_setting_field_naming_a_removed_card_is_deleted_in_the_entry_it_is_told() -> None:
+    """The Expansion Project's revolt immunity names Democracy in a field of its own
+    (`taxation.revolt.immune_card`): V006 told `taxation: {revolt: {immune_card: ...}}`, a
+    placeholder no one can paste. The field may be left out (the schema says so), so the entry
+    deletes it (`null`), as an entity's own field is; pasted in as written with the other entries,
+    the variant validates."""
+    text = EXPANSION + (
+        'overlay:\n  civilization_cards:\n    remove:\n      - {id: democracy, why: "house rule: no democracy"}\n'
+    )
+    (v006,) = problems(analysed(text))
+    assert v006.code == "V006"
+    written = _ways(v006.hint or "")
+    assert ("settings", "taxation: {revolt: {immune_card: null}}") in written
+    assert not any("..." in entry for _, entry in written)
+    # the card's own patch under the `civilization_cards:` the text ends with, the others after
+    text += "".join(f"    {entry}\n" for collection, entry in written if collection == "civilization_cards")
+    others = [(collection, entry) for collection, entry in written if collection != "civilization_cards"]
+    assert problems(analysed(_pasted(text, others))) == []
