@@ -94,6 +94,19 @@ def test_pyramid_minimums_are_hinted_from_the_top_not_from_a_wrong_row() -> None
     assert found("T003", {}) == []
 
 
+def test_pyramid_minimums_are_told_in_words_and_the_fix_is_what_to_write() -> None:
+    """Round 32: the message read "level 2 needs 1 and level 1 5", and the hint "one more a row
+    down ...", a fact after "which writes the fix:". The message names what it counts; the hint
+    says what to write."""
+    wrong = ("- {level: 2, count: 4}", "- {level: 2, count: 5}")
+    (first, *_) = found("T003", {MANIFEST: [wrong]})
+    assert first.message.startswith(
+        "the pyramid's minimums say level 2 needs 5 technologies and level 1 needs 5: "
+        "each row holds one more than the row above it"
+    )
+    assert (first.hint or "").startswith("write the minimums one more a row down, counted from the top level 5: ")
+
+
 def test_another_games_collection_in_an_overlay_is_not_told_a_did_you_mean() -> None:
     """`civilization_cards` under a Sid Meier's base: V009 names the game it belongs to; S002's
     "did you mean `civilizations`?" pointed at an unrelated collection."""

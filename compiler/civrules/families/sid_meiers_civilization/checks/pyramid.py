@@ -130,11 +130,12 @@ def check_minimum_arithmetic(ruleset: CivilizationRuleset) -> Iterator[Diagnosti
         if minimums[lower] != minimums[upper] + 1:
             yield diagnostic(
                 "T003",
-                f"level {upper} needs {minimums[upper]} and level {lower} {minimums[lower]}: a row holds one more than the row above it",  # noqa: E501
+                f"the pyramid's minimums say level {upper} needs {minimums[upper]} technologies and level "
+                f"{lower} needs {minimums[lower]}: each row holds one more than the row above it",
                 origin.span("minimums"),
-                f"one more a row down from the top level {top}: {counts}"
+                f"write the minimums one more a row down, counted from the top level {top}: {counts}"
                 if counts
-                else f"level {lower} should need {minimums[upper] + 1}",
+                else f"make level {lower} need {minimums[upper] + 1}",
                 subjects=(upper, lower),
             )
     total = pyramid.get("total")
