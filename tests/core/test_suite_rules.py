@@ -3,6 +3,7 @@ machine running it is busy."""
 
 from __future__ import annotations
 
+import importlib
 import re
 import sys
 import types
@@ -237,8 +238,8 @@ def test_a_builds_packages_are_run_in_process_in_place_of_the_shipped_ones_and_p
 
     if str(GENERATED_PYTHON) not in sys.path:
         sys.path.insert(0, str(GENERATED_PYTHON))
-    import civrules_rulesets.advanced_civilization
-    import civrules_runtime
+    importlib.import_module("civrules_rulesets.advanced_civilization")
+    importlib.import_module("civrules_runtime")
 
     # what this process holds under those names (an earlier test of the worker may have left a
     # package's attribute naming an older module object than sys.modules does)
