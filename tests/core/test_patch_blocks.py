@@ -160,7 +160,7 @@ class _EagerLog(WriterLog):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         if (mine := self.mine) is not None and self._whole is not None:
-            self._mine, self._elements, self._whole = (mine[0], mine[1]), list(mine[2]), None
+            self._mine, self._whole = mine, None
 
 
 def test_a_block_s_lists_written_whole_are_recorded_as_when_recorded_at_once(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -71,10 +71,11 @@ class WriterLog:
         self.before = before
         #: What wrote the field before the first change logged: its definition, or its last changer.
         self.start = start
-        #: What this change writes, but a list it wrote whole (:attr:`mine`): its entry and paths,
-        #: and the elements apart (:meth:`stand_in` puts a token in place of one).
-        self._mine = None if mine is None else mine[:2]
-        self._elements = [] if mine is None else list(mine[2])
+        #: What this change writes, but a list it wrote whole (:attr:`mine`).
+        self._mine = mine
+        #: Its elements apart, once :meth:`stand_in` puts a token in place of one (most changes never
+        #: have one: :attr:`mine` is read as it was written, not made anew at each read).
+        self._elements: list[Any] | None = None
         #: A list field this change wrote whole: the entry, the list and its length then (:attr:`mine`).
         self._whole = None if whole is None else (whole[0], whole[1], len(whole[1]))
         #: No fact written before this change is left (the field written whole, deleted, unknown).
@@ -99,6 +100,8 @@ class WriterLog:
         what it writes (-1, ``place[1]``). The records follow an element by its identity alone."""
         which, at = place
         if which < 0:
+            if self._elements is None:
+                self._elements = list(self._mine[2]) if self._mine is not None else []
             self._elements[at] = token
         else:
             self.patched[which][at] = token
@@ -115,7 +118,9 @@ class WriterLog:
         the whole list each time: for `rule:`, every section cited so far, which n entries each
         citing a section of their own as a list copied the square of n times (round 26)."""
         if self._whole is None:
-            return None if self._mine is None else (*self._mine, tuple(self._elements))
+            if self._elements is not None and self._mine is not None:
+                return (*self._mine[:2], tuple(self._elements))
+            return self._mine
         at, items, length = self._whole
         return (at, tuple((k,) for k in range(length)), tuple(items[:length]))
 

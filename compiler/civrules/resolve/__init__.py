@@ -2136,9 +2136,12 @@ class _Owned:
         """``log``, the record of a merge no memo holds, is the block's: each element of the entity's
         own list its `patch:` operations merged anew, and where the log holds it (:meth:`stand_in`).
         Not one it read (an element of the definition's, or one the reader gives twice, as one
-        object, is followed by other records too)."""
+        object, is followed by other records too), nor one of fewer keys than :data:`_IN_PLACE_FROM`
+        (copied at the next merge, as before round 32: the records hold a few keys of it each)."""
         made: dict[int, list[tuple[WriterLog, tuple[int, int]]]] = {}
         for which, (now, was, _, _) in enumerate(log.patched):
+            if isinstance(now, dict) and len(now) < _IN_PLACE_FROM:
+                continue  # copied at the next merge, the records holding its few keys (:data:`_IN_PLACE_FROM`)
             held = self.logged.get(id(now))
             if held is None or held[0] is not now:
                 held = self.logged[id(now)] = (now, [])
@@ -2216,6 +2219,15 @@ class _Owned:
 
 
 _OWNED = _Owned()
+
+
+#: The fewest keys an element of an entity's own list has for its block's records to let go of it
+#: (:meth:`_Owned.record`, :meth:`_Owned.stand_in`) and a later `patch:` of the block to merge into
+#: it in place (:func:`_merge_into`); a smaller one is copied and held by the records, as before
+#: round 32. Registering each record's places and standing a token in them cost more than the
+#: copies of a small credit (`patched-elements`, 7-10% more CPU in round 32); what the records
+#: hold of such copies is fewer than this many keys each, so linear in the entries.
+_IN_PLACE_FROM = 16
 
 
 class _MergedAnew:
