@@ -2044,9 +2044,9 @@ def test_a_value_edit_looks_again_at_as_many_entries_whatever_the_size_of_its_fi
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """Counted, never timed: after a value edit inside one area of the synthetic map, Q008's
-    disagreements and the citation walk (Q001, Q006, Q007) looked at every entity of the map's
-    collections again (each through the session's memo: 6,343 lookups each at scale 13, 18 and
-    12 ms of an update), because the collections and the list were made anew around the same
+    disagreements, the citation walk (Q001, Q006, Q007) and X001's walk for references looked at
+    every entity of the map's collections again (each through the session's memo: 6,343 lookups
+    each at scale 13, 18, 12 and about 8 ms of an update), because the collections and the list were made anew around the same
     data. They now look only at the entries that are not the same objects at the same places:
     as many at twice the size. Each update gives the diagnostics of a full run, and so does an
     area added (the entries after it moved: their citations are made again at their new places)."""
@@ -2067,7 +2067,14 @@ def test_a_value_edit_looks_again_at_as_many_entries_whatever_the_size_of_its_fi
             looked["holding" if held[0] is _owners and found else held[0]] += 1
         return found
 
+    real_find = Remembered.find
+
+    def walked(self: Remembered, *args: Any, **kwargs: Any) -> Any:
+        looked[Remembered.find] += 1  # an entity's references looked up (X001's walk)
+        return real_find(self, *args, **kwargs)
+
     monkeypatch.setattr(Remembered, "of", counted)
+    monkeypatch.setattr(Remembered, "find", walked)
     relative = "maps/synthetic.yaml"
     work: list[dict[object, int]] = []
     for scale in (1, 2):
@@ -2092,4 +2099,5 @@ def test_a_value_edit_looks_again_at_as_many_entries_whatever_the_size_of_its_fi
     small, large = work
     assert small[_walk_node] >= 1 and small[_owners] >= 1, "the edited area is looked at again"
     assert (large[_walk_node], large[_owners]) == (small[_walk_node], small[_owners]), (small, large)
+    assert small[Remembered.find] >= 1 and large[Remembered.find] == small[Remembered.find], (small, large)
     assert large.get("holding", 0) <= 2 * small.get("holding", 0) + 2, (small, large)

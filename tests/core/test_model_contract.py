@@ -66,9 +66,10 @@ ALLOWED: dict[tuple[str, str, str], str] = {
         "an unknown fact is named by its field path in the document as written, once for Q006 and "
         "the packages' UNKNOWN_FACTS and UNKNOWN_COLLECTIONS"
     ),
-    ("checks/references.py", "_walk_collection", "raw"): (
+    ("checks/references.py", "_walk_collection.found_in", "raw"): (
         "references are declared in the schemas (x-civrules-ref) and found at their schema paths in "
-        "each entity as written; no family's model is known to the core"
+        "each entity as written; no family's model is known to the core (the collection's entities' "
+        "data are compared by identity with `_RAW`, to walk again only where it changed)"
     ),
     ("checks/references.py", "_Referrer.key", "raw"): (
         "V006's hint names an entity by the key the resolver matches an overlay entry with "

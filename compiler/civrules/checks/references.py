@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import operator
 import re
 import sys
 from collections import Counter
@@ -20,7 +21,7 @@ from civrules.load.reader import string_scalar
 from civrules.model import Collection, Entity, Origin, Ruleset
 from civrules.resolve import SETTINGS_CITATIONS, entity_key, merge_patch
 from civrules.schema import entity_citation_keys, entity_errors, setting_citation_keys, setting_errors
-from civrules.schema.references import node_at, references_in, remembered, schema_of
+from civrules.schema.references import each_remembered, node_at, references_in, remembered, schema_of
 
 #: A reference: where it is (origin and sub-path), the id named, the collection it must be in, and what.
 Reference = tuple[Origin, tuple[str | int, ...], Any, Collection[Any], str]
@@ -82,12 +83,31 @@ def _parts(ruleset: Ruleset) -> Iterator[tuple[tuple[Found, ...], tuple[str, ...
 def _walk_collection(
     schema: Mapping[str, Any], nodes: tuple[Any, ...], collection: Collection[Entity]
 ) -> tuple[tuple[Found, ...], tuple[str, ...]]:
-    found: list[Found] = []
-    for entity in collection:
-        for sub, target, ref in references_in(schema, nodes, entity.raw):
-            if ref.check:
-                found.append((entity.origin, sub, target, ref.collection, ref.what))
-    return tuple(found), tuple(sorted({one[3] for one in found}))
+    """The references of a collection's entities: found once for the same collection (the very
+    object) while a session's memo holds it (:func:`_parts`).
+
+    A collection assembled again (an edit of one area makes the map's collections anew, every
+    other entity of them the same data) walks again only the entities whose data is not the same
+    object at the same place (:func:`each_remembered`): what an entity's walk finds depends on its
+    data alone, and each is given the entity's origin of now."""
+    entities = collection.items
+
+    def found_in(at: int) -> tuple[tuple[tuple[str | int, ...], Any, str, str], ...]:
+        return tuple(
+            (sub, target, ref.collection, ref.what)
+            for sub, target, ref in references_in(schema, nodes, entities[at].raw)
+            if ref.check
+        )
+
+    each = each_remembered(
+        (_walk_collection, collection.name), tuple(map(_RAW, entities)), (schema, *nodes), found_in, placed=False
+    )
+    found = tuple((entity.origin, *one) for entity, refs in zip(entities, each, strict=True) if refs for one in refs)
+    return found, tuple(sorted({one[3] for one in found}))
+
+
+#: An entity's data as written (C: no Python frame per entity).
+_RAW = operator.attrgetter("raw")
 
 
 def _setting_references(
