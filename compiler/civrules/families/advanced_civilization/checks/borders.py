@@ -60,6 +60,9 @@ def allowed_kinds(a: Area, b: Area) -> frozenset[str]:
 
 _NEEDS = {"land": ("land", "4.31"), "sea": ("water", "4.32"), "both": ("land and water", "4.33")}
 
+#: Whether a border of each kind needs land, and water, on both of its sides (as :data:`_NEEDS`).
+_FLAGS = {"land": (True, False), "sea": (False, True), "both": (True, True)}
+
 
 def _lacks(area: Area, kind: str) -> str | None:
     """What ``area`` lacks for a border of ``kind`` (``land``, ``water``), or None."""
@@ -93,13 +96,19 @@ def check_border_kinds(ruleset: Ruleset) -> Iterator[Diagnostic]:
     areas, graph = ruleset.areas, map_graph(ruleset)
     found: list[tuple[Border, frozenset[str], list[tuple[Area, str]]]] = []
     for border in ruleset.borders:
+        flags = _FLAGS.get(border.kind)
         a, b = areas.get(border.a), areas.get(border.b)
+        if flags is None or a is None or b is None:
+            continue
+        # A kind that fits (what it needs on both sides: 4.31-4.33) is told from the flags alone,
+        # before the graph is asked and the kinds that fit are listed: most borders fit.
+        land, water = flags
+        if (not land or (a.land and b.land)) and (not water or (a.water and b.water)):
+            continue
         # A repeated pair is M001's; only the border that counts is judged.
-        if a is None or b is None or graph.border(border.a, border.b) is not border or border.kind not in _NEEDS:
+        if graph.border(border.a, border.b) is not border:
             continue
         allowed = allowed_kinds(a, b)
-        if border.kind in allowed:
-            continue
         lacking = [(area, what) for area in (a, b) if (what := _lacks(area, border.kind)) is not None]
         found.append((border, allowed, lacking))
     # a variant's fix is one for every border of an area an overlay changed, so that the findings
