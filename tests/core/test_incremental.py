@@ -2046,10 +2046,12 @@ def test_a_value_edit_looks_again_at_as_many_entries_whatever_the_size_of_its_fi
     """Counted, never timed: after a value edit inside one area of the synthetic map, Q008's
     disagreements, the citation walk (Q001, Q006, Q007) and X001's walk for references looked at
     every entity of the map's collections again (each through the session's memo: 6,343 lookups
-    each at scale 13, 18, 12 and about 8 ms of an update), because the collections and the list were made anew around the same
-    data. They now look only at the entries that are not the same objects at the same places:
-    as many at twice the size. Each update gives the diagnostics of a full run, and so does an
-    area added (the entries after it moved: their citations are made again at their new places)."""
+    each at scale 13, 18, 12 and about 8 ms of an update; and every area and border relocated to
+    the new reading was made again through its class's `__init__`), because the collections and
+    the list were made anew around the same data. They now look only at the entries that are not
+    the same objects at the same places: as many at twice the size. Each update gives the
+    diagnostics of a full run, and so does an area added (the entries after it moved: their
+    citations are made again at their new places)."""
     from bench.incremental import data_edit
     from bench.synth import generate
     from civrules.checks.citations import _walk_node
@@ -2075,6 +2077,16 @@ def test_a_value_edit_looks_again_at_as_many_entries_whatever_the_size_of_its_fi
 
     monkeypatch.setattr(Remembered, "of", counted)
     monkeypatch.setattr(Remembered, "find", walked)
+    from civrules.families.advanced_civilization.model import Area, Border
+
+    for made in (Area, Border):  # an entity made through its class (a relocated one is copied)
+        real_init = made.__init__
+
+        def init(self: Any, *args: Any, real_init: Any = real_init, **kwargs: Any) -> None:
+            looked[Area] += 1
+            real_init(self, *args, **kwargs)
+
+        monkeypatch.setattr(made, "__init__", init)
     relative = "maps/synthetic.yaml"
     work: list[dict[object, int]] = []
     for scale in (1, 2):
@@ -2100,4 +2112,5 @@ def test_a_value_edit_looks_again_at_as_many_entries_whatever_the_size_of_its_fi
     assert small[_walk_node] >= 1 and small[_owners] >= 1, "the edited area is looked at again"
     assert (large[_walk_node], large[_owners]) == (small[_walk_node], small[_owners]), (small, large)
     assert small[Remembered.find] >= 1 and large[Remembered.find] == small[Remembered.find], (small, large)
+    assert small[Area] >= 1 and large[Area] == small[Area], (small, large)
     assert large.get("holding", 0) <= 2 * small.get("holding", 0) + 2, (small, large)
