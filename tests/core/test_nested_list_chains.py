@@ -909,14 +909,20 @@ def test_a_session_let_go_of_leaves_no_list_of_its_data_in_the_memos(tmp_path: P
     entries += [f'{{id: pottery, cost: {50 + i}, rule: "{section}"}}' for i, section in enumerate(sections)]
     rules = copy_subset(tmp_path / "rules")
 
+    before: list[list[Any]] = []  # lists alive before the session (another test's): held, not counted
+
     def alive() -> tuple[int, int]:
-        """The lists of the variant's elements (marked), and of the card's sections joined."""
+        """The lists of the variant's elements (marked), and of the card's sections joined, that
+        were not alive before the session began."""
         gc.collect()
-        lists = [o for o in gc.get_objects() if type(o) is list]
+        earlier = {id(o) for o in before}
+        lists = [o for o in gc.get_objects() if type(o) is list and id(o) not in earlier and o is not before]
         marked = sum(1 for o in lists if any(isinstance(x, dict) and _mentions(x, mark) for x in o))
         joined = sum(1 for o in lists if {"32.21", *sections} <= {x for x in o if isinstance(x, str)})
         return marked, joined
 
+    gc.collect()
+    before.extend(o for o in gc.get_objects() if type(o) is list)
     session = Session(rules)
     session.set_text("rulesets/v1.yaml", variant("v1", "advanced-civilization", _body(entries))[1])
     found = session.update()
