@@ -576,6 +576,23 @@ _WRITES = (
 )
 
 
+def _pottery_resolved_counting_copies(entries: list[str]) -> Any:
+    """Pottery as a variant of Advanced Civilization with ``entries`` resolves it, the keys of the
+    mappings the resolver copies (``dict(...)``) counted in ``_CopyCounting.copied`` (the base
+    resolved first, uncounted)."""
+    workspace = CachedWorkspace(dict([variant("big", "advanced-civilization", _body(entries))]))
+    resolver = Resolver(workspace)
+    resolver.resolve(workspace.load_ruleset(workspace.manifests()["advanced-civilization"]))
+    loaded = workspace.load_ruleset(workspace.manifests()["big"])
+    _CopyCounting.copied = 0
+    with pytest.MonkeyPatch.context() as patched:
+        patched.setattr(resolve, "dict", _CountedDict, raising=False)
+        resolved, _ = resolver.resolve(loaded)
+    assert resolved is not None
+    (pottery,) = [e for e in resolved.collections["civilization_cards"] if e.raw["id"] == "pottery"]
+    return pottery
+
+
 @pytest.mark.slow  # six resolutions, every field's writers asked: about 3 s
 def test_a_nested_element_merged_into_in_place_is_what_a_copy_of_it_made() -> None:
     """Entries writing in turn into two elements of a nested list (:data:`_WRITES`), in a variant
@@ -704,16 +721,7 @@ def test_entries_each_writing_a_key_into_one_nested_element_copy_it_once(cited: 
 
     def copied(n: int) -> int:
         entries = _element_keys(n, cited)
-        workspace = CachedWorkspace(dict([variant("big", "advanced-civilization", _body(entries))]))
-        resolver = Resolver(workspace)
-        resolver.resolve(workspace.load_ruleset(workspace.manifests()["advanced-civilization"]))
-        loaded = workspace.load_ruleset(workspace.manifests()["big"])
-        _CopyCounting.copied = 0
-        with pytest.MonkeyPatch.context() as patched:
-            patched.setattr(resolve, "dict", _CountedDict, raising=False)
-            resolved, _ = resolver.resolve(loaded)
-        assert resolved is not None
-        (pottery,) = [e for e in resolved.collections["civilization_cards"] if e.raw["id"] == "pottery"]
+        pottery = _pottery_resolved_counting_copies(entries)
         (element,) = [c for a in pottery.raw["attributes"] for c in a.get("calamities", []) if c.get("note") == "n0"]
         assert [k for k in element if k.startswith("k")] == [f"k{i}" for i in range(n)]
         assert element["rule"] == (["30.312", "30.310", "30.311"] if cited else "30.312")
@@ -739,16 +747,7 @@ def test_entries_each_writing_a_key_into_one_credit_copy_it_once(cited: bool) ->
             f"{{id: pottery, credits: {{patch: [{{where: {{group: crafts}}, with: {{k{i}: 1{section.format(i)}}}}}]}}}}"
             for i in range(n)
         ]
-        workspace = CachedWorkspace(dict([variant("big", "advanced-civilization", _body(entries))]))
-        resolver = Resolver(workspace)
-        resolver.resolve(workspace.load_ruleset(workspace.manifests()["advanced-civilization"]))
-        loaded = workspace.load_ruleset(workspace.manifests()["big"])
-        _CopyCounting.copied = 0
-        with pytest.MonkeyPatch.context() as patched:
-            patched.setattr(resolve, "dict", _CountedDict, raising=False)
-            resolved, _ = resolver.resolve(loaded)
-        assert resolved is not None
-        (pottery,) = [e for e in resolved.collections["civilization_cards"] if e.raw["id"] == "pottery"]
+        pottery = _pottery_resolved_counting_copies(entries)
         (credit,) = [c for c in pottery.raw["credits"] if c.get("group") == "crafts"]
         assert [k for k in credit if k.startswith("k")] == [f"k{i}" for i in range(n)]
         assert credit["rule"] == (["32.212", *(f"32.21{i}" for i in range(n) if i != 2)] if cited else "32.212")
