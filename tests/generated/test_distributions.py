@@ -9,7 +9,9 @@ distribution's `py.typed`, nothing from the clone), uses two families at once an
 
 from __future__ import annotations
 
+import importlib.metadata
 import os
+import re
 import subprocess
 import sys
 import tomllib
@@ -22,7 +24,7 @@ import pytest
 from civrules.emit.build import _package_problem
 from civrules.emit.packaging import NAMESPACE, RUNTIME, package_folder
 from civrules.emit.pyproject import Distribution, render_pyproject, verify_pyproject
-from tests.conftest import GENERATED_PYTHON
+from tests.conftest import GENERATED_PYTHON, REPO
 
 PIP = (sys.executable, "-m", "pip")
 PYPROJECTS = sorted(GENERATED_PYTHON.glob("**/pyproject.toml"))
@@ -89,6 +91,24 @@ def test_metadata_that_is_not_toml_or_not_metadata_is_named() -> None:
     assert problem is not None and "metadata" in problem
     # A family's hook renders it: nested past tomllib's recursion is named too, not an internal error.
     assert "not TOML" in (verify_pyproject(b"a = " + b"[" * 100_000 + b"]" * 100_000 + b"\n") or "")
+
+
+def test_civrules_depends_on_what_the_metadata_validator_reads_license_expressions_with() -> None:
+    """validate-pyproject judges a license expression (`license = "MIT"`, PEP 639) with `packaging`,
+    an extra of its own (`validate-pyproject[all]`): installed without it, as civrules' wheel was, the
+    check passes any expression, and the validator's import prints "Could not find an up-to-date
+    installation of `packaging`" on standard error, at every `civrules build` and `build --check`
+    of a pre-commit hook or a CI job. civrules asks for it at the validator's own least version."""
+    wanted = [
+        requirement.partition(";")[0]
+        for requirement in importlib.metadata.requires("validate-pyproject") or []
+        if re.match(r"packaging\b", requirement)
+    ]
+    assert wanted, "validate-pyproject no longer reads `packaging`: drop it from civrules' dependencies"
+    declared = tomllib.loads((REPO / "pyproject.toml").read_text(encoding="utf-8"))["project"]["dependencies"]
+    assert set(wanted) <= {requirement.replace(" ", "") for requirement in declared}
+    problem = verify_pyproject(b'[project]\nname = "a"\nversion = "1"\nlicense = "not a licence ((("\n')
+    assert problem is not None and "license" in problem  # the expression is judged where civrules runs
 
 
 def test_the_metadata_tables_are_judged_and_other_tools_tables_left_to_their_tools() -> None:
