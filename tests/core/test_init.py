@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import os
 import re
+import shlex
 import shutil
 import subprocess
 import sys
@@ -74,6 +75,51 @@ def test_init_makes_a_repository_whose_variant_validates(tmp_path: Path, monkeyp
     assert manifest == {"kind": "ruleset", "id": "house", "name": "House", "extends": "advanced-civilization"}
     code, found = validate(repository, monkeypatch, "--strict")
     assert code == 0 and {d["severity"] for d in found} == {"info"}
+
+
+def test_init_inside_another_repository_says_where_its_workflow_and_hook_must_go(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A folder of a larger git repository (`init games/alpha` in a monorepo) got the workflow and
+    the hook as for a repository of its own, where GitHub and pre-commit never read them: CI and
+    the commits went unchecked, and nothing said so. init now says so, and the README's step 4
+    says what to move where; followed, the hook and the workflow's step validate the folder."""
+    root = tmp_path / "mono"
+    (root / ".git").mkdir(parents=True)  # git's own `git init` makes it: no git process is needed
+    monkeypatch.chdir(root)
+    code, _, err = civrules("init", "games/alpha")
+    assert code == 0, err
+    assert "note: `games/alpha` is inside the git repository `.`" in err
+    folder = root / "games" / "alpha"
+    step = (folder / "README.md").read_text(encoding="utf-8").split("\n4. ")[1].split("\n5. ")[0]
+    assert "`games/alpha` of the git repository at `../..`" in step
+    defaults, entry = re.findall(r"`(defaults: [^`]*|civrules --rules [^`]*)`", step)
+    # What a user does: the workflow's job given the defaults, the hook given the entry, at the root.
+    workflow = yaml.safe_load((folder / ".github" / "workflows" / "rules.yml").read_text(encoding="utf-8"))
+    workflow["jobs"]["validate"].update(yaml.safe_load(defaults))
+    config = yaml.safe_load((folder / ".pre-commit-config.yaml").read_text(encoding="utf-8"))
+    config["repos"][0]["hooks"][0]["entry"] = entry
+    (hook,) = config["repos"][0]["hooks"]
+    command = shlex.split(hook["entry"])
+    assert command[0] == "civrules" and "--staged" in command
+    command.remove("--staged")  # needs a real git index: test_staged.py runs git itself
+    code, out, err = civrules(*command[1:], "--format", "json")
+    assert code == 0 and {d["severity"] for d in json.loads(out)} == {"info"}, err
+    (step,) = [s for s in workflow["jobs"]["validate"]["steps"] if s.get("name") == "civrules validate"]
+    monkeypatch.chdir(root / workflow["jobs"]["validate"]["defaults"]["run"]["working-directory"])
+    assert civrules(*shlex.split(step["run"])[1:])[0] == 0
+
+
+def test_init_at_a_repository_root_or_outside_any_says_nothing_of_one(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    (tmp_path / "own" / ".git").mkdir(parents=True)
+    monkeypatch.chdir(tmp_path)
+    for folder in ("own", "alone"):
+        code, _, err = civrules("init", folder)
+        assert code == 0 and "note:" not in err, err
+        readme = (tmp_path / folder / "README.md").read_text(encoding="utf-8")
+        assert "\n4. `git init && pre-commit install`: each commit is validated first.\n" in readme
 
 
 def test_every_modeline_resolves_in_the_repository(tmp_path: Path) -> None:

@@ -2076,7 +2076,14 @@ def init(
         )
 
     from civrules.emit.packaging import ruleset_id_problems
-    from civrules.emit.repository import SCHEMAS, family_named, main_ruleset, repository_files, schema_tree
+    from civrules.emit.repository import (
+        SCHEMAS,
+        enclosing_repository,
+        family_named,
+        main_ruleset,
+        repository_files,
+        schema_tree,
+    )
     from civrules.load.workspace import shipped_rules
 
     if new_base and base_id is not None:
@@ -2126,7 +2133,11 @@ def init(
 
     extends = "--new-base" if new_base else f"--extends {word(base.id)}"
     arguments = f" --family {word(family.id)} {extends} --name {word(name)}"
-    tree = repository_files(workspace, base, name, new=new_base, arguments=arguments)
+    root = enclosing_repository(directory)
+    inside = None
+    if root is not None:
+        inside = Path(os.path.normpath(Path.cwd() / directory)).relative_to(root).as_posix()
+    tree = repository_files(workspace, base, name, new=new_base, arguments=arguments, inside=inside)
     _write_repository(directory, tree, schema_tree(), SCHEMAS)
     where = "" if directory == Path(".") else f"cd {printable(path_word(directory))} && "
     _note(
@@ -2134,6 +2145,13 @@ def init(
         + ("(a base of its own)" if new_base else f"(a variant of `{base.id}`)")
     )
     _note(f"next: {ticked(f'{where}civrules validate')}, then see {named_path(directory / 'README.md')}")
+    if root is not None:
+        # Not the folder's own repository: its workflow and hook run only once moved to the root.
+        _note(
+            f"note: {named_path(directory)} is inside the git repository {named_path(os.path.relpath(root))}, "
+            "and GitHub and pre-commit read `.github/workflows/rules.yml` and `.pre-commit-config.yaml` only at "
+            f"a repository's root: {named_path(directory / 'README.md')} (step 4) says how to move them there"
+        )
 
 
 def _write_repository(directory: Path, tree: Mapping[str, bytes], schemas: Mapping[str, bytes], folder: str) -> None:

@@ -11,11 +11,14 @@ next. Everything is rendered here, in memory; the command line writes it.
 from __future__ import annotations
 
 import json
+import os
 import re
 from collections.abc import Mapping
-from pathlib import PurePosixPath
+from pathlib import Path, PurePosixPath
 
 from civrules import __version__
+from civrules.diagnostics.escape import printable
+from civrules.diagnostics.words import ticked
 from civrules.families import Family, families
 from civrules.load.reader import scalar_text
 from civrules.load.workspace import SHIPPED, Manifest, Workspace
@@ -290,7 +293,7 @@ Rule data for [civrules](https://github.com/OWNER/civrules) {version}: {what}. M
 3. Open the folder in an editor with a YAML language server (VS Code's YAML extension, Neovim's
    yamlls): the modelines give completion and checks as you type. For civrules' own diagnostics
    while you type, start `civrules lsp` from the editor (civrules' docs/editors.md).
-4. `git init && pre-commit install`: each commit is validated first.
+4. {git}
 5. In `.github/workflows/rules.yml`, replace `OWNER` by the owner of the civrules repository, so
    that CI installs the same civrules.
 
@@ -299,8 +302,47 @@ this repository's rulesets and the ones shipped with civrules that it can extend
 """
 
 
-def readme(manifest_id: str, base: Manifest, *, new_base_files: list[str] | None, arguments: str) -> str:
-    """The README of a new repository: what is in it, and what to do next."""
+#: Step 4 of the README of a folder made inside another git repository (:func:`enclosing_repository`).
+_INSIDE = """\
+This folder is {inside} of the git repository at {up}, and GitHub runs only the
+   workflows of a repository's root (`.github/workflows/`), pre-commit reads only its root's
+   `.pre-commit-config.yaml`: the two written here run nowhere. Move them to the root (into what
+   is there, if anything) and have them read this folder: the workflow's job given
+   {defaults}, the hook's entry {entry}; then
+   `pre-commit install` at the root. Or make this folder a repository of its own: `git init` in
+   it, then `pre-commit install`."""
+
+
+def enclosing_repository(directory: Path) -> Path | None:
+    """The git repository ``directory`` is a folder of, below its root: the nearest folder above
+    it holding a `.git`, when ``directory`` holds none. GitHub runs only the workflows in a
+    repository's root `.github/workflows/` and pre-commit reads only the root's
+    `.pre-commit-config.yaml`, so the ones `civrules init` writes there would run nowhere."""
+    folder = Path(os.path.normpath(Path.cwd() / directory))
+    if os.path.lexists(folder / ".git"):
+        return None
+    return next((above for above in folder.parents if os.path.lexists(above / ".git")), None)
+
+
+def _git_step(inside: str | None) -> str:
+    """Step 4 of the README: the hook installed, or, for a folder ``inside`` (its path from the
+    root) of another repository, what the workflow and the hook need to run at all."""
+    if inside is None:
+        return "`git init && pre-commit install`: each commit is validated first."
+    up = "/".join([".."] * len(PurePosixPath(inside).parts))
+    return _INSIDE.format(
+        inside=ticked(printable(inside)),
+        up=ticked(up),
+        defaults=ticked(f"defaults: {{run: {{working-directory: {json.dumps(inside)}}}}}"),
+        entry=ticked(printable(f"civrules --rules {word(inside + '/rules')} validate --strict --staged")),
+    )
+
+
+def readme(
+    manifest_id: str, base: Manifest, *, new_base_files: list[str] | None, arguments: str, inside: str | None = None
+) -> str:
+    """The README of a new repository: what is in it, and what to do next; ``inside``: the
+    folder's path from the root of the git repository it is made in (:func:`enclosing_repository`)."""
     if new_base_files is None:
         what = f"`{manifest_id}`, a variant of `{base.id}` (shipped with civrules, read from it, not copied)"
         manifest = f"it extends `{base.id}` and changes nothing yet; its comments show what a change looks like"
@@ -326,11 +368,15 @@ def readme(manifest_id: str, base: Manifest, *, new_base_files: list[str] | None
         manifest=manifest,
         data_rows=rows,
         edit=edit,
+        git=_git_step(inside),
     )
 
 
-def repository_files(workspace: Workspace, base: Manifest, name: str, *, new: bool, arguments: str) -> dict[str, bytes]:
-    """Every file `civrules init` writes but the schemas, by path relative to the repository."""
+def repository_files(
+    workspace: Workspace, base: Manifest, name: str, *, new: bool, arguments: str, inside: str | None = None
+) -> dict[str, bytes]:
+    """Every file `civrules init` writes but the schemas, by path relative to the repository
+    (``inside``: its path from the root of the git repository it is made in, if any)."""
     tree: dict[str, bytes] = {}
     if new:
         copied = new_base(workspace, base, name)
@@ -342,5 +388,5 @@ def repository_files(workspace: Workspace, base: Manifest, name: str, *, new: bo
     tree[".pre-commit-config.yaml"] = PRE_COMMIT.format(version=__version__).encode("utf-8")
     tree[".github/workflows/rules.yml"] = WORKFLOW.format(version=__version__).encode("utf-8")
     tree[".yamllint"] = YAMLLINT.encode("utf-8")
-    tree["README.md"] = readme(name, base, new_base_files=data, arguments=arguments).encode("utf-8")
+    tree["README.md"] = readme(name, base, new_base_files=data, arguments=arguments, inside=inside).encode("utf-8")
     return tree
