@@ -116,6 +116,27 @@ def test_json_and_sarif_carry_what_each_diagnostic_is_about_as_data() -> None:
     assert [r.get("properties") for r in run["results"]] == [{"subjects": ["a`b", "x\\x1by"]}, None]
 
 
+JSON_SCHEMA = Path(__file__).parent.parent.parent / "docs" / "validate-json.schema.json"
+
+
+def test_json_output_is_the_documented_format_field_for_field() -> None:
+    """`--format json` was described in prose alone, with no schema a CI consumer could validate
+    against and no word of what may change between versions. docs/validate-json.schema.json is
+    that schema (format 1): every record validates, and a field added, dropped or reordered here
+    fails until the schema says so."""
+    schema = json.loads(JSON_SCHEMA.read_text(encoding="utf-8"))
+    jsonschema.Draft202012Validator.check_schema(schema)
+    about_nothing = Diagnostic("R004", Severity.ERROR, "no such folder", Span("<command line>", 1, 1, 1, 2))
+    records = json.loads(render_json([UNKNOWN_KEY, DUPLICATE, WARNING, about_nothing]))
+    jsonschema.Draft202012Validator(schema).validate(records)
+    fields = schema["$defs"]["diagnostic"]
+    assert [list(record) for record in records] == [fields["required"]] * 4
+    assert list(fields["properties"]) == fields["required"]
+    related = fields["properties"]["related"]["items"]
+    assert list(records[1]["related"][0]) == related["required"] == list(related["properties"])
+    assert fields["properties"]["severity"]["enum"] == [s.value for s in Severity]
+
+
 def test_github_annotations_escape_their_payload() -> None:
     """A line break inside a field is shown as `\\n`, never one GitHub reads: rule data cannot start
     a line of its own (`::stop-commands::`); the break before the hint is the annotation's own."""
