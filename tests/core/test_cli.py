@@ -20,7 +20,7 @@ from civrules.cli import main
 from tests.conftest import REPO, copy_rulesets
 from tests.core.test_loader import billion_laughs
 
-SARIF_SCHEMA = Path(__file__).parent.parent / "data" / "sarif-2.1.0-rtm.5.json"
+SARIF_SCHEMA = Path(__file__).parent.parent / "data" / "sarif-schema-2.1.0.json"
 CARDS = "cards/advanced-civilization.yaml"
 
 

@@ -20,7 +20,7 @@ from civrules.load.workspace import Workspace
 from tests.conftest import REPO
 
 RULES = str(REPO / "rules")
-SARIF_SCHEMA = REPO / "tests" / "data" / "sarif-2.1.0-rtm.5.json"
+SARIF_SCHEMA = REPO / "tests" / "data" / "sarif-schema-2.1.0.json"
 
 
 def invoke(*args: str | Path) -> tuple[int, str, str]:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import json
 import re
 from pathlib import Path
@@ -15,7 +16,7 @@ from civrules.diagnostics.escape import dumps_json, printable, printable_lines, 
 from civrules.diagnostics.render import SourceLines, render, render_github, render_json, render_sarif, render_text
 
 SOURCE = "cards:\n  - id: pottery\n    cots: 45\n"
-SARIF_SCHEMA = Path(__file__).parent.parent / "data" / "sarif-2.1.0-rtm.5.json"
+SARIF_SCHEMA = Path(__file__).parent.parent / "data" / "sarif-schema-2.1.0.json"
 
 UNKNOWN_KEY = Diagnostic(
     "S002",
@@ -114,6 +115,21 @@ def test_json_and_sarif_carry_what_each_diagnostic_is_about_as_data() -> None:
     assert [r["subjects"] for r in records] == [["a`b", "x\\x1by"], []]
     (run,) = json.loads(render_sarif([about, WARNING]))["runs"]
     assert [r.get("properties") for r in run["results"]] == [{"subjects": ["a`b", "x\\x1by"]}, None]
+
+
+def test_sarif_is_validated_against_the_standard_s_schema_as_cited() -> None:
+    """The logs were validated against `sarif-2.1.0-rtm.5.json`, a draft before the standard, from
+    no recorded source. The schema is now the OASIS standard's own file, cited in tests/data/README.md
+    by repository, commit and git blob: the file is that blob, byte for byte."""
+    cited = re.search(
+        r"`sarif-schema-2\.1\.0\.json` \|.*`(?P<repo>[\w-]+/[\w-]+)@(?P<commit>[0-9a-f]{40}):(?P<path>[^`]+)`, "
+        r"git blob `(?P<blob>[0-9a-f]{40})`",
+        (SARIF_SCHEMA.parent / "README.md").read_text(encoding="utf-8"),
+    )
+    assert cited is not None and cited["repo"] == "oasis-tcs/sarif-spec" and cited["path"].endswith(SARIF_SCHEMA.name)
+    content = SARIF_SCHEMA.read_bytes()
+    assert hashlib.sha1(b"blob %d\0" % len(content) + content).hexdigest() == cited["blob"]  # git names a blob so
+    assert json.loads(content)["title"] == "Static Analysis Results Format (SARIF) Version 2.1.0 JSON Schema"
 
 
 JSON_SCHEMA = Path(__file__).parent.parent.parent / "docs" / "validate-json.schema.json"

@@ -41,7 +41,7 @@ from tests.conftest import REPO, RULES, copy_rulesets, copy_shipped, default_sig
 from tests.security.helpers import civrules_command, start_civrules, tree_of
 
 RULESET = "advanced-civilization"
-SARIF_SCHEMA = REPO / "tests" / "data" / "sarif-2.1.0-rtm.5.json"
+SARIF_SCHEMA = REPO / "tests" / "data" / "sarif-schema-2.1.0.json"
 KILLS = (
     2  # builds killed in `make test`, each while it writes; `make test-slow` kills 20, half at any moment of their run
 )
