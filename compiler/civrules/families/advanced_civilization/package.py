@@ -82,7 +82,9 @@ from civrules.support.tracked import shared
 #: The family's runtime: its import name, distribution name, version, and its sources (``runtime/``).
 FAMILY_RUNTIME = family_runtime_package(FAMILY.id)
 FAMILY_RUNTIME_DISTRIBUTION = family_runtime_distribution(FAMILY.id)
-FAMILY_RUNTIME_VERSION = "2.10.1"
+#: 2.10.2: the same API; a docstring on every public class and function (``help(Calamity)`` showed
+#: only its constructor, ``help(Tax)`` the record base's words).
+FAMILY_RUNTIME_VERSION = "2.10.2"
 FAMILY_RUNTIME_SOURCES = Path(__file__).resolve().parent / "runtime"
 FAMILY_RUNTIME_FILES = (
     "__init__.py",

@@ -143,6 +143,8 @@ def credit_toward(matrix: "Mapping[str, Mapping[str, int]]", owned: "Iterable[st
 def purchase_cost(
     cards: "Mapping[str, Card]", matrix: "Mapping[str, Mapping[str, int]]", owned: "Iterable[str]", target: str
 ) -> int:
+    """The rule logic of a package's ``purchase_cost`` over its ``cards`` and credit ``matrix``: what
+    ``target`` costs a holder of ``owned``, its cost less credits, never below zero."""
     collection(owned, "owned")
     known_id(cards, target, "civilization card")
     credit = credit_toward(matrix, owned, target)  # the cards owned checked before the cost is looked up
@@ -284,6 +286,8 @@ def _cards_in_play(bands: "tuple[DeckBand, ...]", players: int, good: str) -> in
 def decks_for(
     bands: "tuple[DeckBand, ...]", players: int, region: str | None, counts: "Iterable[int]" = ()
 ) -> "tuple[Deck, ...]":
+    """The rule logic of a package's ``decks_for`` over its ``bands``: the trade decks of a game of
+    ``players`` (in ``region`` where the map is split); () where the ruleset declares none."""
     wanted = None if region is None else vocabulary(MapRegion, region, "map region")
     _player_count(players, counts)
     matching = [b for b in bands if b.players_min <= players <= b.players_max]
@@ -310,6 +314,8 @@ def decks_for(
 
 
 def neighbours(adjacency: "Mapping[str, Mapping[str, frozenset[str]]]", area: str, kind: str) -> frozenset[str]:
+    """The rule logic of a package's ``neighbours`` over its ``adjacency``: the areas next to ``area``
+    across land, across water, or either (``kind``, an Adjacency)."""
     by_kind = adjacency[vocabulary(Adjacency, kind, "kind of adjacency")]
     return by_kind[known_id(by_kind, area, "area")]
 
@@ -533,6 +539,8 @@ def _counted(
 
 
 def effects_held(cards: "Mapping[str, Card]", held: "Iterable[str]", kind: str | None) -> "tuple[Effect, ...]":
+    """The rule logic of a package's ``effects_held`` over its ``cards``: the structured effects of
+    the held cards' attributes (of one EffectKind, ``kind``, or all)."""
     collection(held, "held")
     wanted = None if kind is None else vocabulary(EffectKind, kind, "effect kind")
     out: list[Effect] = []
@@ -578,6 +586,8 @@ def hand_limit(
 
 
 def tax_rates(taxation: Taxation | None, cards: "Mapping[str, Card]", held: "Iterable[str]") -> "tuple[int, ...]":
+    """The rule logic of a package's ``tax_rates`` over its ``taxation``: the tax rates, in tokens per
+    city, a holder of the cards ``held`` may choose from."""
     collection(held, "held")
     owned = set(held_cards(cards, held, "held"))
     if taxation is None or taxation.tokens_per_city is None:
@@ -714,6 +724,8 @@ def can_enter_epoch(
     epoch: str, cities: int, held: "Iterable[str]", nation: str | None, level: str | None,
     settings: "Settings | Mapping[str, object] | None" = None,
 ) -> bool:  # fmt: skip
+    """The rule logic of a package's ``can_enter_epoch`` over its tables: may a marker enter ``epoch``
+    with ``cities`` in play and the civilization cards ``held``?"""
     collection(held, "held")
     known_id(epochs, epoch, "epoch")
     within(cities, "cities", 0, None, "the cities a player has in play, 33.2")
