@@ -82,8 +82,11 @@ FILES = (
 #: as a dataclass-like reader takes them; and a key no table can hold (a list of ids) is a miss of a
 #: ``FrozenMap`` (UnknownIdError, ``get`` None, ``in`` False), where it was Python's bare TypeError;
 #: and an engine's subclass of a record class has its base's fields then its own (``Record._fields``),
-#: where a record's fields were its class's own ``__slots__`` (a subclass could not be made).
-VERSION = "2.16.1"
+#: where a record's fields were its class's own ``__slots__`` (a subclass could not be made);
+#: 2.16.2 says what ``FrozenMap`` and ``OrderedFrozenSet`` take when made of what they cannot hold
+#: (``FrozenMap(5)``: NotACollectionError, where it was Python's "'int' object is not iterable"), and
+#: what a record class takes when called with a value too many by position, a field twice or too few.
+VERSION = "2.16.2"
 
 
 def runtime_distribution(
