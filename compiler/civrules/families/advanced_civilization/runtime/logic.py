@@ -815,6 +815,8 @@ def trade_problems(
     phases: "Mapping[str, Phase]", commodities: "Mapping[str, object]", calamities: "Mapping[str, Calamity]",
     cards: "Mapping[str, object]", given: "Iterable[str]", stated_count: int, named: "Iterable[str]",
 ) -> "tuple[str, ...]":  # fmt: skip
+    """The rule logic of a package's ``trade_problems`` over its tables: what makes one player's side of a trade
+    illegal; () when it is legal."""
     collection(given, "given")
     collection(named, "named")
     given_cards, named_cards = list(given), list(named)
@@ -982,6 +984,8 @@ def calamities_suffered(
     rng: "Random | None", stoic: bool, table: "Mapping[str, Calamity] | None" = None,
     players: int | None = None, counts: "Iterable[int]" = (),
 ) -> "tuple[str, ...]":  # fmt: skip
+    """The rule logic of a package's ``calamities_suffered`` over its ``phases`` and resolution ``order``: the
+    calamities a player suffers as primary victim of those he ``received`` this turn, in resolution order."""
     flag(stoic, "stoic")
     cards = resolution_order(order, received, table, "received", players, counts)
     if stoic:
@@ -1036,6 +1040,8 @@ def _of_severity(calamities: "list[str]", severity: str, table: "Mapping[str, Ca
 
 
 def ship_range(phases: "Mapping[str, Phase]", cards: "Mapping[str, Card]", held: "Iterable[str]") -> int:
+    """The rule logic of a package's ``ship_range`` over its ``phases`` and ``cards``: the most sea areas a holder of
+    ``held`` moves a ship through in one movement phase."""
     moves = [
         e for e in effects_held(cards, held, EffectKind.MOVEMENT) if isinstance(e, Movement) and e.units == "ships"
     ]
@@ -1045,11 +1051,15 @@ def ship_range(phases: "Mapping[str, Phase]", cards: "Mapping[str, Card]", held:
 
 
 def unit_points(phases: "Mapping[str, Phase]", cities: int, tokens: int) -> int:
+    """The rule logic of a package's ``unit_points`` over its ``phases``: the unit points of ``cities`` cities and
+    ``tokens`` tokens in a calamity's loss (29.62)."""
     city, token = _unit_values(phases)
     return within(cities, "cities") * city + within(tokens, "tokens") * token
 
 
 def reduction_points(phases: "Mapping[str, Phase]", tokens_left: int) -> int:
+    """The rule logic of a package's ``reduction_points`` over its ``phases``: the unit points a city's reduction
+    counts for when it leaves ``tokens_left`` tokens (29.62)."""
     city, token = _unit_values(phases)
     within(tokens_left, "tokens_left", 0, city // token, "the tokens a reduced city leaves")
     return city - tokens_left * token
@@ -1085,6 +1095,8 @@ def finish_space(
     settings: "Settings | Mapping[str, object]", tracks: "Mapping[str, Mapping[str, AstTrack]]",
     nations: "Mapping[str, object]", levels: "tuple[str, ...]", nation: str, level: str | None,
 ) -> int:  # fmt: skip
+    """The rule logic of a package's ``finish_space`` over its ``settings`` and A.S.T. ``tracks``: the finish square
+    of ``nation``'s track (34.1 A)."""
     known_id(nations, nation, "nation")
     per_track, start = _ast(settings)
     track = _track(tracks, nation, levels[0] if level is None else _level(levels, level))
@@ -1098,6 +1110,8 @@ def has_finished(
     settings: "Settings | Mapping[str, object]", tracks: "Mapping[str, Mapping[str, AstTrack]]",
     nations: "Mapping[str, object]", levels: "tuple[str, ...]", nation: str, space: int, level: str | None,
 ) -> bool:  # fmt: skip
+    """The rule logic of a package's ``has_finished`` over its ``settings`` and A.S.T. ``tracks``: has ``nation``'s
+    marker reached the finish square on ``space`` (34.1 A)?"""
     last = finish_space(settings, tracks, nations, levels, nation, level)
     start = _ast(settings)[1]
     within(space, "space", start, last, f"the spaces of the A.S.T. track of {nation}")
