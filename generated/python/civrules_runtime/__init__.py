@@ -219,7 +219,7 @@ _MOVED = frozenset(
     )
 )
 
-__version__ = "2.16.1"
+__version__ = "2.16.2"
 
 __all__ = [
     "AbilityAction",

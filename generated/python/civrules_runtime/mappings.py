@@ -12,17 +12,18 @@ such a set would not replay the same game in another process).
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Collection, Iterable, Iterator, Mapping
 from itertools import islice
 from typing import Any, TypeVar
 
-from .errors import UnknownIdError, closest_id, give_its_id, shown
+from .errors import NotACollectionError, OutOfDomainError, UnknownIdError, closest_id, give_its_id, shown
 
 TYPE_CHECKING = False
 
 _K = TypeVar("_K")
 _V = TypeVar("_V", covariant=True)
 _T = TypeVar("_T", covariant=True)
+_E = TypeVar("_E", bound=BaseException)
 
 _set = object.__setattr__
 
@@ -42,7 +43,13 @@ class FrozenMap(Mapping[_K, _V]):
         _items: dict[_K, _V]
 
     def __init__(self, items: Mapping[_K, _V], /) -> None:
-        _set(self, "_items", dict(items))
+        try:
+            made = dict(items)
+        except (TypeError, ValueError) as error:
+            if isinstance(items, Mapping) or type(error) not in (TypeError, ValueError):
+                raise  # a mapping's own failure, or one of the runtime's refusals: it says what it is
+            raise _marked(_not_pairs(type(self).__name__, items)) from None
+        _set(self, "_items", made)
 
     def __getitem__(self, key: _K) -> _V:
         try:
@@ -105,7 +112,12 @@ class OrderedFrozenSet(frozenset[_T]):
         _order: tuple[_T, ...]
 
     def __new__(cls, items: Iterable[_T] = (), /) -> OrderedFrozenSet[_T]:
-        order = tuple(dict.fromkeys(items))
+        try:
+            order = tuple(dict.fromkeys(items))
+        except TypeError as error:
+            if type(error) is not TypeError:  # one of the runtime's refusals: it says what it is
+                raise
+            raise _marked(_not_items(cls.__name__, items)) from None
         made = super().__new__(cls, order)
         _set(made, "_order", order)
         return made
@@ -127,6 +139,54 @@ class OrderedFrozenSet(frozenset[_T]):
 
     def __setattr__(self, name: str, value: object) -> None:
         raise AttributeError(f"{type(self).__name__} is read-only: cannot assign to {name!r}")
+
+
+def _by_a_table(error: BaseException) -> bool:
+    """Whether ``error`` is a FrozenMap's or an OrderedFrozenSet's refusal of what it was to be made
+    of: a record whose constructor takes a field's value into a table names the field instead."""
+    return getattr(error, "_of_a_table", False) is True
+
+
+def _marked(error: _E) -> _E:
+    error._of_a_table = True  # type: ignore[attr-defined]  # an exception's dict: it pickles with it
+    return error
+
+
+def _not_pairs(name: str, items: object) -> NotACollectionError | OutOfDomainError:
+    """What a FrozenMap is made of, said where ``items`` (no mapping) is not it: Python's own words
+    (``'int' object is not iterable``, ``dictionary update sequence element #0 has length 1``) name
+    neither the class nor what it takes. A TypeError or a ValueError as Python's was."""
+    takes = f"{name} takes a mapping, or an iterable of (key, value) pairs"
+    if isinstance(items, (str, bytes)) or not isinstance(items, Iterable):
+        return NotACollectionError(f"{takes}, not {shown(items)} (of type {type(items).__name__})")
+    for at, item in enumerate(items if isinstance(items, Collection) else ()):  # an iterator is spent
+        if isinstance(item, (str, bytes)) or not isinstance(item, Iterable):
+            return NotACollectionError(f"{takes}: its item #{at}, {shown(item)}, is no (key, value) pair")
+        pair = tuple(item)
+        if len(pair) != 2:
+            return OutOfDomainError(f"{takes}: its item #{at}, {shown(item)}, has {len(pair)} values, not 2")
+        try:
+            hash(pair[0])
+        except TypeError:
+            return NotACollectionError(
+                f"{takes}, each key hashable (an id): its item #{at}'s key, {shown(pair[0])}, is a "
+                f"{type(pair[0]).__name__}"
+            )
+    return NotACollectionError(f"{takes}, not {shown(items)}")
+
+
+def _not_items(name: str, items: object) -> NotACollectionError:
+    """What an OrderedFrozenSet is made of, said where ``items`` is not it (Python's own words name
+    neither the class nor what it takes)."""
+    takes = f"{name} takes an iterable of hashable values (ids)"
+    if not isinstance(items, Iterable):
+        return NotACollectionError(f"{takes}, not {shown(items)} (of type {type(items).__name__})")
+    for at, item in enumerate(items if isinstance(items, Collection) else ()):  # an iterator is spent
+        try:
+            hash(item)
+        except TypeError:
+            return NotACollectionError(f"{takes}: its item #{at}, {shown(item)}, is a {type(item).__name__}")
+    return NotACollectionError(f"{takes}, not {shown(items)}")
 
 
 class MissingKeyError(UnknownIdError):

@@ -24,7 +24,7 @@ from collections.abc import Callable, Iterable, Iterator, Mapping
 from typing import Any, ClassVar, ParamSpec, Self, TypeVar
 
 from .errors import OutOfDomainError, shown
-from .mappings import FrozenMap, MissingKeyError
+from .mappings import FrozenMap, MissingKeyError, _by_a_table
 
 TYPE_CHECKING = False
 R = TypeVar("R", bound="Record")
@@ -229,8 +229,8 @@ def _checking(made: Callable[..., None], *, types: bool) -> Callable[..., None]:
     def checked(self: Record, *args: object, **kwargs: object) -> None:
         try:
             made(self, *args, **kwargs)
-        except TypeError as error:
-            if type(error) is not TypeError:  # one of the runtime's own (NotACollectionError)
+        except (TypeError, ValueError) as error:
+            if not _pythons(error):  # one of the runtime's own (NotACollectionError): it says what it is
                 raise
             _misread(self, made, args, kwargs, error)
             raise
@@ -261,7 +261,7 @@ def data_maker(cls: Callable[P, R]) -> Callable[P, R]:
 
 
 def _misread(
-    record: Record, made: Callable[..., None], args: tuple[object, ...], kwargs: Mapping[str, object], error: TypeError
+    record: Record, made: Callable[..., None], args: tuple[object, ...], kwargs: Mapping[str, object], error: Exception
 ) -> None:
     """The TypeError of a record's constructor (Python's, for a name it does not take, or one that
     reading a value raised) said as :meth:`Record.replace` says it: naming the closest parameter,
@@ -280,12 +280,55 @@ def _misread(
     try:
         bound = inspect.signature(made).bind(record, *args, **kwargs).arguments
     except TypeError:
-        return  # a missing or extra argument: Python's own message names it
+        wrong = _wrongly_called(cls.__name__, made, args, kwargs)
+        if wrong is None:
+            return  # a constructor of an engine's own that takes ``*args``: Python's message names it
+        raise wrong from error
     checks = _checks(cls)
     for name, value in bound.items():
         check = checks.get(name)
         if check is not None and not check(value):
             raise _refused(cls, name, value) from error
+
+
+def _pythons(error: Exception) -> bool:
+    """Whether ``error``, raised inside a record's constructor, is Python's own TypeError (a value it
+    could not read), or a table's refusal of what it is made of (``FrozenMap(5)``, a field's value
+    it takes into a table): both are said better by naming the field whose value it was. The
+    runtime's other refusals (NotACollectionError, OutOfDomainError) say what they are."""
+    return type(error) is TypeError or (isinstance(error, (TypeError, ValueError)) and _by_a_table(error))
+
+
+def _wrongly_called(
+    name: str, made: Callable[..., None], args: tuple[object, ...], kwargs: Mapping[str, object]
+) -> TypeError | None:
+    """A TypeError naming what a record's constructor takes, where it was given too many values by
+    position, a field twice or too few: Python's own (``Assumptions.__init__() takes 1 positional
+    argument but 2 were given``) counts ``self`` and names no field. None for a constructor that
+    takes ``*args`` or ``**kwargs`` (an engine's subclass): Python's message is then its own."""
+    import inspect
+
+    parameters = list(inspect.signature(made).parameters.values())[1:]  # without self
+    if any(p.kind in (p.VAR_POSITIONAL, p.VAR_KEYWORD) for p in parameters):
+        return None
+    positional = [p.name for p in parameters if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
+    shown = [p.name if p.default is p.empty else f"{p.name}=..." for p in parameters]
+    if len(positional) < len(parameters):
+        shown.insert(len(positional), "*")  # the fields after it are given by name only
+    takes = f"{name}({', '.join(shown)})"
+    if len(args) > len(positional):
+        some = f"at most {len(positional)} by position ({', '.join(positional)})"
+        count = f"{len(args)} value{'s' if len(args) != 1 else ''}"
+        by_position = some if positional else "its fields by name only"
+        return TypeError(f"{name} was given {count} by position; it takes {by_position}: {takes}")
+    given = positional[: len(args)]
+    twice = [field for field in given if field in kwargs]
+    if twice:
+        return TypeError(f"{name} was given {', '.join(twice)} twice, by position and by name: {takes}")
+    missing = [p.name for p in parameters if p.default is p.empty and p.name not in given and p.name not in kwargs]
+    if missing:
+        return TypeError(f"{name} needs {', '.join(missing)} (no default): {takes}")
+    return None
 
 
 def _positional(record: Record, args: tuple[object, ...]) -> None:
@@ -316,8 +359,8 @@ def _made_of(record: Record, changes: Mapping[str, object]) -> Iterator[None]:
     named instead, as :func:`_checked` names it."""
     try:
         yield
-    except TypeError as error:
-        if type(error) is not TypeError:  # one of the runtime's own (NotACollectionError): it says what it is
+    except (TypeError, ValueError) as error:
+        if not _pythons(error):  # one of the runtime's own (NotACollectionError): it says what it is
             raise
         checks = _checks(type(record))
         for name, value in changes.items():

@@ -143,6 +143,8 @@ def credit_toward(matrix: "Mapping[str, Mapping[str, int]]", owned: "Iterable[st
 def purchase_cost(
     cards: "Mapping[str, Card]", matrix: "Mapping[str, Mapping[str, int]]", owned: "Iterable[str]", target: str
 ) -> int:
+    """The rule logic of a package's ``purchase_cost`` over its ``cards`` and credit ``matrix``: what
+    ``target`` costs a holder of ``owned``, its cost less credits, never below zero."""
     collection(owned, "owned")
     known_id(cards, target, "civilization card")
     credit = credit_toward(matrix, owned, target)  # the cards owned checked before the cost is looked up
@@ -284,6 +286,8 @@ def _cards_in_play(bands: "tuple[DeckBand, ...]", players: int, good: str) -> in
 def decks_for(
     bands: "tuple[DeckBand, ...]", players: int, region: str | None, counts: "Iterable[int]" = ()
 ) -> "tuple[Deck, ...]":
+    """The rule logic of a package's ``decks_for`` over its ``bands``: the trade decks of a game of
+    ``players`` (in ``region`` where the map is split); () where the ruleset declares none."""
     wanted = None if region is None else vocabulary(MapRegion, region, "map region")
     _player_count(players, counts)
     matching = [b for b in bands if b.players_min <= players <= b.players_max]
@@ -310,6 +314,8 @@ def decks_for(
 
 
 def neighbours(adjacency: "Mapping[str, Mapping[str, frozenset[str]]]", area: str, kind: str) -> frozenset[str]:
+    """The rule logic of a package's ``neighbours`` over its ``adjacency``: the areas next to ``area``
+    across land, across water, or either (``kind``, an Adjacency)."""
     by_kind = adjacency[vocabulary(Adjacency, kind, "kind of adjacency")]
     return by_kind[known_id(by_kind, area, "area")]
 
@@ -533,6 +539,8 @@ def _counted(
 
 
 def effects_held(cards: "Mapping[str, Card]", held: "Iterable[str]", kind: str | None) -> "tuple[Effect, ...]":
+    """The rule logic of a package's ``effects_held`` over its ``cards``: the structured effects of
+    the held cards' attributes (of one EffectKind, ``kind``, or all)."""
     collection(held, "held")
     wanted = None if kind is None else vocabulary(EffectKind, kind, "effect kind")
     out: list[Effect] = []
@@ -578,6 +586,8 @@ def hand_limit(
 
 
 def tax_rates(taxation: Taxation | None, cards: "Mapping[str, Card]", held: "Iterable[str]") -> "tuple[int, ...]":
+    """The rule logic of a package's ``tax_rates`` over its ``taxation``: the tax rates, in tokens per
+    city, a holder of the cards ``held`` may choose from."""
     collection(held, "held")
     owned = set(held_cards(cards, held, "held"))
     if taxation is None or taxation.tokens_per_city is None:
@@ -714,6 +724,8 @@ def can_enter_epoch(
     epoch: str, cities: int, held: "Iterable[str]", nation: str | None, level: str | None,
     settings: "Settings | Mapping[str, object] | None" = None,
 ) -> bool:  # fmt: skip
+    """The rule logic of a package's ``can_enter_epoch`` over its tables: may a marker enter ``epoch``
+    with ``cities`` in play and the civilization cards ``held``?"""
     collection(held, "held")
     known_id(epochs, epoch, "epoch")
     within(cities, "cities", 0, None, "the cities a player has in play, 33.2")
@@ -803,6 +815,8 @@ def trade_problems(
     phases: "Mapping[str, Phase]", commodities: "Mapping[str, object]", calamities: "Mapping[str, Calamity]",
     cards: "Mapping[str, object]", given: "Iterable[str]", stated_count: int, named: "Iterable[str]",
 ) -> "tuple[str, ...]":  # fmt: skip
+    """The rule logic of a package's ``trade_problems`` over its tables: what makes one player's side of a trade
+    illegal; () when it is legal."""
     collection(given, "given")
     collection(named, "named")
     given_cards, named_cards = list(given), list(named)
@@ -970,6 +984,8 @@ def calamities_suffered(
     rng: "Random | None", stoic: bool, table: "Mapping[str, Calamity] | None" = None,
     players: int | None = None, counts: "Iterable[int]" = (),
 ) -> "tuple[str, ...]":  # fmt: skip
+    """The rule logic of a package's ``calamities_suffered`` over its ``phases`` and resolution ``order``: the
+    calamities a player suffers as primary victim of those he ``received`` this turn, in resolution order."""
     flag(stoic, "stoic")
     cards = resolution_order(order, received, table, "received", players, counts)
     if stoic:
@@ -1024,6 +1040,8 @@ def _of_severity(calamities: "list[str]", severity: str, table: "Mapping[str, Ca
 
 
 def ship_range(phases: "Mapping[str, Phase]", cards: "Mapping[str, Card]", held: "Iterable[str]") -> int:
+    """The rule logic of a package's ``ship_range`` over its ``phases`` and ``cards``: the most sea areas a holder of
+    ``held`` moves a ship through in one movement phase."""
     moves = [
         e for e in effects_held(cards, held, EffectKind.MOVEMENT) if isinstance(e, Movement) and e.units == "ships"
     ]
@@ -1033,11 +1051,15 @@ def ship_range(phases: "Mapping[str, Phase]", cards: "Mapping[str, Card]", held:
 
 
 def unit_points(phases: "Mapping[str, Phase]", cities: int, tokens: int) -> int:
+    """The rule logic of a package's ``unit_points`` over its ``phases``: the unit points of ``cities`` cities and
+    ``tokens`` tokens in a calamity's loss (29.62)."""
     city, token = _unit_values(phases)
     return within(cities, "cities") * city + within(tokens, "tokens") * token
 
 
 def reduction_points(phases: "Mapping[str, Phase]", tokens_left: int) -> int:
+    """The rule logic of a package's ``reduction_points`` over its ``phases``: the unit points a city's reduction
+    counts for when it leaves ``tokens_left`` tokens (29.62)."""
     city, token = _unit_values(phases)
     within(tokens_left, "tokens_left", 0, city // token, "the tokens a reduced city leaves")
     return city - tokens_left * token
@@ -1073,6 +1095,8 @@ def finish_space(
     settings: "Settings | Mapping[str, object]", tracks: "Mapping[str, Mapping[str, AstTrack]]",
     nations: "Mapping[str, object]", levels: "tuple[str, ...]", nation: str, level: str | None,
 ) -> int:  # fmt: skip
+    """The rule logic of a package's ``finish_space`` over its ``settings`` and A.S.T. ``tracks``: the finish square
+    of ``nation``'s track (34.1 A)."""
     known_id(nations, nation, "nation")
     per_track, start = _ast(settings)
     track = _track(tracks, nation, levels[0] if level is None else _level(levels, level))
@@ -1086,6 +1110,8 @@ def has_finished(
     settings: "Settings | Mapping[str, object]", tracks: "Mapping[str, Mapping[str, AstTrack]]",
     nations: "Mapping[str, object]", levels: "tuple[str, ...]", nation: str, space: int, level: str | None,
 ) -> bool:  # fmt: skip
+    """The rule logic of a package's ``has_finished`` over its ``settings`` and A.S.T. ``tracks``: has ``nation``'s
+    marker reached the finish square on ``space`` (34.1 A)?"""
     last = finish_space(settings, tracks, nations, levels, nation, level)
     start = _ast(settings)[1]
     within(space, "space", start, last, f"the spaces of the A.S.T. track of {nation}")

@@ -136,6 +136,9 @@ class Movement(Record):
 
 
 class PopulationLimit(Record):
+    """An attribute's effect (civilization-cards.schema.json, ``kind`` population_limit): the population limit of
+    areas changes for the holder."""
+
     kind: ClassVar[EffectKind] = EffectKind.POPULATION_LIMIT
     _schema = "civilization-cards.schema.json#/$defs/effect_population_limit"
     __slots__ = ("change", "where")
@@ -211,6 +214,9 @@ class CityBuild(Record):
 
 
 class CitySupport(Record):
+    """An attribute's effect (civilization-cards.schema.json, ``kind`` city_support): the tokens each of the
+    holder's cities needs for city support change."""
+
     kind: ClassVar[EffectKind] = EffectKind.CITY_SUPPORT
     _schema = "civilization-cards.schema.json#/$defs/effect_city_support"
     __slots__ = ("change",)
@@ -231,6 +237,10 @@ class CitySupport(Record):
 
 
 class Conflict(Record):
+    """An attribute's effect (civilization-cards.schema.json, ``kind`` conflict): how conflicts go for the
+    holder: the order tokens are removed, where casualties may be taken, the tokens needed to attack a city
+    and the tokens a defending city is replaced by."""
+
     kind: ClassVar[EffectKind] = EffectKind.CONFLICT
     _schema = "civilization-cards.schema.json#/$defs/effect_conflict"
     __slots__ = ("aspect", "before_holders_of", "tokens", "replaced_by", "cancelled_by_both")
@@ -270,6 +280,9 @@ class Conflict(Record):
 
 
 class TurnOrder(Record):
+    """An attribute's effect (civilization-cards.schema.json, ``kind`` turn_order): the holder acts later than
+    others in some activities of a turn."""
+
     kind: ClassVar[EffectKind] = EffectKind.TURN_ORDER
     _schema = "civilization-cards.schema.json#/$defs/effect_turn_order"
     __slots__ = ("activities", "position")
@@ -295,6 +308,9 @@ class TurnOrder(Record):
 
 
 class Tax(Record):
+    """An attribute's effect (civilization-cards.schema.json, ``kind`` tax): the holder's taxation: the rate he
+    may choose, and tax revolts."""
+
     kind: ClassVar[EffectKind] = EffectKind.TAX
     _schema = "civilization-cards.schema.json#/$defs/effect_tax"
     __slots__ = ("rate_changes", "no_revolt")
@@ -318,6 +334,9 @@ class Tax(Record):
 
 
 class Treasury(Record):
+    """An attribute's effect (civilization-cards.schema.json, ``kind`` treasury): what the holder's treasury
+    tokens are worth when spent."""
+
     kind: ClassVar[EffectKind] = EffectKind.TREASURY
     _schema = "civilization-cards.schema.json#/$defs/effect_treasury"
     __slots__ = ("token_value", "spent_on")
@@ -341,6 +360,9 @@ class Treasury(Record):
 
 
 class CommodityExchange(Record):
+    """An attribute's effect (civilization-cards.schema.json, ``kind`` commodity_exchange): the holder may
+    exchange commodity cards for treasury tokens from stock."""
+
     kind: ClassVar[EffectKind] = EffectKind.COMMODITY_EXCHANGE
     _schema = "civilization-cards.schema.json#/$defs/effect_commodity_exchange"
     __slots__ = ("tokens_per_point", "phase")
@@ -364,6 +386,9 @@ class CommodityExchange(Record):
 
 
 class TradeCardPurchase(Record):
+    """An attribute's effect (civilization-cards.schema.json, ``kind`` trade_card_purchase): the holder may buy
+    trade cards of one stack for treasury tokens."""
+
     kind: ClassVar[EffectKind] = EffectKind.TRADE_CARD_PURCHASE
     _schema = "civilization-cards.schema.json#/$defs/effect_trade_card_purchase"
     __slots__ = ("stack", "price")
@@ -387,6 +412,9 @@ class TradeCardPurchase(Record):
 
 
 class HandLimitChange(Record):
+    """An attribute's effect (civilization-cards.schema.json, ``kind`` hand_limit): the holder's hand limit of
+    trade cards changes."""
+
     kind: ClassVar[EffectKind] = EffectKind.HAND_LIMIT
     _schema = "civilization-cards.schema.json#/$defs/effect_hand_limit"
     __slots__ = ("change",)
@@ -407,6 +435,9 @@ class HandLimitChange(Record):
 
 
 class CommodityValue(Record):
+    """An attribute's effect (civilization-cards.schema.json, ``kind`` commodity_value): how the holder values
+    his sets of commodity cards (Mining)."""
+
     kind: ClassVar[EffectKind] = EffectKind.COMMODITY_VALUE
     _schema = "civilization-cards.schema.json#/$defs/effect_commodity_value"
     __slots__ = ("set_size_change", "goods", "per_turn")
@@ -433,6 +464,10 @@ class CommodityValue(Record):
 
 
 class SpecialAbility(Record):
+    """An attribute's effect (civilization-cards.schema.json, ``kind`` special_ability): an action the holder may
+    take against neighbours or the board (in the Special Abilities phase of the Expansion Project, at the end
+    of the calamity phase for Advanced Civilization's Monotheism)."""
+
     kind: ClassVar[EffectKind] = EffectKind.SPECIAL_ABILITY
     _schema = "civilization-cards.schema.json#/$defs/effect_special_ability"
     __slots__ = ("action", "phase", "exempt_holders", "max_units", "max_cards")
@@ -472,6 +507,9 @@ class SpecialAbility(Record):
 
 
 class CreditTokens(Record):
+    """An attribute's effect (civilization-cards.schema.json, ``kind`` credit_tokens): the holder gains credit
+    tokens (a lasting ability; a one-time gain on purchase is a ``purchase_effects`` entry)."""
+
     kind: ClassVar[EffectKind] = EffectKind.CREDIT_TOKENS
     _schema = "civilization-cards.schema.json#/$defs/effect_credit_tokens"
     __slots__ = ("points", "colours")
@@ -495,6 +533,9 @@ class CreditTokens(Record):
 
 
 class VictoryPoints(Record):
+    """An attribute's effect (civilization-cards.schema.json, ``kind`` victory_points): victory points the holder
+    scores from this attribute, beyond the card's own."""
+
     kind: ClassVar[EffectKind] = EffectKind.VICTORY_POINTS
     _schema = "civilization-cards.schema.json#/$defs/effect_victory_points"
     __slots__ = ("points",)
@@ -681,6 +722,9 @@ class PurchaseEffect(Record):
 
 
 class Group(Record):
+    """A group (colour) of civilization cards: its fixed id, its name as the rulebook spells it, the
+    colour printed along the top of its cards and its symbol (``shape``)."""
+
     _schema = "civilization-cards.schema.json#/$defs/group"
     __slots__ = ("id", "name", "colour", "shape")
     __match_args__ = ("id", "name", "colour", "shape")
@@ -1049,6 +1093,10 @@ class CopiesBand(Record):
 
 
 class Calamity(Record):
+    """One calamity card: the trade card stack it is shuffled into (9.1), whether it is tradable, its
+    severity (major or minor, where the ruleset has minor ones), the most copies any game holds
+    (``copies``, and ``copies_by_players``) and how its beneficiary is determined, where it has one."""
+
     _schema = "calamities.schema.json#/$defs/calamity"
     __slots__ = (
         "id",
@@ -2514,6 +2562,9 @@ class PlayerCount(Record):
 
 
 class Area(Record):
+    """One area of the map (4.1: the map is divided into areas for population and movement); an area contains
+    land, water or both (4.22)."""
+
     _schema = "map.schema.json#/$defs/area"
     __slots__ = (
         "id",
@@ -2594,6 +2645,8 @@ class Area(Record):
 
 
 class Border(Record):
+    """A border between two areas (4.3), ``a`` and ``b``; each unordered pair appears once."""
+
     _schema = "map.schema.json#/$defs/border"
     _properties = {  # noqa: RUF012 - a class setting (see Record); not a field
         "a": "map.schema.json#/$defs/border/properties/areas/items",
@@ -2650,6 +2703,9 @@ class Region(Record):
 
 
 class TradeStack(Record):
+    """One numbered trade card stack: its number (the face value of its commodities), whether calamity
+    cards are placed in it, and the ways to buy its cards with treasury tokens (``purchases``)."""
+
     _schema = "commodities.schema.json#/$defs/trade_stack"
     __slots__ = ("number", "commodities", "calamities", "purchases")
     __match_args__ = ("number", "commodities", "calamities", "purchases")

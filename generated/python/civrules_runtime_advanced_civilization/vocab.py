@@ -160,31 +160,49 @@ class EffectKind(StrEnum):
 
 
 class ImmunityAgainst(StrEnum):
+    """What an immunity protects the holder from: tax_revolt (his cities never revolt over taxes), attack
+    (players holding none of ``unless_holding`` may not attack his ``targets``), card_ability (the ability of
+    the card ``card`` does not affect him)."""
+
     TAX_REVOLT = "tax_revolt"
     ATTACK = "attack"
     CARD_ABILITY = "card_ability"
 
 
 class Targets(StrEnum):
+    """For an immunity against attack, what may not be attacked: units (tokens and cities) or cities only."""
+
     UNITS = "units"
     CITIES = "cities"
 
 
 class MovementUnits(StrEnum):
+    """Which units a movement effect changes: ships, or tokens (land movement)."""
+
     SHIPS = "ships"
     TOKENS = "tokens"
 
 
 class PopulationWhere(StrEnum):
+    """Which areas a population limit effect changes: sole_occupant (areas holding units of the holder only, not
+    during conflicts) or city_area (an area with one of the holder's cities, which may then also hold that
+    many of his tokens)."""
+
     SOLE_OCCUPANT = "sole_occupant"
     CITY_AREA = "city_area"
 
 
 class TreasuryShare(StrEnum):
+    """The part of a city treasury tokens may pay: up_to_half (at least half, rounded up, must be tokens on the
+    board)."""
+
     UP_TO_HALF = "up_to_half"
 
 
 class ConflictAspect(StrEnum):
+    """The part of a conflict an effect changes: the removal order, casualties from adjacent areas, ships as
+    casualties, the attack on a city, a city's defence."""
+
     REMOVAL_ORDER = "removal_order"
     CASUALTIES_FROM_ADJACENT = "casualties_from_adjacent"
     SHIPS_AS_CASUALTIES = "ships_as_casualties"
@@ -193,20 +211,31 @@ class ConflictAspect(StrEnum):
 
 
 class Activity(StrEnum):
+    """An activity of a turn in which a turn order effect makes the holder act later: movement, ship building,
+    ship maintenance."""
+
     MOVEMENT = "movement"
     SHIP_BUILDING = "ship_building"
     SHIP_MAINTENANCE = "ship_maintenance"
 
 
 class TurnPosition(StrEnum):
+    """Where a turn order effect puts the holder: after_non_holders (after every player without the card; among
+    holders the normal census order applies)."""
+
     AFTER_NON_HOLDERS = "after_non_holders"
 
 
 class Goods(StrEnum):
+    """Which goods a commodity value effect counts: mining (the goods marked ``mining`` in the commodities file)."""
+
     MINING = "mining"
 
 
 class AbilityAction(StrEnum):
+    """The action of a special ability: migrate, destroy, convert, annex, take or ask for a commodity, convert
+    barbarians (civilization-cards.schema.json, effect_special_ability's ``action``)."""
+
     MIGRATE = "migrate"
     DESTROY = "destroy"
     CONVERT = "convert"
@@ -217,16 +246,25 @@ class AbilityAction(StrEnum):
 
 
 class AbilityPhase(StrEnum):
+    """When a special ability is used: special_abilities (its own phase) or end_of_calamities (end of the
+    calamity phase, before city support)."""
+
     SPECIAL_ABILITIES = "special_abilities"
     END_OF_CALAMITIES = "end_of_calamities"
 
 
 class TokenColours(StrEnum):
+    """Which credit tokens are gained: any_combination (tokens of any colours, in any mix) or one_colour (all of
+    one colour of the holder's choice)."""
+
     ANY_COMBINATION = "any_combination"
     ONE_COLOUR = "one_colour"
 
 
 class PurchaseKind(StrEnum):
+    """What a card's purchase effect gives: acquire_advancements (further cards, acquired at once), discount
+    (another card bought in the same purchase costs less), credit_tokens."""
+
     ACQUIRE_ADVANCEMENTS = "acquire_advancements"
     DISCOUNT = "discount"
     CREDIT_TOKENS = "credit_tokens"

@@ -112,6 +112,8 @@ def _lacking(need: dict[str, int], have: dict[str, int], goods: Mapping[str, Goo
 
 
 def card_cost(cards: Mapping[str, Card], card: str) -> tuple[str, ...]:
+    """The goods ``card`` costs to build (its id checked first); UnknownFactError where the sources do
+    not give its cost."""
     record = cards[known(cards, card, "card")]
     if record.cost is None:
         raise not_given(f"the building cost of {card!r}", f"cards[{card}].cost")
