@@ -361,3 +361,25 @@ def test_a_key_no_table_can_hold_is_a_miss_of_every_kind_of_table(package: Any) 
             assert key not in table
     with pytest.raises(UnknownIdError, match=r"^\['law'\] is not in this table"):
         ac.CARDS[["law"]]  # type: ignore[index]
+
+
+@pytest.mark.parametrize("package", [ac, ep], ids=["advanced_civilization", "expansion_project"])
+def test_the_matrix_credit_toward_refuses_what_the_packages_credit_toward_refuses(package: Any) -> None:
+    """``CREDIT_MATRIX.credit_toward([], "xyz")`` answered 0, a credit toward no card, where the
+    package's ``credit_toward`` refuses the id; a string held was read as its letters ("'t' is
+    listed twice in held") and a number or a list for the target was Python's TypeError from inside
+    the runtime (round 33)."""
+    from civrules_runtime.errors import NotACollectionError
+
+    matrix: Any = package.CREDIT_MATRIX
+    for target in ("xyz", ["law"], 5, None):
+        with pytest.raises(UnknownIdError, match="is not a civilization card of this ruleset"):
+            matrix.credit_toward([], target)
+        with pytest.raises(UnknownIdError):
+            package.credit_toward([], target)
+    with pytest.raises(UnknownIdError, match="did you mean 'law'"):
+        matrix.credit_toward([], "lwa")
+    for held in ("pottery", 5, None):
+        with pytest.raises(NotACollectionError, match="held is a collection of ids"):
+            matrix.credit_toward(held, "law")
+    assert matrix.credit_toward(["pottery"], "law") == package.credit_toward(["pottery"], "law")

@@ -83,7 +83,8 @@ from civrules.support.tracked import shared
 FAMILY_RUNTIME = family_runtime_package(FAMILY.id)
 FAMILY_RUNTIME_DISTRIBUTION = family_runtime_distribution(FAMILY.id)
 #: 2.10.2: the same API; a docstring on every public class and function (``help(Calamity)`` showed
-#: only its constructor, ``help(Tax)`` the record base's words).
+#: only its constructor, ``help(Tax)`` the record base's words); ``CreditMatrix.credit_toward``
+#: refuses a target that is no card (it answered 0) and a held that is no collection.
 FAMILY_RUNTIME_VERSION = "2.10.2"
 FAMILY_RUNTIME_SOURCES = Path(__file__).resolve().parent / "runtime"
 FAMILY_RUNTIME_FILES = (
