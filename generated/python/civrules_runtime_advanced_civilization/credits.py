@@ -27,7 +27,7 @@ the lines, kept by the matrix), so reading a row of n lines cell by cell is line
 from collections.abc import ItemsView, Iterable, Iterator, Mapping, ValuesView
 from typing import Any
 
-from civrules_runtime.errors import once_each
+from civrules_runtime.errors import collection, once_each
 
 TYPE_CHECKING = False
 
@@ -268,6 +268,8 @@ class CreditMatrix(Mapping[str, Mapping[str, int]]):
     def credit_toward(self, held: "Iterable[str]", target: str) -> int:
         """The credit a holder of the ``held`` cards (ids of this ruleset, the target's own left out;
         a card listed twice is OutOfDomainError: a player holds one of each) receives toward ``target``.
+        A ``target`` or a card held that is no card of the matrix is UnknownIdError, ``held`` given as
+        a string or a number NotACollectionError, as for the package's ``credit_toward``.
 
         Credits of different cards add up; toward a card of two groups under ``highest_group``
         (Mega Civilization §12), the group credits held are totalled group by group and only the
@@ -286,6 +288,11 @@ class CreditMatrix(Mapping[str, Mapping[str, int]]):
         >>> CreditMatrix("highest", True, groups, credits).credit_toward(["music", "deism"], "mysticism")
         20
         """
+        collection(held, "held")  # a string's letters, or a number, are no cards held
+        if not isinstance(target, str) or target not in self._groups:  # never a credit of 0 toward no card
+            from civrules_runtime.errors import unknown_id  # on the refusal path only
+
+            raise unknown_id(target, self._groups, "civilization card")
         owned = [
             card for card in once_each(held, "held", "a player holds one of each civilization card") if card != target
         ]
