@@ -241,6 +241,147 @@ def test_the_command_the_summary_names_lists_every_unknown_fact(ruleset: str) ->
     assert len(listed) == total
 
 
+# The README's lists of gaps (`### <game>`, "Gaps"): for each section, the rulesets whose unknown facts
+# it lists (a variant's with its base's), and for each kind of unknown fact those rulesets report (a
+# Q006 path with its entities' ids and list positions dropped) the words the section lists it with.
+README_GAPS: dict[str, tuple[tuple[str, ...], dict[str, str]]] = {
+    "Advanced Civilization (`advanced-civilization`)": (
+        ("advanced-civilization", "advanced-civilization-western"),
+        {
+            "ast.finish_space_min_card_value": "Whether the finish box carries a card value is unknown",
+            "borders[].kind": "the kind of the Caucasus–Media border",
+            "calamities[].primary[].chosen_by": "who chooses the city when Treachery is not traded",
+            "calamities[].primary[].chosen_by_if_not_traded": "who picks the coastal cities when Piracy is not traded",
+            "calamities[].secondary[].chosen_by": "who chooses the secondary victims' losses in Epidemic",
+            "nations[].colour": "Nation colours",
+            "nations[].start_areas.areas": "start areas are unknown in both",
+            "options[].default": "Online-play options: defaults",
+            "options[].site_label": "most of the site's labels are unknown",
+            "options[].values": "the time limit's choices",
+            "overlay.player_counts.patch[].configurations.append[].map.areas_in_play": (
+                "the line that bounds the Western Extension's four-player map"
+            ),
+            "overlay.player_counts.patch[].configurations.append[].map.boundary": (
+                "the line that bounds the Western Extension's four-player map"
+            ),
+            "player_counts.counts[].configurations": "16.4 (six players) and 16.5 (five players) are missing",
+            "player_counts.counts[].configurations[].map.areas_in_play": "which areas are in play on the reduced maps",
+            "player_counts.counts[].tokens_per_player": "16.4 (six players) and 16.5 (five players) are missing",
+            "sequence_of_play.phases[].order": "no order criterion for Census or for moving A.S.T. markers",
+            "two_coast_areas": "the areas with two coasts (23.57) are named by no source",
+            "victory.scoring[].space_counting": "whether the A.S.T. start arrow counts in 35.1 D",
+        },
+    ),
+    "Civilization: The Expansion Project": (
+        ("expansion-project", "central-america"),
+        {
+            "ast.tracks": "their A.S.T. tracks and order",
+            "calamities[].modifier_combination.mode": "how modifiers combine for Famine",
+            "calamities[].primary[].chosen_by": "who reduces the city when Treachery is not traded",
+            "calamities[].primary[].chosen_by_if_not_traded": "who picks Piracy's cities when it is not traded",
+            "cards[].cost": "Every advancement's cost, groups and prerequisites",
+            "cards[].groups": "Every advancement's cost, groups and prerequisites",
+            "cards[].name": "The names of 30.9, 30.17, 30.25, 30.27, 30.34, 30.44 and 30.54",
+            "cards[].prerequisites": "Every advancement's cost, groups and prerequisites",
+            "credit_policy.purchases.same_turn_credits.value": "whether credits apply to a purchase in the turn",
+            "credit_policy.purchases.several_cards_per_turn.value": "whether several advancements may be bought",
+            "credit_policy.purchases.treasury_within_price.value": "whether treasury tokens may pay more",
+            "credit_policy.two_group_cards": "How a two-group advancement uses credit tokens",
+            "deck_compositions[].decks[].calamity_severities": "Whether the 5–7-player deck holds the minor calamities",
+            "epochs[].requirements.criteria": "Early/Late Bronze Age requirements",
+            "nations": "The 18 civilizations",
+            "non_player_forces[].advancements[].card": "matches no advancement",
+            "non_player_forces[].calamity_card.stack": "the stack of the Conquistador calamity",
+            "not_in_sources.map": "The maps of both games",
+            "player_counts.counts[].configurations": "the 5–17-player configurations",
+            "player_counts.counts[].configurations[].map.panels": "The maps of both games",
+            "player_counts.counts[].configurations[].nations": "The 18 civilizations",
+            "taxation.revolt.beneficiary": "who takes over revolting cities",
+            "victory.scoring[].points": "points for advancements of 100 or more",
+            "victory.scoring[].space_counting": "whether the A.S.T. start arrow counts in 35.1 A",
+        },
+    ),
+    "Mega Civilization (`mega-civilization`)": (
+        ("mega-civilization",),
+        {
+            "credit_policy.credits_must_be_used": "whether a player must apply every credit",
+            "nations[].colour": "each civilization's colour and start areas",
+            "nations[].start_areas.areas": "each civilization's colour and start areas",
+            "nations[].start_areas.fixed": "each civilization's colour and start areas",
+            "not_in_sources.map": "the map and the areas in play per player count",
+            "not_in_sources.victory": "victory in the typed section",
+            "player_counts.counts[].configurations[].map.boundary": "the map panels and boundary of each",
+            "player_counts.counts[].configurations[].map.panels": "the map panels and boundary of each",
+        },
+    ),
+    "Sid Meier's Civilization (`sid-meiers-civilization`, `sid-meiers-civilization-community`)": (
+        ("sid-meiers-civilization", "sid-meiers-civilization-community"),
+        {
+            "buildings[].cost": "those building costs",
+            "buildings[].limited": "and whether it is limited",
+            "buildings[].terrains": "the Barracks' terrains",
+            "buildings[].upgrade_of": "which basic building each of four improved ones upgrades",
+            "civilizations[].starting_government": "the starting governments of Rome and Russia",
+            "civilizations[].starting_technology": "the starting technologies of its three civilizations",
+            "great_people[].category": "the category of one great person",
+            "technologies[].level": "the levels of the technologies the rulebook names without one",
+            "unit_types[].deck_size": "unit deck sizes",
+            "unit_types[].ranks[].name": "rank names",
+            "wonders[].cost": "wonder eras and costs",
+            "wonders[].era": "wonder eras and costs",
+        },
+    ),
+    "Imperial Settlers (`imperial-settlers` and its three variants)": (
+        (
+            "imperial-settlers",
+            "imperial-settlers-advanced-lookout",
+            "imperial-settlers-alternative-lookout",
+            "imperial-settlers-peaceful",
+        ),
+        {
+            "cards[].effect": "ability and action effects",
+            "cards[].name": "The names of 92 of the 126 cards",
+            "cards[].production": "4 productions the transcription encodes",
+            "solo.attack_cards.targets": "The 16 solo attack cards and the goods of their target areas",
+        },
+    ),
+}
+
+
+def _unknown_kind(message: str) -> str:
+    """A Q006 message's path with its entities' ids and list positions dropped (`nations[].colour`)."""
+    found = re.match(r"`([^`]+)` is unknown", message)
+    assert found is not None, f"a Q006 message of another shape: {message}"
+    return re.sub(r"\[[^\]]*\]", "[]", found.group(1))
+
+
+def _readme_section(heading: str) -> str:
+    """The body of the README's `### heading...` section, its whitespace made single spaces."""
+    for section in re.split(r"^### ", (RULES.parent / "README.md").read_text(encoding="utf-8"), flags=re.MULTILINE):
+        if section.startswith(heading):
+            return " ".join(section.split("\n## ", 1)[0].split())
+    raise AssertionError(f"the README has no section `### {heading}`")
+
+
+def test_the_readme_gap_sections_cover_every_shipped_ruleset() -> None:
+    covered = [ruleset for rulesets, _ in README_GAPS.values() for ruleset in rulesets]
+    assert sorted(covered) == sorted(shipped_rules.RULESETS)
+
+
+@pytest.mark.parametrize("heading", sorted(README_GAPS))
+def test_the_readme_lists_each_kind_of_unknown_fact(heading: str) -> None:
+    """Every kind of unknown fact the section's rulesets report is listed in the section's words, and
+    every kind the list names still occurs: an unknown added to the data fails until the README lists
+    it, one filled fails until its line (here and in the README) goes."""
+    rulesets, listed = README_GAPS[heading]
+    kinds = {_unknown_kind(d.message) for ruleset in rulesets for d in shipped(ruleset) if d.code == "Q006"}
+    assert sorted(kinds - set(listed)) == [], f"unknown facts the README's `### {heading}` does not list"
+    assert sorted(set(listed) - kinds) == [], f"listed in `### {heading}` but no longer unknown in the data"
+    body = _readme_section(heading)
+    missing = {kind: words for kind, words in listed.items() if words not in body}
+    assert missing == {}, f"the README's `### {heading}` no longer says these (kind: words)"
+
+
 def _readme_prose_counts() -> list[tuple[str, int]]:
     """Each "N facts are unknown" the README's prose states, with the ruleset its section is about
     (the first ruleset id its `###` heading names)."""
