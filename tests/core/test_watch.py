@@ -410,3 +410,37 @@ def test_watch_debug_shows_a_crashing_checks_traceback_as_validate_does(
     assert "Traceback (most recent call last)" in err and "RuntimeError: boom" in err
     code, out, err = _watched(monkeypatch, rules, ["watch", "house"], {})
     assert code == 130 and "error[R900]" in out and "Traceback" not in out + err
+
+
+# --- a file no ruleset reads any more, judged as `validate` judges it (round 33) ---
+# A manifest's path to a missing file has a did-you-mean, found by reading every rule file: it
+# read a file another ruleset had just stopped reading before the rulesets were all loaded, and
+# the session kept that file's reading as the old ruleset's family had judged it (the round-32
+# rule kept a claimed reading until every ruleset was loaded, and for good under `watch RULESET`).
+# `watch` went on listing a Sid Meier's Civilization `map`'s errors for a file `validate` judges
+# as Advanced Civilization's `map` (the folder's default family), as did the language server.
+
+#: A Sid Meier's Civilization map (its `tiles`), read by `civ`, then by no ruleset.
+TILES = "kind: map\ntiles:\n  - id: t1\n"
+CIV_READING = "kind: ruleset\nid: civ\nname: Civ\nfamily: sid-meiers-civilization\nfiles:\n  map:\n    - maps/{}.yaml\n"
+
+
+def test_a_file_a_manifest_stops_reading_for_a_missing_one_is_judged_as_validate_judges_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from tests.core.test_lsp import TINY
+
+    rules = tmp_path / "rules"
+    for relative, text in {**TINY, "maps/board.yaml": TILES, "rulesets/civ.yaml": CIV_READING.format("board")}.items():
+        (rules / relative).parent.mkdir(parents=True, exist_ok=True)
+        (rules / relative).write_text(text, encoding="utf-8")
+    manifest = rules / "rulesets" / "civ.yaml"
+    # The same size as before: a typo of one letter (a save of the same second is told by its inode).
+    typo = CIV_READING.format("bord") + "\n"
+    code, out, err = _watched(monkeypatch, rules, ["watch"], {1: lambda: manifest.write_text(typo, encoding="utf-8")})
+    validated = _watched(monkeypatch, rules, ["validate"], {})
+    assert code == 130 and validated[0] == 1
+    # The map read by no ruleset is Advanced Civilization's: its `tiles` is an unknown key.
+    assert "error[S002]: unknown key `tiles`" in validated[1], validated[1]
+    assert "error[S002]: unknown key `tiles`" in out, out
+    assert err.splitlines()[-1].split(" (read ")[0] == validated[2].strip().splitlines()[-1], (err, validated[2])

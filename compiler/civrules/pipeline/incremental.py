@@ -282,13 +282,15 @@ class Session:
                     loaded_rulesets.append(loaded)
                     rechecked.append(name)
                     yield None
+            # Its files are claimed now, as a full run's first reading of them was: a later
+            # unclaimed load (another ruleset's did-you-mean for a missing path) keeps their judgment.
+            workspace.used |= used_files(loaded_rulesets[-1:])
             analyses[name] = checked.analysis
             depends[name] = checked.depends
             diagnostics.extend(checked.analysis.diagnostics)
         for gone in set(self._checked) - set(known):
             del self._checked[gone]
         if not rulesets:
-            workspace.used = used_files(loaded_rulesets)
             diagnostics.extend(unused_files(workspace, loaded_rulesets))
         rule_files = workspace.rule_files()
         for gone in {relative for relative in self._parsed if not relative.startswith(SHIPPED)} - set(rule_files):
@@ -496,9 +498,9 @@ class _SessionWorkspace(Workspace):
         self._splices: dict[str, tuple[Spliced, _Parsed]] = {}
         self._signatures: dict[str, Signature] = {}
         self._relative: dict[str, str] = {}
-        #: The files (by their names in diagnostics) the rulesets of this update read, once they are
-        #: all loaded (None before, or where only some rulesets are checked): see :meth:`judged_alike`.
-        self.used: set[str] | None = None
+        #: The files (by their names in diagnostics) the rulesets of this update loaded so far read,
+        #: every ruleset checked, the named ones alike (`watch RULESET`): see :meth:`judged_alike`.
+        self.used: set[str] = set()
 
     def signature(self, relative: str) -> Signature:
         if relative not in self._signatures:
@@ -575,15 +577,19 @@ class _SessionWorkspace(Workspace):
           starts to list: kept, the session's index, hovers and completions went on judging it as
           the folder's default family's `map` where its ruleset reads it as another family's).
         - Unclaimed now: a reading judged among the same families is kept; a reading a ruleset
-          claimed is kept while a ruleset of this update still reads it (:attr:`used`), else judged
-          among the folder's families (a file a manifest stops listing kept its old family's kind,
-          hints and completions until the file itself changed: round 31).
+          claimed is kept where a ruleset this update loaded before reads it (:attr:`used`: a full
+          run read it claimed then), else judged among the folder's families (a file a manifest
+          stops listing kept its old family's kind, hints and completions until the file itself
+          changed: round 31). Before round 33 any claimed reading was kept until every ruleset was
+          loaded, and for good where only some are checked (`watch RULESET`): a manifest's missing
+          path, whose did-you-mean reads every rule file unclaimed, kept a file no ruleset reads
+          any more judged as its old family's (its diagnostics those of another game's `map`).
         """
         if among is None:
             return parsed.among is None
         if parsed.among is not None:
             return among == parsed.among
-        return self.used is None or parsed.path in self.used
+        return parsed.path in self.used
 
     def _among(self, relative: str) -> tuple[str, ...] | None:
         """The families (ids) a load of ``relative`` now would judge it among: a data file no
