@@ -9,6 +9,7 @@ hints spoke of "the kind of location: production, ability or action".
 from __future__ import annotations
 
 import asyncio
+import os
 from pathlib import Path
 
 import pytest
@@ -166,3 +167,108 @@ def test_a_file_a_manifest_stops_or_starts_reading_is_judged_again_in_a_session(
     for text in texts:
         checked.set_text(CIV, text)
         assert _of(checked.update().diagnostics, BOARD) == _of(full_run(rules, checked.overlays), BOARD), text
+
+
+# --- round 33: files created, deleted and renamed; paths that name no file ---
+
+#: Sid Meier's Civilization's map (its `tiles`): an error of every kind of `map` but its own.
+TILES_TEXT = "kind: map\ntiles:\n  - id: t1\n"
+TYPO = "maps/bord.yaml"
+
+
+def _reading(manifest: str, path: str | None) -> str:
+    """``manifest``'s text reading the map at ``path`` too (none: no map)."""
+    if path is None:
+        return manifest
+    files = "files:\n" if "files:" not in manifest else ""
+    return f"{manifest}{files}  map:\n    - {path}\n"
+
+
+def _full(rules: Path, session: Session, relative: str) -> list[tuple[str, str, str | None]]:
+    return [(d.code, d.message, d.hint) for d in _of(full_run(rules, session.overlays), relative)]
+
+
+def _mine(diagnostics: list[Diagnostic], relative: str) -> list[tuple[str, str, str | None]]:
+    return [(d.code, d.message, d.hint) for d in _of(diagnostics, relative)]
+
+
+def test_a_missing_paths_did_you_mean_follows_the_files_created_and_deleted(tmp_path: Path) -> None:
+    """A manifest's path to no file says which file of its kind is closest (L012's did-you-mean).
+    The session kept the ruleset's analysis while the files it had read were unchanged, so a file
+    created since (the one the path meant, saved under the right name) went unproposed, and a file
+    deleted since was still proposed, until the manifest itself changed. The proposal is now that
+    of `validate`, each way."""
+    rules = _tiny(tmp_path / "rules")
+    tiny = "rulesets/tiny.yaml"
+    (rules / tiny).write_text(_reading(TINY[tiny], TYPO), encoding="utf-8")
+    session = Session(rules)
+    hints = []
+    for text in (None, BOARD_TEXT, None):  # no map, a map created (an unsaved buffer), the buffer closed
+        session.set_text(BOARD, text)
+        found = _mine(session.update().diagnostics, tiny)
+        assert found == _full(rules, session, tiny), text
+        hints += [hint for code, _, hint in found if code == "L012"]
+    assert [("did you mean `maps/board.yaml`" in (hint or "")) for hint in hints] == [False, True, False], hints
+
+
+#: What a designer does to a folder of two families' rulesets and one map, one step at a time.
+STEPS = (
+    "map-areas",  # the map written as Advanced Civilization's
+    "map-tiles",  # ... as Sid Meier's Civilization's
+    "map-deleted",
+    "civ-reads-map",
+    "civ-reads-typo",
+    "civ-reads-nothing",
+    "civ-deleted",
+    "tiny-reads-map",
+    "tiny-reads-typo",
+    "tiny-reads-nothing",
+    "typo-created",  # the misspelt path's file made, as a copy of the map
+    "typo-deleted",
+)
+
+
+def test_random_steps_of_files_and_manifests_give_the_diagnostics_of_a_full_run(tmp_path: Path) -> None:
+    """The language server's and `watch`'s session against `validate` after each of 60 steps (seeded)
+    that create, delete and rewrite files on disk or in the editor, and make a manifest start or stop
+    reading a map, or read a path that names none. Found in round 33: a map a manifest stopped
+    reading for a misspelt path kept the old family's judgment (its `tiles` judged Sid Meier's),
+    and a misspelt path's did-you-mean did not follow the files created and deleted."""
+    import random
+
+    rules = _tiny(tmp_path / "rules")
+    (rules / "maps").mkdir()
+    texts = {"tiny": TINY["rulesets/tiny.yaml"], "civ": CIV_TEXT}
+    session = Session(rules)
+    rng = random.Random(33)
+    taken: list[str] = []
+    for count in range(60):
+        step = rng.choice(STEPS)
+        taken.append(step)
+        in_editor = rng.random() < 0.5
+        target, _, change = step.partition("-")
+        written: tuple[str, str | None]
+        if target == "map" or target == "typo":
+            relative = BOARD if target == "map" else TYPO
+            text = {"areas": BOARD_TEXT, "tiles": TILES_TEXT, "created": TILES_TEXT}.get(change)
+            written = (relative, text)
+        else:
+            manifest = f"rulesets/{target}.yaml"
+            path = {"reads-map": BOARD, "reads-typo": TYPO}.get(change)
+            written = (manifest, None if change == "deleted" else _reading(texts[target], path))
+        relative, text = written
+        if in_editor and text is not None:
+            session.set_text(relative, text)
+        else:
+            session.set_text(relative, None)
+            if text is None:
+                (rules / relative).unlink(missing_ok=True)
+            else:
+                (rules / relative).write_text(text, encoding="utf-8")
+                # Each save is told from the one before by its time, however fast they come.
+                os.utime(rules / relative, ns=(10**18 + count * 10**9, 10**18 + count * 10**9))
+        got = session.update().diagnostics
+        want = full_run(rules, session.overlays)
+        assert [(d.code, d.span, d.message, d.hint) for d in got] == [
+            (d.code, d.span, d.message, d.hint) for d in want
+        ], taken

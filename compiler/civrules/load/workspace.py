@@ -874,7 +874,7 @@ class Workspace:
                         # Only a file of the slot's kind: any other was offered (the manifest
                         # itself for its `items/<its id>.yaml` once that file was renamed, a file
                         # of another kind named alike), and the quick fix made a kind mismatch of it.
-                        of_kind = (r for r in self.rule_files() if self._written_kind(r) == expected)
+                        of_kind = (r for r in self.suggestible_files() if self._written_kind(r) == expected)
                         close = closest(relative, [*of_kind, *theirs])
                     if close in theirs:
                         # Never "paths are relative to ..." for a base's file: a copy of it there
@@ -971,6 +971,12 @@ class Workspace:
         any other link, and folders nested too deep, are reported in ``discovery_diagnostics``.
         """
         return sorted(self._discovered() | {relative for relative in self.overrides if self._findable(relative)})
+
+    def suggestible_files(self) -> list[str]:
+        """:meth:`rule_files`, listed for a did-you-mean: what it proposes depends on which files
+        there are, not only on what the files it names hold (a session checks again a ruleset that
+        asked when a file is created, deleted or renamed)."""
+        return self.rule_files()
 
     def has_rule_file(self, relative: str) -> bool:
         """Whether ``relative`` is one of :meth:`rule_files`, asked without listing them: each

@@ -80,6 +80,9 @@ class _Checked:
     key: tuple[object, ...]
     depends: frozenset[str]
     analysis: Analysis
+    #: Whether it listed the rule files for a did-you-mean (:meth:`Workspace.suggestible_files`):
+    #: its key then holds their names, and a file created, deleted or renamed checks it again.
+    listed: bool = False
 
 
 @dataclass(slots=True)
@@ -254,17 +257,21 @@ class Session:
         known = workspace.known_manifests() if rulesets else manifests
         for name in sorted(manifests) if not rulesets else [n for n in rulesets if n in known]:
             previous = self._checked.get(name)
-            if previous is not None and previous.key == self._key(workspace, names_key, previous.depends):
+            if previous is not None and previous.key == self._key(
+                workspace, names_key, previous.depends, listed=previous.listed
+            ):
                 loaded_rulesets.append(previous.analysis.loaded)
                 checked = previous
             else:
-                workspace.recording = set()
+                workspace.recording, workspace.listed = set(), False
                 loaded = workspace.load_ruleset(known[name])
                 kept = _kept(workspace, names_key, previous, loaded)
                 if kept is not None:  # only comments at the end of files changed: nothing to check
                     assert previous is not None
                     workspace.recording = None
-                    checked = _Checked(self._key(workspace, names_key, previous.depends), previous.depends, kept)
+                    listed = previous.listed or workspace.listed
+                    key = self._key(workspace, names_key, previous.depends, listed=listed)
+                    checked = _Checked(key, previous.depends, kept, listed)
                     self._checked[name] = checked
                     loaded_rulesets.append(loaded)
                 else:
@@ -277,7 +284,8 @@ class Session:
                         analysis = analyse(workspace, loaded, resolver=resolver, reuse=reuse, debug=self.debug)
                     files = workspace.recording | {manifest_files[n] for n in _chain(manifests, name)}
                     workspace.recording = None
-                    checked = _Checked(self._key(workspace, names_key, files), frozenset(files), analysis)
+                    key = self._key(workspace, names_key, files, listed=workspace.listed)
+                    checked = _Checked(key, frozenset(files), analysis, workspace.listed)
                     self._checked[name] = checked
                     loaded_rulesets.append(loaded)
                     rechecked.append(name)
@@ -432,8 +440,11 @@ class Session:
 
         return reuse
 
-    def _key(self, workspace: _SessionWorkspace, names: tuple[object, ...], files: Iterable[str]) -> tuple[object, ...]:
-        return (names, tuple(sorted((relative, workspace.signature(relative)) for relative in files)))
+    def _key(
+        self, workspace: _SessionWorkspace, names: tuple[object, ...], files: Iterable[str], *, listed: bool = False
+    ) -> tuple[object, ...]:
+        signatures = tuple(sorted((relative, workspace.signature(relative)) for relative in files))
+        return (names, signatures, workspace.listing() if listed else None)
 
     def signature(self, relative: str, overlays: Mapping[str, str], workspace: Workspace) -> Signature:
         """What the content of ``relative`` is now.
@@ -490,6 +501,9 @@ class _SessionWorkspace(Workspace):
         super().__init__(session.root, session.limits, dict(session.overlays))
         self.session = session
         self.recording: set[str] | None = None
+        #: Whether the ruleset being recorded listed the rule files (:meth:`suggestible_files`).
+        self.listed = False
+        self._listing: str | None = None
         self.reread: list[str] = []
         self.spliced: list[str] = []
         #: The text each file was read from in this update, kept for splicing the next edit.
@@ -506,6 +520,20 @@ class _SessionWorkspace(Workspace):
         if relative not in self._signatures:
             self._signatures[relative] = self.session.signature(relative, self.overrides, self)
         return self._signatures[relative]
+
+    def suggestible_files(self) -> list[str]:
+        if self.recording is not None:
+            self.listed = True
+        return super().suggestible_files()
+
+    def listing(self) -> str:
+        """What names the rule files have now (a hash of them): part of the key of a ruleset that
+        listed them for a did-you-mean. A missing path's hint stayed "the path is relative to ..."
+        after the file it means was created (or kept proposing one since renamed) until the
+        manifest itself changed, where `validate` proposes the file there is now (round 33)."""
+        if self._listing is None:
+            self._listing = hashlib.blake2b("\0".join(self.rule_files()).encode("utf-8", "surrogatepass")).hexdigest()
+        return self._listing
 
     def relative_of(self, display: str) -> str:
         return self._relative.get(display, display)
