@@ -102,7 +102,8 @@ def test_no_printed_text_is_smaller_than_the_floor(
 
 
 #: A designer's variant naming cards at length: words a column label breaks into lines, one word
-#: longer than any label (cut, with an ellipsis), and a prerequisite whose "needs" line is long.
+#: longer than any label's line (broken with hyphens over the lines, round 33; it was cut with an
+#: ellipsis), and a prerequisite whose "needs" line is long.
 LONG_NAMES = {
     "Pottery": "Pottery of the Bronze Age Kingdoms of the Aegean Sea and of the Islands Beyond It",
     "Agriculture": "Agriculturalirrigationandfloodplaincultivationoftheriverineempires",
@@ -114,7 +115,8 @@ LONG_NAMES = {
 def test_a_variants_long_card_names_print_no_smaller_than_the_floor(browser: Browser, tmp_path: Path) -> None:
     """The credit table's column labels shrank a card's name to fit its cell with no least size:
     a long name (a variant's) printed at 1 mm. They break it into lines, and cut what still does
-    not fit with an ellipsis, at the floor; the full name stays the label's title."""
+    not fit with an ellipsis, at the floor; the full name stays the label's title. A word no line
+    holds is broken with a hyphen at each line's end (round 33), and prints at the floor too."""
     import html
 
     from civrules.pipeline import analyse
@@ -134,6 +136,7 @@ def test_a_variants_long_card_names_print_no_smaller_than_the_floor(browser: Bro
         found = smallest_printed(browser, page, paper, landscape=True)
         assert found[0][0] >= SMALLEST_EM_MM * PX - 0.01, (paper, [(f"{s / PX:.2f} mm", t, g) for s, t, g in found])
         written = html.unescape(content.decode("utf-8"))
-        assert "\u2026" in written  # the word no label holds is cut
+        # The word no line holds is broken over lines, a hyphen at each break, not cut.
+        assert ">Agriculturalirrigationand-</text>" in written and "Agriculturalirrigationand\u2026" not in written
         for long in LONG_NAMES.values():  # and every name is there in full
             assert f'aria-label="{long}"' in written and f"<title>{long}" in written, long

@@ -1209,3 +1209,35 @@ def test_the_special_rules_sheet_prints_how_many_sets_of_pieces_the_game_has() -
     """`components.nation_sets` was printed by no sheet (round 22): the pieces of one nation were."""
     text = _main_text(BASE, "special-rules.html")
     assert "The game has 9 sets of playing pieces, one per nation. Each nation plays with 55 population tokens" in text
+
+
+# --- round 33: one long word in a column heading ---
+
+
+def test_a_long_word_in_a_column_heading_is_broken_with_hyphens_over_the_lines_the_cell_holds() -> None:
+    """A card name of one word longer than its column label's line (a designer's, or a compound
+    of the kind Portuguese and German write) was cut on its first line with an ellipsis, though
+    the cell had room for more lines: "Agriculturalirrigat…". It is broken where each line ends,
+    a hyphen at each break, as CSS breaks a word no line holds; an ellipsis only where the lines
+    the cell holds run out. Its full name stays the label's title and accessible name."""
+    import doctest
+
+    from civrules.families.advanced_civilization.sheets import credit_table
+
+    assert doctest.testmod(credit_table).failed == 0
+    word = "Agriculturalirrigationandfloodplain"
+    relative = "cards/advanced-civilization.yaml"
+    text = (RULES / relative).read_text(encoding="utf-8")
+    assert "    name: Agriculture\n" in text
+    workspace = CachedWorkspace({relative: text.replace("    name: Agriculture\n", f"    name: {word}\n", 1)})
+    analysis = analyse(workspace, workspace.load_ruleset(workspace.manifests()["advanced-civilization"]))
+    assert analysis.model is not None
+    for paper in ("a4", "letter"):
+        page = render_sheets(analysis.model, "0" * 64, paper, only={"credit-table.html"})["credit-table.html"]
+        written = html.unescape(page.decode("utf-8"))
+        label = re.search(rf'<svg class="col-label"[^>]*aria-label="{word}".*?</svg>', written, re.S)
+        assert label is not None, paper
+        lines = re.findall(r'font-weight="bold"[^>]*>([^<]*)</text>', label.group(0))
+        assert len(lines) > 1 and all(line.endswith("-") for line in lines[:-1]), (paper, lines)
+        assert "".join(line.removesuffix("-") for line in lines) == word, (paper, lines)
+        assert f"<title>{word}" in label.group(0)

@@ -172,20 +172,42 @@ def credit_table(ruleset: Ruleset, page: Page, source: Source[Ruleset] | None = 
 
 def label_lines(text: str, room: float, size: float, em: float, most: int) -> list[str]:
     """``text`` as a column label prints it at ``size`` mm (a letter ``em`` of it wide) along
-    ``room`` mm: in as few lines as it takes, broken at spaces, at most ``most``; a word or a last
-    line longer than the room ends in an ellipsis. A name is never printed smaller than the sheets'
-    floor to fit its cell (:data:`PRINT_FLOOR`): a designer's long card name printed at 1 mm. The
-    full name stays the label's accessible name and title, and heads the card's row."""
+    ``room`` mm: in as few lines as it takes, broken at spaces, at most ``most``. A name is never
+    printed smaller than the sheets' floor to fit its cell (:data:`PRINT_FLOOR`): a designer's long
+    card name printed at 1 mm. The full name stays the label's accessible name and title, and
+    heads the card's row.
+
+    A word longer than the room starts a line and is broken where the room ends, a hyphen at each
+    break, as CSS breaks a word no line holds (``overflow-wrap: anywhere``, with the hyphen of
+    ``hyphens`` so it reads as one word): no break leaves fewer than two letters on a line. The
+    labels are SVG text, which CSS neither breaks nor hyphenates, and no dictionary is at hand
+    for every family's language, so the break is by room, not by syllable. Only what ``most``
+    lines still do not hold is cut, with an ellipsis. Until round 33 such a word was cut on its
+    first line though the cell had room for more lines.
+
+    >>> label_lines("Agriculturalirrigation", 20.0, 2.0, 0.5, 3)
+    ['Agriculturalirrigat-', 'ion']
+    >>> label_lines("Agriculturalirrigation", 10.0, 2.0, 0.5, 3)
+    ['Agricultu-', 'ralirriga-', 'tion']
+    >>> label_lines("Agriculturalirrigation", 10.0, 2.0, 0.5, 2)
+    ['Agricultu-', 'ralirriga…']
+    """
     fits = max(2, int(room / (em * size)))
     found: list[str] = []
     for word in text.split():
         if found and len(found[-1]) + 1 + len(word) <= fits:
             found[-1] += " " + word
-        else:
-            found.append(word)
+            continue
+        while len(word) > fits and fits >= 5:
+            # The piece a line holds with its hyphen, leaving at least two letters for the next.
+            piece = min(fits - 1, len(word) - 2)
+            found.append(word[:piece] + "-")
+            word = word[piece:]
+        found.append(word)
     cut = [line if len(line) <= fits else line[: fits - 1] + "\u2026" for line in found or [""]]
     if len(cut) > most:
-        cut = [*cut[: most - 1], cut[most - 1][: fits - 1].rstrip() + "\u2026"]
+        last = cut[most - 1].removesuffix("-") if cut[most - 1].endswith("-") else cut[most - 1][: fits - 1]
+        cut = [*cut[: most - 1], last.rstrip() + "\u2026"]
     return cut
 
 

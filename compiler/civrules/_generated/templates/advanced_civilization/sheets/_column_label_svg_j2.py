@@ -6,7 +6,7 @@ Generated ahead of time by jinja2 3.1.6; used only while SOURCE_SHA256 matches.
 # fmt: off
 # mypy: ignore-errors
 
-SOURCE_SHA256 = "bd56a3faeaffb0dfe6b5f085bf8ca4a399529eff033d36d1a58cae394b10de92"
+SOURCE_SHA256 = "652842daa891ff4ef6a061373959f91863e22a86ad5053bc8bbd2e0c3ba2f3e9"
 
 from jinja2.runtime import LoopContext, Macro, Markup, Namespace, TemplateNotFound, TemplateReference, TemplateRuntimeError, Undefined, escape, identity, internalcode, markup_join, missing, str_join
 name = '_column-label.svg.j2'
@@ -73,7 +73,7 @@ def root(context, missing=missing):
     included_template = environment.get_template('_macros.j2', '_column-label.svg.j2')._get_default_module(context)
     l_0_shape = getattr(included_template, 'shape', missing)
     if l_0_shape is missing:
-        l_0_shape = undefined(f"the template {included_template.__name__!r} (imported on line 6 in '_column-label.svg.j2') does not export the requested name 'shape'", name='shape')
+        l_0_shape = undefined(f"the template {included_template.__name__!r} (imported on line 7 in '_column-label.svg.j2') does not export the requested name 'shape'", name='shape')
     context.vars['shape'] = l_0_shape
     context.exported_vars.discard('shape')
     l_0_marks = t_4(environment.getattr((undefined(name='card') if l_0_card is missing else l_0_card), 'symbols'))
@@ -204,4 +204,4 @@ def root(context, missing=missing):
     yield '</svg>\n'
 
 blocks = {}
-debug_info = '6=63&7=69&8=72&9=75&10=78&11=81&12=84&13=87&14=90&15=93&16=96&17=99&18=102&19=105&20=107&21=110&23=115&24=118&26=122&27=132&29=143&30=147&32=159&33=163&34=166&36=179&37=182'
+debug_info = '7=63&8=69&9=72&10=75&11=78&12=81&13=84&14=87&15=90&16=93&17=96&18=99&19=102&20=105&21=107&22=110&24=115&25=118&27=122&28=132&30=143&31=147&33=159&34=163&35=166&37=179&38=182'
