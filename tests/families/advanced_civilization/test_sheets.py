@@ -1241,3 +1241,40 @@ def test_a_long_word_in_a_column_heading_is_broken_with_hyphens_over_the_lines_t
         assert len(lines) > 1 and all(line.endswith("-") for line in lines[:-1]), (paper, lines)
         assert "".join(line.removesuffix("-") for line in lines) == word, (paper, lines)
         assert f"<title>{word}" in label.group(0)
+
+
+def _luminance(colour: str) -> float:
+    """WCAG 2's relative luminance of a `#rrggbb` colour."""
+    channels = [int(colour[i : i + 2], 16) / 255 for i in (1, 3, 5)]
+    linear = [c / 12.92 if c <= 0.03928 else ((c + 0.055) / 1.055) ** 2.4 for c in channels]
+    return 0.2126 * linear[0] + 0.7152 * linear[1] + 0.0722 * linear[2]
+
+
+def _contrast(one: str, other: str) -> float:
+    light, dark = sorted((_luminance(one), _luminance(other)), reverse=True)
+    return (light + 0.05) / (dark + 0.05)
+
+
+def test_every_text_colour_of_the_sheets_reads_at_4_5_to_1_on_its_backgrounds() -> None:
+    """WCAG 2's AA contrast for text (4.5:1), for players with low vision and for a sheet printed
+    pale: every colour a sheet's style gives text, against white and against the tinted row of its
+    tables. The cards sheet's "none" (a card without prerequisites) was #888888, 3.5:1 on white."""
+    from civrules.emit.sheets import SHEETS
+
+    low = set()
+    for ruleset_id in shipped.RULESETS:
+        rendered = render_sheets(_shipped(ruleset_id).model, "0" * 64, "a4", only={s.file for s in SHEETS})
+        for name, content in rendered.items():
+            if not name.endswith(".html"):
+                continue
+            style = "".join(re.findall(r"<style>(.*?)</style>", content.decode("utf-8"), re.S))
+            backgrounds = {"#ffffff", *re.findall(r"tr:nth-child\(even\)[^{]*\{\s*background:\s*(#[0-9a-f]{6})", style)}
+            for selector, body in re.findall(r"([^{}]+)\{([^{}]*)\}", style):
+                text = re.search(r"(?<![-\w])color:\s*(#[0-9a-fA-F]{6})\b", body)
+                ground = re.search(r"background(?:-color)?:\s*(#[0-9a-fA-F]{6})\b", body)
+                if text is None:
+                    continue
+                for behind in {ground.group(1)} if ground else backgrounds:
+                    if _contrast(text.group(1), behind) < 4.5:
+                        low.add((ruleset_id, name, selector.strip(), text.group(1), behind))
+    assert low == set(), sorted(low)

@@ -6,7 +6,7 @@ Generated ahead of time by jinja2 3.1.6; used only while SOURCE_SHA256 matches.
 # fmt: off
 # mypy: ignore-errors
 
-SOURCE_SHA256 = "cae4bbd9fb111d5737e6efeaa9602ad54231b4001c6ccde7caeb6509e3329390"
+SOURCE_SHA256 = "42132bb6f66022c012b4635f56dd7db721ce14a33e899ad55bcac596a9a28a3b"
 
 from jinja2.runtime import LoopContext, Macro, Markup, Namespace, TemplateNotFound, TemplateReference, TemplateRuntimeError, Undefined, escape, identity, internalcode, markup_join, missing, str_join
 name = 'cards.html.j2'
@@ -51,7 +51,7 @@ def block_style(context, missing=missing):
     if 0: yield None
     _block_vars = {}
     pass
-    yield 'table.cards { font-size: 7.6pt; table-layout: fixed; }\n.cards th.name { overflow-wrap: anywhere; }\n.cards col.c-name { width: 33mm; }\n.cards col.c-cost { width: 10mm; }\n.cards col.c-pre { width: 21mm; }\n.cards col.c-credits { width: 36mm; }\n.cards tbody tr:nth-child(even) > * { background: #faf7f1; }\n.cards ul { margin: 0; padding: 0; list-style: none; }\n.cards li + li { margin-top: 0.6mm; }\n.cards .groups { display: block; font-weight: normal; font-size: 0.9em; color: #444444; }\n.cards .links { font-style: italic; color: #6b2d1a; }\n.cards .none { color: #888888; }\n.legend-line { margin-bottom: 2mm; font-size: 8pt; }\n.group-key { margin-right: 3mm; }\n.purchases h2 { font-size: 10pt; margin: 2.4mm 0 1mm; border-bottom: 0.3mm solid #6b2d1a; color: #6b2d1a; }\n.purchases ul { margin: 0.6mm 0 1mm; padding-left: 4mm; font-size: 8pt; }\n.purchases li { break-inside: avoid; margin-bottom: 0.5mm; }\n'
+    yield 'table.cards { font-size: 7.6pt; table-layout: fixed; }\n.cards th.name { overflow-wrap: anywhere; }\n.cards col.c-name { width: 33mm; }\n.cards col.c-cost { width: 10mm; }\n.cards col.c-pre { width: 21mm; }\n.cards col.c-credits { width: 36mm; }\n.cards tbody tr:nth-child(even) > * { background: #faf7f1; }\n.cards ul { margin: 0; padding: 0; list-style: none; }\n.cards li + li { margin-top: 0.6mm; }\n.cards .groups { display: block; font-weight: normal; font-size: 0.9em; color: #444444; }\n.cards .links { font-style: italic; color: #6b2d1a; }\n.cards .none { color: #666666; }\n.legend-line { margin-bottom: 2mm; font-size: 8pt; }\n.group-key { margin-right: 3mm; }\n.purchases h2 { font-size: 10pt; margin: 2.4mm 0 1mm; border-bottom: 0.3mm solid #6b2d1a; color: #6b2d1a; }\n.purchases ul { margin: 0.6mm 0 1mm; padding-left: 4mm; font-size: 8pt; }\n.purchases li { break-inside: avoid; margin-bottom: 0.5mm; }\n'
 
 def block_content(context, missing=missing):
     resolve = context.resolve_or_missing
