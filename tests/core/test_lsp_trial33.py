@@ -188,3 +188,32 @@ def test_a_rename_in_one_of_two_projects_open_side_by_side_leaves_the_other_alon
         assert sorted(edit["range"]["start"]["line"] for edit in changes[uri]) == [7, 8]
 
     asyncio.run(session())
+
+
+def test_go_to_symbol_in_workspace_finds_an_entity_by_id_or_name_from_any_file(tmp_path: Path) -> None:
+    """`Ctrl+T` in VS Code (`workspace/symbol`): the server did not serve it, and an id could be
+    reached only from a file that names it. Every entity the rulesets read is found by its id or
+    its name, any case, at its definition; a ruleset by its id."""
+    rules = _tiny(tmp_path / "rules")
+    cards = (rules / TINY_CARDS).absolute().as_uri()
+    text = TINY[TINY_CARDS]
+
+    async def session() -> None:
+        editor = Editor(rules)
+        capabilities = editor.initialize(rules, {})
+        assert capabilities.get("workspaceSymbolProvider")
+        await editor.settle()
+
+        def query(text: str) -> list[tuple[str, str, dict[str, int], str]]:
+            found = editor.request("workspace/symbol", {"query": text})
+            return [
+                (s["name"], s["location"]["uri"], s["location"]["range"]["start"], s["containerName"]) for s in found
+            ]
+
+        democracy = ("democracy", cards, _at(text, "id: democracy", len("id: ")), "Democracy (civilization_cards)")
+        assert query("DEMO") == [democracy]
+        assert query("cracy") == [democracy]
+        assert [name for name, *_ in query("")] == ["democracy", "pottery", "tiny"]
+        assert query("no such card") == []
+
+    asyncio.run(session())

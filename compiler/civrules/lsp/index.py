@@ -356,6 +356,21 @@ class Index:
             found.append(Outline(".".join(map(str, path)), count, "collection", span, key, tuple(entities)))
         return sorted(found, key=lambda o: (o.span.line, o.span.column))
 
+    def symbols(self, query: str) -> list[tuple[Symbol, str]]:
+        """Every entity defined in the files the rulesets read whose id or name holds ``query``
+        (any case; an empty query: every one), with its name as written (or nothing): the editor's
+        "go to symbol in workspace". Ids that start with the query first, then by id and file."""
+        wanted = query.casefold().strip()
+        found: list[tuple[Symbol, str]] = []
+        for entry in self._files.values():
+            for symbol in entry.definitions:
+                data = symbol.document.data
+                name = _name_of(data if symbol.collection == "rulesets" else _node(data, symbol.path[:-1]))
+                if not wanted or wanted in symbol.id.casefold() or wanted in name.casefold():
+                    found.append((symbol, name))
+        found.sort(key=lambda one: (not one[0].id.casefold().startswith(wanted), one[0].id, one[0].relative))
+        return found
+
     def ids(self, relative: str) -> list[tuple[str, str]]:
         """(id, collection) of every entity defined where ``relative``'s rulesets look, sorted."""
         scope = self.scope(relative) or self.kin(relative)
