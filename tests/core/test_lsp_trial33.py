@@ -217,3 +217,42 @@ def test_go_to_symbol_in_workspace_finds_an_entity_by_id_or_name_from_any_file(t
         assert query("no such card") == []
 
     asyncio.run(session())
+
+
+def test_hovering_a_citation_shows_the_rulebook_section_it_cites(tmp_path: Path) -> None:
+    """A `rule:` value hovered said nothing: a designer checking what `6.1` is opened the rule index
+    and searched for it. The hover gives the section's title as the rule index has it, and the
+    line of the rulebook's text it stands on; a number inside a section, the section holding it."""
+    import doctest
+
+    from civrules.lsp import index
+    from tests.conftest import copy_files
+    from tests.core.test_lsp import CARDS, KEEP
+
+    assert doctest.testmod(index).failed == 0  # citation_at's examples: lists and flow mappings
+    rules = copy_files(tmp_path / "rules", KEEP)
+    uri = (rules / CARDS).absolute().as_uri()
+    text = (rules / CARDS).read_text(encoding="utf-8")
+    assert '    rule: "6.1"\n' in text
+    inside = text.replace('    rule: "6.1"\n', '    rule: "6.1234"\n', 1)
+
+    async def session() -> None:
+        editor = Editor(rules)
+        editor.initialize(rules, {})
+        await editor.settle()
+
+        def hover(text: str) -> str:
+            found = editor.request(
+                "textDocument/hover",
+                {"textDocument": {"uri": uri}, "position": _at(text, 'rule: "6.1', len('rule: "6'))},
+            )
+            return str(found["contents"]["value"]) if found else ""
+
+        said = hover(text)
+        assert "**6\\.1** — Le CARTE CIVILIZZAZIONE" in said and "ADVANCED CIVILIZATION, line 219" in said, said
+        _open(editor, uri, inside)
+        await editor.settle()
+        said = hover(inside)
+        assert "**6\\.1234**, in 6\\.1 — Le CARTE CIVILIZZAZIONE" in said, said
+
+    asyncio.run(session())

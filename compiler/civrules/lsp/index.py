@@ -677,6 +677,73 @@ def code_at(line_text: str, column: int) -> str | None:
     return None
 
 
+#: A `rule:` key (block or flow style) and where its value starts.
+_RULE_KEY = re.compile(r"(?:^|[\s{,])rule:[ \t]*")
+#: One citation in a `rule:` value: quoted, or bare up to a comma, bracket, brace or space.
+_CITED = re.compile(r"\"([^\"\n]*)\"|'([^'\n]*)'|([^\s,\[\]{}\"'#]+)")
+
+
+def citation_at(line_text: str, column: int) -> str | None:
+    """The rule section a `rule:` value cites under a 1-based column of a line, if any: one of
+    `rule: "4.21"`, `rule: [4.21, 4.22]` or `{..., rule: p7/a-heading}`.
+
+    >>> citation_at('    rule: ["4.21", "4.22"]', 21)
+    '4.22'
+    >>> citation_at("  - {item: x, points: 10, rule: 12.1}", 35)
+    '12.1'
+    >>> citation_at("  - {rule: p7/a-heading, note: n}", 15)
+    'p7/a-heading'
+    >>> citation_at('    name: "4.21"', 14) is None
+    True
+    """
+    for key in _RULE_KEY.finditer(line_text):
+        for cited in _CITED.finditer(line_text, key.end()):
+            text = next(group for group in cited.groups() if group is not None)
+            if text.endswith(":"):  # the next key of a flow mapping: the value has ended
+                break
+            if cited.start() < column <= cited.end() + 1:
+                return text
+            if line_text[cited.end() : cited.end() + 1] == "}":
+                break
+    return None
+
+
+def describe_citation(number: str, indexes: Mapping[str, Any]) -> str:
+    """Markdown for hovering a citation: the section's title in the rule index of each rulebook
+    the file's rulesets cite (``indexes``: by rulebook title, each a
+    :class:`civrules.checks.citations.Index`), where it stands in the rulebook's text; a number
+    the index lists as missing, with why; else the section that holds it. Nothing where no index
+    knows it (the citation's own diagnostic says so)."""
+    parts = []
+    for book, index in sorted(indexes.items()):
+        data = index.document.data if isinstance(index.document.data, dict) else {}
+        sections = {
+            item["section"]: item
+            for item in data.get("sections") or ()
+            if isinstance(item, dict) and isinstance(item.get("section"), str)
+        }
+        found = sections.get(number)
+        if found is not None:
+            title, line = found.get("title"), found.get("line")
+            said = (
+                f"**{markdown_text(number)}** — {markdown_text(str(title))}"
+                if title
+                else f"**{markdown_text(number)}**"
+            )
+            where = f", line {line} of its text" if isinstance(line, int) else ""
+            parts.append(f"{said}\n\n{markdown_text(book)}{where}")
+        elif number in index.missing:
+            reason = index.missing[number]
+            parts.append(f"**{markdown_text(number)}** — not in the rulebook's text: {markdown_text(reason)}")
+        else:
+            head = index.enclosing(number)
+            title = sections.get(head, {}).get("title") if head is not None else None
+            if head is not None:
+                within = f"{markdown_text(head)}" + (f" — {markdown_text(str(title))}" if title else "")
+                parts.append(f"**{markdown_text(number)}**, in {within}\n\n{markdown_text(book)}")
+    return "\n\n".join(parts)
+
+
 def explain(code: str) -> str:
     """What ``civrules explain CODE`` prints, for a hover."""
     entry = codes.lookup(code)

@@ -70,8 +70,10 @@ from civrules.lsp.index import (
     RenameRefusedError,
     Symbol,
     block_item_at,
+    citation_at,
     code_at,
     covers,
+    describe_citation,
     description,
     explain,
     reference_at,
@@ -1174,9 +1176,36 @@ def _hover(ls: Folder, uri: str, position: types.Position) -> types.Hover | None
     symbol = index.at(relative, line, column)
     if symbol is not None:
         parts.append(index.describe(symbol))
+    cited = citation_at(lines[line - 1], column) if symbol is None and 0 < line <= len(lines) else None
+    if cited is not None:
+        said = describe_citation(cited, _rule_indexes(result, relative))
+        if said:
+            parts.append(said)
     if not parts:
         return None
     return types.Hover(contents=types.MarkupContent(kind=types.MarkupKind.Markdown, value="\n\n---\n\n".join(parts)))
+
+
+def _rule_indexes(result: Result, relative: str) -> dict[str, Any]:
+    """The rule indexes (by rulebook title) the rulesets that read ``relative`` read (a variant's,
+    its base's): what its citations cite. Read from the files, not the rulesets' models, so a
+    ruleset with an error elsewhere still answers."""
+    from civrules.checks.citations import index_of
+
+    found: dict[str, Any] = {}
+    workspace = result.workspace
+    if workspace is None:
+        return found
+    for name in result.rulesets_using(relative):
+        for read in sorted(result.depends.get(name, ())):
+            loaded = workspace.load(read)
+            if loaded.document is None or loaded.kind is None or loaded.kind.rpartition("/")[2] != "rule_index":
+                continue
+            index = index_of(loaded.document)
+            book = index.document.data.get("rulebook") if isinstance(index.document.data, dict) else None
+            title = book.get("title") if isinstance(book, dict) else None
+            found.setdefault(title if isinstance(title, str) else read, index)
+    return found
 
 
 _KIND_LINE = re.compile(r"^kind:\s*([a-z_]+)\s*$", re.MULTILINE)
