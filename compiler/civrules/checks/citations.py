@@ -121,15 +121,10 @@ def rule_index(ruleset: Ruleset) -> Index | None:
     return index
 
 
-def index_of(document: Document) -> Index:
-    """The rule index a `rule_index` file's ``document`` writes, its sections as listed (the
-    language server's hover of a citation, which needs no model of the ruleset: a ruleset with
-    errors has none)."""
-    data = document.data if isinstance(document.data, dict) else {}
-    listed = data.get("sections") or ()
-    sections = frozenset(
-        item["section"] for item in listed if isinstance(item, dict) and isinstance(item.get("section"), str)
-    )
+def index_of(document: Document, sections: frozenset[str]) -> Index:
+    """The rule index a `rule_index` file's ``document`` writes, with the ``sections`` it lists
+    (the language server's hover of a citation reads them from the file, needing no model of the
+    ruleset: a ruleset with errors has none)."""
     return _index_of(document, sections)
 
 

@@ -1201,7 +1201,12 @@ def _rule_indexes(result: Result, relative: str) -> dict[str, Any]:
             loaded = workspace.load(read)
             if loaded.document is None or loaded.kind is None or loaded.kind.rpartition("/")[2] != "rule_index":
                 continue
-            index = index_of(loaded.document)
+            data = loaded.document.data if isinstance(loaded.document.data, dict) else {}
+            listed = data.get("sections") or ()
+            sections = frozenset(
+                item["section"] for item in listed if isinstance(item, dict) and isinstance(item.get("section"), str)
+            )
+            index = index_of(loaded.document, sections)
             book = index.document.data.get("rulebook") if isinstance(index.document.data, dict) else None
             title = book.get("title") if isinstance(book, dict) else None
             found.setdefault(title if isinstance(title, str) else read, index)
