@@ -151,3 +151,22 @@ def test_a_repository_in_parentheses_pinned_to_its_commit_is_taken() -> None:
     source = f"community/megaciv.csv (bubba0077/MegaCiv@{'c' * 40}:MegaCivAid/Civ_Constants.xml)"
     assert citation_shape(source) is None
     assert problems(analysed(colossus(f'"{source}"'))) == []
+
+
+def test_a_cited_path_with_backslashes_is_given_back_with_slashes_and_nothing_else_is() -> None:
+    """Q011's fix (round 33): only the path of each repository file cited at a commit changes, a
+    run of `\\` (YAML's escaped `\\\\` too) one `/`; the words around it, a citation without its
+    commit and a path already written with `/` stay as they are."""
+    import doctest
+
+    from civrules.schema import patterns
+
+    assert doctest.testmod(patterns).failed == 0
+    commit = "0123456789abcdef0123456789abcdef01234567"
+    text = f"house rule: a\\b (o/r@{commit}:rules\\\\cards\\x.yaml); p/q@{commit}:y/z.csv; s/t@{commit}:u\\v"
+    assert patterns.slashed_paths(text) == (
+        f"house rule: a\\b (o/r@{commit}:rules/cards/x.yaml); p/q@{commit}:y/z.csv; s/t@{commit}:u/v"
+    )
+    assert patterns.backslashed_paths(text) == ("rules\\\\cards\\x.yaml", "u\\v")
+    for untouched in (f"o/r@{commit}:a/b.yaml", "C:\\Users\\me\\x.txt", "o/r:a\\b", f"house rule: o/r@{commit}:a\\b"):
+        assert patterns.slashed_paths(untouched) is None, untouched

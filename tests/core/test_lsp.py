@@ -1365,3 +1365,38 @@ def _additions(data: dict[str, Any], file: str) -> list[Any]:
     from civrules.diagnostics import Addition
 
     return [Addition(file, tuple(one["path"]), one["text"], one["append"]) for one in data["additions"]]
+
+
+def test_a_cited_path_written_with_backslashes_is_fixed_with_slashes(rules: Path) -> None:
+    """Q011 (round 33): a `source:` copied from a Windows checkout cites `src\\data\\x.json`, a file
+    no one finds; the quick fix writes the citation again with `/` in its path and nowhere else,
+    in the quotes it was written in."""
+    manifest = rules / "rulesets" / "advanced-civilization.yaml"
+    uri = manifest.absolute().as_uri()
+    commit = "77949e9e17693a27969b4415671cd716093e91fd"
+    cited = f"johnchampaign/advanced-civilization@{commit}:src/data/civilizations.json (astOrder); "
+    written = manifest.read_text(encoding="utf-8")
+    start = written.index(f'source: "{cited}')
+    end = written.index("\n", start)
+    rest = written[start + len(f'source: "{cited}') : end - 1]
+    windows = cited.replace("src/data/", "src\\data\\")
+    text = f"{written[:start]}source: '{windows}{rest}'{written[end:]}"
+
+    async def session() -> None:
+        editor = Editor(rules)
+        editor.initialize(rules, {})
+        editor.notify(
+            "textDocument/didOpen", {"textDocument": {"uri": uri, "languageId": "yaml", "version": 1, "text": text}}
+        )
+        await editor.settle()
+        (found,) = [d for d in editor.diagnostics(uri) if d["code"] == "Q011"]
+        assert found["severity"] == 2  # a warning: a `\` may be in a file's name
+        assert found["message"].startswith("the cited path `src\\data\\civilizations.json` is written with `\\`")
+        assert found["message"].endswith("\nhint: write it with `/`: `src/data/civilizations.json`")
+        (action,) = editor.request(
+            "textDocument/codeAction",
+            {"textDocument": {"uri": uri}, "range": found["range"], "context": {"diagnostics": [found]}},
+        )
+        assert action["edit"]["changes"][uri] == [{"range": found["range"], "newText": f"'{cited}{rest}'"}]
+
+    asyncio.run(session())

@@ -37,7 +37,7 @@ from civrules.resolve import (
     setting_written_whole,
     written_over,
 )
-from civrules.schema import entity_citation_keys, setting_citation_keys
+from civrules.schema import entity_citation_keys, patterns, setting_citation_keys
 from civrules.schema.references import each_remembered, is_remembering, remembered
 from civrules.support import memo
 from civrules.support.values import frozen_value
@@ -323,7 +323,8 @@ def _node(data: Any, path: NodePath) -> Any:
 @frozen_value
 class Walk:
     """What one walk of a document finds: its `rule:` citations and its unknown facts, in order
-    (not an unknown inside a `disagreements:` entry, which restates a field's or names another source's).
+    (not an unknown inside a `disagreements:` entry, which restates a field's or names another source's),
+    and its `source:` texts that hold a `\\` (Q011 reads them: a text without one is not looked at).
 
     Each entry starts with the path of the node the walk met (what a variant may have replaced);
     a citation also has the path of the number (inside a list of numbers) and the number.
@@ -331,6 +332,7 @@ class Walk:
 
     citations: tuple[tuple[NodePath, NodePath, str], ...]
     unknowns: tuple[tuple[NodePath, str], ...]
+    backslashed: tuple[tuple[NodePath, str], ...] = ()
 
 
 #: Walks by document. A document is never changed once read, so its walk holds for as long as the
@@ -356,8 +358,9 @@ def _walk(document: Document) -> Walk:
         return _walk_node(data)  # the same walk in one piece, where nothing would keep the pieces
     cited: list[tuple[NodePath, NodePath, str]] = []
     unknowns: list[tuple[NodePath, str]] = []
-    _walk_mapping(data, (), cited, unknowns, document.file)
-    return Walk(tuple(cited), tuple(unknowns))
+    backslashed: list[tuple[NodePath, str]] = []
+    _walk_mapping(data, (), cited, unknowns, backslashed, document.file)
+    return Walk(tuple(cited), tuple(unknowns), tuple(backslashed))
 
 
 def _walk_mapping(
@@ -365,6 +368,7 @@ def _walk_mapping(
     at: NodePath,
     cited: list[tuple[NodePath, NodePath, str]],
     unknowns: list[tuple[NodePath, str]],
+    backslashed: list[tuple[NodePath, str]],
     file: str,
 ) -> None:
     """:func:`_walk_node` of the mapping ``node`` at ``at`` (in the document of ``file``), in the
@@ -377,17 +381,23 @@ def _walk_mapping(
     for key, value in node.items():
         here = (*at, key)
         if isinstance(value, dict) and key != "rule":
-            _walk_mapping(value, here, cited, unknowns, file)
+            _walk_mapping(value, here, cited, unknowns, backslashed, file)
             continue
-        if not isinstance(value, list) or key == "rule":
+        if not isinstance(value, list) or key in _CITING:
             found = _walk_node(value, here)
             cited.extend(found.citations)
             unknowns.extend(found.unknowns)
+            backslashed.extend(found.backslashed)
             continue
         found_in = functools.partial(_entry_walk, value, here)
         each = list(filter(None, each_remembered((_walk_mapping, file, here), value, (), found_in, placed=False)))
         cited.extend(itertools.chain.from_iterable(map(_CITED, each)))
         unknowns.extend(itertools.chain.from_iterable(map(_UNKNOWNS, each)))
+        backslashed.extend(itertools.chain.from_iterable(map(_BACKSLASHED, each)))
+
+
+#: The keys whose list is a citation's (its numbers, its sources), walked whole rather than entry by entry.
+_CITING = frozenset({"rule", "source"})
 
 
 def _entry_walk(entries: list[Any], here: NodePath, i: int) -> tuple[Any, ...]:
@@ -400,16 +410,18 @@ def _entry_walk(entries: list[Any], here: NodePath, i: int) -> tuple[Any, ...]:
     cited = tuple(((*here, i, *path), (*here, i, *number), n) for path, number, n in found.citations)
     # an unknown among a disagreement's alternatives is no fact
     unknown = () if "disagreements" in here else tuple(((*here, i, *path), why) for path, why in found.unknowns)
-    return (cited, unknown) if cited or unknown else ()
+    backslashed = tuple(((*here, i, *path), text) for path, text in found.backslashed)
+    return (cited, unknown, backslashed) if cited or unknown or backslashed else ()
 
 
-_CITED, _UNKNOWNS = operator.itemgetter(0), operator.itemgetter(1)
+_CITED, _UNKNOWNS, _BACKSLASHED = operator.itemgetter(0), operator.itemgetter(1), operator.itemgetter(2)
 
 
 def _walk_node(node: Any, at: NodePath = ()) -> Walk:
     """The citations and unknown facts at and below ``node`` (at the path ``at``)."""
     cited: list[tuple[NodePath, NodePath, str]] = []
     unknowns: list[tuple[NodePath, str]] = []
+    backslashed: list[tuple[NodePath, str]] = []
     # One path, grown and cut as the walk goes down and back up: a node's path is made a tuple only
     # where something is found there (a tuple per node, on a stack, was most of the walk's time).
     # Recursive: the reader refuses nesting deeper than its limit (`Limits.max_depth`, 100 levels).
@@ -430,10 +442,14 @@ def _walk_node(node: Any, at: NodePath = ()) -> Walk:
                 elif key == "rule" and isinstance(value, str):
                     here = (*path, key)
                     cited.append((here, here, value))
+                elif key == "source" and isinstance(value, str) and "\\" in value:
+                    backslashed.append(((*path, key), value))
         elif isinstance(node, list):
             if path and path[-1] == "rule":
                 here = tuple(path)
                 cited.extend((here, (*here, i), n) for i, n in enumerate(node) if isinstance(n, str))
+            elif path and path[-1] == "source":
+                backslashed.extend(((*path, i), n) for i, n in enumerate(node) if isinstance(n, str) and "\\" in n)
             for i, value in enumerate(node):
                 if isinstance(value, collections):
                     path.append(i)
@@ -442,9 +458,11 @@ def _walk_node(node: Any, at: NodePath = ()) -> Walk:
         elif isinstance(node, str) and path and path[-1] == "rule":
             here = tuple(path)
             cited.append((here, here, node))
+        elif isinstance(node, str) and path and path[-1] == "source" and "\\" in node:
+            backslashed.append((tuple(path), node))
 
     visit(node)
-    return Walk(tuple(cited), tuple(unknowns))
+    return Walk(tuple(cited), tuple(unknowns), tuple(backslashed))
 
 
 def walked(ruleset: Ruleset) -> Iterator[tuple[Document, Walk, Callable[[NodePath], bool]]]:
@@ -1185,6 +1203,46 @@ def check_settings_citations_used(ruleset: Ruleset) -> Iterator[Diagnostic]:
             "its citation",
             subjects=(name,),
         )
+
+
+@check("Q011", "backslashed-citation-path", Severity.WARNING)
+def check_cited_paths_use_slashes(ruleset: Ruleset) -> Iterator[Diagnostic]:
+    """
+    What: a `source:` cites a repository's file at a commit with a path written with `\\`
+    (`owner/repo@<commit>:rules\\cards\\x.yaml`), as Windows writes paths.
+
+    Why: git names a file with `/`; a path with `\\` names one file whose name holds backslashes,
+    which no one can open on GitHub, and which the provenance guard (`make provenance-check`) and a
+    reader checking the citation look for in vain. A `\\` is a character a file's name may hold,
+    so the citation is not refused: most likely it was copied from a Windows checkout.
+
+    Fix: write the path with `/` (the hint gives it; an editor offers it as a quick fix).
+
+        source: 'owner/repo@<commit>:rules\\cards\\x.yaml'    # FAIL: `rules\\cards\\x.yaml`
+        source: "owner/repo@<commit>:rules/cards/x.yaml"      # PASS
+    """
+    index_document = ruleset.rule_index.origin.document if ruleset.rule_index and ruleset.rule_index.origin else None
+    found = [(document, walk, paths) for document, walk, paths in walks_of(ruleset, index_document)]
+    if index_document is not None:
+        found.append((index_document, document_walk(index_document), None))
+    for document, walk, paths in found:
+        for path, text in walk.backslashed:
+            slashed = patterns.slashed_paths(text)
+            if slashed is None or replaced_at(path, paths):
+                continue
+            written = patterns.backslashed_paths(text)
+            named = " and ".join(f"`{each}`" for each in written)
+            fixed = " and ".join(f"`{patterns.with_slashes(each)}`" for each in written)
+            noun, verb = ("paths", "are") if len(written) > 1 else ("path", "is")
+            yield diagnostic(
+                "Q011",
+                f"the cited {noun} {named} {verb} written with `\\`: git writes a repository's paths with `/`, so "
+                "this names one file whose name holds backslashes, which a reader will most likely not find",
+                document.span(path),
+                f"write {'them' if len(written) > 1 else 'it'} with `/`: {fixed}",
+                suggestion=slashed,
+                subjects=written,
+            )
 
 
 #: The keys of `overlay.settings` that are no setting: its operations and its citations.

@@ -117,3 +117,48 @@ def citation_shape(text: str) -> str | None:
             return f"`{repository}` is cited at `{commit}`, which is not a commit: a commit is 40 lower-case hex digits"
         return f"`{repository}@{commit}` names no file: `:path` follows the commit"
     return "it is not written as a citation"
+
+
+#: A repository's file cited at a commit: `owner/repo@<40-hex commit>:path`, the path up to a space,
+#: a `;` or a `)` (as :data:`_CITED_REPOSITORY` reads it).
+_CITED_FILE = re.compile(rf"(?:^|;|\()\s*{_REPOSITORY}@[0-9a-f]{{40}}:(?P<path>[^\s;)]+)")
+
+
+def slashed_paths(text: str) -> str | None:
+    """``text`` with the path of each repository file it cites written with `/` where it has a `\\`
+    (`rules\\cards\\x.yaml`, a Windows path); None where no cited path has one.
+
+    Git names a file with `/`: a path with `\\` is one file of that name, which a reader on GitHub,
+    the provenance guard and the citation checks look for in vain. Only the cited path changes:
+    words around it (`house rule: a\\b`) are taken as written.
+
+    >>> slashed_paths("o/r@" + "a" * 40 + ":rules\\\\cards\\\\x.yaml") == "o/r@" + "a" * 40 + ":rules/cards/x.yaml"
+    True
+    >>> slashed_paths("o/r@" + "a" * 40 + ":rules/cards/x.yaml"), slashed_paths("house rule: a\\\\b")
+    (None, None)
+    """
+    found = _backslashed(text)
+    if not found:
+        return None
+    out, at = [], 0
+    for start, end in found:
+        out += [text[at:start], with_slashes(text[start:end])]
+        at = end
+    return "".join(out) + text[at:]
+
+
+def backslashed_paths(text: str) -> tuple[str, ...]:
+    """The paths of the repository files ``text`` cites that hold a `\\`, as written (see
+    :func:`slashed_paths`)."""
+    return tuple(text[start:end] for start, end in _backslashed(text))
+
+
+def _backslashed(text: str) -> list[tuple[int, int]]:
+    if "\\" not in text:
+        return []
+    return [m.span("path") for m in _CITED_FILE.finditer(text) if "\\" in m["path"]]
+
+
+def with_slashes(path: str) -> str:
+    """``path`` with each run of `\\` a `/` (`a\\\\b`, a Windows path written in YAML's escapes, too)."""
+    return re.sub(r"\\+", "/", path)
