@@ -584,11 +584,7 @@ def _setting_entry(
         change = _list_patch(value, subs, (key,)) if renamed is None else _list_retarget(value, subs, renamed)
     elif isinstance(value, dict):
         # a reference that is a field of its own is deleted (`null`) where the setting may lack it
-        change = (
-            _mapping_patch(value, subs, (key,), fields=True)
-            if renamed is None
-            else _mapping_retarget(value, subs, renamed)
-        )
+        change = _mapping_change(value, subs, (key,), renamed, fields=True)
     else:
         return None
     if change is None or not _schema_keeps(
@@ -651,11 +647,7 @@ def _patch_entry(ruleset: Ruleset, referrer: _Referrer, renamed: str | None = No
     raw = referrer.entity.raw
     if family is None or spec is None or not isinstance(raw, dict) or len(referrer.subs) > _REFERENCES_WRITTEN:
         return None
-    changes = (
-        _mapping_patch(raw, referrer.subs, (), fields=True)
-        if renamed is None
-        else _mapping_retarget(raw, referrer.subs, renamed)
-    )
+    changes = _mapping_change(raw, referrer.subs, (), renamed, fields=True)
     if changes is None:
         return None
     kind = family.slot_kind(spec.slot)
@@ -722,60 +714,37 @@ def _written(value: Any) -> Any:
     return value
 
 
-def _mapping_patch(
-    mapping: dict[str, Any], subs: list[tuple[str | int, ...]], at: tuple[str | int, ...], *, fields: bool = False
+def _mapping_change(
+    mapping: dict[str, Any],
+    subs: list[tuple[str | int, ...]],
+    at: tuple[str | int, ...],
+    renamed: str | None = None,
+    *,
+    fields: bool = False,
 ) -> dict[str, Any] | None:
     """The merge-patch of ``mapping`` (at ``at`` in the entity) that drops the references at ``subs``
-    (paths inside it), each list element that holds one removed, or patched where the reference is
-    deeper in a list of its own; with ``fields`` (no list on the way from the entity), a reference
-    that is a field of its own deleted (`lit_by: null`: whether the entity may lack it, its
-    schema says after). None where a reference is a field of ``mapping`` itself (without
-    ``fields``), or not in a list."""
+    (paths inside it) or, given ``renamed``, writes it in place of each. Dropped: each list element
+    that holds one removed, or patched where the reference is deeper in a list of its own; with
+    ``fields`` (no list on the way from the entity), a reference that is a field of its own deleted
+    (`lit_by: null`: whether the entity may lack it, its schema says after). Renamed: a field set
+    to it, a list's element replaced or patched (by the selector that names it alone). None where
+    a dropped reference is a field of ``mapping`` itself (without ``fields``), or where a
+    reference is in no list, or its element has no such selector."""
     by_field: dict[str, list[tuple[str | int, ...]]] = {}
     for sub in subs:
-        if not sub or not isinstance(sub[0], str) or (len(sub) < 2 and not fields):
+        if not sub or not isinstance(sub[0], str) or (renamed is None and len(sub) < 2 and not fields):
             return None
         by_field.setdefault(sub[0], []).append(sub[1:])
     changes: dict[str, Any] = {}
     for field, rests in by_field.items():
         value = mapping.get(field)
         if any(not rest for rest in rests):
-            changes[field] = None  # the field is the reference: merge-patch's `null` deletes it
+            changes[field] = renamed  # the field is the reference: `null` (None) deletes it, as merge-patch does
             continue
         change = (
-            _list_patch(value, rests, (*at, field))
+            (_list_patch(value, rests, (*at, field)) if renamed is None else _list_retarget(value, rests, renamed))
             if isinstance(value, list)
-            else _mapping_patch(value, rests, (*at, field), fields=fields)
-            if isinstance(value, dict)
-            else None
-        )
-        if change is None:
-            return None
-        changes[field] = change
-    return changes
-
-
-def _mapping_retarget(
-    mapping: dict[str, Any], subs: list[tuple[str | int, ...]], renamed: str
-) -> dict[str, Any] | None:
-    """The merge-patch of ``mapping`` that writes ``renamed`` in place of each reference at
-    ``subs`` (paths inside it): a field set to it, a list's element replaced or patched (by the
-    selector that names it alone); None where a list's element has no such selector."""
-    by_field: dict[str, list[tuple[str | int, ...]]] = {}
-    for sub in subs:
-        if not sub or not isinstance(sub[0], str):
-            return None
-        by_field.setdefault(sub[0], []).append(sub[1:])
-    changes: dict[str, Any] = {}
-    for field, rests in by_field.items():
-        value = mapping.get(field)
-        if any(not rest for rest in rests):
-            changes[field] = renamed
-            continue
-        change = (
-            _list_retarget(value, rests, renamed)
-            if isinstance(value, list)
-            else _mapping_retarget(value, rests, renamed)
+            else _mapping_change(value, rests, (*at, field), renamed, fields=fields)
             if isinstance(value, dict)
             else None
         )
@@ -800,7 +769,7 @@ def _list_retarget(items: list[Any], subs: list[tuple[str | int, ...]], renamed:
     for index, rests in sorted(by_index.items()):
         element = items[index]
         whole = any(not rest for rest in rests)
-        deeper = _mapping_retarget(element, rests, renamed) if isinstance(element, dict) and not whole else None
+        deeper = _mapping_change(element, rests, (), renamed) if isinstance(element, dict) and not whole else None
         selector = _selector(items, index, () if whole else rests[0], counts)
         if selector is None or (deeper is None and not whole):
             return None
@@ -831,7 +800,7 @@ def _list_patch(items: list[Any], subs: list[tuple[str | int, ...]], at: tuple[s
     counts = _Counts()
     for index, rests in sorted(by_index.items()):
         element = items[index]
-        deeper = _mapping_patch(element, rests, (*at, index)) if isinstance(element, dict) else None
+        deeper = _mapping_change(element, rests, (*at, index)) if isinstance(element, dict) else None
         selector = _selector(items, index, () if deeper is not None else rests[0], counts)
         if selector is None:
             return None
