@@ -25,6 +25,7 @@ import yaml
 from civrules.checks.catalogue import all_checks
 from civrules.diagnostics import Diagnostic, Severity, codes
 from civrules.diagnostics.words import quoted
+from civrules.load.reader import read_yaml_text
 from civrules.pipeline import analyse
 from tests.conftest import FIXTURES, RULES
 from tests.rulefiles import CachedWorkspace
@@ -321,3 +322,28 @@ def test_a_one_word_did_you_mean_has_a_quick_fix(case: Case) -> None:
             assert d.suggestion == proposed[0], f"{d.code} proposes `{proposed[0]}` with no quick fix: {d.hint}"
     if case in TYPOS:
         assert proposing, f"{case.name}: no diagnostic proposes a word"
+
+
+#: What a hint's YAML must not hold: a placeholder that pasted reads as text or breaks the YAML
+#: (`...`, `SELECTOR`, `NEW_ID`). What only the designer can say is a blank (`write why here`, L016).
+_PLACEHOLDER = re.compile(r"\.\.\.|…|\b[A-Z][A-Z_]{3,}\b")
+#: A hint's code span that offers YAML to paste: a mapping, a list, or a key and its value.
+_OFFERED = re.compile(r"^(- )?([{\[]|[a-z_]+: )")
+
+
+@pytest.mark.parametrize("case", [c for c in CASES if not c.passing], ids=[c.name for c in CASES if not c.passing])
+def test_the_yaml_a_fixtures_hint_offers_pastes_as_it_is_or_asks_for_its_blanks(case: Case) -> None:
+    """Every entry a hint offers to paste (its code spans that are YAML: `{id: lantern, cost: 50}`,
+    `remove: [...]`) reads as written: no placeholder (`...` read as text, `SELECTOR` as an id),
+    and where only the designer knows the value, a blank that the reader reports, alone (L016):
+    pasted unchanged, the variant says what to write, never a confusing error or a pass."""
+    texts = apply_edits(case.edits)
+    named = tuple(sorted({case.code, *(e.get("code", case.code) for e in case.expect)}))
+    for found in _analysed(case.ruleset, tuple(sorted(texts.items())), named):
+        for span in (found.hint or "").split("`")[1::2]:
+            if not _OFFERED.match(span) or " | " in span:
+                continue
+            assert not _PLACEHOLDER.search(span), (found.code, span)
+            document, problems = read_yaml_text(span + "\n", "hint")
+            assert document is not None, (found.code, span, problems)
+            assert {p.code for p in problems} <= {codes.UNFILLED_BLANK.code}, (found.code, span, problems)

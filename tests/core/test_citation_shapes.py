@@ -51,7 +51,7 @@ def test_a_source_that_is_no_citation_is_s001_saying_what_is_missing(source: str
     assert found.code == "S001" and said in found.message, found.message
     assert found.span is not None
     assert text.splitlines()[found.span.line - 1][found.span.column - 1 :].startswith(source)
-    assert 'source: "house rule: ..."' in (found.hint or "")
+    assert 'source: "house rule: write why here"' in (found.hint or "")
     if "playciv" in source:
         assert "`owner/repo@<commit>:path`" in (found.hint or "")
 
@@ -60,7 +60,7 @@ def test_a_source_that_is_no_citation_is_s001_saying_what_is_missing(source: str
     "source",
     [
         "house rule: a dearer Colossus",
-        "house rule: ...",  # as the hints write it
+        "house rule: ...",  # as the hints wrote it before their blanks (round 33): words, a citation
         "https://example.com/rules.pdf",
         "community/advciv_map_areas.csv",
         "community/megaciv_advances_by_source.csv: czvandijk/MegaCivAid (1 of 8 transcriptions)",

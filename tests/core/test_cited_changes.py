@@ -17,7 +17,8 @@ from tests.rulefiles import CachedWorkspace
 
 SMC = "kind: ruleset\nid: cite\nname: Cite\nextends: sid-meiers-civilization\n"
 IS = "kind: ruleset\nfamily: imperial-settlers\nid: cite\nname: Cite\nextends: imperial-settlers\n"
-HOUSE_RULE = 'source: "house rule: ..."'  # what Q009's and S001's hints write
+HOUSE_RULE = 'source: "house rule: write why here"'  # what Q009's and S001's hints write (a blank, L016)
+CITED = 'source: "house rule: a reason"'  # the blank filled
 
 
 def analysed(text: str, files: dict[str, str] | None = None, ruleset: str = "cite") -> Analysis:
@@ -57,13 +58,13 @@ def test_a_patch_that_writes_a_fact_without_a_citation_is_q009_at_the_field(text
 
 
 def test_following_q009_s_hint_literally_validates_and_cites_the_field() -> None:
-    text = colossus(f", {HOUSE_RULE}")
+    text = colossus(f", {CITED}")
     analysis = analysed(text)
     assert problems(analysis) == []
     assert analysis.resolved is not None and analysis.model is not None
     exported = export_ruleset(analysis.resolved, analysis.model, derived_facts(analysis.model))
     (written,) = [w for w in exported["wonders"] if w["id"] == "colossus"]
-    assert written["field_sources"] == {"cost": "source: house rule: ..."}
+    assert written["field_sources"] == {"cost": "source: house rule: a reason"}
 
 
 def test_fields_of_one_patch_entry_are_one_diagnostic() -> None:
@@ -133,6 +134,7 @@ def test_a_setting_written_unknown_whole_is_no_field_of_its_sources(extends: str
 # entry wrote by every entry of the field.
 
 BAR004 = IS + "overlay:\n  cards:\n    patch:\n      - {{id: bar004, {first}}}\n      - {{id: bar004, {second}}}\n"
+A = 'source: "house rule: a"'
 B = 'source: "house rule: b"'
 
 
@@ -160,7 +162,7 @@ def test_an_uncited_patch_whose_facts_a_later_patch_left_is_q009_at_its_own_fiel
     assert found[0].span is not None and found[0].span.line == first_line
     assert at(text, found[0]).startswith(("cost:", "discount:"))
     # The hint, followed: the first entry cites its change, and nothing is reported.
-    cited = text.replace("}\n      - {id:", f", {HOUSE_RULE}}}\n      - {{id:", 1)
+    cited = text.replace("}\n      - {id:", f", {CITED}}}\n      - {{id:", 1)
     assert cited != text and [d for d in problems(analysed(cited)) if d.code == "Q009"] == []
 
 
@@ -194,7 +196,7 @@ def test_an_uncited_patch_whose_every_fact_a_later_patch_wrote_over_or_deleted_i
 def test_a_later_patch_that_writes_over_a_key_leaves_the_field_cited_by_it_alone() -> None:
     """export's field_sources (the same record Q009 reads): the discount is the second entry's."""
     text = (
-        SMC + f"overlay:\n  wonders:\n    patch:\n      - {{id: colossus, discount: {{cost: 8}}, {HOUSE_RULE}}}\n"
+        SMC + f"overlay:\n  wonders:\n    patch:\n      - {{id: colossus, discount: {{cost: 8}}, {CITED}}}\n"
         f"      - {{id: colossus, discount: {{cost: 9}}, {B}}}\n"
     )
     analysis = analysed(text)
@@ -284,7 +286,7 @@ def test_diff_cites_a_setting_s_element_by_the_variant_that_wrote_it() -> None:
         ("    replace:\n      coins: {victory: 15, token_coins_lost: true}\n", "overlay.settings.replace.coins"),
         (
             "    replace:\n      trade: {dial_max: 30, kept_between_turns: true, tradeable: [promises], "
-            f"{HOUSE_RULE}}}\n      coins: {{victory: 15}}\n",
+            f"{CITED}}}\n      coins: {{victory: 15}}\n",
             "overlay.settings.replace.coins",
         ),
     ],
@@ -297,7 +299,7 @@ def test_a_setting_written_whole_without_a_citation_is_q009_naming_where_it_goes
     assert at(text, found[0]).startswith("coins:")
     assert f"`{where}`" in (found[0].hint or "") and HOUSE_RULE in (found[0].hint or "")
     # The hint, followed: the citation beside the setting's fields, and nothing is reported.
-    cited = text.replace("coins: {victory: 15", f"coins: {{{HOUSE_RULE}, victory: 15")
+    cited = text.replace("coins: {victory: 15", f"coins: {{{CITED}, victory: 15")
     assert problems(analysed(cited)) == []
 
 
@@ -306,7 +308,7 @@ def test_a_base_s_setting_written_whole_answers_in_the_base_not_in_its_variants(
         "overlay:\n  settings:\n    replace:\n      coins: {victory: 15, token_coins_lost: true}\n"
     )
     leaf = SMC.replace("extends: sid-meiers-civilization", "extends: mid") + (
-        f"overlay:\n  settings:\n    players: {{max: 5, {HOUSE_RULE}}}\n"
+        f"overlay:\n  settings:\n    players: {{max: 5, {CITED}}}\n"
     )
     files = {"rulesets/mid.yaml": mid}
     assert problems(analysed(leaf, files)) == []
@@ -343,7 +345,9 @@ def test_a_setting_with_no_place_of_its_own_written_whole_is_q009_and_cited_in_o
     assert len(found) == 1, problems(analysed(text))
     assert at(text, found[0]).startswith(f"{setting}:")
     hint = found[0].hint or ""
-    assert "`overlay.settings.citations`" in hint and f'{{{setting}: {{source: "house rule: ..."}}}}' in hint, hint
+    assert (
+        "`overlay.settings.citations`" in hint and f'{{{setting}: {{source: "house rule: write why here"}}}}' in hint
+    ), hint
     # The hint, followed: the citation under the setting's name, and nothing is reported.
     cited = text.replace("overlay:\n  settings:\n", cite_apart(setting))
     assert cited != text and problems(analysed(cited)) == []
@@ -388,7 +392,7 @@ def test_an_entity_a_variant_adds_where_its_schema_takes_an_optional_citation_is
     assert len(found) == 1, problems(analysed(text))
     assert at(text, found[0]).startswith("{areas: [corinth")
     assert "`overlay.borders.add[0]`" in (found[0].hint or "") and HOUSE_RULE in (found[0].hint or "")
-    assert problems(analysed(AC + BORDER.format(operation="add", extra=f", {HOUSE_RULE}"))) == []
+    assert problems(analysed(AC + BORDER.format(operation="add", extra=f", {CITED}"))) == []
 
 
 # Round 24: an element with no citation of its own (an id appended to a card's cost) was cited in
@@ -405,7 +409,7 @@ def test_an_entity_a_variant_adds_where_its_schema_takes_an_optional_citation_is
     ids=["two-appends", "append-then-replace"],
 )
 def test_diff_cites_an_element_with_no_citation_of_its_own_by_the_entry_that_wrote_it(first: str, second: str) -> None:
-    text = bar004(f"{first}, {HOUSE_RULE.replace('...', 'a')}", f"{second}, {B}")
+    text = bar004(f"{first}, {A}", f"{second}, {B}")
     out = diffed("imperial-settlers", "cite", {"rulesets/cite.yaml": text})
     lines = [line.strip() for line in out.splitlines()]
     for value, cited in (("food", "a"), ("stone", "b")):
@@ -420,7 +424,7 @@ def test_diff_cites_an_element_with_no_citation_of_its_own_by_the_entry_that_wro
 
 
 def test_diff_cites_each_copy_of_an_id_two_entries_appended_by_the_entry_that_appended_it() -> None:
-    text = bar004(f"cost: {{append: [food]}}, {HOUSE_RULE.replace('...', 'a')}", f"cost: {{append: [food]}}, {B}")
+    text = bar004(f"cost: {{append: [food]}}, {A}", f"cost: {{append: [food]}}, {B}")
     out = diffed("imperial-settlers", "cite", {"rulesets/cite.yaml": text})
     assert cited_line(out, "+ cost[#4]: food") == "cited: source: house rule: a", out
     assert cited_line(out, "+ cost[#5]: food") == "cited: source: house rule: b", out
@@ -444,7 +448,7 @@ def test_copies_of_an_id_one_of_which_was_inserted_are_cited_by_the_field_not_gu
     """An insertion puts its copy before the others: which copy is whose is not known, and the
     field's citation (every entry whose facts it holds) cites them all."""
     text = bar004(
-        f"cost: {{append: [food]}}, {HOUSE_RULE.replace('...', 'a')}",
+        f"cost: {{append: [food]}}, {A}",
         f"cost: {{insert: [{{before: location, items: [food]}}]}}, {B}",
     )
     out = diffed("imperial-settlers", "cite", {"rulesets/cite.yaml": text})

@@ -80,7 +80,8 @@ def test_a_reference_that_is_a_tracks_key_is_removed_with_the_tracks_as_the_hint
     assert "patch `kushan`" not in (found.hint or "")
     (removal,) = quoted(found.hint, "remove: [")
     assert removal == (
-        "remove: [{nation: kushan, level: basic, why: ...}, {nation: kushan, level: expert, why: ...}]"
+        'remove: [{nation: kushan, level: basic, why: "house rule: write why here"}, '
+        '{nation: kushan, level: expert, why: "house rule: write why here"}]'
     ), found.hint
     assert "`overlay.ast_tracks`" in (found.hint or "")
     # The player counts that seat Kushan (bubba0077/MegaCiv's StartingCivs) are patched as the same
@@ -90,8 +91,9 @@ def test_a_reference_that_is_a_tracks_key_is_removed_with_the_tracks_as_the_hint
         "patch: [{players: 6, configurations: {patch: [{where: {id: east}, with: {nations: {remove: [kushan]}}}]}}, "
     ), found.hint
     assert "`overlay.player_counts`" in (found.hint or "") and "more)" not in (found.hint or "")
-    followed = text + f"  ast_tracks:\n    {removal}\n  player_counts:\n    {patch}\n"
-    after = analysed("m17", followed)
+    pasted = text + f"  ast_tracks:\n    {removal}\n  player_counts:\n    {patch}\n"
+    assert {d.code for d in problems(analysed("m17", pasted))} == {"L016"}  # the removals' blanks
+    after = analysed("m17", pasted.replace("write why here", "17 civilizations"))
     assert problems(after, "V005", "V006", "V007", "S001", "S002") == []
     assert after.resolved is not None
     seated = [e.raw for e in after.resolved.collections["player_counts"] if e.raw["players"] == 6]
@@ -153,9 +155,14 @@ def test_a_reference_that_is_a_borders_key_is_removed_with_the_borders() -> None
     )
     (found,) = problems(analysed("no-cyrene", text), "V006")
     (removal,) = quoted(found.hint, "remove: [")
-    assert removal.startswith("remove: [{areas: [central_mediterranean, cyrene], why: ...}, "), found.hint
+    assert removal.startswith(
+        'remove: [{areas: [central_mediterranean, cyrene], why: "house rule: write why here"}, '
+    ), found.hint
     assert "`overlay.borders`" in (found.hint or "")
-    followed = text + f"  borders:\n    {removal}\n"
+    # pasted as written, the blanks alone are reported (L016); filled, nothing is left
+    pasted = text + f"  borders:\n    {removal}\n"
+    assert {d.code for d in problems(analysed("no-cyrene", pasted))} == {"L016"}
+    followed = pasted.replace("write why here", "no Cyrene")
     assert problems(analysed("no-cyrene", followed), "V005", "V006") == []
 
 

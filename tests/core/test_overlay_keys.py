@@ -15,6 +15,7 @@ from typing import Any
 
 import pytest
 
+from civrules.diagnostics import Severity
 from civrules.families import families
 from civrules.pipeline import Analysis, analyse
 from civrules.schema import load_schema
@@ -191,8 +192,9 @@ def test_a_removal_written_as_its_bare_key_is_shown_whole_and_the_entry_shown_va
     family_id: str, name: str
 ) -> None:
     """S001's hint at `remove: [jap001]` was "write `{id: ..., why: ...}`": the form, not the entry
-    the designer meant. It writes the entry whole with the key written (`{id: jap001, why:
-    "..."}`); written in place, with a reason, it is no schema error any more (what is left is the
+    the designer meant. It writes the entry whole with the key written and a blank for the reason
+    (`{id: jap001, why: "write why here"}`); pasted as it is, the blank alone is reported (L016);
+    written in place, with a reason, it is no schema error any more (what is left is the
     removal's own consequences, such as an id the base lacks)."""
     spec = families()[family_id].collections[name]
     if spec.pair:
@@ -203,9 +205,10 @@ def test_a_removal_written_as_its_bare_key_is_shown_whole_and_the_entry_shown_va
     (found,) = [d for d in analysed(text).diagnostics if d.span is not None and d.span.line == line]
     value = "3" if spec.key == "players" else "crete"
     assert found.hint is not None and found.hint.startswith(
-        f'write the entry whole: `{{{spec.key}: {value}, why: "..."'
+        f'write the entry whole: `{{{spec.key}: {value}, why: "write why here"'
     ), found.hint
-    # the keys it may take besides (a track's `level`) are `...`, left out here
-    whole = found.hint.split("`")[1].replace('"..."', '"house rule: none"').replace(", ...}", "}")
-    fixed = text.replace(f"      - {value}\n", f"      - {whole}\n")
+    whole = found.hint.split("`")[1]
+    pasted = text.replace(f"      - {value}\n", f"      - {whole}\n")
+    assert [d.code for d in analysed(pasted).diagnostics if d.severity is Severity.ERROR] == ["L016"]
+    fixed = pasted.replace('"write why here"', '"house rule: none"')
     assert [d for d in analysed(fixed).diagnostics if d.code in ("S001", "S002", "S004")] == []

@@ -103,7 +103,9 @@ def test_a_deck_the_variant_shortens_is_reported_at_the_removal_with_the_base_de
     assert "in the base's file" not in short["hint"]
     assert short["hint"].startswith(
         "from this variant (the base has no such problem): bring the deck `barbarians` to 30 cards in "
-        "`overlay.cards`, e.g. `add: [{id: NEW_ID, deck: barbarians, copies: 2, printed_ids: [BAR031, BAR032], ...}]`"
+        '`overlay.cards`, e.g. `add: [{id: "write the new card\'s id here", name: "write the card\'s name here", '
+        'deck: barbarians, kind: "write the card\'s kind here", copies: 2, printed_ids: [BAR031, BAR032], '
+        'cost: "write the card\'s cost here", source: "house rule: write why here"}]`'
     )
     assert "undo or amend this change" in short["hint"]
 

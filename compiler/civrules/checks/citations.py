@@ -19,7 +19,7 @@ from collections.abc import Callable, Iterable, Iterator, Mapping
 from typing import Any
 
 from civrules.checks import ALL_COLLECTIONS, SETTINGS, check, diagnostic
-from civrules.diagnostics import Diagnostic, Related, Severity, Span, words
+from civrules.diagnostics import Diagnostic, Related, Severity, Span, blanks, words
 from civrules.diagnostics.suggest import QUERIES, Vocabulary
 from civrules.families import FILE_METADATA, Family, family_named
 from civrules.load.document import Document, NodePath
@@ -954,8 +954,9 @@ def check_cited_changes(ruleset: Ruleset) -> Iterator[Diagnostic]:
     value is shown under nothing (`export`'s `field_sources` and `setting_sources` say null, the
     diff says "uncited") while the package and the sheets keep the base's citation beside it.
 
-    Fix: say where the change comes from in the patch entry: `source: "house rule: ..."` for a
-    house rule, or `rule:` with the section of the rulebook it follows. A variant of a variant
+    Fix: say where the change comes from in the patch entry: `source: "house rule: write why here"`
+    for a house rule (your reason in place of the blank), or `rule:` with the section of the
+    rulebook it follows. A variant of a variant
     that puts back the value its base definition writes is offered that definition's citation,
     with a note at the earlier variant's change it writes over.
 
@@ -1003,7 +1004,7 @@ def check_cited_changes(ruleset: Ruleset) -> Iterator[Diagnostic]:
             listed = setting is not None and names == [setting]
             where = "in each `with:` (and each item added)" if listed else "in the patch"
             hint = (
-                f'cite where the change comes from {where}: `source: "house rule: ..."` for a house rule, '
+                f'cite where the change comes from {where}: `source: "house rule: write why here"` for a house rule, '
                 "or `rule:` with the rulebook section it follows"
             )
             if listed and setting is not None and not _elements_cite(family, setting):
@@ -1146,8 +1147,8 @@ def _cite_apart(setting: str, why: str) -> str:
     cites it (:func:`civrules.resolve.settings_citation`)."""
     return (
         f"{why.format(setting=setting)}: cite where it comes from in `overlay.settings.{SETTINGS_CITATIONS}`, "
-        f'`{SETTINGS_CITATIONS}: {{{setting}: {{source: "house rule: ..."}}}}` for a house rule, '
-        f"or `{{{setting}: {{rule: ...}}}}` with the rulebook section it follows"
+        f'`{SETTINGS_CITATIONS}: {{{setting}: {{source: "house rule: write why here"}}}}` for a house rule, '
+        f'or `{{{setting}: {{rule: "{blanks.SECTION}"}}}}` with the rulebook section it follows'
     )
 
 
@@ -1290,7 +1291,7 @@ def _overlaid(collection: Collection[Entity]) -> tuple[tuple[Entity, ...], tuple
 
 #: How Q009's hints say to write each citation key.
 _CITE_WAYS = {
-    "source": '`source: "house rule: ..."` for a house rule',
+    "source": '`source: "house rule: write why here"` for a house rule',
     "rule": "`rule:` with the rulebook section it follows",
 }
 

@@ -9,7 +9,8 @@ from collections.abc import Callable, Iterator
 from functools import partial
 
 from civrules.checks import check, diagnostic, entity_word
-from civrules.diagnostics import Diagnostic, Related, Severity
+from civrules.checks.references import flow
+from civrules.diagnostics import Diagnostic, Related, Severity, blanks
 from civrules.emit.packaging import ruleset_id_problems
 from civrules.model import Collection, Entity, Origin, Ruleset
 from civrules.schema.references import remembered
@@ -18,6 +19,24 @@ from civrules.schema.references import remembered
 def collections(ruleset: Ruleset) -> list[Collection[Entity]]:
     """The collections whose ids must be unique (a family may key one otherwise: a map's borders are pairs)."""
     return [collection for collection in ruleset.collections() if collection.unique_ids]
+
+
+def _patch_entry(key: str, target: str, entity: Entity, base: Entity) -> str:
+    """The overlay patch entry that makes the base's ``base`` (named ``target`` by its ``key``) what
+    the variant's own ``entity`` writes: each field ``entity`` gives otherwise, known, with a
+    citation (the entity's own where it changes, else a blank for the designer's reason, L016)."""
+    raw = entity.raw if isinstance(entity.raw, dict) else {}
+    was = base.raw if isinstance(base.raw, dict) else {}
+    changed = {name: value for name, value in raw.items() if name != key and was.get(name, _ABSENT) != value}
+    if not changed.keys() & _CITATIONS:
+        changed["source"] = blanks.HOUSE_RULE
+    fields = "".join(f", {name}: {flow(value)}" for name, value in changed.items())
+    return f"{{{key}: {flow(target)}{fields}}}"
+
+
+_ABSENT = object()
+#: The keys a fact is cited by (Q009 asks one of a patch that changes a fact).
+_CITATIONS = frozenset(("rule", "source"))
 
 
 @check("I001", "duplicate-id", Severity.ERROR)
@@ -42,11 +61,11 @@ def check_duplicate_ids(ruleset: Ruleset) -> Iterator[Diagnostic]:
             hint = "rename one of the two, or delete the copy"
             if ruleset.layer(entity.origin) > ruleset.layer(previous.origin):
                 # A variant's own data file adds entities: restating one of the base's is not a change.
-                key = entity.KEY_FIELD
+                patch = _patch_entry(entity.KEY_FIELD, previous.id, entity, previous)
                 hint = (
                     f"the base already has {entity_word(collection.name, ruleset.family)} `{entity.id}`: to change "
-                    f"it, patch it in the variant's manifest (`overlay: {{{collection.name}: {{patch: [{{{key}: "
-                    f"{entity.id}, ...}}]}}}}`) and delete it here; or give this one a new id"
+                    f"it, patch it in the variant's manifest (`overlay: {{{collection.name}: {{patch: [{patch}]}}}}`) "
+                    f"and delete it here; or give this one a new id"
                 )
             yield diagnostic(
                 "I001",
@@ -132,10 +151,10 @@ def _duplicate_names(
         hint = f"give each {word} a name of its own"
         if layer(entity.origin) > layer(clash.origin):
             # a variant's entity named as one of its base's: the designer may mean to change that one
-            key = entity.KEY_FIELD
+            patch = _patch_entry(entity.KEY_FIELD, clash.id, entity, clash)
             hint = (
                 f"the base already has {word} `{clash.id}` named `{clash.display_name}`: to change it, write "
-                f"`patch: [{{{key}: {clash.id}, ...}}]` in the manifest's `overlay.{collection.name}` and drop "
+                f"`patch: [{patch}]` in the manifest's `overlay.{collection.name}` and drop "
                 f"`{entity.id}`; or give `{entity.id}` a name of its own"
             )
         found.append(

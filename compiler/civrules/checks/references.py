@@ -13,7 +13,7 @@ from functools import partial
 from typing import Any, NamedTuple
 
 from civrules.checks import check, diagnostic, entity_word
-from civrules.diagnostics import Addition, Diagnostic, Related, Severity, Span
+from civrules.diagnostics import Addition, Diagnostic, Related, Severity, Span, blanks
 from civrules.diagnostics.suggest import LONGEST, QUERIES, Vocabulary, mean
 from civrules.diagnostics.words import named_path
 from civrules.families import CollectionSpec, family_named
@@ -361,7 +361,7 @@ def _setting_change(place: tuple[str | int, ...]) -> str:
     where every part is a key, else the setting named by its place."""
     if any(isinstance(part, int) for part in place):
         return f"`{_setting_name(place)}`"
-    written = "..."
+    written = flow(blanks.blank("what the setting names instead"))
     for part in reversed(place):
         written = f"{{{part}: {written}}}"
     return f"`{written[1:-1]}`"
@@ -463,10 +463,15 @@ def _dangling_hint(ruleset: Ruleset, target: str, referrers: list[_Referrer]) ->
         more = " (and likewise each referrer the notes point at)" if len(unwritten) > 1 else ""
         ways.append(
             f"in this variant, patch {first.shown(ruleset)} in `overlay.{first.kind}` to drop the reference{more}: a "
-            f"list element goes with `{{remove: [SELECTOR]}}`, one inside an element with `{{patch: [{{where: "
-            f"SELECTOR, with: {{...}}}}]}}`"
+            f"list element goes with `{{remove: [{_ELEMENT}]}}`, one inside an element with `{{patch: [{{where: "
+            f"{_ELEMENT}, with: {_FIELDS}}}]}}`"
         )
     return "; ".join(ways) + f"; or keep `{target}`"
+
+
+#: The blanks of the list operations a hint names without writing them (L016, pasted as they are).
+_ELEMENT = f'"{blanks.blank("the fields that name the element")}"'
+_FIELDS = f'"{blanks.blank("the element without the reference")}"'
 
 
 def _renamed_to(ruleset: Ruleset, kind: str, target: str) -> str | None:
@@ -633,8 +638,8 @@ class _SettingEntry(NamedTuple):
         return (*made, Addition(file, ("overlay", "settings", SETTINGS_CITATIONS, self.key), self.cited))
 
 
-#: The citation a written fix leaves for the designer to complete, as Q009's hint words it.
-_HOUSE_RULE = "house rule: ..."
+#: The citation a written fix leaves for the designer to complete: a blank (L016) until then.
+_HOUSE_RULE = blanks.HOUSE_RULE
 
 
 def _patch_entry(ruleset: Ruleset, referrer: _Referrer, renamed: str | None = None) -> str | None:
@@ -924,7 +929,7 @@ def _removal_way(ruleset: Ruleset, target: str, kind: str, keyed: list[_Referrer
     fields the resolver keys it by."""
     spec = keyed[0].spec(ruleset)
     named = [spec.naming(r.key(ruleset)) if spec is not None else f"id: {r.key(ruleset)}" for r in keyed]
-    entries = ", ".join(f"{{{fields}, why: ...}}" for fields in named[:_WRITTEN])
+    entries = ", ".join(f'{{{fields}, why: "{blanks.HOUSE_RULE}"}}' for fields in named[:_WRITTEN])
     rest = f" (and each other the notes point at: {len(named) - _WRITTEN} more)" if len(named) > _WRITTEN else ""
     several = len(keyed) > 1
     return (

@@ -273,6 +273,27 @@ INVISIBLE_CHARACTER = define(
         name: "Lan\\u200btern"   # FAIL: a zero-width space after `Lan`
     """,
 )
+UNFILLED_BLANK = define(
+    "L016",
+    "unfilled-blank",
+    E,
+    """
+    What: a value is a blank that a hint or an editor's quick fix wrote for you to fill, left as
+    it was: `write why here`, `house rule: write why here`, `write the rule's section here`.
+    Why: a hint writes what civrules knows (an id, a field, a list operation) and leaves a blank
+    where only the designer knows the answer: why a house rule changes the fact, which section of
+    the rulebook says so. Left unfilled it would cite nothing or state nothing, on the sheets and
+    in the engine packages. The ruleset is not resolved until every blank is filled, so the
+    blank is the one thing reported at its place.
+    Fix: write what the blank asks for in its place (the words between `write` and `here`):
+    keep `house rule: ` and write after it why the variant makes the change; write the rule
+    section the fact comes from (`rule: "30.2"`).
+
+        remove:
+          - {id: lantern, why: "house rule: write why here"}      # FAIL: the blank is left
+          - {id: lantern, why: "house rule: no light after dark"}    # PASS
+    """,
+)
 
 SCHEMA_VIOLATION = define(
     "S001",

@@ -26,7 +26,7 @@ from typing import Any, cast
 
 import yaml
 
-from civrules.diagnostics import Diagnostic, Related, Severity, Span, Unreadable, codes, named, stopped, words
+from civrules.diagnostics import Diagnostic, Related, Severity, Span, Unreadable, blanks, codes, named, stopped, words
 from civrules.diagnostics.escape import INVISIBLE
 from civrules.diagnostics.words import named_path
 from civrules.load.document import Document, NodePath, NodeTable, pack_position, unpack_position
@@ -308,6 +308,7 @@ def read_yaml_text(
             )
         ]
     builder = _Builder(display, limits)
+    builder.maybe_blank = "write " in text
     if not text.isascii():
         builder.find_invisible(text)
     for name, (value, path) in (anchors or {}).items():
@@ -865,6 +866,9 @@ class _Builder:
         self.invisible: list[tuple[int, int, str]] = []  # line, column, character: each line's first
         self.refused: set[NodePath] = set()
         self.whole_floats = False
+        #: Whether the text may hold a blank a hint wrote (`write why here`): where it cannot, no
+        #: scalar is looked at for one.
+        self.maybe_blank = True
         #: The last event read before libyaml stopped on an error (see :meth:`crossing`).
         self.last_event: Any = None
 
@@ -1011,6 +1015,7 @@ class _Builder:
         invisible = _INVISIBLE.search
         most = self.limits.max_nodes
         fast = not self.wide
+        maybe_blank, blank_starts = self.maybe_blank, blanks.STARTS
         event = None
         while True:
             try:
@@ -1026,6 +1031,9 @@ class _Builder:
                     self.on_scalar(event)
                     continue
                 value = event.value
+                if maybe_blank and value.startswith(blank_starts):
+                    self.on_scalar(event)  # perhaps a blank a hint wrote (L016)
+                    continue
                 if event.implicit[0]:  # plain
                     first = value[:1]
                     if first in special:
@@ -1182,6 +1190,8 @@ class _Builder:
     def on_scalar(self, event: Any) -> None:
         span = self.span(event)
         self.count(1, span)
+        if event.value.startswith(blanks.STARTS) and blanks.is_blank(event.value):
+            self.unfilled(event.value, span)
         if event.tag is None and event.implicit[0] and event.value[:1] not in _SPECIAL_START:
             self.place(event.value, span, event.anchor, 1)  # a plain word: a string, nothing to judge
             return
@@ -1301,6 +1311,20 @@ class _Builder:
             self.whole_floats = self.whole_floats or value.is_integer()
             return value
         return text
+
+    def unfilled(self, text: str, span: int) -> None:
+        """Report the blank ``text`` a hint wrote for the designer to fill, left as it was (L016);
+        the value is kept, and the schema says nothing of it (:func:`civrules.schema.validate_document`)."""
+        what = blanks.asked(text)
+        words = text.removeprefix("house rule: ")
+        kept = "keep `house rule: ` and " if words != text else ""
+        self.error(
+            codes.UNFILLED_BLANK,
+            f"`{text}` is a blank a hint wrote for you to fill: {what}",
+            span,
+            hint=f"{kept}replace `{words}` with {what}, in your own words",
+            subjects=(text,),
+        )
 
     def leading_zero(self, text: str, number: int, span: int) -> None:
         """Warn that ``text`` (``012``) was read as the decimal ``number``, as YAML 1.2 reads it."""

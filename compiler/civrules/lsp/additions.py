@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from civrules.diagnostics import Addition
+from civrules.diagnostics import Addition, Diagnostic, codes
 from civrules.load.reader import read_yaml_text
 
 #: A key's place in the text: its 0-based line and its indentation.
@@ -28,7 +28,7 @@ def insertion(text: str, addition: Addition) -> tuple[int, str] | None:
     (3, '    patch:\\n      - {id: b}\\n')
     """
     document, problems = read_yaml_text(text, "buffer")
-    if document is None or problems or document.aliases:
+    if document is None or _misread(problems) or document.aliases:
         return None
     path = addition.path
     known = next((end for end in range(len(path), 0, -1) if document.has_key(path[:end])), 0)
@@ -126,7 +126,7 @@ def _adds_only(text: str, lines: list[str], after: int, added: str, addition: Ad
         edited = text + ("" if text.endswith("\n") else "\n") + added
     document, problems = read_yaml_text(edited, "buffer")
     value, value_problems = read_yaml_text(f"value: {addition.text}\n", "value")
-    if document is None or problems or value is None or value_problems:
+    if document is None or _misread(problems) or value is None or _misread(value_problems):
         return False
     expected = _with(before, addition.path, value.data["value"], addition.append)
     return expected is not None and document.data == expected
@@ -154,6 +154,12 @@ def _with(data: Any, path: tuple[str, ...], value: Any, append: bool) -> Any:
             return None
         made[name] = value
     return made
+
+
+def _misread(problems: list[Diagnostic]) -> bool:
+    """Whether the reader's ``problems`` say a text was not read as written: any but a blank a fix
+    writes for the designer to fill (L016), which it reads as written."""
+    return any(problem.code != codes.UNFILLED_BLANK.code for problem in problems)
 
 
 def written(text: str, additions: tuple[Addition, ...]) -> str | None:

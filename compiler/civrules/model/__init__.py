@@ -16,7 +16,7 @@ from operator import itemgetter
 from pathlib import Path, PurePosixPath
 from typing import Any, ClassVar, Generic, TypeVar
 
-from civrules.diagnostics import Span
+from civrules.diagnostics import Span, blanks
 from civrules.load.document import Document, NodePath
 from civrules.support import memo
 from civrules.support.values import frozen_value
@@ -895,11 +895,14 @@ class Ruleset:
         hint then says how to change it from the variant (its base's files are not the designer's)."""
         return len(self.chain) > 1 and self.layer(origin, *sub) < len(self.chain) - 1
 
-    def citation_placeholder(self) -> str:
-        """How a hint writes a citation: `rule: ...` where the rule index has sections to cite, else
-        `source: ...` (a ruleset whose rulebook text is in no source cites transcriptions)."""
+    def citation_blank(self) -> str:
+        """How a hint writes a citation only the designer can give, as a blank (L016): `rule:` where
+        the rule index has sections to cite, else `source:` (a ruleset whose rulebook text is in no
+        source cites transcriptions)."""
         index = self.rule_index
-        return "rule: ..." if index is not None and index.sections else 'source: "..."'
+        if index is not None and index.sections:
+            return f'rule: "{blanks.SECTION}"'
+        return f'source: "{blanks.SOURCE}"'
 
     def layer(self, origin: Origin, *sub: str | int) -> int:
         """The position in ``chain`` of the ruleset that last wrote ``sub`` of an entity or setting."""

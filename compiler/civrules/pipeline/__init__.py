@@ -142,7 +142,8 @@ def analyse(
         # Its entries' errors, each once: the resolution finds an entry's unknown key again (with
         # the note at the base's definition the schema's finding is given here).
         noted = _noted_at_base(diagnostics, workspace, loaded, resolver)
-        return Analysis(loaded, None, _own(merge_duplicates([*noted, *problems]), workspace, loaded))
+        told = _blanks_alone(merge_duplicates([*noted, *problems]))
+        return Analysis(loaded, None, _own(told, workspace, loaded))
     diagnostics.extend(problems)
     if resolved is None or has_errors(problems):
         return Analysis(loaded, None, _own(diagnostics, workspace, loaded))
@@ -206,13 +207,34 @@ def without_uncited_no_ops(diagnostics: list[Diagnostic]) -> list[Diagnostic]:
     return [d for d in diagnostics if not of_a_no_op(d)]
 
 
+def _blanks_alone(diagnostics: list[Diagnostic]) -> list[Diagnostic]:
+    """``diagnostics`` less any other at a blank a hint wrote (L016): the blank is the one cause
+    there (a text where a number or a selector belongs, the resolver finding no element it names)."""
+    blanks = {
+        (d.span.file, d.span.line, d.span.column)
+        for d in diagnostics
+        if d.code == codes.UNFILLED_BLANK.code and d.span is not None
+    }
+    if not blanks:
+        return diagnostics
+    return [
+        d
+        for d in diagnostics
+        if d.code == codes.UNFILLED_BLANK.code
+        or d.span is None
+        or (d.span.file, d.span.line, d.span.column) not in blanks
+    ]
+
+
 def _resolvable(diagnostics: Sequence[Diagnostic], loaded: LoadedRuleset) -> bool:
     """Whether every error of ``diagnostics`` (a ruleset's load and schema findings) leaves its
     variant worth resolving: an unknown key of an overlay entry (:func:`_entry_errors`) or an error
     in a setting its manifest writes at its top level (:func:`_manifest_setting_errors`)."""
     errors = [d for d in diagnostics if d.severity is Severity.ERROR]
     in_entries, in_settings = _entry_errors(loaded), _manifest_setting_errors(loaded)
-    return all(in_entries(d) or in_settings(d) for d in errors)
+    # A blank a hint wrote (L016) is read as written: resolved, the variant's settings written in
+    # part are its base's completed (no S004 for the `max` its base gives); it is still not judged.
+    return all(d.code == codes.UNFILLED_BLANK.code or in_entries(d) or in_settings(d) for d in errors)
 
 
 def _entry_errors(loaded: LoadedRuleset) -> Callable[[Diagnostic], bool]:

@@ -24,7 +24,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from civrules.diagnostics import Diagnostic, Related, Span, codes, named, stopped, words
+from civrules.diagnostics import Diagnostic, Related, Span, blanks, codes, named, stopped, words
 from civrules.diagnostics.suggest import (
     Vocabulary,
     ascii_slug,
@@ -397,6 +397,8 @@ def _translator(document: Document, defs: Mapping[str, Any], root: Mapping[str, 
     def translate(prefix: NodePath, error: ValidationError) -> Iterator[Diagnostic]:
         if document.refused and (*prefix, *error.absolute_path) in document.refused:
             return iter(())
+        if blanks.is_blank(error.instance):
+            return iter(())  # a blank a hint wrote, left unfilled: the reader's L016 says what to write
         return _translate(document, error, prefix, defs=defs, root=root)
 
     return translate
@@ -1587,7 +1589,7 @@ def _cite(error: ValidationError) -> str:
     what = f", {said[0].lower()}{said[1:]}" if said else " (the rulebook section or page that states it)"
     return (
         f"add `rule:`{what}; or, where the rulebook is silent, `source:` (a community transcription, "
-        'or `source: "house rule: ..."`)'
+        'or `source: "house rule: write why here"`)'
     )
 
 
@@ -2381,10 +2383,11 @@ def _specific_hint(error: ValidationError, defs: Mapping[str, Any], family: str 
         and not isinstance(error.instance, bool)
         and "object" in expected
     ):
-        whole = _entry_around(error.instance, _entry_schema(error, defs), defs)
-        if whole is not None:
+        around = _entry_around(error.instance, _entry_schema(error, defs), defs)
+        if around is not None:
             # `remove: [lantern]`: the value the entry is named by, written where the entry belongs
-            return f"write the entry whole: `{whole}`"
+            whole, more = around
+            return f"write the entry whole: `{whole}`" + (", with the fields it changes" if more else "")
     if error.validator == "type" and isinstance(error.instance, dict) and "array" in expected:
         return "write a list: `[{...}]`, or each entry on its own line starting with `- `"
     if error.validator == "type" and isinstance(error.instance, list) and "object" in expected:
@@ -2448,7 +2451,7 @@ def _specific_hint(error: ValidationError, defs: Mapping[str, Any], family: str 
 def _source_hint(written: str) -> str:
     """What to write for a `source:` that is no citation (:data:`patterns.SOURCE`): where the fact
     comes from in words, or a repository's file cited by its commit and path."""
-    house_rule = '`source: "house rule: ..."`'
+    house_rule = '`source: "house rule: write why here"`'
     if not written.strip():
         return (
             f"write where the fact comes from: {house_rule} for a house rule (any other source in words too), "
@@ -2491,18 +2494,18 @@ def _entry_schema(error: ValidationError, defs: Mapping[str, Any]) -> Any:
     return error.schema
 
 
-def _entry_around(value: str | int, schema: Any, defs: Mapping[str, Any]) -> str | None:
+def _entry_around(value: str | int, schema: Any, defs: Mapping[str, Any]) -> tuple[str, bool] | None:
     """The mapping a bare ``value`` belongs in, written whole in flow style, where ``schema`` (a
     mapping's) requires first a key whose value ``value`` can be (an entry's `id`): `{id: lantern,
-    why: "..."}`, with `...` for each other key it requires, and `...` for the keys it may take
-    besides. None where the value could be no such key's.
+    why: "write why here"}`, with a blank (L016) for each other key it requires; and whether it
+    takes keys besides (a patch's fields to change). None where the value could be no such key's.
 
     >>> _entry_around("oak", {"type": "object", "required": ["id", "why"], "properties": {"id": {"type": "string"},
     ...     "why": {"type": "string"}}, "additionalProperties": False}, {})
-    '{id: oak, why: "..."}'
+    ('{id: oak, why: "write why here"}', False)
     >>> _entry_around("oak", {"type": "object", "required": ["id"], "properties": {"id": {"type": "string"},
     ...     "cost": {"type": "integer"}}}, {})
-    '{id: oak, ...}'
+    ('{id: oak}', True)
     >>> _entry_around(7, {"required": ["id"], "properties": {"id": {"type": "string"}}}, {}) is None
     True
     """
@@ -2529,14 +2532,10 @@ def _entry_around(value: str | int, schema: Any, defs: Mapping[str, Any]) -> str
     if not fits:
         return None
     parts = [f"{key}: {value}"]
-    for other in required[1:]:
-        wanted = accepted.resolve(properties.get(other), defs)
-        text = isinstance(wanted, Mapping) and wanted.get("type") == "string"
-        parts.append(f'{other}: "..."' if text else f"{other}: ...")
+    parts.extend(f'{other}: "{blanks.blank(str(other))}"' for other in required[1:])
     closed = schema.get("additionalProperties") is False or schema.get("unevaluatedProperties") is False
-    if any(name not in required for name in properties) or not closed:
-        parts.append("...")  # the keys it may take besides (a patch's fields to change)
-    return "{" + ", ".join(parts) + "}"
+    more = any(name not in required for name in properties) or not closed
+    return "{" + ", ".join(parts) + "}", more
 
 
 def _write_hint(error: ValidationError, defs: Mapping[str, Any]) -> str | None:

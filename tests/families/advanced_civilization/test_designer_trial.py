@@ -444,7 +444,8 @@ def test_a_base_area_restated_in_the_variants_map_file_is_told_to_patch_it_inste
     assert duplicate.span is not None and duplicate.span.file.endswith("maps/atlantis.yaml")
     assert duplicate.hint == (
         "the base already has area `cyprus`: to change it, patch it in the variant's manifest "
-        "(`overlay: {areas: {patch: [{id: cyprus, ...}]}}`) and delete it here; or give this one a new id"
+        "(`overlay: {areas: {patch: [{id: cyprus, population_limit: 3, source: house rule}]}}`) and delete it here; "
+        "or give this one a new id"
     )
 
 
@@ -522,7 +523,7 @@ def test_a_replaced_card_without_a_citation_is_told_to_cite_a_rule_or_a_source()
     assert found.message == "missing key `rule` (or `source`) in `overlay.civilization_cards.replace[0]`"
     assert found.hint == (
         'add `rule:`, the card\'s own section (e.g. "32.21"), which gives its name, group(s) and cost; or, where '
-        'the rulebook is silent, `source:` (a community transcription, or `source: "house rule: ..."`)'
+        'the rulebook is silent, `source:` (a community transcription, or `source: "house rule: write why here"`)'
     )
 
 
@@ -676,12 +677,15 @@ def test_an_appended_start_area_that_does_not_exist_is_pointed_at_itself() -> No
 def test_an_area_put_on_a_flood_plain_by_a_variant_is_told_how_to_list_it_there_in_the_variant() -> None:
     text = HEAD + 'overlay:\n  areas:\n    patch:\n      - {id: cyprus, flood_plain: nile, source: "house rule"}\n'
     found = only(analysed(text), text, "flood_plain: nile", "M021")
-    written = 'overlay: {flood_plains: {patch: [{id: nile, areas: {append: [cyprus]}, source: "house rule: ..."}]}}'
+    written = (
+        "overlay: {flood_plains: {patch: [{id: nile, areas: {append: [cyprus]}, "
+        'source: "house rule: write why here"}]}}'
+    )
     assert found.hint == f"add `cyprus` to `nile` in this variant (`{written}`), or correct `flood_plain`"
     # Followed literally, the hint settles the membership (what is left is the map's business: M020),
     # and cites its change (an uncited one was Q009, round 20).
     entry = written.removeprefix("overlay: {flood_plains: {patch: [").removesuffix("]}}")
-    fixed = text + f"  flood_plains:\n    patch:\n      - {entry}\n"
+    fixed = text + f"  flood_plains:\n    patch:\n      - {entry}\n".replace("write why here", "a wetter Cyprus")
     assert not {"M021", "Q009"} & {d.code for d in problems(analysed(fixed))}
 
 
@@ -760,8 +764,8 @@ def test_a_credit_a_variant_shadows_is_deleted_in_the_variants_patch() -> None:
     text = HEAD + f"overlay:\n  civilization_cards:\n    patch:\n      - id: enlightenment\n        credits: {credit}\n"
     (c004,) = [d for d in analysed(text).diagnostics if d.code == "C004"]
     assert c004.hint == (
-        "the shadowed credit (15 to `monotheism`) is the base's: delete it in this patch, "
-        "`credits: {remove: [{card: monotheism, points: 15}], append: [...]}`"
+        "the shadowed credit (15 to `monotheism`) is the base's: delete it in this patch, beside the `append:` of "
+        "its `credits:`, `remove: [{card: monotheism, points: 15}]`"
     )
     mended = text.replace("{append:", "{remove: [{card: monotheism, points: 15}], append:")
     assert [d.code for d in analysed(mended).diagnostics if d.code == "C004"] == []
@@ -869,13 +873,14 @@ def test_a_band_a_variant_leaves_outside_its_players_is_narrowed_in_its_overlay(
     settings = _quoted_after(hint, "narrow the band to 6-7 players in `overlay.settings`, ")
     assert settings == (
         "deck_compositions: {patch: [{where: {players: {min: 5, max: 7}}, "
-        'with: {players: {min: 6, max: 7}, source: "house rule: ..."}}]}'
+        'with: {players: {min: 6, max: 7}, source: "house rule: write why here"}}]}'
     )
-    fixed = text + (
+    pasted = text + (
         'overlay:\n  player_counts:\n    remove: [{players: 5, why: "house rule: at least six"}]\n'
         f"  settings:\n    {settings}\n"
     )
-    assert problems(analysed(fixed)) == []
+    assert [d.code for d in problems(analysed(pasted))] == ["L016"]  # the blank, for the designer's reason
+    assert problems(analysed(pasted.replace("write why here", "at least six"))) == []
 
 
 def test_a_hand_limit_band_is_narrowed_in_the_variants_setting_as_the_hint_writes() -> None:
@@ -887,7 +892,7 @@ def test_a_hand_limit_band_is_narrowed_in_the_variants_setting_as_the_hint_write
     (p007,) = [d for d in problems(analysed(text)) if d.code == "P007" and "hand-limit" in d.message]
     assert _quoted_after(p007.hint or "", "narrow the band to 6-11 players in `overlay.settings`, ") == (
         "hand_limit: {by_players: {patch: [{where: {players: {min: 5, max: 11}}, "
-        'with: {players: {min: 6, max: 11}}}]}, source: "house rule: ..."}'
+        'with: {players: {min: 6, max: 11}}}]}, source: "house rule: write why here"}'
     )
 
 
@@ -904,12 +909,15 @@ def test_the_borders_an_inland_area_breaks_are_rekinded_in_the_variants_overlay(
     (m002,) = [d for d in analysed(text).diagnostics if d.code == "M002"]
     fix = _quoted_after(m002.hint or "", "in `overlay.borders`: ")
     assert fix == (
-        '{patch: [{areas: [antiochia, cilicia], kind: land, source: "house rule: ..."}, '
-        '{areas: [antiochia, phoenicia], kind: land, source: "house rule: ..."}], '
-        'remove: [{areas: [antiochia, galatia], why: "house rule: ..."}, '
-        '{areas: [antiochia, salamis], why: "house rule: ..."}]}'
+        '{patch: [{areas: [antiochia, cilicia], kind: land, source: "house rule: write why here"}, '
+        '{areas: [antiochia, phoenicia], kind: land, source: "house rule: write why here"}], '
+        'remove: [{areas: [antiochia, galatia], why: "house rule: write why here"}, '
+        '{areas: [antiochia, salamis], why: "house rule: write why here"}]}'
     )
-    assert [d.code for d in problems(analysed(text + f"  borders: {fix}\n")) if d.code.startswith("M")] == []
+    pasted = text + f"  borders: {fix}\n"
+    assert {d.code for d in problems(analysed(pasted))} == {"L016"}  # the blanks of the reasons
+    filled = pasted.replace("write why here", "inland Antiochia")
+    assert [d.code for d in problems(analysed(filled)) if d.code.startswith(("M", "L"))] == []
 
 
 def test_a_card_a_variant_makes_free_is_told_the_cost_to_patch_in_its_overlay() -> None:
@@ -926,7 +934,8 @@ def test_a_card_a_variant_makes_free_is_told_the_cost_to_patch_in_its_overlay() 
     hint = c006.hint or ""
     assert hint.startswith(
         "patch `democracy` in `overlay.civilization_cards` to a cost of more than 200, "
-        '`- {id: democracy, cost: ..., source: "house rule: ..."}`, or lower the credits toward it from `law`'
+        '`- {id: democracy, cost: "write a cost above 200 here", source: "house rule: write why here"}`, '
+        "or lower the credits toward it from `law`"
     )
     raised = text + '      - {id: democracy, cost: 210, source: "house rule: dearer democracy"}\n'
     assert [d.code for d in problems(analysed(raised))] == []
@@ -1070,15 +1079,17 @@ def test_a_card_renamed_by_a_variant_is_offered_as_the_references_new_target(add
     (v006,) = [d for d in problems(analysed(text)) if d.code == "V006"]
     patch = (
         f"{{id: famine, modifiers: {{patch: [{{where: {{card: pottery}}, with: {{card: {renamed}}}}}]}}, "
-        'source: "house rule: ..."}'
+        'source: "house rule: write why here"}'
     )
     assert (v006.hint or "").startswith(
         f"if `{renamed}`, which this variant adds, is `pottery` renamed, point the references at it in "
         f"`overlay.calamities`: `patch: [{patch}]`; or "
     )
     # Pasted as written (round 32: it was written with no citation, and Q009 asked for one)
-    fixed = text + f"  calamities:\n    patch:\n      - {patch}\n"
-    assert not {"V006", "Q009"} & {d.code for d in problems(analysed(fixed))}
+    pasted = text + f"  calamities:\n    patch:\n      - {patch}\n"
+    assert [d.code for d in problems(analysed(pasted))] == ["L016"]  # the citation's blank
+    fixed = pasted.replace("write why here", "renamed")
+    assert not {"V006", "Q009", "L016"} & {d.code for d in problems(analysed(fixed))}
 
 
 def test_a_removal_with_no_added_card_like_it_offers_no_new_target() -> None:

@@ -50,21 +50,26 @@ def test_a_setting_naming_a_renamed_card_is_pointed_at_it_in_the_retarget() -> N
         (
             "calamities",
             "patch: [{id: tempest, modifiers: {patch: [{where: {card: astronavigation}, with: "
-            '{card: star_navigation}}]}, source: "house rule: ..."}]',
+            '{card: star_navigation}}]}, source: "house rule: write why here"}]',
         ),
         (
             "settings",
             "non_player_forces: {patch: [{where: {id: conquistadors}, with: {advancements: {patch: "
-            '[{where: {card: astronavigation}, with: {card: star_navigation}}]}, source: "house rule: ..."}}]}',
+            "[{where: {card: astronavigation}, with: {card: star_navigation}}]}, "
+            'source: "house rule: write why here"}}]}',
         ),
     ]
-    found = problems(analysed(_pasted(STAR_NAVIGATION, retarget)))
-    # what is left is the designer's to write: Star Navigation's own attribute easing Tempest
+    pasted = _pasted(STAR_NAVIGATION, retarget)
+    # pasted as written, the citations' blanks are what is left (L016); filled in, what is left is
+    # the designer's to write: Star Navigation's own attribute easing Tempest
+    assert [d.code for d in problems(analysed(pasted))] == ["L016", "L016"]
+    found = problems(analysed(pasted.replace("write why here", "renamed")))
     assert [d.code for d in found] == ["K010"], [(d.code, d.message) for d in found]
     # the editor's quick fix writes the same entries
     assert v006.fix_title == "Point the references at `star_navigation`"
     fixed = written(STAR_NAVIGATION, v006.additions)
-    assert fixed is not None and [d.code for d in problems(analysed(fixed))] == ["K010"]
+    assert fixed is not None and [d.code for d in problems(analysed(fixed))] == ["L016", "L016"]
+    assert [d.code for d in problems(analysed(fixed.replace("write why here", "renamed")))] == ["K010"]
 
 
 CERAMICS = HEAD + (
@@ -87,9 +92,10 @@ def test_a_renamed_cards_references_are_pointed_at_it_by_the_editors_quick_fix()
     fixed = written(CERAMICS, v006.additions)
     assert fixed == CERAMICS + (
         "  calamities:\n    patch:\n      - {id: famine, modifiers: {patch: [{where: {card: pottery}, with: "
-        '{card: ceramics}}]}, source: "house rule: ..."}\n'
+        '{card: ceramics}}]}, source: "house rule: write why here"}\n'
     )
-    assert [d.code for d in problems(analysed(fixed))] == ["K010"]
+    assert [d.code for d in problems(analysed(fixed))] == ["L016"]  # the blank of the citation
+    assert [d.code for d in problems(analysed(fixed.replace("write why here", "renamed")))] == ["K010"]
 
 
 def test_no_quick_fix_where_the_retarget_leaves_a_reference() -> None:

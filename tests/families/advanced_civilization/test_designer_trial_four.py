@@ -35,14 +35,25 @@ def test_a_count_a_variant_supports_without_rules_is_added_in_its_overlay_as_the
         {
             "players": 9,
             "status": "given",
-            "source": "house rule: ...",
-            "tokens_per_player": {"unknown": "..."},
-            "configurations": {"unknown": "..."},
+            "source": "house rule: write why here",
+            "tokens_per_player": {"unknown": "write why no source gives it here"},
+            "configurations": {"unknown": "write why no source gives it here"},
         }
     ]
     entries = "".join(f"      - {yaml.safe_dump(entry, default_flow_style=True)}" for entry in added)
-    fixed = RAISED + "  player_counts:\n    add:\n" + entries
-    assert problems(analysed(fixed)) == []
+    pasted = RAISED + "  player_counts:\n    add:\n" + entries
+    assert {d.code for d in problems(analysed(pasted))} == {"L016"}  # the blanks, for the designer to fill
+    filled = [
+        {
+            **entry,
+            "source": "house rule: nine",
+            "tokens_per_player": {"unknown": "x"},
+            "configurations": {"unknown": "x"},
+        }
+        for entry in added
+    ]
+    entries = "".join(f"      - {yaml.safe_dump(entry, default_flow_style=True)}" for entry in filled)
+    assert problems(analysed(RAISED + "  player_counts:\n    add:\n" + entries)) == []
 
 
 def test_counts_a_variant_leaves_out_of_its_range_are_one_error_whose_hint_removes_each() -> None:
@@ -73,5 +84,6 @@ def test_a_nation_a_variant_adds_without_a_track_is_given_the_overlay_entry_that
     added = _written(hint, "add")
     assert [entry["nation"] for entry in added] == ["nubia"]
     entries = "".join(f"      - {yaml.safe_dump(entry, default_flow_style=True)}" for entry in added)
-    fixed = NUBIA + "  ast_tracks:\n    add:\n" + entries
-    assert problems(analysed(fixed)) == []
+    pasted = NUBIA + "  ast_tracks:\n    add:\n" + entries
+    assert {d.code for d in problems(analysed(pasted))} == {"L016"}  # the blanks, for the designer to fill
+    assert problems(analysed(pasted.replace("write why here", "nubia").replace("write why no source", "no"))) == []

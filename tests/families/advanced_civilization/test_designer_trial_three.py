@@ -228,7 +228,7 @@ def test_k010_in_a_variant_says_how_to_link_the_base_card_from_the_variant() -> 
     assert found.span is not None and found.span.line == line_of(BLIGHT, "card: pottery")
     hint = found.hint or ""
     assert "in this variant, patch `pottery` in `overlay.civilization_cards`" in hint
-    assert 'source: "..."' in hint and "rule:" not in hint.replace("{rule:", "")
+    assert 'source: "write the source here"' in hint and "rule:" not in hint.replace("{rule:", "")
 
 
 def test_a_diagnostic_the_variant_causes_in_a_base_file_is_at_its_patch_and_says_how_to_change_it() -> None:

@@ -80,6 +80,7 @@ def test_a_card_a_variant_adds_under_a_base_cards_name_is_told_to_patch_that_one
     assert i002.span is not None and i002.span.file.endswith("rulesets/ac-named.yaml") and i002.span.line == 8
     assert i002.hint == (
         "the base already has civilization card `pottery` named `Pottery`: to change it, write "
-        "`patch: [{id: pottery, ...}]` in the manifest's `overlay.civilization_cards` and drop `pottery_ii`; "
+        "`patch: [{id: pottery, cost: 60, attributes: [], credits: [], source: house rule}]` in the manifest's "
+        "`overlay.civilization_cards` and drop `pottery_ii`; "
         "or give `pottery_ii` a name of its own"
     )

@@ -130,15 +130,17 @@ def test_a_printed_deck_a_variant_leaves_short_is_mended_in_the_overlay() -> Non
     assert f001.hint is not None and "in the base's file" not in f001.hint and "[...]" not in f001.hint
     assert f001.hint.startswith(
         "from this variant (the base has no such problem): bring the deck `barbarians` to 30 cards in "
-        "`overlay.cards`, e.g. `add: [{id: NEW_ID, deck: barbarians, copies: 3, printed_ids: [BAR031, BAR032, "
-        'BAR033], ...}]` and `remove: [{id: bar012, why: "house rule: ..."}]` (a card added is written whole, '
+        '`overlay.cards`, e.g. `add: [{id: "write the new card\'s id here", name: "write the card\'s name here", '
+        'deck: barbarians, kind: "write the card\'s kind here", copies: 3, printed_ids: [BAR031, BAR032, BAR033], '
+        'cost: "write the card\'s cost here", source: "house rule: write why here"}]` and '
+        '`remove: [{id: bar012, why: "house rule: write why here"}]` (a card added is written whole, '
     )
     added = (
         "      - {id: bar_new, name: New, kind: action, colours: [black], deck: barbarians, copies: 3,\n"
         "         printed_ids: [BAR031, BAR032, BAR033], cost: [wood], deal: card, effect: {unknown: x},\n"
         '         source: "house rule"}\n'
     )
-    mended = variant + "    add:\n" + added + '    remove:\n      - {id: bar012, why: "house rule: ..."}\n'
+    mended = variant + "    add:\n" + added + '    remove:\n      - {id: bar012, why: "house rule: one fewer"}\n'
     workspace = CachedWorkspace({"rulesets/is-fewer.yaml": mended})
     analysis = analyse(workspace, workspace.load_ruleset(workspace.manifests()["is-fewer"]))
     assert [d.code for d in analysis.diagnostics if d.severity == "error"] == []
@@ -152,7 +154,7 @@ def test_a_card_whose_numbers_end_the_deck_is_patched_with_its_printed_ids_writt
     one = '      - {id: bar010, copies: 1, printed_ids: [BAR010], source: "house rule"}\n'
     variant = head + "overlay:\n  cards:\n    patch:\n" + one
     [f001] = found("F001", {"rulesets/is-one.yaml": variant}, "is-one")
-    entry = '{id: bar030, copies: 2, printed_ids: [BAR030, BAR031], source: "house rule: ..."}'
+    entry = '{id: bar030, copies: 2, printed_ids: [BAR030, BAR031], source: "house rule: write why here"}'
     assert f001.hint is not None and f"e.g. `patch: [{entry}]`;" in f001.hint
     texts = {"rulesets/is-one.yaml": variant + f"      - {entry}\n"}
     assert found("F001", texts, "is-one") == []
@@ -224,7 +226,10 @@ def test_a_card_removed_to_mend_a_deck_is_one_nothing_names() -> None:
     variant = head + "overlay:\n  cards:\n    patch:\n" + patches + added
     [f001] = found("F001", {"rulesets/is-tea.yaml": variant}, "is-tea")
     assert f001.hint is not None and "jap021" not in f001.hint
-    assert 'e.g. `remove: [{id: jap001, why: "house rule: ..."}]` (drop this variant\'s patch of `jap001`)' in f001.hint
+    assert (
+        'e.g. `remove: [{id: jap001, why: "house rule: write why here"}]` (drop this variant\'s patch of `jap001`)'
+        in f001.hint
+    )
     mended = variant.replace(patches.splitlines(keepends=True)[0], "") + '    remove:\n      - {id: jap001, why: "x"}\n'
     workspace = CachedWorkspace({"rulesets/is-tea.yaml": mended})
     analysis = analyse(workspace, workspace.load_ruleset(workspace.manifests()["is-tea"]))

@@ -265,5 +265,7 @@ def test_a_changed_coin_victory_is_told_the_victory_to_patch_in_the_variant() ->
     assert code == "T015"
     patch = re.search(r"in `overlay.victories`, `(patch: \[.*\])`", hint)
     assert patch is not None, hint
-    assert patch.group(1) == 'patch: [{id: economy, coins: 12, source: "house rule: ..."}]'
-    assert errors(QUICK_ECONOMY + f"  victories: {{{patch.group(1)}}}\n") == []
+    assert patch.group(1) == 'patch: [{id: economy, coins: 12, source: "house rule: write why here"}]'
+    pasted = QUICK_ECONOMY + f"  victories: {{{patch.group(1)}}}\n"
+    assert [code for code, _ in errors(pasted)] == ["L016"]  # the blank, for the designer's reason
+    assert errors(pasted.replace("write why here", "a quicker game")) == []

@@ -159,9 +159,9 @@ def _borders_in_overlay(area: str, borders: list[tuple[Border, frozenset[str]]])
     for border, allowed in borders[: words.SHOWN]:
         left = _left_of(str(border.kind), allowed)
         if left is None:
-            removed.append(f'{{areas: [{border.a}, {border.b}], why: "house rule: ..."}}')
+            removed.append(f'{{areas: [{border.a}, {border.b}], why: "house rule: write why here"}}')
         else:
-            patched.append(f'{{areas: [{border.a}, {border.b}], kind: {left}, source: "house rule: ..."}}')
+            patched.append(f'{{areas: [{border.a}, {border.b}], kind: {left}, source: "house rule: write why here"}}')
     operations = ([f"patch: [{', '.join(patched)}]"] if patched else []) + (
         [f"remove: [{', '.join(removed)}]"] if removed else []
     )

@@ -19,15 +19,24 @@ Not checked here, on purpose:
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterator, Sequence
 from typing import Any
 
 from civrules.checks import RULE_INDEX, check, diagnostic, made_of, setting
-from civrules.diagnostics import Diagnostic, Related, Severity, words
+from civrules.diagnostics import Diagnostic, Related, Severity, blanks, words
 from civrules.diagnostics.suggest import closest
 from civrules.families.advanced_civilization.calamities import modified_effects, together
 from civrules.families.advanced_civilization.commodities import declared_stacks
-from civrules.families.advanced_civilization.model import CALAMITY_KINDS, Calamity, Card, Modifier, Ruleset, TradeStack
+from civrules.families.advanced_civilization.model import (
+    CALAMITY_KINDS,
+    Calamity,
+    Card,
+    Immunity,
+    Modifier,
+    Ruleset,
+    TradeStack,
+)
 from civrules.model import Unknown
 
 # --- Shared helpers ----------------------------------------------------------------------------
@@ -299,7 +308,9 @@ def check_combination_declared(ruleset: Ruleset) -> Iterator[Diagnostic]:
             f"`{calamity.id}` has modifiers of {words.count(len(first), 'card')} ({names}) but no "
             f"`modifier_combination`",
             calamity.origin.key_span("modifiers"),
-            "add `modifier_combination: {mode: cumulative | highest, text: ..., rule: ...}` as the rule says",
+            "add `modifier_combination: {mode: cumulative, text: "
+            f'"{_RULE_WORDS}", {ruleset.citation_blank()}}}` as the rule says '
+            "(`mode: highest` where only the strongest modifier counts)",
             [
                 Related(calamity.origin.span("modifiers", m.index, "card"), f"a modifier of `{m.card}`")
                 for m in first.values()
@@ -547,7 +558,7 @@ def check_immunity_has_modifier(ruleset: Ruleset) -> Iterator[Diagnostic]:
                     "K007",
                     f"`{calamity.id}`: holders of `{card}` are immune, but no `immunity` modifier of `{card}` says so",
                     calamity.origin.span("immune", n, "card"),
-                    f"add a modifier `{{card: {card}, effect: immunity, ...}}` covering the same effects",
+                    f"add a modifier `{_immunity_modifier(ruleset, entry, card)}` covering the same effects",
                     [Related(calamity.origin.key_span("modifiers"), "the modifiers")],
                     subjects=(calamity.id, card, "immunity"),
                 )
@@ -609,7 +620,7 @@ def check_modifier_has_immunity(ruleset: Ruleset) -> Iterator[Diagnostic]:
                 f"`{calamity.id}`: the `{modifier.card}` modifier grants immunity, "
                 "but `immune` has no entry for its holders",
                 calamity.origin.span("modifiers", modifier.index, "effect"),
-                f"add `{{who: card_holder, card: {modifier.card}, from: {modifier.applies_to}, ...}}` to `immune`",
+                f"add `{_immune_entry(ruleset, modifier)}` to `immune`",
                 [Related(calamity.origin.key_span("immune"), "the immunities")],
                 subjects=(calamity.id, modifier.card, "immune"),
             )
@@ -653,7 +664,9 @@ def check_links_have_modifiers(ruleset: Ruleset) -> Iterator[Diagnostic]:
                 "K009",
                 f"`{card.id}` says it {link.effect} `{calamity.id}`, but the calamity has no `{card.id}` modifier",
                 card.origin.span(*link.path, "calamity"),
-                f"add a modifier `{{card: {card.id}, ...}}` to `{calamity.id}`, or remove this link",
+                f"add a modifier `{{card: {card.id}, applies_to: both, effect: {link.effect}, text: "
+                f'"{_CARD_WORDS}", {ruleset.citation_blank()}}}` to `{calamity.id}` '
+                "(`applies_to: primary` or `secondary` where the card says so), or remove this link",
                 [Related(calamity.origin.key_span("modifiers"), f"the modifiers of `{calamity.id}`")],
                 subjects=(card.id, calamity.id),
             )
@@ -690,7 +703,8 @@ def check_modifiers_have_links(ruleset: Ruleset) -> Iterator[Diagnostic]:
             if (card.id, calamity.id) in linked:
                 continue
             place = card.origin.key_span("attributes") if card.writes_attributes else card.origin.head()
-            cite = ruleset.citation_placeholder()
+            # the modifier's own section states what the card does to the calamity: the link cites it
+            cite = f'rule: "{modifier.rules[0]}"' if modifier.rules else ruleset.citation_blank()
             link = f"{{calamity: {calamity.id}, effect: {_link_word(modifier.effect)}, {cite}}}"
             if ruleset.from_base(card.origin, "attributes"):
                 hint = (
@@ -710,15 +724,52 @@ def check_modifiers_have_links(ruleset: Ruleset) -> Iterator[Diagnostic]:
             )
 
 
+#: The blanks of the entries K003, K007, K008 and K009 write where the data say nothing (L016).
+_RULE_WORDS = blanks.blank("the rule's words")
+_CARD_WORDS = blanks.blank("the card's words")
+
+
+def _cited(ruleset: Ruleset, rules: Sequence[str], source: str | None) -> str:
+    """How an entry a hint writes cites what it restates: the sections or the source of the entry
+    it comes from, else a blank the designer fills (L016)."""
+    if rules:
+        return "rule: " + (json.dumps(rules[0]) if len(rules) == 1 else json.dumps(list(rules)))
+    if source:
+        return "source: " + json.dumps(source, ensure_ascii=False)
+    return ruleset.citation_blank()
+
+
+def _immunity_modifier(ruleset: Ruleset, entry: Immunity, card: str) -> str:
+    """The `immunity` modifier that says what the `immune` entry ``entry`` of ``card``'s holders says."""
+    modifies = f", modifies: [{', '.join(entry.effects)}]" if entry.effects else ""
+    text = json.dumps(entry.text or _CARD_WORDS, ensure_ascii=False)
+    return (
+        f"{{card: {card}, applies_to: {entry.side}, effect: immunity{modifies}, text: {text}, "
+        f"{_cited(ruleset, entry.rules, entry.source)}}}"
+    )
+
+
+def _immune_entry(ruleset: Ruleset, modifier: Modifier) -> str:
+    """The `immune` entry that says what the `immunity` modifier ``modifier`` says."""
+    effects = f", effects: [{', '.join(modifier.modifies)}]" if modifier.modifies else ""
+    text = json.dumps(modifier.text or _CARD_WORDS, ensure_ascii=False)
+    return (
+        f"{{who: card_holder, card: {modifier.card}, from: {modifier.applies_to}{effects}, text: {text}, "
+        f"{_cited(ruleset, modifier.rules, None)}}}"
+    )
+
+
 def _attribute_selector(card: Card) -> str:
     """How a list operation names the card's first attribute: by its citation, else by its text."""
     attributes = card.attributes if not isinstance(card.attributes, Unknown) else ()
     for attribute in attributes:
         if attribute.rules:
             return '{rule: "' + attribute.rules[0] + '"}'
-        if attribute.source:
-            return '{source: "' + attribute.source[:40] + '"}' if len(attribute.source) <= 40 else '{text: "..."}'
-    return '{text: "..."}'
+        if attribute.source and len(attribute.source) <= 40:
+            return "{source: " + json.dumps(attribute.source, ensure_ascii=False) + "}"
+        # written whole, as a selector matches it: a JSON string is a YAML double-quoted one
+        return "{text: " + json.dumps(attribute.text, ensure_ascii=False) + "}"
+    return "{text: " + json.dumps(blanks.blank("the attribute's text"), ensure_ascii=False) + "}"
 
 
 def _link_word(effect: str) -> str:

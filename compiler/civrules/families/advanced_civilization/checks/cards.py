@@ -755,8 +755,8 @@ def _overlap(card: Card, placed: Sequence[tuple[int, Any]], targets: Sequence[st
         shown = ", ".join(describe(line) for line in based)
         removed = ", ".join(f"{{card: {line.card}, points: {line.points}}}" for line in based)
         hint = (
-            f"the shadowed credit ({shown}) is the base's: delete it in this patch, "
-            f"`credits: {{remove: [{removed}], append: [...]}}`"
+            f"the shadowed credit ({shown}) is the base's: delete it in this patch, beside the `append:` of its "
+            f"`credits:`, `remove: [{removed}]`"
         )
     elif policy.same_target is SameTarget.HIGHEST and dead:
         message += "; " + ", ".join(f"the credit {describe(line)}" for line in dead) + " has no effect"
@@ -942,7 +942,8 @@ def _free_card_in_overlay(card: str, total: int, givers: str) -> str:
     credit, in its patch, or their credits toward it lowered (``givers``: them, as the message names them)."""
     return (
         f"patch `{card}` in `overlay.civilization_cards` to a cost of more than {total}, "
-        f'`- {{id: {card}, cost: ..., source: "house rule: ..."}}`, or lower the credits toward it from '
+        f'`- {{id: {card}, cost: "write a cost above {total} here", '
+        'source: "house rule: write why here"}`, or lower the credits toward it from '
         f"{givers} to less than its cost"
     )
 

@@ -102,7 +102,8 @@ def _counts_added(absent: list[int]) -> str:
     first = absent[-1]
     return (
         f"add {each} in `overlay.player_counts`, `add: [{{players: {first}, status: given, "
-        'source: "house rule: ...", tokens_per_player: {unknown: "..."}, configurations: {unknown: "..."}}]` '
+        'source: "house rule: write why here", tokens_per_player: {unknown: "write why no source gives it here"}, '
+        'configurations: {unknown: "write why no source gives it here"}}]` '
         "with the facts your rules give in place of the unknowns (`status: missing` where a rulebook's are lost)"
     )
 
@@ -346,7 +347,7 @@ class _Overlay:
         its map region where it has one)."""
         where = f"{{players: {{min: {band.first}, max: {band.last}}}"
         where += f", map_region: {band.region}}}" if band.region is not None else "}"
-        cite = 'source: "house rule: ..."'
+        cite = 'source: "house rule: write why here"'
         if to is None:
             operation = f"{{remove: [{where}]}}"
         elif self.field is None:  # a list setting's elements cite in their `with:`

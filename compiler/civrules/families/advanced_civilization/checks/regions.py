@@ -116,7 +116,7 @@ def check_flood_plain_members(ruleset: Ruleset) -> Iterator[Diagnostic]:
         if put_by_a_variant and area is not None and plain is not None:
             # The base's flood plain is changed from the variant too, cited as the change must be
             # (Q009): the variant's own change, a house rule's until it says otherwise.
-            cite = 'source: "house rule: ..."'
+            cite = 'source: "house rule: write why here"'
             appended = f"{{id: {plain.id}, areas: {{append: [{area.id}]}}, {cite}}}"
             written = f"overlay: {{flood_plains: {{patch: [{appended}]}}}}"
             found = replace(

@@ -7,7 +7,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from civrules.checks import check, diagnostic, made_of, setting
-from civrules.diagnostics import Diagnostic, Related, Severity, Span, words
+from civrules.diagnostics import Diagnostic, Related, Severity, Span, blanks, words
 from civrules.families.advanced_civilization.model import AstTrack, Epoch, Nation, Ruleset
 from civrules.families.advanced_civilization.succession import (
     ast_span,
@@ -29,6 +29,10 @@ def _ordinal(n: int) -> str:
 #: What a message reads to name a track by its level too (:func:`_named`), not what it judges: a
 #: change of it alone moves no finding to it (:attr:`civrules.checks.Check.hint_reads`).
 _NAMING_TRACKS = ("ast_tracks.level",)
+
+
+#: The space an epoch of a track starts at, which only the track's source gives.
+_START_BLANK = blanks.blank("the space it starts at")
 
 
 @check("A001", "epoch-order", Severity.ERROR, reads=("epochs.order",))
@@ -129,7 +133,9 @@ def check_track_epoch_sequence(ruleset: Ruleset) -> Iterator[Diagnostic]:
                 "A002",
                 f"the A.S.T. track of {_named(track)} has no start for epoch{'s' if len(missing) > 1 else ''} {names}",
                 track.origin.key_span("epoch_starts"),
-                "add `{epoch: ..., space: ...}` for every epoch of the ruleset",
+                "add "
+                + ", ".join(f'`{{epoch: {epoch}, space: "{_START_BLANK}"}}`' for epoch in missing)
+                + " to `epoch_starts`, with the space each epoch starts at",
                 subjects=(track.id,),
             )
 
@@ -712,5 +718,7 @@ def _tracks_added(missing: list[Nation], level: str | None) -> str:
     at = f", level: {level}" if level is not None else ""
     return (
         f"add {each} in `overlay.ast_tracks`, `add: [{{nation: {missing[0].id}{at}, "
-        'epoch_starts: {unknown: "..."}, late_iron_age_spaces: {unknown: "..."}, source: "house rule: ..."}]`'
+        'epoch_starts: {unknown: "write why no source gives it here"}, '
+        'late_iron_age_spaces: {unknown: "write why no source gives it here"}, '
+        'source: "house rule: write why here"}]`'
     )

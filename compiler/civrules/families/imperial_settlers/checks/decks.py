@@ -9,7 +9,7 @@ from collections.abc import Callable, Collection, Iterator, Mapping
 from functools import partial
 
 from civrules.checks import check, diagnostic, entity_word, made_of, setting
-from civrules.diagnostics import Diagnostic, Related, Severity, Span, words
+from civrules.diagnostics import Diagnostic, Related, Severity, Span, blanks, words
 from civrules.families.imperial_settlers.checks.cards import PRINTED_ID
 from civrules.families.imperial_settlers.decks import DeckRule, deck_rule
 from civrules.families.imperial_settlers.model import Card, Deck, FactionDeck, ImperialSettlersRuleset
@@ -57,6 +57,13 @@ def _faction_decks(ruleset: ImperialSettlersRuleset) -> Iterator[tuple[Deck, Fac
     for deck in ruleset.decks:
         if deck.faction is not None:
             yield deck, ruleset.custom_deck(deck.faction)
+
+
+#: The facts of a card a hint adds that only its designer knows: blanks (L016) until written.
+_NEW_ID = blanks.blank("the new card's id")
+_NEW_NAME = blanks.blank("the card's name")
+_NEW_KIND = blanks.blank("the card's kind")
+_NEW_COST = blanks.blank("the card's cost")
 
 
 @check("F001", "faction-deck-size", Severity.ERROR, reads=DECKS, hint_reads=NAMING_CARDS)
@@ -150,7 +157,8 @@ def _size_in_overlay(
             card, printed = mended
             by_copies[spare].remove(card)
             entries["patch"].append(
-                f'{{id: {card.id}, copies: {lacking}, printed_ids: [{", ".join(printed)}], source: "house rule: ..."}}'
+                f"{{id: {card.id}, copies: {lacking}, printed_ids: [{', '.join(printed)}], "
+                'source: "house rule: write why here"}'
             )
             continue
         if spare:
@@ -159,7 +167,7 @@ def _size_in_overlay(
             # dangling (V006), and a variant does not remove a card it adds (it leaves it out)
             card = min(by_copies[spare], key=lambda one: (one.origin.file in own, one.id in names))
             by_copies[spare].remove(card)
-            entries["remove"].append(f'{{id: {card.id}, why: "house rule: ..."}}')
+            entries["remove"].append(f'{{id: {card.id}, why: "house rule: write why here"}}')
             if any(writer.file in own for _, writer in card.origin.changes):
                 still.append(f"drop this variant's patch of `{card.id}`")
             if card.id in names:
@@ -168,7 +176,8 @@ def _size_in_overlay(
             printed = [f"{deck.prefix}{last + added + n + 1:03d}" for n in range(lacking)]
             added += lacking
             entries["add"].append(
-                f"{{id: NEW_ID, deck: {deck.id}, copies: {lacking}, printed_ids: [{', '.join(printed)}], ...}}"
+                f'{{id: "{_NEW_ID}", name: "{_NEW_NAME}", deck: {deck.id}, kind: "{_NEW_KIND}", copies: {lacking}, '
+                f'printed_ids: [{", ".join(printed)}], cost: "{_NEW_COST}", source: "{blanks.HOUSE_RULE}"}}'
             )
     shown = [
         f"`{verb}: [{', '.join(written[:3])}{', ...' if len(written) > 3 else ''}]`"
@@ -178,7 +187,8 @@ def _size_in_overlay(
     if not shown:
         return None
     whole = (
-        " (a card added is written whole, as the base's cards are: `NEW_ID`, its name and its facts are yours to give)"
+        " (a card added is written whole, as the base's cards are: its id, name, kind, cost and the other facts of "
+        "its kind are yours to give, where the blanks are)"
         if entries["add"]
         else ""
     )

@@ -51,7 +51,7 @@ def check_victories(ruleset: CivilizationRuleset) -> Iterator[Diagnostic]:
                 subjects=(victory.id, "coins"),
                 from_variant=(
                     f"patch the economic victory to {coins} coins in `overlay.victories`, "
-                    f'`patch: [{{id: {victory.id}, coins: {coins}, source: "house rule: ..."}}]`'
+                    f'`patch: [{{id: {victory.id}, coins: {coins}, source: "house rule: write why here"}}]`'
                     if len(ruleset.chain) > 1
                     else None
                 ),
