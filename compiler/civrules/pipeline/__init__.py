@@ -169,7 +169,9 @@ def analyse(
         moved_from,
         workspace.limits.max_diagnostics,
     )
-    diagnostics = note_base_definitions(one_per_change(silenced, moved_from, found_by), resolved.base_notes)
+    diagnostics = note_base_definitions(
+        one_per_removal(one_per_change(silenced, moved_from, found_by)), resolved.base_notes
+    )
     resolved.findings = dict(found_by)  # for its variants analysed after it (the same resolver)
     return Analysis(loaded, model, _own(diagnostics, workspace, loaded), resolved, found_by)
 
@@ -707,6 +709,62 @@ def caused_by_the_variant(
 #: How many of the base's places a diagnostic standing for several findings notes (each note is
 #: printed with its line): its message counts the rest.
 NOTED_PLACES = 10
+
+
+def one_per_removal(diagnostics: list[Diagnostic]) -> list[Diagnostic]:
+    """One diagnostic for an entity a variant removes and its references: V006 at the `remove`
+    entry, with each other error moved there about the same entity folded in.
+
+    A family's own check of a reference V006 leaves to it (Imperial Settlers' F009, a card's cost
+    naming a good) was moved to the same entry as its own error: removing `stone` gave F009 ("no
+    good of the ruleset is called `stone`", 139 costs) and V006 (3 references) at one line, for
+    one change. V006 now says both, with every note, and the other check's way beside its own.
+    """
+    removals = {
+        (d.span.file, d.subjects[0]): d for d in diagnostics if d.code == "V006" and d.span is not None and d.subjects
+    }
+    if not removals:
+        return diagnostics
+    folded: dict[int, list[Diagnostic]] = {}
+    kept: list[Diagnostic] = []
+    for diagnostic in diagnostics:
+        span = diagnostic.span
+        # a family check's finding moved to the variant's file (at the removal, or at the block
+        # that adds a new one beside it), about the removed entity
+        removal = next(
+            (
+                removals[(span.file, subject)]
+                for subject in diagnostic.subjects
+                if span is not None and (span.file, subject) in removals
+            ),
+            None,
+        )
+        if (
+            removal is not None
+            and diagnostic is not removal
+            and diagnostic.severity is Severity.ERROR
+            and diagnostic.code[:1] not in ("L", "S", "R", "V")
+        ):
+            folded.setdefault(id(removal), []).append(diagnostic)
+            continue
+        kept.append(diagnostic)
+    if not folded:
+        return diagnostics
+    merged = []
+    for diagnostic in kept:
+        others = folded.get(id(diagnostic), [])
+        if others:
+            diagnostic = replace(
+                diagnostic,
+                message=diagnostic.message + "".join(f"; and {o.code}: {o.message}" for o in others),
+                hint="; ".join([diagnostic.hint or "", *(f"for {o.code}: {o.hint}" for o in others if o.hint)]).strip(
+                    "; "
+                ),
+                related=(*diagnostic.related, *(r for o in others for r in o.related)),
+                subjects=tuple(dict.fromkeys((*diagnostic.subjects, *(s for o in others for s in o.subjects)))),
+            )
+        merged.append(diagnostic)
+    return merged
 
 
 def one_per_change(
