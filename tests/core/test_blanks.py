@@ -66,3 +66,31 @@ def test_a_setting_written_in_part_beside_a_blank_is_completed_by_its_base() -> 
         'overlay:\n  player_counts:\n    remove: [{players: 5, why: "house rule: write why here"}]\n'
     )
     assert [d.code for d in problems(analysed("six", text))] == ["L016"]
+
+
+def test_v006_judges_each_setting_entry_it_writes_with_one_validator_per_setting() -> None:
+    """V006 checks each `overlay.settings` entry it writes against the setting's schema before it
+    offers it (:func:`civrules.schema.setting_errors`): the validator of a setting's schema is
+    made once, not once per entry judged (counted: none is made for the same setting again)."""
+    from civrules import schema
+
+    made: list[object] = []
+    kind = "ruleset"  # the Advanced Civilization family's manifests
+    schema.setting_errors(kind, "taxation", {})  # the setting's validator, made once here at the most
+    validator = schema._validator_class()
+    real = validator.__init__
+
+    def counted(self: object, *args: object, **kwargs: object) -> None:
+        made.append(args[0] if args else kwargs.get("schema"))
+        real(self, *args, **kwargs)
+
+    validator.__init__ = counted
+    try:
+        values: list[dict[str, object]] = [{}, {"revolt": {"immune_card": None}}, {"revolt": {}}]
+        for value in values:
+            schema.setting_errors(kind, "taxation", value)
+    finally:
+        validator.__init__ = real
+    # jsonschema evolves a validator for each subschema it descends into (its own, not a schema's
+    # validator made again): only a validator of a whole setting's schema (with its `$defs`) counts
+    assert [one for one in made if isinstance(one, dict) and "$defs" in one] == []
