@@ -75,6 +75,10 @@ ALLOWED: dict[tuple[str, str, str], str] = {
         "V006's hint names an entity by the key the resolver matches an overlay entry with "
         "(resolve.entity_key of the entity as written: `kushan@basic`, `crete|cyprus`)"
     ),
+    ("checks/identity.py", "_patch_entry", "raw"): (
+        "I001's and I002's hints write the patch that makes the base's entity what the variant's copy "
+        "writes: the fields the copy gives otherwise, as written (any field of any family's entity)"
+    ),
     ("checks/references.py", "_patch_entry", "raw"): (
         "V006's hint writes the overlay patch that drops each reference: list operations on the entity "
         "as written (its lists, the fields that select an element), checked against its schema"

@@ -209,6 +209,7 @@ def test_a_removal_written_as_its_bare_key_is_shown_whole_and_the_entry_shown_va
     ), found.hint
     whole = found.hint.split("`")[1]
     pasted = text.replace(f"      - {value}\n", f"      - {whole}\n")
-    assert [d.code for d in analysed(pasted).diagnostics if d.severity is Severity.ERROR] == ["L016"]
+    told = [d.code for d in analysed(pasted).diagnostics if d.severity is Severity.ERROR]
+    assert "L016" in told and not [code for code in told if code[0] in "SR"], told
     fixed = pasted.replace('"write why here"', '"house rule: none"')
     assert [d for d in analysed(fixed).diagnostics if d.code in ("S001", "S002", "S004")] == []

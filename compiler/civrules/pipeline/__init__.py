@@ -715,10 +715,10 @@ def one_per_removal(diagnostics: list[Diagnostic]) -> list[Diagnostic]:
     """One diagnostic for an entity a variant removes and its references: V006 at the `remove`
     entry, with each other error moved there about the same entity folded in.
 
-    A family's own check of a reference V006 leaves to it (Imperial Settlers' F009, a card's cost
-    naming a good) was moved to the same entry as its own error: removing `stone` gave F009 ("no
-    good of the ruleset is called `stone`", 139 costs) and V006 (3 references) at one line, for
-    one change. V006 now says both, with every note, and the other check's way beside its own.
+    A family's own check of a reference V006 leaves to it (a cost naming an item, which the family
+    checks) was moved to the variant's file as an error of its own: removing one item gave that
+    check's error (139 costs name it) and V006 (3 references) at one line, for one change. V006
+    now says both, with every note, and the other check's way beside its own.
     """
     removals = {
         (d.span.file, d.subjects[0]): d for d in diagnostics if d.code == "V006" and d.span is not None and d.subjects
