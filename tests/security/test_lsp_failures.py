@@ -267,3 +267,64 @@ def test_an_id_token_or_code_that_is_no_integer_or_string_is_invalid_params_not_
             assert error["code"] == -32602 and "expected an integer or a string" in error["message"], (value, error)
         ignored = [record.getMessage() for record in caplog.records if "ignored" in record.getMessage()]
         assert len(ignored) == 2 and all("expected an integer or a string" in m for m in ignored), (value, ignored)
+
+
+def test_buffers_outside_the_rules_folder_are_bounded_in_count_and_bytes(rules: Path, tmp_path: Path) -> None:
+    """pygls keeps every buffer an editor opens; those of no rule file were kept whole and without
+    number (round 33: 10,000 documents of 8 MB each, all held). Now at most `max_outside` of them,
+    each within the limits' `max_bytes`: one too large is kept empty, with an L007 on it."""
+    from civrules.load import Limits
+
+    async def session() -> None:
+        editor = Editor(rules)
+        editor.server.limits = Limits(max_bytes=1_000)
+        editor.server.max_outside = 3
+        editor.initialize(rules, {})
+        await editor.settle()
+        uris = [(tmp_path / f"notes-{n}.md").absolute().as_uri() for n in range(5)]
+
+        def open_(uri: str, text: str) -> None:
+            item = {"uri": uri, "languageId": "markdown", "version": 1, "text": text}
+            editor.notify("textDocument/didOpen", {"textDocument": item})
+
+        def published(uri: str) -> list[Any]:
+            return [
+                m["params"]["diagnostics"]
+                for m in editor.sent
+                if m.get("method") == "textDocument/publishDiagnostics" and m["params"]["uri"] == uri
+            ]
+
+        documents = editor.server.workspace.text_documents
+        open_(uris[0], "small")
+        open_(uris[1], "é" * 600)  # 1,200 bytes in UTF-8: over the bound
+        assert documents[uris[1]].source == ""
+        ((too_large,),) = published(uris[1])
+        assert too_large["code"] == "L007" and "1,200 bytes, more than the 1,000" in too_large["message"]
+        assert "\nhint: " in too_large["message"]
+        open_(uris[2], "x" * 1_000)
+        open_(uris[3], "dropped")  # the fourth outside the rules folder
+        open_(uris[4], "dropped too")
+        assert uris[3] not in documents and uris[4] not in documents
+        dropped = [entry["message"] for entry in _logged(editor) if "did not keep" in entry["message"]]
+        assert len(dropped) == 1 and "notes-3.md" in dropped[0], dropped
+        kept = sum(len(documents[uri].source.encode()) for uri in uris if uri in documents)
+        assert kept <= 3 * 1_000
+
+        # The whole text within the bound is kept again, and the L007 cleared.
+        editor.notify(
+            "textDocument/didChange",
+            {"textDocument": {"uri": uris[1], "version": 2}, "contentChanges": [{"text": "short"}]},
+        )
+        assert documents[uris[1]].source == "short" and published(uris[1])[-1] == []
+        # A closed one leaves its place to another.
+        editor.notify("textDocument/didClose", {"textDocument": {"uri": uris[0]}})
+        open_(uris[3], "now kept")
+        assert documents[uris[3]].source == "now kept"
+        # The rule files' buffers are not counted among them.
+        text = (rules / CARDS).read_text(encoding="utf-8")
+        open_((rules / CARDS).absolute().as_uri(), text)
+        assert documents[(rules / CARDS).absolute().as_uri()].source == text
+        await editor.settle()
+        assert not any(entry["type"] == 1 for entry in _logged(editor))
+
+    asyncio.run(session())

@@ -57,7 +57,7 @@ from civrules import __version__
 from civrules.diagnostics import Addition, Diagnostic, Severity, Span, codes
 from civrules.diagnostics.escape import printable
 from civrules.diagnostics.markup import markdown_block, markdown_text, plain
-from civrules.diagnostics.words import named_path
+from civrules.diagnostics.words import named_path, ticked
 from civrules.families import Family
 from civrules.load import Limits
 from civrules.load.lines import decode
@@ -82,7 +82,7 @@ from civrules.lsp.index import (
     yaml_key_path,
 )
 from civrules.lsp.positions import Positions, encoding_of
-from civrules.lsp.transport import CivrulesProtocol, quiet_logs, serve_stream
+from civrules.lsp.transport import CivrulesProtocol, quiet_logs, serve_stream, shown_uri
 from civrules.pipeline.incremental import Result, Session
 from civrules.support.collector import settle
 from civrules.support.files import LinkOnTheWayError, RefusedError, dots_taken, read_under
@@ -496,6 +496,12 @@ class CivrulesServer(LanguageServer):
     #: server in another program's process, as the tests'): the collector is left alone; :func:`serve`,
     #: which owns its process, sets it.
     settle_after: float | None = None
+    #: Buffers kept at most of documents that are no rule file of a folder served (a README, a file
+    #: of another project, a shipped file opened to be read), each of at most the limits'
+    #: ``max_bytes``: pygls keeps every buffer an editor opens, and none of these is a rule file
+    #: the loader bounds (L007) as it reads it. A client opening 10,000 such documents of 8 MB
+    #: each held them all (round 33).
+    max_outside = 64
 
     def __init__(self, rules: Path, limits: Limits | None = None) -> None:
         # Full sync: the client sends the whole text of a buffer on every change. A rules file is
@@ -520,6 +526,11 @@ class CivrulesServer(LanguageServer):
         self._settling: asyncio.TimerHandle | None = None
         #: Changes seen so far, in every folder (an idle collection waits for them to stop).
         self.changes = 0
+        #: The open documents outside the rules folders (:meth:`bounded`), by their unquoted URI:
+        #: whether the buffer was refused as too large (an L007 is published for it).
+        self._outside: dict[str, bool] = {}
+        #: Whether a document beyond :attr:`max_outside` was refused (said once a session).
+        self._told_outside = False
 
     # --- the folders served ------------------------------------------------------------------
 
@@ -671,6 +682,79 @@ class CivrulesServer(LanguageServer):
             return  # every folder started anew read the open buffers
         if folder is not None:
             folder.changed(uri, closed)
+
+    def bounded(self, uri: str) -> bool:
+        """Whether the buffer of ``uri``, just opened or changed, is kept: a rule file's always (the
+        loader bounds what it reads, L007); a document outside the rules folders only within
+        :attr:`max_outside` documents of the limits' ``max_bytes`` each. One beyond the count is
+        dropped (logged once); one too large is kept empty, with an L007 published on it, until
+        the editor sends a whole text within the bound."""
+        folder = self.folder_of(uri)
+        relative = folder.relative(uri) if folder is not None else None
+        if relative is not None and not relative.startswith(SHIPPED):
+            return True
+        key = unquote(uri)
+        documents = self.workspace.text_documents
+        document = documents.get(key)
+        if document is None:
+            return False
+        if key not in self._outside and len(self._outside) >= self.max_outside:
+            self.workspace.remove_text_document(uri)
+            if not self._told_outside:
+                self._told_outside = True
+                self.window_log_message(
+                    types.LogMessageParams(
+                        type=types.MessageType.Warning,
+                        message=plain(
+                            f"civrules: did not keep {ticked(shown_uri(uri))}: {self.max_outside} documents "
+                            "outside the rules folder are open already, the most the server keeps (close some); "
+                            "further such are dropped silently"
+                        ),
+                    )
+                )
+            return False
+        limit = (self.limits or Limits()).max_bytes
+        source = document.source
+        # Four bytes a character at most: only a text that might be too large is encoded to count.
+        size = len(source) if len(source) * 4 <= limit else len(source.encode("utf-8", "surrogatepass"))
+        if size > limit:
+            self.workspace.put_text_document(
+                types.TextDocumentItem(
+                    uri=uri, language_id=document.language_id or "", version=document.version or 0, text=""
+                )
+            )
+            if isinstance(self.protocol, CivrulesProtocol):
+                self.protocol.left_behind(key)  # a ranged change has no text to apply to
+            self._outside[key] = True
+            message = (
+                f"the editor's buffer of this file is {size:,} bytes, more than the {limit:,} bytes civrules "
+                "keeps of a file outside the rules folder: the server did not keep it"
+            )
+            hint = "close the file, or raise the bound with `--max-file-size`"
+            self.text_document_publish_diagnostics(
+                types.PublishDiagnosticsParams(
+                    uri=uri,
+                    diagnostics=[
+                        types.Diagnostic(
+                            range=types.Range(start=types.Position(0, 0), end=types.Position(0, 0)),
+                            message=plain(message) + f"\nhint: {plain(hint)}",
+                            severity=types.DiagnosticSeverity.Error,
+                            code=codes.TOO_LARGE.code,
+                            source="civrules",
+                        )
+                    ],
+                )
+            )
+            return False
+        if self._outside.get(key):
+            self.text_document_publish_diagnostics(types.PublishDiagnosticsParams(uri=uri, diagnostics=[]))
+        self._outside[key] = False
+        return True
+
+    def closed_outside(self, uri: str) -> None:
+        """Forget the document ``uri`` outside the rules folders, closed; its L007 is cleared."""
+        if self._outside.pop(unquote(uri), False):
+            self.text_document_publish_diagnostics(types.PublishDiagnosticsParams(uri=uri, diagnostics=[]))
 
     def schedule(self) -> None:
         """Validate every folder again once changes stop coming (a file changed on disk)."""
@@ -912,11 +996,13 @@ def create_server(rules: Path, limits: Limits | None = None) -> CivrulesServer:
 
     @server.feature(types.TEXT_DOCUMENT_DID_OPEN)
     def did_open(ls: CivrulesServer, params: types.DidOpenTextDocumentParams) -> None:
-        ls.changed(params.text_document.uri)
+        if ls.bounded(params.text_document.uri):
+            ls.changed(params.text_document.uri)
 
     @server.feature(types.TEXT_DOCUMENT_DID_CHANGE)
     def did_change(ls: CivrulesServer, params: types.DidChangeTextDocumentParams) -> None:
-        ls.changed(params.text_document.uri)
+        if ls.bounded(params.text_document.uri):
+            ls.changed(params.text_document.uri)
 
     @server.feature(types.TEXT_DOCUMENT_DID_SAVE)
     def did_save(ls: CivrulesServer, params: types.DidSaveTextDocumentParams) -> None:
@@ -924,6 +1010,7 @@ def create_server(rules: Path, limits: Limits | None = None) -> CivrulesServer:
 
     @server.feature(types.TEXT_DOCUMENT_DID_CLOSE)
     def did_close(ls: CivrulesServer, params: types.DidCloseTextDocumentParams) -> None:
+        ls.closed_outside(params.text_document.uri)
         ls.changed(params.text_document.uri, closed=True)
 
     @server.feature(types.WORKSPACE_DID_CHANGE_WATCHED_FILES)

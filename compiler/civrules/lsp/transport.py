@@ -347,6 +347,11 @@ class CivrulesProtocol(LanguageServerProtocol):
             "between): its buffer is read from the second open",
         )
 
+    def left_behind(self, uri: str) -> None:
+        """The buffer of ``uri`` (unquoted) is not the client's text (the server dropped it): a
+        ranged change is refused until the whole text comes again."""
+        self._out_of_step.add(uri)
+
     def _warn_once(self, key: tuple[str, str], message: str) -> None:
         if key in self._warned:
             return
@@ -450,6 +455,10 @@ def _shown(uri: str) -> str:
     """A URI as a log line shows it: one escaped line, bounded, its invisible characters (a zero
     width space making it look like another's) escaped as a quoted source line's are."""
     return printable(" ".join(uri.split())[:200])
+
+
+#: A URI as a message quotes it (public: the server says the same of a document it drops).
+shown_uri = _shown
 
 
 def _valid_id(value: Any) -> bool:
