@@ -14,6 +14,7 @@ import ast
 import html
 import json
 import os
+import re
 import unicodedata
 from pathlib import Path
 
@@ -97,6 +98,49 @@ def test_list_escapes_what_it_prints_and_opens_no_workflow_command(family_copy: 
     assert result.exit_code == 0
     (line,) = [line for line in result.stdout.splitlines() if "pwned" in line]
     assert line.startswith("./::error::pwned") and "a\\tb" in line
+
+
+#: A file name holding an invisible character, a bidirectional override and an escape.
+HOSTILE_NAME = "h\u200b\u202e\x1b"
+
+
+def test_every_message_and_hint_quotes_a_hostile_file_name_escaped(tmp_path: Path) -> None:
+    """Every diagnostic a rules folder's file names reach (a link under rules/, a FIFO, names alike
+    but for case, a miscased suffix, an unused file, a manifest named after another id, unreadable
+    and unparsable files) quotes them escaped, as a Diagnostic, not only once rendered: R005, R006,
+    R015 and R023 quoted the name raw (round 33), so `maps/a\u200b.yaml` read as `maps/a.yaml`
+    wherever the message was shown unrendered (an API's caller, a quick fix). Subjects are data,
+    escaped where printed (tests/core/test_render.py)."""
+    from civrules.diagnostics.escape import INVISIBLE, UNSAFE
+    from civrules.pipeline.incremental import full_run
+
+    root = copy_subset(tmp_path / "rules")
+    hostile = HOSTILE_NAME
+    panel = (root / "maps/western-panel.yaml").read_text(encoding="utf-8")
+    for name in (f"{hostile}unused.yaml", f"{hostile}A.yaml", f"{hostile}a.yaml", f"{hostile}x.YAML"):
+        (root / "maps" / name).write_text(panel, encoding="utf-8")
+    (root / "cards" / f"{hostile}link").symlink_to(tmp_path)
+    (root / "cards" / f"{hostile}link.yaml").symlink_to(tmp_path / "none.yaml")
+    os.mkfifo(root / "cards" / f"{hostile}fifo.yaml")
+    (root / "calamities" / f"{hostile}bad.yaml").write_bytes(b"\xff\xfe bad")
+    (root / "cards" / f"{hostile}unclosed.yaml").write_text("kind: [unclosed\n", encoding="utf-8")
+    western = (root / "rulesets/advanced-civilization-western.yaml").read_text(encoding="utf-8")
+    (root / "rulesets" / f"{hostile}w.yaml").write_text(
+        western.replace("id: advanced-civilization-western", "id: hw"), encoding="utf-8"
+    )
+    raw = re.compile(f"[{UNSAFE}{INVISIBLE}]")
+    found = full_run(root)
+    codes = {d.code for d in found}
+    assert {"R003", "R005", "R006", "R015", "R023", "L001", "L008", "L012"} <= codes, sorted(codes)
+    unescaped = [
+        (d.code, text)
+        for d in found
+        for text in (d.message, d.hint or "", *(related.label for related in d.related))
+        if raw.search(text)
+    ]
+    assert unescaped == []
+    named = [d.message for d in found if "unused.yaml" in d.message]
+    assert named == ["`maps/h\\u200b\\u202e\\x1bunused.yaml` is not used by any ruleset"]
 
 
 # --- SARIF ----------------------------------------------------------------------------------------

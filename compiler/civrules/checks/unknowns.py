@@ -12,6 +12,7 @@ from typing import Any
 from civrules.checks import check, diagnostic
 from civrules.checks.citations import document_walk, replaced_at, walks_of
 from civrules.diagnostics import Diagnostic, Severity
+from civrules.diagnostics.escape import printable
 from civrules.diagnostics.words import ticked
 from civrules.families import Family, family_named
 from civrules.load import Limits
@@ -241,7 +242,7 @@ def check_unknown_summary(ruleset: Ruleset) -> Iterator[Diagnostic]:
     total = sum(by_file.values())
     if not total:
         return
-    files = ", ".join(f"{n} in {name}" for name, n in by_file.items())
+    files = ", ".join(f"{n} in {printable(name)}" for name, n in by_file.items())
     own = [n for name, n in by_file.items() if name not in shipped]
     hints = []
     if own:

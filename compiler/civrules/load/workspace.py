@@ -1176,7 +1176,7 @@ def _suffix_case(relative: str, span: Span, *, named: bool) -> Diagnostic:
         message = (
             f"{ticked(relative)} ends in `{suffix}`: civrules reads only `.yaml` and `.yml` files, so it is not read"
         )
-        hint = f"rename it to `{PurePosixPath(renamed).name}` (a lower-case suffix)"
+        hint = f"rename it to {ticked(PurePosixPath(renamed).name)} (a lower-case suffix)"
     return _diag(codes.SUFFIX_CASE, message, span, hint, subjects=(relative,))
 
 
