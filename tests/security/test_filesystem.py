@@ -807,6 +807,25 @@ def test_a_path_whose_dotdot_follows_a_link_of_the_rules_is_no_file_of_the_sessi
     assert session.relative(rules / "lnk" / "q.yaml") == "lnk/q.yaml"  # read: refused as the link it is (R003)
 
 
+def test_a_file_is_named_where_the_system_takes_a_dotdot_after_a_link(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`Workspace.display` named `rules/lnk/../x.yaml` as `rules/x.yaml`, by its letters, where the
+    system opens the `x.yaml` beside where `lnk` leads: a diagnostic of one file located at
+    another. It now takes `..` as every path option and URI does (:func:`files.dots_taken`)."""
+    rules, elsewhere = tmp_path / "project" / "rules", tmp_path / "elsewhere" / "deep"
+    rules.mkdir(parents=True)
+    (elsewhere / "cards").mkdir(parents=True)
+    (rules / "lnk").symlink_to(elsewhere / "cards")
+    monkeypatch.chdir(tmp_path)
+    workspace = Workspace(rules)
+    assert workspace.display(rules / "lnk" / ".." / "x.yaml") == "elsewhere/deep/x.yaml"
+    assert workspace.display(Path("project/rules/lnk/../x.yaml")) == "elsewhere/deep/x.yaml"
+    # Without a link on the way, as before.
+    assert workspace.display(rules / "cards" / ".." / "x.yaml") == "project/rules/x.yaml"
+    assert workspace.display(Path("project/./rules/x.yaml")) == "project/rules/x.yaml"
+
+
 @pytest.mark.slow  # the language server's import: 1.7 s
 def test_a_dotdot_after_a_link_is_no_file_under_another_name_of_the_rules_folder_either(tmp_path: Path) -> None:
     """The language server's other names of a rules folder (a workspace folder that is a link to

@@ -301,6 +301,11 @@ class Workspace:
         """How a file is named in diagnostics: relative to the working directory where it is under
         it, else absolute; normalised, so that a file has one name however `--rules` is spelt
         (`rules/../rules`, `./rules`, `../repo/rules` from inside the repository, its absolute path).
+
+        A `..` is taken where the system takes it (:func:`civrules.support.files.dots_taken`, the
+        rule of every path option and URI since round 32): after a link `L` leading elsewhere,
+        `L/../x.yaml` is the `x.yaml` beside where `L` leads, the file the system opens; read by its
+        letters, it was named as the `x.yaml` beside `L`, another file (round 33).
         """
         try:
             cwd = os.getcwd()
@@ -308,7 +313,11 @@ class Workspace:
             if path.is_absolute():
                 raise
             return Path(os.path.normpath(path)).as_posix()
-        absolute = os.path.normpath(os.path.join(cwd, path))
+        joined = os.path.join(cwd, path)
+        if ".." in joined and os.pardir in Path(joined).parts:
+            absolute = str(files.dots_taken(Path(joined), ()))
+        else:
+            absolute = os.path.normpath(joined)
         try:
             relative = os.path.relpath(absolute, cwd)
         except ValueError:  # pragma: no cover - another drive on Windows
