@@ -232,6 +232,74 @@ def _mixed_script_names(collection: Collection[Entity]) -> tuple[Diagnostic, ...
     return tuple(found)
 
 
+@check("I005", "confusable-names", Severity.WARNING)
+def check_confusable_names(ruleset: Ruleset) -> Iterator[Diagnostic]:
+    """
+    What: two entities of one collection have names that look the same but are written in other
+    letters: `Paper` and `Рарег`, every letter of it Cyrillic, or `Сова` in Cyrillic and `Cова`
+    with a Latin `C`. Their skeletons (Unicode Technical Standard #39, from Unicode's
+    `confusables.txt` 17.0.0) are equal, though each word may be in one alphabet (which I004,
+    a word mixing alphabets, does not see).
+
+    Why: a sheet, a review and an editor show the two alike, yet they are other strings: a player
+    cannot tell which card is meant, and an engine matching names finds the wrong one. Names
+    that read the same letter for letter are I002's; two names written in ASCII alone are not
+    judged here (`Corn` and `Com` are told apart by the sources that print them).
+
+    Fix: give one of the two a name of its own, or type it again in the alphabet of its source.
+
+        - {id: paper, name: Paper}
+        - {id: scroll, name: "\u0420\u0430\u0440\u0435\u0433"}     # FAIL: Cyrillic letters that look like `Paper`
+    """
+    for collection in collections(ruleset):
+        found: tuple[Diagnostic, ...] = remembered(
+            collection,
+            (_confusable_names,),
+            partial(_confusable_names, collection, entity_word(collection.name, ruleset.family)),
+        )
+        yield from found
+
+
+def _confusable_names(collection: Collection[Entity], word: str) -> tuple[Diagnostic, ...]:
+    """What I005 finds among one collection's names, kept as :func:`_duplicate_names` is. Only a
+    collection holding a name beyond ASCII is looked at, and each pair reported once."""
+    named = [(entity, entity.name) for entity in collection if isinstance(entity.name, str)]
+    if all(name.isascii() for _, name in named):
+        return ()
+    from civrules.support.confusables import skeleton
+
+    found = []
+    first: dict[str, tuple[Entity, str]] = {}
+    for entity, name in named:
+        other, its = first.setdefault(skeleton(name), (entity, name))
+        if other is entity or other.id == entity.id or (name.isascii() and its.isascii()):
+            continue
+        if its == name or _slug(its) == _slug(name):
+            continue  # the same name, or one that reads the same letter for letter: I002's
+        found.append(
+            diagnostic(
+                "I005",
+                f"{word} `{entity.display_name}` (`{entity.id}`) looks the same as `{other.display_name}` "
+                f"(`{other.id}`) but is written in other letters: {_letters_apart(name, its)}",
+                entity.origin.span("name") if entity.names_itself else entity.origin.head(),
+                f"give `{entity.id}` a name of its own, or type it again in the alphabet of its source",
+                [Related(other.origin.head(), "the one it looks like")],
+                subjects=(entity.display_name, other.display_name, other.id),
+            )
+        )
+    return tuple(found)
+
+
+def _letters_apart(one: str, other: str) -> str:
+    """The first letter where ``one`` and ``other`` differ, each named (what the reader cannot see)."""
+    for mine, theirs in zip(unicodedata.normalize("NFD", one), unicodedata.normalize("NFD", other), strict=False):
+        if mine != theirs:
+            return f"`{mine}` (U+{ord(mine):04X} {unicodedata.name(mine, '?')}) where the other has `{theirs}` " + (
+                f"(U+{ord(theirs):04X} {unicodedata.name(theirs, '?')})"
+            )
+    return "one is longer, by letters that print as nothing"
+
+
 @check("I003", "unusable-identifier", Severity.ERROR)
 def check_identifiers(ruleset: Ruleset) -> Iterator[Diagnostic]:
     """
