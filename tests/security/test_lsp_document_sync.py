@@ -234,3 +234,45 @@ def test_the_language_id_does_not_decide_what_a_rule_file_is(rules: Path) -> Non
         assert _unknown_keys(editor, uri) == ["cots"]
 
     asyncio.run(session())
+
+
+def test_a_message_of_many_ranged_changes_is_applied_within_a_bound_of_work(
+    rules: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Each ranged change reads the buffer the one before it left: 20,000 tiny changes in one
+    `didChange` to a 20 KB file cost 34 s of CPU (round 33), half a million (within the message
+    bound) hours. The characters read for one message's ranged changes are bounded (counted here:
+    the changes applied, not a time); past the bound the message is refused as out of step, said
+    once, and the whole text brings the buffer back."""
+    from civrules.lsp import positions, transport
+
+    uri = (rules / CARDS).absolute().as_uri()
+    text = (rules / CARDS).read_text(encoding="utf-8")
+    applied: list[int] = []
+    real = positions.edited
+
+    def counted(*args: Any) -> str | None:
+        applied.append(len(args[0]))
+        return real(*args)
+
+    monkeypatch.setattr(positions, "edited", counted)
+    monkeypatch.setattr(transport, "MAX_RANGED_WORK", 10 * (len(text) + 100), raising=False)
+
+    async def session() -> None:
+        editor = Editor(rules)
+        editor.initialize(rules, {})
+        _open(editor, uri, text)
+        await editor.settle()
+        comment = _ranged({"line": 0, "character": 0}, {"line": 0, "character": 0}, "#\n")
+        _change(editor, uri, 2, *[comment] * 5)  # within the bound: applied
+        assert _buffer(editor, uri) == "#\n" * 5 + text and len(applied) == 5
+        _change(editor, uri, 3, *[comment] * 1_000)
+        assert len(applied) <= 5 + 10 and _buffer(editor, uri) == "#\n" * 5 + text
+        (said,) = [entry["message"] for entry in _logged(editor) if "ranged changes" in entry["message"]]
+        assert "one of 1,000 ranged changes, more than the server applies in one message" in said
+        _change(editor, uri, 4, {"text": text})
+        await editor.settle()
+        assert _buffer(editor, uri) == text
+        assert not [entry for entry in _logged(editor) if entry["type"] == 1]
+
+    asyncio.run(session())

@@ -60,6 +60,12 @@ SERVER_NOT_INITIALIZED = -32002
 MAX_HEADER_LINE = 4096
 #: Header lines of one message at most.
 MAX_HEADERS = 32
+#: The characters of buffer one `didChange` may have its ranged changes applied to, in all: each
+#: ranged change reads the buffer as the change before it left it, so a message of 20,000 tiny
+#: changes to a 20 KB file cost 34 s of CPU (round 33), and one within the message bound (half a
+#: million) hours. About a second of work; beyond it the changes are refused as a range not in
+#: the buffer is (the server asks for whole texts: Full sync), until the whole text comes again.
+MAX_RANGED_WORK = 32 * 1024 * 1024
 _CONTENT_LENGTH = re.compile(rb"content-length\s*:", re.IGNORECASE)
 _HEADER = re.compile(rb"^([!#$%&'*+\-.^_`|~0-9A-Za-z]+)[ \t]*:[ \t]*(.*?)[ \t]*\r?\n$")
 
@@ -311,20 +317,29 @@ class CivrulesProtocol(LanguageServerProtocol):
             return False
         encoding = encoding_of(self._workspace.position_encoding)
         text: str | None = document.source if uri not in self._out_of_step else None
+        work = 0
         for change in params.content_changes:
             if isinstance(change, types.TextDocumentContentChangePartial):
-                text = edited(text, change.range, change.text, encoding) if text is not None else None
+                if text is not None:
+                    work += len(text) + 1
+                    text = edited(text, change.range, change.text, encoding) if work <= MAX_RANGED_WORK else None
             else:
                 text = change.text
         if text is None:
             if uri not in self._out_of_step:
                 self._out_of_step.add(uri)
+                why = (
+                    f"one of {len(params.content_changes):,} ranged changes, more than the server applies in one "
+                    "message"
+                    if work > MAX_RANGED_WORK
+                    else "a ranged change whose range is not in the buffer the server has"
+                )
                 self.notify(
                     types.WINDOW_LOG_MESSAGE,
                     types.LogMessageParams(
                         type=types.MessageType.Warning,
-                        message=f"civrules: ignored a ranged change to {ticked(_shown(uri))} whose range is not in "
-                        "the buffer the server has (the server asks for whole texts: Full sync); the buffer "
+                        message=f"civrules: ignored {why} to {ticked(_shown(uri))} "
+                        "(the server asks for whole texts: Full sync); the buffer "
                         "stays as it was, and ranged changes to it are ignored until the editor sends its "
                         "whole text (save, or reopen the file)",
                     ),
