@@ -807,6 +807,26 @@ def test_a_path_whose_dotdot_follows_a_link_of_the_rules_is_no_file_of_the_sessi
     assert session.relative(rules / "lnk" / "q.yaml") == "lnk/q.yaml"  # read: refused as the link it is (R003)
 
 
+def test_a_rule_file_or_folder_whose_name_holds_a_backslash_is_said_not_read(tmp_path: Path) -> None:
+    """civrules takes a backslash for a folder separator (as Windows does): `maps/a\\b.yaml`, found
+    by the walk, was "cannot read: no such file" with the hint to check the path, and the files
+    of a folder `cards/sub\\dir` were missing without a word (round 33). Each is said, once, for
+    what it is: a name that cannot be given in a manifest."""
+    from civrules.pipeline.incremental import full_run
+
+    root = copy_subset(tmp_path / "rules")
+    panel = (root / "maps/western-panel.yaml").read_bytes()
+    (root / "maps" / "a\\b.yaml").write_bytes(panel)
+    (root / "cards" / "sub\\dir").mkdir()
+    (root / "cards" / "sub\\dir" / "x.yaml").write_bytes(panel)
+    found = [(d.code, d.subjects, d.message) for d in full_run(root) if "\\" in str(d.subjects)]
+    assert sorted((code, subjects) for code, subjects, _ in found) == [
+        ("L012", ("cards/sub\\dir",)),
+        ("L012", ("maps/a\\b.yaml",)),
+    ]
+    assert all("its name holds a backslash" in message and "no such file" not in message for *_, message in found)
+
+
 def test_a_file_is_named_where_the_system_takes_a_dotdot_after_a_link(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

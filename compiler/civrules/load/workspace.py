@@ -1053,7 +1053,14 @@ class Workspace:
                 )
             for entry in files.walk(self.root, first=("rulesets",)):
                 yaml_name = entry.relative.endswith((".yaml", ".yml"))
-                if yaml_name and entry.kind in ("file", "link", "special"):
+                if "\\" in entry.relative.rpartition("/")[2] and (yaml_name or entry.kind == "dir"):
+                    # Read as a folder separator (as on Windows), where the walk found one name: the
+                    # file was "cannot read: no such file", and what a folder named so holds was
+                    # missing without a word (round 33).
+                    self.discovery_diagnostics.append(
+                        _backslashed(entry.relative, self.display(self.root / entry.relative))
+                    )
+                elif yaml_name and entry.kind in ("file", "link", "special"):
                     found.add(entry.relative)
                 elif entry.kind != "dir" and miscased_suffix(entry.relative) is not None:
                     self.discovery_diagnostics.append(
@@ -1173,6 +1180,23 @@ def miscased_suffix(relative: str) -> str | None:
     """
     suffix = PurePosixPath(relative.replace("\\", "/")).suffix
     return suffix if suffix.lower() in (".yaml", ".yml") and suffix not in (".yaml", ".yml") else None
+
+
+#: What Windows reads as a folder separator, and :func:`civrules.support.files` too.
+BACKSLASH = "\\"
+
+
+def _backslashed(relative: str, display: str) -> Diagnostic:
+    """L012 for a file or folder under rules/ whose name holds a backslash: not read."""
+    renamed = relative.rpartition("/")[2].replace(BACKSLASH, "-")
+    return _diag(
+        codes.UNREADABLE,
+        f"{named_path(display)} is not read: its name holds a backslash, which civrules takes for a folder "
+        "separator (as Windows does), so the name cannot be given in a manifest",
+        Span.at(display),
+        f"rename it without the backslash (`git mv`), e.g. to {ticked(renamed)}",
+        subjects=(relative,),
+    )
 
 
 def _suffix_case(relative: str, span: Span, *, named: bool) -> Diagnostic:
