@@ -440,6 +440,19 @@ def test_a_non_finite_key_is_one_diagnostic_saying_it_is_a_key() -> None:
     assert [d.message for d in diagnostics] == ["`.nan` is not a finite number"]
 
 
+def test_a_number_of_thousands_of_digits_is_quoted_cut_in_its_message() -> None:
+    """A float of 3,000,000 digits that is not finite was quoted whole: a 3 MB message, and as
+    much again in `--format json`, times every alias of it (round 33). The number, a `!!int` that
+    is none and a leading zero's reading are shown cut, as a long key is (`words.clipped`)."""
+    long = "9" * 3_000
+    text = f"a: 1.{long}e999\nb: {long}.5e999\nc: !!int 1.{long}\nd: 0{'7' * 3_000}\ne: &n .{long}e999\nf: [*n, *n]\n"
+    _, diagnostics = read_yaml_text(text, "f.yaml")
+    assert {d.code for d in diagnostics} == {"L011", "L014", "S001"}
+    for diagnostic in diagnostics:
+        shown = diagnostic.message + (diagnostic.hint or "") + "".join(diagnostic.subjects)
+        assert len(shown) < 500, (diagnostic.code, len(shown))
+
+
 def test_a_number_with_a_leading_zero_is_a_warning_saying_how_it_was_read() -> None:
     document, diagnostics = read_yaml_text("cost: 012\nb: 09\nc: -07\nd: 0\ne: 10\nf: 0.5\ng: '012'\n", "f.yaml")
     assert document is not None and document.data["cost"] == 12  # still read, as YAML 1.2 reads it

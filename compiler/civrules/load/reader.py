@@ -1248,7 +1248,10 @@ class _Builder:
         if wanted is None or isinstance(value, bool) is not (kind == "bool") or not isinstance(value, wanted):
             # Only the tags of _ALLOWED_TAGS reach here (any other is L004 before it is resolved).
             hint = f"write {_TAGGED_VALUES[kind]} after `!!{kind}`, or drop the tag (quote the value if it is text)"
-            self.error(codes.SCHEMA_VIOLATION, f"`{text}` is not a valid !!{kind}", span, hint, subjects=(text,))
+            shown = words.clipped(text)
+            self.error(
+                codes.SCHEMA_VIOLATION, f"`{shown}` is not a valid !!{kind}", span, hint, subjects=words.whole([text])
+            )
             return None
         if kind == "float":
             value = float(cast(float, value))
@@ -1292,20 +1295,22 @@ class _Builder:
             )
             if not math.isfinite(value):
                 if self._expects_key():
+                    # Shown cut (words.clipped): a 3-million-digit number was a 3 MB message (round 33).
                     self.error(
                         codes.BAD_NUMBER,
-                        f"the mapping key `{text}` is read as a number that is not finite, not as a string",
+                        f"the mapping key `{words.clipped(text)}` is read as a number that is not finite, not as "
+                        "a string",
                         span,
-                        hint=f'quote it if it is meant as text: "{text}"',
-                        subjects=(text,),
+                        hint=f'quote it if it is meant as text: "{words.clipped(text)}"',
+                        subjects=words.whole([text]),
                     )
                     return None
                 self.error(
                     codes.BAD_NUMBER,
-                    f"`{text}` is not a finite number",
+                    f"`{words.clipped(text)}` is not a finite number",
                     span,
                     hint="write the intended finite number, or quote it if it is text",
-                    subjects=(text,),
+                    subjects=words.whole([text]),
                 )
                 return None
             self.whole_floats = self.whole_floats or value.is_integer()
@@ -1330,18 +1335,20 @@ class _Builder:
         """Warn that ``text`` (``012``) was read as the decimal ``number``, as YAML 1.2 reads it."""
         digits = text.lstrip("+-")
         older = "YAML 1.1 tools (PyYAML's default loader, older editors)"
+        # Each shown cut (words.clipped): a number of thousands of digits is a message of a line.
+        shown, decimal = words.clipped(text), words.clipped(str(number))
         if not set(digits) <= set("01234567"):
-            octal = f"; {older} read it as the text `{text}`"
+            octal = f"; {older} read it as the text `{shown}`"
         elif (value := int(digits, 8) * (-1 if text.startswith("-") else 1)) != number:
-            octal = f"; {older} read it as octal, {value}"
+            octal = f"; {older} read it as octal, {words.clipped(str(value))}"
         else:
             octal = ""
         self.error(
             codes.LEADING_ZERO,
-            f"`{text}` has a leading zero: read as the decimal number {number}{octal}",
+            f"`{shown}` has a leading zero: read as the decimal number {decimal}{octal}",
             span,
-            hint=f'write `{number}`, or quote it if it is text (`"{text}"`)',
-            subjects=(text,),
+            hint=f'write `{decimal}`, or quote it if it is text (`"{shown}"`)',
+            subjects=words.whole([text]),
         )
 
     def on_alias(self, event: Any) -> None:
