@@ -328,3 +328,37 @@ def test_buffers_outside_the_rules_folder_are_bounded_in_count_and_bytes(rules: 
         assert not any(entry["type"] == 1 for entry in _logged(editor))
 
     asyncio.run(session())
+
+
+def test_a_notebook_a_client_opens_is_not_kept(rules: Path) -> None:
+    """The server offers no notebook sync, yet pygls kept every cell of a notebook a client
+    opened, none bounded (round 33: 50 notebooks of 100 cells of 10 kB, 50 MB held): notebook
+    notifications are ignored, said once."""
+
+    async def session() -> None:
+        editor = Editor(rules)
+        capabilities = editor.initialize(rules, {})
+        assert "notebookDocumentSync" not in capabilities
+        await editor.settle()
+        for n in range(3):
+            cells = [f"file:///tmp/nb{n}.ipynb#c{j}" for j in range(20)]
+            editor.notify(
+                "notebookDocument/didOpen",
+                {
+                    "notebookDocument": {
+                        "uri": f"file:///tmp/nb{n}.ipynb",
+                        "notebookType": "jupyter",
+                        "version": 1,
+                        "cells": [{"kind": 2, "document": cell} for cell in cells],
+                    },
+                    "cellTextDocuments": [
+                        {"uri": cell, "languageId": "python", "version": 1, "text": "x" * 1_000} for cell in cells
+                    ],
+                },
+            )
+        workspace = editor.server.workspace
+        assert not workspace.text_documents and not workspace._notebook_documents
+        said = [entry["message"] for entry in _logged(editor) if "notebook" in entry["message"]]
+        assert len(said) == 1 and "synchronises no notebooks" in said[0], said
+
+    asyncio.run(session())

@@ -263,6 +263,15 @@ class CivrulesProtocol(LanguageServerProtocol):
                     ("uri", method or ""), f"civrules: ignored `{method}`: {said}; further such are ignored silently"
                 )
             return
+        if isinstance(method, str) and method.startswith("notebookDocument/"):
+            # The server offers no notebook sync, yet pygls kept every cell of a notebook a client
+            # opened, none of them bounded by anything (round 33: 5,000 cells of 10 kB, all held).
+            self._warn_once(
+                ("notebook", ""),
+                f"civrules: ignored {ticked(_shown(method))}: the server synchronises no notebooks (it offers none in "
+                "its capabilities); further such are ignored silently",
+            )
+            return
         if method == types.TEXT_DOCUMENT_DID_CHANGE and not self._opened(message.params.text_document.uri):
             self._ignore_unopened(message.params.text_document.uri)
             return
