@@ -381,15 +381,12 @@ QUOTED_NAMES = [
 def test_a_name_ticked_in_a_message_reads_back_whole(name: str) -> None:
     """What :func:`ticked` quotes, a reader of Markdown (:func:`code_spans`, this module's own) and
     :func:`civrules.diagnostics.words.quoted` read back as it was, among other quotes: a name that
-    begins and ends with a space lost both, as CommonMark strips one from each side of a span. A
-    name holding a line break or a tab is quoted escaped (round 33: as every message quotes a name),
-    and read back so."""
-    from civrules.diagnostics.escape import printable
+    begins and ends with a space lost both, as CommonMark strips one from each side of a span."""
     from civrules.diagnostics.words import quoted, ticked
 
     message = f"`x` and {ticked(name)} or {ticked('y')}"
-    assert code_spans(message) == ["x", printable(name), "y"]
-    assert quoted(message) == ["x", printable(name), "y"]
+    assert code_spans(message) == ["x", name, "y"]
+    assert quoted(message) == ["x", name, "y"]
 
 
 def test_quoted_reads_a_message_of_many_fences_in_one_pass() -> None:

@@ -108,20 +108,26 @@ _BACKTICKS = re.compile("`+")
 
 
 def ticked(name: str | os.PathLike[str]) -> str:
-    """``name`` (a path, or a command) in the backquotes of a message or a hint, escaped first
-    (:func:`~civrules.diagnostics.escape.printable`), then fenced as a Markdown code span is: by a
-    run of backticks longer than any run inside, with a space inside each fence when ``name`` holds
-    one, or begins and ends with a space (CommonMark strips one space each side of such a span). A
-    backtick in a file's name (``a`b.yaml``) otherwise ended the quoted command early, and what was
-    pasted was part of it. The paths and commands that hints give to paste are quoted through this;
-    :func:`quoted` reads them back. A name found on disk (an unused file, two names differing in
-    case) was quoted raw until round 33: one holding a zero width space read as another name.
+    """``name`` (a path, or a command, already printable) in the backquotes of a message or a hint,
+    as a Markdown code span is fenced: by a run of backticks longer than any run inside, with a
+    space inside each fence when ``name`` holds one, or begins and ends with a space (CommonMark
+    strips one space each side of such a span). A backtick in a file's name (``a`b.yaml``)
+    otherwise ended the quoted command early, and what was pasted was part of it. The paths and
+    commands that hints give to paste are quoted through this; :func:`quoted` reads them back.
     """
-    text = printable(os.fspath(name))
+    text = os.fspath(name)
     longest = max((len(run) for run in _BACKTICKS.findall(text)), default=0)
     fence = "`" * (longest + 1)
     padded = bool(longest) or (len(text) > 1 and text[0] == text[-1] == " " and bool(text.strip(" ")))
     return f"{fence} {text} {fence}" if padded else f"{fence}{text}{fence}"
+
+
+def name_ticked(name: str) -> str:
+    """A name found on disk or in the data (a rule file's path, a manifest's file name; never a
+    command to paste) as a message quotes it: escaped (:func:`~civrules.diagnostics.escape.printable`),
+    then in backquotes (:func:`ticked`). Quoted raw, one holding a zero width space read as another
+    name in the message a program reads (round 33: R005, R006, R015, R023 of `maps/a\\u200b.yaml`)."""
+    return ticked(printable(name))
 
 
 def named_path(path: str | os.PathLike[str]) -> str:

@@ -29,7 +29,7 @@ from pathlib import Path, PurePosixPath
 from typing import Any
 
 from civrules.diagnostics import Diagnostic, Related, Span, Unreadable, codes
-from civrules.diagnostics.words import named_path, ticked
+from civrules.diagnostics.words import name_ticked, named_path, ticked
 from civrules.families import Family, default_family, families, family_named, family_of
 from civrules.load import Document, Limits, NodePath, read_yaml_bytes, read_yaml_text
 from civrules.load.header import IDENTITY, headers_of, read_header
@@ -718,7 +718,7 @@ class Workspace:
                 loaded.diagnostics.append(
                     _diag(
                         codes.ID_NOT_FILE_NAME,
-                        f"the manifest {ticked(path.name)} declares the id `{ruleset_id}`",
+                        f"the manifest {name_ticked(path.name)} declares the id `{ruleset_id}`",
                         document.span(("id",)),
                         _id_hint(ruleset_id, path),
                         subjects=(ruleset_id, path.name),
@@ -1080,7 +1080,7 @@ class Workspace:
                         _diag(
                             codes.UNREADABLE,
                             f"{named_path(display)} holds more than {files.MAX_ENTRIES:,} files and folders: "
-                            f"the rest, from {ticked(entry.relative)} on, is not read",
+                            f"the rest, from {name_ticked(entry.relative)} on, is not read",
                             Span.at(display),
                             (
                                 f"keep in {named_path(display)} only rule data: move the other files (images, notes, "
@@ -1119,14 +1119,14 @@ class Workspace:
                 continue
             first, second, *rest = same
             shown = [self.display(self.root / relative) for relative in same]
-            others = ", ".join(ticked(one) for one in (first, *rest))
+            others = ", ".join(name_ticked(one) for one in (first, *rest))
             problems.append(
                 _diag(
                     codes.NAMES_DIFFER_IN_CASE,
-                    f"{ticked(second)} differs from {others} only in case: on macOS and Windows they are "
+                    f"{name_ticked(second)} differs from {others} only in case: on macOS and Windows they are "
                     "one file, and a checkout there keeps only one of them",
                     Span.at(shown[1]),
-                    f"rename {ticked(second)} or {others} to a name of its own (`git mv`), or merge them into one "
+                    f"rename {name_ticked(second)} or {others} to a name of its own (`git mv`), or merge them into one "
                     "file, and name it so in the manifests",
                     related=tuple(
                         Related(Span.at(one), "the same name in other letters") for one in shown[:1] + shown[2:]
@@ -1164,7 +1164,8 @@ class Workspace:
             if kind == "link":
                 shown = "/".join(parts[:end])
                 return (
-                    f"{ticked(shown)} is a symbolic link; civrules does not follow links (it could lead outside rules/)"
+                    f"{name_ticked(shown)} is a symbolic link; civrules does not follow links (it could lead "
+                    "outside rules/)"
                 )
             if kind != "dir":
                 return None
@@ -1194,7 +1195,7 @@ def _backslashed(relative: str, display: str) -> Diagnostic:
         f"{named_path(display)} is not read: its name holds a backslash, which civrules takes for a folder "
         "separator (as Windows does), so the name cannot be given in a manifest",
         Span.at(display),
-        f"rename it without the backslash (`git mv`), e.g. to {ticked(renamed)}",
+        f"rename it without the backslash (`git mv`), e.g. to {name_ticked(renamed)}",
         subjects=(relative,),
     )
 
@@ -1203,13 +1204,16 @@ def _suffix_case(relative: str, span: Span, *, named: bool) -> Diagnostic:
     suffix = miscased_suffix(relative) or ""
     renamed = relative[: len(relative) - len(suffix)] + suffix.lower()
     if named:
-        message = f"{ticked(relative)} ends in `{suffix}`: civrules reads rule files ending in `.yaml` or `.yml` only"
-        hint = f"rename the file to {ticked(renamed)} and name it so here"
+        message = (
+            f"{name_ticked(relative)} ends in `{suffix}`: civrules reads rule files ending in `.yaml` or `.yml` only"
+        )
+        hint = f"rename the file to {name_ticked(renamed)} and name it so here"
     else:
         message = (
-            f"{ticked(relative)} ends in `{suffix}`: civrules reads only `.yaml` and `.yml` files, so it is not read"
+            f"{name_ticked(relative)} ends in `{suffix}`: civrules reads only `.yaml` and `.yml` files, so it is "
+            "not read"
         )
-        hint = f"rename it to {ticked(PurePosixPath(renamed).name)} (a lower-case suffix)"
+        hint = f"rename it to {name_ticked(PurePosixPath(renamed).name)} (a lower-case suffix)"
     return _diag(codes.SUFFIX_CASE, message, span, hint, subjects=(relative,))
 
 

@@ -28,7 +28,7 @@ from pathlib import Path
 
 from civrules.checks import ALL_COLLECTIONS, RULE_INDEX, SETTINGS, Check, setting
 from civrules.diagnostics import Diagnostic, Span, cap_per_file, codes, sort_diagnostics
-from civrules.diagnostics.words import ticked
+from civrules.diagnostics.words import name_ticked
 from civrules.families import Family
 from civrules.load import Document, Limits
 from civrules.load.document import NodePath
@@ -909,7 +909,7 @@ def unused_files(workspace: Workspace, loaded: Sequence[LoadedRuleset]) -> list[
                 Diagnostic(
                     codes.UNUSED_FILE.code,
                     codes.UNUSED_FILE.severity,
-                    f"{ticked(relative)} is not used by any ruleset",
+                    f"{name_ticked(relative)} is not used by any ruleset",
                     Span.at(one.path),
                     "list it under `files:` in a ruleset manifest, or delete it",
                     subjects=(relative,),
