@@ -1,7 +1,8 @@
 """docs/engine.md: a record's ``asdict()`` is what ``json.dumps`` writes (ids as their strings, tuples as
-lists), for every record of every table of every package, and it has no inverse: the record class
-called with it is refused naming the field, so an engine saves ids and takes the records from the
-package again (round 33's engine trial: JSON round-trips of records)."""
+lists), for every record of every table of every package; the record class called with it is
+refused naming the field (its inverse is ``from_dict``: test_from_dict.py), and an engine that
+saves ids takes the records from the package again (round 33's engine trial: JSON round-trips of
+records)."""
 
 from __future__ import annotations
 
