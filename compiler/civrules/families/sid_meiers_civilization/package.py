@@ -67,7 +67,9 @@ FAMILY_PACKAGE = "civrules.families.sid_meiers_civilization"
 #: The family's runtime: its import name, distribution name, version, and its sources (``runtime/``).
 FAMILY_RUNTIME = family_runtime_package(FAMILY_ID)
 FAMILY_RUNTIME_DISTRIBUTION = family_runtime_distribution(FAMILY_ID)
-FAMILY_RUNTIME_VERSION = "1.14.1"
+#: 1.14.2: the same API; ``Research.costs`` and ``Pyramid.minimums``, given as dicts by an engine, are
+#: held as FrozenMaps (the record held the caller's dict: it changed with it and did not hash).
+FAMILY_RUNTIME_VERSION = "1.14.2"
 FAMILY_RUNTIME_SOURCES = Path(__file__).resolve().parent / "runtime"
 FAMILY_RUNTIME_FILES = (
     "__init__.py",
