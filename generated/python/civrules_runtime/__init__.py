@@ -219,7 +219,7 @@ _MOVED = frozenset(
     )
 )
 
-__version__ = "2.16.2"
+__version__ = "2.17.0"
 
 __all__ = [
     "AbilityAction",

@@ -23,6 +23,8 @@ TYPE_CHECKING = False
 _K = TypeVar("_K")
 _V = TypeVar("_V", covariant=True)
 _T = TypeVar("_T", covariant=True)
+_K2 = TypeVar("_K2")
+_V2 = TypeVar("_V2")
 _E = TypeVar("_E", bound=BaseException)
 
 _set = object.__setattr__
@@ -35,6 +37,16 @@ class FrozenMap(Mapping[_K, _V]):
     True
     >>> hash(FrozenMap({"a": 6, "b": 3})) == hash(FrozenMap({"b": 3, "a": 6}))
     True
+
+    It has what ``dict`` and ``types.MappingProxyType`` read: ``|`` gives a new FrozenMap (the
+    right-hand mapping's values win, as for dicts; ``table |= other`` rebinds ``table`` to it, as for
+    a frozenset, and never changes the table), ``reversed()`` its keys last first, and ``copy()`` is
+    itself (nothing in it can change, as ``frozenset.copy()``).
+
+    >>> FrozenMap({"a": 6, "b": 3}) | {"b": 4, "c": 1}
+    FrozenMap({'a': 6, 'b': 4, 'c': 1})
+    >>> list(reversed(FrozenMap({"a": 6, "b": 3})))
+    ['b', 'a']
     """
 
     __slots__ = ("_items",)
@@ -62,6 +74,26 @@ class FrozenMap(Mapping[_K, _V]):
 
     def __len__(self) -> int:
         return len(self._items)
+
+    def __reversed__(self) -> Iterator[_K]:
+        return reversed(self._items)
+
+    def __or__(self, other: Mapping[_K2, _V2], /) -> FrozenMap[_K | _K2, _V | _V2]:
+        if not isinstance(other, Mapping):
+            return NotImplemented
+        return FrozenMap({**self._items, **other})
+
+    def __ror__(self, other: Mapping[_K2, _V2], /) -> FrozenMap[_K | _K2, _V | _V2]:
+        # ``dict | FrozenMap``: dict's own ``|`` takes only dicts; the result stays read-only
+        if not isinstance(other, Mapping):
+            return NotImplemented
+        return FrozenMap({**other, **self._items})
+
+    # No __ior__: ``table |= other`` rebinds ``table`` to ``table | other``, as for a frozenset.
+
+    def copy(self) -> FrozenMap[_K, _V]:
+        """The table itself: it cannot change (as ``frozenset.copy()``; ``dict(table)`` is a dict)."""
+        return self
 
     def __contains__(self, key: object) -> bool:
         try:

@@ -23,7 +23,7 @@ import contextlib
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from typing import Any, ClassVar, ParamSpec, Self, TypeVar
 
-from .errors import OutOfDomainError, shown
+from .errors import NotACollectionError, OutOfDomainError, shown
 from .mappings import FrozenMap, MissingKeyError, _by_a_table
 
 TYPE_CHECKING = False
@@ -152,6 +152,21 @@ class Record:
         ``dataclasses.asdict``; tuples stay tuples)."""
         return {name: _plain(value) for name, value in zip(self._names(), self._values(), strict=True)}
 
+    @classmethod
+    def from_dict(cls, fields: Mapping[str, object], /) -> Self:
+        """The record of this class that :meth:`asdict` gave ``fields`` for: ``asdict``'s inverse,
+        which also reads ``json.loads`` of its JSON (lists for tuples, a whole number's key as a
+        text). Each field's value is read by its declared type (a dict into the record or table it
+        was, a list into a tuple), then the record is made as a call of the class makes it, so it is
+        checked as one is: each field of its type and within its schema's bounds, ids of their
+        vocabularies, nested records the same.
+
+        Raises NotACollectionError (a TypeError) where ``fields`` is no mapping, OutOfDomainError (a
+        ValueError) for a name that is no field (naming the closest), a field missing, or a value
+        its field does not hold (naming the field).
+        """
+        return _from_dict(cls, fields)
+
     def __delattr__(self, name: str) -> None:
         raise AttributeError(f"{type(self).__name__} is frozen: cannot delete {name!r}")
 
@@ -205,7 +220,244 @@ def _plain(value: object) -> object:
     return value
 
 
-# --- The types of a record's fields, checked where a record is made other than by its package ------
+# --- A record made again from its asdict() ---------------------------------------------------------
+
+
+def _from_dict(cls: type[R], fields: object) -> R:
+    if not isinstance(fields, Mapping):
+        raise NotACollectionError(
+            f"{cls.__name__}.from_dict takes a mapping of its fields (what asdict() gives), not {shown(fields)}"
+            f" (of type {type(fields).__name__})"
+        )
+    names = cls._fields
+    for name in fields:
+        if name not in names:
+            from .errors import closest_id
+
+            close = closest_id(name, dict.fromkeys(names)) if isinstance(name, str) else None
+            hint = f"did you mean {close!r}?" if close else f"its fields are {', '.join(names)}"
+            raise OutOfDomainError(f"{cls.__name__}.from_dict: {name!r} is no field of {cls.__name__}: {hint}")
+    missing = [name for name in names if name not in fields]
+    if missing:
+        raise OutOfDomainError(
+            f"{cls.__name__}.from_dict: {', '.join(missing)} missing (asdict() gives every field: {', '.join(names)})"
+        )
+    readers = _readers(cls)
+    values = {}
+    for name in names:
+        read = readers.get(name)
+        values[name] = fields[name] if read is None else read(fields[name])
+    try:
+        return cls(**values)
+    except TypeError as error:
+        if type(error) is not TypeError:  # one of the runtime's own (NotACollectionError): it says what it is
+            raise
+        raise OutOfDomainError(f"{cls.__name__}.from_dict: {error}") from None
+
+
+#: How a value of one part of a field's type is read from asdict()'s output: the kinds of plain
+#: values it reads (a record and a table read a mapping, a tuple a list or a tuple) and how.
+_Read = tuple[tuple[type, ...], Callable[[object], object]]
+
+#: Each record type's readers, by field (a field missing: its value is taken as it is).
+_READERS: dict[type, dict[str, Callable[[object], object]]] = {}
+
+
+def _readers(cls: type) -> dict[str, Callable[[object], object]]:
+    readers = _READERS.get(cls)
+    if readers is None:
+        import inspect
+        import sys
+
+        readers = {}
+        for klass in reversed(cls.__mro__):
+            namespace = vars(sys.modules[klass.__module__]) if klass.__module__ in sys.modules else {}
+            for name in _slots(klass):
+                annotation = inspect.get_annotations(klass).get(name)
+                if annotation is not None and not name.startswith("_"):
+                    found = _Loader(str(annotation), namespace).read()
+                    if found is not None:
+                        readers[name] = found[1]
+        _READERS[cls] = readers
+    return readers
+
+
+def _record_read(klass: type[Record]) -> _Read:
+    return ((Mapping,), lambda value: klass.from_dict(value) if isinstance(value, Mapping) else value)
+
+
+def _records_read(classes: tuple[type[Record], ...]) -> _Read:
+    """A mapping read into the record of ``classes`` (an alias of records, ``Effect``) whose fields
+    are its keys; of several, the first that takes it."""
+
+    def read(value: object) -> object:
+        if not isinstance(value, Mapping):
+            return value
+        keys = set(value)
+        fitting = [klass for klass in classes if set(klass._fields) == keys]
+        if not fitting:
+            raise OutOfDomainError(
+                f"no record of {', '.join(klass.__name__ for klass in classes)} has the fields "
+                f"{', '.join(map(str, value))}"
+            )
+        return _only(fitting, value)
+
+    return ((Mapping,), read)
+
+
+def _only(classes: list[type[Record]], value: Mapping[str, object]) -> object:
+    """The one record of ``classes`` that ``value`` makes: where several have its fields and take
+    its values (``HandLimitChange(change=-1)`` and ``CitySupport(change=-1)``), asdict() did not
+    say which it was, and none is guessed."""
+    made: list[object] = []
+    refused: Exception | None = None
+    for klass in classes:
+        try:
+            made.append(klass.from_dict(value))
+        except (TypeError, ValueError) as error:
+            refused = refused or error
+    if len(made) == 1:
+        return made[0]
+    if refused is not None and not made:
+        raise refused
+    raise OutOfDomainError(
+        f"{dict(value)!r} is a record of any of {', '.join(klass.__name__ for klass in classes)}, whose"
+        " fields are the same: asdict() does not say which it was (save the record's id, or its class"
+        " name beside its asdict(), and make it with that class's from_dict)"
+    )
+
+
+def _int_key(key: object) -> object:
+    # JSON writes a whole number's key as its text
+    if isinstance(key, str) and key.lstrip("-").isdigit() and key.isascii():
+        return int(key)
+    return key
+
+
+def _tuple_read(arguments: list[_Read | str | None]) -> _Read | None:
+    if len(arguments) == 2 and arguments[1] == "...":
+        each = arguments[0]
+        if isinstance(each, str):
+            return None
+        read_each = None if each is None else each[1]
+
+        def items(value: object) -> object:
+            if not isinstance(value, (list, tuple)):
+                return value
+            return tuple(value) if read_each is None else tuple(read_each(item) for item in value)
+
+        return ((list, tuple), items)
+    if any(isinstance(argument, str) for argument in arguments):
+        return None
+    reads = [None if argument is None else argument[1] for argument in arguments]  # type: ignore[index]
+
+    def fixed(value: object) -> object:
+        if not isinstance(value, (list, tuple)) or len(value) != len(reads):
+            return value
+        return tuple(item if read is None else read(item) for read, item in zip(reads, value, strict=True))
+
+    return ((list, tuple), fixed)
+
+
+def _mapping_read(item: _Read | None, *, whole_keys: bool) -> _Read:
+    read_item = None if item is None else item[1]
+
+    def mapping(value: object) -> object:
+        if not isinstance(value, Mapping):
+            return value
+        # a FrozenMap, as the package's own records hold: a constructor that keeps the mapping it
+        # is given as it is would make a record of a dict, which does not hash
+        return FrozenMap(
+            {
+                (_int_key(key) if whole_keys else key): (each if read_item is None else read_item(each))
+                for key, each in value.items()
+            }
+        )
+
+    return ((Mapping,), mapping)
+
+
+class _Loader:
+    """Reads a field's annotation (as :class:`_Reader` does) into how its value is read from
+    asdict()'s output; None where nothing is to be done (a text, a number, an id, ``object``)."""
+
+    def __init__(self, text: str, namespace: Mapping[str, object]) -> None:
+        import re
+
+        self.tokens: list[str] = re.findall(r"\.\.\.|[A-Za-z_][A-Za-z_0-9.]*|[\[\],|]", text)
+        self.at = 0
+        self.namespace = namespace
+
+    def read(self) -> _Read | None:
+        try:
+            found = self._union()
+        except (IndexError, ValueError):
+            return None
+        return found if self.at == len(self.tokens) else None
+
+    def _union(self) -> _Read | None:
+        options = [self._one()]
+        while self.at < len(self.tokens) and self.tokens[self.at] == "|":
+            self.at += 1
+            options.append(self._one())
+        parts = [option for option in options if option is not None]
+        if len(parts) <= 1:
+            return parts[0] if parts else None
+        kinds = tuple(kind for part_kinds, _ in parts for kind in part_kinds)
+
+        def read(value: object) -> object:
+            fitting = [part for part in parts if isinstance(value, part[0])]
+            refused: Exception | None = None
+            for _, part in fitting:
+                try:
+                    return part(value)
+                except (TypeError, ValueError) as error:
+                    refused = refused or error
+            if refused is not None:
+                raise refused
+            return value
+
+        return (kinds, read)
+
+    def _arguments(self) -> list[_Read | str | None]:
+        if self.tokens[self.at] != "[":
+            raise ValueError("[ expected")
+        self.at += 1
+        found: list[_Read | str | None] = []
+        while True:
+            if self.tokens[self.at] == "...":
+                found.append("...")
+                self.at += 1
+            else:
+                found.append(self._union())
+            token = self.tokens[self.at]
+            self.at += 1
+            if token == "]":
+                return found
+            if token != ",":
+                raise ValueError(", expected")
+
+    def _one(self) -> _Read | None:
+        name = self.tokens[self.at]
+        self.at += 1
+        if self.at < len(self.tokens) and self.tokens[self.at] == "[":
+            whole_keys = self.tokens[self.at + 1 : self.at + 3] == ["int", ","]
+            arguments = self._arguments()
+            if name == "tuple":
+                return _tuple_read(arguments)
+            if name == "Mapping" and len(arguments) == 2 and not any(isinstance(a, str) for a in arguments):
+                return _mapping_read(arguments[1], whole_keys=whole_keys)  # type: ignore[arg-type]
+            return None
+        found = self.namespace.get(name)
+        from types import UnionType
+
+        if isinstance(found, UnionType) and all(
+            isinstance(one, type) and issubclass(one, Record) for one in found.__args__
+        ):  # an alias of records (``Effect = Immunity | Movement | ...``)
+            return _records_read(found.__args__)
+        if isinstance(found, type) and issubclass(found, Record):
+            return _record_read(found)
+        return None
 
 
 def _unchecked(cls: type[R], fields: Mapping[str, object]) -> R:

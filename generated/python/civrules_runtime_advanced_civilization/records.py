@@ -10,10 +10,11 @@ fact the sources do not give.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
-from typing import ClassVar, Self, TypeAlias
+from typing import ClassVar, Self, TypeAlias, TypeVar
 
 from civrules_runtime.assumed import count, optional, pairs, text
 from civrules_runtime.errors import OutOfDomainError, within
+from civrules_runtime.mappings import FrozenMap
 from civrules_runtime.records import Record, bound
 from civrules_runtime.records import UnknownFact as UnknownFact
 
@@ -54,6 +55,16 @@ _set = object.__setattr__
 
 
 # --- Card abilities ----------------------------------------------------------------------------
+
+
+_K = TypeVar("_K")
+_V = TypeVar("_V")
+
+
+def _frozen(table: Mapping[_K, _V]) -> Mapping[_K, _V]:
+    """``table`` as a FrozenMap, as the package's own records hold theirs: a record an engine makes
+    from a dict of its own would otherwise change when the dict does, and not hash."""
+    return table if isinstance(table, FrozenMap) else FrozenMap(table)
 
 
 class Immunity(Record):
@@ -2138,7 +2149,7 @@ class Epoch(Record):
         _set(self, "id", id)
         _set(self, "name", name)
         _set(self, "order", order)
-        _set(self, "requirements", requirements)
+        _set(self, "requirements", _frozen(requirements))
 
     if TYPE_CHECKING:  # written by compiler/tools/replaces.py from __init__: do not edit
 

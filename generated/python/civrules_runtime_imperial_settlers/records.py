@@ -10,7 +10,7 @@ give; a list of goods holds one id per unit (``("wood", "wood", "stone")``).
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from typing import Self
+from typing import Self, TypeVar
 
 from civrules_runtime.assumed import pairs, text
 from civrules_runtime.errors import collection, within
@@ -25,6 +25,16 @@ TYPE_CHECKING = False
 _set = object.__setattr__
 #: An empty read-only mapping (a step that draws or reveals nothing).
 _NONE: FrozenMap[str, int] = FrozenMap({})
+
+
+_K = TypeVar("_K")
+_V = TypeVar("_V")
+
+
+def _frozen(table: Mapping[_K, _V]) -> Mapping[_K, _V]:
+    """``table`` as a FrozenMap, as the package's own records hold theirs: a record an engine makes
+    from a dict of its own would otherwise change when the dict does, and not hash."""
+    return table if isinstance(table, FrozenMap) else FrozenMap(table)
 
 
 class SourceName(Record):
@@ -448,7 +458,7 @@ class Action(Record):
     ) -> None:
         _set(self, "id", id)
         _set(self, "name", name)
-        _set(self, "price", price)
+        _set(self, "price", _frozen(price))
         _set(self, "allowed", allowed)
         _set(self, "extra_per_defence", extra_per_defence)
         _set(self, "extra_per_samurai", extra_per_samurai)
@@ -737,8 +747,8 @@ class PhaseStep(Record):
     ) -> None:
         _set(self, "step", step)
         _set(self, "text", text)
-        _set(self, "draw", draw)
-        _set(self, "reveal", reveal)
+        _set(self, "draw", _frozen(draw))
+        _set(self, "reveal", _frozen(reveal))
         _set(self, "pick", pick)
         _set(self, "source_of_goods", source_of_goods)
 

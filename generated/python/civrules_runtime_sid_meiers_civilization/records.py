@@ -10,9 +10,10 @@ sources do not give.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
-from typing import Self
+from typing import Self, TypeVar
 
 from civrules_runtime.assumed import count, pairs, text
+from civrules_runtime.mappings import FrozenMap
 from civrules_runtime.records import Record, bound
 from civrules_runtime.records import UnknownFact as UnknownFact
 
@@ -23,6 +24,16 @@ TYPE_CHECKING = False
 
 
 _set = object.__setattr__
+
+
+_K = TypeVar("_K")
+_V = TypeVar("_V")
+
+
+def _frozen(table: Mapping[_K, _V]) -> Mapping[_K, _V]:
+    """``table`` as a FrozenMap, as the package's own records hold theirs: a record an engine makes
+    from a dict of its own would otherwise change when the dict does, and not hash."""
+    return table if isinstance(table, FrozenMap) else FrozenMap(table)
 
 
 class UnitRef(Record):
@@ -874,7 +885,7 @@ class Research(Record):
     spends_all_trade: bool
 
     def __init__(self, costs: Mapping[int, int], trade_kept_per_coin: int | None, spends_all_trade: bool) -> None:
-        _set(self, "costs", costs)
+        _set(self, "costs", _frozen(costs))
         _set(self, "trade_kept_per_coin", trade_kept_per_coin)
         _set(self, "spends_all_trade", spends_all_trade)
 
@@ -935,7 +946,7 @@ class Pyramid(Record):
     ) -> None:
         _set(self, "levels", levels)
         _set(self, "top_level", top_level)
-        _set(self, "minimums", minimums)
+        _set(self, "minimums", _frozen(minimums))
         _set(self, "total", total)
         _set(self, "one_more_below", one_more_below)
         _set(self, "inferred", inferred)
