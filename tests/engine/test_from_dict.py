@@ -95,7 +95,7 @@ def test_the_diaspora_attribute_is_refused_not_guessed() -> None:
     """Expansion Project's Diaspora has an effect ``CitySupport(change=-1)`` beside Central
     America's; ``HandLimitChange(change=-1)`` has the same asdict()."""
     diaspora = ep.CARDS["diaspora"]
-    effects = [effect for attribute in diaspora.attributes for effect in attribute.effects]
+    effects = [effect for attribute in diaspora.attributes or () for effect in attribute.effects]
     assert {"change": -1} in [effect.asdict() for effect in effects]
     with pytest.raises(OutOfDomainError, match=r"asdict\(\) does not say which it was"):
         type(diaspora).from_dict(diaspora.asdict())

@@ -12,9 +12,9 @@ from typing import Any, TypeGuard
 
 import pytest
 
-from tests.engine.test_record_subclasses import ac  # puts generated/ on the path
-from tests.engine.test_type_hints import EVERY_PACKAGE
+from tests.engine.test_type_hints import EVERY_PACKAGE  # puts generated/ on the path
 
+from civrules_rulesets import advanced_civilization  # isort: skip
 from civrules_runtime_advanced_civilization import RulesetPackage as CivilizationPackage  # isort: skip
 from civrules_runtime_advanced_civilization.settings import Settings as CivilizationSettings  # isort: skip
 from civrules_runtime_imperial_settlers import RulesetPackage as SettlersPackage  # isort: skip
@@ -66,4 +66,4 @@ def test_a_view_with_assumptions_is_told_as_its_package() -> None:
 @pytest.mark.parametrize("protocol", [CivilizationPackage, SettlersPackage, SidPackage])
 def test_isinstance_on_a_familys_protocol_is_a_type_error_not_a_misleading_answer(protocol: Any) -> None:
     with pytest.raises(TypeError, match="runtime_checkable"):
-        isinstance(ac, protocol)
+        isinstance(advanced_civilization, protocol)

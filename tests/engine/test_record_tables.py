@@ -11,13 +11,20 @@ from typing import Any
 
 import pytest
 
-from tests.engine.test_record_subclasses import _arguments, _one_of_each, ac, imperial, smc
+from tests.engine.test_record_subclasses import _arguments, _one_of_each  # puts generated/ on the path
 
-from civrules_runtime.mappings import FrozenMap  # isort: skip - after the import that puts generated/ on the path
+from civrules_rulesets import advanced_civilization as ac  # isort: skip - after the import that puts generated/ on the path
+from civrules_rulesets import imperial_settlers as imperial  # isort: skip
+from civrules_rulesets import sid_meiers_civilization as smc  # isort: skip
+from civrules_runtime.mappings import FrozenMap  # isort: skip
 from civrules_runtime.records import Record  # isort: skip
 
 
-@pytest.mark.parametrize("package", [ac, imperial, smc], ids=lambda package: package.__name__.rpartition(".")[2])
+@pytest.mark.parametrize(
+    "package",
+    [ac, imperial, smc],
+    ids=lambda package: package.__name__.rpartition(".")[2],
+)
 def test_a_table_field_given_a_dict_holds_a_frozen_map_not_the_dict(package: Any) -> None:
     tables = 0
     for record in _one_of_each(package):
