@@ -347,9 +347,11 @@ def _tuple_read(arguments: list[_Read | str | None]) -> _Read | None:
             return tuple(value) if read_each is None else tuple(read_each(item) for item in value)
 
         return ((list, tuple), items)
-    if any(isinstance(argument, str) for argument in arguments):
-        return None
-    reads = [None if argument is None else argument[1] for argument in arguments]  # type: ignore[index]
+    reads: list[Callable[[object], object] | None] = []
+    for argument in arguments:
+        if isinstance(argument, str):
+            return None
+        reads.append(None if argument is None else argument[1])
 
     def fixed(value: object) -> object:
         if not isinstance(value, (list, tuple)) or len(value) != len(reads):
