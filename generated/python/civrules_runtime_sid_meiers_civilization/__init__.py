@@ -102,7 +102,7 @@ _RECORDS = frozenset(
     )
 )
 
-__version__ = "1.14.1"
+__version__ = "1.14.2"
 
 __all__ = [
     "Activity",
