@@ -83,10 +83,10 @@ FILES = (
 #: ``FrozenMap`` (UnknownIdError, ``get`` None, ``in`` False), where it was Python's bare TypeError;
 #: and an engine's subclass of a record class has its base's fields then its own (``Record._fields``),
 #: where a record's fields were its class's own ``__slots__`` (a subclass could not be made);
-#: 2.16.2 says what ``FrozenMap`` and ``OrderedFrozenSet`` take when made of what they cannot hold
+#: 2.17 says what ``FrozenMap`` and ``OrderedFrozenSet`` take when made of what they cannot hold
 #: (``FrozenMap(5)``: NotACollectionError, where it was Python's "'int' object is not iterable"), and
 #: what a record class takes when called with a value too many by position, a field twice or too few;
-#: 2.17 makes a record again from its ``asdict()`` or that dict's JSON (``Record.from_dict``, checked
+#: it makes a record again from its ``asdict()`` or that dict's JSON (``Record.from_dict``, checked
 #: as a call of its class is), and gives ``FrozenMap`` what ``dict`` and ``MappingProxyType`` read that
 #: it lacked: ``|`` (either side; ``|=`` rebinds), ``reversed()`` and ``copy()``.
 VERSION = "2.17.0"

@@ -40,10 +40,10 @@ from civrules.model import Unknown
 #: The family's runtime: its import name, distribution name, version, and its sources (``runtime/``).
 FAMILY_RUNTIME = family_runtime_package(FAMILY.id)
 FAMILY_RUNTIME_DISTRIBUTION = family_runtime_distribution(FAMILY.id)
-#: 2.7.2: the same API; a docstring on ``logic.card_cost``, the one public function without one.
-#: 2.7.3: the same API; an ``Action``'s ``price`` and a ``PhaseStep``'s ``draw`` and ``reveal``, given as
-#: dicts by an engine, are held as FrozenMaps (the record held the caller's dict and did not hash).
-FAMILY_RUNTIME_VERSION = "2.7.3"
+#: 2.7.2: the same API; a docstring on ``logic.card_cost``, the one public function without one; an
+#: ``Action``'s ``price`` and a ``PhaseStep``'s ``draw`` and ``reveal``, given as dicts by an engine,
+#: are held as FrozenMaps (the record held the caller's dict and did not hash).
+FAMILY_RUNTIME_VERSION = "2.7.2"
 FAMILY_RUNTIME_SOURCES = Path(__file__).resolve().parent / "runtime"
 FAMILY_RUNTIME_FILES = (
     "__init__.py",
