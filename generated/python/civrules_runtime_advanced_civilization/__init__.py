@@ -193,7 +193,7 @@ _RECORDS = frozenset(
     )
 )
 
-__version__ = "2.10.3"
+__version__ = "2.10.2"
 
 __all__ = [
     "AbilityAction",

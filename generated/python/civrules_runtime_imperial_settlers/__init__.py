@@ -88,7 +88,7 @@ _RECORDS = frozenset(
     )
 )
 
-__version__ = "2.7.3"
+__version__ = "2.7.2"
 
 __all__ = [
     "Action",
