@@ -8,6 +8,12 @@ the README's five-minute variant), one reading ``my-variant`` as a game term in 
 
 :data:`RULESETS` is checked against the files git tracks (tests/core/test_shipped_list.py): in a
 fresh clone, as CI runs, the two are the same, and a ruleset added to the project goes into both.
+
+The same holds for what is built from them: the README's five-minute variant, built (``make``,
+``civrules build``), puts its package, sheets and helper page into ``generated/`` beside the shipped
+ones, and the tests that walked ``generated/`` counted it (11 packages), held it to the shipped
+packages' API snapshot, or judged its files with checks meant for the shipped outputs. They walk
+:func:`built` instead: the runtimes and what the shipped rulesets build, never a designer's output.
 """
 
 from __future__ import annotations
@@ -17,7 +23,7 @@ from pathlib import Path
 
 import yaml
 
-from tests.conftest import RULES
+from tests.conftest import REPO, RULES
 
 #: The rulesets the project ships, by id (their manifests are ``rules/rulesets/<id>.yaml``).
 RULESETS: tuple[str, ...] = (
@@ -33,6 +39,10 @@ RULESETS: tuple[str, ...] = (
     "sid-meiers-civilization",
     "sid-meiers-civilization-community",
 )
+
+#: What ``civrules build`` writes for the rules of the project (committed, kept current by
+#: ``civrules build --check``).
+GENERATED = REPO / "generated"
 
 #: The files of ``rules/`` that no ruleset reads and the project ships all the same.
 OTHER_FILES: tuple[str, ...] = ("README.md",)
@@ -74,3 +84,31 @@ def yaml_files(under: str = "") -> list[Path]:
     path in it."""
     prefix = f"{under}/" if under else ""
     return [RULES / f for f in files() if f.startswith(prefix) and f.endswith((".yaml", ".yml"))]
+
+
+def package_names() -> list[str]:
+    """The shipped rulesets' packages, by their folder's name under
+    ``generated/python/civrules_rulesets/`` (``advanced_civilization``), sorted."""
+    from civrules.emit.packaging import package_name
+
+    return sorted(package_name(ruleset_id) for ruleset_id in RULESETS)
+
+
+def is_built(path: Path) -> bool:
+    """Whether ``path``, under ``generated/``, is the project's own: a runtime's or shared file, or
+    the output of a shipped ruleset (its package, its sheets' folder, its helper page), not of a
+    designer's ruleset built beside them."""
+    parts = path.relative_to(GENERATED).parts
+    if parts[:2] == ("python", "civrules_rulesets") and len(parts) > 2:
+        return parts[2] in package_names()
+    if parts[:1] == ("sheets",) and len(parts) > 1:
+        return parts[1] in RULESETS
+    if parts[:1] == ("helpers",) and len(parts) > 1:
+        return parts[1].removesuffix(".html") in RULESETS
+    return True
+
+
+def built(pattern: str) -> list[Path]:
+    """The project's files or folders under ``generated/`` matching a glob ``pattern`` (relative to
+    it), sorted: :func:`is_built`, never a designer's variant built beside them."""
+    return sorted(path for path in GENERATED.glob(pattern) if is_built(path))

@@ -89,3 +89,76 @@ def test_the_readme_and_audit_tests_hold_the_shipped_rulesets(designer_rules: Pa
     unknowns.test_the_readme_lists_every_ruleset()
     for audit in audit_sample.AUDITS:
         audit_sample.test_the_audit_lists_at_least_sixty_facts_of_every_shipped_ruleset(audit)
+
+
+#: The test modules that list what ``generated/`` holds when they are collected, and the listings
+#: (a name ending in ``()``: a function, called).
+WALKERS = {
+    "generated/test_distributions.py": ("PYPROJECTS",),
+    "generated/test_package_versions.py": ("PACKAGES", "RULESET_IDS"),
+    "generated/test_package_values.py": ("PACKAGES",),
+    "generated/test_helper_id_types.py": ("PACKAGES",),
+    "generated/test_docstring_examples.py": ("MODULES",),
+    "generated/test_table_headers.py": ("PAGES",),
+    "generated/test_helper_labels.py": ("HELPERS",),
+    "core/test_sheet_words.py": ("ALL",),
+    "engine/test_unknown_collections.py": ("PACKAGES",),
+    "engine/test_type_hints.py": ("EVERY_PACKAGE",),
+    "generated/test_sheet_languages.py": ("_shipped()",),
+    "generated/test_helper_languages.py": ("_shipped()",),
+}
+
+
+def _named(value: object) -> str:
+    return str(getattr(value, "values", value))  # a pytest.param: its values
+
+
+def test_a_designers_built_variant_is_no_output_of_the_project(
+    designer_rules: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The README's five-minute variant, built (`make`, `civrules build`), puts its package, sheets
+    and helper page into generated/ beside the shipped ones: test_distributions counted 12 packages
+    where 11 are shipped, and the tests walking generated/ judged the variant's files with checks
+    meant for the shipped outputs (its package against their API snapshot). They hold the shipped
+    rulesets' outputs and the runtimes, never a designer's (tests/shipped.py, :func:`shipped.built`)."""
+    import importlib.util
+    import shutil
+    import sys
+
+    from tests import conftest
+
+    repo = tmp_path / "repo"
+    generated = repo / "generated"
+    shutil.copytree(REPO / "generated", generated)
+    for entry in REPO.iterdir():  # the rest of the checkout as it is (the modules read compiler/tools/)
+        if entry.name not in ("generated", ".git"):
+            (repo / entry.name).symlink_to(entry)
+    names = sorted(DESIGNERS)
+    built = CliRunner().invoke(main, ["--rules", str(designer_rules), "build", *names, "--out", str(generated)])
+    assert built.exit_code == 0, built.output
+    assert (generated / "python" / "civrules_rulesets" / "my_variant" / "pyproject.toml").is_file()
+    assert (generated / "sheets" / "my-settlers").is_dir() and (generated / "helpers" / "my-variant.html").is_file()
+    monkeypatch.setattr(conftest, "REPO", repo)
+    monkeypatch.setattr(conftest, "GENERATED_PYTHON", generated / "python")
+    monkeypatch.setattr(shipped, "GENERATED", generated, raising=False)
+    monkeypatch.setattr(sys, "path", list(sys.path))  # the modules put generated/python on it
+    designers = (*names, *(name.replace("-", "_") for name in names))
+    for relative, listings in WALKERS.items():
+        path = REPO / "tests" / relative
+        spec = importlib.util.spec_from_file_location(f"_walker_{path.stem}", path)
+        assert spec is not None and spec.loader is not None
+        module = importlib.util.module_from_spec(spec)
+        monkeypatch.setitem(sys.modules, spec.name, module)  # its dataclasses look it up there
+        spec.loader.exec_module(module)  # its listings made as at collection, over the designer's generated/
+        for listing in listings:
+            found_by = getattr(module, listing.removesuffix("()"))
+            listed = [_named(value) for value in (found_by() if listing.endswith("()") else found_by)]
+            assert listed, (relative, listing)
+            found = [value for value in listed if any(name in value for name in designers)]
+            assert not found, f"{relative} {listing} holds a designer's variant: {found[:3]}"
+        if relative == "generated/test_distributions.py":
+            module.test_every_package_and_runtime_has_metadata()
+    # What the tests list as they run is the project's too.
+    for pattern in ("python/**/*.py", "python/**/pyproject.toml", "sheets/*/*.html", "helpers/*.html", "sheets/*"):
+        listed = [path.relative_to(generated).as_posix() for path in shipped.built(pattern)]
+        assert listed and not [value for value in listed if any(name in value for name in designers)], pattern

@@ -12,6 +12,7 @@ from click.testing import CliRunner
 
 from civrules.cli import main
 from civrules.emit import versions
+from tests import shipped
 from tests.conftest import REPO, copy_rulesets
 
 FOLDER = "civrules_rulesets/example"
@@ -59,7 +60,7 @@ def _read_by_statement(source: bytes) -> tuple[list[tuple[str, str]], dict[str, 
 def test_reading_the_api_statement_by_statement_finds_what_parsing_the_whole_module_does() -> None:
     """The shortcut (each top-level statement alone, a table's type without its value) against
     the whole module parsed, on every generated module and on the shapes that do not split."""
-    modules = sorted((REPO / "generated" / "python").rglob("*.py"))
+    modules = shipped.built("python/**/*.py")
     assert modules
     tricky = [
         b'"""A docstring\nX: int = 1\n"""\n\nY: Final[int] = 2\n',  # a split inside a docstring
@@ -79,7 +80,7 @@ def test_reading_the_api_statement_by_statement_finds_what_parsing_the_whole_mod
 def test_the_generated_modules_are_read_in_one_parse() -> None:
     """Every generated module is read by the one-parse path (its tables' values left out), which
     finds what parsing each statement alone finds; a module split inside a docstring is not."""
-    for path in sorted((REPO / "generated" / "python").rglob("*.py")):
+    for path in shipped.built("python/**/*.py"):
         source = path.read_bytes()
         starts = [0, *(match.end() for match in versions._STATEMENT.finditer(source))]
         together = versions._declarations_together(source, starts, [*starts[1:], len(source)])
@@ -92,7 +93,7 @@ def test_the_generated_modules_are_read_in_one_parse() -> None:
 def test_of_a_function_the_api_reads_only_its_signature() -> None:
     """A helpers module's function bodies (and their docstrings) are none of the API: each function
     is read as its signature with an ``...`` body, so the parse makes no node of a body."""
-    for path in sorted((REPO / "generated" / "python" / "civrules_rulesets").glob("*/helpers.py")):
+    for path in shipped.built("python/civrules_rulesets/*/helpers.py"):
         tree = versions._declarations(path.read_bytes())
         functions = [node for node in tree.body if isinstance(node, ast.FunctionDef)]
         assert functions, path

@@ -24,10 +24,13 @@ import pytest
 from civrules.emit.build import _package_problem
 from civrules.emit.packaging import NAMESPACE, RUNTIME, package_folder
 from civrules.emit.pyproject import Distribution, render_pyproject, verify_pyproject
+from tests import shipped
 from tests.conftest import GENERATED_PYTHON, REPO
 
 PIP = (sys.executable, "-m", "pip")
-PYPROJECTS = sorted(GENERATED_PYTHON.glob("**/pyproject.toml"))
+#: The runtimes' and the shipped rulesets' metadata (tests/shipped.py: never a designer's variant
+#: built beside them, which `make` builds too).
+PYPROJECTS = shipped.built("python/**/pyproject.toml")
 
 
 def folder_of(pyproject: Path) -> str:

@@ -19,7 +19,8 @@ from tests import shipped
 from tests.conftest import REPO, RULES
 
 GENERATED = REPO / "generated" / "python"
-PACKAGES = sorted(p.name for p in (GENERATED / "civrules_rulesets").iterdir() if (p / "__init__.py").is_file())
+#: The shipped rulesets' packages (tests/shipped.py: never a designer's variant built beside them).
+PACKAGES = shipped.package_names()
 
 
 def _constant(source: str, name: str) -> object:
@@ -89,7 +90,7 @@ def test_version_manifest_base_and_dependencies(name: str) -> None:
 
 
 #: The shipped rulesets, by id: each package's folder name is its id's.
-RULESET_IDS = sorted(str(data["id"]) for data in _manifests())
+RULESET_IDS = sorted(shipped.RULESETS)
 
 
 @functools.cache

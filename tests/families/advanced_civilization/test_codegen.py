@@ -18,7 +18,7 @@ from civrules.emit.packaging import import_name
 from civrules.families.advanced_civilization.commodities import set_value, set_value_rule
 from civrules.families.advanced_civilization.credits import credit_matrix
 from civrules.families.advanced_civilization.model import Ruleset, of_family
-from tests.conftest import REPO, RULES
+from tests.conftest import REPO, RULES, copy_shipped
 from tests.rulefiles import shipped_analysis
 from tests.variant_packages import run_script
 
@@ -59,11 +59,19 @@ def model_of(ruleset: str) -> Ruleset:
 
 
 @pytest.fixture(scope="module")
-def generated(tmp_path_factory: pytest.TempPathFactory) -> Path:
+def shipped_rules(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The shipped rules alone (tests/shipped.py), for the module's builds of every ruleset: a
+    designer's own variant in rules/ (the README's five-minute variant) is no output these tests
+    compare, and building rules/ itself put its package beside the shipped ones."""
+    return copy_shipped(tmp_path_factory.mktemp("shipped") / "rules")
+
+
+@pytest.fixture(scope="module")
+def generated(shipped_rules: Path) -> Path:
     """Every shipped ruleset built once for the module, in this process: what the tests below look
     at is what a build writes, not how an interpreter starts (a fresh one cost 0.8 s more of CPU)."""
-    out = tmp_path_factory.mktemp("generated") / "generated"
-    code, stdout, stderr = build_here(out)
+    out = shipped_rules.parent / "generated"
+    code, stdout, stderr = build_here(out, shipped_rules)
     assert code == 0, stdout + stderr
     return out
 
@@ -167,12 +175,12 @@ def copy_of(generated: Path, out: Path) -> Path:
 
 
 @pytest.mark.slow  # make test: security/test_filesystem.py's two builds under two seeds
-def test_two_builds_are_byte_identical_across_hash_seeds(generated: Path, tmp_path: Path) -> None:
+def test_two_builds_are_byte_identical_across_hash_seeds(generated: Path, shipped_rules: Path, tmp_path: Path) -> None:
     second = tmp_path / "b"
     # `generated` was built in the test process (under its own seed, random unless PYTHONHASHSEED
     # is set); this build, in a fresh interpreter, computes every map layout itself, under another.
     seed = "4243" if os.environ.get("PYTHONHASHSEED") == "4242" else "4242"
-    assert build(second, seed=seed, cache=False).returncode == 0
+    assert build(second, shipped_rules, seed=seed, cache=False).returncode == 0
     assert read_tree(generated) == read_tree(second)
 
 
@@ -193,12 +201,14 @@ def test_check_catches_a_one_character_change_and_writes_nothing(
     assert read_tree(out) == before
 
 
-def test_check_of_one_ruleset_compares_its_part_and_the_marker(generated: Path, tmp_path: Path) -> None:
+def test_check_of_one_ruleset_compares_its_part_and_the_marker(
+    generated: Path, shipped_rules: Path, tmp_path: Path
+) -> None:
     out = copy_of(generated, tmp_path / "generated")
-    code, stdout, stderr = build_here(out, RULES, "--check", "advanced-civilization")
+    code, stdout, stderr = build_here(out, shipped_rules, "--check", "advanced-civilization")
     assert code == 0, stdout + stderr
     (out / ".civrules-output").unlink()
-    assert build_here(out, RULES, "--check", "advanced-civilization")[0] == 1
+    assert build_here(out, shipped_rules, "--check", "advanced-civilization")[0] == 1
 
 
 def test_a_ruleset_with_errors_keeps_its_output_and_the_others_build(
@@ -233,10 +243,10 @@ def test_hostile_names_become_safe_literals(tmp_path: Path, rules_copy: Path) ->
     assert printed.strip() == repr(hostile)
 
 
-def test_build_of_one_ruleset_keeps_the_others(generated: Path, tmp_path: Path) -> None:
+def test_build_of_one_ruleset_keeps_the_others(generated: Path, shipped_rules: Path, tmp_path: Path) -> None:
     out = copy_of(generated, tmp_path / "generated")
     before = read_tree(out)
-    code, stdout, stderr = build_here(out, RULES, "advanced-civilization")
+    code, stdout, stderr = build_here(out, shipped_rules, "advanced-civilization")
     assert code == 0, stdout + stderr
     assert read_tree(out) == before
 
