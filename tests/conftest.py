@@ -84,6 +84,20 @@ def _shipped_readings_stay_as_read() -> Iterator[None]:
     assert not changed, f"a test changed the data of shipped readings the suite shares: {', '.join(changed)}"
 
 
+#: The libraries of tests/lazy.py that collecting the test modules imported (core/test_suite_rules.py).
+IMPORTED_AT_COLLECTION = pytest.StashKey[list[str]]()
+
+
+def pytest_collection_finish(session: pytest.Session) -> None:
+    """Notes which libraries of tests/lazy.py are imported once every module is collected, before
+    any test runs: none should be (every worker collects every module)."""
+    import sys
+
+    from tests.lazy import LIBRARIES
+
+    session.config.stash[IMPORTED_AT_COLLECTION] = sorted(name for name in LIBRARIES if name in sys.modules)
+
+
 def pytest_unconfigure(config: pytest.Config) -> None:
     scratch = config.stash.get(_SCRATCH, None)
     if scratch is not None:

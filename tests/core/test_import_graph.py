@@ -27,11 +27,17 @@ import re
 import subprocess
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-import networkx as nx
 import pytest
 
+from tests import lazy
 from tests.conftest import REPO
+
+if TYPE_CHECKING:
+    import networkx as nx
+else:  # imported by the tests that use it, on the worker that runs this module (tests/lazy.py)
+    nx = lazy.module("networkx")
 
 SOURCE = REPO / "compiler"
 PACKAGE = SOURCE / "civrules"

@@ -266,3 +266,26 @@ def test_a_builds_packages_are_run_in_process_in_place_of_the_shipped_ones_and_p
     assert sys.modules["civrules_runtime"] is shipped_runtime
     assert sys.modules["civrules_rulesets"].advanced_civilization is shipped  # as the import system left it
     assert str(build) not in sys.path
+
+
+def test_collecting_the_modules_imports_no_library_only_some_tests_use(request: pytest.FixtureRequest) -> None:
+    """Every pytest-xdist worker imports and collects every test module and runs about a third of
+    them: a library imported at a module's top (the sheet modules' pypdf, html5lib and Pillow,
+    networkx) cost each worker its import, about 0.4 s of CPU together, whether or not it ran a test
+    that uses it. Those modules bind them with tests/lazy.py, and collecting this run's modules
+    imported none of them."""
+    from tests.conftest import IMPORTED_AT_COLLECTION
+
+    imported = request.config.stash.get(IMPORTED_AT_COLLECTION, None)
+    assert imported is not None, "tests/conftest.py pytest_collection_finish notes them"
+    assert imported == [], f"collecting the test modules imported {', '.join(imported)}: bind it with tests/lazy.py"
+
+
+def test_a_lazy_library_is_imported_at_its_first_use_and_answers_no_mark() -> None:
+    from tests import lazy
+
+    stand_in = lazy.module("networkx")
+    assert getattr(stand_in, "__test__", None) is None and getattr(stand_in, "_fixture_function_marker", None) is None
+    assert stand_in.DiGraph is importlib.import_module("networkx").DiGraph
+    with pytest.raises(ValueError, match="LIBRARIES"):
+        lazy.module("json")

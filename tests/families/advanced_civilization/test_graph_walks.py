@@ -12,9 +12,8 @@ import doctest
 import itertools
 import random
 from dataclasses import dataclass
-from typing import Any, cast
+from typing import TYPE_CHECKING, Any, cast
 
-import networkx as nx
 import pytest
 
 import civrules.support.walks
@@ -28,9 +27,15 @@ from civrules.families.advanced_civilization.mapgraph import map_graph
 from civrules.families.advanced_civilization.model import Card, Ruleset, of_family
 from civrules.families.advanced_civilization.succession import groups_covered
 from civrules.support.walks import acyclic, connected, reachable
+from tests import lazy
 from tests.conftest import RULES
 from tests.core.test_startup import _imports
 from tests.rulefiles import shipped_analysis
+
+if TYPE_CHECKING:
+    import networkx as nx
+else:  # imported by the tests that use it, on the worker that runs this module (tests/lazy.py)
+    nx = lazy.module("networkx")
 
 SHIPPED = ("advanced-civilization", "expansion-project", "mega-civilization")
 

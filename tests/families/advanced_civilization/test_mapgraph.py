@@ -8,8 +8,8 @@ import doctest
 import itertools
 import sys
 from collections.abc import Iterator
+from typing import TYPE_CHECKING
 
-import networkx as nx
 import pytest
 import yaml
 
@@ -20,8 +20,14 @@ from civrules.families.advanced_civilization.model import Ruleset, of_family
 from civrules.load.workspace import Workspace
 from civrules.model import Collection
 from civrules.pipeline import Analysis, analyse
+from tests import lazy
 from tests.conftest import RULES
 from tests.rulefiles import shipped_analysis
+
+if TYPE_CHECKING:
+    import networkx as nx
+else:  # imported by the tests that use it, on the worker that runs this module (tests/lazy.py)
+    nx = lazy.module("networkx")
 
 MAP_FILE = RULES / "maps" / "mediterranean.yaml"
 

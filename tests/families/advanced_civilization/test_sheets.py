@@ -22,12 +22,9 @@ import sys
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import html5lib  # type: ignore[import-untyped]
-import pypdf
 import pytest
-from PIL import Image
 
 from civrules.emit.build import variant_changes
 from civrules.emit.export import export_ruleset
@@ -42,11 +39,20 @@ from civrules.families.advanced_civilization.sheets.svgmap import map_svg
 from civrules.load.workspace import Workspace
 from civrules.pipeline import analyse, derived_facts
 from civrules.resolve.diff import CollectionDiff, EntityChange, FieldChange, RulesetDiff, diff_rulesets, render_text
-from tests import shipped
+from tests import lazy, shipped
 from tests.browser import Browser, BrowserError
 from tests.conftest import REPO, RULES
 from tests.layout import outside_the_page
 from tests.rulefiles import CachedWorkspace, shipped_analysis
+
+if TYPE_CHECKING:
+    import html5lib  # type: ignore[import-untyped]
+    import pypdf
+    from PIL import Image
+else:  # imported by the tests that use them, on the worker that runs this module (tests/lazy.py)
+    html5lib = lazy.module("html5lib")
+    pypdf = lazy.module("pypdf")
+    Image = lazy.module("PIL.Image")
 
 BASE = "advanced-civilization"
 VARIANT = "advanced-civilization-western"

@@ -9,20 +9,26 @@ import html
 import re
 from collections.abc import Iterator, Mapping
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import html5lib  # type: ignore[import-untyped]
-import pypdf
 import pytest
 
 from civrules.emit.build import variant_changes
 from civrules.emit.sheets import render_sheets
 from civrules.families.imperial_settlers.model import ImperialSettlersRuleset
 from civrules.pipeline import analyse
+from tests import lazy
 from tests.browser import Browser
 from tests.layout import outside_the_page
 from tests.rulefiles import CachedWorkspace
 from tests.sheet_text import unmarked
+
+if TYPE_CHECKING:
+    import html5lib  # type: ignore[import-untyped]
+    import pypdf
+else:  # imported by the tests that use them, on the worker that runs this module (tests/lazy.py)
+    html5lib = lazy.module("html5lib")
+    pypdf = lazy.module("pypdf")
 
 BASE = "imperial-settlers"
 PEACEFUL = "imperial-settlers-peaceful"
