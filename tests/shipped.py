@@ -40,6 +40,19 @@ RULESETS: tuple[str, ...] = (
     "sid-meiers-civilization-community",
 )
 
+#: The shipped variants' bases (their manifests' ``extends``): the rulesets not listed extend none.
+#: A listing for the parametrizations that choose bases or variants when a module is collected,
+#: which every pytest worker does, where reading the manifests' YAML cost each worker about 0.1 s of
+#: CPU; tests/core/test_shipped_list.py holds it to the manifests.
+EXTENDS: dict[str, str] = {
+    "advanced-civilization-western": "advanced-civilization",
+    "central-america": "expansion-project",
+    "imperial-settlers-advanced-lookout": "imperial-settlers",
+    "imperial-settlers-alternative-lookout": "imperial-settlers",
+    "imperial-settlers-peaceful": "imperial-settlers",
+    "sid-meiers-civilization-community": "sid-meiers-civilization",
+}
+
 #: What ``civrules build`` writes for the rules of the project (committed, kept current by
 #: ``civrules build --check``).
 GENERATED = REPO / "generated"

@@ -14,6 +14,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+import yaml
 from click.testing import CliRunner
 
 from civrules.cli import main
@@ -40,6 +41,16 @@ def test_the_shipped_rulesets_and_files_are_what_git_tracks() -> None:
     assert list(shipped.files()) == tracked
     manifests = sorted(Path(f).stem for f in tracked if f.startswith("rulesets/"))
     assert manifests == sorted(shipped.RULESETS), "a ruleset the project ships goes into tests/shipped.py"
+
+
+def test_the_listed_bases_are_what_the_manifests_extend() -> None:
+    loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+    extends = {}
+    for manifest in shipped.manifests():
+        base = yaml.load(manifest.read_text(encoding="utf-8"), Loader=loader).get("extends")
+        if base is not None:
+            extends[manifest.stem] = base
+    assert extends == shipped.EXTENDS, "a variant the project ships goes into tests/shipped.py EXTENDS"
 
 
 def _caches_clear() -> None:

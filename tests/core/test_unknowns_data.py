@@ -20,6 +20,7 @@ import yaml
 from click.testing import CliRunner
 
 from civrules.cli import main
+from tests import shipped
 from tests.conftest import RULES
 from tests.core.test_unknowns import README_COUNTS
 
@@ -106,7 +107,7 @@ def test_each_unknown_listed_is_one_the_data_writes_and_is_listed_once(ruleset: 
     assert README_COUNTS[ruleset] == len(found)
 
 
-@pytest.mark.parametrize("ruleset", sorted(r for r in README_COUNTS if "extends" not in _manifest(r)))
+@pytest.mark.parametrize("ruleset", sorted(r for r in README_COUNTS if r not in shipped.EXTENDS))
 def test_a_base_ruleset_lists_every_unknown_its_data_writes(ruleset: str) -> None:
     """A ruleset that extends none writes over nothing: its README count is the number of
     `{unknown: why}` in its files, and each is listed."""
@@ -115,7 +116,7 @@ def test_a_base_ruleset_lists_every_unknown_its_data_writes(ruleset: str) -> Non
     assert README_COUNTS[ruleset] == len(data)
 
 
-@pytest.mark.parametrize("ruleset", sorted(r for r in README_COUNTS if "extends" in _manifest(r)))
+@pytest.mark.parametrize("ruleset", sorted(r for r in README_COUNTS if r in shipped.EXTENDS))
 def test_a_variant_lists_every_unknown_its_own_manifest_writes_and_leaves(ruleset: str) -> None:
     """What a variant leaves out is its base's: an unknown its own manifest writes is a fact of
     the variant (its overlay writes none that a later entry of its own takes back)."""
