@@ -29,7 +29,7 @@ import operator
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from typing import Any, Protocol, TypeVar
 
-from civrules.model import Link, Origin, WriterLog
+from civrules.model import Link, Origin, Records, WriterLog
 
 #: An entry's raw data (C: no Python frame per entry).
 _RAW = operator.attrgetter("raw")
@@ -231,6 +231,8 @@ def _same_records(a: Any, b: Any, read_again: bool = False) -> bool:
         x, y = pending.pop()
         if x is y:
             continue
+        # an origin's records of many fields, appended to (:class:`Records`): read as their tuple
+        x, y = (x.whole() if isinstance(x, Records) else x), (y.whole() if isinstance(y, Records) else y)
         if isinstance(x, Origin) or isinstance(y, Origin):
             if not (isinstance(x, Origin) and isinstance(y, Origin) and same_origin(x, y, read_again=read_again)):
                 return False

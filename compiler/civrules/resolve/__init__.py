@@ -40,7 +40,18 @@ from civrules.families import CollectionSpec, Family
 from civrules.load.document import Document, NodePath
 from civrules.load.workspace import MAX_EXTENDS as MAX_EXTENDS  # the chain's bound, public here too (V002)
 from civrules.load.workspace import LoadedRuleset, Manifest, Workspace, family_mismatch
-from civrules.model import Changers, Origin, Slots, WriterLog, linked, record_of, unchained, with_record, without_record
+from civrules.model import (
+    Changers,
+    Origin,
+    Slots,
+    WriterLog,
+    linked,
+    record_of,
+    recorded,
+    unchained,
+    with_record,
+    without_record,
+)
 from civrules.schema import entity_passes_fast, is_valid_fast, setting_items_cite, validate_entity, validate_setting
 from civrules.schema.references import remembered
 from civrules.support import memo
@@ -619,7 +630,7 @@ def _changed(
     still writes it once ``merged`` (:func:`writers_after`)."""
     changes = previous.changes
     for key in patch:
-        changes = with_record(changes, (key, at))
+        changes = recorded(changes, (key, at))
     writers = _writers(previous, patch, at, merged, moved or {}, was or {})
     changed_by = _changed_by(previous, patch, at)
     return replace(previous, changes=changes, writers=writers, changed_by=changed_by)
@@ -735,12 +746,12 @@ def _earlier_listed(
     return () if carried is None else (("", carried),)
 
 
-def _changed_by(origin: Origin, names: Iterable[str], at: Origin) -> tuple[tuple[str, Changers], ...]:
+def _changed_by(origin: Origin, names: Iterable[str], at: Origin) -> Sequence[tuple[str, Changers]]:
     """``origin``'s record of every overlay entry that changed each field, with ``at`` after the
     others for each of ``names`` (:attr:`Origin.changed_by`)."""
     found = origin.changed_by
     for name in names:
-        found = with_record(found, (name, (at, _changers_of(origin, name))))
+        found = recorded(found, (name, (at, _changers_of(origin, name))))
     return found
 
 
@@ -770,7 +781,7 @@ def _writers(
     keys: tuple[str, ...] = (),
     *,
     owned: bool = False,
-) -> tuple[tuple[str, WriterLog, Any], ...]:
+) -> Sequence[tuple[str, WriterLog, Any]]:
     """``origin``'s record of what writes each field, with the fields ``patch`` names (but
     ``keys``, those naming an entity) as the overlay entry ``at`` left them in ``merged`` (``moved``: where its list
     operations wrote each element, and ``was``: each element a `patch:` merged into as it was,
@@ -785,7 +796,7 @@ def _writers(
             wrote = _wrote(moved, (name,))
             was_here = _was(was, (name,))
             log = writers_after(prior, name, at, merged.get(name), name in merged, wrote, was_here, owned=owned)
-            writers = with_record(writers, (name, log, merged.get(name)))
+            writers = recorded(writers, (name, log, merged.get(name)))
     return writers
 
 
@@ -810,7 +821,7 @@ def _continue(entries: list[Entry], spec: CollectionSpec, origin: Origin, item: 
     changes = base.origin.changes
     for name in continuation.extends:
         raw[name] = [*base.raw.get(name, []), *item.get(name, [])]
-        changes = with_record(changes, (name, origin))
+        changes = recorded(changes, (name, origin))
     changed_by = _changed_by(base.origin, continuation.extends, origin)
     merged = Entry(replace(base.origin, changes=changes, changed_by=changed_by), raw)
     _put(spec, entries, index, merged)
@@ -1908,7 +1919,7 @@ def _patch(
     named_by = spec.naming_fields
     for field_name in item:
         if field_name not in named_by:
-            changed = with_record(changed, (field_name, at))
+            changed = recorded(changed, (field_name, at))
     writers = _writers(entry.origin, item, at, merged, moved, was, named_by, owned=again)
     changed_by = _changed_by(entry.origin, (field_name for field_name in item if field_name not in named_by), at)
     origin = replace(
