@@ -1893,11 +1893,13 @@ def _patch(
         yield _unchanged(f"{spec.word or name} {spec.shown(named_as)}", item, entry.origin, at, unchanged, key=named_as)
     # taken before the merge, which may grow a list of the entity in place (:data:`_OWNED`)
     lengths = {field: len(value) for field in item if isinstance(value := entry.raw.get(field), list)}
-    # an entity this block patched before: its merge is no session's to reuse (:data:`_OWNED`)
-    again = entity_key(spec, entry.raw) in patched
+    # an entity this block patched before: its merge is no session's to reuse (:data:`_OWNED`),
+    # and may be made in place (its key taken before)
+    named = entity_key(spec, entry.raw)
+    again = named in patched
     merged, problems, moved, was, edits = _merged(entry.raw, item, spec.key, remember=not again)
     for problem in problems:
-        about = f"{spec.word or name} {spec.shown(entity_key(spec, entry.raw) or '')}"
+        about = f"{spec.word or name} {spec.shown(named or '')}"
         told = _diag(
             codes.LIST_SELECTOR,
             f"{problem.message} (in {about})"
@@ -2085,8 +2087,13 @@ def _merged(raw: dict[str, Any], item: dict[str, Any], key: str, *, remember: bo
         was: dict[NodePath, Any] = {}
         edits: dict[NodePath, Edits] = {}
         written = {k: v for k, v in item.items() if k != key}
+        if not remember and _OWNED.merges_into_entity(raw) and _merged_in_place(raw, written):
+            _merge_entity_into(raw, written, problems, moved, was, edits)
+            return raw, tuple(problems), moved, was, edits
         merged_raw = merge_patch(raw, written, problems, moved=moved, was=was, edits=edits)
         merged = cite_patched(raw, written, merged_raw, whole_entity=True)
+        if not remember and isinstance(merged, dict):
+            _OWNED.own_entity(merged)
         return merged, tuple(problems), moved, was, edits
 
     if not remember:
@@ -2094,6 +2101,43 @@ def _merged(raw: dict[str, Any], item: dict[str, Any], key: str, *, remember: bo
             return merge()
     found: _Merge = remembered(item, (_merged, raw, sys.intern(key)), merge)
     return found
+
+
+def _merge_entity_into(
+    raw: dict[str, Any],
+    written: dict[str, Any],
+    problems: list[PatchProblem],
+    moved: dict[NodePath, NodePath],
+    was: dict[NodePath, Any],
+    edits: dict[NodePath, Edits],
+) -> None:
+    """The patch entry's fields ``written`` merged into the entity ``raw`` in place, and the entity
+    cited by what wrote its facts: what :func:`merge_patch` then :func:`cite_patched` make of a
+    copy of it, for an entity an earlier entry of the block merged anew (:meth:`_Owned.own_entity`).
+    Copied at each entry, the entity was copied whole at each: n entries each writing a field of
+    their own into it copied the square of n fields (`entity-keys`, round 33).
+
+    Both read only the fields the patch names and the entity's citation (an entity's citation is
+    joined with the patch's whatever fields it has: ``whole_entity``), so :func:`cite_patched` is
+    shown those alone as they were, and a citation it makes anew is written back after the other
+    fields, where the copy it made put it."""
+    shown = (*written, *(k for k in (*CITATION_FIELDS, "unknown") if k not in written))
+    before = {k: raw[k] for k in shown if k in raw}
+    own = {k: written[k] for k in CITATION_FIELDS if written.get(k) is not None} or None
+    for key, value in written.items():
+        if value is None:
+            raw.pop(key, None)
+        else:
+            raw[key] = merge_patch(raw.get(key), value, problems, (key,), "the value", moved, (key,), own, was, edits)
+    merged = {k: raw[k] for k in shown if k in raw}
+    made = cite_patched(before, written, merged, whole_entity=True)
+    for key, value in made.items():
+        if key not in CITATION_FIELDS and raw.get(key) is not value:
+            raw[key] = value  # a nested mapping cited anew
+    if made is not merged:  # made anew, its citation after the facts
+        for key in CITATION_FIELDS:
+            raw.pop(key, None)
+        raw.update((k, v) for k, v in made.items() if k in CITATION_FIELDS)
 
 
 class _Owned:
@@ -2117,7 +2161,7 @@ class _Owned:
     hold the latest only. Forgotten at the block's end: a later block (a child variant's) copies
     the list once, as it starts."""
 
-    __slots__ = ("lists", "logged", "mappings", "on")
+    __slots__ = ("entities", "lists", "logged", "mappings", "on")
 
     def __init__(self) -> None:
         #: By identity, each held (so that no other list takes its id while the block lasts).
@@ -2127,6 +2171,8 @@ class _Owned:
         #: By identity, each element of an entity's own list that the records of such a merge hold,
         #: with those records (:meth:`record`).
         self.logged: dict[int, tuple[Any, list[tuple[WriterLog, tuple[int, int]]]]] = {}
+        #: By identity, each entity such a merge made (:meth:`own_entity`).
+        self.entities: dict[int, dict[str, Any]] = {}
         self.on = False
 
     @contextlib.contextmanager
@@ -2135,12 +2181,14 @@ class _Owned:
         self.lists.clear()
         self.mappings.clear()
         self.logged.clear()
+        self.entities.clear()
         try:
             yield
         finally:
             self.lists.clear()
             self.mappings.clear()
             self.logged.clear()
+            self.entities.clear()
             self.on = False
 
     def record(self, log: WriterLog) -> None:
@@ -2211,6 +2259,19 @@ class _Owned:
         """``made`` (the field ``at`` of the entity) is the block's, if a merge no memo holds made it."""
         if self.on and len(at) == 1:
             self.lists[id(made)] = (made, sections)
+
+    def own_entity(self, made: dict[str, Any]) -> None:
+        """``made``, an entity a merge no memo holds made anew, is the block's: the next entry of the
+        block that patches it merges into it in place (:func:`_merge_entity_into`). Nothing else
+        reads it again: the entity's entry holds the latest merge only, and its records hold the
+        values of its fields, not the entity."""
+        if self.on:
+            self.entities[id(made)] = made
+
+    def merges_into_entity(self, raw: object) -> bool:
+        """Whether the entity ``raw`` is the block's (:meth:`own_entity`), for a merge no memo holds."""
+        held = self.entities.get(id(raw)) if self.on else None
+        return held is not None and held is raw
 
     def merges_into(self, element: object) -> bool:
         """Whether ``element`` (of a list of the entity, or of one inside its elements) is the block's:
