@@ -757,6 +757,155 @@ def test_entries_each_writing_a_key_into_one_credit_copy_it_once(cited: bool) ->
     assert large <= 2.3 * small, (small, large)
 
 
+@pytest.mark.parametrize("cited", [False, True], ids=["fields", "cited-fields"])
+def test_entries_each_writing_a_field_of_their_own_copy_the_entity_and_its_records_once(cited: bool) -> None:
+    """Counted, never timed: n entries each writing a field of its own into Pottery (`entity-keys`),
+    resolved at n and 2n; the keys of the mappings the resolver copies (``dict(...)``) counted, and
+    the records of the card's fields copied (:func:`model.with_record`'s, a :class:`model.Records`'
+    log made). Each entry's merge copied the card whole, and each of its three records of the
+    card's fields (the last changer, the writers, every changer) the records of every field
+    written before it: the square of n (1.45 of linear at 10,000 in round 32's recording). The
+    block's own copy of the card is merged into in place, and the records appended to; the card,
+    its citation and what each field's records say are what the copies made."""
+    counted = {"records": 0}
+    with_record = model.with_record
+
+    def copying(records: Any, record: Any) -> Any:
+        counted["records"] += len(records)
+        return with_record(records, record)
+
+    def copied(n: int) -> int:
+        section = ', rule: "32.21{}"' if cited else ""
+        entries = [f"{{id: pottery, k{i}: 1{section.format(i % 3)}}}" for i in range(n)]
+        counted["records"] = 0
+        with pytest.MonkeyPatch.context() as patched:
+            patched.setattr(model, "with_record", copying)
+            patched.setattr(resolve, "with_record", copying)
+            if hasattr(model, "_RecordLog"):  # the log a Records is appended to: made with its records copied
+                made = model._RecordLog.__init__
+
+                def logged(self: Any, items: Any) -> None:
+                    items = tuple(items)
+                    counted["records"] += len(items)
+                    made(self, items)
+
+                patched.setattr(model._RecordLog, "__init__", logged)
+            pottery = _pottery_resolved_counting_copies(entries)
+        assert [k for k in pottery.raw if k.startswith("k")] == [f"k{i}" for i in range(n)]
+        assert pottery.raw["rule"] == (["32.21", "32.210", "32.211", "32.212"] if cited else "32.21")
+        for i in (0, n // 2, n - 1):
+            (writer, _), *_ = field_writers(pottery.origin, f"k{i}")
+            assert writer is not None and writer.path[-1] == i
+            assert [at.path[-1] for at in resolve.changers(pottery.origin, f"k{i}")] == [i]
+        return _CopyCounting.copied + counted["records"]
+
+    small, large = copied(150), copied(300)
+    assert large <= 2.3 * small, (small, large)
+
+
+#: What the entries of :func:`test_an_entity_merged_into_in_place_is_what_a_copy_of_it_made` write
+#: into a card in turn: fields of their own (more than :data:`model._APPENDED_FROM`, each an S002)
+#: written, written again and deleted, citations written, joined and deleted, its name and cost,
+#: a nested mapping merged into and cited, an unknown, and its lists.
+_ENTITY_WRITES = (
+    "k{i}: 1",
+    'k{i}: {{a: 1, b: [x]}}, rule: "32.21"',
+    'cost: {i}, source: "house rule: c{i}"',
+    "k{j}: null, name: Renamed {i}",
+    "k{j}: {{b: {{append: [y]}}, c: 2}}",
+    'credits: {{patch: [{{where: {{group: crafts}}, with: {{points: {i}, rule: "32.212"}}}}]}}, k{i}: 5',
+    'attributes: {{append: [{{text: "Attr {i}", rule: "32.211"}}]}}, note: n{i}',
+    'k{i}: 7, k{j}: 8, rule: ["32.21", "32.212"]',
+    "victory_points: 1, k{j}: null, note: null",
+    "k{i}: {{unknown: not given}}, rule: null",
+    "k{j}: {{z: 1}}, source: null",
+)
+
+#: The same with the card's own fields alone (no S002: the variant of the variant is resolved too).
+_FIELD_WRITES = (
+    'cost: {i}, source: "house rule: c{i}"',
+    'name: Renamed {i}, rule: "32.21"',
+    "note: n{i}",
+    'credits: {{patch: [{{where: {{group: crafts}}, with: {{points: {i}, rule: "32.212"}}}}]}}',
+    'attributes: {{append: [{{text: "Attr {i}", rule: "32.211"}}]}}, victory_points: {k}',
+    'rule: ["32.21", "32.212"], note: null',
+    "victory_points: null, name_language: en",
+    'disagreements: [{{text: "d{i}", source: "house rule: d"}}], rule: null',
+    'prerequisites: [], source: null, cost: {k}, rule: "32.21"',
+    "name_language: null, note: {{unknown: not given}}",
+)
+
+
+@pytest.mark.slow  # eight resolutions, every field's writers asked: about 2 s
+@pytest.mark.parametrize("writes", [_ENTITY_WRITES, _FIELD_WRITES], ids=["own-fields", "card-fields"])
+def test_an_entity_merged_into_in_place_is_what_a_copy_of_it_made(writes: tuple[str, ...]) -> None:
+    """Entries writing in turn into Pottery and Cloth Making, one after the other (``writes``), in a
+    variant and in a variant of it: each later merge of a block writes into the block's copy of
+    the card in place, and the records of its fields are appended to (round 33; the card's own
+    fields are fewer than :data:`model._APPENDED_FROM`, which is lowered for them); what is
+    resolved is what copying the card and its records at each merge made (round 32's): the
+    diagnostics, each field's value (its keys in their order), the writers of each field and
+    what the entries lost."""
+    first: list[str] = []
+    second: list[str] = []
+    for i in range(66):
+        write = writes[i % len(writes)].format(i=i, j=max(i - 3, 0), k=i % 2)
+        into = first if i < 44 else second
+        into.append(f"{{id: pottery, {write}}}")
+        into.append(f"{{id: cloth_making, {write}}}")
+    merge_into = resolve._merge_entity_into
+    merged_into: list[object] = []
+
+    def merging(raw: dict[str, Any], *args: Any) -> None:
+        merged_into.append(raw)
+        merge_into(raw, *args)
+
+    appended = model.Records.__init__
+    made: list[object] = []
+
+    def appending(self: Any, *args: Any) -> None:
+        made.append(self)
+        appended(self, *args)
+
+    with pytest.MonkeyPatch.context() as patched:
+        patched.setattr(resolve, "_merge_entity_into", merging)
+        patched.setattr(model.Records, "__init__", appending)
+        if writes is _FIELD_WRITES:
+            patched.setattr(model, "_APPENDED_FROM", 2)
+        in_place = _asked(first, second)
+    # each card's merges but each block's first two (the variant of the variant too, where resolved)
+    resolved = {e[0] for e in in_place if isinstance(e, tuple)} - {"advanced-civilization"}
+    assert len(merged_into) == 2 * (44 - 2) + (2 * (22 - 2) if "v2" in resolved else 0), len(merged_into)
+    assert resolved == ({"v1"} if writes is _ENTITY_WRITES else {"v1", "v2"}) and len(made) > 3 * 66
+    with pytest.MonkeyPatch.context() as patched:
+        patched.setattr(resolve._Owned, "merges_into_entity", lambda self, raw: False)
+        patched.setattr(model, "_APPENDED_FROM", 10**9)
+        copied = _asked(first, second)
+    assert in_place == copied
+
+
+def test_an_origins_records_appended_to_read_as_the_tuple_with_record_keeps() -> None:
+    """:func:`model.recorded` against :func:`model.with_record`, records of random fields added in
+    turn, to the newest records and to older ones (another variant's entries patching a base's
+    entity): each read as the sorted tuple the copies made, looked up field by field, compared and
+    hashed as it, and as long."""
+    pick = random.Random(2033)
+    names = [f"f{k}" for k in range(40)]
+    for _ in range(20):
+        kept: list[tuple[Any, tuple[Any, ...]]] = [((), ())]
+        for step in range(120):
+            records, tupled = kept[-1] if pick.random() < 0.8 else pick.choice(kept)
+            record = (pick.choice(names), step)
+            records, tupled = model.recorded(records, record), model.with_record(tupled, record)
+            kept.append((records, tupled))
+        for records, tupled in pick.sample(kept, 30):
+            for name in names:
+                assert model.record_of(records, name) == model.record_of(tupled, name)
+            assert tuple(records) == tupled and records == tupled and hash(records) == hash(tupled)
+            assert len(records) == len(tupled) and bool(records) == bool(tupled)
+            assert model.record_of(records, "f1") == model.record_of(tupled, "f1")  # after the tuple was made
+
+
 @pytest.mark.slow  # four variants analysed: about 1.5 s
 def test_a_chain_of_variants_asks_what_each_entry_wrote_over_once() -> None:
     """Counted: a chain of four variants, each with entries changing Pottery's attribute's nested
