@@ -2092,8 +2092,8 @@ def _merged(raw: dict[str, Any], item: dict[str, Any], key: str, *, remember: bo
             return raw, tuple(problems), moved, was, edits
         merged_raw = merge_patch(raw, written, problems, moved=moved, was=was, edits=edits)
         merged = cite_patched(raw, written, merged_raw, whole_entity=True)
-        if not remember and isinstance(merged, dict):
-            _OWNED.own_entity(merged)
+        if not remember and isinstance(merged, dict) and len(merged) >= _IN_PLACE_FROM:
+            _OWNED.own_entity(merged)  # a smaller one is copied at the next merge (:data:`_IN_PLACE_FROM`)
         return merged, tuple(problems), moved, was, edits
 
     if not remember:
@@ -2261,8 +2261,9 @@ class _Owned:
             self.lists[id(made)] = (made, sections)
 
     def own_entity(self, made: dict[str, Any]) -> None:
-        """``made``, an entity a merge no memo holds made anew, is the block's: the next entry of the
-        block that patches it merges into it in place (:func:`_merge_entity_into`). Nothing else
+        """``made``, an entity a merge no memo holds made anew (of :data:`_IN_PLACE_FROM` fields or
+        more), is the block's: the next entry of the block that patches it merges into it in place
+        (:func:`_merge_entity_into`). Nothing else
         reads it again: the entity's entry holds the latest merge only, and its records hold the
         values of its fields, not the entity."""
         if self.on:
@@ -2298,7 +2299,10 @@ _OWNED = _Owned()
 #: it in place (:func:`_merge_into`); a smaller one is copied and held by the records, as before
 #: round 32. Registering each record's places and standing a token in them cost more than the
 #: copies of a small credit (`patched-elements`, 7-10% more CPU in round 32); what the records
-#: hold of such copies is fewer than this many keys each, so linear in the entries.
+#: hold of such copies is fewer than this many keys each, so linear in the entries. So too the
+#: fewest fields an entity has for a later entry of its block to merge into it in place
+#: (:meth:`_Owned.own_entity`, round 33): a card of a dozen fields is copied faster than the few
+#: fields an entry writes are looked at one by one.
 _IN_PLACE_FROM = 16
 
 
