@@ -664,7 +664,7 @@ def recorded(records: Sequence[_R], record: _R) -> Sequence[_R]:
     entity's previous entry left, which the next takes over), else to a copy. The records a later
     one of the same field replaced are copied away once they are as many as the fields (each
     entry's, kept, would hold every value an entry left in the field)."""
-    if isinstance(records, Records):
+    if type(records) is Records:  # not isinstance: a Sequence, whose check is an ABC's (slow, per entry)
         if records.newest() and len(records._log.items) < 2 * len(records._log.at) + _APPENDED_FROM:
             log = records._log
         else:
@@ -682,7 +682,7 @@ def record_of(records: Sequence[_R], name: str) -> _R | None:
     :attr:`Origin.writers`, :attr:`Origin.changed_by`, :attr:`Origin.earlier_moved`: one record
     per field, in the order of their names), or None: looked up, not searched for (an entity given
     a field by each of n entries searched every field written before at each, the square of n)."""
-    if isinstance(records, Records):
+    if type(records) is Records:  # not isinstance (see recorded)
         return records.latest(name)
     at = bisect.bisect_left(records, name, key=_NAME)
     return records[at] if at < len(records) and records[at][0] == name else None

@@ -232,7 +232,7 @@ def _same_records(a: Any, b: Any, read_again: bool = False) -> bool:
         if x is y:
             continue
         # an origin's records of many fields, appended to (:class:`Records`): read as their tuple
-        x, y = (x.whole() if isinstance(x, Records) else x), (y.whole() if isinstance(y, Records) else y)
+        x, y = (x.whole() if type(x) is Records else x), (y.whole() if type(y) is Records else y)
         if isinstance(x, Origin) or isinstance(y, Origin):
             if not (isinstance(x, Origin) and isinstance(y, Origin) and same_origin(x, y, read_again=read_again)):
                 return False
