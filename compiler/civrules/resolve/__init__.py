@@ -2130,14 +2130,7 @@ def _merge_entity_into(
         else:
             raw[key] = merge_patch(raw.get(key), value, problems, (key,), "the value", moved, (key,), own, was, edits)
     merged = {k: raw[k] for k in shown if k in raw}
-    made = cite_patched(before, written, merged, whole_entity=True)
-    for key, value in made.items():
-        if key not in CITATION_FIELDS and raw.get(key) is not value:
-            raw[key] = value  # a nested mapping cited anew
-    if made is not merged:  # made anew, its citation after the facts
-        for key in CITATION_FIELDS:
-            raw.pop(key, None)
-        raw.update((k, v) for k, v in made.items() if k in CITATION_FIELDS)
+    _take_citation(raw, cite_patched(before, written, merged, whole_entity=True), merged)
 
 
 class _Owned:
@@ -2292,6 +2285,19 @@ class _Owned:
 
 
 _OWNED = _Owned()
+
+
+def _take_citation(merged_in_place: dict[str, Any], made: Mapping[str, Any], merged: Mapping[str, Any]) -> None:
+    """Make ``merged_in_place`` (a mapping a patch merged into in place) what :func:`cite_patched`
+    made of its ``merged`` view: a nested mapping cited anew takes its place, and where the
+    citation was made anew, its fields come after the facts, as they print."""
+    for key, value in made.items():
+        if key not in CITATION_FIELDS and merged_in_place.get(key) is not value:
+            merged_in_place[key] = value  # a nested mapping cited anew
+    if made is not merged:  # made anew, its citation after the facts
+        for key in CITATION_FIELDS:
+            merged_in_place.pop(key, None)
+        merged_in_place.update((k, v) for k, v in made.items() if k in CITATION_FIELDS)
 
 
 #: The fewest keys an element of an entity's own list has for its block's records to let go of it
@@ -3507,14 +3513,7 @@ def _merge_into(
         else:
             element[key] = merge_patch(element.get(key), value, problems, (*at, key), root, moved, (key,), own)
     merged = {k: element[k] for k in shown if k in element}
-    made = cite_patched(before, patch, merged, cited, identity=selector, grow=True)
-    for key, value in made.items():
-        if key not in CITATION_FIELDS and element.get(key) is not value:
-            element[key] = value  # a nested mapping cited anew
-    if made is not merged:  # made anew, its citation after the facts
-        for key in CITATION_FIELDS:
-            element.pop(key, None)
-        element.update((k, v) for k, v in made.items() if k in CITATION_FIELDS)
+    _take_citation(element, cite_patched(before, patch, merged, cited, identity=selector, grow=True), merged)
 
 
 def _not_a_list(target: Any, operations: dict[str, Any], at: NodePath, root: str) -> PatchProblem:
