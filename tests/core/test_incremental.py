@@ -1292,6 +1292,64 @@ def test_a_name_typed_in_an_added_card_makes_only_that_cards_model_again(tmp_pat
     assert added is not None and added.origin.document is edited.analyses["big"].loaded.manifest.file.document
 
 
+def test_entries_read_again_are_relocated_and_their_references_looked_up_as_often_whatever_their_number(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 32, point 4, counted, never timed: after a letter of one added card's name changed,
+    each other added card read again at the same place is relocated to the new reading. Telling
+    that an origin is the same place (that card's, and each base entry's the collections kept)
+    compared each of the origin's records (changes, replacements, writers ...) one by one, though
+    most origins have none: 2,019 comparisons at 30 cards, 2,109 at 60 (three more per card). An
+    origin without records is now told at once: only the two patched cards' records are compared
+    (6), at either size. X001's step for missing references looked each reference of the cards'
+    collection up through the collection (a Python call per reference: 260 at 30 cards, 320 at
+    60); it now looks each up in the collection's index, none through it. The diagnostics are a
+    full run's at both sizes."""
+    from civrules.model import Collection, assembly
+
+    counted: Counter[str] = Counter()
+    real_records, real_contains = assembly._same_records, Collection.__contains__
+
+    def records(*args: Any, **kwargs: Any) -> bool:
+        counted["records compared"] += 1
+        return real_records(*args, **kwargs)
+
+    def contains(self: Collection[Any], item_id: object) -> bool:
+        counted["ids looked up through a collection"] += 1
+        return real_contains(self, item_id)
+
+    monkeypatch.setattr(assembly, "_same_records", records)
+    monkeypatch.setattr(Collection, "__contains__", contains)
+    work: list[dict[str, int]] = []
+    for added in (30, 60):
+        rules = copy_subset(tmp_path / f"rules-{added}")
+        lines = ["kind: ruleset", "id: big", "name: Big", "extends: advanced-civilization", "overlay:"]
+        lines += ["  civilization_cards:", "    add:"]
+        lines += [
+            f'      - {{id: card{i}, name: Card {i}, rule: "32.21", groups: [crafts], cost: {45 + i}, '
+            f'prerequisites: [], attributes: [], credits: [{{group: crafts, points: 10, rule: "32.212"}}]}}'
+            for i in range(added)
+        ]
+        lines += ["    patch:", '      - {id: pottery, cost: 50, source: "house rule"}']
+        lines += ['      - {id: mining, cost: 190, source: "house rule"}']
+        text = "\n".join(lines) + "\n"
+        (rules / OVERLAID).write_text(text, encoding="utf-8")
+        session = Session(rules)
+        session.update()
+        relocated = session.assembled.entities_relocated
+        session.set_text(OVERLAID, text.replace("name: Card 7,", "name: Card Seven,", 1))
+        counted.clear()
+        edited = session.update()
+        assert edited.spliced == [OVERLAID] and edited.rechecked == ["big"]
+        assert session.assembled.entities_relocated - relocated == added - 1 + 2
+        work.append(dict(counted))
+        assert edited.diagnostics == full_run(rules, session.overlays)
+    small, large = work
+    assert large == small, (small, large)
+    assert small.get("ids looked up through a collection", 0) == 0, small
+    assert small.get("records compared", 0) <= 2 * 3, small  # the two patched cards' records
+
+
 def test_the_builders_of_one_entry_keep_its_origin_and_read_nothing_else_of_it(monkeypatch: pytest.MonkeyPatch) -> None:
     """What a session's relocation of an entry's model (:meth:`Assembled.entity`) relies on: every
     builder given to `each` makes, at another origin, the model it made with that origin in place."""

@@ -184,6 +184,12 @@ def _with_origin(model: Any, origin: Origin) -> Any:
     return made
 
 
+#: An origin's records beside its document and path (:func:`same_origin`), and what an origin of
+#: no changes, base, moves, replacements or writers holds.
+_RECORDS = operator.attrgetter("changes", "base", "moved", "replaced", "writers", "changed_by", "earlier_moved")
+_NO_RECORDS: tuple[Any, ...] = ((), None, (), (), (), (), ())
+
+
 def same_origin(a: Origin, b: Origin, *, read_again: bool = False) -> bool:
     """Whether ``a`` and ``b`` name the same place in the same document objects (equal origins
     compare paths only; a model's spans are read from its origins' documents).
@@ -194,7 +200,13 @@ def same_origin(a: Origin, b: Origin, *, read_again: bool = False) -> bool:
         return True
     if a.document is not b.document and not (read_again and a.document.file == b.document.file):
         return False
-    if a.path != b.path or a.moved != b.moved or len(a.changes) != len(b.changes):
+    if a.path != b.path:
+        return False
+    # Most origins (every entity of a base's file) hold no records: told at once, not record by
+    # record (a splice compares every entity of the file outside the edit: 6,343 in a large map).
+    if _RECORDS(a) == _NO_RECORDS == _RECORDS(b):
+        return True
+    if a.moved != b.moved or len(a.changes) != len(b.changes):
         return False
     if any(
         name != other or not same_origin(x, y, read_again=read_again)
