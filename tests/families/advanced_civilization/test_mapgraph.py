@@ -8,7 +8,7 @@ import doctest
 import itertools
 import sys
 from collections.abc import Iterator
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import pytest
 import yaml
@@ -208,3 +208,34 @@ def test_forgetting_a_rulesets_graphs_builds_them_again_when_asked(ruleset: Rule
     again = map_graph(ruleset)
     assert again is not first
     assert sorted(again.all.edges) == sorted(first.all.edges)
+
+
+def test_m002_and_the_maps_shape_look_no_area_up_through_the_collection(
+    ruleset: Ruleset, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 32, point 4, counted, never timed: M002 and the map graph's shape (each asked again
+    after an edit of a map) looked each border's two areas up through the areas' collection, a
+    Python call per side (18,560 each in a map 13 times the shipped one, on every edit of it).
+    They now ask the collection's index itself; M002's findings and the graph are the same."""
+    from civrules.families.advanced_civilization.checks.borders import check_border_kinds
+    from civrules.families.advanced_civilization.mapgraph import forget
+
+    expected = list(check_border_kinds(ruleset))
+    edges = sorted(map_graph(ruleset).all.edges)
+    calls = collections.Counter[str]()
+    real_get, real_contains = Collection.get, Collection.__contains__
+
+    def get(self: Collection[Any], item_id: str) -> Any:
+        calls["get"] += 1
+        return real_get(self, item_id)
+
+    def contains(self: Collection[Any], item_id: object) -> bool:
+        calls["in"] += 1
+        return real_contains(self, item_id)
+
+    monkeypatch.setattr(Collection, "get", get)
+    monkeypatch.setattr(Collection, "__contains__", contains)
+    forget(ruleset)
+    again = list(check_border_kinds(ruleset))  # builds the graph again: the shape is found again
+    assert calls == {}, calls
+    assert again == expected and sorted(map_graph(ruleset).all.edges) == edges

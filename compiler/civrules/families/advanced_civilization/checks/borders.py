@@ -93,11 +93,12 @@ def check_border_kinds(ruleset: Ruleset) -> Iterator[Diagnostic]:
         - {id: aleppo, land: true, water: false, ...}
         - {areas: [aleppo, antiochia], kind: sea}   # FAIL: aleppo has no water
     """
-    areas, graph = ruleset.areas, map_graph(ruleset)
+    # the areas' index itself, not the collection's `get` (a Python call per border's side)
+    area, graph = ruleset.areas.by_id.get, map_graph(ruleset)
     found: list[tuple[Border, frozenset[str], list[tuple[Area, str]]]] = []
     for border in ruleset.borders:
         flags = _FLAGS.get(border.kind)
-        a, b = areas.get(border.a), areas.get(border.b)
+        a, b = area(border.a), area(border.b)
         if flags is None or a is None or b is None:
             continue
         # A kind that fits (what it needs on both sides: 4.31-4.33) is told from the flags alone,
