@@ -990,6 +990,29 @@ def test_the_mega_ast_sheet_groups_the_tracks_by_level_and_gives_each_levels_req
     assert len(rows) == 36 and all("unknown" not in _cell_text(row) for row in rows)
 
 
+@pytest.mark.slow  # two tabs
+@pytest.mark.parametrize("paper", ["a4", "letter"])
+def test_chromium_prints_each_levels_tracks_of_the_mega_ast_on_one_page(
+    browser: Browser, tmp_path: Path, paper: str
+) -> None:
+    """Mega Civilization's A.S.T. has 18 tracks at each level (Basic, Expert). Printed, each level
+    ran past its page by two rows: Egypt and Parthia, the last two of the Basic level, headed page
+    2 and those of the Expert level page 3, their level's heading a page before (players' trial,
+    round 33). Each level's tracks print on one page, under their level's heading."""
+    page = tmp_path / "ast.html"
+    page.write_bytes(_sheets_of(MEGA, paper, ("ast.html",))["ast.html"])
+    with browser.open(page.as_uri()) as tab:
+        texts = [p.extract_text() for p in pypdf.PdfReader(io.BytesIO(tab.pdf())).pages]
+    nations = re.findall(r'<th scope="row">([^<]+)</th>', page.read_text(encoding="utf-8"))[:18]
+    assert len(nations) == 18 and nations[0] == "Minoa" and nations[-1] == "Parthia"
+    for level in ("Basic", "Expert"):
+        heading = f"{level} A.S.T.: 18 tracks"
+        (number,) = [n for n, text in enumerate(texts, start=1) if heading in text]
+        under = texts[number - 1].split(heading, 1)[1]
+        missing = [nation for nation in nations if not re.search(rf"(?m)^{nation}\b", under)]
+        assert missing == [], f"{paper}: page {number} has {heading!r} without {missing}"
+
+
 def test_an_ast_with_no_track_is_one_line_saying_why() -> None:
     page = html.unescape((REPO / "generated" / "sheets" / EXPANSION / "ast.html").read_text(encoding="utf-8"))
     assert '<table class="ast">' not in page

@@ -6,7 +6,7 @@ Generated ahead of time by jinja2 3.1.6; used only while SOURCE_SHA256 matches.
 # fmt: off
 # mypy: ignore-errors
 
-SOURCE_SHA256 = "a0ebc4650fbeb834ca11ff888a42c51f09b189dd4d77b4a0940500b3d9e31325"
+SOURCE_SHA256 = "c853ea1690b877a54cf0dc1d427e440f990754a9292152410ff59ee21089d0f0"
 
 from jinja2.runtime import LoopContext, Macro, Markup, Namespace, TemplateNotFound, TemplateReference, TemplateRuntimeError, Undefined, escape, identity, internalcode, markup_join, missing, str_join
 name = 'ast.html.j2'
@@ -45,7 +45,7 @@ def block_style(context, missing=missing):
     if 0: yield None
     _block_vars = {}
     pass
-    yield 'table.ast { table-layout: fixed; font-size: 8pt; }\n.ast col.nation { width: 26mm; }\n.ast col.pos { width: 14mm; }\n.ast th, .ast td { text-align: center; vertical-align: middle; padding: 0.6mm 0.3mm; }\n.ast tbody th { text-align: left; padding-left: 1.5mm; }\n.ast tbody tr { height: 9.8mm; }\n.ast td.space { position: relative; }\n.ast .ep { display: block; font-size: 6.4pt; line-height: 1.05; font-weight: bold; color: #3b2a1e; text-align: left; padding-left: 0.6mm; letter-spacing: 0.03em; }\n.ast td.space { vertical-align: top; }\n.ast td.space .val { margin-top: 0.2mm; }\n.ast td.space:not(.start) .val { margin-top: 2.6mm; }\n.ast .val { display: block; font-weight: bold; font-size: 8.2pt; }\n.ast .val.unknown { font-size: 7pt; }\n.ast td.start { border-left: 0.6mm solid #3b2a1e; }\n.ast td.whole { text-align: left; padding-left: 2mm; background: #ffffff; }\n.ast tbody tr.level { height: auto; }\n.ast tr.level th { text-align: left; padding: 1mm 1.5mm 0.4mm; font-size: 8.4pt; background: #f4f1ea; }\n.req .lvl { font-weight: bold; }\n.ast .caveat { display: block; font-weight: normal; font-size: 6.4pt; color: #6e6a62; }\n.s0 { background: #ffffff; }\n.s1 { background: #efe9dd; }\n.s2 { background: #ddd2bf; }\n.s3 { background: #c6b69b; }\n.s4 { background: #ab977a; }\n.ast thead .finish, .ast thead .startcol { font-size: 6.5pt; }\ntable.req { font-size: 7.6pt; margin-top: 1mm; }\n.req th, .req td { padding: 0.4mm 1mm; }\n.foot-mark { font-size: 7pt; color: #444444; margin: 0.8mm 0 0; }\n.mark { color: #6b2d1a; font-weight: bold; }\nh2 { margin: 2.5mm 0 1mm; font-size: 10.5pt; }\n.req td.sw { width: 5mm; }\n.req col.r-name { width: 32mm; }\n.req col.r-facts { width: 62mm; }\n.notes { margin: 1.5mm 0 0; padding-left: 4mm; font-size: 7.4pt; }\n.key { font-size: 7.6pt; margin-bottom: 1.5mm; }\n.key .chip { display: inline-block; width: 4mm; height: 3mm; border: 0.2mm solid #8c8478; vertical-align: -0.5mm; margin: 0 0.8mm 0 2.5mm; }\n'
+    yield 'table.ast { table-layout: fixed; font-size: 8pt; }\n.ast col.nation { width: 26mm; }\n.ast col.pos { width: 14mm; }\n.ast th, .ast td { text-align: center; vertical-align: middle; padding: 0.6mm 0.3mm; }\n.ast tbody th { text-align: left; padding-left: 1.5mm; }\n.ast tbody tr { height: 9.8mm; }.ast tbody.bare tr { height: 7mm; }\n.ast tbody.level-group { break-inside: avoid; }\n.ast td.space { position: relative; }\n.ast .ep { display: block; font-size: 6.4pt; line-height: 1.05; font-weight: bold; color: #3b2a1e; text-align: left; padding-left: 0.6mm; letter-spacing: 0.03em; }\n.ast td.space { vertical-align: top; }\n.ast td.space .val { margin-top: 0.2mm; }\n.ast td.space:not(.start) .val { margin-top: 2.6mm; }\n.ast .val { display: block; font-weight: bold; font-size: 8.2pt; }\n.ast .val.unknown { font-size: 7pt; }\n.ast td.start { border-left: 0.6mm solid #3b2a1e; }\n.ast td.whole { text-align: left; padding-left: 2mm; background: #ffffff; }\n.ast tbody tr.level { height: auto; }\n.ast tr.level th { text-align: left; padding: 1mm 1.5mm 0.4mm; font-size: 8.4pt; background: #f4f1ea; }\n.req .lvl { font-weight: bold; }\n.ast .caveat { display: block; font-weight: normal; font-size: 6.4pt; color: #6e6a62; }\n.s0 { background: #ffffff; }\n.s1 { background: #efe9dd; }\n.s2 { background: #ddd2bf; }\n.s3 { background: #c6b69b; }\n.s4 { background: #ab977a; }\n.ast thead .finish, .ast thead .startcol { font-size: 6.5pt; }\ntable.req { font-size: 7.6pt; margin-top: 1mm; }\n.req th, .req td { padding: 0.4mm 1mm; }\n.foot-mark { font-size: 7pt; color: #444444; margin: 0.8mm 0 0; }\n.mark { color: #6b2d1a; font-weight: bold; }\nh2 { margin: 2.5mm 0 1mm; font-size: 10.5pt; }\n.req td.sw { width: 5mm; }\n.req col.r-name { width: 32mm; }\n.req col.r-facts { width: 62mm; }\n.notes { margin: 1.5mm 0 0; padding-left: 4mm; font-size: 7.4pt; }\n.key { font-size: 7.6pt; margin-bottom: 1.5mm; }\n.key .chip { display: inline-block; width: 4mm; height: 3mm; border: 0.2mm solid #8c8478; vertical-align: -0.5mm; margin: 0 0.8mm 0 2.5mm; }\n'
 
 def block_content(context, missing=missing):
     resolve = context.resolve_or_missing
@@ -61,8 +61,8 @@ def block_content(context, missing=missing):
     l_0_columns = resolve('columns')
     l_0_namespace = resolve('namespace')
     l_0_ns = resolve('ns')
-    l_0_tracks = resolve('tracks')
     l_0_levels_note = resolve('levels_note')
+    l_0_tracks = resolve('tracks')
     l_0_open_end = resolve('open_end')
     l_0_notes_list = resolve('notes_list')
     l_0_notes_of_tracks = resolve('notes_of_tracks')
@@ -94,6 +94,12 @@ def block_content(context, missing=missing):
         @internalcode
         def t_4(*unused):
             raise TemplateRuntimeError("No filter named 'selectattr' found.")
+    try:
+        t_5 = environment.tests['none']
+    except KeyError:
+        @internalcode
+        def t_5(*unused):
+            raise TemplateRuntimeError("No test named 'none' found.")
     pass
     yield '<p class="key">Epochs:'
     for l_1_e in (undefined(name='epochs') if l_0_epochs is missing else l_0_epochs):
@@ -157,19 +163,33 @@ def block_content(context, missing=missing):
                 yield escape(l_1_n)
             yield '</th>'
         l_1_n = l_1_start = l_1_finish = missing
-        yield '</tr>\n</thead>\n<tbody>\n'
+        yield '</tr>\n</thead>\n'
         l_0_ns = context.call((undefined(name='namespace') if l_0_namespace is missing else l_0_namespace), level=None, _block_vars=_block_vars)
         _block_vars['ns'] = l_0_ns
+        if (not (undefined(name='levels_note') if l_0_levels_note is missing else l_0_levels_note)):
+            pass
+            yield '<tbody'
+            if (not (undefined(name='values_shown') if l_0_values_shown is missing else l_0_values_shown)):
+                pass
+                yield ' class="bare"'
+            yield '>'
         for l_1_t in (undefined(name='tracks') if l_0_tracks is missing else l_0_tracks):
             l_1_changed = resolve('changed')
             _loop_vars = {}
             pass
             if ((undefined(name='levels_note') if l_0_levels_note is missing else l_0_levels_note) and (environment.getattr(l_1_t, 'level') != environment.getattr((undefined(name='ns') if l_0_ns is missing else l_0_ns), 'level'))):
                 pass
+                if (not t_5(environment.getattr((undefined(name='ns') if l_0_ns is missing else l_0_ns), 'level'))):
+                    pass
+                    yield '</tbody>'
                 if not isinstance(l_0_ns, Namespace):
                     raise TemplateRuntimeError("cannot assign attribute on non-namespace object")
                 l_0_ns['level'] = environment.getattr(l_1_t, 'level')
-                yield '<tr class="level"><th colspan="'
+                yield '<tbody class="level-group'
+                if (not (undefined(name='values_shown') if l_0_values_shown is missing else l_0_values_shown)):
+                    pass
+                    yield ' bare'
+                yield '">\n<tr class="level"><th colspan="'
                 yield escape((t_2((undefined(name='columns') if l_0_columns is missing else l_0_columns)) + 2))
                 yield '" scope="rowgroup">'
                 yield escape(environment.getattr(l_1_t, 'level'))
@@ -208,7 +228,10 @@ def block_content(context, missing=missing):
                 yield escape(environment.getattr(l_1_t, 'cells_html'))
             yield '</tr>\n'
         l_1_t = l_1_changed = missing
-        yield '</tbody>\n</table>\n'
+        if ((not (undefined(name='levels_note') if l_0_levels_note is missing else l_0_levels_note)) or (not t_5(environment.getattr((undefined(name='ns') if l_0_ns is missing else l_0_ns), 'level')))):
+            pass
+            yield '</tbody>'
+        yield '</table>\n'
     if (undefined(name='levels_note') if l_0_levels_note is missing else l_0_levels_note):
         pass
         yield '<p class="foot-mark">'
@@ -316,4 +339,4 @@ def block_content(context, missing=missing):
         yield '</ul>\n'
 
 blocks = {'style': block_style, 'content': block_content}
-debug_info = '1=13&2=16&3=30&41=40&42=89&43=110&44=113&47=118&49=124&52=151&53=153&54=157&55=163&58=170&59=176&60=183&61=186&63=198&69=202&70=207&71=212&72=214&73=229&75=233&80=237&81=242&88=291&90=294'
+debug_info = '1=13&2=16&3=30&46=40&47=95&48=116&49=119&52=124&54=130&56=157&57=159&58=166&59=170&60=179&61=183&64=190&65=196&66=203&67=206&69=218&72=221&75=225&76=230&77=235&78=237&79=252&81=256&86=260&87=265&94=314&96=317'
