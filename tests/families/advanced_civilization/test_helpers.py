@@ -457,6 +457,19 @@ def test_the_trader_role_says_what_the_trader_loses(browser: Browser) -> None:
         assert page.evaluate(kind) == "untradable"
 
 
+@pytest.mark.slow  # two tabs
+def test_the_calamity_reference_works_the_rulebooks_epidemic_example(browser: Browser) -> None:
+    """29.61's EXAMPLE: Crete draws Epidemic and trades it to Egypt; Egypt loses 16 unit points, and
+    Crete, who traded it, is immune from its secondary effects (the trader's role: pinned above)."""
+    path = HELPERS / "advanced-civilization.html"
+    loss = "document.querySelector('#calamity-out .loss').textContent"
+    with open_offline(browser, path, "#calamity=epidemic&role=primary&nation=egypt") as page:
+        assert page.evaluate(loss).startswith("Amount (lose unit points, unit points): 16")
+    # Egypt's choice of secondary victims: each of them loses at most 10 (30.612).
+    with open_offline(browser, path, "#calamity=epidemic&role=secondary&nation=thrace") as page:
+        assert page.evaluate(loss).startswith("Amount (lose unit points, unit points): 10")
+
+
 def test_a_nation_brings_its_immunities_and_its_track_card_values(browser: Browser) -> None:
     path = HELPERS / "advanced-civilization.html"
     loss = "document.querySelector('#calamity-out .loss').textContent"

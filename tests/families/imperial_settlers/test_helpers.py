@@ -211,3 +211,18 @@ def test_the_card_reference_gives_the_rulebooks_building_costs(
 ) -> None:
     with open_offline(browser, PAGE, query) as page:
         assert page.evaluate(_COST % json.dumps(card)) == cost
+
+
+@pytest.mark.slow  # one tab
+def test_the_card_reference_works_the_rulebooks_guard_tower_example(browser: Browser) -> None:
+    """p8, "Exemplo de Construção de Local": Luis (the Barbarians) builds the Torre de Guarda by
+    discarding 2 wood and the Moinho, one of his locations; a production location, it gives its
+    goods as it is built: 1 raze token and 1 worker."""
+    cells = "Array.from(document.querySelector('#card-reference tbody tr[data-card=bar012]').children)"
+    heads = "Array.from(document.querySelectorAll('#card-reference thead th'))"
+    with open_offline(browser, PAGE, "#q=bar012") as page:
+        names = page.evaluate(heads + ".map(e => e.textContent)")
+        row = dict(zip(names, page.evaluate(cells + ".map(c => c.textContent)"), strict=True))
+    assert row["Card"] == "Torre de Guarda" and row["Kind"] == "Local de Produção" and row["Deck"] == "Bárbaros"
+    assert row["Cost"] == "2 × Madeira + a location discarded"
+    assert row["Production"] == "Ficha de Pilhagem, Trabalhador"

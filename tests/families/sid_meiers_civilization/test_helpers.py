@@ -255,3 +255,17 @@ def test_the_pyramid_planner_works_the_rulebooks_research_examples(
 ) -> None:
     with open_offline(browser, GENERATED / "helpers" / f"{ruleset_id}.html", state) as page:
         assert _sailing(page) == row
+
+
+@pytest.mark.slow  # one tab
+def test_the_pyramid_planner_says_what_the_rulebooks_technology_victory_needs(browser: Browser) -> None:
+    """p12, "A Pirâmide de Tecnologia": Space Flight, level V, tops the pyramid, each level stands on
+    one more of the level below, and the technology victory takes "um total de 15 tecnologias":
+    5 + 4 + 3 + 2 + 1, what an empty pyramid still needs (in the base game too, whose technologies
+    mostly have no level)."""
+    for ruleset_id in ("sid-meiers-civilization", COMMUNITY):
+        with open_offline(browser, GENERATED / "helpers" / f"{ruleset_id}.html") as page:
+            said = page.evaluate("document.getElementById('victory').textContent")
+        assert said.startswith(
+            "The technology victory still needs: 5 of level 1, 4 of level 2, 3 of level 3, 2 of level 4, 1 of level 5 "
+        ), (ruleset_id, said)
