@@ -149,6 +149,7 @@ BROWSER_MODULES = (
     "families/imperial_settlers/test_sheets.py",
     "families/imperial_settlers/test_helpers.py",
     "families/sid_meiers_civilization/test_helpers.py",
+    "families/sid_meiers_civilization/test_sheets.py",
 )
 
 

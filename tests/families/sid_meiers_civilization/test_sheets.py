@@ -16,6 +16,7 @@ from civrules.emit.build import variant_changes
 from civrules.emit.sheets import render_sheets
 from civrules.families.sid_meiers_civilization.model import CivilizationRuleset
 from civrules.pipeline import analyse
+from tests.browser import Browser
 from tests.conftest import copy_shipped
 from tests.rulefiles import CachedWorkspace
 from tests.sheet_text import unmarked
@@ -197,3 +198,53 @@ def test_the_map_tiles_are_on_the_buildings_and_terrains_sheet() -> None:
     for tile in model.tiles:
         assert f">{tile.display_name}" in page, tile.id
     assert "Map tiles" not in _text(_rendered(RULESETS[0])[1]["buildings.html"])
+
+
+#: Each place where a cited section's line is broken between two letters or digits, in the page
+#: laid out for print: the text of the cell and the two characters around the break.
+_BROKEN_WORDS = r"""(() => {
+  const found = [];
+  for (const cell of document.querySelectorAll('td.r')) {
+    const walker = document.createTreeWalker(cell, NodeFilter.SHOW_TEXT);
+    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+      const text = node.data, range = document.createRange();
+      let top = null;
+      for (let i = 0; i < text.length; i++) {
+        range.setStart(node, i); range.setEnd(node, i + 1);
+        const box = range.getClientRects()[0];
+        if (!box) continue;
+        if (top !== null && box.top > top + 1 && /\w/.test(text[i - 1]) && /\w/.test(text[i]))
+          found.push([cell.textContent.trim().slice(0, 60), text.slice(i - 6, i) + '|' + text.slice(i, i + 6)]);
+        top = box.top;
+      }
+    }
+  }
+  return found.slice(0, 5);
+})()"""
+
+
+@pytest.mark.slow  # a tab a sheet: 16 on each paper
+@pytest.mark.parametrize("paper", ["a4", "letter"])
+def test_no_cited_section_is_broken_inside_a_word(browser: Browser, tmp_path: Path, paper: str) -> None:
+    """The community edition cites its transcription, ``cash1981/civilization-boardgame-rest``,
+    beside the rulebook's sections. In a 22 mm column (less its padding) that did not fit: the
+    cell broke it inside its words ("civilizati|on"), seven lines a row, and the trumps table's
+    last row went to a page of its own (players' trial, round 33). A citation breaks only where
+    a space or a hyphen allows. Laid out on screen, where a sheet's page is the paper with its
+    margins as padding: the printed lines."""
+    broken = {}
+    for ruleset_id in RULESETS:
+        workspace = CachedWorkspace()
+        loaded = workspace.load_ruleset(workspace.manifests()[ruleset_id])
+        analysis = analyse(workspace, loaded)
+        assert analysis.model is not None and analysis.resolved is not None
+        changes = variant_changes(workspace, loaded, analysis.resolved)
+        files = render_sheets(analysis.model, "0" * 64, paper, changes, only=set(SHEETS))
+        for name in SHEETS:
+            page = tmp_path / f"{ruleset_id}-{name}"
+            page.write_bytes(files[name])
+            with browser.open(page.as_uri(), (1200, 900)) as tab:
+                found = tab.evaluate(_BROKEN_WORDS)
+            if found:
+                broken[f"{ruleset_id}/{name}"] = found
+    assert broken == {}, broken

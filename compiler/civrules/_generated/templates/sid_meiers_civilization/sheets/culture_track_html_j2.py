@@ -6,7 +6,7 @@ Generated ahead of time by jinja2 3.1.6; used only while SOURCE_SHA256 matches.
 # fmt: off
 # mypy: ignore-errors
 
-SOURCE_SHA256 = "54fa3f2534034d055794dc7b56760e05b4064a2aa8860ae6160549caf48eb690"
+SOURCE_SHA256 = "a19f657fa6a962a022fc1fbb30e16097382d0728622b8cb50137bd0af5e627bb"
 
 from jinja2.runtime import LoopContext, Macro, Markup, Namespace, TemplateNotFound, TemplateReference, TemplateRuntimeError, Undefined, escape, identity, internalcode, markup_join, missing, str_join
 name = 'culture-track.html.j2'
@@ -39,7 +39,7 @@ def block_style(context, missing=missing):
     if 0: yield None
     _block_vars = {}
     pass
-    yield 'table.smc { font-size: 7.6pt; margin-bottom: 2mm; table-layout: auto; }\ntable.smc th, table.smc td { padding: 0.5mm 1.2mm; vertical-align: top; overflow-wrap: anywhere; }\ntable.smc tbody tr:nth-child(even) > * { background: #faf7f1; }\ntable.smc td.r, table.smc th.r { width: 22mm; }\ntable.smc .rule { white-space: normal; }\nh2 { font-size: 10pt; margin: 2mm 0 1mm; }\np.empty { font-style: italic; color: #555555; margin: 0 0 2mm; }\n'
+    yield 'table.smc { font-size: 7.6pt; margin-bottom: 2mm; table-layout: auto; }\ntable.smc th, table.smc td { padding: 0.5mm 1.2mm; vertical-align: top; overflow-wrap: anywhere; }\ntable.smc tbody tr:nth-child(even) > * { background: #faf7f1; }\ntable.smc td.r, table.smc th.r { width: 30mm; }\ntable.smc .rule { white-space: normal; }\nh2 { font-size: 10pt; margin: 2mm 0 1mm; }\np.empty { font-style: italic; color: #555555; margin: 0 0 2mm; }\n'
 
 def block_content(context, missing=missing):
     resolve = context.resolve_or_missing
