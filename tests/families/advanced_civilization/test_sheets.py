@@ -1013,6 +1013,31 @@ def test_chromium_prints_each_levels_tracks_of_the_mega_ast_on_one_page(
         assert missing == [], f"{paper}: page {number} has {heading!r} without {missing}"
 
 
+#: Each citation printed past the right edge of its table cell: its text and by how many px.
+_CITATIONS_PAST_THEIR_CELL = r"""Array.from(document.querySelectorAll('td .rule')).map(function (span) {
+  const cell = span.closest('td').getBoundingClientRect();
+  let right = 0;
+  for (const box of span.getClientRects()) right = Math.max(right, box.right);
+  return [span.textContent.slice(0, 50), Math.round(right - cell.right)];
+}).filter(function (found) { return found[1] > 0; })"""
+
+
+@pytest.mark.slow  # two tabs
+@pytest.mark.parametrize("paper", ["a4", "letter"])
+def test_a_long_citation_breaks_inside_its_cell(browser: Browser, tmp_path: Path, paper: str) -> None:
+    """Mega Civilization's cards cite ``bubba0077/MegaCiv@<commit>:src/net/.../Technology.java``, a
+    path with no space or hyphen to break at: it ran on one line past its cell and the table's
+    edge, "Technology.java;" cut at the border (players' trial, round 33). A citation breaks
+    inside a word where it has no other place to, and stays in its cell. Laid out on screen,
+    where a sheet's page is the paper with its margins as padding: the printed lines."""
+    page = tmp_path / "cards.html"
+    page.write_bytes(_sheets_of(MEGA, paper, ("cards.html",))["cards.html"])
+    with browser.open(page.as_uri(), (1200, 900)) as tab:
+        past = tab.evaluate(_CITATIONS_PAST_THEIR_CELL)
+        cited = tab.evaluate("document.querySelectorAll('td .rule').length")
+    assert cited >= 4 and past == [], past
+
+
 def test_an_ast_with_no_track_is_one_line_saying_why() -> None:
     page = html.unescape((REPO / "generated" / "sheets" / EXPANSION / "ast.html").read_text(encoding="utf-8"))
     assert '<table class="ast">' not in page
