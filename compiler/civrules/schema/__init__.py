@@ -1230,6 +1230,74 @@ def _conditioned_by_the_change(
     return replace(told, related=(Related(there[0].span(there[1]), "the base's value", at_base=True),))
 
 
+def _condition_of(error: ValidationError, schemas: tuple[Any, ...]) -> tuple[Mapping[str, Any], str] | None:
+    """The schema node whose `if`/`then` (or `else`) holds the `const` or `enum` ``error`` failed,
+    with the branch's name: found by identity, as jsonschema hands the subschema itself over."""
+    relative = list(error.relative_schema_path)
+    if len(relative) < 4 or relative[-4] not in ("then", "else") or relative[-3] != "properties":
+        return None
+    branch, field = str(relative[-4]), relative[-2]
+    stack: list[Any] = [s for s in schemas if s is not None]
+    seen: set[int] = set()
+    while stack:
+        node = stack.pop()
+        if id(node) in seen:
+            continue
+        seen.add(id(node))
+        if isinstance(node, dict):
+            taken = node.get(branch)
+            if (
+                isinstance(node.get("if"), dict)
+                and isinstance(taken, dict)
+                and isinstance(taken.get("properties"), dict)
+                and taken["properties"].get(field) is error.schema
+            ):
+                return node, branch
+            stack.extend(v for v in node.values() if isinstance(v, dict | list))
+        elif isinstance(node, list):
+            stack.extend(v for v in node if isinstance(v, dict | list))
+    return None
+
+
+def _conditioned_here(
+    document: Document, error: ValidationError, path: NodePath, allowed: list[Any], schemas: tuple[Any, ...]
+) -> Diagnostic | None:
+    """S003 for a value an `if`/`then` of the schema refuses because of another key of the same
+    mapping, written in the same file (`lit: true` beside `open: false`): the message names
+    that key and the schema's reason, the hint the two ways out, and a note points at the key. None
+    where the error is not of a `then`'s `const`/`enum`, or the condition's keys are not written."""
+    if not path or not isinstance(path[-1], str):
+        return None
+    found = _condition_of(error, schemas)
+    if found is None:
+        return None
+    node, _ = found
+    condition = node["if"]
+    mapping = _node_of(document, path[:-1])
+    if not isinstance(mapping, dict):
+        return None
+    keys = [k for k in condition.get("properties", {}) if isinstance(k, str) and k in mapping and k != path[-1]]
+    if not keys:
+        return None
+    field = path[-1]
+    written = ", ".join(f"`{key}: {json.dumps(mapping[key])}`" for key in keys)
+    why = node.get("description") if isinstance(node.get("description"), str) else None
+    why = why.rstrip(".") if why else None
+    ways = " or ".join(f"`{field}: {json.dumps(value)}`" for value in allowed)
+    told = _diag(
+        codes.BAD_ENUM,
+        f"`{field}: {json.dumps(error.instance)}` does not fit {written}{_where(path[:-1])}"
+        + (f": {why[0].lower()}{why[1:]}" if why else ""),
+        document.span(path),
+        f"write {ways} here, or change {written} if that is what is wrong",
+        subjects=(field, *keys),
+    )
+    return replace(
+        told,
+        related=tuple(Related(document.key_span((*path[:-1], key)), f"the `{key}` it must fit") for key in keys),
+    )
+
+
 def _node_of(document: Document, at: NodePath) -> Any:
     """The value at ``at`` of ``document`` (None where there is none)."""
     node: Any = document.data
@@ -1517,6 +1585,10 @@ def _translate(
                 elsewhere,
                 subjects=_about(path, instance),
             )
+            return
+        conditioned = _conditioned_here(document, error, path, allowed_values, (root, defs))
+        if conditioned is not None:
+            yield conditioned
             return
         hint = (
             _did_you_mean(str(instance), [str(v) for v in allowed_values])

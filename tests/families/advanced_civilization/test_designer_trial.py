@@ -788,6 +788,32 @@ def test_a_base_value_a_patch_makes_wrong_is_told_at_the_patch() -> None:
     assert [r.label for r in s003.related] == ["the base's value", "the base definition"]
 
 
+def test_a_value_its_own_entrys_other_key_refuses_names_that_key_and_the_schemas_reason() -> None:
+    """Round 33: `coastal: true` written beside `water: false` in one patch was told "true is not
+    an allowed value ... use one of: false", without the key that decides it or why. The message
+    names `water: false` and the schema's reason, the hint both ways out, a note points at `water`."""
+    text = HEAD + (
+        "overlay:\n  areas:\n    patch:\n"
+        '      - {id: antiochia, water: false, coastal: true, source: "house rule: Antiochia is inland"}\n'
+    )
+    (s003,) = problems(analysed(text))
+    assert s003.code == "S003" and s003.span is not None
+    assert (s003.span.file, s003.span.line) == ("rules/rulesets/house.yaml", line_of(text, "coastal: true"))
+    assert s003.span.column == text.splitlines()[s003.span.line - 1].index("true") + 1
+    assert s003.message == (
+        "`coastal: true` does not fit `water: false` in `overlay.areas.patch[0]`: "
+        "an area without water is not coastal and has no coasts (4.24, 23.57)"
+    )
+    assert s003.hint == "write `coastal: false` here, or change `water: false` if that is what is wrong"
+    (water,) = [r for r in s003.related if r.label == "the `water` it must fit"]
+    assert water.span.line == s003.span.line
+    assert water.span.column == text.splitlines()[s003.span.line - 1].index("water") + 1
+    # either way out, pasted as the hint writes it, leaves no schema error (making Antiochia
+    # inland has its consequences for its borders: M002, the map's own)
+    for mended in (text.replace("coastal: true", "coastal: false"), text.replace("water: false", "water: true")):
+        assert [d.code for d in problems(analysed(mended)) if d.code.startswith("S")] == []
+
+
 def test_a_change_written_over_by_the_bases_value_is_not_asked_for_a_citation() -> None:
     """Round 30: Pottery patched to 55 (cited), then patched back to its base's 45 (uncited) was
     V012 at the first patch and Q009 at the second, "`cost` is changed with no citation": the
