@@ -336,9 +336,11 @@ BAD_ENUM = define(
     "invalid-value",
     E,
     """
-    What: a field has a value outside its fixed set (an enum or a constant).
+    What: a field has a value outside its fixed set (an enum or a constant), or one another key
+    of the same entry rules out (a schema condition: the message names that key and the reason).
     Why: the compiler and generated code know only those values.
-    Fix: use one of the listed values; the hint names the closest.
+    Fix: use one of the listed values; the hint names the closest. Where another key rules the
+    value out, write the value the hint gives or change that key.
     """,
 )
 MISSING_KEY = define(
