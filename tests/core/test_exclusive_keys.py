@@ -10,7 +10,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from civrules.diagnostics import Diagnostic
+import yaml
+
+from civrules.diagnostics import Diagnostic, blanks
 from civrules.emit.export import export_ruleset
 from civrules.pipeline import Analysis, analyse, derived_facts
 from civrules.resolve import Resolver
@@ -176,7 +178,13 @@ def test_the_forms_of_a_cited_setting_leave_out_its_citation() -> None:
     """`{rule: ...}` is no form of a hand limit: the citation `anyOf` is required beside the form."""
     ruleset = load_schema("ruleset")
     hint = accepted.write_hint(ruleset["properties"]["hand_limit"], ruleset.get("$defs", {}))
-    assert hint == "write `{commodity_cards: ...}`, or `{by_players: ...}`"
+    assert hint == (
+        'write `{commodity_cards: "write the commodity cards here"}`, or `{by_players: "write the by players here"}`'
+    )
+    # Round 33: each form pastes as written, its values blanks (L016 until written), not `...`
+    for form in hint.split("`")[1::2]:
+        (value,) = yaml.safe_load(form).values()
+        assert blanks.is_blank(value), form
 
 
 MEGA_SOURCE = "menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json"

@@ -14,10 +14,13 @@ import re
 from typing import Any
 
 import pytest
+import yaml
 
-from civrules.diagnostics import Severity
+from civrules.diagnostics import Severity, blanks
 from civrules.families import families
+from civrules.families.family import CollectionSpec
 from civrules.pipeline import Analysis, analyse
+from civrules.resolve import _unnamed
 from civrules.schema import load_schema
 from tests.rulefiles import CachedWorkspace
 
@@ -213,3 +216,41 @@ def test_a_removal_written_as_its_bare_key_is_shown_whole_and_the_entry_shown_va
     assert "L016" in told and not [code for code in told if code[0] in "SR"], told
     fixed = pasted.replace('"write why here"', '"house rule: none"')
     assert [d for d in analysed(fixed).diagnostics if d.code in ("S001", "S002", "S004")] == []
+
+
+class _At:
+    """Where an overlay entry stands, as `_unnamed` reads it (a path and no place in a file)."""
+
+    path = ("overlay", "borders", "patch", 0)
+
+    def span(self, *_: object) -> None:
+        return None
+
+
+@pytest.mark.parametrize(
+    ("spec", "item", "written"),
+    [
+        (CollectionSpec("map", ("areas",), word="area"), {"side": "north"}, 'id: "write the area\'s id here"'),
+        (
+            CollectionSpec("map", ("borders",), "areas", pair=True, word="border"),
+            {"kind": "sea"},
+            'areas: ["write the first id here", "write the second id here"]',
+        ),
+        (
+            CollectionSpec("map", ("borders",), "areas", pair=True, word="border"),
+            {"areas": "crete|"},
+            'areas: ["write the first id here", "write the second id here"]',
+        ),
+    ],
+)
+def test_the_resolvers_hint_for_an_entry_without_its_key_writes_blanks(
+    spec: CollectionSpec, item: dict[str, Any], written: str
+) -> None:
+    """Round 33: the resolver's hint for an overlay entry that has no key (a family's schema lets
+    it through) wrote `id: ...`, and a pair it could not split `[FIRST, SECOND]`: placeholders a
+    designer pasting the hint left as they were. Each is now a blank, L016 until written."""
+    found = _unnamed("things", spec, item, _At())  # type: ignore[arg-type]
+    assert found.hint is not None and found.hint.endswith(f"`{written}`"), found.hint
+    (value,) = yaml.safe_load("{" + written + "}").values()
+    for one in value if isinstance(value, list) else [value]:
+        assert blanks.is_blank(one), written

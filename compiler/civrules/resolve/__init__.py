@@ -34,7 +34,7 @@ from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any, Literal
 
-from civrules.diagnostics import Diagnostic, Related, Severity, Span, Unchanged, codes, named, stopped, words
+from civrules.diagnostics import Diagnostic, Related, Severity, Span, Unchanged, blanks, codes, named, stopped, words
 from civrules.diagnostics.suggest import QUERIES, Vocabulary, closest, mean
 from civrules.families import CollectionSpec, Family
 from civrules.load.document import Document, NodePath
@@ -1628,6 +1628,15 @@ def _missing_here(
     return why, f"this variant's `add` gives {shown}: {change} (a {verb} applies to the base, before `add`)", place
 
 
+def _named_blank(spec: CollectionSpec, word: str) -> str:
+    """The naming fields of an overlay entry, each a blank (L016 until written): what a hint writes
+    where the entry has none (`id: "write the entity's id here"`, a pair's two ids in a list)."""
+    if spec.pair:
+        return f'{spec.key}: ["{blanks.blank("the first id")}", "{blanks.blank("the second id")}"]'
+    what = f"the {word}'s {spec.key}"
+    return f'{spec.key}: "{blanks.blank(what)}"'
+
+
 def _unnamed(name: str, spec: CollectionSpec, item: Mapping[str, Any], at: Origin) -> Diagnostic:
     """An overlay entry whose key names no entity (`areas: left|right`, `id: [lantern]`) or that
     has no key (`{side: north}` among sides): it was skipped without a word. The schemas
@@ -1639,7 +1648,7 @@ def _unnamed(name: str, spec: CollectionSpec, item: Mapping[str, Any], at: Origi
             f"missing key `{spec.key}` in `{_entry_path(at.path)}`: an entry of `overlay.{name}` is named by "
             f"{spec.named_by}",
             at.span(),
-            f"write the {spec.word or name}'s {spec.key}: `{spec.naming('...')}`",
+            f"write the {spec.word or name}'s {spec.key}: `{_named_blank(spec, spec.word or name)}`",
             subjects=(spec.key, _entry_path(at.path)),
         )
     value = item[spec.key]
@@ -1648,7 +1657,7 @@ def _unnamed(name: str, spec: CollectionSpec, item: Mapping[str, Any], at: Origi
         pair = (
             f"[{parts[0].strip()}, {parts[1].strip()}]" if len(parts) == 2 and all(p.strip() for p in parts) else None
         )
-        hint = f"write the pair as a list: `{spec.key}: {pair or '[FIRST, SECOND]'}`"
+        hint = f"write the pair as a list: `{spec.key}: {pair or _named_blank(spec, '').partition(': ')[2]}`"
     elif isinstance(value, list) and len(value) == 1 and isinstance(value[0], (str, int)):
         hint = f"write one {spec.key}, not a list: `{spec.key}: {value[0]}`"
     else:

@@ -24,7 +24,7 @@ import json
 from collections.abc import Mapping
 from typing import Any
 
-from civrules.diagnostics import words
+from civrules.diagnostics import blanks, words
 from civrules.schema import patterns
 
 #: How the values of each pattern of the schemas are written (a pattern not listed is shown).
@@ -233,7 +233,10 @@ def _mapping(schema: Mapping[str, Any]) -> str:
     if required == ["unknown"]:
         return "`{unknown: why}` where the sources do not give it"
     if isinstance(required, list) and required:
-        return "`{" + ", ".join(f"{key}: ..." for key in required) + "}`"
+        # each value a blank (L016 until written), so that the form pastes as it is written
+        return (
+            "`{" + ", ".join(f'{key}: "{blanks.blank("the " + str(key).replace("_", " "))}"' for key in required) + "}`"
+        )
     keys = schema.get("properties")
     names = list(keys) if isinstance(keys, Mapping) else []
     allowed = schema.get("propertyNames")
