@@ -395,7 +395,7 @@ def test_an_overlay_entry_without_its_key_is_an_error_though_the_familys_schema_
     code, found = _validate(rules, "loaded-dice")
     assert code == 1
     assert [(d["code"], d["line"], d["hint"]) for d in found] == [
-        ("S004", line, "write the die's id: `id: ...`") for line in (8, 10, 12)
+        ("S004", line, "write the die's id: `id: \"write the die's id here\"`") for line in (8, 10, 12)
     ], found
     assert all(str(d["message"]).startswith("missing key `id` in `overlay.dice.") for d in found), found
     followed = variant.replace("{name: d6", "{id: d6").replace("{faces: 1}", "{id: d6, faces: 1}")
