@@ -221,3 +221,44 @@ def test_init_and_new_variant_out_of_file_descriptors_say_so(
     assert result.exit_code == 2, result.output
     assert "too many open files" in result.output and "ulimit -n" in result.output, result.output
     assert "permissions" not in result.output and "needs to write" not in result.output, result.output
+
+
+@pytest.mark.parametrize("what", ["fifo", "file", "socket"])
+def test_a_fifo_socket_or_file_where_a_folder_is_read_is_said_not_a_folder(tmp_path: Path, what: str) -> None:
+    """A FIFO at `rules/rulesets` was "no ruleset manifests in `rules/rulesets`" (as if empty), and a
+    FIFO at `rules/maps` was "cannot read `maps/x.yaml`: it is not a regular file", the file blamed
+    for the folder on its way (round 33): each is named as what it is, not a folder."""
+    import socket
+
+    from civrules.load.workspace import Workspace
+
+    def plant(path: Path) -> str:
+        if what == "fifo":
+            os.mkfifo(path)
+            return "a FIFO (a named pipe)"
+        if what == "file":
+            path.write_text("x\n")
+            return "a file"
+        with socket.socket(socket.AF_UNIX) as bound:
+            bound.bind(str(path))
+        return "a socket"
+
+    rules = tmp_path / "rules"
+    rules.mkdir()
+    said = plant(rules / "rulesets")
+    workspace = Workspace(rules, shipped=False)
+    assert workspace.manifests() == {}
+    (r004,) = [d for d in workspace.discovery_diagnostics if d.code == "R004"]
+    assert r004.message.startswith(f"`{workspace.display(rules / 'rulesets')}` is not a folder but {said}"), r004
+    assert "no ruleset manifests" not in r004.message
+
+    (rules / "rulesets").unlink()
+    (rules / "rulesets").mkdir()
+    (rules / "rulesets" / "t.yaml").write_text(
+        "kind: ruleset\nid: t\nfamily: advanced-civilization\nfiles: {map: [maps/a.yaml]}\n"
+    )
+    plant(rules / "maps")
+    read = Workspace(rules, shipped=False).load("maps/a.yaml")
+    (l012,) = read.diagnostics
+    assert l012.code == "L012" and l012.message.endswith(f"`maps` is not a folder but {said}"), l012
+    assert l012.hint and "`maps` must be a folder" in l012.hint, l012

@@ -42,6 +42,7 @@ from civrules.diagnostics.words import named_path, shown, ticked, typed_path
 from civrules.load import Limits
 from civrules.load.workspace import LoadedRuleset, Manifest, Workspace
 from civrules.support import collector, interrupts, streams
+from civrules.support.files import no_folder as _no_folder
 
 if TYPE_CHECKING:
     from civrules.emit.build import BuildResult
@@ -143,17 +144,6 @@ def rules_folder_problem(rules: Path, named_by: str) -> Diagnostic | None:
     if not stat.S_ISDIR(found.st_mode):
         return _command_line(codes.NO_RULESETS, f"{where} is not a folder but {_no_folder(found.st_mode)}", hint)
     return None
-
-
-def _no_folder(mode: int) -> str:
-    """What a name that is no folder names, by its ``st_mode``: `a file`, `a FIFO (a named pipe)`..."""
-    import stat
-
-    if stat.S_ISREG(mode):
-        return "a file"
-    if stat.S_ISFIFO(mode):
-        return "a FIFO (a named pipe)"
-    return "a socket" if stat.S_ISSOCK(mode) else "a device"
 
 
 def _command_line(code: codes.Code, message: str, hint: str) -> Diagnostic:

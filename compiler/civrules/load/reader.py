@@ -216,6 +216,9 @@ def unreadable_file(refused: files.RefusedError, display: str) -> Diagnostic:
         reason, hint = "no such file", "check the path: it is relative to the folder civrules was given"
     elif number == errno.EISDIR:
         reason, hint = "it is a folder", "a rule file is a regular YAML file: name the files in the folder"
+    elif refused.not_folder:
+        reason = refused.reason
+        hint = f"{named_path(refused.not_folder)} must be a folder of rule files: move what is there away"
     elif refused.kind == "special":
         reason = "it is not a regular file (a FIFO, a device or a socket)"
         hint = "a rule file is a regular YAML file"

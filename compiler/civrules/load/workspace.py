@@ -581,6 +581,7 @@ class Workspace:
             d.code == codes.UNREADABLE.code and d.span and d.span.file in unlisted for d in self.discovery_diagnostics
         )
         # A link, or a folder that could not be listed, is reported once, by rule_files.
+        said = said or any(d.code == codes.NO_RULESETS.code for d in self.discovery_diagnostics)
         if not paths and not files.is_link(self.root) and self._link_before_root() is None and not said:
             self.discovery_diagnostics.append(
                 Diagnostic(
@@ -1062,6 +1063,10 @@ class Workspace:
                     )
                 elif yaml_name and entry.kind in ("file", "link", "special"):
                     found.add(entry.relative)
+                elif entry.relative == "rulesets" and entry.kind in ("file", "special"):
+                    # A FIFO (or a file) where the manifests' folder is was "no ruleset manifests in
+                    # `rules/rulesets`", as if the folder were empty (round 33).
+                    self.discovery_diagnostics.append(self._rulesets_no_folder())
                 elif entry.kind != "dir" and miscased_suffix(entry.relative) is not None:
                     self.discovery_diagnostics.append(
                         _suffix_case(entry.relative, Span.at(self.display(self.root / entry.relative)), named=False)
@@ -1106,6 +1111,22 @@ class Workspace:
             self.discovery_diagnostics.extend(self._same_but_case(found))
             self._rule_files = found
         return self._rule_files
+
+    def _rulesets_no_folder(self) -> Diagnostic:
+        """R004 for ``rules/rulesets`` that is no folder: what it is, named by its path."""
+        display = self.display(self.root / "rulesets")
+        try:
+            what = files.no_folder(os.lstat(self.root / "rulesets").st_mode)
+        except OSError:  # gone since it was listed
+            what = "no folder"
+        return Diagnostic(
+            codes.NO_RULESETS.code,
+            codes.NO_RULESETS.severity,
+            f"{named_path(display)} is not a folder but {what}: no ruleset manifest is read",
+            Span.at(display),
+            hint=f"move {named_path(display)} away and make it the folder of the ruleset manifests",
+            subjects=(display,),
+        )
 
     def _same_but_case(self, found: Iterable[str]) -> list[Diagnostic]:
         """R023 for each set of rule files whose paths differ only in case, at the second in

@@ -36,13 +36,27 @@ _FILE = os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0
 class RefusedError(Exception):
     """A path civrules will not read or write, and why."""
 
-    def __init__(self, kind: str, reason: str, size: int | None = None, error: int | None = None) -> None:
+    def __init__(
+        self, kind: str, reason: str, size: int | None = None, error: int | None = None, *, not_folder: str = ""
+    ) -> None:
         super().__init__(reason)
         self.kind = kind
         self.reason = reason
         self.size = size
         #: The ``errno`` of the failure, where the system refused (permission denied, an I/O error).
         self.errno = error
+        #: Where a folder on the way is not a folder (a FIFO at ``maps``): that path, and
+        #: :attr:`reason` says what it is; the file named is not the one at fault.
+        self.not_folder = not_folder
+
+
+def no_folder(mode: int) -> str:
+    """What a name that is no folder names, by its ``st_mode``: `a file`, `a FIFO (a named pipe)`..."""
+    if stat.S_ISREG(mode):
+        return "a file"
+    if stat.S_ISFIFO(mode):
+        return "a FIFO (a named pipe)"
+    return "a socket" if stat.S_ISSOCK(mode) else "a device"
 
 
 @frozen_value
@@ -94,6 +108,16 @@ def _enter(fd: int, part: str, shown: str, doing: str) -> int:
             # O_DIRECTORY | O_NOFOLLOW on a link to a folder says ENOTDIR on Linux.
             raise RefusedError(
                 "link", f"{named_path(shown)} is a symbolic link; civrules does not follow links"
+            ) from error
+        if error.errno == errno.ENOTDIR:
+            # A FIFO at `maps` was "cannot read `maps/x.yaml`: not a regular file", the file blamed
+            # for the folder on its way (round 33): say what stands where a folder should be.
+            try:
+                what = no_folder(os.lstat(part, dir_fd=fd).st_mode)
+            except OSError:
+                what = "no folder"
+            raise RefusedError(
+                "special", f"{named_path(shown)} is not a folder but {what}", not_folder=shown
             ) from error
         raise _explain(error, shown, doing) from error
 
