@@ -170,6 +170,29 @@ def test_new_variant_over_an_existing_file_is_refused(tmp_path: Path) -> None:
     assert exit_code == 2 and "already exists" in out and "error[R008]" in out
 
 
+@pytest.mark.parametrize("base", ["loop-a", "loop-b", "orphan"])
+def test_new_variant_of_a_base_that_cannot_be_resolved_is_refused_with_its_errors(tmp_path: Path, base: str) -> None:
+    """A base in an `extends` cycle (or whose own base is unknown) made a variant that could never
+    be checked, said "created ...; next: validate it", exit 0 (round 33): refused, its errors said."""
+    rules = _rules_with_one_ruleset(tmp_path)
+    for one, parent in (("loop-a", "loop-b"), ("loop-b", "loop-a"), ("orphan", "nowhere")):
+        (rules / "rulesets" / f"{one}.yaml").write_text(
+            f"kind: ruleset\nid: {one}\nname: {one}\ndescription: {one}\nextends: {parent}\n", encoding="utf-8"
+        )
+    exit_code, out, err = invoke("--rules", rules, "new-variant", "mine", "--extends", base)
+    said = out + err
+    assert exit_code == 1, said
+    other = "loop-b" if base == "loop-a" else "loop-a"
+    cycle = f"error[V002]: `extends` makes a cycle: {base} → {other} → {base}"
+    assert cycle in said if base != "orphan" else "error[V001]: `extends: nowhere` names no ruleset" in said, said
+    assert f"info[V003]: the ruleset `{base}` cannot be extended: its `extends` chain" in said, said
+    assert "no variant was created" in said
+    assert "created" not in said.replace("no variant was created", "")
+    assert not (rules / "rulesets" / "mine.yaml").exists()
+    exit_code, _, _ = invoke("--rules", rules, "new-variant", "mine", "--extends", "advanced-civilization")
+    assert exit_code == 0 and (rules / "rulesets" / "mine.yaml").is_file()
+
+
 # --- -q: errors and warnings only ------------------------------------------------------------------
 
 

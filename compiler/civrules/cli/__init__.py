@@ -1382,6 +1382,7 @@ def new_variant(obj: Context, name: str, base: str) -> None:
         _usage_failure(workspace.discovery_diagnostics)
     if base not in manifests:
         _usage_failure([_unknown_ruleset(base, list(manifests))])
+    _refuse_unresolvable_base(obj, workspace, manifests[base])
     from civrules.support import files
 
     path = obj.rules / "rulesets" / f"{name}.yaml"
@@ -1416,6 +1417,47 @@ def new_variant(obj: Context, name: str, base: str) -> None:
     from civrules.support.commands import command
 
     _note(f"created {printable(workspace.display(path))}; next: edit it, then {ticked(command('validate', name))}")
+
+
+def _refuse_unresolvable_base(obj: Context, workspace: Workspace, base: Manifest) -> None:
+    """Exit 1, nothing written, when ``base``'s `extends` chain is a cycle or names a ruleset that
+    is not there: a variant of it could never be resolved, and `new-variant` wrote one without a
+    word and said "next: validate it" (round 33). What the base's files hold is the variant's to
+    meet later (V003), as a base edited afterwards would be: not judged here."""
+    from civrules.load.workspace import MAX_EXTENDS
+    from civrules.support.commands import command
+
+    manifests = workspace.known_manifests()
+    chain, current = [base.id], base
+    problem: tuple[codes.Code, str, str] | None = None
+    while problem is None:
+        parent = current.head.get("extends")
+        if not isinstance(parent, str):
+            return
+        if parent in chain:
+            cycle = " → ".join((*chain[chain.index(parent) :], parent))
+            hint = "break the cycle: a ruleset cannot extend itself or one of its own variants"
+            problem = codes.EXTENDS_CYCLE, f"`extends` makes a cycle: {cycle}", hint
+        elif parent not in manifests:
+            problem = codes.UNKNOWN_BASE, f"`extends: {parent}` names no ruleset", "run `civrules list` to see the ids"
+        elif len(chain) > MAX_EXTENDS:
+            hint = "extend the base ruleset directly: a variant of a variant of ... that deep is not read"
+            problem = codes.EXTENDS_CYCLE, f"the `extends` chain is more than {MAX_EXTENDS} rulesets long", hint
+        else:
+            chain.append(parent)
+            current = manifests[parent]
+    document = current.file.document
+    at = document.span(("extends",)) if document is not None else Span.at(current.file.path)
+    code, message, hint = problem
+    found = Diagnostic(code.code, code.severity, message, at, hint, subjects=("extends",))
+    refusal = _command_line(
+        codes.BROKEN_BASE,
+        f"the ruleset `{base.id}` cannot be extended: its `extends` chain cannot be resolved; no variant was created",
+        f"fix `{current.id}`'s `extends:` first ({ticked(command('validate', base.id))} says the same), "
+        "then run new-variant again",
+    )
+    _emit([found, refusal], obj.fmt, failed=True, last=True)
+    sys.exit(EXIT_RULE_ERRORS)
 
 
 @main.command()
