@@ -269,6 +269,46 @@ def test_an_id_token_or_code_that_is_no_integer_or_string_is_invalid_params_not_
         assert len(ignored) == 2 and all("expected an integer or a string" in m for m in ignored), (value, ignored)
 
 
+def test_buffers_of_rule_files_not_on_disk_are_bounded_in_count(rules: Path) -> None:
+    """An editor could open any number of URIs under rules/ for files that do not exist, all kept
+    (round 33): those are counted with the documents outside the rules folder; a rule file on disk
+    is kept whatever their number."""
+
+    async def session() -> None:
+        editor = Editor(rules)
+        editor.server.max_outside = 3
+        editor.initialize(rules, {})
+        await editor.settle()
+        documents = editor.server.workspace.text_documents
+        uris = [(rules / "cards" / f"unsaved-{n}.yaml").absolute().as_uri() for n in range(6)]
+
+        def open_(uri: str, text: str) -> None:
+            item = {"uri": uri, "languageId": "yaml", "version": 1, "text": text}
+            editor.notify("textDocument/didOpen", {"textDocument": item})
+
+        for uri in uris:
+            open_(uri, "kind: calamities\n")
+        assert [uri in documents for uri in uris] == [True, True, True, False, False, False]
+        dropped = [entry["message"] for entry in _logged(editor) if "did not keep" in entry["message"]]
+        assert len(dropped) == 1 and "unsaved-3.yaml" in dropped[0], dropped
+        # A rule file on disk, opened past the bound, is kept, and so is a change to a kept one.
+        text = (rules / CARDS).read_text(encoding="utf-8")
+        open_((rules / CARDS).absolute().as_uri(), text)
+        assert documents[(rules / CARDS).absolute().as_uri()].source == text
+        editor.notify(
+            "textDocument/didChange",
+            {"textDocument": {"uri": uris[0], "version": 2}, "contentChanges": [{"text": "kind: map\n"}]},
+        )
+        assert documents[uris[0]].source == "kind: map\n"
+        # A closed one leaves its place to another.
+        editor.notify("textDocument/didClose", {"textDocument": {"uri": uris[1]}})
+        open_(uris[4], "kind: map\n")
+        assert uris[4] in documents
+        await editor.settle()
+
+    asyncio.run(session())
+
+
 def test_buffers_outside_the_rules_folder_are_bounded_in_count_and_bytes(rules: Path, tmp_path: Path) -> None:
     """pygls keeps every buffer an editor opens; those of no rule file were kept whole and without
     number (round 33: 10,000 documents of 8 MB each, all held). Now at most `max_outside` of them,

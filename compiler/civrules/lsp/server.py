@@ -85,7 +85,7 @@ from civrules.lsp.positions import Positions, encoding_of
 from civrules.lsp.transport import CivrulesProtocol, quiet_logs, serve_stream, shown_uri
 from civrules.pipeline.incremental import Result, Session
 from civrules.support.collector import settle
-from civrules.support.files import LinkOnTheWayError, RefusedError, dots_taken, read_under
+from civrules.support.files import LinkOnTheWayError, RefusedError, dots_taken, kind_of, read_under
 
 #: What a run's steps give once they are all taken (a request may have taken the last ones).
 _FINISHED = object()
@@ -691,27 +691,24 @@ class CivrulesServer(LanguageServer):
         the editor sends a whole text within the bound."""
         folder = self.folder_of(uri)
         relative = folder.relative(uri) if folder is not None else None
-        if relative is not None and not relative.startswith(SHIPPED):
-            return True
         key = unquote(uri)
+        if folder is not None and relative is not None and not relative.startswith(SHIPPED):
+            # A rule file on disk is never dropped; one that is not (yet) there is counted with
+            # the documents outside: an editor opening 10,000 URIs of files that do not exist
+            # under rules/ had them all kept (round 33). Its size is the loader's to judge (L007).
+            if key in self._outside or kind_of(folder.session.root, relative) != "missing":
+                return True
+            if len(self._outside) >= self.max_outside:
+                self._drop(uri)
+                return False
+            self._outside[key] = False
+            return True
         documents = self.workspace.text_documents
         document = documents.get(key)
         if document is None:
             return False
         if key not in self._outside and len(self._outside) >= self.max_outside:
-            self.workspace.remove_text_document(uri)
-            if not self._told_outside:
-                self._told_outside = True
-                self.window_log_message(
-                    types.LogMessageParams(
-                        type=types.MessageType.Warning,
-                        message=plain(
-                            f"civrules: did not keep {ticked(shown_uri(uri))}: {self.max_outside} documents "
-                            "outside the rules folder are open already, the most the server keeps (close some); "
-                            "further such are dropped silently"
-                        ),
-                    )
-                )
+            self._drop(uri)
             return False
         limit = (self.limits or Limits()).max_bytes
         source = document.source
@@ -750,6 +747,22 @@ class CivrulesServer(LanguageServer):
             self.text_document_publish_diagnostics(types.PublishDiagnosticsParams(uri=uri, diagnostics=[]))
         self._outside[key] = False
         return True
+
+    def _drop(self, uri: str) -> None:
+        """Forget the buffer of ``uri``, one beyond :attr:`max_outside` (logged once a session)."""
+        self.workspace.remove_text_document(uri)
+        if not self._told_outside:
+            self._told_outside = True
+            self.window_log_message(
+                types.LogMessageParams(
+                    type=types.MessageType.Warning,
+                    message=plain(
+                        f"civrules: did not keep {ticked(shown_uri(uri))}: {self.max_outside} documents "
+                        "outside the rules folder or not saved in it are open already, the most the server "
+                        "keeps (close some); further such are dropped silently"
+                    ),
+                )
+            )
 
     def closed_outside(self, uri: str) -> None:
         """Forget the document ``uri`` outside the rules folders, closed; its L007 is cleared."""
