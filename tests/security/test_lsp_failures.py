@@ -304,6 +304,11 @@ def test_buffers_of_rule_files_not_on_disk_are_bounded_in_count(rules: Path) -> 
         editor.notify("textDocument/didClose", {"textDocument": {"uri": uris[1]}})
         open_(uris[4], "kind: map\n")
         assert uris[4] in documents
+        # Below a file (or a FIFO) no rule file is on disk either: counted, not kept past the bound.
+        below = [(rules / CARDS / f"n{n}.yaml").absolute().as_uri() for n in range(3)]
+        for uri in below:
+            open_(uri, "kind: map\n")
+        assert not any(uri in documents for uri in below)
         await editor.settle()
 
     asyncio.run(session())

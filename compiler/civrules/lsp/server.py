@@ -696,7 +696,9 @@ class CivrulesServer(LanguageServer):
             # A rule file on disk is never dropped; one that is not (yet) there is counted with
             # the documents outside: an editor opening 10,000 URIs of files that do not exist
             # under rules/ had them all kept (round 33). Its size is the loader's to judge (L007).
-            if key in self._outside or kind_of(folder.session.root, relative) != "missing":
+            # Only a regular file counts as on disk: a URI below a file or a FIFO (`cards/x.yaml/n.yaml`)
+            # is no rule file there either, and was kept uncounted.
+            if key in self._outside or kind_of(folder.session.root, relative) == "file":
                 return True
             if len(self._outside) >= self.max_outside:
                 self._drop(uri)
