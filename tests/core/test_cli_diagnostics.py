@@ -193,6 +193,29 @@ def test_new_variant_of_a_base_that_cannot_be_resolved_is_refused_with_its_error
     assert exit_code == 0 and (rules / "rulesets" / "mine.yaml").is_file()
 
 
+def test_new_variant_of_a_base_manifest_that_cannot_be_read_says_why(tmp_path: Path) -> None:
+    """`rulesets/base.yaml` a FIFO: `new-variant --extends base` said "no ruleset `base`" (exit 2)
+    where `validate base` says it cannot be read (round 33)."""
+    rules = _rules_with_one_ruleset(tmp_path)
+    os.mkfifo(rules / "rulesets" / "base.yaml")
+    exit_code, out, err = invoke("--rules", rules, "new-variant", "mine", "--extends", "base")
+    assert exit_code == 1 and "error[L012]" in out + err and "not a regular file" in out + err, out + err
+    assert "no ruleset `base`" not in out + err and not (rules / "rulesets" / "mine.yaml").exists()
+
+
+def test_an_extends_longer_than_a_file_name_is_an_unknown_base_not_an_os_error(tmp_path: Path) -> None:
+    """`extends:` of 300 letters: looking for a shipped ruleset of that name raised ENAMETOOLONG
+    (Path.is_file), an R018 naming a path in civrules' own folder, exit 2 (round 33)."""
+    rules = _rules_with_one_ruleset(tmp_path)
+    (rules / "rulesets" / "long.yaml").write_text(
+        f"kind: ruleset\nid: long\nname: L\ndescription: l\nextends: {'a' * 300}\n", encoding="utf-8"
+    )
+    for args in (["validate", "long"], ["--no-shipped", "validate", "long"]):
+        exit_code, out, err = invoke("--rules", rules, *args, "--format", "json")
+        codes = [d["code"] for d in json.loads(out or err)]
+        assert exit_code == 1 and codes == ["V001"], (args, codes)
+
+
 # --- -q: errors and warnings only ------------------------------------------------------------------
 
 

@@ -1381,6 +1381,17 @@ def new_variant(obj: Context, name: str, base: str) -> None:
     if not manifests and workspace.discovery_diagnostics:  # why there is none (a linked rules folder...)
         _usage_failure(workspace.discovery_diagnostics)
     if base not in manifests:
+        # A manifest that is there but cannot be read (a FIFO, no permission) is not an unknown
+        # ruleset: its L012 says why, as `validate BASE` says it (it was "no ruleset `base`").
+        broken = [
+            d
+            for relative in (f"rulesets/{base}.yaml", f"rulesets/{base}.yml")
+            if workspace.has_rule_file(relative)
+            for d in workspace.load(relative).diagnostics
+        ]
+        if has_errors(broken):
+            _emit(broken, obj.fmt, failed=True, last=True)
+            sys.exit(EXIT_RULE_ERRORS)
         _usage_failure([_unknown_ruleset(base, list(manifests))])
     _refuse_unresolvable_base(obj, workspace, manifests[base])
     from civrules.support import files

@@ -481,7 +481,10 @@ class Workspace:
         found = None if shipped else next((c for c in candidates if self.has_rule_file(c)), None)
         if found is None and self.shipped_root is not None:
             shipped_names = [f"{SHIPPED}{c}" for c in candidates]
-            found = next((c for c in shipped_names if (self.shipped_root / c[len(SHIPPED) :]).is_file()), None)
+            # Asked without following links, and a name too long for the system is no file there
+            # (Path.is_file raised ENAMETOOLONG: `extends:` of 300 letters was an R018, exit 2).
+            root = self.shipped_root
+            found = next((c for c in shipped_names if files.kind_of(root, c[len(SHIPPED) :]) == "file"), None)
         if found is None or found == relative:
             return None
         self._hinting.add(relative)

@@ -428,7 +428,9 @@ def _shipped_turned_off(ruleset_id: str) -> str | None:
     from civrules.load.workspace import shipped_rules, shipped_turned_off, shipped_turned_off_by
 
     shipped = shipped_rules()
-    if not shipped_turned_off() or shipped is None or not (shipped / "rulesets" / f"{ruleset_id}.yaml").is_file():
+    from civrules.support.files import kind_of
+
+    if not shipped_turned_off() or shipped is None or kind_of(shipped, f"rulesets/{ruleset_id}.yaml") != "file":
         return None
     return (
         f"`{ruleset_id}` is shipped with civrules, but the shipped rulesets are not read: "
