@@ -8,11 +8,18 @@ The shape of a citation is tests/core/test_citation_shapes.py's.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from typing import Any
+
 import pytest
 
+from civrules import model
+from civrules.checks.citations import check_cited_changes
 from civrules.diagnostics import Diagnostic
 from civrules.emit.export import export_ruleset
-from civrules.pipeline import Analysis, analyse, derived_facts
+from civrules.pipeline import Analysis, analyse, build_model, derived_facts
+from civrules.resolve import Resolver
+from tests.core.test_resolve import variant
 from tests.rulefiles import CachedWorkspace
 
 SMC = "kind: ruleset\nid: cite\nname: Cite\nextends: sid-meiers-civilization\n"
@@ -492,3 +499,37 @@ def test_an_element_whose_every_fact_a_later_patch_wrote_over_is_no_longer_its_f
     exported = export_ruleset(analysis.resolved, analysis.model, derived_facts(analysis.model))
     (pottery,) = [w for w in exported["civilization_cards"] if w["id"] == "pottery"]
     assert pottery["field_sources"] == {"attributes": "source: house rule: b"}
+
+
+def test_q009_looks_each_uncited_field_s_value_up_not_through_every_field_s_records(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Counted, never timed: n uncited entries each writing a field of its own into Pottery, Q009
+    asked at n and 2n; the records of the card's fields read whole (:class:`model.Records`
+    iterated) counted. Each uncited field's final value (is it the base's, put back?) was searched
+    for through the records of every field written: the square of n (round 33)."""
+    read = {"records": 0}
+    iterate = model.Records.__iter__
+
+    def counting(self: model.Records[Any]) -> Iterator[Any]:
+        for record in iterate(self):
+            read["records"] += 1
+            yield record
+
+    monkeypatch.setattr(model.Records, "__iter__", counting)
+
+    def asked(n: int) -> int:
+        entries = "".join(f"      - {{id: pottery, k{i}: 1}}\n" for i in range(n))
+        body = "overlay:\n  civilization_cards:\n    patch:\n" + entries
+        workspace = CachedWorkspace(dict([variant("big", "advanced-civilization", body)]))
+        resolved, _ = Resolver(workspace).resolve(workspace.load_ruleset(workspace.manifests()["big"]))
+        assert resolved is not None
+        ruleset = build_model(resolved)  # its unknown fields (S002) would stop `validate` before the checks
+        read["records"] = 0
+        found = list(check_cited_changes(ruleset))
+        assert sorted(d.subjects[1:] for d in found) == sorted((f"k{i}",) for i in range(n))
+        assert all(d.code == "Q009" and d.span is not None for d in found)
+        return read["records"]
+
+    small, large = asked(150), asked(300)
+    assert large <= 2.3 * small, (small, large)

@@ -23,7 +23,7 @@ from civrules.diagnostics import Diagnostic, Related, Severity, Span, blanks, wo
 from civrules.diagnostics.suggest import QUERIES, Vocabulary
 from civrules.families import FILE_METADATA, Family, family_named
 from civrules.load.document import Document, NodePath
-from civrules.model import Collection, Entity, Origin, Ruleset
+from civrules.model import Collection, Entity, Origin, Ruleset, record_of
 from civrules.resolve import (
     CITATION_FIELDS,
     SETTINGS_CITATIONS,
@@ -1028,6 +1028,14 @@ def check_cited_changes(ruleset: Ruleset) -> Iterator[Diagnostic]:
     yield from _uncited_whole_entities(ruleset, family, own)
 
 
+def _final_value(origin: Origin, name: str) -> Any:
+    """The value the field ``name`` of what was read from ``origin`` holds as its last change left
+    it (:data:`_ABSENT`: none recorded): looked up in its records, not searched for (each of n
+    uncited fields of one entity searched the records of all n, the square of n)."""
+    found = record_of(origin.writers, name)
+    return _ABSENT if found is None else found[2]
+
+
 def _earlier_change(origin: Origin, name: str, own: int, layers: Mapping[str, int]) -> tuple[Related, ...]:
     """The note at the change of the field ``name`` that the variant (layer ``own``) writes over,
     where an earlier variant of its chain made it (the middle one of three): the value it
@@ -1047,7 +1055,7 @@ def _base_citation_restated(origin: Origin, name: str, own: int, layers: Mapping
     an earlier variant changed it; None otherwise."""
     if origin.replaced or not any(layers.get(change.file, own) < own for change in changers(origin, name)):
         return None
-    final = next((value for field, _, value in origin.writers if field == name), _ABSENT)
+    final = _final_value(origin, name)
     node: Any = origin.document.data
     for part in origin.path:
         try:
@@ -1068,7 +1076,7 @@ def _restored(origin: Origin, name: str, own: int, layers: Mapping[str, int]) ->
     written = changers(origin, name)
     if not written or origin.replaced or any(layers.get(change.file) != own for change in written):
         return False
-    final = next((value for field, _, value in origin.writers if field == name), _ABSENT)
+    final = _final_value(origin, name)
     node: Any = origin.document.data
     for part in (*origin.path, name):
         try:
