@@ -154,6 +154,30 @@ def test_the_index_page_states_the_rulebooks_language(ruleset_id: str) -> None:
     assert f"({language})" in runs
 
 
+@pytest.mark.parametrize("ruleset_id", sorted(_FAST))
+def test_no_name_is_tagged_with_another_form_of_the_rulebooks_language(ruleset_id: str) -> None:
+    """A name printed in the Brazilian rulebook is ``pt-BR``, as the rulebook is; a name the data
+    says is in another language (Sid Meier's English technology names, the Spanish "Puesto
+    comercial") keeps that language. Until round 33 two Sid Meier's names printed in the rulebook
+    (Irrigação, Monarquia) were tagged ``pt``, every other Portuguese name ``pt-BR``: a slip of the
+    data, not a fact of the source. Held on the data and on every sheet's ``lang`` tags."""
+    rulebook = _rulebook_language(ruleset_id)
+    assert rulebook == "pt-BR"
+    primary = rulebook.split("-")[0].lower()
+
+    def slip(tag: str | None) -> bool:  # the rulebook's language, but another form of it
+        return tag is not None and tag != rulebook and tag.split("-")[0].lower() == primary
+
+    data = {name: sorted(tags) for name, tags in name_languages(ruleset_id).items() if any(map(slip, tags))}
+    assert data == {}, f"names the data tags with another form of {rulebook}"
+    sheets = {}
+    for page in sorted((SHEETS / ruleset_id).glob("*.html")):
+        tags = set(re.findall(r'\slang="([^"]*)"', page.read_text(encoding="utf-8")))
+        if any(map(slip, tags)):
+            sheets[page.name] = sorted(tags)
+    assert sheets == {}, f"sheets tagging names with another form of {rulebook}"
+
+
 def test_a_name_is_marked_in_text_and_not_in_attributes_titles_or_styles() -> None:
     html = (
         '<html lang="en"><head><title>Celeiro</title><style>.Celeiro {}</style></head>'
