@@ -24,6 +24,7 @@ import pytest
 from civrules.emit.build import variant_changes
 from civrules.emit.export import export_ruleset, fingerprint
 from civrules.emit.sheets import render_sheets
+from civrules.emit.sheets.common import page_for, paper_named
 from civrules.pipeline import derived_facts
 from tests.browser import Browser
 from tests.rulefiles import CachedWorkspace, shipped_analysis
@@ -51,7 +52,8 @@ SIZES = r"""(() => {
     }
     found.push([size, node.data.trim().slice(0, 30), element.tagName.toLowerCase()]);
   }
-  return found.sort((a, b) => a[0] - b[0]).slice(0, 3);
+  const root = document.documentElement;
+  return [found.sort((a, b) => a[0] - b[0]).slice(0, 3), root.scrollWidth - root.clientWidth];
 })()"""
 
 
@@ -70,14 +72,21 @@ def _sheets(ruleset_id: str, paper: str) -> dict[str, bytes]:
     return render_sheets(analysis.model, stamp, paper, changes)
 
 
-def smallest_printed(browser: Browser, page: Path, paper: str, landscape: bool) -> list[Any]:
+def smallest_printed(browser: Browser, page: Path, paper: str, landscape: bool) -> tuple[list[Any], float]:
     """The three smallest printed texts of ``page`` (size in CSS px, text, element), laid out for
-    print on ``paper``."""
-    short, long = PAPERS[paper]
-    width, height = (long, short) if landscape else (short, long)
-    with browser.open(page.as_uri(), (round(width * PX), round(height * PX))) as tab:
+    print on ``paper``, and how far (CSS px) the page's content runs past the page box's width.
+
+    The viewport is the page box (the paper less the sheets' margins), as Chromium lays a page out
+    for print. Content wider than it is not cut when printed: Chromium shrinks the whole page to
+    fit, every text with it, which a computed font size does not show (round 33: a variant's
+    unbroken card name made the credit table 1379 px wide on a 1123 px page, and its smallest text
+    printed at 1.35 mm though its size said 1.75 mm)."""
+    box = page_for(paper_named(paper), landscape)
+    size = (round(box.content_width * PX), round(box.content_height * PX))
+    with browser.open(page.as_uri(), size) as tab:
         browser.send("Emulation.setEmulatedMedia", {"media": "print"}, tab.session)
-        return list(tab.evaluate(SIZES))
+        found, past = tab.evaluate(SIZES)
+        return list(found), float(past)
 
 
 @pytest.mark.slow
@@ -89,15 +98,17 @@ def test_no_printed_text_is_smaller_than_the_floor(
     from civrules.emit.sheets import SHEETS
 
     landscape = {sheet.file: sheet.landscape for sheet in SHEETS}
-    small = {}
+    small: dict[str, list[Any]] = {}
     for name, content in _sheets(ruleset_id, paper).items():
         if not name.endswith(".html"):
             continue
         page = tmp_path / name
         page.write_bytes(content)
-        found = smallest_printed(browser, page, paper, landscape.get(name, False))
+        found, past = smallest_printed(browser, page, paper, landscape.get(name, False))
         if found and found[0][0] < SMALLEST_EM_MM * PX - 0.01:
             small[name] = [(f"{size / PX:.2f} mm", text, tag) for size, text, tag in found]
+        if past > 1:  # Chromium would shrink the page, every text with it
+            small.setdefault(name, []).append(f"{past / PX:.1f} mm wider than the page box")
     assert small == {}, f"{ruleset_id} on {paper}: text printed smaller than {SMALLEST_EM_MM} mm: {small}"
 
 
@@ -118,6 +129,7 @@ def test_a_variants_long_card_names_print_no_smaller_than_the_floor(browser: Bro
     not fit with an ellipsis, at the floor; the full name stays the label's title. A word no line
     holds is broken with a hyphen at each line's end (round 33), and prints at the floor too."""
     import html
+    import re
 
     from civrules.pipeline import analyse
 
@@ -133,10 +145,16 @@ def test_a_variants_long_card_names_print_no_smaller_than_the_floor(browser: Bro
         content = render_sheets(analysis.model, "0" * 64, paper, only={"credit-table.html"})["credit-table.html"]
         page = tmp_path / f"credit-table-{paper}.html"
         page.write_bytes(content)
-        found = smallest_printed(browser, page, paper, landscape=True)
+        found, past = smallest_printed(browser, page, paper, landscape=True)
         assert found[0][0] >= SMALLEST_EM_MM * PX - 0.01, (paper, [(f"{s / PX:.2f} mm", t, g) for s, t, g in found])
+        # Nothing is wider than the page box, so the page prints at its size, not shrunk to fit.
+        assert past <= 1, (paper, f"{past / PX:.1f} mm wider than the page box")
         written = html.unescape(content.decode("utf-8"))
         # The word no line holds is broken over lines, a hyphen at each break, not cut.
         assert ">Agriculturalirrigationand-</text>" in written and "Agriculturalirrigationand\u2026" not in written
+        # Its row's heading breaks it too (round 33: unbroken, it made the table wider than the page),
+        # the full name the heading's title.
+        heading = re.search(r'<th scope="row"[^>]*title="Agriculturalirrigation[^"]*"[^>]*>(.*?)</th>', written)
+        assert heading is not None and "-<br>" in heading.group(1), heading
         for long in LONG_NAMES.values():  # and every name is there in full
             assert f'aria-label="{long}"' in written and f"<title>{long}" in written, long

@@ -52,6 +52,10 @@ class CreditCard:
     mark: str = ""
     #: The marks as the ``symbols`` macro writes them, at the table's size.
     symbols_html: Markup = field(default=Markup(""))
+    #: The name as its row's heading prints it: its lines, each escaped, joined by ``<br>``.
+    row_name: Markup = field(default=Markup(""))
+    #: The heading's font size where the name does not fit one line at the table's ("" if it does).
+    row_font: str = ""
 
 
 #: The table's rules (mm): its frame, the rule before each group's first card, each cell's
@@ -107,6 +111,10 @@ def credit_table(ruleset: Ruleset, page: Page, source: Source[Ruleset] | None = 
     previous: str | None = None
     labelled = []
     marked, symbol_size = SymbolsMarkup(), f"{min(2.9, row * 0.62):.2f}mm"
+    font = min(3.0, row * 0.56)
+    # A row heading's room for the name: the name column less its padding, the marks' box and a
+    # hairline.
+    name_room = name_width - 2.0 - (2 * min(2.9, row * 0.62) + 1.8) - HAIRLINE
     for card in cards:
         first = card.group_list()[0] if card.group_list() else ""
         head = CreditCard(
@@ -132,7 +140,16 @@ def credit_table(ruleset: Ruleset, page: Page, source: Source[Ruleset] | None = 
                 lines=label_lines,
             )
         )
-        labelled.append(replace(head, label=Markup(label), symbols_html=marked(head.symbols, symbol_size)))
+        row_font, row_lines = row_heading(head.name, name_room - (3.0 if head.mark else 0.0), font, row)
+        labelled.append(
+            replace(
+                head,
+                label=Markup(label),
+                symbols_html=marked(head.symbols, symbol_size),
+                row_name=Markup("<br>").join(escape(line) for line in row_lines),
+                row_font=f"{row_font:.2f}mm" if row_font != font else "",
+            )
+        )
     rows = []
     for owned in labelled:
         credits = matrix.get(owned.id, {})
@@ -163,11 +180,36 @@ def credit_table(ruleset: Ruleset, page: Page, source: Source[Ruleset] | None = 
             "column": f"{column:.2f}mm",
             "row": f"{row:.2f}mm",
             "label": f"{label_height:.2f}mm",
-            "font": f"{min(3.0, row * 0.56):.2f}mm",
+            "font": f"{font:.2f}mm",
             "symbol": f"{min(2.9, row * 0.62):.2f}mm",
             "symbols": f"{2 * min(2.9, row * 0.62) + 1.8:.2f}mm",
         },
     }
+
+
+def row_heading(name: str, room: float, font: float, row: float) -> tuple[float, list[str]]:
+    """A card's name as its row's heading prints it in ``room`` mm of a ``row`` mm row: at the
+    table's ``font`` on one line where it fits; else at the size that fits it on one line, down to
+    the sheets' floor (:data:`PRINT_FLOOR`), then broken into the lines the row holds as a column
+    label is (:func:`label_lines`: at spaces, a word no line holds with a hyphen at each line's
+    end, an ellipsis only when out of lines; the full name is the heading's title).
+
+    Until round 33 the heading never broke: a variant's 66-letter card name made the table
+    1379 px wide on a 1123 px page, and Chromium shrank the whole printed page, its smallest text
+    to 1.35 mm.
+
+    >>> row_heading("Pottery", 30.0, 3.0, 5.3)
+    (3.0, ['Pottery'])
+    >>> row_heading("Agriculturalirrigationandfloodplaincultivation", 30.0, 3.0, 5.3)
+    (1.75, ['Agriculturalirrigationandfloo-', 'dplaincultivation'])
+    """
+    width = 0.56 * max(len(name), 1)
+    if width * font <= room:
+        return font, [name]
+    size = max(PRINT_FLOOR, room / width)
+    if width * size <= room:
+        return size, [name]
+    return size, label_lines(name, room, size, 0.56, max(1, int(row / (1.05 * size))))
 
 
 def label_lines(text: str, room: float, size: float, em: float, most: int) -> list[str]:

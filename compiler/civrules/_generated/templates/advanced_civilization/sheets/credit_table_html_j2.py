@@ -6,7 +6,7 @@ Generated ahead of time by jinja2 3.1.6; used only while SOURCE_SHA256 matches.
 # fmt: off
 # mypy: ignore-errors
 
-SOURCE_SHA256 = "71f597875e44c033f671156309d2aaa7976a5ba9ff11b55cfb05042a6c61dc6f"
+SOURCE_SHA256 = "2a5a8a07c23d5d6d7e8691a1a30b2d1f3646b1f5e71d6f0b0f7ca71674c2af06"
 
 from jinja2.runtime import LoopContext, Macro, Markup, Namespace, TemplateNotFound, TemplateReference, TemplateRuntimeError, Undefined, escape, identity, internalcode, markup_join, missing, str_join
 name = 'credit-table.html.j2'
@@ -74,7 +74,7 @@ def block_style(context, missing=missing):
         yield escape(environment.getattr((undefined(name='geometry') if l_0_geometry is missing else l_0_geometry), 'row'))
         yield '; }\n.credits tbody th { font-size: '
         yield escape(environment.getattr((undefined(name='geometry') if l_0_geometry is missing else l_0_geometry), 'font'))
-        yield '; font-weight: bold; text-align: left; padding: 0 1mm; white-space: nowrap; overflow: hidden; background: #faf7f1; }\n.credits tbody th { line-height: 1; }\n.credits tbody th .syms { display: inline-block; width: '
+        yield '; font-weight: bold; text-align: left; padding: 0 1mm; overflow-wrap: anywhere; overflow: hidden; background: #faf7f1; }\n.credits tbody th { line-height: 1; }\n.credits tbody th .syms { display: inline-block; width: '
         yield escape(environment.getattr((undefined(name='geometry') if l_0_geometry is missing else l_0_geometry), 'symbols'))
         yield '; }\n.credits td.owncost { font-size: '
         yield escape(environment.getattr((undefined(name='geometry') if l_0_geometry is missing else l_0_geometry), 'font'))
@@ -290,9 +290,17 @@ def block_content(context, missing=missing):
                 if environment.getattr(l_1_owned, 'group_start'):
                     pass
                     yield ' class="gs"'
-                yield '>\n<th scope="row">'
+                yield '>\n<th scope="row"'
+                if environment.getattr(l_1_owned, 'row_font'):
+                    pass
+                    yield ' style="font-size: '
+                    yield escape(environment.getattr(l_1_owned, 'row_font'))
+                    yield '" title="'
+                    yield escape(environment.getattr(l_1_owned, 'name'))
+                    yield '"'
+                yield '>'
                 yield escape(environment.getattr(l_1_owned, 'symbols_html'))
-                yield escape(environment.getattr(l_1_owned, 'name'))
+                yield escape(environment.getattr(l_1_owned, 'row_name'))
                 yield escape((context.call((undefined(name='changed') if l_0_changed is missing else l_0_changed), environment.getattr(l_1_owned, 'mark'), _loop_vars=_loop_vars) if environment.getattr(l_1_owned, 'mark') else ''))
                 yield '</th>\n<td class="owncost">'
                 yield escape(environment.getattr(l_1_owned, 'cost'))
@@ -322,4 +330,4 @@ def block_content(context, missing=missing):
             yield '</span>'
 
 blocks = {'style': block_style, 'content': block_content}
-debug_info = '1=13&2=16&3=36&4=47&11=50&12=52&13=54&14=56&15=58&17=60&23=62&25=64&26=66&28=68&29=70&30=72&38=74&39=76&55=81&56=83&71=86&72=118&74=121&75=123&76=127&77=132&79=138&81=141&85=153&86=156&87=159&88=164&94=170&95=174&96=178&97=193&98=198&99=203&100=207&102=215&111=223&112=231&113=234&117=239&120=241&122=244&126=250&127=254&132=264&133=268&138=276&139=280&140=284&141=288&142=290&150=298&153=306&154=308'
+debug_info = '1=13&2=16&3=36&4=47&11=50&12=52&13=54&14=56&15=58&17=60&23=62&25=64&26=66&28=68&29=70&30=72&38=74&39=76&55=81&56=83&71=86&72=118&74=121&75=123&76=127&77=132&79=138&81=141&85=153&86=156&87=159&88=164&94=170&95=174&96=178&97=193&98=198&99=203&100=207&102=215&111=223&112=231&113=234&117=239&120=241&122=244&126=250&127=254&132=264&133=268&138=276&139=280&140=284&141=296&142=298&150=306&153=314&154=316'
