@@ -134,7 +134,7 @@ RULESET_NAME: Final[str] = "Sid Meier's Civilization: The Board Game"
 PLAYERS: Final[PlayerRange | None] = _PlayerRange(2, 4, best=4, rule=("p2",), source=None)
 
 #: A hash of the resolved ruleset: changes whenever any fact changes.
-RULESET_FINGERPRINT: Final[str] = "bfc9e1525cd70728f31393af5a71f5d467afc166d5a41d629997ff277b5b5345"
+RULESET_FINGERPRINT: Final[str] = "37d9c480a59a8071ae941af01df6bee262c2f177d79c38c9828c4e33368ba4b2"
 
 #: True when the ruleset is a draft: facts a game needs are missing (see UNKNOWN_FACTS).
 DRAFT: Final[bool] = True

@@ -14,8 +14,8 @@ against that protocol runs on every ruleset package of the family.
 Names (each record's `name`) are as the rulebook prints them, never translated: in Brazilian
 Portuguese (pt-BR), the language of the rulebook, Civilization de Sid Meier: Jogo de Tabuleiro,
 Livro de Regras (shared/sources/sid-meiers-civilization-board-game-rules-pt.txt); 200 names in
-English (en), 1 name in Spanish (es), 2 names in Portuguese (pt), as their sources print them
-(`name_language` beside each in the rule data and in the export).
+English (en), 1 name in Spanish (es), as their sources print them (`name_language` beside each in
+the rule data and in the export).
 """
 
 from __future__ import annotations
@@ -154,7 +154,7 @@ else:
 
 #: The package's version: semantic versioning of its public API, decided by `civrules build`
 #: against the API manifest beside it (api.json); docs/engine.md says what each bump means.
-__version__: Final[str] = "3.2.4"
+__version__: Final[str] = "3.2.5"
 #: The ruleset this one is a variant of, or None. The package is self-contained: it holds the
 #: whole resolved ruleset and does not import the base's package.
 BASE_RULESET: Final[str | None] = "sid-meiers-civilization"

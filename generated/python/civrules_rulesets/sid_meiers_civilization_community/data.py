@@ -148,7 +148,7 @@ PLAYERS: Final[PlayerRange | None] = _PlayerRange(
 )
 
 #: A hash of the resolved ruleset: changes whenever any fact changes.
-RULESET_FINGERPRINT: Final[str] = "cf9d8b645b64e91bcd64b1ded0407e1a58d0ece71a5d54c601e61fc357eb6f07"
+RULESET_FINGERPRINT: Final[str] = "d152723de3221706de284644a386b792be4f6d4351778f1325b14c712e4eb409"
 
 #: True when the ruleset is a draft: facts a game needs are missing (see UNKNOWN_FACTS).
 DRAFT: Final[bool] = True
