@@ -276,8 +276,7 @@ def _declared(stack: TradeStack, kind: str) -> int:
 # --- Modifiers ---------------------------------------------------------------------------------
 
 
-@check("K003", "modifier-combination-missing", Severity.ERROR, reads=("calamities",))
-@made_of("calamities")
+@check("K003", "modifier-combination-missing", Severity.ERROR, reads=("calamities", RULE_INDEX))
 def check_combination_declared(ruleset: Ruleset) -> Iterator[Diagnostic]:
     """
     What: the modifiers of a calamity name two or more different cards, but the calamity declares
@@ -637,8 +636,12 @@ COMPATIBLE = {
 }
 
 
-@check("K009", "card-link-without-modifier", Severity.ERROR, reads=("calamities.modifiers", "civilization_cards"))
-@made_of("calamities", "cards")
+@check(
+    "K009",
+    "card-link-without-modifier",
+    Severity.ERROR,
+    reads=("calamities.modifiers", "civilization_cards", RULE_INDEX),
+)
 def check_links_have_modifiers(ruleset: Ruleset) -> Iterator[Diagnostic]:
     """
     What: a civilization card's attribute says it changes a calamity (`calamities:` in the card's
