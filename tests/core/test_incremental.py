@@ -976,13 +976,13 @@ ADDED = 30
 OVERLAID = "rulesets/big.yaml"
 
 
-def _overlaid(rules: Path) -> str:
+def _overlaid(rules: Path, added: int = ADDED) -> str:
     lines = ["kind: ruleset", "id: big", "name: Big", "extends: advanced-civilization", "overlay:"]
     lines += ["  civilization_cards:", "    add:"]
     lines += [
         f'      - {{id: card{i}, name: Card {i}, rule: "32.21", groups: [crafts], cost: {45 + i}, prerequisites: [], '
         f'attributes: [], credits: [{{group: crafts, points: 10, rule: "32.212"}}]}}'
-        for i in range(ADDED)
+        for i in range(added)
     ]
     lines += ["    patch:", '      - {id: pottery, cost: 50, source: "house rule"}']
     lines += ['      - {id: mining, cost: 190, source: "house rule"}']
@@ -1323,17 +1323,7 @@ def test_entries_read_again_are_relocated_and_their_references_looked_up_as_ofte
     work: list[dict[str, int]] = []
     for added in (30, 60):
         rules = copy_subset(tmp_path / f"rules-{added}")
-        lines = ["kind: ruleset", "id: big", "name: Big", "extends: advanced-civilization", "overlay:"]
-        lines += ["  civilization_cards:", "    add:"]
-        lines += [
-            f'      - {{id: card{i}, name: Card {i}, rule: "32.21", groups: [crafts], cost: {45 + i}, '
-            f'prerequisites: [], attributes: [], credits: [{{group: crafts, points: 10, rule: "32.212"}}]}}'
-            for i in range(added)
-        ]
-        lines += ["    patch:", '      - {id: pottery, cost: 50, source: "house rule"}']
-        lines += ['      - {id: mining, cost: 190, source: "house rule"}']
-        text = "\n".join(lines) + "\n"
-        (rules / OVERLAID).write_text(text, encoding="utf-8")
+        text = _overlaid(rules, added)
         session = Session(rules)
         session.update()
         relocated = session.assembled.entities_relocated
