@@ -640,6 +640,24 @@ def test_the_readme_performance_summary_is_what_the_bench_recorded() -> None:
     assert abs(float(noop.group(1)) - recorded["noop_build"]["median"]) <= 0.25 * recorded["noop_build"]["median"]
 
 
+def test_the_readme_states_the_test_budgets_tests_budget_py_holds() -> None:
+    """The README's summary of the fast suite's budget names `tests/budget.py`'s numbers. It said "at
+    most 90 interpreters and 70 Chromium tabs" after round 32 set the budgets to 58 and 63, so a
+    newcomer read a limit the suite no longer has."""
+    from tests import budget
+
+    readme = " ".join((REPO / "README.md").read_text(encoding="utf-8").split())
+    said = re.search(
+        r"a fast test starts at most (\w+) Python interpreters, and the fast suite at most (\d+) interpreters"
+        r" and (\d+) Chromium tabs",
+        readme,
+    )
+    assert said is not None, "the README no longer summarises the budget in the words this test reads"
+    words = {"one": 1, "two": 2, "three": 3}
+    assert words.get(said.group(1)) == budget.INTERPRETERS_PER_TEST, said.group(0)
+    assert (int(said.group(2)), int(said.group(3))) == (budget.SUITE_INTERPRETERS, budget.SUITE_TABS), said.group(0)
+
+
 SHOWN_INFO = re.compile(r"^(?:\$ )?rules/rulesets/([a-z0-9-]+)\.yaml:\d+:\d+: info\[\w+\]: .+$")
 SHOWN_RUN = re.compile(r"^\$ civrules (?:watch|validate) ([a-z0-9-]+)$")
 SHOWN_CLEAN_SUMMARY = re.compile(r"^civrules: 0 errors, 0 warnings, (\d+) infos?\b")
