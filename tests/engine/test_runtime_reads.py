@@ -106,17 +106,17 @@ def test_a_name_refused_is_refused_again_at_each_read(monkeypatch: pytest.Monkey
     for module in (civrules_runtime, civrules_runtime.records, civrules_runtime_imperial_settlers):
         for _ in range(2):
             with pytest.raises(AttributeError):
-                module.NoSuchName  # type: ignore[attr-defined]  # noqa: B018
+                module.NoSuchName  # noqa: B018
         assert "NoSuchName" not in vars(module)
     family = "civrules_runtime_advanced_civilization"
     vars(civrules_runtime).pop("Calamity", None)  # a moved name no other test reads from here
     monkeypatch.setitem(sys.modules, family, None)  # its import raises ModuleNotFoundError
     for _ in range(2):
         with pytest.raises(AttributeError, match=rf"moved to {family} \(pip install civrules-runtime-"):
-            civrules_runtime.Calamity  # type: ignore[attr-defined]  # noqa: B018
+            civrules_runtime.Calamity  # noqa: B018
     assert "Calamity" not in vars(civrules_runtime)
     monkeypatch.undo()
-    assert civrules_runtime.Calamity is sys.modules[family].Calamity  # type: ignore[attr-defined]
+    assert civrules_runtime.Calamity is sys.modules[family].Calamity
     assert "Calamity" in vars(civrules_runtime)
 
 
