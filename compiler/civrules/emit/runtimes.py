@@ -88,8 +88,13 @@ FILES = (
 #: what a record class takes when called with a value too many by position, a field twice or too few;
 #: it makes a record again from its ``asdict()`` or that dict's JSON (``Record.from_dict``, checked
 #: as a call of its class is), and gives ``FrozenMap`` what ``dict`` and ``MappingProxyType`` read that
-#: it lacked: ``|`` (either side; ``|=`` rebinds), ``reversed()`` and ``copy()``.
-VERSION = "2.17.0"
+#: it lacked: ``|`` (either side; ``|=`` rebinds), ``reversed()`` and ``copy()``;
+#: 2.18 writes a record's JSON form from which ``from_dict`` makes the very record again
+#: (``asdict(tagged=True)``: ``"@record"`` names the class of a record of an alias of several, whose
+#: ``asdict()`` another's may equal; ``"@unknown_fields"`` a settings record's unknown fields), reads
+#: it beside ``asdict()``'s, which is unchanged; it binds each name a module's ``__getattr__`` finds
+#: (a base, a moved name) at its first read, and shows a record refused as a whole cut (``shown``).
+VERSION = "2.18.0"
 
 
 def runtime_distribution(

@@ -87,7 +87,9 @@ FAMILY_RUNTIME_DISTRIBUTION = family_runtime_distribution(FAMILY.id)
 #: refuses a target that is no card (it answered 0) and a held that is no collection; an ``Epoch``
 #: made by an engine with a dict of requirements holds a FrozenMap of them (it held the caller's
 #: dict: the record changed with it and did not hash).
-FAMILY_RUNTIME_VERSION = "2.10.2"
+#: 2.10.3: the same API; each record or protocol name the runtime's ``__getattr__`` finds is bound
+#: at its first read (every read called it: 0.75 us, against a global lookup).
+FAMILY_RUNTIME_VERSION = "2.10.3"
 FAMILY_RUNTIME_SOURCES = Path(__file__).resolve().parent / "runtime"
 FAMILY_RUNTIME_FILES = (
     "__init__.py",

@@ -43,7 +43,9 @@ FAMILY_RUNTIME_DISTRIBUTION = family_runtime_distribution(FAMILY.id)
 #: 2.7.2: the same API; a docstring on ``logic.card_cost``, the one public function without one; an
 #: ``Action``'s ``price`` and a ``PhaseStep``'s ``draw`` and ``reveal``, given as dicts by an engine,
 #: are held as FrozenMaps (the record held the caller's dict and did not hash).
-FAMILY_RUNTIME_VERSION = "2.7.2"
+#: 2.7.3: the same API; each record or protocol name the runtime's ``__getattr__`` finds is bound
+#: at its first read (every read called it: 0.75 us, against a global lookup).
+FAMILY_RUNTIME_VERSION = "2.7.3"
 FAMILY_RUNTIME_SOURCES = Path(__file__).resolve().parent / "runtime"
 FAMILY_RUNTIME_FILES = (
     "__init__.py",

@@ -69,7 +69,9 @@ FAMILY_RUNTIME = family_runtime_package(FAMILY_ID)
 FAMILY_RUNTIME_DISTRIBUTION = family_runtime_distribution(FAMILY_ID)
 #: 1.14.2: the same API; ``Research.costs`` and ``Pyramid.minimums``, given as dicts by an engine, are
 #: held as FrozenMaps (the record held the caller's dict: it changed with it and did not hash).
-FAMILY_RUNTIME_VERSION = "1.14.2"
+#: 1.14.3: the same API; each record or protocol name the runtime's ``__getattr__`` finds is bound
+#: at its first read (every read called it: 0.75 us, against a global lookup).
+FAMILY_RUNTIME_VERSION = "1.14.3"
 FAMILY_RUNTIME_SOURCES = Path(__file__).resolve().parent / "runtime"
 FAMILY_RUNTIME_FILES = (
     "__init__.py",

@@ -100,7 +100,7 @@ for _name in (*_RECORDS, "AssumedPackage", "RulesetPackage"):
     globals().pop(_name, None)
 del _name
 
-__version__ = "2.7.2"
+__version__ = "2.7.3"
 
 __all__ = [
     "Action",
