@@ -114,25 +114,42 @@ if TYPE_CHECKING:
 else:
 
     def __getattr__(name: str) -> object:
-        """The bases, imported on first use; a name that moved, from its family's runtime."""
-        if name == "RulesetPackageBase":
+        """The bases, imported on first use; a name that moved, from its family's runtime. A name
+        found is bound in the module's globals, so a later read is a plain global lookup that never
+        calls this again (an engine reads ``civrules_runtime.FrozenMap`` in its loops); a refusal is
+        never bound: it is raised again at each read."""
+        found: object
+        if name == "RulesetPackageBase":  # each of _BASES
             from . import protocol
 
-            return protocol.RulesetPackageBase
-        if name in ("FrozenMap", "OrderedFrozenSet"):
+            found = protocol.RulesetPackageBase
+        elif name in ("FrozenMap", "OrderedFrozenSet"):
             from . import mappings
 
-            return getattr(mappings, name)
-        if name in ("PlayerRange", "Record", "SettingsRecord", "UnknownFact"):
+            found = getattr(mappings, name)
+        elif name in ("PlayerRange", "Record", "SettingsRecord", "UnknownFact"):
             from . import records
 
-            return getattr(records, name)
-        if name in _MOVED:
+            found = getattr(records, name)
+        elif name in _MOVED:
             from . import _moved
 
-            return _moved.attribute(__name__, name, "", _MOVED)
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+            found = _moved.attribute(__name__, name, "", _MOVED)
+        else:
+            raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+        return globals().setdefault(name, found)  # threads reading it first all get the one object
 
+
+#: The names of the bases, each loaded from its module by __getattr__.
+_BASES = (
+    "RulesetPackageBase",
+    "FrozenMap",
+    "OrderedFrozenSet",
+    "PlayerRange",
+    "Record",
+    "SettingsRecord",
+    "UnknownFact",
+)
 
 #: The names of the Advanced Civilization family that lived here before the split.
 _MOVED = frozenset(
@@ -219,7 +236,13 @@ _MOVED = frozenset(
     )
 )
 
-__version__ = "2.17.0"
+# ``importlib.reload`` runs this file again in the same globals: the names reads bound are
+# forgotten, and read again from where they live now.
+for _name in (*_BASES, *_MOVED):
+    globals().pop(_name, None)
+del _name
+
+__version__ = "2.18.0"
 
 __all__ = [
     "AbilityAction",

@@ -147,10 +147,29 @@ class Record:
 
     __replace__ = replace  # copy.replace (Python 3.13)
 
-    def asdict(self) -> dict[str, object]:
+    def asdict(self, *, tagged: bool = False) -> dict[str, object]:
         """The fields by name, records and mappings in them turned into dicts (as
-        ``dataclasses.asdict``; tuples stay tuples)."""
-        return {name: _plain(value) for name, value in zip(self._names(), self._values(), strict=True)}
+        ``dataclasses.asdict``; tuples stay tuples).
+
+        ``tagged``: also what the fields alone do not say, so that :meth:`from_dict` makes the very
+        record again: each record whose class is one of several a field may hold (an effect of
+        Advanced Civilization's ``Effect``, where ``HandLimitChange(change=-1)`` and
+        ``CitySupport(change=-1)`` have the same fields) names its class first, ``"@record":
+        "HandLimitChange"``, and a settings record with fields the sources do not give names
+        them, ``"@unknown_fields": ["hand_limit"]``. Every other record's dict is as without it.
+        ``from_dict`` reads both forms; a runtime before 2.18 reads only the untagged one (it
+        refuses ``@record`` as no field): write that for engines still on one.
+        """
+        plain = {name: _plain(value, tagged) for name, value in zip(self._names(), self._values(), strict=True)}
+        if not tagged:
+            return plain
+        tags: dict[str, object] = {}
+        if _told_by_class(type(self)):
+            tags[RECORD_KEY] = type(self).__name__
+        unknown = getattr(self, "unknown_fields", None) if isinstance(self, SettingsRecord) else None
+        if unknown:
+            tags[UNKNOWN_FIELDS_KEY] = list(unknown)
+        return {**tags, **plain} if tags else plain
 
     @classmethod
     def from_dict(cls, fields: Mapping[str, object], /) -> Self:
@@ -210,14 +229,42 @@ def _unrestorable(cls: type, names: tuple[str, ...], state: object) -> OutOfDoma
     )
 
 
-def _plain(value: object) -> object:
+def _plain(value: object, tagged: bool = False) -> object:
     if isinstance(value, Record):
-        return value.asdict()
+        # an engine's record class may define an asdict() of its own, without ``tagged``
+        return value.asdict(tagged=True) if tagged else value.asdict()
     if isinstance(value, Mapping):
-        return {key: _plain(item) for key, item in value.items()}
+        return {key: _plain(item, tagged) for key, item in value.items()}
     if isinstance(value, tuple):
-        return tuple(_plain(item) for item in value)
+        return tuple(_plain(item, tagged) for item in value)
     return value
+
+
+#: The key of ``asdict(tagged=True)`` that names a record's class, where a field may hold several.
+RECORD_KEY = "@record"
+#: The key of ``asdict(tagged=True)`` that names a settings record's fields the sources do not give.
+UNKNOWN_FIELDS_KEY = "@unknown_fields"
+
+#: Whether each record class is one of several a field may hold (made when first asked).
+_BY_CLASS: dict[type, bool] = {}
+
+
+def _told_by_class(cls: type) -> bool:
+    """Whether ``cls`` is a member of an alias of several records (``Effect = Immunity | ...``) of
+    the module that defines it: a field of that alias's type holds any of them, and their dicts
+    may have the same keys, so ``asdict(tagged=True)`` names its class."""
+    told = _BY_CLASS.get(cls)
+    if told is None:
+        import sys
+        from types import UnionType
+
+        module = sys.modules.get(cls.__module__)
+        told = any(
+            isinstance(value, UnionType) and cls in value.__args__ and len(value.__args__) > 1
+            for value in (vars(module).values() if module is not None else ())
+        )
+        _BY_CLASS[cls] = told
+    return told
 
 
 # --- A record made again from its asdict() ---------------------------------------------------------
@@ -230,7 +277,33 @@ def _from_dict(cls: type[R], fields: object) -> R:
             f" (of type {type(fields).__name__})"
         )
     names = cls._fields
+    extra: dict[str, object] = {}
+    if RECORD_KEY in fields and fields[RECORD_KEY] != cls.__name__:
+        raise OutOfDomainError(
+            f"{cls.__name__}.from_dict: the dict is of the record {fields[RECORD_KEY]!r} ({RECORD_KEY}), not of"
+            f" {cls.__name__}"
+        )
+    if UNKNOWN_FIELDS_KEY in fields:
+        unknown = fields[UNKNOWN_FIELDS_KEY]
+        if not issubclass(cls, SettingsRecord):
+            raise OutOfDomainError(
+                f"{cls.__name__}.from_dict: {UNKNOWN_FIELDS_KEY} is for a settings record; {cls.__name__} has no"
+                " unknown fields"
+            )
+        if not isinstance(unknown, (list, tuple)) or not all(isinstance(key, str) for key in unknown):
+            raise OutOfDomainError(
+                f"{cls.__name__}.from_dict: {UNKNOWN_FIELDS_KEY} is a list of its data's keys, not {shown(unknown)}"
+            )
+        strange = [key for key in unknown if key not in cls._field_of]
+        if strange:
+            raise OutOfDomainError(
+                f"{cls.__name__}.from_dict: {UNKNOWN_FIELDS_KEY} names {', '.join(map(repr, strange))}, no key of its"
+                f" data: its keys are {', '.join(cls._setting_keys)}"
+            )
+        extra["unknown_fields"] = tuple(unknown)
     for name in fields:
+        if name in (RECORD_KEY, UNKNOWN_FIELDS_KEY):
+            continue
         if name not in names:
             from .errors import closest_id
 
@@ -248,7 +321,7 @@ def _from_dict(cls: type[R], fields: object) -> R:
         read = readers.get(name)
         values[name] = fields[name] if read is None else read(fields[name])
     try:
-        return cls(**values)
+        return cls(**values, **extra)
     except TypeError as error:
         if type(error) is not TypeError:  # one of the runtime's own (NotACollectionError): it says what it is
             raise
@@ -293,6 +366,14 @@ def _records_read(classes: tuple[type[Record], ...]) -> _Read:
     def read(value: object) -> object:
         if not isinstance(value, Mapping):
             return value
+        if RECORD_KEY in value:  # asdict(tagged=True): the record names its class
+            named = [klass for klass in classes if klass.__name__ == value[RECORD_KEY]]
+            if not named:
+                raise OutOfDomainError(
+                    f"{value[RECORD_KEY]!r} ({RECORD_KEY}) is none of the records this field holds:"
+                    f" {', '.join(klass.__name__ for klass in classes)}"
+                )
+            return named[0].from_dict(value)
         keys = set(value)
         fitting = [klass for klass in classes if set(klass._fields) == keys]
         if not fitting:
@@ -322,8 +403,8 @@ def _only(classes: list[type[Record]], value: Mapping[str, object]) -> object:
         raise refused
     raise OutOfDomainError(
         f"{dict(value)!r} is a record of any of {', '.join(klass.__name__ for klass in classes)}, whose"
-        " fields are the same: asdict() does not say which it was (save the record's id, or its class"
-        " name beside its asdict(), and make it with that class's from_dict)"
+        f" fields are the same: asdict() does not say which it was (save asdict(tagged=True), whose {RECORD_KEY!r}"
+        " names it)"
     )
 
 
@@ -650,7 +731,7 @@ def _restored(record: Record, values: Iterable[object]) -> None:
         _within(record, None)
     problem = record._problem()
     if problem is not None:
-        raise OutOfDomainError(f"{record!r}: {problem}")
+        raise OutOfDomainError(f"{shown(record)}: {problem}")  # a large record is cut, as any refusal shows one
 
 
 def _checked(record: R, names: Iterable[str]) -> R:
@@ -667,7 +748,7 @@ def _checked(record: R, names: Iterable[str]) -> R:
         _within(record, frozenset(names))
     problem = record._problem()
     if problem is not None:
-        raise OutOfDomainError(f"{record!r}: {problem}")
+        raise OutOfDomainError(f"{shown(record)}: {problem}")  # a large record is cut, as any refusal shows one
     return record
 
 
@@ -1331,4 +1412,13 @@ if not TYPE_CHECKING:
     def __getattr__(name: str) -> object:
         from . import _moved
 
-        return _moved.attribute(__name__, name, "records", _RETIRED)
+        found = _moved.attribute(__name__, name, "records", _RETIRED)
+        # A released name is bound at its first read: later reads are plain global lookups (a
+        # refusal is raised, never bound, so it is said again at each read).
+        return globals().setdefault(name, found) if name in _RETIRED else found
+
+    # ``importlib.reload`` runs this file again in the same globals: the names reads bound are
+    # forgotten, and read again from the family's runtime (none of them is defined here).
+    for _name in _RETIRED:
+        globals().pop(_name, None)
+    del _name

@@ -42,4 +42,13 @@ if not TYPE_CHECKING:
     def __getattr__(name: str) -> object:
         from . import _moved
 
-        return _moved.attribute(__name__, name, "vocab", _RETIRED)
+        found = _moved.attribute(__name__, name, "vocab", _RETIRED)
+        # A released name is bound at its first read: later reads are plain global lookups (a
+        # refusal is raised, never bound, so it is said again at each read).
+        return globals().setdefault(name, found) if name in _RETIRED else found
+
+    # ``importlib.reload`` runs this file again in the same globals: the names reads bound are
+    # forgotten, and read again from the family's runtime (none of them is defined here).
+    for _name in _RETIRED:
+        globals().pop(_name, None)
+    del _name

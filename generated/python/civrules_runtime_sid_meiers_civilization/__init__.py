@@ -53,20 +53,25 @@ if TYPE_CHECKING:
 else:
 
     def __getattr__(name: str) -> object:
-        """The records and the protocol, imported on first use."""
+        """The records and the protocol, imported on first use and bound in the module's globals,
+        so a later read is a plain global lookup that never calls this again (a name this
+        runtime lacks is refused at each read)."""
+        found: object
         if name == "AssumedPackage":
             from . import assumptions
 
-            return assumptions.AssumedPackage
-        if name == "RulesetPackage":
+            found = assumptions.AssumedPackage
+        elif name == "RulesetPackage":
             from . import protocol
 
-            return protocol.RulesetPackage
-        if name in _RECORDS:
+            found = protocol.RulesetPackage
+        elif name in _RECORDS:
             from . import records
 
-            return getattr(records, name)
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+            found = getattr(records, name)
+        else:
+            raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+        return globals().setdefault(name, found)  # threads reading it first all get the one object
 
 
 _RECORDS = frozenset(
@@ -102,7 +107,14 @@ _RECORDS = frozenset(
     )
 )
 
-__version__ = "1.14.2"
+
+# ``importlib.reload`` runs this file again in the same globals: the names reads bound are
+# forgotten, and read again from the modules they live in.
+for _name in (*_RECORDS, "AssumedPackage", "RulesetPackage"):
+    globals().pop(_name, None)
+del _name
+
+__version__ = "1.14.3"
 
 __all__ = [
     "Activity",
