@@ -93,7 +93,9 @@ FILES = (
 #: (``asdict(tagged=True)``: ``"@record"`` names the class of a record of an alias of several, whose
 #: ``asdict()`` another's may equal; ``"@unknown_fields"`` a settings record's unknown fields), reads
 #: it beside ``asdict()``'s, which is unchanged; it binds each name a module's ``__getattr__`` finds
-#: (a base, a moved name) at its first read, and shows a record refused as a whole cut (``shown``).
+#: (a base, a moved name) at its first read, and shows a record refused as a whole cut (``shown``);
+#: and ``OrderedFrozenSet``'s set algebra gives an OrderedFrozenSet, in its operands' order, where it
+#: gave a plain frozenset whose order changed with ``PYTHONHASHSEED``.
 VERSION = "2.18.0"
 
 
