@@ -95,7 +95,9 @@ FILES = (
 #: it beside ``asdict()``'s, which is unchanged; it binds each name a module's ``__getattr__`` finds
 #: (a base, a moved name) at its first read, and shows a record refused as a whole cut (``shown``);
 #: and ``OrderedFrozenSet``'s set algebra gives an OrderedFrozenSet, in its operands' order, where it
-#: gave a plain frozenset whose order changed with ``PYTHONHASHSEED``.
+#: gave a plain frozenset whose order changed with ``PYTHONHASHSEED``; ``errors.IdEnumType``, the
+#: metaclass of the id enums and vocabularies, names the closest member, or the member an id is, where
+#: Enum refused a name it lacks with the bare name (``CardId["law"]``: ``KeyError: 'law'``).
 VERSION = "2.18.0"
 
 
