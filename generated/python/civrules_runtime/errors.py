@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import heapq
 from collections.abc import Callable, Collection, Iterable, Mapping
-from enum import EnumType, StrEnum
+from enum import Enum, EnumType, StrEnum
 from types import ModuleType
 from typing import Protocol, TypeVar
 
@@ -140,7 +140,51 @@ def absent_id(enum: type[StrEnum], value: object) -> None:
     )
 
 
-class NoIdsEnumType(EnumType):
+class IdEnumType(EnumType):
+    """The metaclass of the packages' id enums and the runtimes' vocabularies: a member asked for by a
+    name the enum lacks (``CardId["LAWX"]``, ``CardId.LAWX``), or by its id where its name belongs
+    (``CardId["law"]``), is refused naming the closest member, or the member whose id it is, and
+    saying that ``CardId("law")`` takes an id: Enum said only the name (``KeyError: 'law'``, as if
+    the card were missing). ``CardId[...]`` raises UnknownIdError (a KeyError, as Enum's own),
+    ``CardId.X`` an AttributeError. To a type checker it is Enum's own."""
+
+    if not TYPE_CHECKING:
+
+        def __getitem__(cls, name):
+            try:
+                return super().__getitem__(name)
+            except KeyError:
+                raise UnknownIdError(_no_member(cls, name)) from None
+
+        def __getattr__(cls, name):
+            if name.startswith("_"):  # the machinery's and tools' probes: Python's own words
+                raise AttributeError(f"type object {cls.__name__!r} has no attribute {name!r}", name=name, obj=cls)
+            member = cls.__dict__.get("_member_map_", {}).get(name)  # Python 3.11 finds members here
+            if member is not None:
+                return member
+            raise AttributeError(_no_member(cls, name), name=name, obj=cls)
+
+
+def _no_member(enum: EnumType, name: object) -> str:
+    """What a lookup of ``enum``'s member by ``name`` that it lacks says."""
+    by_value: Mapping[object, Enum] = getattr(enum, "_value2member_map_", {})
+    members: Mapping[str, object] = getattr(enum, "_member_map_", {})
+    called = enum.__name__
+    if isinstance(name, str) and name in by_value:
+        return (
+            f"{name!r} is an id of {called}, not a member's name: {called}({name!r}) takes the id, and is"
+            f" {called}.{by_value[name].name}"
+        )
+    if not isinstance(name, str):
+        return f"{shown(name)} is no member's name of {called}: a name is a str, {some_ids(members)}"
+    close = closest_id(name.upper(), members)  # the names are the ids in capitals
+    hint = f"did you mean {close!r}?" if close is not None else some_ids(members)
+    return (
+        f"{name!r} is no member of {called}: {hint} (a member's name is its id in capitals; {called}(id) takes the id)"
+    )
+
+
+class NoIdsEnumType(IdEnumType):
     """The metaclass of an id enum that has no members (a ruleset whose data gives none of a
     collection): Enum refuses any value of such an enum with its own TypeError ("has no members
     defined") before it asks ``_missing_``, so ``ItemId("a")``, or a pickle of another version's

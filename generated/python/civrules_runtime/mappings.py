@@ -13,6 +13,7 @@ such a set would not replay the same game in another process).
 from __future__ import annotations
 
 from collections.abc import Collection, Iterable, Iterator, Mapping
+from collections.abc import Set as AbstractSet
 from itertools import islice
 from typing import Any, TypeVar
 
@@ -23,6 +24,7 @@ TYPE_CHECKING = False
 _K = TypeVar("_K")
 _V = TypeVar("_V", covariant=True)
 _T = TypeVar("_T", covariant=True)
+_S = TypeVar("_S")
 _K2 = TypeVar("_K2")
 _V2 = TypeVar("_V2")
 _E = TypeVar("_E", bound=BaseException)
@@ -130,7 +132,11 @@ class FrozenMap(Mapping[_K, _V]):
 class OrderedFrozenSet(frozenset[_T]):
     """A frozenset that iterates in the order it was made with (the tables give their ids sorted):
     equal to, hashed as, and usable wherever a frozenset of the same items is, so the same on
-    every run whatever ``PYTHONHASHSEED`` is. Set algebra (``a | b``) gives a plain frozenset.
+    every run whatever ``PYTHONHASHSEED`` is. Set algebra keeps an order too: ``a | b``, ``a & b``,
+    ``a - b``, ``a ^ b`` (``b`` a set or a frozenset) and ``union``, ``intersection``,
+    ``difference``, ``symmetric_difference`` (of any iterables) give an OrderedFrozenSet of ``a``'s
+    items in ``a``'s order, then the others' new ones in theirs (a plain frozenset's order, before
+    runtime 2.18, changed with ``PYTHONHASHSEED``); ``copy()`` is the set itself.
 
     >>> OrderedFrozenSet(("c", "a", "b"))
     OrderedFrozenSet(['c', 'a', 'b'])
@@ -171,6 +177,69 @@ class OrderedFrozenSet(frozenset[_T]):
 
     def __setattr__(self, name: str, value: object) -> None:
         raise AttributeError(f"{type(self).__name__} is read-only: cannot assign to {name!r}")
+
+    # Set algebra, in order: a plain frozenset's result would iterate in an order that changes with
+    # PYTHONHASHSEED, which this class is for. Another set's items keep that set's own order.
+    def copy(self) -> OrderedFrozenSet[_T]:
+        return self  # it cannot change, as frozenset.copy() of a frozenset is itself
+
+    def union(self, *others: Iterable[_S]) -> OrderedFrozenSet[_T | _S]:
+        return OrderedFrozenSet((*self._order, *(item for other in others for item in other)))
+
+    def intersection(self, *others: Iterable[object]) -> OrderedFrozenSet[_T]:
+        kept = frozenset.intersection(self, *others)
+        return OrderedFrozenSet(item for item in self._order if item in kept)
+
+    def difference(self, *others: Iterable[object]) -> OrderedFrozenSet[_T]:
+        kept = frozenset.difference(self, *others)
+        return OrderedFrozenSet(item for item in self._order if item in kept)
+
+    def symmetric_difference(self, other: Iterable[_S], /) -> OrderedFrozenSet[_T | _S]:
+        items = tuple(dict.fromkeys(other))
+        kept = frozenset.symmetric_difference(self, items)
+        return OrderedFrozenSet(item for item in (*self._order, *items) if item in kept)
+
+    def __or__(self, other: AbstractSet[_S], /) -> OrderedFrozenSet[_T | _S]:
+        if not isinstance(other, (set, frozenset)):
+            return NotImplemented
+        return self.union(other)
+
+    def __and__(self, other: AbstractSet[object], /) -> OrderedFrozenSet[_T]:
+        if not isinstance(other, (set, frozenset)):
+            return NotImplemented
+        return self.intersection(other)
+
+    def __sub__(self, other: AbstractSet[object], /) -> OrderedFrozenSet[_T]:
+        if not isinstance(other, (set, frozenset)):
+            return NotImplemented
+        return self.difference(other)
+
+    def __xor__(self, other: AbstractSet[_S], /) -> OrderedFrozenSet[_T | _S]:
+        if not isinstance(other, (set, frozenset)):
+            return NotImplemented
+        return self.symmetric_difference(other)
+
+    if not TYPE_CHECKING:  # a frozenset on the left (``frozenset(...) | ids``): its order first, as above
+
+        def __ror__(self, other):
+            if not isinstance(other, (set, frozenset)):
+                return NotImplemented
+            return OrderedFrozenSet(other).union(self)
+
+        def __rand__(self, other):
+            if not isinstance(other, (set, frozenset)):
+                return NotImplemented
+            return OrderedFrozenSet(other).intersection(self)
+
+        def __rsub__(self, other):
+            if not isinstance(other, (set, frozenset)):
+                return NotImplemented
+            return OrderedFrozenSet(other).difference(self)
+
+        def __rxor__(self, other):
+            if not isinstance(other, (set, frozenset)):
+                return NotImplemented
+            return OrderedFrozenSet(other).symmetric_difference(self)
 
 
 def _by_a_table(error: BaseException) -> bool:

@@ -3,13 +3,17 @@
 from enum import StrEnum
 from typing import Literal, TypeAlias
 
+from civrules_runtime.errors import IdEnumType, absent_id
+
 TYPE_CHECKING = False
 
 # --- Vocabularies shared by every ruleset -------------------------------------------------------
 
 
-class GroupId(StrEnum):
+class GroupId(StrEnum, metaclass=IdEnumType):
     """The five civilization-card groups (the same ids in every ruleset)."""
+
+    _missing_ = classmethod(absent_id)  # a value it lacks: UnknownIdError, naming the closest
 
     CRAFTS = "crafts"
     SCIENCES = "sciences"
@@ -18,39 +22,49 @@ class GroupId(StrEnum):
     RELIGION = "religion"
 
 
-class BorderKind(StrEnum):
+class BorderKind(StrEnum, metaclass=IdEnumType):
     """How two areas meet: across land, across water, or both."""
+
+    _missing_ = classmethod(absent_id)  # a value it lacks: UnknownIdError, naming the closest
 
     LAND = "land"
     SEA = "sea"
     BOTH = "both"
 
 
-class Adjacency(StrEnum):
+class Adjacency(StrEnum, metaclass=IdEnumType):
     """Which neighbours to list: across land (land or both), across water (sea or both), or all."""
+
+    _missing_ = classmethod(absent_id)  # a value it lacks: UnknownIdError, naming the closest
 
     LAND = "land"
     SEA = "sea"
     ALL = "all"
 
 
-class Role(StrEnum):
+class Role(StrEnum, metaclass=IdEnumType):
     """A victim's part in a calamity."""
+
+    _missing_ = classmethod(absent_id)  # a value it lacks: UnknownIdError, naming the closest
 
     PRIMARY = "primary"
     SECONDARY = "secondary"
 
 
-class AppliesTo(StrEnum):
+class AppliesTo(StrEnum, metaclass=IdEnumType):
     """Which victims a card's calamity modifier applies to."""
+
+    _missing_ = classmethod(absent_id)  # a value it lacks: UnknownIdError, naming the closest
 
     PRIMARY = "primary"
     SECONDARY = "secondary"
     BOTH = "both"
 
 
-class ModifierEffect(StrEnum):
+class ModifierEffect(StrEnum, metaclass=IdEnumType):
     """What a card's modifier does to a calamity effect."""
+
+    _missing_ = classmethod(absent_id)  # a value it lacks: UnknownIdError, naming the closest
 
     REDUCES = "reduces"
     AGGRAVATES = "aggravates"
@@ -59,8 +73,10 @@ class ModifierEffect(StrEnum):
     IMMUNITY = "immunity"
 
 
-class LinkEffect(StrEnum):
+class LinkEffect(StrEnum, metaclass=IdEnumType):
     """What a card attribute says it does to a calamity."""
+
+    _missing_ = classmethod(absent_id)  # a value it lacks: UnknownIdError, naming the closest
 
     REDUCES = "reduces"
     AGGRAVATES = "aggravates"
@@ -68,22 +84,28 @@ class LinkEffect(StrEnum):
     ALTERS = "alters"
 
 
-class CombinationMode(StrEnum):
+class CombinationMode(StrEnum, metaclass=IdEnumType):
     """How modifiers of different cards combine: all add up, or only the highest card counts."""
+
+    _missing_ = classmethod(absent_id)  # a value it lacks: UnknownIdError, naming the closest
 
     CUMULATIVE = "cumulative"
     HIGHEST = "highest"
 
 
-class Severity(StrEnum):
+class Severity(StrEnum, metaclass=IdEnumType):
     """Calamity severity (Expansion Project, Mega Civilization)."""
+
+    _missing_ = classmethod(absent_id)  # a value it lacks: UnknownIdError, naming the closest
 
     MINOR = "minor"
     MAJOR = "major"
 
 
-class Block(StrEnum):
+class Block(StrEnum, metaclass=IdEnumType):
     """A trade block: a good's native block, or the block of a deck."""
+
+    _missing_ = classmethod(absent_id)  # a value it lacks: UnknownIdError, naming the closest
 
     WEST = "west"
     EAST = "east"
@@ -91,16 +113,20 @@ class Block(StrEnum):
     SINGLE = "single"
 
 
-class MapRegion(StrEnum):
+class MapRegion(StrEnum, metaclass=IdEnumType):
     """A half of a map split in two (West and East), for nations and trade decks; the whole map."""
+
+    _missing_ = classmethod(absent_id)  # a value it lacks: UnknownIdError, naming the closest
 
     WEST = "west"
     EAST = "east"
     WHOLE = "whole"
 
 
-class CalamityKind(StrEnum):
+class CalamityKind(StrEnum, metaclass=IdEnumType):
     """What a calamity effect does (schemas/calamities.schema.json effect_kind)."""
+
+    _missing_ = classmethod(absent_id)  # a value it lacks: UnknownIdError, naming the closest
 
     LOSE_UNIT_POINTS = "lose_unit_points"
     REDUCE_CITIES = "reduce_cities"
@@ -124,8 +150,10 @@ class CalamityKind(StrEnum):
     RAISE_CITY_SUPPORT_RATE = "raise_city_support_rate"
 
 
-class CalamityUnit(StrEnum):
+class CalamityUnit(StrEnum, metaclass=IdEnumType):
     """What a calamity effect's amount counts (schemas/calamities.schema.json unit)."""
+
+    _missing_ = classmethod(absent_id)  # a value it lacks: UnknownIdError, naming the closest
 
     UNIT_POINTS = "unit_points"
     CITIES = "cities"
@@ -138,8 +166,10 @@ class CalamityUnit(StrEnum):
     COMMODITY_CARDS = "commodity_cards"
 
 
-class EffectKind(StrEnum):
+class EffectKind(StrEnum, metaclass=IdEnumType):
     """The kinds of structured card-attribute effects (schemas/civilization-cards.schema.json)."""
+
+    _missing_ = classmethod(absent_id)  # a value it lacks: UnknownIdError, naming the closest
 
     IMMUNITY = "immunity"
     MOVEMENT = "movement"
@@ -159,49 +189,61 @@ class EffectKind(StrEnum):
     VICTORY_POINTS = "victory_points"
 
 
-class ImmunityAgainst(StrEnum):
+class ImmunityAgainst(StrEnum, metaclass=IdEnumType):
     """What an immunity protects the holder from: tax_revolt (his cities never revolt over taxes), attack
     (players holding none of ``unless_holding`` may not attack his ``targets``), card_ability (the ability of
     the card ``card`` does not affect him)."""
+
+    _missing_ = classmethod(absent_id)  # a value it lacks: UnknownIdError, naming the closest
 
     TAX_REVOLT = "tax_revolt"
     ATTACK = "attack"
     CARD_ABILITY = "card_ability"
 
 
-class Targets(StrEnum):
+class Targets(StrEnum, metaclass=IdEnumType):
     """For an immunity against attack, what may not be attacked: units (tokens and cities) or cities only."""
+
+    _missing_ = classmethod(absent_id)  # a value it lacks: UnknownIdError, naming the closest
 
     UNITS = "units"
     CITIES = "cities"
 
 
-class MovementUnits(StrEnum):
+class MovementUnits(StrEnum, metaclass=IdEnumType):
     """Which units a movement effect changes: ships, or tokens (land movement)."""
+
+    _missing_ = classmethod(absent_id)  # a value it lacks: UnknownIdError, naming the closest
 
     SHIPS = "ships"
     TOKENS = "tokens"
 
 
-class PopulationWhere(StrEnum):
+class PopulationWhere(StrEnum, metaclass=IdEnumType):
     """Which areas a population limit effect changes: sole_occupant (areas holding units of the holder only, not
     during conflicts) or city_area (an area with one of the holder's cities, which may then also hold that
     many of his tokens)."""
+
+    _missing_ = classmethod(absent_id)  # a value it lacks: UnknownIdError, naming the closest
 
     SOLE_OCCUPANT = "sole_occupant"
     CITY_AREA = "city_area"
 
 
-class TreasuryShare(StrEnum):
+class TreasuryShare(StrEnum, metaclass=IdEnumType):
     """The part of a city treasury tokens may pay: up_to_half (at least half, rounded up, must be tokens on the
     board)."""
+
+    _missing_ = classmethod(absent_id)  # a value it lacks: UnknownIdError, naming the closest
 
     UP_TO_HALF = "up_to_half"
 
 
-class ConflictAspect(StrEnum):
+class ConflictAspect(StrEnum, metaclass=IdEnumType):
     """The part of a conflict an effect changes: the removal order, casualties from adjacent areas, ships as
     casualties, the attack on a city, a city's defence."""
+
+    _missing_ = classmethod(absent_id)  # a value it lacks: UnknownIdError, naming the closest
 
     REMOVAL_ORDER = "removal_order"
     CASUALTIES_FROM_ADJACENT = "casualties_from_adjacent"
@@ -210,31 +252,39 @@ class ConflictAspect(StrEnum):
     CITY_DEFENCE = "city_defence"
 
 
-class Activity(StrEnum):
+class Activity(StrEnum, metaclass=IdEnumType):
     """An activity of a turn in which a turn order effect makes the holder act later: movement, ship building,
     ship maintenance."""
+
+    _missing_ = classmethod(absent_id)  # a value it lacks: UnknownIdError, naming the closest
 
     MOVEMENT = "movement"
     SHIP_BUILDING = "ship_building"
     SHIP_MAINTENANCE = "ship_maintenance"
 
 
-class TurnPosition(StrEnum):
+class TurnPosition(StrEnum, metaclass=IdEnumType):
     """Where a turn order effect puts the holder: after_non_holders (after every player without the card; among
     holders the normal census order applies)."""
+
+    _missing_ = classmethod(absent_id)  # a value it lacks: UnknownIdError, naming the closest
 
     AFTER_NON_HOLDERS = "after_non_holders"
 
 
-class Goods(StrEnum):
+class Goods(StrEnum, metaclass=IdEnumType):
     """Which goods a commodity value effect counts: mining (the goods marked ``mining`` in the commodities file)."""
+
+    _missing_ = classmethod(absent_id)  # a value it lacks: UnknownIdError, naming the closest
 
     MINING = "mining"
 
 
-class AbilityAction(StrEnum):
+class AbilityAction(StrEnum, metaclass=IdEnumType):
     """The action of a special ability: migrate, destroy, convert, annex, take or ask for a commodity, convert
     barbarians (civilization-cards.schema.json, effect_special_ability's ``action``)."""
+
+    _missing_ = classmethod(absent_id)  # a value it lacks: UnknownIdError, naming the closest
 
     MIGRATE = "migrate"
     DESTROY = "destroy"
@@ -245,25 +295,31 @@ class AbilityAction(StrEnum):
     CONVERT_BARBARIANS = "convert_barbarians"
 
 
-class AbilityPhase(StrEnum):
+class AbilityPhase(StrEnum, metaclass=IdEnumType):
     """When a special ability is used: special_abilities (its own phase) or end_of_calamities (end of the
     calamity phase, before city support)."""
+
+    _missing_ = classmethod(absent_id)  # a value it lacks: UnknownIdError, naming the closest
 
     SPECIAL_ABILITIES = "special_abilities"
     END_OF_CALAMITIES = "end_of_calamities"
 
 
-class TokenColours(StrEnum):
+class TokenColours(StrEnum, metaclass=IdEnumType):
     """Which credit tokens are gained: any_combination (tokens of any colours, in any mix) or one_colour (all of
     one colour of the holder's choice)."""
+
+    _missing_ = classmethod(absent_id)  # a value it lacks: UnknownIdError, naming the closest
 
     ANY_COMBINATION = "any_combination"
     ONE_COLOUR = "one_colour"
 
 
-class PurchaseKind(StrEnum):
+class PurchaseKind(StrEnum, metaclass=IdEnumType):
     """What a card's purchase effect gives: acquire_advancements (further cards, acquired at once), discount
     (another card bought in the same purchase costs less), credit_tokens."""
+
+    _missing_ = classmethod(absent_id)  # a value it lacks: UnknownIdError, naming the closest
 
     ACQUIRE_ADVANCEMENTS = "acquire_advancements"
     DISCOUNT = "discount"

@@ -7,21 +7,27 @@ these are the words the rules themselves use, the same in every ruleset of the f
 from enum import StrEnum
 from typing import Literal, TypeAlias
 
+from civrules_runtime.errors import IdEnumType, absent_id
+
 TYPE_CHECKING = False
 
 __all__ = ["LocationKind", "LocationKindName", "RazeTarget", "RazeTargetName"]
 
 
-class LocationKind(StrEnum):
+class LocationKind(StrEnum, metaclass=IdEnumType):
     """The three kinds of location, one per row of an empire (p4, p8)."""
+
+    _missing_ = classmethod(absent_id)  # a value it lacks: UnknownIdError, naming the closest
 
     PRODUCTION = "production"
     ABILITY = "ability"
     ACTION = "action"
 
 
-class RazeTarget(StrEnum):
+class RazeTarget(StrEnum, metaclass=IdEnumType):
     """What a raze action destroys (p9): a card from one's own hand, or an opponent's location."""
+
+    _missing_ = classmethod(absent_id)  # a value it lacks: UnknownIdError, naming the closest
 
     CARD_IN_HAND = "raze_card_in_hand"
     OPPONENT_LOCATION = "raze_opponent_location"

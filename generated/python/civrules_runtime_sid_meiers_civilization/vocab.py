@@ -4,11 +4,15 @@ enums (the values the family's schemas allow; no records: cheap to import)."""
 from enum import StrEnum
 from typing import Literal, TypeAlias
 
+from civrules_runtime.errors import IdEnumType, absent_id
+
 TYPE_CHECKING = False
 
 
-class VictoryKind(StrEnum):
+class VictoryKind(StrEnum, metaclass=IdEnumType):
     """The four ways to win (p2, p13-14)."""
+
+    _missing_ = classmethod(absent_id)  # a value it lacks: UnknownIdError, naming the closest
 
     CULTURE = "culture"
     TECHNOLOGY = "technology"
@@ -16,30 +20,38 @@ class VictoryKind(StrEnum):
     MILITARY = "military"
 
 
-class VictoryEnds(StrEnum):
+class VictoryEnds(StrEnum, metaclass=IdEnumType):
     """When a victory ends the game."""
+
+    _missing_ = classmethod(absent_id)  # a value it lacks: UnknownIdError, naming the closest
 
     IMMEDIATELY = "immediately"
     END_OF_TURN = "end_of_turn"
 
 
-class BonusPer(StrEnum):
+class BonusPer(StrEnum, metaclass=IdEnumType):
     """What a combat bonus counts: each building of a kind, or each great person (a General)."""
+
+    _missing_ = classmethod(absent_id)  # a value it lacks: UnknownIdError, naming the closest
 
     BUILDING = "building"
     GREAT_PERSON = "great_person"
 
 
-class CombatSituation(StrEnum):
+class CombatSituation(StrEnum, metaclass=IdEnumType):
     """The situations that give a combat bonus (p15)."""
+
+    _missing_ = classmethod(absent_id)  # a value it lacks: UnknownIdError, naming the closest
 
     DEFENDING_CITY = "defending_city"
     DEFENDING_CAPITAL = "defending_capital"
     DEFENDING_WALLS = "defending_walls"
 
 
-class EffectKind(StrEnum):
+class EffectKind(StrEnum, metaclass=IdEnumType):
     """What an ability of a technology card does, by kind."""
+
+    _missing_ = classmethod(absent_id)  # a value it lacks: UnknownIdError, naming the closest
 
     CITY_LIMIT = "city_limit"
     STACKING_LIMIT = "stacking_limit"
@@ -58,8 +70,10 @@ class EffectKind(StrEnum):
     VICTORY = "victory"
 
 
-class Activity(StrEnum):
+class Activity(StrEnum, metaclass=IdEnumType):
     """What a phase of the turn allows."""
+
+    _missing_ = classmethod(absent_id)  # a value it lacks: UnknownIdError, naming the closest
 
     BUILD_CITY = "build_city"
     CHANGE_GOVERNMENT = "change_government"

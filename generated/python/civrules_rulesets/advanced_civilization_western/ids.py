@@ -11,7 +11,7 @@ that have no enum are literals too: ``CalamityEffectIdName`` (the id of a calami
 from enum import StrEnum
 from typing import Literal, TypeAlias
 
-from civrules_runtime.errors import absent_id
+from civrules_runtime.errors import IdEnumType, absent_id
 from civrules_runtime_advanced_civilization.vocab import BorderKind, GroupId
 
 __all__ = [
@@ -27,7 +27,7 @@ __all__ = [
 ]
 
 
-class CardId(StrEnum):
+class CardId(StrEnum, metaclass=IdEnumType):
     """Civilization cards (advancements)."""
 
     _missing_ = classmethod(absent_id)  # an id it lacks: UnknownIdError, naming the closest and the version
@@ -58,7 +58,7 @@ class CardId(StrEnum):
     THEOLOGY = "theology"
 
 
-class CommodityId(StrEnum):
+class CommodityId(StrEnum, metaclass=IdEnumType):
     """Commodities (trade goods)."""
 
     _missing_ = classmethod(absent_id)  # an id it lacks: UnknownIdError, naming the closest and the version
@@ -83,7 +83,7 @@ class CommodityId(StrEnum):
     IVORY = "ivory"
 
 
-class CalamityId(StrEnum):
+class CalamityId(StrEnum, metaclass=IdEnumType):
     """Calamities."""
 
     _missing_ = classmethod(absent_id)  # an id it lacks: UnknownIdError, naming the closest and the version
@@ -102,7 +102,7 @@ class CalamityId(StrEnum):
     PIRACY = "piracy"
 
 
-class NationId(StrEnum):
+class NationId(StrEnum, metaclass=IdEnumType):
     """Nations."""
 
     _missing_ = classmethod(absent_id)  # an id it lacks: UnknownIdError, naming the closest and the version
@@ -118,7 +118,7 @@ class NationId(StrEnum):
     EGYPT = "egypt"
 
 
-class EpochId(StrEnum):
+class EpochId(StrEnum, metaclass=IdEnumType):
     """Epochs of the A.S.T., in order."""
 
     _missing_ = classmethod(absent_id)  # an id it lacks: UnknownIdError, naming the closest and the version
@@ -130,7 +130,7 @@ class EpochId(StrEnum):
     LATE_IRON_AGE = "late_iron_age"
 
 
-class PhaseId(StrEnum):
+class PhaseId(StrEnum, metaclass=IdEnumType):
     """Phases of a turn, in order."""
 
     _missing_ = classmethod(absent_id)  # an id it lacks: UnknownIdError, naming the closest and the version
@@ -150,7 +150,7 @@ class PhaseId(StrEnum):
     AST_MOVEMENT = "ast_movement"
 
 
-class AreaId(StrEnum):
+class AreaId(StrEnum, metaclass=IdEnumType):
     """Areas of the map."""
 
     _missing_ = classmethod(absent_id)  # an id it lacks: UnknownIdError, naming the closest and the version

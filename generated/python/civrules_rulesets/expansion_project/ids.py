@@ -11,7 +11,7 @@ that have no enum are literals too: ``CalamityEffectIdName`` (the id of a calami
 from enum import StrEnum
 from typing import Literal, TypeAlias
 
-from civrules_runtime.errors import NoIdsEnumType, absent_id
+from civrules_runtime.errors import IdEnumType, NoIdsEnumType, absent_id
 from civrules_runtime_advanced_civilization.vocab import BorderKind, GroupId
 
 __all__ = [
@@ -27,7 +27,7 @@ __all__ = [
 ]
 
 
-class CardId(StrEnum):
+class CardId(StrEnum, metaclass=IdEnumType):
     """Civilization cards (advancements)."""
 
     _missing_ = classmethod(absent_id)  # an id it lacks: UnknownIdError, naming the closest and the version
@@ -87,7 +87,7 @@ class CardId(StrEnum):
     ADVANCEMENT_30_54 = "advancement_30_54"
 
 
-class CommodityId(StrEnum):
+class CommodityId(StrEnum, metaclass=IdEnumType):
     """Commodities (trade goods)."""
 
     _missing_ = classmethod(absent_id)  # an id it lacks: UnknownIdError, naming the closest and the version
@@ -139,7 +139,7 @@ class CommodityId(StrEnum):
     AMBER = "amber"
 
 
-class CalamityId(StrEnum):
+class CalamityId(StrEnum, metaclass=IdEnumType):
     """Calamities."""
 
     _missing_ = classmethod(absent_id)  # an id it lacks: UnknownIdError, naming the closest and the version
@@ -176,7 +176,7 @@ class NationId(StrEnum, metaclass=NoIdsEnumType):
     _missing_ = classmethod(absent_id)  # an id it lacks: UnknownIdError, naming the closest and the version
 
 
-class EpochId(StrEnum):
+class EpochId(StrEnum, metaclass=IdEnumType):
     """Epochs of the A.S.T., in order."""
 
     _missing_ = classmethod(absent_id)  # an id it lacks: UnknownIdError, naming the closest and the version
@@ -188,7 +188,7 @@ class EpochId(StrEnum):
     LATE_IRON_AGE = "late_iron_age"
 
 
-class PhaseId(StrEnum):
+class PhaseId(StrEnum, metaclass=IdEnumType):
     """Phases of a turn, in order."""
 
     _missing_ = classmethod(absent_id)  # an id it lacks: UnknownIdError, naming the closest and the version

@@ -9,7 +9,7 @@ itself as a string literal, so another ruleset's id or a misspelt one is a type 
 from enum import StrEnum
 from typing import Literal, TypeAlias
 
-from civrules_runtime.errors import absent_id
+from civrules_runtime.errors import IdEnumType, absent_id
 
 __all__ = [
     "ActionId",
@@ -22,7 +22,7 @@ __all__ = [
 ]
 
 
-class ActionId(StrEnum):
+class ActionId(StrEnum, metaclass=IdEnumType):
     """Actions of the action phase."""
 
     _missing_ = classmethod(absent_id)  # an id it lacks: UnknownIdError, naming the closest and the version
@@ -35,7 +35,7 @@ class ActionId(StrEnum):
     SPEND_WORKERS = "spend_workers"
 
 
-class CardId(StrEnum):
+class CardId(StrEnum, metaclass=IdEnumType):
     """Cards (one per card, whatever its copies): the first printed id in lower case."""
 
     _missing_ = classmethod(absent_id)  # an id it lacks: UnknownIdError, naming the closest and the version
@@ -168,7 +168,7 @@ class CardId(StrEnum):
     COM084 = "com084"
 
 
-class ColourId(StrEnum):
+class ColourId(StrEnum, metaclass=IdEnumType):
     """Colours (types) of locations."""
 
     _missing_ = classmethod(absent_id)  # an id it lacks: UnknownIdError, naming the closest and the version
@@ -183,7 +183,7 @@ class ColourId(StrEnum):
     GREY = "grey"
 
 
-class DeckId(StrEnum):
+class DeckId(StrEnum, metaclass=IdEnumType):
     """Decks."""
 
     _missing_ = classmethod(absent_id)  # an id it lacks: UnknownIdError, naming the closest and the version
@@ -195,7 +195,7 @@ class DeckId(StrEnum):
     COMMON = "common"
 
 
-class FactionId(StrEnum):
+class FactionId(StrEnum, metaclass=IdEnumType):
     """Factions."""
 
     _missing_ = classmethod(absent_id)  # an id it lacks: UnknownIdError, naming the closest and the version
@@ -206,7 +206,7 @@ class FactionId(StrEnum):
     EGYPTIANS = "egyptians"
 
 
-class GoodId(StrEnum):
+class GoodId(StrEnum, metaclass=IdEnumType):
     """Goods."""
 
     _missing_ = classmethod(absent_id)  # an id it lacks: UnknownIdError, naming the closest and the version
@@ -224,7 +224,7 @@ class GoodId(StrEnum):
     STONE = "stone"
 
 
-class PhaseId(StrEnum):
+class PhaseId(StrEnum, metaclass=IdEnumType):
     """Phases of a round, in order."""
 
     _missing_ = classmethod(absent_id)  # an id it lacks: UnknownIdError, naming the closest and the version

@@ -11,7 +11,7 @@ that have no enum are literals too: ``CalamityEffectIdName`` (the id of a calami
 from enum import StrEnum
 from typing import Literal, TypeAlias
 
-from civrules_runtime.errors import NoIdsEnumType, absent_id
+from civrules_runtime.errors import IdEnumType, NoIdsEnumType, absent_id
 from civrules_runtime_advanced_civilization.vocab import BorderKind, GroupId
 
 __all__ = [
@@ -27,7 +27,7 @@ __all__ = [
 ]
 
 
-class CardId(StrEnum):
+class CardId(StrEnum, metaclass=IdEnumType):
     """Civilization cards (advancements)."""
 
     _missing_ = classmethod(absent_id)  # an id it lacks: UnknownIdError, naming the closest and the version
@@ -85,7 +85,7 @@ class CardId(StrEnum):
     WRITTEN_RECORD = "written_record"
 
 
-class CommodityId(StrEnum):
+class CommodityId(StrEnum, metaclass=IdEnumType):
     """Commodities (trade goods)."""
 
     _missing_ = classmethod(absent_id)  # an id it lacks: UnknownIdError, naming the closest and the version
@@ -137,7 +137,7 @@ class CommodityId(StrEnum):
     AMBER = "amber"
 
 
-class CalamityId(StrEnum):
+class CalamityId(StrEnum, metaclass=IdEnumType):
     """Calamities."""
 
     _missing_ = classmethod(absent_id)  # an id it lacks: UnknownIdError, naming the closest and the version
@@ -168,7 +168,7 @@ class CalamityId(StrEnum):
     COASTAL_MIGRATION = "coastal_migration"
 
 
-class NationId(StrEnum):
+class NationId(StrEnum, metaclass=IdEnumType):
     """Nations."""
 
     _missing_ = classmethod(absent_id)  # an id it lacks: UnknownIdError, naming the closest and the version
@@ -193,7 +193,7 @@ class NationId(StrEnum):
     PARTHIA = "parthia"
 
 
-class EpochId(StrEnum):
+class EpochId(StrEnum, metaclass=IdEnumType):
     """Epochs of the A.S.T., in order."""
 
     _missing_ = classmethod(absent_id)  # an id it lacks: UnknownIdError, naming the closest and the version
@@ -206,7 +206,7 @@ class EpochId(StrEnum):
     LATE_IRON_AGE = "late_iron_age"
 
 
-class PhaseId(StrEnum):
+class PhaseId(StrEnum, metaclass=IdEnumType):
     """Phases of a turn, in order."""
 
     _missing_ = classmethod(absent_id)  # an id it lacks: UnknownIdError, naming the closest and the version

@@ -9,7 +9,7 @@ itself as a string literal, so another ruleset's id or a misspelt one is a type 
 from enum import StrEnum
 from typing import Literal, TypeAlias
 
-from civrules_runtime.errors import NoIdsEnumType, absent_id
+from civrules_runtime.errors import IdEnumType, NoIdsEnumType, absent_id
 
 __all__ = [
     "BuildingId",
@@ -35,7 +35,7 @@ __all__ = [
 ]
 
 
-class TechnologyId(StrEnum):
+class TechnologyId(StrEnum, metaclass=IdEnumType):
     """Technologies."""
 
     _missing_ = classmethod(absent_id)  # an id it lacks: UnknownIdError, naming the closest and the version
@@ -63,7 +63,7 @@ class TechnologyId(StrEnum):
     SPACE_FLIGHT = "space_flight"
 
 
-class TerrainId(StrEnum):
+class TerrainId(StrEnum, metaclass=IdEnumType):
     """Terrains of the map squares."""
 
     _missing_ = classmethod(absent_id)  # an id it lacks: UnknownIdError, naming the closest and the version
@@ -75,7 +75,7 @@ class TerrainId(StrEnum):
     FLORESTA = "floresta"
 
 
-class BuildingId(StrEnum):
+class BuildingId(StrEnum, metaclass=IdEnumType):
     """Buildings."""
 
     _missing_ = classmethod(absent_id)  # an id it lacks: UnknownIdError, naming the closest and the version
@@ -97,7 +97,7 @@ class BuildingId(StrEnum):
     MUROS = "muros"
 
 
-class UnitTypeId(StrEnum):
+class UnitTypeId(StrEnum, metaclass=IdEnumType):
     """Unit types."""
 
     _missing_ = classmethod(absent_id)  # an id it lacks: UnknownIdError, naming the closest and the version
@@ -114,7 +114,7 @@ class EraId(StrEnum, metaclass=NoIdsEnumType):
     _missing_ = classmethod(absent_id)  # an id it lacks: UnknownIdError, naming the closest and the version
 
 
-class WonderId(StrEnum):
+class WonderId(StrEnum, metaclass=IdEnumType):
     """Wonders."""
 
     _missing_ = classmethod(absent_id)  # an id it lacks: UnknownIdError, naming the closest and the version
@@ -128,7 +128,7 @@ class WonderId(StrEnum):
     PORCELAIN_TOWER = "porcelain_tower"
 
 
-class SpaceKindId(StrEnum):
+class SpaceKindId(StrEnum, metaclass=IdEnumType):
     """Kinds of culture track space."""
 
     _missing_ = classmethod(absent_id)  # an id it lacks: UnknownIdError, naming the closest and the version
@@ -150,7 +150,7 @@ class CultureDeckId(StrEnum, metaclass=NoIdsEnumType):
     _missing_ = classmethod(absent_id)  # an id it lacks: UnknownIdError, naming the closest and the version
 
 
-class GreatPersonId(StrEnum):
+class GreatPersonId(StrEnum, metaclass=IdEnumType):
     """Great people."""
 
     _missing_ = classmethod(absent_id)  # an id it lacks: UnknownIdError, naming the closest and the version
@@ -164,7 +164,7 @@ class TileId(StrEnum, metaclass=NoIdsEnumType):
     _missing_ = classmethod(absent_id)  # an id it lacks: UnknownIdError, naming the closest and the version
 
 
-class PhaseId(StrEnum):
+class PhaseId(StrEnum, metaclass=IdEnumType):
     """Phases of a turn, in order."""
 
     _missing_ = classmethod(absent_id)  # an id it lacks: UnknownIdError, naming the closest and the version
@@ -176,7 +176,7 @@ class PhaseId(StrEnum):
     PESQUISA = "pesquisa"
 
 
-class GovernmentId(StrEnum):
+class GovernmentId(StrEnum, metaclass=IdEnumType):
     """Governments."""
 
     _missing_ = classmethod(absent_id)  # an id it lacks: UnknownIdError, naming the closest and the version
@@ -188,7 +188,7 @@ class GovernmentId(StrEnum):
     FUNDAMENTALISM = "fundamentalism"
 
 
-class VictoryId(StrEnum):
+class VictoryId(StrEnum, metaclass=IdEnumType):
     """Victories."""
 
     _missing_ = classmethod(absent_id)  # an id it lacks: UnknownIdError, naming the closest and the version
@@ -199,7 +199,7 @@ class VictoryId(StrEnum):
     MILITARY = "military"
 
 
-class ResourceId(StrEnum):
+class ResourceId(StrEnum, metaclass=IdEnumType):
     """Resources."""
 
     _missing_ = classmethod(absent_id)  # an id it lacks: UnknownIdError, naming the closest and the version
@@ -210,7 +210,7 @@ class ResourceId(StrEnum):
     TRIGO = "trigo"
 
 
-class CombatBonusId(StrEnum):
+class CombatBonusId(StrEnum, metaclass=IdEnumType):
     """Combat bonuses."""
 
     _missing_ = classmethod(absent_id)  # an id it lacks: UnknownIdError, naming the closest and the version
@@ -223,7 +223,7 @@ class CombatBonusId(StrEnum):
     WALLS = "walls"
 
 
-class CityActionId(StrEnum):
+class CityActionId(StrEnum, metaclass=IdEnumType):
     """City actions."""
 
     _missing_ = classmethod(absent_id)  # an id it lacks: UnknownIdError, naming the closest and the version
@@ -233,7 +233,7 @@ class CityActionId(StrEnum):
     RESOURCE = "resource"
 
 
-class CivilizationId(StrEnum):
+class CivilizationId(StrEnum, metaclass=IdEnumType):
     """Civilizations."""
 
     _missing_ = classmethod(absent_id)  # an id it lacks: UnknownIdError, naming the closest and the version

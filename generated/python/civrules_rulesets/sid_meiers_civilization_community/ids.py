@@ -9,7 +9,7 @@ itself as a string literal, so another ruleset's id or a misspelt one is a type 
 from enum import StrEnum
 from typing import Literal, TypeAlias
 
-from civrules_runtime.errors import absent_id
+from civrules_runtime.errors import IdEnumType, absent_id
 
 __all__ = [
     "BuildingId",
@@ -35,7 +35,7 @@ __all__ = [
 ]
 
 
-class TechnologyId(StrEnum):
+class TechnologyId(StrEnum, metaclass=IdEnumType):
     """Technologies."""
 
     _missing_ = classmethod(absent_id)  # an id it lacks: UnknownIdError, naming the closest and the version
@@ -87,7 +87,7 @@ class TechnologyId(StrEnum):
     REPLACEMENT_PARTS = "replacement_parts"
 
 
-class TerrainId(StrEnum):
+class TerrainId(StrEnum, metaclass=IdEnumType):
     """Terrains of the map squares."""
 
     _missing_ = classmethod(absent_id)  # an id it lacks: UnknownIdError, naming the closest and the version
@@ -99,7 +99,7 @@ class TerrainId(StrEnum):
     FLORESTA = "floresta"
 
 
-class BuildingId(StrEnum):
+class BuildingId(StrEnum, metaclass=IdEnumType):
     """Buildings."""
 
     _missing_ = classmethod(absent_id)  # an id it lacks: UnknownIdError, naming the closest and the version
@@ -121,7 +121,7 @@ class BuildingId(StrEnum):
     MUROS = "muros"
 
 
-class UnitTypeId(StrEnum):
+class UnitTypeId(StrEnum, metaclass=IdEnumType):
     """Unit types."""
 
     _missing_ = classmethod(absent_id)  # an id it lacks: UnknownIdError, naming the closest and the version
@@ -132,7 +132,7 @@ class UnitTypeId(StrEnum):
     AERONAVE = "aeronave"
 
 
-class EraId(StrEnum):
+class EraId(StrEnum, metaclass=IdEnumType):
     """Eras of wonders."""
 
     _missing_ = classmethod(absent_id)  # an id it lacks: UnknownIdError, naming the closest and the version
@@ -142,7 +142,7 @@ class EraId(StrEnum):
     MODERN = "modern"
 
 
-class WonderId(StrEnum):
+class WonderId(StrEnum, metaclass=IdEnumType):
     """Wonders."""
 
     _missing_ = classmethod(absent_id)  # an id it lacks: UnknownIdError, naming the closest and the version
@@ -176,7 +176,7 @@ class WonderId(StrEnum):
     UNITED_NATIONS = "united_nations"
 
 
-class SpaceKindId(StrEnum):
+class SpaceKindId(StrEnum, metaclass=IdEnumType):
     """Kinds of culture track space."""
 
     _missing_ = classmethod(absent_id)  # an id it lacks: UnknownIdError, naming the closest and the version
@@ -186,7 +186,7 @@ class SpaceKindId(StrEnum):
     CULTURE_VICTORY = "culture_victory"
 
 
-class CultureSpaceId(StrEnum):
+class CultureSpaceId(StrEnum, metaclass=IdEnumType):
     """Spaces of the culture track, in order."""
 
     _missing_ = classmethod(absent_id)  # an id it lacks: UnknownIdError, naming the closest and the version
@@ -214,7 +214,7 @@ class CultureSpaceId(StrEnum):
     SPACE_21 = "space_21"
 
 
-class CultureDeckId(StrEnum):
+class CultureDeckId(StrEnum, metaclass=IdEnumType):
     """Culture event decks."""
 
     _missing_ = classmethod(absent_id)  # an id it lacks: UnknownIdError, naming the closest and the version
@@ -224,7 +224,7 @@ class CultureDeckId(StrEnum):
     CULTURE_III = "culture_iii"
 
 
-class GreatPersonId(StrEnum):
+class GreatPersonId(StrEnum, metaclass=IdEnumType):
     """Great people."""
 
     _missing_ = classmethod(absent_id)  # an id it lacks: UnknownIdError, naming the closest and the version
@@ -274,7 +274,7 @@ class GreatPersonId(StrEnum):
     SIR_ISAAC_NEWTON = "sir_isaac_newton"
 
 
-class TileId(StrEnum):
+class TileId(StrEnum, metaclass=IdEnumType):
     """Map tiles."""
 
     _missing_ = classmethod(absent_id)  # an id it lacks: UnknownIdError, naming the closest and the version
@@ -324,7 +324,7 @@ class TileId(StrEnum):
     TILE25B = "tile25b"
 
 
-class PhaseId(StrEnum):
+class PhaseId(StrEnum, metaclass=IdEnumType):
     """Phases of a turn, in order."""
 
     _missing_ = classmethod(absent_id)  # an id it lacks: UnknownIdError, naming the closest and the version
@@ -336,7 +336,7 @@ class PhaseId(StrEnum):
     PESQUISA = "pesquisa"
 
 
-class GovernmentId(StrEnum):
+class GovernmentId(StrEnum, metaclass=IdEnumType):
     """Governments."""
 
     _missing_ = classmethod(absent_id)  # an id it lacks: UnknownIdError, naming the closest and the version
@@ -349,7 +349,7 @@ class GovernmentId(StrEnum):
     COMMUNISM = "communism"
 
 
-class VictoryId(StrEnum):
+class VictoryId(StrEnum, metaclass=IdEnumType):
     """Victories."""
 
     _missing_ = classmethod(absent_id)  # an id it lacks: UnknownIdError, naming the closest and the version
@@ -360,7 +360,7 @@ class VictoryId(StrEnum):
     MILITARY = "military"
 
 
-class ResourceId(StrEnum):
+class ResourceId(StrEnum, metaclass=IdEnumType):
     """Resources."""
 
     _missing_ = classmethod(absent_id)  # an id it lacks: UnknownIdError, naming the closest and the version
@@ -371,7 +371,7 @@ class ResourceId(StrEnum):
     TRIGO = "trigo"
 
 
-class CombatBonusId(StrEnum):
+class CombatBonusId(StrEnum, metaclass=IdEnumType):
     """Combat bonuses."""
 
     _missing_ = classmethod(absent_id)  # an id it lacks: UnknownIdError, naming the closest and the version
@@ -384,7 +384,7 @@ class CombatBonusId(StrEnum):
     WALLS = "walls"
 
 
-class CityActionId(StrEnum):
+class CityActionId(StrEnum, metaclass=IdEnumType):
     """City actions."""
 
     _missing_ = classmethod(absent_id)  # an id it lacks: UnknownIdError, naming the closest and the version
@@ -394,7 +394,7 @@ class CityActionId(StrEnum):
     RESOURCE = "resource"
 
 
-class CivilizationId(StrEnum):
+class CivilizationId(StrEnum, metaclass=IdEnumType):
     """Civilizations."""
 
     _missing_ = classmethod(absent_id)  # an id it lacks: UnknownIdError, naming the closest and the version
@@ -417,7 +417,7 @@ class CivilizationId(StrEnum):
     ZULU = "zulu"
 
 
-class HutId(StrEnum):
+class HutId(StrEnum, metaclass=IdEnumType):
     """Hut markers."""
 
     _missing_ = classmethod(absent_id)  # an id it lacks: UnknownIdError, naming the closest and the version
@@ -434,7 +434,7 @@ class HutId(StrEnum):
     WHEAT = "wheat"
 
 
-class VillageId(StrEnum):
+class VillageId(StrEnum, metaclass=IdEnumType):
     """Village markers."""
 
     _missing_ = classmethod(absent_id)  # an id it lacks: UnknownIdError, naming the closest and the version
