@@ -97,7 +97,7 @@ FILES = (
 #: and ``OrderedFrozenSet``'s set algebra gives an OrderedFrozenSet, in its operands' order, where it
 #: gave a plain frozenset whose order changed with ``PYTHONHASHSEED``; ``errors.IdEnumType``, the
 #: metaclass of the id enums and vocabularies, names the closest member, or the member an id is, where
-#: Enum refused a name it lacks with the bare name (``CardId["law"]``: ``KeyError: 'law'``).
+#: Enum refused a name it lacks with the bare name (``ItemId["alpha"]``: ``KeyError: 'alpha'``).
 VERSION = "2.18.0"
 
 
