@@ -142,11 +142,11 @@ def absent_id(enum: type[StrEnum], value: object) -> None:
 
 class IdEnumType(EnumType):
     """The metaclass of the packages' id enums and the runtimes' vocabularies: a member asked for by a
-    name the enum lacks (``CardId["LAWX"]``, ``CardId.LAWX``), or by its id where its name belongs
-    (``CardId["law"]``), is refused naming the closest member, or the member whose id it is, and
-    saying that ``CardId("law")`` takes an id: Enum said only the name (``KeyError: 'law'``, as if
-    the card were missing). ``CardId[...]`` raises UnknownIdError (a KeyError, as Enum's own),
-    ``CardId.X`` an AttributeError. To a type checker it is Enum's own."""
+    name the enum lacks (``ItemId["ALPHAX"]``, ``ItemId.ALPHAX``), or by its id where its name
+    belongs (``ItemId["alpha"]``), is refused naming the closest member, or the member whose id it
+    is, and saying that ``ItemId("alpha")`` takes an id: Enum said only the name (``KeyError:
+    'alpha'``, as if the item were missing). ``ItemId[...]`` raises UnknownIdError (a KeyError, as
+    Enum's own), ``ItemId.X`` an AttributeError. To a type checker it is Enum's own."""
 
     if not TYPE_CHECKING:
 

@@ -152,11 +152,11 @@ class Record:
         ``dataclasses.asdict``; tuples stay tuples).
 
         ``tagged``: also what the fields alone do not say, so that :meth:`from_dict` makes the very
-        record again: each record whose class is one of several a field may hold (an effect of
-        Advanced Civilization's ``Effect``, where ``HandLimitChange(change=-1)`` and
-        ``CitySupport(change=-1)`` have the same fields) names its class first, ``"@record":
-        "HandLimitChange"``, and a settings record with fields the sources do not give names
-        them, ``"@unknown_fields": ["hand_limit"]``. Every other record's dict is as without it.
+        record again: each record whose class is one of several a field may hold (a member of an
+        alias ``Effect = Gain | Loss``, where ``Gain(change=-1)`` and ``Loss(change=-1)`` have the
+        same fields) names its class first, ``"@record": "Gain"``, and a settings record with
+        fields the sources do not give names them, ``"@unknown_fields": ["items"]``. Every other
+        record's dict is as without it.
         ``from_dict`` reads both forms; a runtime before 2.18 reads only the untagged one (it
         refuses ``@record`` as no field): write that for engines still on one.
         """
