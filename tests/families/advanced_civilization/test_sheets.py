@@ -1297,6 +1297,49 @@ def test_a_long_word_in_a_column_heading_is_broken_with_hyphens_over_the_lines_t
         assert f"<title>{word}" in label.group(0)
 
 
+# --- round 34: the credit table's set width ---
+
+
+def test_the_credit_tables_columns_print_at_the_widths_they_were_sized_for() -> None:
+    """The credit table said ``table-layout: fixed; width: auto``: a fixed layout needs a set
+    width, so both engines laid it out automatically and spread the room over the columns their
+    own way. WeasyPrint (``civrules sheets --pdf``) gave a long-named variant's name column
+    41.85 mm, where its headings' lines were made for 40 mm. The table now has its columns' width:
+    each column prints at the width it was sized for, and the table lies in the page's content box."""
+    import weasyprint
+
+    relative = "cards/advanced-civilization.yaml"
+    text = (RULES / relative).read_text(encoding="utf-8")
+    for short, long in {
+        "Pottery": "Pottery of the Bronze Age Kingdoms of the Aegean Sea and of the Islands Beyond It",
+        "Agriculture": "Agriculturalirrigationandfloodplaincultivationoftheriverineempires",
+    }.items():
+        assert f"    name: {short}\n" in text
+        text = text.replace(f"    name: {short}\n", f'    name: "{long}"\n', 1)
+    workspace = CachedWorkspace({relative: text})
+    analysis = analyse(workspace, workspace.load_ruleset(workspace.manifests()["advanced-civilization"]))
+    assert analysis.model is not None
+    page = render_sheets(analysis.model, "0" * 64, "a4", only={"credit-table.html"})["credit-table.html"].decode()
+    widths = re.findall(r"table\.credits col\.(\w+) \{ width: ([\d.]+)mm; \}", page)
+    sized = {name: float(width) for name, width in widths}
+    assert set(sized) == {"name", "cost", "card"}, sized
+    document = weasyprint.HTML(string=page).render()
+    assert len(document.pages) == 1
+    page_box = document.pages[0]._page_box
+    mm = 96 / 25.4
+    (table,) = [
+        box
+        for box in page_box.descendants()
+        if type(box).__name__ == "TableBox" and "credits" in (box.element.get("class") or "")
+    ]
+    columns = [column for group in table.column_groups for column in group.children]
+    printed = [(column.element.get("class"), column.width / mm) for column in columns]
+    assert len(printed) == 2 + page.count("<svg class=\"col-label\"")
+    assert [name for name, width in printed if abs(sized[name] - width) > 0.01] == [], (sized, printed[:3])
+    right = page_box.content_box_x() + page_box.width
+    assert table.position_x + table.margin_width() <= right + 0.5
+
+
 def _luminance(colour: str) -> float:
     """WCAG 2's relative luminance of a `#rrggbb` colour."""
     channels = [int(colour[i : i + 2], 16) / 255 for i in (1, 3, 5)]

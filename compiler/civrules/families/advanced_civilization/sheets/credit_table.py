@@ -8,7 +8,6 @@ credit it gives to each group and to single cards, which grows with the deck, no
 
 from __future__ import annotations
 
-import itertools
 import math
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
@@ -59,9 +58,14 @@ class CreditCard:
 
 
 #: The table's rules (mm): its frame, the rule before each group's first card, each cell's
-#: hairline. The template draws them at these widths and the columns are sized net of them: with
-#: collapsed borders WeasyPrint adds them to the columns (Chromium's fixed layout absorbs them),
-#: and a table sized as if they took no room ran 4 mm into the right margin of its PDF.
+#: hairline. The table has a set width, so both engines lay it out with the fixed layout: each
+#: column is as wide as its ``col`` with its rules inside it, and only the frame's outer halves
+#: are added. Until round 34 its width was ``auto``, so the fixed layout never applied: with the
+#: automatic layout WeasyPrint added every rule to the columns (a table sized as if they took no
+#: room ran 4 mm into the right margin of its PDF, round 20), the columns were sized net of all
+#: of them, and each engine then spread the room left over its own way (Chromium 0.26 mm to a
+#: card's column, WeasyPrint 1.85 mm to a long-named variant's name column, whose headings' lines
+#: were made for 40 mm).
 FRAME, GROUP_RULE, HAIRLINE = 0.6, 0.6, 0.15
 
 #: Room left besides the rules, for rounding (mm).
@@ -89,13 +93,10 @@ def credit_table(ruleset: Ruleset, page: Page, source: Source[Ruleset] | None = 
     # Sizes in mm, measured in Chromium and WeasyPrint. Up to about 30 cards (Advanced Civilization
     # has 24) the names get 40 mm; a larger deck gets smaller type.
     name_width, cost_width = (40.0 if count <= 30 else 30.0), 9.0
-    # Net of the rules drawn across the table: the frame's two sides, a group rule before each
-    # group's first card but the first, and a hairline beside every column (the cards', the
-    # name's and the cost's, and the last one's right side).
-    firsts = [card.group_list()[0] if card.group_list() else "" for card in cards]
-    group_rules = sum(1 for before, after in itertools.pairwise(firsts) if before != after)
-    rules_width = 2 * FRAME + group_rules * GROUP_RULE + (count + 3) * HAIRLINE + SLACK
-    column = min(12.0, (page.content_width - name_width - cost_width - rules_width) / count)
+    # Net of the frame's outer halves (the other rules lie inside the columns, above) and slack.
+    column = min(12.0, (page.content_width - name_width - cost_width - FRAME - SLACK) / count)
+    # The table's width: its columns. A fixed layout needs it set (see FRAME above).
+    table_width = name_width + cost_width + count * column
     # Everything but the body rows: title, legend line, column labels, cost row, the policy note
     # under the table, the notes of unknown facts, and a little slack for rounding.
     title_height, legend_height, label_height, cost_height, foot_height = 9.5, 6.0, 31.0, 5.0, 8.0
@@ -172,6 +173,7 @@ def credit_table(ruleset: Ruleset, page: Page, source: Source[Ruleset] | None = 
         "policy_mark": source.setting_mark("credit_policy") if source is not None else "",
         "notes": notes.listed(),
         "geometry": {
+            "table": f"{table_width:.2f}mm",
             "frame": f"{FRAME:.2f}mm",
             "group_rule": f"{GROUP_RULE:.2f}mm",
             "hairline": f"{HAIRLINE:.2f}mm",

@@ -6,7 +6,7 @@ Generated ahead of time by jinja2 3.1.6; used only while SOURCE_SHA256 matches.
 # fmt: off
 # mypy: ignore-errors
 
-SOURCE_SHA256 = "2a5a8a07c23d5d6d7e8691a1a30b2d1f3646b1f5e71d6f0b0f7ca71674c2af06"
+SOURCE_SHA256 = "8acbba66e92bf7d401e8d89d8796ff9b4d0076fe0d6cae50c4f07585098e60f9"
 
 from jinja2.runtime import LoopContext, Macro, Markup, Namespace, TemplateNotFound, TemplateReference, TemplateRuntimeError, Undefined, escape, identity, internalcode, markup_join, missing, str_join
 name = 'credit-table.html.j2'
@@ -56,7 +56,9 @@ def block_style(context, missing=missing):
     pass
     if ((undefined(name='form') if l_0_form is missing else l_0_form) == 'table'):
         pass
-        yield '.sheet-head { margin-bottom: 1.5mm; }\nh1 { font-size: 13pt; }\n.intro { display: flex; justify-content: space-between; align-items: baseline; gap: 3mm; margin-bottom: 1.5mm; font-size: 7.5pt; }\n.group-legend { white-space: nowrap; }\n.group-key { margin-right: 3mm; }\n.intro .how { text-align: right; color: #333333; }\ntable.credits { table-layout: fixed; width: auto; border: '
+        yield '.sheet-head { margin-bottom: 1.5mm; }\nh1 { font-size: 13pt; }\n.intro { display: flex; justify-content: space-between; align-items: baseline; gap: 3mm; margin-bottom: 1.5mm; font-size: 7.5pt; }\n.group-legend { white-space: nowrap; }\n.group-key { margin-right: 3mm; }\n.intro .how { text-align: right; color: #333333; }\ntable.credits { table-layout: fixed; width: '
+        yield escape(environment.getattr((undefined(name='geometry') if l_0_geometry is missing else l_0_geometry), 'table'))
+        yield '; border: '
         yield escape(environment.getattr((undefined(name='geometry') if l_0_geometry is missing else l_0_geometry), 'frame'))
         yield ' solid #3b2a1e; }\ntable.credits col.name { width: '
         yield escape(environment.getattr((undefined(name='geometry') if l_0_geometry is missing else l_0_geometry), 'name'))
@@ -330,4 +332,4 @@ def block_content(context, missing=missing):
             yield '</span>'
 
 blocks = {'style': block_style, 'content': block_content}
-debug_info = '1=13&2=16&3=36&4=47&11=50&12=52&13=54&14=56&15=58&17=60&23=62&25=64&26=66&28=68&29=70&30=72&38=74&39=76&55=81&56=83&71=86&72=118&74=121&75=123&76=127&77=132&79=138&81=141&85=153&86=156&87=159&88=164&94=170&95=174&96=178&97=193&98=198&99=203&100=207&102=215&111=223&112=231&113=234&117=239&120=241&122=244&126=250&127=254&132=264&133=268&138=276&139=280&140=284&141=296&142=298&150=306&153=314&154=316'
+debug_info = '1=13&2=16&3=36&4=47&11=50&12=54&13=56&14=58&15=60&17=62&23=64&25=66&26=68&28=70&29=72&30=74&38=76&39=78&55=83&56=85&71=88&72=120&74=123&75=125&76=129&77=134&79=140&81=143&85=155&86=158&87=161&88=166&94=172&95=176&96=180&97=195&98=200&99=205&100=209&102=217&111=225&112=233&113=236&117=241&120=243&122=246&126=252&127=256&132=266&133=270&138=278&139=282&140=286&141=298&142=300&150=308&153=316&154=318'
