@@ -67,12 +67,8 @@ def test_a_new_files_kind_and_keys_are_completed_from_the_folders_own_families(t
     uri = (rules / HOUSE).absolute().as_uri()
 
     async def session() -> None:
-        editor = Editor(rules)
-        editor.initialize(rules, {})
-        await editor.settle()
-        editor.notify(
-            "textDocument/didOpen", {"textDocument": {"uri": uri, "languageId": "yaml", "version": 1, "text": "k"}}
-        )
+        editor = await Editor.started(rules)
+        editor.open(uri, "k")
         await editor.settle()
         kinds = completion_labels(editor, uri, {"line": 0, "character": 1})
         assert "kind: civilization_cards" in kinds and "kind: cards" not in kinds, kinds
@@ -136,17 +132,9 @@ def test_a_file_a_manifest_stops_or_starts_reading_is_judged_again_in_a_session(
     at = {"line": 4, "character": 0}
 
     async def session() -> None:
-        editor = Editor(rules)
-        editor.initialize(rules, {})
-        await editor.settle()
-        editor.notify(
-            "textDocument/didOpen",
-            {"textDocument": {"uri": board, "languageId": "yaml", "version": 1, "text": BOARD_TEXT + "\n"}},
-        )
-        editor.notify(
-            "textDocument/didOpen",
-            {"textDocument": {"uri": civ, "languageId": "yaml", "version": 1, "text": texts[0]}},
-        )
+        editor = await Editor.started(rules)
+        editor.open(board, BOARD_TEXT + "\n")
+        editor.open(civ, texts[0])
         for version, text in enumerate(texts, start=1):
             if version > 1:
                 editor.notify(

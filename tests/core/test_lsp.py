@@ -399,6 +399,23 @@ class Editor:
         self.notify("initialized", {})
         return dict(found["capabilities"])
 
+    def open(self, uri: str, text: str, version: int = 1) -> None:
+        """Open ``uri`` on the buffer ``text``, as an editor does (`textDocument/didOpen`)."""
+        document = {"uri": uri, "languageId": "yaml", "version": version, "text": text}
+        self.notify("textDocument/didOpen", {"textDocument": document})
+
+    @classmethod
+    async def started(cls, rules: Path, *opened: tuple[str, str]) -> Editor:
+        """The set-up most sessions begin with: an editor on ``rules``, initialized with no
+        capabilities, each ``(uri, text)`` of ``opened`` open on its buffer, and the validation
+        the server scheduled run."""
+        editor = cls(rules)
+        editor.initialize(rules, {})
+        for uri, text in opened:
+            editor.open(uri, text)
+        await editor.settle()
+        return editor
+
     def diagnostics(self, uri: str) -> list[dict[str, Any]]:
         """The diagnostics last published for ``uri``."""
         published = [
@@ -423,9 +440,7 @@ def test_positions_are_utf16_by_default_and_read_on_the_open_buffer(rules: Path)
         capabilities = editor.initialize(rules, {})
         assert capabilities["positionEncoding"] == "utf-16"
         assert capabilities["textDocumentSync"]["change"] == 1  # full: no edit ranges to convert
-        editor.notify(
-            "textDocument/didOpen", {"textDocument": {"uri": uri, "languageId": "yaml", "version": 1, "text": text}}
-        )
+        editor.open(uri, text)
         await editor.settle()
 
         # Out: the range of a diagnostic after the astral characters, in UTF-16 code units.
@@ -522,12 +537,7 @@ def test_quick_fixes_over_a_whole_file_locate_each_diagnostic_once(
     whole = {"start": {"line": 0, "character": 0}, "end": {"line": text.count("\n") + 1, "character": 0}}
 
     async def session() -> None:
-        editor = Editor(rules)
-        editor.initialize(rules, {})
-        editor.notify(
-            "textDocument/didOpen", {"textDocument": {"uri": uri, "languageId": "yaml", "version": 1, "text": text}}
-        )
-        await editor.settle()
+        editor = await Editor.started(rules, (uri, text))
         published = editor.diagnostics(uri)
         assert sum(d["code"] == "S001" for d in published) > 20  # each quoted cost: the wrong type, no fix
 
@@ -749,9 +759,7 @@ def test_completion_offers_the_ids_of_the_collection_the_field_refers_to(rules: 
     calamities = (rules / CALAMITIES).read_text(encoding="utf-8")
 
     async def session() -> None:
-        editor = Editor(rules)
-        editor.initialize(rules, {})
-        await editor.settle()
+        editor = await Editor.started(rules)
 
         # A credit's card (in a flow mapping): cards only.
         credit = completion_labels(editor, uri, position(text, "{card: democracy", len("{card: ")))
@@ -789,9 +797,7 @@ def test_completion_offers_area_ids_on_an_item_of_a_block_list(rules: Path) -> N
     cards = (rules / CARDS).read_text(encoding="utf-8")
 
     async def session() -> None:
-        editor = Editor(rules)
-        editor.initialize(rules, {})
-        await editor.settle()
+        editor = await Editor.started(rules)
 
         areas = completion_labels(editor, uri, position(text, "        - germ", len("        - germ")))
         assert {"germania_2", "sudeten"} <= areas and not {"pottery", "famine"} & areas
@@ -1126,14 +1132,10 @@ def test_diagnostics_and_locations_are_given_under_the_uri_the_editor_opened_the
     typo = text.replace("    cost: 45\n", "    cots: 45\n", 1)
 
     async def session() -> None:
-        editor = Editor(rules)
-        editor.initialize(rules, {})
-        await editor.settle()
+        editor = await Editor.started(rules)
         codes = [d["code"] for d in editor.diagnostics(ours)]  # the manifest lacks much; the cards are fine
         assert codes and "S002" not in codes
-        editor.notify(
-            "textDocument/didOpen", {"textDocument": {"uri": theirs, "languageId": "yaml", "version": 1, "text": typo}}
-        )
+        editor.open(theirs, typo)
         await editor.settle()
         assert sorted(d["code"] for d in editor.diagnostics(theirs)) == sorted([*codes, "S002"])
         assert editor.diagnostics(ours) == []  # nothing left under the server's spelling
@@ -1186,9 +1188,7 @@ def test_ids_of_a_shipped_base_lead_to_its_file_in_a_variant_of_the_rules_folder
     uri = variant.absolute().as_uri()
 
     async def session() -> None:
-        editor = Editor(rules)
-        editor.initialize(rules, {})
-        await editor.settle()
+        editor = await Editor.started(rules)
         at = position(text, "id: pottery", len("id: p"))
         (found,) = editor.request("textDocument/definition", {"textDocument": {"uri": uri}, "position": at})
         assert found["uri"] == cards.absolute().as_uri()
@@ -1202,10 +1202,7 @@ def test_ids_of_a_shipped_base_lead_to_its_file_in_a_variant_of_the_rules_folder
 
         # The installed file, opened (its buffer changed): answered from, never checked.
         runs = editor.server.runs
-        editor.notify(
-            "textDocument/didOpen",
-            {"textDocument": {"uri": found["uri"], "languageId": "yaml", "version": 1, "text": cards_text + "x: 1\n"}},
-        )
+        editor.open(found["uri"], cards_text + "x: 1\n")
         await editor.settle()
         assert editor.server.runs == runs
         credit = position(cards_text, "{card: democracy", len("{card: d"))
@@ -1291,9 +1288,7 @@ def test_a_file_opened_through_two_workspace_folders_of_one_project_is_served_un
         editor.notify("initialized", {})
         assert len(editor.server.folders) == 1
         for uri in (direct, linked):
-            editor.notify(
-                "textDocument/didOpen", {"textDocument": {"uri": uri, "languageId": "yaml", "version": 1, "text": typo}}
-            )
+            editor.open(uri, typo)
         await editor.settle()
         for uri in (direct, linked):
             assert "S002" in [d["code"] for d in editor.diagnostics(uri)], uri
@@ -1330,12 +1325,7 @@ def test_a_renamed_cards_retarget_is_a_quick_fix_written_where_the_overlay_ends(
     uri = house.absolute().as_uri()
 
     async def session() -> None:
-        editor = Editor(rules)
-        editor.initialize(rules, {})
-        editor.notify(
-            "textDocument/didOpen", {"textDocument": {"uri": uri, "languageId": "yaml", "version": 1, "text": text}}
-        )
-        await editor.settle()
+        editor = await Editor.started(rules, (uri, text))
         (v006,) = [d for d in editor.diagnostics(uri) if d["code"] == "V006"]
 
         def actions(sent: dict[str, Any]) -> list[dict[str, Any]]:
@@ -1383,12 +1373,7 @@ def test_a_cited_path_written_with_backslashes_is_fixed_with_slashes(rules: Path
     text = f"{written[:start]}source: '{windows}{rest}'{written[end:]}"
 
     async def session() -> None:
-        editor = Editor(rules)
-        editor.initialize(rules, {})
-        editor.notify(
-            "textDocument/didOpen", {"textDocument": {"uri": uri, "languageId": "yaml", "version": 1, "text": text}}
-        )
-        await editor.settle()
+        editor = await Editor.started(rules, (uri, text))
         (found,) = [d for d in editor.diagnostics(uri) if d["code"] == "Q011"]
         assert found["severity"] == 2  # a warning: a `\` may be in a file's name
         assert found["message"].startswith("the cited path `src\\data\\civilizations.json` is written with `\\`")

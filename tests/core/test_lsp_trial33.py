@@ -25,12 +25,6 @@ def _tiny(root: Path) -> Path:
     return root
 
 
-def _open(editor: Editor, uri: str, text: str, version: int = 1) -> None:
-    editor.notify(
-        "textDocument/didOpen", {"textDocument": {"uri": uri, "languageId": "yaml", "version": version, "text": text}}
-    )
-
-
 def _at(text: str, needle: str, offset: int = 0) -> dict[str, int]:
     """The LSP position of ``needle`` (plus ``offset``) in ``text``, any line ending a line's end."""
     at = text.index(needle) + offset
@@ -50,10 +44,7 @@ def test_completion_inside_a_flow_mapping_offers_the_ids_of_the_field(tmp_path: 
     text = TINY[TINY_CARDS].replace("{card: democracy,", "{card: d,", 1)
 
     async def session() -> None:
-        editor = Editor(rules)
-        editor.initialize(rules, {})
-        _open(editor, uri, text)
-        await editor.settle()
+        editor = await Editor.started(rules, (uri, text))
         offered = completion_labels(editor, uri, _at(text, "{card: d,", len("{card: d")))
         assert "democracy" in offered and "pottery" in offered, offered
 
@@ -68,9 +59,7 @@ def test_a_file_deleted_outside_the_editor_is_said_unreadable_where_it_is_named(
     cards, manifest = (rules / TINY_CARDS).absolute().as_uri(), (rules / MANIFEST).absolute().as_uri()
 
     async def session() -> None:
-        editor = Editor(rules)
-        editor.initialize(rules, {})
-        await editor.settle()
+        editor = await Editor.started(rules)
         assert editor.diagnostics(cards)  # the tiny cards lack keys: S004s
         (rules / TINY_CARDS).unlink()
         editor.notify("workspace/didChangeWatchedFiles", {"changes": [{"uri": cards, "type": 3}]})
@@ -95,10 +84,7 @@ def test_a_buffer_of_mixed_line_endings_is_placed_line_by_line_as_validate_place
         text += "".join(line.replace("\n", ending) for line in lines[-2:])
 
         async def session(text: str = text, ending: str = ending) -> None:
-            editor = Editor(rules)
-            editor.initialize(rules, {})
-            _open(editor, uri, text)
-            await editor.settle()
+            editor = await Editor.started(rules, (uri, text))
             (typo,) = [d for d in editor.diagnostics(uri) if d["code"] == "S002"]
             assert typo["range"]["start"] == _at(text, "cots"), (ending, typo)
             validated = [d for d in full_run(rules, {TINY_CARDS: text}) if d.code == "S002"]
@@ -120,10 +106,7 @@ def test_a_restarted_server_given_the_unsaved_buffers_again_says_what_it_said_be
     said: list[tuple[list[tuple[str, int]], list[tuple[str, int]]]] = []
 
     async def session() -> None:
-        editor = Editor(rules)
-        editor.initialize(rules, {})
-        _open(editor, uri, unsaved)
-        await editor.settle()
+        editor = await Editor.started(rules, (uri, unsaved))
         said.append((_codes(editor, uri), _codes(editor, manifest)))
 
     asyncio.run(session())
@@ -139,10 +122,7 @@ def test_a_code_action_over_two_diagnostics_offers_each_ones_fix_apart(tmp_path:
     text = TINY[TINY_CARDS].replace("    cost: 45\n", "    cots: 45\n").replace("    cost: 200\n", "    cotz: 200\n")
 
     async def session() -> None:
-        editor = Editor(rules)
-        editor.initialize(rules, {})
-        _open(editor, uri, text)
-        await editor.settle()
+        editor = await Editor.started(rules, (uri, text))
         published = editor.diagnostics(uri)
         fixable = [d for d in published if d["code"] == "S002"]
         assert len(fixable) == 2, published
@@ -237,9 +217,7 @@ def test_hovering_a_citation_shows_the_rulebook_section_it_cites(tmp_path: Path)
     inside = text.replace('    rule: "6.1"\n', '    rule: "6.1234"\n', 1)
 
     async def session() -> None:
-        editor = Editor(rules)
-        editor.initialize(rules, {})
-        await editor.settle()
+        editor = await Editor.started(rules)
 
         def hover(text: str) -> str:
             found = editor.request(
@@ -250,7 +228,7 @@ def test_hovering_a_citation_shows_the_rulebook_section_it_cites(tmp_path: Path)
 
         said = hover(text)
         assert "**6\\.1** — Le CARTE CIVILIZZAZIONE" in said and "ADVANCED CIVILIZATION, line 219" in said, said
-        _open(editor, uri, inside)
+        editor.open(uri, inside)
         await editor.settle()
         said = hover(inside)
         assert "**6\\.1234**, in 6\\.1 — Le CARTE CIVILIZZAZIONE" in said, said

@@ -132,9 +132,7 @@ def test_a_folder_of_rules_that_cannot_be_listed_is_said_to_the_editor_once(
     refuse(monkeypatch, rules / "maps" / "locked")
 
     async def session() -> None:
-        editor = Editor(rules)
-        editor.initialize(rules, {})
-        await editor.settle()
+        editor = await Editor.started(rules)
         editor.notify("workspace/didChangeWatchedFiles", {"changes": [{"uri": (rules / CARDS).as_uri(), "type": 2}]})
         await editor.settle()  # a second validation: what was said is not said again
         (shown,) = [m["params"] for m in editor.sent if m.get("method") == "window/showMessage"]
@@ -219,10 +217,7 @@ def test_every_workspace_folder_holding_rules_is_served(tmp_path: Path, monkeypa
         assert _unknown_keys(editor, second_cards) == ["cotz"]
         # A buffer of the second folder: checked by its session, the first folder's left as it was.
         text = (second / "rules" / CARDS).read_text(encoding="utf-8").replace("    cotz: 45\n", "    cost: 45\n", 1)
-        editor.notify(
-            "textDocument/didOpen",
-            {"textDocument": {"uri": second_cards, "languageId": "yaml", "version": 1, "text": text}},
-        )
+        editor.open(second_cards, text)
         await editor.settle()
         assert _unknown_keys(editor, second_cards) == []
         assert _unknown_keys(editor, first_cards) == ["cots"]
@@ -315,12 +310,7 @@ def test_a_rules_folder_renamed_while_open_is_said_missing_and_served_again_when
         return sorted(d["code"] for d in editor.diagnostics(uri))
 
     async def session() -> None:
-        editor = Editor(rules)
-        editor.initialize(rules, {})
-        editor.notify(
-            "textDocument/didOpen", {"textDocument": {"uri": uri, "languageId": "yaml", "version": 1, "text": text}}
-        )
-        await editor.settle()
+        editor = await Editor.started(rules, (uri, text))
         assert codes(editor) == ["S003"]
 
         rules.rename(moved)

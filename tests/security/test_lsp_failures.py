@@ -46,9 +46,7 @@ def test_notifications_before_initialize_are_dropped(rules: Path) -> None:
 
     async def session() -> None:
         editor = Editor(rules)
-        editor.notify(
-            "textDocument/didOpen", {"textDocument": {"uri": uri, "languageId": "yaml", "version": 1, "text": text}}
-        )
+        editor.open(uri, text)
         editor.notify(
             "textDocument/didChange", {"textDocument": {"uri": uri, "version": 2}, "contentChanges": [{"text": "x"}]}
         )
@@ -72,9 +70,7 @@ def test_a_change_to_a_document_never_opened_is_ignored_and_said_once(rules: Pat
     unopened = (rules / "maps" / "nope.yaml").absolute().as_uri()
 
     async def session() -> None:
-        editor = Editor(rules)
-        editor.initialize(rules, {})
-        await editor.settle()
+        editor = await Editor.started(rules)
         for version in (2, 3):
             change = {
                 "range": {"start": {"line": 99, "character": 0}, "end": {"line": 100, "character": 0}},
@@ -111,9 +107,7 @@ def test_an_exception_in_a_notification_handler_is_a_log_line_naming_its_method(
         raise KeyError("file:///somewhere/secret.yaml")
 
     async def session() -> None:
-        editor = Editor(rules)
-        editor.initialize(rules, {})
-        await editor.settle()
+        editor = await Editor.started(rules)
         monkeypatch.setattr(CivrulesServer, "changed", broken)
         monkeypatch.setattr(CivrulesServer, "schedule", broken)
         editor.notify(method, params[method])
@@ -138,9 +132,7 @@ def test_a_rule_file_whose_name_is_no_utf8_is_shown_at_its_uri(rules: Path) -> N
     uri = (rules / "cards").absolute().as_uri() + "/bad%FF.yaml"
 
     async def session() -> None:
-        editor = Editor(rules)
-        editor.initialize(rules, {})
-        await editor.settle()
+        editor = await Editor.started(rules)
         assert not any(entry["type"] == 1 for entry in _logged(editor)), _logged(editor)
         published = {
             m["params"]["uri"]: m["params"]["diagnostics"]
@@ -149,9 +141,7 @@ def test_a_rule_file_whose_name_is_no_utf8_is_shown_at_its_uri(rules: Path) -> N
         }
         assert [d["code"] for d in published[uri]] == ["L001"], published
         editor.sent.clear()
-        editor.notify(
-            "textDocument/didOpen", {"textDocument": {"uri": uri, "languageId": "yaml", "version": 1, "text": "x: 1\n"}}
-        )
+        editor.open(uri, "x: 1\n")
         await editor.settle()
         assert not any(entry["type"] == 1 for entry in _logged(editor)), _logged(editor)
         now = [m["params"] for m in editor.sent if m.get("method") == "textDocument/publishDiagnostics"]
@@ -189,9 +179,7 @@ def test_an_initialize_whose_root_is_no_uri_is_invalid_params_not_an_internal_er
 
 def test_a_document_whose_uri_is_no_uri_is_refused_at_the_door_not_reported_as_a_bug(rules: Path) -> None:
     async def session() -> None:
-        editor = Editor(rules)
-        editor.initialize(rules, {})
-        await editor.settle()
+        editor = await Editor.started(rules)
         editor.sent.clear()
         item = {"uri": UNSPLITTABLE, "languageId": "yaml", "version": 1, "text": "id: x\n"}
         _raw(editor, {"method": "textDocument/didOpen", "params": {"textDocument": item}})
