@@ -177,6 +177,15 @@ class _FileSymbols:
         return cls(document, kind, definitions, references, tuple(ordered))
 
 
+@dataclass(frozen=True, slots=True)
+class Parsed:
+    """An editor buffer's last reading that parsed, and the files its rulesets read then."""
+
+    document: Document
+    kind: str
+    scope: frozenset[str]
+
+
 class Index:
     """Every id occurrence of a session result, by file and by id.
 
@@ -187,7 +196,9 @@ class Index:
     ten times its size, before a hover or a definition after each keystroke.
     """
 
-    def __init__(self, result: Result, previous: Index | None = None) -> None:
+    def __init__(
+        self, result: Result, previous: Index | None = None, parsed: Mapping[str, Parsed] | None = None
+    ) -> None:
         self.result = result
         self.by_file: dict[str, list[Symbol]] = {}
         self.by_id: dict[str, list[Symbol]] = {}
@@ -198,16 +209,27 @@ class Index:
         self._places: dict[str, tuple[list[tuple[int, int]], list[tuple[int, int]]]] = {}
         #: Per ruleset and collection, made at the first hover of one of its ids: see :meth:`_keyed`.
         self._entities: dict[tuple[str, str], dict[str, dict[str, Any]]] = {}
+        #: The editor's buffers that do not parse as typed (``- {card: dem``, a mapping not closed
+        #: yet): the ids of their last reading that parsed (``parsed``), and the files their
+        #: rulesets read then. Completion alone uses them: ids, no places (the text has moved).
+        self._last_parsed: dict[str, tuple[_FileSymbols, frozenset[str]]] = {}
         workspace = result.workspace
         if workspace is None:
             return
         earlier = previous._files if previous is not None else {}
+        remembered = previous._last_parsed if previous is not None else {}
         # The shipped files the result read too (a variant in the rules folder extending a shipped
         # ruleset): its base's ids are defined there. Left out, a definition, a hover or a completion
         # of a base id in the variant found nothing, and each reference to one was dropped.
         for relative in (*result.files, *sorted(workspace.shipped_keys().values())):
             loaded = workspace.load(relative)
             if loaded.document is None or loaded.kind is None:
+                last = (parsed or {}).get(relative)
+                if last is not None and relative in workspace.overrides:
+                    entry = earlier.get(relative) or remembered.get(relative, (None,))[0]
+                    if entry is None or entry.document is not last.document or entry.kind != last.kind:
+                        entry = _FileSymbols.of(relative, last.document, last.kind)
+                    self._last_parsed[relative] = (entry, last.scope)
                 continue
             entry = earlier.get(relative)
             if entry is None or entry.document is not loaded.document or entry.kind != loaded.kind:
@@ -372,9 +394,17 @@ class Index:
         return found
 
     def ids(self, relative: str) -> list[tuple[str, str]]:
-        """(id, collection) of every entity defined where ``relative``'s rulesets look, sorted."""
-        scope = self.scope(relative) or self.kin(relative)
-        return sorted({(s.id, s.collection) for f in scope for s in self.by_file.get(f, ()) if s.definition})
+        """(id, collection) of every entity defined where ``relative``'s rulesets look, sorted. A
+        buffer that does not parse as typed looks where it did when it last parsed, and the ids
+        defined in its last reading that parsed count: until round 34 completion offered none of
+        them (``- {card: dem`` in the cards file), nor any of a broken manifest's rulesets (a
+        variant's ``overlay.civilization_cards.patch: - {id: pot``)."""
+        last = self._last_parsed.get(relative)
+        scope = self.scope(relative) or (set(last[1]) if last is not None else set()) or self.kin(relative)
+        found = {(s.id, s.collection) for f in scope for s in self.by_file.get(f, ()) if s.definition}
+        for file in scope & self._last_parsed.keys():
+            found.update((s.id, s.collection) for s in self._last_parsed[file][0].definitions)
+        return sorted(found)
 
     def describe(self, symbol: Symbol) -> str:
         """Markdown for hovering an id: what the entity is, as the rulesets using the file resolve it."""

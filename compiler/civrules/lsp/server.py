@@ -67,6 +67,7 @@ from civrules.lsp.additions import written
 from civrules.lsp.index import (
     Index,
     Outline,
+    Parsed,
     RenameRefusedError,
     Symbol,
     block_item_at,
@@ -144,6 +145,9 @@ class Folder:
         #: The diagnostics located at no file the editor has, told while they last (see accept()).
         self._told: set[Diagnostic] = set()
         self._index: Index | None = None
+        #: Each editor buffer's last reading that parsed (see :meth:`accept`): completion's ids
+        #: while the buffer does not parse as typed.
+        self._parsed: dict[str, Parsed] = {}
         #: The last result's diagnostics by the file they point at (see diagnostics_of()).
         self._grouped: tuple[Result, dict[str, list[Diagnostic]]] | None = None
         self._published: dict[str, tuple[Diagnostic, ...]] = {}
@@ -398,6 +402,7 @@ class Folder:
         from, and publish what it changed."""
         self.result = result  # the index is made again from it at the next request (see index())
         self.validated = generation
+        self._remember_parsed(result)
         if self._stopped:
             return  # answered a request as its folder was removed: nothing to publish any more
         self.publish(result)
@@ -409,6 +414,24 @@ class Folder:
                     )
                 )
         self._tell_unplaced(result)
+
+    def _remember_parsed(self, result: Result) -> None:
+        """Keep the reading of each file the run read where it parses (a reference to the document
+        the run read, no walk of it), and forget the files gone: the ids of a buffer that does not
+        parse as typed (see :class:`Index`). A buffer opened already broken has its file's reading
+        on disk."""
+        workspace = result.workspace
+        if workspace is None:
+            return
+        for relative in [r for r in self._parsed if r not in result.files]:
+            del self._parsed[relative]
+        for relative in result.files:
+            loaded = workspace.load(relative)
+            if loaded.document is not None and loaded.kind is not None:
+                files: frozenset[str] = frozenset()
+                for name in result.rulesets_using(relative):
+                    files |= result.depends[name]
+                self._parsed[relative] = Parsed(loaded.document, loaded.kind, files)
 
     def _tell_unplaced(self, result: Result) -> None:
         """Tell the editor, once while it lasts, each diagnostic located at no rule file it can show
@@ -443,7 +466,7 @@ class Folder:
         buffers its answer must be made from (see the module's documentation)."""
         result = self.current(relatives)
         if self._index is None or self._index.result is not result:
-            self._index = Index(result, self._index)
+            self._index = Index(result, self._index, self._parsed)
         return self._index
 
     def publish(self, result: Result) -> None:
