@@ -158,3 +158,37 @@ def test_a_variants_long_card_names_print_no_smaller_than_the_floor(browser: Bro
         assert heading is not None and "-<br>" in heading.group(1), heading
         for long in LONG_NAMES.values():  # and every name is there in full
             assert f'aria-label="{long}"' in written and f"<title>{long}" in written, long
+
+
+#: The text of each heading of the page, in order.
+HEADINGS = r"""(() => [...document.querySelectorAll('main h2, main h3, main h4')]
+  .map(e => e.textContent.replace(/\s+/g, ' ').trim()).filter(t => t))()"""
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("paper", sorted(PAPERS))
+@pytest.mark.parametrize("ruleset_id", _rulesets())
+def test_no_heading_is_printed_last_on_its_page(browser: Browser, tmp_path: Path, ruleset_id: str, paper: str) -> None:
+    """A heading printed at the foot of a page heads nothing there: what it heads is on the next.
+    Only h2 was kept with what follows it; Mega Civilization's special rules printed "At every
+    number of players" (an h3) last on A4's first page, its list on the second (round 34). Each
+    sheet of every shipped ruleset is printed (Chromium, the sheet's own ``@page``), and no page
+    but the last ends with a heading's text."""
+    import io
+
+    import pypdf
+
+    ended: dict[str, list[tuple[int, str]]] = {}
+    for name, content in _sheets(ruleset_id, paper).items():
+        if not name.endswith(".html"):
+            continue
+        page = tmp_path / name
+        page.write_bytes(content)
+        with browser.open(page.as_uri()) as tab:
+            headings = set(tab.evaluate(HEADINGS))
+            printed = pypdf.PdfReader(io.BytesIO(tab.pdf())).pages
+        for number, sheet_page in enumerate(printed[:-1], start=1):
+            lines = [line.strip() for line in (sheet_page.extract_text() or "").splitlines() if line.strip()]
+            if lines and lines[-1] in headings:
+                ended.setdefault(name, []).append((number, lines[-1]))
+    assert ended == {}, f"{ruleset_id} on {paper}: pages that end with a heading: {ended}"
