@@ -75,6 +75,60 @@ def test_every_body_header_of_a_shipped_page_says_what_it_heads(page: Path) -> N
     assert not found, f"header cells in a table body without scope (row or rowgroup): {found}"
 
 
+class _ColumnHeaders(HTMLParser):
+    """The column header cells of a page (in a ``<thead>``) that name nothing: no text, no
+    ``aria-label`` on the cell or on a picture inside it."""
+
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.in_head = 0
+        self.open: tuple[int, list[str]] | None = None
+        self.unnamed: list[str] = []
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        label = (dict(attrs).get("aria-label") or "").strip()
+        if tag == "thead":
+            self.in_head += 1
+        elif tag == "th" and self.in_head:
+            self.open = (self.getpos()[0], [label])
+        elif self.open is not None and label:
+            self.open[1].append(label)
+
+    def handle_endtag(self, tag: str) -> None:
+        if tag == "thead":
+            self.in_head -= 1
+        elif tag == "th" and self.open is not None:
+            line, words = self.open
+            if not "".join(words).strip():
+                self.unnamed.append(f"line {line}")
+            self.open = None
+
+    def handle_data(self, data: str) -> None:
+        if self.open is not None:
+            self.open[1].append(data)
+
+
+def unnamed_columns(html: str) -> list[str]:
+    parser = _ColumnHeaders()
+    parser.feed(html)
+    parser.close()
+    return parser.unnamed
+
+
+def test_a_column_header_that_names_nothing_is_found() -> None:
+    page = '<table><thead><tr><th></th><th>Cards</th><th><svg aria-label="Pottery"></svg></th></tr></thead></table>'
+    assert unnamed_columns(page) == ["line 1"]
+
+
+@pytest.mark.parametrize("page", PAGES, ids=lambda p: str(p.relative_to(GENERATED)))
+def test_every_column_header_of_a_shipped_page_names_its_column(page: Path) -> None:
+    """A screen reader moving along a row says each cell's column header: an empty one said
+    nothing over the A.S.T.'s epoch shades, Sid Meier's phase numbers and battle hands, and over
+    a government's role ("starting"), which no heading named at all (round 34)."""
+    found = unnamed_columns(page.read_text(encoding="utf-8"))
+    assert not found, f"column header cells that name nothing: {found}"
+
+
 def _stack_lines(html: str) -> list[str]:
     """The words of the commodities sheet's stack lines, as a screen reader (or a copy) gets them."""
     lines = []

@@ -30,7 +30,7 @@ def _loot(page: Sheet, combat: Mapping[str, Any]) -> Section:
     """What the winner of a battle takes (`combat.loot`), a row for each kind of loser, cited as
     the combat rules are and marked where a variant changes it."""
     ruleset = page.source.ruleset
-    section = Section("Loot", ("", "The winner takes"))
+    section = Section("Loot", ("Loser", "The winner takes"))
     loot = combat.get("loot")
     cited = setting_citation(ruleset.setting_origins, "combat", ("loot",))
     for part, label in LOOTED.items():
@@ -62,7 +62,7 @@ def combat_sheet(source: Source[CivilizationRuleset]) -> dict[str, Any]:
 
     # the battle hand's own citation, a house rule's `source:` too (cited as what wrote its facts)
     rule = citation_text(rules_of(raw), source_of(raw)) if isinstance(raw, Mapping) else ""
-    cards = Section("Battle hand", ("", "Cards"), numeric=frozenset({1}))
+    cards = Section("Battle hand", ("When", "Cards"), numeric=frozenset({1}))
     if hand["base"] is not None:
         cards.rows.append(Row(["to begin with", str(hand["base"])], rule, page.setting_mark("combat.battle_hand.base")))
     if hand["per_extra_figure"] is not None:
@@ -86,7 +86,7 @@ def combat_sheet(source: Source[CivilizationRuleset]) -> dict[str, Any]:
         )
     cards.empty = "The sources of this ruleset do not give the battle hand."
     page.sections.append(cards)
-    bonuses = Section("Combat bonuses", ("", "Bonus"), numeric=frozenset({1}))
+    bonuses = Section("Combat bonuses", ("For", "Bonus"), numeric=frozenset({1}))
     for bonus in ruleset.combat_bonuses:
         if bonus.situation is not None:
             what = bonus.display_name

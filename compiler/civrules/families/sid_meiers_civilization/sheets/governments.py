@@ -14,7 +14,7 @@ from civrules.families.sid_meiers_civilization.sheets.tables import Section, She
 def governments_sheet(source: Source[CivilizationRuleset]) -> dict[str, Any]:
     ruleset = source.ruleset
     page = Sheet(source)
-    section = Section("Governments", ("Government", "", "Gives", "Unlocked by"))
+    section = Section("Governments", ("Government", "Role", "Gives", "Unlocked by"))
     for gov in ruleset.governments:
         role = "starting" if gov.starting else "between two governments" if gov.transitional else ""
         if gov.capital_action is False:

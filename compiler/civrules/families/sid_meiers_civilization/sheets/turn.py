@@ -56,7 +56,7 @@ def _at_the_table(page: Sheet) -> Section:
     """The rules of cities, trade, production, movement and villages, a row each, cited and marked:
     settings the data holds that no sheet printed (what a player asks at the table)."""
     ruleset = page.source.ruleset
-    section = Section("At the table", ("", "What the rules say"))
+    section = Section("At the table", ("Topic", "What the rules say"))
     section.empty = "The sources of this ruleset give none of these rules."
 
     def add(key: str, label: str, said: list[str]) -> None:
@@ -219,7 +219,7 @@ def _entities_row(
 def turn_sheet(source: Source[CivilizationRuleset]) -> dict[str, Any]:
     ruleset = source.ruleset
     page = Sheet(source)
-    phases = Section("Phases", ("", "Phase", "Players may"), numeric=frozenset({0}))
+    phases = Section("Phases", ("No.", "Phase", "Players may"), numeric=frozenset({0}))
     for phase in sorted(ruleset.phases, key=lambda p: p.order):
         allows = listed(ACTIVITIES.get(a, a.replace("_", " ")) for a in phase.allows)
         phases.rows.append(page.row(phase, "phases", (phase.order, phase.display_name, allows)))

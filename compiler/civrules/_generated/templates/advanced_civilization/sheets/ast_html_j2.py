@@ -6,7 +6,7 @@ Generated ahead of time by jinja2 3.1.6; used only while SOURCE_SHA256 matches.
 # fmt: off
 # mypy: ignore-errors
 
-SOURCE_SHA256 = "c853ea1690b877a54cf0dc1d427e440f990754a9292152410ff59ee21089d0f0"
+SOURCE_SHA256 = "9af64d130d4e04c99192a7c37f683c9ac87a63921180d1381d47ce158fcd60ce"
 
 from jinja2.runtime import LoopContext, Macro, Markup, Namespace, TemplateNotFound, TemplateReference, TemplateRuntimeError, Undefined, escape, identity, internalcode, markup_join, missing, str_join
 name = 'ast.html.j2'
@@ -265,7 +265,7 @@ def block_content(context, missing=missing):
     yield '<h2>Entering an epoch</h2>\n'
     if (undefined(name='requirements') if l_0_requirements is missing else l_0_requirements):
         pass
-        yield '<table class="req">\n<colgroup><col class="r-sw"><col class="r-name"><col class="r-facts"><col></colgroup>\n<thead><tr><th></th><th>Epoch</th><th>Requirements</th><th>As the rules say</th></tr></thead>\n<tbody>\n'
+        yield '<table class="req">\n<colgroup><col class="r-sw"><col class="r-name"><col class="r-facts"><col></colgroup>\n<thead><tr><th><span class="sr-only">Shade on the A.S.T.</span></th><th>Epoch</th><th>Requirements</th><th>As the rules say</th></tr></thead>\n<tbody>\n'
         l_1_loop = missing
         for l_1_r, l_1_loop in LoopContext((undefined(name='requirements') if l_0_requirements is missing else l_0_requirements), undefined):
             l_1_changed = resolve('changed')
