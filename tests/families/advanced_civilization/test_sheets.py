@@ -1334,7 +1334,7 @@ def test_the_credit_tables_columns_print_at_the_widths_they_were_sized_for() -> 
     ]
     columns = [column for group in table.column_groups for column in group.children]
     printed = [(column.element.get("class"), column.width / mm) for column in columns]
-    assert len(printed) == 2 + page.count("<svg class=\"col-label\"")
+    assert len(printed) == 2 + page.count('<svg class="col-label"')
     assert [name for name, width in printed if abs(sized[name] - width) > 0.01] == [], (sized, printed[:3])
     right = page_box.content_box_x() + page_box.width
     assert table.position_x + table.margin_width() <= right + 0.5
