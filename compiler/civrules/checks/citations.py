@@ -324,7 +324,8 @@ def _node(data: Any, path: NodePath) -> Any:
 class Walk:
     """What one walk of a document finds: its `rule:` citations and its unknown facts, in order
     (not an unknown inside a `disagreements:` entry, which restates a field's or names another source's),
-    and its `source:` texts that hold a `\\` (Q011 reads them: a text without one is not looked at).
+    and its `source:` texts that hold a `\\` or a path on one computer's disk
+    (:func:`patterns.may_name_a_path`: Q011 and Q012 read them; no other text is looked at).
 
     Each entry starts with the path of the node the walk met (what a variant may have replaced);
     a citation also has the path of the number (inside a list of numbers) and the number.
@@ -332,7 +333,7 @@ class Walk:
 
     citations: tuple[tuple[NodePath, NodePath, str], ...]
     unknowns: tuple[tuple[NodePath, str], ...]
-    backslashed: tuple[tuple[NodePath, str], ...] = ()
+    pathlike: tuple[tuple[NodePath, str], ...] = ()
 
 
 #: Walks by document. A document is never changed once read, so its walk holds for as long as the
@@ -358,9 +359,9 @@ def _walk(document: Document) -> Walk:
         return _walk_node(data)  # the same walk in one piece, where nothing would keep the pieces
     cited: list[tuple[NodePath, NodePath, str]] = []
     unknowns: list[tuple[NodePath, str]] = []
-    backslashed: list[tuple[NodePath, str]] = []
-    _walk_mapping(data, (), cited, unknowns, backslashed, document.file)
-    return Walk(tuple(cited), tuple(unknowns), tuple(backslashed))
+    pathlike: list[tuple[NodePath, str]] = []
+    _walk_mapping(data, (), cited, unknowns, pathlike, document.file)
+    return Walk(tuple(cited), tuple(unknowns), tuple(pathlike))
 
 
 def _walk_mapping(
@@ -368,7 +369,7 @@ def _walk_mapping(
     at: NodePath,
     cited: list[tuple[NodePath, NodePath, str]],
     unknowns: list[tuple[NodePath, str]],
-    backslashed: list[tuple[NodePath, str]],
+    pathlike: list[tuple[NodePath, str]],
     file: str,
 ) -> None:
     """:func:`_walk_node` of the mapping ``node`` at ``at`` (in the document of ``file``), in the
@@ -381,19 +382,19 @@ def _walk_mapping(
     for key, value in node.items():
         here = (*at, key)
         if isinstance(value, dict) and key != "rule":
-            _walk_mapping(value, here, cited, unknowns, backslashed, file)
+            _walk_mapping(value, here, cited, unknowns, pathlike, file)
             continue
         if not isinstance(value, list) or key in _CITING:
             found = _walk_node(value, here)
             cited.extend(found.citations)
             unknowns.extend(found.unknowns)
-            backslashed.extend(found.backslashed)
+            pathlike.extend(found.pathlike)
             continue
         found_in = functools.partial(_entry_walk, value, here)
         each = list(filter(None, each_remembered((_walk_mapping, file, here), value, (), found_in, placed=False)))
         cited.extend(itertools.chain.from_iterable(map(_CITED, each)))
         unknowns.extend(itertools.chain.from_iterable(map(_UNKNOWNS, each)))
-        backslashed.extend(itertools.chain.from_iterable(map(_BACKSLASHED, each)))
+        pathlike.extend(itertools.chain.from_iterable(map(_PATHLIKE, each)))
 
 
 #: The keys whose list is a citation's (its numbers, its sources), walked whole rather than entry by entry.
@@ -410,18 +411,18 @@ def _entry_walk(entries: list[Any], here: NodePath, i: int) -> tuple[Any, ...]:
     cited = tuple(((*here, i, *path), (*here, i, *number), n) for path, number, n in found.citations)
     # an unknown among a disagreement's alternatives is no fact
     unknown = () if "disagreements" in here else tuple(((*here, i, *path), why) for path, why in found.unknowns)
-    backslashed = tuple(((*here, i, *path), text) for path, text in found.backslashed)
-    return (cited, unknown, backslashed) if cited or unknown or backslashed else ()
+    pathlike = tuple(((*here, i, *path), text) for path, text in found.pathlike)
+    return (cited, unknown, pathlike) if cited or unknown or pathlike else ()
 
 
-_CITED, _UNKNOWNS, _BACKSLASHED = operator.itemgetter(0), operator.itemgetter(1), operator.itemgetter(2)
+_CITED, _UNKNOWNS, _PATHLIKE = operator.itemgetter(0), operator.itemgetter(1), operator.itemgetter(2)
 
 
 def _walk_node(node: Any, at: NodePath = ()) -> Walk:
     """The citations and unknown facts at and below ``node`` (at the path ``at``)."""
     cited: list[tuple[NodePath, NodePath, str]] = []
     unknowns: list[tuple[NodePath, str]] = []
-    backslashed: list[tuple[NodePath, str]] = []
+    pathlike: list[tuple[NodePath, str]] = []
     # One path, grown and cut as the walk goes down and back up: a node's path is made a tuple only
     # where something is found there (a tuple per node, on a stack, was most of the walk's time).
     # Recursive: the reader refuses nesting deeper than its limit (`Limits.max_depth`, 100 levels).
@@ -442,14 +443,16 @@ def _walk_node(node: Any, at: NodePath = ()) -> Walk:
                 elif key == "rule" and isinstance(value, str):
                     here = (*path, key)
                     cited.append((here, here, value))
-                elif key == "source" and isinstance(value, str) and "\\" in value:
-                    backslashed.append(((*path, key), value))
+                elif key == "source" and isinstance(value, str) and patterns.may_name_a_path(value):
+                    pathlike.append(((*path, key), value))
         elif isinstance(node, list):
             if path and path[-1] == "rule":
                 here = tuple(path)
                 cited.extend((here, (*here, i), n) for i, n in enumerate(node) if isinstance(n, str))
             elif path and path[-1] == "source":
-                backslashed.extend(((*path, i), n) for i, n in enumerate(node) if isinstance(n, str) and "\\" in n)
+                pathlike.extend(
+                    ((*path, i), n) for i, n in enumerate(node) if isinstance(n, str) and patterns.may_name_a_path(n)
+                )
             for i, value in enumerate(node):
                 if isinstance(value, collections):
                     path.append(i)
@@ -458,11 +461,11 @@ def _walk_node(node: Any, at: NodePath = ()) -> Walk:
         elif isinstance(node, str) and path and path[-1] == "rule":
             here = tuple(path)
             cited.append((here, here, node))
-        elif isinstance(node, str) and path and path[-1] == "source" and "\\" in node:
-            backslashed.append((tuple(path), node))
+        elif isinstance(node, str) and path and path[-1] == "source" and patterns.may_name_a_path(node):
+            pathlike.append((tuple(path), node))
 
     visit(node)
-    return Walk(tuple(cited), tuple(unknowns), tuple(backslashed))
+    return Walk(tuple(cited), tuple(unknowns), tuple(pathlike))
 
 
 def walked(ruleset: Ruleset) -> Iterator[tuple[Document, Walk, Callable[[NodePath], bool]]]:
@@ -1235,7 +1238,7 @@ def check_cited_paths_use_slashes(ruleset: Ruleset) -> Iterator[Diagnostic]:
     if index_document is not None:
         found.append((index_document, document_walk(index_document), None))
     for document, walk, paths in found:
-        for path, text in walk.backslashed:
+        for path, text in walk.pathlike:
             slashed = patterns.slashed_paths(text)
             if slashed is None or replaced_at(path, paths):
                 continue
@@ -1250,6 +1253,48 @@ def check_cited_paths_use_slashes(ruleset: Ruleset) -> Iterator[Diagnostic]:
                 document.span(path),
                 f"write {'them' if len(written) > 1 else 'it'} with `/`: {fixed}",
                 suggestion=slashed,
+                subjects=written,
+            )
+
+
+@check("Q012", "local-path-source", Severity.WARNING)
+def check_sources_name_no_local_path(ruleset: Ruleset) -> Iterator[Diagnostic]:
+    """
+    What: a `source:` names a file by its path on one computer: a Windows drive
+    (`C:\\Users\\me\\notes.txt`, `C:/...`), a network share (`\\\\server\\share\\...`), a
+    `file:` URL, a home folder (`~/...`), or an absolute path under `/home/`, `/Users/`, `/tmp/`...
+
+    Why: no one but the computer's user can open that file, so no reader of the rule data can check
+    the fact against its source. A `source:` that does not start as a repository citation is taken
+    as words, so the schema lets it through.
+
+    Fix: cite the file where a reader can find it: a public repository's file at a commit
+    (`owner/repo@<commit>:path`), a transcription of `shared/sources/community/`
+    (`community/x.csv`), or, for a rule of your own, `house rule: ...` in words.
+
+        source: 'C:\\Users\\me\\civ\\costs.csv'                    # FAIL: a file on one computer
+        source: "owner/repo@<commit>:data/costs.csv"            # PASS
+        source: "house rule: Pottery costs 50 at our table"     # PASS
+    """
+    index_document = ruleset.rule_index.origin.document if ruleset.rule_index and ruleset.rule_index.origin else None
+    found = [(document, walk, paths) for document, walk, paths in walks_of(ruleset, index_document)]
+    if index_document is not None:
+        found.append((index_document, document_walk(index_document), None))
+    for document, walk, paths in found:
+        for path, text in walk.pathlike:
+            written = patterns.local_paths(text)
+            if not written or replaced_at(path, paths):
+                continue
+            named = " and ".join(f"`{each}`" for each in written)
+            what, it = ("paths", "them") if len(written) > 1 else ("a path", "it")
+            yield diagnostic(
+                "Q012",
+                f"the source names {named}, {what} on one computer's disk: no reader of the rule data can open "
+                f"{it} to check the fact",
+                document.span(path),
+                "cite the file where a reader can find it: a repository's file at its commit "
+                "(`owner/repo@<40-hex commit>:path`), a file of `shared/sources/community/` (`community/x.csv`), "
+                "or, for a rule of your own, `house rule: ...` in words",
                 subjects=written,
             )
 

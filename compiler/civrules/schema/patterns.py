@@ -159,6 +159,37 @@ def _backslashed(text: str) -> list[tuple[int, int]]:
     return [m.span("path") for m in _CITED_FILE.finditer(text) if "\\" in m["path"]]
 
 
+#: A path on one computer's disk, at the start of a word of a `source:`: a Windows drive (`C:\\`,
+#: `C:/`), a network share (`\\\\server\\`), a `file:` URL, a home folder (`~/`), or an absolute
+#: path under a folder where people's own files are (`/home/`, `/Users/`, `/tmp/`...). Not every
+#: `/`-rooted word: `/r/boardgames` names no disk.
+_LOCAL_PATH = re.compile(
+    r"(?:^|(?<=[\s;(]))(?P<path>(?:[A-Za-z]:[\\/]|\\\\[^\\\s;()]|file:/|~[\\/]"
+    r"|/(?:home|Users|root|tmp|mnt|media|Volumes|private|var|opt|srv)/)[^\s;)]*)",
+    re.IGNORECASE,
+)
+
+
+def may_name_a_path(text: str) -> bool:
+    """Whether ``text`` may cite a path :func:`backslashed_paths` or :func:`local_paths` finds (the
+    walk keeps only the `source:` texts those two read)."""
+    return "\\" in text or _LOCAL_PATH.search(text) is not None
+
+
+def local_paths(text: str) -> tuple[str, ...]:
+    """The paths on one computer's disk that ``text`` cites, as written: a file no reader of the
+    data can open (Q012).
+
+    >>> local_paths("C:\\\\Users\\\\me\\\\notes.txt; o/r@" + "a" * 40 + ":x.yaml")
+    ('C:\\\\Users\\\\me\\\\notes.txt',)
+    >>> local_paths("house rule (see ~/civ/notes.md)"), local_paths("/r/boardgames: a thread, 2/3/2020")
+    (('~/civ/notes.md',), ())
+    >>> local_paths("community/x.csv (file:///home/me/x.csv)"), local_paths("house rule: 2 a:b/c")
+    (('file:///home/me/x.csv',), ())
+    """
+    return tuple(found["path"] for found in _LOCAL_PATH.finditer(text))
+
+
 def with_slashes(path: str) -> str:
     """``path`` with each run of `\\` a `/` (`a\\\\b`, a Windows path written in YAML's escapes, too)."""
     return re.sub(r"\\+", "/", path)
