@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 import jsonschema
+import pytest
 from click.testing import CliRunner
 
 from civrules.cli import main
@@ -110,3 +111,39 @@ def test_diff_json_is_the_documented_format_field_for_field() -> None:
     _held(changes, schema["$defs"]["change"], "a change")
     sources = schema["$defs"]["change"]["properties"]["sources"]
     _held([c["sources"] for c in changes if "sources" in c], sources, "sources")
+
+
+#: A designer's rules folder as `civrules init` and `new-variant` make it, and manifests that fail
+#: validation (each is still listed): a name, an `extends:` and players of another type.
+DESIGNER_TREE = {
+    "mine.yaml": 'kind: ruleset\nid: mine\nname: "Mine"\nextends: advanced-civilization\n',
+    "numbered.yaml": "kind: ruleset\nid: numbered\nname: 5\nextends: [advanced-civilization]\n",
+    "flagged.yaml": 'kind: ruleset\nid: flagged\nname: ["a", 1]\nplayers: {min: true, max: "eight"}\n',
+}
+
+
+def test_list_json_types_each_field_for_a_designer_s_variants_and_broken_manifests(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Round 34: the schema left `name`, `extends` and `players` untyped, because a manifest that
+    fails validation is listed with whatever it holds (`name: 5` printed 5). A CI step reading the
+    list then had no type to rely on. Now each is typed (a text, an integer, or null) and a value of
+    another type is printed as null; a designer's own variant is listed as it is written."""
+    schema = _schema("list-json.schema.json")
+    ruleset = schema["$defs"]["ruleset"]["properties"]
+    typed = [ruleset["name"], ruleset["extends"], *ruleset["players"]["properties"].values()]
+    assert all("type" in each for each in typed), "each field a CI step reads has its type"
+    monkeypatch.delenv("CIVRULES_NO_SHIPPED", raising=False)  # a designer's folder lists the shipped rulesets too
+    rulesets = tmp_path / "rules" / "rulesets"
+    rulesets.mkdir(parents=True)
+    for name, text in DESIGNER_TREE.items():
+        (rulesets / name).write_text(text, encoding="utf-8")
+    result = CliRunner().invoke(main, ["--rules", str(tmp_path / "rules"), "list", "--format", "json"])
+    assert result.exit_code == 0, result.stderr
+    listed = json.loads(result.stdout)
+    jsonschema.Draft202012Validator(schema).validate(listed)
+    by_id = {row["id"]: row for row in listed}
+    assert (by_id["mine"]["name"], by_id["mine"]["extends"]) == ("Mine", "advanced-civilization")
+    assert by_id["mine"]["players"] == by_id["advanced-civilization"]["players"] == {"min": 2, "max": 8}
+    assert (by_id["numbered"]["name"], by_id["numbered"]["extends"]) == (None, None)
+    assert (by_id["flagged"]["name"], by_id["flagged"]["players"]) == (None, {"min": None, "max": None})

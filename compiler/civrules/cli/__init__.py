@@ -1092,7 +1092,7 @@ def list_command(obj: Context, fmt: str, families: bool) -> None:
             }
         )
     if fmt == "json":
-        _print_document(dumps_json(rows, indent=2, sort_keys=True))
+        _print_document(dumps_json([_typed_row(row) for row in rows], indent=2, sort_keys=True))
         return
     # The id column as wide as the longest id (escaped as printed): no id runs into its name.
     width = max((len(printable(row["id"])) for row in rows), default=0)
@@ -1103,6 +1103,24 @@ def list_command(obj: Context, fmt: str, families: bool) -> None:
         shipped = "  (shipped with civrules)" if row["shipped"] else ""
         rest = f"{name}, {_players(row['players'])}{extends}  [{row['family']}]{shipped}"
         click.echo(safe_line_start(f"{printable(row['id']):<{width}}  {printable(rest)}"))
+
+
+def _typed_row(row: dict[str, Any]) -> dict[str, Any]:
+    """A row of `list --format json` with the types docs/list-json.schema.json gives it: `name` and
+    `extends` a text or null, each of `players` an integer or null. A manifest that fails
+    validation is still listed, and a value of it of another type (`name: 5`, `extends: [a]`,
+    `players: {min: true}`) is null: `civrules validate` says what is wrong with it, and a CI step
+    reading the list gets the types it was told."""
+
+    def text(value: Any) -> str | None:
+        return value if isinstance(value, str) else None
+
+    def count(value: Any) -> int | None:
+        return value if isinstance(value, int) and not isinstance(value, bool) else None
+
+    players = row["players"]
+    typed = {"min": count(players["min"]), "max": count(players["max"])}
+    return {**row, "name": text(row["name"]), "extends": text(row["extends"]), "players": typed}
 
 
 def _list_families(fmt: str) -> None:
@@ -1132,7 +1150,9 @@ def _list_families(fmt: str) -> None:
 
 def _players(players: Mapping[str, Any]) -> str:
     """`2-8 players`, `9 players` (not `9-9`), or what is known of the range."""
-    low, high = players.get("min"), players.get("max")
+    low, high = (
+        n if isinstance(n, int) and not isinstance(n, bool) else None for n in (players.get("min"), players.get("max"))
+    )
     if isinstance(low, int) and low == high:
         return f"{low} player{'s' if low != 1 else ''}"
     if isinstance(low, int) and isinstance(high, int):
