@@ -484,6 +484,41 @@ def test_github_names_files_from_the_repository_root_as_sarif_does_however_rules
         assert _sarif_files(json.loads(outputs["sarif"])) == {("rules/rulesets/x.yaml", "%SRCROOT%")}
 
 
+def test_rules_in_a_submodule_are_named_from_the_superproject_s_root_as_a_workflow_checks_it_out(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Round 34's CI trial: a repository holding its rules as a submodule (`data/`, checked out by
+    the workflow with `submodules: true`). The submodule's `.git` is a file, and annotations and SARIF
+    named its files from the submodule (`rules/rulesets/x.yaml`): GitHub resolves them from the
+    superproject's root, where that file does not exist. A linked worktree's `.git` file is a
+    checkout of its own, and stays the root."""
+    superproject = tmp_path / "game"
+    (superproject / ".git" / "modules" / "data").mkdir(parents=True)
+    rules = superproject / "data" / "rules"
+    (rules / "rulesets").mkdir(parents=True)
+    (rules / "rulesets" / "x.yaml").write_text(DUPLICATE_NAME, encoding="utf-8")
+    worktree = tmp_path / "linked"
+    (worktree / "rules" / "rulesets").mkdir(parents=True)
+    (worktree / "rules" / "rulesets" / "x.yaml").write_text(DUPLICATE_NAME, encoding="utf-8")
+    (superproject / ".git" / "worktrees" / "linked").mkdir(parents=True)
+    (worktree / ".git").write_text(f"gitdir: {superproject / '.git' / 'worktrees' / 'linked'}\n", encoding="utf-8")
+    (superproject / "data" / ".git").write_text("gitdir: ../.git/modules/data\n", encoding="utf-8")
+    for cwd, spelt, named in (
+        (superproject, "data/rules", "data/rules/rulesets/x.yaml"),
+        (superproject / "data", "rules", "data/rules/rulesets/x.yaml"),
+        (worktree, "rules", "rules/rulesets/x.yaml"),
+    ):
+        monkeypatch.chdir(cwd)
+        outputs = {}
+        for fmt in ("github", "sarif"):
+            result = CliRunner().invoke(main, ["--rules", spelt, "--no-shipped", "validate", "--format", fmt])
+            assert result.exit_code == 1, result.output
+            outputs[fmt] = result.stdout
+        annotations = outputs["github"].splitlines()
+        assert annotations and all(f"file={named}," in line for line in annotations), (cwd, annotations)
+        assert _sarif_files(json.loads(outputs["sarif"])) == {(named, "%SRCROOT%")}
+
+
 def test_a_github_annotation_about_no_file_names_none(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """A usage error was an annotation on `file=<command line>`, which exists nowhere."""
     monkeypatch.chdir(tmp_path)

@@ -565,17 +565,43 @@ def _sarif_level(severity: Severity) -> str:
 
 def source_root(rules: Path) -> Path:
     """The root SARIF's URIs are relative to: the repository holding the rules folder (the nearest
-    folder at or above it with a `.git`), else the working directory when the rules are under it,
-    else the folder holding the rules folder. The same whether ``--rules`` is written relative or
+    folder at or above it with a `.git`; of a submodule, the work tree of the repository holding it,
+    see :func:`_superproject`), else the working directory when the rules are under it, else the
+    folder holding the rules folder. The same whether ``--rules`` is written relative or
     absolute."""
     cwd = Path.cwd()
     rules = Path(os.path.normpath(rules if rules.is_absolute() else cwd / rules))
     for folder in (rules, *rules.parents):
         if os.path.lexists(folder / ".git"):
-            return folder
+            return _superproject(folder) or folder
     if rules == cwd or cwd in rules.parents:
         return cwd
     return rules.parent
+
+
+def _superproject(folder: Path) -> Path | None:
+    """The work tree of the outermost repository holding ``folder`` as a submodule, or None.
+
+    A submodule's `.git` is a file, `gitdir: <superproject>/.git/modules/<name>` (nested ones
+    `.../modules/<a>/modules/<b>`). A workflow checks the superproject out (`submodules: true`) and
+    GitHub resolves annotations and SARIF from its root: named from the submodule's
+    (`rules/rulesets/x.yaml` for `data/rules/rulesets/x.yaml`), they attached to no file of it.
+    A linked worktree's `.git` (`gitdir: .../.git/worktrees/<name>`) is a checkout of its own.
+    Read from the file, as git reads it: no git is run."""
+    try:
+        with open(folder / ".git", "rb") as gitfile:
+            head = gitfile.read(4096).decode("utf-8", "replace")
+    except OSError:  # a folder (a repository's own), or unreadable
+        return None
+    if not head.startswith("gitdir:"):
+        return None
+    gitdir = Path(os.path.normpath(folder / head[len("gitdir:") :].strip()))
+    parts = gitdir.parts
+    for at in range(len(parts) - 1):
+        if parts[at : at + 2] == (".git", "modules"):
+            top = Path(*parts[:at])
+            return top if top in folder.parents else None
+    return None
 
 
 def render(
