@@ -610,3 +610,35 @@ def test_a_fifo_git_would_read_its_ignore_or_attribute_rules_from_is_refused_bef
         staged.unstaged(root / "rules", staged.is_rule_file)
     assert special.rsplit("/", 1)[-1] in str(refused.value) and "FIFO" in str(refused.value), refused.value
     assert "remove it" in refused.value.hint, refused.value.hint
+
+
+@pytest.mark.skipif(shutil.which("bash") is None, reason="bash is not installed")
+def test_r022s_hints_run_where_the_user_is_when_that_is_not_the_rules_work_tree(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Round 34's CI trial: the rules in a submodule (`data/`) of the repository a user works in,
+    and `--rules` given from a folder in no repository. The hint's `git add data/rules/...` was
+    refused by git in the superproject ("is in submodule 'data'") and outside any repository ("not
+    a git repository"). The commands now name the rules' work tree with `git -C`, and do what they
+    say pasted where the user ran civrules; in the work tree itself they stay as they were."""
+    module = repository(tmp_path)
+    superproject = tmp_path / "game"
+    superproject.mkdir()
+    git(superproject, "init", "-q")
+    git(superproject, "-c", "protocol.file.allow=always", "submodule", "add", "-q", str(module), "data")
+    git(superproject, "commit", "-qm", "data")
+    outside = tmp_path / "elsewhere"
+    outside.mkdir()
+    rules = superproject / "data" / "rules"
+    for where, spelt in ((superproject, "data/rules"), (outside, str(rules)), (rules, ".")):
+        (rules / "rulesets" / "repo3.yaml").write_text(MANIFEST.format(id="repo3", base="repo1"), encoding="utf-8")
+        code, found = validate(where, monkeypatch, "--rules", spelt, "--staged")
+        assert code == 1
+        (hint,) = [d["hint"] for d in r022s(found).values()]
+        command = git_commands(hint)[0]
+        done = pasted(command, where)
+        assert done.returncode == 0, (where, command, done.stderr)
+        assert command.startswith("git add") == (where == rules), command
+        code, found = validate(where, monkeypatch, "--rules", spelt, "--staged")
+        assert r022s(found) == {}, (where, found)
+        git(rules, "rm", "-q", "--cached", "rulesets/repo3.yaml")

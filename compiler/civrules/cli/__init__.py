@@ -840,23 +840,30 @@ def _staged_problems(folder: Path, display: Callable[[Path], str], *, rules: boo
         _usage_failure([_command_line(code, printable(str(error)), error.hint)])
     problems = []
     where = named_path(display(folder))
+    # A hint's git command runs where the user is; outside the rules' work tree (a superproject
+    # holding them as a submodule, another folder) git refused it ("Pathspec is in submodule",
+    # "not a git repository"): it is then told the work tree with `-C`, and the path from there.
+    top = _outside_work_tree(folder) if found else None
     for one in found:
         shown = display(folder / one.relative)
         # The git commands a hint names are pasted into a shell: each path one word of it, and
         # never read as an option (a file `-n.yaml` named at the top of `--rules .`).
-        quoted = printable(path_word(shown))
+        git, quoted = "git", printable(path_word(shown))
+        if top is not None:
+            inside = os.path.relpath(os.path.realpath(folder / one.relative), os.path.realpath(top))
+            git, quoted = f"git -C {printable(path_word(display(top)))}", printable(path_word(inside))
         name = named_path(shown)
         if one.state == "untracked":
             message = f"{name} is not in git's index (untracked): the commit will not hold it"
-            hint = f"{ticked(f'git add {quoted}')} to commit it, or move it out of {where}"
+            hint = f"{ticked(f'{git} add {quoted}')} to commit it, or move it out of {where}"
         elif one.state == "ignored":
             message = f"{name} is not in git's index (ignored by git): the commit will not hold it"
-            hint = f"{ticked(f'git add -f {quoted}')} to commit it all the same, or move it out of {where}"
+            hint = f"{ticked(f'{git} add -f {quoted}')} to commit it all the same, or move it out of {where}"
         elif one.state == "unmerged":
             message = f"{name} has a merge conflict not marked resolved: the commit cannot hold it"
             hint = (
-                f"resolve the conflict in it, then mark it resolved: {ticked(f'git add {quoted}')} "
-                f"(or {ticked(f'git rm {quoted}')} to leave the file out)"
+                f"resolve the conflict in it, then mark it resolved: {ticked(f'{git} add {quoted}')} "
+                f"(or {ticked(f'{git} rm {quoted}')} to leave the file out)"
             )
         elif one.state in ("sparse", "assumed"):
             flag = "skip-worktree" if one.state == "sparse" else "assume-unchanged"
@@ -866,22 +873,33 @@ def _staged_problems(folder: Path, display: Callable[[Path], str], *, rules: boo
                 "git does not compare it, and the rules read are not the ones the commit holds"
             )
             hint = (
-                f"{ticked(f'git update-index --no-{flag} {quoted}')}, then stage or undo what differs "
-                f"({ticked(f'git add {quoted}')}, or {ticked(f'git restore {quoted}')})"
+                f"{ticked(f'{git} update-index --no-{flag} {quoted}')}, then stage or undo what differs "
+                f"({ticked(f'{git} add {quoted}')}, or {ticked(f'{git} restore {quoted}')})"
             )
         elif one.state == "changed":
             message = f"{name} has changes not staged for commit: the commit will not hold them"
-            hint = f"{ticked(f'git add {quoted}')} to commit them, or undo them: {ticked(f'git restore {quoted}')}"
+            hint = f"{ticked(f'{git} add {quoted}')} to commit them, or undo them: {ticked(f'{git} restore {quoted}')}"
         else:
             message = f"{name} is deleted but still staged: the commit will hold it"
-            hint = (
-                f"{ticked(f'git rm {quoted}')} to commit the deletion, or restore it: {ticked(f'git restore {quoted}')}"
-            )
+            restore = ticked(f"{git} restore {quoted}")
+            hint = f"{ticked(f'{git} rm {quoted}')} to commit the deletion, or restore it: {restore}"
         not_staged = codes.NOT_STAGED
         problems.append(
             Diagnostic(not_staged.code, not_staged.severity, message, Span.at(shown), hint, subjects=(shown,))
         )
     return problems
+
+
+def _outside_work_tree(folder: Path) -> Path | None:
+    """The top of the work tree git compares ``folder`` in, where the working directory is not in
+    it (None where it is, or git cannot say)."""
+    from civrules.support import staged
+
+    top = staged.work_tree_top(folder)
+    if top is None:
+        return None
+    here, real = Path(os.path.realpath(os.getcwd())), Path(os.path.realpath(top))
+    return None if here == real or real in here.parents else top
 
 
 def _usage_failure(diagnostics: Sequence[Diagnostic], fmt: str | None = None, *, err: bool | None = None) -> NoReturn:

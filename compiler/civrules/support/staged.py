@@ -110,6 +110,19 @@ def unstaged(folder: Path, wanted: Callable[[str], bool] = lambda _relative: Tru
     return [Unstaged(relative, found[relative]) for relative in sorted(found)]
 
 
+def work_tree_top(folder: Path) -> Path | None:
+    """The top of the work tree git compares ``folder`` in (as :func:`unstaged` runs it), or None
+    where git cannot say: what a hint's git command must be run in, or told with `git -C`."""
+    git = find_git()
+    if git is None:
+        return None
+    try:
+        named = _git(git, folder, _as_in_the_hook(git), "rev-parse", "--show-toplevel").rstrip(b"\n")
+    except StagedError:
+        return None
+    return Path(os.fsdecode(named)) if named else None
+
+
 #: The files of each folder of the work tree git reads rules from: what it ignores, and the
 #: attributes that say how a file is compared (`ls-files`, `hash-object`).
 _GIT_RULE_FILES = (".gitignore", ".gitattributes")
