@@ -144,6 +144,25 @@ def test_unknown_ruleset_is_a_usage_error_with_a_suggestion() -> None:
     assert "did you mean `advanced-civilization`?" in out
 
 
+def test_a_file_named_for_a_ruleset_is_told_the_ruleset_or_the_run_that_reads_every_file() -> None:
+    """Round 34's CI trial: a step validating what a change touched (`git diff --name-only | xargs
+    civrules validate`) named files, and each was "no ruleset `rules/rulesets/x.yaml`" with the list
+    of every ruleset. A manifest's file is now told its ruleset's id, any other file the run
+    without a ruleset, which reads every file and checks each ruleset that uses it."""
+    for file in (
+        "rules/rulesets/advanced-civilization.yaml",
+        "advanced-civilization.yml",
+        "rules\\rulesets\\advanced-civilization.yaml",
+    ):
+        code, out = run("validate", file)
+        assert code == 2
+        assert "hint: name the ruleset by its id, `advanced-civilization`, not by its file" in out, out
+    for file in ("rules/cards/advanced-civilization.yaml", "README.md"):
+        code, out = run("validate", file)
+        assert code == 2
+        assert "`civrules validate` with no ruleset reads every file under the rules folder" in out, out
+
+
 def test_missing_rules_directory_is_a_usage_error(tmp_path: Path) -> None:
     code, out = run("validate", rules=tmp_path)
     assert code == 2

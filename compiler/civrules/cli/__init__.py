@@ -1036,14 +1036,27 @@ def _unknown_ruleset(name: str, known: list[str], manifests: Mapping[str, Manife
     from civrules.diagnostics.suggest import did_you_mean
 
     hint = did_you_mean(name, known) or f"known rulesets: {', '.join(sorted(known)) or 'none'}"
+    # A CI step validating what a change touched (`git diff --name-only | xargs civrules validate`)
+    # names files: a manifest's is told its ruleset, any other file the run that reads them all.
+    written = PurePosixPath(name.replace("\\", "/"))
+    as_file = "/" in name or "\\" in name or "." in name  # an id is kebab-case: no `.`, no folder
+    # a manifest's file: under `rulesets/`, or its name alone (`x.yaml`); `cards/x.yaml` is a data file
+    stem = (written.stem if written.parent.name in ("rulesets", "") else None) if as_file else name
+    if as_file:
+        hint = (
+            "a ruleset is named by its id, not by a file; `civrules validate` with no ruleset reads every file "
+            "under the rules folder and checks every ruleset, which is what a change to a data file needs"
+        )
     # A manifest copied from another keeps the other's id: the file is found by its name, the ruleset by its id.
     for declared, manifest in (manifests or {}).items():
         path = PurePosixPath(manifest.file.path)
-        if path.stem == name and path.parent.name == "rulesets":
+        if path.stem == stem and path.parent.name == "rulesets":
             hint = (
                 f"`rulesets/{path.name}` declares `id: {declared}`: validate it as `{declared}`, "
-                f"or set `id: {name}` in the file"
+                f"or set `id: {stem}` in the file"
             )
+            if as_file and declared == stem:
+                hint = f"name the ruleset by its id, `{printable(stem)}`, not by its file"
     return Diagnostic(
         codes.UNKNOWN_RULESET.code,
         codes.UNKNOWN_RULESET.severity,
