@@ -357,6 +357,27 @@ def test_schemas_exports_every_schema_and_checks_them(tmp_path: Path) -> None:
     assert civrules("schemas", "--out", str(out), "--check")[0] == 0
 
 
+def test_schemas_check_says_which_civrules_wrote_schemas_of_another_version(tmp_path: Path) -> None:
+    """Round 34's CI trial: a rule-data repository whose workflow pins one civrules while its
+    designer upgraded. CI's older civrules told the designer to write the schemas again, which
+    writes older schemas over those the newer civrules wrote; an upgraded civrules told nothing
+    of the workflow's pin. Each R009 now names the civrules that wrote the folder and what to do."""
+    out = tmp_path / "schemas"
+    assert civrules("schemas", "--out", str(out))[0] == 0
+    readme = (out / "README.md").read_text(encoding="utf-8")
+    (out / "map.schema.json").write_text("{}\n", encoding="utf-8")
+    for written, said in (
+        ("99.0.0", f"was written by civrules 99.0.0, newer than this civrules {__version__}: run civrules 99.0.0"),
+        ("0.0.1", f"was written by civrules 0.0.1: pin civrules {__version__} where CI installs it"),
+    ):
+        (out / "README.md").write_text(readme.replace(f"civrules {__version__},", f"civrules {written},"), "utf-8")
+        code, out_text, _ = civrules("schemas", "--out", str(out), "--check")
+        assert code == 1
+        hints = [line for line in out_text.splitlines() if line.startswith("  hint: ")]
+        assert len(hints) == 2 and all(said in hint for hint in hints), out_text
+        assert ("write the schemas again" in hints[0]) == (written == "0.0.1")
+
+
 def test_schemas_check_reports_each_link_fifo_and_folder_as_build_check_does(tmp_path: Path) -> None:
     """`schemas --check` read the folder with the files only: a link, a FIFO or a folder in it passed
     ("holds the schemas of civrules ..."), and a schema replaced by a link was "missing"."""

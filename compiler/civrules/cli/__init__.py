@@ -2060,6 +2060,7 @@ def schemas(obj: Context, out: Path, check_only: bool) -> None:
             # A missing folder is one civrules writes (it holds schemas), never one to delete.
             ours = [one.relative in tree or one.state == "missing" for one in stale]
             told = [_stale_schema(out, one, mine, first) for one, mine in zip(stale, ours, strict=True)]
+            told = _schemas_of_another_version(out, told)
             _emit(told, "text", last=True)
             sys.exit(EXIT_RULE_ERRORS)
         _done(f"civrules: {named_path(out)} holds the schemas of civrules {__version__}")
@@ -2089,6 +2090,33 @@ def _stale_output(out: Path, relative: str, what: str, first: str | None = None,
         hint = f"{first}; then {hint}"
     message = f"{named_path(shown)} {what}"
     return Diagnostic(stale.code, stale.severity, message, Span.at(shown), hint, subjects=(shown,))
+
+
+def _schemas_of_another_version(out: Path, told: list[Diagnostic]) -> list[Diagnostic]:
+    """``told`` (R009s of the schemas folder ``out``), each hint saying so where the folder's README
+    names another civrules than this one. A repository whose workflow pins one civrules while
+    its designer upgraded (or the other way) was told by CI's older civrules to write its schemas
+    again, over the newer ones the designer's civrules wrote."""
+    from civrules.emit.repository import schemas_version
+
+    written = schemas_version(out)
+    if written is None or written == __version__:
+        return told
+    from packaging.version import InvalidVersion, Version
+
+    try:
+        newer = Version(written) > Version(__version__)
+    except InvalidVersion:
+        newer = False
+    if newer:
+        said = (
+            f"{named_path(str(out))} was written by civrules {written}, newer than this civrules {__version__}: "
+            f"run civrules {written} here (in CI, pin it in the workflow's install step) rather than writing "
+            "older schemas over them"
+        )
+        return [dataclasses.replace(d, hint=said) for d in told]
+    pin = f"; {named_path(str(out))} was written by civrules {written}: pin civrules {__version__} where CI installs it"
+    return [dataclasses.replace(d, hint=f"{d.hint}{pin}" if d.hint else pin) for d in told]
 
 
 def _stale_schema(out: Path, one: StaleFile, ours: bool, first: str | None) -> Diagnostic:

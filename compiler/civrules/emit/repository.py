@@ -13,6 +13,7 @@ from __future__ import annotations
 import json
 import os
 import re
+import stat
 from collections.abc import Mapping
 from pathlib import Path, PurePosixPath
 
@@ -311,6 +312,24 @@ This folder is {inside} of the git repository at {up}, and GitHub runs only the
    {defaults}, the hook's entry {entry}; then
    `pre-commit install` at the root. Or make this folder a repository of its own: `git init` in
    it, then `pre-commit install`."""
+
+
+#: How a schemas folder's README names the civrules that wrote it (:func:`schema_tree`'s README).
+_SCHEMAS_VERSION = re.compile(r"\bof civrules ([0-9][0-9A-Za-z.+!-]*[0-9A-Za-z]), exported by `civrules schemas")
+
+
+def schemas_version(out: Path) -> str | None:
+    """The civrules version the README of the schemas folder ``out`` names, or None (no README,
+    a README not civrules', unreadable). Read as a regular file only: never through a link."""
+    try:
+        if not stat.S_ISREG(os.lstat(out / "README.md").st_mode):
+            return None
+        with open(out / "README.md", "rb") as readme:
+            head = readme.read(4096).decode("utf-8", "replace")
+    except OSError:
+        return None
+    found = _SCHEMAS_VERSION.search(head)
+    return found[1] if found else None
 
 
 def enclosing_repository(directory: Path) -> Path | None:
