@@ -169,6 +169,27 @@ def test_missing_rules_directory_is_a_usage_error(tmp_path: Path) -> None:
     assert "R004" in out
 
 
+def test_an_empty_rules_folder_is_told_how_to_write_its_first_manifest(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Round 34's CI trial: a new repository's empty `rules/` (or empty `rules/rulesets/`), run at
+    its root, was told "run civrules from the project root, or pass --rules DIR", where it was.
+    It is told the command that writes a manifest, with the bases it may extend; the command
+    pasted makes a folder that validates."""
+    monkeypatch.delenv("CIVRULES_NO_SHIPPED", raising=False)
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "rules" / "rulesets").mkdir(parents=True)
+    result = CliRunner().invoke(main, ["validate"])
+    assert result.exit_code == 2
+    assert "error[R004]: no ruleset manifests in `rules/rulesets`" in result.stdout
+    assert (
+        "hint: write one: `civrules new-variant NAME --extends BASE` (BASE one of the rulesets shipped" in result.stdout
+    )
+    assert "advanced-civilization," in result.stdout
+    assert CliRunner().invoke(main, ["new-variant", "mine", "--extends", "advanced-civilization"]).exit_code == 0
+    assert CliRunner().invoke(main, ["validate"]).exit_code == 0
+
+
 def test_explain_prints_the_documentation_of_a_code() -> None:
     code, out = run("explain", "l002")
     assert code == 0

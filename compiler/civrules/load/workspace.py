@@ -592,7 +592,7 @@ class Workspace:
                     codes.NO_RULESETS.severity,
                     f"no ruleset manifests in {named_path(self.display(directory))}",
                     Span.at(self.display(self.root)),  # the rules folder named (--rules), not a line of a file
-                    hint="run civrules from the project root, or pass --rules DIR",
+                    hint=self._no_manifest_hint(),
                     subjects=(self.display(directory),),
                 )
             )
@@ -628,6 +628,20 @@ class Workspace:
             )
         self._manifests = found
         return found
+
+    def _no_manifest_hint(self) -> str:
+        """R004's hint for a rules folder with no manifest: a new repository's (`git init`, an
+        empty `rules/`) is told how to write its first one; only a folder that is not there was
+        told to run from the project root, which an empty rules folder at the root already is."""
+        where = "run civrules from the project root, or pass --rules DIR"
+        if not os.path.isdir(self.root):
+            return where
+        bases = sorted(self.shipped_manifests())
+        shipped = f" (BASE one of the rulesets shipped with civrules: {', '.join(bases)})" if bases else ""
+        return (
+            f"write one: `civrules new-variant NAME --extends BASE`{shipped}, or `civrules init` for a new "
+            f"repository; if this is not your rules folder, {where}"
+        )
 
     def shipped_manifests(self) -> dict[str, Manifest]:
         """The rulesets shipped with civrules, by id (none when the rules folder is read alone)."""
