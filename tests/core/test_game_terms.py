@@ -75,6 +75,10 @@ ALLOWED: dict[tuple[str, str], str] = {
         "has a civilization of that name)"
     ),
     ("emit/runtime/vocab.py", "Advanced Civilization"): "the same shim",
+    ("schema/patterns.py", "media"): (
+        "`/media/`, the folder where Linux mounts a removable disk, in Q012's pattern of a path on one computer "
+        "(not the game term of that name)"
+    ),
     ("emit/versions.py", "ast"): "Python's `ast` module, in the expressions of f-strings (not the game's A.S.T.)",
     ("emit/runtime/errors.py", "at_most"): (
         "the shared runtime's own function `at_most` (how often an id may be listed), not a game's field"

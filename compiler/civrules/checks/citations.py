@@ -1274,7 +1274,7 @@ def check_sources_name_no_local_path(ruleset: Ruleset) -> Iterator[Diagnostic]:
 
         source: 'C:\\Users\\me\\civ\\costs.csv'                    # FAIL: a file on one computer
         source: "owner/repo@<commit>:data/costs.csv"            # PASS
-        source: "house rule: Pottery costs 50 at our table"     # PASS
+        source: "house rule: a dearer item at our table"        # PASS
     """
     index_document = ruleset.rule_index.origin.document if ruleset.rule_index and ruleset.rule_index.origin else None
     found = [(document, walk, paths) for document, walk, paths in walks_of(ruleset, index_document)]
