@@ -72,6 +72,17 @@ def test_a_mega_variant_giving_one_limit_is_told_at_its_line_to_delete_the_bands
     assert "by_players" not in fixed.model.data["hand_limit"]
 
 
+def test_a_bare_number_where_the_forms_exclude_each_others_keys_is_one_diagnostic() -> None:
+    # A number holds no key, so every "required keys" form matches it: the forms' "exclude each
+    # other" said nothing the number's own type error had not (round 33's second S001, at the key).
+    text = _header("mega-bare", "mega-civilization") + "overlay:\n  settings:\n    hand_limit: 9\n"
+    (found,) = errors(analysed("mega-bare", text))
+    assert found.code == "S001"
+    assert "where a mapping belongs" in found.message
+    assert found.span is not None and (found.span.line, found.span.column) == (line_of(text, "hand_limit:"), 17)
+    assert found.hint is not None and "commodity_cards" in found.hint and "by_players" in found.hint
+
+
 def test_an_advanced_civilization_variant_giving_bands_is_told_to_delete_the_one_limit() -> None:
     text = _header("ac-hl", "advanced-civilization") + (
         "overlay:\n  settings:\n    hand_limit:\n"

@@ -1516,6 +1516,10 @@ def _translate(
             return
     path: NodePath = (*prefix, *tuple(error.absolute_path)[strip:])
     if error.validator == "oneOf" and not error.context and isinstance(error.validator_value, list):
+        if not _fits_type(error.schema, error.instance):
+            # A value of the wrong type (`9` where a mapping belongs) matches every form that only
+            # names keys it must hold: its type's error says what to write, once.
+            return
         yield _several_forms(document, error, path, defs)  # no branch failed: more than one matched
         return
     instance = error.instance
