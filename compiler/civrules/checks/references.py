@@ -295,15 +295,19 @@ def check_references(ruleset: Ruleset) -> Iterator[Diagnostic]:
         if retarget is not None:
             hint = f"{retarget}; or {hint}" if hint else retarget
         count = len(referrers)
+        # What the change looks like, said where it was written: what the added twin lacks (an
+        # area without its borders) is then this diagnostic's too (`pipeline.one_per_removal`).
+        looks = f"; `{renamed}`, which this variant adds, looks like `{target}` renamed" if renamed else ""
         found_here = diagnostic(
             "V006",
             f"{entity_word(name, ruleset.family)} `{target}` is removed, but {count} "
             f"{'references to it remain' if count > 1 else 'reference to it remains'}"
-            + (f": {named}" if named else ""),
+            + (f": {named}" if named else "")
+            + looks,
             removal.span(),
             hint,
             referrers,
-            subjects=(target,),
+            subjects=(target, renamed) if renamed else (target,),
         )
         # The retarget as an editor's quick fix: the entries it writes in this variant's overlay
         # (every referrer's, as the hint's first way; none where one is not written out).
@@ -535,7 +539,7 @@ def _retarget_way(
     each, by setting), and the entries it writes as a quick fix's additions to a file (none where
     some reference is left unwritten); None where no referrer can be so patched."""
     ways = []
-    patches: list[tuple[str, str]] = []  # each collection's entries, for the quick fix
+    patches: list[tuple[str, str, str]] = []  # each collection's entries, by operation, for the quick fix
     complete = True  # whether every reference is pointed at it by what the hint writes
     for kind in dict.fromkeys(r.kind for r in referrers):
         kinds = [r for r in referrers if r.kind == kind]
@@ -545,11 +549,26 @@ def _retarget_way(
             if not referrer.at_key and not referrer.own(ruleset)
             if (entry := _patch_entry(ruleset, referrer, renamed)) is not None
         ]
-        complete = complete and len(entries) == len(kinds)
+        # A referrer keyed by the renamed entity (a border's `areas`) is no patch's: removed, and
+        # added again naming the new id, the same fact (its other fields) under its new key.
+        keyed = [
+            pair
+            for referrer in kinds
+            if referrer.at_key and not referrer.own(ruleset)
+            if (pair := _keyed_again(ruleset, referrer, renamed)) is not None
+        ]
+        complete = complete and len(entries) + len(keyed) == len(kinds)
         entries = entries[:_WRITTEN]
+        keyed = keyed[:_WRITTEN]
         if entries:
             ways.append(f"in `overlay.{kind}`: `patch: [{', '.join(entries)}]`")
-            patches.extend((kind, entry) for entry in entries)
+            patches.extend((kind, "patch", entry) for entry in entries)
+        if keyed:
+            gone = ", ".join(removal for removal, _ in keyed)
+            again = ", ".join(addition for _, addition in keyed)
+            ways.append(f"in `overlay.{kind}`: `remove: [{gone}]` and `add: [{again}]`")
+            patches.extend((kind, "remove", removal) for removal, _ in keyed)
+            patches.extend((kind, "add", addition) for _, addition in keyed)
     written = [one for key, subs in settings.items() if (one := _setting_entry(ruleset, key, subs, renamed))]
     complete = complete and len(written) == len(settings) and len(patches) <= _WRITTEN
     if written:
@@ -560,7 +579,7 @@ def _retarget_way(
     def additions(file: str) -> tuple[Addition, ...]:
         if not complete:
             return ()
-        made = [Addition(file, ("overlay", kind, "patch"), entry, append=True) for kind, entry in patches]
+        made = [Addition(file, ("overlay", kind, operation), entry, append=True) for kind, operation, entry in patches]
         return (*made, *(addition for one in written for addition in one.additions(file)))
 
     told = (
@@ -568,6 +587,46 @@ def _retarget_way(
         + ", and ".join(ways)
     )
     return told, additions
+
+
+def _keyed_again(ruleset: Ruleset, referrer: _Referrer, renamed: str) -> tuple[str, str] | None:
+    """The `remove` and the `add` entries, in YAML's flow style, that write ``referrer`` (keyed by
+    the removed entity: a border's `areas`) again with ``renamed`` at each of its references,
+    its other fields as the base gives them; the entry added is cited where its schema takes
+    `source:` and the base's cites nothing. None where a reference is not a field or list element
+    of the entity, or the entry would break its schema."""
+    family = family_named(ruleset.family)
+    spec = referrer.spec(ruleset)
+    raw = referrer.entity.raw
+    if family is None or spec is None or not isinstance(raw, dict):
+        return None
+    again: Any = json.loads(json.dumps(raw))
+    for sub in referrer.subs:
+        holder: Any = again
+        for part in sub[:-1]:
+            holder = _part_of(holder, part)
+        if not sub or _part_of(holder, sub[-1]) is None:
+            return None
+        holder[sub[-1]] = renamed
+    kind = family.slot_kind(spec.slot)
+    cites = entity_citation_keys(kind, tuple(spec.path))
+    if "source" in cites and not any(key in again for key in cites):
+        again["source"] = _HOUSE_RULE
+    errors = partial(entity_errors, kind, spec.path)
+    if errors(again) - errors(raw):
+        return None
+    removal = f'{{{spec.naming(referrer.key(ruleset))}, why: "{blanks.HOUSE_RULE}"}}'
+    fields = ", ".join(f"{key}: {flow(value)}" for key, value in again.items())
+    return removal, f"{{{fields}}}"
+
+
+def _part_of(value: Any, part: str | int) -> Any:
+    """The field or element ``part`` of ``value`` as written; None where it holds none."""
+    if isinstance(value, dict) and isinstance(part, str):
+        return value.get(part)
+    if isinstance(value, list) and isinstance(part, int) and 0 <= part < len(value):
+        return value[part]
+    return None
 
 
 def _setting_entry(

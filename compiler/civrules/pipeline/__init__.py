@@ -720,8 +720,12 @@ def one_per_removal(diagnostics: list[Diagnostic]) -> list[Diagnostic]:
     check's error (139 costs name it) and V006 (3 references) at one line, for one change. V006
     now says both, with every note, and the other check's way beside its own.
     """
+    # by the removed entity, and by what V006 says the variant added in its place (renamed)
     removals = {
-        (d.span.file, d.subjects[0]): d for d in diagnostics if d.code == "V006" and d.span is not None and d.subjects
+        (d.span.file, subject): d
+        for d in diagnostics
+        if d.code == "V006" and d.span is not None
+        for subject in d.subjects[:2]
     }
     if not removals:
         return diagnostics

@@ -1,0 +1,52 @@
+"""The designer trial of round 34: a renamed area (removed, and added under a new id), told as
+the rename it looks like, with the borders it keeps written under the new id."""
+
+from __future__ import annotations
+
+import re
+
+from civrules.lsp.additions import written
+from tests.families.advanced_civilization.test_designer_trial import HEAD, analysed, line_of, problems
+
+DIMASHQ = HEAD + (
+    "overlay:\n  areas:\n    remove:\n"
+    '      - {id: damascus, why: "house rule: renamed"}\n'
+    "    add:\n"
+    "      - {id: dimashq, name: Dimashq, panel: main, land: true, water: false, coastal: false,\n"
+    '         population_limit: 2, city_site: black, source: "house rule: the Arabic name"}\n'
+)
+
+#: Damascus's five borders in the Mediterranean map (rules/maps/mediterranean.yaml).
+NEIGHBOURS = ("jericho", "phoenicia", "sidon", "syria", "tyros")
+
+
+def test_an_area_removed_and_added_under_a_new_id_is_told_as_a_rename_once_with_its_borders_written() -> None:
+    """Round 33 left it: V006 offered to remove Damascus's five borders (the new area would have
+    none), and M005 "area `dimashq` has no border" stood apart. One diagnostic now, at the
+    `remove`: it says what the change looks like, names M005's consequence, and its retarget
+    writes the borders removed and added again under `dimashq`; the quick fix writes the same."""
+    found = problems(analysed(DIMASHQ))
+    assert [d.code for d in found] == ["V006"], [(d.code, d.message) for d in found]
+    (v006,) = found
+    assert v006.span is not None and v006.span.file.endswith("rulesets/house.yaml")
+    assert v006.span.line == line_of(DIMASHQ, "{id: damascus")
+    assert "`dimashq`, which this variant adds, looks like `damascus` renamed" in v006.message
+    assert "M005" in v006.message  # the added area's missing borders: the same change
+    hint = v006.hint or ""
+    assert hint.startswith("if `dimashq`, which this variant adds, is `damascus` renamed")
+    retarget = hint.split("; or ")[0]
+    removed = re.search(r"in `overlay\.borders`: `remove: \[([^`]*)\]`", retarget)
+    added = re.search(r"`add: \[([^`]*)\]`", retarget)
+    assert removed is not None and added is not None, retarget
+    for neighbour in NEIGHBOURS:
+        assert f"{{areas: [damascus, {neighbour}]" in removed[1]
+        assert f"{{areas: [dimashq, {neighbour}], kind: land, basis: independent_map" in added[1]
+    # the name-only way, which keeps `damascus` and its borders, is offered too
+    assert "keep `damascus` (delete its `remove` and the `add` of `dimashq`)" in hint
+    assert v006.fix_title == "Point the references at `dimashq`"
+    fixed = written(DIMASHQ, v006.additions)
+    assert fixed is not None
+    left = problems(analysed(fixed))
+    assert left and {d.code for d in left} == {"L016"}, [(d.code, d.message) for d in left]
+    filled = fixed.replace("write why here", "the Arabic name")
+    assert problems(analysed(filled)) == []
