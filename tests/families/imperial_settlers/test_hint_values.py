@@ -251,3 +251,27 @@ def test_what_f001_reads_for_its_hint_does_not_move_it_from_the_cards_removal() 
     )
     [f001] = found("F001", {"rulesets/is-x.yaml": variant}, "is-x")
     assert f001.span is not None and f001.span.line == 9  # `- {id: bar010, ...}`
+
+
+def test_a_card_raised_to_three_copies_is_one_diagnostic_whose_patch_takes_the_doubled_number_back() -> None:
+    """Round 33 left it: rom001 raised to 3 copies (numbered ROM001-ROM003) made the Roman deck 31.
+    F001 proposed a new card of 2 copies added and rom003 removed (a puzzling fix for one card too
+    many), and F008 told apart that `ROM003` is printed on rom003 and rom001, the same cause. One
+    F001 now: its message names the doubled number, its hint cites the pattern (p12), and its
+    patch takes another card of 3 copies down to 2, giving up the doubled number; followed, the
+    deck is clean and nothing else is told."""
+    head = "kind: ruleset\nfamily: imperial-settlers\nid: is-31\nname: more\nextends: imperial-settlers\n"
+    three = '      - {id: rom001, copies: 3, printed_ids: [ROM001, ROM002, ROM003], source: "house rule"}\n'
+    variant = head + "overlay:\n  cards:\n    patch:\n" + three
+    texts = {"rulesets/is-31.yaml": variant}
+    assert found("F008", texts, "is-31") == []
+    [f001] = found("F001", texts, "is-31")
+    assert "`ROM003` is printed on `rom001` and on `rom003`" in f001.message
+    entry = '{id: rom003, copies: 2, printed_ids: [ROM004, ROM005], source: "house rule: write why here"}'
+    assert f001.hint is not None and f"e.g. `patch: [{entry}]`" in f001.hint, f001.hint
+    assert "the pattern it then follows: 3 cards of 3 copies, 6 cards of 2 copies, 9 cards of 1 copy (p12)" in f001.hint
+    filled = entry.replace("write why here", "a workshop for an apprentice")
+    followed = {"rulesets/is-31.yaml": variant + f"      - {filled}\n"}
+    workspace = CachedWorkspace(followed)
+    analysis = analyse(workspace, workspace.load_ruleset(workspace.manifests()["is-31"]))
+    assert [(d.code, d.message) for d in analysis.diagnostics if d.severity == "error"] == []

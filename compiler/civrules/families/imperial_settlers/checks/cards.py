@@ -9,6 +9,7 @@ from typing import Any
 
 from civrules.checks import check, diagnostic, made_of, setting
 from civrules.diagnostics import Diagnostic, Related, Severity, words
+from civrules.families.imperial_settlers.decks import deck_rule
 from civrules.families.imperial_settlers.model import Card, Counted, Gives, ImperialSettlersRuleset
 from civrules.model import Origin, Unknown
 
@@ -64,12 +65,58 @@ def check_prefix(ruleset: ImperialSettlersRuleset) -> Iterator[Diagnostic]:
                 break
 
 
-@check("F008", "printed-id-sequence", Severity.ERROR, reads=("cards.copies", "cards.printed_ids", "decks.prefix"))
+def repeated_ids(ruleset: ImperialSettlersRuleset) -> dict[str, tuple[Card, Card]]:
+    """Each printed id printed on two cards, with the card it is printed on first and the next
+    (in the order of :attr:`~ImperialSettlersRuleset.cards`)."""
+    seen: dict[str, Card] = {}
+    repeated: dict[str, tuple[Card, Card]] = {}
+    for card in ruleset.cards:
+        for printed in card.printed_ids:
+            other = seen.setdefault(printed, card)
+            if other is not card:
+                repeated.setdefault(printed, (other, card))
+    return repeated
+
+
+def sized_apart(ruleset: ImperialSettlersRuleset) -> set[str]:
+    """The codes of the printed decks (used as printed: no custom deck in their place) that do not
+    hold the cards of the deck-building rule's size: F001 reports each, and names in the same
+    diagnostic a number its cards print twice (one cause: a card given another's number with a
+    copy more), which F008 then leaves to it."""
+    rule = deck_rule(ruleset.fact("deck_building"))
+    if rule is None:
+        return set()
+    return {
+        deck.prefix
+        for deck in ruleset.decks
+        if deck.faction is not None
+        and ruleset.custom_deck(deck.faction) is None
+        and sum(copies for _, copies in ruleset.deck_cards(deck)) != rule.size
+    }
+
+
+@check(
+    "F008",
+    "printed-id-sequence",
+    Severity.ERROR,
+    reads=(
+        "cards.copies",
+        "cards.printed_ids",
+        "decks.prefix",
+        # a repeat in a deck F001 reports the size of is F001's (:func:`sized_apart`)
+        "cards.deck",
+        "decks.faction",
+        "faction_decks.id",
+        setting("deck_building"),
+    ),
+)
 def check_sequence(ruleset: ImperialSettlersRuleset) -> Iterator[Diagnostic]:
     """
     What: the printed ids of a deck are repeated, leave a gap (a deck's cards are numbered 001 to
     its last without gaps), do not number a card's copies consecutively, or do not number as
-    many copies as the card has. Cards a variant adds are checked for repeats only.
+    many copies as the card has. Cards a variant adds are checked for repeats only. A number
+    repeated in a printed deck that does not hold 30 cards is F001's, told with the deck's size:
+    a card given a copy more, numbered into the next card's, is one cause.
 
     Why: the numbers are how players sort and check a deck (p4); a gap is a lost card, a repeat a
     card counted twice.
@@ -84,6 +131,7 @@ def check_sequence(ruleset: ImperialSettlersRuleset) -> Iterator[Diagnostic]:
     seen: dict[str, Card] = {}
     numbers: dict[str, set[int]] = {}
     holders = _holders(ruleset)
+    told_by_size = sized_apart(ruleset)
     for card in ruleset.cards:
         if len(card.printed_ids) != card.copies:
             yield diagnostic(
@@ -98,6 +146,8 @@ def check_sequence(ruleset: ImperialSettlersRuleset) -> Iterator[Diagnostic]:
         previous: int | None = None
         for index, printed in enumerate(card.printed_ids):
             other = seen.get(printed)
+            if other is not None and printed[:3] in told_by_size:
+                continue  # F001's, with the deck's size
             if other is not None:
                 yield diagnostic(
                     "F008",

@@ -10,7 +10,7 @@ from functools import partial
 
 from civrules.checks import check, diagnostic, entity_word, made_of, setting
 from civrules.diagnostics import Diagnostic, Related, Severity, Span, blanks, words
-from civrules.families.imperial_settlers.checks.cards import PRINTED_ID
+from civrules.families.imperial_settlers.checks.cards import PRINTED_ID, repeated_ids
 from civrules.families.imperial_settlers.decks import DeckRule, deck_rule
 from civrules.families.imperial_settlers.model import Card, Deck, FactionDeck, ImperialSettlersRuleset
 
@@ -81,7 +81,9 @@ def check_faction_deck_size(ruleset: ImperialSettlersRuleset) -> Iterator[Diagno
     variant's change left at another size is mended in the variant's `overlay.cards`: the hint
     writes the entries, whole where the data give them (a card of the deck patched to the copies
     the pattern lacks where its printed ids can follow on, its ids written; else a card removed, one
-    that nothing else names, and one added, numbered after the deck's last).
+    that nothing else names, and one added, numbered after the deck's last). A number the deck
+    prints twice is named in the message (a card given a copy more, numbered into the next card's):
+    the fix first takes down a card whose numbers given up are the repeated ones.
 
         faction_decks:
           - id: my_romans
@@ -101,9 +103,16 @@ def check_faction_deck_size(ruleset: ImperialSettlersRuleset) -> Iterator[Diagno
             continue
         span = custom.origin.key_span("cards") if custom is not None else deck.origin.span("size")
         what = f"faction deck `{custom.id}`" if custom is not None else f"the printed deck `{deck.id}`"
+        # a number printed twice in the deck is this change's too (F008 leaves it here)
+        doubled = (
+            {printed: pair for printed, pair in repeated_ids(ruleset).items() if printed[:3] == deck.prefix}
+            if custom is None
+            else {}
+        )
+        also = "".join(f"; `{printed}` is printed on `{a.id}` and on `{b.id}`" for printed, (a, b) in doubled.items())
         yield diagnostic(
             "F001",
-            f"{what} holds {total} cards; a faction deck holds {rule.size} (p12)",
+            f"{what} holds {total} cards; a faction deck holds {rule.size} (p12){also}",
             span,
             _size_hint(ruleset, rule, custom, [copies for _, copies in ruleset.deck_cards(deck)]),
             subjects=(custom.id,) if custom is not None else (deck.id,),
@@ -142,6 +151,8 @@ def _size_in_overlay(
     more = [c for c in sorted(rule.pattern, reverse=True) for _ in range(rule.pattern[c] - have[c])]
     fewer = [c for c in sorted(have, reverse=True) for _ in range(have[c] - rule.pattern.get(c, 0))]
     numbers = {int(m.group(2)) for card, _ in held for p in card.printed_ids if (m := PRINTED_ID.match(p))}
+    printed_on = collections.Counter(p for card, _ in held for p in card.printed_ids)
+    doubled = {int(m.group(2)) for p, n in printed_on.items() if n > 1 and (m := PRINTED_ID.match(p))}
     last = max(numbers, default=0)
     by_copies: dict[int, list[Card]] = {}
     for card, copies in sorted(held, key=lambda item: bool(item[0].origin.changes)):  # a card no variant changed first
@@ -152,7 +163,7 @@ def _size_in_overlay(
     for lacking, spare in itertools.zip_longest(more, fewer):
         # a card the variant changed is not proposed back: that would undo the change
         unchanged = [card for card in by_copies.get(spare, []) if not card.origin.changes]
-        mended = _renumbered(unchanged, deck.prefix, lacking, numbers) if lacking and spare else None
+        mended = _renumbered(unchanged, deck.prefix, lacking, numbers, doubled) if lacking and spare else None
         if mended is not None:
             card, printed = mended
             by_copies[spare].remove(card)
@@ -193,7 +204,11 @@ def _size_in_overlay(
         else ""
     )
     whole += f" ({'; '.join(still)})" if still else ""
-    return f"bring the deck `{deck.id}` to {rule.size} cards in `overlay.cards`, e.g. {' and '.join(shown)}{whole}"
+    pattern = _pattern_hint(rule).removeprefix("a faction deck holds ")
+    return (
+        f"bring the deck `{deck.id}` to {rule.size} cards in `overlay.cards`, e.g. {' and '.join(shown)}{whole}; "
+        f"the pattern it then follows: {pattern} (p12)"
+    )
 
 
 def _own_files(ruleset: ImperialSettlersRuleset) -> set[str]:
@@ -222,10 +237,21 @@ def _named_by_others(ruleset: ImperialSettlersRuleset) -> dict[str, str]:
     return named
 
 
-def _renumbered(cards: list[Card], prefix: str, copies: int, numbers: set[int]) -> tuple[Card, list[str]] | None:
+def _renumbered(
+    cards: list[Card], prefix: str, copies: int, numbers: set[int], doubled: Collection[int] = ()
+) -> tuple[Card, list[str]] | None:
     """A card of ``cards`` whose printed ids (of ``prefix``) can be made ``copies`` without a
     gap or a repeat in the deck's ``numbers``: one whose next numbers are free, to take more
-    copies; one whose last numbers end the deck's, to give some up. With its printed ids then."""
+    copies; to give some up, first one whose numbers given up are each printed on another card
+    too (``doubled``: a variant gave a card another's number with a copy more), so that the
+    repeat goes with the copy; else one whose last numbers end the deck's. With its printed ids then."""
+    for card in cards if doubled else ():
+        own = [int(m.group(2)) for p in card.printed_ids if (m := PRINTED_ID.match(p))]
+        if copies >= len(own) or len(own) != len(card.printed_ids):
+            continue
+        for kept in (own[len(own) - copies :], own[:copies]):
+            if all(n in doubled for n in own if n not in kept):
+                return card, [f"{prefix}{n:03d}" for n in kept]
     for card in cards:
         own = [int(m.group(2)) for p in card.printed_ids if (m := PRINTED_ID.match(p))]
         if not own or len(own) != len(card.printed_ids) or own != list(range(own[0], own[0] + len(own))):
