@@ -2077,17 +2077,23 @@ def _branch_errors(error: ValidationError) -> list[ValidationError]:
         branches.setdefault(branch, []).append(candidate)
     written = set(error.instance) if isinstance(error.instance, dict) else set()
 
-    def closeness(errors: list[ValidationError]) -> int:
-        """How many of the keys written the branch knows: the branch the designer meant."""
+    def closeness(errors: list[ValidationError]) -> tuple[int, int]:
+        """How many of the keys written the branch knows, then how many of the others are close
+        to a key it requires and lacks (`crad` of a card's credit, whose `card` is missing): the
+        branch the designer meant."""
         if any(e.path for e in errors):
-            return 0  # the branch got inside the value: depth decides
+            return 0, 0  # the branch got inside the value: depth decides
         known = {
             k
             for e in errors
             if isinstance(e.schema, dict)
             for k in (*e.schema.get("properties", {}), *e.schema.get("required", ()))
         }
-        return len(written & known)
+        lacking = [
+            k for e in errors if isinstance(e.schema, dict) for k in e.schema.get("required", ()) if k not in written
+        ]
+        misspelt = sum(1 for k in written - known if lacking and closest(str(k), lacking) is not None)
+        return len(written & known), misspelt
 
     chosen = max(
         branches.values(), key=lambda errors: (max(len(e.path) for e in errors), closeness(errors), -len(errors))

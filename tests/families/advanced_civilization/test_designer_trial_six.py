@@ -50,3 +50,19 @@ def test_an_area_removed_and_added_under_a_new_id_is_told_as_a_rename_once_with_
     assert left and {d.code for d in left} == {"L016"}, [(d.code, d.message) for d in left]
     filled = fixed.replace("write why here", "the Arabic name")
     assert problems(analysed(filled)) == []
+
+
+def test_a_misspelt_key_choosing_between_two_forms_is_told_as_the_key_it_is_close_to() -> None:
+    """A credit is a group's or a card's: `{crad: democracy, points: 5}` was held to the group's
+    form (both know `points`, and the first won), and told "missing key `group`" with the list of
+    groups. The form whose key the unknown one is close to is the one meant: `crad` is `card`."""
+    text = HEAD + (
+        "overlay:\n  civilization_cards:\n    patch:\n"
+        '      - {id: pottery, credits: {append: [{crad: democracy, points: 5, source: "house rule: x"}]}}\n'
+    )
+    found = problems(analysed(text))
+    assert [(d.code, d.message) for d in found] == [
+        ("S002", "unknown key `crad` in `overlay.civilization_cards.patch[0].credits.append[0]`")
+    ]
+    assert found[0].hint is not None and found[0].hint.startswith("did you mean `card`?")
+    assert found[0].span is not None and found[0].span.column == text.splitlines()[-1].index("crad") + 1
