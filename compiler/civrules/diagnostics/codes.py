@@ -676,7 +676,10 @@ OVERLAY_UNCHANGED = define(
     or the setting restated in the manifest, which merges into the base's) sets each of its
     fields to the value the setting already has. Citations (`rule`, `source`) and `note` are not
     judged: they cite a change. A patch that changes some field and restates another is not
-    told: restating a value beside a change may be meant, to cite a second source for it.
+    told: restating a value beside a change may be meant, to cite a second source for it. A
+    `patch` of an entity that writes a citation and no field is told too: its citation cites the
+    fields it writes, so the entity keeps its definition's (a setting's patch that only cites
+    re-cites the setting, and is not told).
     Why: the patch changes nothing, so the designer's edit is not in the ruleset: usually the
     wrong entity (a card of a similar name), a value copied from the base and not yet changed, or
     a house rule the base has since adopted. `validate`, `diff` and the packages show the

@@ -1899,9 +1899,14 @@ def _patch(
     _, existing = target
     entry = entries[existing]
     unchanged = _unchanged_fields(entry.raw, entry.origin, item, at, spec.naming_fields)
-    if unchanged and len(unchanged) == len(_judged_fields(item, spec.naming_fields)):
+    judged = _judged_fields(item, spec.naming_fields)
+    if unchanged and len(unchanged) == len(judged):
         named_as = entity_key(spec, entry.raw) or ""
         yield _unchanged(f"{spec.word or name} {spec.shown(named_as)}", item, entry.origin, at, unchanged, key=named_as)
+    elif not judged and _cites_only(item):
+        # (a setting's patch citing alone re-cites it: its citation merges as a field does)
+        named_as = entity_key(spec, entry.raw) or ""
+        yield _only_cited(f"{spec.word or name} {spec.shown(named_as)}", item, entry.origin, at, named_as)
     # taken before the merge, which may grow a list of the entity in place (:data:`_OWNED`)
     lengths = {field: len(value) for field in item if isinstance(value := entry.raw.get(field), list)}
     # an entity this block patched before: its merge is no session's to reuse (:data:`_OWNED`),
@@ -2029,6 +2034,35 @@ def _unchanged(
         (Related(origin.span(fields[0]), "the value it has"),),
         subjects=named((subject if subject is not None else key if key is not None else about, *fields)),
         fields_at=tuple(at.document.key_span((*at.path, field)) for field in fields),
+    )
+
+
+def _cites_only(item: Mapping[str, Any]) -> bool:
+    """Whether a patch entry writes a citation (text that says something: a blank one is S001's)
+    and, beside the fields naming its entity, nothing else that :func:`_judged_fields` judges."""
+    return any(
+        (isinstance(value, str) and bool(value.strip())) or (isinstance(value, list) and bool(value))
+        for field, value in item.items()
+        if field in CITATION_FIELDS
+    )
+
+
+def _only_cited(about: str, patch: Mapping[str, Any], origin: Origin, at: Origin, subject: str) -> Diagnostic:
+    """V013 for a ``patch`` (of ``about``, read from ``origin``) that writes a citation and no
+    field: a patch's citation cites the fields it writes, so the entity keeps its definition's
+    (a designer re-citing a fact the base states had no word of it)."""
+    cited = next(field for field in patch if field in CITATION_FIELDS)
+    unchanged = codes.OVERLAY_UNCHANGED
+    return Diagnostic(
+        unchanged.code,
+        unchanged.severity,
+        f"this patch of {about} changes nothing: it writes no field but its citation, and a patch's citation "
+        "cites the fields it writes",
+        at.document.key_span((*at.path, cited)),
+        "write the field you change beside the citation, or delete this entry: a fact the variant does not "
+        "change keeps its base's citation (the note points at it)",
+        (Related(origin.head(), "the definition, with its citation"),),
+        subjects=named((subject, cited)),
     )
 
 

@@ -66,3 +66,24 @@ def test_a_misspelt_key_choosing_between_two_forms_is_told_as_the_key_it_is_clos
     ]
     assert found[0].hint is not None and found[0].hint.startswith("did you mean `card`?")
     assert found[0].span is not None and found[0].span.column == text.splitlines()[-1].index("crad") + 1
+
+
+def test_a_patch_that_only_cites_is_told_it_changes_nothing() -> None:
+    """A designer re-citing Music (`{id: music, source: ...}`) was told nothing, and the patch was
+    without effect: a patch's citation cites the fields it writes (the merged entity keeps the
+    base's `rule: "32.62"`), so `diff --citations` said "no differences". V013 now says so, at the
+    citation, as it says a patch restating every value."""
+    text = HEAD + (
+        "overlay:\n  civilization_cards:\n    patch:\n"
+        '      - {id: music, source: "owner/repo@0123456789abcdef0123456789abcdef01234567:cards.yaml"}\n'
+    )
+    found = problems(analysed(text))
+    assert [d.code for d in found] == ["V013"], [(d.code, d.message) for d in found]
+    (v013,) = found
+    assert v013.message == (
+        "this patch of civilization card `music` changes nothing: it writes no field but its citation, "
+        "and a patch's citation cites the fields it writes"
+    )
+    assert v013.span is not None and v013.span.line == line_of(text, "{id: music")
+    assert v013.span.column == text.splitlines()[-1].index("source") + 1
+    assert v013.hint is not None and "delete this entry" in v013.hint
