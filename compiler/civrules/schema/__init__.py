@@ -2469,7 +2469,7 @@ def _specific_hint(error: ValidationError, defs: Mapping[str, Any], family: str 
         if around is not None:
             # `remove: [lantern]`: the value the entry is named by, written where the entry belongs
             whole, more = around
-            return f"write the entry whole: `{whole}`" + (", with the fields it changes" if more else "")
+            return f"write the entry whole: `{whole}`" + (", with any other field you mean it to have" if more else "")
     if error.validator == "type" and isinstance(error.instance, dict) and "array" in expected:
         return "write a list: `[{...}]`, or each entry on its own line starting with `- `"
     if error.validator == "type" and isinstance(error.instance, list) and "object" in expected:
@@ -2615,8 +2615,23 @@ def _entry_around(value: str | int, schema: Any, defs: Mapping[str, Any]) -> tup
         return None
     parts = [f"{key}: {value}"]
     parts.extend(f'{other}: "{blanks.blank(str(other))}"' for other in required[1:])
+    # a form that also requires one of some keys (a citation: `rule` or `source`) has the first
+    # written, a blank: without it the entry pasted was told "missing key `rule` (or `source`)"
+    cited: list[str] = []
+    for word in ("anyOf", "oneOf"):
+        branches = schema.get(word)
+        if (
+            isinstance(branches, list)
+            and branches
+            and all(isinstance(b, Mapping) and _adds_requirements(b) for b in branches)
+        ):
+            first = next((b["required"][0] for b in branches if b.get("required")), None)
+            if isinstance(first, str) and first not in required:
+                cited.append(first)
+    citing = {"rule": blanks.SECTION, "source": blanks.HOUSE_RULE}
+    parts.extend(f'{other}: "{citing.get(other) or blanks.blank(other)}"' for other in cited)
     closed = schema.get("additionalProperties") is False or schema.get("unevaluatedProperties") is False
-    more = any(name not in required for name in properties) or not closed
+    more = any(name not in required and name not in cited for name in properties) or not closed
     return "{" + ", ".join(parts) + "}", more
 
 

@@ -87,3 +87,23 @@ def test_a_patch_that_only_cites_is_told_it_changes_nothing() -> None:
     assert v013.span is not None and v013.span.line == line_of(text, "{id: music")
     assert v013.span.column == text.splitlines()[-1].index("source") + 1
     assert v013.hint is not None and "delete this entry" in v013.hint
+
+
+def test_a_bare_id_where_a_cited_entry_belongs_is_written_whole_with_its_citations_blank() -> None:
+    """`prerequisites: [philosophy]` in a card added: the hint wrote `{card: philosophy}`, which,
+    pasted, was S004 "missing key `rule` (or `source`)". The entry is written with the blank of
+    the citation its form requires, so that pasted it says L016 alone, and filled it validates."""
+    text = HEAD + (
+        "overlay:\n  civilization_cards:\n    add:\n"
+        "      - {id: one_god, name: One God, cost: 220, groups: [religion], prerequisites: [philosophy],\n"
+        '         credits: [], attributes: [], source: "house rule: renamed"}\n'
+    )
+    (s001,) = problems(analysed(text))
+    assert s001.code == "S001" and s001.hint is not None
+    written = re.search(r"`(\{card: philosophy[^`]*\})`", s001.hint)
+    assert written is not None, s001.hint
+    assert "with the fields it changes" not in s001.hint
+    pasted = text.replace("[philosophy]", f"[{written[1]}]")
+    assert [d.code for d in problems(analysed(pasted))] == ["L016"]
+    filled = pasted.replace("write the rule's section here", "31.62")
+    assert problems(analysed(filled)) == []
