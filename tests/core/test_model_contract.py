@@ -79,6 +79,10 @@ ALLOWED: dict[tuple[str, str, str], str] = {
         "I001's and I002's hints write the patch that makes the base's entity what the variant's copy "
         "writes: the fields the copy gives otherwise, as written (any field of any family's entity)"
     ),
+    ("checks/identity.py", "_changed_facts", "raw"): (
+        "I001's hint tells whether the variant's copy differs from the base's entity but for its "
+        "citation, reading both as written (any field of any family's entity), as `_patch_entry` does"
+    ),
     ("checks/references.py", "_patch_entry", "raw"): (
         "V006's hint writes the overlay patch that drops each reference: list operations on the entity "
         "as written (its lists, the fields that select an element), checked against its schema"

@@ -34,6 +34,18 @@ def _patch_entry(key: str, target: str, entity: Entity, base: Entity) -> str:
     return f"{{{key}: {flow(target)}{fields}}}"
 
 
+def _changed_facts(key: str, entity: Entity, base: Entity) -> list[str]:
+    """The fields the variant's ``entity`` gives otherwise than the base's ``base``, but for its
+    citations and note (what a patch of it would change)."""
+    raw = entity.raw if isinstance(entity.raw, dict) else {}
+    was = base.raw if isinstance(base.raw, dict) else {}
+    return [
+        name
+        for name, value in raw.items()
+        if name != key and name not in _CITATIONS and name != "note" and was.get(name, _ABSENT) != value
+    ]
+
+
 _ABSENT = object()
 #: The keys a fact is cited by (Q009 asks one of a patch that changes a fact).
 _CITATIONS = frozenset(("rule", "source"))
@@ -62,11 +74,18 @@ def check_duplicate_ids(ruleset: Ruleset) -> Iterator[Diagnostic]:
             if ruleset.layer(entity.origin) > ruleset.layer(previous.origin):
                 # A variant's own data file adds entities: restating one of the base's is not a change.
                 patch = _patch_entry(entity.KEY_FIELD, previous.id, entity, previous)
+                word = entity_word(collection.name, ruleset.family)
                 hint = (
-                    f"the base already has {entity_word(collection.name, ruleset.family)} `{entity.id}`: to change "
+                    f"the base already has {word} `{entity.id}`: to change "
                     f"it, patch it in the variant's manifest (`overlay: {{{collection.name}: {{patch: [{patch}]}}}}`) "
                     f"and delete it here; or give this one a new id"
                 )
+                if not _changed_facts(entity.KEY_FIELD, entity, previous):
+                    # a patch of its citation alone changes nothing (V013): the copy is the base's fact
+                    hint = (
+                        f"the base already has {word} `{entity.id}`, the same fact (its citation aside): delete it "
+                        "here (a fact the variant does not change keeps the base's citation); or give this one a new id"
+                    )
             yield diagnostic(
                 "I001",
                 f"{entity_word(collection.name, ruleset.family)} id `{entity.id}` is used twice",

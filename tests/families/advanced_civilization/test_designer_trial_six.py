@@ -107,3 +107,27 @@ def test_a_bare_id_where_a_cited_entry_belongs_is_written_whole_with_its_citatio
     assert [d.code for d in problems(analysed(pasted))] == ["L016"]
     filled = pasted.replace("write the rule's section here", "31.62")
     assert problems(analysed(filled)) == []
+
+
+def test_a_copy_of_a_base_entity_differing_only_in_its_citation_is_told_to_be_deleted() -> None:
+    """A variant's own cards file restating the base's Crafts group, cited otherwise: I001's hint
+    wrote the patch of its differing fields, `{id: crafts, rule: "32.2"}`, a patch that only cites,
+    which changes nothing (V013). The copy is the base's fact: the hint says to delete it."""
+    from civrules.pipeline import analyse
+    from tests.rulefiles import CachedWorkspace
+
+    extra = (
+        "kind: civilization_cards\n"
+        'groups: [{id: crafts, name: Crafts, colour: orange, rule: "32.2"}]\n'
+        "cards:\n"
+        "  - {id: weaving, name: Weaving, cost: 50, groups: [crafts], prerequisites: [], credits: [], attributes: [],\n"
+        '     source: "house rule: a craft"}\n'
+    )
+    manifest = HEAD + "files: {civilization_cards: [cards/extra.yaml]}\n"
+    workspace = CachedWorkspace({"rulesets/house.yaml": manifest, "cards/extra.yaml": extra})
+    analysis = analyse(workspace, workspace.load_ruleset(workspace.manifests()["house"]))
+    (i001,) = [d for d in analysis.diagnostics if d.code == "I001"]
+    assert i001.hint is not None and "patch" not in i001.hint, i001.hint
+    assert i001.hint.startswith(
+        "the base already has card group `crafts`, the same fact (its citation aside): delete it here"
+    )
