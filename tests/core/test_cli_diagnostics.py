@@ -193,6 +193,22 @@ def test_new_variant_of_a_base_that_cannot_be_resolved_is_refused_with_its_error
     assert exit_code == 0 and (rules / "rulesets" / "mine.yaml").is_file()
 
 
+def test_new_variant_of_a_base_extending_a_long_id_quotes_it_cut_as_validate_does(tmp_path: Path) -> None:
+    """`new-variant` says the V001 of its base's chain in `validate`'s words, which quoted an
+    `extends:` of 200,000 letters whole (round 33); both now cut it (`words.clipped`)."""
+    rules = _rules_with_one_ruleset(tmp_path)
+    long = "q" * 200_000
+    (rules / "rulesets" / "orphan.yaml").write_text(
+        f"kind: ruleset\nid: orphan\nname: orphan\ndescription: orphan\nextends: {long}\n", encoding="utf-8"
+    )
+    exit_code, out, err = invoke(
+        "--rules", rules, "--max-file-size", "1000000", "new-variant", "m", "--extends", "orphan"
+    )
+    said = out + err
+    assert exit_code == 1 and f"error[V001]: `extends: {long[:57]}...` names no ruleset" in said, said[:300]
+    assert len(said) < 2_000, len(said)
+
+
 def test_new_variant_of_a_base_manifest_that_cannot_be_read_says_why(tmp_path: Path) -> None:
     """`rulesets/base.yaml` a FIFO: `new-variant --extends base` said "no ruleset `base`" (exit 2)
     where `validate base` says it cannot be read (round 33)."""

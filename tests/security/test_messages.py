@@ -635,3 +635,57 @@ def test_a_file_given_for_a_folder_is_named_as_typed(
     code, output = invoke(*(a.format(name=name) for a in args))
     assert (code, f"{said} is a file, not a folder" in output.splitlines()[0]) == (2, True), output
     no_bug(output)
+
+
+def test_what_a_diagnostic_quotes_is_bounded_whatever_the_code() -> None:
+    """The one bound (round 34): a message, hint or note quoting a text of 200,000 letters in
+    backquotes shows at most :data:`~civrules.diagnostics.words.QUOTED_AT_MOST` of it, and a
+    subject that long is none; a short message is left as it is."""
+    from civrules.diagnostics import Diagnostic, Related, Severity, Span
+    from civrules.diagnostics.words import QUOTED_AT_MOST, quoted
+
+    long = "q" * 200_000
+    at = Span.at("f.yaml")
+    made = Diagnostic(
+        "X999",
+        Severity.ERROR,
+        f"`{long}` and `` a`b ``",
+        at,
+        f"write ``` {long}`` ```",
+        (Related(at, f"`{long}`"),),
+        subjects=(long, "a`b"),
+    )
+    for text in (made.message, made.hint or "", made.related[0].label):
+        assert len(text) < QUOTED_AT_MOST + 20 and all(len(name) <= QUOTED_AT_MOST for name in quoted(text)), text[-40:]
+    assert quoted(made.message)[1] == "a`b" and made.subjects == ("a`b",)
+    short = Diagnostic("X999", Severity.ERROR, "`a`", at, "`b`", subjects=("a",))
+    assert (short.message, short.hint, short.subjects) == ("`a`", "`b`", ("a",))
+
+
+def test_a_value_of_200000_letters_is_quoted_cut_in_every_message_that_names_it(rules: Path) -> None:
+    """Round 33 left V001 quoting an `extends:` of 200,000 letters whole (a 200 kB message); R012
+    (`family:`), R020 (a suppressed code), L001's hint (a key indented under a key with a value),
+    V002 (a cycle of long ids) and V005's subjects (a patch of no entity) did the same. Each now
+    shows the value cut, as a long key is (`words.clipped`), and a value shown cut is no subject."""
+    long = "q" * 200_000
+    cycle = ["a" * 240, "b" * 240]  # the longest ids a manifest's file name holds
+    bodies = {
+        "ext": f"extends: {long}\n",
+        "fam": f"family: {long}\n",
+        "sup": f"extends: advanced-civilization\n# civrules: ignore-file[{long}] why\n",
+        "ind": f"extends: advanced-civilization\noverlay:\n  settings:\n    {long}: 1\n",
+        "pid": f"extends: advanced-civilization\noverlay:\n  calamities:\n    remove:\n    - {{id: {long}, why: x}}\n",
+        cycle[0]: f"extends: {cycle[1]}\n",
+        cycle[1]: f"extends: {cycle[0]}\n",
+    }
+    for name, body in bodies.items():
+        (rules / "rulesets" / f"{name}.yaml").write_text(f"kind: ruleset\nid: {name}\nname: {name[:9]}\n{body}")
+    code, output = invoke("--rules", rules, "--max-file-size", "1000000", "validate", "--format", "json")
+    assert code == 1, output[:2000]
+    found = json.loads(output)
+    assert {"V001", "R012", "R020", "L001", "V002", "V005"} <= {d["code"] for d in found}
+    written = {f"rulesets/{name}.yaml" for name in bodies}
+    for diagnostic in (d for d in found if any(d["file"].endswith(name) for name in written)):
+        texts = [diagnostic["message"], diagnostic["hint"] or "", *(r["label"] for r in diagnostic["related"])]
+        assert all(len(text) < 400 for text in texts), (diagnostic["code"], [len(text) for text in texts])
+        assert all(len(subject) <= 240 for subject in diagnostic["subjects"]), diagnostic["code"]

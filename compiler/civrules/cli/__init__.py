@@ -1487,6 +1487,7 @@ def _refuse_unresolvable_base(obj: Context, workspace: Workspace, base: Manifest
     word and said "next: validate it" (round 33). What the base's files hold is the variant's to
     meet later (V003), as a base edited afterwards would be: not judged here."""
     from civrules.load.workspace import MAX_EXTENDS
+    from civrules.resolve import cycle_message, unknown_base_message
     from civrules.support.commands import command
 
     manifests = workspace.known_manifests()
@@ -1497,11 +1498,10 @@ def _refuse_unresolvable_base(obj: Context, workspace: Workspace, base: Manifest
         if not isinstance(parent, str):
             return
         if parent in chain:
-            cycle = " → ".join((*chain[chain.index(parent) :], parent))
             hint = "break the cycle: a ruleset cannot extend itself or one of its own variants"
-            problem = codes.EXTENDS_CYCLE, f"`extends` makes a cycle: {cycle}", hint
+            problem = codes.EXTENDS_CYCLE, cycle_message((*chain[chain.index(parent) :], parent)), hint
         elif parent not in manifests:
-            problem = codes.UNKNOWN_BASE, f"`extends: {parent}` names no ruleset", "run `civrules list` to see the ids"
+            problem = codes.UNKNOWN_BASE, unknown_base_message(parent), "run `civrules list` to see the ids"
         elif len(chain) > MAX_EXTENDS:
             hint = "extend the base ruleset directly: a variant of a variant of ... that deep is not read"
             problem = codes.EXTENDS_CYCLE, f"the `extends` chain is more than {MAX_EXTENDS} rulesets long", hint

@@ -163,6 +163,12 @@ def quoted(text: str) -> list[str]:
     >>> quoted("`a` or `b`"), quoted("``` x``y ```"), quoted("` a`"), quoted("`  b  `"), quoted("`a")
     (['a', 'b'], ['x``y'], [' a'], [' b '], [])
     """
+    return [inside for _, _, inside in _spans(text)]
+
+
+def _spans(text: str) -> list[tuple[int, int, str]]:
+    """The code spans of ``text`` as :func:`quoted` reads them: where each begins (its opening
+    fence) and ends (after its closing fence), and the name inside."""
     runs = [(match.start(), match.end()) for match in _BACKTICKS.finditer(text)]
     following: list[int | None] = [None] * len(runs)
     last: dict[int, int] = {}
@@ -170,7 +176,7 @@ def quoted(text: str) -> list[str]:
         length = runs[at][1] - runs[at][0]
         following[at] = last.get(length)
         last[length] = at
-    names = []
+    spans = []
     at = 0
     while at < len(runs):
         closing = following[at]
@@ -180,9 +186,39 @@ def quoted(text: str) -> list[str]:
         inside = text[runs[at][1] : runs[closing][0]]
         if len(inside) > 1 and inside[0] == inside[-1] == " " and inside.strip(" "):
             inside = inside[1:-1]
-        names.append(inside)
+        spans.append((runs[at][0], runs[closing][1], inside))
         at = closing + 1
-    return names
+    return spans
+
+
+#: The longest text a diagnostic quotes whole in backquotes, whatever the text is (a path, a
+#: command, a name of the data): longer than any path a hint gives to paste in practice, and
+#: far longer than :data:`SHOWN_WHOLE`, the bound of names that messages cut themselves.
+QUOTED_AT_MOST = 1000
+
+
+def bounded(text: str, limit: int = QUOTED_AT_MOST) -> str:
+    """``text`` (a message, a hint, a note) with each code span longer than ``limit`` characters
+    cut (:func:`clipped`): the one bound of what a diagnostic quotes, applied where every
+    diagnostic is made (:class:`~civrules.diagnostics.Diagnostic`), whichever message quoted a
+    value as the data wrote it. Round 33: an `extends:` of 200,000 letters was a V001 of 200 kB,
+    and R012, R020 and L001's hint quoted the same way. A text no longer than ``limit`` is
+    returned as it is, read no further.
+
+    >>> bounded("unknown family `" + "q" * 2000 + "`") == "unknown family `" + "q" * 997 + "...`"
+    True
+    >>> bounded("`a` and `b`", limit=1)
+    '`a` and `b`'
+    """
+    if len(text) <= limit:
+        return text
+    pieces = []
+    at = 0
+    for start, end, inside in _spans(text):
+        if len(inside) > limit:
+            pieces += [text[at:start], ticked(clipped(inside, limit))]
+            at = end
+    return "".join(pieces) + text[at:] if pieces else text
 
 
 #: The longest name written in the data (a key, a value) that a message shows whole; a longer one

@@ -709,9 +709,10 @@ class _Context:
             # ``name: x`` then ``  id: y``: a key indented under a key that already has a value.
             for number, shape in self._above():
                 if shape.key is not None and shape.column < here.column:
+                    key, above = words.clipped(here.key), words.clipped(shape.key)
                     return (
-                        f"indent `{here.key}:` like `{shape.key}:` on line {number + 1} (column {shape.column + 1}): "
-                        f"`{shape.key}` has a value of its own, so no key can be indented under it"
+                        f"indent `{key}:` like `{above}:` on line {number + 1} (column {shape.column + 1}): "
+                        f"`{above}` has a value of its own, so no key can be indented under it"
                     )
             return None
         if here.key is not None and self.column > here.column + len(here.key):

@@ -24,7 +24,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import replace
 
 from civrules.checks.catalogue import known_code
-from civrules.diagnostics import Diagnostic, Severity, Span, codes, suggest, truncation
+from civrules.diagnostics import Diagnostic, Severity, Span, codes, suggest, truncation, words
 from civrules.diagnostics.suggest import mean
 from civrules.diagnostics.words import named_path
 from civrules.families.code_hints import CodeHints
@@ -165,10 +165,10 @@ class Judge:
         return Diagnostic(
             codes.UNKNOWN_SUPPRESSION.code,
             codes.UNKNOWN_SUPPRESSION.severity,
-            f"{suppression.written} names `{code}`, which is no diagnostic code: it silences nothing",
+            f"{suppression.written} names {words.shown(code)}, which is no diagnostic code: it silences nothing",
             suppression.span,
             self._hints.hint(code) or "`civrules explain --list` lists the codes",
-            subjects=(code,),
+            subjects=words.whole((code,)),
             # The span is the code as written (in a comment or a `suppress:` entry's `code:`): the
             # editor's quick fix puts the one code the hint proposes in its place.
             suggestion=self._hints.meant(code),

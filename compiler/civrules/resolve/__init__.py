@@ -356,11 +356,10 @@ class Resolver:
         at = manifest.span(("extends",))
         manifests = self.workspace.known_manifests()
         if parent_id in chain:
-            cycle = " → ".join((*chain[chain.index(parent_id) :], parent_id))
             return None, [
                 _diag(
                     codes.EXTENDS_CYCLE,
-                    f"`extends` makes a cycle: {cycle}",
+                    cycle_message((*chain[chain.index(parent_id) :], parent_id)),
                     at,
                     "break the cycle: a ruleset cannot extend itself or one of its own variants",
                     subjects=("extends",),
@@ -385,7 +384,11 @@ class Resolver:
             if turned_off is not None:
                 hint, near = turned_off, None
             problem = _diag(
-                codes.UNKNOWN_BASE, f"`extends: {parent_id}` names no ruleset", at, hint, subjects=(parent_id,)
+                codes.UNKNOWN_BASE,
+                unknown_base_message(parent_id),
+                at,
+                hint,
+                subjects=words.whole((parent_id,)),
             )
             return None, [replace(problem, suggestion=near)]
         mismatch = family_mismatch(loaded.manifest, manifests)
@@ -420,6 +423,18 @@ class Resolver:
                 ),
             ]
         return resolved, diagnostics
+
+
+def cycle_message(links: Iterable[str]) -> str:
+    """V002's message for the ``links`` of a cycle of `extends` (the first one again last), each id
+    cut where long (:func:`~civrules.diagnostics.words.clipped`): `validate`'s and `new-variant`'s."""
+    return "`extends` makes a cycle: " + " → ".join(words.clipped(link) for link in links)
+
+
+def unknown_base_message(parent_id: str) -> str:
+    """V001's message for an `extends:` naming ``parent_id``, no ruleset, cut where long: an id of
+    200,000 letters made a message of 200 kB (round 33)."""
+    return f"`extends: {words.clipped(parent_id)}` names no ruleset"
 
 
 def _shipped_turned_off(ruleset_id: str) -> str | None:
@@ -1527,7 +1542,8 @@ def _missing(
     if told is not None:
         why, hint_told, place = told
         message = f"cannot {verb} {word} {spec.shown(key)}: {why}"
-        return _diag(codes.OVERLAY_MISSING, message, at.span(spec.key), hint_told, (place,), subjects=(key,))
+        about = words.whole((key,))
+        return _diag(codes.OVERLAY_MISSING, message, at.span(spec.key), hint_told, (place,), subjects=about)
     message = f"cannot {verb} {word} {spec.shown(key)}: the base has no such entry"
     hints = _indexed(spec, entries).hints  # made by the find that missed
     close: str | None = None
@@ -1573,7 +1589,7 @@ def _missing(
         differing = [name for name in spec.naming_fields if written.get(name) != meant.get(name)]
         if len(differing) == 1 and isinstance(meant.get(differing[0]), str):
             field, plain = differing[0], str(meant[differing[0]])
-    problem = _diag(codes.OVERLAY_MISSING, message, at.span(field), hint, subjects=(key,))
+    problem = _diag(codes.OVERLAY_MISSING, message, at.span(field), hint, subjects=words.whole((key,)))
     return replace(problem, suggestion=plain)
 
 

@@ -339,7 +339,11 @@ def unknown_family(document: Document, named: str) -> Diagnostic:
     close = closest(named, ids)
     hint = mean(named, close) if close else f"the installed families: {', '.join(ids)}"
     problem = _diag(
-        codes.UNKNOWN_FAMILY, f"unknown game family `{named}`", document.span(("family",)), hint, subjects=(named,)
+        codes.UNKNOWN_FAMILY,
+        f"unknown game family {words.shown(named)}",
+        document.span(("family",)),
+        hint,
+        subjects=words.whole((named,)),
     )
     return replace(problem, suggestion=close)
 
