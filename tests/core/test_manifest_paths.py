@@ -137,10 +137,11 @@ def test_a_missing_data_file_is_offered_only_files_of_its_slots_kind(tmp_path: P
     assert found.suggestion == "cards/imperial-settlers-core.yaml"
 
 
-def test_rule_files_whose_names_differ_only_in_case_are_a_warning_at_the_second(tmp_path: Path) -> None:
+def test_rule_files_whose_names_differ_only_in_case_are_a_warning_at_the_one_to_rename(tmp_path: Path) -> None:
     """`cards/Foo.yaml` beside `cards/foo.yaml` worked on Linux and said nothing; a checkout on
-    macOS or Windows keeps one of them. A warning (R023) at the second in sorted order names
-    every one of them; a file named alone, and a `.yml` beside a `.yaml`, are not reported."""
+    macOS or Windows keeps one of them. A warning (R023) at the first of those to rename (all but
+    the one spelt in lower case) names every one of them and says which to keep (round 34: it
+    said "rename A or B"); a file named alone, and a `.yml` beside a `.yaml`, are not reported."""
     from civrules.load.workspace import Workspace
 
     rules = tmp_path / "rules"
@@ -155,12 +156,44 @@ def test_rule_files_whose_names_differ_only_in_case_are_a_warning_at_the_second(
         key=lambda d: d.sort_key(),
     )
     assert [(d.severity.value, Path(d.span.file).relative_to(rules).as_posix()) for d in found if d.span] == [
-        ("warning", "cards/Foo.yaml"),
-        ("warning", "maps/c.yaml"),
+        ("warning", "Maps/c.yaml"),
+        ("warning", "cards/FOO.yaml"),
     ]
-    cards, maps = found
+    maps, cards = found
     assert cards.subjects == ("cards/FOO.yaml", "cards/Foo.yaml", "cards/foo.yaml")
-    assert "`cards/Foo.yaml` differs from `cards/FOO.yaml`, `cards/foo.yaml` only in case" in cards.message
-    assert cards.hint is not None and all(f"`{name}`" in cards.hint for name in cards.subjects)
-    assert [Path(r.span.file).name for r in cards.related] == ["FOO.yaml", "foo.yaml"]
+    assert "`cards/FOO.yaml`, `cards/Foo.yaml` differ from `cards/foo.yaml` only in case" in cards.message
+    assert cards.hint is not None and cards.hint.startswith(
+        "keep `cards/foo.yaml` (spelt in lower case, as rule files are): rename each of `cards/FOO.yaml`, "
+        "`cards/Foo.yaml` to a name of its own"
+    )
+    assert [(Path(r.span.file).name, r.label) for r in cards.related] == [
+        ("foo.yaml", "the name to keep"),
+        ("Foo.yaml", "the same name in other letters"),
+    ]
     assert maps.subjects == ("Maps/c.yaml", "maps/c.yaml")
+    assert maps.hint is not None and maps.hint.startswith("keep `maps/c.yaml` (spelt in lower case")
+
+
+def test_a_manifest_and_its_twin_in_other_case_are_told_which_to_keep(tmp_path: Path) -> None:
+    """`rulesets/loop-b.yaml` and `rulesets/Loop-B.yaml` (round 33's leftover): R023 said "rename
+    `rulesets/Loop-B.yaml` or `rulesets/loop-b.yaml`", and it stood at `loop-b.yaml`, the file
+    R006 asks the other to be named. It now stands at `Loop-B.yaml` and keeps `loop-b.yaml`;
+    twins with no name in lower case keep the first in sorted order and say so."""
+    from civrules.load.workspace import Workspace
+
+    rules = tmp_path / "rules"
+    (rules / "rulesets").mkdir(parents=True)
+    (rules / "cards").mkdir()
+    for relative in ("rulesets/loop-b.yaml", "rulesets/Loop-B.yaml", "cards/Oak.yaml", "cards/OAK.yaml"):
+        (rules / relative).write_text("kind: ruleset\nid: loop-b\nname: Loop\n", encoding="utf-8")
+    workspace = Workspace(rules)
+    workspace.rule_files()
+    found = {Path(d.span.file).name: d for d in workspace.discovery_diagnostics if d.code == "R023" and d.span}
+    assert sorted(found) == ["Loop-B.yaml", "Oak.yaml"], sorted(found)
+    manifest, cards = found["Loop-B.yaml"], found["Oak.yaml"]
+    assert manifest.message.startswith("`rulesets/Loop-B.yaml` differs from `rulesets/loop-b.yaml` only in case")
+    assert manifest.hint is not None and manifest.hint.startswith(
+        "keep `rulesets/loop-b.yaml` (spelt in lower case, as rule files are): rename `rulesets/Loop-B.yaml` to a "
+        "name of its own (`git mv`), or merge it into `rulesets/loop-b.yaml` and delete it (`git rm`)"
+    )
+    assert cards.hint is not None and cards.hint.startswith("keep `cards/OAK.yaml` (first in sorted order): rename")

@@ -443,12 +443,14 @@ NAMES_DIFFER_IN_CASE = define(
     W,
     """
     What: two files under `rules/` have paths that differ only in the case of their letters
-    (`cards/Foo.yaml` and `cards/foo.yaml`); the warning is at the second in sorted order.
+    (`cards/Foo.yaml` and `cards/foo.yaml`); the warning is at the one to rename: the one to
+    keep is the one spelt in lower case (`cards/foo.yaml`), else the first in sorted order.
     Why: Linux keeps both, but a case-insensitive file system (macOS, Windows) holds one file of
     that name: a checkout there writes one over the other, so the same repository reads other
     rules (or reports a changed file no one edited) on a designer's machine than in CI.
-    Fix: rename one of them to a name of its own (`git mv cards/Foo.yaml cards/foo-extra.yaml`),
-    or merge them into one file, and name it so in the manifests.
+    Fix: rename the one the warning is at to a name of its own (`git mv cards/Foo.yaml
+    cards/foo-extra.yaml`), or merge it into the one to keep and delete it (`git rm`), and name
+    it so in the manifests.
     """,
 )
 SHIPPED_SHADOWED = define(

@@ -1146,28 +1146,35 @@ class Workspace:
         )
 
     def _same_but_case(self, found: Iterable[str]) -> list[Diagnostic]:
-        """R023 for each set of rule files whose paths differ only in case, at the second in
-        sorted order: a case-insensitive file system (macOS, Windows) holds one of them."""
+        """R023 for each set of rule files whose paths differ only in case: a case-insensitive file
+        system (macOS, Windows) holds one of them. The one to keep is the one spelt in lower case,
+        as rule files and ruleset ids are (of `Loop-B.yaml` and `loop-b.yaml`, `loop-b.yaml`:
+        R006 asks the same of a manifest), else the first in sorted order; the warning is at the
+        first of the others, and says to rename those: it said "rename A or B" (round 33)."""
         by_lower: dict[str, list[str]] = {}
         for relative in sorted(found):
             by_lower.setdefault(relative.lower(), []).append(relative)
         problems = []
-        for same in by_lower.values():
+        for lower, same in by_lower.items():
             if len(same) < 2:
                 continue
-            first, second, *rest = same
-            shown = [self.display(self.root / relative) for relative in same]
-            others = ", ".join(name_ticked(one) for one in (first, *rest))
+            kept = lower if lower in same else same[0]
+            renamed = [one for one in same if one != kept]
+            shown = {one: self.display(self.root / one) for one in same}
+            names, keep = ", ".join(name_ticked(one) for one in renamed), name_ticked(kept)
+            why = "spelt in lower case, as rule files are" if kept == lower else "first in sorted order"
+            each, them, it = ("each of ", "them", "each") if len(renamed) > 1 else ("", "it", "it")
             problems.append(
                 _diag(
                     codes.NAMES_DIFFER_IN_CASE,
-                    f"{name_ticked(second)} differs from {others} only in case: on macOS and Windows they are "
-                    "one file, and a checkout there keeps only one of them",
-                    Span.at(shown[1]),
-                    f"rename {name_ticked(second)} or {others} to a name of its own (`git mv`), or merge them into one "
-                    "file, and name it so in the manifests",
-                    related=tuple(
-                        Related(Span.at(one), "the same name in other letters") for one in shown[:1] + shown[2:]
+                    f"{names} {'differ' if len(renamed) > 1 else 'differs'} from {keep} only in case: on macOS "
+                    "and Windows they are one file, and a checkout there keeps only one of them",
+                    Span.at(shown[renamed[0]]),
+                    f"keep {keep} ({why}): rename {each}{names} to a name of its own (`git mv`), or merge "
+                    f"{them} into {keep} and delete {it} (`git rm`); and write the name kept in the manifests",
+                    related=(
+                        Related(Span.at(shown[kept]), "the name to keep"),
+                        *(Related(Span.at(shown[one]), "the same name in other letters") for one in renamed[1:]),
                     ),
                     subjects=tuple(same),
                 )
