@@ -209,6 +209,27 @@ def test_new_variant_of_a_base_extending_a_long_id_quotes_it_cut_as_validate_doe
     assert len(said) < 2_000, len(said)
 
 
+@pytest.mark.parametrize("what", ["fifo", "file"])
+def test_new_variant_where_rulesets_is_no_folder_names_it_and_what_it_is(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, what: str
+) -> None:
+    """`rules/rulesets` a FIFO (or a file), the base a shipped ruleset: `new-variant` said "cannot
+    create `rules/rulesets/mine.yaml`: a part of the path is not a folder" (round 33), where
+    `validate` says which part and what it is. The same words now, and nothing written."""
+    monkeypatch.delenv("CIVRULES_NO_SHIPPED", raising=False)
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "rules").mkdir()
+    if what == "fifo":
+        os.mkfifo(tmp_path / "rules" / "rulesets")
+    else:
+        (tmp_path / "rules" / "rulesets").write_text("", encoding="utf-8")
+    exit_code, out, err = invoke("new-variant", "mine", "--extends", "advanced-civilization")
+    said = out + err
+    kind = "a FIFO (a named pipe)" if what == "fifo" else "a file"
+    assert exit_code == 2 and f"`rules/rulesets` is not a folder but {kind}" in said, said
+    assert "a part of the path" not in said and sorted(p.name for p in (tmp_path / "rules").iterdir()) == ["rulesets"]
+
+
 def test_new_variant_of_a_base_manifest_that_cannot_be_read_says_why(tmp_path: Path) -> None:
     """`rulesets/base.yaml` a FIFO: `new-variant --extends base` said "no ruleset `base`" (exit 2)
     where `validate base` says it cannot be read (round 33)."""

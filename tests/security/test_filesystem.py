@@ -535,8 +535,8 @@ def test_an_os_error_anywhere_is_exit_2_with_its_cause(monkeypatch: pytest.Monke
         pytest.param(
             "file/x",
             "R007",
-            "a part of the path is not a folder",
-            "a part of the path is a file, not a folder",
+            "/file` is not a folder but a file",
+            "move what is at `",
             marks=pytest.mark.slow,
         ),
     ],
@@ -555,6 +555,23 @@ def test_an_out_path_the_system_refuses_for_its_shape_is_hinted_to_by_its_shape(
     assert f"error[{code}]: " in said and cause in said, said
     assert f"\n  hint: {hint}" in said and "permissions" not in said and "readable" not in said, said
     assert sorted(path.name for path in tmp_path.iterdir()) == ["file"]  # nothing left beside it
+
+
+@pytest.mark.parametrize("command", ["build", "init", "schemas"])
+def test_an_out_path_through_a_fifo_names_the_fifo(tmp_path: Path, command: str) -> None:
+    """A FIFO on the way to `--out` (or `init`'s folder): "a part of the path is not a folder"
+    left the user to find which part (round 33's leftover, seen through `new-variant`); the
+    message names it and what it is, and nothing is written (round 34)."""
+    os.mkfifo(tmp_path / "pipe")
+    out = tmp_path / "pipe" / "a" / "b"
+    args = {"build": ["build", RULESET, "--out", out], "init": ["init", out], "schemas": ["schemas", "--out", out]}
+    rules = [] if command == "init" else ["--rules", str(RULES)]
+    result = CliRunner().invoke(main, [*rules, *map(str, args[command])])
+    said = result.output
+    assert result.exit_code == 2 and "error[R007]" in said, said
+    assert f"`{tmp_path / 'pipe'}` is not a folder but a FIFO (a named pipe)" in said, said
+    assert "a part of the path" not in said and "Traceback" not in said
+    assert sorted(path.name for path in tmp_path.iterdir()) == ["pipe"]
 
 
 # --- 3. Links are never followed; one reader for rules/, output trees and the stamp -----------
@@ -1455,3 +1472,16 @@ def test_every_path_option_takes_a_dot_dot_after_a_link_as_the_system_does(
     assert f"`{link}`" in said and "symbolic link" in said, said
     assert "mine.yaml" not in said  # nothing read there
     assert {folder: sorted(p.name for p in folder.iterdir()) for folder in before} == before
+
+
+def test_a_rules_folder_through_a_file_names_the_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """`--rules plain/rules` where `plain` is a file: "a part of the path is not a folder" (the
+    language server said the same), now which part, as typed, and what it is (round 34)."""
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "plain").write_text("", encoding="utf-8")
+    result = CliRunner().invoke(main, ["--rules", "plain/rules", "validate"])
+    assert result.exit_code == 2 and "`plain` is not a folder but a file" in result.output, result.output
+    from civrules.lsp.server import rules_folder_problem
+
+    problem = rules_folder_problem([tmp_path / "plain" / "rules"])
+    assert problem is not None and f"`{tmp_path / 'plain'}` is not a folder but a file" in problem.message

@@ -137,7 +137,15 @@ def rules_folder_problem(rules: Path, named_by: str) -> Diagnostic | None:
         if error.errno == errno.ENOENT:
             return _command_line(codes.NO_RULESETS, f"{where}: no such folder", hint)
         if error.errno == errno.ENOTDIR:
-            return _command_line(codes.NO_RULESETS, f"{where}: a part of the path is not a folder", hint)
+            from civrules.support.files import not_folder_on
+
+            in_the_way = not_folder_on(rules)
+            said = (
+                f"{named_path(in_the_way[0])} is not a folder but {in_the_way[1]}"
+                if in_the_way is not None
+                else "a part of the path is not a folder"
+            )
+            return _command_line(codes.NO_RULESETS, f"{where}: {said}", hint)
         return _command_line(
             codes.NO_RULESETS, f"{where}: cannot open it ({printable(error.strerror or str(error))})", hint
         )
@@ -1463,10 +1471,13 @@ def new_variant(obj: Context, name: str, base: str) -> None:
             ) from None
         from civrules.emit.output import OutputError, cause
 
-        # The reason is the system's (a read-only folder, a full disk): not "cannot read".
+        # The reason is the system's (a read-only folder, a full disk): not "cannot read". A folder
+        # on the way that is none is named as the user knows it (`rules/rulesets`, not `rulesets`).
         said = (
             cause(refused.__cause__)
             if isinstance(refused.__cause__, OSError) and refused.kind != "link"
+            else f"{named_path(workspace.display(obj.rules / refused.not_folder))} is not a folder but {refused.what}"
+            if refused.not_folder
             else refused.reason
         )
         from civrules.support.files import limit_hint
@@ -2365,9 +2376,21 @@ def _write_repository(directory: Path, tree: Mapping[str, bytes], schemas: Mappi
 
 def _repository_unwritable(directory: Path, error: OSError) -> NoReturn:
     """Exit 2 for a repository the file system would not take (nothing of it was left)."""
-    from civrules.emit.output import OutputError, cause
-    from civrules.support.files import limit_hint
+    import errno
 
+    from civrules.emit.output import OutputError, cause
+    from civrules.support.files import limit_hint, not_folder_on
+
+    in_the_way = not_folder_on(directory) if error.errno == errno.ENOTDIR else None
+    if in_the_way is not None:
+        there, what = in_the_way
+        _output_failure(
+            OutputError(
+                f"cannot write into {named_path(directory)}: {named_path(there)} is not a folder but {what}; "
+                "nothing was changed"
+            ),
+            f"move what is at {named_path(there)} away, or name another folder",
+        )
     _output_failure(
         OutputError(f"cannot write into {named_path(directory)}: {cause(error)}; nothing was changed"),
         limit_hint(error)

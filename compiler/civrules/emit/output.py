@@ -135,6 +135,13 @@ def unwritable(root: Path, error: OSError) -> OutputError:
             f"new tree beside it and renames it into place, which the system refuses there; name a "
             f"folder inside it with --out ({named_path(inside)})"
         )
+    in_the_way = files.not_folder_on(root) if error.errno == errno.ENOTDIR else None
+    if in_the_way is not None:
+        there, what = in_the_way
+        return OutputError(
+            f"cannot write {named_path(root)}: {named_path(there)} is not a folder but {what}; nothing was changed",
+            f"move what is at {named_path(there)} away, or name another folder with --out",
+        )
     return OutputError(
         f"cannot write {named_path(root)}: {cause(error)}; nothing was changed", hint or path_hint(error)
     )
@@ -989,6 +996,12 @@ def _make_parent(root: Path) -> None:
     except files.RefusedError as refused:
         if refused.kind != "link" and isinstance(refused.__cause__, OSError):
             raise refused.__cause__ from None  # the file system's failure, said as the writes' are
+        if refused.not_folder:
+            there = named_path(Path(parent.anchor) / refused.not_folder)
+            raise OutputError(
+                f"cannot write {named_path(root)}: {there} is not a folder but {refused.what}; nothing was changed",
+                f"move what is at {there} away, or name another folder with --out",
+            ) from refused
         raise OutputError(f"refusing to write into {named_path(root)}: {refused.reason}") from refused
 
 

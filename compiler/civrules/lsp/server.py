@@ -86,7 +86,7 @@ from civrules.lsp.positions import Positions, encoding_of
 from civrules.lsp.transport import CivrulesProtocol, quiet_logs, serve_stream, shown_uri
 from civrules.pipeline.incremental import Result, Session
 from civrules.support.collector import settle
-from civrules.support.files import LinkOnTheWayError, RefusedError, dots_taken, kind_of, read_under
+from civrules.support.files import LinkOnTheWayError, RefusedError, dots_taken, kind_of, not_folder_on, read_under
 
 #: What a run's steps give once they are all taken (a request may have taken the last ones).
 _FINISHED = object()
@@ -997,9 +997,12 @@ def rules_folder_problem(tried: list[Path]) -> Diagnostic | None:
             reasons.append(f"{shown} cannot name a folder (it holds a NUL character)")
             continue
         except OSError as error:
+            in_the_way = not_folder_on(path) if error.errno == errno.ENOTDIR else None
             why = {
                 errno.ENOENT: "no such folder",
-                errno.ENOTDIR: "a part of the path is not a folder",
+                errno.ENOTDIR: "a part of the path is not a folder"
+                if in_the_way is None
+                else f"{named_path(in_the_way[0])} is not a folder but {in_the_way[1]}",
                 errno.ELOOP: "a symbolic link that leads back to itself",
             }.get(error.errno or 0, printable(error.strerror or str(error)).lower())
             reasons.append(f"{shown}: {why}")

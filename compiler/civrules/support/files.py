@@ -37,7 +37,14 @@ class RefusedError(Exception):
     """A path civrules will not read or write, and why."""
 
     def __init__(
-        self, kind: str, reason: str, size: int | None = None, error: int | None = None, *, not_folder: str = ""
+        self,
+        kind: str,
+        reason: str,
+        size: int | None = None,
+        error: int | None = None,
+        *,
+        not_folder: str = "",
+        what: str = "",
     ) -> None:
         super().__init__(reason)
         self.kind = kind
@@ -48,6 +55,9 @@ class RefusedError(Exception):
         #: Where a folder on the way is not a folder (a FIFO at ``maps``): that path, and
         #: :attr:`reason` says what it is; the file named is not the one at fault.
         self.not_folder = not_folder
+        #: What stands at :attr:`not_folder` (`a FIFO (a named pipe)`), for a caller that names it
+        #: by another path (its own display of the folder it gave).
+        self.what = what
 
 
 def no_folder(mode: int) -> str:
@@ -116,9 +126,16 @@ def _enter(fd: int, part: str, shown: str, doing: str) -> int:
                 what = no_folder(os.lstat(part, dir_fd=fd).st_mode)
             except OSError:
                 what = "no folder"
+            # Raised without the system's ENOTDIR as its cause: a writer that says the system's cause
+            # said "a part of the path is not a folder" (round 33: `new-variant` with a FIFO at
+            # `rules/rulesets`), where this says which part, and what it is.
             raise RefusedError(
-                "special", f"{named_path(shown)} is not a folder but {what}", not_folder=shown
-            ) from error
+                "special",
+                f"{named_path(shown)} is not a folder but {what}",
+                error=error.errno,
+                not_folder=shown,
+                what=what,
+            ) from None
         raise _explain(error, shown, doing) from error
 
 
@@ -353,6 +370,22 @@ def _status(name: str, fd: int) -> os.stat_result:
     """``lstat`` of ``name`` in the open folder ``fd`` (a test makes it fail as a folder that can be
     listed but not entered does)."""
     return os.lstat(name, dir_fd=fd)
+
+
+def not_folder_on(path: Path) -> tuple[Path, str] | None:
+    """The first folder on the way to ``path`` (``path`` itself last) that is something else, and
+    what it is (:func:`no_folder`), or None (all folders, or one missing first): what the system's
+    ENOTDIR, "a part of the path is not a folder", leaves unsaid. A link is judged by what it
+    leads to, as the system that refused followed it. A relative ``path`` gives the part as
+    relative as it was given (`plain` of `plain/rules`)."""
+    for part in (*reversed(path.parents), path):
+        try:
+            mode = os.stat(part).st_mode
+        except (OSError, ValueError):
+            return None
+        if not stat.S_ISDIR(mode):
+            return part, no_folder(mode)
+    return None
 
 
 def _open_root(root: Path) -> int:
