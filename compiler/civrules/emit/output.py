@@ -284,7 +284,11 @@ def check_replaceable(out: Path, protected: Iterable[Path] = (), *, contents: bo
     if found == "link":
         raise OutputError(f"refusing to replace {shown}: it is a symbolic link; civrules does not follow links")
     if found != "dir":
-        raise OutputError(f"refusing to replace {shown}: it is not a folder (a file, a FIFO or a device)")
+        try:
+            what = files.no_folder(os.lstat(target).st_mode)
+        except OSError:  # gone since it was looked at
+            what = "no folder"
+        raise OutputError(f"refusing to replace {shown}: it is not a folder but {what}")
     if marked is not None or _is_empty(target):
         return
     # Never judged by the shape of its paths: `python/<x>/<y>` and `sheets/<x>/<y>` files were
