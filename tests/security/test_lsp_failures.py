@@ -395,3 +395,28 @@ def test_a_notebook_a_client_opens_is_not_kept(rules: Path) -> None:
         assert len(said) == 1 and "synchronises no notebooks" in said[0], said
 
     asyncio.run(session())
+
+
+def test_a_uri_holding_a_lone_surrogate_names_no_file_and_fails_nothing(rules: Path) -> None:
+    """JSON lets a client send `"\\ud800"` inside a URI (no URI holds it: URIs are ASCII): reading
+    its path encoded it, and didOpen, didSave, hover and definition each ended in an internal
+    error (-32603, "UnicodeEncodeError ... surrogates not allowed") (round 34). It names no file:
+    the document is one outside the rules folder, and every request is answered."""
+
+    async def session() -> None:
+        editor = Editor(rules)
+        editor.initialize(rules, {})
+        await editor.settle()
+        uri = (rules / "cards").absolute().as_uri() + "/\ud800.yaml"
+        item = {"uri": uri, "languageId": "yaml", "version": 1, "text": "kind: civilization_cards\ncards: [\n"}
+        editor.notify("textDocument/didOpen", {"textDocument": item})
+        await editor.settle()
+        at = {"textDocument": {"uri": uri}, "position": {"line": 1, "character": 2}}
+        assert editor.request("textDocument/hover", at) is None
+        assert editor.request("textDocument/definition", at) in (None, [])
+        editor.notify("textDocument/didSave", {"textDocument": {"uri": uri}})
+        editor.notify("textDocument/didClose", {"textDocument": {"uri": uri}})
+        await editor.settle()
+        assert not [entry for entry in _logged(editor) if "internal error" in entry["message"]], _logged(editor)
+
+    asyncio.run(session())

@@ -118,9 +118,19 @@ def fs_path(uri: str) -> str | None:
     decoded as the file system names files (a byte that is no UTF-8 back to its lone surrogate,
     where pygls made it U+FFFD, naming no file); any other URI as pygls reads it.
 
+    A URI holding a lone surrogate (JSON's `"\ud800"`, which a client may send, though no URI
+    holds anything but ASCII) names no file: None, where reading it ended every request about it
+    in an internal error (round 34).
+
     >>> fs_path("file:///r/cards/bad%FF.yaml") == "/r/cards/bad\udcff.yaml"
     True
+    >>> fs_path("file:///r/cards/\ud800.yaml") is None
+    True
     """
+    try:
+        uri.encode("utf-8")
+    except UnicodeEncodeError:
+        return None
     parts = urlsplit(uri)
     if parts.scheme != "file" or parts.netloc not in ("", "localhost") or os.name == "nt":
         return _pygls_path(uri)
