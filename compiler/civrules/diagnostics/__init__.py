@@ -113,14 +113,15 @@ class Diagnostic:
         # value of the data as written grew with the value (round 33: V001 of a 200,000-letter
         # `extends:` was 200 kB). A subject longer than the bound is no subject: the message does
         # not show it whole, and held whole it made each output that carries subjects as long.
-        if len(self.message) > QUOTED_AT_MOST:
+        # (Each field judged by its type: a stand-in value of another type is kept as it is.)
+        if type(self.message) is str and len(self.message) > QUOTED_AT_MOST:
             object.__setattr__(self, "message", bounded(self.message))
-        if self.hint is not None and len(self.hint) > QUOTED_AT_MOST:
+        if type(self.hint) is str and len(self.hint) > QUOTED_AT_MOST:
             object.__setattr__(self, "hint", bounded(self.hint))
-        if any(len(related.label) > QUOTED_AT_MOST for related in self.related):
-            notes = tuple(replace(related, label=bounded(related.label)) for related in self.related)
+        if type(self.related) is tuple and any(len(note.label) > QUOTED_AT_MOST for note in self.related):
+            notes = tuple(replace(note, label=bounded(note.label)) for note in self.related)
             object.__setattr__(self, "related", notes)
-        if any(len(subject) > QUOTED_AT_MOST for subject in self.subjects):
+        if type(self.subjects) is tuple and any(len(subject) > QUOTED_AT_MOST for subject in self.subjects):
             object.__setattr__(self, "subjects", tuple(s for s in self.subjects if len(s) <= QUOTED_AT_MOST))
         # A check gives the same hint to each of its n findings, made anew each time: kept as one
         # string, not n copies (40,000 diagnostics of a hostile map held 20,000 copies of S004's).
