@@ -32,6 +32,7 @@ from civrules.families import Family, families
 from civrules.model import Collection, Ruleset
 from civrules.pipeline import Analysis, analyse
 from tests import shipped
+from tests.conftest import RULES
 from tests.rulefiles import CachedWorkspace, shipped_analysis
 
 #: The fields of a model that hold something made of a setting (the setting's key; Advanced
@@ -614,6 +615,80 @@ def test_a_variant_that_changes_nothing_holds_each_field_its_checks_findings_are
     made_of = {one for entry in SHARED if entry.family == model.family for one in entry.made_of or ()}
     assert made_of
     assert [name for name in sorted(made_of) if getattr(variant, name) is not getattr(model, name)] == []
+
+
+#: The checks whose hints cite as the ruleset's rule index allows (`rule:` or `source:`, a blank:
+#: :meth:`Ruleset.citation_blank`), their findings made of the rule index beside their collections.
+CITING_AS_THE_INDEX_ALLOWS = ("K003", "K008", "K009")
+
+
+def test_the_checks_citing_as_the_rule_index_allows_run_once_for_a_base_and_its_variants_keeping_its_index() -> None:
+    """K003, K008 and K009 word a hint's citation as the rule index allows, so their findings are
+    made of it (:func:`civrules.checks.made_of`): a variant reading its base's index file holds
+    the base's very rule index (made once through the assembly's memo), and they run once for
+    both, not once each (round 33 ran them in each ruleset: the index was made anew in each). A
+    variant naming another index holds another, and they run again for it. Counted by the calls
+    of each check's own function; each ruleset's findings are those of its analysis alone."""
+    import inspect
+    import sys
+
+    from civrules.pipeline import Shared
+    from civrules.resolve import Resolver
+
+    other = (
+        "kind: ruleset\nid: zz-other-index\nname: Other index\nextends: advanced-civilization\n"
+        "rulebook: {title: Mega Civilization, rule_index: rulebooks/mega-civilization.yaml}\n"
+    )
+    names = ["zz-empty-0", "zz-empty-1", "zz-other-index"]
+    # Law says it reduces Famine, which has no Law modifier: K009's hint writes the modifier,
+    # cited with the blank the index allows (`rule:` in Advanced Civilization's, `source:` in Mega
+    # Civilization's, which has no section to cite)
+    cards = (RULES / "cards/advanced-civilization.yaml").read_text(encoding="utf-8")
+    link = '          - {calamity: iconoclasm_and_heresy, effect: reduces, rule: "30.812"}\n'
+    assert cards.count(link) == 1
+    workspace = CachedWorkspace(
+        {
+            "cards/advanced-civilization.yaml": cards.replace(
+                link, link + '          - {calamity: famine, effect: reduces, rule: "30.312"}\n'
+            ),
+            "rulesets/zz-empty-0.yaml": _empty("zz-empty-0", "advanced-civilization"),
+            "rulesets/zz-empty-1.yaml": _empty("zz-empty-1", "advanced-civilization"),
+            "rulesets/zz-other-index.yaml": other,
+        }
+    )
+    counted = {inspect.unwrap(_one(code).run).__code__: code for code in CITING_AS_THE_INDEX_ALLOWS}
+    frames: dict[str, list[Any]] = {code: [] for code in CITING_AS_THE_INDEX_ALLOWS}
+
+    def count(frame: Any, event: str, arg: Any) -> None:
+        code = counted.get(frame.f_code) if event == "call" else None
+        if code is not None and all(frame is not seen for seen in frames[code]):
+            frames[code].append(frame)  # a generator's frame is called again at each finding
+
+    resolver, shared = Resolver(workspace), Shared(len(names) + 1)
+    analyses = []
+    sys.setprofile(count)
+    try:
+        for name in ("advanced-civilization", *names):
+            loaded = workspace.load_ruleset(workspace.manifests()[name])
+            with shared.ruleset():
+                analyses.append(analyse(workspace, loaded, resolver=resolver))
+    finally:
+        sys.setprofile(None)
+    models = [analysis.model for analysis in analyses]
+    assert all(model is not None for model in models)
+    base, empty_0, empty_1, other_index = models
+    assert base is not None and empty_0 is not None and empty_1 is not None and other_index is not None
+    assert base.rule_index is empty_0.rule_index is empty_1.rule_index is not None
+    assert other_index.rule_index is not None and other_index.rule_index is not base.rule_index
+    assert {code: len(called) for code, called in frames.items()} == dict.fromkeys(CITING_AS_THE_INDEX_ALLOWS, 2)
+    for name, analysis in zip(("advanced-civilization", *names), analyses, strict=True):
+        alone = analyse(workspace, workspace.load_ruleset(workspace.manifests()[name]))
+        assert alone.found_by is not None and analysis.found_by is not None
+        for code in CITING_AS_THE_INDEX_ALLOWS:
+            assert analysis.found_by[code] == alone.found_by[code], (name, code)
+    hints = [[one.hint or "" for one in analysis.found_by["K009"]] for analysis in analyses if analysis.found_by]
+    assert len(hints) == 4 and all(len(found) == 1 for found in hints)
+    assert hints[0] == hints[1] == hints[2] and "rule: " in hints[0][0] and "source: " in hints[3][0]
 
 
 def _shared_parts() -> list[Any]:

@@ -862,6 +862,13 @@ def rule_index_of(document: Document | None) -> RuleIndex | None:
 
     Entries of an index other than these (a game's online help pages, whose
     paragraphs have a numbering of their own that clashes with the rulebook's) are not citable.
+
+    A family's assembly makes it through :func:`civrules.model.assembly.made_of`
+    (``made_of(rule_index_of, resolved.rule_index)``): a variant that reads its base's index file
+    holds the base's very :class:`RuleIndex`, so a check whose findings are made of it
+    (:func:`civrules.checks.made_of`, K003's hint citing `rule:` or `source:` as the index
+    allows) runs once for both. Not kept with the document (:data:`_index_numbers` is): the index
+    holds its document, and a value holding its key would keep every reading of the file.
     """
     if document is None or not isinstance(document.data, dict):
         return None

@@ -1311,7 +1311,7 @@ def _build_ruleset(resolved: Resolved) -> Ruleset:
         not_in_sources=made_of(build_not_in_sources, value_of("not_in_sources")),
         block_bonuses=made_of(build_block_bonuses, value_of("non_native_block_bonus")),
         deck_compositions=made_of(build_deck_compositions, value_of("deck_compositions")),
-        rule_index=rule_index_of(resolved.rule_index),
+        rule_index=made_of(rule_index_of, resolved.rule_index),
         documents=documents,
         settings=resolved.settings,
         removed={name: dict(ids) for name, ids in resolved.removed.items()},

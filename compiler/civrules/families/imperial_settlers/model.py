@@ -870,7 +870,7 @@ def build_model(resolved: Resolved) -> ImperialSettlersRuleset:
         players=made_of(player_range, players),
         best_players=best_players(players),
         description=description_of(resolved.manifest),
-        rule_index=rule_index_of(resolved.rule_index),
+        rule_index=made_of(rule_index_of, resolved.rule_index),
         documents=tuple({id(d): d for d in resolved.documents}.values()),
         settings=resolved.settings,
         removed={name: dict(ids) for name, ids in resolved.removed.items()},

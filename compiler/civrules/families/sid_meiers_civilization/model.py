@@ -504,7 +504,7 @@ def build_ruleset(resolved: Resolved) -> CivilizationRuleset:
         players=made_of(player_range, players),
         best_players=best_players(players),
         description=description_of(resolved.manifest),
-        rule_index=rule_index_of(resolved.rule_index),
+        rule_index=made_of(rule_index_of, resolved.rule_index),
         draft=data.get("status") == "draft",
         documents=tuple({id(d): d for d in resolved.documents}.values()),
         settings=resolved.settings,

@@ -277,6 +277,7 @@ def _declared(stack: TradeStack, kind: str) -> int:
 
 
 @check("K003", "modifier-combination-missing", Severity.ERROR, reads=("calamities", RULE_INDEX))
+@made_of("calamities", "rule_index")
 def check_combination_declared(ruleset: Ruleset) -> Iterator[Diagnostic]:
     """
     What: the modifiers of a calamity name two or more different cards, but the calamity declares
@@ -590,9 +591,10 @@ def _list(effects: frozenset[str]) -> str:
     reads=(
         "calamities.immune",
         "calamities.modifiers",
+        RULE_INDEX,
     ),
 )
-@made_of("calamities")
+@made_of("calamities", "rule_index")
 def check_modifier_has_immunity(ruleset: Ruleset) -> Iterator[Diagnostic]:
     """
     What: a modifier with `effect: immunity` names a card for which the calamity has no `immune`
@@ -642,6 +644,7 @@ COMPATIBLE = {
     Severity.ERROR,
     reads=("calamities.modifiers", "civilization_cards", RULE_INDEX),
 )
+@made_of("calamities", "cards", "rule_index")
 def check_links_have_modifiers(ruleset: Ruleset) -> Iterator[Diagnostic]:
     """
     What: a civilization card's attribute says it changes a calamity (`calamities:` in the card's
