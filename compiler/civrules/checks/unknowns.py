@@ -67,11 +67,38 @@ def unknown_facts_by_document(ruleset: Ruleset) -> Iterator[tuple[Document, tupl
         if paths is None:
             yield document, walk.unknowns, True
         else:
-            yield (
-                document,
-                tuple((path, reason) for path, reason in walk.unknowns if not replaced_at(path, paths)),
-                False,
-            )
+            yield document, _unreplaced(document, walk.unknowns, paths), False
+
+
+def _unreplaced(
+    document: Document, unknowns: tuple[tuple[NodePath, str], ...], paths: set[NodePath]
+) -> tuple[tuple[NodePath, str], ...]:
+    """The unknown facts of ``document`` (its walk's ``unknowns``) at no node of ``paths`` (those a
+    variant replaced): what depends on the document and the paths alone, found once for each set
+    of paths, the very tuple for every ruleset replacing the same nodes. Each variant of a base
+    that writes no setting replaces the same keys of the base's manifest (its `id` and `name`), and
+    looked through the base manifest's unknown facts again (95 in Mega Civilization's, twelve
+    rulesets under an edit of the base); Q006 then tells them once for the tuple (:data:`_said_part`)."""
+    kept = _unreplaced_facts.get(document)
+    if kept is None:
+        kept = _unreplaced_facts.put(document, {})
+    key = frozenset(paths)
+    found = kept.get(key)
+    if found is None:
+        if len(kept) >= _SETS_KEPT:
+            kept.clear()
+        found = kept[key] = tuple((path, reason) for path, reason in unknowns if not replaced_at(path, paths))
+    return found
+
+
+#: The unknown facts of :func:`_unreplaced`, by the set of paths replaced, kept with the document
+#: (never holding it: the facts are paths and reasons) for as long as it lives.
+_unreplaced_facts: memo.Attached[Document, dict[frozenset[NodePath], tuple[tuple[NodePath, str], ...]]] = (
+    memo.Attached()
+)
+
+#: How many sets of replaced paths a document's entry keeps (each chain shape reading it has one).
+_SETS_KEPT = 8
 
 
 def field_path(data: Any, path: NodePath, family: Family) -> str:
@@ -169,8 +196,18 @@ def check_unknown_facts(ruleset: Ruleset) -> Iterator[Diagnostic]:
     assert family is not None  # a ruleset is read only by a family installed
     for document, facts, whole in unknown_facts_by_document(ruleset):
         if not whole:
-            for path, reason in facts:
-                yield _unknown_fact(document, path, reason, family)
+            part = _said_part.get(document)
+            if part is None:
+                part = _said_part.put(document, {})
+            told = part.get((family.id, id(facts)))
+            if told is None or told[0] is not facts:
+                if len(part) >= _SETS_KEPT:
+                    part.clear()
+                told = part[family.id, id(facts)] = (
+                    facts,
+                    tuple(_unknown_fact(document, path, reason, family) for path, reason in facts),
+                )
+            yield from told[1]
             continue
         said = _said_whole.get(document)
         if said is None:
@@ -184,6 +221,13 @@ def check_unknown_facts(ruleset: Ruleset) -> Iterator[Diagnostic]:
 #: Q006 of every unknown fact of a document no variant replaced a node of, by family: kept with
 #: the document as :data:`_said` is, so each ruleset reading it takes them whole.
 _said_whole: memo.Attached[Document, dict[str, tuple[Diagnostic, ...]]] = memo.Attached()
+
+
+#: Q006 of the unknown facts :func:`_unreplaced` left of a document, by family and the tuple's
+#: identity (the entry holds the tuple: an id that matches names it): kept with the document.
+_said_part: memo.Attached[
+    Document, dict[tuple[str, int], tuple[tuple[tuple[NodePath, str], ...], tuple[Diagnostic, ...]]]
+] = memo.Attached()
 
 
 #: Q006 of one unknown fact depends only on its document: kept with the document, for as long as
