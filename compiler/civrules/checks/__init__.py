@@ -70,12 +70,12 @@ class Check:
     @property
     def all_reads(self) -> frozenset[str] | None:
         """Everything the check reads: :attr:`reads` and :attr:`hint_reads` (None: anything)."""
-        return self.reads | self.hint_reads if self.reads is not None else None
+        return _declared(self)[0]
 
     @property
     def read_collections(self) -> frozenset[str]:
         """The collections (and :data:`RULE_INDEX`) of :attr:`all_reads`, whole or some of their fields."""
-        return frozenset(name.partition(".")[0] for name in self.all_reads or ())
+        return _declared(self)[1]
 
     def reads_any_of(self, collections: frozenset[str] | set[str]) -> bool:
         """Whether the check reads one of ``collections`` (collection names, or :data:`RULE_INDEX`),
@@ -89,6 +89,20 @@ class Check:
 
 
 _CHECKS: list[Check] = []
+
+#: :attr:`Check.all_reads` and :attr:`Check.read_collections` of each check, with the check (an
+#: id that matches names it): made once, not at each ask (a session asks them of each of a
+#: ruleset's 90 checks in each ruleset an edit checks again, thirteen under an edit of a base).
+_DECLARED: dict[int, tuple[Check, frozenset[str] | None, frozenset[str]]] = {}
+
+
+def _declared(entry: Check) -> tuple[frozenset[str] | None, frozenset[str]]:
+    found = _DECLARED.get(id(entry))
+    if found is None or found[0] is not entry:
+        every = entry.reads | entry.hint_reads if entry.reads is not None else None
+        found = _DECLARED[id(entry)] = (entry, every, frozenset(name.partition(".")[0] for name in every or ()))
+    return found[1], found[2]
+
 
 #: The name in :attr:`Check.reads` of the ruleset's rule index (its `rulebook.rule_index` file).
 RULE_INDEX = "rule_index"
