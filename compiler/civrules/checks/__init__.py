@@ -80,12 +80,12 @@ class Check:
     def reads_any_of(self, collections: frozenset[str] | set[str]) -> bool:
         """Whether the check reads one of ``collections`` (collection names, or :data:`RULE_INDEX`),
         for its findings or its hints."""
-        reads = self.all_reads
+        reads, named = _declared(self)
         if reads is None:
             return True
         if ALL_COLLECTIONS in reads and any(name != RULE_INDEX for name in collections):
             return True
-        return bool(self.read_collections & collections)
+        return not named.isdisjoint(collections)
 
 
 _CHECKS: list[Check] = []
