@@ -77,7 +77,7 @@ def _unreplaced(
     variant replaced): what depends on the document and the paths alone, found once for each set
     of paths, the very tuple for every ruleset replacing the same nodes. Each variant of a base
     that writes no setting replaces the same keys of the base's manifest (its `id` and `name`), and
-    looked through the base manifest's unknown facts again (95 in Mega Civilization's, twelve
+    looked through the base manifest's unknown facts again (95 in the largest shipped one's, twelve
     rulesets under an edit of the base); Q006 then tells them once for the tuple (:data:`_said_part`)."""
     kept = _unreplaced_facts.get(document)
     if kept is None:
