@@ -162,13 +162,140 @@ def test_a_killed_builds_staging_tree_is_removed_by_the_next_build(tmp_path: Pat
     lookalike = tmp_path / f".generated.new-{dead.stdout.strip()}-committed"
     (lookalike / "python").mkdir(parents=True)
     (lookalike / "python" / "work.txt").write_text("not civrules'", encoding="utf-8")
-    live = tmp_path / f".generated.new-{os.getpid()}-z3"
+    live = tmp_path / f".generated.new-{os.getppid()}-z3"  # made by a process still running, not yet locked
     live.mkdir()
     write_tree(out, {"a.txt": b"two"})
     assert not abandoned.exists()
     assert live.exists()  # a build still running is left alone
     assert (lookalike / "python" / "work.txt").exists()  # not marked: not civrules' to delete
     assert (out / "a.txt").read_bytes() == b"two"
+
+
+def _held_by_another_writer(folder: Path) -> int:
+    """A descriptor holding ``folder``'s lock as a running build holds its staging tree's (the lock
+    is the open file's: one opened here conflicts with any other opening, in this process too)."""
+    import fcntl
+
+    descriptor = os.open(folder, os.O_RDONLY | os.O_DIRECTORY)
+    fcntl.flock(descriptor, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    return descriptor
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="no flock")
+def test_a_killed_builds_staging_tree_is_removed_whatever_process_now_has_its_number(tmp_path: Path) -> None:
+    # A build killed as process 1 of a container (or as any number the next run is given again) left
+    # its tree for good: the next run took it for its own, or for a build still running.
+    out = tmp_path / "generated"
+    write_tree(out, {"a.txt": b"one"})
+    leftovers = []
+    for pid in (os.getpid(), os.getppid(), 1):
+        leftover = tmp_path / f".generated.new-{pid}-k{pid}"
+        (leftover / "python").mkdir(parents=True)
+        (leftover / MARKER).write_bytes(MARKER_TEXT)
+        (leftover / "python" / "half.py").write_bytes(b"# cut short")
+        leftovers.append(leftover)
+    running = tmp_path / f".generated.new-{os.getpid()}-run"  # a build writing now: its lock is held
+    (running / "python").mkdir(parents=True)
+    (running / MARKER).write_bytes(MARKER_TEXT)
+    held = _held_by_another_writer(running)
+    try:
+        write_tree(out, {"a.txt": b"two"})
+    finally:
+        os.close(held)
+    assert [leftover.name for leftover in leftovers if leftover.exists()] == []
+    assert (running / "python").is_dir()
+    assert (out / "a.txt").read_bytes() == b"two"
+    write_tree(out, {"a.txt": b"three"})  # let go of, it is a leftover like the others
+    assert not running.exists()
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="no flock")
+def test_the_old_tree_swapped_out_is_held_until_it_is_deleted(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # Once swapped, the old tree bears the staging folder's name: another build cleaning up
+    # leftovers then must not take it for one (and delete it under this build's feet).
+    from civrules.emit import output
+
+    out = tmp_path / "generated"
+    write_tree(out, {"a.txt": b"one"})
+    seen: list[str] = []
+    discard = output._discard_old
+
+    def looked_at(old: Path, root: Path) -> None:
+        import fcntl
+
+        descriptor = os.open(old, os.O_RDONLY | os.O_DIRECTORY)
+        try:
+            fcntl.flock(descriptor, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            seen.append("free")
+        except BlockingIOError:
+            seen.append("held")
+        finally:
+            os.close(descriptor)
+        assert (old / "a.txt").read_bytes() == b"one"
+        discard(old, root)
+
+    monkeypatch.setattr(output, "_discard_old", looked_at)
+    write_tree(out, {"a.txt": b"two"})
+    assert seen == ["held"]
+    assert (out / "a.txt").read_bytes() == b"two"
+    assert sorted(path.name for path in tmp_path.iterdir()) == ["generated"]
+
+
+def _meanwhile(monkeypatch: pytest.MonkeyPatch, root: Path, moment: str, make: Any) -> None:
+    """Call ``make()`` once the staging tree for ``root`` is complete, just before the swap looks at
+    ``root`` (``"before"``), or just after it found nothing there (``"after"``)."""
+    from civrules.emit import output
+    from civrules.support import files
+
+    take, kind_of = output._take_metadata, files.kind_of
+    armed: list[bool] = []
+
+    def taken(staging: Path, target: Path, *, final: bool) -> None:
+        take(staging, target, final=final)
+        if final and target == root and not armed:
+            armed.append(True)
+            if moment == "before":
+                make()
+
+    def looked(parent: Path, name: str) -> str:
+        found = kind_of(parent, name)
+        if armed == [True] and moment == "after" and Path(parent, name) == root:
+            armed.append(False)
+            make()
+        return found
+
+    monkeypatch.setattr(output, "_take_metadata", taken)
+    monkeypatch.setattr(files, "kind_of", looked)
+
+
+@pytest.mark.parametrize("moment", ["before", "after"])
+def test_a_tree_another_build_put_in_place_meanwhile_is_replaced_not_an_error(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, moment: str
+) -> None:
+    # Two builds into a new --out: both found it missing, and the later one's rename failed
+    # ("directory not empty", exit 2) though a moment later it would have replaced the other's tree.
+    out = tmp_path / "generated"
+    _meanwhile(monkeypatch, out, moment, lambda: write_tree(out, {"a.txt": b"other", "b.txt": b"other"}))
+    write_tree(out, {"a.txt": b"mine"})
+    assert read_tree(out) == {"a.txt": b"mine", MARKER: MARKER_TEXT}
+    assert sorted(path.name for path in tmp_path.iterdir()) == ["generated"]
+
+
+@pytest.mark.parametrize("moment", ["before", "after"])
+def test_a_folder_made_meanwhile_that_civrules_did_not_write_is_not_replaced(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, moment: str
+) -> None:
+    # Judged replaceable when the write began (nothing there), the folder found at the swap was
+    # exchanged and deleted whatever it had become.
+    from civrules.emit import output
+
+    out = tmp_path / "generated"
+    _meanwhile(monkeypatch, out, moment, lambda: (out / "mine").mkdir(parents=True))
+    with pytest.raises(output.OutputError) as refused:
+        write_tree(out, {"a.txt": b"new"})
+    assert "generated" in str(refused.value)
+    assert [path.name for path in out.iterdir()] == ["mine"]
+    assert sorted(path.name for path in tmp_path.iterdir()) == ["generated"]
 
 
 # --- Ctrl-C: exit 130, nothing left half-written --------------------------------------------------

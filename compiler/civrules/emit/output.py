@@ -59,6 +59,11 @@ from pathlib import Path
 from civrules.diagnostics.words import named_path, ticked
 from civrules.support import files, interrupts
 
+try:
+    import fcntl
+except ImportError:  # Windows: a staging folder's writer is known by its process number alone
+    fcntl = None  # type: ignore[assignment]
+
 #: A rendered tree: relative POSIX path → file content.
 Tree = Mapping[str, bytes]
 
@@ -89,6 +94,8 @@ MARKER_TEXT = marker_text("build")
 DEFAULT_MAX_BYTES = 64 * 1024 * 1024
 
 _AT_FDCWD = -100
+#: How a staging folder is opened to lock it: never through a link.
+_FOLDER = os.O_RDONLY | getattr(os, "O_DIRECTORY", 0) | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0)
 _RENAME_EXCHANGE = 2
 
 _CAUSES = {
@@ -506,10 +513,15 @@ def rename_new(source: Path, target: Path) -> None:
 
 
 def _remove_abandoned(root: Path) -> None:
-    """Delete staging trees left by builds that were killed (their process is gone).
+    """Delete staging trees left by builds that were killed.
 
     Only real folders that civrules marked (or that are still empty) are removed: a committed
-    folder or a link that happens to share the name is left alone.
+    folder or a link that happens to share the name is left alone. A marked one is abandoned when
+    no process holds its lock (:func:`_hold`): a process number in its name says nothing once the
+    number is another process's, and a killed build run as process 1 of a container (or with any
+    number a later run is given again) left its tree for good, every later run taking it for its
+    own or for a build still running. An empty one (made, not yet locked) or one whose lock cannot
+    be tried is judged by its process number, as before.
     """
     prefix = f".{root.name}.new-"
     try:
@@ -520,12 +532,79 @@ def _remove_abandoned(root: Path) -> None:
         if not name.startswith(prefix):
             continue
         parts = name[len(prefix) :].split("-", 1)
-        if not parts[0].isdigit() or _alive(int(parts[0])):
-            continue
         leftover = root.parent / name
-        if files.kind_of(root.parent, name) != "dir" or not (_is_marked(leftover) or _is_empty(leftover)):
+        if not parts[0].isdigit() or leftover in _HELD:
             continue
-        shutil.rmtree(leftover, ignore_errors=True)
+        if files.kind_of(root.parent, name) != "dir":
+            continue
+        pid = int(parts[0])
+        lock: int | None = None
+        if _is_marked(leftover):
+            free, lock = _try_lock(leftover)
+            if free is None:
+                free = not _alive(pid)
+        elif _is_empty(leftover):
+            free = not _alive(pid) or pid == os.getpid()  # this process's own are in _HELD
+        else:
+            continue
+        try:
+            if free:
+                shutil.rmtree(leftover, ignore_errors=True)
+        finally:
+            if lock is not None:
+                os.close(lock)
+
+
+#: The staging folders this process is writing (by path), each with the descriptors that hold its
+#: lock: the folder's own and, once swapped, that of the tree it replaced (see :func:`_hold`).
+_HELD: dict[Path, list[int]] = {}
+
+
+def _hold(staging: Path, folder: Path | None = None) -> None:
+    """Lock ``folder`` (``staging`` itself by default) for as long as this process writes ``staging``:
+    an exclusive ``flock`` a killed process lets go of, whatever number the system gives it or the
+    next process. ``_remove_abandoned`` removes only a staging tree no process holds. Taken before
+    the marker is written into a new staging folder, and on the tree about to be swapped out (it then
+    bears the staging folder's name until it is deleted). Where the system cannot lock, nothing is
+    held and leftovers are judged by the process number in their names."""
+    if fcntl is None:
+        return
+    try:
+        descriptor = os.open(folder or staging, _FOLDER)
+    except OSError:
+        return
+    try:
+        fcntl.flock(descriptor, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError:  # held by a build that swapped it in and is still deleting its old tree
+        os.close(descriptor)
+        return
+    _HELD.setdefault(staging, []).append(descriptor)
+
+
+def _let_go_of(staging: Path) -> None:
+    """Release what :func:`_hold` took for ``staging``."""
+    for descriptor in _HELD.pop(staging, []):
+        os.close(descriptor)
+
+
+def _try_lock(folder: Path) -> tuple[bool | None, int | None]:
+    """Whether no process holds ``folder``'s lock (None: cannot be told), and the descriptor holding
+    it now when it was free (for the caller to close once the folder is removed)."""
+    if fcntl is None:
+        return None, None
+    try:
+        descriptor = os.open(folder, _FOLDER)
+    except OSError:
+        return None, None
+    try:
+        fcntl.flock(descriptor, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        os.close(descriptor)
+        return False, None
+    except OSError:  # no locks on this file system
+        os.close(descriptor)
+        return None, None
+    return True, descriptor
 
 
 def _alive(pid: int) -> bool:
@@ -635,6 +714,8 @@ class StagedTree(MutableMapping[str, bytes]):
             staging, self.folder = self.folder, None
             if staging is not None and files.kind_of(staging.parent, staging.name) == "dir":
                 shutil.rmtree(staging, ignore_errors=True)
+            if staging is not None:
+                _let_go_of(staging)
 
 
 def write_tree(
@@ -684,6 +765,7 @@ def _new_staging(root: Path) -> Path:
     Call it with Ctrl-C deferred, and keep what it returns within the same deferral: the clean-up
     must always know the folder (it was left behind when the signal came in between)."""
     staging = Path(tempfile.mkdtemp(prefix=f".{root.name}.new-{os.getpid()}-", dir=root.parent))
+    _hold(staging)
     _take_metadata(staging, root, final=False)
     return staging
 
@@ -1038,13 +1120,31 @@ def _write(root: Path, content: Mapping[str, bytes], kind: str) -> None:
             if staging is not None and files.kind_of(staging.parent, staging.name) == "dir":
                 shutil.rmtree(staging, ignore_errors=True)
         raise
+    finally:
+        if staging is not None:
+            _let_go_of(staging)
 
 
 def _swap(staging: Path, root: Path) -> None:
     """Put the complete tree ``staging`` in the place of ``root``; the old tree is deleted."""
     if files.kind_of(root.parent, root.name) == "missing":
-        staging.rename(root)
-        return
+        try:
+            rename_new(staging, root)
+            return
+        except FileExistsError:
+            pass  # another build of the same output put its tree there since: judged below
+    # What is there now was judged replaceable when the write began, before a build's rendering:
+    # another build's tree of the same kind put there since is replaced as it would have been a
+    # moment later; anything else is refused, never swapped out and deleted.
+    if files.kind_of(root.parent, root.name) != "dir" or (
+        marked_kind(root) not in (marked_kind(staging), "") and not _is_empty(root)
+    ):
+        raise OutputError(
+            f"refusing to replace {named_path(root)}: it changed while the new tree was written, "
+            "and is no longer a tree civrules wrote; nothing was changed",
+            "see what was put there, move it aside if it is yours, then run the command again",
+        )
+    _hold(staging, root)  # the old tree, which bears ``staging``'s name once swapped, until it is deleted
     if _exchange(staging, root):
         _discard_old(staging, root)
         return
