@@ -237,3 +237,37 @@ def test_a_stale_hint_never_pastes_a_build_that_refuses_the_folder(tmp_path: Pat
     (hint,) = [line for line in stdout.splitlines() if line.startswith("  hint: ")]
     first = f"remove the link `{link}` (civrules does not follow links)"
     assert hint == f"  hint: {first}; then write it again: `{again}`, and commit the result"
+
+
+def test_a_change_made_in_the_output_is_said_when_a_build_replaces_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A file of generated/ edited by hand (or added there) was replaced by the next build without
+    a word. The build still replaces it (refusing would refuse forever), and says so, even with -q;
+    a change the build carries over unchanged (another ruleset's files) is not lost, nor said."""
+    monkeypatch.setenv("CIVRULES_CACHE_DIR", str(tmp_path / "cache"))
+    rules = copy_rulesets(tmp_path / "rules", "imperial-settlers", "sid-meiers-civilization")
+    out = tmp_path / "generated"
+    code, stdout, stderr = _build(rules, out)
+    assert code == 0 and "changed since" not in stderr, stdout + stderr
+    sid = out / "python" / "civrules_rulesets" / "sid_meiers_civilization" / "data.py"
+    settlers = out / "python" / "civrules_rulesets" / "imperial_settlers" / "data.py"
+    for edited in (sid, settlers):
+        edited.write_bytes(edited.read_bytes() + b"# mine\n")
+    (out / "notes.txt").write_text("mine\n", encoding="utf-8")
+
+    code, stdout, stderr = _build(rules, out, "sid-meiers-civilization", bound=())
+    assert code == 0, stdout + stderr
+    said = [line for line in stderr.splitlines() if "civrules wrote it" in line or "not written by" in line]
+    assert said == [f"civrules: `{sid}` was changed since civrules wrote it; this build wrote it anew"]
+    assert "  hint: what you change in the output is not kept" in stderr
+    assert settlers.read_bytes().endswith(b"# mine\n") and (out / "notes.txt").exists()  # carried over
+
+    result = CliRunner().invoke(main, ["-q", "--rules", str(rules), "build", "--out", str(out)])
+    assert result.exit_code == 0, result.output
+    assert [line for line in result.stderr.splitlines() if not line.startswith("  hint:")] == [
+        f"civrules: `{out / 'notes.txt'}` was not written by civrules; this build's tree does not hold it",
+        f"civrules: `{settlers}` was changed since civrules wrote it; this build wrote it anew",
+    ]
+    code, stdout, stderr = _build(rules, out)
+    assert code == 0 and "civrules wrote it" not in stderr and "up to date" in stderr, stdout + stderr

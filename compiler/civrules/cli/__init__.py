@@ -47,6 +47,7 @@ from civrules.support.files import no_folder as _no_folder
 if TYPE_CHECKING:
     from civrules.emit.build import BuildResult
     from civrules.emit.output import StaleFile
+    from civrules.emit.stamp import Edit
 
 EXIT_CLEAN, EXIT_RULE_ERRORS, EXIT_USAGE = 0, 1, 2
 EXIT_BROKEN_PIPE = 128 + 13  # as a process killed by SIGPIPE: the reader of the output went away
@@ -1683,6 +1684,7 @@ def _build(
         _build_found(result.diagnostics, verbose, last=len(result.failed_ids) == len(loaded))
 
     arguments = [*rulesets, f"max_bytes={obj.limits.max_bytes}", f"max_nodes={obj.limits.max_nodes}"]
+    edited = stamp.edits(out)
     result, dropped = builder.build_rulesets(
         obj.rules, out, workspace, loaded, everything=not rulesets, debug=obj.debug, rendered=rendered
     )
@@ -1690,6 +1692,9 @@ def _build(
     if len(result.failed_ids) < len(loaded):
         for relative, why in sorted(dropped.items()):
             click.echo(f"civrules: not carried over: {named_path(out / relative)}: {printable(why)}", err=True)
+        replaced = stamp.lost(out, edited)
+        _edits_said(out, replaced)
+        stamp.record_written(out, [edit for edit in edited if edit not in replaced])
         if not result.failed:
             stamp.record(obj.rules, out, arguments, obj.limits.max_bytes)
         built = len(loaded) - len(result.failed_ids)
@@ -1698,6 +1703,32 @@ def _build(
     if result.failed:
         click.echo(f"civrules: not built, the rules have errors (previous output kept): {failed}", err=True)
         sys.exit(_failure_code(result.diagnostics))
+
+
+def _edits_said(out: Path, lost: Sequence[Edit]) -> None:
+    """Each file of ``out`` changed or put there since civrules last wrote it, that the build just
+    replaced or dropped (:func:`_edits_told`), on standard error even with `-q`: it is a loss, not
+    progress. The build is not refused for it: it would be, forever."""
+    for line in _edits_told(out, lost):
+        click.echo(line, err=True)
+
+
+def _edits_told(out: Path, lost: Sequence[Edit]) -> list[str]:
+    """The lines saying which files of ``out`` changed since civrules wrote them a build replaced:
+    a change made by hand in generated/ was lost without a word."""
+    told = []
+    for edit in lost:
+        where = named_path(out / edit.relative)
+        if edit.written is not None:
+            told.append(f"civrules: {where} was changed since civrules wrote it; this build wrote it anew")
+        else:
+            told.append(f"civrules: {where} was not written by civrules; this build's tree does not hold it")
+    if lost:
+        told.append(
+            "  hint: what you change in the output is not kept: make the change in the rule data (or in"
+            " civrules' templates) instead; where the output is committed, `git diff` shows what was replaced"
+        )
+    return told
 
 
 def _build_check(
@@ -2013,6 +2044,7 @@ def _watch_builder(obj: Context, rulesets: tuple[str, ...], out: Path) -> Any:
         )
         if rendered.failed:
             return "civrules: nothing was built: the rules have errors", True
+        edited = stamp.edits(out)
         try:
             builder.build(
                 out,
@@ -2025,8 +2057,14 @@ def _watch_builder(obj: Context, rulesets: tuple[str, ...], out: Path) -> Any:
             return f"civrules: nothing was built: {printable(str(error))}", True
         arguments = [*rulesets, f"max_bytes={obj.limits.max_bytes}", f"max_nodes={obj.limits.max_nodes}"]
         stamp.record(obj.rules, out, arguments, obj.limits.max_bytes)
+        replaced = stamp.lost(out, edited)
+        stamp.record_written(out, [edit for edit in edited if edit not in replaced])
         count = f"{len(names)} ruleset{'' if len(names) == 1 else 's'}"
-        return f"civrules: wrote {len(rendered.tree)} files for {count} into {named_path(out)}", False
+        said = [
+            *_edits_told(out, replaced),
+            f"civrules: wrote {len(rendered.tree)} files for {count} into {named_path(out)}",
+        ]
+        return "\n".join(said), False
 
     return rebuild
 

@@ -204,3 +204,90 @@ def record(rules: Path, out: Path, arguments: Iterable[str], max_bytes: int = DE
         return
     entry = {"version": _VERSION, "inputs": inputs, "outputs": outputs}
     cache.write(_entry(out, arguments), json.dumps(entry).encode("utf-8"))
+
+
+#: The form of a record of the files a build wrote (:func:`record_written`).
+_WRITTEN_VERSION = 1
+
+
+def _written_entry(out: Path) -> str:
+    return f"written-{cache.digest(str(out.resolve()))}.json"
+
+
+def _file_digests(out: Path) -> dict[str, str]:
+    """The SHA-256 of each regular file of the tree ``out`` within the size bound, by relative path
+    (links, special files and ``__pycache__`` left out: a build writes none of them)."""
+    found: dict[str, str] = {}
+    absolute = out.absolute()
+    if files.kind_of(absolute.parent, absolute.name) != "dir":
+        return found
+    for entry in files.walk(out):
+        if entry.kind != "file" or entry.size > DEFAULT_MAX_BYTES or "__pycache__" in entry.relative.split("/"):
+            continue
+        try:
+            data = files.read_under(out, entry.relative, DEFAULT_MAX_BYTES)
+        except (files.RefusedError, OSError):
+            continue
+        found[entry.relative] = hashlib.sha256(data).hexdigest()
+    return found
+
+
+def record_written(out: Path, kept: Iterable[Edit] = ()) -> None:
+    """Record what each file of ``out`` holds, just written by civrules: the next build tells the
+    files changed since (:func:`edits`) from those it wrote. ``kept``: the edits found before the
+    write that it carried over (a partial build keeps the other rulesets' files): still edits, they
+    are recorded as civrules last wrote them, not as found."""
+    written = _file_digests(out)
+    for edit in kept:
+        if written.get(edit.relative) != edit.digest:
+            continue
+        if edit.written is None:
+            del written[edit.relative]
+        else:
+            written[edit.relative] = edit.written
+    entry = {"version": _WRITTEN_VERSION, "files": written}
+    cache.write(_written_entry(out), json.dumps(entry, sort_keys=True).encode("utf-8"))
+
+
+def _recorded_files(raw: bytes | None) -> dict[str, str] | None:
+    """The digests a record of written files holds, or None when it is not a well-formed one."""
+    recorded = json_document(raw)
+    if not isinstance(recorded, dict) or recorded.get("version") != _WRITTEN_VERSION:
+        return None
+    written = recorded.get("files")
+    if not isinstance(written, dict) or not all(isinstance(d, str) for d in written.values()):
+        return None
+    return written
+
+
+@dataclass(frozen=True, slots=True)
+class Edit:
+    """A file of an output tree that is not what civrules last wrote there: ``digest``, what it holds
+    now; ``written``, what civrules wrote there (None: a file put there, civrules wrote none)."""
+
+    relative: str
+    digest: str
+    written: str | None
+
+
+def edits(out: Path) -> list[Edit]:
+    """The files of ``out`` changed or added since civrules last wrote it (by hand, or by anything
+    else), by path; none when civrules kept no record of that write (another cache, or none)."""
+    recorded = _recorded_files(cache.read(_written_entry(out)))
+    if recorded is None:
+        return []
+    return [
+        Edit(relative, digest, recorded.get(relative))
+        for relative, digest in sorted(_file_digests(out).items())
+        if recorded.get(relative) != digest
+    ]
+
+
+def lost(out: Path, found: Iterable[Edit]) -> list[Edit]:
+    """Those of ``found`` (:func:`edits`, before a write) that the tree now in ``out`` does not hold:
+    written anew, or gone. A file carried over by a partial build, or written as it was, is kept."""
+    found = list(found)
+    if not found:
+        return []
+    now = _file_digests(out)
+    return [edit for edit in found if now.get(edit.relative) != edit.digest]
