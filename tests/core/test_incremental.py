@@ -622,6 +622,33 @@ def test_saved_files_are_read_again_when_their_content_changes(tmp_path: Path) -
     assert session.update().diagnostics == full_run(rules)
 
 
+def test_a_file_saved_twice_within_a_step_of_a_coarse_clock_is_read_again(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Where a file system keeps times in whole seconds (or FAT's two), a second save within the
+    step, of the same size, keeps every field of the stamp: its content was taken as read, and
+    the language server and `watch` kept the first save's diagnostics until another save."""
+    import time
+
+    from civrules.pipeline import incremental
+    from tests.security.helpers import coarse_times
+
+    rules = copy_subset(tmp_path / "rules")
+    cards = rules / "cards/advanced-civilization.yaml"
+    text = cards.read_text(encoding="utf-8")
+    coarse_times(monkeypatch, incremental, "stat", cards, time.time_ns())
+    session = Session(rules)
+    session.update()
+    cards.write_text(text.replace("cost: 45", "cots: 45", 1), encoding="utf-8")  # the same size
+    edited = session.update()
+    assert edited.reread == ["cards/advanced-civilization.yaml"]
+    assert edited.diagnostics == full_run(rules)
+    # Once the times are a step behind the clock, the stamp is trusted: nothing read again.
+    coarse_times(monkeypatch, incremental, "stat", cards, time.time_ns() - 3_000_000_000)
+    session.update()
+    assert session.update().reread == []
+
+
 def test_a_full_run_is_what_validate_prints(tree: Path) -> None:
     runner = CliRunner()
     printed = runner.invoke(main, ["--rules", str(tree), "validate", "--format", "json"])

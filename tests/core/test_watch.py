@@ -212,6 +212,31 @@ def _settle(monkeypatch: pytest.MonkeyPatch, rules: Path, saves: _Saves, before:
     return found["a.yaml"][2]
 
 
+def test_a_save_that_keeps_the_size_and_the_modification_time_is_a_change(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`touch -r` or `cp -p` puts the modification time back, and a coarse file system clock
+    (whole seconds, FAT's two) gives two saves within a step the same times: a save of the same
+    size then changed nothing `watch` looked at, and was never checked."""
+    import os
+
+    from tests.security.helpers import coarse_times
+
+    rules = tmp_path / "rules"
+    rules.mkdir()
+    file = rules / "a.yaml"
+    file.write_text("kind: x\n", encoding="utf-8")
+    before = watcher.snapshot(rules)
+    put_back = file.stat().st_mtime_ns
+    file.write_text("kind: y\n", encoding="utf-8")
+    os.utime(file, ns=(put_back, put_back))
+    assert watcher.snapshot(rules) != before
+    coarse_times(monkeypatch, watcher, "lstat", file, time.time_ns())
+    before = watcher.snapshot(rules)
+    file.write_text("kind: z\n", encoding="utf-8")
+    assert watcher.snapshot(rules) != before
+
+
 def _emptied(tmp_path: Path) -> tuple[Path, Path, dict[str, tuple[int, ...]]]:
     """A rules folder whose ``a.yaml`` a save has just emptied: the folder, the file, and the state
     read before the save."""

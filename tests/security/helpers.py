@@ -7,6 +7,9 @@ import os
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
+
+import pytest
 
 from civrules.emit.output import read_tree
 from tests.conftest import REPO
@@ -47,3 +50,23 @@ def civrules_command(delay: float = 0.0) -> list[str]:
     if not delay:
         return [sys.executable, "-m", "civrules"]
     return [sys.executable, "-m", "tests.security.slow_writes", repr(delay)]
+
+
+def coarse_times(monkeypatch: pytest.MonkeyPatch, module: Any, name: str, file: Path, moment: int) -> None:
+    """``module.os.<name>`` (``stat`` or ``lstat``, the one function every module shares) gives
+    ``file`` the modification and change time ``moment``, as a file system whose clock steps
+    coarsely gives two saves within one step: nothing else is changed, for any other path."""
+    real = getattr(module.os, name)
+
+    def stepped(path: Any, *args: Any, **kwargs: Any) -> Any:
+        found = real(path, *args, **kwargs)
+        if isinstance(path, (str, os.PathLike)) and Path(path) == file:
+            fields = list(found[:10])
+            fields[8] = fields[9] = moment // 1_000_000_000
+            seconds = moment / 1e9
+            extra = {"st_atime": found.st_atime, "st_mtime": seconds, "st_ctime": seconds}
+            extra |= {"st_atime_ns": found.st_atime_ns, "st_mtime_ns": moment, "st_ctime_ns": moment}
+            return os.stat_result(fields, extra)
+        return found
+
+    monkeypatch.setattr(module.os, name, stepped)

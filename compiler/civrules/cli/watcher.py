@@ -10,6 +10,7 @@ and one line for each that went away, then a summary.
 
 from __future__ import annotations
 
+import hashlib
 import os
 import stat
 import time
@@ -41,7 +42,11 @@ Echo = Callable[[str], None]
 
 
 def snapshot(root: Path) -> dict[str, tuple[int, ...]]:
-    """What a save changes, for every YAML name under ``root``: its kind, modification time and size.
+    """What a save changes, for every YAML name under ``root``: its kind, modification time, size,
+    inode and change time (a tool that puts the modification time back, `touch -r`, `cp -p`, leaves
+    the change time), and for a file not yet settled (:func:`civrules.support.files.settled`: saved
+    within a step of a coarse file system clock) a digest of what it holds: a second save within
+    that step, of the same size, changed nothing else a `stat` shows, and was never checked.
 
     Found as the rules are read (:func:`civrules.support.files.walk`): no link followed, folders at most
     :data:`~civrules.support.files.MAX_DEPTH` deep; a link or a FIFO is described by ``lstat``, never opened,
@@ -49,6 +54,7 @@ def snapshot(root: Path) -> dict[str, tuple[int, ...]]:
     cannot be listed is there too (as ``folder/``), so locking or unlocking it is a change.
     """
     found: dict[str, tuple[int, ...]] = {}
+    now = time.time_ns()
     for entry in files.walk(root):
         if entry.kind == "unreadable":  # a folder locked or unlocked is a change: its L012 comes or goes
             found[f"{entry.relative}/"] = (0, entry.errno)
@@ -60,8 +66,24 @@ def snapshot(root: Path) -> dict[str, tuple[int, ...]]:
             status = os.lstat(root / entry.relative)
         except (OSError, ValueError):
             continue
-        found[entry.relative] = (status.st_mode, status.st_mtime_ns, status.st_size, status.st_ino)
+        state: tuple[int, ...] = (status.st_mode, status.st_mtime_ns, status.st_size, status.st_ino, status.st_ctime_ns)
+        if stat.S_ISREG(status.st_mode) and not files.settled(status, now):
+            state += (_digest(root, entry.relative),)
+        found[entry.relative] = state
     return found
+
+
+def _digest(root: Path, relative: str) -> int:
+    """What the file ``relative`` holds, as a number (0: it could not be read, or is too large)."""
+    try:
+        data = files.read_under(root, relative, _MOST_DIGESTED)
+    except (files.RefusedError, OSError):
+        return 0
+    return int.from_bytes(hashlib.blake2b(data, digest_size=8).digest(), "big")
+
+
+#: The largest file a snapshot reads to tell two saves apart (the largest a rule file may be).
+_MOST_DIGESTED = Limits().max_bytes
 
 
 #: How long a file a save has just emptied is waited for (seconds): a save that truncates and then

@@ -22,6 +22,7 @@ import dataclasses
 import hashlib
 import os
 import stat
+import time
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -48,7 +49,7 @@ from civrules.resolve import OPERATIONS, Resolver
 from civrules.schema.references import Remembered, remembering
 from civrules.support import memo
 from civrules.support.commands import invoked, validating
-from civrules.support.files import LinkOnTheWayError, RefusedError, dots_taken, read_under
+from civrules.support.files import LinkOnTheWayError, RefusedError, dots_taken, read_under, settled
 
 #: What a file's content is known by: how it was read (editor text or disk bytes) and its hash.
 Signature = tuple[str, str]
@@ -479,6 +480,9 @@ class Session:
         known = self._stamps.get(relative)
         if known is not None and known[0] == stamp:
             return known[1]
+        # A file read within a step of its file system's clock may change again keeping this stamp
+        # (settled()): kept, its stale content was reused until another save changed the stamp.
+        trusted = settled(found, time.time_ns())
         try:
             # Through civrules.support.files, as every read: a link or a FIFO swapped in since the stat
             # above is refused, not followed or waited on.
@@ -488,7 +492,10 @@ class Session:
         except OSError as error:
             return ("missing", str(error.errno))
         signature = ("bytes", hashlib.blake2b(raw).hexdigest())
-        self._stamps[relative] = (stamp, signature)
+        if trusted:
+            self._stamps[relative] = (stamp, signature)
+        else:
+            self._stamps.pop(relative, None)
         return signature
 
 

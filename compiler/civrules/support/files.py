@@ -227,6 +227,21 @@ def _kind(mode: int) -> str:
     return "special"
 
 
+#: The coarsest step of a file system's modification times that civrules allows for (FAT's two
+#: seconds; ext3 and HFS+ keep whole seconds, some network file systems as coarse).
+TIME_STEP_NS = 2_000_000_000
+
+
+def settled(found: os.stat_result, now_ns: int) -> bool:
+    """Whether a file whose ``stat`` is ``found``, taken at ``now_ns`` (``time.time_ns()``), will show
+    its next change in its modification or change time: neither is within :data:`TIME_STEP_NS` of
+    now. A file written again within that step, keeping its size, can keep both times where the
+    file system counts them coarsely (git's "racily clean" index entries): its stamp alone is not
+    to be trusted until it has settled. A time far from now either way (a clock set back since)
+    is left by the next write, which takes the clock's time."""
+    return all(abs(now_ns - moment) >= TIME_STEP_NS for moment in (found.st_mtime_ns, found.st_ctime_ns))
+
+
 def read_under(root: Path, relative: str, max_bytes: int) -> bytes:
     """The bytes of the regular file ``root/relative``, at most ``max_bytes`` of them.
 
