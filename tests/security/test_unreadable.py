@@ -265,3 +265,57 @@ def test_a_fifo_socket_or_file_where_a_folder_is_read_is_said_not_a_folder(tmp_p
     (l012,) = read.diagnostics
     assert l012.code == "L012" and l012.message.endswith(f"`maps` is not a folder but {said}"), l012
     assert l012.hint and "`maps` must be a folder" in l012.hint, l012
+
+
+def _rewritten_while_read(monkeypatch: pytest.MonkeyPatch, file: Path, texts: list[bytes], *, every: bool) -> None:
+    """Each read of ``file`` (the first only, unless ``every``) is followed by the file rewritten in
+    place with the next of ``texts``, as a program saving it without a new file does."""
+    target = os.stat(file)
+    real = os.read
+    count = [0]
+
+    def read(fd: int, most: int) -> bytes:
+        chunk = real(fd, most)
+        found = os.fstat(fd)
+        if (found.st_dev, found.st_ino) == (target.st_dev, target.st_ino) and (every or count[0] == 0):
+            text = texts[count[0] % len(texts)]
+            count[0] += 1
+            with open(file, "r+b") as rewriting:
+                rewriting.write(text)
+                rewriting.truncate()
+        return chunk
+
+    monkeypatch.setattr(os, "read", read)
+
+
+def test_a_file_rewritten_in_place_while_it_is_read_is_read_again_whole(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A file saved in place while civrules read it gave the old file's first bytes and the new
+    one's last: a text no one wrote, judged (a schema error at a line that is not there)."""
+    file = tmp_path / "a.yaml"
+    file.write_bytes(b"kind: map\nid: before\n")
+    after = b"kind: map\nid: after\nname: longer than what was there before\n"
+    _rewritten_while_read(monkeypatch, file, [after], every=False)
+    assert files.read_under(tmp_path, "a.yaml", 1000) == after
+
+
+def test_a_file_that_changes_each_time_it_is_read_is_said_being_written(
+    rules: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import json
+
+    cards = rules / "cards" / "advanced-civilization.yaml"
+    text = cards.read_bytes()
+    _rewritten_while_read(monkeypatch, cards, [text + b"# one\n", text + b"# three\n"], every=True)
+    code, out = _validate(rules)
+    monkeypatch.undo()
+    assert code == 1
+    cards_said, manifest_said = sorted(
+        (d for d in json.loads(out) if d["code"] == "L012"),
+        key=lambda d: d["file"].endswith("rulesets/advanced-civilization.yaml"),
+    )
+    assert cards_said["message"] == f"cannot read `{cards_said['file']}`: {files.CHANGING}", cards_said
+    assert cards_said["hint"] == "run civrules again once the file is saved"
+    assert manifest_said["message"] == f"`cards/advanced-civilization.yaml` cannot be read: {files.CHANGING}"
+    assert files.CHANGING == "it changed each of the 4 times it was read (a program is writing it)"

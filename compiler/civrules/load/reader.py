@@ -219,6 +219,8 @@ def unreadable_file(refused: files.RefusedError, display: str) -> Diagnostic:
     elif refused.not_folder:
         reason = refused.reason
         hint = f"{named_path(refused.not_folder)} must be a folder of rule files: move what is there away"
+    elif refused.changing:
+        reason, hint = files.CHANGING, "run civrules again once the file is saved"
     elif refused.kind == "special":
         reason = "it is not a regular file (a FIFO, a device or a socket)"
         hint = "a rule file is a regular YAML file"

@@ -45,6 +45,7 @@ class RefusedError(Exception):
         *,
         not_folder: str = "",
         what: str = "",
+        changing: bool = False,
     ) -> None:
         super().__init__(reason)
         self.kind = kind
@@ -58,6 +59,8 @@ class RefusedError(Exception):
         #: What stands at :attr:`not_folder` (`a FIFO (a named pipe)`), for a caller that names it
         #: by another path (its own display of the folder it gave).
         self.what = what
+        #: The file changed each time it was read (:data:`READ_AGAIN`): a program is writing it.
+        self.changing = changing
 
 
 def no_folder(mode: int) -> str:
@@ -275,8 +278,38 @@ def read_file(path: Path, max_bytes: int) -> bytes:
         os.close(fd)
 
 
+#: How many times a file found changed while it was read is read again before it is given up on.
+READ_AGAIN = 3
+#: Why a file that changed each time it was read was not read.
+CHANGING = f"it changed each of the {READ_AGAIN + 1} times it was read (a program is writing it)"
+
+
 def _read_open(fd: int, shown: str, max_bytes: int) -> bytes:
-    info = os.fstat(fd)
+    """The bytes of the open regular file ``fd`` (see :func:`read_under`), read whole again where it
+    changed while it was read (its size, modification or change time moved: a file being rewritten
+    in place gave a mix of its old and new bytes, judged as a file no one wrote). One that keeps
+    changing is :data:`READ_AGAIN` times refused, said as being written."""
+    info = _regular(fd, shown, max_bytes)
+    for _ in range(READ_AGAIN + 1):
+        data = _read_from_start(fd, shown, max_bytes, info.st_size)
+        after = os.fstat(fd)
+        if _same_state(info, after):
+            return data
+        info = _regular(fd, shown, max_bytes, after)
+    raise RefusedError("unreadable", f"cannot read {named_path(shown)}: {CHANGING}", changing=True)
+
+
+def _same_state(before: os.stat_result, after: os.stat_result) -> bool:
+    return (before.st_size, before.st_mtime_ns, before.st_ctime_ns) == (
+        after.st_size,
+        after.st_mtime_ns,
+        after.st_ctime_ns,
+    )
+
+
+def _regular(fd: int, shown: str, max_bytes: int, info: os.stat_result | None = None) -> os.stat_result:
+    """The ``fstat`` of ``fd`` (``info``, where taken already), refused unless a regular file within the bound."""
+    info = info or os.fstat(fd)
     if stat.S_ISDIR(info.st_mode):
         raise RefusedError("special", f"{named_path(shown)} is a folder, not a file", error=errno.EISDIR)
     if not stat.S_ISREG(info.st_mode):
@@ -287,6 +320,11 @@ def _read_open(fd: int, shown: str, max_bytes: int) -> bytes:
             f"{named_path(shown)} is {info.st_size:,} bytes, more than the {max_bytes:,} civrules reads",
             info.st_size,
         )
+    return info
+
+
+def _read_from_start(fd: int, shown: str, max_bytes: int, size: int) -> bytes:
+    """The bytes of ``fd`` from its start (``size``: what ``fstat`` said it holds), at most ``max_bytes``."""
     chunks: list[bytes] = []
     left = max_bytes + 1  # bounded even if the file grows after fstat, or /proc says 0 bytes
     # The first read asks for the size fstat gave and one byte more, into a buffer of that size;
@@ -294,8 +332,9 @@ def _read_open(fd: int, shown: str, max_bytes: int) -> bytes:
     # the end asks for little. Reads of a fixed 1 MB made and unmapped a 1 MB buffer twice per file,
     # the one that found the end included: a fifth of hashing civrules' own 306 files. The file is
     # still read until a read returns nothing (a file system may return a short read before the end).
-    want = min(left, info.st_size + 1)
+    want = min(left, size + 1)
     try:
+        os.lseek(fd, 0, os.SEEK_SET)
         while left > 0:
             chunk = os.read(fd, want)
             if not chunk:
