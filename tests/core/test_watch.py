@@ -237,6 +237,19 @@ def test_a_save_that_keeps_the_size_and_the_modification_time_is_a_change(
     assert watcher.snapshot(rules) != before
 
 
+def test_a_file_settling_after_a_save_is_no_change(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A file just saved is looked at by its content until its times are a step behind the clock;
+    that step passing is no change (a round reading nothing two seconds after every save)."""
+    rules = tmp_path / "rules"
+    rules.mkdir()
+    (rules / "a.yaml").write_text("kind: x\n", encoding="utf-8")
+    first = watcher.snapshot(rules)
+    later = time.time_ns() + 10_000_000_000
+    monkeypatch.setattr(watcher.time, "time_ns", lambda: later)
+    assert watcher.snapshot(rules, first) == first
+    assert watcher.snapshot(rules, watcher.snapshot(rules)) == watcher.snapshot(rules)
+
+
 def _emptied(tmp_path: Path) -> tuple[Path, Path, dict[str, tuple[int, ...]]]:
     """A rules folder whose ``a.yaml`` a save has just emptied: the folder, the file, and the state
     read before the save."""
