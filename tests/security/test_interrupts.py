@@ -210,6 +210,50 @@ def test_a_killed_builds_staging_tree_is_removed_whatever_process_now_has_its_nu
 
 
 @pytest.mark.skipif(sys.platform == "win32", reason="no flock")
+def test_an_old_tree_a_build_killed_between_its_two_renames_left_is_removed(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Where two folders cannot be swapped in one step (not Linux), the old tree is renamed away,
+    # then the new one into place: a build killed between left `.generated.old-PID`, for good.
+    from civrules.emit import output
+
+    out = tmp_path / "generated"
+    write_tree(out, {"a.txt": b"one"})
+    monkeypatch.setattr(output, "_exchange", lambda _a, _b: False)
+    renames: list[Path] = []
+    rename = Path.rename
+
+    def watched(source: Path, target: Any) -> Any:
+        renames.append(Path(target))
+        if Path(target).name.startswith(".generated.old-"):
+            assert _held_is_taken(source)  # held from before it is renamed away until it is deleted
+        return rename(source, target)
+
+    monkeypatch.setattr(Path, "rename", watched)
+    write_tree(out, {"a.txt": b"two"})
+    assert [path.name for path in renames] == [f".generated.old-{os.getpid()}", "generated"]
+    monkeypatch.undo()
+    left = tmp_path / f".generated.old-{os.getppid()}"  # as a build killed there leaves it
+    write_tree(left, {"a.txt": b"one"})
+    write_tree(out, {"a.txt": b"three"})
+    assert sorted(path.name for path in tmp_path.iterdir()) == ["generated"]
+
+
+def _held_is_taken(folder: Path) -> bool:
+    """Whether another writer holds ``folder``'s lock now."""
+    import fcntl
+
+    descriptor = os.open(folder, os.O_RDONLY | os.O_DIRECTORY)
+    try:
+        fcntl.flock(descriptor, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        return True
+    finally:
+        os.close(descriptor)
+    return False
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="no flock")
 def test_the_old_tree_swapped_out_is_held_until_it_is_deleted(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     # Once swapped, the old tree bears the staging folder's name: another build cleaning up
     # leftovers then must not take it for one (and delete it under this build's feet).

@@ -513,7 +513,8 @@ def rename_new(source: Path, target: Path) -> None:
 
 
 def _remove_abandoned(root: Path) -> None:
-    """Delete staging trees left by builds that were killed.
+    """Delete staging trees left by builds that were killed (and, where the system cannot swap two
+    folders in one step, the old tree a build killed between its two renames left under another name).
 
     Only real folders that civrules marked (or that are still empty) are removed: a committed
     folder or a link that happens to share the name is left alone. A marked one is abandoned when
@@ -523,13 +524,14 @@ def _remove_abandoned(root: Path) -> None:
     own or for a build still running. An empty one (made, not yet locked) or one whose lock cannot
     be tried is judged by its process number, as before.
     """
-    prefix = f".{root.name}.new-"
+    prefixes = (f".{root.name}.new-", f".{root.name}.old-")  # .old-: the tree replaced where no exchange is
     try:
         names = os.listdir(root.parent)
     except OSError:
         return
     for name in names:
-        if not name.startswith(prefix):
+        prefix = next((prefix for prefix in prefixes if name.startswith(prefix)), None)
+        if prefix is None:
             continue
         parts = name[len(prefix) :].split("-", 1)
         leftover = root.parent / name
