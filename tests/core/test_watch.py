@@ -245,7 +245,7 @@ def test_a_file_settling_after_a_save_is_no_change(tmp_path: Path, monkeypatch: 
     (rules / "a.yaml").write_text("kind: x\n", encoding="utf-8")
     first = watcher.snapshot(rules)
     later = time.time_ns() + 10_000_000_000
-    monkeypatch.setattr(watcher.time, "time_ns", lambda: later)
+    monkeypatch.setattr(time, "time_ns", lambda: later)
     assert watcher.snapshot(rules, first) == first
     assert watcher.snapshot(rules, watcher.snapshot(rules)) == watcher.snapshot(rules)
 

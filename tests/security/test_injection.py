@@ -339,6 +339,24 @@ def test_a_forged_or_corrupt_stamp_never_makes_a_different_tree_up_to_date(
         assert not stamp.is_up_to_date(rules, out, ["x"])
 
 
+def test_a_forged_or_corrupt_record_of_written_files_says_nothing_and_breaks_nothing(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("CIVRULES_CACHE_DIR", str(tmp_path / "cache"))
+    out = tmp_path / "out"
+    write_tree(out, {"a.txt": b"x"})
+    stamp.record_written(out)
+    assert stamp.edits(out) == []
+    (out / "a.txt").write_bytes(b"changed")
+    (edit,) = stamp.edits(out)
+    assert (edit.relative, edit.written is not None) == ("a.txt", True)
+    (entry,) = (tmp_path / "cache").iterdir()
+    forgeries = (b"", b"[]", b"{", b'{"version": 1, "files": []}', b'{"version": 1, "files": {"a.txt": 5}}')
+    for forged in (*forgeries, b'{"version": 9, "files": {}}', b"[" * 100_000, b"\xff"):
+        entry.write_bytes(forged)
+        assert stamp.edits(out) == []  # no record: nothing is said
+
+
 def test_a_relative_cache_dir_turns_the_cache_off_and_writes_nothing_in_the_working_directory(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
