@@ -774,3 +774,32 @@ def test_the_workflows_pin_each_action_by_commit_and_keep_no_token() -> None:
     # One version of each action throughout: the docs say what `init` writes.
     uses = {line.split("uses: ")[1] for text in workflows for line, _ in _steps_using(text)}
     assert len({use.split("@")[0] for use in uses}) == len(uses)
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="no flock")
+def test_the_staging_folder_a_killed_init_left_is_removed_by_the_next(tmp_path: Path) -> None:
+    """`civrules init` killed while it wrote left `.civrules-init-*` (a copy of the schemas and
+    more) in the new repository for good: the next init went on beside it, and `git add -A` took
+    it. The next init removes one that holds init's mark and no process holds; a folder of that
+    name without the mark, or one a running init holds, is left alone."""
+    import fcntl
+
+    target = tmp_path / "house"
+    killed, running, users = (target / f".civrules-init-{name}" for name in ("killed", "running", "users"))
+    for folder in (killed, running):
+        (folder / "schemas").mkdir(parents=True)
+        (folder / ".civrules-init-staging").write_bytes(b"civrules init\n")
+    (users / "notes").mkdir(parents=True)
+    held = os.open(running, os.O_RDONLY | os.O_DIRECTORY)
+    fcntl.flock(held, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    try:
+        code, _, err = civrules("init", str(target))
+    finally:
+        os.close(held)
+    assert code == 0, err
+    assert not killed.exists() and running.is_dir() and (users / "notes").is_dir()
+    assert not (target / ".civrules-init-staging").exists()  # init's mark stays in its staging folder
+    assert sorted(path.name for path in target.iterdir() if path.name.startswith(".civrules-init-")) == [
+        running.name,
+        users.name,
+    ]

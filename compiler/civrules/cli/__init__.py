@@ -2446,9 +2446,11 @@ def _stage_repository(
     import shutil
     import tempfile
 
-    from civrules.emit.output import rename_new, write_tree
+    from civrules.emit.output import hold, let_go_of, remove_abandoned_staging, rename_new, write_tree
     from civrules.support import files
 
+    if not new:  # an init killed in this folder left its staging folder: the user's `git add -A` took it
+        remove_abandoned_staging(target, _INIT_STAGING, _INIT_MARKER)
     made: list[Path] = []  # the folders made for ``target``, the deepest first
     staging: Path | None = None
     moved: list[tuple[Path, Path]] = []  # (staged, placed), in the order renamed
@@ -2460,7 +2462,9 @@ def _stage_repository(
             made = [folder_made for folder_made in (target, *target.parents) if folder_made.is_relative_to(above)]
             files.make_folders(above.parent, str(target.relative_to(above.parent)))
         with interrupts.deferred():  # the clean-up must always know the folder
-            staging = Path(tempfile.mkdtemp(prefix=".civrules-init-", dir=target))
+            staging = Path(tempfile.mkdtemp(prefix=_INIT_STAGING, dir=target))
+            hold(staging)
+        files.create_under(staging, _INIT_MARKER, _INIT_MARKER_TEXT)
         for relative, content in sorted(tree.items()):
             parent = PurePosixPath(relative).parent
             if parent.parts:
@@ -2476,11 +2480,20 @@ def _stage_repository(
                     placed.rename(staged)
             if staging is not None:
                 shutil.rmtree(staging, ignore_errors=True)
+                let_go_of(staging)
             for folder_made in made:
                 with contextlib.suppress(OSError):
                     folder_made.rmdir()  # only if empty: nothing but what civrules made
         raise
     shutil.rmtree(staging, ignore_errors=True)
+    let_go_of(staging)
+
+
+#: What `civrules init` names its staging folder with (inside the new repository), and the file
+#: it puts there first, by which the next init knows one a killed init left (and is not moved).
+_INIT_STAGING = ".civrules-init-"
+_INIT_MARKER = ".civrules-init-staging"
+_INIT_MARKER_TEXT = b"civrules init writes a new repository here, then moves it out; delete this folder if left.\n"
 
 
 def _move_into(
@@ -2490,6 +2503,8 @@ def _move_into(
     already (`.github` with workflows of its own, an empty `rules`) is entered, anything else is
     renamed whole, never over a name taken. Each rename is added to ``moved``."""
     for name in sorted(os.listdir(staged)):
+        if name == _INIT_MARKER:
+            continue
         source, place = staged / name, target / name
         if _kind_of(source) == "dir" and _kind_of(place) == "dir":
             _move_into(source, place, moved, rename_new)

@@ -609,6 +609,40 @@ def _try_lock(folder: Path) -> tuple[bool | None, int | None]:
     return True, descriptor
 
 
+def remove_abandoned_staging(folder: Path, prefix: str, marker: str) -> None:
+    """Delete the folders of ``folder`` whose names start with ``prefix`` that hold the file
+    ``marker`` (put there first by the command that made them, :func:`hold`) and no process holds:
+    staging folders of a command that was killed (`init`'s, inside the new repository)."""
+    try:
+        names = os.listdir(folder)
+    except OSError:
+        return
+    for name in names:
+        leftover = folder / name
+        if not name.startswith(prefix) or leftover in _HELD or files.kind_of(folder, name) != "dir":
+            continue
+        if files.kind_of(leftover, marker) != "file":
+            continue
+        free, lock = _try_lock(leftover)
+        try:
+            if free:
+                shutil.rmtree(leftover, ignore_errors=True)
+        finally:
+            if lock is not None:
+                os.close(lock)
+
+
+def hold(staging: Path) -> None:
+    """Hold ``staging`` (a folder this process just made, not yet holding anything) as this process's
+    own until :func:`let_go_of`: no other run takes it for a killed one's (see :func:`_hold`)."""
+    _hold(staging)
+
+
+def let_go_of(staging: Path) -> None:
+    """Release what :func:`hold` took."""
+    _let_go_of(staging)
+
+
 def _alive(pid: int) -> bool:
     try:
         os.kill(pid, 0)
