@@ -246,8 +246,9 @@ def test_a_file_settling_after_a_save_is_no_change(tmp_path: Path, monkeypatch: 
     first = watcher.snapshot(rules)
     later = time.time_ns() + 10_000_000_000
     monkeypatch.setattr(time, "time_ns", lambda: later)
-    assert watcher.snapshot(rules, first) == first
-    assert watcher.snapshot(rules, watcher.snapshot(rules)) == watcher.snapshot(rules)
+    assert watcher._as_before(watcher.snapshot(rules), first) == first
+    settled = watcher.snapshot(rules)
+    assert watcher._as_before(watcher.snapshot(rules), settled) == settled
 
 
 def _emptied(tmp_path: Path) -> tuple[Path, Path, dict[str, tuple[int, ...]]]:

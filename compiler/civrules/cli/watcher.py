@@ -41,14 +41,13 @@ from civrules.support.commands import invoked
 Echo = Callable[[str], None]
 
 
-def snapshot(root: Path, before: Mapping[str, tuple[int, ...]] | None = None) -> dict[str, tuple[int, ...]]:
+def snapshot(root: Path) -> dict[str, tuple[int, ...]]:
     """What a save changes, for every YAML name under ``root``: its kind, modification time, size,
     inode and change time (a tool that puts the modification time back, `touch -r`, `cp -p`, leaves
     the change time), and for a file not yet settled (:func:`civrules.support.files.settled`: saved
     within a step of a coarse file system clock) a digest of what it holds: a second save within
-    that step, of the same size, changed nothing else a `stat` shows, and was never checked. A file
-    whose `stat` is as in ``before`` (the last snapshot) keeps the digest it had there, so that it
-    settling is no change (it was one more round, reading nothing, two seconds after each save).
+    that step, of the same size, changed nothing else a `stat` shows, and was never checked (a
+    settled file's digest is 0: see :func:`_as_before`).
 
     Found as the rules are read (:func:`civrules.support.files.walk`): no link followed, folders at most
     :data:`~civrules.support.files.MAX_DEPTH` deep; a link or a FIFO is described by ``lstat``, never opened,
@@ -70,15 +69,22 @@ def snapshot(root: Path, before: Mapping[str, tuple[int, ...]] | None = None) ->
             continue
         state: tuple[int, ...] = (status.st_mode, status.st_mtime_ns, status.st_size, status.st_ino, status.st_ctime_ns)
         if stat.S_ISREG(status.st_mode):
-            last = (before or {}).get(entry.relative)
-            if not files.settled(status, now):
-                state += (_digest(root, entry.relative),)
-            elif last is not None and last[:5] == state:
-                state = last
-            else:
-                state += (0,)
+            state += (0 if files.settled(status, now) else _digest(root, entry.relative),)
         found[entry.relative] = state
     return found
+
+
+def _as_before(
+    current: dict[str, tuple[int, ...]], before: Mapping[str, tuple[int, ...]] | None
+) -> dict[str, tuple[int, ...]]:
+    """``current`` (a :func:`snapshot`), where a file has settled since ``before`` (the last one) and
+    its `stat` is as there, with the state it had there: a file settling is no change (it was one
+    more round, reading nothing, two seconds after every save)."""
+    for relative, state in current.items():
+        last = (before or {}).get(relative)
+        if last is not None and len(state) == 6 and state[5] == 0 and last[:5] == state[:5]:
+            current[relative] = last
+    return current
 
 
 def _digest(root: Path, relative: str) -> int:
@@ -113,7 +119,7 @@ def _settled(
     emptied_pauses = round(EMPTIED_WAIT / pause) if pause > 0 else 0
     for count in range(max(100, emptied_pauses)):  # a file rewritten without end is read all the same
         time.sleep(pause)
-        again = snapshot(root, current)
+        again = _as_before(snapshot(root), current)
         if again == current and (count >= emptied_pauses or not _emptied(current, before)):
             break
         current = again
@@ -272,7 +278,7 @@ def watch(
     shown: list[Diagnostic] = []
     seen: dict[str, tuple[int, ...]] | None = None
     while True:
-        current = snapshot(rules, seen)
+        current = _as_before(snapshot(rules), seen)
         if current == seen:
             time.sleep(interval)
             continue

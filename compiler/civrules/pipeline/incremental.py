@@ -468,6 +468,7 @@ class Session:
         if relative.startswith(SHIPPED):  # installed with civrules: it does not change while it runs
             return ("bytes", relative)
         path = self.root / relative
+        now = time.time_ns()  # before the stat: a save just after it is within the step judged below
         try:
             found = os.stat(path)
         except (OSError, ValueError) as error:  # ValueError: a name no file system can hold
@@ -480,9 +481,6 @@ class Session:
         known = self._stamps.get(relative)
         if known is not None and known[0] == stamp:
             return known[1]
-        # A file read within a step of its file system's clock may change again keeping this stamp
-        # (settled()): kept, its stale content was reused until another save changed the stamp.
-        trusted = settled(found, time.time_ns())
         try:
             # Through civrules.support.files, as every read: a link or a FIFO swapped in since the stat
             # above is refused, not followed or waited on.
@@ -492,7 +490,9 @@ class Session:
         except OSError as error:
             return ("missing", str(error.errno))
         signature = ("bytes", hashlib.blake2b(raw).hexdigest())
-        if trusted:
+        # A file read within a step of its file system's clock may change again keeping this stamp
+        # (settled()): kept, its stale content was reused until another save changed the stamp.
+        if settled(found, now):
             self._stamps[relative] = (stamp, signature)
         else:
             self._stamps.pop(relative, None)
