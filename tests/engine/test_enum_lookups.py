@@ -86,3 +86,26 @@ def test_every_enum_of_every_package_and_runtime_says_what_it_lacks(module: str)
             getattr(each, "NO_SUCH_NAME")  # noqa: B009
         with pytest.raises(UnknownIdError, match=rf"^'no such value' is no {each.__name__} of civrules-"):
             each("no such value")
+
+
+@pytest.mark.parametrize(
+    "module", [f"civrules_rulesets.{name}.ids" for name in EVERY_PACKAGE] + list(FAMILY_VOCABULARIES)
+)
+def test_a_value_an_enum_lacks_names_the_distribution_a_pickle_of_it_came_from(module: str) -> None:
+    """A vocabulary is a runtime's, not a package's: its refusal said "another version of the package
+    made it" (the words of an id enum's) where another version of the runtime did (round 34). Each
+    names the distribution that defines it, a ruleset package's for an id enum, a runtime's for a
+    vocabulary, and its version."""
+    top = module.rpartition(".")[0]
+    distribution = top.replace(".", "-").replace("_", "-")
+    version = sys.modules[top].__version__ if top in sys.modules else importlib.import_module(top).__version__
+    for each in _enums(module):
+        with pytest.raises(UnknownIdError) as refused:
+            each("no such value")
+        said = str(refused.value)
+        assert said.startswith(f"'no such value' is no {each.__name__} of {distribution} {version}: "), said
+        assert said.endswith(
+            f"(if a pickle holds it, another version of {distribution} made it: load that pickle with the"
+            " version that made it)"
+        ), said
+        assert "the package" not in said, said

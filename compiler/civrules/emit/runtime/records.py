@@ -224,8 +224,8 @@ def _unrestorable(cls: type, names: tuple[str, ...], state: object) -> OutOfDoma
     return OutOfDomainError(
         f"{cls.__name__} is restored from its {len(names)} fields ({', '.join(names)}), not {given}: the pickle"
         f" was made by another version of {package}{f' than this {version}' if version else ''}, whose"
-        f" {cls.__name__} has other fields; load it with the version that made it, or make it again from the"
-        " package's data (a pickle of a record is for the version that wrote it)"
+        f" {cls.__name__} has other fields; load it with the version that made it, or make it again from a"
+        " ruleset package's data (a pickle of a record is for the version that wrote it)"
     )
 
 
