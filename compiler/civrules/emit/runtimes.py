@@ -97,7 +97,10 @@ FILES = (
 #: and ``OrderedFrozenSet``'s set algebra gives an OrderedFrozenSet, in its operands' order, where it
 #: gave a plain frozenset whose order changed with ``PYTHONHASHSEED``; ``errors.IdEnumType``, the
 #: metaclass of the id enums and vocabularies, names the closest member, or the member an id is, where
-#: Enum refused a name it lacks with the bare name (``ItemId["alpha"]``: ``KeyError: 'alpha'``).
+#: Enum refused a name it lacks with the bare name (``ItemId["alpha"]``: ``KeyError: 'alpha'``); a
+#: vocabulary's refusal of a value names the runtime another version of which made a pickle of it
+#: (``absent_id`` said "the package" for every enum), and the record base's docstrings say that
+#: records are no dataclasses and what does the work of ``dataclasses``' functions for them.
 VERSION = "2.18.0"
 
 
