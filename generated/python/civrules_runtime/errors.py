@@ -117,26 +117,27 @@ def absent(
     else:
         why = (
             f"a pickle that names it was made by another version of {distribution}, which has it (or code was"
-            " written for one): load the pickle with the version that made it, or make the value again from"
-            " this version's package"
+            " written for one): load the pickle with the version that made it, or make the value again with"
+            " this one"
         )
     return OtherVersionError(f"{module} has no {name!r} in {this}: {why}", module=module, missing=name)
 
 
 def absent_id(enum: type[StrEnum], value: object) -> None:
-    """An id enum's ``_missing_`` (``CardId("potery")``, or a pickle of an id this version of the
-    package lacks, which pickle makes again by calling its enum): UnknownIdError (a ValueError, as
-    Enum's own) naming the closest id and the package's version, where Enum says only that it "is
-    not a valid CardId"."""
+    """An id enum's or a vocabulary's ``_missing_`` (``ItemId("alphx")``, or a pickle of an id this
+    version of its distribution lacks, which pickle makes again by calling its enum): UnknownIdError
+    (a ValueError, as Enum's own) naming the closest id and the distribution and version that define
+    the enum (a ruleset package's for an id enum, a runtime's for a vocabulary), where Enum says only
+    that it "is not a valid ItemId"."""
     ids = enum._value2member_map_
-    this = _release(enum.__module__)[0]
+    this, distribution = _release(enum.__module__)
     if not isinstance(value, str):
         raise UnknownIdError(f"{shown(value)} is no {enum.__name__} of {this}: an id is a str, {some_ids(ids)}")
     close = closest_id(value, ids)
     hint = f"did you mean {close!r}?" if close is not None else some_ids(ids)
     raise UnknownIdError(
-        f"{value!r} is no {enum.__name__} of {this}: {hint} (if a pickle holds it, another version of the"
-        " package made it: load that pickle with the version that made it)"
+        f"{value!r} is no {enum.__name__} of {this}: {hint} (if a pickle holds it, another version of"
+        f" {distribution} made it: load that pickle with the version that made it)"
     )
 
 

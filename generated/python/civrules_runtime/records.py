@@ -6,7 +6,11 @@ value like one: it pickles, copies and hashes, ``record.replace(field=value)`` d
 record (``copy.replace`` too, on Python 3.13) and ``record.asdict()`` gives its fields as a dict,
 recursively, as ``dataclasses.asdict`` does. Records have no order, as frozen dataclasses without
 ``order=True``: ``sorted(records)`` is a TypeError saying to sort by a field (``key=``), and an
-error for mypy. A record changed with ``replace``, restored from a
+error for mypy. Records are not dataclasses, though: ``dataclasses.replace``, ``asdict``,
+``astuple`` and ``fields`` raise their TypeError ("should be called on dataclass instances") and
+``dataclasses.is_dataclass`` is False; use ``record.replace``, ``record.asdict``,
+``typing.get_type_hints(type(record))`` (the fields, in order) and ``isinstance(value, Record)``.
+A record changed with ``replace``, restored from a
 pickle (which anyone can write), or made by calling its class holds values of its fields' declared
 types, as the package's data was checked to when it was built: a value of another type is
 OutOfDomainError naming the field (the package's data module makes its records unchecked, through
@@ -36,7 +40,9 @@ _set = object.__setattr__
 class Record:
     """A frozen, slotted record compared, hashed and shown by its fields, like a frozen dataclass
     (written out rather than made by ``dataclasses``: creating ~50 dataclasses costs an engine
-    more import time than all of a ruleset's data)."""
+    more import time than all of a ruleset's data). So it is no dataclass to ``dataclasses``: its
+    functions raise TypeError for it; :meth:`replace` and :meth:`asdict` are its own, and
+    ``typing.get_type_hints`` of its class gives its fields in order, as ``dataclasses.fields``."""
 
     __slots__ = ()
 
@@ -128,7 +134,8 @@ class Record:
         return self  # it cannot change: a copy is itself, as for a tuple
 
     def replace(self, *args: Any, **changes: Any) -> Self:
-        """A record of the same type with ``changes`` made to its fields (the others as they are).
+        """A record of the same type with ``changes`` made to its fields (the others as they are):
+        what ``dataclasses.replace`` does for a dataclass, which raises TypeError for a record.
 
         Raises TypeError for a name that is not one of its fields (naming the closest), and
         OutOfDomainError (a ValueError) for a value its field's type does not hold (a text where a
@@ -149,7 +156,7 @@ class Record:
 
     def asdict(self, *, tagged: bool = False) -> dict[str, object]:
         """The fields by name, records and mappings in them turned into dicts (as
-        ``dataclasses.asdict``; tuples stay tuples).
+        ``dataclasses.asdict``, which raises TypeError for a record; tuples stay tuples).
 
         ``tagged``: also what the fields alone do not say, so that :meth:`from_dict` makes the very
         record again: each record whose class is one of several a field may hold (a member of an
@@ -224,8 +231,8 @@ def _unrestorable(cls: type, names: tuple[str, ...], state: object) -> OutOfDoma
     return OutOfDomainError(
         f"{cls.__name__} is restored from its {len(names)} fields ({', '.join(names)}), not {given}: the pickle"
         f" was made by another version of {package}{f' than this {version}' if version else ''}, whose"
-        f" {cls.__name__} has other fields; load it with the version that made it, or make it again from the"
-        " package's data (a pickle of a record is for the version that wrote it)"
+        f" {cls.__name__} has other fields; load it with the version that made it, or make it again from a"
+        " ruleset package's data (a pickle of a record is for the version that wrote it)"
     )
 
 
