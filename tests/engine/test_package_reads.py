@@ -87,3 +87,24 @@ def test_threads_reading_a_name_first_all_get_the_submodules_object() -> None:
         cards = sys.modules[f"{package.__name__}.data"].CARDS
         assert len(read) == 4 and all(table is cards for table in read)
         assert vars(package)["CARDS"] is cards
+
+
+@pytest.mark.parametrize("name", PACKAGES.keys())
+def test_dir_of_a_package_lists_its_tables_and_helpers_before_any_is_read(name: str) -> None:
+    """``dir(package)`` listed a table or helper only once a read had bound it (round 34): before,
+    ``mock.create_autospec(package)`` had no ``purchase_cost`` (AttributeError where an engine's test
+    called it), and ``inspect.getmembers(package)`` none of the tables. A module's ``__dir__`` lists
+    them, as ``dir()`` of a view with assumptions always did; listing loads no data."""
+    from unittest import mock
+
+    with packages_of(GENERATED):  # fresh modules: no read has bound anything yet
+        package = importlib.import_module(f"civrules_rulesets.{name}")
+        listed = dir(package)
+        assert f"{package.__name__}.data" not in sys.modules  # listing loads nothing
+        assert set(package.__all__) <= set(listed) and listed == sorted(listed)
+        assert "__version__" in listed and "_DATA" in listed  # the module's own names are there too
+        spec = mock.create_autospec(package)
+        spec.require_complete()
+        spec.require_complete.assert_called_once_with()
+        with pytest.raises(TypeError):
+            spec.require_complete("an argument it does not take")
