@@ -153,6 +153,11 @@ else:
             raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
         return globals().setdefault(name, value)
 
+    def __dir__() -> list[str]:
+        """The package's names, its tables and helpers among them before a read has bound one
+        (``dir()``, ``inspect.getmembers`` and ``mock.create_autospec`` list what ``dir`` gives)."""
+        return sorted({*globals(), *_DATA, *_HELPERS})
+
 
 #: The package's version: semantic versioning of its public API, decided by `civrules build`
 #: against the API manifest beside it (api.json); docs/engine.md says what each bump means.

@@ -6,7 +6,7 @@ Generated ahead of time by jinja2 3.1.6; used only while SOURCE_SHA256 matches.
 # fmt: off
 # mypy: ignore-errors
 
-SOURCE_SHA256 = "236f089cb4f267e1c202ebe0f1ca71142710aa9e1a402ff384ea234e05e4cf4e"
+SOURCE_SHA256 = "1eaead274a9e7fee4b2e63d3cb74ce979ef41df5e7669bee2f72e78ece8a8ba3"
 
 from jinja2.runtime import LoopContext, Macro, Markup, Namespace, TemplateNotFound, TemplateReference, TemplateRuntimeError, Undefined, escape, identity, internalcode, markup_join, missing, str_join
 name = '__init__.py.j2'
@@ -81,7 +81,7 @@ def root(context, missing=missing):
         yield str(l_1_name)
         yield ',\n'
     l_1_name = missing
-    yield '    )\nelse:\n\n    def __getattr__(name: str) -> object:\n        """The tables and helpers, imported on first use: importing the package stays cheap.\n\n        The name read is then bound in the package\'s globals, so a later read is a plain global\n        lookup and does not come back here (some 30 times cheaper than a call here, which imports\n        the submodule again). Two threads reading it first bind the same object: the submodule\'s."""\n        if name in _HELPERS:\n            from . import helpers\n\n            value = getattr(helpers, name)\n        elif name in _DATA:\n            from . import data\n\n            value = getattr(data, name)\n        else:\n            raise AttributeError(f"module {__name__!r} has no attribute {name!r}")\n        return globals().setdefault(name, value)\n\n\n#: The package\'s version: semantic versioning of its public API, decided by `civrules build`\n#: against the API manifest beside it (api.json); docs/engine.md says what each bump means.\n__version__: Final[str] = '
+    yield '    )\nelse:\n\n    def __getattr__(name: str) -> object:\n        """The tables and helpers, imported on first use: importing the package stays cheap.\n\n        The name read is then bound in the package\'s globals, so a later read is a plain global\n        lookup and does not come back here (some 30 times cheaper than a call here, which imports\n        the submodule again). Two threads reading it first bind the same object: the submodule\'s."""\n        if name in _HELPERS:\n            from . import helpers\n\n            value = getattr(helpers, name)\n        elif name in _DATA:\n            from . import data\n\n            value = getattr(data, name)\n        else:\n            raise AttributeError(f"module {__name__!r} has no attribute {name!r}")\n        return globals().setdefault(name, value)\n\n    def __dir__() -> list[str]:\n        """The package\'s names, its tables and helpers among them before a read has bound one\n        (``dir()``, ``inspect.getmembers`` and ``mock.create_autospec`` list what ``dir`` gives)."""\n        return sorted({*globals(), *_DATA, *_HELPERS})\n\n\n#: The package\'s version: semantic versioning of its public API, decided by `civrules build`\n#: against the API manifest beside it (api.json); docs/engine.md says what each bump means.\n__version__: Final[str] = '
     yield str(t_2((undefined(name='version') if l_0_version is missing else l_0_version)))
     yield "\n#: The ruleset this one is a variant of, or None. The package is self-contained: it holds the\n#: whole resolved ruleset and does not import the base's package.\nBASE_RULESET: Final[str | None] = "
     yield str(t_2((undefined(name='base_ruleset') if l_0_base_ruleset is missing else l_0_base_ruleset)))
@@ -112,4 +112,4 @@ def root(context, missing=missing):
     yield ']\n'
 
 blocks = {}
-debug_info = '1=35&3=37&5=45&6=47&13=51&16=53&21=55&26=57&43=59&44=63&48=67&49=71&75=75&78=77&82=79&83=83&89=87&90=91&101=95&102=99'
+debug_info = '1=35&3=37&5=45&6=47&13=51&16=53&21=55&26=57&43=59&44=63&48=67&49=71&80=75&83=77&87=79&88=83&94=87&95=91&106=95&107=99'
