@@ -137,3 +137,25 @@ def test_a_reload_forgets_the_names_reads_bound(module: ModuleType) -> None:
     assert [name for name in names if name in vars(module)] == []
     for name in names:  # read again, from where they live
         assert getattr(module, name) is before[name]
+
+
+@pytest.mark.parametrize(
+    "name",
+    [
+        "civrules_runtime",
+        "civrules_runtime_advanced_civilization",
+        "civrules_runtime_imperial_settlers",
+        "civrules_runtime_sid_meiers_civilization",
+    ],
+)
+def test_dir_of_a_runtime_lists_the_names_it_loads_before_any_is_read(name: str) -> None:
+    """``dir(civrules_runtime_imperial_settlers)`` lacked ``Card`` and every record until a read
+    bound one (round 34), as a package's ``dir`` lacked its tables: ``inspect.getmembers`` and
+    ``mock.create_autospec`` of a runtime missed them. Each lists its ``__all__`` before any read."""
+    from tests.variant_packages import packages_of
+
+    with packages_of(GENERATED):  # fresh modules: no read has bound anything yet
+        module = importlib.import_module(name)
+        listed = dir(module)
+        assert set(module.__all__) <= set(listed) and listed == sorted(listed)
+        assert "__version__" in listed
