@@ -100,7 +100,8 @@ FILES = (
 #: Enum refused a name it lacks with the bare name (``ItemId["alpha"]``: ``KeyError: 'alpha'``); a
 #: vocabulary's refusal of a value names the runtime another version of which made a pickle of it
 #: (``absent_id`` said "the package" for every enum), and the record base's docstrings say that
-#: records are no dataclasses and what does the work of ``dataclasses``' functions for them.
+#: records are no dataclasses and what does the work of ``dataclasses``' functions for them; and
+#: ``dir(civrules_runtime)`` lists the names its ``__getattr__`` loads before a read binds one.
 VERSION = "2.18.0"
 
 

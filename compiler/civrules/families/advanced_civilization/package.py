@@ -90,7 +90,8 @@ FAMILY_RUNTIME_DISTRIBUTION = family_runtime_distribution(FAMILY.id)
 #: 2.10.3: the same API; each record or protocol name the runtime's ``__getattr__`` finds is bound
 #: at its first read (every read called it: 0.75 us, against a global lookup); its vocabularies
 #: refuse a value they lack with UnknownIdError naming the closest (a ValueError, as Enum's), and a
-#: member's name they lack naming the closest member (``errors.IdEnumType``).
+#: member's name they lack naming the closest member (``errors.IdEnumType``); ``dir()`` of the runtime
+#: lists its records and protocol before a read binds one (``mock.create_autospec`` missed them).
 FAMILY_RUNTIME_VERSION = "2.10.3"
 FAMILY_RUNTIME_SOURCES = Path(__file__).resolve().parent / "runtime"
 FAMILY_RUNTIME_FILES = (
