@@ -139,6 +139,11 @@ else:
             raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
         return globals().setdefault(name, found)  # threads reading it first all get the one object
 
+    def __dir__() -> list[str]:
+        """The module's names, those ``__getattr__`` loads among them before a read binds one
+        (``dir()``, ``inspect.getmembers`` and ``mock.create_autospec`` list what it gives)."""
+        return sorted({*globals(), *__all__})
+
 
 #: The names of the bases, each loaded from its module by __getattr__.
 _BASES = (
