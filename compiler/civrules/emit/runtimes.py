@@ -101,7 +101,9 @@ FILES = (
 #: vocabulary's refusal of a value names the runtime another version of which made a pickle of it
 #: (``absent_id`` said "the package" for every enum), and the record base's docstrings say that
 #: records are no dataclasses and what does the work of ``dataclasses``' functions for them; and
-#: ``dir(civrules_runtime)`` lists the names its ``__getattr__`` loads before a read binds one.
+#: ``dir(civrules_runtime)`` lists the names its ``__getattr__`` loads before a read binds one; an
+#: engine's subclass of a record class with fields of its own has them after its base's in its
+#: ``__match_args__`` (it inherited the base's), as a frozen dataclass's subclass has.
 VERSION = "2.18.0"
 
 
