@@ -56,6 +56,12 @@ class Record:
             for name in _slots(klass)
             if not name.startswith("_")  # the record machinery's own (a settings record's)
         )
+        inherited = tuple(getattr(super(cls, cls), "_fields", ()))
+        own = tuple(name for name in cls._fields if name not in inherited)
+        if own and inherited and "__match_args__" not in cls.__dict__:
+            # a class pattern reaches a subclass's own fields by position too, after its base's, as
+            # for a frozen dataclass's subclass (it inherited the base's, without them)
+            setattr(cls, "__match_args__", (*getattr(super(cls, cls), "__match_args__", inherited), *own))  # noqa: B010 - mypy refuses the assignment
         raw = cls.__dict__.get("__init__")
         if raw is not None:
             cls._made = raw  # the record's own constructor, unchecked: replace() checks what it changes
