@@ -103,7 +103,8 @@ FILES = (
 #: records are no dataclasses and what does the work of ``dataclasses``' functions for them; and
 #: ``dir(civrules_runtime)`` lists the names its ``__getattr__`` loads before a read binds one; an
 #: engine's subclass of a record class with fields of its own has them after its base's in its
-#: ``__match_args__`` (it inherited the base's), as a frozen dataclass's subclass has.
+#: ``__match_args__`` (it inherited the base's), as a frozen dataclass's subclass has; and imported
+#: on a Python older than 3.11 it says it needs 3.11 (it failed inside, on ``enum.EnumType``).
 VERSION = "2.18.0"
 
 
