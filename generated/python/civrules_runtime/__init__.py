@@ -15,7 +15,20 @@ there).
 Names are loaded on first use: an engine that only needs the errors pays for nothing else.
 """
 
-from .errors import (
+import sys as _sys
+
+# Before anything of 3.11 is imported: on an older Python the runtime failed deep inside its own
+# modules (``cannot import name 'EnumType' from 'enum'``), saying nothing of the Python it needs.
+if _sys.version_info < (3, 11):  # noqa: UP036 - run on older Pythons too (emit/pyproject.py REQUIRES_PYTHON)
+    raise ImportError(
+        f"civrules_runtime needs Python 3.11 or later (its requires-python, >=3.11, as every civrules"
+        f" package's), but this is Python {_sys.version.split()[0]} ({_sys.executable}): run the engine"
+        f" with Python 3.11 or later (a pip of an older Python refuses to install the packages)",
+        name=__name__,
+    )
+del _sys
+
+from .errors import (  # noqa: E402 - after the check of the Python version
     DraftRulesetError,
     NotACollectionError,
     OtherVersionError,
