@@ -209,3 +209,42 @@ def test_a_buffer_with_a_bom_a_nul_a_nel_or_a_line_separator_is_placed_as_valida
             assert _said(editor) == _validated(rules, {CARDS: text}), name
 
     asyncio.run(session())
+
+
+def test_a_buffer_broken_halfway_outlines_the_part_before_its_error_at_its_places(tmp_path: Path) -> None:
+    """The cards file with a line typed at its top and a credit's `{` left open halfway down: the
+    buffer does not parse, and its outline (`textDocument/documentSymbol`) was empty, its cards
+    gone from `workspace/symbol` too. Both now give the part before the error, at its places in
+    the text as it is now (the last reading that parsed would put every card one line too high);
+    nothing after the error, whose place no reading knows."""
+    rules = copy_files(tmp_path / "rules", KEEP)
+    uri = (rules / CARDS).absolute().as_uri()
+    cards = (rules / CARDS).read_text(encoding="utf-8")
+    credit = '      - {card: democracy, points: 10, rule: "32.212"}\n'
+    assert credit in cards
+    head, _, rest = cards.partition(credit)
+    typing = "# a note typed at the top\n" + head + "      - {card: dem\n" + rest
+    after_error = rest[rest.index("  - id: ") :].split("\n", 1)[0].removeprefix("  - id: ")
+
+    async def session() -> None:
+        editor = Editor(rules)
+        editor.initialize(rules, {"textDocument": {"documentSymbol": {"hierarchicalDocumentSymbolSupport": True}}})
+        editor.open(uri, cards)
+        await editor.settle()
+        editor.notify(
+            "textDocument/didChange", {"textDocument": {"uri": uri, "version": 2}, "contentChanges": [{"text": typing}]}
+        )
+        await editor.settle()
+        outline = editor.request("textDocument/documentSymbol", {"textDocument": {"uri": uri}})
+        assert outline, "an empty outline"
+        cards_list = next(entry for entry in outline if entry["name"] == "cards")
+        shown = {child["name"]: child["selectionRange"]["start"] for child in cards_list["children"]}
+        assert shown["pottery"] == position(typing, "id: pottery", len("id: "))
+        assert after_error not in shown, shown
+        groups = next(entry for entry in outline if entry["name"] == "groups")
+        assert groups["children"][0]["selectionRange"]["start"] == position(typing, "id: arts", len("id: "))
+        found = editor.request("workspace/symbol", {"query": "pottery"})
+        places = {(f["location"]["uri"], f["location"]["range"]["start"]["line"]) for f in found}
+        assert (uri, position(typing, "id: pottery")["line"]) in places, found
+
+    asyncio.run(session())

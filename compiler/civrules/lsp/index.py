@@ -213,6 +213,10 @@ class Index:
         #: yet): the ids of their last reading that parsed (``parsed``), and the files their
         #: rulesets read then. Completion alone uses them: ids, no places (the text has moved).
         self._last_parsed: dict[str, tuple[_FileSymbols, frozenset[str]]] = {}
+        #: The buffers that do not parse as typed, with the kind their files were last read as:
+        #: their outline and workspace symbols come from the part before the error (:meth:`_before_error`).
+        self._broken: dict[str, str] = {}
+        self._partial: dict[str, _FileSymbols | None] = {}
         workspace = result.workspace
         if workspace is None:
             return
@@ -225,6 +229,10 @@ class Index:
             loaded = workspace.load(relative)
             if loaded.document is None or loaded.kind is None:
                 last = (parsed or {}).get(relative)
+                if relative in workspace.overrides and loaded.document is None:
+                    kind = last.kind if last is not None else _written_kind(workspace.overrides[relative])
+                    if kind is not None:
+                        self._broken[relative] = kind
                 if last is not None and relative in workspace.overrides:
                     entry = earlier.get(relative) or remembered.get(relative, (None,))[0]
                     if entry is None or entry.document is not last.document or entry.kind != last.kind:
@@ -350,11 +358,48 @@ class Index:
             raise RenameRefusedError(f"{words.a(word)} `{new}` already exists ({where}): choose another id")
         return [s for s in self.by_id.get(symbol.id, ()) if s.collection == symbol.collection and s.relative in scope]
 
+    def _before_error(self, relative: str) -> _FileSymbols | None:
+        """The ids of a buffer that does not parse, as the part of its text before the YAML error
+        reads (made once per index): each place is one in the text as it is now. The last reading
+        that parsed would have given every entity, but at places the text has moved from since (a
+        line typed above them), so the outline would select the wrong lines. The part is cut
+        before the first line the error names (its start and where it was found: an unclosed
+        `{` is found on the next line) and read again, cut again while it does not parse."""
+        if relative in self._partial:
+            return self._partial[relative]
+        self._partial[relative] = None
+        workspace = self.result.workspace
+        kind = self._broken.get(relative)
+        text = workspace.overrides.get(relative) if workspace is not None else None
+        if workspace is None or kind is None or text is None:
+            return None
+        from civrules.load.reader import read_yaml_text
+
+        lines = text.splitlines(keepends=True)
+        diagnostics = workspace.load(relative).diagnostics
+        for _ in range(_CUTS):
+            first = min(
+                (s.line for d in diagnostics for s in (d.span, *(r.span for r in d.related)) if s is not None),
+                default=1,
+            )
+            if first <= 1 or first > len(lines) + 1:
+                return None
+            lines = lines[: first - 1]
+            document, diagnostics = read_yaml_text("".join(lines), workspace.load(relative).path, workspace.limits)
+            if document is not None:
+                if not isinstance(document.data, dict):
+                    return None
+                self._partial[relative] = _FileSymbols.of(relative, document, kind)
+                return self._partial[relative]
+        return None
+
     def outline(self, relative: str) -> list[Outline]:
         """The outline of ``relative``: the ruleset a manifest defines, and each list of entities the
         file defines (a collection, a variant's `overlay.<collection>.add`), its entities by id, in
-        the order written. From the symbols the file's reading gave: no walk of the file."""
-        entry = self._files.get(relative)
+        the order written. From the symbols the file's reading gave: no walk of the file. A buffer
+        that does not parse as typed: the part before its error (:meth:`_before_error`); it was
+        empty until round 34."""
+        entry = self._files.get(relative) or self._before_error(relative)
         if entry is None:
             return []
         document = entry.document
@@ -384,7 +429,8 @@ class Index:
         "go to symbol in workspace". Ids that start with the query first, then by id and file."""
         wanted = query.casefold().strip()
         found: list[tuple[Symbol, str]] = []
-        for entry in self._files.values():
+        partial = (self._before_error(relative) for relative in sorted(self._broken))
+        for entry in (*self._files.values(), *(p for p in partial if p is not None)):
             for symbol in entry.definitions:
                 data = symbol.document.data
                 name = _name_of(data if symbol.collection == "rulesets" else _node(data, symbol.path[:-1]))
@@ -482,6 +528,27 @@ class Index:
                 if key is not None:
                     found.setdefault(key, entry.raw)
         return found
+
+
+#: How many times a broken buffer's text is cut and read again for its part before the error.
+_CUTS = 4
+
+_WRITTEN_KIND = re.compile(r"^kind:[ \t]*([a-z_]+)[ \t]*$", re.MULTILINE)
+
+
+def _written_kind(text: str) -> str | None:
+    """The qualified kind a buffer opened broken (no reading of it parsed in this session) says it
+    is: its `kind:` line's, of the one family that has it (else of the default family)."""
+    from civrules.families import default_family
+
+    written = _WRITTEN_KIND.search(text)
+    if written is None:
+        return None
+    found = {k for k in _FAMILY_OF_KIND if k.rpartition("/")[2] == written.group(1)}
+    if len(found) == 1:
+        return found.pop()
+    default = default_family().qualified_kind(written.group(1))
+    return default if default in found else None
 
 
 def _places(symbols: list[Symbol]) -> tuple[list[tuple[int, int]], list[tuple[int, int]]]:
