@@ -248,3 +248,46 @@ def test_a_buffer_broken_halfway_outlines_the_part_before_its_error_at_its_place
         assert (uri, position(typing, "id: pottery")["line"]) in places, found
 
     asyncio.run(session())
+
+
+def test_completion_in_a_citation_offers_the_rule_indexs_sections_and_the_sources_cited(tmp_path: Path) -> None:
+    """`rule: "32.2|` (a card's, and a credit's in a flow mapping) and `source: "comm|`: completion
+    offered nothing in a citation, though hover reads the same rule index. A `rule:` value is
+    offered the sections of the rule index its rulesets read, each with its title; a `source:` value
+    the sources those rulesets already cite. A quote left open is not written twice; a section
+    typed with no quote is quoted (YAML would read `32.21` as a number)."""
+    rules = copy_files(tmp_path / "rules", KEEP)
+    uri = (rules / CARDS).absolute().as_uri()
+    cards = (rules / CARDS).read_text(encoding="utf-8")
+    credit = '      - {card: democracy, points: 10, rule: "32.212"}\n'
+    assert '    rule: "32.21"\n' in cards and credit in cards
+    cited = "community/advciv_civ_card_credits.csv (civbuddy_points column, tsjensen/civbuddy)"
+    assert f'source: "{cited}"' in cards
+
+    versions = iter(range(2, 10))
+
+    def completed(editor: Editor, text: str, needle: str) -> dict[str, dict[str, Any]]:
+        editor.notify(
+            "textDocument/didChange",
+            {"textDocument": {"uri": uri, "version": next(versions)}, "contentChanges": [{"text": text}]},
+        )
+        found = editor.request(
+            "textDocument/completion", {"textDocument": {"uri": uri}, "position": position(text, needle, len(needle))}
+        )
+        return {item["label"]: item for item in found["items"]}
+
+    async def session() -> None:
+        editor = await Editor.started(rules, (uri, cards))
+        offered = completed(editor, cards.replace('    rule: "32.21"\n', '    rule: "32.2\n', 1), 'rule: "32.2')
+        assert "32.21" in offered and offered["32.21"]["insertText"] == "32.21", sorted(offered)[:20]
+        assert "Pottery" in offered["32.21"]["detail"], offered["32.21"]
+        assert not {"pottery", "democracy", "crafts"} & offered.keys()
+        offered = completed(
+            editor, cards.replace(credit, "      - {card: democracy, points: 10, rule: 32.2\n", 1), "rule: 32.2"
+        )
+        assert offered["32.212"]["insertText"] == '"32.212"', offered["32.212"]
+        offered = completed(editor, cards.replace(f'source: "{cited}"', 'source: "comm', 1), 'source: "comm')
+        assert cited in offered and offered[cited]["insertText"] == cited, sorted(offered)[:20]
+        assert "32.21" not in offered
+
+    asyncio.run(session())

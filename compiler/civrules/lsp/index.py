@@ -34,6 +34,7 @@ from civrules.schema.references import (
     ref_at,
     schema_of,
 )
+from civrules.support import memo
 
 #: The family of each qualified file kind: each kind is one family's (another family's kinds are
 #: qualified by its id), and a file is read with its own family's collections and settings, never
@@ -452,6 +453,20 @@ class Index:
             found.update((s.id, s.collection) for s in self._last_parsed[file][0].definitions)
         return sorted(found)
 
+    def sources(self, relative: str) -> list[str]:
+        """Every `source:` text (one line) of the files ``relative``'s rulesets read, sorted: what
+        completion offers in a `source:` value, so a designer cites a source as the ruleset already
+        cites it. Each document is walked once for as long as it lives."""
+        last = self._last_parsed.get(relative)
+        scope = self.scope(relative) or (set(last[1]) if last is not None else set()) or self.kin(relative)
+        found: set[str] = set()
+        for file in scope:
+            entry = self._files.get(file) or (self._last_parsed[file][0] if file in self._last_parsed else None)
+            if entry is not None:
+                cited = _sources.get(entry.document)
+                found.update(cited if cited is not None else _sources.put(entry.document, _sources_of(entry.document)))
+        return sorted(found)
+
     def describe(self, symbol: Symbol) -> str:
         """Markdown for hovering an id: what the entity is, as the rulesets using the file resolve it."""
         collection = symbol.collection
@@ -528,6 +543,44 @@ class Index:
                 if key is not None:
                     found.setdefault(key, entry.raw)
         return found
+
+
+#: The `source:` texts of each document (see :meth:`Index.sources`), for as long as it lives.
+_sources: memo.Attached[Document, frozenset[str]] = memo.Attached()
+
+
+def _sources_of(document: Document) -> frozenset[str]:
+    """The one-line `source:` texts of a document (a text or a list of them)."""
+    found: set[str] = set()
+    stack: list[Any] = [document.data]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, dict):
+            for key, value in node.items():
+                cited = value if key == "source" and isinstance(value, list) else [value] if key == "source" else ()
+                found.update(text for text in cited if isinstance(text, str) and text and "\n" not in text)
+                if isinstance(value, (dict, list)):
+                    stack.append(value)
+        elif isinstance(node, list):
+            stack.extend(item for item in node if isinstance(item, (dict, list)))
+    return frozenset(found)
+
+
+#: The schema definitions of a citation's value, and what each cites.
+_CITATIONS = {"#/$defs/rule": "rule", "#/$defs/source": "source"}
+
+
+def citation_kind(schema: dict[str, Any], keys: list[str]) -> str | None:
+    """ "rule" or "source" where the value after the path ``keys`` is a citation: its schema is the
+    `rule` or `source` definition every kind's schema has, or a text under that key (a
+    disagreement's alternative names its `source:` so); else None (a setting named `rule`)."""
+    for node in _nodes_at(schema, keys):
+        ref = node.get("$ref") if isinstance(node, dict) else None
+        if isinstance(ref, str) and ref in _CITATIONS:
+            return _CITATIONS[ref]
+        if keys[-1] in _CITATIONS.values() and isinstance(node, dict) and node.get("type") == "string":
+            return keys[-1]
+    return None
 
 
 #: How many times a broken buffer's text is cut and read again for its part before the error.
@@ -976,16 +1029,7 @@ def block_item_at(lines: list[str], line: int, column: int) -> bool:
 
 def schema_keys(schema: dict[str, Any], keys: list[str]) -> tuple[dict[str, Any], list[Any]]:
     """The properties (name → schema) and enum values allowed after the path ``keys`` in a schema."""
-    nodes = [schema]
-    for key in keys:
-        following: list[Any] = []
-        for node in nodes:
-            for branch in _branches(schema, node):
-                if key in branch.get("properties", {}):
-                    following.append(branch["properties"][key])
-                elif isinstance(branch.get("additionalProperties"), dict):
-                    following.append(branch["additionalProperties"])
-        nodes = following
+    nodes = _nodes_at(schema, keys)
     properties: dict[str, Any] = {}
     values: list[Any] = []
     for node in nodes:
@@ -996,6 +1040,21 @@ def schema_keys(schema: dict[str, Any], keys: list[str]) -> tuple[dict[str, Any]
             if "const" in branch:
                 values.append(branch["const"])
     return properties, values
+
+
+def _nodes_at(schema: dict[str, Any], keys: list[str]) -> list[Any]:
+    """The schema nodes (as written: their `$ref`s not followed) of a value after the path ``keys``."""
+    nodes: list[Any] = [schema]
+    for key in keys:
+        following: list[Any] = []
+        for node in nodes:
+            for branch in _branches(schema, node):
+                if key in branch.get("properties", {}):
+                    following.append(branch["properties"][key])
+                elif isinstance(branch.get("additionalProperties"), dict):
+                    following.append(branch["additionalProperties"])
+        nodes = following
+    return nodes
 
 
 def _branches(schema: dict[str, Any], node: Any, depth: int = 0) -> Iterator[dict[str, Any]]:

@@ -72,6 +72,7 @@ from civrules.lsp.index import (
     Symbol,
     block_item_at,
     citation_at,
+    citation_kind,
     code_at,
     covers,
     describe_citation,
@@ -1416,7 +1417,10 @@ def _completion(ls: Folder, uri: str, position: types.Position) -> types.Complet
             types.CompletionItem(label=f"kind: {k}", kind=types.CompletionItemKind.Keyword, insert_text=f"kind: {k}")
             for k in written
         )
-    if is_value or not properties:
+    cites = citation_kind(load_schema(kind), keys) if is_value and kind in SCHEMA_FILES else None
+    if cites is not None:
+        items.extend(_citations(ls, relative, cites, lines, *positions.point(uri, position)))
+    elif is_value or not properties:
         for value in values:
             if isinstance(value, str) and _insertable(value):
                 items.append(types.CompletionItem(label=value, kind=types.CompletionItemKind.EnumMember))
@@ -1449,6 +1453,42 @@ def _completion(ls: Folder, uri: str, position: types.Position) -> types.Complet
     # The ids offered are those of the last result (made at once while typing); until the buffers
     # are validated, the list may lack an id just typed: the editor is to ask again as typing goes on.
     return types.CompletionList(is_incomplete=ls.stale(None), items=items)
+
+
+def _citations(
+    ls: Folder, relative: str, cites: str, lines: list[str], line: int, column: int
+) -> list[types.CompletionItem]:
+    """What a `rule:` value may cite (the sections of the rule indexes of the rulesets reading the
+    file, each with its title) or a `source:` value (the sources those rulesets already cite), as
+    hover reads them. Until round 34 a citation was completed with nothing. Written as typed inside
+    quotes the designer opened, else quoted where YAML would read another type (`32.21`, a number)."""
+    text = lines[line - 1][: column - 1] if 0 < line <= len(lines) else ""
+    quoted = text.count('"') % 2 == 1 or text.count("'") % 2 == 1
+    index = ls.index(())
+    found: list[tuple[str, str | None]] = []
+    if cites == "source":
+        found = [(source, None) for source in index.sources(relative)]
+    else:
+        seen: set[str] = set()
+        for book, rule_index in sorted(_rule_indexes(index.result, relative).items()):
+            data = rule_index.document.data if isinstance(rule_index.document.data, dict) else {}
+            for item in data.get("sections") or ():
+                section = item.get("section") if isinstance(item, dict) else None
+                if isinstance(section, str) and section not in seen:
+                    seen.add(section)
+                    title = item.get("title")
+                    found.append((section, f"{title} ({book})" if isinstance(title, str) else str(book)))
+    return [
+        types.CompletionItem(
+            label=cited,
+            kind=types.CompletionItemKind.Reference if cites == "rule" else types.CompletionItemKind.Text,
+            detail=plain(detail) if detail else None,
+            insert_text=cited if quoted else scalar_text(cited),
+            sort_text=f"{number:06d}",
+        )
+        for number, (cited, detail) in enumerate(found)
+        if _insertable(cited)
+    ]
 
 
 def _code_actions(ls: CivrulesServer, params: types.CodeActionParams) -> list[types.CodeAction]:
