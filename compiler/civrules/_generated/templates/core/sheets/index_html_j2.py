@@ -6,7 +6,7 @@ Generated ahead of time by jinja2 3.1.6; used only while SOURCE_SHA256 matches.
 # fmt: off
 # mypy: ignore-errors
 
-SOURCE_SHA256 = "46f29b22d8ec37dd01618a7223a56d769611b24e02c86111d767a744df9484b3"
+SOURCE_SHA256 = "fda12bbae8e630b2cc8b378ca0b9a5f173984f2023bdc2a19b88ebb8b1c32570"
 
 from jinja2.runtime import LoopContext, Macro, Markup, Namespace, TemplateNotFound, TemplateReference, TemplateRuntimeError, Undefined, escape, identity, internalcode, markup_join, missing, str_join
 name = 'index.html.j2'
@@ -32,7 +32,7 @@ def block_style(context, missing=missing):
     if 0: yield None
     _block_vars = {}
     pass
-    yield '.sheets { list-style: none; margin: 3mm 0; padding: 0; }\n.sheets li { border-bottom: 0.2mm solid #d2ccc1; padding: 1.6mm 0; }\n.sheets a { font-weight: bold; color: #6b2d1a; font-size: 10pt; text-decoration: none; }\n.sheets .what { display: block; color: #333333; }\n.sheets .how { color: #6e6a62; font-size: 7.5pt; }\ndl.about { display: grid; grid-template-columns: 30mm 1fr; gap: 0.8mm 3mm; font-size: 8.5pt; margin: 0 0 3mm; }\ndl.about dt { font-weight: bold; color: #3b2a1e; }\ndl.about dd { margin: 0; }\n.mono { font-family: "Liberation Mono", "DejaVu Sans Mono", monospace; font-size: 7.6pt; overflow-wrap: anywhere; }\n'
+    yield '.sheets { list-style: none; margin: 3mm 0; padding: 0; }\n.sheets li { border-bottom: 0.2mm solid #d2ccc1; padding: 1.6mm 0; }\n.sheets a { font-weight: bold; color: #6b2d1a; font-size: 10pt; text-decoration: none; }\n/* A sheet\'s link is 24 CSS pixels tall or more, a finger\'s target (WCAG 2.5.8): 15 on a phone until round 34. */\n@media screen { .sheets a { display: inline-block; min-height: 24px; line-height: 24px; } }\n.sheets .what { display: block; color: #333333; }\n.sheets .how { color: #6e6a62; font-size: 7.5pt; }\ndl.about { display: grid; grid-template-columns: 30mm 1fr; gap: 0.8mm 3mm; font-size: 8.5pt; margin: 0 0 3mm; }\ndl.about dt { font-weight: bold; color: #3b2a1e; }\ndl.about dd { margin: 0; }\n.mono { font-family: "Liberation Mono", "DejaVu Sans Mono", monospace; font-size: 7.6pt; overflow-wrap: anywhere; }\n'
 
 def block_content(context, missing=missing):
     resolve = context.resolve_or_missing
@@ -138,7 +138,7 @@ def block_content(context, missing=missing):
                 yield ' (<code>'
                 yield escape(l_1_tag)
                 yield '</code>)'
-                yield escape((', ' if (not environment.getattr(l_1_loop, 'last')) else cond_expr_undefined("the inline if-expression on line 20 in 'index.html.j2' evaluated to false and no else section was defined.")))
+                yield escape((', ' if (not environment.getattr(l_1_loop, 'last')) else cond_expr_undefined("the inline if-expression on line 22 in 'index.html.j2' evaluated to false and no else section was defined.")))
             l_1_loop = l_1_name = l_1_tag = l_1_count = missing
             yield ', as '
             yield escape(('its source prints it' if ((t_3((undefined(name='others') if l_0_others is missing else l_0_others)) == 1) and (environment.getitem(environment.getitem((undefined(name='others') if l_0_others is missing else l_0_others), 0), 2) == 1)) else 'their sources print them'))
@@ -163,4 +163,4 @@ def block_content(context, missing=missing):
     yield '</ul>\n'
 
 blocks = {'style': block_style, 'content': block_content}
-debug_info = '1=12&2=17&13=27&15=61&16=75&17=83&18=85&19=87&20=89&23=140&24=144'
+debug_info = '1=12&2=17&15=27&17=61&18=75&19=83&20=85&21=87&22=89&25=140&26=144'
