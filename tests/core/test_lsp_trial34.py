@@ -246,6 +246,18 @@ def test_a_buffer_broken_halfway_outlines_the_part_before_its_error_at_its_place
         found = editor.request("workspace/symbol", {"query": "pottery"})
         places = {(f["location"]["uri"], f["location"]["range"]["start"]["line"]) for f in found}
         assert (uri, position(typing, "id: pottery")["line"]) in places, found
+        # A quote left open in pottery's own `rule:`: libyaml finds it lines later, "while parsing
+        # a block mapping" that starts at pottery; the part before where it was found still holds
+        # pottery's id (cut where the mapping starts, the outline lost it; at the root's, everything).
+        quoting = cards.replace('    rule: "32.21"\n', '    rule: "32.2\n', 1)
+        editor.notify(
+            "textDocument/didChange",
+            {"textDocument": {"uri": uri, "version": 3}, "contentChanges": [{"text": quoting}]},
+        )
+        await editor.settle()
+        outline = editor.request("textDocument/documentSymbol", {"textDocument": {"uri": uri}})
+        cards_list = next(entry for entry in outline if entry["name"] == "cards")
+        assert [child["name"] for child in cards_list["children"]] == ["pottery"], cards_list
 
     asyncio.run(session())
 
@@ -289,5 +301,23 @@ def test_completion_in_a_citation_offers_the_rule_indexs_sections_and_the_source
         offered = completed(editor, cards.replace(f'source: "{cited}"', 'source: "comm', 1), 'source: "comm')
         assert cited in offered and offered[cited]["insertText"] == cited, sorted(offered)[:20]
         assert "32.21" not in offered
+        # A variant's patch, its manifest not parsing as typed (so it has no rulesets yet): the
+        # sections of the rule index its rulesets read when it last parsed.
+        west_uri = (rules / WESTERN).absolute().as_uri()
+        western = (rules / WESTERN).read_text(encoding="utf-8")
+        patching = western.replace(
+            "overlay:\n", 'overlay:\n  civilization_cards:\n    patch:\n      - {id: pottery, rule: "32.2\n', 1
+        )
+        editor.open(west_uri, western)
+        await editor.settle()
+        editor.notify(
+            "textDocument/didChange",
+            {"textDocument": {"uri": west_uri, "version": 2}, "contentChanges": [{"text": patching}]},
+        )
+        found = editor.request(
+            "textDocument/completion",
+            {"textDocument": {"uri": west_uri}, "position": position(patching, 'rule: "32.2', len('rule: "32.2'))},
+        )
+        assert "32.21" in {item["label"] for item in found["items"]}
 
     asyncio.run(session())

@@ -364,8 +364,8 @@ class Index:
         reads (made once per index): each place is one in the text as it is now. The last reading
         that parsed would have given every entity, but at places the text has moved from since (a
         line typed above them), so the outline would select the wrong lines. The part is cut
-        before the first line the error names (its start and where it was found: an unclosed
-        `{` is found on the next line) and read again, cut again while it does not parse."""
+        before the line where the error was found and read again, cut again while it does not
+        parse (an unclosed `{` is found on the line after it, then at the end of the part)."""
         if relative in self._partial:
             return self._partial[relative]
         self._partial[relative] = None
@@ -379,13 +379,13 @@ class Index:
         lines = text.splitlines(keepends=True)
         diagnostics = workspace.load(relative).diagnostics
         for _ in range(_CUTS):
-            first = min(
-                (s.line for d in diagnostics for s in (d.span, *(r.span for r in d.related)) if s is not None),
-                default=1,
-            )
-            if first <= 1 or first > len(lines) + 1:
+            # Where the error was found, not where what it was parsing began (libyaml's "while
+            # parsing a block mapping" names the mapping's start: the root's, for a typo at its end).
+            first = min((d.span.line for d in diagnostics if d.span is not None), default=1)
+            cut = min(first - 1, len(lines) - 1)  # the last line, where the error is at the end
+            if cut <= 0:
                 return None
-            lines = lines[: first - 1]
+            lines = lines[:cut]
             document, diagnostics = read_yaml_text("".join(lines), workspace.load(relative).path, workspace.limits)
             if document is not None:
                 if not isinstance(document.data, dict):
@@ -440,14 +440,20 @@ class Index:
         found.sort(key=lambda one: (not one[0].id.casefold().startswith(wanted), one[0].id, one[0].relative))
         return found
 
+    def looked_in(self, relative: str) -> set[str]:
+        """The files completion in ``relative`` offers from: its rulesets' (:meth:`scope`), else
+        those of its last reading that parsed (a manifest that does not parse has no rulesets),
+        else its family's (:meth:`kin`)."""
+        last = self._last_parsed.get(relative)
+        return self.scope(relative) or (set(last[1]) if last is not None else set()) or self.kin(relative)
+
     def ids(self, relative: str) -> list[tuple[str, str]]:
         """(id, collection) of every entity defined where ``relative``'s rulesets look, sorted. A
         buffer that does not parse as typed looks where it did when it last parsed, and the ids
         defined in its last reading that parsed count: until round 34 completion offered none of
         them (``- {card: dem`` in the cards file), nor any of a broken manifest's rulesets (a
         variant's ``overlay.civilization_cards.patch: - {id: pot``)."""
-        last = self._last_parsed.get(relative)
-        scope = self.scope(relative) or (set(last[1]) if last is not None else set()) or self.kin(relative)
+        scope = self.looked_in(relative)
         found = {(s.id, s.collection) for f in scope for s in self.by_file.get(f, ()) if s.definition}
         for file in scope & self._last_parsed.keys():
             found.update((s.id, s.collection) for s in self._last_parsed[file][0].definitions)
@@ -457,8 +463,7 @@ class Index:
         """Every `source:` text (one line) of the files ``relative``'s rulesets read, sorted: what
         completion offers in a `source:` value, so a designer cites a source as the ruleset already
         cites it. Each document is walked once for as long as it lives."""
-        last = self._last_parsed.get(relative)
-        scope = self.scope(relative) or (set(last[1]) if last is not None else set()) or self.kin(relative)
+        scope = self.looked_in(relative)
         found: set[str] = set()
         for file in scope:
             entry = self._files.get(file) or (self._last_parsed[file][0] if file in self._last_parsed else None)
@@ -566,25 +571,12 @@ def _sources_of(document: Document) -> frozenset[str]:
     return frozenset(found)
 
 
-#: The schema definitions of a citation's value, and what each cites.
-_CITATIONS = {"#/$defs/rule": "rule", "#/$defs/source": "source"}
-
-
-def citation_kind(schema: dict[str, Any], keys: list[str]) -> str | None:
-    """ "rule" or "source" where the value after the path ``keys`` is a citation: its schema is the
-    `rule` or `source` definition every kind's schema has, or a text under that key (a
-    disagreement's alternative names its `source:` so); else None (a setting named `rule`)."""
-    for node in _nodes_at(schema, keys):
-        ref = node.get("$ref") if isinstance(node, dict) else None
-        if isinstance(ref, str) and ref in _CITATIONS:
-            return _CITATIONS[ref]
-        if keys[-1] in _CITATIONS.values() and isinstance(node, dict) and node.get("type") == "string":
-            return keys[-1]
-    return None
+#: The keys whose value is a citation, as :mod:`civrules.checks.citations` and hover read them.
+CITING = ("rule", "source")
 
 
 #: How many times a broken buffer's text is cut and read again for its part before the error.
-_CUTS = 4
+_CUTS = 6
 
 _WRITTEN_KIND = re.compile(r"^kind:[ \t]*([a-z_]+)[ \t]*$", re.MULTILINE)
 
@@ -1029,21 +1021,6 @@ def block_item_at(lines: list[str], line: int, column: int) -> bool:
 
 def schema_keys(schema: dict[str, Any], keys: list[str]) -> tuple[dict[str, Any], list[Any]]:
     """The properties (name → schema) and enum values allowed after the path ``keys`` in a schema."""
-    nodes = _nodes_at(schema, keys)
-    properties: dict[str, Any] = {}
-    values: list[Any] = []
-    for node in nodes:
-        for branch in _branches(schema, node):
-            for name, sub in branch.get("properties", {}).items():
-                properties.setdefault(name, sub)
-            values.extend(branch.get("enum", ()))
-            if "const" in branch:
-                values.append(branch["const"])
-    return properties, values
-
-
-def _nodes_at(schema: dict[str, Any], keys: list[str]) -> list[Any]:
-    """The schema nodes (as written: their `$ref`s not followed) of a value after the path ``keys``."""
     nodes: list[Any] = [schema]
     for key in keys:
         following: list[Any] = []
@@ -1054,7 +1031,16 @@ def _nodes_at(schema: dict[str, Any], keys: list[str]) -> list[Any]:
                 elif isinstance(branch.get("additionalProperties"), dict):
                     following.append(branch["additionalProperties"])
         nodes = following
-    return nodes
+    properties: dict[str, Any] = {}
+    values: list[Any] = []
+    for node in nodes:
+        for branch in _branches(schema, node):
+            for name, sub in branch.get("properties", {}).items():
+                properties.setdefault(name, sub)
+            values.extend(branch.get("enum", ()))
+            if "const" in branch:
+                values.append(branch["const"])
+    return properties, values
 
 
 def _branches(schema: dict[str, Any], node: Any, depth: int = 0) -> Iterator[dict[str, Any]]:

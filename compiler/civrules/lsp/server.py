@@ -65,6 +65,7 @@ from civrules.load.names import SHIPPED
 from civrules.load.reader import scalar_text
 from civrules.lsp.additions import written
 from civrules.lsp.index import (
+    CITING,
     Index,
     Outline,
     Parsed,
@@ -72,7 +73,6 @@ from civrules.lsp.index import (
     Symbol,
     block_item_at,
     citation_at,
-    citation_kind,
     code_at,
     covers,
     describe_citation,
@@ -1325,18 +1325,19 @@ def _hover(ls: Folder, uri: str, position: types.Position) -> types.Hover | None
     return types.Hover(contents=types.MarkupContent(kind=types.MarkupKind.Markdown, value="\n\n---\n\n".join(parts)))
 
 
-def _rule_indexes(result: Result, relative: str) -> dict[str, Any]:
+def _rule_indexes(result: Result, relative: str, files: Iterable[str] | None = None) -> dict[str, Any]:
     """The rule indexes (by rulebook title) the rulesets that read ``relative`` read (a variant's,
-    its base's): what its citations cite. Read from the files, not the rulesets' models, so a
-    ruleset with an error elsewhere still answers."""
+    its base's), or those among ``files``: what its citations cite. Read from the files, not the
+    rulesets' models, so a ruleset with an error elsewhere still answers."""
     from civrules.checks.citations import index_of
 
     found: dict[str, Any] = {}
     workspace = result.workspace
     if workspace is None:
         return found
-    for name in result.rulesets_using(relative):
-        for read in sorted(result.depends.get(name, ())):
+    reads = [result.depends.get(name, ()) for name in result.rulesets_using(relative)] if files is None else [files]
+    for each in reads:
+        for read in sorted(each):
             loaded = workspace.load(read)
             if loaded.document is None or loaded.kind is None or loaded.kind.rpartition("/")[2] != "rule_index":
                 continue
@@ -1417,7 +1418,7 @@ def _completion(ls: Folder, uri: str, position: types.Position) -> types.Complet
             types.CompletionItem(label=f"kind: {k}", kind=types.CompletionItemKind.Keyword, insert_text=f"kind: {k}")
             for k in written
         )
-    cites = citation_kind(load_schema(kind), keys) if is_value and kind in SCHEMA_FILES else None
+    cites = keys[-1] if is_value and keys and keys[-1] in CITING and kind in SCHEMA_FILES else None
     if cites is not None:
         items.extend(_citations(ls, relative, cites, lines, *positions.point(uri, position)))
     elif is_value or not properties:
@@ -1470,7 +1471,8 @@ def _citations(
         found = [(source, None) for source in index.sources(relative)]
     else:
         seen: set[str] = set()
-        for book, rule_index in sorted(_rule_indexes(index.result, relative).items()):
+        looked_in = index.looked_in(relative)  # a manifest that does not parse: where it last looked
+        for book, rule_index in sorted(_rule_indexes(index.result, relative, looked_in).items()):
             data = rule_index.document.data if isinstance(rule_index.document.data, dict) else {}
             for item in data.get("sections") or ():
                 section = item.get("section") if isinstance(item, dict) else None
