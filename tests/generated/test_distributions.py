@@ -209,6 +209,36 @@ def test_a_family_writes_its_package_and_nothing_else() -> None:
     )
 
 
+@pytest.mark.parametrize("pyproject", PYPROJECTS, ids=folder_of)
+def test_an_editable_install_puts_on_the_path_only_the_folder_of_civrules_names(
+    pyproject: Path, tmp_path: Path
+) -> None:
+    """`pip install -e` of a generated folder (the editable wheel its backend builds, in process) adds
+    to `sys.path` the folder its import path starts in, `generated/python/`, which holds civrules'
+    names only. Hatchling's default put the package's own folder there: its modules became top-level
+    ones (`import records`, `settings`, `data`, `helpers` found civrules' files, shadowing any other
+    program's) while `civrules_runtime` itself did not import; and it needed `editables`, which an
+    offline `--no-build-isolation` install with hatchling alone lacks."""
+    pytest.importorskip("hatchling")
+    from hatchling.builders.wheel import WheelBuilder
+
+    built = next(iter(WheelBuilder(str(pyproject.parent)).build(directory=str(tmp_path), versions=["editable"])))
+    with zipfile.ZipFile(built) as archive:
+        written = [name for name in archive.namelist() if not name.startswith(f"{Path(built).name.split('-')[0]}-")]
+        entries = [
+            line
+            for name in written
+            if name.endswith(".pth")
+            for line in archive.read(name).decode("utf-8").splitlines()
+            if line.strip()
+        ]
+    assert [name for name in written if not name.endswith(".pth")] == []  # no import hook, no module of its own
+    assert entries and not [line for line in entries if line.startswith("import")]
+    assert {Path(entry).resolve() for entry in entries} == {GENERATED_PYTHON.resolve()}
+    for child in GENERATED_PYTHON.iterdir():
+        assert child.name in (NAMESPACE, RUNTIME) or child.name.startswith(f"{RUNTIME}_"), child.name
+
+
 @pytest.mark.slow
 def test_a_wheel_of_every_package_builds_installs_and_imports(tmp_path: Path) -> None:
     """`pip wheel` of every folder with a pyproject (offline, no build isolation), installed together

@@ -64,6 +64,10 @@ def document(distribution: Distribution) -> dict[str, Any]:
                             "only-include": list(distribution.files),
                             # The files lie in the import package's folder; the wheel puts them at its path.
                             "sources": {"": distribution.folder},
+                            # `pip install -e` puts this folder on sys.path: generated/python/, where the
+                            # import path starts. Hatchling's default, the package's own folder, would make
+                            # its modules top-level ones (`records`, `settings`, `data`), shadowing others.
+                            "dev-mode-dirs": ["/".join([".."] * len(distribution.folder.split("/")))],
                         }
                     }
                 }
