@@ -105,6 +105,9 @@ FILES = (
 #: engine's subclass of a record class with fields of its own has them after its base's in its
 #: ``__match_args__`` (it inherited the base's), as a frozen dataclass's subclass has; and imported
 #: on a Python older than 3.11 it says it needs 3.11 (it failed inside, on ``enum.EnumType``).
+#: Also (same step, unreleased): its pyproject.toml names ``dev-mode-dirs``, so ``pip install -e``
+#: puts generated/python/ on sys.path, not the runtime's own folder (which made its modules
+#: top-level ones, ``import records``, and left the runtime unimportable).
 VERSION = "2.18.0"
 
 

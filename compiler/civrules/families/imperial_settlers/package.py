@@ -48,6 +48,9 @@ FAMILY_RUNTIME_DISTRIBUTION = family_runtime_distribution(FAMILY.id)
 #: refuse a value they lack with UnknownIdError naming the closest (a ValueError, as Enum's), and a
 #: member's name they lack naming the closest member (``errors.IdEnumType``); ``dir()`` of the runtime
 #: lists its records and protocol before a read binds one (``mock.create_autospec`` missed them).
+#: Also (same step, unreleased): its pyproject.toml names ``dev-mode-dirs``, so ``pip install -e``
+#: puts generated/python/ on sys.path, not the runtime's own folder (which made its modules
+#: top-level ones, ``import records``, and left the runtime unimportable).
 FAMILY_RUNTIME_VERSION = "2.7.3"
 FAMILY_RUNTIME_SOURCES = Path(__file__).resolve().parent / "runtime"
 FAMILY_RUNTIME_FILES = (
