@@ -295,6 +295,45 @@ def test_a_wheel_of_every_package_builds_installs_and_imports(tmp_path: Path) ->
     assert typed.returncode == 0, typed.stdout + typed.stderr
 
 
+@pytest.mark.slow
+def test_editable_installs_import_and_make_no_module_of_theirs_top_level(tmp_path: Path) -> None:
+    """The editable wheels of the shared runtime, a family runtime and a ruleset (built in process, as
+    `pip install -e --no-build-isolation` has them built), installed by pip into a fresh environment:
+    the package imports from generated/ and `import records` (a module of the runtime's folder) does not."""
+    pytest.importorskip("hatchling")
+    from hatchling.builders.wheel import WheelBuilder
+
+    folders = [f"{RUNTIME}", f"{RUNTIME}_imperial_settlers", package_folder("imperial-settlers")]
+    wheels = [
+        next(iter(WheelBuilder(str(GENERATED_PYTHON / folder)).build(directory=str(tmp_path), versions=["editable"])))
+        for folder in folders
+    ]
+    venv = tmp_path / "venv"
+    subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(venv)], check=True, timeout=120)
+    python = venv / "bin" / "python"
+    installed = subprocess.run(
+        [*PIP, "--python", str(python), "install", "-q", "--no-index", "--no-deps", *wheels],
+        capture_output=True, text=True, check=False, timeout=300,
+    )  # fmt: skip
+    assert installed.returncode == 0, installed.stderr
+    program = (
+        "import importlib.util, civrules_rulesets.imperial_settlers as rules\n"
+        "print(rules.__file__, *(importlib.util.find_spec(n) is None for n in ('records', 'settings', 'data')))\n"
+    )
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
+    ran = subprocess.run(
+        [str(python), "-I", "-c", program],
+        capture_output=True, text=True, env=env, cwd=tmp_path, check=False, timeout=120,
+    )  # fmt: skip
+    assert ran.returncode == 0, ran.stderr
+    assert ran.stdout.split() == [
+        str(GENERATED_PYTHON / package_folder("imperial-settlers") / "__init__.py"),
+        "True",
+        "True",
+        "True",
+    ]
+
+
 #: An engine of two families, written against the installed distributions only (typed, run).
 ENGINE = """\
 from __future__ import annotations
