@@ -324,7 +324,8 @@ def _node(data: Any, path: NodePath) -> Any:
 class Walk:
     """What one walk of a document finds: its `rule:` citations and its unknown facts, in order
     (not an unknown inside a `disagreements:` entry, which restates a field's or names another source's),
-    and its `source:` texts that hold a `\\` or a path on one computer's disk
+    and the texts of its keys that name a source or a file (:data:`NAMING_A_FILE`: `source:`, a rule
+    index's `source_file:`) that hold a `\\` or a path on one computer's disk
     (:func:`patterns.may_name_a_path`: Q011 and Q012 read them; no other text is looked at).
 
     Each entry starts with the path of the node the walk met (what a variant may have replaced);
@@ -400,6 +401,12 @@ def _walk_mapping(
 #: The keys whose list is a citation's (its numbers, its sources), walked whole rather than entry by entry.
 _CITING = frozenset({"rule", "source"})
 
+#: The keys whose text names where a fact can be read: a `source:` (a citation, or words), and a rule
+#: index's `source_file:` (the file its sections are read from). Every other key that names a file
+#: (a manifest's `files:`, `rulebook.rule_index`, `suppress: file:`) is a path under `rules/` by its
+#: schema, which refuses a drive, a share, `~/` and a leading `/`.
+NAMING_A_FILE = frozenset({"source", "source_file"})
+
 
 def _entry_walk(entries: list[Any], here: NodePath, i: int) -> tuple[Any, ...]:
     """The citations and unknowns (at their paths in the document) of the entry ``i`` of the list
@@ -443,13 +450,13 @@ def _walk_node(node: Any, at: NodePath = ()) -> Walk:
                 elif key == "rule" and isinstance(value, str):
                     here = (*path, key)
                     cited.append((here, here, value))
-                elif key == "source" and isinstance(value, str) and patterns.may_name_a_path(value):
+                elif key in NAMING_A_FILE and isinstance(value, str) and patterns.may_name_a_path(value):
                     pathlike.append(((*path, key), value))
         elif isinstance(node, list):
             if path and path[-1] == "rule":
                 here = tuple(path)
                 cited.extend((here, (*here, i), n) for i, n in enumerate(node) if isinstance(n, str))
-            elif path and path[-1] == "source":
+            elif path and path[-1] in NAMING_A_FILE:
                 pathlike.extend(
                     ((*path, i), n) for i, n in enumerate(node) if isinstance(n, str) and patterns.may_name_a_path(n)
                 )
@@ -461,7 +468,7 @@ def _walk_node(node: Any, at: NodePath = ()) -> Walk:
         elif isinstance(node, str) and path and path[-1] == "rule":
             here = tuple(path)
             cited.append((here, here, node))
-        elif isinstance(node, str) and path and path[-1] == "source" and patterns.may_name_a_path(node):
+        elif isinstance(node, str) and path and path[-1] in NAMING_A_FILE and patterns.may_name_a_path(node):
             pathlike.append((tuple(path), node))
 
     visit(node)
@@ -1260,9 +1267,9 @@ def check_cited_paths_use_slashes(ruleset: Ruleset) -> Iterator[Diagnostic]:
 @check("Q012", "local-path-source", Severity.WARNING)
 def check_sources_name_no_local_path(ruleset: Ruleset) -> Iterator[Diagnostic]:
     """
-    What: a `source:` names a file by its path on one computer: a Windows drive
-    (`C:\\Users\\me\\notes.txt`, `C:/...`), a network share (`\\\\server\\share\\...`), a
-    `file:` URL, a home folder (`~/...`), or an absolute path under `/home/`, `/Users/`, `/tmp/`...
+    What: a `source:`, or a rule index's `source_file:`, names a file by its path on one computer: a
+    Windows drive (`C:\\Users\\me\\notes.txt`, `C:/...`), a network share (`\\\\server\\share\\...`),
+    a `file:` URL, a home folder (`~/...`), or an absolute path under `/home/`, `/Users/`, `/tmp/`...
 
     Why: no one but the computer's user can open that file, so no reader of the rule data can check
     the fact against its source. A `source:` that does not start as a repository citation is taken
@@ -1270,7 +1277,8 @@ def check_sources_name_no_local_path(ruleset: Ruleset) -> Iterator[Diagnostic]:
 
     Fix: cite the file where a reader can find it: a public repository's file at a commit
     (`owner/repo@<commit>:path`), a transcription of `shared/sources/community/`
-    (`community/x.csv`), or, for a rule of your own, `house rule: ...` in words.
+    (`community/x.csv`), or, for a rule of your own, `house rule: ...` in words. A `source_file:`
+    names its text by its path in the project (`shared/sources/...`).
 
         source: 'C:\\Users\\me\\civ\\costs.csv'                    # FAIL: a file on one computer
         source: "owner/repo@<commit>:data/costs.csv"            # PASS
@@ -1287,14 +1295,26 @@ def check_sources_name_no_local_path(ruleset: Ruleset) -> Iterator[Diagnostic]:
                 continue
             named = " and ".join(f"`{each}`" for each in written)
             what, it = ("paths", "them") if len(written) > 1 else ("a path", "it")
+            key = next((part for part in reversed(path) if isinstance(part, str)), "source")
+            if key == "source":
+                said, checked = "the source", "the fact"
+                hint = (
+                    "cite the file where a reader can find it: a repository's file at its commit "
+                    "(`owner/repo@<40-hex commit>:path`), a file of `shared/sources/community/` (`community/x.csv`), "
+                    "or, for a rule of your own, `house rule: ...` in words"
+                )
+            else:  # a rule index's `source_file:`, the text its sections are read from
+                said, checked = f"`{key}`", "what is read from it"
+                hint = (
+                    "keep the text where every reader of the rule data has it and name it by its path relative "
+                    "to the workspace root, as other rule indexes do (`shared/sources/...`)"
+                )
             yield diagnostic(
                 "Q012",
-                f"the source names {named}, {what} on one computer's disk: no reader of the rule data can open "
-                f"{it} to check the fact",
+                f"{said} names {named}, {what} on one computer's disk: no reader of the rule data can open "
+                f"{it} to check {checked}",
                 document.span(path),
-                "cite the file where a reader can find it: a repository's file at its commit "
-                "(`owner/repo@<40-hex commit>:path`), a file of `shared/sources/community/` (`community/x.csv`), "
-                "or, for a rule of your own, `house rule: ...` in words",
+                hint,
                 subjects=written,
             )
 
