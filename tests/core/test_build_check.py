@@ -271,3 +271,52 @@ def test_a_change_made_in_the_output_is_said_when_a_build_replaces_it(
     ]
     code, stdout, stderr = _build(rules, out)
     assert code == 0 and "civrules wrote it" not in stderr and "up to date" in stderr, stdout + stderr
+
+
+def test_a_tree_another_civrules_wrote_is_told_with_both_versions_and_what_to_run(tmp_path: Path) -> None:
+    """Round 34's CI trial: nothing in `generated/` said which civrules wrote it, so a rule-data
+    repository that upgraded civrules and did not build again was told nothing of the upgrade, and a
+    CI pinning an older civrules than the designer's was told to build again, which writes older
+    output over the newer. The marker names the version; `build --check` says both versions, at the
+    marker's line, and which way to go. A tree written by one version is byte-identical each time."""
+    from civrules import __version__
+
+    rules = copy_rulesets(tmp_path / "rules", "imperial-settlers-peaceful")
+    out = tmp_path / "generated"
+    marker = out / output.MARKER
+    code, stdout, stderr = _build(rules, out)
+    assert code == 0, stdout + stderr
+    written = marker.read_bytes()
+    assert written.endswith(f"\ncivrules: {__version__} (the version that wrote it)\n".encode())
+    assert output.marked_version(out) == (__version__, 4)
+    again = shlex.join(["civrules", "--rules", str(rules), "build", "--out", str(out)])
+    mine = f"civrules: {__version__} "
+    for version in ("0.0.1", "99.0.0", None):
+        older = written.replace(mine.encode(), f"civrules: {version} ".encode()) if version else output.MARKER_HEAD
+        marker.write_bytes(older if version else older + b"kind: build (the command that writes it)\n")
+        code, stdout, stderr = _build(rules, out, "--check")
+        assert code == 1, stdout + stderr
+        (error,) = [line for line in stdout.splitlines() if "error[R009]" in line]
+        (hint,) = [line for line in stdout.splitlines() if line.startswith("  hint: ")]
+        said = f"was written by civrules {version}, not by this civrules {__version__}"
+        if version is None:
+            said = f"names no civrules version in its `{output.MARKER}`: a civrules before round 34 wrote it"
+        assert error.startswith(f"{marker}:{1 if version is None else 4}:1: error[R009]: `{out}` {said}"), error
+        if version == "99.0.0":  # CI's civrules is the older one: upgrade it, never write older output
+            assert hint == (
+                f"  hint: `{out}` was written by civrules 99.0.0, newer than this civrules {__version__}: run "
+                "civrules 99.0.0 here (in CI, pin it in the workflow's install step) rather than writing older "
+                "output over it"
+            ), hint
+            assert again not in stderr and "run civrules 99.0.0" in stderr, stderr
+        elif version == "0.0.1":  # the repository upgraded civrules and did not build again
+            assert hint == (
+                f"  hint: write it again: `{again}`, and commit the result; `{out}` was written by civrules "
+                f"0.0.1: pin civrules {__version__} where CI installs it"
+            ), hint
+            assert f"; run `{again}`" in stderr, stderr
+        else:
+            assert hint == f"  hint: write it again: `{again}`, and commit the result", hint
+    code, stdout, stderr = _build(rules, out)
+    assert code == 0 and marker.read_bytes() == written, stdout + stderr
+    assert _build(rules, out, "--check")[:2] == (0, "")

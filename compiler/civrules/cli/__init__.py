@@ -1742,7 +1742,7 @@ def _build_check(
 ) -> None:
     """`civrules build --check` once its rulesets are loaded: render in memory, compare with ``out``."""
     from civrules.emit import build as builder
-    from civrules.emit.output import before_replacing
+    from civrules.emit.output import before_replacing, marked_version
 
     # Unlike a build, --check keeps what only the checks need (no let_go).
     result = builder.render(workspace, loaded, debug=obj.debug, out=out, baseline=obj.project_generated())
@@ -1754,13 +1754,20 @@ def _build_check(
         click.echo(printable(line))
     # Each stale file is an error of its own, located at it: CI can select, ignore or annotate it.
     first = before_replacing(out, obj.protected(), kind="build") if stale.found else None
-    found += [_stale_output(out, relative, what, first, missing) for relative, what, missing in stale.found]
+    marked = marked_version(out) if stale.found else None
+    told = [_stale_output(out, relative, what, first, missing, marked) for relative, what, missing in stale.found]
+    written = marked[0] if marked else None
+    found += _of_another_version(out, told, written, "older output over it")
     found += not_staged
     _build_found(found, verbose, last=True)
     if stale.files:
         differ = f"{stale.files:,} file differs" if stale.files == 1 else f"{stale.files:,} files differ"
         then = f"{printable(first)}; then run" if first else "run"
-        click.echo(f"civrules: {named_path(out)} is stale ({differ}); {then} {ticked(_build_command())}", err=True)
+        if _is_newer(written):
+            newer = f"it was written by civrules {written}, newer than this civrules {__version__}"
+            click.echo(f"civrules: {named_path(out)} is stale ({differ}); {newer}: run civrules {written}", err=True)
+        else:
+            click.echo(f"civrules: {named_path(out)} is stale ({differ}); {then} {ticked(_build_command())}", err=True)
     elif not result.failed and not not_staged:
         _done(f"civrules: {named_path(out)} is up to date")
     if not_staged:
@@ -2128,17 +2135,50 @@ def _build_command() -> str:
     return rerun(dropping={"--check": False}) or command("build")
 
 
-def _stale_output(out: Path, relative: str, what: str, first: str | None = None, missing: bool = False) -> Diagnostic:
+def _stale_output(
+    out: Path,
+    relative: str,
+    what: str,
+    first: str | None = None,
+    missing: bool = False,
+    marked: tuple[str | None, int] | None = None,
+) -> Diagnostic:
     """R009: one file of a generated tree that is not what `civrules build` would write there (or
     a folder of them that is ``missing``); ``first``: what to do before that build takes the
-    folder (:func:`before_replacing`)."""
+    folder (:func:`before_replacing`); ``marked``: the civrules version the tree's marker names,
+    and its line (:func:`civrules.emit.output.marked_version`), which a stale marker is said by."""
+    from civrules.emit.output import MARKER
+
     shown = str(out / relative) if relative else str(out)
     stale = codes.OUTPUT_STALE
     hint = f"write it{'' if missing else ' again'}: {ticked(_build_command())}, and commit the result"
     if first:
         hint = f"{first}; then {hint}"
-    message = f"{named_path(shown)} {what}"
-    return Diagnostic(stale.code, stale.severity, message, Span.at(shown), hint, subjects=(shown,))
+    message, span = f"{named_path(shown)} {what}", Span.at(shown)
+    if relative == MARKER and not missing and marked is not None and marked[0] != __version__:
+        written, line = marked
+        span = Span.at(shown, line)
+        if written is None:
+            message = (
+                f"{named_path(str(out))} names no civrules version in its {ticked(MARKER)}: a civrules before "
+                f"round 34 wrote it, not this civrules {__version__}"
+            )
+        else:
+            message = f"{named_path(str(out))} was written by civrules {written}, not by this civrules {__version__}"
+    return Diagnostic(stale.code, stale.severity, message, span, hint, subjects=(shown,))
+
+
+def _is_newer(written: str | None) -> bool:
+    """Whether the civrules version ``written`` (read from a folder civrules wrote) is newer than
+    this civrules."""
+    if written is None or written == __version__:
+        return False
+    from packaging.version import InvalidVersion, Version
+
+    try:
+        return Version(written) > Version(__version__)
+    except InvalidVersion:
+        return False
 
 
 def _schemas_of_another_version(out: Path, told: list[Diagnostic]) -> list[Diagnostic]:
@@ -2148,20 +2188,22 @@ def _schemas_of_another_version(out: Path, told: list[Diagnostic]) -> list[Diagn
     again, over the newer ones the designer's civrules wrote."""
     from civrules.emit.repository import schemas_version
 
-    written = schemas_version(out)
-    if written is None or written == __version__:
-        return told
-    from packaging.version import InvalidVersion, Version
+    return _of_another_version(out, told, schemas_version(out), "older schemas over them")
 
-    try:
-        newer = Version(written) > Version(__version__)
-    except InvalidVersion:
-        newer = False
-    if newer:
+
+def _of_another_version(out: Path, told: list[Diagnostic], written: str | None, over: str) -> list[Diagnostic]:
+    """``told`` (R009s of the folder ``out``, which civrules ``written`` wrote, as the folder says),
+    each hint saying so where that is another civrules than this one: a newer one is to be run
+    rather than writing ``over`` with this one, and an older one's folder is written again and this
+    civrules pinned where CI installs it (the same `build --check` or `schemas --check` in CI would
+    say the folder is stale otherwise)."""
+    if written is None or written == __version__ or written == "?":
+        return told
+    if _is_newer(written):
         said = (
             f"{named_path(str(out))} was written by civrules {written}, newer than this civrules {__version__}: "
             f"run civrules {written} here (in CI, pin it in the workflow's install step) rather than writing "
-            "older schemas over them"
+            f"{over}"
         )
         return [dataclasses.replace(d, hint=said) for d in told]
     pin = f"; {named_path(str(out))} was written by civrules {written}: pin civrules {__version__} where CI installs it"

@@ -56,6 +56,7 @@ from collections.abc import Callable, Iterable, Iterator, Mapping, MutableMappin
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from civrules import __version__
 from civrules.diagnostics.words import named_path, ticked
 from civrules.support import files, interrupts
 
@@ -79,12 +80,26 @@ MARKER_HEAD = (
 KINDS = ("build", "schemas", "sheets", "helpers")
 
 
+#: What starts the marker's line naming the civrules that wrote the tree (a marker of a civrules
+#: before round 34 has none).
+MARKER_VERSION = b"civrules: "
+
+
 def marker_text(kind: str) -> bytes:
     """The marker of a tree of ``kind`` (one of :data:`KINDS`): the command that writes it, on a line
-    of its own, after :data:`MARKER_HEAD`."""
+    of its own, after :data:`MARKER_HEAD`, then the version of civrules that wrote it. `build --check`
+    reads the version (:func:`marked_version`): a repository that upgraded civrules and did not build
+    again is told so, and a CI whose civrules is older than the one that wrote the tree is told to
+    upgrade, not to write older output over it. The tree's other files do not name the version, so
+    an upgrade that changes nothing else changes one line of one file."""
     if kind not in KINDS:
         raise ValueError(f"unknown kind of output tree: {kind!r}")
-    return MARKER_HEAD + f"kind: {kind} (the command that writes it)\n".encode()
+    return (
+        MARKER_HEAD
+        + f"kind: {kind} (the command that writes it)\n".encode()
+        + MARKER_VERSION
+        + f"{__version__} (the version that wrote it)\n".encode()
+    )
 
 
 #: The marker of a `civrules build` tree (``generated/``).
@@ -442,6 +457,25 @@ def _marker_kind(text: bytes) -> str | None:
             named = line.removeprefix(b"kind: ").split(b" ", 1)[0].decode("ascii", "replace")
             return named or "?"
     return ""
+
+
+def marked_version(root: Path) -> tuple[str | None, int] | None:
+    """The civrules version the marker in ``root`` names and the line that names it, ``(None, 1)``
+    for a marker that names none (a civrules before round 34 wrote it), None when ``root`` holds no
+    marker. A version read is shown as it may be (a marker is anyone's to write): a text of the
+    characters a version is written with, else ``"?"``."""
+    try:
+        text = files.read_under(root, MARKER, 4096)
+    except (files.RefusedError, OSError):
+        return None
+    if _marker_kind(text) is None:
+        return None
+    for number, line in enumerate(text.split(b"\n"), 1):
+        if line.startswith(MARKER_VERSION):
+            named = line.removeprefix(MARKER_VERSION).split(b" ", 1)[0].decode("ascii", "replace")
+            shown = named if named and len(named) <= 64 and all(c.isalnum() or c in ".+!-_" for c in named) else "?"
+            return shown, number
+    return None, 1
 
 
 def printable_kind(kind: str) -> str:
