@@ -90,7 +90,7 @@ def test_a_missing_package_folder_is_told_once_and_what_is_there_file_by_file(tm
     assert list(stale[5].lines()) == ["missing: generated/sheets/ (a folder: 1 file, 1 lines)"]
     report = output.StaleReport(iter(stale))
     assert len(list(report)) == 6 and report.files == 7  # the summary still counts the files
-    assert [found[2] for found in report.found] == [False, False, True, True, True, True]
+    assert [found[2] == "missing" for found in report.found] == [False, False, True, True, True, True]
     # Scoped to one ruleset (`build --check RULESET`), what is outside is neither compared nor told.
     assert [one.relative for one in output.stale_files(root, planned, scope=["sheets/"])] == ["sheets"]
     missing = list(output.stale_files(tmp_path / "none", planned))
@@ -320,3 +320,45 @@ def test_a_tree_another_civrules_wrote_is_told_with_both_versions_and_what_to_ru
     code, stdout, stderr = _build(rules, out)
     assert code == 0 and marker.read_bytes() == written, stdout + stderr
     assert _build(rules, out, "--check")[:2] == (0, "")
+
+
+def test_a_tree_checked_out_with_crlf_line_endings_is_told_so_with_the_gitattributes_line(tmp_path: Path) -> None:
+    """Round 34's CI trial: a clone with git's `core.autocrlf` (the default of Git for Windows and of
+    GitHub's Windows runners) writes every generated file with CRLF, and `build --check` called each
+    one stale with a diff of every line and the hint to build again, which writes LF that the next
+    such checkout turns into CRLF again. Each is said as differing only in its line endings, with
+    the `.gitattributes` line that makes git check them out as written."""
+    rules = copy_rulesets(tmp_path / "rules", "imperial-settlers-peaceful")
+    out = tmp_path / "generated"
+    code, stdout, stderr = _build(rules, out)
+    assert code == 0, stdout + stderr
+    converted = sorted(path for path in out.rglob("*") if path.is_file() and b"\n" in path.read_bytes())
+    for path in converted:
+        path.write_bytes(path.read_bytes().replace(b"\n", b"\r\n"))
+    edited = next(path for path in converted if path.suffix == ".py")
+    edited.write_bytes(edited.read_bytes() + b"# edited\r\n")  # this one differs in its words too
+    code, stdout, stderr = _build(rules, out, "--check")
+    assert code == 1, stdout + stderr
+    errors = [line for line in stdout.splitlines() if "error[R009]" in line]
+    assert len(errors) == len(converted), stdout
+    crlf = [line for line in errors if line.endswith("differs only in its line endings: CRLF where civrules writes LF")]
+    assert len(crlf) == len(converted) - 1 and not any(f"{edited}:" in line for line in crlf), errors
+    again = shlex.join(["civrules", "--rules", str(rules), "build", "--out", str(out)])
+    hint = (
+        f"  hint: add the line `generated/** -text` to `{tmp_path}/.gitattributes` and commit it, so that git "
+        "checks these files out as civrules writes them (`core.autocrlf`, the default of Git for Windows and of "
+        f"GitHub's Windows runners, writes LF as CRLF); then `{again}` writes them as they are committed"
+    )
+    hints = [line for line in stdout.splitlines() if line.startswith("  hint: ")]
+    assert (
+        hints.count(hint) == len(converted) - 1 and f"  hint: write it again: `{again}`, and commit the result" in hints
+    )
+    # One line each, not a diff of every line: the one file with other changes is the one diffed.
+    notes = [
+        line
+        for line in stdout.splitlines()
+        if line.endswith(": CRLF line endings where civrules writes LF (a checkout converted them)")
+    ]
+    assert len(notes) == len(converted) - 1 and [line for line in stdout.splitlines() if line.startswith("--- a/")] == [
+        f"--- a/generated/{edited.relative_to(out).as_posix()}"
+    ]

@@ -1755,7 +1755,7 @@ def _build_check(
     # Each stale file is an error of its own, located at it: CI can select, ignore or annotate it.
     first = before_replacing(out, obj.protected(), kind="build") if stale.found else None
     marked = marked_version(out) if stale.found else None
-    told = [_stale_output(out, relative, what, first, missing, marked) for relative, what, missing in stale.found]
+    told = [_stale_output(out, relative, what, first, state, marked) for relative, what, state in stale.found]
     written = marked[0] if marked else None
     found += _of_another_version(out, told, written, "older output over it")
     found += not_staged
@@ -2140,18 +2140,22 @@ def _stale_output(
     relative: str,
     what: str,
     first: str | None = None,
-    missing: bool = False,
+    state: str = "differs",
     marked: tuple[str | None, int] | None = None,
 ) -> Diagnostic:
     """R009: one file of a generated tree that is not what `civrules build` would write there (or
-    a folder of them that is ``missing``); ``first``: what to do before that build takes the
-    folder (:func:`before_replacing`); ``marked``: the civrules version the tree's marker names,
-    and its line (:func:`civrules.emit.output.marked_version`), which a stale marker is said by."""
+    a folder of them that is ``missing``; ``state``: :attr:`civrules.emit.output.StaleFile.state`);
+    ``first``: what to do before that build takes the folder (:func:`before_replacing`); ``marked``:
+    the civrules version the tree's marker names, and its line
+    (:func:`civrules.emit.output.marked_version`), which a stale marker is said by."""
     from civrules.emit.output import MARKER
 
     shown = str(out / relative) if relative else str(out)
     stale = codes.OUTPUT_STALE
+    missing = state == "missing"
     hint = f"write it{'' if missing else ' again'}: {ticked(_build_command())}, and commit the result"
+    if state == "line-endings":
+        hint = _line_endings_hint(out, ticked(_build_command()))
     if first:
         hint = f"{first}; then {hint}"
     message, span = f"{named_path(shown)} {what}", Span.at(shown)
@@ -2166,6 +2170,17 @@ def _stale_output(
         else:
             message = f"{named_path(str(out))} was written by civrules {written}, not by this civrules {__version__}"
     return Diagnostic(stale.code, stale.severity, message, span, hint, subjects=(shown,))
+
+
+def _line_endings_hint(out: Path, again: str) -> str:
+    """What to do about output files a checkout wrote with CRLF line endings: building again writes
+    LF, which the next such checkout turns into CRLF again."""
+    attributes = named_path(str(out.parent / ".gitattributes"))
+    return (
+        f"add the line `{out.name}/** -text` to {attributes} and commit it, so that git checks these files out as "
+        "civrules writes them (`core.autocrlf`, the default of Git for Windows and of GitHub's Windows runners, "
+        f"writes LF as CRLF); then {again} writes them as they are committed"
+    )
 
 
 def _is_newer(written: str | None) -> bool:
@@ -2217,7 +2232,7 @@ def _stale_schema(out: Path, one: StaleFile, ours: bool, first: str | None) -> D
     if reason is not None:  # a link, a FIFO, an empty folder: named, never read
         entry = "not a folder" if not relative else "not the file" if ours else "no file"
         what = f"is {entry} civrules {__version__} writes: {reason}"
-    elif one.state == "missing":  # a file, or a folder of them (said once, with how many)
+    elif one.state in ("missing", "line-endings"):  # a file, or a folder of them (said once, with how many)
         what = said
     elif not ours:
         what = f"is no file civrules {__version__} writes"
@@ -2230,6 +2245,8 @@ def _stale_schema(out: Path, one: StaleFile, ours: bool, first: str | None) -> D
     # The invocation again without `--check` (a bare command where there is none).
     again = "write the schemas again: " + ticked(rerun(dropping={"--check": False}) or command("schemas", "--out", out))
     hint = again if ours or not relative else f"{again}, or delete {named_path(shown)}"
+    if one.state == "line-endings":
+        hint = _line_endings_hint(out, ticked(rerun(dropping={"--check": False}) or command("schemas", "--out", out)))
     if first:  # the write would refuse the folder as it is (not one civrules wrote, or a link)
         hint = f"{first}; then {hint}"
     message = f"{named_path(shown)} {what}"

@@ -1246,8 +1246,10 @@ class StaleFile:
     found: bytes | None = None
     #: The one line that says it all (a file missing on one side, a link, a FIFO).
     note: str | None = None
-    #: How it differs: its contents (``differs``), it is not on disk (``missing``), the build
-    #: writes no such file (``unwritten``), or it is no regular file (``foreign``: :attr:`why`).
+    #: How it differs: its contents (``differs``), only its line endings (``line-endings``: CRLF on
+    #: disk where civrules writes LF, as a checkout with git's `core.autocrlf` writes them), it is not
+    #: on disk (``missing``), the build writes no such file (``unwritten``), or it is no regular file
+    #: (``foreign``: :attr:`why`).
     #: Told by the note's words before, which begin with the output folder's name: a folder named
     #: ``missing: x`` made every link in it "missing".
     state: str = "differs"
@@ -1273,6 +1275,8 @@ class StaleFile:
             return "is no file this build writes"
         if self.state == "foreign":
             return f"is not a file civrules writes ({self.why})"
+        if self.state == "line-endings":
+            return "differs only in its line endings: CRLF where civrules writes LF"
         return "differs from what this build writes"
 
     def lines(self) -> Iterator[str]:
@@ -1297,6 +1301,23 @@ class StaleFile:
             return
         for chunk in difflib.unified_diff(before, after, fromfile=f"a/{self.label}", tofile=f"b/{self.label}"):
             yield from chunk.removesuffix("\n").split("\n")
+
+
+def _crlf_only(root: Path, relative: str, label: str, planned: bytes, size: int) -> StaleFile | None:
+    """The file at ``relative`` as a :class:`StaleFile` that differs from ``planned`` only in its line
+    endings (each LF written as CRLF: a checkout with git's `core.autocrlf`, the default of Git for
+    Windows and of GitHub's Windows runners), or None. Read only where its ``size`` is the one that
+    gives (no further than that size and a byte)."""
+    if b"\n" not in planned or size != len(planned) + planned.count(b"\n") - planned.count(b"\r\n"):
+        return None
+    try:
+        found = files.read_under(root, relative, size)
+    except files.RefusedError:
+        return None
+    if found.replace(b"\r\n", b"\n") != planned.replace(b"\r\n", b"\n") or b"\r\n" not in found:
+        return None
+    note = f"{label}: CRLF line endings where civrules writes LF (a checkout converted them)"
+    return StaleFile(root, relative, label, planned, note=note, state="line-endings")
 
 
 def stale_files(root: Path, tree: Tree, scope: Iterable[str] | None = None) -> Iterator[StaleFile]:
@@ -1346,7 +1367,8 @@ def stale_files(root: Path, tree: Tree, scope: Iterable[str] | None = None) -> I
             note = f"missing: {label} ({_line_count(new):,} lines)"
             yield StaleFile(absolute, relative, label, note=note, state="missing")
         elif sizes[relative] != len(new):
-            yield StaleFile(absolute, relative, label, new)
+            crlf = _crlf_only(absolute, relative, label, new, sizes[relative])
+            yield crlf or StaleFile(absolute, relative, label, new)
         else:
             try:
                 old = files.read_under(absolute, relative, len(new))
@@ -1390,16 +1412,16 @@ class StaleReport:
     most: int = MOST_SHOWN
     files: int = 0
     #: Each stale file, once the lines are all taken: its path under the output folder, what is
-    #: wrong with it, and whether it is missing (``build --check`` reports each as R009, located
-    #: at the file; a missing folder once, at the folder).
-    found: list[tuple[str, str, bool]] = field(default_factory=list)
+    #: wrong with it, and how it differs (:attr:`StaleFile.state`; ``build --check`` reports each as
+    #: R009, located at the file; a missing folder once, at the folder).
+    found: list[tuple[str, str, str]] = field(default_factory=list)
 
     def __iter__(self) -> Iterator[str]:
         shown = more_lines = more_files = 0
         cut = ""
         for one in self.stale:
             self.files += one.files or 1
-            self.found.append((one.relative, one.what(), one.state == "missing"))
+            self.found.append((one.relative, one.what(), one.state))
             if shown >= self.most:
                 more_files += 1
                 continue
