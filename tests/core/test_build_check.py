@@ -362,3 +362,20 @@ def test_a_tree_checked_out_with_crlf_line_endings_is_told_so_with_the_gitattrib
     assert len(notes) == len(converted) - 1 and [line for line in stdout.splitlines() if line.startswith("--- a/")] == [
         f"--- a/generated/{edited.relative_to(out).as_posix()}"
     ]
+
+
+def test_schemas_checked_out_with_crlf_line_endings_are_told_so_as_build_check_tells_them(tmp_path: Path) -> None:
+    """`schemas --check` compares as `build --check` does: a schema a CRLF checkout wrote is said to
+    differ only in its line endings, with the `.gitattributes` line, not to be written again."""
+    out = tmp_path / "schemas"
+    assert CliRunner().invoke(main, ["schemas", "--out", str(out)]).exit_code == 0
+    schema = out / "map.schema.json"
+    schema.write_bytes(schema.read_bytes().replace(b"\n", b"\r\n"))
+    result = CliRunner().invoke(main, ["schemas", "--out", str(out), "--check"])
+    assert result.exit_code == 1, result.stdout
+    (error,) = [line for line in result.stdout.splitlines() if "error[R009]" in line]
+    assert error.endswith(f"`{schema}` differs only in its line endings: CRLF where civrules writes LF"), error
+    (hint,) = [line for line in result.stdout.splitlines() if line.startswith("  hint: ")]
+    assert hint.startswith(f"  hint: add the line `schemas/** -text` to `{tmp_path}/.gitattributes` and commit it"), (
+        hint
+    )
