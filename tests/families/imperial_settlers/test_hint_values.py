@@ -275,3 +275,38 @@ def test_a_card_raised_to_three_copies_is_one_diagnostic_whose_patch_takes_the_d
     workspace = CachedWorkspace(followed)
     analysis = analyse(workspace, workspace.load_ruleset(workspace.manifests()["is-31"]))
     assert [(d.code, d.message) for d in analysis.diagnostics if d.severity == "error"] == []
+
+
+def test_a_card_taken_down_to_one_copy_is_one_diagnostic_whose_patch_leaves_the_deck_clean() -> None:
+    """Round 34 left it: rom001 taken down to 1 copy (ROM001 kept, ROM002 given up, as F008's own
+    hint for a copy fewer writes it) made the Roman deck 29. F001 proposed rom030 at 2 copies and
+    F008 told the gap ROM002 apart, which following F001 left. A number a card a variant patched
+    gives up at the end of its copies is free on purpose, as a removed card's are: one F001, and
+    its patch, followed, leaves the deck clean."""
+    head = "kind: ruleset\nfamily: imperial-settlers\nid: is-29\nname: fewer\nextends: imperial-settlers\n"
+    one = '      - {id: rom001, copies: 1, printed_ids: [ROM001], source: "house rule"}\n'
+    variant = head + "overlay:\n  cards:\n    patch:\n" + one
+    texts = {"rulesets/is-29.yaml": variant}
+    assert found("F008", texts, "is-29") == []
+    [f001] = found("F001", texts, "is-29")
+    entry = '{id: rom030, copies: 2, printed_ids: [ROM030, ROM031], source: "house rule: write why here"}'
+    assert f001.hint is not None and f"e.g. `patch: [{entry}]`" in f001.hint, f001.hint
+    assert "the pattern it then follows: 3 cards of 3 copies, 6 cards of 2 copies, 9 cards of 1 copy (p12)" in f001.hint
+    filled = entry.replace("write why here", "a second watchtower")
+    followed = {"rulesets/is-29.yaml": variant + f"      - {filled}\n"}
+    workspace = CachedWorkspace(followed)
+    analysis = analyse(workspace, workspace.load_ruleset(workspace.manifests()["is-29"]))
+    assert [(d.code, d.message) for d in analysis.diagnostics if d.severity == "error"] == []
+
+
+def test_a_number_given_up_in_the_middle_of_a_card_is_still_a_gap() -> None:
+    """Only the numbers after a patched card's last are given up with its copies: rom003 keeping
+    ROM005 alone leaves ROM003 and ROM004 unprinted, a gap F008 still tells."""
+    head = "kind: ruleset\nfamily: imperial-settlers\nid: is-gap\nname: gap\nextends: imperial-settlers\n"
+    variant = head + (
+        "overlay:\n  cards:\n    patch:\n"
+        '      - {id: rom003, copies: 1, printed_ids: [ROM005], source: "house rule"}\n'
+        '      - {id: rom030, copies: 3, printed_ids: [ROM030, ROM031, ROM032], source: "house rule"}\n'
+    )
+    gaps = [d.message for d in found("F008", {"rulesets/is-gap.yaml": variant}, "is-gap") if "gaps" in d.message]
+    assert gaps == ["the printed ids of deck `romans` leave gaps: ROM003, ROM004"]

@@ -116,7 +116,9 @@ def check_sequence(ruleset: ImperialSettlersRuleset) -> Iterator[Diagnostic]:
     its last without gaps), do not number a card's copies consecutively, or do not number as
     many copies as the card has. Cards a variant adds are checked for repeats only. A number
     repeated in a printed deck that does not hold 30 cards is F001's, told with the deck's size:
-    a card given a copy more, numbered into the next card's, is one cause.
+    a card given a copy more, numbered into the next card's, is one cause. A number a variant's
+    card gives up after its last printed id, with a copy fewer, is free on purpose, as a removed
+    card's numbers are: no gap.
 
     Why: the numbers are how players sort and check a deck (p4); a gap is a lost card, a repeat a
     card counted twice.
@@ -176,9 +178,10 @@ def check_sequence(ruleset: ImperialSettlersRuleset) -> Iterator[Diagnostic]:
             previous = number
     if ruleset.removed.get("cards"):
         return  # a variant that removes printed cards leaves their numbers free on purpose
+    given_up = _given_up(ruleset)
     for deck in ruleset.decks:
         used = numbers.get(deck.prefix, set())
-        missing = sorted(set(range(1, max(used, default=0) + 1)) - used)
+        missing = sorted(set(range(1, max(used, default=0) + 1)) - used - given_up.get(deck.prefix, set()))
         if missing:
             yield diagnostic(
                 "F008",
@@ -188,6 +191,32 @@ def check_sequence(ruleset: ImperialSettlersRuleset) -> Iterator[Diagnostic]:
                 "number the deck's cards 001 to its last without gaps",
                 subjects=(deck.id,),
             )
+
+
+def _given_up(ruleset: ImperialSettlersRuleset) -> dict[str, set[int]]:
+    """Per deck code, the numbers a card a variant patched gave up with copies taken down: those
+    after the last of its printed ids, numbered consecutively, up to the next number printed. A
+    copy fewer drops the last id (F008's and F001's hints write it so), and the number is free on
+    purpose, as a removed card's are; a number given up before a card's first, or between its
+    ids, is still a gap."""
+    printed: dict[str, set[int]] = {}
+    for card in ruleset.cards:
+        for match in map(PRINTED_ID.match, card.printed_ids):
+            if match is not None:
+                printed.setdefault(match.group(1), set()).add(int(match.group(2)))
+    given_up: dict[str, set[int]] = {}
+    for card in ruleset.cards:
+        if _added(ruleset, card) or not ruleset.layer(card.origin, "printed_ids"):
+            continue  # printed as its definition has it: nothing given up
+        own = [match for match in map(PRINTED_ID.match, card.printed_ids) if match is not None]
+        if not own or len(own) != len(card.printed_ids) or len({match.group(1) for match in own}) > 1:
+            continue
+        prefix, numbers = own[0].group(1), [int(match.group(2)) for match in own]
+        if numbers != list(range(numbers[0], numbers[0] + len(numbers))):
+            continue
+        later = [n for n in printed[prefix] if n > numbers[-1]]
+        given_up.setdefault(prefix, set()).update(range(numbers[-1] + 1, min(later, default=numbers[-1] + 1)))
+    return given_up
 
 
 def _holders(ruleset: ImperialSettlersRuleset) -> dict[str, Card]:
