@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from civrules.diagnostics import Diagnostic
 from civrules.load import read_yaml_text
-from civrules.schema import document_kind, validate_document
+from civrules.schema import document_kind, load_schema, validate_document
 from tests.conftest import RULES
 
 CARD = """kind: civilization_cards
@@ -110,3 +110,50 @@ def test_a_number_made_text_by_a_str_tag_is_hinted_at_the_tag() -> None:
     (found,) = problems(CARD.replace("cost: 45", "cost: !!str 45"))
     assert found.code == "S001"
     assert found.hint is not None and "`!!str` tag" in found.hint
+
+
+def test_a_top_level_key_named_for_its_collection_is_one_error_with_the_key_meant() -> None:
+    """Round 34's designer trial: a variant's own cards file began `civilization_cards:` (the
+    name its overlay gives the collection) where the file's key is `cards:`. It was told three
+    times (missing `cards`, missing `groups`, unknown `civilization_cards` with the allowed keys)
+    and no "did you mean". The unknown key whose name ends in a missing key's, and whose value is
+    of its type, stands for it: one S002 at the key, naming `cards`."""
+    text = CARD.replace("\ncards:\n", "\ncivilization_cards:\n")
+    (found,) = problems(text)
+    assert where(found) == ("S002", 4, 1)
+    assert found.hint is not None and found.hint.startswith("did you mean `cards`?"), found.hint
+
+
+def test_every_document_kinds_required_top_level_key_written_with_a_prefix_is_one_error_at_it() -> None:
+    """The class: each kind's required top-level keys, written in a shipped file of the kind as
+    `my_<key>`, give one S002 at that key naming the key meant (no S004 beside it)."""
+    seen: dict[str, str] = {}
+    for path in sorted(RULES.rglob("*.yaml")):
+        document, _ = read_yaml_text(path.read_text(encoding="utf-8"), path.name)
+        assert document is not None
+        kind, _ = document_kind(document)
+        if kind is not None and kind not in seen and validate_document(document, kind) == []:
+            seen[kind] = path.read_text(encoding="utf-8")
+    assert len(seen) >= 8, sorted(seen)
+    tried = 0
+    for kind, text in seen.items():
+        lines = text.splitlines(keepends=True)
+        tops = [(n, line.split(":", 1)[0]) for n, line in enumerate(lines) if line[:1].isalpha() and ":" in line]
+        for n, key in tops:
+            if key == "kind":
+                continue
+            renamed = "".join([*lines[:n], f"my_{lines[n]}", *lines[n + 1 :]])
+            document, _ = read_yaml_text(renamed, "k.yaml")
+            assert document is not None
+            if key not in _required(kind):
+                continue
+            tried += 1
+            found = validate_document(document, kind)
+            assert [where(d) for d in found] == [("S002", n + 1, 1)], (kind, key, [d.message for d in found])
+            assert found[0].hint is not None and f"did you mean `{key}`?" in found[0].hint, (kind, key, found[0].hint)
+    assert tried >= 10
+
+
+def _required(kind: str) -> list[str]:
+    required: list[str] = load_schema(kind).get("required", [])
+    return required

@@ -1143,7 +1143,7 @@ def _validate_part(
             # Each unknown key where it was written: a misspelt key of a patch is in the variant.
             for key in instance:
                 owner, at = locate((*sub, key))
-                found.extend(_unknown_key(owner, at[:-1], key, schema))
+                found.extend(_unknown_key(owner, at[:-1], key, schema, mapping=instance))
             continue
         if error.validator == "required" and isinstance(instance, dict):
             deleted = []
@@ -1532,7 +1532,7 @@ def _translate(
     expected: Any = error.validator_value
     if keyword == "additionalProperties" and isinstance(instance, dict):
         for key in instance:
-            yield from _unknown_key(document, path, key, schema, root)
+            yield from _unknown_key(document, path, key, schema, root, instance)
         return
     if keyword == "required" and isinstance(instance, dict) and MERGE_KEY in instance:
         return  # what the merge key was meant to bring in: one diagnostic, at the `<<` (S002)
@@ -1551,12 +1551,17 @@ def _translate(
         # whose hint names the fix. Inside a oneOf only one of the two errors is translated (the
         # best branch's best error), so the unknown key is reported from here as well; the
         # duplicate this makes outside a oneOf is dropped by the callers.
-        strays = Vocabulary(key for key in instance if key not in schema.get("properties", {}))
+        known = schema.get("properties", {})
+        strays = Vocabulary(key for key in instance if key not in known)
         for key in missing:
-            close = strays.closest(key)
+            # ... or the key is written longer (`civilization_cards:` for `cards:`): the same
+            longer = (
+                stray for stray in instance if stray not in known and _stands_for(stray, instance, schema, root) == key
+            )
+            close = strays.closest(key) or next(longer, None)
             if close is not None:
                 if schema.get("additionalProperties") is False:
-                    yield from _unknown_key(document, path, close, schema, root)
+                    yield from _unknown_key(document, path, close, schema, root, instance)
                 continue
             yield _diag(
                 codes.MISSING_KEY,
@@ -1674,10 +1679,17 @@ def _cite(error: ValidationError) -> str:
 
 
 def _unknown_key(
-    document: Document, path: NodePath, key: str, schema: dict[str, Any], root: Mapping[str, Any] | None = None
+    document: Document,
+    path: NodePath,
+    key: str,
+    schema: dict[str, Any],
+    root: Mapping[str, Any] | None = None,
+    mapping: Mapping[str, Any] | None = None,
 ) -> Iterator[Diagnostic]:
     """S002 for ``key`` of the mapping at ``path``, unless the schema allows it; ``root``, the
-    schema of the whole document (a manifest's, which says where its overlay keys belong)."""
+    schema of the whole document (a manifest's, which says where its overlay keys belong);
+    ``mapping``, what the mapping holds, from which a required key it lacks that ``key`` was
+    written for is named (:func:`_stands_for`)."""
     properties = schema.get("properties", {})
     patterns = schema.get("patternProperties", {})
     if key in properties or any(_pattern(p).search(key) for p in patterns):
@@ -1704,6 +1716,18 @@ def _unknown_key(
             subjects=words.whole((key,)),
         )
         return
+    meant = _stands_for(key, mapping, schema, root) if mapping is not None else None
+    if meant is not None and _closest(key, allowed) is None:
+        yield _diag(
+            codes.UNKNOWN_KEY,
+            f"unknown key {words.shown(key)}{where}",
+            document.key_span((*path, key)),
+            f"did you mean `{meant}`? `{meant}` is missing here, and this key's value is of its kind: "
+            f"write `{meant}:` in its place",
+            meant,
+            subjects=words.whole((key,)),
+        )
+        return
     outdented = _outdented(document, path, key, allowed)
     hint = (
         _did_you_mean(key, allowed) or outdented or (f"allowed keys{where}: {', '.join(allowed)}" if allowed else None)
@@ -1716,6 +1740,47 @@ def _unknown_key(
         _closest(key, allowed),
         subjects=words.whole((key,)),
     )
+
+
+#: The Python types of the values each JSON schema `type` takes.
+_JSON_TYPES: dict[str, tuple[type, ...]] = {
+    "object": (dict,),
+    "array": (list,),
+    "string": (str,),
+    "integer": (int,),
+    "number": (int, float),
+    "boolean": (bool,),
+    "null": (type(None),),
+}
+
+
+def _stands_for(
+    key: str, mapping: Mapping[str, Any], schema: Mapping[str, Any], root: Mapping[str, Any] | None
+) -> str | None:
+    """The required key, missing from ``mapping``, that an unknown ``key`` was written for: one
+    whose words end or begin ``key``'s (`civilization_cards` for `cards`: the name a manifest's
+    overlay gives the collection, written at the top of its file), where ``key``'s value is of
+    the missing key's type. A misspelling is :class:`Vocabulary`'s; this is a key named longer."""
+    if key in mapping and isinstance(key, str):
+        written = key.split("_")
+        for wanted in schema.get("required", ()):
+            if wanted in mapping or not isinstance(wanted, str):
+                continue
+            parts = wanted.split("_")
+            if len(written) <= len(parts) or parts not in (written[-len(parts) :], written[: len(parts)]):
+                continue
+            node = schema.get("properties", {}).get(wanted)
+            node = _deref(dict(root), node) if isinstance(root, Mapping) and isinstance(node, dict) else node
+            types = node.get("type") if isinstance(node, dict) else None
+            allowed = [types] if isinstance(types, str) else types if isinstance(types, list) else None
+            value = mapping[key]
+            numeric = ("integer", "number")
+            if allowed is None or any(
+                isinstance(value, _JSON_TYPES.get(t, ())) and not (isinstance(value, bool) and t in numeric)
+                for t in allowed
+            ):
+                return wanted
+    return None
 
 
 #: The operations of `overlay.settings` that are not settings: what they hold is settings.
