@@ -143,7 +143,7 @@ def _repeated_keys(collection: Collection[Entity]) -> tuple[tuple[Entity, Entity
     the same collection while a session's memo holds it, as :func:`_duplicate_names` is."""
     first: dict[str, Entity] = {}
     pairs = []
-    for entity in collection:
+    for entity in collection.items:  # every entity written (iterating gives the first of an id)
         previous = first.setdefault(entity.key, entity)
         if previous is not entity:
             pairs.append((entity, previous))

@@ -796,7 +796,14 @@ E = TypeVar("E", bound=Entity, covariant=True)
 
 @frozen_value(weakref=True)
 class Collection(Generic[E]):
-    """Entities of one kind in data order, with lookup by id (the first of duplicate ids wins)."""
+    """Entities of one kind in data order, with lookup by id (the first of duplicate ids wins).
+
+    Where ids are unique (``unique_ids``), an entity restated (a second of its key and its name, as
+    a variant's own file copying its base's Crafts group) is I001's alone: iterating and counting
+    see the first, the one references reach, so that a check counting the collection (an epoch's
+    `all_card_groups` against the groups) or summing over it (a deck's copies) does not tell the
+    copy again as its own problem. Two entities of one id and other names are two facts, one
+    misnamed (I001: rename one), and both are counted. ``items`` keeps every entity written."""
 
     name: str
     items: tuple[E, ...]
@@ -804,19 +811,30 @@ class Collection(Generic[E]):
     #: Whether each entity's id must be unique (False where entities are keyed otherwise, as a
     #: map's borders by their pair of areas, checked by the family).
     unique_ids: bool = True
+    #: What iterating and counting see: every entity but one restating an earlier one of its key
+    #: (:attr:`Entity.key`, what I001 holds unique) and name; every entity where ids need not be unique.
+    distinct: tuple[E, ...] = field(default=(), compare=False, repr=False)
 
     @classmethod
     def of(cls, name: str, items: Sequence[E], *, unique_ids: bool = True) -> Collection[E]:
         index: dict[str, E] = {}
+        first: dict[object, E] = {}
+        distinct: list[E] = []
         for item in items:
             index.setdefault(item.id, item)
-        return cls(name, tuple(items), index, unique_ids)
+            earlier = first.setdefault(item.key, item)
+            if earlier is item or item.name != earlier.name:
+                distinct.append(item)  # two entities given one id are each counted: one is to be renamed
+        whole = tuple(items)
+        return cls(
+            name, whole, index, unique_ids, tuple(distinct) if unique_ids and len(distinct) < len(whole) else whole
+        )
 
     def __iter__(self) -> Iterator[E]:
-        return iter(self.items)
+        return iter(self.distinct)
 
     def __len__(self) -> int:
-        return len(self.items)
+        return len(self.distinct)
 
     def __contains__(self, item_id: object) -> bool:
         return item_id in self.by_id
