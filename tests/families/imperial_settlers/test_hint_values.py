@@ -64,6 +64,7 @@ def test_a_short_custom_deck_is_hinted_by_the_copies_its_pattern_lacks_and_follo
     two = next(card for card in romans if card[1] == 2)
     [f001] = found("F001", deck([card for card in romans if card != two]))
     assert f001.hint is not None and f001.hint.startswith("add 1 card of 2 copies (the pattern: ")
+    assert f001.hint.endswith("9 cards of 1 copy, p12)"), f001.hint  # the page of the pattern, as the message has it
     assert found("F001", deck(romans)) == found("F002", deck(romans)) == []
 
 
@@ -310,3 +311,21 @@ def test_a_number_given_up_in_the_middle_of_a_card_is_still_a_gap() -> None:
     )
     gaps = [d.message for d in found("F008", {"rulesets/is-gap.yaml": variant}, "is-gap") if "gaps" in d.message]
     assert gaps == ["the printed ids of deck `romans` leave gaps: ROM003, ROM004"]
+
+
+def test_a_deck_rule_a_variant_changed_is_cited_as_the_variant_not_as_p12() -> None:
+    """Trial: a variant making the decks 32 (pattern 3/7/9) was told "a faction deck holds 32
+    (p12)" and "the pattern it then follows: ... 7 cards of 2 copies ... (p12)": p12 prints 30 and
+    6. The numbers a variant wrote are cited as the variant's."""
+    variant = (
+        "kind: ruleset\nfamily: imperial-settlers\nid: is-big\nname: big\nextends: imperial-settlers\n"
+        "overlay:\n  settings:\n    deck_building:\n      deck_size: 32\n      pattern:\n"
+        "        - {copies: 3, cards: 3}\n        - {copies: 2, cards: 7}\n        - {copies: 1, cards: 9}\n"
+        '      source: "house rule: bigger decks"\n'
+    )
+    f001s = found("F001", {"rulesets/is-big.yaml": variant}, "is-big")
+    assert len(f001s) == 4  # each faction's deck lacks its own card
+    for f001 in f001s:
+        assert "(p12)" not in f001.message and "(p12)" not in (f001.hint or ""), (f001.message, f001.hint)
+        assert f001.message.endswith("a faction deck holds 32 (`deck_building.deck_size` as `is-big` writes it)")
+        assert "9 cards of 1 copy (`deck_building.pattern` as `is-big` writes it)" in (f001.hint or "")

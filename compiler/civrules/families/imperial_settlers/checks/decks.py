@@ -41,6 +41,16 @@ def _rule(ruleset: ImperialSettlersRuleset) -> DeckRule | None:
     return deck_rule(ruleset.fact("deck_building"))
 
 
+def _cited(ruleset: ImperialSettlersRuleset, part: str) -> str:
+    """Where ``part`` of the deck-building rule (`deck_size`, `pattern`) comes from, as a message
+    cites it: the rulebook's p12, or the variant that changed it (a deck of 32 is a house rule's
+    number, not p12's)."""
+    origin = ruleset.fact_origin("deck_building")
+    if origin is None or not ruleset.layer(origin, part):
+        return "p12"
+    return f"`deck_building.{part}` as `{ruleset.chain[ruleset.layer(origin, part)]}` writes it"
+
+
 def _custom_entry_problems(ruleset: ImperialSettlersRuleset, deck: FactionDeck) -> bool:
     """Whether a custom deck has an entry F003 or F004 reports (its size and pattern then follow)."""
     faction = ruleset.factions.get(deck.faction)
@@ -112,12 +122,17 @@ def check_faction_deck_size(ruleset: ImperialSettlersRuleset) -> Iterator[Diagno
         also = "".join(f"; `{printed}` is printed on `{a.id}` and on `{b.id}`" for printed, (a, b) in doubled.items())
         yield diagnostic(
             "F001",
-            f"{what} holds {total} cards; a faction deck holds {rule.size} (p12){also}",
+            f"{what} holds {total} cards; a faction deck holds {rule.size} ({_cited(ruleset, 'deck_size')}){also}",
             span,
             _size_hint(ruleset, rule, custom, [copies for _, copies in ruleset.deck_cards(deck)]),
             subjects=(custom.id,) if custom is not None else (deck.id,),
             from_variant=_size_in_overlay(
-                rule, deck, ruleset.deck_cards(deck), partial(_named_by_others, ruleset), _own_files(ruleset)
+                rule,
+                deck,
+                ruleset.deck_cards(deck),
+                partial(_named_by_others, ruleset),
+                _own_files(ruleset),
+                _cited(ruleset, "pattern"),
             )
             if custom is None and len(ruleset.chain) > 1
             else None,
@@ -130,6 +145,7 @@ def _size_in_overlay(
     held: list[tuple[Card, int]],
     named: Callable[[], Mapping[str, str]],
     own: Collection[str] = (),
+    cited: str = "p12",
 ) -> str | None:
     """F001's fix as a variant writes it in `overlay.cards` for a printed deck its changes left at
     another size, each entry whole where the data give it (None where the rule has no pattern).
@@ -144,7 +160,7 @@ def _size_in_overlay(
     card another entity or a setting names, by what names it first) and the variant neither adds
     (``own``: its files) nor patches; where every card of those copies is, the hint says what must
     change with it: removing a card another card's `refers_to` names was V006 once the hint was
-    followed, one the variant patches V005."""
+    followed, one the variant patches V005. ``cited``: where the pattern comes from (:func:`_cited`)."""
     if not rule.pattern or sum(copies * cards for copies, cards in rule.pattern.items()) != rule.size:
         return None
     have = collections.Counter(copies for _, copies in held)
@@ -207,7 +223,7 @@ def _size_in_overlay(
     pattern = _pattern_hint(rule).removeprefix("a faction deck holds ")
     return (
         f"bring the deck `{deck.id}` to {rule.size} cards in `overlay.cards`, e.g. {' and '.join(shown)}{whole}; "
-        f"the pattern it then follows: {pattern} (p12)"
+        f"the pattern it then follows: {pattern} ({cited})"
     )
 
 
@@ -277,7 +293,8 @@ def _size_hint(ruleset: ImperialSettlersRuleset, rule: DeckRule, custom: Faction
             if change:
                 verb = "add" if change > 0 else "remove"
                 changes.append(f"{verb} {words.count(abs(change), 'card')} of {words.count(copies, 'copy', 'copies')}")
-        hint = f"{'; '.join(changes)} (the pattern: {_pattern_hint(rule).removeprefix('a faction deck holds ')})"
+        pattern = _pattern_hint(rule).removeprefix("a faction deck holds ")
+        hint = f"{'; '.join(changes)} (the pattern: {pattern}, {_cited(ruleset, 'pattern')})"
         if custom is not None:
             spare = _spare_cards(ruleset, custom)
             short = [copies for copies in rule.pattern if rule.pattern[copies] - have[copies] > spare.get(copies, 0)]
@@ -348,7 +365,8 @@ def check_copies_pattern(ruleset: ImperialSettlersRuleset) -> Iterator[Diagnosti
                 yield diagnostic(
                     "F002",
                     f"deck `{custom.id if custom else deck.id}` has more cards of {copies} "
-                    f"cop{'y' if copies == 1 else 'ies'} than the pattern's {rule.pattern.get(copies, 0)} (p12)",
+                    f"cop{'y' if copies == 1 else 'ies'} than the pattern's {rule.pattern.get(copies, 0)} "
+                    f"({_cited(ruleset, 'pattern')})",
                     locate(),
                     _pattern_hint(rule),
                     subjects=(custom.id if custom else deck.id,),
@@ -361,7 +379,7 @@ def check_copies_pattern(ruleset: ImperialSettlersRuleset) -> Iterator[Diagnosti
             yield diagnostic(
                 "F002",
                 f"deck `{custom.id if custom else deck.id}` lacks cards of {', '.join(map(str, short))} "
-                "copies the pattern asks for (p12)",
+                f"copies the pattern asks for ({_cited(ruleset, 'pattern')})",
                 span,
                 _pattern_hint(rule),
                 subjects=(custom.id if custom else deck.id,),
@@ -565,7 +583,8 @@ def check_pattern_sum(ruleset: ImperialSettlersRuleset) -> Iterator[Diagnostic]:
         span: Span = origin.span("pattern")
         yield diagnostic(
             "F015",
-            f"the deck-building pattern adds up to {total} cards, the deck size is {rule.size} (p12)",
+            f"the deck-building pattern adds up to {total} cards, the deck size is {rule.size} "
+            f"({_cited(ruleset, 'deck_size')})",
             span,
             "make copies x cards add up to the deck size",
             subjects=("deck_building.pattern", "deck_building.size"),
