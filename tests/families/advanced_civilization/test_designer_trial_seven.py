@@ -61,3 +61,16 @@ def test_an_imperial_settlers_card_restated_in_a_variants_file_is_one_diagnostic
     extra = "kind: cards\ncards:\n" + card
     found = told(extra, manifest, "is-copy")
     assert [line.split(":")[0] for line in found] == ["I001"], found
+
+
+def test_a_variants_own_cards_file_adding_to_its_bases_groups_writes_no_group() -> None:
+    """Round 34's trial copied the Crafts group into a variant's own cards file because the
+    schema required `groups` (1 to 5) in every cards file: a file adding a card to its base's
+    groups could not be written without restating one (I001). It writes its cards alone now;
+    a key named for the collection (`civilization_cards:`) is then one S002, naming `cards`."""
+    card = (
+        "  - {id: loom, name: Loom, cost: 50, groups: [crafts], prerequisites: [], credits: [], attributes: [],\n"
+        '     source: "house rule: a loom"}\n'
+    )
+    assert told("kind: civilization_cards\ncards:\n" + card) == []
+    assert told("kind: civilization_cards\ncivilization_cards:\n" + card) == ["S002: unknown key `civilization_cards`"]

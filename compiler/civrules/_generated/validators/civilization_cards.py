@@ -6,7 +6,7 @@ Generated ahead of time by fastjsonschema 2.22.3 from schemas/civilization-cards
 # fmt: off
 # mypy: ignore-errors
 
-SCHEMA_SHA256 = "14be66ab9aadf6836e2a3f6d4c341031da865be4d8662cacfc34f6fae3e84868"
+SCHEMA_SHA256 = "687f95206fb20b4f4ea7d3427eeb410393aa62fac117930521cbb92a0c2a42b8"
 
 from decimal import Decimal
 import re
@@ -43,7 +43,7 @@ def validate_https___civrules_invalid_schemas_civilization_cards_schema_json(dat
         raise _Invalid
     data_is_dict = isinstance(data, dict)
     if data_is_dict:
-        data__missing_keys = set(['kind', 'groups', 'cards']) - data.keys()
+        data__missing_keys = set(['kind', 'cards']) - data.keys()
         if data__missing_keys:
             raise _Invalid
         data_keys = set(data.keys())
