@@ -329,3 +329,36 @@ def test_a_deck_rule_a_variant_changed_is_cited_as_the_variant_not_as_p12() -> N
         assert "(p12)" not in f001.message and "(p12)" not in (f001.hint or ""), (f001.message, f001.hint)
         assert f001.message.endswith("a faction deck holds 32 (`deck_building.deck_size` as `is-big` writes it)")
         assert "9 cards of 1 copy (`deck_building.pattern` as `is-big` writes it)" in (f001.hint or "")
+
+
+def test_a_card_f001_adds_is_written_with_the_facts_its_decks_cards_all_carry() -> None:
+    """Trial: rom003 taken to 2 copies (ROM003, ROM004): F001 wrote a new 3-copy card with blanks
+    for its id, name, kind and cost; filled and pasted, it was F010 "has no deal" and F011 "has no
+    colour". The card added now carries a blank for each fact every card of the deck has
+    (colours, deal): pasted, only L016; filled, the deck is clean."""
+    head = "kind: ruleset\nfamily: imperial-settlers\nid: is-mid\nname: mid\nextends: imperial-settlers\n"
+    two = '      - {id: rom003, copies: 2, printed_ids: [ROM003, ROM004], source: "house rule"}\n'
+    variant = head + "overlay:\n  cards:\n    patch:\n" + two
+    [f001] = found("F001", {"rulesets/is-mid.yaml": variant}, "is-mid")
+    assert f001.hint is not None
+    add = f001.hint.split("`add: [", 1)[1].split("]`", 1)[0] + "]"
+    add = add[: add.rindex("}") + 1]
+    remove = f001.hint.split("`remove: [", 1)[1].split("]`", 1)[0]
+    assert 'colours: ["write the card\'s colour here"]' in add and 'deal: "write the good the card deals here"' in add
+    pasted = variant + f"    add: [{add}]\n    remove: [{remove}]\n"
+    workspace = CachedWorkspace({"rulesets/is-mid.yaml": pasted})
+    analysis = analyse(workspace, workspace.load_ruleset(workspace.manifests()["is-mid"]))
+    assert {d.code for d in analysis.diagnostics if d.severity == "error"} == {"L016"}
+    filled = (
+        add.replace("write the new card's id here", "rom031")
+        .replace("write the card's name here", "Aqueduct")
+        .replace('"write the card\'s kind here"', "production")
+        .replace('"write the card\'s cost here"', "[wood]")
+        .replace('["write the card\'s colour here"]', "[gold]")
+        .replace('"write the good the card deals here"', "stone")
+        .replace("write why here", "aqueducts")
+    )
+    remove = remove.replace("write why here", "no farms")
+    workspace = CachedWorkspace({"rulesets/is-mid.yaml": variant + f"    add: [{filled}]\n    remove: [{remove}]\n"})
+    analysis = analyse(workspace, workspace.load_ruleset(workspace.manifests()["is-mid"]))
+    assert [(d.code, d.message) for d in analysis.diagnostics if d.severity == "error"] == []

@@ -74,6 +74,13 @@ _NEW_ID = blanks.blank("the new card's id")
 _NEW_NAME = blanks.blank("the card's name")
 _NEW_KIND = blanks.blank("the card's kind")
 _NEW_COST = blanks.blank("the card's cost")
+#: The facts every card of a deck may carry that its faction's cards need (F011: colours, F012: a
+#: deal or spoils), each a blank an added card is written with where every card of the deck has it.
+_DECK_FACTS: tuple[tuple[str, Callable[[Card], bool], str], ...] = (
+    ("colours", lambda card: bool(card.colours), '["' + blanks.blank("the card's colour") + '"]'),
+    ("deal", lambda card: card.deal is not None, '"' + blanks.blank("the good the card deals") + '"'),
+    ("spoils", lambda card: card.spoils is not None, '"' + blanks.blank("the card's spoils") + '"'),
+)
 
 
 @check("F001", "faction-deck-size", Severity.ERROR, reads=DECKS, hint_reads=NAMING_CARDS)
@@ -174,6 +181,8 @@ def _size_in_overlay(
     for card, copies in sorted(held, key=lambda item: bool(item[0].origin.changes)):  # a card no variant changed first
         by_copies.setdefault(copies, []).append(card)
     entries: dict[str, list[str]] = {"patch": [], "add": [], "remove": []}
+    # the facts the deck's cards all carry, which an added card of it needs too (F011, F012)
+    facts = "".join(f", {key}: {blank}" for key, has, blank in _DECK_FACTS if held and all(has(c) for c, _ in held))
     still: list[str] = []  # what else a removal asks to change
     added = 0
     for lacking, spare in itertools.zip_longest(more, fewer):
@@ -204,7 +213,7 @@ def _size_in_overlay(
             added += lacking
             entries["add"].append(
                 f'{{id: "{_NEW_ID}", name: "{_NEW_NAME}", deck: {deck.id}, kind: "{_NEW_KIND}", copies: {lacking}, '
-                f'printed_ids: [{", ".join(printed)}], cost: "{_NEW_COST}", source: "{blanks.HOUSE_RULE}"}}'
+                f'printed_ids: [{", ".join(printed)}], cost: "{_NEW_COST}"{facts}, source: "{blanks.HOUSE_RULE}"}}'
             )
     shown = [
         f"`{verb}: [{', '.join(written[:3])}{', ...' if len(written) > 3 else ''}]`"
