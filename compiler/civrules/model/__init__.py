@@ -799,10 +799,9 @@ class Collection(Generic[E]):
     """Entities of one kind in data order, with lookup by id (the first of duplicate ids wins).
 
     Where ids are unique (``unique_ids``), an entity restated (a second of its key and its name, as
-    a variant's own file copying its base's Crafts group) is I001's alone: iterating and counting
-    see the first, the one references reach, so that a check counting the collection (an epoch's
-    `all_card_groups` against the groups) or summing over it (a deck's copies) does not tell the
-    copy again as its own problem. Two entities of one id and other names are two facts, one
+    a variant's own file copying one of its base's) is I001's alone: iterating and counting see
+    the first, the one references reach, so that a check counting the collection or summing over
+    it does not tell the copy again as its own problem. Two entities of one id and other names are two facts, one
     misnamed (I001: rename one), and both are counted. ``items`` keeps every entity written."""
 
     name: str
@@ -831,10 +830,11 @@ class Collection(Generic[E]):
         )
 
     def __iter__(self) -> Iterator[E]:
-        return iter(self.distinct)
+        # a collection made without `of` (a copy of another's items) has no `distinct`: all are
+        return iter(self.distinct or self.items)
 
     def __len__(self) -> int:
-        return len(self.distinct)
+        return len(self.distinct or self.items)
 
     def __contains__(self, item_id: object) -> bool:
         return item_id in self.by_id

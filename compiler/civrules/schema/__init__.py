@@ -1554,7 +1554,7 @@ def _translate(
         known = schema.get("properties", {})
         strays = Vocabulary(key for key in instance if key not in known)
         for key in missing:
-            # ... or the key is written longer (`civilization_cards:` for `cards:`): the same
+            # ... or the key is written longer (`all_items:` for `items:`): the same
             longer = (
                 stray for stray in instance if stray not in known and _stands_for(stray, instance, schema, root) == key
             )
@@ -1758,8 +1758,8 @@ def _stands_for(
     key: str, mapping: Mapping[str, Any], schema: Mapping[str, Any], root: Mapping[str, Any] | None
 ) -> str | None:
     """The required key, missing from ``mapping``, that an unknown ``key`` was written for: one
-    whose words end or begin ``key``'s (`civilization_cards` for `cards`: the name a manifest's
-    overlay gives the collection, written at the top of its file), where ``key``'s value is of
+    whose words end or begin ``key``'s (`all_items` for `items`: the name a manifest's overlay
+    gives a collection, written at the top of its file), where ``key``'s value is of
     the missing key's type. A misspelling is :class:`Vocabulary`'s; this is a key named longer."""
     if key in mapping and isinstance(key, str):
         written = key.split("_")
