@@ -105,7 +105,8 @@ def test_a_deck_the_variant_shortens_is_reported_at_the_removal_with_the_base_de
         "from this variant (the base has no such problem): bring the deck `barbarians` to 30 cards in "
         '`overlay.cards`, e.g. `add: [{id: "write the new card\'s id here", name: "write the card\'s name here", '
         'deck: barbarians, kind: "write the card\'s kind here", copies: 2, printed_ids: [BAR031, BAR032], '
-        'cost: "write the card\'s cost here", source: "house rule: write why here"}]`'
+        'cost: "write the card\'s cost here", colours: ["write the card\'s colour here"], '
+        'deal: "write the good the card deals here", source: "house rule: write why here"}]`'
     )
     assert "undo or amend this change" in short["hint"]
 
@@ -385,6 +386,7 @@ overlay:
 
 # F008 reads the cards' printed ids and copies, not their costs (round 19's designer trial: it said
 # it read the whole `cards` collection, so the unrelated cost patch sent it to the `cards:` line).
+# bar004 gives up its first number (a number given up after a card's last is free on purpose).
 A_GAP_AND_A_COST = """\
 kind: ruleset
 id: house-is
@@ -394,7 +396,7 @@ extends: imperial-settlers
 overlay:
   cards:
     patch:
-      - {id: bar004, copies: 2, printed_ids: [BAR004, BAR005], source: "house rule"}
+      - {id: bar004, copies: 2, printed_ids: [BAR005, BAR006], source: "house rule"}
       - {id: bar001, cost: [wood, wood], source: "house rule"}
 """
 

@@ -133,7 +133,8 @@ def test_a_printed_deck_a_variant_leaves_short_is_mended_in_the_overlay() -> Non
         "from this variant (the base has no such problem): bring the deck `barbarians` to 30 cards in "
         '`overlay.cards`, e.g. `add: [{id: "write the new card\'s id here", name: "write the card\'s name here", '
         'deck: barbarians, kind: "write the card\'s kind here", copies: 3, printed_ids: [BAR031, BAR032, BAR033], '
-        'cost: "write the card\'s cost here", source: "house rule: write why here"}]` and '
+        'cost: "write the card\'s cost here", colours: ["write the card\'s colour here"], '
+        'deal: "write the good the card deals here", source: "house rule: write why here"}]` and '
         '`remove: [{id: bar012, why: "house rule: write why here"}]` (a card added is written whole, '
     )
     added = (
