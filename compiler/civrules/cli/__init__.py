@@ -481,6 +481,22 @@ _NO_SHIPPED_HELP = (
 )
 
 
+def _refuse_untrusted_cache(rules: Path) -> None:
+    """R008 where the cache folder is one the project (or another user) could have written: its
+    entries would be trusted (:mod:`civrules.support.cache`), so nothing is run with it."""
+    from civrules.support import cache
+
+    cache.protect(rules, "the rules folder")
+    refused = cache.refusal()
+    if refused is not None:
+        why, variable = refused
+        raise _EnvironmentRefused(
+            printable(f"{why}: civrules would trust the entries found there"),
+            f"set {variable} to a folder of yours outside the project (the default is ~/.cache/civrules), "
+            "or CIVRULES_CACHE_DIR= (empty) to run without a cache",
+        )
+
+
 def _no_shipped(ctx: click.Context, param: click.Parameter, value: Any) -> None:
     """`--no-shipped`: through the environment, so that every workspace (watch, lsp) reads it.
     Without it, CIVRULES_NO_SHIPPED must be a yes or a no (R008 naming it otherwise)."""
@@ -651,6 +667,7 @@ def main(
         click.core.ParameterSource.DEFAULT: "default",
     }.get(source, "--rules")  # type: ignore[arg-type]
     ctx.obj = Context(rules, limits, debug, rules_from=named_by, color=color, quiet=quiet)
+    _refuse_untrusted_cache(rules)
     streams.write_stdout_whole()
 
 
@@ -701,6 +718,7 @@ def _global_override(ctx: click.Context, param: click.Parameter, value: Any) -> 
     if param.name == "rules":
         state.rules = value
         state.rules_from = "--rules"
+        _refuse_untrusted_cache(value)
     elif param.name == "max_file_size":
         state.limits = dataclasses.replace(state.limits, max_bytes=value)
     elif param.name == "max_nodes":

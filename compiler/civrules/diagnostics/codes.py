@@ -796,7 +796,8 @@ OUTPUT_REFUSED = define(
     it, or one that is no marker civrules wrote: a folder, a link, a FIFO, other text), or the
     output of another command (its `.civrules-output` names the command that wrote
     it: `build --out schemas` would delete the schemas `init` wrote, and `build --check --out
-    schemas` compares nothing of build's there); a file `init` or `new-variant` would write over;
+    schemas` compares nothing of build's there), or holds the cache folder; a file `init` or
+    `new-variant` would write over;
     or a folder the system will not let it write (permissions, a full disk).
     Why: an output folder is replaced whole; replacing one civrules did not write, or another
     command's, could delete your work, so nothing was changed. The command exits with status 2.
@@ -812,8 +813,11 @@ COMMAND_LINE = define(
     """
     What: the command line is not one civrules understands: an unknown command or option, a
     missing argument, or a value an option does not take (`--max-nodes 0`, `--select ZZ`,
-    `--rules` naming a file, `explain K01O`).
-    Why: civrules does nothing rather than guess what was meant; it exits with status 2.
+    `--rules` naming a file, `explain K01O`), or an environment variable it refuses
+    (`CIVRULES_NO_SHIPPED=maybe`; a cache folder, `CIVRULES_CACHE_DIR`, the project or another
+    user could have written: in the rules folder or a repository's work tree, or writable by others).
+    Why: civrules does nothing rather than guess what was meant; it exits with status 2 (cache
+    entries are trusted: one a pull request committed could change what civrules reports).
     Fix: correct what the message names (the hint names the closest known value);
     `civrules COMMAND --help` lists what a command takes.
     """,

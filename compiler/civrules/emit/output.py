@@ -58,7 +58,7 @@ from pathlib import Path
 
 from civrules import __version__
 from civrules.diagnostics.words import named_path, ticked
-from civrules.support import files, interrupts
+from civrules.support import cache, files, interrupts
 
 try:
     import fcntl
@@ -297,6 +297,15 @@ def check_replaceable(out: Path, protected: Iterable[Path] = (), *, contents: bo
                 f"refusing to write into {shown}: it {relation} the rules folder {named_path(folder)}; "
                 "choose an --out folder outside it"
             )
+    inside = cache.lies_in(target)
+    if inside is not None:
+        folder, variable = inside
+        raise OutputError(
+            f"refusing to write into {shown}: it holds the cache folder {named_path(folder)} ({variable}), "
+            "whose entries civrules trusts and which the output would replace",
+            f"set {variable} to a folder of yours outside the project and its outputs (the default is "
+            "~/.cache/civrules), or CIVRULES_CACHE_DIR= (empty) to run without a cache",
+        )
     found = files.kind_of(target.parent, target.name) if target.parent.is_dir() else "missing"
     marked = marked_kind(target) if found == "dir" else None
     if marked not in (None, "", kind):

@@ -37,7 +37,7 @@ from civrules.load.lines import decode, split_lines
 from civrules.load.names import SHIPPED as SHIPPED
 from civrules.load.names import artifact_name
 from civrules.load.reader import scalar_text, unreadable_file, unreadable_folder
-from civrules.support import environment, files
+from civrules.support import cache, environment, files
 from civrules.support.files import plain_path
 
 #: A yes (`1`, `true`, `yes`, `on`; set by `--no-shipped`): the rules folder is read alone
@@ -268,6 +268,7 @@ class Workspace:
         """``overrides`` maps paths relative to ``root`` to text read instead of the file (tests, editors);
         ``shipped`` is the folder of the shipped rulesets (True: :func:`shipped_for`, False: none)."""
         self.root = root
+        cache.protect(root, "the rules folder")  # its cache entries are never read from it
         self.shipped_root: Path | None = shipped_for(root) if shipped is True else None if shipped is False else shipped
         self._shipped: dict[str, Manifest] | None = None
         self.overrides = overrides or {}

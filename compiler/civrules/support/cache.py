@@ -13,6 +13,15 @@ The directory is ``$CIVRULES_CACHE_DIR``, else ``$XDG_CACHE_HOME/civrules``, els
 ``HOME`` (it would name a folder in the working directory) or a cache folder that is a symbolic link (civrules
 writes only into folders it reaches without following one; the folders above it are the user's).
 It is safe to delete at any time.
+
+A cache the project could have written is not used (round 34): an entry says what a file's header
+or a build's inputs were without civrules reading them again, so one committed by a pull request
+(`CIVRULES_CACHE_DIR` set into the checkout) made civrules judge a manifest by another header than
+the file holds. A checksum cannot help (whoever writes the entry writes its checksum), so where the
+folder is decides: it is refused when it is or lies in a repository's work tree (a `.git`, `.hg`, …
+in it or a folder above it), in the rules folder of this run (or is the folder holding it) or an output
+folder it writes, or belongs to another user or is writable by others.
+:func:`refusal` says why, for the command line to say it (R008) before anything is read.
 """
 
 from __future__ import annotations
@@ -34,10 +43,91 @@ _FOLDER = os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | getattr(os, "O_CLOEXEC"
 _NEW_FILE = os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | getattr(os, "O_CLOEXEC", 0)
 
 
+#: What marks a repository's work tree: a folder in one can hold committed files.
+_REPOSITORY_MARKS = (".git", ".hg", ".svn", ".bzr", "_darcs", ".jj", ".pijul", ".fslckout", "_FOSSIL_")
+
+#: Folders of this run a cache may not lie in (the rules folders read), by what they are.
+_PROJECT: dict[str, str] = {}
+
+
+def protect(folder: Path, what: str) -> None:
+    """Make ``folder`` (``what`` it is: "the rules folder") one the cache may not lie in, for the
+    rest of the process (an output folder is judged where it is written: :func:`lies_in`)."""
+    _PROJECT.setdefault(os.path.realpath(folder), what)
+
+
 def cache_dir() -> Path | None:
     """Where entries live, or None: caching disabled (``CIVRULES_CACHE_DIR=""``, or a relative
     value, which would name a folder in the working directory), no home known (or a relative
-    ``HOME``, for the same reason), or the folder is a symbolic link."""
+    ``HOME``, for the same reason), the folder is a symbolic link, or the project could have
+    written it (:func:`refusal`)."""
+    directory = _configured()
+    if directory is None or files.is_link(directory) or _untrusted(directory) is not None:
+        return None
+    return directory
+
+
+def refusal() -> tuple[str, str] | None:
+    """Why the configured cache folder is not used, and the variable that named it, where it is one
+    the project or another user could have written; None otherwise (fine, or no cache)."""
+    directory = _configured()
+    why = None if directory is None else _untrusted(directory)
+    if directory is None or why is None:
+        return None
+    return f"the cache folder `{directory}` {why}", _variable()
+
+
+def lies_in(folder: Path) -> tuple[Path, str] | None:
+    """The configured cache folder and the variable that named it, where it is ``folder`` or lies
+    in it (an output folder: replaced whole, and written from what the project holds); else None."""
+    directory = _configured()
+    if directory is None:
+        return None
+    real, within = os.path.realpath(directory), os.path.realpath(folder)
+    if real != within and not real.startswith(within.rstrip("/") + "/"):
+        return None
+    return directory, _variable()
+
+
+def _variable() -> str:
+    """The environment variable that named the cache folder."""
+    if "CIVRULES_CACHE_DIR" in os.environ:
+        return "CIVRULES_CACHE_DIR"
+    if os.environ.get("XDG_CACHE_HOME", "").startswith("/"):
+        return "XDG_CACHE_HOME"
+    return "HOME"
+
+
+def _untrusted(directory: Path) -> str | None:
+    """Why ``directory`` is a cache folder someone other than this user could have written, or None."""
+    real = os.path.realpath(directory)
+    for folder, what in _PROJECT.items():
+        if real == folder or real.startswith(folder.rstrip("/") + "/"):
+            return f"lies in {what} (`{folder}`), which a pull request can write"
+        if what == "the rules folder" and real == os.path.dirname(folder):
+            return f"is the folder holding the rules folder (`{folder}`), which a pull request can write"
+    above = real
+    while True:
+        for mark in _REPOSITORY_MARKS:
+            if os.path.lexists(os.path.join(above, mark)):
+                return f"lies in the work tree of a repository (`{above}` holds `{mark}`), where committed files are"
+        parent = os.path.dirname(above)
+        if parent == above:
+            break
+        above = parent
+    try:
+        found = os.stat(real)
+    except OSError:
+        return None  # not made yet: write() makes it, this user's, for this user alone
+    if hasattr(os, "geteuid") and found.st_uid != os.geteuid():
+        return "belongs to another user"
+    if found.st_mode & 0o022:
+        return "can be written by other users"
+    return None
+
+
+def _configured() -> Path | None:
+    """The cache folder the environment names (see the module), or None: caching disabled."""
     configured = os.environ.get("CIVRULES_CACHE_DIR")
     if configured is not None:
         if not os.path.isabs(configured):
@@ -55,7 +145,7 @@ def cache_dir() -> Path | None:
             if not home.is_absolute():  # `HOME=.`: `.cache/civrules` was made in the working directory
                 return None
             directory = home / ".cache" / "civrules"
-    return None if files.is_link(directory) else directory
+    return directory
 
 
 def digest(*parts: str | bytes) -> str:

@@ -1,0 +1,118 @@
+"""A cache the project could have written is not trusted (round 34).
+
+A header entry says what a manifest's identity keys are without civrules reading them again; with
+`CIVRULES_CACHE_DIR` inside the checkout, an entry a pull request committed made civrules judge a
+ruleset by a family its file does not name. Where the cache folder is decides: in the rules
+folder, a repository's work tree, an output folder, or writable by others, it is refused (R008).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from civrules.cli import main
+from civrules.load.workspace import Workspace
+from civrules.support import cache
+
+_HOUSE = "kind: ruleset\nid: house\nname: House\nfamily: imperial-settlers\nstatus: house_rule\n"
+_OTHER = "kind: ruleset\nid: other\nname: Other\nfamily: imperial-settlers\nstatus: house_rule\n"
+
+
+def _project(tmp_path: Path) -> Path:
+    rulesets = tmp_path / "project" / "rules" / "rulesets"
+    rulesets.mkdir(parents=True)
+    (rulesets / "house.yaml").write_text(_HOUSE, encoding="utf-8")
+    (rulesets / "other.yaml").write_text(_OTHER, encoding="utf-8")
+    return rulesets.parent
+
+
+def _validate(rules: Path, monkeypatch: pytest.MonkeyPatch, cache_dir: Path) -> tuple[int, str]:
+    monkeypatch.setenv("CIVRULES_CACHE_DIR", str(cache_dir))
+    result = CliRunner().invoke(main, ["--no-shipped", "--rules", str(rules), "validate", "other", "--format", "json"])
+    return result.exit_code, result.stdout + result.stderr
+
+
+def test_a_forged_header_entry_committed_in_the_rules_folder_is_not_believed(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    rules = _project(tmp_path)
+    monkeypatch.chdir(rules.parent)
+    honest = _validate(rules, monkeypatch, tmp_path / "mine")
+    assert honest[0] == 1 and "S004" in honest[1]
+    # The entry a pull request commits: `other` extends `house`, which is of another family.
+    (entry,) = (tmp_path / "mine").glob("headers-*.json")
+    record = json.loads(entry.read_text(encoding="utf-8"))
+    record["headers"]["rulesets/other.yaml"][1] = {"kind": "ruleset", "id": "other", "extends": "house"}
+    forged = {"kind": "ruleset", "id": "house", "family": "sid-meiers-civilization"}
+    record["headers"]["rulesets/house.yaml"][1] = forged
+    committed = rules / ".cache"
+    committed.mkdir(mode=0o700)
+    (committed / entry.name).write_text(json.dumps(record), encoding="utf-8")
+    code, output = _validate(rules, monkeypatch, committed)
+    assert "is not an allowed value in `family`" not in output  # judged as another family's
+    assert code == 2
+    (found,) = json.loads(output)
+    assert found["code"] == "R008" and "lies in the rules folder" in found["message"]
+    assert "CIVRULES_CACHE_DIR" in found["hint"]
+
+
+@pytest.mark.parametrize("where", ["repository", "holding", "others-write", "rules"])
+def test_a_cache_folder_the_project_or_others_could_write_is_refused_and_said_why(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, where: str
+) -> None:
+    rules = _project(tmp_path)
+    monkeypatch.chdir(rules.parent)
+    folder = {
+        "repository": rules.parent / "build" / "cache",
+        "holding": rules.parent,
+        "others-write": tmp_path / "shared",
+        "rules": rules / "cards",
+    }[where]
+    if where == "repository":
+        (rules.parent / ".git").mkdir()
+    if where == "others-write":
+        folder.mkdir()
+        folder.chmod(0o777)
+    before = sorted(p.name for p in rules.parent.rglob("*"))
+    code, output = _validate(rules, monkeypatch, folder)
+    assert code == 2
+    (found,) = json.loads(output)
+    assert found["code"] == "R008" and f"`{folder}`" in found["message"]
+    assert sorted(p.name for p in rules.parent.rglob("*")) == before  # no entry written
+
+
+def test_a_cache_folder_of_this_user_outside_the_project_is_used(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    rules = _project(tmp_path)
+    monkeypatch.chdir(rules.parent)
+    code, _ = _validate(rules, monkeypatch, tmp_path / "mine")
+    assert code == 1
+    assert list((tmp_path / "mine").glob("headers-*.json"))
+
+
+def test_a_workspace_never_uses_a_cache_in_its_rules_folder(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The language server and library callers too: no command line said R008 for them."""
+    rules = _project(tmp_path)
+    monkeypatch.setenv("CIVRULES_CACHE_DIR", str(rules / ".cache"))
+    Workspace(rules, shipped=False).manifests()
+    assert cache.cache_dir() is None
+    assert not (rules / ".cache").exists()
+    shutil.rmtree(rules)
+    assert os.path.realpath(rules) in cache._PROJECT
+
+
+def test_an_output_folder_holding_the_cache_folder_is_refused(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from civrules.emit.output import OutputError, check_replaceable
+
+    out = tmp_path / "out"
+    monkeypatch.setenv("CIVRULES_CACHE_DIR", str(out / "cache"))
+    with pytest.raises(OutputError, match="holds the cache folder") as refused:
+        check_replaceable(out)
+    assert refused.value.hint is not None and "CIVRULES_CACHE_DIR" in refused.value.hint
