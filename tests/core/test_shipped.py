@@ -91,10 +91,14 @@ def test_a_mistake_in_the_variant_is_reported_at_the_variant(repository: Path) -
     assert code == 1
     errors = [d for d in found if d["severity"] == "error"]
     assert errors and {d["file"] for d in errors} == {"rules/rulesets/house.yaml"}
-    # The base definition it changes is a note, named as every install names it (text keeps the
-    # install path, which a person opens).
+    # The base definition it changes is a note, named as every install names it.
     notes = {r["file"] for d in errors for r in d["related"]}
     assert notes == {f"{SHIPPED}cards/advanced-civilization.yaml"}
+    # Text too (round 34: its note named the install path where Q007's message says `<civrules>/`).
+    code, out, err = civrules("validate")
+    assert code == 1
+    assert f"note: {SHIPPED}cards/advanced-civilization.yaml:" in out
+    assert str(RULES.resolve()) not in out + err and str(RULES) not in out + err
 
 
 def test_a_local_ruleset_with_a_shipped_id_names_both(repository: Path) -> None:

@@ -820,9 +820,9 @@ def _emit(
     if context is not None and fmt in _ANNOTATING:  # files named from the repository's root
         with contextlib.suppress(OSError):  # the working directory is gone: no file is named anyway
             root = source_root(context.rules)
-    if context is not None and fmt != "text":
-        # A base's files: behind `<civrules>/`, not the install path, in what a machine reads and
-        # keeps; text keeps the path, which a person at this machine opens from the terminal. The
+    if context is not None:
+        # A base's files: behind `<civrules>/`, not the install path, in every format (text too,
+        # round 34: its notes named the install path where the messages say `<civrules>/`). The
         # shipped rules this rules folder reads as such: none for civrules' own checkout, whose
         # files are the repository's (they were named `<civrules>/...` there).
         shipped = context.shipped()

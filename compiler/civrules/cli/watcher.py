@@ -30,9 +30,9 @@ from civrules.diagnostics import (
     sort_diagnostics,
 )
 from civrules.diagnostics.escape import printable
-from civrules.diagnostics.render import SourceLines, render_text
+from civrules.diagnostics.render import SourceLines, json_file, render_text
 from civrules.load import Limits
-from civrules.load.workspace import Workspace
+from civrules.load.workspace import Workspace, shipped_for
 from civrules.pipeline.incremental import Result, Session
 from civrules.support import files
 from civrules.support.collector import settle
@@ -227,11 +227,12 @@ def describe_changes(
     return _described(changes, sources, colour=colour)
 
 
-def _described(changes: Changes, sources: SourceLines, *, colour: bool = False) -> str:
-    out = render_text(changes.appeared, sources, colour=colour) if changes.appeared else ""
+def _described(changes: Changes, sources: SourceLines, *, colour: bool = False, shipped: Path | None = None) -> str:
+    out = render_text(changes.appeared, sources, colour=colour, shipped=shipped) if changes.appeared else ""
     for diagnostic in changes.fixed:  # every field escaped, as render_text escapes it
         span = diagnostic.span
-        where = f"{printable(span.file)}:{span.line}:{span.column}" if span is not None else "civrules"
+        name = json_file(span.file, shipped) if span is not None else ""
+        where = f"{printable(name)}:{span.line}:{span.column}" if span is not None else "civrules"
         out += f"fixed: {where}: {diagnostic.severity.value}[{diagnostic.code}]: {printable(diagnostic.message)}\n"
     return out
 
@@ -300,11 +301,11 @@ def watch(
             diagnostics = chosen(every, session.limits.max_diagnostics, verbose=verbose, quiet=quiet)
         sources = SourceLines(max_bytes=session.limits.max_bytes)
         if first:
-            out = render_text(diagnostics, sources, colour=colour)
+            out = render_text(diagnostics, sources, colour=colour, shipped=shipped_for(rules))
             shown = diagnostics
         else:
             changes = compare(shown, diagnostics, unchecked_files(result))
-            out = _described(changes, sources, colour=colour)
+            out = _described(changes, sources, colour=colour, shipped=shipped_for(rules))
             shown = changes.current
         if out:
             echo(out.rstrip("\n"))

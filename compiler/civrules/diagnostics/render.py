@@ -61,16 +61,22 @@ _COLOURS = {Severity.ERROR: "\x1b[1;31m", Severity.WARNING: "\x1b[1;33m", Severi
 _BOLD, _BLUE, _RESET = "\x1b[1m", "\x1b[1;34m", "\x1b[0m"
 
 
-def render_text(diagnostics: Sequence[Diagnostic], sources: SourceLines, *, colour: bool = False) -> str:
+def render_text(
+    diagnostics: Sequence[Diagnostic], sources: SourceLines, *, colour: bool = False, shipped: Path | None = None
+) -> str:
     """Compiler-style text: location, severity and code, the source line with a caret, hints and notes.
 
     Every field is passed through :func:`~civrules.diagnostics.escape.printable`, so each diagnostic prints as
-    the lines this function makes and nothing in the rule data reaches the terminal as a control.
+    the lines this function makes and nothing in the rule data reaches the terminal as a control. A
+    file of the rules shipped with civrules (under ``shipped``) is named behind `<civrules>/`, as
+    the messages name it (Q007, R013) and every other format does: never where civrules is installed.
     """
-    return "".join(text_chunks(diagnostics, sources, colour=colour))
+    return "".join(text_chunks(diagnostics, sources, colour=colour, shipped=shipped))
 
 
-def text_chunks(diagnostics: Iterable[Diagnostic], sources: SourceLines, *, colour: bool = False) -> Iterator[str]:
+def text_chunks(
+    diagnostics: Iterable[Diagnostic], sources: SourceLines, *, colour: bool = False, shipped: Path | None = None
+) -> Iterator[str]:
     """:func:`render_text`'s text, a diagnostic's lines at a time (each ending in a line break)."""
 
     def paint(text: str, style: str) -> str:
@@ -79,7 +85,7 @@ def text_chunks(diagnostics: Iterable[Diagnostic], sources: SourceLines, *, colo
     for diagnostic in diagnostics:
         style = _COLOURS[diagnostic.severity]
         label = paint(f"{diagnostic.severity.value}[{diagnostic.code}]", style)
-        out = [f"{paint(_location(diagnostic.span), _BOLD)}: {label}: {printable(diagnostic.message)}"]
+        out = [f"{paint(_location(diagnostic.span, shipped), _BOLD)}: {label}: {printable(diagnostic.message)}"]
         quoted = _quote(diagnostic.span, sources) if diagnostic.span is not None else None
         if quoted is not None:
             number, text, start, width = quoted
@@ -88,15 +94,17 @@ def text_chunks(diagnostics: Iterable[Diagnostic], sources: SourceLines, *, colo
         if diagnostic.hint:
             out.append(f"  {paint('hint', _BOLD)}: {printable(diagnostic.hint)}")
         for related in diagnostic.related:
-            out.append(f"  {paint('note', _BOLD)}: {_location(related.span)}: {printable(related.label)}")
+            out.append(f"  {paint('note', _BOLD)}: {_location(related.span, shipped)}: {printable(related.label)}")
         out.append("")
         yield "\n".join(out)
 
 
-def _location(span: Span | None) -> str:
+def _location(span: Span | None, shipped: Path | None = None) -> str:
     if span is None:
         return "civrules"
-    return f"{safe_line_start(typed_path(span.file))}:{span.line}:{span.column}"
+    name = json_file(span.file, shipped)
+    shown = typed_path(span.file) if name == span.file else printable(name)
+    return f"{safe_line_start(shown)}:{span.line}:{span.column}"
 
 
 #: The most characters of a source line quoted under a diagnostic: a longer line is cut to a
@@ -616,8 +624,8 @@ def render(
 ) -> str:
     """``diagnostics`` in ``fmt``; ``root`` is the source root of SARIF's URIs and of GitHub's
     annotations' files (the working directory when None), ``shipped`` the folder of the rules
-    shipped with civrules, which they and JSON name behind `<civrules>/` (text keeps the path a
-    person at this machine opens); ``failed``: the command stopped
+    shipped with civrules, which every format names behind `<civrules>/` (text too: round 34);
+    ``failed``: the command stopped
     without doing its work (SARIF says so)."""
     return "".join(render_chunks(diagnostics, fmt, sources, colour=colour, root=root, failed=failed, shipped=shipped))
 
@@ -641,4 +649,4 @@ def render_chunks(
         return github_chunks(diagnostics, root, shipped)
     if fmt == "sarif":
         return sarif_chunks(diagnostics, root, failed=failed, shipped=shipped)
-    return text_chunks(diagnostics, sources, colour=colour)
+    return text_chunks(diagnostics, sources, colour=colour, shipped=shipped)
