@@ -396,9 +396,7 @@ def test_sarif_and_github_name_a_shipped_base_behind_civrules_not_where_it_is_in
     assert "note: <civrules>/calamities/advanced-civilization.yaml:" in outputs["github"]
 
 
-def test_json_and_text_name_a_shipped_base_behind_civrules(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
+def test_json_and_text_name_a_shipped_base_behind_civrules(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """JSON named a shipped base's file by its install path after SARIF and GitHub's annotations
     stopped: two machines' records of the same rules differed, and a script kept a path of one
     machine. JSON is read and kept by machines and names it `<civrules>/...` as they do. Text kept
