@@ -1151,6 +1151,39 @@ def test_the_cli_lists_at_most_max_diagnostics_per_file(family_copy: Path) -> No
         )
 
 
+@pytest.mark.parametrize("fmt", ["json", "text", "sarif", "github"])
+def test_the_whole_output_lists_at_most_ten_times_max_diagnostics(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, fmt: str
+) -> None:
+    """19,000 unused files of a diagnostic or more each printed 57,000: the bound was per file only.
+    Here 40 files of one each, at `--max-diagnostics 2`: 20 listed and one line counting the rest."""
+    rules = tmp_path / "rules"
+    (rules / "cards").mkdir(parents=True)
+    (rules / "rulesets").mkdir()
+    shutil.copyfile(RULES / "rulesets" / "imperial-settlers.yaml", rules / "rulesets" / "imperial-settlers.yaml")
+    for n in range(40):
+        (rules / "cards" / f"f{n:02}.yaml").write_text("x: 1\n", encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("CIVRULES_NO_SHIPPED", "1")
+    result = CliRunner().invoke(main, ["--max-diagnostics", "2", "validate", "--format", fmt])
+    assert result.exit_code == 1
+    everything = CliRunner().invoke(main, ["--max-diagnostics", "1000", "validate", "--format", "json"])
+    total = len(json.loads(everything.stdout))
+    assert total > 40
+    if fmt == "json":
+        codes = [d["code"] for d in json.loads(result.stdout)]
+    elif fmt == "sarif":
+        codes = [r["ruleId"] for r in json.loads(result.stdout)["runs"][0]["results"]]
+    elif fmt == "github":
+        codes = re.findall(r"title=(\w+)::", result.stdout)
+    else:
+        codes = re.findall(r"^\S*: \w+\[(\w+)\]: ", result.stdout, re.MULTILINE)
+    assert len([c for c in codes if c != "R011"]) == 20
+    summary = f"{total - 20:,} more diagnostics are not listed (at most 20 in all, 10 times the 2 per file)"
+    assert codes.count("R011") == 1 and summary in result.stdout
+    assert f"civrules: {total} errors" in result.stdout + result.stderr or fmt != "text"
+
+
 def test_a_long_line_is_quoted_as_a_window_around_the_caret() -> None:
     """One 4 MB line with 100 unknown keys printed the whole line under each: 450 MB of text."""
     from civrules.diagnostics.render import QUOTE_WIDTH, SourceLines, render_text

@@ -24,7 +24,7 @@ from civrules.diagnostics import (
     TRUNCATED,
     Diagnostic,
     Severity,
-    cap_per_file,
+    cap_output,
     count_line,
     has_errors,
     sort_diagnostics,
@@ -136,13 +136,13 @@ def _emptied(current: Mapping[str, tuple[int, ...]], before: Mapping[str, tuple[
 def chosen(diagnostics: Sequence[Diagnostic], limit: int, *, verbose: bool, quiet: bool = False) -> list[Diagnostic]:
     """The diagnostics `validate` would print: infos folded into their summary unless ``verbose``,
     none with ``quiet`` (`-q`: errors and warnings only, and the line that counts what was not
-    listed), at most ``limit`` per file (one line counts the rest)."""
+    listed), at most ``limit`` per file and ten times that in all (one line counts the rest)."""
     listed = list(diagnostics)
     if quiet:  # as `validate -q`: the line saying more were found than listed stays (they may be errors)
         listed = [d for d in listed if d.severity is not Severity.INFO or d.code == TRUNCATED]
     elif not verbose:
         listed = [d for d in listed if d.severity is not Severity.INFO or d.code in SUMMARY_INFOS]
-    return cap_per_file(listed, limit)
+    return cap_output(listed, limit)
 
 
 def unchecked_files(result: Result) -> frozenset[str]:

@@ -779,7 +779,8 @@ TRUNCATED = define(
     """
     What: a file has more diagnostics than are listed (`--max-diagnostics`, default 100 per
     file); this one line says how many more there are, and that civrules stopped checking the
-    file where it stopped at the limit.
+    file where it stopped at the limit. One such line of no file counts what a whole output does
+    not list beyond ten times that bound (thousands of files with a problem each).
     Why: a hostile or broken file can hold hundreds of thousands of problems; listing them all
     took minutes and gigabytes of output, and the first few explain the rest.
     Fix: fix the listed problems and run again, or raise `--max-diagnostics` to see more.
