@@ -174,6 +174,36 @@ def test_rule_files_whose_names_differ_only_in_case_are_a_warning_at_the_one_to_
     assert maps.hint is not None and maps.hint.startswith("keep `maps/c.yaml` (spelt in lower case")
 
 
+def test_of_twins_in_case_the_one_the_manifests_name_is_kept(tmp_path: Path) -> None:
+    """Round 34: R023 kept `cards/foo.yaml` for its spelling while the manifest's `files:` read
+    `cards/Foo.yaml`: following the hint broke the ruleset. The one named alone is kept; where the
+    manifests name both, or neither, the spelling decides as before."""
+    from civrules.load.workspace import Workspace
+
+    rules = tmp_path / "rules"
+    (rules / "rulesets").mkdir(parents=True)
+    (rules / "cards").mkdir()
+    (rules / "rulesets" / "a.yaml").write_text(
+        "kind: ruleset\nid: a\nname: A\nfiles: {cards: [cards/Foo.yaml, cards/./Oak.yaml, cards/oak.yaml]}\n",
+        encoding="utf-8",
+    )
+    for relative in ("cards/Foo.yaml", "cards/foo.yaml", "cards/Oak.yaml", "cards/oak.yaml", "cards/Elm.yaml",
+                     "cards/elm.yaml"):  # fmt: skip
+        (rules / relative).write_text("kind: cards\n", encoding="utf-8")
+    workspace = Workspace(rules)
+    workspace.rule_files()
+    found = {Path(d.span.file).name: d for d in workspace.discovery_diagnostics if d.code == "R023" and d.span}
+    assert sorted(found) == ["Elm.yaml", "Oak.yaml", "foo.yaml"], sorted(found)
+    kept = found["foo.yaml"]
+    assert kept.hint is not None and kept.hint.startswith(
+        "keep `cards/Foo.yaml` (the one the manifests' `files:` name): rename `cards/foo.yaml`"
+    )
+    assert [(Path(r.span.file).name, r.label) for r in kept.related] == [("Foo.yaml", "the name to keep")]
+    both, neither = found["Oak.yaml"], found["Elm.yaml"]
+    assert both.hint is not None and both.hint.startswith("keep `cards/oak.yaml` (spelt in lower case")
+    assert neither.hint is not None and neither.hint.startswith("keep `cards/elm.yaml` (spelt in lower case")
+
+
 def test_a_manifest_and_its_twin_in_other_case_are_told_which_to_keep(tmp_path: Path) -> None:
     """`rulesets/loop-b.yaml` and `rulesets/Loop-B.yaml` (round 33's leftover): R023 said "rename
     `rulesets/Loop-B.yaml` or `rulesets/loop-b.yaml`", and it stood at `loop-b.yaml`, the file

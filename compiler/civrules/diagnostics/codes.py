@@ -444,7 +444,8 @@ NAMES_DIFFER_IN_CASE = define(
     """
     What: two files under `rules/` have paths that differ only in the case of their letters
     (`cards/Foo.yaml` and `cards/foo.yaml`); the warning is at the one to rename: the one to
-    keep is the one spelt in lower case (`cards/foo.yaml`), else the first in sorted order.
+    keep is the one the manifests' `files:` name where they name one alone, else the one spelt in
+    lower case (`cards/foo.yaml`), else the first in sorted order.
     Why: Linux keeps both, but a case-insensitive file system (macOS, Windows) holds one file of
     that name: a checkout there writes one over the other, so the same repository reads other
     rules (or reports a changed file no one edited) on a designer's machine than in CI.

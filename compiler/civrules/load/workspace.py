@@ -1150,20 +1150,27 @@ class Workspace:
         """R023 for each set of rule files whose paths differ only in case: a case-insensitive file
         system (macOS, Windows) holds one of them. The one to keep is the one spelt in lower case,
         as rule files and ruleset ids are (of `Loop-B.yaml` and `loop-b.yaml`, `loop-b.yaml`:
-        R006 asks the same of a manifest), else the first in sorted order; the warning is at the
-        first of the others, and says to rename those: it said "rename A or B" (round 33)."""
+        R006 asks the same of a manifest), else the first in sorted order; but the one the
+        manifests' `files:` name where they name one alone (round 34: renaming it broke the rulesets
+        reading it). The warning is at the first of the others, and says to rename those: it said
+        "rename A or B" (round 33)."""
         by_lower: dict[str, list[str]] = {}
         for relative in sorted(found):
             by_lower.setdefault(relative.lower(), []).append(relative)
         problems = []
-        for lower, same in by_lower.items():
-            if len(same) < 2:
-                continue
-            kept = lower if lower in same else same[0]
+        twins = [same for same in by_lower.values() if len(same) > 1]
+        named = self._named_in_manifests(found) if any(not is_manifest_path(same[0]) for same in twins) else set()
+        for same in twins:
+            lower = same[0].lower()
+            chosen = [one for one in same if one in named]
+            if len(chosen) == 1:  # the one the manifests read: renaming it broke every ruleset naming it
+                kept, why = chosen[0], "the one the manifests' `files:` name"
+            else:
+                kept = lower if lower in same else same[0]
+                why = "spelt in lower case, as rule files are" if kept == lower else "first in sorted order"
             renamed = [one for one in same if one != kept]
             shown = {one: self.display(self.root / one) for one in same}
             names, keep = ", ".join(name_ticked(one) for one in renamed), name_ticked(kept)
-            why = "spelt in lower case, as rule files are" if kept == lower else "first in sorted order"
             each, them, it = ("each of ", "them", "each") if len(renamed) > 1 else ("", "it", "it")
             problems.append(
                 _diag(
@@ -1181,6 +1188,31 @@ class Workspace:
                 )
             )
         return problems
+
+    def _named_in_manifests(self, found: Iterable[str]) -> set[str]:
+        """The paths (plain spelling) the `files:` of the manifests among ``found`` name. Read only
+        where rule files differ in case (R023), so that the one the rulesets read is the one kept:
+        the manifests are otherwise read by their headers alone."""
+        named: set[str] = set()
+        for relative in found:
+            if not is_manifest_path(relative):
+                continue
+            try:
+                raw = (
+                    self.overrides[relative].encode("utf-8")
+                    if relative in self.overrides
+                    else self.read_bytes(relative)
+                )
+            except (files.RefusedError, OSError, UnicodeEncodeError):
+                continue  # its own diagnostic is the full read's
+            document, _ = read_yaml_bytes(raw, self.display(self.root / relative), self.limits)
+            data = document.data if document is not None else None
+            listed = data.get("files") if isinstance(data, dict) else None
+            for paths in listed.values() if isinstance(listed, dict) else ():
+                for path in paths if isinstance(paths, list) else ():
+                    if isinstance(path, str):
+                        named.add(plain_path(path))
+        return named
 
     def check_path(self, relative: str, *, shipped: bool = False) -> str | None:
         """Why a manifest path is not allowed, or None when it names a place inside ``rules/`` (inside
