@@ -97,6 +97,30 @@ def test_a_cache_folder_of_this_user_outside_the_project_is_used(
     assert list((tmp_path / "mine").glob("headers-*.json"))
 
 
+@pytest.mark.parametrize("project_repository", [True, False])
+def test_a_cache_in_another_repository_s_work_tree_is_used(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, project_repository: bool
+) -> None:
+    """A home folder kept as a dotfiles repository holds `~/.cache`, the default cache folder: a
+    pull request to a project with a repository of its own cannot write there, so the cache is used
+    (every command exited 2 when any repository's work tree held the cache). A project with no
+    repository of its own lies in the home folder's: that one is the project's, and is refused."""
+    home = tmp_path / "home"
+    (home / ".git").mkdir(parents=True)
+    rules = _project(home / "projects")
+    if project_repository:
+        (rules.parent / ".git").mkdir()
+    monkeypatch.chdir(rules.parent)
+    code, output = _validate(rules, monkeypatch, home / ".cache" / "civrules")
+    if project_repository:
+        assert code == 1, output
+        assert list((home / ".cache" / "civrules").glob("headers-*.json"))
+    else:
+        assert code == 2, output
+        (found,) = json.loads(output)
+        assert found["code"] == "R008" and f"the repository holding the rules folder (`{home}`" in found["message"]
+
+
 def test_a_workspace_never_uses_a_cache_in_its_rules_folder(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """The language server and library callers too: no command line said R008 for them."""
     rules = _project(tmp_path)

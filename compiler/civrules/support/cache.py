@@ -18,9 +18,11 @@ A cache the project could have written is not used (round 34): an entry says wha
 or a build's inputs were without civrules reading them again, so one committed by a pull request
 (`CIVRULES_CACHE_DIR` set into the checkout) made civrules judge a manifest by another header than
 the file holds. A checksum cannot help (whoever writes the entry writes its checksum), so where the
-folder is decides: it is refused when it is or lies in a repository's work tree (a `.git`, `.hg`, …
-in it or a folder above it), in the rules folder of this run (or is the folder holding it) or an output
-folder it writes, or belongs to another user or is writable by others.
+folder is decides: it is refused when it is or lies in the work tree of the repository holding the
+rules folder (a `.git`, `.hg`, … in the rules folder or a folder above it; another repository's work
+tree, such as a home folder kept as a dotfiles repository, is not the project's), in the rules
+folder of this run (or is the folder holding it) or an output folder it writes, or belongs to
+another user or is writable by others.
 :func:`refusal` says why, for the command line to say it (R008) before anything is read.
 """
 
@@ -106,15 +108,15 @@ def _untrusted(directory: Path) -> str | None:
             return f"lies in {what} (`{folder}`), which a pull request can write"
         if what == "the rules folder" and real == os.path.dirname(folder):
             return f"is the folder holding the rules folder (`{folder}`), which a pull request can write"
-    above = real
-    while True:
-        for mark in _REPOSITORY_MARKS:
-            if os.path.lexists(os.path.join(above, mark)):
-                return f"lies in the work tree of a repository (`{above}` holds `{mark}`), where committed files are"
-        parent = os.path.dirname(above)
-        if parent == above:
-            break
-        above = parent
+    for folder, what in _PROJECT.items():
+        repository = _repository(folder)
+        if repository is not None:
+            root, mark = repository
+            if real == root or real.startswith(root.rstrip("/") + "/"):
+                return (
+                    f"lies in the work tree of the repository holding {what} (`{root}` holds `{mark}`), "
+                    "where committed files are"
+                )
     try:
         found = os.stat(real)
     except OSError:
@@ -124,6 +126,22 @@ def _untrusted(directory: Path) -> str | None:
     if found.st_mode & 0o022:
         return "can be written by other users"
     return None
+
+
+def _repository(folder: str) -> tuple[str, str] | None:
+    """The work tree ``folder`` lies in, the nearest folder at or above it holding a repository's
+    mark, and that mark; None outside any. Only the repository holding the project is judged: a
+    cache in another repository's work tree (a home folder kept as a dotfiles repository, where
+    ``~/.cache`` lies) is not one a pull request to this project can write."""
+    above = folder
+    while True:
+        for mark in _REPOSITORY_MARKS:
+            if os.path.lexists(os.path.join(above, mark)):
+                return above, mark
+        parent = os.path.dirname(above)
+        if parent == above:
+            return None
+        above = parent
 
 
 def _configured() -> Path | None:
