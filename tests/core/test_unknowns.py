@@ -243,92 +243,113 @@ def test_the_command_the_summary_names_lists_every_unknown_fact(ruleset: str) ->
 
 # The README's lists of gaps (`### <game>`, "Gaps"): for each section, the rulesets whose unknown facts
 # it lists (a variant's with its base's), and for each kind of unknown fact those rulesets report (a
-# Q006 path with its entities' ids and list positions dropped) the words the section lists it with.
-README_GAPS: dict[str, tuple[tuple[str, ...], dict[str, str]]] = {
+# Q006 path with its entities' ids and list positions dropped) the words the section lists it with and
+# how many facts of the kind there are (distinct Q006 paths over the section's rulesets). The count holds
+# single facts: a new unknown of a kind already listed (a third calamity whose victims' chooser is
+# unknown, a ninth nation colour) fails until its item is read again, and where the item states the
+# number or names the facts, the words include it.
+README_GAPS: dict[str, tuple[tuple[str, ...], dict[str, tuple[str, int]]]] = {
     "Advanced Civilization (`advanced-civilization`)": (
         ("advanced-civilization", "advanced-civilization-western"),
         {
-            "ast.finish_space_min_card_value": "Whether the finish box carries a card value is unknown",
-            "borders[].kind": "the kind of the Caucasus–Media border",
-            "calamities[].primary[].chosen_by": "who chooses the city when Treachery is not traded",
-            "calamities[].primary[].chosen_by_if_not_traded": "who picks the coastal cities when Piracy is not traded",
-            "calamities[].secondary[].chosen_by": "who chooses the secondary victims' losses in Epidemic",
-            "nations[].colour": "Nation colours",
-            "nations[].start_areas.areas": "start areas are unknown in both",
-            "options[].default": "Online-play options: defaults",
-            "options[].site_label": "most of the site's labels are unknown",
-            "options[].values": "the time limit's choices",
+            "ast.finish_space_min_card_value": ("Whether the finish box carries a card value is unknown", 1),
+            "borders[].kind": ("the kind of the Caucasus–Media border", 1),
+            "calamities[].primary[].chosen_by": ("who chooses the city when Treachery is not traded", 1),
+            "calamities[].primary[].chosen_by_if_not_traded": (
+                "who picks the coastal cities when Piracy is not traded",
+                1,
+            ),
+            "calamities[].secondary[].chosen_by": (
+                "who chooses the secondary victims' losses in Epidemic (30.611) and Iconoclasm and Heresy (30.818)",
+                2,
+            ),
+            "nations[].colour": ("the other eight are unknown", 8),
+            "nations[].start_areas.areas": ("start areas are unknown in both", 2),
+            "options[].default": ("all eleven defaults", 11),
+            "options[].site_label": ("the site's labels but Stoic's are unknown", 10),
+            "options[].values": ("the time limit's choices", 1),
             "overlay.player_counts.patch[].configurations.append[].map.areas_in_play": (
-                "the line that bounds the Western Extension's four-player map"
+                "the line that bounds the Western Extension's four-player map",
+                1,
             ),
             "overlay.player_counts.patch[].configurations.append[].map.boundary": (
-                "the line that bounds the Western Extension's four-player map"
+                "the line that bounds the Western Extension's four-player map",
+                1,
             ),
-            "player_counts.counts[].configurations": "16.4 (six players) and 16.5 (five players) are missing",
-            "player_counts.counts[].configurations[].map.areas_in_play": "which areas are in play on the reduced maps",
-            "player_counts.counts[].tokens_per_player": "16.4 (six players) and 16.5 (five players) are missing",
-            "sequence_of_play.phases[].order": "no order criterion for Census or for moving A.S.T. markers",
-            "two_coast_areas": "the areas with two coasts (23.57) are named by no source",
-            "victory.scoring[].space_counting": "whether the A.S.T. start arrow counts in 35.1 D",
+            "player_counts.counts[].configurations": ("16.4 (six players) and 16.5 (five players) are missing", 2),
+            "player_counts.counts[].configurations[].map.areas_in_play": (
+                "which areas are in play on the reduced maps",
+                3,
+            ),
+            "player_counts.counts[].tokens_per_player": ("16.4 (six players) and 16.5 (five players) are missing", 2),
+            "sequence_of_play.phases[].order": ("no order criterion for Census or for moving A.S.T. markers", 2),
+            "two_coast_areas": ("the areas with two coasts (23.57) are named by no source", 1),
+            "victory.scoring[].space_counting": ("whether the A.S.T. start arrow counts in 35.1 D", 1),
         },
     ),
     "Civilization: The Expansion Project": (
         ("expansion-project", "central-america"),
         {
-            "ast.tracks": "their A.S.T. tracks and order",
-            "calamities[].modifier_combination.mode": "how modifiers combine for Famine",
-            "calamities[].primary[].chosen_by": "who reduces the city when Treachery is not traded",
-            "calamities[].primary[].chosen_by_if_not_traded": "who picks Piracy's cities when it is not traded",
-            "cards[].cost": "Every advancement's cost, groups and prerequisites",
-            "cards[].groups": "Every advancement's cost, groups and prerequisites",
-            "cards[].name": "The names of 30.9, 30.17, 30.25, 30.27, 30.34, 30.44 and 30.54",
-            "cards[].prerequisites": "Every advancement's cost, groups and prerequisites",
-            "credit_policy.purchases.same_turn_credits.value": "whether credits apply to a purchase in the turn",
-            "credit_policy.purchases.several_cards_per_turn.value": "whether several advancements may be bought",
-            "credit_policy.purchases.treasury_within_price.value": "whether treasury tokens may pay more",
-            "credit_policy.two_group_cards": "How a two-group advancement uses credit tokens",
-            "deck_compositions[].decks[].calamity_severities": "Whether the 5–7-player deck holds the minor calamities",
-            "epochs[].requirements.criteria": "Early/Late Bronze Age requirements",
-            "nations": "The 18 civilizations",
-            "non_player_forces[].advancements[].card": "matches no advancement",
-            "non_player_forces[].calamity_card.stack": "the stack of the Conquistador calamity",
-            "not_in_sources.map": "The maps of both games",
-            "player_counts.counts[].configurations": "the 5–17-player configurations",
-            "player_counts.counts[].configurations[].map.panels": "The maps of both games",
-            "player_counts.counts[].configurations[].nations": "The 18 civilizations",
-            "taxation.revolt.beneficiary": "who takes over revolting cities",
-            "victory.scoring[].points": "points for advancements of 100 or more",
-            "victory.scoring[].space_counting": "whether the A.S.T. start arrow counts in 35.1 A",
+            "ast.tracks": ("their A.S.T. tracks and order", 1),
+            "calamities[].modifier_combination.mode": (
+                "how modifiers combine for Famine, Tempest, Cyclone, Corruption, Iconoclasm and Heresy and Piracy",
+                6,
+            ),
+            "calamities[].primary[].chosen_by": ("who reduces the city when Treachery is not traded", 1),
+            "calamities[].primary[].chosen_by_if_not_traded": ("who picks Piracy's cities when it is not traded", 1),
+            "cards[].cost": ("Every advancement's cost, groups and prerequisites", 53),
+            "cards[].groups": ("Every advancement's cost, groups and prerequisites", 53),
+            "cards[].name": ("The names of 30.9, 30.17, 30.25, 30.27, 30.34, 30.44 and 30.54", 7),
+            "cards[].prerequisites": ("Every advancement's cost, groups and prerequisites", 53),
+            "credit_policy.purchases.same_turn_credits.value": ("whether credits apply to a purchase in the turn", 1),
+            "credit_policy.purchases.several_cards_per_turn.value": ("whether several advancements may be bought", 1),
+            "credit_policy.purchases.treasury_within_price.value": ("whether treasury tokens may pay more", 1),
+            "credit_policy.two_group_cards": ("How a two-group advancement uses credit tokens", 1),
+            "deck_compositions[].decks[].calamity_severities": (
+                "Whether the 5–7-player deck holds the minor calamities",
+                1,
+            ),
+            "epochs[].requirements.criteria": ("Early/Late Bronze Age requirements", 2),
+            "nations": ("The 18 civilizations", 1),
+            "non_player_forces[].advancements[].card": ("matches no advancement", 1),
+            "non_player_forces[].calamity_card.stack": ("the stack of the Conquistador calamity", 1),
+            "not_in_sources.map": ("The maps of both games", 1),
+            "player_counts.counts[].configurations": ("the 5–17-player configurations", 13),
+            "player_counts.counts[].configurations[].map.panels": ("The maps of both games", 1),
+            "player_counts.counts[].configurations[].nations": ("The 18 civilizations", 1),
+            "taxation.revolt.beneficiary": ("who takes over revolting cities", 1),
+            "victory.scoring[].points": ("points for advancements of 100 or more", 1),
+            "victory.scoring[].space_counting": ("whether the A.S.T. start arrow counts in 35.1 A", 1),
         },
     ),
     "Mega Civilization (`mega-civilization`)": (
         ("mega-civilization",),
         {
-            "credit_policy.credits_must_be_used": "whether a player must apply every credit",
-            "nations[].colour": "each civilization's colour and start areas",
-            "nations[].start_areas.areas": "each civilization's colour and start areas",
-            "nations[].start_areas.fixed": "each civilization's colour and start areas",
-            "not_in_sources.map": "the map and the areas in play per player count",
-            "not_in_sources.victory": "victory in the typed section",
-            "player_counts.counts[].configurations[].map.boundary": "the map panels and boundary of each",
-            "player_counts.counts[].configurations[].map.panels": "the map panels and boundary of each",
+            "credit_policy.credits_must_be_used": ("whether a player must apply every credit", 1),
+            "nations[].colour": ("each civilization's colour and start areas", 18),
+            "nations[].start_areas.areas": ("each civilization's colour and start areas", 18),
+            "nations[].start_areas.fixed": ("each civilization's colour and start areas", 18),
+            "not_in_sources.map": ("the map and the areas in play per player count", 1),
+            "not_in_sources.victory": ("victory in the typed section", 1),
+            "player_counts.counts[].configurations[].map.boundary": ("the map panels and boundary of each", 19),
+            "player_counts.counts[].configurations[].map.panels": ("the map panels and boundary of each", 19),
         },
     ),
     "Sid Meier's Civilization (`sid-meiers-civilization`, `sid-meiers-civilization-community`)": (
         ("sid-meiers-civilization", "sid-meiers-civilization-community"),
         {
-            "buildings[].cost": "those building costs",
-            "buildings[].limited": "and whether it is limited",
-            "buildings[].terrains": "the Barracks' terrains",
-            "buildings[].upgrade_of": "which basic building each of four improved ones upgrades",
-            "civilizations[].starting_government": "the starting governments of Rome and Russia",
-            "civilizations[].starting_technology": "the starting technologies of its three civilizations",
-            "great_people[].category": "the category of one great person",
-            "technologies[].level": "the levels of the technologies the rulebook names without one",
-            "unit_types[].deck_size": "unit deck sizes",
-            "unit_types[].ranks[].name": "rank names",
-            "wonders[].cost": "wonder eras and costs",
-            "wonders[].era": "wonder eras and costs",
+            "buildings[].cost": ("those building costs", 13),
+            "buildings[].limited": ("and whether it is limited", 1),
+            "buildings[].terrains": ("the Barracks' terrains", 1),
+            "buildings[].upgrade_of": ("which basic building each of four improved ones upgrades", 4),
+            "civilizations[].starting_government": ("the starting governments of Rome and Russia", 2),
+            "civilizations[].starting_technology": ("the starting technologies of its three civilizations", 3),
+            "great_people[].category": ("the category of one great person", 1),
+            "technologies[].level": ("the levels of the technologies the rulebook names without one", 19),
+            "unit_types[].deck_size": ("unit deck sizes", 4),
+            "unit_types[].ranks[].name": ("rank names", 8),
+            "wonders[].cost": ("wonder eras and costs", 6),
+            "wonders[].era": ("wonder eras and costs", 7),
         },
     ),
     "Imperial Settlers (`imperial-settlers` and its three variants)": (
@@ -339,10 +360,10 @@ README_GAPS: dict[str, tuple[tuple[str, ...], dict[str, str]]] = {
             "imperial-settlers-peaceful",
         ),
         {
-            "cards[].effect": "ability and action effects",
-            "cards[].name": "The names of 92 of the 126 cards",
-            "cards[].production": "4 productions the transcription encodes",
-            "solo.attack_cards.targets": "The 16 solo attack cards and the goods of their target areas",
+            "cards[].effect": ("82 of the 89 ability and action effects", 82),
+            "cards[].name": ("The names of 92 of the 126 cards", 92),
+            "cards[].production": ("4 productions the transcription encodes", 4),
+            "solo.attack_cards.targets": ("The 16 solo attack cards and the goods of their target areas", 1),
         },
     ),
 }
@@ -370,15 +391,23 @@ def test_the_readme_gap_sections_cover_every_shipped_ruleset() -> None:
 
 @pytest.mark.parametrize("heading", sorted(README_GAPS))
 def test_the_readme_lists_each_kind_of_unknown_fact(heading: str) -> None:
-    """Every kind of unknown fact the section's rulesets report is listed in the section's words, and
-    every kind the list names still occurs: an unknown added to the data fails until the README lists
-    it, one filled fails until its line (here and in the README) goes."""
+    """Every kind of unknown fact the section's rulesets report is listed in the section's words, with
+    its number of facts, and every kind the list names still occurs: an unknown added to the data fails
+    until the README lists it, one filled fails until its line (here and in the README) goes."""
     rulesets, listed = README_GAPS[heading]
-    kinds = {_unknown_kind(d.message) for ruleset in rulesets for d in shipped(ruleset) if d.code == "Q006"}
-    assert sorted(kinds - set(listed)) == [], f"unknown facts the README's `### {heading}` does not list"
-    assert sorted(set(listed) - kinds) == [], f"listed in `### {heading}` but no longer unknown in the data"
+    facts: dict[str, set[str]] = {}
+    for ruleset in rulesets:
+        for d in shipped(ruleset):
+            if d.code == "Q006":
+                facts.setdefault(_unknown_kind(d.message), set()).add(d.message)
+    assert sorted(set(facts) - set(listed)) == [], f"unknown facts the README's `### {heading}` does not list"
+    assert sorted(set(listed) - set(facts)) == [], f"listed in `### {heading}` but no longer unknown in the data"
+    counted = {kind: len(messages) for kind, messages in facts.items()}
+    assert counted == {kind: count for kind, (_, count) in listed.items()}, (
+        f"the number of unknown facts of a kind the README's `### {heading}` lists has changed: read its item again"
+    )
     body = _readme_section(heading)
-    missing = {kind: words for kind, words in listed.items() if words not in body}
+    missing = {kind: words for kind, (words, _) in listed.items() if words not in body}
     assert missing == {}, f"the README's `### {heading}` no longer says these (kind: words)"
 
 
