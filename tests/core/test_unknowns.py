@@ -429,6 +429,12 @@ README_NOTED_GAPS: dict[str, dict[tuple[str, str], dict[str, str]]] = {
             "Wonders' eras and costs except": "wonders' eras and costs but the Colossus's; civilizations' abilities",
             "The base game's civilizations beyond the three": "the base game's civilizations beyond the three",
         },
+        ("sid-meiers-civilization-community", "not_in_sources"): {
+            "The component list and set-up": "its own `not_in_sources` lists what it still lacks: the component list",
+            "Government effects beyond": "governments' effects (its transcriptions' are an expansion's cards)",
+            "The culture event cards themselves": "the culture event cards themselves and civilizations' abilities",
+            "Which technologies, wonders, civilizations": "which of its cards and civilizations are the base game's",
+        },
     },
     "Imperial Settlers (`imperial-settlers` and its three variants)": {
         ("imperial-settlers", "named_cards_not_identified"): {
@@ -459,7 +465,9 @@ def test_the_readme_lists_each_gap_the_data_notes(heading: str) -> None:
     noted; a variant that writes such a list of its own needs its own line here."""
     body = _readme_section(heading)
     for (ruleset, setting), listed in README_NOTED_GAPS[heading].items():
-        entries = [_note_words(e) for e in read_yaml(RULES / "rulesets" / f"{ruleset}.yaml")[setting]]
+        manifest = read_yaml(RULES / "rulesets" / f"{ruleset}.yaml")
+        own = manifest.get(setting, ((manifest.get("overlay") or {}).get("settings") or {}).get(setting))
+        entries = [_note_words(e) for e in own]
         matched = {entry: [start for start in listed if entry.startswith(start)] for entry in entries}
         assert {e: m for e, m in matched.items() if len(m) != 1} == {}, (
             f"{ruleset}'s {setting}: an entry not listed once in README_NOTED_GAPS (and so in the README)"
@@ -478,6 +486,21 @@ def test_the_readme_lists_each_gap_the_data_notes(heading: str) -> None:
             assert own == [] or (ruleset, setting) in noted, (
                 f"{ruleset} writes a {setting} list of its own: list it in README_NOTED_GAPS and the README"
             )
+
+
+@pytest.mark.parametrize("ruleset", ["sid-meiers-civilization", "sid-meiers-civilization-community"])
+def test_the_noted_gaps_a_ruleset_resolves_to_count_its_unknown_technology_levels(ruleset: str) -> None:
+    """The `not_in_sources` a ruleset resolves to (its own, or its base's when it writes none) says as
+    many technology levels are unknown as its facts do: the community variant, which fills all of them,
+    inherited the base's "19 of the 21" with the rest of a list its transcriptions fill."""
+    result = CliRunner().invoke(main, ["--rules", str(RULES), "export", ruleset])
+    assert result.exit_code == 0, result.output
+    notes = json.loads(result.stdout)["settings"]["not_in_sources"]
+    stated = [
+        int(m.group(1)) for note in notes if (m := re.match(r"The levels of (\d+) of the \d+ technologies", note))
+    ]
+    levels = [d for d in shipped(ruleset) if d.code == "Q006" and _unknown_kind(d.message) == "technologies[].level"]
+    assert stated == ([len(levels)] if levels else []), f"{ruleset}'s not_in_sources: {notes}"
 
 
 def _readme_prose_counts() -> list[tuple[str, int]]:
