@@ -148,7 +148,7 @@ PLAYERS: Final[PlayerRange | None] = _PlayerRange(
 )
 
 #: A hash of the resolved ruleset: changes whenever any fact changes.
-RULESET_FINGERPRINT: Final[str] = "d152723de3221706de284644a386b792be4f6d4351778f1325b14c712e4eb409"
+RULESET_FINGERPRINT: Final[str] = "ce6347268842ce2b70b79dad3ba7637289fce07ec95485ac3923d536f3654526"
 
 #: True when the ruleset is a draft: facts a game needs are missing (see UNKNOWN_FACTS).
 DRAFT: Final[bool] = True
@@ -2081,12 +2081,9 @@ SETTINGS: Final[settings.Settings] = _SettingsSettings(
     ),
     not_in_sources=(
         "The component list and set-up (starting tiles, units, map layout per player count).",
-        "The levels of 19 of the 21 technologies the rulebook names, and the technologies it does not name.",
-        "Government effects beyond Feudalism's coin and Fundamentalism's battle hand.",
-        "Building costs except the Granary's and the Aqueduct's; which technology unlocks most buildings.",
-        "Unit decks, the names of most ranks; the culture track's spaces and costs; culture event cards; great people.",
-        "Wonders' eras and costs except the Colossus's; civilizations' abilities; map tiles; hut and village markers.",
-        "The base game's civilizations beyond the three the rulebook names in passing (Rome and Russia on p3, Egypt on p11), so how many a player chooses from. No check ties players.max to the civilizations, as F018 ties Imperial Settlers' seats to its factions: this list is partial by the sources, not short of a seat, and the community transcription's 16 mix the expansions' in without marking the base game's.",
+        "Government effects beyond Feudalism's coin and Fundamentalism's battle hand: the transcriptions' governments are the Wisdom and Warfare replacement cards, of which only the names and the starting governments are taken.",
+        "The culture event cards themselves (only each culture deck's number of cards is taken); civilizations' abilities.",
+        "Which technologies, wonders, civilizations, culture decks, great people, huts, villages and tiles are the base game's and which an expansion's: the transcriptions mix them and never say, so the base game's civilizations beyond the three the rulebook names, and how many a player chooses from, are still unknown.",
     ),
 )
 
