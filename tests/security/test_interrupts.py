@@ -1467,3 +1467,46 @@ def test_a_ctrl_c_the_test_sends_itself_is_raised_in_its_code(
     assert lost == []
     assert raised == 50
     assert collector_callback == []  # it never ran while the test sent signals
+
+
+def test_the_temporary_files_of_cache_writers_that_were_killed_are_removed(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A run killed between making an entry's temporary file and putting it in place left
+    `.tmp-*` in the cache for good. The next run's first entry removes those no process holds
+    (at most cache.MOST_LEFTOVERS of them); one a writer holds is left alone."""
+    import fcntl
+
+    folder = tmp_path / "cache"
+    most = getattr(cache, "MOST_LEFTOVERS", 64)
+    monkeypatch.setenv("CIVRULES_CACHE_DIR", str(folder))
+    monkeypatch.setattr(cache, "_SWEPT", [], raising=False)
+    killed = "entry-of-a-killed-run"
+
+    def killed_before_the_replace(*args: Any, **kwargs: Any) -> None:
+        raise SystemExit(137)  # the kill, at the step after the file was written
+
+    with monkeypatch.context() as killing:
+        killing.setattr(cache.os, "replace", killed_before_the_replace)
+        killing.setattr(cache.os, "unlink", lambda *args, **kwargs: None)  # a killed run cleans nothing
+        for _ in range(most + 2):
+            with pytest.raises(SystemExit):
+                cache.write(killed, b"half")
+    monkeypatch.setattr(cache, "_SWEPT", [], raising=False)  # a new run
+    left = os.listdir(folder)  # in the order the sweep looks at them: the first is held
+    assert len(left) == most + 2 and all(name.startswith(".tmp-") for name in left)
+    held = os.open(folder / left[0], os.O_RDONLY)  # a writer still making its entry
+    fcntl.flock(held, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    try:
+        cache.write("entry", b"data")
+        cache.write("another", b"data")  # once per process: bounded work
+    finally:
+        os.close(held)
+    after = sorted(path.name for path in folder.iterdir())
+    assert "entry" in after and "another" in after and killed not in after
+    leftovers = [name for name in after if name.startswith(".tmp-")]
+    assert left[0] in leftovers
+    assert len(leftovers) == 3  # the held one and the two past the bound (64 looked at, 63 removed)
+    monkeypatch.setattr(cache, "_SWEPT", [], raising=False)
+    cache.write("entry", b"data")  # the next run
+    assert [name for name in os.listdir(folder) if name.startswith(".tmp-")] == []  # the held one, let go

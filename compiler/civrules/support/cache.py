@@ -12,7 +12,8 @@ The directory is ``$CIVRULES_CACHE_DIR``, else ``$XDG_CACHE_HOME/civrules``, els
 ``CIVRULES_CACHE_DIR=""`` disables caching, and so does a relative ``CIVRULES_CACHE_DIR`` or
 ``HOME`` (it would name a folder in the working directory) or a cache folder that is a symbolic link (civrules
 writes only into folders it reaches without following one; the folders above it are the user's).
-It is safe to delete at any time.
+It is safe to delete at any time. The temporary file of a run killed while it wrote an entry is
+removed by a later run (the first entry it writes), once no process holds it.
 
 A cache the project could have written is not used (round 34): an entry says what a file's header
 or a build's inputs were without civrules reading them again, so one committed by a pull request
@@ -36,6 +37,11 @@ from pathlib import Path
 
 from civrules.support import files, interrupts
 
+try:
+    import fcntl
+except ImportError:  # Windows: a leftover's writer cannot be told, so none is removed
+    fcntl = None  # type: ignore[assignment]
+
 #: The largest entry read back (a map layout of thousands of areas is a few hundred KiB).
 MAX_ENTRY_BYTES = 16 * 1024 * 1024
 
@@ -43,6 +49,15 @@ MAX_ENTRY_BYTES = 16 * 1024 * 1024
 #: How the cache folder is opened: never through a link (see :func:`write`).
 _FOLDER = os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | getattr(os, "O_CLOEXEC", 0)
 _NEW_FILE = os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | getattr(os, "O_CLOEXEC", 0)
+#: How a leftover temporary file is opened to try its lock: never through a link, never waiting.
+_LEFTOVER = os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0)
+#: What a temporary file's name starts with (the entries' names never start with a dot).
+_TEMPORARY = ".tmp-"
+#: The most leftover temporary files one process looks at (and removes): the work a run spends on
+#: what killed runs left stays bounded; more are removed by the next runs.
+MOST_LEFTOVERS = 64
+#: Whether this process has looked for leftovers (once: the first entry it writes).
+_SWEPT: list[bool] = []
 
 
 #: What marks a repository's work tree: a folder in one can hold committed files.
@@ -198,8 +213,48 @@ def read(name: str) -> bytes | None:
 def _new_file(folder: int) -> tuple[int, str]:
     """A new file of a name no one else uses in the folder ``folder`` (a descriptor of it), open
     for writing, and its name (``mkstemp``, relative to a folder opened without following a link)."""
-    name = f".tmp-{secrets.token_hex(8)}"
-    return os.open(name, _NEW_FILE, 0o600, dir_fd=folder), name
+    name = f"{_TEMPORARY}{secrets.token_hex(8)}"
+    handle = os.open(name, _NEW_FILE, 0o600, dir_fd=folder)
+    if fcntl is not None:
+        try:
+            # Held until the entry is in place: the file of a writer that was killed is then the
+            # only one a later run finds free (see _remove_leftovers).
+            fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:  # a run sweeping leftovers took it in the instant between: not written
+            os.close(handle)
+            raise
+        except OSError:  # no locks on this file system: nothing is removed as a leftover either
+            pass
+    return handle, name
+
+
+def _remove_leftovers(folder: int) -> None:
+    """Delete the temporary files of writers that were killed between making one and putting it in
+    place (``.tmp-*``, which nothing else removed): those no process holds the lock of
+    (:func:`_new_file`), at most :data:`MOST_LEFTOVERS`, once per process. One a writer is still
+    making is held, and left alone; where locks cannot be tried nothing is removed."""
+    if fcntl is None or _SWEPT:
+        return
+    _SWEPT.append(True)
+    try:
+        names = [name for name in os.listdir(folder) if name.startswith(_TEMPORARY)][:MOST_LEFTOVERS]
+    except OSError:
+        return
+    for name in names:
+        try:
+            handle = os.open(name, _LEFTOVER, dir_fd=folder)
+        except OSError:  # gone (put in place, removed), or a link
+            continue
+        try:
+            fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            found = os.fstat(handle)
+            there = os.stat(name, dir_fd=folder, follow_symlinks=False)
+            if (found.st_dev, found.st_ino) == (there.st_dev, there.st_ino):  # still that file under the name
+                os.unlink(name, dir_fd=folder)
+        except OSError:  # held by a writer, no locks here, or gone meanwhile
+            pass
+        finally:
+            os.close(handle)
 
 
 def write(name: str, content: bytes) -> None:
@@ -217,12 +272,13 @@ def write(name: str, content: bytes) -> None:
     temporary: str | None = None
     handle = -1
     try:
+        _remove_leftovers(folder)
         with interrupts.deferred():  # Ctrl-C cannot come between making the file and knowing it
             handle, temporary = _new_file(folder)
-        with os.fdopen(handle, "wb") as stream:
-            handle = -1  # closed with the stream
-            stream.write(content)
-        # Replaces a link by the entry, never writes through it.
+        view = memoryview(content)
+        while view:
+            view = view[os.write(handle, view) :]
+        # Replaces a link by the entry, never writes through it; the file is held (locked) until then.
         os.replace(temporary, name, src_dir_fd=folder, dst_dir_fd=folder)
         temporary = None
     except OSError:
