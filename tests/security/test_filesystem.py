@@ -1038,10 +1038,24 @@ def test_output_cut_short_by_a_file_size_limit_is_exit_2(tmp_path: Path, command
     assert "Traceback" not in process.stderr and "Exception ignored" not in process.stderr
 
 
-def test_a_new_file_whose_write_fails_is_removed(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+@pytest.mark.parametrize("nameless", [True, False], ids=["made-without-a-name", "made-by-name"])
+def test_a_new_file_whose_write_fails_is_removed(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, nameless: bool
+) -> None:
     """`new-variant` under a full disk or a file-size limit left its manifest cut short, and the
-    next run was refused: the name was taken."""
+    next run was refused: the name was taken. (Where the system can, the file is made without a
+    name and linked once whole; elsewhere it is made by name, and removed.)"""
     opened = os.fdopen
+    written = files.write_all
+
+    def full(fd: int, content: bytes) -> None:
+        written(fd, content[:100])
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    if nameless:
+        monkeypatch.setattr(files, "write_all", full)
+    else:
+        monkeypatch.setattr(files, "_create_whole", lambda *args: False)
 
     class Full:
         def __init__(self, fd: int, mode: str) -> None:

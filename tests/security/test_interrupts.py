@@ -1510,3 +1510,45 @@ def test_the_temporary_files_of_cache_writers_that_were_killed_are_removed(
     monkeypatch.setattr(cache, "_SWEPT", [], raising=False)
     cache.write("entry", b"data")  # the next run
     assert [name for name in os.listdir(folder) if name.startswith(".tmp-")] == []  # the held one, let go
+
+
+def _killed_in_a_child(hook: Any, run: Any) -> int:
+    """Run ``run`` in a forked copy of this process that ``hook(kill)`` arranges to be killed
+    (``kill()``: ends it at once, cleaning nothing, as SIGKILL would) at one step; its exit status."""
+    child = os.fork()
+    if child == 0:  # pragma: no cover - the child's lines are not counted
+        try:
+            hook(lambda *args, **kwargs: os._exit(9))
+            run()
+        finally:
+            os._exit(0)
+    _, status = os.waitpid(child, 0)
+    return os.waitstatus_to_exitcode(status)
+
+
+def test_a_new_variant_killed_while_it_writes_its_manifest_leaves_nothing(tmp_path: Path) -> None:
+    """`new-variant` killed between making its manifest and writing it left an empty
+    `rulesets/mine.yaml`: a ruleset that is no ruleset, and the next run refused ("already exists")."""
+    rules = tmp_path / "rules"
+    (rules / "rulesets").mkdir(parents=True)
+    base = (RULES / "rulesets" / "advanced-civilization.yaml").read_text(encoding="utf-8")
+    (rules / "rulesets" / "base.yaml").write_text(base.replace("id: advanced-civilization", "id: base"))
+    words = ["--rules", str(rules), "--no-shipped", "new-variant", "mine", "--extends", "base"]
+
+    opened = os.open
+
+    def right_after_the_file_is_made(kill: Any) -> None:
+        def open_then_kill(path: Any, flags: int, *args: Any, **kwargs: Any) -> int:
+            descriptor = opened(path, flags, *args, **kwargs)
+            nameless = getattr(os, "O_TMPFILE", 0)
+            if path == "mine.yaml" or (nameless and flags & nameless == nameless):  # made by name, or not
+                kill()
+            return descriptor
+
+        os.open = open_then_kill
+
+    status = _killed_in_a_child(right_after_the_file_is_made, lambda: CliRunner().invoke(main, words))
+    assert status == 9
+    assert sorted(path.name for path in (rules / "rulesets").iterdir()) == ["base.yaml"]
+    result = CliRunner().invoke(main, words)
+    assert result.exit_code == 0, result.output

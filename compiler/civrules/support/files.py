@@ -552,6 +552,8 @@ def create_under(root: Path, relative: str, content: bytes) -> None:
     parts = _parts(relative)
     parent = _open_parent(root, parts, relative)
     try:
+        if _create_whole(parent, parts[-1], relative, content):
+            return
         try:
             fd = os.open(parts[-1], os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o644, dir_fd=parent)
         except FileExistsError as error:
@@ -573,6 +575,46 @@ def create_under(root: Path, relative: str, content: bytes) -> None:
             raise
     finally:
         os.close(parent)
+
+
+def _create_whole(parent: int, name: str, relative: str, content: bytes) -> bool:
+    """Create ``name`` in the folder ``parent`` holding ``content`` in one step, where the system
+    can (Linux: a file with no name, written, then linked under ``name``, never over anything);
+    False where it cannot, for the caller to create it by name. A process killed while it wrote
+    leaves nothing: a file created by name first, then written, was left empty or cut short (an
+    empty manifest after `new-variant`), and the next run found its name taken."""
+    anonymous = getattr(os, "O_TMPFILE", 0)
+    if not anonymous or not os.path.isdir(_OWN_DESCRIPTORS):
+        return False
+    try:
+        fd = os.open(".", os.O_WRONLY | anonymous | getattr(os, "O_CLOEXEC", 0), 0o644, dir_fd=parent)
+    except OSError:  # a file system without it (some network and FUSE ones): by name
+        return False
+    try:
+        try:
+            write_all(fd, content)
+        except OSError as error:
+            raise _explain(error, relative, "write") from error
+        try:
+            os.link(f"{_OWN_DESCRIPTORS}/{fd}", name, dst_dir_fd=parent, follow_symlinks=True)
+        except FileExistsError as error:
+            raise RefusedError("exists", f"{named_path(relative)} already exists") from error
+        except OSError as error:
+            raise _explain(error, relative, "create") from error
+    finally:
+        os.close(fd)
+    return True
+
+
+def write_all(fd: int, content: bytes) -> None:
+    """Write all of ``content`` to the descriptor ``fd`` (a write may take part of it)."""
+    view = memoryview(content)
+    while view:
+        view = view[os.write(fd, view) :]
+
+
+#: Where a process finds its open files by number (Linux): how a file made without a name is linked.
+_OWN_DESCRIPTORS = "/proc/self/fd"
 
 
 def plain_path(relative: str) -> str:
