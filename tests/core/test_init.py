@@ -27,6 +27,7 @@ from civrules.cli import main
 from civrules.emit.output import MARKER, marker_text
 from civrules.emit.repository import YAMLLINT, schema_files, schema_tree
 from tests.conftest import REPO
+from tests.security.helpers import tree_of
 
 BIN = Path(sys.executable).parent
 MODELINE = re.compile(r"^# yaml-language-server: \$schema=(\S+)$")
@@ -803,3 +804,107 @@ def test_the_staging_folder_a_killed_init_left_is_removed_by_the_next(tmp_path: 
         running.name,
         users.name,
     ]
+
+
+def _a_move(place: Path) -> bool:
+    """Whether a rename into ``place`` moves a file of init's out of its staging folder (the
+    schemas' tree is first renamed into that folder)."""
+    return not any(part.startswith(".civrules-init-") for part in place.parts)
+
+
+def _moves_of_an_init(tmp_path: Path) -> int:
+    """How many renames an init makes to move its files into place."""
+    from civrules.emit import output
+
+    count = 0
+    renamed = output.rename_new
+
+    def counted(source: Path, target: Path) -> None:
+        nonlocal count
+        count += _a_move(target)
+        renamed(source, target)
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(output, "rename_new", counted)
+        made(tmp_path / "counted", name="house")
+    return count
+
+
+@pytest.mark.parametrize("stage", ["before-the-first", "after-the-first", "halfway", "after-the-last"])
+def test_an_init_killed_while_it_moves_its_files_into_place_is_undone_by_the_next(tmp_path: Path, stage: str) -> None:
+    """`civrules init` killed between two of the renames that move its files into place left part
+    of the repository, and the init run again refused ("already holds README.md") until the user
+    deleted it by hand. The next init takes back what the killed one had moved (as it moved it)
+    and writes the repository whole."""
+    from civrules.emit import output
+    from tests.security.helpers import killed_in_a_child
+
+    moves = _moves_of_an_init(tmp_path)
+    assert moves >= 3
+    kill_before = {"before-the-first": 1, "after-the-first": 2, "halfway": moves // 2 + 1, "after-the-last": moves + 1}[
+        stage
+    ]
+    target = tmp_path / "house"
+    target.mkdir()
+    (target / "notes.txt").write_text("mine\n")  # the user's, before init
+    renamed = output.rename_new
+
+    def at_the_rename(kill: Any) -> None:
+        count = 0
+
+        def rename_or_kill(source: Path, target: Path) -> None:
+            nonlocal count
+            if not _a_move(target):
+                renamed(source, target)
+                return
+            count += 1
+            if count == kill_before:
+                kill()
+            renamed(source, target)
+            if count == moves == kill_before - 1:
+                kill()
+
+        output.rename_new = rename_or_kill
+
+    assert killed_in_a_child(at_the_rename, lambda: civrules("init", str(target))) == 9
+    assert any(path.name.startswith(".civrules-init-") for path in target.iterdir())
+    code, _, err = civrules("init", str(target))
+    assert code == 0, err
+    assert not any(path.name.startswith(".civrules-init-") for path in target.iterdir())
+    expected = tree_of(tmp_path / "counted" / "house")
+    assert tree_of(target) == {**expected, "notes.txt": b"mine\n"}
+
+
+def test_what_the_user_changed_after_an_init_was_killed_is_not_taken_back(tmp_path: Path) -> None:
+    """Only what the killed init moved, as it moved it, is taken back: a file the user edited
+    since stays, and the next init refuses it as before (nothing else written)."""
+    from civrules.emit import output
+    from tests.security.helpers import killed_in_a_child
+
+    target = tmp_path / "house"
+    target.mkdir()
+    renamed = output.rename_new
+
+    def after_three_renames(kill: Any) -> None:
+        count = 0
+
+        def rename_or_kill(source: Path, target: Path) -> None:
+            nonlocal count
+            count += _a_move(target)
+            if count == 4:
+                kill()
+            renamed(source, target)
+
+        output.rename_new = rename_or_kill
+
+    assert killed_in_a_child(after_three_renames, lambda: civrules("init", str(target))) == 9
+    placed = sorted(path.name for path in target.iterdir() if not path.name.startswith(".civrules-init-"))
+    assert len(placed) >= 1
+    edited = target / placed[0]
+    if edited.is_dir():
+        (edited / "mine.txt").write_text("mine\n")
+    else:
+        edited.write_bytes(edited.read_bytes() + b"# mine\n")
+    code, out, err = civrules("init", str(target))
+    assert code == 2 and f"already holds `{placed[0]}" in out + err, out + err
+    assert sorted(path.name for path in target.iterdir()) == [placed[0]]

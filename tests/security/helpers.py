@@ -70,3 +70,17 @@ def coarse_times(monkeypatch: pytest.MonkeyPatch, module: Any, name: str, file: 
         return found
 
     monkeypatch.setattr(module.os, name, stepped)
+
+
+def killed_in_a_child(hook: Any, run: Any) -> int:
+    """Run ``run`` in a forked copy of this process that ``hook(kill)`` arranges to be killed
+    (``kill()``: ends it at once, cleaning nothing, as SIGKILL would) at one step; its exit status."""
+    child = os.fork()
+    if child == 0:  # pragma: no cover - the child's lines are not counted
+        try:
+            hook(lambda *args, **kwargs: os._exit(9))
+            run()
+        finally:
+            os._exit(0)
+    _, status = os.waitpid(child, 0)
+    return os.waitstatus_to_exitcode(status)

@@ -38,7 +38,7 @@ from civrules.families.advanced_civilization.model import Ruleset
 from civrules.load.workspace import Workspace
 from civrules.support import cache, interrupts, streams
 from tests.conftest import REPO, RULES, copy_rulesets, copy_shipped, default_sigint, no_gc_callbacks
-from tests.security.helpers import civrules_command, start_civrules, tree_of
+from tests.security.helpers import civrules_command, killed_in_a_child, start_civrules, tree_of
 
 RULESET = "advanced-civilization"
 SARIF_SCHEMA = REPO / "tests" / "data" / "sarif-schema-2.1.0.json"
@@ -1487,8 +1487,8 @@ def test_the_temporary_files_of_cache_writers_that_were_killed_are_removed(
         raise SystemExit(137)  # the kill, at the step after the file was written
 
     with monkeypatch.context() as killing:
-        killing.setattr(cache.os, "replace", killed_before_the_replace)
-        killing.setattr(cache.os, "unlink", lambda *args, **kwargs: None)  # a killed run cleans nothing
+        killing.setattr(os, "replace", killed_before_the_replace)
+        killing.setattr(os, "unlink", lambda *args, **kwargs: None)  # a killed run cleans nothing
         for _ in range(most + 2):
             with pytest.raises(SystemExit):
                 cache.write(killed, b"half")
@@ -1512,20 +1512,6 @@ def test_the_temporary_files_of_cache_writers_that_were_killed_are_removed(
     assert [name for name in os.listdir(folder) if name.startswith(".tmp-")] == []  # the held one, let go
 
 
-def _killed_in_a_child(hook: Any, run: Any) -> int:
-    """Run ``run`` in a forked copy of this process that ``hook(kill)`` arranges to be killed
-    (``kill()``: ends it at once, cleaning nothing, as SIGKILL would) at one step; its exit status."""
-    child = os.fork()
-    if child == 0:  # pragma: no cover - the child's lines are not counted
-        try:
-            hook(lambda *args, **kwargs: os._exit(9))
-            run()
-        finally:
-            os._exit(0)
-    _, status = os.waitpid(child, 0)
-    return os.waitstatus_to_exitcode(status)
-
-
 def test_a_new_variant_killed_while_it_writes_its_manifest_leaves_nothing(tmp_path: Path) -> None:
     """`new-variant` killed between making its manifest and writing it left an empty
     `rulesets/mine.yaml`: a ruleset that is no ruleset, and the next run refused ("already exists")."""
@@ -1547,7 +1533,7 @@ def test_a_new_variant_killed_while_it_writes_its_manifest_leaves_nothing(tmp_pa
 
         os.open = open_then_kill
 
-    status = _killed_in_a_child(right_after_the_file_is_made, lambda: CliRunner().invoke(main, words))
+    status = killed_in_a_child(right_after_the_file_is_made, lambda: CliRunner().invoke(main, words))
     assert status == 9
     assert sorted(path.name for path in (rules / "rulesets").iterdir()) == ["base.yaml"]
     result = CliRunner().invoke(main, words)

@@ -2462,6 +2462,10 @@ def _write_repository(directory: Path, tree: Mapping[str, bytes], schemas: Mappi
             OutputError(f"{named_path(directory)} is not a folder but {what}: nothing was written"),
             "name a new folder for the repository, or an empty one (`civrules init NEW-FOLDER`)",
         )
+    if kind == "dir":  # an init killed in this folder: its staging folder, and what it had moved out
+        from civrules.emit.output import remove_abandoned_staging
+
+        remove_abandoned_staging(target, _INIT_STAGING, _INIT_MARKER, lambda leftover: _undo_moves(target, leftover))
     clashes = [
         relative
         for relative in sorted({*tree, folder, "rules"})
@@ -2524,11 +2528,9 @@ def _stage_repository(
     import shutil
     import tempfile
 
-    from civrules.emit.output import hold, let_go_of, remove_abandoned_staging, rename_new, write_tree
+    from civrules.emit.output import hold, let_go_of, rename_new, write_tree
     from civrules.support import files
 
-    if not new:  # an init killed in this folder left its staging folder: the user's `git add -A` took it
-        remove_abandoned_staging(target, _INIT_STAGING, _INIT_MARKER)
     made: list[Path] = []  # the folders made for ``target``, the deepest first
     staging: Path | None = None
     moved: list[tuple[Path, Path]] = []  # (staged, placed), in the order renamed
@@ -2549,6 +2551,14 @@ def _stage_repository(
                 files.make_folders(staging, str(parent))
             files.create_under(staging, relative, content)
         write_tree(staging / folder, schemas, kind="schemas")
+        import json
+
+        # What the renames will move, and what each is like, made whole before the first: a kill
+        # between two renames leaves it, by which the next init takes back what had been moved.
+        planned: list[tuple[Path, Path]] = []
+        _move_into(staging, target, planned, lambda source, place: None)
+        journal = [[str(s.relative_to(staging)), str(p.relative_to(target)), _likeness(s)] for s, p in planned]
+        files.create_under(staging, _INIT_MOVES, json.dumps(journal).encode())
         with interrupts.deferred():  # the renames are one step for Ctrl-C
             _move_into(staging, target, moved, rename_new)
     except BaseException:
@@ -2574,6 +2584,60 @@ _INIT_MARKER = ".civrules-init-staging"
 _INIT_MARKER_TEXT = b"civrules init writes a new repository here, then moves it out; delete this folder if left.\n"
 
 
+#: The record of the renames init is about to make (in its staging folder, never moved out).
+_INIT_MOVES = ".civrules-init-moves"
+
+
+def _likeness(path: Path) -> list[list[object]]:
+    """What ``path`` (a file or a folder, not followed) and all it holds are like, as a rename keeps
+    it: each entry's relative name, identity (inode), and a file's size and modification time. A
+    file changed in place, or one added or removed, changes it."""
+    import stat
+
+    found: list[list[object]] = []
+    entries = [(".", path)]
+    while entries:
+        relative, entry = entries.pop()
+        try:
+            facts = os.lstat(entry)
+        except OSError:
+            return []
+        if stat.S_ISDIR(facts.st_mode):
+            found.append([relative, facts.st_ino])  # a folder's own times move with the rename
+            try:
+                names = sorted(os.listdir(entry))
+            except OSError:
+                return []
+            entries.extend((f"{relative}/{name}", entry / name) for name in names)
+        else:
+            found.append([relative, facts.st_ino, facts.st_size, facts.st_mtime_ns])
+    return sorted(found, key=lambda item: str(item[0]))
+
+
+def _undo_moves(target: Path, staging: Path) -> None:
+    """Take back into ``staging`` (the folder of an init that was killed) what it had moved into
+    ``target`` and is as it was moved: the repository is then as before that init, and the init run
+    again writes it whole. What was changed since (a file edited, one added) stays."""
+    from civrules.support import files, stored
+
+    try:
+        journal = stored.json_document(files.read_under(staging, _INIT_MOVES, 16 * 1024 * 1024))
+    except (files.RefusedError, OSError, ValueError):
+        return  # none: killed before its first rename
+    if not isinstance(journal, list):
+        return
+    for entry in reversed(journal):
+        if not (isinstance(entry, list) and len(entry) == 3 and all(isinstance(part, str) for part in entry[:2])):
+            continue
+        staged, placed = staging / entry[0], target / entry[1]
+        if ".." in PurePosixPath(entry[0]).parts or ".." in PurePosixPath(entry[1]).parts:
+            continue
+        if os.path.lexists(staged) or not os.path.lexists(placed) or _likeness(placed) != entry[2]:
+            continue
+        with contextlib.suppress(OSError):
+            os.rename(placed, staged)
+
+
 def _move_into(
     staged: Path, target: Path, moved: list[tuple[Path, Path]], rename_new: Callable[[Path, Path], None]
 ) -> None:
@@ -2581,7 +2645,7 @@ def _move_into(
     already (`.github` with workflows of its own, an empty `rules`) is entered, anything else is
     renamed whole, never over a name taken. Each rename is added to ``moved``."""
     for name in sorted(os.listdir(staged)):
-        if name == _INIT_MARKER:
+        if name in (_INIT_MARKER, _INIT_MOVES):
             continue
         source, place = staged / name, target / name
         if _kind_of(source) == "dir" and _kind_of(place) == "dir":

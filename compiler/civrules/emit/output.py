@@ -652,10 +652,14 @@ def _try_lock(folder: Path) -> tuple[bool | None, int | None]:
     return True, descriptor
 
 
-def remove_abandoned_staging(folder: Path, prefix: str, marker: str) -> None:
+def remove_abandoned_staging(
+    folder: Path, prefix: str, marker: str, undo: Callable[[Path], None] | None = None
+) -> None:
     """Delete the folders of ``folder`` whose names start with ``prefix`` that hold the file
     ``marker`` (put there first by the command that made them, :func:`hold`) and no process holds:
-    staging folders of a command that was killed (`init`'s, inside the new repository)."""
+    staging folders of a command that was killed (`init`'s, inside the new repository). ``undo``
+    is given each one first, while it is held: to take back what the killed command had moved out
+    of it."""
     try:
         names = os.listdir(folder)
     except OSError:
@@ -669,6 +673,8 @@ def remove_abandoned_staging(folder: Path, prefix: str, marker: str) -> None:
         free, lock = _try_lock(leftover)
         try:
             if free:
+                if undo is not None:
+                    undo(leftover)
                 shutil.rmtree(leftover, ignore_errors=True)
         finally:
             if lock is not None:
