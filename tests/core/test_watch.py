@@ -483,3 +483,34 @@ def test_a_file_a_manifest_stops_reading_for_a_missing_one_is_judged_as_validate
     assert "error[S002]: unknown key `tiles`" in validated[1], validated[1]
     assert "error[S002]: unknown key `tiles`" in out, out
     assert err.splitlines()[-1].split(" (read ")[0] == validated[2].strip().splitlines()[-1], (err, validated[2])
+
+
+def test_watch_build_says_a_change_made_in_the_output_that_its_build_replaces(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`watch --build` writes the tree as `build` does, and says, as `build` does, on standard error,
+    each file of it changed by hand since civrules wrote it that a round's build replaces, once: the
+    round after says nothing. Watching one ruleset, a file added beside its packages is carried
+    over, as by `build house`, and not said."""
+    monkeypatch.setenv("CIVRULES_CACHE_DIR", str(tmp_path / "cache"))
+    rules = _house(tmp_path, SMALL)
+    out = tmp_path / "generated"
+    data = out / "python" / "civrules_rulesets" / "house" / "data.py"
+    manifest = rules / "rulesets" / "house.yaml"
+
+    def edit_the_output_and_save() -> None:
+        data.write_bytes(data.read_bytes() + b"# mine\n")
+        (out / "notes.txt").write_text("mine\n", encoding="utf-8")
+        manifest.write_text(manifest.read_text(encoding="utf-8").replace("common: 3", "common: 4"), encoding="utf-8")
+
+    def save_again() -> None:
+        manifest.write_text(manifest.read_text(encoding="utf-8").replace("common: 4", "common: 5"), encoding="utf-8")
+
+    steps = {1: edit_the_output_and_save, 2: save_again}
+    code, stdout, err = _watched(monkeypatch, rules, ["watch", "house", "--build", "--out", str(out)], steps)
+    assert code == 130, stdout + err
+    assert err.count("civrules: wrote 37 files for 1 ruleset") == 3, err  # the first round's, and one a save
+    said = [line for line in err.splitlines() if "civrules wrote it" in line or "not written by" in line]
+    assert said == [f"civrules: `{data}` was changed since civrules wrote it; this build wrote it anew"], err
+    assert err.count("  hint: what you change in the output is not kept") == 1, err
+    assert not data.read_bytes().endswith(b"# mine\n") and (out / "notes.txt").exists()
