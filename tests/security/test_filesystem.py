@@ -1512,3 +1512,19 @@ def test_an_out_that_is_no_folder_says_what_it_is(tmp_path: Path, what: str) -> 
     result = CliRunner().invoke(main, ["--rules", str(RULES), "schemas", "--out", str(out)])
     said = {"fifo": "a FIFO (a named pipe)", "device": "a device"}[what]
     assert result.exit_code == 2 and f"it is not a folder but {said}" in result.output, result.output
+
+
+def test_a_new_file_is_made_by_name_where_the_system_cannot_link_one_made_without_a_name(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Some sandboxes have /proc but refuse to link a file through it: the file made without a
+    name goes with its descriptor, and the file is made by name, whole."""
+
+    def refused(*args: object, **kwargs: object) -> None:
+        raise OSError(errno.ENOENT, "No such file or directory")
+
+    monkeypatch.setattr(os, "link", refused)
+    files.create_under(tmp_path, "manifest.yaml", b"kind: ruleset\n")
+    monkeypatch.undo()
+    assert sorted(os.listdir(tmp_path)) == ["manifest.yaml"]
+    assert (tmp_path / "manifest.yaml").read_bytes() == b"kind: ruleset\n"
