@@ -908,3 +908,32 @@ def test_what_the_user_changed_after_an_init_was_killed_is_not_taken_back(tmp_pa
     code, out, err = civrules("init", str(target))
     assert code == 2 and f"already holds `{placed[0]}" in out + err, out + err
     assert sorted(path.name for path in target.iterdir()) == [placed[0]]
+
+
+def test_a_record_of_moves_init_did_not_write_moves_nothing_outside_the_folder(tmp_path: Path) -> None:
+    """The record a killed init left is data found on the disk: a name outside the new repository
+    (absolute, `..`) or through a link put there is never taken back, even when what it names is
+    as the record says."""
+    import json
+
+    from civrules.cli import _likeness
+
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    (outside / "precious.txt").write_text("mine\n")
+    target = tmp_path / "house"
+    staging = target / ".civrules-init-forged"
+    staging.mkdir(parents=True)
+    (staging / ".civrules-init-staging").write_bytes(b"civrules init\n")
+    (target / "way").symlink_to(outside)
+    like = _likeness(outside / "precious.txt")
+    journal = [
+        ["a", str(outside / "precious.txt"), like],
+        ["b", "../outside/precious.txt", like],
+        ["c", "way/precious.txt", like],
+    ]
+    (staging / ".civrules-init-moves").write_text(json.dumps(journal))
+    code, _, err = civrules("init", str(target))
+    assert code == 0, err
+    assert (outside / "precious.txt").read_text() == "mine\n"
+    assert not staging.exists()

@@ -1538,3 +1538,21 @@ def test_a_new_variant_killed_while_it_writes_its_manifest_leaves_nothing(tmp_pa
     assert sorted(path.name for path in (rules / "rulesets").iterdir()) == ["base.yaml"]
     result = CliRunner().invoke(main, words)
     assert result.exit_code == 0, result.output
+
+
+def test_only_regular_temporary_files_are_removed_from_the_cache(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """What the sweep for leftovers finds under a temporary file's name that no writer makes (a
+    FIFO, a folder, a link) is not removed, nor followed."""
+    folder = tmp_path / "cache"
+    folder.mkdir()
+    monkeypatch.setenv("CIVRULES_CACHE_DIR", str(folder))
+    monkeypatch.setattr(cache, "_SWEPT", [])
+    os.mkfifo(folder / ".tmp-fifo")
+    (folder / ".tmp-folder").mkdir()
+    (tmp_path / "elsewhere").write_text("mine\n")
+    (folder / ".tmp-link").symlink_to(tmp_path / "elsewhere")
+    cache.write("entry", b"data")
+    assert sorted(os.listdir(folder)) == [".tmp-fifo", ".tmp-folder", ".tmp-link", "entry"]
+    assert (tmp_path / "elsewhere").read_text() == "mine\n"

@@ -2629,9 +2629,12 @@ def _undo_moves(target: Path, staging: Path) -> None:
     for entry in reversed(journal):
         if not (isinstance(entry, list) and len(entry) == 3 and all(isinstance(part, str) for part in entry[:2])):
             continue
+        names = [PurePosixPath(entry[0]), PurePosixPath(entry[1])]
+        if any(name.is_absolute() or ".." in name.parts or not name.parts for name in names):
+            continue  # not a record init wrote: names inside the two folders only
         staged, placed = staging / entry[0], target / entry[1]
-        if ".." in PurePosixPath(entry[0]).parts or ".." in PurePosixPath(entry[1]).parts:
-            continue
+        if any(files.is_link(target.joinpath(*names[1].parts[:depth])) for depth in range(1, len(names[1].parts))):
+            continue  # a folder on the way replaced by a link since: never followed
         if os.path.lexists(staged) or not os.path.lexists(placed) or _likeness(placed) != entry[2]:
             continue
         with contextlib.suppress(OSError):

@@ -33,6 +33,7 @@ import contextlib
 import hashlib
 import os
 import secrets
+import stat
 from pathlib import Path
 
 from civrules.support import files, interrupts
@@ -249,7 +250,8 @@ def _remove_leftovers(folder: int) -> None:
             fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
             found = os.fstat(handle)
             there = os.stat(name, dir_fd=folder, follow_symlinks=False)
-            if (found.st_dev, found.st_ino) == (there.st_dev, there.st_ino):  # still that file under the name
+            same = (found.st_dev, found.st_ino) == (there.st_dev, there.st_ino)  # still that file under the name
+            if same and stat.S_ISREG(found.st_mode):
                 os.unlink(name, dir_fd=folder)
         except OSError:  # held by a writer, no locks here, or gone meanwhile
             pass
