@@ -378,7 +378,11 @@ def test_new_variant_on_a_full_disk_names_the_file_it_could_not_write(
         def write(self, data: bytes) -> int:
             raise OSError(errno.ENOSPC, "No space left on device")
 
-    monkeypatch.setattr(os, "fdopen", Full)  # the one files.create_under calls
+    def full(fd: int, content: bytes) -> None:
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    monkeypatch.setattr(os, "fdopen", Full)  # the one files.create_under calls for a file made by name
+    monkeypatch.setattr(files, "write_all", full)  # and for one made without a name
     code, output = invoke("--rules", rules, "new-variant", "my-variant", "--extends", "advanced-civilization")
     assert code == 2
     assert "error[R007]: cannot create `" in output and "my-variant.yaml`: no space is left" in output, output
@@ -401,7 +405,8 @@ def test_new_variant_where_it_cannot_write_says_it_cannot_create(rules: Path, mo
     real_open = os.open
 
     def read_only(path: Any, flags: int, *args: Any, **kwargs: Any) -> int:
-        if flags & os.O_CREAT:
+        nameless = getattr(os, "O_TMPFILE", 0)
+        if flags & os.O_CREAT or (nameless and flags & nameless == nameless):  # a file made by name, or not
             raise PermissionError(errno.EACCES, "Permission denied", str(path))
         return real_open(path, flags, *args, **kwargs)
 
