@@ -4,6 +4,7 @@ and civrules started in a fresh interpreter (to be killed, or to run under anoth
 from __future__ import annotations
 
 import os
+import signal
 import subprocess
 import sys
 from pathlib import Path
@@ -77,6 +78,12 @@ def killed_in_a_child(hook: Any, run: Any) -> int:
     (``kill()``: ends it at once, cleaning nothing, as SIGKILL would) at one step; its exit status."""
     child = os.fork()
     if child == 0:  # pragma: no cover - the child's lines are not counted
+        # A fork of a process with threads (the test worker's) can deadlock on a lock another
+        # thread held: then the alarm's default action ends the child, and the parent's wait
+        # returns (a status no stage expects) instead of hanging the suite. Its work takes
+        # milliseconds; the alarm is no measure of speed, only of a child that never ends.
+        signal.signal(signal.SIGALRM, signal.SIG_DFL)
+        signal.alarm(600)
         try:
             hook(lambda *args, **kwargs: os._exit(9))
             run()
