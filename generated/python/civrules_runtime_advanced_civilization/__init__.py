@@ -210,7 +210,7 @@ for _name in (*_RECORDS, "AssumedPackage", "RulesetPackage"):
     globals().pop(_name, None)
 del _name
 
-__version__ = "2.10.4"
+__version__ = "2.10.3"
 
 __all__ = [
     "AbilityAction",

@@ -105,7 +105,7 @@ for _name in (*_RECORDS, "AssumedPackage", "RulesetPackage"):
     globals().pop(_name, None)
 del _name
 
-__version__ = "2.7.4"
+__version__ = "2.7.3"
 
 __all__ = [
     "Action",

@@ -119,7 +119,7 @@ for _name in (*_RECORDS, "AssumedPackage", "RulesetPackage"):
     globals().pop(_name, None)
 del _name
 
-__version__ = "1.14.4"
+__version__ = "1.14.3"
 
 __all__ = [
     "Activity",
