@@ -26,12 +26,11 @@ from typing import Any
 import pytest
 
 from tests.conftest import REPO
-from tools.audit_draw import VARIANTS, readings
+from tools.audit_draw import VARIANTS, label, readings
 
 # The audits whose rows are held to the data: each round's draw leaves out every fact an earlier
 # round read (but the re-reads of a ruleset with too few left), so every audited fact stays held.
 AUDITS = tuple(REPO / "provenance" / "audits" / f"round-{n}.md" for n in (32, 33, 34))
-KEYS = ("id", "step", "level", "card", "rank", "name")
 SECTION = re.compile(r"^## .*\(`([a-z0-9-]+)`, seed (\d+)\)$")
 ROW = re.compile(
     r"^\| (\d+)(?: \(re-read, round (\d+)\))? \| `((?:[^`\\]|\\.)+)` \| ((?:[^|\\]|\\.)+) \| `[^`]+` \(\d+\) \|"
@@ -82,15 +81,6 @@ def exported(ruleset: str) -> dict[str, Any]:
     return export(ruleset)
 
 
-def _label(item: object, index: int) -> str:
-    if isinstance(item, dict):
-        for key in KEYS:
-            value = item.get(key)
-            if isinstance(value, (str, int)) and not isinstance(value, bool):
-                return str(value)
-    return str(index)
-
-
 def lookup(document: dict[str, Any], path: str) -> object:
     """The value at a drawn path; a key holding a dot (none does today) is tried whole first."""
     node: object = document
@@ -106,7 +96,7 @@ def lookup(document: dict[str, Any], path: str) -> object:
             else:
                 raise KeyError(f"{path}: no {parts[at]!r}")
         elif isinstance(node, list):
-            labelled = {_label(item, index): item for index, item in enumerate(node)}
+            labelled = {label(item, index): item for index, item in enumerate(node)}
             if parts[at] not in labelled:
                 raise KeyError(f"{path}: no element {parts[at]!r}")
             node, at = labelled[parts[at]], at + 1

@@ -488,6 +488,16 @@ def walked(ruleset: Ruleset) -> Iterator[tuple[Document, Walk, Callable[[NodePat
         yield document, walk, gone
 
 
+def walks_with_index(ruleset: Ruleset) -> list[tuple[Document, Walk, set[NodePath] | None]]:
+    """:func:`walks_of` and, last, the rule index's own document (none of its nodes replaced): the
+    checks of what a path-like text names (Q011, Q012) read the index's `source_file:` too."""
+    index_document = ruleset.rule_index.origin.document if ruleset.rule_index and ruleset.rule_index.origin else None
+    found = list(walks_of(ruleset, index_document))
+    if index_document is not None:
+        found.append((index_document, document_walk(index_document), None))
+    return found
+
+
 def replaced_at(path: NodePath, paths: set[NodePath] | None) -> bool:
     """Whether ``path`` is at or below one of ``paths`` (the nodes a variant replaced; None: none)."""
     return paths is not None and any(path[:end] in paths for end in range(len(path) + 1))
@@ -1240,11 +1250,7 @@ def check_cited_paths_use_slashes(ruleset: Ruleset) -> Iterator[Diagnostic]:
         source: 'owner/repo@<commit>:rules\\cards\\x.yaml'    # FAIL: `rules\\cards\\x.yaml`
         source: "owner/repo@<commit>:rules/cards/x.yaml"      # PASS
     """
-    index_document = ruleset.rule_index.origin.document if ruleset.rule_index and ruleset.rule_index.origin else None
-    found = [(document, walk, paths) for document, walk, paths in walks_of(ruleset, index_document)]
-    if index_document is not None:
-        found.append((index_document, document_walk(index_document), None))
-    for document, walk, paths in found:
+    for document, walk, paths in walks_with_index(ruleset):
         for path, text in walk.pathlike:
             slashed = patterns.slashed_paths(text)
             if slashed is None or replaced_at(path, paths):
@@ -1284,11 +1290,7 @@ def check_sources_name_no_local_path(ruleset: Ruleset) -> Iterator[Diagnostic]:
         source: "owner/repo@<commit>:data/costs.csv"            # PASS
         source: "house rule: a dearer item at our table"        # PASS
     """
-    index_document = ruleset.rule_index.origin.document if ruleset.rule_index and ruleset.rule_index.origin else None
-    found = [(document, walk, paths) for document, walk, paths in walks_of(ruleset, index_document)]
-    if index_document is not None:
-        found.append((index_document, document_walk(index_document), None))
-    for document, walk, paths in found:
+    for document, walk, paths in walks_with_index(ruleset):
         for path, text in walk.pathlike:
             written = patterns.local_paths(text)
             if not written or replaced_at(path, paths):

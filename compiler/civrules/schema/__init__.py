@@ -37,6 +37,7 @@ from civrules.emit.packaging import NOT_KEBAB_CASE, RULESET_ID_PATTERN, ruleset_
 from civrules.families import Family, default_family, families, family_named
 from civrules.load.document import Document, NodePath
 from civrules.schema import accepted, patterns
+from civrules.schema.references import JSON_TYPES
 from civrules.support import files, memo
 
 if TYPE_CHECKING:
@@ -1749,18 +1750,6 @@ def _unknown_key(
     )
 
 
-#: The Python types of the values each JSON schema `type` takes.
-_JSON_TYPES: dict[str, tuple[type, ...]] = {
-    "object": (dict,),
-    "array": (list,),
-    "string": (str,),
-    "integer": (int,),
-    "number": (int, float),
-    "boolean": (bool,),
-    "null": (type(None),),
-}
-
-
 def _stands_for(
     key: str, mapping: Mapping[str, Any], schema: Mapping[str, Any], root: Mapping[str, Any] | None
 ) -> str | None:
@@ -1783,7 +1772,7 @@ def _stands_for(
             value = mapping[key]
             numeric = ("integer", "number")
             if allowed is None or any(
-                isinstance(value, _JSON_TYPES.get(t, ())) and not (isinstance(value, bool) and t in numeric)
+                isinstance(value, JSON_TYPES.get(t, ())) and not (isinstance(value, bool) and t in numeric)
                 for t in allowed
             ):
                 return wanted

@@ -160,7 +160,8 @@ def _may_refer(schema: _Frozen, node: _Frozen) -> bool:
     return False
 
 
-_TYPES: Mapping[str, tuple[type, ...]] = {
+#: The Python types of the values each JSON schema `type` takes (the schema's judges share it).
+JSON_TYPES: Mapping[str, tuple[type, ...]] = {
     "object": (dict,),
     "array": (list,),
     "string": (str,),
@@ -178,7 +179,7 @@ def _admits(schema: _Schema, node: dict[str, Any], value: Any) -> bool:
     if isinstance(kinds, str):
         kinds = [kinds]
     if isinstance(kinds, list):
-        allowed = tuple(t for k in kinds for t in _TYPES.get(k, ()))
+        allowed = tuple(t for k in kinds for t in JSON_TYPES.get(k, ()))
         if not isinstance(value, allowed) or (isinstance(value, bool) and bool not in allowed):
             return False
     return not ("const" in node and node["const"] != value)
