@@ -642,3 +642,22 @@ def test_r022s_hints_run_where_the_user_is_when_that_is_not_the_rules_work_tree(
         code, found = validate(where, monkeypatch, "--rules", spelt, "--staged")
         assert r022s(found) == {}, (where, found)
         git(rules, "rm", "-q", "--cached", "rulesets/repo3.yaml")
+
+
+def test_a_repository_git_refuses_for_its_owner_is_hinted_as_git_says(tmp_path: Path) -> None:
+    """Round 34: a checkout another user owns (a CI container's, a mounted volume) is refused by git
+    for "dubious ownership"; R008's hint said to run in a git repository, which it is. It now gives
+    the command git's own message names. git's words are its setup.c's (die_upon_dubious_ownership)."""
+    refusal = (
+        "fatal: detected dubious ownership in repository at '/w/x y'\n"
+        "To add an exception for this directory, call:\n\n"
+        "\tgit config --global --add safe.directory '/w/x y'\n"
+    )
+    fake = tmp_path / "git"
+    fake.write_text(f"#!/bin/sh\ncat >&2 <<'END'\n{refusal}END\nexit 128\n", encoding="utf-8")
+    fake.chmod(0o755)
+    with pytest.raises(staged.StagedError) as raised:
+        staged._git(str(fake), tmp_path, dict(os.environ), "ls-files")
+    hint = raised.value.hint
+    assert "`git config --global --add safe.directory '/w/x y'`" in hint, hint
+    assert "run it in a git repository" not in hint, hint

@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import re
 import shutil
 import stat
 import subprocess
@@ -36,6 +37,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
+from civrules.diagnostics.escape import printable
 from civrules.diagnostics.words import ticked
 from civrules.support import files, search_path
 
@@ -346,12 +348,28 @@ def _git(git: str, where: Path, environment: dict[str, str], *arguments: str, ab
     if absent is not None and done.returncode == absent:
         return b""
     if done.returncode != 0:
-        said = " ".join(done.stderr.decode("utf-8", "replace").split())[:300] or f"status {done.returncode}"
-        raise StagedError(
-            f"--staged: git cannot list what is staged in {ticked(where)} ({said})",
-            "run it in a git repository that holds the rules folder (as pre-commit does), or leave --staged out",
-        )
+        told = done.stderr.decode("utf-8", "replace")
+        said = " ".join(told.split())[:300] or f"status {done.returncode}"
+        raise StagedError(f"--staged: git cannot list what is staged in {ticked(where)} ({said})", _refused_hint(told))
     return done.stdout
+
+
+#: The command git's "dubious ownership" refusal gives (a repository another user owns: a CI
+#: container's checkout, a mounted volume), on its own line of git's message.
+_SAFE_DIRECTORY = re.compile(r"^\s*(git config --global --add safe\.directory \S.*?)\s*$", re.MULTILINE)
+
+
+def _refused_hint(told: str) -> str:
+    """The hint for git's refusal ``told``: what git says to do where it says it (a repository it
+    does not trust is still a repository), else to run in one."""
+    if "dubious ownership" in told:
+        command = _SAFE_DIRECTORY.search(told)
+        trust = ticked(printable(command.group(1))) if command else "a `safe.directory` entry (`git help config`)"
+        return (
+            f"git refuses a repository another user owns: if you trust it, add it as git says, {trust} "
+            "(in CI, a step before civrules), or run as the user who owns the checkout"
+        )
+    return "run it in a git repository that holds the rules folder (as pre-commit does), or leave --staged out"
 
 
 def is_rule_file(relative: str) -> bool:
