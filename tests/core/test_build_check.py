@@ -87,7 +87,7 @@ def test_a_missing_package_folder_is_told_once_and_what_is_there_file_by_file(tm
         ("sheets", "is missing, and the file in it", 1),
     ]
     assert list(stale[4].lines()) == ["missing: generated/python/pkg/ (a folder: 2 files, 3 lines)"]
-    assert list(stale[5].lines()) == ["missing: generated/sheets/ (a folder: 1 file, 1 lines)"]
+    assert list(stale[5].lines()) == ["missing: generated/sheets/ (a folder: 1 file, 1 line)"]
     report = output.StaleReport(iter(stale))
     assert len(list(report)) == 6 and report.files == 7  # the summary still counts the files
     assert [found[2] == "missing" for found in report.found] == [False, False, True, True, True, True]

@@ -47,7 +47,7 @@ AnyAssumptions: Any = Assumptions
         ),
         (lambda: AnyMap("ab"), NotACollectionError, "not 'ab' (of type str)"),
         (lambda: AnyMap([1, 2]), NotACollectionError, "its item #0, 1, is no (key, value) pair"),
-        (lambda: AnyMap([("a",)]), OutOfDomainError, "its item #0, ('a',), has 1 values, not 2"),
+        (lambda: AnyMap([("a",)]), OutOfDomainError, "its item #0, ('a',), has 1 value, not 2"),
         (lambda: AnyMap([(["a"], 1)]), NotACollectionError, "its item #0's key, ['a'], is a list"),
         (
             lambda: AnySet(5),

@@ -38,6 +38,7 @@ from civrules.diagnostics import (
 from civrules.diagnostics.escape import dumps_json, printable, safe_line_start
 from civrules.diagnostics.process import DIAGNOSTICS_ON_STDERR
 from civrules.diagnostics.render import FORMATS, SourceLines, json_file, render_chunks, source_root
+from civrules.diagnostics.words import count as counted
 from civrules.diagnostics.words import named_path, shown, ticked, typed_path
 from civrules.load import Limits
 from civrules.load.workspace import LoadedRuleset, Manifest, Workspace
@@ -1717,8 +1718,8 @@ def _build(
         if not result.failed:
             stamp.record(obj.rules, out, arguments, obj.limits.max_bytes)
         built = len(loaded) - len(result.failed_ids)
-        rulesets_built = f"{built} ruleset{'' if built == 1 else 's'}"
-        _done(f"civrules: wrote {len(result.tree)} files for {rulesets_built} into {named_path(out)}")
+        wrote = f"{counted(len(result.tree), 'file')} for {counted(built, 'ruleset')}"
+        _done(f"civrules: wrote {wrote} into {named_path(out)}")
     if result.failed:
         click.echo(f"civrules: not built, the rules have errors (previous output kept): {failed}", err=True)
         sys.exit(_failure_code(result.diagnostics))
@@ -1871,7 +1872,7 @@ def sheets(obj: Context, ruleset: str, pdf: bool, paper: str, out: Path | None) 
         write_tree(target, files, protected=obj.protected(), kind="sheets")
     except OutputError as error:
         _output_failure(error)
-    _done(f"civrules: wrote {len(files)} files into {named_path(target)}")
+    _done(f"civrules: wrote {counted(len(files), 'file')} into {named_path(target)}")
 
 
 @main.command()
@@ -2088,7 +2089,7 @@ def _watch_builder(obj: Context, rulesets: tuple[str, ...], out: Path) -> Any:
         count = f"{len(names)} ruleset{'' if len(names) == 1 else 's'}"
         said = [
             *_edits_told(out, replaced),
-            f"civrules: wrote {len(rendered.tree)} files for {count} into {named_path(out)}",
+            f"civrules: wrote {counted(len(rendered.tree), 'file')} for {count} into {named_path(out)}",
         ]
         return "\n".join(said), False
 
@@ -2144,7 +2145,7 @@ def schemas(obj: Context, out: Path, check_only: bool) -> None:
         write_tree(out, tree, protected=obj.protected(), kind="schemas")
     except OutputError as error:
         _output_failure(error)
-    _done(f"civrules: wrote {len(tree)} files into {named_path(out)}")
+    _done(f"civrules: wrote {counted(len(tree), 'file')} into {named_path(out)}")
 
 
 def _build_command() -> str:

@@ -28,6 +28,7 @@ from civrules.diagnostics import (
     count_line,
     has_errors,
     sort_diagnostics,
+    words,
 )
 from civrules.diagnostics.escape import printable
 from civrules.diagnostics.render import SourceLines, json_file, render_text
@@ -317,7 +318,7 @@ def watch(
                 if said is not None:
                     (alert if said[1] else note)(said[0])
         # After every save, whatever it changed: the counts of `validate`, what was read, how long.
-        reread = ", ".join(map(printable, result.reread)) if not first else f"{len(result.reread)} files"
+        reread = ", ".join(map(printable, result.reread)) if not first else words.count(len(result.reread), "file")
         counts = summary(every, verbose=verbose)
         note(f"civrules: {counts} (read {reread or 'nothing'}; {elapsed * 1000:.0f} ms)")
         # The result is out: the garbage collector's full collection is paid now, while waiting for

@@ -13,7 +13,7 @@ import sys
 from collections.abc import Iterable
 from dataclasses import field, replace
 
-from civrules.diagnostics.words import QUOTED_AT_MOST, bounded, ticked
+from civrules.diagnostics.words import QUOTED_AT_MOST, bounded, count, ticked
 from civrules.support.values import frozen_value
 
 
@@ -377,7 +377,7 @@ def stopped(file: str, limit: int) -> Diagnostic:
     return Summary(
         TRUNCATED,
         Severity.INFO,
-        f"civrules stopped checking this file after {limit:,} diagnostics; it has more",
+        f"civrules stopped checking this file after {count(limit, 'diagnostic')}; it has more",
         Span.at(file),
         f"fix the listed ones first, or list more with {ticked(_with_bound(None))}",
         subjects=(file,),
@@ -392,8 +392,8 @@ def stopped_and_truncated(file: str, hidden: int, limit: int) -> Diagnostic:
         TRUNCATED,
         Severity.INFO,
         f"{hidden:,} more diagnostic{'s' if hidden != 1 else ''} in this file {'are' if hidden != 1 else 'is'} "
-        f"not listed (at most {limit:,} per file), and civrules stopped checking it after {limit:,} "
-        "diagnostics: it has more",
+        f"not listed (at most {limit:,} per file), and civrules stopped checking it after "
+        f"{count(limit, 'diagnostic')}: it has more",
         Span.at(file),
         f"fix the listed ones first, or list more with {ticked(_with_bound(None))}",
         subjects=(file,),

@@ -21,7 +21,7 @@ from typing import TextIO
 
 from civrules.diagnostics import Diagnostic, Span, codes
 from civrules.diagnostics.escape import printable
-from civrules.diagnostics.words import named_path, ticked
+from civrules.diagnostics.words import count, named_path, ticked
 from civrules.support import interrupts
 
 #: Where a failure of the process is located: it is about no file.
@@ -141,7 +141,7 @@ def _out_of_memory(error: BaseException, where: str, bounds: tuple[int, int] | N
         what = "out of memory: no thread could be started"
     elif isinstance(error, ImportError):
         what = f"out of memory: the library `{printable(str(error.name or 'numpy'))}` could not be loaded"
-    now = (f" (now {bounds[0]:,} bytes)", f" (now {bounds[1]:,})") if bounds is not None else ("", "")
+    now = (f" (now {count(bounds[0], 'byte')})", f" (now {bounds[1]:,})") if bounds is not None else ("", "")
     hint = (
         f"bound what one rule file may hold with --max-file-size{now[0]} and --max-nodes{now[1]}; "
         "or raise the address-space limit (`ulimit -v`)"

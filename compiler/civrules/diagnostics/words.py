@@ -4,6 +4,8 @@
 '1 small battery'
 >>> count(3, "card")
 '3 cards'
+>>> count(1000, "line")
+'1,000 lines'
 >>> a("`anchor`")
 'an `anchor`'
 >>> a("unit")
@@ -50,7 +52,7 @@ def plural(n: int, singular: str, plural: str | None = None) -> str:
 
 def count(n: int, singular: str, plural_form: str | None = None) -> str:
     """``n`` and the noun in the number it takes: `1 card`, `2 cards`, `0 cards`."""
-    return f"{n} {plural(n, singular, plural_form)}"
+    return f"{n:,} {plural(n, singular, plural_form)}"
 
 
 def article(word: str) -> str:

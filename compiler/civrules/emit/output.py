@@ -57,7 +57,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from civrules import __version__
-from civrules.diagnostics.words import named_path, ticked
+from civrules.diagnostics.words import count, named_path, ticked
 from civrules.support import cache, files, interrupts
 
 try:
@@ -1310,8 +1310,8 @@ class StaleFile:
         changed = _changed_lines(before, after)
         if changed[0] * changed[1] > MOST_COMPARED:
             yield (
-                f"{self.label}: differs in {changed[0]:,} lines on disk and {changed[1]:,} generated, too many to "
-                "compare line by line (run `civrules build` to write it)"
+                f"{self.label}: differs in {count(changed[0], 'line')} on disk and {changed[1]:,} generated, "
+                "too many to compare line by line (run `civrules build` to write it)"
             )
             return
         for chunk in difflib.unified_diff(before, after, fromfile=f"a/{self.label}", tofile=f"b/{self.label}"):
@@ -1373,13 +1373,12 @@ def stale_files(root: Path, tree: Tree, scope: Iterable[str] | None = None) -> I
                 inside = holds[folder]
                 lines = sum(_line_count(tree[k]) for k in inside)
                 shown = "/".join(filter(None, (root.name, folder)))
-                held = f"{len(inside):,} file{'' if len(inside) == 1 else 's'}"
-                note = f"missing: {shown}/ (a folder: {held}, {lines:,} lines)"
+                note = f"missing: {shown}/ (a folder: {count(len(inside), 'file')}, {count(lines, 'line')})"
                 yield StaleFile(absolute, folder, shown, note=note, state="missing", files=len(inside))
         elif new is None:
             yield StaleFile(absolute, relative, label, note=f"not written by this build: {label}", state="unwritten")
         elif relative not in sizes:
-            note = f"missing: {label} ({_line_count(new):,} lines)"
+            note = f"missing: {label} ({count(_line_count(new), 'line')})"
             yield StaleFile(absolute, relative, label, note=note, state="missing")
         elif sizes[relative] != len(new):
             crlf = _crlf_only(absolute, relative, label, new, sizes[relative])
@@ -1447,10 +1446,10 @@ class StaleReport:
                 else:
                     more_lines, cut = more_lines + 1, one.label
         if more_lines or more_files:
-            parts = [f"{more_lines:,} more lines of {cut}"] if more_lines else []
-            parts += [f"{more_files:,} more file{'' if more_files == 1 else 's'} that differ"] if more_files else []
+            parts = [f"{count(more_lines, 'more line')} of {cut}"] if more_lines else []
+            parts += [f"{count(more_files, 'more file')} that differ"] if more_files else []
             yield (
-                f"... cut after {self.most:,} lines: {' and '.join(parts)} not shown; "
+                f"... cut after {count(self.most, 'line')}: {' and '.join(parts)} not shown; "
                 "run `civrules build` to write them"
             )
 

@@ -108,6 +108,8 @@ FILES = (
 #: Also (same step, unreleased): its pyproject.toml names ``dev-mode-dirs``, so ``pip install -e``
 #: puts generated/python/ on sys.path, not the runtime's own folder (which made its modules
 #: top-level ones, ``import records``, and left the runtime unimportable).
+#: Also (same step, unreleased, round 34): a count in its errors agrees with its noun ("has 1 value,
+#: not 2" of a table's item, "restored from its 1 field"), not "1 values".
 VERSION = "2.18.0"
 
 

@@ -2569,10 +2569,16 @@ def _specific_hint(error: ValidationError, defs: Mapping[str, Any], family: str 
     if error.validator == "maxLength" and isinstance(error.instance, str):
         if error.path and error.path[-1] == "name":
             # Names are bounded because every sheet and package naming the entry repeats its name.
-            return f"shorten the name to {expected} characters or fewer: it is printed wherever the entry is named"
+            return (
+                f"shorten the name to {words.count(expected, 'character')} or fewer: "
+                "it is printed wherever the entry is named"
+            )
         if isinstance(error.schema, dict) and error.schema.get("pattern") == "^[a-z][a-z0-9_]*$":
-            return f"shorten the id to {expected} characters or fewer: every mention of the entry repeats it"
-        return f"shorten the text to {expected} characters or fewer"
+            return (
+                f"shorten the id to {words.count(expected, 'character')} or fewer: "
+                "every mention of the entry repeats it"
+            )
+        return f"shorten the text to {words.count(expected, 'character')} or fewer"
     if error.validator == "pattern" and isinstance(error.instance, str) and error.validator_value == patterns.SOURCE:
         return _source_hint(error.instance)
     if error.validator == "pattern" and isinstance(error.instance, str):

@@ -185,7 +185,7 @@ def _text(schema: Mapping[str, Any]) -> str:
         said = "a text"
     low, high = schema.get("minLength"), schema.get("maxLength")
     if isinstance(low, int) and isinstance(high, int):
-        return f"{said} of {low} to {high} characters"
+        return f"{said} of {low} to {words.count(high, 'character')}"
     if isinstance(high, int):
         return f"{said} of at most {words.count(high, 'character')}"
     if isinstance(low, int) and low > 1:

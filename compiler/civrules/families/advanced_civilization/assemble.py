@@ -10,6 +10,7 @@ import copy
 from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
+from civrules.diagnostics import words
 from civrules.families.advanced_civilization.model import (
     CALAMITY_KINDS,
     FAMILY_ID,
@@ -578,7 +579,7 @@ def build_structure(
         counts.append(
             PlayerCount(
                 str(raw["players"]),
-                f"{raw['players']} players",
+                words.count(players, "player") if isinstance(players := raw["players"], int) else f"{players} players",
                 origin,
                 raw,
                 raw["players"],

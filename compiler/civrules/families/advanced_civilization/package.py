@@ -95,6 +95,8 @@ FAMILY_RUNTIME_DISTRIBUTION = family_runtime_distribution(FAMILY.id)
 #: Also (same step, unreleased): its pyproject.toml names ``dev-mode-dirs``, so ``pip install -e``
 #: puts generated/python/ on sys.path, not the runtime's own folder (which made its modules
 #: top-level ones, ``import records``, and left the runtime unimportable).
+#: Also (same step, unreleased, round 34): counts in its messages agree with their nouns
+#: (``trade_problems``' "1 card given", "a game of 1 player"; ``CreditMatrix(1 card)``).
 FAMILY_RUNTIME_VERSION = "2.10.3"
 FAMILY_RUNTIME_SOURCES = Path(__file__).resolve().parent / "runtime"
 FAMILY_RUNTIME_FILES = (

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from civrules.diagnostics import words
 from civrules.families.imperial_settlers.model import ImperialSettlersRuleset, build_model
 from civrules.resolve import Resolved
 
@@ -64,7 +65,7 @@ def _examples(ruleset: ImperialSettlersRuleset) -> dict[str, str]:
         "price_words": f"{amount + 1} {good}",
         "faction": faction,
         "deck_name": f"{owner.display_name if owner is not None else faction} (house deck)",
-        "rule": f" ({rule.size} cards)" if rule is not None else "",
+        "rule": f" ({words.count(rule.size, 'card')})" if rule is not None else "",
         "removed": removed.printed_ids[0] if removed is not None and removed.printed_ids else "a card",
         "added": "another card",
         "cards": "\n".join(lines),

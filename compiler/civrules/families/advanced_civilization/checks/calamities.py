@@ -1139,7 +1139,8 @@ def check_copies_by_players(ruleset: Ruleset) -> Iterator[Diagnostic]:
         if most.copies < calamity.copies and held >= set(range(low, high + 1)):
             yield diagnostic(
                 "K019",
-                f"`{calamity.id}`: no game holds its {calamity.copies} copies: its bands hold every count of "
+                f"`{calamity.id}`: no game holds its {words.count(calamity.copies, 'copy', 'copies')}: its bands hold "
+                "every count of "
                 f"{low}-{high} players, {most.copies} at most",
                 calamity.origin.span("copies"),
                 f"write `copies: {most.copies}`, or correct the band",

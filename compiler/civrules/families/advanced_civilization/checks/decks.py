@@ -70,7 +70,7 @@ def check_total_cards(ruleset: Ruleset) -> Iterator[Diagnostic]:
     if total != declared:
         yield diagnostic(
             "D001",
-            f"the commodity counts add up to {total} cards, but `total_cards` declares {declared}",
+            f"the commodity counts add up to {words.count(total, 'card')}, but `total_cards` declares {declared}",
             origin.span("count"),
             f"check each good's `count` against the rulebook: they are {abs(total - declared)} "
             f"{'over' if total > declared else 'short of'} the total",
@@ -258,7 +258,7 @@ def check_stack_sizes(ruleset: Ruleset) -> Iterator[Diagnostic]:
         cards = sum(n for n in counts if isinstance(n, int))
         if cards >= high:
             continue
-        fits = f"at most {cards} players" if cards >= max(low, 1) else "no number of players it supports"
+        fits = f"at most {words.count(cards, 'player')}" if cards >= max(low, 1) else "no number of players it supports"
         yield diagnostic(
             "D005",
             f"trade stack {stack.number} holds {cards} commodity cards, so the set-up (one card set aside per "
@@ -320,7 +320,8 @@ def check_set_value_examples(ruleset: Ruleset) -> Iterator[Diagnostic]:
         if isinstance(commodity.count, int) and n > commodity.count and rule.max_set_size == "count_of_good":
             yield diagnostic(
                 "D006",
-                f"a set of {n} `{commodity.id}` cannot exist: there are {commodity.count} cards of it",
+                f"a set of {n} `{commodity.id}` cannot exist: there {'is' if commodity.count == 1 else 'are'} "
+                f"{words.count(commodity.count, 'card')} of it",
                 origin.span("examples", i, "cards"),
                 "correct the example's `cards`, or the good's `count`",
                 [Related(commodity.origin.span("count"), "the good's count")],

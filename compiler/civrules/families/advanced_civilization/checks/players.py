@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from civrules.checks import check, diagnostic, made_of, setting
-from civrules.diagnostics import Diagnostic, Related, Severity, Span
+from civrules.diagnostics import Diagnostic, Related, Severity, Span, words
 from civrules.families.advanced_civilization.model import Nation, Ruleset
 from civrules.model import Origin
 from civrules.support.values import frozen_value
@@ -45,7 +45,7 @@ def check_nations_per_count(ruleset: Ruleset) -> Iterator[Diagnostic]:
             yield diagnostic(
                 "P001",
                 f"the {count.players}-player set-up `{name}` offers {len(nations)} "
-                f"nation{'s' if len(nations) != 1 else ''} for {count.players} players",
+                f"nation{'s' if len(nations) != 1 else ''} for {words.count(count.players, 'player')}",
                 count.origin.span("configurations", c, "nations"),
                 "list every nation the rules allow at this count",
                 subjects=(name,),
@@ -134,7 +134,7 @@ def check_counts_in_range(ruleset: Ruleset) -> Iterator[Diagnostic]:
             continue
         yield diagnostic(
             "P003",
-            f"rules for {count.players} players, but the ruleset supports {low}-{high} players",
+            f"rules for {words.count(count.players, 'player')}, but the ruleset supports {low}-{high} players",
             count.origin.span("players"),
             "widen `players.min` / `players.max`, or remove this count",
             [Related(players.span(), "supported players declared here")] if players else [],
@@ -169,7 +169,7 @@ def check_missing_counts(ruleset: Ruleset) -> Iterator[Diagnostic]:
         rules = ", ".join(count.rules)
         yield diagnostic(
             "P004",
-            f"the rules for {count.players} players are missing from the sources",
+            f"the rules for {words.count(count.players, 'player')} are missing from the sources",
             count.origin.span("status"),
             f"find section {rules} in another copy of the rulebook" if rules else None,
             subjects=(count.players, *count.rules),
@@ -436,10 +436,11 @@ def _misplaced(
             assert kept.first is not None and kept.last is not None and later.first is not None
             assert later.last is not None
             shared_low, shared_high = max(kept.first, later.first), min(kept.last, later.last)
-            shared = f"{shared_low}-{shared_high}" if shared_low != shared_high else f"{shared_low}"
+            both = f"{shared_low}-{shared_high} players" if shared_low != shared_high else None
+            shared = both or words.count(shared_low, "player")
             yield diagnostic(
                 "P007",
-                f"the {noun}s for {named(kept)} and {named(later)} both hold {shared} players",
+                f"the {noun}s for {named(kept)} and {named(later)} both hold {shared}",
                 where(later),
                 _band_hint(later.first, later.last, kept.first, kept.last),
                 [Related(where(kept), "the band written first, which applies")],
@@ -454,16 +455,18 @@ def _band_changed(overlay: _Overlay, later: _Band, kept_first: int, kept_last: i
     """:func:`_band_hint`'s fix of the band ``later`` as a variant writes it (:meth:`_Overlay.band_changed`)."""
     assert later.first is not None and later.last is not None
     if kept_last < later.last:
-        return f"start this band at {kept_last + 1} players {overlay.band_changed(later, (kept_last + 1, later.last))}"
+        start = words.count(kept_last + 1, "player")
+        return f"start this band at {start} {overlay.band_changed(later, (kept_last + 1, later.last))}"
     if later.first < kept_first:
-        return f"end this band at {kept_first - 1} players {overlay.band_changed(later, (later.first, kept_first - 1))}"
+        end = words.count(kept_first - 1, "player")
+        return f"end this band at {end} {overlay.band_changed(later, (later.first, kept_first - 1))}"
     return f"remove this band {overlay.band_changed(later, None)}: the band written first holds all its counts"
 
 
 def _band_hint(first: int, last: int, kept_first: int, kept_last: int) -> str:
     """How to make the band ``first``-``last`` share no count with ``kept_first``-``kept_last``."""
     if kept_last < last:
-        return f"start this band at {kept_last + 1} players: `{{min: {kept_last + 1}, max: {last}}}`"
+        return f"start this band at {words.count(kept_last + 1, 'player')}: `{{min: {kept_last + 1}, max: {last}}}`"
     if first < kept_first:
-        return f"end this band at {kept_first - 1} players: `{{min: {first}, max: {kept_first - 1}}}`"
+        return f"end this band at {words.count(kept_first - 1, 'player')}: `{{min: {first}, max: {kept_first - 1}}}`"
     return "remove this band: the band written first holds all its counts"

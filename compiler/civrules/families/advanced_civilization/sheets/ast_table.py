@@ -17,6 +17,7 @@ from typing import Any
 
 from markupsafe import Markup, escape
 
+from civrules.diagnostics.words import count
 from civrules.emit.sheets.common import Notes, citation_text, known, row_citation
 from civrules.emit.sheets.registry import Source, sheet
 from civrules.families.advanced_civilization.model import AstTrack, Epoch, Ruleset
@@ -79,11 +80,11 @@ def requirement_facts(found: Mapping[str, Any]) -> list[str]:
         if not isinstance(band, dict) or not isinstance(band.get("count"), int):
             continue
         if isinstance(band.get("min_value"), int):
-            facts.append(f"{band['count']} cards worth {band['min_value']} or more")
+            facts.append(f"{count(band['count'], 'card')} worth {band['min_value']} or more")
         elif isinstance(band.get("max_value_below"), int):
-            facts.append(f"{band['count']} cards worth less than {band['max_value_below']}")
+            facts.append(f"{count(band['count'], 'card')} worth less than {band['max_value_below']}")
     if isinstance(found.get("min_victory_points"), int):
-        facts.append(f"{found['min_victory_points']} victory points in civilization cards")
+        facts.append(f"{count(found['min_victory_points'], 'victory point')} in civilization cards")
     if found.get("two_group_cards_count_twice"):
         facts.append("a card of two groups counts for both")
     if found.get("card_value_per_space"):

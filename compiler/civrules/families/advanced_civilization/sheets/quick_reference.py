@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from civrules.diagnostics.words import count
 from civrules.emit.sheets.common import Notes, citation_text, humanize, known, name_of, row_citation, setting_citation
 from civrules.emit.sheets.registry import Source, sheet
 from civrules.families.advanced_civilization.calamities import order_basis, resolution_order
@@ -138,7 +139,7 @@ def _minimum_trade(ruleset: Ruleset) -> str:
     for phase in ruleset.phases:
         if phase.min_trade_cards is not None:
             fields = ["min_trade_cards"]
-            text = f"{phase.min_trade_cards} cards at least per trade"
+            text = f"{count(phase.min_trade_cards, 'card')} at least per trade"
             if phase.named_trade_cards is not None:
                 fields.append("named_trade_cards")
                 text += (

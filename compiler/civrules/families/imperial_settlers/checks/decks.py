@@ -129,7 +129,8 @@ def check_faction_deck_size(ruleset: ImperialSettlersRuleset) -> Iterator[Diagno
         also = "".join(f"; `{printed}` is printed on `{a.id}` and on `{b.id}`" for printed, (a, b) in doubled.items())
         yield diagnostic(
             "F001",
-            f"{what} holds {total} cards; a faction deck holds {rule.size} ({_cited(ruleset, 'deck_size')}){also}",
+            f"{what} holds {words.count(total, 'card')}; "
+            f"a faction deck holds {rule.size} ({_cited(ruleset, 'deck_size')}){also}",
             span,
             _size_hint(ruleset, rule, custom, [copies for _, copies in ruleset.deck_cards(deck)]),
             subjects=(custom.id,) if custom is not None else (deck.id,),
@@ -231,7 +232,8 @@ def _size_in_overlay(
     whole += f" ({'; '.join(still)})" if still else ""
     pattern = _pattern_hint(rule).removeprefix("a faction deck holds ")
     return (
-        f"bring the deck `{deck.id}` to {rule.size} cards in `overlay.cards`, e.g. {' and '.join(shown)}{whole}; "
+        f"bring the deck `{deck.id}` to {words.count(rule.size, 'card')} in `overlay.cards`, "
+        f"e.g. {' and '.join(shown)}{whole}; "
         f"the pattern it then follows: {pattern} ({cited})"
     )
 
@@ -531,7 +533,7 @@ def check_common_deck(ruleset: ImperialSettlersRuleset) -> Iterator[Diagnostic]:
         if total != deck.size:
             yield diagnostic(
                 "F005",
-                f"deck `{deck.id}` holds {total} cards; it prints {deck.size} (p2)",
+                f"deck `{deck.id}` holds {words.count(total, 'card')}; it prints {deck.size} (p2)",
                 deck.origin.span("size"),
                 "correct the copies of its cards, or the size",
                 subjects=(deck.id,),
@@ -562,7 +564,7 @@ def check_component_count(ruleset: ImperialSettlersRuleset) -> Iterator[Diagnost
         yield diagnostic(
             "F006",
             f"the decks ({', '.join(f'{d.id} {d.size}' for d in ruleset.decks)}) and the attack cards add up to "
-            f"{total} cards; the components say {cards.count} (p2)",
+            f"{words.count(total, 'card')}; the components say {cards.count} (p2)",
             cards.origin.span("count"),
             "correct a deck's size or the count",
             subjects=(*(d.id for d in ruleset.decks), cards.id),
@@ -592,7 +594,7 @@ def check_pattern_sum(ruleset: ImperialSettlersRuleset) -> Iterator[Diagnostic]:
         span: Span = origin.span("pattern")
         yield diagnostic(
             "F015",
-            f"the deck-building pattern adds up to {total} cards, the deck size is {rule.size} "
+            f"the deck-building pattern adds up to {words.count(total, 'card')}, the deck size is {rule.size} "
             f"({_cited(ruleset, 'deck_size')})",
             span,
             "make copies x cards add up to the deck size",

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping
 
 from civrules.checks import check, diagnostic, setting
-from civrules.diagnostics import Diagnostic, Related, Severity
+from civrules.diagnostics import Diagnostic, Related, Severity, words
 from civrules.families.imperial_settlers.model import ImperialSettlersRuleset
 from civrules.model import Origin
 
@@ -47,7 +47,8 @@ def check_player_range(ruleset: ImperialSettlersRuleset) -> Iterator[Diagnostic]
             bound = "min" if count < low else "max"
             yield diagnostic(
                 "F017",
-                f"the first game is for {count} players, outside the {low}-{high} players the ruleset seats",
+                f"the first game is for {words.count(count, 'player')}, "
+                f"outside the {low}-{high} players the ruleset seats",
                 first_origin.span("players"),
                 _hint(origin, bound, "first_game", f"make `first_game.players` a number from {low} to {high}"),
                 [Related(origin.span(bound), f"players.{bound} is {players[bound]} here")],

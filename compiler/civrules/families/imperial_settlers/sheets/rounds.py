@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from civrules.diagnostics.words import count
 from civrules.emit.sheets.common import humanize, row_citation, rules_text, setting_citation
 from civrules.emit.sheets.registry import Source, sheet
 from civrules.families.imperial_settlers.model import Action, ImperialSettlersRuleset
@@ -84,7 +85,7 @@ def other_rules(source: Source[ImperialSettlersRuleset]) -> list[dict[str, str]]
         add("goods_unlimited", "Resources, workers and tokens are not limited by the pieces.")
     first = ruleset.first_game()
     if first is not None and first.factions:
-        players = f"{first.players} players, " if first.players is not None else ""
+        players = f"{count(first.players, 'player')}, " if first.players is not None else ""
         add("first_game", f"A first game: {players}{words(ruleset, 'factions', first.factions)}.")
     return found
 

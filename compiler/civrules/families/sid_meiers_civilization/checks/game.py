@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping
 
 from civrules.checks import check, diagnostic, made_of, setting
-from civrules.diagnostics import Diagnostic, Related, Severity
+from civrules.diagnostics import Diagnostic, Related, Severity, words
 from civrules.families.sid_meiers_civilization.model import CivilizationRuleset
 
 VICTORIES = ("culture", "technology", "economy", "military")
@@ -111,7 +111,7 @@ def check_battle_hand(ruleset: CivilizationRuleset) -> Iterator[Diagnostic]:
         ):
             yield diagnostic(
                 "T019",
-                f"the battle hand gives {written} more cards under {government.id}; the government says "
+                f"the battle hand gives {words.count(written, 'more card')} under {government.id}; the government says "
                 f"{government.battle_hand} (p14)",
                 origin.span("battle_hand", government.id),
                 f"make both {government.battle_hand}, or change both",
