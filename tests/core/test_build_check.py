@@ -322,6 +322,45 @@ def test_a_tree_another_civrules_wrote_is_told_with_both_versions_and_what_to_ru
     assert _build(rules, out, "--check")[:2] == (0, "")
 
 
+def test_a_newer_civrules_tree_is_not_written_over_by_an_older_civrules(tmp_path: Path) -> None:
+    """Round 34: `build --check` told a tree a newer civrules wrote, but a plain `civrules build` by
+    the older civrules wrote its older output over it, silently. Every command writing a marked
+    tree (build, schemas, sheets, helpers, watch --build) refuses it: exit 2, R007 at the marker's
+    version line, both versions and the way to write over it all the same. An older civrules' tree
+    is written over, as before."""
+    from civrules import __version__
+
+    rules = copy_rulesets(tmp_path / "rules", "imperial-settlers-peaceful")
+    out = tmp_path / "generated"
+    marker = out / output.MARKER
+    assert _build(rules, out)[0] == 0
+    written = marker.read_bytes()
+    newer = written.replace(f"civrules: {__version__} ".encode(), b"civrules: 99.0.0 ")
+    marker.write_bytes(newer)
+    before = {path: path.read_bytes() for path in out.rglob("*") if path.is_file()}
+    code, stdout, stderr = _build(rules, out)
+    assert code == 2, stdout + stderr
+    (error,) = [line for line in (stdout + stderr).splitlines() if "error[R007]" in line]
+    assert error.startswith(f"{marker}:4:1: error[R007]: refusing to write over `{out}`: civrules 99.0.0 wrote it, ")
+    assert f"newer than this civrules {__version__}" in error, error
+    (hint,) = [line for line in (stdout + stderr).splitlines() if line.startswith("  hint: ")]
+    assert hint == (
+        "  hint: run civrules 99.0.0 here (in CI, pin it in the workflow's install step); to put civrules "
+        f"{__version__}'s output there all the same, move `{out}` aside (or delete it) first"
+    ), hint
+    assert {path: path.read_bytes() for path in out.rglob("*") if path.is_file()} == before  # nothing written
+    schemas = tmp_path / "schemas"
+    assert CliRunner().invoke(main, ["schemas", "--out", str(schemas)]).exit_code == 0
+    (schemas / output.MARKER).write_bytes(
+        (schemas / output.MARKER).read_bytes().replace(f"civrules: {__version__} ".encode(), b"civrules: 99.0.0 ")
+    )
+    result = CliRunner().invoke(main, ["schemas", "--out", str(schemas)])
+    assert result.exit_code == 2 and "error[R007]" in result.output, result.output
+    marker.write_bytes(written.replace(f"civrules: {__version__} ".encode(), b"civrules: 0.0.1 "))
+    code, stdout, stderr = _build(rules, out)  # an older civrules' tree: written over
+    assert code == 0 and marker.read_bytes() == written, stdout + stderr
+
+
 def test_a_tree_checked_out_with_crlf_line_endings_is_told_so_with_the_gitattributes_line(tmp_path: Path) -> None:
     """Round 34's CI trial: a clone with git's `core.autocrlf` (the default of Git for Windows and of
     GitHub's Windows runners) writes every generated file with CRLF, and `build --check` called each

@@ -1649,6 +1649,8 @@ def build(obj: Context, rulesets: tuple[str, ...], check_only: bool, out: Path, 
         check_replaceable(out, protected=obj.protected(), contents=not check_only, kind="build")
     except OutputError as error:
         _output_failure(error)
+    if not check_only:
+        _refuse_newer_output(out)
     not_staged: list[Diagnostic] = []
     if staged:  # the rules read and the tree compared must be the ones committed
         display = Workspace(obj.rules, obj.limits).display
@@ -1868,6 +1870,7 @@ def sheets(obj: Context, ruleset: str, pdf: bool, paper: str, out: Path | None) 
         files[f"{ruleset}-{paper}.pdf"] = render_pdf(analysis.model, stamp, paper, changes)
     from civrules.emit.output import OutputError, write_tree
 
+    _refuse_newer_output(target)
     try:
         write_tree(target, files, protected=obj.protected(), kind="sheets")
     except OutputError as error:
@@ -1905,6 +1908,7 @@ def helpers(obj: Context, ruleset: str, out: Path | None) -> None:
     stamp = fingerprint(export_ruleset(analysis.resolved, analysis.model, derived_facts(analysis.model)))
     target = out or Path("dist") / "helpers" / ruleset
     files = {f"{ruleset}.html": render_helper(analysis.model, stamp)}
+    _refuse_newer_output(target)
     try:
         write_tree(target, files, protected=obj.protected(), kind="helpers")
     except OutputError as error:
@@ -2006,6 +2010,7 @@ def watch(obj: Context, rulesets: tuple[str, ...], rebuild: bool, out: Path, int
             check_replaceable(out, protected=obj.protected(), kind="build")
         except OutputError as error:
             _output_failure(error)
+        _refuse_newer_output(out)
     workspace = obj.workspace()
     _select_rulesets(workspace, rulesets, "text")  # unknown names are a usage error, as for validate
     colour = use_colour(obj.color, sys.stdout)
@@ -2141,6 +2146,7 @@ def schemas(obj: Context, out: Path, check_only: bool) -> None:
             sys.exit(EXIT_RULE_ERRORS)
         _done(f"civrules: {named_path(out)} holds the schemas of civrules {__version__}")
         return
+    _refuse_newer_output(out)
     try:
         write_tree(out, tree, protected=obj.protected(), kind="schemas")
     except OutputError as error:
@@ -2201,6 +2207,31 @@ def _line_endings_hint(out: Path, again: str) -> str:
         "civrules writes them (`core.autocrlf`, the default of Git for Windows and of GitHub's Windows runners, "
         f"writes LF as CRLF); then {again} writes them as they are committed"
     )
+
+
+def _refuse_newer_output(out: Path) -> None:
+    """Exit 2 (R007 at the marker's version line) where a newer civrules than this one wrote the
+    folder ``out``: writing this civrules' output over it would put older output over newer (a
+    designer upgraded, CI or a teammate did not), silently until round 34. `--check` says so
+    instead (:func:`_of_another_version`); an older civrules' folder is written over, as before."""
+    from civrules.emit.output import MARKER, marked_version
+
+    marked = marked_version(out) if os.path.isdir(out) else None
+    if marked is None or not _is_newer(marked[0]):
+        return
+    written, line = marked
+    folder, marker = named_path(str(out)), str(out / MARKER)
+    refused = codes.OUTPUT_REFUSED
+    message = (
+        f"refusing to write over {folder}: civrules {written} wrote it, newer than this civrules {__version__}, "
+        "whose output is older"
+    )
+    hint = (
+        f"run civrules {written} here (in CI, pin it in the workflow's install step); to put civrules "
+        f"{__version__}'s output there all the same, move {folder} aside (or delete it) first"
+    )
+    told = Diagnostic(refused.code, refused.severity, message, Span.at(marker, line), hint, subjects=(marker,))
+    _usage_failure([told])
 
 
 def _is_newer(written: str | None) -> bool:
