@@ -661,3 +661,33 @@ def test_a_repository_git_refuses_for_its_owner_is_hinted_as_git_says(tmp_path: 
     hint = raised.value.hint
     assert "`git config --global --add safe.directory '/w/x y'`" in hint, hint
     assert "run it in a git repository" not in hint, hint
+
+
+def test_a_partial_commit_tells_a_staged_file_it_was_not_given(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Round 34's CI trial: `git commit -- rules/rulesets/repo1.yaml` with repo3.yaml `git add`ed
+    makes the commit from an index of HEAD and the path named (`.git/next-index-PID.lock` in
+    GIT_INDEX_FILE); R022 called repo3.yaml untracked and said to `git add` it, which was done. A
+    file the repository's own index does not hold either is still untracked."""
+    root = repository(tmp_path)
+    rulesets = root / "rules" / "rulesets"
+    (rulesets / "repo3.yaml").write_text(MANIFEST.format(id="repo3", base="repo1"), encoding="utf-8")
+    (rulesets / "repo4.yaml").write_text(MANIFEST.format(id="repo4", base="repo1"), encoding="utf-8")
+    (rulesets / "repo2.yaml").write_text(MANIFEST.format(id="repo2", base="repo1") + "# staged\n", encoding="utf-8")
+    git(root, "add", "rules/rulesets/repo3.yaml", "rules/rulesets/repo2.yaml")
+    monkeypatch.chdir(root)
+    monkeypatch.setenv("GIT_INDEX_FILE", ".git/next-index-4242.lock")  # as git names it for the hooks
+    git(root, "read-tree", "HEAD")
+    found = [(one.relative, one.state) for one in staged.unstaged(root / "rules")]
+    assert found == [
+        ("rulesets/repo2.yaml", "not-in-commit"),
+        ("rulesets/repo3.yaml", "not-in-commit"),
+        ("rulesets/repo4.yaml", "untracked"),
+    ]
+    code, problems = validate(root, monkeypatch, "--staged")
+    assert code == 1
+    said = {str(p["file"]).rsplit("/", 1)[-1]: p for p in problems if p["code"] == "R022"}
+    assert "not in this commit: `git commit` was given paths" in str(said["repo3.yaml"]["message"]), said
+    assert "git add" not in str(said["repo3.yaml"]["hint"]) and "git add" in str(said["repo4.yaml"]["hint"])
+    monkeypatch.setenv("GIT_INDEX_FILE", ".git/other-index")  # another index: as it is, no partial commit
+    git(root, "read-tree", "HEAD")
+    assert [one.state for one in staged.unstaged(root / "rules")] == ["changed", "untracked", "untracked"]

@@ -882,7 +882,13 @@ def _staged_problems(folder: Path, display: Callable[[Path], str], *, rules: boo
             inside = os.path.relpath(os.path.realpath(folder / one.relative), os.path.realpath(top))
             git, quoted = f"git -C {printable(path_word(display(top)))}", printable(path_word(inside))
         name = named_path(shown)
-        if one.state == "untracked":
+        if one.state == "not-in-commit":
+            message = (
+                f"{name} is staged, but not in this commit: `git commit` was given paths, and not this one "
+                "(the commit holds its last committed copy, or none)"
+            )
+            hint = "name it in the `git commit` too, or commit without paths (what is staged goes in then)"
+        elif one.state == "untracked":
             message = f"{name} is not in git's index (untracked): the commit will not hold it"
             hint = f"{ticked(f'{git} add {quoted}')} to commit it, or move it out of {where}"
         elif one.state == "ignored":

@@ -71,7 +71,10 @@ class Unstaged:
     #: refuses it without `-f`), "changed" (not staged), "deleted" (still staged), "unmerged" (a
     #: conflict of a merge, a rebase or a cherry-pick not yet marked resolved: `git restore`
     #: refuses it), "sparse" or "assumed" (marked skip-worktree or assume-unchanged, and the work
-    #: tree does not hold the index's copy: git lists neither as changed).
+    #: tree does not hold the index's copy: git lists neither as changed), "not-in-commit"
+    #: (`git commit PATHS` makes the commit from an index of HEAD and the paths named: a file
+    #: otherwise untracked, changed or deleted there whose change the repository's own index
+    #: holds, staged, was not named).
     state: str
 
 
@@ -109,7 +112,29 @@ def unstaged(folder: Path, wanted: Callable[[str], bool] = lambda _relative: Tru
         unmerged = _names(_git(git, folder, environment, "ls-files", "-z", "--unmerged", "--", "."), staged=True)
         found.update((relative, "unmerged") for relative in unmerged if relative in found)
     found.update(_hidden(git, folder, environment, wanted, found))
+    found.update(_staged_but_not_named(git, folder, environment, found))
     return [Unstaged(relative, found[relative]) for relative in sorted(found)]
+
+
+#: The start of the name of the index `git commit PATHS` (`--only`, its default with paths) makes
+#: the commit from, in GIT_INDEX_FILE for its hooks: HEAD, and the paths named (git's builtin/commit.c).
+_PARTIAL_COMMIT_INDEX = "next-index-"
+
+
+def _staged_but_not_named(git: str, folder: Path, environment: dict[str, str], found: dict[str, str]) -> dict[str, str]:
+    """Of ``found`` in the index of a partial commit (`git commit PATHS`), the files that differ
+    there only because they were not named: the repository's own index holds what the work tree
+    does. They were called untracked (with `git add` to do, which was done) or changed."""
+    index = environment.get("GIT_INDEX_FILE", "")
+    if not os.path.basename(index).startswith(_PARTIAL_COMMIT_INDEX):
+        return {}
+    candidates = [relative for relative, state in found.items() if state in ("untracked", "changed", "deleted")]
+    if not candidates:
+        return {}
+    own = {name: value for name, value in environment.items() if name != "GIT_INDEX_FILE"}
+    listed = _git(git, folder, own, "ls-files", "-z", "--others", "--modified", "--deleted", "--", ".")
+    differ = _names(listed)
+    return {relative: "not-in-commit" for relative in candidates if relative not in differ}
 
 
 def work_tree_top(folder: Path) -> Path | None:
