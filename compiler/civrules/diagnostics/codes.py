@@ -798,14 +798,15 @@ OUTPUT_REFUSED = define(
     it, or one that is no marker civrules wrote: a folder, a link, a FIFO, other text), or the
     output of another command (its `.civrules-output` names the command that wrote
     it: `build --out schemas` would delete the schemas `init` wrote, and `build --check --out
-    schemas` compares nothing of build's there), or holds the cache folder; a file `init` or
-    `new-variant` would write over;
-    or a folder the system will not let it write (permissions, a full disk).
+    schemas` compares nothing of build's there), or holds the cache folder; a folder a newer
+    civrules wrote (its `.civrules-output` names the version: this civrules' output is older); a
+    file `init` or `new-variant` would write over; or a folder the system will not let it write
+    (permissions, a full disk).
     Why: an output folder is replaced whole; replacing one civrules did not write, or another
     command's, could delete your work, so nothing was changed. The command exits with status 2.
     Fix: name a new or empty folder with `--out`, or one the same command wrote before; move aside
-    what is in the way (`init` and `new-variant` write only new files); or make the folder
-    writable.
+    what is in the way (`init` and `new-variant` write only new files); run the newer civrules that
+    wrote the folder (or move the folder aside); or make the folder writable.
     """,
 )
 COMMAND_LINE = define(
@@ -847,7 +848,8 @@ NOT_STAGED = define(
     --cached`), that has changes not staged for commit, that is deleted but still staged, or
     that holds a conflict of a merge (a rebase, a cherry-pick) not yet marked resolved, or that
     git is told not to look at (skip-worktree, as a sparse checkout sets, or assume-unchanged)
-    while the work tree does not hold its staged copy.
+    while the work tree does not hold its staged copy; or, in a commit given paths (`git commit
+    -- PATHS`, which commits HEAD and the paths named), a file staged but not named.
     Why: civrules reads the files on disk; pre-commit sets aside only the unstaged changes of
     tracked files, so an untracked base made a commit pass that fails in CI and in every fresh
     clone; git lists no file it is told not to look at as changed, so a sparse checkout's missing
@@ -856,7 +858,8 @@ NOT_STAGED = define(
     or move it out of the folder; for a deleted one, `git rm` it or restore it (`git restore
     FILE`); for a conflict, resolve it, then `git add` the file to mark it resolved; for a flagged
     one, `git update-index --no-skip-worktree FILE` (or `--no-assume-unchanged`), then stage or
-    undo what differs.
+    undo what differs; for a file staged but not named, name it in `git commit` too, or commit
+    without paths.
     """,
 )
 INTERRUPTED = define(
