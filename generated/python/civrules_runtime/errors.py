@@ -279,6 +279,11 @@ def copies(n: int) -> str:
     return f"{n} copy" if n == 1 else f"{n} copies"
 
 
+def _count(n: int, noun: str) -> str:
+    """``1 field``, ``2 fields``: ``n`` and ``noun`` (a plural in ``s``) in the number it takes."""
+    return f"{n} {noun}" if n == 1 else f"{n} {noun}s"
+
+
 def _times(n: int) -> str:
     return "once" if n == 1 else "twice" if n == 2 else f"{n} times"
 

@@ -17,7 +17,7 @@ from collections.abc import Set as AbstractSet
 from itertools import islice
 from typing import Any, TypeVar
 
-from .errors import NotACollectionError, OutOfDomainError, UnknownIdError, closest_id, give_its_id, shown
+from .errors import NotACollectionError, OutOfDomainError, UnknownIdError, _count, closest_id, give_its_id, shown
 
 TYPE_CHECKING = False
 
@@ -265,7 +265,7 @@ def _not_pairs(name: str, items: object) -> NotACollectionError | OutOfDomainErr
             return NotACollectionError(f"{takes}: its item #{at}, {shown(item)}, is no (key, value) pair")
         pair = tuple(item)
         if len(pair) != 2:
-            return OutOfDomainError(f"{takes}: its item #{at}, {shown(item)}, has {len(pair)} values, not 2")
+            return OutOfDomainError(f"{takes}: its item #{at}, {shown(item)}, has {_count(len(pair), 'value')}, not 2")
         try:
             hash(pair[0])
         except TypeError:

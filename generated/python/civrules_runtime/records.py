@@ -27,7 +27,7 @@ import contextlib
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from typing import Any, ClassVar, ParamSpec, Self, TypeVar
 
-from .errors import NotACollectionError, OutOfDomainError, shown
+from .errors import NotACollectionError, OutOfDomainError, _count, shown
 from .mappings import FrozenMap, MissingKeyError, _by_a_table
 
 TYPE_CHECKING = False
@@ -233,10 +233,10 @@ def _unrestorable(cls: type, names: tuple[str, ...], state: object) -> OutOfDoma
 
     package = cls.__module__.rpartition(".")[0] or cls.__module__
     version = getattr(sys.modules.get(package), "__version__", None)
-    given = f"{len(state)} values" if isinstance(state, tuple) else f"a {type(state).__name__}"
+    given = _count(len(state), "value") if isinstance(state, tuple) else f"a {type(state).__name__}"
     return OutOfDomainError(
-        f"{cls.__name__} is restored from its {len(names)} fields ({', '.join(names)}), not {given}: the pickle"
-        f" was made by another version of {package}{f' than this {version}' if version else ''}, whose"
+        f"{cls.__name__} is restored from its {_count(len(names), 'field')} ({', '.join(names)}), not {given}:"
+        f" the pickle was made by another version of {package}{f' than this {version}' if version else ''}, whose"
         f" {cls.__name__} has other fields; load it with the version that made it, or make it again from a"
         " ruleset package's data (a pickle of a record is for the version that wrote it)"
     )

@@ -360,7 +360,7 @@ class CreditMatrix(Mapping[str, Mapping[str, int]]):
         return isinstance(owned, str) and owned in self._groups  # an unhashable key too: in no matrix
 
     def __repr__(self) -> str:
-        return f"CreditMatrix({len(self._groups)} cards)"
+        return f"CreditMatrix({len(self._groups)} card{'' if len(self._groups) == 1 else 's'})"
 
     # A value like every table of a package (see CreditRow): the hash is of the cells, made once.
     # Two matrices written alike (the policy, each card's groups, each card's lines) hold the same

@@ -181,13 +181,13 @@ def set_value(
             if given is not None and in_play and given not in in_play:
                 blocks = ", ".join(sorted(str(block) for block in in_play))
                 raise OutOfDomainError(
-                    f"{parameter}={str(given)!r}: with {players} players the trade blocks in play are {blocks}"
+                    f"{parameter}={str(given)!r}: with {_players(players)} the trade blocks in play are {blocks}"
                 )
         in_decks = _cards_in_play(bands, players, good)
         if in_decks == 0:
-            raise OutOfDomainError(f"{good} is in no trade deck with {players} players")
+            raise OutOfDomainError(f"{good} is in no trade deck with {_players(players)}")
         if in_decks is not None:
-            within(n, "n", 0, in_decks, f"the cards of {good} in the trade decks with {players} players")
+            within(n, "n", 0, in_decks, f"the cards of {good} in the trade decks with {_players(players)}")
     if drawn is not None and commodity.block not in (None, Block.SHARED) and drawn != commodity.block:
         raise OutOfDomainError(
             f"drawn_in={str(drawn)!r}: {good} is a good of the {commodity.block} block, drawn only there"
@@ -209,7 +209,7 @@ def set_value(
         if named != (Block.SINGLE,):
             # A bonus band of that count, and trade blocks in play: the block redeemed in decides it.
             raise OutOfDomainError(
-                f"with {players} players a set redeemed outside its good's native trade block gains its face value "
+                f"with {_players(players)} a set redeemed outside its good's native trade block gains its face value "
                 f"per card: give redeemed_in= too (one of {', '.join(repr(str(b)) for b in named)})"
             )
     if redeemed is not None and players is None and bonuses:
@@ -223,7 +223,7 @@ def set_value(
         if band.shared_goods and drawn is None:
             raise OutOfDomainError(
                 f"{good} is a shared good: give drawn_in= (the block its cards were drawn in), which decides "
-                f"its bonus with {players} players"
+                f"its bonus with {_players(players)}"
             )
         outside = band.shared_goods and drawn is not None and drawn != redeemed
     else:
@@ -297,7 +297,7 @@ def decks_for(
     if whole:
         if wanted not in (None, MapRegion.WHOLE):
             raise OutOfDomainError(
-                f"region={region!r}: with {players} players the whole map is played; leave out region="
+                f"region={region!r}: with {_players(players)} the whole map is played; leave out region="
             )
         return whole[0].decks
     if wanted is None:
@@ -305,12 +305,12 @@ def decks_for(
             # One region is played with that many players (Mega Civilization's 10 and 11): no choice to make.
             return matching[0].decks
         regions = ", ".join(sorted(str(b.region) for b in matching))
-        raise OutOfDomainError(f"with {players} players the map is split: give region= (one of {regions})")
+        raise OutOfDomainError(f"with {_players(players)} the map is split: give region= (one of {regions})")
     for band in matching:
         if band.region == wanted:
             return band.decks
     regions = ", ".join(sorted(str(b.region) for b in matching))
-    raise OutOfDomainError(f"no trade decks for region {region!r} with {players} players (only {regions})")
+    raise OutOfDomainError(f"no trade decks for region {region!r} with {_players(players)} (only {regions})")
 
 
 def neighbours(adjacency: "Mapping[str, Mapping[str, frozenset[str]]]", area: str, kind: str) -> frozenset[str]:
@@ -351,7 +351,7 @@ def resolution_order(
 
         def why(most: int) -> str:
             field = "Calamity.copies_by_players" if checked[0] else "Calamity.copies"
-            game = "the game" if players is None else f"a game of {players} players"
+            game = "the game" if players is None else f"a game of {_players(players)}"
             return f"{game} has {copies(most)} of it ({field})"
 
         at_most(given, parameter, bound, why)
@@ -520,6 +520,16 @@ def _has(table: "Mapping[str, object]", key: object) -> bool:
         return False
 
 
+def _players(n: int) -> str:
+    """``1 player``, ``2 players``: a number of players in a message (``players=1`` is asked too)."""
+    return f"{n} player" if n == 1 else f"{n} players"
+
+
+def _cards(n: int) -> str:
+    """``1 card``, ``2 cards``: a count of cards in a message."""
+    return f"{n} card" if n == 1 else f"{n} cards"
+
+
 def _counted(
     combination: Combination, applying: "list[CalamityModifier]", held: "set[str]"
 ) -> "list[CalamityModifier]":
@@ -575,7 +585,7 @@ def hand_limit(
             raise OutOfDomainError(f"the hand limit depends on the number of players: give players= ({bands})")
         found = [b.commodity_cards for b in limit.by_players if b.players_min <= players <= b.players_max]
         if not found:
-            raise not_given(f"the hand limit of a game of {players} players", "hand_limit.by_players")
+            raise not_given(f"the hand limit of a game of {_players(players)}", "hand_limit.by_players")
         base = found[0]
     if base is None:
         raise not_given("the hand limit", "hand_limit.commodity_cards")
@@ -837,11 +847,12 @@ def trade_problems(
         if card in cards:
             problems.append(f"{card} is a civilization card: only trade cards are traded")
     if len(given_cards) < least:
-        problems.append(f"{len(given_cards)} cards given: each player in a trade gives at least {least}")
+        problems.append(f"{_cards(len(given_cards))} given: each player in a trade gives at least {least}")
     if stated_count != len(given_cards):
-        problems.append(f"{stated_count} cards stated, {len(given_cards)} given: the number must be stated truthfully")
+        stated = _cards(stated_count)
+        problems.append(f"{stated} stated, {len(given_cards)} given: the number must be stated truthfully")
     if len(named_cards) != min(naming, len(given_cards)):
-        problems.append(f"{len(named_cards)} cards named: each player names {naming} of the cards he gives")
+        problems.append(f"{_cards(len(named_cards))} named: each player names {naming} of the cards he gives")
     left = Counter(given_cards)  # each card given can be named once
     for card in named_cards:
         if left[card]:
