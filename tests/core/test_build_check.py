@@ -349,6 +349,10 @@ def test_a_newer_civrules_tree_is_not_written_over_by_an_older_civrules(tmp_path
         f"{__version__}'s output there all the same, move `{out}` aside (or delete it) first"
     ), hint
     assert {path: path.read_bytes() for path in out.rglob("*") if path.is_file()} == before  # nothing written
+    asked = ["--rules", str(rules), "sheets", "imperial-settlers-peaceful", "--out", str(out)]
+    sheets = CliRunner().invoke(main, asked)
+    assert sheets.exit_code == 2 and "error[R007]" in sheets.output, sheets.output
+    assert "99.0.0" not in sheets.output, sheets.output  # another command's tree: refused as that, first
     schemas = tmp_path / "schemas"
     assert CliRunner().invoke(main, ["schemas", "--out", str(schemas)]).exit_code == 0
     (schemas / output.MARKER).write_bytes(

@@ -1656,7 +1656,7 @@ def build(obj: Context, rulesets: tuple[str, ...], check_only: bool, out: Path, 
     except OutputError as error:
         _output_failure(error)
     if not check_only:
-        _refuse_newer_output(out)
+        _refuse_newer_output(out, "build")
     not_staged: list[Diagnostic] = []
     if staged:  # the rules read and the tree compared must be the ones committed
         display = Workspace(obj.rules, obj.limits).display
@@ -1876,7 +1876,7 @@ def sheets(obj: Context, ruleset: str, pdf: bool, paper: str, out: Path | None) 
         files[f"{ruleset}-{paper}.pdf"] = render_pdf(analysis.model, stamp, paper, changes)
     from civrules.emit.output import OutputError, write_tree
 
-    _refuse_newer_output(target)
+    _refuse_newer_output(target, "sheets")
     try:
         write_tree(target, files, protected=obj.protected(), kind="sheets")
     except OutputError as error:
@@ -1914,7 +1914,7 @@ def helpers(obj: Context, ruleset: str, out: Path | None) -> None:
     stamp = fingerprint(export_ruleset(analysis.resolved, analysis.model, derived_facts(analysis.model)))
     target = out or Path("dist") / "helpers" / ruleset
     files = {f"{ruleset}.html": render_helper(analysis.model, stamp)}
-    _refuse_newer_output(target)
+    _refuse_newer_output(target, "helpers")
     try:
         write_tree(target, files, protected=obj.protected(), kind="helpers")
     except OutputError as error:
@@ -2016,7 +2016,7 @@ def watch(obj: Context, rulesets: tuple[str, ...], rebuild: bool, out: Path, int
             check_replaceable(out, protected=obj.protected(), kind="build")
         except OutputError as error:
             _output_failure(error)
-        _refuse_newer_output(out)
+        _refuse_newer_output(out, "build")
     workspace = obj.workspace()
     _select_rulesets(workspace, rulesets, "text")  # unknown names are a usage error, as for validate
     colour = use_colour(obj.color, sys.stdout)
@@ -2152,7 +2152,7 @@ def schemas(obj: Context, out: Path, check_only: bool) -> None:
             sys.exit(EXIT_RULE_ERRORS)
         _done(f"civrules: {named_path(out)} holds the schemas of civrules {__version__}")
         return
-    _refuse_newer_output(out)
+    _refuse_newer_output(out, "schemas")
     try:
         write_tree(out, tree, protected=obj.protected(), kind="schemas")
     except OutputError as error:
@@ -2215,14 +2215,15 @@ def _line_endings_hint(out: Path, again: str) -> str:
     )
 
 
-def _refuse_newer_output(out: Path) -> None:
+def _refuse_newer_output(out: Path, kind: str) -> None:
     """Exit 2 (R007 at the marker's version line) where a newer civrules than this one wrote the
     folder ``out``: writing this civrules' output over it would put older output over newer (a
     designer upgraded, CI or a teammate did not), silently until round 34. `--check` says so
-    instead (:func:`_of_another_version`); an older civrules' folder is written over, as before."""
-    from civrules.emit.output import MARKER, marked_version
+    instead (:func:`_of_another_version`); an older civrules' folder is written over, as before. A
+    folder of another ``kind`` is left to the write, which refuses it for that."""
+    from civrules.emit.output import MARKER, marked_kind, marked_version
 
-    marked = marked_version(out) if os.path.isdir(out) else None
+    marked = marked_version(out) if os.path.isdir(out) and marked_kind(out) in ("", kind) else None
     if marked is None or not _is_newer(marked[0]):
         return
     written, line = marked
