@@ -30,6 +30,7 @@ CANNOT_BE_ONE = {
     ("emit/runtime/errors.py", "n"): "copies() and _times() say 1 (and 2) apart",
     ("emit/runtime/records.py", "type(self).__name__"): "a class name, no count",
     ("emit/settings_types.py", "slot"): "a slot's name, no count",
+    ("diagnostics/__init__.py", "FILES_LISTED_IN_FULL"): "a bound civrules sets (10)",
     ("emit/sheets/common.py", "len(reasons)"): "more than one distinct reason",
     ("families/advanced_civilization/assemble.py", "players"): "a players value that is no number",
     ("families/advanced_civilization/checks/calamities.py", "len(ids)"): "two or more ids taken at once",

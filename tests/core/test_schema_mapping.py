@@ -157,3 +157,27 @@ def test_every_document_kinds_required_top_level_key_written_with_a_prefix_is_on
 def _required(kind: str) -> list[str]:
     required: list[str] = load_schema(kind).get("required", [])
     return required
+
+
+def test_a_prefixed_key_judged_by_the_item_wise_shell_names_the_key_meant_without_an_internal_error() -> None:
+    """The item-wise shell validator's schema names a list's own schema by a `$ref` into its own
+    `$defs` (`civrules-without-items-sections`), which the kind's schema does not define: the
+    did-you-mean for `my_sections:` looked that `$ref` up in the kind's schema and raised KeyError
+    (an internal error, in the suite when the shell's node was a copy). It reads the property as
+    written, and a `$ref` no schema defines stops the lookup."""
+    from civrules.schema import _AS_WRITTEN, _stands_for
+
+    shell = {
+        "required": ["sections"],
+        "properties": {
+            "sections": {
+                _AS_WRITTEN: {"type": "array", "items": {"$ref": "#/$defs/indexed_section"}},
+                "$ref": "#/$defs/civrules-without-items-sections",
+            }
+        },
+    }
+    root = {"$defs": {"indexed_section": {"type": "object"}}}
+    assert _stands_for("my_sections", {"my_sections": []}, shell, root) == "sections"
+    assert _stands_for("my_sections", {"my_sections": 5}, shell, root) is None  # not of its type
+    unwritten = {"required": ["sections"], "properties": {"sections": {"$ref": "#/$defs/civrules-elsewhere"}}}
+    assert _stands_for("my_sections", {"my_sections": []}, unwritten, root) == "sections"

@@ -37,7 +37,6 @@ from civrules.emit.packaging import NOT_KEBAB_CASE, RULESET_ID_PATTERN, ruleset_
 from civrules.families import Family, default_family, families, family_named
 from civrules.load.document import Document, NodePath
 from civrules.schema import accepted, patterns
-from civrules.schema.references import JSON_TYPES
 from civrules.support import files, memo
 
 if TYPE_CHECKING:
@@ -1013,8 +1012,13 @@ def _whole_floats(data: Any) -> bool:
 
 
 def _deref(schema: dict[str, Any], node: Any) -> Any:
+    """``node``, its `$ref`s into ``schema``'s `$defs` followed; a `$ref` the schema does not define
+    (one a derived validator's schema made) is where it stops."""
     while isinstance(node, dict) and "$ref" in node and node["$ref"].startswith("#/$defs/"):
-        node = schema["$defs"][node["$ref"][len("#/$defs/") :]]
+        found = schema.get("$defs", {}).get(node["$ref"][len("#/$defs/") :])
+        if found is None:
+            break
+        node = found
     return node
 
 
@@ -1766,13 +1770,15 @@ def _stands_for(
             if len(written) <= len(parts) or parts not in (written[-len(parts) :], written[: len(parts)]):
                 continue
             node = schema.get("properties", {}).get(wanted)
+            if isinstance(node, dict) and isinstance(node.get(_AS_WRITTEN), dict):
+                node = node[_AS_WRITTEN]  # the item-wise shell's property: its `$ref` is the shell's own
             node = _deref(dict(root), node) if isinstance(root, Mapping) and isinstance(node, dict) else node
             types = node.get("type") if isinstance(node, dict) else None
             allowed = [types] if isinstance(types, str) else types if isinstance(types, list) else None
             value = mapping[key]
             numeric = ("integer", "number")
             if allowed is None or any(
-                isinstance(value, JSON_TYPES.get(t, ())) and not (isinstance(value, bool) and t in numeric)
+                isinstance(value, patterns.JSON_TYPES.get(t, ())) and not (isinstance(value, bool) and t in numeric)
                 for t in allowed
             ):
                 return wanted

@@ -193,3 +193,15 @@ def local_paths(text: str) -> tuple[str, ...]:
 def with_slashes(path: str) -> str:
     """``path`` with each run of `\\` a `/` (`a\\\\b`, a Windows path written in YAML's escapes, too)."""
     return re.sub(r"\\+", "/", path)
+
+
+#: The Python types of the values each JSON schema `type` takes (the schema's judges share it).
+JSON_TYPES: dict[str, tuple[type, ...]] = {
+    "object": (dict,),
+    "array": (list,),
+    "string": (str,),
+    "integer": (int,),
+    "number": (int, float),
+    "boolean": (bool,),
+    "null": (type(None),),
+}

@@ -36,6 +36,7 @@ from collections.abc import Callable, Hashable, Iterable, Iterator, Mapping, Seq
 from typing import Any
 
 from civrules.load.document import NodePath
+from civrules.schema.patterns import JSON_TYPES
 from civrules.support.values import frozen_value
 
 #: The vendor keyword of a reference annotation.
@@ -158,18 +159,6 @@ def _may_refer(schema: _Frozen, node: _Frozen) -> bool:
                 if isinstance(branch.get(keyword), dict):
                     pending.append(branch[keyword])
     return False
-
-
-#: The Python types of the values each JSON schema `type` takes (the schema's judges share it).
-JSON_TYPES: Mapping[str, tuple[type, ...]] = {
-    "object": (dict,),
-    "array": (list,),
-    "string": (str,),
-    "integer": (int,),
-    "number": (int, float),
-    "boolean": (bool,),
-    "null": (type(None),),
-}
 
 
 def _admits(schema: _Schema, node: dict[str, Any], value: Any) -> bool:
