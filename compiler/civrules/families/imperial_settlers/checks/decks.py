@@ -83,7 +83,13 @@ _DECK_FACTS: tuple[tuple[str, Callable[[Card], bool], str], ...] = (
 )
 
 
-@check("F001", "faction-deck-size", Severity.ERROR, reads=DECKS, hint_reads=NAMING_CARDS)
+@check(
+    "F001",
+    "faction-deck-size",
+    Severity.ERROR,
+    reads=DECKS,
+    hint_reads=(*NAMING_CARDS, "cards.colours", "cards.deal", "cards.spoils"),
+)
 def check_faction_deck_size(ruleset: ImperialSettlersRuleset) -> Iterator[Diagnostic]:
     """
     What: a faction deck does not hold the number of cards the deck-building rule gives (30,
