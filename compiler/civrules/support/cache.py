@@ -64,14 +64,27 @@ _SWEPT: list[bool] = []
 #: What marks a repository's work tree: a folder in one can hold committed files.
 _REPOSITORY_MARKS = (".git", ".hg", ".svn", ".bzr", "_darcs", ".jj", ".pijul", ".fslckout", "_FOSSIL_")
 
-#: Folders of this run a cache may not lie in (the rules folders read), by what they are.
-_PROJECT: dict[str, str] = {}
+#: Folders of this run a cache may not lie in (the rules folders read), by their real paths: what
+#: each is, and the work tree of the repository holding it with that tree's mark (None outside any),
+#: found once, as the folder is protected.
+_PROJECT: dict[str, tuple[str, tuple[str, str] | None]] = {}
+#: The folders' last verdict on a cache folder: its real path and how many folders were protected
+#: then (:data:`_PROJECT` only grows), and why it lies where the project could write it, or None.
+_JUDGED: dict[tuple[str, int], str | None] = {}
 
 
 def protect(folder: Path, what: str) -> None:
     """Make ``folder`` (``what`` it is: "the rules folder") one the cache may not lie in, for the
-    rest of the process (an output folder is judged where it is written: :func:`lies_in`)."""
-    _PROJECT.setdefault(os.path.realpath(folder), what)
+    rest of the process (an output folder is judged where it is written: :func:`lies_in`).
+
+    The repository holding it is looked for here, once: every entry read or written asks whether
+    the cache folder lies in the project, and walking up from each folder of the run for a
+    repository's mark on each of them cost a process that read many rules folders (a language
+    server's workspaces, a test run: 0.1 s of CPU per entry with a thousand of them) work growing
+    as their number times its entries."""
+    real = os.path.realpath(folder)
+    if real not in _PROJECT:
+        _PROJECT[real] = (what, _repository(real))
 
 
 def cache_dir() -> Path | None:
@@ -119,20 +132,12 @@ def _variable() -> str:
 def _untrusted(directory: Path) -> str | None:
     """Why ``directory`` is a cache folder someone other than this user could have written, or None."""
     real = os.path.realpath(directory)
-    for folder, what in _PROJECT.items():
-        if real == folder or real.startswith(folder.rstrip("/") + "/"):
-            return f"lies in {what} (`{folder}`), which a pull request can write"
-        if what == "the rules folder" and real == os.path.dirname(folder):
-            return f"is the folder holding the rules folder (`{folder}`), which a pull request can write"
-    for folder, what in _PROJECT.items():
-        repository = _repository(folder)
-        if repository is not None:
-            root, mark = repository
-            if real == root or real.startswith(root.rstrip("/") + "/"):
-                return (
-                    f"lies in the work tree of the repository holding {what} (`{root}` holds `{mark}`), "
-                    "where committed files are"
-                )
+    key = (real, len(_PROJECT))
+    if key not in _JUDGED:
+        _JUDGED.clear()  # one cache folder per process, but for tests: the last verdict is all kept
+        _JUDGED[key] = _in_project(real)
+    if _JUDGED[key] is not None:
+        return _JUDGED[key]
     try:
         found = os.stat(real)
     except OSError:
@@ -141,6 +146,24 @@ def _untrusted(directory: Path) -> str | None:
         return "belongs to another user"
     if found.st_mode & 0o022:
         return "can be written by other users"
+    return None
+
+
+def _in_project(real: str) -> str | None:
+    """Why the folder whose real path is ``real`` lies where the project could write it, or None."""
+    for folder, (what, _) in _PROJECT.items():
+        if real == folder or real.startswith(folder.rstrip("/") + "/"):
+            return f"lies in {what} (`{folder}`), which a pull request can write"
+        if what == "the rules folder" and real == os.path.dirname(folder):
+            return f"is the folder holding the rules folder (`{folder}`), which a pull request can write"
+    for what, repository in _PROJECT.values():
+        if repository is not None:
+            root, mark = repository
+            if real == root or real.startswith(root.rstrip("/") + "/"):
+                return (
+                    f"lies in the work tree of the repository holding {what} (`{root}` holds `{mark}`), "
+                    "where committed files are"
+                )
     return None
 
 
