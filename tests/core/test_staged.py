@@ -663,20 +663,29 @@ def test_a_repository_git_refuses_for_its_owner_is_hinted_as_git_says(tmp_path: 
     assert "run it in a git repository" not in hint, hint
 
 
+def partial_index(root: Path, monkeypatch: pytest.MonkeyPatch, name: str, *named: str) -> None:
+    """The index ``name`` of a commit of the paths ``named`` (HEAD, and those paths as the work
+    tree holds them), in GIT_INDEX_FILE as git gives it to the hooks of `git commit PATHS`."""
+    monkeypatch.chdir(root)
+    monkeypatch.setenv("GIT_INDEX_FILE", name)
+    git(root, "read-tree", "HEAD")
+    if named:
+        git(root, "add", "-A", "--", *named)
+
+
 def test_a_partial_commit_tells_a_staged_file_it_was_not_given(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """Round 34's CI trial: `git commit -- rules/rulesets/repo1.yaml` with repo3.yaml `git add`ed
     makes the commit from an index of HEAD and the path named (`.git/next-index-PID.lock` in
     GIT_INDEX_FILE); R022 called repo3.yaml untracked and said to `git add` it, which was done. A
-    file the repository's own index does not hold either is still untracked."""
+    file the repository's own index does not hold either is still untracked. Round 35: the files
+    not named are read as the commit holds them, and R022 is left for the untracked one."""
     root = repository(tmp_path)
     rulesets = root / "rules" / "rulesets"
     (rulesets / "repo3.yaml").write_text(MANIFEST.format(id="repo3", base="repo1"), encoding="utf-8")
     (rulesets / "repo4.yaml").write_text(MANIFEST.format(id="repo4", base="repo1"), encoding="utf-8")
     (rulesets / "repo2.yaml").write_text(MANIFEST.format(id="repo2", base="repo1") + "# staged\n", encoding="utf-8")
     git(root, "add", "rules/rulesets/repo3.yaml", "rules/rulesets/repo2.yaml")
-    monkeypatch.chdir(root)
-    monkeypatch.setenv("GIT_INDEX_FILE", ".git/next-index-4242.lock")  # as git names it for the hooks
-    git(root, "read-tree", "HEAD")
+    partial_index(root, monkeypatch, ".git/next-index-4242.lock")  # as git names it for the hooks
     found = [(one.relative, one.state) for one in staged.unstaged(root / "rules")]
     assert found == [
         ("rulesets/repo2.yaml", "not-in-commit"),
@@ -686,8 +695,59 @@ def test_a_partial_commit_tells_a_staged_file_it_was_not_given(tmp_path: Path, m
     code, problems = validate(root, monkeypatch, "--staged")
     assert code == 1
     said = {str(p["file"]).rsplit("/", 1)[-1]: p for p in problems if p["code"] == "R022"}
-    assert "not in this commit: `git commit` was given paths" in str(said["repo3.yaml"]["message"]), said
-    assert "git add" not in str(said["repo3.yaml"]["hint"]) and "git add" in str(said["repo4.yaml"]["hint"])
-    monkeypatch.setenv("GIT_INDEX_FILE", ".git/other-index")  # another index: as it is, no partial commit
-    git(root, "read-tree", "HEAD")
-    assert [one.state for one in staged.unstaged(root / "rules")] == ["changed", "untracked", "untracked"]
+    assert list(said) == ["repo4.yaml"] and "git add" in str(said["repo4.yaml"]["hint"]), said
+    monkeypatch.setenv("GIT_INDEX_FILE", ".git/index")  # the repository's own index: no partial commit
+    assert [one.state for one in staged.unstaged(root / "rules")] == ["untracked"]
+
+
+def test_a_partial_commit_is_judged_by_what_it_holds_not_by_what_else_is_staged(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Round 34 left it: `git commit -- repo1.yaml` with a new variant repo3.yaml staged and not
+    named was refused (R022, "name it too"), though the commit, holding no repo3, is sound. What
+    is checked is what is committed: a staged file not named is read as its last committed copy,
+    or as no file, so the commit passes; and where that copy breaks the commit, it is refused."""
+    root = repository(tmp_path)
+    rulesets = root / "rules" / "rulesets"
+    (rulesets / "repo1.yaml").write_text(MANIFEST.format(id="repo1", base="advanced-civilization") + "# named\n", "utf-8")
+    (rulesets / "repo3.yaml").write_text(MANIFEST.format(id="repo3", base="repo1"), encoding="utf-8")
+    git(root, "add", "-A")
+    partial_index(root, monkeypatch, ".git/next-index-4242.lock", "rules/rulesets/repo1.yaml")
+    code, problems = validate(root, monkeypatch, "--staged")
+    assert (code, [p for p in problems if p["severity"] != "info"]) == (0, [])
+    # repo2 now extends the shipped ruleset (staged, not named) and repo1 is removed (named): the
+    # commit holds repo2's committed copy, which extends repo1, and no repo1.
+    monkeypatch.delenv("GIT_INDEX_FILE")
+    (rulesets / "repo2.yaml").write_text(MANIFEST.format(id="repo2", base="advanced-civilization"), "utf-8")
+    (rulesets / "repo3.yaml").unlink()
+    git(root, "rm", "-q", "--cached", "rules/rulesets/repo3.yaml")
+    (rulesets / "repo1.yaml").unlink()
+    git(root, "add", "-A")
+    code, problems = validate(root, monkeypatch, "--staged")
+    assert code == 0, problems  # the work tree and git's own index are sound
+    partial_index(root, monkeypatch, ".git/next-index-4242.lock", "rules/rulesets/repo1.yaml")
+    code, problems = validate(root, monkeypatch, "--staged")
+    errors = [(p["code"], str(p["file"]).rsplit("/", 1)[-1]) for p in problems if p["severity"] == "error"]
+    assert code == 1 and errors and all(file == "repo2.yaml" and code != "R022" for code, file in errors), problems
+
+
+@pytest.mark.parametrize("index", ["tool-index", "index.tool.7"])
+def test_a_commit_from_an_index_of_its_own_is_a_partial_commit_whatever_its_name(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, index: str
+) -> None:
+    """Round 34 knew a partial commit only by git's name `next-index-*`: another tool committing
+    from an index of its own (and naming it to the hooks) had its staged files called untracked.
+    Any index but the repository's own (and that one's lock, which `git commit -a` and `-i` name)
+    is the commit's own."""
+    root = repository(tmp_path)
+    rulesets = root / "rules" / "rulesets"
+    (rulesets / "repo3.yaml").write_text(MANIFEST.format(id="repo3", base="repo1"), encoding="utf-8")
+    git(root, "add", "-A")
+    (root / ".git" / index).parent.mkdir(parents=True, exist_ok=True)
+    partial_index(root, monkeypatch, str(root / ".git" / index))
+    assert [(one.relative, one.state) for one in staged.unstaged(root / "rules")] == [
+        ("rulesets/repo3.yaml", "not-in-commit")
+    ]
+    shutil.copy(root / ".git" / "index", root / ".git" / "index.lock")  # `git commit -a`, `-i`: git's own index
+    monkeypatch.setenv("GIT_INDEX_FILE", str(root / ".git" / "index.lock"))
+    assert staged.unstaged(root / "rules") == []

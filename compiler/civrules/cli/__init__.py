@@ -49,6 +49,7 @@ if TYPE_CHECKING:
     from civrules.emit.build import BuildResult
     from civrules.emit.output import StaleFile
     from civrules.emit.stamp import Edit
+    from civrules.support.staged import Unstaged
 
 EXIT_CLEAN, EXIT_RULE_ERRORS, EXIT_USAGE = 0, 1, 2
 EXIT_BROKEN_PIPE = 128 + 13  # as a process killed by SIGPIPE: the reader of the output went away
@@ -850,10 +851,18 @@ _STAGED_HELP = (
 )
 
 
-def _staged_problems(folder: Path, display: Callable[[Path], str], *, rules: bool) -> list[Diagnostic]:
+def _staged_problems(
+    folder: Path, display: Callable[[Path], str], *, rules: bool, reading: Workspace | None = None
+) -> list[Diagnostic]:
     """R022 for each file under ``folder`` (with ``rules``, each YAML file; else each file but
     Python's bytecode caches) that the commit will not hold as civrules reads it; exit 2 when git
-    cannot say (no git, no repository)."""
+    cannot say (no git, no repository).
+
+    With ``reading`` (the workspace of the rules folder, nothing read yet), a file staged but not
+    in a commit of some paths (`git commit PATHS`) is no R022: the workspace reads it as the commit
+    holds it, its last committed copy or none. The commit then passes where what it holds is
+    valid, whatever else is staged for a later one: it was refused for a staged file it did not
+    need, and told to name it."""
     from civrules.support import staged
     from civrules.support.install import path_word
 
@@ -864,6 +873,8 @@ def _staged_problems(folder: Path, display: Callable[[Path], str], *, rules: boo
 
     try:
         found = staged.unstaged(folder, wanted)
+        if reading is not None:
+            found = _read_as_committed(folder, found, reading)
     except staged.StagedError as error:
         code = codes.MISSING_DEPENDENCY if error.missing_git else codes.COMMAND_LINE
         _usage_failure([_command_line(code, printable(str(error)), error.hint)])
@@ -923,6 +934,34 @@ def _staged_problems(folder: Path, display: Callable[[Path], str], *, rules: boo
             Diagnostic(not_staged.code, not_staged.severity, message, Span.at(shown), hint, subjects=(shown,))
         )
     return problems
+
+
+def _read_as_committed(folder: Path, found: list[Unstaged], reading: Workspace) -> list[Unstaged]:
+    """``found`` but the files not in a commit of some paths that ``reading`` now reads as the
+    commit holds them (:func:`_staged_problems`); a copy that is no UTF-8 text stays an R022."""
+    from civrules.support import staged
+
+    left = [one.relative for one in found if one.state == "not-in-commit"]
+    taken: set[str] = set()
+    for relative, copy in staged.committed_copies(folder, left).items():
+        if copy is None:
+            reading.absent.add(relative)
+        else:
+            try:
+                reading.overrides[relative] = copy.decode("utf-8").removeprefix("\ufeff")
+            except UnicodeDecodeError:
+                continue
+        taken.add(relative)
+    if taken:  # what was read is not what the editor shows: a V001 for a base not named says why here
+        named = sorted(named_path(reading.display(folder / relative)) for relative in taken)
+        listed = ", ".join(named[:3]) + (f" and {len(named) - 3:,} more" if len(named) > 3 else "")
+        one = len(named) == 1
+        _note(
+            f"civrules: {listed}, staged but not in this commit (`git commit` was given paths), "
+            f"{'is' if one else 'are'} read as the commit holds {'it' if one else 'them'}: "
+            f"{'its' if one else 'their'} last committed copy, or no file"
+        )
+    return [one for one in found if one.relative not in taken]
 
 
 def _outside_work_tree(folder: Path) -> Path | None:
@@ -1361,7 +1400,7 @@ def validate(
 
     workspace = obj.workspace()
     # Before anything is read: the rules on disk must be the ones committed (or git must say so).
-    not_staged = _staged_problems(obj.rules, workspace.display, rules=True) if staged else []
+    not_staged = _staged_problems(obj.rules, workspace.display, rules=True, reading=workspace) if staged else []
     loaded = _select_rulesets(workspace, rulesets, fmt, require=False, found=not_staged)
     shared = Shared(len(loaded))  # a variant reuses its base's models and walks of the entries it keeps
     diagnostics: list[Diagnostic] = [*not_staged, *workspace.discovery_diagnostics]

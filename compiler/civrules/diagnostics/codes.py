@@ -848,8 +848,10 @@ NOT_STAGED = define(
     --cached`), that has changes not staged for commit, that is deleted but still staged, or
     that holds a conflict of a merge (a rebase, a cherry-pick) not yet marked resolved, or that
     git is told not to look at (skip-worktree, as a sparse checkout sets, or assume-unchanged)
-    while the work tree does not hold its staged copy; or, in a commit given paths (`git commit
-    -- PATHS`, which commits HEAD and the paths named), a file staged but not named.
+    while the work tree does not hold its staged copy; or, for `build --check --staged` in a
+    commit given paths (`git commit -- PATHS`, which commits HEAD and the paths named), a file
+    staged but not named (`validate --staged` reads such a file as the commit holds it: its last
+    committed copy, or none).
     Why: civrules reads the files on disk; pre-commit sets aside only the unstaged changes of
     tracked files, so an untracked base made a commit pass that fails in CI and in every fresh
     clone; git lists no file it is told not to look at as changed, so a sparse checkout's missing

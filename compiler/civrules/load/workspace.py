@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import contextlib
 import copy
+import errno
 import os
 import re
 from collections.abc import Callable, Iterable, Iterator, Mapping
@@ -272,6 +273,9 @@ class Workspace:
         self.shipped_root: Path | None = shipped_for(root) if shipped is True else None if shipped is False else shipped
         self._shipped: dict[str, Manifest] | None = None
         self.overrides = overrides or {}
+        #: Paths relative to ``root`` read as if no file were there, whatever the disk holds: what a
+        #: commit does not hold (`validate --staged` in a commit of some paths, `git commit PATHS`).
+        self.absent: set[str] = set()
         self.real_root = _real(root)  # a link loop is reported by rule_files
         self.limits = limits or Limits()
         self._files: dict[str, LoadedFile] = {}
@@ -553,6 +557,8 @@ class Workspace:
         """Read ``rules/<relative>`` without following links, within the size bound."""
         root, inside = self._place(relative)
         try:
+            if relative in self.absent:
+                raise FileNotFoundError(errno.ENOENT, os.strerror(errno.ENOENT), str(root / inside))
             raw = files.read_under(root, inside, self.limits.max_bytes)
         except files.RefusedError as refused:
             return None, [_refusal(refused, display, self.limits)]
@@ -998,7 +1004,8 @@ class Workspace:
         Found without following links: a link named `*.yaml` is listed (reading it reports it);
         any other link, and folders nested too deep, are reported in ``discovery_diagnostics``.
         """
-        return sorted(self._discovered() | {relative for relative in self.overrides if self._findable(relative)})
+        found = self._discovered() | {relative for relative in self.overrides if self._findable(relative)}
+        return sorted(found - self.absent)
 
     def suggestible_files(self) -> list[str]:
         """:meth:`rule_files`, listed for a did-you-mean: what it proposes depends on which files
@@ -1009,6 +1016,8 @@ class Workspace:
     def has_rule_file(self, relative: str) -> bool:
         """Whether ``relative`` is one of :meth:`rule_files`, asked without listing them: each
         manifest asks for its base's (10,000 manifests listing and sorting every file each: 60 s)."""
+        if relative in self.absent:
+            return False
         return relative in self._discovered() or (relative in self.overrides and self._findable(relative))
 
     def _findable(self, relative: str) -> bool:

@@ -116,25 +116,63 @@ def unstaged(folder: Path, wanted: Callable[[str], bool] = lambda _relative: Tru
     return [Unstaged(relative, found[relative]) for relative in sorted(found)]
 
 
-#: The start of the name of the index `git commit PATHS` (`--only`, its default with paths) makes
-#: the commit from, in GIT_INDEX_FILE for its hooks: HEAD, and the paths named (git's builtin/commit.c).
-_PARTIAL_COMMIT_INDEX = "next-index-"
-
-
 def _staged_but_not_named(git: str, folder: Path, environment: dict[str, str], found: dict[str, str]) -> dict[str, str]:
-    """Of ``found`` in the index of a partial commit (`git commit PATHS`), the files that differ
-    there only because they were not named: the repository's own index holds what the work tree
-    does. They were called untracked (with `git add` to do, which was done) or changed."""
+    """Of ``found`` in the index of a commit made from an index of its own, the files that differ
+    there only because they were not given to it: the repository's own index holds what the work
+    tree does. They were called untracked (with `git add` to do, which was done) or changed.
+
+    The commit's index is its own where ``GIT_INDEX_FILE`` names another file than the repository's
+    index and that index's lock: `git commit PATHS` (`--only`, `-o`, its default with paths) makes
+    the commit from HEAD and the paths named, in `next-index-PID.lock` (in a linked worktree,
+    under `.git/worktrees/NAME/`); any tool that commits from an index of its own and runs the
+    hooks names it so. `git commit -a`, `-i PATHS` and a plain commit name the repository's own
+    index (`index.lock` while git holds it, or `index`): what it holds is what is committed."""
     index = environment.get("GIT_INDEX_FILE", "")
-    if not os.path.basename(index).startswith(_PARTIAL_COMMIT_INDEX):
-        return {}
     candidates = [relative for relative, state in found.items() if state in ("untracked", "changed", "deleted")]
-    if not candidates:
+    if not index or not candidates:
         return {}
     own = {name: value for name, value in environment.items() if name != "GIT_INDEX_FILE"}
+    named = os.fsdecode(_git(git, folder, own, "rev-parse", "--git-path", "index").rstrip(b"\n"))
+    repository_index = os.path.realpath(os.path.join(folder, named)) if named else ""
+    if os.path.realpath(index) in (repository_index, repository_index + ".lock"):
+        return {}
     listed = _git(git, folder, own, "ls-files", "-z", "--others", "--modified", "--deleted", "--", ".")
     differ = _names(listed)
     return {relative: "not-in-commit" for relative in candidates if relative not in differ}
+
+
+#: The modes of an index entry whose blob is a file's bytes (`git ls-files -s`).
+_FILE_MODES = (b"100644", b"100755")
+
+
+def committed_copies(folder: Path, relatives: list[str]) -> dict[str, bytes | None]:
+    """What the commit's index (``GIT_INDEX_FILE`` as the hook has it) holds at each of ``relatives``
+    (paths under ``folder``): the file's bytes, as git stores them, or None where it holds no file
+    there. A path it holds as something else (a symbolic link, a submodule) is left out.
+
+    A partial commit (`git commit PATHS`) holds its last committed copy, or none, of a file staged
+    but not named (:func:`unstaged`'s "not-in-commit"): the rules the commit holds are read with
+    that copy in its place."""
+    git = find_git()
+    if git is None or not relatives:
+        return {}
+    environment = _as_in_the_hook(git)
+    git = _Git(git, _repository_filters_off(git, folder, environment))
+    listed = _git(git, folder, environment, "--literal-pathspecs", "ls-files", "-z", "-s", "--", *relatives)
+    blobs: dict[str, tuple[bytes, str]] = {}
+    for entry in listed.split(b"\0"):
+        head, _, path = entry.partition(b"\t")
+        fields = head.split(b" ")
+        if len(fields) == 3 and path and fields[2] == b"0":
+            blobs[os.fsdecode(path)] = (fields[0], fields[1].decode("ascii", "replace"))
+    copies: dict[str, bytes | None] = {}
+    for relative in relatives:
+        held = blobs.get(relative)
+        if held is None:
+            copies[relative] = None
+        elif held[0] in _FILE_MODES:
+            copies[relative] = _git(git, folder, environment, "cat-file", "blob", held[1])
+    return copies
 
 
 def work_tree_top(folder: Path) -> Path | None:
