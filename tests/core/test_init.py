@@ -937,3 +937,36 @@ def test_a_record_of_moves_init_did_not_write_moves_nothing_outside_the_folder(t
     assert code == 0, err
     assert (outside / "precious.txt").read_text() == "mine\n"
     assert not staging.exists()
+
+
+@pytest.mark.skipif(shutil.which("git") is None, reason="git is not installed")
+def test_a_windows_checkout_of_a_new_repository_keeps_lf_where_civrules_compares_bytes(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Round 34 left it: init wrote no `.gitattributes`, so a clone with `core.autocrlf` (Git for
+    Windows' default, a Windows runner's) wrote CRLF: `civrules schemas --check` called every
+    schema stale (R009) and yamllint's new-lines rule refused every YAML file."""
+    source = made(tmp_path)
+    git = ["git", "-c", "user.name=t", "-c", "user.email=t@example.org"]
+    subprocess.run([*git, "init", "-q"], cwd=source, check=True, capture_output=True)
+    subprocess.run([*git, "add", "-A"], cwd=source, check=True, capture_output=True)
+    subprocess.run([*git, "commit", "-qm", "init"], cwd=source, check=True, capture_output=True)
+    clone = tmp_path / "clone"
+    subprocess.run([*git, "clone", "-q", "-c", "core.autocrlf=true", str(source), str(clone)], check=True)
+    for path in (clone / "rules" / "rulesets" / "house.yaml", clone / ".yamllint", clone / "schemas" / "README.md"):
+        assert b"\r\n" not in path.read_bytes(), path
+    monkeypatch.chdir(clone)
+    code, out, err = civrules("schemas", "--out", "schemas", "--check")
+    assert code == 0, out + err
+
+
+def test_init_keeps_a_gitattributes_that_is_there_and_says_what_it_lacks(tmp_path: Path) -> None:
+    """A repository's root often has a `.gitattributes`: init is not refused for it, nor writes over it."""
+    target = tmp_path / "existing"
+    target.mkdir()
+    (target / ".gitattributes").write_text("* text=auto\n", encoding="utf-8")
+    code, _, err = civrules("init", str(target))
+    assert code == 0, err
+    assert (target / ".gitattributes").read_text(encoding="utf-8") == "* text=auto\n"
+    assert "`existing/.gitattributes` is there already and was kept" in err.replace(str(tmp_path) + "/", "")
+    assert "\n  schemas/** -text linguist-generated=true\n" in err, err

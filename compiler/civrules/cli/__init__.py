@@ -2404,6 +2404,8 @@ def init(
 
     from civrules.emit.packaging import ruleset_id_problems
     from civrules.emit.repository import (
+        GITATTRIBUTES,
+        KEPT_IF_THERE,
         SCHEMAS,
         enclosing_repository,
         family_named,
@@ -2465,6 +2467,9 @@ def init(
     if root is not None:
         inside = Path(os.path.normpath(Path.cwd() / directory)).relative_to(root).as_posix()
     tree = repository_files(workspace, base, name, new=new_base, arguments=arguments, inside=inside)
+    kept = [relative for relative in KEPT_IF_THERE if os.path.lexists(directory / relative)]
+    for relative in kept:  # an existing repository's own: never written over, and no reason to refuse
+        del tree[relative]
     _write_repository(directory, tree, schema_tree(), SCHEMAS)
     where = "" if directory == Path(".") else f"cd {printable(path_word(directory))} && "
     _note(
@@ -2472,6 +2477,12 @@ def init(
         + ("(a base of its own)" if new_base else f"(a variant of `{base.id}`)")
     )
     _note(f"next: {ticked(f'{where}civrules validate')}, then see {named_path(directory / 'README.md')}")
+    if kept:
+        lines = "".join(f"\n  {line}" for line in GITATTRIBUTES.splitlines() if line and not line.startswith("#"))
+        _note(
+            f"note: {named_path(directory / KEPT_IF_THERE[0])} is there already and was kept: so that checkouts "
+            f"keep the line endings civrules and yamllint compare, add to it what it lacks of:{lines}"
+        )
     if root is not None:
         # Not the folder's own repository: its workflow and hook run only once moved to the root.
         _note(

@@ -4,8 +4,8 @@ A rule-data repository keeps rule data of its own (a variant of a shipped rulese
 its own) outside civrules' checkout: ``rules/`` with one manifest, the schemas its modelines point
 at (``schemas/``, exported from the installed civrules), a pre-commit configuration whose hook runs
 the installed civrules (no network), a GitHub Actions workflow, a ``.yamllint`` that agrees with
-how civrules writes rule data (civrules' own ``rules/`` passes it), and a README saying what to do
-next. Everything is rendered here, in memory; the command line writes it.
+how civrules writes rule data (civrules' own ``rules/`` passes it), a ``.gitattributes`` keeping
+line endings as civrules and yamllint compare them, and a README saying what to do next. Everything is rendered here, in memory; the command line writes it.
 """
 
 from __future__ import annotations
@@ -49,6 +49,26 @@ rules:
     # GitHub Actions' `on:` is a key, not a boolean; values are still `true` and `false` only.
     check-keys: false
 """
+
+
+#: The attributes of a new repository's files: a checkout with `core.autocrlf` (git's default on
+#: Windows, and on a Windows runner) wrote CRLF, which yamllint's `new-lines` rule refuses, and
+#: which `civrules schemas --check` (and `build --check`) called stale in every file (R009).
+GITATTRIBUTES = """\
+# Line endings for every checkout, a Windows one (git's core.autocrlf) included: rule files and
+# the YAML configuration keep LF, as civrules writes them and yamllint's new-lines rule wants them.
+*.yaml text eol=lf
+*.yml text eol=lf
+.yamllint text eol=lf
+# The folders civrules writes are compared byte for byte (`civrules schemas --check`, `civrules
+# build --check`): git changes nothing in them, and GitHub folds their diffs as generated.
+schemas/** -text linguist-generated=true
+generated/** -text linguist-generated=true
+"""
+
+#: The files `civrules init` writes only where the folder has none: one already there is kept,
+#: and what it lacks is said (a repository's root often has a `.gitattributes` of its own).
+KEPT_IF_THERE = (".gitattributes",)
 
 
 def schema_files() -> dict[str, str]:
@@ -285,6 +305,7 @@ Rule data for [civrules](https://github.com/OWNER/civrules) {version}: {what}. M
 | `.pre-commit-config.yaml` | validates what each commit holds: `civrules validate --strict --staged` |
 | `.github/workflows/rules.yml` | validates every push and pull request, with annotations |
 | `.yamllint` | yamllint as civrules writes YAML |
+| `.gitattributes` | line endings: LF in YAML files on every checkout, nothing converted in `schemas/` |
 
 ## Next
 
@@ -407,5 +428,6 @@ def repository_files(
     tree[".pre-commit-config.yaml"] = PRE_COMMIT.format(version=__version__).encode("utf-8")
     tree[".github/workflows/rules.yml"] = WORKFLOW.format(version=__version__).encode("utf-8")
     tree[".yamllint"] = YAMLLINT.encode("utf-8")
+    tree[".gitattributes"] = GITATTRIBUTES.encode("utf-8")
     tree["README.md"] = readme(name, base, new_base_files=data, arguments=arguments, inside=inside).encode("utf-8")
     return tree
