@@ -709,7 +709,9 @@ def test_a_partial_commit_is_judged_by_what_it_holds_not_by_what_else_is_staged(
     or as no file, so the commit passes; and where that copy breaks the commit, it is refused."""
     root = repository(tmp_path)
     rulesets = root / "rules" / "rulesets"
-    (rulesets / "repo1.yaml").write_text(MANIFEST.format(id="repo1", base="advanced-civilization") + "# named\n", "utf-8")
+    (rulesets / "repo1.yaml").write_text(
+        MANIFEST.format(id="repo1", base="advanced-civilization") + "# named\n", "utf-8"
+    )
     (rulesets / "repo3.yaml").write_text(MANIFEST.format(id="repo3", base="repo1"), encoding="utf-8")
     git(root, "add", "-A")
     partial_index(root, monkeypatch, ".git/next-index-4242.lock", "rules/rulesets/repo1.yaml")

@@ -2386,8 +2386,9 @@ def init(
     """Make a rule-data repository in DIRECTORY (default: here).
 
     rules/ with one ruleset, the schemas its modelines point at, a pre-commit configuration, a
-    GitHub Actions workflow, a .yamllint and a README saying what to do next. Nothing is written
-    over an existing file: a folder that already holds any of them is refused. Every file is
+    GitHub Actions workflow, a .yamllint, a .gitattributes and a README saying what to do next.
+    Nothing is written over an existing file: a folder that already holds any of them is refused
+    (a .gitattributes there is kept instead, and the lines it needs are said). Every file is
     written, or none (a full disk part-way leaves the folder as it was). The rules folder is
     always DIRECTORY/rules, where the hook and the workflow look: --rules is refused, and
     CIVRULES_RULES is not read.
@@ -2467,10 +2468,7 @@ def init(
     if root is not None:
         inside = Path(os.path.normpath(Path.cwd() / directory)).relative_to(root).as_posix()
     tree = repository_files(workspace, base, name, new=new_base, arguments=arguments, inside=inside)
-    kept = [relative for relative in KEPT_IF_THERE if os.path.lexists(directory / relative)]
-    for relative in kept:  # an existing repository's own: never written over, and no reason to refuse
-        del tree[relative]
-    _write_repository(directory, tree, schema_tree(), SCHEMAS)
+    kept = _write_repository(directory, tree, schema_tree(), SCHEMAS, kept_if_there=KEPT_IF_THERE)
     where = "" if directory == Path(".") else f"cd {printable(path_word(directory))} && "
     _note(
         f"civrules: made a rule-data repository in {named_path(directory)}: ruleset `{name}` "
@@ -2492,9 +2490,17 @@ def init(
         )
 
 
-def _write_repository(directory: Path, tree: Mapping[str, bytes], schemas: Mapping[str, bytes], folder: str) -> None:
+def _write_repository(
+    directory: Path,
+    tree: Mapping[str, bytes],
+    schemas: Mapping[str, bytes],
+    folder: str,
+    *,
+    kept_if_there: Sequence[str] = (),
+) -> list[str]:
     """Write a new repository's files into ``directory``, none over anything that is there: every
-    file, or none.
+    file, or none. A file of ``kept_if_there`` that is there (once a killed init's files are taken
+    back) is kept and not written, and no reason to refuse: those kept are returned.
 
     Everything that would refuse the write is found before the first one: a file of the same
     name, ``directory`` or a folder above it inside the project (the working directory) that is a
@@ -2555,6 +2561,8 @@ def _write_repository(directory: Path, tree: Mapping[str, bytes], schemas: Mappi
         from civrules.emit.output import remove_abandoned_staging
 
         remove_abandoned_staging(target, _INIT_STAGING, _INIT_MARKER, lambda leftover: _undo_moves(target, leftover))
+    kept = [relative for relative in kept_if_there if relative in tree and os.path.lexists(target / relative)]
+    tree = {relative: data for relative, data in tree.items() if relative not in kept}
     clashes = [
         relative
         for relative in sorted({*tree, folder, "rules"})
@@ -2581,6 +2589,7 @@ def _write_repository(directory: Path, tree: Mapping[str, bytes], schemas: Mappi
         _output_failure(error, new_only)
     except OSError as error:
         _repository_unwritable(directory, error)
+    return kept
 
 
 def _repository_unwritable(directory: Path, error: OSError) -> NoReturn:

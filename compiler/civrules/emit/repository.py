@@ -5,7 +5,8 @@ its own) outside civrules' checkout: ``rules/`` with one manifest, the schemas i
 at (``schemas/``, exported from the installed civrules), a pre-commit configuration whose hook runs
 the installed civrules (no network), a GitHub Actions workflow, a ``.yamllint`` that agrees with
 how civrules writes rule data (civrules' own ``rules/`` passes it), a ``.gitattributes`` keeping
-line endings as civrules and yamllint compare them, and a README saying what to do next. Everything is rendered here, in memory; the command line writes it.
+line endings as civrules and yamllint compare them, and a README saying what to do next.
+Everything is rendered here, in memory; the command line writes it.
 """
 
 from __future__ import annotations
