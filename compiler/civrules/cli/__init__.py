@@ -895,8 +895,8 @@ def _staged_problems(
         name = named_path(shown)
         if one.state == "not-in-commit":
             message = (
-                f"{name} is staged, but not in this commit: `git commit` was given paths, and not this one "
-                "(the commit holds its last committed copy, or none)"
+                f"{name} is staged, but not in this commit: `git commit` was given paths (or `--only`), and not "
+                "this one (the commit holds its last committed copy, or none)"
             )
             hint = "name it in the `git commit` too, or commit without paths (what is staged goes in then)"
         elif one.state == "untracked":
@@ -957,7 +957,7 @@ def _read_as_committed(folder: Path, found: list[Unstaged], reading: Workspace) 
         listed = ", ".join(named[:3]) + (f" and {len(named) - 3:,} more" if len(named) > 3 else "")
         one = len(named) == 1
         _note(
-            f"civrules: {listed}, staged but not in this commit (`git commit` was given paths), "
+            f"civrules: {listed}, staged but not in this commit (`git commit` was given paths, or `--only`), "
             f"{'is' if one else 'are'} read as the commit holds {'it' if one else 'them'}: "
             f"{'its' if one else 'their'} last committed copy, or no file"
         )
