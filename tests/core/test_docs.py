@@ -745,3 +745,40 @@ def test_every_table_row_has_as_many_cells_as_its_header() -> None:
         for line, cells, width in ragged_rows(page.read_text(encoding="utf-8"))
     ]
     assert not ragged, "table rows of another width than their header:\n" + "\n".join(ragged)
+
+
+def test_the_gitlab_job_writes_a_code_quality_report_of_the_repository_s_files(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """docs/ci.md's GitLab job: its report script, run on `validate --format json` of a rules folder
+    with an error, a warning and a failure about no file, gives one issue per error and warning of
+    a file of the repository, each as GitLab's Code Quality report reads it."""
+    import yaml
+
+    (job,) = [b for b in blocks(REPO / "docs" / "ci.md") if "gl-code-quality-report.json" in b.text]
+    steps = yaml.safe_load(job.text)["civrules"]["script"]
+    (script,) = [step for step in steps if step.startswith("python - <<'EOF'\n")]
+    program = script.split("\n", 1)[1].rsplit("EOF", 1)[0]
+    rules = tmp_path / "rules"
+    (rules / "rulesets").mkdir(parents=True)
+    (rules / "rulesets" / "house.yaml").write_text('kind: ruleset\nid: house\nname: "House"\nextends: nope\n', "utf-8")
+    (rules / "cards").mkdir()
+    shutil.copy(RULES / "cards" / "central-america-commodities.yaml", rules / "cards" / "extra.yaml")  # unused: R005
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.delenv("CIVRULES_NO_SHIPPED", raising=False)
+    diagnostics = [  # (one list, as no run gives both: a usage error stops the run)
+        *json.loads(CliRunner().invoke(main, ["validate", "--strict", "--format", "json"]).stdout),
+        *json.loads(CliRunner().invoke(main, ["validate", "--format", "json", "nope"]).stdout),
+    ]
+    (tmp_path / "civrules.json").write_text(json.dumps(diagnostics), encoding="utf-8")
+    exec(compile(program, job.name, "exec"), {})  # the page's own script, as the job runs it
+    issues = json.loads((tmp_path / "gl-code-quality-report.json").read_text(encoding="utf-8"))
+    kept = [d for d in diagnostics if d["severity"] != "info" and d["file"] and not d["file"].startswith("<")]
+    assert any(d["file"] == "<command line>" for d in diagnostics) and kept, diagnostics
+    assert [(i["check_name"], i["location"]["path"], i["location"]["lines"]["begin"]) for i in issues] == [
+        (d["code"], d["file"], d["line"]) for d in kept
+    ]
+    assert {i["severity"] for i in issues} == {"major", "minor"}  # an error and a warning
+    assert all(i["description"].startswith(i["check_name"]) for i in issues)
+    assert len({i["fingerprint"] for i in issues}) == len(issues)
+    assert all((tmp_path / i["location"]["path"]).is_file() for i in issues)
