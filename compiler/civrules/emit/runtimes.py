@@ -34,6 +34,7 @@ FILES = (
     "_moved.py",
     "assumed.py",
     "errors.py",
+    "lazy.py",
     "logic.py",
     "mappings.py",
     "protocol.py",
