@@ -1,13 +1,17 @@
-"""Writing each record class's typed ``replace`` into the runtimes' record sources, for type checkers.
+"""Writing each record class's typed ``replace`` into the runtimes' record sources.
 
 :meth:`civrules_runtime.records.Record.replace` takes any field by name (``**changes``) and checks
 the values when it runs; a type checker cannot see which names and types a class's fields have
-from that, so ``card.replace(cost="ten")`` passed ``mypy --strict``. This generator gives every
-record class that defines its constructor a ``replace`` of its own for type checkers only (in an
-``if TYPE_CHECKING:`` block, so nothing changes at run time): its fields keyword-only, each
-optional, each with the type its constructor takes (``replace`` makes the changed record through
-that constructor). It reads the classes with :mod:`ast` (no runtime is imported) and writes the
-block right after each class's ``__init__``, replacing the one it wrote before.
+from that, so ``card.replace(cost="ten")`` passed ``mypy --strict``, and ``inspect.signature``
+showed ``(*args, **changes)``. This generator gives every record class that defines its
+constructor a ``replace`` of its own, declared with ``@typed_replace``: its fields keyword-only,
+each optional, each with the type its constructor takes (``replace`` makes the changed record
+through that constructor). At run time the class's ``replace`` is its base's code, whose
+signature ``inspect`` (and so ``help()`` and an IDE's run-time completion) reads from the
+declaration; before runtime 2.19 the declaration was for type checkers only (an ``if
+TYPE_CHECKING:`` block, which this replaces). It reads the classes with :mod:`ast` (no runtime is
+imported) and writes the block right after each class's ``__init__``, replacing the one it wrote
+before.
 
 Regenerate after changing a record's fields (tests/engine/test_typed_replace.py fails until then)::
 
@@ -26,7 +30,9 @@ from tools.bounds import runtime_dir
 from tools.settings import shipped_families
 
 #: The first line of a block this generator writes (it finds its blocks again by it).
-MARKER = "    if TYPE_CHECKING:  # written by compiler/tools/replaces.py from __init__: do not edit"
+MARKER = "    @typed_replace  # written by compiler/tools/replaces.py from __init__: do not edit"
+#: The first line of the blocks it wrote before runtime 2.19 (for type checkers only), replaced.
+OLD_MARKER = "    if TYPE_CHECKING:  # written by compiler/tools/replaces.py from __init__: do not edit"
 
 
 def sources() -> list[Path]:
@@ -71,6 +77,8 @@ def signature(lines: list[bytes], node: ast.ClassDef) -> list[tuple[str, str]] |
     its fields; None where the class defines no constructor or no fields of its own (it has its
     base's ``replace``)."""
     slots, init = _slots(node), _init(node)
+    if not node.bases:  # no record (a record class has a base: Record, or another record class)
+        return None
     if not slots or init is None or any(slot.startswith("_") for slot in slots):
         return None
     parameters = {arg.arg: arg for arg in [*init.args.args, *init.args.kwonlyargs]}
@@ -87,12 +95,12 @@ def block(fields: list[tuple[str, str]]) -> list[str]:
     """The lines of a class's typed ``replace`` (laid out as ``ruff format`` keeps it)."""
     return [
         MARKER,
-        "",
-        "        def replace(",
-        "            self,",
-        "            *,",
-        *(f"            {name}: {annotation} = ...," for name, annotation in fields),
-        "        ) -> Self: ...",
+        "    def replace(",
+        "        self,",
+        "        *,",
+        *(f"        {name}: {annotation} = ...," for name, annotation in fields),
+        "    ) -> Self:",
+        "        raise NotImplementedError  # never called: Record gives the class its base's, of this signature",
     ]
 
 
@@ -107,13 +115,20 @@ def render(source: str) -> str:
             continue
         fields = signature(encoded, node)
         old = [
-            item
+            (item.lineno, item.end_lineno)
             for item in node.body
-            if isinstance(item, ast.If) and lines[item.lineno - 1] == MARKER and item.end_lineno is not None
+            if isinstance(item, ast.If) and lines[item.lineno - 1] == OLD_MARKER and item.end_lineno is not None
+        ] + [
+            (item.decorator_list[0].lineno, item.end_lineno)
+            for item in node.body
+            if isinstance(item, ast.FunctionDef)
+            and item.decorator_list
+            and lines[item.decorator_list[0].lineno - 1] == MARKER
+            and item.end_lineno is not None
         ]
-        for item in old:  # the block and the blank line before it
-            assert item.end_lineno is not None
-            edits.append((item.lineno - 2, item.end_lineno, []))
+        for first, last in old:  # the block and the blank line before it
+            assert last is not None
+            edits.append((first - 2, last, []))
         init = _init(node)
         if fields is not None and init is not None and init.end_lineno is not None:
             edits.append((init.end_lineno, init.end_lineno, ["", *block(fields)]))

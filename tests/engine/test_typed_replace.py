@@ -13,6 +13,7 @@ from __future__ import annotations
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -66,6 +67,76 @@ def test_replace_refuses_a_value_given_without_its_fields_name() -> None:
     settings = advanced_civilization.SETTINGS
     with pytest.raises(TypeError, match=r"Settings\.replace takes its changes by field name"):
         settings.replace(None)  # type: ignore[call-arg]
+
+
+def _declared_record_classes() -> list[Any]:
+    """Every record class of the runtimes that declares a ``replace`` of its own."""
+    import importlib
+    import inspect
+
+    from civrules_runtime.records import Record, SettingsRecord
+
+    found: dict[str, Any] = {}
+    for runtime in ("civrules_runtime", *(f"civrules_runtime_{family}" for family in FAMILIES)):
+        for module in ("records", "settings"):
+            try:
+                imported = importlib.import_module(f"{runtime}.{module}")
+            except ModuleNotFoundError:
+                continue
+            for _, cls in inspect.getmembers(imported, inspect.isclass):
+                if issubclass(cls, Record) and cls not in (Record, SettingsRecord) and "replace" in vars(cls):
+                    found[f"{cls.__module__}.{cls.__qualname__}"] = cls
+    return [found[name] for name in sorted(found)]
+
+
+FAMILIES = ("advanced_civilization", "imperial_settlers", "sid_meiers_civilization")
+
+
+def test_inspect_reads_each_record_classs_replace_as_declared_its_fields_keyword_only_and_typed() -> None:
+    import inspect
+    import typing
+
+    classes = _declared_record_classes()
+    assert len(classes) > 100  # every family's records and settings records, and the shared ones
+    wrong = []
+    for cls in classes:
+        fields = [name for name in cls._fields if not name.startswith("_")]
+        parameters = list(inspect.signature(cls.replace).parameters.values())
+        hints = typing.get_type_hints(cls.replace)
+        if (
+            [parameter.name for parameter in parameters] != ["self", *fields]
+            or any(parameter.kind is not inspect.Parameter.KEYWORD_ONLY for parameter in parameters[1:])
+            or set(hints) != {*fields, "return"}
+        ):
+            wrong.append(f"{cls.__module__}.{cls.__qualname__}: {inspect.signature(cls.replace)}")
+    assert not wrong, "\n".join(wrong[:5])
+
+
+def test_a_declared_replace_runs_its_bases_and_says_what_it_is() -> None:
+    import inspect
+
+    from civrules_rulesets import advanced_civilization
+    from civrules_runtime.records import Record
+
+    card = next(iter(advanced_civilization.CARDS.values()))
+    assert str(inspect.signature(card.replace)).startswith("(*, id: 'str' = Ellipsis, name: 'str | None' = Ellipsis")
+    assert type(card).replace.__qualname__ == "Card.replace"
+    assert type(card).replace.__code__ is Record.replace.__code__  # the base's code, checks included
+    assert "keyword-only" in (type(card).replace.__doc__ or "")
+    assert card.replace(name="x").name == "x"
+    with pytest.raises(TypeError, match="did you mean 'cost'"):
+        card.replace(cots=1)  # type: ignore[call-arg]
+
+
+def test_a_class_without_a_base_is_no_record_and_gets_no_replace() -> None:
+    source = """
+class _Plain:
+    __slots__ = ("types",)
+
+    def __init__(self, types: tuple[type, ...]) -> None:
+        self.types = types
+"""
+    assert replaces.render(source) == source
 
 
 #: An engine module using ``replace`` rightly (lines 6-10) and wrongly (each line from 11 on: a

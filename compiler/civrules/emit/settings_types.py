@@ -530,7 +530,7 @@ def render_module(family: Family, *, bounded: bool = False, retired: Iterable[st
     out += [
         "from typing import Self",
         "",
-        "from civrules_runtime.records import SettingsRecord" + (", bound" if bounded else ""),
+        "from civrules_runtime.records import SettingsRecord" + (", bound" if bounded else "") + ", typed_replace",
         "",
     ]
     if bounded:
@@ -566,15 +566,17 @@ def render_module(family: Family, *, bounded: bool = False, retired: Iterable[st
         out += _fit(4, "def __init__(", ["self", "*", *params], ") -> None:")
         out += [f'        _set(self, "{f.attr}", {f.attr})' for f in spec.fields]
         out.append('        _set(self, "_unknown", unknown_fields)')
-        # replace() for type checkers: each field keyword-only with its type (SettingsRecord.replace
-        # takes any field by name and checks it when it runs)
-        out += ["", "    if TYPE_CHECKING:", ""]
+        # replace() declared: each field keyword-only with its type, which type checkers and
+        # inspect.signature read (at run time it is SettingsRecord.replace, which takes any field
+        # by name and checks it when it runs)
+        out += ["", "    @typed_replace"]
         out += _fit(
-            8,
+            4,
             "def replace(",
             ["self", "*", *(f"{f.attr}: {f.annotation()} = ..." for f in spec.fields)],
-            ") -> Self: ...",
+            ") -> Self:",
         )
+        out.append("        raise NotImplementedError  # never called: the declaration of its signature")
     if bounded:
         out += ["", "", "bound(globals(), SETTINGS_BOUNDS, SETTINGS_WHERE)"]
     out += ["", "", *_retired_names(sorted(set(retired))), "", *ABSENT_NAMES]
