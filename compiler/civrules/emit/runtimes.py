@@ -111,7 +111,12 @@ FILES = (
 #: top-level ones, ``import records``, and left the runtime unimportable).
 #: Also (same step, unreleased, round 34): a count in its errors agrees with its noun ("has 1 value,
 #: not 2" of a table's item, "restored from its 1 field"), not "1 values".
-VERSION = "2.18.0"
+#: 2.19 the ``__getattr__`` and ``__dir__`` of a module whose names are imported on first use
+#: (``lazy.lazy_names``: each family runtime's ``__init__`` had a copy of its own), and
+#: ``records.typed_replace``, with which a record class declares its ``replace``: the base's code,
+#: whose keyword-only, typed fields ``inspect.signature`` and ``help()`` read (they read
+#: ``(*args, **changes)``; the declaration was for type checkers only).
+VERSION = "2.19.0"
 
 
 def runtime_distribution(

@@ -97,7 +97,11 @@ FAMILY_RUNTIME_DISTRIBUTION = family_runtime_distribution(FAMILY.id)
 #: top-level ones, ``import records``, and left the runtime unimportable).
 #: Also (same step, unreleased, round 34): counts in its messages agree with their nouns
 #: (``trade_problems``' "1 card given", "a game of 1 player"; ``CreditMatrix(1 card)``).
-FAMILY_RUNTIME_VERSION = "2.10.3"
+#: 2.10.4: the same API, on civrules-runtime 2.19: its ``__init__``'s ``__getattr__`` and ``__dir__``
+#: are the shared runtime's ``lazy_names`` (the three family runtimes had one copy each), and each
+#: record class's ``replace`` is declared with ``typed_replace``, so ``inspect.signature`` and
+#: ``help()`` read its fields keyword-only with their types (they read ``(*args, **changes)``).
+FAMILY_RUNTIME_VERSION = "2.10.4"
 FAMILY_RUNTIME_SOURCES = Path(__file__).resolve().parent / "runtime"
 FAMILY_RUNTIME_FILES = (
     "__init__.py",

@@ -51,7 +51,11 @@ FAMILY_RUNTIME_DISTRIBUTION = family_runtime_distribution(FAMILY.id)
 #: Also (same step, unreleased): its pyproject.toml names ``dev-mode-dirs``, so ``pip install -e``
 #: puts generated/python/ on sys.path, not the runtime's own folder (which made its modules
 #: top-level ones, ``import records``, and left the runtime unimportable).
-FAMILY_RUNTIME_VERSION = "2.7.3"
+#: 2.7.4: the same API, on civrules-runtime 2.19: its ``__init__``'s ``__getattr__`` and ``__dir__``
+#: are the shared runtime's ``lazy_names`` (the three family runtimes had one copy each), and each
+#: record class's ``replace`` is declared with ``typed_replace``, so ``inspect.signature`` and
+#: ``help()`` read its fields keyword-only with their types (they read ``(*args, **changes)``).
+FAMILY_RUNTIME_VERSION = "2.7.4"
 FAMILY_RUNTIME_SOURCES = Path(__file__).resolve().parent / "runtime"
 FAMILY_RUNTIME_FILES = (
     "__init__.py",
