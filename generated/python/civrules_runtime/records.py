@@ -56,6 +56,11 @@ class Record:
             for name in _slots(klass)
             if not name.startswith("_")  # the record machinery's own (a settings record's)
         )
+        declared = cls.__dict__.get("replace")
+        if declared is not None and getattr(declared, "_replace_signature", False):
+            # a signature of typed_replace: the class's replace is its base's, read by inspect as declared
+            made = _replace_declared(cls, getattr(super(cls, cls), "replace"), declared)  # noqa: B009 - no base is typed here
+            setattr(cls, "replace", made)  # noqa: B010 - mypy refuses the assignment of a method
         inherited = tuple(getattr(super(cls, cls), "_fields", ()))
         own = tuple(name for name in cls._fields if name not in inherited)
         if own and inherited and "__match_args__" not in cls.__dict__:
@@ -147,9 +152,10 @@ class Record:
         OutOfDomainError (a ValueError) for a value its field's type does not hold (a text where a
         whole number belongs, a flag given as 1, a value no vocabulary of the field has): the
         record's data was checked when the package was built, and a changed record is held to the
-        same types. Each record class declares to type checkers a ``replace`` of its own, its
-        fields keyword-only with their types (written by compiler/tools/replaces.py), so a type
-        checker refuses ``card.replace(cost="ten")`` too; this one's ``*args``/``Any`` only let
+        same types. Each record class declares a ``replace`` of its own (:func:`typed_replace`,
+        written by compiler/tools/replaces.py), its fields keyword-only with their types: a type
+        checker refuses ``card.replace(cost="ten")`` too, and ``inspect.signature`` and ``help()``
+        read those fields (``= ...``: the field as it is); this one's ``*args``/``Any`` only let
         those narrow it.
         """
         _positional(self, args)
@@ -217,6 +223,52 @@ class Record:
         fewest is above its most), checked with the types where a record is changed or restored;
         None: nothing."""
         return None
+
+
+_Signature = TypeVar("_Signature", bound=Callable[..., object])
+
+
+def typed_replace(signature: _Signature) -> _Signature:
+    """Declares a record class's ``replace``: its fields keyword-only, each optional (``= ...``),
+    each with the type the class's constructor takes. The class's ``replace`` does what its base's
+    does (a name that is no field, a value of another type: the errors of :meth:`Record.replace`),
+    and type checkers, IDEs and ``inspect.signature`` read the fields and types declared::
+
+        class Item(Record):
+            ...
+
+            @typed_replace
+            def replace(self, *, id: str = ..., cost: int = ...) -> Self:
+                raise NotImplementedError  # never called: the declaration only
+
+    ``inspect.signature(Item.replace)`` is then ``(self, *, id: 'str' = Ellipsis, cost: 'int' =
+    Ellipsis) -> 'Self'`` (``eval_str=True`` or ``typing.get_type_hints`` evaluate the types), where
+    it was the base's ``(self, *args, **changes)``. compiler/tools/replaces.py writes these.
+    """
+    setattr(signature, "_replace_signature", True)  # noqa: B010 - a function's attribute, for __init_subclass__
+    return signature
+
+
+def _replace_declared(
+    cls: type, inherited: Callable[..., object], declared: Callable[..., object]
+) -> Callable[..., object]:
+    """``inherited`` (the base's ``replace``) as ``cls``'s own, whose signature ``inspect`` reads from
+    ``declared`` (``__wrapped__``, as it reads a decorated function's); its code is the base's, copied,
+    so a call costs what the base's does."""
+    import types
+
+    if not isinstance(inherited, types.FunctionType):  # an engine's base with a replace of its own kind
+        return inherited
+    made = types.FunctionType(
+        inherited.__code__, inherited.__globals__, "replace", inherited.__defaults__, inherited.__closure__
+    )
+    made.__kwdefaults__ = inherited.__kwdefaults__
+    made.__doc__ = inherited.__doc__
+    made.__module__ = cls.__module__
+    made.__qualname__ = f"{cls.__qualname__}.replace"
+    made.__annotations__ = dict(declared.__annotations__)
+    made.__wrapped__ = declared  # type: ignore[attr-defined]
+    return made
 
 
 def _slots(klass: type) -> tuple[str, ...]:
@@ -949,15 +1001,6 @@ class _Plain:
     def __init__(self, types: tuple[type, ...], flags: bool) -> None:
         self.types, self.flags = types, flags
 
-    if TYPE_CHECKING:  # written by compiler/tools/replaces.py from __init__: do not edit
-
-        def replace(
-            self,
-            *,
-            types: tuple[type, ...] = ...,
-            flags: bool = ...,
-        ) -> Self: ...
-
     def check(self) -> Callable[[object], bool]:
         types = self.types
         if self.flags or not any(issubclass(bool, kind) for kind in types):
@@ -1256,15 +1299,15 @@ class UnknownFact(Record):
         _set(self, "field", field)
         _set(self, "reason", reason)
 
-    if TYPE_CHECKING:  # written by compiler/tools/replaces.py from __init__: do not edit
-
-        def replace(
-            self,
-            *,
-            file: str = ...,
-            field: str = ...,
-            reason: str = ...,
-        ) -> Self: ...
+    @typed_replace  # written by compiler/tools/replaces.py from __init__: do not edit
+    def replace(
+        self,
+        *,
+        file: str = ...,
+        field: str = ...,
+        reason: str = ...,
+    ) -> Self:
+        raise NotImplementedError  # never called: Record gives the class its base's, of this signature
 
 
 class PlayerRange(Record):
@@ -1305,18 +1348,18 @@ class PlayerRange(Record):
         _set(self, "source", source)
         _set(self, "field_sources", FrozenMap(field_sources or {}))
 
-    if TYPE_CHECKING:  # written by compiler/tools/replaces.py from __init__: do not edit
-
-        def replace(
-            self,
-            *,
-            min: int = ...,
-            max: int = ...,
-            best: int | None = ...,
-            rule: tuple[str, ...] = ...,
-            source: str | None = ...,
-            field_sources: Mapping[str, str | None] | None = ...,
-        ) -> Self: ...
+    @typed_replace  # written by compiler/tools/replaces.py from __init__: do not edit
+    def replace(
+        self,
+        *,
+        min: int = ...,
+        max: int = ...,
+        best: int | None = ...,
+        rule: tuple[str, ...] = ...,
+        source: str | None = ...,
+        field_sources: Mapping[str, str | None] | None = ...,
+    ) -> Self:
+        raise NotImplementedError  # never called: Record gives the class its base's, of this signature
 
     def _problem(self) -> str | None:
         # As the checks hold the data: at least one player (every family's schema), the fewest

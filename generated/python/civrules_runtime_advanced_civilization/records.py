@@ -15,7 +15,7 @@ from typing import ClassVar, Self, TypeAlias, TypeVar
 from civrules_runtime.assumed import count, optional, pairs, text
 from civrules_runtime.errors import OutOfDomainError, within
 from civrules_runtime.mappings import FrozenMap
-from civrules_runtime.records import Record, bound
+from civrules_runtime.records import Record, bound, typed_replace
 from civrules_runtime.records import UnknownFact as UnknownFact
 
 from .bounds import BOUNDS, WHERE
@@ -93,16 +93,16 @@ class Immunity(Record):
         _set(self, "targets", targets)
         _set(self, "unless_holding", unless_holding)
 
-    if TYPE_CHECKING:  # written by compiler/tools/replaces.py from __init__: do not edit
-
-        def replace(
-            self,
-            *,
-            against: ImmunityAgainst = ...,
-            card: str | None = ...,
-            targets: Targets | None = ...,
-            unless_holding: tuple[str, ...] = ...,
-        ) -> Self: ...
+    @typed_replace  # written by compiler/tools/replaces.py from __init__: do not edit
+    def replace(
+        self,
+        *,
+        against: ImmunityAgainst = ...,
+        card: str | None = ...,
+        targets: Targets | None = ...,
+        unless_holding: tuple[str, ...] = ...,
+    ) -> Self:
+        raise NotImplementedError  # never called: Record gives the class its base's, of this signature
 
 
 class Movement(Record):
@@ -133,17 +133,17 @@ class Movement(Record):
         _set(self, "open_sea", open_sea)
         _set(self, "capacity_change", capacity_change)
 
-    if TYPE_CHECKING:  # written by compiler/tools/replaces.py from __init__: do not edit
-
-        def replace(
-            self,
-            *,
-            units: MovementUnits = ...,
-            range: int | None = ...,
-            range_change: int | None = ...,
-            open_sea: bool = ...,
-            capacity_change: int | None = ...,
-        ) -> Self: ...
+    @typed_replace  # written by compiler/tools/replaces.py from __init__: do not edit
+    def replace(
+        self,
+        *,
+        units: MovementUnits = ...,
+        range: int | None = ...,
+        range_change: int | None = ...,
+        open_sea: bool = ...,
+        capacity_change: int | None = ...,
+    ) -> Self:
+        raise NotImplementedError  # never called: Record gives the class its base's, of this signature
 
 
 class PopulationLimit(Record):
@@ -162,14 +162,14 @@ class PopulationLimit(Record):
         _set(self, "change", change)
         _set(self, "where", where)
 
-    if TYPE_CHECKING:  # written by compiler/tools/replaces.py from __init__: do not edit
-
-        def replace(
-            self,
-            *,
-            change: int = ...,
-            where: PopulationWhere = ...,
-        ) -> Self: ...
+    @typed_replace  # written by compiler/tools/replaces.py from __init__: do not edit
+    def replace(
+        self,
+        *,
+        change: int = ...,
+        where: PopulationWhere = ...,
+    ) -> Self:
+        raise NotImplementedError  # never called: Record gives the class its base's, of this signature
 
 
 class CityBuild(Record):
@@ -210,18 +210,18 @@ class CityBuild(Record):
         _set(self, "without_city_site", without_city_site)
         _set(self, "tokens_from_adjacent", tokens_from_adjacent)
 
-    if TYPE_CHECKING:  # written by compiler/tools/replaces.py from __init__: do not edit
-
-        def replace(
-            self,
-            *,
-            cost_change: int | None = ...,
-            from_treasury: TreasuryShare | None = ...,
-            per_turn: int | None = ...,
-            unlimited: bool = ...,
-            without_city_site: bool = ...,
-            tokens_from_adjacent: int | None = ...,
-        ) -> Self: ...
+    @typed_replace  # written by compiler/tools/replaces.py from __init__: do not edit
+    def replace(
+        self,
+        *,
+        cost_change: int | None = ...,
+        from_treasury: TreasuryShare | None = ...,
+        per_turn: int | None = ...,
+        unlimited: bool = ...,
+        without_city_site: bool = ...,
+        tokens_from_adjacent: int | None = ...,
+    ) -> Self:
+        raise NotImplementedError  # never called: Record gives the class its base's, of this signature
 
 
 class CitySupport(Record):
@@ -238,13 +238,13 @@ class CitySupport(Record):
     def __init__(self, change: int) -> None:
         _set(self, "change", change)
 
-    if TYPE_CHECKING:  # written by compiler/tools/replaces.py from __init__: do not edit
-
-        def replace(
-            self,
-            *,
-            change: int = ...,
-        ) -> Self: ...
+    @typed_replace  # written by compiler/tools/replaces.py from __init__: do not edit
+    def replace(
+        self,
+        *,
+        change: int = ...,
+    ) -> Self:
+        raise NotImplementedError  # never called: Record gives the class its base's, of this signature
 
 
 class Conflict(Record):
@@ -277,17 +277,17 @@ class Conflict(Record):
         _set(self, "replaced_by", replaced_by)
         _set(self, "cancelled_by_both", cancelled_by_both)
 
-    if TYPE_CHECKING:  # written by compiler/tools/replaces.py from __init__: do not edit
-
-        def replace(
-            self,
-            *,
-            aspect: ConflictAspect = ...,
-            before_holders_of: tuple[str, ...] = ...,
-            tokens: int | None = ...,
-            replaced_by: int | None = ...,
-            cancelled_by_both: bool = ...,
-        ) -> Self: ...
+    @typed_replace  # written by compiler/tools/replaces.py from __init__: do not edit
+    def replace(
+        self,
+        *,
+        aspect: ConflictAspect = ...,
+        before_holders_of: tuple[str, ...] = ...,
+        tokens: int | None = ...,
+        replaced_by: int | None = ...,
+        cancelled_by_both: bool = ...,
+    ) -> Self:
+        raise NotImplementedError  # never called: Record gives the class its base's, of this signature
 
 
 class TurnOrder(Record):
@@ -308,14 +308,14 @@ class TurnOrder(Record):
         _set(self, "activities", activities)
         _set(self, "position", position)
 
-    if TYPE_CHECKING:  # written by compiler/tools/replaces.py from __init__: do not edit
-
-        def replace(
-            self,
-            *,
-            activities: tuple[Activity, ...] = ...,
-            position: TurnPosition = ...,
-        ) -> Self: ...
+    @typed_replace  # written by compiler/tools/replaces.py from __init__: do not edit
+    def replace(
+        self,
+        *,
+        activities: tuple[Activity, ...] = ...,
+        position: TurnPosition = ...,
+    ) -> Self:
+        raise NotImplementedError  # never called: Record gives the class its base's, of this signature
 
 
 class Tax(Record):
@@ -334,14 +334,14 @@ class Tax(Record):
         _set(self, "rate_changes", rate_changes)
         _set(self, "no_revolt", no_revolt)
 
-    if TYPE_CHECKING:  # written by compiler/tools/replaces.py from __init__: do not edit
-
-        def replace(
-            self,
-            *,
-            rate_changes: tuple[int, ...] = ...,
-            no_revolt: bool = ...,
-        ) -> Self: ...
+    @typed_replace  # written by compiler/tools/replaces.py from __init__: do not edit
+    def replace(
+        self,
+        *,
+        rate_changes: tuple[int, ...] = ...,
+        no_revolt: bool = ...,
+    ) -> Self:
+        raise NotImplementedError  # never called: Record gives the class its base's, of this signature
 
 
 class Treasury(Record):
@@ -360,14 +360,14 @@ class Treasury(Record):
         _set(self, "token_value", token_value)
         _set(self, "spent_on", spent_on)
 
-    if TYPE_CHECKING:  # written by compiler/tools/replaces.py from __init__: do not edit
-
-        def replace(
-            self,
-            *,
-            token_value: int = ...,
-            spent_on: str = ...,
-        ) -> Self: ...
+    @typed_replace  # written by compiler/tools/replaces.py from __init__: do not edit
+    def replace(
+        self,
+        *,
+        token_value: int = ...,
+        spent_on: str = ...,
+    ) -> Self:
+        raise NotImplementedError  # never called: Record gives the class its base's, of this signature
 
 
 class CommodityExchange(Record):
@@ -386,14 +386,14 @@ class CommodityExchange(Record):
         _set(self, "tokens_per_point", tokens_per_point)
         _set(self, "phase", phase)
 
-    if TYPE_CHECKING:  # written by compiler/tools/replaces.py from __init__: do not edit
-
-        def replace(
-            self,
-            *,
-            tokens_per_point: int = ...,
-            phase: str = ...,
-        ) -> Self: ...
+    @typed_replace  # written by compiler/tools/replaces.py from __init__: do not edit
+    def replace(
+        self,
+        *,
+        tokens_per_point: int = ...,
+        phase: str = ...,
+    ) -> Self:
+        raise NotImplementedError  # never called: Record gives the class its base's, of this signature
 
 
 class TradeCardPurchase(Record):
@@ -412,14 +412,14 @@ class TradeCardPurchase(Record):
         _set(self, "stack", stack)
         _set(self, "price", price)
 
-    if TYPE_CHECKING:  # written by compiler/tools/replaces.py from __init__: do not edit
-
-        def replace(
-            self,
-            *,
-            stack: int = ...,
-            price: int = ...,
-        ) -> Self: ...
+    @typed_replace  # written by compiler/tools/replaces.py from __init__: do not edit
+    def replace(
+        self,
+        *,
+        stack: int = ...,
+        price: int = ...,
+    ) -> Self:
+        raise NotImplementedError  # never called: Record gives the class its base's, of this signature
 
 
 class HandLimitChange(Record):
@@ -436,13 +436,13 @@ class HandLimitChange(Record):
     def __init__(self, change: int) -> None:
         _set(self, "change", change)
 
-    if TYPE_CHECKING:  # written by compiler/tools/replaces.py from __init__: do not edit
-
-        def replace(
-            self,
-            *,
-            change: int = ...,
-        ) -> Self: ...
+    @typed_replace  # written by compiler/tools/replaces.py from __init__: do not edit
+    def replace(
+        self,
+        *,
+        change: int = ...,
+    ) -> Self:
+        raise NotImplementedError  # never called: Record gives the class its base's, of this signature
 
 
 class CommodityValue(Record):
@@ -463,15 +463,15 @@ class CommodityValue(Record):
         _set(self, "goods", goods)
         _set(self, "per_turn", per_turn)
 
-    if TYPE_CHECKING:  # written by compiler/tools/replaces.py from __init__: do not edit
-
-        def replace(
-            self,
-            *,
-            set_size_change: int = ...,
-            goods: Goods = ...,
-            per_turn: int | None = ...,
-        ) -> Self: ...
+    @typed_replace  # written by compiler/tools/replaces.py from __init__: do not edit
+    def replace(
+        self,
+        *,
+        set_size_change: int = ...,
+        goods: Goods = ...,
+        per_turn: int | None = ...,
+    ) -> Self:
+        raise NotImplementedError  # never called: Record gives the class its base's, of this signature
 
 
 class SpecialAbility(Record):
@@ -504,17 +504,17 @@ class SpecialAbility(Record):
         _set(self, "max_units", max_units)
         _set(self, "max_cards", max_cards)
 
-    if TYPE_CHECKING:  # written by compiler/tools/replaces.py from __init__: do not edit
-
-        def replace(
-            self,
-            *,
-            action: AbilityAction = ...,
-            phase: AbilityPhase = ...,
-            exempt_holders: tuple[str, ...] = ...,
-            max_units: int | None = ...,
-            max_cards: int | None = ...,
-        ) -> Self: ...
+    @typed_replace  # written by compiler/tools/replaces.py from __init__: do not edit
+    def replace(
+        self,
+        *,
+        action: AbilityAction = ...,
+        phase: AbilityPhase = ...,
+        exempt_holders: tuple[str, ...] = ...,
+        max_units: int | None = ...,
+        max_cards: int | None = ...,
+    ) -> Self:
+        raise NotImplementedError  # never called: Record gives the class its base's, of this signature
 
 
 class CreditTokens(Record):
@@ -533,14 +533,14 @@ class CreditTokens(Record):
         _set(self, "points", points)
         _set(self, "colours", colours)
 
-    if TYPE_CHECKING:  # written by compiler/tools/replaces.py from __init__: do not edit
-
-        def replace(
-            self,
-            *,
-            points: int = ...,
-            colours: TokenColours | None = ...,
-        ) -> Self: ...
+    @typed_replace  # written by compiler/tools/replaces.py from __init__: do not edit
+    def replace(
+        self,
+        *,
+        points: int = ...,
+        colours: TokenColours | None = ...,
+    ) -> Self:
+        raise NotImplementedError  # never called: Record gives the class its base's, of this signature
 
 
 class VictoryPoints(Record):
@@ -557,13 +557,13 @@ class VictoryPoints(Record):
     def __init__(self, points: int = 0) -> None:
         _set(self, "points", points)
 
-    if TYPE_CHECKING:  # written by compiler/tools/replaces.py from __init__: do not edit
-
-        def replace(
-            self,
-            *,
-            points: int = ...,
-        ) -> Self: ...
+    @typed_replace  # written by compiler/tools/replaces.py from __init__: do not edit
+    def replace(
+        self,
+        *,
+        points: int = ...,
+    ) -> Self:
+        raise NotImplementedError  # never called: Record gives the class its base's, of this signature
 
 
 Effect: TypeAlias = (
@@ -600,14 +600,14 @@ class CalamityLink(Record):
         _set(self, "calamity", calamity)
         _set(self, "effect", effect)
 
-    if TYPE_CHECKING:  # written by compiler/tools/replaces.py from __init__: do not edit
-
-        def replace(
-            self,
-            *,
-            calamity: str = ...,
-            effect: LinkEffect = ...,
-        ) -> Self: ...
+    @typed_replace  # written by compiler/tools/replaces.py from __init__: do not edit
+    def replace(
+        self,
+        *,
+        calamity: str = ...,
+        effect: LinkEffect = ...,
+    ) -> Self:
+        raise NotImplementedError  # never called: Record gives the class its base's, of this signature
 
 
 class Attribute(Record):
@@ -640,17 +640,17 @@ class Attribute(Record):
         _set(self, "calamities", calamities)
         _set(self, "source", source)
 
-    if TYPE_CHECKING:  # written by compiler/tools/replaces.py from __init__: do not edit
-
-        def replace(
-            self,
-            *,
-            text: str = ...,
-            rules: tuple[str, ...] = ...,
-            effects: tuple[Effect, ...] = ...,
-            calamities: tuple[CalamityLink, ...] = ...,
-            source: str | None = ...,
-        ) -> Self: ...
+    @typed_replace  # written by compiler/tools/replaces.py from __init__: do not edit
+    def replace(
+        self,
+        *,
+        text: str = ...,
+        rules: tuple[str, ...] = ...,
+        effects: tuple[Effect, ...] = ...,
+        calamities: tuple[CalamityLink, ...] = ...,
+        source: str | None = ...,
+    ) -> Self:
+        raise NotImplementedError  # never called: Record gives the class its base's, of this signature
 
 
 class PurchaseEffect(Record):
@@ -712,21 +712,21 @@ class PurchaseEffect(Record):
         _set(self, "max_face_value_below", max_face_value_below)
         _set(self, "groups", groups)
 
-    if TYPE_CHECKING:  # written by compiler/tools/replaces.py from __init__: do not edit
-
-        def replace(
-            self,
-            *,
-            kind: PurchaseKind | None = ...,
-            text: str = ...,
-            rules: tuple[str, ...] = ...,
-            points: int | None = ...,
-            colours: TokenColours | None = ...,
-            next_turn: bool = ...,
-            max_cards: int | None = ...,
-            max_face_value_below: int | None = ...,
-            groups: tuple[GroupId, ...] = ...,
-        ) -> Self: ...
+    @typed_replace  # written by compiler/tools/replaces.py from __init__: do not edit
+    def replace(
+        self,
+        *,
+        kind: PurchaseKind | None = ...,
+        text: str = ...,
+        rules: tuple[str, ...] = ...,
+        points: int | None = ...,
+        colours: TokenColours | None = ...,
+        next_turn: bool = ...,
+        max_cards: int | None = ...,
+        max_face_value_below: int | None = ...,
+        groups: tuple[GroupId, ...] = ...,
+    ) -> Self:
+        raise NotImplementedError  # never called: Record gives the class its base's, of this signature
 
 
 # --- Cards, goods, calamities ------------------------------------------------------------------
@@ -751,16 +751,16 @@ class Group(Record):
         _set(self, "colour", colour)
         _set(self, "shape", shape)
 
-    if TYPE_CHECKING:  # written by compiler/tools/replaces.py from __init__: do not edit
-
-        def replace(
-            self,
-            *,
-            id: GroupId = ...,
-            name: str = ...,
-            colour: str | None = ...,
-            shape: str | None = ...,
-        ) -> Self: ...
+    @typed_replace  # written by compiler/tools/replaces.py from __init__: do not edit
+    def replace(
+        self,
+        *,
+        id: GroupId = ...,
+        name: str = ...,
+        colour: str | None = ...,
+        shape: str | None = ...,
+    ) -> Self:
+        raise NotImplementedError  # never called: Record gives the class its base's, of this signature
 
 
 class Credit(Record):
@@ -794,17 +794,17 @@ class Credit(Record):
         _set(self, "extra", extra)
         _set(self, "target_name", target_name)
 
-    if TYPE_CHECKING:  # written by compiler/tools/replaces.py from __init__: do not edit
-
-        def replace(
-            self,
-            *,
-            points: int | None = ...,
-            group: GroupId | None = ...,
-            card: str | None = ...,
-            extra: bool = ...,
-            target_name: str | None = ...,
-        ) -> Self: ...
+    @typed_replace  # written by compiler/tools/replaces.py from __init__: do not edit
+    def replace(
+        self,
+        *,
+        points: int | None = ...,
+        group: GroupId | None = ...,
+        card: str | None = ...,
+        extra: bool = ...,
+        target_name: str | None = ...,
+    ) -> Self:
+        raise NotImplementedError  # never called: Record gives the class its base's, of this signature
 
 
 class Card(Record):
@@ -871,22 +871,22 @@ class Card(Record):
         _set(self, "purchase_effects", purchase_effects)
         _set(self, "rules", rules)
 
-    if TYPE_CHECKING:  # written by compiler/tools/replaces.py from __init__: do not edit
-
-        def replace(
-            self,
-            *,
-            id: str = ...,
-            name: str | None = ...,
-            groups: tuple[GroupId, ...] | None = ...,
-            cost: int | None = ...,
-            prerequisites: tuple[str, ...] | None = ...,
-            credits: tuple[Credit, ...] | None = ...,
-            victory_points: int | None = ...,
-            attributes: tuple[Attribute, ...] | None = ...,
-            purchase_effects: tuple[PurchaseEffect, ...] = ...,
-            rules: tuple[str, ...] = ...,
-        ) -> Self: ...
+    @typed_replace  # written by compiler/tools/replaces.py from __init__: do not edit
+    def replace(
+        self,
+        *,
+        id: str = ...,
+        name: str | None = ...,
+        groups: tuple[GroupId, ...] | None = ...,
+        cost: int | None = ...,
+        prerequisites: tuple[str, ...] | None = ...,
+        credits: tuple[Credit, ...] | None = ...,
+        victory_points: int | None = ...,
+        attributes: tuple[Attribute, ...] | None = ...,
+        purchase_effects: tuple[PurchaseEffect, ...] = ...,
+        rules: tuple[str, ...] = ...,
+    ) -> Self:
+        raise NotImplementedError  # never called: Record gives the class its base's, of this signature
 
 
 class Commodity(Record):
@@ -948,22 +948,22 @@ class Commodity(Record):
         _set(self, "inferred", inferred)
         _set(self, "name_language", name_language)
 
-    if TYPE_CHECKING:  # written by compiler/tools/replaces.py from __init__: do not edit
-
-        def replace(
-            self,
-            *,
-            id: str = ...,
-            name: str | None = ...,
-            value: int | None = ...,
-            count: int | None = ...,
-            stack: int | None = ...,
-            mining: bool = ...,
-            block: Block | None = ...,
-            block_counts: tuple[tuple[Block, int], ...] | None = ...,
-            inferred: tuple[str, ...] = ...,
-            name_language: str | None = ...,
-        ) -> Self: ...
+    @typed_replace  # written by compiler/tools/replaces.py from __init__: do not edit
+    def replace(
+        self,
+        *,
+        id: str = ...,
+        name: str | None = ...,
+        value: int | None = ...,
+        count: int | None = ...,
+        stack: int | None = ...,
+        mining: bool = ...,
+        block: Block | None = ...,
+        block_counts: tuple[tuple[Block, int], ...] | None = ...,
+        inferred: tuple[str, ...] = ...,
+        name_language: str | None = ...,
+    ) -> Self:
+        raise NotImplementedError  # never called: Record gives the class its base's, of this signature
 
 
 class Deck(Record):
@@ -990,16 +990,16 @@ class Deck(Record):
         _set(self, "calamity_sets", calamity_sets)
         _set(self, "calamity_severities", calamity_severities)
 
-    if TYPE_CHECKING:  # written by compiler/tools/replaces.py from __init__: do not edit
-
-        def replace(
-            self,
-            *,
-            block: Block = ...,
-            commodities: tuple[tuple[str, int | None], ...] = ...,
-            calamity_sets: int | None = ...,
-            calamity_severities: tuple[Severity, ...] | None = ...,
-        ) -> Self: ...
+    @typed_replace  # written by compiler/tools/replaces.py from __init__: do not edit
+    def replace(
+        self,
+        *,
+        block: Block = ...,
+        commodities: tuple[tuple[str, int | None], ...] = ...,
+        calamity_sets: int | None = ...,
+        calamity_severities: tuple[Severity, ...] | None = ...,
+    ) -> Self:
+        raise NotImplementedError  # never called: Record gives the class its base's, of this signature
 
 
 class DeckBand(Record):
@@ -1025,16 +1025,16 @@ class DeckBand(Record):
         _set(self, "region", region)
         _set(self, "decks", decks)
 
-    if TYPE_CHECKING:  # written by compiler/tools/replaces.py from __init__: do not edit
-
-        def replace(
-            self,
-            *,
-            players_min: int = ...,
-            players_max: int = ...,
-            region: MapRegion | None = ...,
-            decks: tuple[Deck, ...] = ...,
-        ) -> Self: ...
+    @typed_replace  # written by compiler/tools/replaces.py from __init__: do not edit
+    def replace(
+        self,
+        *,
+        players_min: int = ...,
+        players_max: int = ...,
+        region: MapRegion | None = ...,
+        decks: tuple[Deck, ...] = ...,
+    ) -> Self:
+        raise NotImplementedError  # never called: Record gives the class its base's, of this signature
 
 
 class BlockBonus(Record):
@@ -1057,15 +1057,15 @@ class BlockBonus(Record):
         _set(self, "players_max", players_max)
         _set(self, "shared_goods", shared_goods)
 
-    if TYPE_CHECKING:  # written by compiler/tools/replaces.py from __init__: do not edit
-
-        def replace(
-            self,
-            *,
-            players_min: int = ...,
-            players_max: int = ...,
-            shared_goods: bool = ...,
-        ) -> Self: ...
+    @typed_replace  # written by compiler/tools/replaces.py from __init__: do not edit
+    def replace(
+        self,
+        *,
+        players_min: int = ...,
+        players_max: int = ...,
+        shared_goods: bool = ...,
+    ) -> Self:
+        raise NotImplementedError  # never called: Record gives the class its base's, of this signature
 
 
 class CopiesBand(Record):
@@ -1091,16 +1091,16 @@ class CopiesBand(Record):
         _set(self, "copies", copies)
         _set(self, "rules", rules)
 
-    if TYPE_CHECKING:  # written by compiler/tools/replaces.py from __init__: do not edit
-
-        def replace(
-            self,
-            *,
-            players_min: int = ...,
-            players_max: int = ...,
-            copies: int = ...,
-            rules: tuple[str, ...] = ...,
-        ) -> Self: ...
+    @typed_replace  # written by compiler/tools/replaces.py from __init__: do not edit
+    def replace(
+        self,
+        *,
+        players_min: int = ...,
+        players_max: int = ...,
+        copies: int = ...,
+        rules: tuple[str, ...] = ...,
+    ) -> Self:
+        raise NotImplementedError  # never called: Record gives the class its base's, of this signature
 
 
 class Calamity(Record):
@@ -1196,25 +1196,25 @@ class Calamity(Record):
         _set(self, "beneficiary_eligibility", beneficiary_eligibility)
         _set(self, "copies_by_players", copies_by_players)
 
-    if TYPE_CHECKING:  # written by compiler/tools/replaces.py from __init__: do not edit
-
-        def replace(
-            self,
-            *,
-            id: str = ...,
-            name: str | None = ...,
-            stack: int = ...,
-            tradable: bool | None = ...,
-            severity: Severity | None = ...,
-            rules: tuple[str, ...] = ...,
-            copies: int | None = ...,
-            beneficiary: str | None = ...,
-            no_effect_when: tuple[str, ...] = ...,
-            beneficiary_overflow: str | None = ...,
-            beneficiary_unit_points: tuple[int, int] | None = ...,
-            beneficiary_eligibility: str | None = ...,
-            copies_by_players: tuple[CopiesBand, ...] = ...,
-        ) -> Self: ...
+    @typed_replace  # written by compiler/tools/replaces.py from __init__: do not edit
+    def replace(
+        self,
+        *,
+        id: str = ...,
+        name: str | None = ...,
+        stack: int = ...,
+        tradable: bool | None = ...,
+        severity: Severity | None = ...,
+        rules: tuple[str, ...] = ...,
+        copies: int | None = ...,
+        beneficiary: str | None = ...,
+        no_effect_when: tuple[str, ...] = ...,
+        beneficiary_overflow: str | None = ...,
+        beneficiary_unit_points: tuple[int, int] | None = ...,
+        beneficiary_eligibility: str | None = ...,
+        copies_by_players: tuple[CopiesBand, ...] = ...,
+    ) -> Self:
+        raise NotImplementedError  # never called: Record gives the class its base's, of this signature
 
 
 class CalamityAlternative(Record):
@@ -1259,19 +1259,19 @@ class CalamityAlternative(Record):
         _set(self, "text", text)
         _set(self, "rules", rules)
 
-    if TYPE_CHECKING:  # written by compiler/tools/replaces.py from __init__: do not edit
-
-        def replace(
-            self,
-            *,
-            kind: CalamityKind = ...,
-            amount: int = ...,
-            unit: CalamityUnit = ...,
-            per_unit: bool = ...,
-            required_in_full: bool = ...,
-            text: str | None = ...,
-            rules: tuple[str, ...] = ...,
-        ) -> Self: ...
+    @typed_replace  # written by compiler/tools/replaces.py from __init__: do not edit
+    def replace(
+        self,
+        *,
+        kind: CalamityKind = ...,
+        amount: int = ...,
+        unit: CalamityUnit = ...,
+        per_unit: bool = ...,
+        required_in_full: bool = ...,
+        text: str | None = ...,
+        rules: tuple[str, ...] = ...,
+    ) -> Self:
+        raise NotImplementedError  # never called: Record gives the class its base's, of this signature
 
     def cost(self, units: int) -> int:
         """What buying off ``units`` units of the effect costs (the whole effect when not per unit).
@@ -1302,15 +1302,15 @@ class CalamityFallback(Record):
         _set(self, "text", text)
         _set(self, "rules", rules)
 
-    if TYPE_CHECKING:  # written by compiler/tools/replaces.py from __init__: do not edit
-
-        def replace(
-            self,
-            *,
-            kind: CalamityKind = ...,
-            text: str | None = ...,
-            rules: tuple[str, ...] = ...,
-        ) -> Self: ...
+    @typed_replace  # written by compiler/tools/replaces.py from __init__: do not edit
+    def replace(
+        self,
+        *,
+        kind: CalamityKind = ...,
+        text: str | None = ...,
+        rules: tuple[str, ...] = ...,
+    ) -> Self:
+        raise NotImplementedError  # never called: Record gives the class its base's, of this signature
 
 
 class CalamityEffect(Record):
@@ -1467,35 +1467,35 @@ class CalamityEffect(Record):
         _set(self, "site", site)
         _set(self, "site_tie_broken_by", site_tie_broken_by)
 
-    if TYPE_CHECKING:  # written by compiler/tools/replaces.py from __init__: do not edit
-
-        def replace(
-            self,
-            *,
-            id: str = ...,
-            side: Role = ...,
-            kind: CalamityKind | None = ...,
-            amount: int | None = ...,
-            all_but: int | None = ...,
-            max_per_victim: int | None = ...,
-            unknown: bool = ...,
-            per_city: int | None = ...,
-            unit: CalamityUnit | None = ...,
-            where: str | None = ...,
-            condition: str | None = ...,
-            chosen_by: str | None = ...,
-            allocated_by: str | None = ...,
-            replaced_by: str | None = ...,
-            victim_count: int | None = ...,
-            constraints: tuple[str, ...] = ...,
-            text: str | None = ...,
-            rules: tuple[str, ...] = ...,
-            alternative: CalamityAlternative | None = ...,
-            fallback: CalamityFallback | None = ...,
-            chosen_by_if_not_traded: str | None = ...,
-            site: str | None = ...,
-            site_tie_broken_by: str | None = ...,
-        ) -> Self: ...
+    @typed_replace  # written by compiler/tools/replaces.py from __init__: do not edit
+    def replace(
+        self,
+        *,
+        id: str = ...,
+        side: Role = ...,
+        kind: CalamityKind | None = ...,
+        amount: int | None = ...,
+        all_but: int | None = ...,
+        max_per_victim: int | None = ...,
+        unknown: bool = ...,
+        per_city: int | None = ...,
+        unit: CalamityUnit | None = ...,
+        where: str | None = ...,
+        condition: str | None = ...,
+        chosen_by: str | None = ...,
+        allocated_by: str | None = ...,
+        replaced_by: str | None = ...,
+        victim_count: int | None = ...,
+        constraints: tuple[str, ...] = ...,
+        text: str | None = ...,
+        rules: tuple[str, ...] = ...,
+        alternative: CalamityAlternative | None = ...,
+        fallback: CalamityFallback | None = ...,
+        chosen_by_if_not_traded: str | None = ...,
+        site: str | None = ...,
+        site_tie_broken_by: str | None = ...,
+    ) -> Self:
+        raise NotImplementedError  # never called: Record gives the class its base's, of this signature
 
 
 class CalamityModifier(Record):
@@ -1619,30 +1619,30 @@ class CalamityModifier(Record):
         _set(self, "rules", rules)
         _set(self, "adds_unit", adds_unit)
 
-    if TYPE_CHECKING:  # written by compiler/tools/replaces.py from __init__: do not edit
-
-        def replace(
-            self,
-            *,
-            card: str = ...,
-            applies_to: AppliesTo = ...,
-            effect: ModifierEffect = ...,
-            effects: tuple[str, ...] = ...,
-            amount: int | None = ...,
-            amount_unknown: bool = ...,
-            stated: int | None = ...,
-            cap: int | None = ...,
-            per_commodity: str | None = ...,
-            adds: bool = ...,
-            becomes_kind: CalamityKind | None = ...,
-            per_any_commodity: bool = ...,
-            per: str | None = ...,
-            adds_kind: CalamityKind | None = ...,
-            optional: bool = ...,
-            text: str | None = ...,
-            rules: tuple[str, ...] = ...,
-            adds_unit: CalamityUnit | None = ...,
-        ) -> Self: ...
+    @typed_replace  # written by compiler/tools/replaces.py from __init__: do not edit
+    def replace(
+        self,
+        *,
+        card: str = ...,
+        applies_to: AppliesTo = ...,
+        effect: ModifierEffect = ...,
+        effects: tuple[str, ...] = ...,
+        amount: int | None = ...,
+        amount_unknown: bool = ...,
+        stated: int | None = ...,
+        cap: int | None = ...,
+        per_commodity: str | None = ...,
+        adds: bool = ...,
+        becomes_kind: CalamityKind | None = ...,
+        per_any_commodity: bool = ...,
+        per: str | None = ...,
+        adds_kind: CalamityKind | None = ...,
+        optional: bool = ...,
+        text: str | None = ...,
+        rules: tuple[str, ...] = ...,
+        adds_unit: CalamityUnit | None = ...,
+    ) -> Self:
+        raise NotImplementedError  # never called: Record gives the class its base's, of this signature
 
 
 class CalamityImmunity(Record):
@@ -1684,19 +1684,19 @@ class CalamityImmunity(Record):
         _set(self, "effects", effects)
         _set(self, "rules", rules)
 
-    if TYPE_CHECKING:  # written by compiler/tools/replaces.py from __init__: do not edit
-
-        def replace(
-            self,
-            *,
-            who: str = ...,
-            side: Role | None = ...,
-            nation: str | None = ...,
-            card: str | None = ...,
-            text: str | None = ...,
-            effects: tuple[str, ...] = ...,
-            rules: tuple[str, ...] = ...,
-        ) -> Self: ...
+    @typed_replace  # written by compiler/tools/replaces.py from __init__: do not edit
+    def replace(
+        self,
+        *,
+        who: str = ...,
+        side: Role | None = ...,
+        nation: str | None = ...,
+        card: str | None = ...,
+        text: str | None = ...,
+        effects: tuple[str, ...] = ...,
+        rules: tuple[str, ...] = ...,
+    ) -> Self:
+        raise NotImplementedError  # never called: Record gives the class its base's, of this signature
 
 
 class Combination(Record):
@@ -1725,16 +1725,16 @@ class Combination(Record):
         _set(self, "overrides", overrides)
         _set(self, "mode_unknown", mode_unknown)
 
-    if TYPE_CHECKING:  # written by compiler/tools/replaces.py from __init__: do not edit
-
-        def replace(
-            self,
-            *,
-            mode: CombinationMode | None = ...,
-            precedence: tuple[str, ...] = ...,
-            overrides: tuple[tuple[str, tuple[str, ...]], ...] = ...,
-            mode_unknown: bool = ...,
-        ) -> Self: ...
+    @typed_replace  # written by compiler/tools/replaces.py from __init__: do not edit
+    def replace(
+        self,
+        *,
+        mode: CombinationMode | None = ...,
+        precedence: tuple[str, ...] = ...,
+        overrides: tuple[tuple[str, tuple[str, ...]], ...] = ...,
+        mode_unknown: bool = ...,
+    ) -> Self:
+        raise NotImplementedError  # never called: Record gives the class its base's, of this signature
 
 
 class Addition(Record):
@@ -1765,17 +1765,17 @@ class Addition(Record):
         _set(self, "kind", kind)
         _set(self, "unit", unit)
 
-    if TYPE_CHECKING:  # written by compiler/tools/replaces.py from __init__: do not edit
-
-        def replace(
-            self,
-            *,
-            card: str = ...,
-            amount: int | None = ...,
-            per: str | None = ...,
-            kind: CalamityKind | None = ...,
-            unit: CalamityUnit | None = ...,
-        ) -> Self: ...
+    @typed_replace  # written by compiler/tools/replaces.py from __init__: do not edit
+    def replace(
+        self,
+        *,
+        card: str = ...,
+        amount: int | None = ...,
+        per: str | None = ...,
+        kind: CalamityKind | None = ...,
+        unit: CalamityUnit | None = ...,
+    ) -> Self:
+        raise NotImplementedError  # never called: Record gives the class its base's, of this signature
 
 
 class CalamityAmount(Record):
@@ -1887,29 +1887,29 @@ class CalamityAmount(Record):
         _set(self, "unknown_field", unknown_field)
         _set(self, "unknown_reason", unknown_reason)
 
-    if TYPE_CHECKING:  # written by compiler/tools/replaces.py from __init__: do not edit
-
-        def replace(
-            self,
-            *,
-            calamity: str = ...,
-            effect: str = ...,
-            role: Role = ...,
-            base: int | None = ...,
-            all_but: int | None = ...,
-            change: int = ...,
-            set_to: int | None = ...,
-            cap: int | None = ...,
-            immune: bool = ...,
-            kind: CalamityKind | None = ...,
-            unknown: bool = ...,
-            per_city: int | None = ...,
-            limit: int | None = ...,
-            additions: tuple[Addition, ...] = ...,
-            alternative: CalamityAlternative | None = ...,
-            unknown_field: str | None = ...,
-            unknown_reason: str | None = ...,
-        ) -> Self: ...
+    @typed_replace  # written by compiler/tools/replaces.py from __init__: do not edit
+    def replace(
+        self,
+        *,
+        calamity: str = ...,
+        effect: str = ...,
+        role: Role = ...,
+        base: int | None = ...,
+        all_but: int | None = ...,
+        change: int = ...,
+        set_to: int | None = ...,
+        cap: int | None = ...,
+        immune: bool = ...,
+        kind: CalamityKind | None = ...,
+        unknown: bool = ...,
+        per_city: int | None = ...,
+        limit: int | None = ...,
+        additions: tuple[Addition, ...] = ...,
+        alternative: CalamityAlternative | None = ...,
+        unknown_field: str | None = ...,
+        unknown_reason: str | None = ...,
+    ) -> Self:
+        raise NotImplementedError  # never called: Record gives the class its base's, of this signature
 
     @property
     def value(self) -> int | None:
@@ -2037,18 +2037,18 @@ class Nation(Record):
         _set(self, "region", region)
         _set(self, "colour", colour)
 
-    if TYPE_CHECKING:  # written by compiler/tools/replaces.py from __init__: do not edit
-
-        def replace(
-            self,
-            *,
-            id: str = ...,
-            name: str | None = ...,
-            start_areas: tuple[str, ...] | None = ...,
-            ast_position: int | None = ...,
-            region: MapRegion | None = ...,
-            colour: str | None = ...,
-        ) -> Self: ...
+    @typed_replace  # written by compiler/tools/replaces.py from __init__: do not edit
+    def replace(
+        self,
+        *,
+        id: str = ...,
+        name: str | None = ...,
+        start_areas: tuple[str, ...] | None = ...,
+        ast_position: int | None = ...,
+        region: MapRegion | None = ...,
+        colour: str | None = ...,
+    ) -> Self:
+        raise NotImplementedError  # never called: Record gives the class its base's, of this signature
 
 
 class Requirements(Record):
@@ -2116,21 +2116,21 @@ class Requirements(Record):
         _set(self, "min_cards_of_value", min_cards_of_value)
         _set(self, "known", known)
 
-    if TYPE_CHECKING:  # written by compiler/tools/replaces.py from __init__: do not edit
-
-        def replace(
-            self,
-            *,
-            min_cities: int | None = ...,
-            min_card_groups: int | None = ...,
-            min_cards: int | None = ...,
-            all_card_groups: bool = ...,
-            two_group_cards_count_twice: bool = ...,
-            card_value_per_space: bool = ...,
-            min_victory_points: int | None = ...,
-            min_cards_of_value: tuple[tuple[int, int, int | None], ...] = ...,
-            known: bool = ...,
-        ) -> Self: ...
+    @typed_replace  # written by compiler/tools/replaces.py from __init__: do not edit
+    def replace(
+        self,
+        *,
+        min_cities: int | None = ...,
+        min_card_groups: int | None = ...,
+        min_cards: int | None = ...,
+        all_card_groups: bool = ...,
+        two_group_cards_count_twice: bool = ...,
+        card_value_per_space: bool = ...,
+        min_victory_points: int | None = ...,
+        min_cards_of_value: tuple[tuple[int, int, int | None], ...] = ...,
+        known: bool = ...,
+    ) -> Self:
+        raise NotImplementedError  # never called: Record gives the class its base's, of this signature
 
 
 class Epoch(Record):
@@ -2151,16 +2151,16 @@ class Epoch(Record):
         _set(self, "order", order)
         _set(self, "requirements", _frozen(requirements))
 
-    if TYPE_CHECKING:  # written by compiler/tools/replaces.py from __init__: do not edit
-
-        def replace(
-            self,
-            *,
-            id: str = ...,
-            name: str | None = ...,
-            order: int = ...,
-            requirements: Mapping[str, Requirements] = ...,
-        ) -> Self: ...
+    @typed_replace  # written by compiler/tools/replaces.py from __init__: do not edit
+    def replace(
+        self,
+        *,
+        id: str = ...,
+        name: str | None = ...,
+        order: int = ...,
+        requirements: Mapping[str, Requirements] = ...,
+    ) -> Self:
+        raise NotImplementedError  # never called: Record gives the class its base's, of this signature
 
 
 class AstTrack(Record):
@@ -2190,17 +2190,17 @@ class AstTrack(Record):
         _set(self, "epoch_starts", epoch_starts)
         _set(self, "space_values", space_values)
 
-    if TYPE_CHECKING:  # written by compiler/tools/replaces.py from __init__: do not edit
-
-        def replace(
-            self,
-            *,
-            nation: str = ...,
-            level: str = ...,
-            spaces: int | None = ...,
-            epoch_starts: tuple[tuple[str, int], ...] | None = ...,
-            space_values: tuple[tuple[int, int | None], ...] | None = ...,
-        ) -> Self: ...
+    @typed_replace  # written by compiler/tools/replaces.py from __init__: do not edit
+    def replace(
+        self,
+        *,
+        nation: str = ...,
+        level: str = ...,
+        spaces: int | None = ...,
+        epoch_starts: tuple[tuple[str, int], ...] | None = ...,
+        space_values: tuple[tuple[int, int | None], ...] | None = ...,
+    ) -> Self:
+        raise NotImplementedError  # never called: Record gives the class its base's, of this signature
 
 
 class SubActivity(Record):
@@ -2222,16 +2222,16 @@ class SubActivity(Record):
         _set(self, "rules", rules)
         _set(self, "card", card)
 
-    if TYPE_CHECKING:  # written by compiler/tools/replaces.py from __init__: do not edit
-
-        def replace(
-            self,
-            *,
-            id: str | None = ...,
-            name: str | None = ...,
-            rules: tuple[str, ...] = ...,
-            card: str | None = ...,
-        ) -> Self: ...
+    @typed_replace  # written by compiler/tools/replaces.py from __init__: do not edit
+    def replace(
+        self,
+        *,
+        id: str | None = ...,
+        name: str | None = ...,
+        rules: tuple[str, ...] = ...,
+        card: str | None = ...,
+    ) -> Self:
+        raise NotImplementedError  # never called: Record gives the class its base's, of this signature
 
 
 class Phase(Record):
@@ -2348,28 +2348,28 @@ class Phase(Record):
         _set(self, "max_minor_calamities", max_minor_calamities)
         _set(self, "max_of_one_calamity", max_of_one_calamity)
 
-    if TYPE_CHECKING:  # written by compiler/tools/replaces.py from __init__: do not edit
-
-        def replace(
-            self,
-            *,
-            id: str = ...,
-            name: str | None = ...,
-            number: int | None = ...,
-            condition: str | None = ...,
-            order: str | None = ...,
-            min_trade_cards: int | None = ...,
-            rules: tuple[str, ...] = ...,
-            max_primary_calamities: int | None = ...,
-            unit_points: tuple[int, int] | None = ...,
-            ship_moves: int | None = ...,
-            named_trade_cards: int | None = ...,
-            sub_activities: tuple[SubActivity, ...] = ...,
-            military_last: str | None = ...,
-            max_major_calamities: int | None = ...,
-            max_minor_calamities: int | None = ...,
-            max_of_one_calamity: int | None = ...,
-        ) -> Self: ...
+    @typed_replace  # written by compiler/tools/replaces.py from __init__: do not edit
+    def replace(
+        self,
+        *,
+        id: str = ...,
+        name: str | None = ...,
+        number: int | None = ...,
+        condition: str | None = ...,
+        order: str | None = ...,
+        min_trade_cards: int | None = ...,
+        rules: tuple[str, ...] = ...,
+        max_primary_calamities: int | None = ...,
+        unit_points: tuple[int, int] | None = ...,
+        ship_moves: int | None = ...,
+        named_trade_cards: int | None = ...,
+        sub_activities: tuple[SubActivity, ...] = ...,
+        military_last: str | None = ...,
+        max_major_calamities: int | None = ...,
+        max_minor_calamities: int | None = ...,
+        max_of_one_calamity: int | None = ...,
+    ) -> Self:
+        raise NotImplementedError  # never called: Record gives the class its base's, of this signature
 
 
 class TradeDeckSetup(Record):
@@ -2391,15 +2391,15 @@ class TradeDeckSetup(Record):
         _set(self, "name", name)
         _set(self, "text", text)
 
-    if TYPE_CHECKING:  # written by compiler/tools/replaces.py from __init__: do not edit
-
-        def replace(
-            self,
-            *,
-            id: str | None = ...,
-            name: str | None = ...,
-            text: str | None = ...,
-        ) -> Self: ...
+    @typed_replace  # written by compiler/tools/replaces.py from __init__: do not edit
+    def replace(
+        self,
+        *,
+        id: str | None = ...,
+        name: str | None = ...,
+        text: str | None = ...,
+    ) -> Self:
+        raise NotImplementedError  # never called: Record gives the class its base's, of this signature
 
 
 class Configuration(Record):
@@ -2483,23 +2483,23 @@ class Configuration(Record):
         _set(self, "island_city_sites_ignored", island_city_sites_ignored)
         _set(self, "trade_decks", trade_decks)
 
-    if TYPE_CHECKING:  # written by compiler/tools/replaces.py from __init__: do not edit
-
-        def replace(
-            self,
-            *,
-            id: str | None = ...,
-            name: str | None = ...,
-            nations: tuple[str, ...] | None = ...,
-            panels: str | None = ...,
-            boundary: str | None = ...,
-            western_extension: str | None = ...,
-            open_sea_on_boundary_usable: bool | None = ...,
-            map_text: str | None = ...,
-            island_city_cost_tokens: int | None = ...,
-            island_city_sites_ignored: bool | None = ...,
-            trade_decks: tuple[TradeDeckSetup, ...] = ...,
-        ) -> Self: ...
+    @typed_replace  # written by compiler/tools/replaces.py from __init__: do not edit
+    def replace(
+        self,
+        *,
+        id: str | None = ...,
+        name: str | None = ...,
+        nations: tuple[str, ...] | None = ...,
+        panels: str | None = ...,
+        boundary: str | None = ...,
+        western_extension: str | None = ...,
+        open_sea_on_boundary_usable: bool | None = ...,
+        map_text: str | None = ...,
+        island_city_cost_tokens: int | None = ...,
+        island_city_sites_ignored: bool | None = ...,
+        trade_decks: tuple[TradeDeckSetup, ...] = ...,
+    ) -> Self:
+        raise NotImplementedError  # never called: Record gives the class its base's, of this signature
 
 
 class SpecialRule(Record):
@@ -2516,14 +2516,14 @@ class SpecialRule(Record):
         _set(self, "id", id)
         _set(self, "text", text)
 
-    if TYPE_CHECKING:  # written by compiler/tools/replaces.py from __init__: do not edit
-
-        def replace(
-            self,
-            *,
-            id: str | None = ...,
-            text: str | None = ...,
-        ) -> Self: ...
+    @typed_replace  # written by compiler/tools/replaces.py from __init__: do not edit
+    def replace(
+        self,
+        *,
+        id: str | None = ...,
+        text: str | None = ...,
+    ) -> Self:
+        raise NotImplementedError  # never called: Record gives the class its base's, of this signature
 
 
 class PlayerCount(Record):
@@ -2558,18 +2558,18 @@ class PlayerCount(Record):
         _set(self, "configurations", configurations)
         _set(self, "special_rules", special_rules)
 
-    if TYPE_CHECKING:  # written by compiler/tools/replaces.py from __init__: do not edit
-
-        def replace(
-            self,
-            *,
-            players: int = ...,
-            given: bool = ...,
-            tokens_per_player: int | None = ...,
-            nations: tuple[tuple[str, ...], ...] = ...,
-            configurations: tuple[Configuration, ...] = ...,
-            special_rules: tuple[SpecialRule, ...] = ...,
-        ) -> Self: ...
+    @typed_replace  # written by compiler/tools/replaces.py from __init__: do not edit
+    def replace(
+        self,
+        *,
+        players: int = ...,
+        given: bool = ...,
+        tokens_per_player: int | None = ...,
+        nations: tuple[tuple[str, ...], ...] = ...,
+        configurations: tuple[Configuration, ...] = ...,
+        special_rules: tuple[SpecialRule, ...] = ...,
+    ) -> Self:
+        raise NotImplementedError  # never called: Record gives the class its base's, of this signature
 
 
 class Area(Record):
@@ -2637,22 +2637,22 @@ class Area(Record):
         _set(self, "flood_plain", flood_plain)
         _set(self, "panel", panel)
 
-    if TYPE_CHECKING:  # written by compiler/tools/replaces.py from __init__: do not edit
-
-        def replace(
-            self,
-            *,
-            id: str = ...,
-            name: str | None = ...,
-            land: bool = ...,
-            water: bool = ...,
-            open_sea: bool = ...,
-            coastal: bool | None = ...,
-            population_limit: int | None = ...,
-            city_site: str | None = ...,
-            flood_plain: str | None = ...,
-            panel: str | None = ...,
-        ) -> Self: ...
+    @typed_replace  # written by compiler/tools/replaces.py from __init__: do not edit
+    def replace(
+        self,
+        *,
+        id: str = ...,
+        name: str | None = ...,
+        land: bool = ...,
+        water: bool = ...,
+        open_sea: bool = ...,
+        coastal: bool | None = ...,
+        population_limit: int | None = ...,
+        city_site: str | None = ...,
+        flood_plain: str | None = ...,
+        panel: str | None = ...,
+    ) -> Self:
+        raise NotImplementedError  # never called: Record gives the class its base's, of this signature
 
 
 class Border(Record):
@@ -2675,15 +2675,15 @@ class Border(Record):
         _set(self, "b", b)
         _set(self, "kind", kind)
 
-    if TYPE_CHECKING:  # written by compiler/tools/replaces.py from __init__: do not edit
-
-        def replace(
-            self,
-            *,
-            a: str = ...,
-            b: str = ...,
-            kind: BorderKind | None = ...,
-        ) -> Self: ...
+    @typed_replace  # written by compiler/tools/replaces.py from __init__: do not edit
+    def replace(
+        self,
+        *,
+        a: str = ...,
+        b: str = ...,
+        kind: BorderKind | None = ...,
+    ) -> Self:
+        raise NotImplementedError  # never called: Record gives the class its base's, of this signature
 
 
 class Region(Record):
@@ -2702,15 +2702,15 @@ class Region(Record):
         _set(self, "name", name)
         _set(self, "areas", areas)
 
-    if TYPE_CHECKING:  # written by compiler/tools/replaces.py from __init__: do not edit
-
-        def replace(
-            self,
-            *,
-            id: str = ...,
-            name: str | None = ...,
-            areas: tuple[str, ...] = ...,
-        ) -> Self: ...
+    @typed_replace  # written by compiler/tools/replaces.py from __init__: do not edit
+    def replace(
+        self,
+        *,
+        id: str = ...,
+        name: str | None = ...,
+        areas: tuple[str, ...] = ...,
+    ) -> Self:
+        raise NotImplementedError  # never called: Record gives the class its base's, of this signature
 
 
 class TradeStack(Record):
@@ -2739,16 +2739,16 @@ class TradeStack(Record):
         _set(self, "calamities", calamities)
         _set(self, "purchases", purchases)
 
-    if TYPE_CHECKING:  # written by compiler/tools/replaces.py from __init__: do not edit
-
-        def replace(
-            self,
-            *,
-            number: int = ...,
-            commodities: tuple[str, ...] = ...,
-            calamities: tuple[str, ...] = ...,
-            purchases: tuple[tuple[int, str | None], ...] = ...,
-        ) -> Self: ...
+    @typed_replace  # written by compiler/tools/replaces.py from __init__: do not edit
+    def replace(
+        self,
+        *,
+        number: int = ...,
+        commodities: tuple[str, ...] = ...,
+        calamities: tuple[str, ...] = ...,
+        purchases: tuple[tuple[int, str | None], ...] = ...,
+    ) -> Self:
+        raise NotImplementedError  # never called: Record gives the class its base's, of this signature
 
 
 class StackSetupStep(Record):
@@ -2767,15 +2767,15 @@ class StackSetupStep(Record):
         _set(self, "text", text)
         _set(self, "rules", rules)
 
-    if TYPE_CHECKING:  # written by compiler/tools/replaces.py from __init__: do not edit
-
-        def replace(
-            self,
-            *,
-            step: str = ...,
-            text: str | None = ...,
-            rules: tuple[str, ...] = ...,
-        ) -> Self: ...
+    @typed_replace  # written by compiler/tools/replaces.py from __init__: do not edit
+    def replace(
+        self,
+        *,
+        step: str = ...,
+        text: str | None = ...,
+        rules: tuple[str, ...] = ...,
+    ) -> Self:
+        raise NotImplementedError  # never called: Record gives the class its base's, of this signature
 
 
 # --- Settings ----------------------------------------------------------------------------------
@@ -2804,16 +2804,16 @@ class HandLimitBand(Record):
         _set(self, "commodity_cards", commodity_cards)
         _set(self, "rules", rules)
 
-    if TYPE_CHECKING:  # written by compiler/tools/replaces.py from __init__: do not edit
-
-        def replace(
-            self,
-            *,
-            players_min: int = ...,
-            players_max: int = ...,
-            commodity_cards: int = ...,
-            rules: tuple[str, ...] = ...,
-        ) -> Self: ...
+    @typed_replace  # written by compiler/tools/replaces.py from __init__: do not edit
+    def replace(
+        self,
+        *,
+        players_min: int = ...,
+        players_max: int = ...,
+        commodity_cards: int = ...,
+        rules: tuple[str, ...] = ...,
+    ) -> Self:
+        raise NotImplementedError  # never called: Record gives the class its base's, of this signature
 
 
 class HandLimit(Record):
@@ -2847,17 +2847,17 @@ class HandLimit(Record):
         _set(self, "rules", rules)
         _set(self, "by_players", by_players)
 
-    if TYPE_CHECKING:  # written by compiler/tools/replaces.py from __init__: do not edit
-
-        def replace(
-            self,
-            *,
-            commodity_cards: int | None = ...,
-            card_changes: tuple[tuple[str, int], ...] = ...,
-            cumulative: bool = ...,
-            rules: tuple[str, ...] = ...,
-            by_players: tuple[HandLimitBand, ...] = ...,
-        ) -> Self: ...
+    @typed_replace  # written by compiler/tools/replaces.py from __init__: do not edit
+    def replace(
+        self,
+        *,
+        commodity_cards: int | None = ...,
+        card_changes: tuple[tuple[str, int], ...] = ...,
+        cumulative: bool = ...,
+        rules: tuple[str, ...] = ...,
+        by_players: tuple[HandLimitBand, ...] = ...,
+    ) -> Self:
+        raise NotImplementedError  # never called: Record gives the class its base's, of this signature
 
 
 class RateChange(Record):
@@ -2876,15 +2876,15 @@ class RateChange(Record):
         _set(self, "raise_by", raise_by)
         _set(self, "lower_by", lower_by)
 
-    if TYPE_CHECKING:  # written by compiler/tools/replaces.py from __init__: do not edit
-
-        def replace(
-            self,
-            *,
-            card: str = ...,
-            raise_by: int = ...,
-            lower_by: int = ...,
-        ) -> Self: ...
+    @typed_replace  # written by compiler/tools/replaces.py from __init__: do not edit
+    def replace(
+        self,
+        *,
+        card: str = ...,
+        raise_by: int = ...,
+        lower_by: int = ...,
+    ) -> Self:
+        raise NotImplementedError  # never called: Record gives the class its base's, of this signature
 
 
 class Taxation(Record):
@@ -2914,17 +2914,17 @@ class Taxation(Record):
         _set(self, "revolt_immune_cards", revolt_immune_cards)
         _set(self, "rules", rules)
 
-    if TYPE_CHECKING:  # written by compiler/tools/replaces.py from __init__: do not edit
-
-        def replace(
-            self,
-            *,
-            tokens_per_city: int | None = ...,
-            rate_changes: tuple[RateChange, ...] = ...,
-            cumulative: bool = ...,
-            revolt_immune_cards: tuple[str, ...] = ...,
-            rules: tuple[str, ...] = ...,
-        ) -> Self: ...
+    @typed_replace  # written by compiler/tools/replaces.py from __init__: do not edit
+    def replace(
+        self,
+        *,
+        tokens_per_city: int | None = ...,
+        rate_changes: tuple[RateChange, ...] = ...,
+        cumulative: bool = ...,
+        revolt_immune_cards: tuple[str, ...] = ...,
+        rules: tuple[str, ...] = ...,
+    ) -> Self:
+        raise NotImplementedError  # never called: Record gives the class its base's, of this signature
 
 
 class ScoringItem(Record):
@@ -2952,18 +2952,18 @@ class ScoringItem(Record):
         _set(self, "text", text)
         _set(self, "rules", rules)
 
-    if TYPE_CHECKING:  # written by compiler/tools/replaces.py from __init__: do not edit
-
-        def replace(
-            self,
-            *,
-            id: str = ...,
-            name: str | None = ...,
-            per: str | None = ...,
-            points: int | None = ...,
-            text: str | None = ...,
-            rules: tuple[str, ...] = ...,
-        ) -> Self: ...
+    @typed_replace  # written by compiler/tools/replaces.py from __init__: do not edit
+    def replace(
+        self,
+        *,
+        id: str = ...,
+        name: str | None = ...,
+        per: str | None = ...,
+        points: int | None = ...,
+        text: str | None = ...,
+        rules: tuple[str, ...] = ...,
+    ) -> Self:
+        raise NotImplementedError  # never called: Record gives the class its base's, of this signature
 
 
 # --- What an engine assumes where the sources give nothing (see assumptions.py) ---------------
@@ -3098,24 +3098,24 @@ class Assumptions(Record):
             _set(self, name, optional(value, name, _ASSUMED[name]))
         _set(self, "why", text(why, "why"))
 
-    if TYPE_CHECKING:  # written by compiler/tools/replaces.py from __init__: do not edit
-
-        def replace(
-            self,
-            *,
-            card_costs: Mapping[str, int] | Iterable[tuple[str, int]] | None = ...,
-            commodity_values: Mapping[str, int] | Iterable[tuple[str, int]] | None = ...,
-            commodity_counts: Mapping[str, int] | Iterable[tuple[str, int]] | None = ...,
-            track_spaces: Mapping[str, int] | Iterable[tuple[str, int]] | None = ...,
-            min_trade_cards: int | None = ...,
-            named_trade_cards: int | None = ...,
-            max_primary_calamities: int | None = ...,
-            unit_points: tuple[int, int] | None = ...,
-            ship_moves: int | None = ...,
-            hand_limit: int | None = ...,
-            tokens_per_city: int | None = ...,
-            why: str = ...,
-        ) -> Self: ...
+    @typed_replace  # written by compiler/tools/replaces.py from __init__: do not edit
+    def replace(
+        self,
+        *,
+        card_costs: Mapping[str, int] | Iterable[tuple[str, int]] | None = ...,
+        commodity_values: Mapping[str, int] | Iterable[tuple[str, int]] | None = ...,
+        commodity_counts: Mapping[str, int] | Iterable[tuple[str, int]] | None = ...,
+        track_spaces: Mapping[str, int] | Iterable[tuple[str, int]] | None = ...,
+        min_trade_cards: int | None = ...,
+        named_trade_cards: int | None = ...,
+        max_primary_calamities: int | None = ...,
+        unit_points: tuple[int, int] | None = ...,
+        ship_moves: int | None = ...,
+        hand_limit: int | None = ...,
+        tokens_per_city: int | None = ...,
+        why: str = ...,
+    ) -> Self:
+        raise NotImplementedError  # never called: Record gives the class its base's, of this signature
 
 
 # The schemas' constraints on the fields (generated: compiler/tools/bounds.py), held where a record is

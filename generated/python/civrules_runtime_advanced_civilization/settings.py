@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from typing import Self
 
-from civrules_runtime.records import SettingsRecord, bound
+from civrules_runtime.records import SettingsRecord, bound, typed_replace
 
 from .bounds import SETTINGS_BOUNDS, SETTINGS_WHERE
 
@@ -115,16 +115,16 @@ class DeclaredCount(SettingsRecord):
         _set(self, "note", note)
         _set(self, "_unknown", unknown_fields)
 
-    if TYPE_CHECKING:
-
-        def replace(
-            self,
-            *,
-            count: int = ...,
-            rule: str | tuple[str, ...] | None = ...,
-            source: str | None = ...,
-            note: str | None = ...,
-        ) -> Self: ...
+    @typed_replace
+    def replace(
+        self,
+        *,
+        count: int = ...,
+        rule: str | tuple[str, ...] | None = ...,
+        source: str | None = ...,
+        note: str | None = ...,
+    ) -> Self:
+        raise NotImplementedError  # never called: the declaration of its signature
 
 
 class CivilizationCards(SettingsRecord):
@@ -141,9 +141,9 @@ class CivilizationCards(SettingsRecord):
         _set(self, "declared_count", declared_count)
         _set(self, "_unknown", unknown_fields)
 
-    if TYPE_CHECKING:
-
-        def replace(self, *, declared_count: DeclaredCount | None = ...) -> Self: ...
+    @typed_replace
+    def replace(self, *, declared_count: DeclaredCount | None = ...) -> Self:
+        raise NotImplementedError  # never called: the declaration of its signature
 
 
 class TotalCards(SettingsRecord):
@@ -180,16 +180,16 @@ class TotalCards(SettingsRecord):
         _set(self, "note", note)
         _set(self, "_unknown", unknown_fields)
 
-    if TYPE_CHECKING:
-
-        def replace(
-            self,
-            *,
-            count: int = ...,
-            rule: str | tuple[str, ...] | None = ...,
-            source: str | None = ...,
-            note: str | None = ...,
-        ) -> Self: ...
+    @typed_replace
+    def replace(
+        self,
+        *,
+        count: int = ...,
+        rule: str | tuple[str, ...] | None = ...,
+        source: str | None = ...,
+        note: str | None = ...,
+    ) -> Self:
+        raise NotImplementedError  # never called: the declaration of its signature
 
 
 class SetExample(SettingsRecord):
@@ -229,17 +229,17 @@ class SetExample(SettingsRecord):
         _set(self, "source", source)
         _set(self, "_unknown", unknown_fields)
 
-    if TYPE_CHECKING:
-
-        def replace(
-            self,
-            *,
-            commodity: str = ...,
-            cards: int = ...,
-            set_value: int = ...,
-            rule: str | tuple[str, ...] | None = ...,
-            source: str | None = ...,
-        ) -> Self: ...
+    @typed_replace
+    def replace(
+        self,
+        *,
+        commodity: str = ...,
+        cards: int = ...,
+        set_value: int = ...,
+        rule: str | tuple[str, ...] | None = ...,
+        source: str | None = ...,
+    ) -> Self:
+        raise NotImplementedError  # never called: the declaration of its signature
 
 
 class SetValue(SettingsRecord):
@@ -285,19 +285,19 @@ class SetValue(SettingsRecord):
         _set(self, "note", note)
         _set(self, "_unknown", unknown_fields)
 
-    if TYPE_CHECKING:
-
-        def replace(
-            self,
-            *,
-            formula: str = ...,
-            same_good_only: bool = ...,
-            max_set_size: str = ...,
-            examples: tuple[SetExample, ...] | None = ...,
-            rule: str | tuple[str, ...] | None = ...,
-            source: str | None = ...,
-            note: str | None = ...,
-        ) -> Self: ...
+    @typed_replace
+    def replace(
+        self,
+        *,
+        formula: str = ...,
+        same_good_only: bool = ...,
+        max_set_size: str = ...,
+        examples: tuple[SetExample, ...] | None = ...,
+        rule: str | tuple[str, ...] | None = ...,
+        source: str | None = ...,
+        note: str | None = ...,
+    ) -> Self:
+        raise NotImplementedError  # never called: the declaration of its signature
 
 
 class MiningSetBonus(SettingsRecord):
@@ -344,19 +344,19 @@ class MiningSetBonus(SettingsRecord):
         _set(self, "note", note)
         _set(self, "_unknown", unknown_fields)
 
-    if TYPE_CHECKING:
-
-        def replace(
-            self,
-            *,
-            extra_cards: int = ...,
-            max_set_size: str = ...,
-            uses_per_turn: int = ...,
-            applies_when: tuple[str, ...] | None = ...,
-            rule: str | tuple[str, ...] | None = ...,
-            source: str | None = ...,
-            note: str | None = ...,
-        ) -> Self: ...
+    @typed_replace
+    def replace(
+        self,
+        *,
+        extra_cards: int = ...,
+        max_set_size: str = ...,
+        uses_per_turn: int = ...,
+        applies_when: tuple[str, ...] | None = ...,
+        rule: str | tuple[str, ...] | None = ...,
+        source: str | None = ...,
+        note: str | None = ...,
+    ) -> Self:
+        raise NotImplementedError  # never called: the declaration of its signature
 
 
 class Mining(SettingsRecord):
@@ -402,19 +402,19 @@ class Mining(SettingsRecord):
         _set(self, "note", note)
         _set(self, "_unknown", unknown_fields)
 
-    if TYPE_CHECKING:
-
-        def replace(
-            self,
-            *,
-            card: str = ...,
-            set_bonus: MiningSetBonus | None = ...,
-            treasury_token_value: int | None = ...,
-            treasury_rule: str | tuple[str, ...] | None = ...,
-            rule: str | tuple[str, ...] | None = ...,
-            source: str | None = ...,
-            note: str | None = ...,
-        ) -> Self: ...
+    @typed_replace
+    def replace(
+        self,
+        *,
+        card: str = ...,
+        set_bonus: MiningSetBonus | None = ...,
+        treasury_token_value: int | None = ...,
+        treasury_rule: str | tuple[str, ...] | None = ...,
+        rule: str | tuple[str, ...] | None = ...,
+        source: str | None = ...,
+        note: str | None = ...,
+    ) -> Self:
+        raise NotImplementedError  # never called: the declaration of its signature
 
 
 class TradeStackCalamityCards(SettingsRecord):
@@ -459,18 +459,18 @@ class TradeStackCalamityCards(SettingsRecord):
         _set(self, "note", note)
         _set(self, "_unknown", unknown_fields)
 
-    if TYPE_CHECKING:
-
-        def replace(
-            self,
-            *,
-            non_tradable: int | None = ...,
-            tradable: int | None = ...,
-            minor: int | None = ...,
-            rule: str | tuple[str, ...] | None = ...,
-            source: str | None = ...,
-            note: str | None = ...,
-        ) -> Self: ...
+    @typed_replace
+    def replace(
+        self,
+        *,
+        non_tradable: int | None = ...,
+        tradable: int | None = ...,
+        minor: int | None = ...,
+        rule: str | tuple[str, ...] | None = ...,
+        source: str | None = ...,
+        note: str | None = ...,
+    ) -> Self:
+        raise NotImplementedError  # never called: the declaration of its signature
 
 
 class Purchase(SettingsRecord):
@@ -509,17 +509,17 @@ class Purchase(SettingsRecord):
         _set(self, "note", note)
         _set(self, "_unknown", unknown_fields)
 
-    if TYPE_CHECKING:
-
-        def replace(
-            self,
-            *,
-            price: int | None = ...,
-            requires_card: str | None = ...,
-            rule: str | tuple[str, ...] | None = ...,
-            source: str | None = ...,
-            note: str | None = ...,
-        ) -> Self: ...
+    @typed_replace
+    def replace(
+        self,
+        *,
+        price: int | None = ...,
+        requires_card: str | None = ...,
+        rule: str | tuple[str, ...] | None = ...,
+        source: str | None = ...,
+        note: str | None = ...,
+    ) -> Self:
+        raise NotImplementedError  # never called: the declaration of its signature
 
 
 class TradeStack(SettingsRecord):
@@ -568,19 +568,19 @@ class TradeStack(SettingsRecord):
         _set(self, "note", note)
         _set(self, "_unknown", unknown_fields)
 
-    if TYPE_CHECKING:
-
-        def replace(
-            self,
-            *,
-            number: int = ...,
-            calamities: bool = ...,
-            calamity_cards: TradeStackCalamityCards | None = ...,
-            purchases: tuple[Purchase, ...] | None = ...,
-            rule: str | tuple[str, ...] | None = ...,
-            source: str | None = ...,
-            note: str | None = ...,
-        ) -> Self: ...
+    @typed_replace
+    def replace(
+        self,
+        *,
+        number: int = ...,
+        calamities: bool = ...,
+        calamity_cards: TradeStackCalamityCards | None = ...,
+        purchases: tuple[Purchase, ...] | None = ...,
+        rule: str | tuple[str, ...] | None = ...,
+        source: str | None = ...,
+        note: str | None = ...,
+    ) -> Self:
+        raise NotImplementedError  # never called: the declaration of its signature
 
 
 class StackRange(SettingsRecord):
@@ -600,9 +600,9 @@ class StackRange(SettingsRecord):
         _set(self, "to", to)
         _set(self, "_unknown", unknown_fields)
 
-    if TYPE_CHECKING:
-
-        def replace(self, *, from_: int = ..., to: int = ...) -> Self: ...
+    @typed_replace
+    def replace(self, *, from_: int = ..., to: int = ...) -> Self:
+        raise NotImplementedError  # never called: the declaration of its signature
 
 
 class Step(SettingsRecord):
@@ -654,19 +654,19 @@ class Step(SettingsRecord):
         _set(self, "source", source)
         _set(self, "_unknown", unknown_fields)
 
-    if TYPE_CHECKING:
-
-        def replace(
-            self,
-            *,
-            step: str = ...,
-            stacks: StackRange | None = ...,
-            count_per_stack: str | None = ...,
-            severities: tuple[str, ...] | None = ...,
-            text: str = ...,
-            rule: str | tuple[str, ...] | None = ...,
-            source: str | None = ...,
-        ) -> Self: ...
+    @typed_replace
+    def replace(
+        self,
+        *,
+        step: str = ...,
+        stacks: StackRange | None = ...,
+        count_per_stack: str | None = ...,
+        severities: tuple[str, ...] | None = ...,
+        text: str = ...,
+        rule: str | tuple[str, ...] | None = ...,
+        source: str | None = ...,
+    ) -> Self:
+        raise NotImplementedError  # never called: the declaration of its signature
 
 
 class TradeStacksSetup(SettingsRecord):
@@ -704,17 +704,17 @@ class TradeStacksSetup(SettingsRecord):
         _set(self, "note", note)
         _set(self, "_unknown", unknown_fields)
 
-    if TYPE_CHECKING:
-
-        def replace(
-            self,
-            *,
-            per_block: bool | None = ...,
-            steps: tuple[Step, ...] = ...,
-            rule: str | tuple[str, ...] | None = ...,
-            source: str | None = ...,
-            note: str | None = ...,
-        ) -> Self: ...
+    @typed_replace
+    def replace(
+        self,
+        *,
+        per_block: bool | None = ...,
+        steps: tuple[Step, ...] = ...,
+        rule: str | tuple[str, ...] | None = ...,
+        source: str | None = ...,
+        note: str | None = ...,
+    ) -> Self:
+        raise NotImplementedError  # never called: the declaration of its signature
 
 
 class TradeStacks(SettingsRecord):
@@ -763,19 +763,19 @@ class TradeStacks(SettingsRecord):
         _set(self, "note", note)
         _set(self, "_unknown", unknown_fields)
 
-    if TYPE_CHECKING:
-
-        def replace(
-            self,
-            *,
-            count: int = ...,
-            stacks: tuple[TradeStack, ...] = ...,
-            numbered_by_value: bool | None = ...,
-            setup: TradeStacksSetup | None = ...,
-            rule: str | tuple[str, ...] | None = ...,
-            source: str | None = ...,
-            note: str | None = ...,
-        ) -> Self: ...
+    @typed_replace
+    def replace(
+        self,
+        *,
+        count: int = ...,
+        stacks: tuple[TradeStack, ...] = ...,
+        numbered_by_value: bool | None = ...,
+        setup: TradeStacksSetup | None = ...,
+        rule: str | tuple[str, ...] | None = ...,
+        source: str | None = ...,
+        note: str | None = ...,
+    ) -> Self:
+        raise NotImplementedError  # never called: the declaration of its signature
 
 
 class PlayersRange(SettingsRecord):
@@ -796,9 +796,9 @@ class PlayersRange(SettingsRecord):
         _set(self, "max", max)
         _set(self, "_unknown", unknown_fields)
 
-    if TYPE_CHECKING:
-
-        def replace(self, *, min: int = ..., max: int = ...) -> Self: ...
+    @typed_replace
+    def replace(self, *, min: int = ..., max: int = ...) -> Self:
+        raise NotImplementedError  # never called: the declaration of its signature
 
 
 class DeckBlockCommodity(SettingsRecord):
@@ -832,16 +832,16 @@ class DeckBlockCommodity(SettingsRecord):
         _set(self, "note", note)
         _set(self, "_unknown", unknown_fields)
 
-    if TYPE_CHECKING:
-
-        def replace(
-            self,
-            *,
-            commodity: str = ...,
-            count: int | None = ...,
-            share: str | None = ...,
-            note: str | None = ...,
-        ) -> Self: ...
+    @typed_replace
+    def replace(
+        self,
+        *,
+        commodity: str = ...,
+        count: int | None = ...,
+        share: str | None = ...,
+        note: str | None = ...,
+    ) -> Self:
+        raise NotImplementedError  # never called: the declaration of its signature
 
 
 class DeckBlock(SettingsRecord):
@@ -880,17 +880,17 @@ class DeckBlock(SettingsRecord):
         _set(self, "note", note)
         _set(self, "_unknown", unknown_fields)
 
-    if TYPE_CHECKING:
-
-        def replace(
-            self,
-            *,
-            block: str = ...,
-            commodities: tuple[DeckBlockCommodity, ...] = ...,
-            calamity_severities: tuple[object, ...] | None = ...,
-            calamity_sets: int | None = ...,
-            note: str | None = ...,
-        ) -> Self: ...
+    @typed_replace
+    def replace(
+        self,
+        *,
+        block: str = ...,
+        commodities: tuple[DeckBlockCommodity, ...] = ...,
+        calamity_severities: tuple[object, ...] | None = ...,
+        calamity_sets: int | None = ...,
+        note: str | None = ...,
+    ) -> Self:
+        raise NotImplementedError  # never called: the declaration of its signature
 
 
 class DeckComposition(SettingsRecord):
@@ -933,18 +933,18 @@ class DeckComposition(SettingsRecord):
         _set(self, "note", note)
         _set(self, "_unknown", unknown_fields)
 
-    if TYPE_CHECKING:
-
-        def replace(
-            self,
-            *,
-            players: PlayersRange = ...,
-            map_region: str | None = ...,
-            decks: tuple[DeckBlock, ...] = ...,
-            rule: str | tuple[str, ...] | None = ...,
-            source: str | None = ...,
-            note: str | None = ...,
-        ) -> Self: ...
+    @typed_replace
+    def replace(
+        self,
+        *,
+        players: PlayersRange = ...,
+        map_region: str | None = ...,
+        decks: tuple[DeckBlock, ...] = ...,
+        rule: str | tuple[str, ...] | None = ...,
+        source: str | None = ...,
+        note: str | None = ...,
+    ) -> Self:
+        raise NotImplementedError  # never called: the declaration of its signature
 
 
 class BlockBonus(SettingsRecord):
@@ -991,19 +991,19 @@ class BlockBonus(SettingsRecord):
         _set(self, "note", note)
         _set(self, "_unknown", unknown_fields)
 
-    if TYPE_CHECKING:
-
-        def replace(
-            self,
-            *,
-            players: PlayersRange = ...,
-            bonus: str = ...,
-            shared_goods: str = ...,
-            may_exceed_printed_maximum: bool | None = ...,
-            rule: str | tuple[str, ...] | None = ...,
-            source: str | None = ...,
-            note: str | None = ...,
-        ) -> Self: ...
+    @typed_replace
+    def replace(
+        self,
+        *,
+        players: PlayersRange = ...,
+        bonus: str = ...,
+        shared_goods: str = ...,
+        may_exceed_printed_maximum: bool | None = ...,
+        rule: str | tuple[str, ...] | None = ...,
+        source: str | None = ...,
+        note: str | None = ...,
+    ) -> Self:
+        raise NotImplementedError  # never called: the declaration of its signature
 
 
 class Commodities(SettingsRecord):
@@ -1054,18 +1054,18 @@ class Commodities(SettingsRecord):
         _set(self, "non_native_block_bonus", non_native_block_bonus)
         _set(self, "_unknown", unknown_fields)
 
-    if TYPE_CHECKING:
-
-        def replace(
-            self,
-            *,
-            total_cards: TotalCards | None = ...,
-            set_value: SetValue | None = ...,
-            mining: Mining | None = ...,
-            trade_stacks: TradeStacks | None = ...,
-            deck_compositions: tuple[DeckComposition, ...] | None = ...,
-            non_native_block_bonus: tuple[BlockBonus, ...] | None = ...,
-        ) -> Self: ...
+    @typed_replace
+    def replace(
+        self,
+        *,
+        total_cards: TotalCards | None = ...,
+        set_value: SetValue | None = ...,
+        mining: Mining | None = ...,
+        trade_stacks: TradeStacks | None = ...,
+        deck_compositions: tuple[DeckComposition, ...] | None = ...,
+        non_native_block_bonus: tuple[BlockBonus, ...] | None = ...,
+    ) -> Self:
+        raise NotImplementedError  # never called: the declaration of its signature
 
 
 class ExcludedBorder(SettingsRecord):
@@ -1103,17 +1103,17 @@ class ExcludedBorder(SettingsRecord):
         _set(self, "note", note)
         _set(self, "_unknown", unknown_fields)
 
-    if TYPE_CHECKING:
-
-        def replace(
-            self,
-            *,
-            areas: tuple[str, ...] = ...,
-            source: str = ...,
-            why: str = ...,
-            rule: str | tuple[str, ...] | None = ...,
-            note: str | None = ...,
-        ) -> Self: ...
+    @typed_replace
+    def replace(
+        self,
+        *,
+        areas: tuple[str, ...] = ...,
+        source: str = ...,
+        why: str = ...,
+        rule: str | tuple[str, ...] | None = ...,
+        note: str | None = ...,
+    ) -> Self:
+        raise NotImplementedError  # never called: the declaration of its signature
 
 
 class Map(SettingsRecord):
@@ -1138,14 +1138,14 @@ class Map(SettingsRecord):
         _set(self, "excluded_borders", excluded_borders)
         _set(self, "_unknown", unknown_fields)
 
-    if TYPE_CHECKING:
-
-        def replace(
-            self,
-            *,
-            two_coast_areas: tuple[str, ...] | None = ...,
-            excluded_borders: tuple[ExcludedBorder, ...] | None = ...,
-        ) -> Self: ...
+    @typed_replace
+    def replace(
+        self,
+        *,
+        two_coast_areas: tuple[str, ...] | None = ...,
+        excluded_borders: tuple[ExcludedBorder, ...] | None = ...,
+    ) -> Self:
+        raise NotImplementedError  # never called: the declaration of its signature
 
 
 class SuppressItem(SettingsRecord):
@@ -1183,16 +1183,9 @@ class SuppressItem(SettingsRecord):
         _set(self, "reason", reason)
         _set(self, "_unknown", unknown_fields)
 
-    if TYPE_CHECKING:
-
-        def replace(
-            self,
-            *,
-            code: str = ...,
-            file: str | None = ...,
-            target: str | None = ...,
-            reason: str = ...,
-        ) -> Self: ...
+    @typed_replace
+    def replace(self, *, code: str = ..., file: str | None = ..., target: str | None = ..., reason: str = ...) -> Self:
+        raise NotImplementedError  # never called: the declaration of its signature
 
 
 class Rulebook(SettingsRecord):
@@ -1222,9 +1215,9 @@ class Rulebook(SettingsRecord):
         _set(self, "note", note)
         _set(self, "_unknown", unknown_fields)
 
-    if TYPE_CHECKING:
-
-        def replace(self, *, title: str = ..., rule_index: str = ..., note: str | None = ...) -> Self: ...
+    @typed_replace
+    def replace(self, *, title: str = ..., rule_index: str = ..., note: str | None = ...) -> Self:
+        raise NotImplementedError  # never called: the declaration of its signature
 
 
 class NotInSources(SettingsRecord):
@@ -1259,16 +1252,16 @@ class NotInSources(SettingsRecord):
         _set(self, "victory", victory)
         _set(self, "_unknown", unknown_fields)
 
-    if TYPE_CHECKING:
-
-        def replace(
-            self,
-            *,
-            map: None = ...,
-            player_counts: None = ...,
-            sequence_of_play: None = ...,
-            victory: None = ...,
-        ) -> Self: ...
+    @typed_replace
+    def replace(
+        self,
+        *,
+        map: None = ...,
+        player_counts: None = ...,
+        sequence_of_play: None = ...,
+        victory: None = ...,
+    ) -> Self:
+        raise NotImplementedError  # never called: the declaration of its signature
 
 
 class CreditPolicyPurchasesSeveralCardsPerTurn(SettingsRecord):
@@ -1307,17 +1300,17 @@ class CreditPolicyPurchasesSeveralCardsPerTurn(SettingsRecord):
         _set(self, "note", note)
         _set(self, "_unknown", unknown_fields)
 
-    if TYPE_CHECKING:
-
-        def replace(
-            self,
-            *,
-            value: bool | None = ...,
-            rule: str | tuple[str, ...] | None = ...,
-            source: str | None = ...,
-            text: str | None = ...,
-            note: str | None = ...,
-        ) -> Self: ...
+    @typed_replace
+    def replace(
+        self,
+        *,
+        value: bool | None = ...,
+        rule: str | tuple[str, ...] | None = ...,
+        source: str | None = ...,
+        text: str | None = ...,
+        note: str | None = ...,
+    ) -> Self:
+        raise NotImplementedError  # never called: the declaration of its signature
 
 
 class CreditPolicyPurchasesSameTurnCredits(SettingsRecord):
@@ -1356,17 +1349,17 @@ class CreditPolicyPurchasesSameTurnCredits(SettingsRecord):
         _set(self, "note", note)
         _set(self, "_unknown", unknown_fields)
 
-    if TYPE_CHECKING:
-
-        def replace(
-            self,
-            *,
-            value: bool | None = ...,
-            rule: str | tuple[str, ...] | None = ...,
-            source: str | None = ...,
-            text: str | None = ...,
-            note: str | None = ...,
-        ) -> Self: ...
+    @typed_replace
+    def replace(
+        self,
+        *,
+        value: bool | None = ...,
+        rule: str | tuple[str, ...] | None = ...,
+        source: str | None = ...,
+        text: str | None = ...,
+        note: str | None = ...,
+    ) -> Self:
+        raise NotImplementedError  # never called: the declaration of its signature
 
 
 class CreditPolicyPurchasesTreasuryWithinPrice(SettingsRecord):
@@ -1405,17 +1398,17 @@ class CreditPolicyPurchasesTreasuryWithinPrice(SettingsRecord):
         _set(self, "note", note)
         _set(self, "_unknown", unknown_fields)
 
-    if TYPE_CHECKING:
-
-        def replace(
-            self,
-            *,
-            value: bool | None = ...,
-            rule: str | tuple[str, ...] | None = ...,
-            source: str | None = ...,
-            text: str | None = ...,
-            note: str | None = ...,
-        ) -> Self: ...
+    @typed_replace
+    def replace(
+        self,
+        *,
+        value: bool | None = ...,
+        rule: str | tuple[str, ...] | None = ...,
+        source: str | None = ...,
+        text: str | None = ...,
+        note: str | None = ...,
+    ) -> Self:
+        raise NotImplementedError  # never called: the declaration of its signature
 
 
 class CreditPolicyPurchasesOverpayment(SettingsRecord):
@@ -1453,17 +1446,17 @@ class CreditPolicyPurchasesOverpayment(SettingsRecord):
         _set(self, "note", note)
         _set(self, "_unknown", unknown_fields)
 
-    if TYPE_CHECKING:
-
-        def replace(
-            self,
-            *,
-            value: str | None = ...,
-            rule: str | tuple[str, ...] | None = ...,
-            source: str | None = ...,
-            text: str | None = ...,
-            note: str | None = ...,
-        ) -> Self: ...
+    @typed_replace
+    def replace(
+        self,
+        *,
+        value: str | None = ...,
+        rule: str | tuple[str, ...] | None = ...,
+        source: str | None = ...,
+        text: str | None = ...,
+        note: str | None = ...,
+    ) -> Self:
+        raise NotImplementedError  # never called: the declaration of its signature
 
 
 class CreditPolicyPurchases(SettingsRecord):
@@ -1501,16 +1494,16 @@ class CreditPolicyPurchases(SettingsRecord):
         _set(self, "overpayment", overpayment)
         _set(self, "_unknown", unknown_fields)
 
-    if TYPE_CHECKING:
-
-        def replace(
-            self,
-            *,
-            several_cards_per_turn: CreditPolicyPurchasesSeveralCardsPerTurn | None = ...,
-            same_turn_credits: CreditPolicyPurchasesSameTurnCredits | None = ...,
-            treasury_within_price: CreditPolicyPurchasesTreasuryWithinPrice | None = ...,
-            overpayment: CreditPolicyPurchasesOverpayment | None = ...,
-        ) -> Self: ...
+    @typed_replace
+    def replace(
+        self,
+        *,
+        several_cards_per_turn: CreditPolicyPurchasesSeveralCardsPerTurn | None = ...,
+        same_turn_credits: CreditPolicyPurchasesSameTurnCredits | None = ...,
+        treasury_within_price: CreditPolicyPurchasesTreasuryWithinPrice | None = ...,
+        overpayment: CreditPolicyPurchasesOverpayment | None = ...,
+    ) -> Self:
+        raise NotImplementedError  # never called: the declaration of its signature
 
 
 class CreditPolicy(SettingsRecord):
@@ -1623,24 +1616,24 @@ class CreditPolicy(SettingsRecord):
         _set(self, "note", note)
         _set(self, "_unknown", unknown_fields)
 
-    if TYPE_CHECKING:
-
-        def replace(
-            self,
-            *,
-            rule: str | tuple[str, ...] | None = ...,
-            source: str | None = ...,
-            group_credits: str = ...,
-            two_group_cards: str | None = ...,
-            same_target: str | None = ...,
-            across_owned_cards: str = ...,
-            extra_credits: str | None = ...,
-            credits_must_be_used: bool | None = ...,
-            free_when_covered: bool | None = ...,
-            excess_lost: bool | None = ...,
-            purchases: CreditPolicyPurchases | None = ...,
-            note: str | None = ...,
-        ) -> Self: ...
+    @typed_replace
+    def replace(
+        self,
+        *,
+        rule: str | tuple[str, ...] | None = ...,
+        source: str | None = ...,
+        group_credits: str = ...,
+        two_group_cards: str | None = ...,
+        same_target: str | None = ...,
+        across_owned_cards: str = ...,
+        extra_credits: str | None = ...,
+        credits_must_be_used: bool | None = ...,
+        free_when_covered: bool | None = ...,
+        excess_lost: bool | None = ...,
+        purchases: CreditPolicyPurchases | None = ...,
+        note: str | None = ...,
+    ) -> Self:
+        raise NotImplementedError  # never called: the declaration of its signature
 
 
 class Components(SettingsRecord):
@@ -1714,21 +1707,21 @@ class Components(SettingsRecord):
         _set(self, "note", note)
         _set(self, "_unknown", unknown_fields)
 
-    if TYPE_CHECKING:
-
-        def replace(
-            self,
-            *,
-            rule: str | tuple[str, ...] | None = ...,
-            source: str | None = ...,
-            nation_sets: int = ...,
-            tokens_per_set: int = ...,
-            cities_per_set: int = ...,
-            ships_per_set: int = ...,
-            census_markers_per_set: int | None = ...,
-            succession_markers_per_set: int | None = ...,
-            note: str | None = ...,
-        ) -> Self: ...
+    @typed_replace
+    def replace(
+        self,
+        *,
+        rule: str | tuple[str, ...] | None = ...,
+        source: str | None = ...,
+        nation_sets: int = ...,
+        tokens_per_set: int = ...,
+        cities_per_set: int = ...,
+        ships_per_set: int = ...,
+        census_markers_per_set: int | None = ...,
+        succession_markers_per_set: int | None = ...,
+        note: str | None = ...,
+    ) -> Self:
+        raise NotImplementedError  # never called: the declaration of its signature
 
 
 class AstOrder(SettingsRecord):
@@ -1761,16 +1754,16 @@ class AstOrder(SettingsRecord):
         _set(self, "note", note)
         _set(self, "_unknown", unknown_fields)
 
-    if TYPE_CHECKING:
-
-        def replace(
-            self,
-            *,
-            rule: str | tuple[str, ...] | None = ...,
-            source: str | None = ...,
-            text: str = ...,
-            note: str | None = ...,
-        ) -> Self: ...
+    @typed_replace
+    def replace(
+        self,
+        *,
+        rule: str | tuple[str, ...] | None = ...,
+        source: str | None = ...,
+        text: str = ...,
+        note: str | None = ...,
+    ) -> Self:
+        raise NotImplementedError  # never called: the declaration of its signature
 
 
 class RuleText(SettingsRecord):
@@ -1807,17 +1800,17 @@ class RuleText(SettingsRecord):
         _set(self, "note", note)
         _set(self, "_unknown", unknown_fields)
 
-    if TYPE_CHECKING:
-
-        def replace(
-            self,
-            *,
-            id: str = ...,
-            text: str = ...,
-            rule: str | tuple[str, ...] | None = ...,
-            source: str | None = ...,
-            note: str | None = ...,
-        ) -> Self: ...
+    @typed_replace
+    def replace(
+        self,
+        *,
+        id: str = ...,
+        text: str = ...,
+        rule: str | tuple[str, ...] | None = ...,
+        source: str | None = ...,
+        note: str | None = ...,
+    ) -> Self:
+        raise NotImplementedError  # never called: the declaration of its signature
 
 
 class AstRegression(SettingsRecord):
@@ -1859,18 +1852,18 @@ class AstRegression(SettingsRecord):
         _set(self, "except_epochs", except_epochs)
         _set(self, "_unknown", unknown_fields)
 
-    if TYPE_CHECKING:
-
-        def replace(
-            self,
-            *,
-            rule: str | tuple[str, ...] | None = ...,
-            source: str | None = ...,
-            text: str = ...,
-            condition: str = ...,
-            spaces_per_turn: int = ...,
-            except_epochs: tuple[str, ...] | None = ...,
-        ) -> Self: ...
+    @typed_replace
+    def replace(
+        self,
+        *,
+        rule: str | tuple[str, ...] | None = ...,
+        source: str | None = ...,
+        text: str = ...,
+        condition: str = ...,
+        spaces_per_turn: int = ...,
+        except_epochs: tuple[str, ...] | None = ...,
+    ) -> Self:
+        raise NotImplementedError  # never called: the declaration of its signature
 
 
 class AstLevel(SettingsRecord):
@@ -1909,17 +1902,17 @@ class AstLevel(SettingsRecord):
         _set(self, "source", source)
         _set(self, "_unknown", unknown_fields)
 
-    if TYPE_CHECKING:
-
-        def replace(
-            self,
-            *,
-            id: str = ...,
-            name: str = ...,
-            name_language: str | None = ...,
-            rule: str | tuple[str, ...] | None = ...,
-            source: str | None = ...,
-        ) -> Self: ...
+    @typed_replace
+    def replace(
+        self,
+        *,
+        id: str = ...,
+        name: str = ...,
+        name_language: str | None = ...,
+        rule: str | tuple[str, ...] | None = ...,
+        source: str | None = ...,
+    ) -> Self:
+        raise NotImplementedError  # never called: the declaration of its signature
 
 
 class DisagreementAlternative(SettingsRecord):
@@ -1938,9 +1931,9 @@ class DisagreementAlternative(SettingsRecord):
         _set(self, "source", source)
         _set(self, "_unknown", unknown_fields)
 
-    if TYPE_CHECKING:
-
-        def replace(self, *, value: object = ..., source: str = ...) -> Self: ...
+    @typed_replace
+    def replace(self, *, value: object = ..., source: str = ...) -> Self:
+        raise NotImplementedError  # never called: the declaration of its signature
 
 
 class Disagreement(SettingsRecord):
@@ -1973,16 +1966,16 @@ class Disagreement(SettingsRecord):
         _set(self, "why", why)
         _set(self, "_unknown", unknown_fields)
 
-    if TYPE_CHECKING:
-
-        def replace(
-            self,
-            *,
-            field: str = ...,
-            chosen: object = ...,
-            alternatives: tuple[DisagreementAlternative, ...] = ...,
-            why: str = ...,
-        ) -> Self: ...
+    @typed_replace
+    def replace(
+        self,
+        *,
+        field: str = ...,
+        chosen: object = ...,
+        alternatives: tuple[DisagreementAlternative, ...] = ...,
+        why: str = ...,
+    ) -> Self:
+        raise NotImplementedError  # never called: the declaration of its signature
 
 
 class Ast(SettingsRecord):
@@ -2110,29 +2103,29 @@ class Ast(SettingsRecord):
         _set(self, "disagreements", disagreements)
         _set(self, "_unknown", unknown_fields)
 
-    if TYPE_CHECKING:
-
-        def replace(
-            self,
-            *,
-            rule: str | tuple[str, ...] | None = ...,
-            source: str | None = ...,
-            text: str | None = ...,
-            spaces_per_track: int | None = ...,
-            start_space: int = ...,
-            finish_space: int | None = ...,
-            points_per_space: int | None = ...,
-            advance_per_turn: int | None = ...,
-            order: AstOrder = ...,
-            epoch_entry: RuleText | None = ...,
-            frozen: RuleText | None = ...,
-            regression: AstRegression | None = ...,
-            finish_space_min_card_value: int | None = ...,
-            levels: tuple[AstLevel, ...] | None = ...,
-            tracks: None = ...,
-            note: str | None = ...,
-            disagreements: tuple[Disagreement, ...] | None = ...,
-        ) -> Self: ...
+    @typed_replace
+    def replace(
+        self,
+        *,
+        rule: str | tuple[str, ...] | None = ...,
+        source: str | None = ...,
+        text: str | None = ...,
+        spaces_per_track: int | None = ...,
+        start_space: int = ...,
+        finish_space: int | None = ...,
+        points_per_space: int | None = ...,
+        advance_per_turn: int | None = ...,
+        order: AstOrder = ...,
+        epoch_entry: RuleText | None = ...,
+        frozen: RuleText | None = ...,
+        regression: AstRegression | None = ...,
+        finish_space_min_card_value: int | None = ...,
+        levels: tuple[AstLevel, ...] | None = ...,
+        tracks: None = ...,
+        note: str | None = ...,
+        disagreements: tuple[Disagreement, ...] | None = ...,
+    ) -> Self:
+        raise NotImplementedError  # never called: the declaration of its signature
 
 
 class PlayerCounts(SettingsRecord):
@@ -2165,16 +2158,16 @@ class PlayerCounts(SettingsRecord):
         _set(self, "note", note)
         _set(self, "_unknown", unknown_fields)
 
-    if TYPE_CHECKING:
-
-        def replace(
-            self,
-            *,
-            rule: str | tuple[str, ...] | None = ...,
-            source: str | None = ...,
-            general_rules: tuple[RuleText, ...] | None = ...,
-            note: str | None = ...,
-        ) -> Self: ...
+    @typed_replace
+    def replace(
+        self,
+        *,
+        rule: str | tuple[str, ...] | None = ...,
+        source: str | None = ...,
+        general_rules: tuple[RuleText, ...] | None = ...,
+        note: str | None = ...,
+    ) -> Self:
+        raise NotImplementedError  # never called: the declaration of its signature
 
 
 class SequenceOfPlay(SettingsRecord):
@@ -2212,17 +2205,17 @@ class SequenceOfPlay(SettingsRecord):
         _set(self, "note", note)
         _set(self, "_unknown", unknown_fields)
 
-    if TYPE_CHECKING:
-
-        def replace(
-            self,
-            *,
-            rule: str | tuple[str, ...] | None = ...,
-            source: str | None = ...,
-            phase_count: int | None = ...,
-            general_rules: tuple[RuleText, ...] | None = ...,
-            note: str | None = ...,
-        ) -> Self: ...
+    @typed_replace
+    def replace(
+        self,
+        *,
+        rule: str | tuple[str, ...] | None = ...,
+        source: str | None = ...,
+        phase_count: int | None = ...,
+        general_rules: tuple[RuleText, ...] | None = ...,
+        note: str | None = ...,
+    ) -> Self:
+        raise NotImplementedError  # never called: the declaration of its signature
 
 
 class VictoryScoringItem(SettingsRecord):
@@ -2319,24 +2312,24 @@ class VictoryScoringItem(SettingsRecord):
         _set(self, "note", note)
         _set(self, "_unknown", unknown_fields)
 
-    if TYPE_CHECKING:
-
-        def replace(
-            self,
-            *,
-            id: str = ...,
-            name: str = ...,
-            name_language: str | None = ...,
-            rule: str | tuple[str, ...] | None = ...,
-            source: str | None = ...,
-            per: str = ...,
-            points: int | None = ...,
-            space_counting: str | None = ...,
-            card_value_min: int | None = ...,
-            card_value_below: int | None = ...,
-            text: str = ...,
-            note: str | None = ...,
-        ) -> Self: ...
+    @typed_replace
+    def replace(
+        self,
+        *,
+        id: str = ...,
+        name: str = ...,
+        name_language: str | None = ...,
+        rule: str | tuple[str, ...] | None = ...,
+        source: str | None = ...,
+        per: str = ...,
+        points: int | None = ...,
+        space_counting: str | None = ...,
+        card_value_min: int | None = ...,
+        card_value_below: int | None = ...,
+        text: str = ...,
+        note: str | None = ...,
+    ) -> Self:
+        raise NotImplementedError  # never called: the declaration of its signature
 
 
 class Victory(SettingsRecord):
@@ -2411,21 +2404,21 @@ class Victory(SettingsRecord):
         _set(self, "disagreements", disagreements)
         _set(self, "_unknown", unknown_fields)
 
-    if TYPE_CHECKING:
-
-        def replace(
-            self,
-            *,
-            rule: str | tuple[str, ...] | None = ...,
-            source: str | None = ...,
-            end_conditions: tuple[RuleText, ...] = ...,
-            complete_final_turn: bool | None = ...,
-            scoring: tuple[VictoryScoringItem, ...] = ...,
-            highest_wins: bool | None = ...,
-            tie: str = ...,
-            note: str | None = ...,
-            disagreements: tuple[Disagreement, ...] | None = ...,
-        ) -> Self: ...
+    @typed_replace
+    def replace(
+        self,
+        *,
+        rule: str | tuple[str, ...] | None = ...,
+        source: str | None = ...,
+        end_conditions: tuple[RuleText, ...] = ...,
+        complete_final_turn: bool | None = ...,
+        scoring: tuple[VictoryScoringItem, ...] = ...,
+        highest_wins: bool | None = ...,
+        tie: str = ...,
+        note: str | None = ...,
+        disagreements: tuple[Disagreement, ...] | None = ...,
+    ) -> Self:
+        raise NotImplementedError  # never called: the declaration of its signature
 
 
 class HandLimitByPlayerPlayers(SettingsRecord):
@@ -2446,9 +2439,9 @@ class HandLimitByPlayerPlayers(SettingsRecord):
         _set(self, "max", max)
         _set(self, "_unknown", unknown_fields)
 
-    if TYPE_CHECKING:
-
-        def replace(self, *, min: int = ..., max: int = ...) -> Self: ...
+    @typed_replace
+    def replace(self, *, min: int = ..., max: int = ...) -> Self:
+        raise NotImplementedError  # never called: the declaration of its signature
 
 
 class HandLimitByPlayer(SettingsRecord):
@@ -2486,17 +2479,17 @@ class HandLimitByPlayer(SettingsRecord):
         _set(self, "note", note)
         _set(self, "_unknown", unknown_fields)
 
-    if TYPE_CHECKING:
-
-        def replace(
-            self,
-            *,
-            players: HandLimitByPlayerPlayers = ...,
-            commodity_cards: int = ...,
-            rule: str | tuple[str, ...] | None = ...,
-            source: str | None = ...,
-            note: str | None = ...,
-        ) -> Self: ...
+    @typed_replace
+    def replace(
+        self,
+        *,
+        players: HandLimitByPlayerPlayers = ...,
+        commodity_cards: int = ...,
+        rule: str | tuple[str, ...] | None = ...,
+        source: str | None = ...,
+        note: str | None = ...,
+    ) -> Self:
+        raise NotImplementedError  # never called: the declaration of its signature
 
 
 class HandLimitCardChange(SettingsRecord):
@@ -2534,17 +2527,17 @@ class HandLimitCardChange(SettingsRecord):
         _set(self, "note", note)
         _set(self, "_unknown", unknown_fields)
 
-    if TYPE_CHECKING:
-
-        def replace(
-            self,
-            *,
-            card: str = ...,
-            change: int = ...,
-            rule: str | tuple[str, ...] | None = ...,
-            source: str | None = ...,
-            note: str | None = ...,
-        ) -> Self: ...
+    @typed_replace
+    def replace(
+        self,
+        *,
+        card: str = ...,
+        change: int = ...,
+        rule: str | tuple[str, ...] | None = ...,
+        source: str | None = ...,
+        note: str | None = ...,
+    ) -> Self:
+        raise NotImplementedError  # never called: the declaration of its signature
 
 
 class HandLimit(SettingsRecord):
@@ -2628,22 +2621,22 @@ class HandLimit(SettingsRecord):
         _set(self, "note", note)
         _set(self, "_unknown", unknown_fields)
 
-    if TYPE_CHECKING:
-
-        def replace(
-            self,
-            *,
-            source: str | None = ...,
-            rule: str | tuple[str, ...] | None = ...,
-            commodity_cards: int | None = ...,
-            by_players: tuple[HandLimitByPlayer, ...] | None = ...,
-            count_public: bool | None = ...,
-            tradable_calamities_retained: bool | None = ...,
-            card_changes: tuple[HandLimitCardChange, ...] | None = ...,
-            card_changes_cumulative: bool | None = ...,
-            text: str = ...,
-            note: str | None = ...,
-        ) -> Self: ...
+    @typed_replace
+    def replace(
+        self,
+        *,
+        source: str | None = ...,
+        rule: str | tuple[str, ...] | None = ...,
+        commodity_cards: int | None = ...,
+        by_players: tuple[HandLimitByPlayer, ...] | None = ...,
+        count_public: bool | None = ...,
+        tradable_calamities_retained: bool | None = ...,
+        card_changes: tuple[HandLimitCardChange, ...] | None = ...,
+        card_changes_cumulative: bool | None = ...,
+        text: str = ...,
+        note: str | None = ...,
+    ) -> Self:
+        raise NotImplementedError  # never called: the declaration of its signature
 
 
 class TaxationRateChange(SettingsRecord):
@@ -2685,18 +2678,18 @@ class TaxationRateChange(SettingsRecord):
         _set(self, "note", note)
         _set(self, "_unknown", unknown_fields)
 
-    if TYPE_CHECKING:
-
-        def replace(
-            self,
-            *,
-            card: str = ...,
-            raise_by: int = ...,
-            lower_by: int = ...,
-            rule: str | tuple[str, ...] | None = ...,
-            source: str | None = ...,
-            note: str | None = ...,
-        ) -> Self: ...
+    @typed_replace
+    def replace(
+        self,
+        *,
+        card: str = ...,
+        raise_by: int = ...,
+        lower_by: int = ...,
+        rule: str | tuple[str, ...] | None = ...,
+        source: str | None = ...,
+        note: str | None = ...,
+    ) -> Self:
+        raise NotImplementedError  # never called: the declaration of its signature
 
 
 class TaxationRateChangesCombination(SettingsRecord):
@@ -2742,19 +2735,19 @@ class TaxationRateChangesCombination(SettingsRecord):
         _set(self, "source", source)
         _set(self, "_unknown", unknown_fields)
 
-    if TYPE_CHECKING:
-
-        def replace(
-            self,
-            *,
-            cumulative: bool = ...,
-            selective: bool | None = ...,
-            same_rate_all_cities: bool | None = ...,
-            revolts_allowed: bool | None = ...,
-            text: str = ...,
-            rule: str | tuple[str, ...] | None = ...,
-            source: str | None = ...,
-        ) -> Self: ...
+    @typed_replace
+    def replace(
+        self,
+        *,
+        cumulative: bool = ...,
+        selective: bool | None = ...,
+        same_rate_all_cities: bool | None = ...,
+        revolts_allowed: bool | None = ...,
+        text: str = ...,
+        rule: str | tuple[str, ...] | None = ...,
+        source: str | None = ...,
+    ) -> Self:
+        raise NotImplementedError  # never called: the declaration of its signature
 
 
 class TaxationRateCard(SettingsRecord):
@@ -2792,17 +2785,17 @@ class TaxationRateCard(SettingsRecord):
         _set(self, "source", source)
         _set(self, "_unknown", unknown_fields)
 
-    if TYPE_CHECKING:
-
-        def replace(
-            self,
-            *,
-            card: str = ...,
-            rates: tuple[int, ...] = ...,
-            same_rate_all_cities: bool | None = ...,
-            rule: str | tuple[str, ...] | None = ...,
-            source: str | None = ...,
-        ) -> Self: ...
+    @typed_replace
+    def replace(
+        self,
+        *,
+        card: str = ...,
+        rates: tuple[int, ...] = ...,
+        same_rate_all_cities: bool | None = ...,
+        rule: str | tuple[str, ...] | None = ...,
+        source: str | None = ...,
+    ) -> Self:
+        raise NotImplementedError  # never called: the declaration of its signature
 
 
 class TaxationRevolt(SettingsRecord):
@@ -2842,17 +2835,17 @@ class TaxationRevolt(SettingsRecord):
         _set(self, "immune_card", immune_card)
         _set(self, "_unknown", unknown_fields)
 
-    if TYPE_CHECKING:
-
-        def replace(
-            self,
-            *,
-            rule: str | tuple[str, ...] | None = ...,
-            source: str | None = ...,
-            text: str = ...,
-            beneficiary: str | None = ...,
-            immune_card: str | None = ...,
-        ) -> Self: ...
+    @typed_replace
+    def replace(
+        self,
+        *,
+        rule: str | tuple[str, ...] | None = ...,
+        source: str | None = ...,
+        text: str = ...,
+        beneficiary: str | None = ...,
+        immune_card: str | None = ...,
+    ) -> Self:
+        raise NotImplementedError  # never called: the declaration of its signature
 
 
 class Taxation(SettingsRecord):
@@ -2921,20 +2914,20 @@ class Taxation(SettingsRecord):
         _set(self, "note", note)
         _set(self, "_unknown", unknown_fields)
 
-    if TYPE_CHECKING:
-
-        def replace(
-            self,
-            *,
-            rule: str | tuple[str, ...] | None = ...,
-            source: str | None = ...,
-            tokens_per_city: int = ...,
-            rate_changes: tuple[TaxationRateChange, ...] | None = ...,
-            rate_changes_combination: TaxationRateChangesCombination | None = ...,
-            rate_card: TaxationRateCard | None = ...,
-            revolt: TaxationRevolt | None = ...,
-            note: str | None = ...,
-        ) -> Self: ...
+    @typed_replace
+    def replace(
+        self,
+        *,
+        rule: str | tuple[str, ...] | None = ...,
+        source: str | None = ...,
+        tokens_per_city: int = ...,
+        rate_changes: tuple[TaxationRateChange, ...] | None = ...,
+        rate_changes_combination: TaxationRateChangesCombination | None = ...,
+        rate_card: TaxationRateCard | None = ...,
+        revolt: TaxationRevolt | None = ...,
+        note: str | None = ...,
+    ) -> Self:
+        raise NotImplementedError  # never called: the declaration of its signature
 
 
 class NonPlayerForceAdvancement(SettingsRecord):
@@ -2969,16 +2962,16 @@ class NonPlayerForceAdvancement(SettingsRecord):
         _set(self, "note", note)
         _set(self, "_unknown", unknown_fields)
 
-    if TYPE_CHECKING:
-
-        def replace(
-            self,
-            *,
-            card: str | None = ...,
-            name: str = ...,
-            name_language: str | None = ...,
-            note: str | None = ...,
-        ) -> Self: ...
+    @typed_replace
+    def replace(
+        self,
+        *,
+        card: str | None = ...,
+        name: str = ...,
+        name_language: str | None = ...,
+        note: str | None = ...,
+    ) -> Self:
+        raise NotImplementedError  # never called: the declaration of its signature
 
 
 class NonPlayerForceCalamityCard(SettingsRecord):
@@ -3025,19 +3018,19 @@ class NonPlayerForceCalamityCard(SettingsRecord):
         _set(self, "note", note)
         _set(self, "_unknown", unknown_fields)
 
-    if TYPE_CHECKING:
-
-        def replace(
-            self,
-            *,
-            name: str = ...,
-            name_language: str | None = ...,
-            tradable: bool | None = ...,
-            stack: int | None = ...,
-            source: str | None = ...,
-            rule: str | tuple[str, ...] | None = ...,
-            note: str | None = ...,
-        ) -> Self: ...
+    @typed_replace
+    def replace(
+        self,
+        *,
+        name: str = ...,
+        name_language: str | None = ...,
+        tradable: bool | None = ...,
+        stack: int | None = ...,
+        source: str | None = ...,
+        rule: str | tuple[str, ...] | None = ...,
+        note: str | None = ...,
+    ) -> Self:
+        raise NotImplementedError  # never called: the declaration of its signature
 
 
 class NonPlayerForce(SettingsRecord):
@@ -3131,24 +3124,24 @@ class NonPlayerForce(SettingsRecord):
         _set(self, "disagreements", disagreements)
         _set(self, "_unknown", unknown_fields)
 
-    if TYPE_CHECKING:
-
-        def replace(
-            self,
-            *,
-            id: str = ...,
-            name: str = ...,
-            name_language: str | None = ...,
-            replaces: tuple[str, ...] | None = ...,
-            advancements: tuple[NonPlayerForceAdvancement, ...] | None = ...,
-            activation: RuleText | None = ...,
-            calamity_card: NonPlayerForceCalamityCard | None = ...,
-            rules: tuple[RuleText, ...] = ...,
-            rule: str | tuple[str, ...] | None = ...,
-            source: str | None = ...,
-            note: str | None = ...,
-            disagreements: tuple[Disagreement, ...] | None = ...,
-        ) -> Self: ...
+    @typed_replace
+    def replace(
+        self,
+        *,
+        id: str = ...,
+        name: str = ...,
+        name_language: str | None = ...,
+        replaces: tuple[str, ...] | None = ...,
+        advancements: tuple[NonPlayerForceAdvancement, ...] | None = ...,
+        activation: RuleText | None = ...,
+        calamity_card: NonPlayerForceCalamityCard | None = ...,
+        rules: tuple[RuleText, ...] = ...,
+        rule: str | tuple[str, ...] | None = ...,
+        source: str | None = ...,
+        note: str | None = ...,
+        disagreements: tuple[Disagreement, ...] | None = ...,
+    ) -> Self:
+        raise NotImplementedError  # never called: the declaration of its signature
 
 
 class Settings(SettingsRecord):
@@ -3297,32 +3290,32 @@ class Settings(SettingsRecord):
         _set(self, "map", map)
         _set(self, "_unknown", unknown_fields)
 
-    if TYPE_CHECKING:
-
-        def replace(
-            self,
-            *,
-            description: str | None = ...,
-            status: str | None = ...,
-            suppress: tuple[SuppressItem, ...] | None = ...,
-            rulebook: Rulebook | None = ...,
-            not_in_sources: NotInSources | None = ...,
-            credit_policy: CreditPolicy | None = ...,
-            components: Components | None = ...,
-            nations: None = ...,
-            ast: Ast | None = ...,
-            player_counts: PlayerCounts | None = ...,
-            sequence_of_play: SequenceOfPlay | None = ...,
-            victory: Victory | None = ...,
-            hand_limit: HandLimit | None = ...,
-            taxation: Taxation | None = ...,
-            special_rules: tuple[RuleText, ...] | None = ...,
-            non_player_forces: tuple[NonPlayerForce, ...] | None = ...,
-            note: str | None = ...,
-            civilization_cards: CivilizationCards | None = ...,
-            commodities: Commodities | None = ...,
-            map: Map | None = ...,
-        ) -> Self: ...
+    @typed_replace
+    def replace(
+        self,
+        *,
+        description: str | None = ...,
+        status: str | None = ...,
+        suppress: tuple[SuppressItem, ...] | None = ...,
+        rulebook: Rulebook | None = ...,
+        not_in_sources: NotInSources | None = ...,
+        credit_policy: CreditPolicy | None = ...,
+        components: Components | None = ...,
+        nations: None = ...,
+        ast: Ast | None = ...,
+        player_counts: PlayerCounts | None = ...,
+        sequence_of_play: SequenceOfPlay | None = ...,
+        victory: Victory | None = ...,
+        hand_limit: HandLimit | None = ...,
+        taxation: Taxation | None = ...,
+        special_rules: tuple[RuleText, ...] | None = ...,
+        non_player_forces: tuple[NonPlayerForce, ...] | None = ...,
+        note: str | None = ...,
+        civilization_cards: CivilizationCards | None = ...,
+        commodities: Commodities | None = ...,
+        map: Map | None = ...,
+    ) -> Self:
+        raise NotImplementedError  # never called: the declaration of its signature
 
 
 bound(globals(), SETTINGS_BOUNDS, SETTINGS_WHERE)

@@ -13,6 +13,7 @@ the ruleset leaves it out. The records and the protocol are loaded on first use.
 """
 
 from civrules_runtime.errors import DraftRulesetError, UnknownFactError, UnknownIdError
+from civrules_runtime.lazy import lazy_names as _lazy_names
 
 from .vocab import LocationKind, RazeTarget
 
@@ -43,33 +44,6 @@ if TYPE_CHECKING:
         SourceName,
         UnknownFact,
     )
-else:
-
-    def __getattr__(name: str) -> object:
-        """The records and the protocol, imported on first use and bound in the module's globals,
-        so a later read is a plain global lookup that never calls this again (a name this
-        runtime lacks is refused at each read)."""
-        found: object
-        if name == "AssumedPackage":
-            from . import assumptions
-
-            found = assumptions.AssumedPackage
-        elif name == "RulesetPackage":
-            from . import protocol
-
-            found = protocol.RulesetPackage
-        elif name in _RECORDS:
-            from . import records
-
-            found = getattr(records, name)
-        else:
-            raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-        return globals().setdefault(name, found)  # threads reading it first all get the one object
-
-    def __dir__() -> list[str]:
-        """The module's names, those ``__getattr__`` loads among them before a read binds one
-        (``dir()``, ``inspect.getmembers`` and ``mock.create_autospec`` list what it gives)."""
-        return sorted({*globals(), *__all__})
 
 
 _RECORDS = frozenset(
@@ -99,13 +73,15 @@ _RECORDS = frozenset(
 )
 
 
-# ``importlib.reload`` runs this file again in the same globals: the names reads bound are
-# forgotten, and read again from the modules they live in.
-for _name in (*_RECORDS, "AssumedPackage", "RulesetPackage"):
-    globals().pop(_name, None)
-del _name
+if not TYPE_CHECKING:
+    # The records and the protocol, imported on first use and bound in the module's globals, so a
+    # later read is a plain global lookup (``lazy_names`` forgets them again at a reload).
+    __getattr__, __dir__ = _lazy_names(
+        globals(),
+        {"AssumedPackage": ".assumptions", "RulesetPackage": ".protocol", **dict.fromkeys(_RECORDS, ".records")},
+    )
 
-__version__ = "2.7.3"
+__version__ = "2.7.4"
 
 __all__ = [
     "Action",

@@ -15,7 +15,7 @@ from typing import Self, TypeVar
 from civrules_runtime.assumed import pairs, text
 from civrules_runtime.errors import collection, within
 from civrules_runtime.mappings import FrozenMap
-from civrules_runtime.records import Record, bound
+from civrules_runtime.records import Record, bound, typed_replace
 from civrules_runtime.records import UnknownFact as UnknownFact
 
 from .bounds import BOUNDS, WHERE
@@ -52,14 +52,14 @@ class SourceName(Record):
         _set(self, "text", text)
         _set(self, "language", language)
 
-    if TYPE_CHECKING:  # written by compiler/tools/replaces.py from __init__: do not edit
-
-        def replace(
-            self,
-            *,
-            text: str = ...,
-            language: str = ...,
-        ) -> Self: ...
+    @typed_replace  # written by compiler/tools/replaces.py from __init__: do not edit
+    def replace(
+        self,
+        *,
+        text: str = ...,
+        language: str = ...,
+    ) -> Self:
+        raise NotImplementedError  # never called: Record gives the class its base's, of this signature
 
 
 class CopyFacts(Record):
@@ -89,16 +89,16 @@ class CopyFacts(Record):
         _set(self, "spoils", spoils)
         _set(self, "deal", deal)
 
-    if TYPE_CHECKING:  # written by compiler/tools/replaces.py from __init__: do not edit
-
-        def replace(
-            self,
-            *,
-            printed_id: str = ...,
-            cost: tuple[str, ...] | None = ...,
-            spoils: tuple[str, ...] | None = ...,
-            deal: str | None = ...,
-        ) -> Self: ...
+    @typed_replace  # written by compiler/tools/replaces.py from __init__: do not edit
+    def replace(
+        self,
+        *,
+        printed_id: str = ...,
+        cost: tuple[str, ...] | None = ...,
+        spoils: tuple[str, ...] | None = ...,
+        deal: str | None = ...,
+    ) -> Self:
+        raise NotImplementedError  # never called: Record gives the class its base's, of this signature
 
 
 class CountedGoods(Record):
@@ -135,18 +135,18 @@ class CountedGoods(Record):
         _set(self, "plus", plus)
         _set(self, "rules", rules)
 
-    if TYPE_CHECKING:  # written by compiler/tools/replaces.py from __init__: do not edit
-
-        def replace(
-            self,
-            *,
-            each: str = ...,
-            per: str = ...,
-            colour: str | None = ...,
-            at_most: int = ...,
-            plus: tuple[str, ...] = ...,
-            rules: tuple[str, ...] = ...,
-        ) -> Self: ...
+    @typed_replace  # written by compiler/tools/replaces.py from __init__: do not edit
+    def replace(
+        self,
+        *,
+        each: str = ...,
+        per: str = ...,
+        colour: str | None = ...,
+        at_most: int = ...,
+        plus: tuple[str, ...] = ...,
+        rules: tuple[str, ...] = ...,
+    ) -> Self:
+        raise NotImplementedError  # never called: Record gives the class its base's, of this signature
 
     def given(self, count: int) -> tuple[str, ...]:
         """The goods ``count`` things counted give (locations of the colour, the card itself
@@ -252,31 +252,31 @@ class Card(Record):
         _set(self, "effect", effect)
         _set(self, "build_bonus_placed_as", build_bonus_placed_as)
 
-    if TYPE_CHECKING:  # written by compiler/tools/replaces.py from __init__: do not edit
-
-        def replace(
-            self,
-            *,
-            id: str = ...,
-            name: str | None = ...,
-            kind: str = ...,
-            colours: tuple[str, ...] = ...,
-            deck: str | None = ...,
-            printed_ids: tuple[str, ...] = ...,
-            copies: int = ...,
-            cost: tuple[str, ...] | None = ...,
-            spoils: tuple[str, ...] | None = ...,
-            deal: str | None = ...,
-            production: tuple[str, ...] | CountedGoods | None = ...,
-            build_bonus: tuple[str, ...] | CountedGoods | None = ...,
-            differing_copies: tuple[CopyFacts, ...] = ...,
-            can_be_razed: bool = ...,
-            activations_per_round: int = ...,
-            source_name: SourceName | None = ...,
-            rules: tuple[str, ...] = ...,
-            effect: str | None = ...,
-            build_bonus_placed_as: str | None = ...,
-        ) -> Self: ...
+    @typed_replace  # written by compiler/tools/replaces.py from __init__: do not edit
+    def replace(
+        self,
+        *,
+        id: str = ...,
+        name: str | None = ...,
+        kind: str = ...,
+        colours: tuple[str, ...] = ...,
+        deck: str | None = ...,
+        printed_ids: tuple[str, ...] = ...,
+        copies: int = ...,
+        cost: tuple[str, ...] | None = ...,
+        spoils: tuple[str, ...] | None = ...,
+        deal: str | None = ...,
+        production: tuple[str, ...] | CountedGoods | None = ...,
+        build_bonus: tuple[str, ...] | CountedGoods | None = ...,
+        differing_copies: tuple[CopyFacts, ...] = ...,
+        can_be_razed: bool = ...,
+        activations_per_round: int = ...,
+        source_name: SourceName | None = ...,
+        rules: tuple[str, ...] = ...,
+        effect: str | None = ...,
+        build_bonus_placed_as: str | None = ...,
+    ) -> Self:
+        raise NotImplementedError  # never called: Record gives the class its base's, of this signature
 
 
 class Faction(Record):
@@ -314,19 +314,19 @@ class Faction(Record):
         _set(self, "rules", rules)
         _set(self, "special_rules", special_rules)
 
-    if TYPE_CHECKING:  # written by compiler/tools/replaces.py from __init__: do not edit
-
-        def replace(
-            self,
-            *,
-            id: str = ...,
-            name: str | None = ...,
-            deck: str = ...,
-            production: tuple[str, ...] | None = ...,
-            storage: tuple[str, ...] | None = ...,
-            rules: tuple[str, ...] = ...,
-            special_rules: tuple[FactionRule, ...] = ...,
-        ) -> Self: ...
+    @typed_replace  # written by compiler/tools/replaces.py from __init__: do not edit
+    def replace(
+        self,
+        *,
+        id: str = ...,
+        name: str | None = ...,
+        deck: str = ...,
+        production: tuple[str, ...] | None = ...,
+        storage: tuple[str, ...] | None = ...,
+        rules: tuple[str, ...] = ...,
+        special_rules: tuple[FactionRule, ...] = ...,
+    ) -> Self:
+        raise NotImplementedError  # never called: Record gives the class its base's, of this signature
 
 
 class Deck(Record):
@@ -349,17 +349,17 @@ class Deck(Record):
         _set(self, "size", size)
         _set(self, "faction", faction)
 
-    if TYPE_CHECKING:  # written by compiler/tools/replaces.py from __init__: do not edit
-
-        def replace(
-            self,
-            *,
-            id: str = ...,
-            name: str | None = ...,
-            prefix: str = ...,
-            size: int = ...,
-            faction: str | None = ...,
-        ) -> Self: ...
+    @typed_replace  # written by compiler/tools/replaces.py from __init__: do not edit
+    def replace(
+        self,
+        *,
+        id: str = ...,
+        name: str | None = ...,
+        prefix: str = ...,
+        size: int = ...,
+        faction: str | None = ...,
+    ) -> Self:
+        raise NotImplementedError  # never called: Record gives the class its base's, of this signature
 
 
 class Good(Record):
@@ -384,17 +384,17 @@ class Good(Record):
         _set(self, "token", token)
         _set(self, "stands_for", stands_for)
 
-    if TYPE_CHECKING:  # written by compiler/tools/replaces.py from __init__: do not edit
-
-        def replace(
-            self,
-            *,
-            id: str = ...,
-            name: str | None = ...,
-            resource: bool = ...,
-            token: bool = ...,
-            stands_for: tuple[str, ...] = ...,
-        ) -> Self: ...
+    @typed_replace  # written by compiler/tools/replaces.py from __init__: do not edit
+    def replace(
+        self,
+        *,
+        id: str = ...,
+        name: str | None = ...,
+        resource: bool = ...,
+        token: bool = ...,
+        stands_for: tuple[str, ...] = ...,
+    ) -> Self:
+        raise NotImplementedError  # never called: Record gives the class its base's, of this signature
 
 
 class Action(Record):
@@ -471,26 +471,26 @@ class Action(Record):
         _set(self, "owner_gains", owner_gains)
         _set(self, "activations_per_round", activations_per_round)
 
-    if TYPE_CHECKING:  # written by compiler/tools/replaces.py from __init__: do not edit
-
-        def replace(
-            self,
-            *,
-            id: str = ...,
-            name: str | None = ...,
-            price: Mapping[str, int] = ...,
-            allowed: bool = ...,
-            extra_per_defence: int = ...,
-            extra_per_samurai: int = ...,
-            gives_one_of: tuple[str, ...] = ...,
-            rules: tuple[str, ...] = ...,
-            pays: str | None = ...,
-            cards: str | None = ...,
-            gives: str | None = ...,
-            becomes: str | None = ...,
-            owner_gains: tuple[str, ...] = ...,
-            activations_per_round: int | None = ...,
-        ) -> Self: ...
+    @typed_replace  # written by compiler/tools/replaces.py from __init__: do not edit
+    def replace(
+        self,
+        *,
+        id: str = ...,
+        name: str | None = ...,
+        price: Mapping[str, int] = ...,
+        allowed: bool = ...,
+        extra_per_defence: int = ...,
+        extra_per_samurai: int = ...,
+        gives_one_of: tuple[str, ...] = ...,
+        rules: tuple[str, ...] = ...,
+        pays: str | None = ...,
+        cards: str | None = ...,
+        gives: str | None = ...,
+        becomes: str | None = ...,
+        owner_gains: tuple[str, ...] = ...,
+        activations_per_round: int | None = ...,
+    ) -> Self:
+        raise NotImplementedError  # never called: Record gives the class its base's, of this signature
 
 
 class Phase(Record):
@@ -527,19 +527,19 @@ class Phase(Record):
         _set(self, "rules", rules)
         _set(self, "step_facts", step_facts)
 
-    if TYPE_CHECKING:  # written by compiler/tools/replaces.py from __init__: do not edit
-
-        def replace(
-            self,
-            *,
-            id: str = ...,
-            name: str | None = ...,
-            order: int = ...,
-            steps: tuple[str, ...] = ...,
-            skipped_in_last_round: bool = ...,
-            rules: tuple[str, ...] = ...,
-            step_facts: tuple[PhaseStep, ...] = ...,
-        ) -> Self: ...
+    @typed_replace  # written by compiler/tools/replaces.py from __init__: do not edit
+    def replace(
+        self,
+        *,
+        id: str = ...,
+        name: str | None = ...,
+        order: int = ...,
+        steps: tuple[str, ...] = ...,
+        skipped_in_last_round: bool = ...,
+        rules: tuple[str, ...] = ...,
+        step_facts: tuple[PhaseStep, ...] = ...,
+    ) -> Self:
+        raise NotImplementedError  # never called: Record gives the class its base's, of this signature
 
 
 class Colour(Record):
@@ -556,14 +556,14 @@ class Colour(Record):
         _set(self, "id", id)
         _set(self, "name", name)
 
-    if TYPE_CHECKING:  # written by compiler/tools/replaces.py from __init__: do not edit
-
-        def replace(
-            self,
-            *,
-            id: str = ...,
-            name: str | None = ...,
-        ) -> Self: ...
+    @typed_replace  # written by compiler/tools/replaces.py from __init__: do not edit
+    def replace(
+        self,
+        *,
+        id: str = ...,
+        name: str | None = ...,
+    ) -> Self:
+        raise NotImplementedError  # never called: Record gives the class its base's, of this signature
 
 
 class LocationRow(Record):
@@ -582,15 +582,15 @@ class LocationRow(Record):
         _set(self, "name", name)
         _set(self, "row", row)
 
-    if TYPE_CHECKING:  # written by compiler/tools/replaces.py from __init__: do not edit
-
-        def replace(
-            self,
-            *,
-            id: str = ...,
-            name: str | None = ...,
-            row: str | None = ...,
-        ) -> Self: ...
+    @typed_replace  # written by compiler/tools/replaces.py from __init__: do not edit
+    def replace(
+        self,
+        *,
+        id: str = ...,
+        name: str | None = ...,
+        row: str | None = ...,
+    ) -> Self:
+        raise NotImplementedError  # never called: Record gives the class its base's, of this signature
 
 
 class CardPart(Record):
@@ -609,15 +609,15 @@ class CardPart(Record):
         _set(self, "name", name)
         _set(self, "side", side)
 
-    if TYPE_CHECKING:  # written by compiler/tools/replaces.py from __init__: do not edit
-
-        def replace(
-            self,
-            *,
-            id: str = ...,
-            name: str | None = ...,
-            side: str | None = ...,
-        ) -> Self: ...
+    @typed_replace  # written by compiler/tools/replaces.py from __init__: do not edit
+    def replace(
+        self,
+        *,
+        id: str = ...,
+        name: str | None = ...,
+        side: str | None = ...,
+    ) -> Self:
+        raise NotImplementedError  # never called: Record gives the class its base's, of this signature
 
 
 class Component(Record):
@@ -638,16 +638,16 @@ class Component(Record):
         _set(self, "count", count)
         _set(self, "minimum", minimum)
 
-    if TYPE_CHECKING:  # written by compiler/tools/replaces.py from __init__: do not edit
-
-        def replace(
-            self,
-            *,
-            id: str = ...,
-            name: str | None = ...,
-            count: int | None = ...,
-            minimum: int | None = ...,
-        ) -> Self: ...
+    @typed_replace  # written by compiler/tools/replaces.py from __init__: do not edit
+    def replace(
+        self,
+        *,
+        id: str = ...,
+        name: str | None = ...,
+        count: int | None = ...,
+        minimum: int | None = ...,
+    ) -> Self:
+        raise NotImplementedError  # never called: Record gives the class its base's, of this signature
 
 
 class GeneralRule(Record):
@@ -666,15 +666,15 @@ class GeneralRule(Record):
         _set(self, "name", name)
         _set(self, "text", text)
 
-    if TYPE_CHECKING:  # written by compiler/tools/replaces.py from __init__: do not edit
-
-        def replace(
-            self,
-            *,
-            id: str = ...,
-            name: str | None = ...,
-            text: str | None = ...,
-        ) -> Self: ...
+    @typed_replace  # written by compiler/tools/replaces.py from __init__: do not edit
+    def replace(
+        self,
+        *,
+        id: str = ...,
+        name: str | None = ...,
+        text: str | None = ...,
+    ) -> Self:
+        raise NotImplementedError  # never called: Record gives the class its base's, of this signature
 
 
 class FactionRule(Record):
@@ -707,17 +707,17 @@ class FactionRule(Record):
         _set(self, "at_most_per_location", at_most_per_location)
         _set(self, "rules", rules)
 
-    if TYPE_CHECKING:  # written by compiler/tools/replaces.py from __init__: do not edit
-
-        def replace(
-            self,
-            *,
-            id: str = ...,
-            text: str = ...,
-            cards: tuple[str, ...] = ...,
-            at_most_per_location: int | None = ...,
-            rules: tuple[str, ...] = ...,
-        ) -> Self: ...
+    @typed_replace  # written by compiler/tools/replaces.py from __init__: do not edit
+    def replace(
+        self,
+        *,
+        id: str = ...,
+        text: str = ...,
+        cards: tuple[str, ...] = ...,
+        at_most_per_location: int | None = ...,
+        rules: tuple[str, ...] = ...,
+    ) -> Self:
+        raise NotImplementedError  # never called: Record gives the class its base's, of this signature
 
 
 class PhaseStep(Record):
@@ -752,18 +752,18 @@ class PhaseStep(Record):
         _set(self, "pick", pick)
         _set(self, "source_of_goods", source_of_goods)
 
-    if TYPE_CHECKING:  # written by compiler/tools/replaces.py from __init__: do not edit
-
-        def replace(
-            self,
-            *,
-            step: int | None = ...,
-            text: str = ...,
-            draw: Mapping[str, int] = ...,
-            reveal: Mapping[str, int | str] = ...,
-            pick: str | None = ...,
-            source_of_goods: str | None = ...,
-        ) -> Self: ...
+    @typed_replace  # written by compiler/tools/replaces.py from __init__: do not edit
+    def replace(
+        self,
+        *,
+        step: int | None = ...,
+        text: str = ...,
+        draw: Mapping[str, int] = ...,
+        reveal: Mapping[str, int | str] = ...,
+        pick: str | None = ...,
+        source_of_goods: str | None = ...,
+    ) -> Self:
+        raise NotImplementedError  # never called: Record gives the class its base's, of this signature
 
 
 class Scoring(Record):
@@ -780,14 +780,14 @@ class Scoring(Record):
         _set(self, "common_location_vp", common_location_vp)
         _set(self, "faction_location_vp", faction_location_vp)
 
-    if TYPE_CHECKING:  # written by compiler/tools/replaces.py from __init__: do not edit
-
-        def replace(
-            self,
-            *,
-            common_location_vp: int | None = ...,
-            faction_location_vp: int | None = ...,
-        ) -> Self: ...
+    @typed_replace  # written by compiler/tools/replaces.py from __init__: do not edit
+    def replace(
+        self,
+        *,
+        common_location_vp: int | None = ...,
+        faction_location_vp: int | None = ...,
+    ) -> Self:
+        raise NotImplementedError  # never called: Record gives the class its base's, of this signature
 
 
 class SoloLevel(Record):
@@ -809,16 +809,16 @@ class SoloLevel(Record):
         _set(self, "at_least", at_least)
         _set(self, "below", below)
 
-    if TYPE_CHECKING:  # written by compiler/tools/replaces.py from __init__: do not edit
-
-        def replace(
-            self,
-            *,
-            id: str = ...,
-            name: str | None = ...,
-            at_least: int | None = ...,
-            below: int | None = ...,
-        ) -> Self: ...
+    @typed_replace  # written by compiler/tools/replaces.py from __init__: do not edit
+    def replace(
+        self,
+        *,
+        id: str = ...,
+        name: str | None = ...,
+        at_least: int | None = ...,
+        below: int | None = ...,
+    ) -> Self:
+        raise NotImplementedError  # never called: Record gives the class its base's, of this signature
 
 
 class DeckRule(Record):
@@ -841,15 +841,15 @@ class DeckRule(Record):
         _set(self, "pattern", pattern)
         _set(self, "all_copies", all_copies)
 
-    if TYPE_CHECKING:  # written by compiler/tools/replaces.py from __init__: do not edit
-
-        def replace(
-            self,
-            *,
-            size: int = ...,
-            pattern: tuple[tuple[int, int], ...] = ...,
-            all_copies: bool = ...,
-        ) -> Self: ...
+    @typed_replace  # written by compiler/tools/replaces.py from __init__: do not edit
+    def replace(
+        self,
+        *,
+        size: int = ...,
+        pattern: tuple[tuple[int, int], ...] = ...,
+        all_copies: bool = ...,
+    ) -> Self:
+        raise NotImplementedError  # never called: Record gives the class its base's, of this signature
 
 
 # --- What an engine assumes where the sources give nothing (package.assuming) -----------------
@@ -901,16 +901,16 @@ class Assumptions(Record):
         _set(self, "card_build_bonuses", _pairs(card_build_bonuses, "card_build_bonuses", "build bonuses"))
         _set(self, "why", text(why, "why"))
 
-    if TYPE_CHECKING:  # written by compiler/tools/replaces.py from __init__: do not edit
-
-        def replace(
-            self,
-            *,
-            card_costs: Mapping[str, Iterable[str]] | Iterable[tuple[str, Iterable[str]]] | None = ...,
-            card_productions: Mapping[str, Iterable[str]] | Iterable[tuple[str, Iterable[str]]] | None = ...,
-            card_build_bonuses: Mapping[str, Iterable[str]] | Iterable[tuple[str, Iterable[str]]] | None = ...,
-            why: str = ...,
-        ) -> Self: ...
+    @typed_replace  # written by compiler/tools/replaces.py from __init__: do not edit
+    def replace(
+        self,
+        *,
+        card_costs: Mapping[str, Iterable[str]] | Iterable[tuple[str, Iterable[str]]] | None = ...,
+        card_productions: Mapping[str, Iterable[str]] | Iterable[tuple[str, Iterable[str]]] | None = ...,
+        card_build_bonuses: Mapping[str, Iterable[str]] | Iterable[tuple[str, Iterable[str]]] | None = ...,
+        why: str = ...,
+    ) -> Self:
+        raise NotImplementedError  # never called: Record gives the class its base's, of this signature
 
 
 # The schemas' constraints on the fields (generated: compiler/tools/bounds.py), held where a record is

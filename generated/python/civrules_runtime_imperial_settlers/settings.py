@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from typing import Self
 
-from civrules_runtime.records import SettingsRecord, bound
+from civrules_runtime.records import SettingsRecord, bound, typed_replace
 
 from .bounds import SETTINGS_BOUNDS, SETTINGS_WHERE
 
@@ -93,16 +93,9 @@ class SuppressItem(SettingsRecord):
         _set(self, "reason", reason)
         _set(self, "_unknown", unknown_fields)
 
-    if TYPE_CHECKING:
-
-        def replace(
-            self,
-            *,
-            code: str = ...,
-            file: str | None = ...,
-            target: str | None = ...,
-            reason: str = ...,
-        ) -> Self: ...
+    @typed_replace
+    def replace(self, *, code: str = ..., file: str | None = ..., target: str | None = ..., reason: str = ...) -> Self:
+        raise NotImplementedError  # never called: the declaration of its signature
 
 
 class Rulebook(SettingsRecord):
@@ -132,9 +125,9 @@ class Rulebook(SettingsRecord):
         _set(self, "note", note)
         _set(self, "_unknown", unknown_fields)
 
-    if TYPE_CHECKING:
-
-        def replace(self, *, title: str = ..., rule_index: str = ..., note: str | None = ...) -> Self: ...
+    @typed_replace
+    def replace(self, *, title: str = ..., rule_index: str = ..., note: str | None = ...) -> Self:
+        raise NotImplementedError  # never called: the declaration of its signature
 
 
 class GoodsUnlimited(SettingsRecord):
@@ -168,16 +161,16 @@ class GoodsUnlimited(SettingsRecord):
         _set(self, "note", note)
         _set(self, "_unknown", unknown_fields)
 
-    if TYPE_CHECKING:
-
-        def replace(
-            self,
-            *,
-            value: bool = ...,
-            rule: str | tuple[str, ...] | None = ...,
-            source: str | None = ...,
-            note: str | None = ...,
-        ) -> Self: ...
+    @typed_replace
+    def replace(
+        self,
+        *,
+        value: bool = ...,
+        rule: str | tuple[str, ...] | None = ...,
+        source: str | None = ...,
+        note: str | None = ...,
+    ) -> Self:
+        raise NotImplementedError  # never called: the declaration of its signature
 
 
 class ColourlessCard(SettingsRecord):
@@ -211,16 +204,16 @@ class ColourlessCard(SettingsRecord):
         _set(self, "note", note)
         _set(self, "_unknown", unknown_fields)
 
-    if TYPE_CHECKING:
-
-        def replace(
-            self,
-            *,
-            card: str = ...,
-            rule: str | tuple[str, ...] | None = ...,
-            source: str | None = ...,
-            note: str | None = ...,
-        ) -> Self: ...
+    @typed_replace
+    def replace(
+        self,
+        *,
+        card: str = ...,
+        rule: str | tuple[str, ...] | None = ...,
+        source: str | None = ...,
+        note: str | None = ...,
+    ) -> Self:
+        raise NotImplementedError  # never called: the declaration of its signature
 
 
 class CardUsesRaze(SettingsRecord):
@@ -254,16 +247,16 @@ class CardUsesRaze(SettingsRecord):
         _set(self, "note", note)
         _set(self, "_unknown", unknown_fields)
 
-    if TYPE_CHECKING:
-
-        def replace(
-            self,
-            *,
-            spoils_on: tuple[str, ...] = ...,
-            rule: str | tuple[str, ...] | None = ...,
-            source: str | None = ...,
-            note: str | None = ...,
-        ) -> Self: ...
+    @typed_replace
+    def replace(
+        self,
+        *,
+        spoils_on: tuple[str, ...] = ...,
+        rule: str | tuple[str, ...] | None = ...,
+        source: str | None = ...,
+        note: str | None = ...,
+    ) -> Self:
+        raise NotImplementedError  # never called: the declaration of its signature
 
 
 class CardUsesDeal(SettingsRecord):
@@ -297,16 +290,16 @@ class CardUsesDeal(SettingsRecord):
         _set(self, "note", note)
         _set(self, "_unknown", unknown_fields)
 
-    if TYPE_CHECKING:
-
-        def replace(
-            self,
-            *,
-            deal_on: tuple[str, ...] = ...,
-            rule: str | tuple[str, ...] | None = ...,
-            source: str | None = ...,
-            note: str | None = ...,
-        ) -> Self: ...
+    @typed_replace
+    def replace(
+        self,
+        *,
+        deal_on: tuple[str, ...] = ...,
+        rule: str | tuple[str, ...] | None = ...,
+        source: str | None = ...,
+        note: str | None = ...,
+    ) -> Self:
+        raise NotImplementedError  # never called: the declaration of its signature
 
 
 class CardUses(SettingsRecord):
@@ -325,9 +318,9 @@ class CardUses(SettingsRecord):
         _set(self, "deal", deal)
         _set(self, "_unknown", unknown_fields)
 
-    if TYPE_CHECKING:
-
-        def replace(self, *, raze: CardUsesRaze = ..., deal: CardUsesDeal = ...) -> Self: ...
+    @typed_replace
+    def replace(self, *, raze: CardUsesRaze = ..., deal: CardUsesDeal = ...) -> Self:
+        raise NotImplementedError  # never called: the declaration of its signature
 
 
 class SetupItem(SettingsRecord):
@@ -365,17 +358,17 @@ class SetupItem(SettingsRecord):
         _set(self, "note", note)
         _set(self, "_unknown", unknown_fields)
 
-    if TYPE_CHECKING:
-
-        def replace(
-            self,
-            *,
-            step: int = ...,
-            text: str = ...,
-            rule: str | tuple[str, ...] | None = ...,
-            source: str | None = ...,
-            note: str | None = ...,
-        ) -> Self: ...
+    @typed_replace
+    def replace(
+        self,
+        *,
+        step: int = ...,
+        text: str = ...,
+        rule: str | tuple[str, ...] | None = ...,
+        source: str | None = ...,
+        note: str | None = ...,
+    ) -> Self:
+        raise NotImplementedError  # never called: the declaration of its signature
 
 
 class StartingHand(SettingsRecord):
@@ -413,17 +406,17 @@ class StartingHand(SettingsRecord):
         _set(self, "note", note)
         _set(self, "_unknown", unknown_fields)
 
-    if TYPE_CHECKING:
-
-        def replace(
-            self,
-            *,
-            common: int = ...,
-            faction: int = ...,
-            rule: str | tuple[str, ...] | None = ...,
-            source: str | None = ...,
-            note: str | None = ...,
-        ) -> Self: ...
+    @typed_replace
+    def replace(
+        self,
+        *,
+        common: int = ...,
+        faction: int = ...,
+        rule: str | tuple[str, ...] | None = ...,
+        source: str | None = ...,
+        note: str | None = ...,
+    ) -> Self:
+        raise NotImplementedError  # never called: the declaration of its signature
 
 
 class FirstGame(SettingsRecord):
@@ -461,17 +454,17 @@ class FirstGame(SettingsRecord):
         _set(self, "note", note)
         _set(self, "_unknown", unknown_fields)
 
-    if TYPE_CHECKING:
-
-        def replace(
-            self,
-            *,
-            factions: tuple[str, ...] = ...,
-            players: int = ...,
-            rule: str | tuple[str, ...] | None = ...,
-            source: str | None = ...,
-            note: str | None = ...,
-        ) -> Self: ...
+    @typed_replace
+    def replace(
+        self,
+        *,
+        factions: tuple[str, ...] = ...,
+        players: int = ...,
+        rule: str | tuple[str, ...] | None = ...,
+        source: str | None = ...,
+        note: str | None = ...,
+    ) -> Self:
+        raise NotImplementedError  # never called: the declaration of its signature
 
 
 class Rounds(SettingsRecord):
@@ -505,16 +498,16 @@ class Rounds(SettingsRecord):
         _set(self, "note", note)
         _set(self, "_unknown", unknown_fields)
 
-    if TYPE_CHECKING:
-
-        def replace(
-            self,
-            *,
-            count: int = ...,
-            rule: str | tuple[str, ...] | None = ...,
-            source: str | None = ...,
-            note: str | None = ...,
-        ) -> Self: ...
+    @typed_replace
+    def replace(
+        self,
+        *,
+        count: int = ...,
+        rule: str | tuple[str, ...] | None = ...,
+        source: str | None = ...,
+        note: str | None = ...,
+    ) -> Self:
+        raise NotImplementedError  # never called: the declaration of its signature
 
 
 class Defence(SettingsRecord):
@@ -582,20 +575,20 @@ class Defence(SettingsRecord):
         _set(self, "note", note)
         _set(self, "_unknown", unknown_fields)
 
-    if TYPE_CHECKING:
-
-        def replace(
-            self,
-            *,
-            tokens_per_production_phase: int = ...,
-            placed_on: str | None = ...,
-            raze_added: int = ...,
-            movable: bool | None = ...,
-            discarded_at_clean_up: bool | None = ...,
-            rule: str | tuple[str, ...] | None = ...,
-            source: str | None = ...,
-            note: str | None = ...,
-        ) -> Self: ...
+    @typed_replace
+    def replace(
+        self,
+        *,
+        tokens_per_production_phase: int = ...,
+        placed_on: str | None = ...,
+        raze_added: int = ...,
+        movable: bool | None = ...,
+        discarded_at_clean_up: bool | None = ...,
+        rule: str | tuple[str, ...] | None = ...,
+        source: str | None = ...,
+        note: str | None = ...,
+    ) -> Self:
+        raise NotImplementedError  # never called: the declaration of its signature
 
 
 class Foundation(SettingsRecord):
@@ -633,17 +626,17 @@ class Foundation(SettingsRecord):
         _set(self, "note", note)
         _set(self, "_unknown", unknown_fields)
 
-    if TYPE_CHECKING:
-
-        def replace(
-            self,
-            *,
-            owner_gains: tuple[str, ...] = ...,
-            use: str | None = ...,
-            rule: str | tuple[str, ...] | None = ...,
-            source: str | None = ...,
-            note: str | None = ...,
-        ) -> Self: ...
+    @typed_replace
+    def replace(
+        self,
+        *,
+        owner_gains: tuple[str, ...] = ...,
+        use: str | None = ...,
+        rule: str | tuple[str, ...] | None = ...,
+        source: str | None = ...,
+        note: str | None = ...,
+    ) -> Self:
+        raise NotImplementedError  # never called: the declaration of its signature
 
 
 class ScoringTieBreak(SettingsRecord):
@@ -681,17 +674,17 @@ class ScoringTieBreak(SettingsRecord):
         _set(self, "note", note)
         _set(self, "_unknown", unknown_fields)
 
-    if TYPE_CHECKING:
-
-        def replace(
-            self,
-            *,
-            id: str = ...,
-            text: str = ...,
-            rule: str | tuple[str, ...] | None = ...,
-            source: str | None = ...,
-            note: str | None = ...,
-        ) -> Self: ...
+    @typed_replace
+    def replace(
+        self,
+        *,
+        id: str = ...,
+        text: str = ...,
+        rule: str | tuple[str, ...] | None = ...,
+        source: str | None = ...,
+        note: str | None = ...,
+    ) -> Self:
+        raise NotImplementedError  # never called: the declaration of its signature
 
 
 class Scoring(SettingsRecord):
@@ -733,18 +726,18 @@ class Scoring(SettingsRecord):
         _set(self, "note", note)
         _set(self, "_unknown", unknown_fields)
 
-    if TYPE_CHECKING:
-
-        def replace(
-            self,
-            *,
-            common_location_vp: int = ...,
-            faction_location_vp: int = ...,
-            tie_breaks: tuple[ScoringTieBreak, ...] = ...,
-            rule: str | tuple[str, ...] | None = ...,
-            source: str | None = ...,
-            note: str | None = ...,
-        ) -> Self: ...
+    @typed_replace
+    def replace(
+        self,
+        *,
+        common_location_vp: int = ...,
+        faction_location_vp: int = ...,
+        tie_breaks: tuple[ScoringTieBreak, ...] = ...,
+        rule: str | tuple[str, ...] | None = ...,
+        source: str | None = ...,
+        note: str | None = ...,
+    ) -> Self:
+        raise NotImplementedError  # never called: the declaration of its signature
 
 
 class SoloVirtualPlayer(SettingsRecord):
@@ -790,19 +783,19 @@ class SoloVirtualPlayer(SettingsRecord):
         _set(self, "note", note)
         _set(self, "_unknown", unknown_fields)
 
-    if TYPE_CHECKING:
-
-        def replace(
-            self,
-            *,
-            faction: bool | None = ...,
-            board: bool | None = ...,
-            goods: bool | None = ...,
-            marker: bool | None = ...,
-            rule: str | tuple[str, ...] | None = ...,
-            source: str | None = ...,
-            note: str | None = ...,
-        ) -> Self: ...
+    @typed_replace
+    def replace(
+        self,
+        *,
+        faction: bool | None = ...,
+        board: bool | None = ...,
+        goods: bool | None = ...,
+        marker: bool | None = ...,
+        rule: str | tuple[str, ...] | None = ...,
+        source: str | None = ...,
+        note: str | None = ...,
+    ) -> Self:
+        raise NotImplementedError  # never called: the declaration of its signature
 
 
 class SoloAttackCards(SettingsRecord):
@@ -840,17 +833,17 @@ class SoloAttackCards(SettingsRecord):
         _set(self, "note", note)
         _set(self, "_unknown", unknown_fields)
 
-    if TYPE_CHECKING:
-
-        def replace(
-            self,
-            *,
-            count: int = ...,
-            targets: tuple[tuple[str, ...], ...] | None = ...,
-            rule: str | tuple[str, ...] | None = ...,
-            source: str | None = ...,
-            note: str | None = ...,
-        ) -> Self: ...
+    @typed_replace
+    def replace(
+        self,
+        *,
+        count: int = ...,
+        targets: tuple[tuple[str, ...], ...] | None = ...,
+        rule: str | tuple[str, ...] | None = ...,
+        source: str | None = ...,
+        note: str | None = ...,
+    ) -> Self:
+        raise NotImplementedError  # never called: the declaration of its signature
 
 
 class SoloSetupItem(SettingsRecord):
@@ -888,17 +881,17 @@ class SoloSetupItem(SettingsRecord):
         _set(self, "note", note)
         _set(self, "_unknown", unknown_fields)
 
-    if TYPE_CHECKING:
-
-        def replace(
-            self,
-            *,
-            step: int = ...,
-            text: str = ...,
-            rule: str | tuple[str, ...] | None = ...,
-            source: str | None = ...,
-            note: str | None = ...,
-        ) -> Self: ...
+    @typed_replace
+    def replace(
+        self,
+        *,
+        step: int = ...,
+        text: str = ...,
+        rule: str | tuple[str, ...] | None = ...,
+        source: str | None = ...,
+        note: str | None = ...,
+    ) -> Self:
+        raise NotImplementedError  # never called: the declaration of its signature
 
 
 class SoloLookoutStep(SettingsRecord):
@@ -936,17 +929,17 @@ class SoloLookoutStep(SettingsRecord):
         _set(self, "note", note)
         _set(self, "_unknown", unknown_fields)
 
-    if TYPE_CHECKING:
-
-        def replace(
-            self,
-            *,
-            step: int = ...,
-            text: str = ...,
-            rule: str | tuple[str, ...] | None = ...,
-            source: str | None = ...,
-            note: str | None = ...,
-        ) -> Self: ...
+    @typed_replace
+    def replace(
+        self,
+        *,
+        step: int = ...,
+        text: str = ...,
+        rule: str | tuple[str, ...] | None = ...,
+        source: str | None = ...,
+        note: str | None = ...,
+    ) -> Self:
+        raise NotImplementedError  # never called: the declaration of its signature
 
 
 class SoloAttackPriority(SettingsRecord):
@@ -984,17 +977,17 @@ class SoloAttackPriority(SettingsRecord):
         _set(self, "note", note)
         _set(self, "_unknown", unknown_fields)
 
-    if TYPE_CHECKING:
-
-        def replace(
-            self,
-            *,
-            by_kind: tuple[str, ...] = ...,
-            then: tuple[str, ...] = ...,
-            rule: str | tuple[str, ...] | None = ...,
-            source: str | None = ...,
-            note: str | None = ...,
-        ) -> Self: ...
+    @typed_replace
+    def replace(
+        self,
+        *,
+        by_kind: tuple[str, ...] = ...,
+        then: tuple[str, ...] = ...,
+        rule: str | tuple[str, ...] | None = ...,
+        source: str | None = ...,
+        note: str | None = ...,
+    ) -> Self:
+        raise NotImplementedError  # never called: the declaration of its signature
 
 
 class SoloJapaneseTargetOrder(SettingsRecord):
@@ -1028,16 +1021,16 @@ class SoloJapaneseTargetOrder(SettingsRecord):
         _set(self, "note", note)
         _set(self, "_unknown", unknown_fields)
 
-    if TYPE_CHECKING:
-
-        def replace(
-            self,
-            *,
-            order: tuple[str, ...] = ...,
-            rule: str | tuple[str, ...] | None = ...,
-            source: str | None = ...,
-            note: str | None = ...,
-        ) -> Self: ...
+    @typed_replace
+    def replace(
+        self,
+        *,
+        order: tuple[str, ...] = ...,
+        rule: str | tuple[str, ...] | None = ...,
+        source: str | None = ...,
+        note: str | None = ...,
+    ) -> Self:
+        raise NotImplementedError  # never called: the declaration of its signature
 
 
 class DisagreementAlternative(SettingsRecord):
@@ -1056,9 +1049,9 @@ class DisagreementAlternative(SettingsRecord):
         _set(self, "source", source)
         _set(self, "_unknown", unknown_fields)
 
-    if TYPE_CHECKING:
-
-        def replace(self, *, value: object = ..., source: str = ...) -> Self: ...
+    @typed_replace
+    def replace(self, *, value: object = ..., source: str = ...) -> Self:
+        raise NotImplementedError  # never called: the declaration of its signature
 
 
 class Disagreement(SettingsRecord):
@@ -1091,16 +1084,16 @@ class Disagreement(SettingsRecord):
         _set(self, "why", why)
         _set(self, "_unknown", unknown_fields)
 
-    if TYPE_CHECKING:
-
-        def replace(
-            self,
-            *,
-            field: str = ...,
-            chosen: object = ...,
-            alternatives: tuple[DisagreementAlternative, ...] = ...,
-            why: str = ...,
-        ) -> Self: ...
+    @typed_replace
+    def replace(
+        self,
+        *,
+        field: str = ...,
+        chosen: object = ...,
+        alternatives: tuple[DisagreementAlternative, ...] = ...,
+        why: str = ...,
+    ) -> Self:
+        raise NotImplementedError  # never called: the declaration of its signature
 
 
 class SoloWinning(SettingsRecord):
@@ -1138,17 +1131,17 @@ class SoloWinning(SettingsRecord):
         _set(self, "note", note)
         _set(self, "_unknown", unknown_fields)
 
-    if TYPE_CHECKING:
-
-        def replace(
-            self,
-            *,
-            compare: str = ...,
-            disagreements: tuple[Disagreement, ...] | None = ...,
-            rule: str | tuple[str, ...] | None = ...,
-            source: str | None = ...,
-            note: str | None = ...,
-        ) -> Self: ...
+    @typed_replace
+    def replace(
+        self,
+        *,
+        compare: str = ...,
+        disagreements: tuple[Disagreement, ...] | None = ...,
+        rule: str | tuple[str, ...] | None = ...,
+        source: str | None = ...,
+        note: str | None = ...,
+    ) -> Self:
+        raise NotImplementedError  # never called: the declaration of its signature
 
 
 class SoloAchievementsLevel(SettingsRecord):
@@ -1187,17 +1180,17 @@ class SoloAchievementsLevel(SettingsRecord):
         _set(self, "below", below)
         _set(self, "_unknown", unknown_fields)
 
-    if TYPE_CHECKING:
-
-        def replace(
-            self,
-            *,
-            id: str = ...,
-            name: str = ...,
-            name_language: str | None = ...,
-            at_least: int | None = ...,
-            below: int | None = ...,
-        ) -> Self: ...
+    @typed_replace
+    def replace(
+        self,
+        *,
+        id: str = ...,
+        name: str = ...,
+        name_language: str | None = ...,
+        at_least: int | None = ...,
+        below: int | None = ...,
+    ) -> Self:
+        raise NotImplementedError  # never called: the declaration of its signature
 
 
 class SoloAchievements(SettingsRecord):
@@ -1231,16 +1224,16 @@ class SoloAchievements(SettingsRecord):
         _set(self, "note", note)
         _set(self, "_unknown", unknown_fields)
 
-    if TYPE_CHECKING:
-
-        def replace(
-            self,
-            *,
-            levels: tuple[SoloAchievementsLevel, ...] = ...,
-            rule: str | tuple[str, ...] | None = ...,
-            source: str | None = ...,
-            note: str | None = ...,
-        ) -> Self: ...
+    @typed_replace
+    def replace(
+        self,
+        *,
+        levels: tuple[SoloAchievementsLevel, ...] = ...,
+        rule: str | tuple[str, ...] | None = ...,
+        source: str | None = ...,
+        note: str | None = ...,
+    ) -> Self:
+        raise NotImplementedError  # never called: the declaration of its signature
 
 
 class Solo(SettingsRecord):
@@ -1356,28 +1349,28 @@ class Solo(SettingsRecord):
         _set(self, "note", note)
         _set(self, "_unknown", unknown_fields)
 
-    if TYPE_CHECKING:
-
-        def replace(
-            self,
-            *,
-            virtual_player: SoloVirtualPlayer | None = ...,
-            attack_cards: SoloAttackCards | None = ...,
-            setup: tuple[SoloSetupItem, ...] | None = ...,
-            phases: tuple[str, ...] | None = ...,
-            lookout_steps: tuple[SoloLookoutStep, ...] | None = ...,
-            attacks_per_round: int | None = ...,
-            locations_razed_per_attack: int | None = ...,
-            attack_priority: SoloAttackPriority | None = ...,
-            japanese_target_order: SoloJapaneseTargetOrder | None = ...,
-            defence_protects: bool | None = ...,
-            samurai_protects: bool | None = ...,
-            winning: SoloWinning | None = ...,
-            achievements: SoloAchievements | None = ...,
-            rule: str | tuple[str, ...] | None = ...,
-            source: str | None = ...,
-            note: str | None = ...,
-        ) -> Self: ...
+    @typed_replace
+    def replace(
+        self,
+        *,
+        virtual_player: SoloVirtualPlayer | None = ...,
+        attack_cards: SoloAttackCards | None = ...,
+        setup: tuple[SoloSetupItem, ...] | None = ...,
+        phases: tuple[str, ...] | None = ...,
+        lookout_steps: tuple[SoloLookoutStep, ...] | None = ...,
+        attacks_per_round: int | None = ...,
+        locations_razed_per_attack: int | None = ...,
+        attack_priority: SoloAttackPriority | None = ...,
+        japanese_target_order: SoloJapaneseTargetOrder | None = ...,
+        defence_protects: bool | None = ...,
+        samurai_protects: bool | None = ...,
+        winning: SoloWinning | None = ...,
+        achievements: SoloAchievements | None = ...,
+        rule: str | tuple[str, ...] | None = ...,
+        source: str | None = ...,
+        note: str | None = ...,
+    ) -> Self:
+        raise NotImplementedError  # never called: the declaration of its signature
 
 
 class DeckBuildingPatternItem(SettingsRecord):
@@ -1396,9 +1389,9 @@ class DeckBuildingPatternItem(SettingsRecord):
         _set(self, "cards", cards)
         _set(self, "_unknown", unknown_fields)
 
-    if TYPE_CHECKING:
-
-        def replace(self, *, copies: int = ..., cards: int = ...) -> Self: ...
+    @typed_replace
+    def replace(self, *, copies: int = ..., cards: int = ...) -> Self:
+        raise NotImplementedError  # never called: the declaration of its signature
 
 
 class DeckBuildingOwnFactionOnly(SettingsRecord):
@@ -1440,18 +1433,18 @@ class DeckBuildingOwnFactionOnly(SettingsRecord):
         _set(self, "note", note)
         _set(self, "_unknown", unknown_fields)
 
-    if TYPE_CHECKING:
-
-        def replace(
-            self,
-            *,
-            value: bool = ...,
-            inferred: bool = ...,
-            why: str = ...,
-            rule: str | tuple[str, ...] | None = ...,
-            source: str | None = ...,
-            note: str | None = ...,
-        ) -> Self: ...
+    @typed_replace
+    def replace(
+        self,
+        *,
+        value: bool = ...,
+        inferred: bool = ...,
+        why: str = ...,
+        rule: str | tuple[str, ...] | None = ...,
+        source: str | None = ...,
+        note: str | None = ...,
+    ) -> Self:
+        raise NotImplementedError  # never called: the declaration of its signature
 
 
 class DeckBuilding(SettingsRecord):
@@ -1497,19 +1490,19 @@ class DeckBuilding(SettingsRecord):
         _set(self, "note", note)
         _set(self, "_unknown", unknown_fields)
 
-    if TYPE_CHECKING:
-
-        def replace(
-            self,
-            *,
-            deck_size: int = ...,
-            pattern: tuple[DeckBuildingPatternItem, ...] = ...,
-            all_copies: bool = ...,
-            own_faction_only: DeckBuildingOwnFactionOnly | None = ...,
-            rule: str | tuple[str, ...] | None = ...,
-            source: str | None = ...,
-            note: str | None = ...,
-        ) -> Self: ...
+    @typed_replace
+    def replace(
+        self,
+        *,
+        deck_size: int = ...,
+        pattern: tuple[DeckBuildingPatternItem, ...] = ...,
+        all_copies: bool = ...,
+        own_faction_only: DeckBuildingOwnFactionOnly | None = ...,
+        rule: str | tuple[str, ...] | None = ...,
+        source: str | None = ...,
+        note: str | None = ...,
+    ) -> Self:
+        raise NotImplementedError  # never called: the declaration of its signature
 
 
 class NamedCardsNotIdentifiedItem(SettingsRecord):
@@ -1544,16 +1537,16 @@ class NamedCardsNotIdentifiedItem(SettingsRecord):
         _set(self, "why", why)
         _set(self, "_unknown", unknown_fields)
 
-    if TYPE_CHECKING:
-
-        def replace(
-            self,
-            *,
-            name: str = ...,
-            name_language: str | None = ...,
-            rule: str | tuple[str, ...] = ...,
-            why: str = ...,
-        ) -> Self: ...
+    @typed_replace
+    def replace(
+        self,
+        *,
+        name: str = ...,
+        name_language: str | None = ...,
+        rule: str | tuple[str, ...] = ...,
+        why: str = ...,
+    ) -> Self:
+        raise NotImplementedError  # never called: the declaration of its signature
 
 
 class Settings(SettingsRecord):
@@ -1683,30 +1676,30 @@ class Settings(SettingsRecord):
         _set(self, "note", note)
         _set(self, "_unknown", unknown_fields)
 
-    if TYPE_CHECKING:
-
-        def replace(
-            self,
-            *,
-            description: str | None = ...,
-            status: str | None = ...,
-            suppress: tuple[SuppressItem, ...] | None = ...,
-            rulebook: Rulebook | None = ...,
-            goods_unlimited: GoodsUnlimited | None = ...,
-            colourless_cards: tuple[ColourlessCard, ...] | None = ...,
-            card_uses: CardUses | None = ...,
-            setup: tuple[SetupItem, ...] | None = ...,
-            starting_hand: StartingHand | None = ...,
-            first_game: FirstGame | None = ...,
-            rounds: Rounds | None = ...,
-            defence: Defence | None = ...,
-            foundation: Foundation | None = ...,
-            scoring: Scoring | None = ...,
-            solo: Solo | None = ...,
-            deck_building: DeckBuilding | None = ...,
-            named_cards_not_identified: tuple[NamedCardsNotIdentifiedItem, ...] | None = ...,
-            note: str | None = ...,
-        ) -> Self: ...
+    @typed_replace
+    def replace(
+        self,
+        *,
+        description: str | None = ...,
+        status: str | None = ...,
+        suppress: tuple[SuppressItem, ...] | None = ...,
+        rulebook: Rulebook | None = ...,
+        goods_unlimited: GoodsUnlimited | None = ...,
+        colourless_cards: tuple[ColourlessCard, ...] | None = ...,
+        card_uses: CardUses | None = ...,
+        setup: tuple[SetupItem, ...] | None = ...,
+        starting_hand: StartingHand | None = ...,
+        first_game: FirstGame | None = ...,
+        rounds: Rounds | None = ...,
+        defence: Defence | None = ...,
+        foundation: Foundation | None = ...,
+        scoring: Scoring | None = ...,
+        solo: Solo | None = ...,
+        deck_building: DeckBuilding | None = ...,
+        named_cards_not_identified: tuple[NamedCardsNotIdentifiedItem, ...] | None = ...,
+        note: str | None = ...,
+    ) -> Self:
+        raise NotImplementedError  # never called: the declaration of its signature
 
 
 bound(globals(), SETTINGS_BOUNDS, SETTINGS_WHERE)

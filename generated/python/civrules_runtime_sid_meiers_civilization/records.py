@@ -14,7 +14,7 @@ from typing import Self, TypeVar
 
 from civrules_runtime.assumed import count, pairs, text
 from civrules_runtime.mappings import FrozenMap
-from civrules_runtime.records import Record, bound
+from civrules_runtime.records import Record, bound, typed_replace
 from civrules_runtime.records import UnknownFact as UnknownFact
 
 from .bounds import BOUNDS, WHERE
@@ -53,14 +53,14 @@ class UnitRef(Record):
         _set(self, "type", type)
         _set(self, "rank", rank)
 
-    if TYPE_CHECKING:  # written by compiler/tools/replaces.py from __init__: do not edit
-
-        def replace(
-            self,
-            *,
-            type: str = ...,
-            rank: int = ...,
-        ) -> Self: ...
+    @typed_replace  # written by compiler/tools/replaces.py from __init__: do not edit
+    def replace(
+        self,
+        *,
+        type: str = ...,
+        rank: int = ...,
+    ) -> Self:
+        raise NotImplementedError  # never called: Record gives the class its base's, of this signature
 
 
 class TechEffect(Record):
@@ -79,15 +79,15 @@ class TechEffect(Record):
         _set(self, "value", value)
         _set(self, "resource", resource)
 
-    if TYPE_CHECKING:  # written by compiler/tools/replaces.py from __init__: do not edit
-
-        def replace(
-            self,
-            *,
-            kind: EffectKind = ...,
-            value: int | None = ...,
-            resource: str | None = ...,
-        ) -> Self: ...
+    @typed_replace  # written by compiler/tools/replaces.py from __init__: do not edit
+    def replace(
+        self,
+        *,
+        kind: EffectKind = ...,
+        value: int | None = ...,
+        resource: str | None = ...,
+    ) -> Self:
+        raise NotImplementedError  # never called: Record gives the class its base's, of this signature
 
 
 class Unlocks(Record):
@@ -116,16 +116,16 @@ class Unlocks(Record):
         _set(self, "governments", governments)
         _set(self, "wonders", wonders)
 
-    if TYPE_CHECKING:  # written by compiler/tools/replaces.py from __init__: do not edit
-
-        def replace(
-            self,
-            *,
-            buildings: tuple[str, ...] = ...,
-            units: tuple[UnitRef, ...] = ...,
-            governments: tuple[str, ...] = ...,
-            wonders: tuple[str, ...] = ...,
-        ) -> Self: ...
+    @typed_replace  # written by compiler/tools/replaces.py from __init__: do not edit
+    def replace(
+        self,
+        *,
+        buildings: tuple[str, ...] = ...,
+        units: tuple[UnitRef, ...] = ...,
+        governments: tuple[str, ...] = ...,
+        wonders: tuple[str, ...] = ...,
+    ) -> Self:
+        raise NotImplementedError  # never called: Record gives the class its base's, of this signature
 
 
 class Technology(Record):
@@ -156,17 +156,17 @@ class Technology(Record):
         _set(self, "unlocks", unlocks)
         _set(self, "effects", effects)
 
-    if TYPE_CHECKING:  # written by compiler/tools/replaces.py from __init__: do not edit
-
-        def replace(
-            self,
-            *,
-            id: str = ...,
-            name: str = ...,
-            level: int | None = ...,
-            unlocks: Unlocks | None = ...,
-            effects: tuple[TechEffect, ...] = ...,
-        ) -> Self: ...
+    @typed_replace  # written by compiler/tools/replaces.py from __init__: do not edit
+    def replace(
+        self,
+        *,
+        id: str = ...,
+        name: str = ...,
+        level: int | None = ...,
+        unlocks: Unlocks | None = ...,
+        effects: tuple[TechEffect, ...] = ...,
+    ) -> Self:
+        raise NotImplementedError  # never called: Record gives the class its base's, of this signature
 
 
 class Terrain(Record):
@@ -185,15 +185,15 @@ class Terrain(Record):
         _set(self, "name", name)
         _set(self, "water", water)
 
-    if TYPE_CHECKING:  # written by compiler/tools/replaces.py from __init__: do not edit
-
-        def replace(
-            self,
-            *,
-            id: str = ...,
-            name: str = ...,
-            water: bool = ...,
-        ) -> Self: ...
+    @typed_replace  # written by compiler/tools/replaces.py from __init__: do not edit
+    def replace(
+        self,
+        *,
+        id: str = ...,
+        name: str = ...,
+        water: bool = ...,
+    ) -> Self:
+        raise NotImplementedError  # never called: Record gives the class its base's, of this signature
 
 
 class Building(Record):
@@ -244,21 +244,21 @@ class Building(Record):
         _set(self, "combat_bonus", combat_bonus)
         _set(self, "upgrade_unknown", upgrade_unknown)
 
-    if TYPE_CHECKING:  # written by compiler/tools/replaces.py from __init__: do not edit
-
-        def replace(
-            self,
-            *,
-            id: str = ...,
-            name: str = ...,
-            terrains: tuple[str, ...] | None = ...,
-            city_centre: bool = ...,
-            limited: bool | None = ...,
-            upgrade_of: str | None = ...,
-            cost: int | None = ...,
-            combat_bonus: int | None = ...,
-            upgrade_unknown: bool = ...,
-        ) -> Self: ...
+    @typed_replace  # written by compiler/tools/replaces.py from __init__: do not edit
+    def replace(
+        self,
+        *,
+        id: str = ...,
+        name: str = ...,
+        terrains: tuple[str, ...] | None = ...,
+        city_centre: bool = ...,
+        limited: bool | None = ...,
+        upgrade_of: str | None = ...,
+        cost: int | None = ...,
+        combat_bonus: int | None = ...,
+        upgrade_unknown: bool = ...,
+    ) -> Self:
+        raise NotImplementedError  # never called: Record gives the class its base's, of this signature
 
 
 class Rank(Record):
@@ -292,17 +292,17 @@ class Rank(Record):
         _set(self, "strength_min", strength_min)
         _set(self, "strength_max", strength_max)
 
-    if TYPE_CHECKING:  # written by compiler/tools/replaces.py from __init__: do not edit
-
-        def replace(
-            self,
-            *,
-            rank: int = ...,
-            name: str | None = ...,
-            cost: int | None = ...,
-            strength_min: int | None = ...,
-            strength_max: int | None = ...,
-        ) -> Self: ...
+    @typed_replace  # written by compiler/tools/replaces.py from __init__: do not edit
+    def replace(
+        self,
+        *,
+        rank: int = ...,
+        name: str | None = ...,
+        cost: int | None = ...,
+        strength_min: int | None = ...,
+        strength_max: int | None = ...,
+    ) -> Self:
+        raise NotImplementedError  # never called: Record gives the class its base's, of this signature
 
 
 class UnitType(Record):
@@ -338,19 +338,19 @@ class UnitType(Record):
         _set(self, "deck_size", deck_size)
         _set(self, "ranks", ranks)
 
-    if TYPE_CHECKING:  # written by compiler/tools/replaces.py from __init__: do not edit
-
-        def replace(
-            self,
-            *,
-            id: str = ...,
-            name: str = ...,
-            available_at_start: bool = ...,
-            trumps: str | None = ...,
-            never_trumped: bool = ...,
-            deck_size: int | None = ...,
-            ranks: tuple[Rank, ...] = ...,
-        ) -> Self: ...
+    @typed_replace  # written by compiler/tools/replaces.py from __init__: do not edit
+    def replace(
+        self,
+        *,
+        id: str = ...,
+        name: str = ...,
+        available_at_start: bool = ...,
+        trumps: str | None = ...,
+        never_trumped: bool = ...,
+        deck_size: int | None = ...,
+        ranks: tuple[Rank, ...] = ...,
+    ) -> Self:
+        raise NotImplementedError  # never called: Record gives the class its base's, of this signature
 
 
 class Era(Record):
@@ -367,14 +367,14 @@ class Era(Record):
         _set(self, "id", id)
         _set(self, "name", name)
 
-    if TYPE_CHECKING:  # written by compiler/tools/replaces.py from __init__: do not edit
-
-        def replace(
-            self,
-            *,
-            id: str = ...,
-            name: str = ...,
-        ) -> Self: ...
+    @typed_replace  # written by compiler/tools/replaces.py from __init__: do not edit
+    def replace(
+        self,
+        *,
+        id: str = ...,
+        name: str = ...,
+    ) -> Self:
+        raise NotImplementedError  # never called: Record gives the class its base's, of this signature
 
 
 class Wonder(Record):
@@ -415,19 +415,19 @@ class Wonder(Record):
         _set(self, "discount_technology", discount_technology)
         _set(self, "research_discount", research_discount)
 
-    if TYPE_CHECKING:  # written by compiler/tools/replaces.py from __init__: do not edit
-
-        def replace(
-            self,
-            *,
-            id: str = ...,
-            name: str = ...,
-            era: str | None = ...,
-            cost: int | None = ...,
-            discount_cost: int | None = ...,
-            discount_technology: str | None = ...,
-            research_discount: int | None = ...,
-        ) -> Self: ...
+    @typed_replace  # written by compiler/tools/replaces.py from __init__: do not edit
+    def replace(
+        self,
+        *,
+        id: str = ...,
+        name: str = ...,
+        era: str | None = ...,
+        cost: int | None = ...,
+        discount_cost: int | None = ...,
+        discount_technology: str | None = ...,
+        research_discount: int | None = ...,
+    ) -> Self:
+        raise NotImplementedError  # never called: Record gives the class its base's, of this signature
 
 
 class SpaceKind(Record):
@@ -444,14 +444,14 @@ class SpaceKind(Record):
         _set(self, "id", id)
         _set(self, "name", name)
 
-    if TYPE_CHECKING:  # written by compiler/tools/replaces.py from __init__: do not edit
-
-        def replace(
-            self,
-            *,
-            id: str = ...,
-            name: str = ...,
-        ) -> Self: ...
+    @typed_replace  # written by compiler/tools/replaces.py from __init__: do not edit
+    def replace(
+        self,
+        *,
+        id: str = ...,
+        name: str = ...,
+    ) -> Self:
+        raise NotImplementedError  # never called: Record gives the class its base's, of this signature
 
 
 class CultureSpace(Record):
@@ -485,18 +485,18 @@ class CultureSpace(Record):
         _set(self, "trade", trade)
         _set(self, "deck", deck)
 
-    if TYPE_CHECKING:  # written by compiler/tools/replaces.py from __init__: do not edit
-
-        def replace(
-            self,
-            *,
-            id: str = ...,
-            position: int = ...,
-            kind: str = ...,
-            culture: int | None = ...,
-            trade: int | None = ...,
-            deck: str | None = ...,
-        ) -> Self: ...
+    @typed_replace  # written by compiler/tools/replaces.py from __init__: do not edit
+    def replace(
+        self,
+        *,
+        id: str = ...,
+        position: int = ...,
+        kind: str = ...,
+        culture: int | None = ...,
+        trade: int | None = ...,
+        deck: str | None = ...,
+    ) -> Self:
+        raise NotImplementedError  # never called: Record gives the class its base's, of this signature
 
 
 class CultureDeck(Record):
@@ -515,15 +515,15 @@ class CultureDeck(Record):
         _set(self, "name", name)
         _set(self, "cards", cards)
 
-    if TYPE_CHECKING:  # written by compiler/tools/replaces.py from __init__: do not edit
-
-        def replace(
-            self,
-            *,
-            id: str = ...,
-            name: str = ...,
-            cards: int | None = ...,
-        ) -> Self: ...
+    @typed_replace  # written by compiler/tools/replaces.py from __init__: do not edit
+    def replace(
+        self,
+        *,
+        id: str = ...,
+        name: str = ...,
+        cards: int | None = ...,
+    ) -> Self:
+        raise NotImplementedError  # never called: Record gives the class its base's, of this signature
 
 
 class GreatPerson(Record):
@@ -544,16 +544,16 @@ class GreatPerson(Record):
         _set(self, "category", category)
         _set(self, "combat_bonus", combat_bonus)
 
-    if TYPE_CHECKING:  # written by compiler/tools/replaces.py from __init__: do not edit
-
-        def replace(
-            self,
-            *,
-            id: str = ...,
-            name: str = ...,
-            category: str | None = ...,
-            combat_bonus: int | None = ...,
-        ) -> Self: ...
+    @typed_replace  # written by compiler/tools/replaces.py from __init__: do not edit
+    def replace(
+        self,
+        *,
+        id: str = ...,
+        name: str = ...,
+        category: str | None = ...,
+        combat_bonus: int | None = ...,
+    ) -> Self:
+        raise NotImplementedError  # never called: Record gives the class its base's, of this signature
 
 
 class Tile(Record):
@@ -574,16 +574,16 @@ class Tile(Record):
         _set(self, "civilization", civilization)
         _set(self, "squares", squares)
 
-    if TYPE_CHECKING:  # written by compiler/tools/replaces.py from __init__: do not edit
-
-        def replace(
-            self,
-            *,
-            id: str = ...,
-            name: str = ...,
-            civilization: str | None = ...,
-            squares: tuple[tuple[str, ...], ...] = ...,
-        ) -> Self: ...
+    @typed_replace  # written by compiler/tools/replaces.py from __init__: do not edit
+    def replace(
+        self,
+        *,
+        id: str = ...,
+        name: str = ...,
+        civilization: str | None = ...,
+        squares: tuple[tuple[str, ...], ...] = ...,
+    ) -> Self:
+        raise NotImplementedError  # never called: Record gives the class its base's, of this signature
 
 
 class Phase(Record):
@@ -604,16 +604,16 @@ class Phase(Record):
         _set(self, "order", order)
         _set(self, "allows", allows)
 
-    if TYPE_CHECKING:  # written by compiler/tools/replaces.py from __init__: do not edit
-
-        def replace(
-            self,
-            *,
-            id: str = ...,
-            name: str = ...,
-            order: int = ...,
-            allows: tuple[Activity, ...] = ...,
-        ) -> Self: ...
+    @typed_replace  # written by compiler/tools/replaces.py from __init__: do not edit
+    def replace(
+        self,
+        *,
+        id: str = ...,
+        name: str = ...,
+        order: int = ...,
+        allows: tuple[Activity, ...] = ...,
+    ) -> Self:
+        raise NotImplementedError  # never called: Record gives the class its base's, of this signature
 
 
 class Government(Record):
@@ -647,18 +647,18 @@ class Government(Record):
         _set(self, "coins", coins)
         _set(self, "battle_hand", battle_hand)
 
-    if TYPE_CHECKING:  # written by compiler/tools/replaces.py from __init__: do not edit
-
-        def replace(
-            self,
-            *,
-            id: str = ...,
-            name: str = ...,
-            starting: bool = ...,
-            transitional: bool = ...,
-            coins: int | None = ...,
-            battle_hand: int | None = ...,
-        ) -> Self: ...
+    @typed_replace  # written by compiler/tools/replaces.py from __init__: do not edit
+    def replace(
+        self,
+        *,
+        id: str = ...,
+        name: str = ...,
+        starting: bool = ...,
+        transitional: bool = ...,
+        coins: int | None = ...,
+        battle_hand: int | None = ...,
+    ) -> Self:
+        raise NotImplementedError  # never called: Record gives the class its base's, of this signature
 
 
 class Victory(Record):
@@ -691,18 +691,18 @@ class Victory(Record):
         _set(self, "coins", coins)
         _set(self, "ends", ends)
 
-    if TYPE_CHECKING:  # written by compiler/tools/replaces.py from __init__: do not edit
-
-        def replace(
-            self,
-            *,
-            id: str = ...,
-            name: str = ...,
-            kind: VictoryKind = ...,
-            technology: str | None = ...,
-            coins: int | None = ...,
-            ends: VictoryEnds = ...,
-        ) -> Self: ...
+    @typed_replace  # written by compiler/tools/replaces.py from __init__: do not edit
+    def replace(
+        self,
+        *,
+        id: str = ...,
+        name: str = ...,
+        kind: VictoryKind = ...,
+        technology: str | None = ...,
+        coins: int | None = ...,
+        ends: VictoryEnds = ...,
+    ) -> Self:
+        raise NotImplementedError  # never called: Record gives the class its base's, of this signature
 
 
 class Resource(Record):
@@ -719,14 +719,14 @@ class Resource(Record):
         _set(self, "id", id)
         _set(self, "name", name)
 
-    if TYPE_CHECKING:  # written by compiler/tools/replaces.py from __init__: do not edit
-
-        def replace(
-            self,
-            *,
-            id: str = ...,
-            name: str = ...,
-        ) -> Self: ...
+    @typed_replace  # written by compiler/tools/replaces.py from __init__: do not edit
+    def replace(
+        self,
+        *,
+        id: str = ...,
+        name: str = ...,
+    ) -> Self:
+        raise NotImplementedError  # never called: Record gives the class its base's, of this signature
 
 
 class CombatBonus(Record):
@@ -759,18 +759,18 @@ class CombatBonus(Record):
         _set(self, "building", building)
         _set(self, "situation", situation)
 
-    if TYPE_CHECKING:  # written by compiler/tools/replaces.py from __init__: do not edit
-
-        def replace(
-            self,
-            *,
-            id: str = ...,
-            name: str = ...,
-            amount: int = ...,
-            per: BonusPer | None = ...,
-            building: str | None = ...,
-            situation: CombatSituation | None = ...,
-        ) -> Self: ...
+    @typed_replace  # written by compiler/tools/replaces.py from __init__: do not edit
+    def replace(
+        self,
+        *,
+        id: str = ...,
+        name: str = ...,
+        amount: int = ...,
+        per: BonusPer | None = ...,
+        building: str | None = ...,
+        situation: CombatSituation | None = ...,
+    ) -> Self:
+        raise NotImplementedError  # never called: Record gives the class its base's, of this signature
 
 
 class CityAction(Record):
@@ -802,17 +802,17 @@ class CityAction(Record):
         _set(self, "per_culture_icon", per_culture_icon)
         _set(self, "per_action", per_action)
 
-    if TYPE_CHECKING:  # written by compiler/tools/replaces.py from __init__: do not edit
-
-        def replace(
-            self,
-            *,
-            id: str = ...,
-            name: str = ...,
-            culture: int | None = ...,
-            per_culture_icon: int | None = ...,
-            per_action: int | None = ...,
-        ) -> Self: ...
+    @typed_replace  # written by compiler/tools/replaces.py from __init__: do not edit
+    def replace(
+        self,
+        *,
+        id: str = ...,
+        name: str = ...,
+        culture: int | None = ...,
+        per_culture_icon: int | None = ...,
+        per_action: int | None = ...,
+    ) -> Self:
+        raise NotImplementedError  # never called: Record gives the class its base's, of this signature
 
 
 class Civilization(Record):
@@ -833,16 +833,16 @@ class Civilization(Record):
         _set(self, "starting_technology", starting_technology)
         _set(self, "starting_government", starting_government)
 
-    if TYPE_CHECKING:  # written by compiler/tools/replaces.py from __init__: do not edit
-
-        def replace(
-            self,
-            *,
-            id: str = ...,
-            name: str = ...,
-            starting_technology: str | None = ...,
-            starting_government: str | None = ...,
-        ) -> Self: ...
+    @typed_replace  # written by compiler/tools/replaces.py from __init__: do not edit
+    def replace(
+        self,
+        *,
+        id: str = ...,
+        name: str = ...,
+        starting_technology: str | None = ...,
+        starting_government: str | None = ...,
+    ) -> Self:
+        raise NotImplementedError  # never called: Record gives the class its base's, of this signature
 
 
 class Marker(Record):
@@ -861,15 +861,15 @@ class Marker(Record):
         _set(self, "name", name)
         _set(self, "count", count)
 
-    if TYPE_CHECKING:  # written by compiler/tools/replaces.py from __init__: do not edit
-
-        def replace(
-            self,
-            *,
-            id: str = ...,
-            name: str = ...,
-            count: int = ...,
-        ) -> Self: ...
+    @typed_replace  # written by compiler/tools/replaces.py from __init__: do not edit
+    def replace(
+        self,
+        *,
+        id: str = ...,
+        name: str = ...,
+        count: int = ...,
+    ) -> Self:
+        raise NotImplementedError  # never called: Record gives the class its base's, of this signature
 
 
 class Research(Record):
@@ -889,15 +889,15 @@ class Research(Record):
         _set(self, "trade_kept_per_coin", trade_kept_per_coin)
         _set(self, "spends_all_trade", spends_all_trade)
 
-    if TYPE_CHECKING:  # written by compiler/tools/replaces.py from __init__: do not edit
-
-        def replace(
-            self,
-            *,
-            costs: Mapping[int, int] = ...,
-            trade_kept_per_coin: int | None = ...,
-            spends_all_trade: bool = ...,
-        ) -> Self: ...
+    @typed_replace  # written by compiler/tools/replaces.py from __init__: do not edit
+    def replace(
+        self,
+        *,
+        costs: Mapping[int, int] = ...,
+        trade_kept_per_coin: int | None = ...,
+        spends_all_trade: bool = ...,
+    ) -> Self:
+        raise NotImplementedError  # never called: Record gives the class its base's, of this signature
 
 
 class Pyramid(Record):
@@ -952,19 +952,19 @@ class Pyramid(Record):
         _set(self, "inferred", inferred)
         _set(self, "starting_technology_in_base_row", starting_technology_in_base_row)
 
-    if TYPE_CHECKING:  # written by compiler/tools/replaces.py from __init__: do not edit
-
-        def replace(
-            self,
-            *,
-            levels: int | None = ...,
-            top_level: int | None = ...,
-            minimums: Mapping[int, int] = ...,
-            total: int | None = ...,
-            one_more_below: bool | None = ...,
-            inferred: bool = ...,
-            starting_technology_in_base_row: bool = ...,
-        ) -> Self: ...
+    @typed_replace  # written by compiler/tools/replaces.py from __init__: do not edit
+    def replace(
+        self,
+        *,
+        levels: int | None = ...,
+        top_level: int | None = ...,
+        minimums: Mapping[int, int] = ...,
+        total: int | None = ...,
+        one_more_below: bool | None = ...,
+        inferred: bool = ...,
+        starting_technology_in_base_row: bool = ...,
+    ) -> Self:
+        raise NotImplementedError  # never called: Record gives the class its base's, of this signature
 
 
 class BattleHand(Record):
@@ -984,15 +984,15 @@ class BattleHand(Record):
         _set(self, "per_extra_figure", per_extra_figure)
         _set(self, "defending_city", defending_city)
 
-    if TYPE_CHECKING:  # written by compiler/tools/replaces.py from __init__: do not edit
-
-        def replace(
-            self,
-            *,
-            base: int | None = ...,
-            per_extra_figure: int | None = ...,
-            defending_city: int | None = ...,
-        ) -> Self: ...
+    @typed_replace  # written by compiler/tools/replaces.py from __init__: do not edit
+    def replace(
+        self,
+        *,
+        base: int | None = ...,
+        per_extra_figure: int | None = ...,
+        defending_city: int | None = ...,
+    ) -> Self:
+        raise NotImplementedError  # never called: Record gives the class its base's, of this signature
 
 
 # --- What an engine assumes where the sources give nothing (package.assuming) -----------------
@@ -1088,20 +1088,20 @@ class Assumptions(Record):
             _set(self, name, pairs(values, name, *_ASSUMED[name]))
         _set(self, "why", text(why, "why"))
 
-    if TYPE_CHECKING:  # written by compiler/tools/replaces.py from __init__: do not edit
-
-        def replace(
-            self,
-            *,
-            technology_levels: Mapping[str, int] | Iterable[tuple[str, int]] | None = ...,
-            building_costs: Mapping[str, int] | Iterable[tuple[str, int]] | None = ...,
-            wonder_costs: Mapping[str, int] | Iterable[tuple[str, int]] | None = ...,
-            wonder_eras: Mapping[str, str] | Iterable[tuple[str, str]] | None = ...,
-            unit_deck_sizes: Mapping[str, int] | Iterable[tuple[str, int]] | None = ...,
-            starting_technologies: Mapping[str, str] | Iterable[tuple[str, str]] | None = ...,
-            starting_governments: Mapping[str, str] | Iterable[tuple[str, str]] | None = ...,
-            why: str = ...,
-        ) -> Self: ...
+    @typed_replace  # written by compiler/tools/replaces.py from __init__: do not edit
+    def replace(
+        self,
+        *,
+        technology_levels: Mapping[str, int] | Iterable[tuple[str, int]] | None = ...,
+        building_costs: Mapping[str, int] | Iterable[tuple[str, int]] | None = ...,
+        wonder_costs: Mapping[str, int] | Iterable[tuple[str, int]] | None = ...,
+        wonder_eras: Mapping[str, str] | Iterable[tuple[str, str]] | None = ...,
+        unit_deck_sizes: Mapping[str, int] | Iterable[tuple[str, int]] | None = ...,
+        starting_technologies: Mapping[str, str] | Iterable[tuple[str, str]] | None = ...,
+        starting_governments: Mapping[str, str] | Iterable[tuple[str, str]] | None = ...,
+        why: str = ...,
+    ) -> Self:
+        raise NotImplementedError  # never called: Record gives the class its base's, of this signature
 
 
 # The schemas' constraints on the fields (generated: compiler/tools/bounds.py), held where a record is

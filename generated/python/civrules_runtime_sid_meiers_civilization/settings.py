@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from typing import Self
 
-from civrules_runtime.records import SettingsRecord, bound
+from civrules_runtime.records import SettingsRecord, bound, typed_replace
 
 from .bounds import SETTINGS_BOUNDS, SETTINGS_WHERE
 
@@ -68,9 +68,9 @@ class Technologies(SettingsRecord):
         _set(self, "declared_count", declared_count)
         _set(self, "_unknown", unknown_fields)
 
-    if TYPE_CHECKING:
-
-        def replace(self, *, declared_count: int | None = ...) -> Self: ...
+    @typed_replace
+    def replace(self, *, declared_count: int | None = ...) -> Self:
+        raise NotImplementedError  # never called: the declaration of its signature
 
 
 class SuppressItem(SettingsRecord):
@@ -108,16 +108,9 @@ class SuppressItem(SettingsRecord):
         _set(self, "reason", reason)
         _set(self, "_unknown", unknown_fields)
 
-    if TYPE_CHECKING:
-
-        def replace(
-            self,
-            *,
-            code: str = ...,
-            file: str | None = ...,
-            target: str | None = ...,
-            reason: str = ...,
-        ) -> Self: ...
+    @typed_replace
+    def replace(self, *, code: str = ..., file: str | None = ..., target: str | None = ..., reason: str = ...) -> Self:
+        raise NotImplementedError  # never called: the declaration of its signature
 
 
 class Rulebook(SettingsRecord):
@@ -136,9 +129,9 @@ class Rulebook(SettingsRecord):
         _set(self, "rule_index", rule_index)
         _set(self, "_unknown", unknown_fields)
 
-    if TYPE_CHECKING:
-
-        def replace(self, *, title: str = ..., rule_index: str = ...) -> Self: ...
+    @typed_replace
+    def replace(self, *, title: str = ..., rule_index: str = ...) -> Self:
+        raise NotImplementedError  # never called: the declaration of its signature
 
 
 class DisagreementAlternative(SettingsRecord):
@@ -157,9 +150,9 @@ class DisagreementAlternative(SettingsRecord):
         _set(self, "source", source)
         _set(self, "_unknown", unknown_fields)
 
-    if TYPE_CHECKING:
-
-        def replace(self, *, value: object = ..., source: str = ...) -> Self: ...
+    @typed_replace
+    def replace(self, *, value: object = ..., source: str = ...) -> Self:
+        raise NotImplementedError  # never called: the declaration of its signature
 
 
 class Disagreement(SettingsRecord):
@@ -192,16 +185,16 @@ class Disagreement(SettingsRecord):
         _set(self, "why", why)
         _set(self, "_unknown", unknown_fields)
 
-    if TYPE_CHECKING:
-
-        def replace(
-            self,
-            *,
-            field: str = ...,
-            chosen: object = ...,
-            alternatives: tuple[DisagreementAlternative, ...] = ...,
-            why: str = ...,
-        ) -> Self: ...
+    @typed_replace
+    def replace(
+        self,
+        *,
+        field: str = ...,
+        chosen: object = ...,
+        alternatives: tuple[DisagreementAlternative, ...] = ...,
+        why: str = ...,
+    ) -> Self:
+        raise NotImplementedError  # never called: the declaration of its signature
 
 
 class TurnOrder(SettingsRecord):
@@ -238,17 +231,17 @@ class TurnOrder(SettingsRecord):
         _set(self, "disagreements", disagreements)
         _set(self, "_unknown", unknown_fields)
 
-    if TYPE_CHECKING:
-
-        def replace(
-            self,
-            *,
-            direction: str = ...,
-            rule: str | tuple[str, ...] | None = ...,
-            source: str | None = ...,
-            note: str | None = ...,
-            disagreements: tuple[Disagreement, ...] | None = ...,
-        ) -> Self: ...
+    @typed_replace
+    def replace(
+        self,
+        *,
+        direction: str = ...,
+        rule: str | tuple[str, ...] | None = ...,
+        source: str | None = ...,
+        note: str | None = ...,
+        disagreements: tuple[Disagreement, ...] | None = ...,
+    ) -> Self:
+        raise NotImplementedError  # never called: the declaration of its signature
 
 
 class CitiesRaisedLimit(SettingsRecord):
@@ -267,9 +260,9 @@ class CitiesRaisedLimit(SettingsRecord):
         _set(self, "limit", limit)
         _set(self, "_unknown", unknown_fields)
 
-    if TYPE_CHECKING:
-
-        def replace(self, *, technology: str = ..., limit: int = ...) -> Self: ...
+    @typed_replace
+    def replace(self, *, technology: str = ..., limit: int = ...) -> Self:
+        raise NotImplementedError  # never called: the declaration of its signature
 
 
 class CitiesPlacementItem(SettingsRecord):
@@ -306,17 +299,17 @@ class CitiesPlacementItem(SettingsRecord):
         _set(self, "disagreements", disagreements)
         _set(self, "_unknown", unknown_fields)
 
-    if TYPE_CHECKING:
-
-        def replace(
-            self,
-            *,
-            id: str = ...,
-            rule: str | tuple[str, ...] | None = ...,
-            source: str | None = ...,
-            note: str | None = ...,
-            disagreements: tuple[Disagreement, ...] | None = ...,
-        ) -> Self: ...
+    @typed_replace
+    def replace(
+        self,
+        *,
+        id: str = ...,
+        rule: str | tuple[str, ...] | None = ...,
+        source: str | None = ...,
+        note: str | None = ...,
+        disagreements: tuple[Disagreement, ...] | None = ...,
+    ) -> Self:
+        raise NotImplementedError  # never called: the declaration of its signature
 
 
 class Cities(SettingsRecord):
@@ -395,22 +388,22 @@ class Cities(SettingsRecord):
         _set(self, "disagreements", disagreements)
         _set(self, "_unknown", unknown_fields)
 
-    if TYPE_CHECKING:
-
-        def replace(
-            self,
-            *,
-            limit: int = ...,
-            raised_limit: CitiesRaisedLimit | None = ...,
-            min_distance: int | None = ...,
-            founded_by: str | None = ...,
-            placement: tuple[CitiesPlacementItem, ...] | None = ...,
-            centre_yields: bool | None = ...,
-            rule: str | tuple[str, ...] | None = ...,
-            source: str | None = ...,
-            note: str | None = ...,
-            disagreements: tuple[Disagreement, ...] | None = ...,
-        ) -> Self: ...
+    @typed_replace
+    def replace(
+        self,
+        *,
+        limit: int = ...,
+        raised_limit: CitiesRaisedLimit | None = ...,
+        min_distance: int | None = ...,
+        founded_by: str | None = ...,
+        placement: tuple[CitiesPlacementItem, ...] | None = ...,
+        centre_yields: bool | None = ...,
+        rule: str | tuple[str, ...] | None = ...,
+        source: str | None = ...,
+        note: str | None = ...,
+        disagreements: tuple[Disagreement, ...] | None = ...,
+    ) -> Self:
+        raise NotImplementedError  # never called: the declaration of its signature
 
 
 class Trade(SettingsRecord):
@@ -455,19 +448,19 @@ class Trade(SettingsRecord):
         _set(self, "disagreements", disagreements)
         _set(self, "_unknown", unknown_fields)
 
-    if TYPE_CHECKING:
-
-        def replace(
-            self,
-            *,
-            dial_max: int = ...,
-            kept_between_turns: bool | None = ...,
-            tradeable: tuple[str, ...] | None = ...,
-            rule: str | tuple[str, ...] | None = ...,
-            source: str | None = ...,
-            note: str | None = ...,
-            disagreements: tuple[Disagreement, ...] | None = ...,
-        ) -> Self: ...
+    @typed_replace
+    def replace(
+        self,
+        *,
+        dial_max: int = ...,
+        kept_between_turns: bool | None = ...,
+        tradeable: tuple[str, ...] | None = ...,
+        rule: str | tuple[str, ...] | None = ...,
+        source: str | None = ...,
+        note: str | None = ...,
+        disagreements: tuple[Disagreement, ...] | None = ...,
+    ) -> Self:
+        raise NotImplementedError  # never called: the declaration of its signature
 
 
 class ProductionFigures(SettingsRecord):
@@ -486,9 +479,9 @@ class ProductionFigures(SettingsRecord):
         _set(self, "scout", scout)
         _set(self, "_unknown", unknown_fields)
 
-    if TYPE_CHECKING:
-
-        def replace(self, *, army: int = ..., scout: int = ...) -> Self: ...
+    @typed_replace
+    def replace(self, *, army: int = ..., scout: int = ...) -> Self:
+        raise NotImplementedError  # never called: the declaration of its signature
 
 
 class Production(SettingsRecord):
@@ -533,19 +526,19 @@ class Production(SettingsRecord):
         _set(self, "disagreements", disagreements)
         _set(self, "_unknown", unknown_fields)
 
-    if TYPE_CHECKING:
-
-        def replace(
-            self,
-            *,
-            trade_per_production: int = ...,
-            saved: bool | None = ...,
-            figures: ProductionFigures | None = ...,
-            rule: str | tuple[str, ...] | None = ...,
-            source: str | None = ...,
-            note: str | None = ...,
-            disagreements: tuple[Disagreement, ...] | None = ...,
-        ) -> Self: ...
+    @typed_replace
+    def replace(
+        self,
+        *,
+        trade_per_production: int = ...,
+        saved: bool | None = ...,
+        figures: ProductionFigures | None = ...,
+        rule: str | tuple[str, ...] | None = ...,
+        source: str | None = ...,
+        note: str | None = ...,
+        disagreements: tuple[Disagreement, ...] | None = ...,
+    ) -> Self:
+        raise NotImplementedError  # never called: the declaration of its signature
 
 
 class ResearchCost(SettingsRecord):
@@ -564,9 +557,9 @@ class ResearchCost(SettingsRecord):
         _set(self, "trade", trade)
         _set(self, "_unknown", unknown_fields)
 
-    if TYPE_CHECKING:
-
-        def replace(self, *, level: int = ..., trade: int = ...) -> Self: ...
+    @typed_replace
+    def replace(self, *, level: int = ..., trade: int = ...) -> Self:
+        raise NotImplementedError  # never called: the declaration of its signature
 
 
 class Research(SettingsRecord):
@@ -611,19 +604,19 @@ class Research(SettingsRecord):
         _set(self, "disagreements", disagreements)
         _set(self, "_unknown", unknown_fields)
 
-    if TYPE_CHECKING:
-
-        def replace(
-            self,
-            *,
-            costs: tuple[ResearchCost, ...] = ...,
-            trade_kept_per_coin: int | None = ...,
-            spends_all_trade: bool | None = ...,
-            rule: str | tuple[str, ...] | None = ...,
-            source: str | None = ...,
-            note: str | None = ...,
-            disagreements: tuple[Disagreement, ...] | None = ...,
-        ) -> Self: ...
+    @typed_replace
+    def replace(
+        self,
+        *,
+        costs: tuple[ResearchCost, ...] = ...,
+        trade_kept_per_coin: int | None = ...,
+        spends_all_trade: bool | None = ...,
+        rule: str | tuple[str, ...] | None = ...,
+        source: str | None = ...,
+        note: str | None = ...,
+        disagreements: tuple[Disagreement, ...] | None = ...,
+    ) -> Self:
+        raise NotImplementedError  # never called: the declaration of its signature
 
 
 class PyramidMinimum(SettingsRecord):
@@ -642,9 +635,9 @@ class PyramidMinimum(SettingsRecord):
         _set(self, "count", count)
         _set(self, "_unknown", unknown_fields)
 
-    if TYPE_CHECKING:
-
-        def replace(self, *, level: int = ..., count: int = ...) -> Self: ...
+    @typed_replace
+    def replace(self, *, level: int = ..., count: int = ...) -> Self:
+        raise NotImplementedError  # never called: the declaration of its signature
 
 
 class PyramidEachLevelNeedsOneMoreBelow(SettingsRecord):
@@ -685,18 +678,18 @@ class PyramidEachLevelNeedsOneMoreBelow(SettingsRecord):
         _set(self, "disagreements", disagreements)
         _set(self, "_unknown", unknown_fields)
 
-    if TYPE_CHECKING:
-
-        def replace(
-            self,
-            *,
-            value: bool = ...,
-            inferred: bool = ...,
-            rule: str | tuple[str, ...] | None = ...,
-            source: str | None = ...,
-            note: str | None = ...,
-            disagreements: tuple[Disagreement, ...] | None = ...,
-        ) -> Self: ...
+    @typed_replace
+    def replace(
+        self,
+        *,
+        value: bool = ...,
+        inferred: bool = ...,
+        rule: str | tuple[str, ...] | None = ...,
+        source: str | None = ...,
+        note: str | None = ...,
+        disagreements: tuple[Disagreement, ...] | None = ...,
+    ) -> Self:
+        raise NotImplementedError  # never called: the declaration of its signature
 
 
 class Pyramid(SettingsRecord):
@@ -781,23 +774,23 @@ class Pyramid(SettingsRecord):
         _set(self, "disagreements", disagreements)
         _set(self, "_unknown", unknown_fields)
 
-    if TYPE_CHECKING:
-
-        def replace(
-            self,
-            *,
-            levels: int = ...,
-            top_level: int = ...,
-            placement: str | None = ...,
-            minimums: tuple[PyramidMinimum, ...] = ...,
-            total: int = ...,
-            each_level_needs_one_more_below: PyramidEachLevelNeedsOneMoreBelow | None = ...,
-            starting_technology_in_base_row: bool | None = ...,
-            rule: str | tuple[str, ...] | None = ...,
-            source: str | None = ...,
-            note: str | None = ...,
-            disagreements: tuple[Disagreement, ...] | None = ...,
-        ) -> Self: ...
+    @typed_replace
+    def replace(
+        self,
+        *,
+        levels: int = ...,
+        top_level: int = ...,
+        placement: str | None = ...,
+        minimums: tuple[PyramidMinimum, ...] = ...,
+        total: int = ...,
+        each_level_needs_one_more_below: PyramidEachLevelNeedsOneMoreBelow | None = ...,
+        starting_technology_in_base_row: bool | None = ...,
+        rule: str | tuple[str, ...] | None = ...,
+        source: str | None = ...,
+        note: str | None = ...,
+        disagreements: tuple[Disagreement, ...] | None = ...,
+    ) -> Self:
+        raise NotImplementedError  # never called: the declaration of its signature
 
 
 class Movement(SettingsRecord):
@@ -864,20 +857,20 @@ class Movement(SettingsRecord):
         _set(self, "disagreements", disagreements)
         _set(self, "_unknown", unknown_fields)
 
-    if TYPE_CHECKING:
-
-        def replace(
-            self,
-            *,
-            travel_speed: int = ...,
-            stacking_limit: int = ...,
-            diagonal: bool | None = ...,
-            explore_cost: int | None = ...,
-            rule: str | tuple[str, ...] | None = ...,
-            source: str | None = ...,
-            note: str | None = ...,
-            disagreements: tuple[Disagreement, ...] | None = ...,
-        ) -> Self: ...
+    @typed_replace
+    def replace(
+        self,
+        *,
+        travel_speed: int = ...,
+        stacking_limit: int = ...,
+        diagonal: bool | None = ...,
+        explore_cost: int | None = ...,
+        rule: str | tuple[str, ...] | None = ...,
+        source: str | None = ...,
+        note: str | None = ...,
+        disagreements: tuple[Disagreement, ...] | None = ...,
+    ) -> Self:
+        raise NotImplementedError  # never called: the declaration of its signature
 
 
 class Villages(SettingsRecord):
@@ -930,19 +923,19 @@ class Villages(SettingsRecord):
         _set(self, "disagreements", disagreements)
         _set(self, "_unknown", unknown_fields)
 
-    if TYPE_CHECKING:
-
-        def replace(
-            self,
-            *,
-            barbarian_player: str | None = ...,
-            barbarian_units: tuple[str, ...] | None = ...,
-            barbarian_rank: int | None = ...,
-            rule: str | tuple[str, ...] | None = ...,
-            source: str | None = ...,
-            note: str | None = ...,
-            disagreements: tuple[Disagreement, ...] | None = ...,
-        ) -> Self: ...
+    @typed_replace
+    def replace(
+        self,
+        *,
+        barbarian_player: str | None = ...,
+        barbarian_units: tuple[str, ...] | None = ...,
+        barbarian_rank: int | None = ...,
+        rule: str | tuple[str, ...] | None = ...,
+        source: str | None = ...,
+        note: str | None = ...,
+        disagreements: tuple[Disagreement, ...] | None = ...,
+    ) -> Self:
+        raise NotImplementedError  # never called: the declaration of its signature
 
 
 class CultureHand(SettingsRecord):
@@ -983,18 +976,18 @@ class CultureHand(SettingsRecord):
         _set(self, "disagreements", disagreements)
         _set(self, "_unknown", unknown_fields)
 
-    if TYPE_CHECKING:
-
-        def replace(
-            self,
-            *,
-            size: int = ...,
-            raised_by: str | None = ...,
-            rule: str | tuple[str, ...] | None = ...,
-            source: str | None = ...,
-            note: str | None = ...,
-            disagreements: tuple[Disagreement, ...] | None = ...,
-        ) -> Self: ...
+    @typed_replace
+    def replace(
+        self,
+        *,
+        size: int = ...,
+        raised_by: str | None = ...,
+        rule: str | tuple[str, ...] | None = ...,
+        source: str | None = ...,
+        note: str | None = ...,
+        disagreements: tuple[Disagreement, ...] | None = ...,
+    ) -> Self:
+        raise NotImplementedError  # never called: the declaration of its signature
 
 
 class CombatBattleHand(SettingsRecord):
@@ -1061,20 +1054,20 @@ class CombatBattleHand(SettingsRecord):
         _set(self, "disagreements", disagreements)
         _set(self, "_unknown", unknown_fields)
 
-    if TYPE_CHECKING:
-
-        def replace(
-            self,
-            *,
-            base: int = ...,
-            per_extra_figure: int | None = ...,
-            fundamentalism: int | None = ...,
-            defending_city: int | None = ...,
-            rule: str | tuple[str, ...] | None = ...,
-            source: str | None = ...,
-            note: str | None = ...,
-            disagreements: tuple[Disagreement, ...] | None = ...,
-        ) -> Self: ...
+    @typed_replace
+    def replace(
+        self,
+        *,
+        base: int = ...,
+        per_extra_figure: int | None = ...,
+        fundamentalism: int | None = ...,
+        defending_city: int | None = ...,
+        rule: str | tuple[str, ...] | None = ...,
+        source: str | None = ...,
+        note: str | None = ...,
+        disagreements: tuple[Disagreement, ...] | None = ...,
+    ) -> Self:
+        raise NotImplementedError  # never called: the declaration of its signature
 
 
 class CombatLootFigures(SettingsRecord):
@@ -1103,15 +1096,9 @@ class CombatLootFigures(SettingsRecord):
         _set(self, "resources", resources)
         _set(self, "_unknown", unknown_fields)
 
-    if TYPE_CHECKING:
-
-        def replace(
-            self,
-            *,
-            trade: int | None = ...,
-            culture: int | None = ...,
-            resources: int | None = ...,
-        ) -> Self: ...
+    @typed_replace
+    def replace(self, *, trade: int | None = ..., culture: int | None = ..., resources: int | None = ...) -> Self:
+        raise NotImplementedError  # never called: the declaration of its signature
 
 
 class CombatLootCity(SettingsRecord):
@@ -1140,15 +1127,15 @@ class CombatLootCity(SettingsRecord):
         _set(self, "resources", resources)
         _set(self, "_unknown", unknown_fields)
 
-    if TYPE_CHECKING:
-
-        def replace(
-            self,
-            *,
-            technologies: int | None = ...,
-            culture_cards: int | None = ...,
-            resources: int | None = ...,
-        ) -> Self: ...
+    @typed_replace
+    def replace(
+        self,
+        *,
+        technologies: int | None = ...,
+        culture_cards: int | None = ...,
+        resources: int | None = ...,
+    ) -> Self:
+        raise NotImplementedError  # never called: the declaration of its signature
 
 
 class CombatLoot(SettingsRecord):
@@ -1177,15 +1164,15 @@ class CombatLoot(SettingsRecord):
         _set(self, "capital", capital)
         _set(self, "_unknown", unknown_fields)
 
-    if TYPE_CHECKING:
-
-        def replace(
-            self,
-            *,
-            figures: CombatLootFigures | None = ...,
-            city: CombatLootCity | None = ...,
-            capital: str | None = ...,
-        ) -> Self: ...
+    @typed_replace
+    def replace(
+        self,
+        *,
+        figures: CombatLootFigures | None = ...,
+        city: CombatLootCity | None = ...,
+        capital: str | None = ...,
+    ) -> Self:
+        raise NotImplementedError  # never called: the declaration of its signature
 
 
 class Combat(SettingsRecord):
@@ -1252,20 +1239,20 @@ class Combat(SettingsRecord):
         _set(self, "disagreements", disagreements)
         _set(self, "_unknown", unknown_fields)
 
-    if TYPE_CHECKING:
-
-        def replace(
-            self,
-            *,
-            battle_hand: CombatBattleHand = ...,
-            ties: str | None = ...,
-            figures_lost_per_destroyed_units: int | None = ...,
-            loot: CombatLoot | None = ...,
-            rule: str | tuple[str, ...] | None = ...,
-            source: str | None = ...,
-            note: str | None = ...,
-            disagreements: tuple[Disagreement, ...] | None = ...,
-        ) -> Self: ...
+    @typed_replace
+    def replace(
+        self,
+        *,
+        battle_hand: CombatBattleHand = ...,
+        ties: str | None = ...,
+        figures_lost_per_destroyed_units: int | None = ...,
+        loot: CombatLoot | None = ...,
+        rule: str | tuple[str, ...] | None = ...,
+        source: str | None = ...,
+        note: str | None = ...,
+        disagreements: tuple[Disagreement, ...] | None = ...,
+    ) -> Self:
+        raise NotImplementedError  # never called: the declaration of its signature
 
 
 class Coins(SettingsRecord):
@@ -1306,18 +1293,18 @@ class Coins(SettingsRecord):
         _set(self, "disagreements", disagreements)
         _set(self, "_unknown", unknown_fields)
 
-    if TYPE_CHECKING:
-
-        def replace(
-            self,
-            *,
-            victory: int | None = ...,
-            token_coins_lost: bool | None = ...,
-            rule: str | tuple[str, ...] | None = ...,
-            source: str | None = ...,
-            note: str | None = ...,
-            disagreements: tuple[Disagreement, ...] | None = ...,
-        ) -> Self: ...
+    @typed_replace
+    def replace(
+        self,
+        *,
+        victory: int | None = ...,
+        token_coins_lost: bool | None = ...,
+        rule: str | tuple[str, ...] | None = ...,
+        source: str | None = ...,
+        note: str | None = ...,
+        disagreements: tuple[Disagreement, ...] | None = ...,
+    ) -> Self:
+        raise NotImplementedError  # never called: the declaration of its signature
 
 
 class TieBreakAdvanced(SettingsRecord):
@@ -1350,16 +1337,16 @@ class TieBreakAdvanced(SettingsRecord):
         _set(self, "still_tied", still_tied)
         _set(self, "_unknown", unknown_fields)
 
-    if TYPE_CHECKING:
-
-        def replace(
-            self,
-            *,
-            military_ends_at_once: bool | None = ...,
-            others_finish_the_turn: bool | None = ...,
-            score: tuple[str, ...] | None = ...,
-            still_tied: str | None = ...,
-        ) -> Self: ...
+    @typed_replace
+    def replace(
+        self,
+        *,
+        military_ends_at_once: bool | None = ...,
+        others_finish_the_turn: bool | None = ...,
+        score: tuple[str, ...] | None = ...,
+        still_tied: str | None = ...,
+    ) -> Self:
+        raise NotImplementedError  # never called: the declaration of its signature
 
 
 class TieBreak(SettingsRecord):
@@ -1400,18 +1387,18 @@ class TieBreak(SettingsRecord):
         _set(self, "disagreements", disagreements)
         _set(self, "_unknown", unknown_fields)
 
-    if TYPE_CHECKING:
-
-        def replace(
-            self,
-            *,
-            default: str | None = ...,
-            advanced: TieBreakAdvanced | None = ...,
-            rule: str | tuple[str, ...] | None = ...,
-            source: str | None = ...,
-            note: str | None = ...,
-            disagreements: tuple[Disagreement, ...] | None = ...,
-        ) -> Self: ...
+    @typed_replace
+    def replace(
+        self,
+        *,
+        default: str | None = ...,
+        advanced: TieBreakAdvanced | None = ...,
+        rule: str | tuple[str, ...] | None = ...,
+        source: str | None = ...,
+        note: str | None = ...,
+        disagreements: tuple[Disagreement, ...] | None = ...,
+    ) -> Self:
+        raise NotImplementedError  # never called: the declaration of its signature
 
 
 class Settings(SettingsRecord):
@@ -1549,31 +1536,31 @@ class Settings(SettingsRecord):
         _set(self, "technologies", technologies)
         _set(self, "_unknown", unknown_fields)
 
-    if TYPE_CHECKING:
-
-        def replace(
-            self,
-            *,
-            description: str | None = ...,
-            status: str | None = ...,
-            suppress: tuple[SuppressItem, ...] | None = ...,
-            rulebook: Rulebook | None = ...,
-            note: str | None = ...,
-            turn_order: TurnOrder | None = ...,
-            cities: Cities | None = ...,
-            trade: Trade | None = ...,
-            production: Production | None = ...,
-            research: Research | None = ...,
-            pyramid: Pyramid | None = ...,
-            movement: Movement | None = ...,
-            villages: Villages | None = ...,
-            culture_hand: CultureHand | None = ...,
-            combat: Combat | None = ...,
-            coins: Coins | None = ...,
-            tie_break: TieBreak | None = ...,
-            not_in_sources: tuple[str, ...] | None = ...,
-            technologies: Technologies | None = ...,
-        ) -> Self: ...
+    @typed_replace
+    def replace(
+        self,
+        *,
+        description: str | None = ...,
+        status: str | None = ...,
+        suppress: tuple[SuppressItem, ...] | None = ...,
+        rulebook: Rulebook | None = ...,
+        note: str | None = ...,
+        turn_order: TurnOrder | None = ...,
+        cities: Cities | None = ...,
+        trade: Trade | None = ...,
+        production: Production | None = ...,
+        research: Research | None = ...,
+        pyramid: Pyramid | None = ...,
+        movement: Movement | None = ...,
+        villages: Villages | None = ...,
+        culture_hand: CultureHand | None = ...,
+        combat: Combat | None = ...,
+        coins: Coins | None = ...,
+        tie_break: TieBreak | None = ...,
+        not_in_sources: tuple[str, ...] | None = ...,
+        technologies: Technologies | None = ...,
+    ) -> Self:
+        raise NotImplementedError  # never called: the declaration of its signature
 
 
 bound(globals(), SETTINGS_BOUNDS, SETTINGS_WHERE)
