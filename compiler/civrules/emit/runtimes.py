@@ -116,6 +116,8 @@ FILES = (
 #: ``records.typed_replace``, with which a record class declares its ``replace``: the base's code,
 #: whose keyword-only, typed fields ``inspect.signature`` and ``help()`` read (they read
 #: ``(*args, **changes)``; the declaration was for type checkers only).
+#: Also (same step, unreleased): a refusal shows an id enum's member given for an id as the id
+#: (``errors.shown``: ``'law' is listed twice``, where it said ``<CardId.LAW: 'law'>``).
 VERSION = "2.19.0"
 
 

@@ -101,6 +101,9 @@ FAMILY_RUNTIME_DISTRIBUTION = family_runtime_distribution(FAMILY.id)
 #: are the shared runtime's ``lazy_names`` (the three family runtimes had one copy each), and each
 #: record class's ``replace`` is declared with ``typed_replace``, so ``inspect.signature`` and
 #: ``help()`` read its fields keyword-only with their types (they read ``(*args, **changes)``).
+#: Also (same step, unreleased): ``calamities_suffered`` refuses an ``rng`` that is no generator (a
+#: seed, ``rng=5``) whatever the hand (an AttributeError from inside on a hand over the limit), and
+#: its refusals show an id enum's member given for an id as the id (``errors.shown``).
 FAMILY_RUNTIME_VERSION = "2.10.4"
 FAMILY_RUNTIME_SOURCES = Path(__file__).resolve().parent / "runtime"
 FAMILY_RUNTIME_FILES = (
