@@ -297,7 +297,7 @@ def decks_for(
     if whole:
         if wanted not in (None, MapRegion.WHOLE):
             raise OutOfDomainError(
-                f"region={region!r}: with {_players(players)} the whole map is played; leave out region="
+                f"region={shown(region)}: with {_players(players)} the whole map is played; leave out region="
             )
         return whole[0].decks
     if wanted is None:
@@ -310,7 +310,7 @@ def decks_for(
         if band.region == wanted:
             return band.decks
     regions = ", ".join(sorted(str(b.region) for b in matching))
-    raise OutOfDomainError(f"no trade decks for region {region!r} with {_players(players)} (only {regions})")
+    raise OutOfDomainError(f"no trade decks for region {shown(region)} with {_players(players)} (only {regions})")
 
 
 def neighbours(adjacency: "Mapping[str, Mapping[str, frozenset[str]]]", area: str, kind: str) -> frozenset[str]:
@@ -410,14 +410,14 @@ def calamity_amount(
     commodities = mapping(commodities, "commodities", "commodity ids to the cards held of each")
     for good, count in commodities.items():
         known_id(commodity_ids, good, "commodity")
-        within(count, f"commodities[{good!r}]", 0, None, "the commodity cards held of a good")
+        within(count, f"commodities[{shown(good)}]", 0, None, "the commodity cards held of a good")
     if nation is not None:
         known_id(nations, nation, "nation")
     holding = set(held_cards(cards, held, "held"))
     listed, found = _effect(effects, calamity, effect)
     if found is None:
         ids = ", ".join(repr(e.id) for e in listed) or "none"
-        raise UnknownIdError(f"{calamity} has no effect {effect!r} (its effects: {ids})")
+        raise UnknownIdError(f"{calamity} has no effect {shown(effect)} (its effects: {ids})")
     held_modifiers, held_immunities = modifiers[calamity], immunities[calamity]
     if held_modifiers is None:
         raise not_given(f"the civilization cards that change {calamity}", f"calamities[{calamity}].modifiers")
@@ -681,7 +681,7 @@ def _track(tracks: "Mapping[str, Mapping[str, AstTrack]]", nation: str, level: s
         raise not_given(f"the A.S.T. track of {nation}", f"ast.tracks[{nation}]")
     track = by_level.get(level)
     if track is None:
-        raise not_given(f"the A.S.T. track of {nation} at level {level!r}", f"ast.tracks[{nation}]")
+        raise not_given(f"the A.S.T. track of {nation} at level {shown(level)}", f"ast.tracks[{nation}]")
     return track
 
 
@@ -915,25 +915,25 @@ def secondary_losses(
     held = mapping(held, "held", "players to their civilization cards")
     nations = mapping(nations, "nations", "players to their nations")
     for player, cards_held in held.items():
-        collection(cards_held, f"held[{player!r}]")
-        held_cards(cards, cards_held, f"held[{player!r}]")
+        collection(cards_held, f"held[{shown(player)}]")
+        held_cards(cards, cards_held, f"held[{shown(player)}]")
     for nation in nations.values():
         known_id(nation_ids, nation, "nation")
     listed, found = _effect(effects, calamity, effect)
     if found is None or found.side != Role.SECONDARY:
         ids = ", ".join(repr(e.id) for e in listed if e.side == Role.SECONDARY) or "none"
-        raise UnknownIdError(f"{calamity} has no effect {effect!r} on secondary victims (those it has: {ids})")
+        raise UnknownIdError(f"{calamity} has no effect {shown(effect)} on secondary victims (those it has: {ids})")
     limit = found.max_per_victim if found.max_per_victim is not None else found.amount
     if traded_by is not None:
         _tradable(calamities, calamity, traded_by)
     for player, share in allotment.items():
-        within(share, f"allotment[{player!r}]", 0, limit, f"a share of {calamity}.{effect}")
+        within(share, f"allotment[{shown(player)}]", 0, limit, f"a share of {calamity}.{effect}")
         if not share or traded_by is None or player != traded_by:  # None traded it: no player
             continue
         spared = _trader_spared(immunities, calamity, effect)
         if spared is not None:
             raise OutOfDomainError(
-                f"allotment[{player!r}]={share}: the player who traded {calamity} to the primary victim "
+                f"allotment[{shown(player)}]={share}: the player who traded {calamity} to the primary victim "
                 f"may not be a secondary victim of {effect}{spared}"
             )
     total = sum(allotment.values())
@@ -965,7 +965,7 @@ def _tradable(calamities: "Mapping[str, Calamity] | None", calamity: str, traded
     if not found.tradable:
         cited = f" ({', '.join(found.rules)})" if found.rules else ""
         raise OutOfDomainError(
-            f"traded_by={traded_by!r}: {calamity} is not tradable{cited}: no player traded it to the primary "
+            f"traded_by={shown(traded_by)}: {calamity} is not tradable{cited}: no player traded it to the primary "
             "victim; leave out traded_by="
         )
 
@@ -998,6 +998,12 @@ def calamities_suffered(
     """The rule logic of a package's ``calamities_suffered`` over its ``phases`` and resolution ``order``: the
     calamities a player suffers as primary victim of those he ``received`` this turn, in resolution order."""
     flag(stoic, "stoic")
+    if rng is not None and not callable(getattr(rng, "sample", None)):
+        # checked whatever the hand: a seed given for the generator failed only on a hand over the limit
+        raise OutOfDomainError(
+            f"rng={shown(rng)} is no random number generator: give a random.Random (random.Random(5) for the seed"
+            " 5), or None for a fresh one"
+        )
     cards = resolution_order(order, received, table, "received", players, counts)
     if stoic:
         return cards

@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 
 from civrules_runtime.assumed import AssumedView, fill
-from civrules_runtime.errors import OutOfDomainError
+from civrules_runtime.errors import OutOfDomainError, shown
 from civrules_runtime.protocol import AnyId
 
 from . import logic
@@ -87,7 +87,7 @@ class AssumedPackage(AssumedView):
         for card, _ in assumed.card_productions:
             found = package.CARDS.get(card)
             if found is not None and found.kind != "production":
-                raise OutOfDomainError(f"{card!r} is not a production location: it produces nothing to assume")
+                raise OutOfDomainError(f"{shown(card)} is not a production location: it produces nothing to assume")
         cards = fill(package.CARDS, assumed.card_costs, "cost", "card")
         cards = fill(cards, assumed.card_productions, "production", "card")
         self.CARDS: Mapping[str, Card] = fill(cards, assumed.card_build_bonuses, "build_bonus", "card")

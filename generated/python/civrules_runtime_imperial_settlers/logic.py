@@ -48,7 +48,7 @@ def known(table: Mapping[str, object], key: str, what: str) -> str:
         raise UnknownIdError(f"no {what} {shown(key)} in this ruleset: an id is a str{hint}")
     close = closest_id(key, table)
     hint = f"did you mean {close!r}?" if close is not None else some_ids(table)
-    raise UnknownIdError(f"no {what} {key!r} in this ruleset; {hint}")
+    raise UnknownIdError(f"no {what} {shown(key)} in this ruleset; {hint}")
 
 
 def counted(
@@ -116,7 +116,7 @@ def card_cost(cards: Mapping[str, Card], card: str) -> tuple[str, ...]:
     not give its cost."""
     record = cards[known(cards, card, "card")]
     if record.cost is None:
-        raise not_given(f"the building cost of {card!r}", f"cards[{card}].cost")
+        raise not_given(f"the building cost of {shown(card)}", f"cards[{card}].cost")
     return record.cost
 
 
@@ -173,11 +173,11 @@ def raze_price(
     action = actions.get(target)
     if action is None:
         raise not_given(
-            f"the price of the raze action {target!r}", f"actions[{target}]",
+            f"the price of the raze action {shown(target)}", f"actions[{target}]",
             hint="it is not among the ruleset's actions",
         )  # fmt: skip
     if "raze" not in action.price:
-        raise not_given(f"the price of {target!r} in raze tokens", f"actions[{target}].price.raze")
+        raise not_given(f"the price of {shown(target)} in raze tokens", f"actions[{target}].price.raze")
     return action.price["raze"] + defence * action.extra_per_defence + samurai * action.extra_per_samurai
 
 
@@ -263,13 +263,13 @@ def _empire(
     for location, card in built:
         if card.deck is not None and record.deck is not None and str(card.deck) not in ("common", str(record.deck)):
             raise OutOfDomainError(
-                f"{location!r} is a card of the {card.deck} deck: the {faction!r} empire builds only common "
+                f"{shown(location)} is a card of the {card.deck} deck: the {shown(faction)} empire builds only common "
                 f"cards and its own deck's ({record.deck})"
             )
     guard = samurai_rule(record)
     if guard is None:
         # Samurai are a faction's special rule (the Japanese, p11): no other empire has any.
-        within(samurai, "samurai", 0, 0, f"Samurai: the {faction!r} faction has no `{SAMURAI}` special rule (p11)")
+        within(samurai, "samurai", 0, 0, f"Samurai: the {shown(faction)} faction has no `{SAMURAI}` special rule (p11)")
     else:
         most, why = _guard_bound((guard,))
         own = sum(1 for _, card in built if card.deck is not None and str(card.deck) == str(record.deck))
@@ -318,7 +318,7 @@ def production(
     collection(locations, "locations")
     record, dealt, built, of_colour = _empire(factions, cards, goods, faction, locations, samurai, deals)
     if record.production is None:
-        raise not_given(f"what the {faction!r} board produces", f"factions[{faction}].production")
+        raise not_given(f"what the {shown(faction)} board produces", f"factions[{faction}].production")
     total = counted(record.production)
     for good, amount in dealt.items():
         total[good] = total.get(good, 0) + amount
@@ -326,7 +326,7 @@ def production(
         if card.kind != "production":
             continue  # it counts for its colour, and produces nothing itself
         if card.production is None:
-            raise not_given(f"what {location!r} produces", f"cards[{card.id}].production")
+            raise not_given(f"what {shown(location)} produces", f"cards[{card.id}].production")
         _add(total, _given(card.production, samurai, of_colour))
     return FrozenMap(dict(sorted(total.items())))
 
@@ -357,7 +357,7 @@ def build_gains(
     total: dict[str, int] = {}
     if record.kind == "production":
         if record.production is None:
-            raise not_given(f"what {card!r} produces", f"cards[{record.id}].production")
+            raise not_given(f"what {shown(card)} produces", f"cards[{record.id}].production")
         _add(total, _given(record.production, samurai, of_colour))
     if record.build_bonus is None:
         _no_bonus(card, record, unknown)
@@ -419,6 +419,6 @@ def _building(
 def _no_bonus(card: str, record: Card, unknown: Iterable[UnknownFact]) -> None:
     """For a card without a build bonus: UnknownFactError, with the data's why, where ``unknown``
     records its bonus as unknown; nothing where the card has none."""
-    missing = not_given(f"the build bonus of {card!r}", f"cards[{record.id}].build_bonus", unknown)
+    missing = not_given(f"the build bonus of {shown(card)}", f"cards[{record.id}].build_bonus", unknown)
     if missing.reason is not None:
         raise missing

@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 
 from civrules_runtime.assumed import AssumedView, fill
-from civrules_runtime.errors import OutOfDomainError, unknown_id
+from civrules_runtime.errors import OutOfDomainError, shown, unknown_id
 from civrules_runtime.protocol import AnyId
 
 from . import logic
@@ -99,7 +99,7 @@ class AssumedPackage(AssumedView):
         for technology, level in assumed.technology_levels:
             if top is not None and level > top:
                 raise OutOfDomainError(
-                    f"technology_levels[{technology!r}]={level} is outside the pyramid of this ruleset: 1 to {top}"
+                    f"technology_levels[{shown(technology)}]={level} is outside the pyramid of this ruleset: 1 to {top}"
                 )
         self.TECHNOLOGIES: Mapping[str, Technology] = fill(
             package.TECHNOLOGIES, assumed.technology_levels, "level", "technology"

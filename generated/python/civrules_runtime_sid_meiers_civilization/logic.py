@@ -121,7 +121,7 @@ def counts(
     found: dict[str, int] = {}
     for key, count in value.items():
         entry(table, key, what)
-        found[key] = within(count, f"{parameter}[{key!r}]", 0, None, rule)
+        found[key] = within(count, f"{parameter}[{shown(key)}]", 0, None, rule)
     return found
 
 
