@@ -66,3 +66,26 @@ def test_calamities_suffered_refuses_a_seed_given_for_the_generator_whatever_the
     for received in (one, list(ac.CALAMITIES)[:6]):  # over the limit: an AttributeError from inside
         with pytest.raises(OutOfDomainError, match=r"is no random number generator: give a random\.Random"):
             ac.calamities_suffered(received, rng=rng)  # type: ignore[arg-type]
+
+
+#: (case, the call, what the refusal says instead of "give its id"): a record of another table
+#: given for an id was told to give its id, which is no key of that table either (round 35).
+OTHER_ROWS: list[tuple[str, Callable[[], object], str]] = [
+    ("a card for an area", lambda: ac.neighbours(ac.CARDS["law"]), "'law' is no area either: one of "),  # type: ignore[arg-type]
+    ("a wonder for a technology's key", lambda: smc.TECHNOLOGIES[smc.WONDERS["colossus"]], "its keys are "),  # type: ignore[index]
+    ("a card for a deck", lambda: ist.deck(COMMON), "one of barbarians, common"),  # type: ignore[arg-type]
+    (
+        "a card for its printed id",
+        lambda: ist.card_of(COMMON),
+        f"give one of its printed ids, {COMMON.printed_ids[0]!r}",
+    ),  # type: ignore[arg-type]
+]
+
+
+@pytest.mark.parametrize(("call", "said"), [case[1:] for case in OTHER_ROWS], ids=[case[0] for case in OTHER_ROWS])
+def test_a_row_of_another_table_is_not_told_to_give_its_id(call: Callable[[], object], said: str) -> None:
+    with pytest.raises(KeyError) as refused:
+        call()
+    message = str(refused.value)
+    assert said in message, message
+    assert "(record.id)" not in message, message

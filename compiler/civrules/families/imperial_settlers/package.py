@@ -56,7 +56,8 @@ FAMILY_RUNTIME_DISTRIBUTION = family_runtime_distribution(FAMILY.id)
 #: record class's ``replace`` is declared with ``typed_replace``, so ``inspect.signature`` and
 #: ``help()`` read its fields keyword-only with their types (they read ``(*args, **changes)``).
 #: Also (same step, unreleased): its refusals show an id enum's member given for an id as the id
-#: (``errors.shown``: ``'com001'``, where they said ``<CardId.COM001: 'com001'>``).
+#: (``errors.shown``: ``'com001'``, where they said ``<CardId.COM001: 'com001'>``); a card given to
+#: ``card_of`` is told its printed ids, and a record of another table is not told to give its id.
 FAMILY_RUNTIME_VERSION = "2.7.4"
 FAMILY_RUNTIME_SOURCES = Path(__file__).resolve().parent / "runtime"
 FAMILY_RUNTIME_FILES = (
