@@ -333,8 +333,14 @@ def unknown_id(value: object, table: Mapping[str, object], what: str) -> Unknown
     ("did you mean"), or, with none close, names the first ids."""
     article = "an" if what[:1] in "aeiou" and not what.startswith(_CONSONANT_SOUND) else "a"
     if not isinstance(value, str):
-        if _record_id(value) is not None:  # a table's row given for its id
+        record_id = _record_id(value)
+        if record_id is not None and record_id in table:  # a table's row given for its id
             return UnknownIdError(f"{shown(value)} is given where {article} {what}'s id belongs: {give_its_id(value)}")
+        if record_id is not None:  # a row of another table: its id is none of these either
+            return UnknownIdError(
+                f"{shown(value)} is given where {article} {what}'s id belongs, and {record_id!r} is no {what}"
+                f" either: {some_ids(table)}"
+            )
         return UnknownIdError(
             f"{shown(value)} is not {article} {what} of this ruleset: an id is a str, {some_ids(table)}"
         )

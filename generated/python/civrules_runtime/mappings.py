@@ -17,7 +17,16 @@ from collections.abc import Set as AbstractSet
 from itertools import islice
 from typing import Any, TypeVar
 
-from .errors import NotACollectionError, OutOfDomainError, UnknownIdError, _count, closest_id, give_its_id, shown
+from .errors import (
+    NotACollectionError,
+    OutOfDomainError,
+    UnknownIdError,
+    _count,
+    _record_id,
+    closest_id,
+    give_its_id,
+    shown,
+)
 
 TYPE_CHECKING = False
 
@@ -302,7 +311,7 @@ class MissingKeyError(UnknownIdError):
     def __str__(self) -> str:
         key, items = self.args[0], self.items
         said = shown(key)  # a record given for its id is named by it, not printed whole
-        if give_its_id(key):  # its row given for its id
+        if give_its_id(key) and (items is None or _record_id(key) in items):  # its row given for its id
             return f"{said} is not in this table, which is keyed by id: {give_its_id(key)}"
         if items is None:
             return f"{said} is not in this table"

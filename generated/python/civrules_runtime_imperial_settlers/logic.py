@@ -44,6 +44,10 @@ def known(table: Mapping[str, object], key: str, what: str) -> str:
         pass
     if not isinstance(key, str):
         given = give_its_id(key)  # a table's row given for its id: its id
+        if given and getattr(key, "id", None) not in table:  # its id is no key either: a card for its printed id?
+            printed = [one for one in getattr(key, "printed_ids", None) or () if one in table]
+            shown_ids = ", ".join(repr(str(one)) for one in printed[:4]) + (", ..." if len(printed) > 4 else "")
+            given = f"give one of its printed ids, {shown_ids} (record.printed_ids), not the record" if printed else ""
         hint = f"; {given}" if given else f", {some_ids(table)}"
         raise UnknownIdError(f"no {what} {shown(key)} in this ruleset: an id is a str{hint}")
     close = closest_id(key, table)
