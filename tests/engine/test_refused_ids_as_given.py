@@ -36,8 +36,16 @@ CASES: list[tuple[str, Callable[[], object], str]] = [
         lambda: ac.purchase_cost([LAW, LAW], ac.CardId.AGRICULTURE),
         "'law' is listed twice",
     ),
-    ("one id for a collection", lambda: ac.calamities_suffered(VOLCANO), "not the string 'volcano_earthquake'"),
-    ("an id of another table (unknown_id)", lambda: ac.purchase_cost([], VOLCANO), "'volcano_earthquake' is not"),
+    (
+        "one id for a collection",
+        lambda: ac.calamities_suffered(VOLCANO),  # type: ignore[arg-type]
+        "not the string 'volcano_earthquake'",
+    ),
+    (
+        "an id of another table (unknown_id)",
+        lambda: ac.purchase_cost([], VOLCANO),  # type: ignore[arg-type]
+        "'volcano_earthquake' is not",
+    ),
     ("a table's key (FrozenMap)", lambda: ac.CARDS[VOLCANO], "'volcano_earthquake' is not in this table"),
     ("a technology twice", lambda: smc.may_place_technology([POTTERY, POTTERY], POTTERY), "'pottery' is listed twice"),
     (
@@ -61,7 +69,7 @@ def test_a_refusal_shows_an_id_enums_member_as_its_id(call: Callable[[], object]
 def test_calamities_suffered_refuses_a_seed_given_for_the_generator_whatever_the_hand(rng: object) -> None:
     one = [VOLCANO]  # under the limit: the generator is not drawn from, and a seed passed unnoticed
     if isinstance(rng, random.Random) or rng is None:
-        assert ac.calamities_suffered(one, rng=rng) == (VOLCANO,)  # type: ignore[arg-type]
+        assert ac.calamities_suffered(one, rng=rng) == (VOLCANO,)
         return
     for received in (one, list(ac.CALAMITIES)[:6]):  # over the limit: an AttributeError from inside
         with pytest.raises(OutOfDomainError, match=r"is no random number generator: give a random\.Random"):
@@ -76,9 +84,9 @@ OTHER_ROWS: list[tuple[str, Callable[[], object], str]] = [
     ("a card for a deck", lambda: ist.deck(COMMON), "one of barbarians, common"),  # type: ignore[arg-type]
     (
         "a card for its printed id",
-        lambda: ist.card_of(COMMON),
+        lambda: ist.card_of(COMMON),  # type: ignore[arg-type]
         f"give one of its printed ids, {COMMON.printed_ids[0]!r}",
-    ),  # type: ignore[arg-type]
+    ),
 ]
 
 
