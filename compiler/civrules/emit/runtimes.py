@@ -117,7 +117,7 @@ FILES = (
 #: whose keyword-only, typed fields ``inspect.signature`` and ``help()`` read (they read
 #: ``(*args, **changes)``; the declaration was for type checkers only).
 #: Also (same step, unreleased): a refusal shows an id enum's member given for an id as the id
-#: (``errors.shown``: ``'law' is listed twice``, where it said ``<CardId.LAW: 'law'>``), and a record
+#: (``errors.shown``: ``'a' is listed twice``, where it said ``<ItemId.A: 'a'>``), and a record
 #: of another table given for an id is no longer told to give its id (``unknown_id``, a FrozenMap's
 #: miss: a card given for an area's id, whose id is no area either).
 VERSION = "2.19.0"
