@@ -168,10 +168,10 @@ def test_the_duplicate_calamities_are_only_in_games_of_twelve_or_more(package: A
     bound of every game: an 8-player game could hold two Superstitions."""
     for calamity in package.CALAMITIES.values():
         assert calamity.copies == 2
-        assert [(b.players_min, b.players_max, b.copies) for b in calamity.copies_by_players] == [
-            (5, 11, 1),
-            (12, 18, 2),
-        ]
+        bands = [(b.players_min, b.players_max, b.copies) for b in calamity.copies_by_players]
+        assert bands[0][2] == (1 if calamity.severity == "major" or package is ep else 0) and bands[-1][1:] == (18, 2)
+        at_twelve = (12, 18, 2) if calamity.severity == "major" else (12, 14, 0)  # 10.3.3, §8: no minor ones
+        assert [b for b in bands if b[0] <= 12 <= b[1]] == [at_twelve]
     two = ["superstition", "superstition"]
     assert package.calamity_resolution_order(two, players=16) == ("superstition", "superstition")
     assert package.calamity_resolution_order(two, 12) == ("superstition", "superstition")
@@ -188,6 +188,32 @@ def test_the_duplicate_calamities_are_only_in_games_of_twelve_or_more(package: A
         with pytest.raises(OutOfDomainError, match="players"):
             package.calamity_resolution_order(["superstition"], players=players)
     assert cited in " ".join(package.CALAMITIES["superstition"].rules)
+
+
+@pytest.mark.parametrize("ruleset", sorted(PACKAGES))
+def test_a_calamitys_copies_at_each_player_count_are_its_cards_in_that_counts_trade_decks(ruleset: str) -> None:
+    """The copies a game of n players holds (Calamity.copies_by_players, else copies) are the cards
+    of the calamity in the trade decks of n players (DECK_COMPOSITIONS: a deck's calamity sets, of
+    the severities it holds). Round 35's audit: Mega Civilization's minor calamities had one copy at
+    5-8 players and two at 12-14, where §8 uses none; the Expansion Project's two at 12-14, where
+    10.3.3's decks hold the major calamities alone. A deck whose calamities are unknown is skipped."""
+    package = PACKAGES[ruleset]
+    compared = 0
+    for band in getattr(package, "DECK_COMPOSITIONS", ()):
+        if any(deck.calamity_sets is None or deck.calamity_severities is None for deck in band.decks):
+            continue
+        for players in range(band.players_min, band.players_max + 1):
+            for calamity in package.CALAMITIES.values():
+                in_decks = sum(
+                    deck.calamity_sets or 0
+                    for deck in band.decks
+                    if calamity.severity in (deck.calamity_severities or ())
+                )
+                bands = calamity.copies_by_players
+                held: list[int | None] = [b.copies for b in bands if b.players_min <= players <= b.players_max]
+                assert (held or [calamity.copies or 1])[0] == in_decks, (calamity.id, players, band.region)
+                compared += 1
+    assert compared or not getattr(package, "DECK_COMPOSITIONS", ())
 
 
 def test_secondary_amounts_are_the_same_through_every_holding() -> None:
