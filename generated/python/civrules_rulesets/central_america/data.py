@@ -211,7 +211,7 @@ PLAYERS: Final[PlayerRange | None] = _PlayerRange(
 )
 
 #: A hash of the resolved ruleset: changes whenever any fact changes.
-RULESET_FINGERPRINT: Final[str] = "2eef73945a1f958dbd64d379a853bd57ce355ddf65878855b7a6bb4ceab2b5ea"
+RULESET_FINGERPRINT: Final[str] = "45590d23e373d8ef43a6ed85abb047bb74a1c2fbee6c9b482519e7b9465c5ac6"
 
 #: True when the ruleset is a draft: facts a game needs are missing (see UNKNOWN_FACTS).
 DRAFT: Final[bool] = True
@@ -3260,7 +3260,7 @@ CALAMITIES: Final[Mapping[str, Calamity]] = FrozenMap(
             Severity.MINOR,
             rules=("8.3.1", "24.7.1", "29.1", "29.2.3.1", "community/megaciv_calamities.csv (the English name only)"),
             copies=2,
-            copies_by_players=(_CopiesBand(5, 11, 1, ()), _CopiesBand(12, 18, 2, ())),
+            copies_by_players=(_CopiesBand(5, 11, 1, ()), _CopiesBand(12, 14, 0, ()), _CopiesBand(15, 18, 2, ())),
         ),
         CalamityId.FAMINE: _Calamity(
             CalamityId.FAMINE,
@@ -3290,7 +3290,7 @@ CALAMITIES: Final[Mapping[str, Calamity]] = FrozenMap(
             Severity.MINOR,
             rules=("8.3.1", "29.1", "29.3.3.1"),
             copies=2,
-            copies_by_players=(_CopiesBand(5, 11, 1, ()), _CopiesBand(12, 18, 2, ())),
+            copies_by_players=(_CopiesBand(5, 11, 1, ()), _CopiesBand(12, 14, 0, ()), _CopiesBand(15, 18, 2, ())),
         ),
         CalamityId.CIVIL_WAR: _Calamity(
             CalamityId.CIVIL_WAR,
@@ -3325,7 +3325,7 @@ CALAMITIES: Final[Mapping[str, Calamity]] = FrozenMap(
             Severity.MINOR,
             rules=("8.3.1", "29.1", "29.4.3.1"),
             copies=2,
-            copies_by_players=(_CopiesBand(5, 11, 1, ()), _CopiesBand(12, 18, 2, ())),
+            copies_by_players=(_CopiesBand(5, 11, 1, ()), _CopiesBand(12, 14, 0, ()), _CopiesBand(15, 18, 2, ())),
         ),
         CalamityId.FLOOD: _Calamity(
             CalamityId.FLOOD,
@@ -3355,7 +3355,7 @@ CALAMITIES: Final[Mapping[str, Calamity]] = FrozenMap(
             Severity.MINOR,
             rules=("8.3.1", "29.1", "29.5.3.1"),
             copies=2,
-            copies_by_players=(_CopiesBand(5, 11, 1, ()), _CopiesBand(12, 18, 2, ())),
+            copies_by_players=(_CopiesBand(5, 11, 1, ()), _CopiesBand(12, 14, 0, ()), _CopiesBand(15, 18, 2, ())),
         ),
         CalamityId.CYCLONE: _Calamity(
             CalamityId.CYCLONE,
@@ -3386,7 +3386,7 @@ CALAMITIES: Final[Mapping[str, Calamity]] = FrozenMap(
             Severity.MINOR,
             rules=("8.3.1", "29.1", "29.6.3.1"),
             copies=2,
-            copies_by_players=(_CopiesBand(5, 11, 1, ()), _CopiesBand(12, 18, 2, ())),
+            copies_by_players=(_CopiesBand(5, 11, 1, ()), _CopiesBand(12, 14, 0, ()), _CopiesBand(15, 18, 2, ())),
         ),
         CalamityId.CORRUPTION: _Calamity(
             CalamityId.CORRUPTION,
@@ -3417,7 +3417,7 @@ CALAMITIES: Final[Mapping[str, Calamity]] = FrozenMap(
             rules=("8.3.1", "29.1", "29.7.3.1"),
             copies=2,
             no_effect_when=("no_eligible_areas",),
-            copies_by_players=(_CopiesBand(5, 11, 1, ()), _CopiesBand(12, 18, 2, ())),
+            copies_by_players=(_CopiesBand(5, 11, 1, ()), _CopiesBand(12, 14, 0, ()), _CopiesBand(15, 18, 2, ())),
         ),
         CalamityId.TYRANNY: _Calamity(
             CalamityId.TYRANNY,
@@ -3451,7 +3451,7 @@ CALAMITIES: Final[Mapping[str, Calamity]] = FrozenMap(
             Severity.MINOR,
             rules=("8.3.1", "29.1", "29.8.3.1"),
             copies=2,
-            copies_by_players=(_CopiesBand(5, 11, 1, ()), _CopiesBand(12, 18, 2, ())),
+            copies_by_players=(_CopiesBand(5, 11, 1, ()), _CopiesBand(12, 14, 0, ()), _CopiesBand(15, 18, 2, ())),
         ),
         CalamityId.REGRESSION: _Calamity(
             CalamityId.REGRESSION,
@@ -3481,7 +3481,7 @@ CALAMITIES: Final[Mapping[str, Calamity]] = FrozenMap(
             Severity.MINOR,
             rules=("8.3.1", "29.1", "29.9.3.1"),
             copies=2,
-            copies_by_players=(_CopiesBand(5, 11, 1, ()), _CopiesBand(12, 18, 2, ())),
+            copies_by_players=(_CopiesBand(5, 11, 1, ()), _CopiesBand(12, 14, 0, ()), _CopiesBand(15, 18, 2, ())),
         ),
     },
 )

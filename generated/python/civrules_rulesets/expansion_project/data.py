@@ -204,7 +204,7 @@ RULESET_NAME: Final[str] = "Civilization: The Expansion Project"
 PLAYERS: Final[PlayerRange | None] = _PlayerRange(5, 18, best=None, rule=("9.1",), source=None)
 
 #: A hash of the resolved ruleset: changes whenever any fact changes.
-RULESET_FINGERPRINT: Final[str] = "2fd8b1669591d8860f70b0a78a2ec3f3bcdf62607c3250a0a910890bea96c464"
+RULESET_FINGERPRINT: Final[str] = "5f1ac0d2b41f4ad386c3f220a2bf373d9333e484c67c9111d0d0c56c8d0afd95"
 
 #: True when the ruleset is a draft: facts a game needs are missing (see UNKNOWN_FACTS).
 DRAFT: Final[bool] = True
@@ -3470,7 +3470,7 @@ CALAMITIES: Final[Mapping[str, Calamity]] = FrozenMap(
             Severity.MINOR,
             rules=("8.3.1", "24.7.1", "29.1", "29.2.3.1", "community/megaciv_calamities.csv (the English name only)"),
             copies=2,
-            copies_by_players=(_CopiesBand(5, 11, 1, ()), _CopiesBand(12, 18, 2, ())),
+            copies_by_players=(_CopiesBand(5, 11, 1, ()), _CopiesBand(12, 14, 0, ()), _CopiesBand(15, 18, 2, ())),
         ),
         CalamityId.FAMINE: _Calamity(
             CalamityId.FAMINE,
@@ -3500,7 +3500,7 @@ CALAMITIES: Final[Mapping[str, Calamity]] = FrozenMap(
             Severity.MINOR,
             rules=("8.3.1", "29.1", "29.3.3.1"),
             copies=2,
-            copies_by_players=(_CopiesBand(5, 11, 1, ()), _CopiesBand(12, 18, 2, ())),
+            copies_by_players=(_CopiesBand(5, 11, 1, ()), _CopiesBand(12, 14, 0, ()), _CopiesBand(15, 18, 2, ())),
         ),
         CalamityId.CIVIL_WAR: _Calamity(
             CalamityId.CIVIL_WAR,
@@ -3535,7 +3535,7 @@ CALAMITIES: Final[Mapping[str, Calamity]] = FrozenMap(
             Severity.MINOR,
             rules=("8.3.1", "29.1", "29.4.3.1"),
             copies=2,
-            copies_by_players=(_CopiesBand(5, 11, 1, ()), _CopiesBand(12, 18, 2, ())),
+            copies_by_players=(_CopiesBand(5, 11, 1, ()), _CopiesBand(12, 14, 0, ()), _CopiesBand(15, 18, 2, ())),
         ),
         CalamityId.FLOOD: _Calamity(
             CalamityId.FLOOD,
@@ -3565,7 +3565,7 @@ CALAMITIES: Final[Mapping[str, Calamity]] = FrozenMap(
             Severity.MINOR,
             rules=("8.3.1", "29.1", "29.5.3.1"),
             copies=2,
-            copies_by_players=(_CopiesBand(5, 11, 1, ()), _CopiesBand(12, 18, 2, ())),
+            copies_by_players=(_CopiesBand(5, 11, 1, ()), _CopiesBand(12, 14, 0, ()), _CopiesBand(15, 18, 2, ())),
         ),
         CalamityId.CYCLONE: _Calamity(
             CalamityId.CYCLONE,
@@ -3596,7 +3596,7 @@ CALAMITIES: Final[Mapping[str, Calamity]] = FrozenMap(
             Severity.MINOR,
             rules=("8.3.1", "29.1", "29.6.3.1"),
             copies=2,
-            copies_by_players=(_CopiesBand(5, 11, 1, ()), _CopiesBand(12, 18, 2, ())),
+            copies_by_players=(_CopiesBand(5, 11, 1, ()), _CopiesBand(12, 14, 0, ()), _CopiesBand(15, 18, 2, ())),
         ),
         CalamityId.CORRUPTION: _Calamity(
             CalamityId.CORRUPTION,
@@ -3627,7 +3627,7 @@ CALAMITIES: Final[Mapping[str, Calamity]] = FrozenMap(
             rules=("8.3.1", "29.1", "29.7.3.1"),
             copies=2,
             no_effect_when=("no_eligible_areas",),
-            copies_by_players=(_CopiesBand(5, 11, 1, ()), _CopiesBand(12, 18, 2, ())),
+            copies_by_players=(_CopiesBand(5, 11, 1, ()), _CopiesBand(12, 14, 0, ()), _CopiesBand(15, 18, 2, ())),
         ),
         CalamityId.TYRANNY: _Calamity(
             CalamityId.TYRANNY,
@@ -3661,7 +3661,7 @@ CALAMITIES: Final[Mapping[str, Calamity]] = FrozenMap(
             Severity.MINOR,
             rules=("8.3.1", "29.1", "29.8.3.1"),
             copies=2,
-            copies_by_players=(_CopiesBand(5, 11, 1, ()), _CopiesBand(12, 18, 2, ())),
+            copies_by_players=(_CopiesBand(5, 11, 1, ()), _CopiesBand(12, 14, 0, ()), _CopiesBand(15, 18, 2, ())),
         ),
         CalamityId.REGRESSION: _Calamity(
             CalamityId.REGRESSION,
@@ -3691,7 +3691,7 @@ CALAMITIES: Final[Mapping[str, Calamity]] = FrozenMap(
             Severity.MINOR,
             rules=("8.3.1", "29.1", "29.9.3.1"),
             copies=2,
-            copies_by_players=(_CopiesBand(5, 11, 1, ()), _CopiesBand(12, 18, 2, ())),
+            copies_by_players=(_CopiesBand(5, 11, 1, ()), _CopiesBand(12, 14, 0, ()), _CopiesBand(15, 18, 2, ())),
         ),
     },
 )

@@ -198,7 +198,7 @@ PLAYERS: Final[PlayerRange | None] = _PlayerRange(
 )
 
 #: A hash of the resolved ruleset: changes whenever any fact changes.
-RULESET_FINGERPRINT: Final[str] = "9ba7bf54abf550414ff5d07810a531a13e7d7cf7aea8f960fa3a8c4a6b2b4960"
+RULESET_FINGERPRINT: Final[str] = "9962c4ba76ba59d542d7a9c04be0e8549be4d25724335e4e058fde933ef8183d"
 
 #: True when the ruleset is a draft: facts a game needs are missing (see UNKNOWN_FACTS).
 DRAFT: Final[bool] = True
@@ -2935,10 +2935,15 @@ CALAMITIES: Final[Mapping[str, Calamity]] = FrozenMap(
             True,
             Severity.MINOR,
             rules=(
-                "community/megaciv_calamities.csv (bubba0077/MegaCiv@ce837b12ca2740a435fe3bcab35503edc921b885:src/net/bubbaland/megaciv/game/Civ_Constants.xml; czvandijk/MegaCivAid agrees; jscott1989/megaempiresassistant (Mega Empires) agrees) tradable: menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json §7 (Trade: any calamity but a non-tradeable one may go into a trade); copies: menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json §8 (Calamity limit per player; Example 2)",
+                "community/megaciv_calamities.csv (bubba0077/MegaCiv@ce837b12ca2740a435fe3bcab35503edc921b885:src/net/bubbaland/megaciv/game/Civ_Constants.xml; czvandijk/MegaCivAid agrees; jscott1989/megaempiresassistant (Mega Empires) agrees) tradable: menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json §7 (Trade: any calamity but a non-tradeable one may go into a trade); copies: menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json §8 (Calamity limit per player; Example 2; In a game of 5-8 and 12-14 players, no Minor Calamities are used); community/megaciv_trade_deck_by_playercount.csv (the minor calamities at 9-11 and 15-18 players only)",
             ),
             copies=2,
-            copies_by_players=(_CopiesBand(5, 11, 1, ()), _CopiesBand(12, 18, 2, ())),
+            copies_by_players=(
+                _CopiesBand(5, 8, 0, ()),
+                _CopiesBand(9, 11, 1, ()),
+                _CopiesBand(12, 14, 0, ()),
+                _CopiesBand(15, 18, 2, ()),
+            ),
         ),
         CalamityId.FAMINE: _Calamity(
             CalamityId.FAMINE,
@@ -2971,10 +2976,15 @@ CALAMITIES: Final[Mapping[str, Calamity]] = FrozenMap(
             True,
             Severity.MINOR,
             rules=(
-                "community/megaciv_calamities.csv (bubba0077/MegaCiv@ce837b12ca2740a435fe3bcab35503edc921b885:src/net/bubbaland/megaciv/game/Civ_Constants.xml; czvandijk/MegaCivAid agrees; jscott1989/megaempiresassistant (Mega Empires) agrees) tradable: menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json §7 (Trade: any calamity but a non-tradeable one may go into a trade); copies: menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json §8 (Calamity limit per player; Example 2)",
+                "community/megaciv_calamities.csv (bubba0077/MegaCiv@ce837b12ca2740a435fe3bcab35503edc921b885:src/net/bubbaland/megaciv/game/Civ_Constants.xml; czvandijk/MegaCivAid agrees; jscott1989/megaempiresassistant (Mega Empires) agrees) tradable: menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json §7 (Trade: any calamity but a non-tradeable one may go into a trade); copies: menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json §8 (Calamity limit per player; Example 2; In a game of 5-8 and 12-14 players, no Minor Calamities are used); community/megaciv_trade_deck_by_playercount.csv (the minor calamities at 9-11 and 15-18 players only)",
             ),
             copies=2,
-            copies_by_players=(_CopiesBand(5, 11, 1, ()), _CopiesBand(12, 18, 2, ())),
+            copies_by_players=(
+                _CopiesBand(5, 8, 0, ()),
+                _CopiesBand(9, 11, 1, ()),
+                _CopiesBand(12, 14, 0, ()),
+                _CopiesBand(15, 18, 2, ()),
+            ),
         ),
         CalamityId.FLOOD: _Calamity(
             CalamityId.FLOOD,
@@ -3007,10 +3017,15 @@ CALAMITIES: Final[Mapping[str, Calamity]] = FrozenMap(
             True,
             Severity.MINOR,
             rules=(
-                "community/megaciv_calamities.csv (bubba0077/MegaCiv@ce837b12ca2740a435fe3bcab35503edc921b885:src/net/bubbaland/megaciv/game/Civ_Constants.xml; czvandijk/MegaCivAid agrees; jscott1989/megaempiresassistant (Mega Empires) agrees) tradable: menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json §7 (Trade: any calamity but a non-tradeable one may go into a trade); copies: menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json §8 (Calamity limit per player; Example 2)",
+                "community/megaciv_calamities.csv (bubba0077/MegaCiv@ce837b12ca2740a435fe3bcab35503edc921b885:src/net/bubbaland/megaciv/game/Civ_Constants.xml; czvandijk/MegaCivAid agrees; jscott1989/megaempiresassistant (Mega Empires) agrees) tradable: menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json §7 (Trade: any calamity but a non-tradeable one may go into a trade); copies: menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json §8 (Calamity limit per player; Example 2; In a game of 5-8 and 12-14 players, no Minor Calamities are used); community/megaciv_trade_deck_by_playercount.csv (the minor calamities at 9-11 and 15-18 players only)",
             ),
             copies=2,
-            copies_by_players=(_CopiesBand(5, 11, 1, ()), _CopiesBand(12, 18, 2, ())),
+            copies_by_players=(
+                _CopiesBand(5, 8, 0, ()),
+                _CopiesBand(9, 11, 1, ()),
+                _CopiesBand(12, 14, 0, ()),
+                _CopiesBand(15, 18, 2, ()),
+            ),
         ),
         CalamityId.CIVIL_WAR: _Calamity(
             CalamityId.CIVIL_WAR,
@@ -3043,10 +3058,15 @@ CALAMITIES: Final[Mapping[str, Calamity]] = FrozenMap(
             True,
             Severity.MINOR,
             rules=(
-                "community/megaciv_calamities.csv (bubba0077/MegaCiv@ce837b12ca2740a435fe3bcab35503edc921b885:src/net/bubbaland/megaciv/game/Civ_Constants.xml; czvandijk/MegaCivAid agrees; jscott1989/megaempiresassistant (Mega Empires) agrees) tradable: menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json §7 (Trade: any calamity but a non-tradeable one may go into a trade); copies: menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json §8 (Calamity limit per player; Example 2); name: czvandijk/MegaCivAid@e9603e453963fabc2bcb9b8b1c21bc22c194791a:pages/4_calamities.py",
+                "community/megaciv_calamities.csv (bubba0077/MegaCiv@ce837b12ca2740a435fe3bcab35503edc921b885:src/net/bubbaland/megaciv/game/Civ_Constants.xml; czvandijk/MegaCivAid agrees; jscott1989/megaempiresassistant (Mega Empires) agrees) tradable: menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json §7 (Trade: any calamity but a non-tradeable one may go into a trade); copies: menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json §8 (Calamity limit per player; Example 2; In a game of 5-8 and 12-14 players, no Minor Calamities are used); community/megaciv_trade_deck_by_playercount.csv (the minor calamities at 9-11 and 15-18 players only); name: czvandijk/MegaCivAid@e9603e453963fabc2bcb9b8b1c21bc22c194791a:pages/4_calamities.py",
             ),
             copies=2,
-            copies_by_players=(_CopiesBand(5, 11, 1, ()), _CopiesBand(12, 18, 2, ())),
+            copies_by_players=(
+                _CopiesBand(5, 8, 0, ()),
+                _CopiesBand(9, 11, 1, ()),
+                _CopiesBand(12, 14, 0, ()),
+                _CopiesBand(15, 18, 2, ()),
+            ),
         ),
         CalamityId.CYCLONE: _Calamity(
             CalamityId.CYCLONE,
@@ -3079,10 +3099,15 @@ CALAMITIES: Final[Mapping[str, Calamity]] = FrozenMap(
             True,
             Severity.MINOR,
             rules=(
-                "community/megaciv_calamities.csv (bubba0077/MegaCiv@ce837b12ca2740a435fe3bcab35503edc921b885:src/net/bubbaland/megaciv/game/Civ_Constants.xml; czvandijk/MegaCivAid agrees; jscott1989/megaempiresassistant (Mega Empires) agrees) tradable: menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json §7 (Trade: any calamity but a non-tradeable one may go into a trade); copies: menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json §8 (Calamity limit per player; Example 2)",
+                "community/megaciv_calamities.csv (bubba0077/MegaCiv@ce837b12ca2740a435fe3bcab35503edc921b885:src/net/bubbaland/megaciv/game/Civ_Constants.xml; czvandijk/MegaCivAid agrees; jscott1989/megaempiresassistant (Mega Empires) agrees) tradable: menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json §7 (Trade: any calamity but a non-tradeable one may go into a trade); copies: menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json §8 (Calamity limit per player; Example 2; In a game of 5-8 and 12-14 players, no Minor Calamities are used); community/megaciv_trade_deck_by_playercount.csv (the minor calamities at 9-11 and 15-18 players only)",
             ),
             copies=2,
-            copies_by_players=(_CopiesBand(5, 11, 1, ()), _CopiesBand(12, 18, 2, ())),
+            copies_by_players=(
+                _CopiesBand(5, 8, 0, ()),
+                _CopiesBand(9, 11, 1, ()),
+                _CopiesBand(12, 14, 0, ()),
+                _CopiesBand(15, 18, 2, ()),
+            ),
         ),
         CalamityId.TYRANNY: _Calamity(
             CalamityId.TYRANNY,
@@ -3115,10 +3140,15 @@ CALAMITIES: Final[Mapping[str, Calamity]] = FrozenMap(
             True,
             Severity.MINOR,
             rules=(
-                "community/megaciv_calamities.csv (bubba0077/MegaCiv@ce837b12ca2740a435fe3bcab35503edc921b885:src/net/bubbaland/megaciv/game/Civ_Constants.xml; czvandijk/MegaCivAid agrees; jscott1989/megaempiresassistant (Mega Empires) agrees) tradable: menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json §7 (Trade: any calamity but a non-tradeable one may go into a trade); copies: menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json §8 (Calamity limit per player; Example 2)",
+                "community/megaciv_calamities.csv (bubba0077/MegaCiv@ce837b12ca2740a435fe3bcab35503edc921b885:src/net/bubbaland/megaciv/game/Civ_Constants.xml; czvandijk/MegaCivAid agrees; jscott1989/megaempiresassistant (Mega Empires) agrees) tradable: menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json §7 (Trade: any calamity but a non-tradeable one may go into a trade); copies: menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json §8 (Calamity limit per player; Example 2; In a game of 5-8 and 12-14 players, no Minor Calamities are used); community/megaciv_trade_deck_by_playercount.csv (the minor calamities at 9-11 and 15-18 players only)",
             ),
             copies=2,
-            copies_by_players=(_CopiesBand(5, 11, 1, ()), _CopiesBand(12, 18, 2, ())),
+            copies_by_players=(
+                _CopiesBand(5, 8, 0, ()),
+                _CopiesBand(9, 11, 1, ()),
+                _CopiesBand(12, 14, 0, ()),
+                _CopiesBand(15, 18, 2, ()),
+            ),
         ),
         CalamityId.CORRUPTION: _Calamity(
             CalamityId.CORRUPTION,
@@ -3151,10 +3181,15 @@ CALAMITIES: Final[Mapping[str, Calamity]] = FrozenMap(
             True,
             Severity.MINOR,
             rules=(
-                "community/megaciv_calamities.csv (bubba0077/MegaCiv@ce837b12ca2740a435fe3bcab35503edc921b885:src/net/bubbaland/megaciv/game/Civ_Constants.xml; czvandijk/MegaCivAid agrees; jscott1989/megaempiresassistant (Mega Empires) agrees) tradable: menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json §7 (Trade: any calamity but a non-tradeable one may go into a trade); copies: menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json §8 (Calamity limit per player; Example 2)",
+                "community/megaciv_calamities.csv (bubba0077/MegaCiv@ce837b12ca2740a435fe3bcab35503edc921b885:src/net/bubbaland/megaciv/game/Civ_Constants.xml; czvandijk/MegaCivAid agrees; jscott1989/megaempiresassistant (Mega Empires) agrees) tradable: menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json §7 (Trade: any calamity but a non-tradeable one may go into a trade); copies: menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json §8 (Calamity limit per player; Example 2; In a game of 5-8 and 12-14 players, no Minor Calamities are used); community/megaciv_trade_deck_by_playercount.csv (the minor calamities at 9-11 and 15-18 players only)",
             ),
             copies=2,
-            copies_by_players=(_CopiesBand(5, 11, 1, ()), _CopiesBand(12, 18, 2, ())),
+            copies_by_players=(
+                _CopiesBand(5, 8, 0, ()),
+                _CopiesBand(9, 11, 1, ()),
+                _CopiesBand(12, 14, 0, ()),
+                _CopiesBand(15, 18, 2, ()),
+            ),
         ),
         CalamityId.REGRESSION: _Calamity(
             CalamityId.REGRESSION,
@@ -3187,10 +3222,15 @@ CALAMITIES: Final[Mapping[str, Calamity]] = FrozenMap(
             True,
             Severity.MINOR,
             rules=(
-                "community/megaciv_calamities.csv (bubba0077/MegaCiv@ce837b12ca2740a435fe3bcab35503edc921b885:src/net/bubbaland/megaciv/game/Civ_Constants.xml; czvandijk/MegaCivAid agrees; jscott1989/megaempiresassistant (Mega Empires) not read) tradable: menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json §7 (Trade: any calamity but a non-tradeable one may go into a trade); copies: menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json §8 (Calamity limit per player; Example 2)",
+                "community/megaciv_calamities.csv (bubba0077/MegaCiv@ce837b12ca2740a435fe3bcab35503edc921b885:src/net/bubbaland/megaciv/game/Civ_Constants.xml; czvandijk/MegaCivAid agrees; jscott1989/megaempiresassistant (Mega Empires) not read) tradable: menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json §7 (Trade: any calamity but a non-tradeable one may go into a trade); copies: menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json §8 (Calamity limit per player; Example 2; In a game of 5-8 and 12-14 players, no Minor Calamities are used); community/megaciv_trade_deck_by_playercount.csv (the minor calamities at 9-11 and 15-18 players only)",
             ),
             copies=2,
-            copies_by_players=(_CopiesBand(5, 11, 1, ()), _CopiesBand(12, 18, 2, ())),
+            copies_by_players=(
+                _CopiesBand(5, 8, 0, ()),
+                _CopiesBand(9, 11, 1, ()),
+                _CopiesBand(12, 14, 0, ()),
+                _CopiesBand(15, 18, 2, ()),
+            ),
         ),
     },
 )
@@ -8338,7 +8378,7 @@ ENTITY_SOURCES: Final[Mapping[str, tuple[str, ...]]] = FrozenMap(
             "community/megaciv_calamities.csv (bubba0077/MegaCiv@ce837b12ca2740a435fe3bcab35503edc921b885:src/net/bubbaland/megaciv/game/Civ_Constants.xml; czvandijk/MegaCivAid agrees; jscott1989/megaempiresassistant (Mega Empires) agrees); copies: menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json §8 (Calamity limit per player; Example 2)",
         ),
         "calamities.tempest": (
-            "community/megaciv_calamities.csv (bubba0077/MegaCiv@ce837b12ca2740a435fe3bcab35503edc921b885:src/net/bubbaland/megaciv/game/Civ_Constants.xml; czvandijk/MegaCivAid agrees; jscott1989/megaempiresassistant (Mega Empires) agrees) tradable: menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json §7 (Trade: any calamity but a non-tradeable one may go into a trade); copies: menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json §8 (Calamity limit per player; Example 2)",
+            "community/megaciv_calamities.csv (bubba0077/MegaCiv@ce837b12ca2740a435fe3bcab35503edc921b885:src/net/bubbaland/megaciv/game/Civ_Constants.xml; czvandijk/MegaCivAid agrees; jscott1989/megaempiresassistant (Mega Empires) agrees) tradable: menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json §7 (Trade: any calamity but a non-tradeable one may go into a trade); copies: menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json §8 (Calamity limit per player; Example 2; In a game of 5-8 and 12-14 players, no Minor Calamities are used); community/megaciv_trade_deck_by_playercount.csv (the minor calamities at 9-11 and 15-18 players only)",
         ),
         "calamities.famine": (
             "community/megaciv_calamities.csv (bubba0077/MegaCiv@ce837b12ca2740a435fe3bcab35503edc921b885:src/net/bubbaland/megaciv/game/Civ_Constants.xml; czvandijk/MegaCivAid agrees; jscott1989/megaempiresassistant (Mega Empires) agrees); copies: menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json §8 (Calamity limit per player; Example 2)",
@@ -8347,7 +8387,7 @@ ENTITY_SOURCES: Final[Mapping[str, tuple[str, ...]]] = FrozenMap(
             "community/megaciv_calamities.csv (bubba0077/MegaCiv@ce837b12ca2740a435fe3bcab35503edc921b885:src/net/bubbaland/megaciv/game/Civ_Constants.xml; czvandijk/MegaCivAid agrees; jscott1989/megaempiresassistant (Mega Empires) agrees); copies: menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json §8 (Calamity limit per player; Example 2)",
         ),
         "calamities.squandered_wealth": (
-            "community/megaciv_calamities.csv (bubba0077/MegaCiv@ce837b12ca2740a435fe3bcab35503edc921b885:src/net/bubbaland/megaciv/game/Civ_Constants.xml; czvandijk/MegaCivAid agrees; jscott1989/megaempiresassistant (Mega Empires) agrees) tradable: menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json §7 (Trade: any calamity but a non-tradeable one may go into a trade); copies: menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json §8 (Calamity limit per player; Example 2)",
+            "community/megaciv_calamities.csv (bubba0077/MegaCiv@ce837b12ca2740a435fe3bcab35503edc921b885:src/net/bubbaland/megaciv/game/Civ_Constants.xml; czvandijk/MegaCivAid agrees; jscott1989/megaempiresassistant (Mega Empires) agrees) tradable: menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json §7 (Trade: any calamity but a non-tradeable one may go into a trade); copies: menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json §8 (Calamity limit per player; Example 2; In a game of 5-8 and 12-14 players, no Minor Calamities are used); community/megaciv_trade_deck_by_playercount.csv (the minor calamities at 9-11 and 15-18 players only)",
         ),
         "calamities.flood": (
             "community/megaciv_calamities.csv (bubba0077/MegaCiv@ce837b12ca2740a435fe3bcab35503edc921b885:src/net/bubbaland/megaciv/game/Civ_Constants.xml; czvandijk/MegaCivAid agrees; jscott1989/megaempiresassistant (Mega Empires) agrees); copies: menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json §8 (Calamity limit per player; Example 2)",
@@ -8356,7 +8396,7 @@ ENTITY_SOURCES: Final[Mapping[str, tuple[str, ...]]] = FrozenMap(
             "community/megaciv_calamities.csv (bubba0077/MegaCiv@ce837b12ca2740a435fe3bcab35503edc921b885:src/net/bubbaland/megaciv/game/Civ_Constants.xml; czvandijk/MegaCivAid agrees; jscott1989/megaempiresassistant (Mega Empires) agrees); copies: menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json §8 (Calamity limit per player; Example 2)",
         ),
         "calamities.city_riots": (
-            "community/megaciv_calamities.csv (bubba0077/MegaCiv@ce837b12ca2740a435fe3bcab35503edc921b885:src/net/bubbaland/megaciv/game/Civ_Constants.xml; czvandijk/MegaCivAid agrees; jscott1989/megaempiresassistant (Mega Empires) agrees) tradable: menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json §7 (Trade: any calamity but a non-tradeable one may go into a trade); copies: menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json §8 (Calamity limit per player; Example 2)",
+            "community/megaciv_calamities.csv (bubba0077/MegaCiv@ce837b12ca2740a435fe3bcab35503edc921b885:src/net/bubbaland/megaciv/game/Civ_Constants.xml; czvandijk/MegaCivAid agrees; jscott1989/megaempiresassistant (Mega Empires) agrees) tradable: menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json §7 (Trade: any calamity but a non-tradeable one may go into a trade); copies: menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json §8 (Calamity limit per player; Example 2; In a game of 5-8 and 12-14 players, no Minor Calamities are used); community/megaciv_trade_deck_by_playercount.csv (the minor calamities at 9-11 and 15-18 players only)",
         ),
         "calamities.civil_war": (
             "community/megaciv_calamities.csv (bubba0077/MegaCiv@ce837b12ca2740a435fe3bcab35503edc921b885:src/net/bubbaland/megaciv/game/Civ_Constants.xml; czvandijk/MegaCivAid agrees; jscott1989/megaempiresassistant (Mega Empires) agrees); copies: menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json §8 (Calamity limit per player; Example 2)",
@@ -8365,7 +8405,7 @@ ENTITY_SOURCES: Final[Mapping[str, tuple[str, ...]]] = FrozenMap(
             "community/megaciv_calamities.csv (bubba0077/MegaCiv@ce837b12ca2740a435fe3bcab35503edc921b885:src/net/bubbaland/megaciv/game/Civ_Constants.xml; czvandijk/MegaCivAid agrees; jscott1989/megaempiresassistant (Mega Empires) agrees); copies: menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json §8 (Calamity limit per player; Example 2)",
         ),
         "calamities.city_in_flames": (
-            "community/megaciv_calamities.csv (bubba0077/MegaCiv@ce837b12ca2740a435fe3bcab35503edc921b885:src/net/bubbaland/megaciv/game/Civ_Constants.xml; czvandijk/MegaCivAid agrees; jscott1989/megaempiresassistant (Mega Empires) agrees) tradable: menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json §7 (Trade: any calamity but a non-tradeable one may go into a trade); copies: menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json §8 (Calamity limit per player; Example 2); name: czvandijk/MegaCivAid@e9603e453963fabc2bcb9b8b1c21bc22c194791a:pages/4_calamities.py",
+            "community/megaciv_calamities.csv (bubba0077/MegaCiv@ce837b12ca2740a435fe3bcab35503edc921b885:src/net/bubbaland/megaciv/game/Civ_Constants.xml; czvandijk/MegaCivAid agrees; jscott1989/megaempiresassistant (Mega Empires) agrees) tradable: menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json §7 (Trade: any calamity but a non-tradeable one may go into a trade); copies: menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json §8 (Calamity limit per player; Example 2; In a game of 5-8 and 12-14 players, no Minor Calamities are used); community/megaciv_trade_deck_by_playercount.csv (the minor calamities at 9-11 and 15-18 players only); name: czvandijk/MegaCivAid@e9603e453963fabc2bcb9b8b1c21bc22c194791a:pages/4_calamities.py",
         ),
         "calamities.cyclone": (
             "community/megaciv_calamities.csv (bubba0077/MegaCiv@ce837b12ca2740a435fe3bcab35503edc921b885:src/net/bubbaland/megaciv/game/Civ_Constants.xml; czvandijk/MegaCivAid agrees; jscott1989/megaempiresassistant (Mega Empires) agrees); copies: menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json §8 (Calamity limit per player; Example 2)",
@@ -8374,7 +8414,7 @@ ENTITY_SOURCES: Final[Mapping[str, tuple[str, ...]]] = FrozenMap(
             "community/megaciv_calamities.csv (bubba0077/MegaCiv@ce837b12ca2740a435fe3bcab35503edc921b885:src/net/bubbaland/megaciv/game/Civ_Constants.xml; czvandijk/MegaCivAid agrees; jscott1989/megaempiresassistant (Mega Empires) agrees); copies: menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json §8 (Calamity limit per player; Example 2)",
         ),
         "calamities.tribal_conflict": (
-            "community/megaciv_calamities.csv (bubba0077/MegaCiv@ce837b12ca2740a435fe3bcab35503edc921b885:src/net/bubbaland/megaciv/game/Civ_Constants.xml; czvandijk/MegaCivAid agrees; jscott1989/megaempiresassistant (Mega Empires) agrees) tradable: menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json §7 (Trade: any calamity but a non-tradeable one may go into a trade); copies: menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json §8 (Calamity limit per player; Example 2)",
+            "community/megaciv_calamities.csv (bubba0077/MegaCiv@ce837b12ca2740a435fe3bcab35503edc921b885:src/net/bubbaland/megaciv/game/Civ_Constants.xml; czvandijk/MegaCivAid agrees; jscott1989/megaempiresassistant (Mega Empires) agrees) tradable: menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json §7 (Trade: any calamity but a non-tradeable one may go into a trade); copies: menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json §8 (Calamity limit per player; Example 2; In a game of 5-8 and 12-14 players, no Minor Calamities are used); community/megaciv_trade_deck_by_playercount.csv (the minor calamities at 9-11 and 15-18 players only)",
         ),
         "calamities.tyranny": (
             "community/megaciv_calamities.csv (bubba0077/MegaCiv@ce837b12ca2740a435fe3bcab35503edc921b885:src/net/bubbaland/megaciv/game/Civ_Constants.xml; czvandijk/MegaCivAid agrees; jscott1989/megaempiresassistant (Mega Empires) agrees); copies: menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json §8 (Calamity limit per player; Example 2)",
@@ -8383,7 +8423,7 @@ ENTITY_SOURCES: Final[Mapping[str, tuple[str, ...]]] = FrozenMap(
             "community/megaciv_calamities.csv (bubba0077/MegaCiv@ce837b12ca2740a435fe3bcab35503edc921b885:src/net/bubbaland/megaciv/game/Civ_Constants.xml; czvandijk/MegaCivAid agrees; jscott1989/megaempiresassistant (Mega Empires) agrees); copies: menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json §8 (Calamity limit per player; Example 2)",
         ),
         "calamities.minor_uprising": (
-            "community/megaciv_calamities.csv (bubba0077/MegaCiv@ce837b12ca2740a435fe3bcab35503edc921b885:src/net/bubbaland/megaciv/game/Civ_Constants.xml; czvandijk/MegaCivAid agrees; jscott1989/megaempiresassistant (Mega Empires) agrees) tradable: menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json §7 (Trade: any calamity but a non-tradeable one may go into a trade); copies: menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json §8 (Calamity limit per player; Example 2)",
+            "community/megaciv_calamities.csv (bubba0077/MegaCiv@ce837b12ca2740a435fe3bcab35503edc921b885:src/net/bubbaland/megaciv/game/Civ_Constants.xml; czvandijk/MegaCivAid agrees; jscott1989/megaempiresassistant (Mega Empires) agrees) tradable: menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json §7 (Trade: any calamity but a non-tradeable one may go into a trade); copies: menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json §8 (Calamity limit per player; Example 2; In a game of 5-8 and 12-14 players, no Minor Calamities are used); community/megaciv_trade_deck_by_playercount.csv (the minor calamities at 9-11 and 15-18 players only)",
         ),
         "calamities.corruption": (
             "community/megaciv_calamities.csv (bubba0077/MegaCiv@ce837b12ca2740a435fe3bcab35503edc921b885:src/net/bubbaland/megaciv/game/Civ_Constants.xml; czvandijk/MegaCivAid agrees; jscott1989/megaempiresassistant (Mega Empires) agrees); copies: menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json §8 (Calamity limit per player; Example 2)",
@@ -8392,7 +8432,7 @@ ENTITY_SOURCES: Final[Mapping[str, tuple[str, ...]]] = FrozenMap(
             "community/megaciv_calamities.csv (bubba0077/MegaCiv@ce837b12ca2740a435fe3bcab35503edc921b885:src/net/bubbaland/megaciv/game/Civ_Constants.xml; czvandijk/MegaCivAid agrees; jscott1989/megaempiresassistant (Mega Empires) not read); copies: menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json §8 (Calamity limit per player; Example 2)",
         ),
         "calamities.banditry": (
-            "community/megaciv_calamities.csv (bubba0077/MegaCiv@ce837b12ca2740a435fe3bcab35503edc921b885:src/net/bubbaland/megaciv/game/Civ_Constants.xml; czvandijk/MegaCivAid agrees; jscott1989/megaempiresassistant (Mega Empires) agrees) tradable: menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json §7 (Trade: any calamity but a non-tradeable one may go into a trade); copies: menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json §8 (Calamity limit per player; Example 2)",
+            "community/megaciv_calamities.csv (bubba0077/MegaCiv@ce837b12ca2740a435fe3bcab35503edc921b885:src/net/bubbaland/megaciv/game/Civ_Constants.xml; czvandijk/MegaCivAid agrees; jscott1989/megaempiresassistant (Mega Empires) agrees) tradable: menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json §7 (Trade: any calamity but a non-tradeable one may go into a trade); copies: menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json §8 (Calamity limit per player; Example 2; In a game of 5-8 and 12-14 players, no Minor Calamities are used); community/megaciv_trade_deck_by_playercount.csv (the minor calamities at 9-11 and 15-18 players only)",
         ),
         "calamities.regression": (
             "community/megaciv_calamities.csv (bubba0077/MegaCiv@ce837b12ca2740a435fe3bcab35503edc921b885:src/net/bubbaland/megaciv/game/Civ_Constants.xml; czvandijk/MegaCivAid agrees; jscott1989/megaempiresassistant (Mega Empires) not read); copies: menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json §8 (Calamity limit per player; Example 2)",
@@ -8401,7 +8441,7 @@ ENTITY_SOURCES: Final[Mapping[str, tuple[str, ...]]] = FrozenMap(
             "community/megaciv_calamities.csv (bubba0077/MegaCiv@ce837b12ca2740a435fe3bcab35503edc921b885:src/net/bubbaland/megaciv/game/Civ_Constants.xml; czvandijk/MegaCivAid agrees; jscott1989/megaempiresassistant (Mega Empires) not read); copies: menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json §8 (Calamity limit per player; Example 2)",
         ),
         "calamities.coastal_migration": (
-            "community/megaciv_calamities.csv (bubba0077/MegaCiv@ce837b12ca2740a435fe3bcab35503edc921b885:src/net/bubbaland/megaciv/game/Civ_Constants.xml; czvandijk/MegaCivAid agrees; jscott1989/megaempiresassistant (Mega Empires) not read) tradable: menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json §7 (Trade: any calamity but a non-tradeable one may go into a trade); copies: menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json §8 (Calamity limit per player; Example 2)",
+            "community/megaciv_calamities.csv (bubba0077/MegaCiv@ce837b12ca2740a435fe3bcab35503edc921b885:src/net/bubbaland/megaciv/game/Civ_Constants.xml; czvandijk/MegaCivAid agrees; jscott1989/megaempiresassistant (Mega Empires) not read) tradable: menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json §7 (Trade: any calamity but a non-tradeable one may go into a trade); copies: menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json §8 (Calamity limit per player; Example 2; In a game of 5-8 and 12-14 players, no Minor Calamities are used); community/megaciv_trade_deck_by_playercount.csv (the minor calamities at 9-11 and 15-18 players only)",
         ),
         "nations.minoa": (
             "community/megaciv_ast_by_civ.csv (bubba0077/MegaCiv@ce837b12ca2740a435fe3bcab35503edc921b885:src/net/bubbaland/megaciv/game/Civ_Constants.xml)",
