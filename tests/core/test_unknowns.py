@@ -411,6 +411,28 @@ def test_the_readme_lists_each_kind_of_unknown_fact(heading: str) -> None:
     assert missing == {}, f"the README's `### {heading}` no longer says these (kind: words)"
 
 
+# The sections whose "Gaps (explicitly unknown in the data)" list holds unknown facts only: a recorded
+# disagreement, a fact filled from a secondary source or a missing section of the text goes in a list of
+# its own kind. The other sections still mix in inferences and notes on purpose (round 34's gaps report).
+GAPS_ONLY = ("Advanced Civilization (`advanced-civilization`)",)
+
+
+@pytest.mark.parametrize("heading", GAPS_ONLY)
+def test_each_item_of_the_gaps_list_is_an_unknown_fact_of_the_data(heading: str) -> None:
+    """Round 35: the A.S.T. item mixed a recorded disagreement (the numbering) and a fact filled from
+    one community author (the order) into the Gaps list, and the sections absent from the text were an
+    item of their own. Each item of the list now holds the words of an unknown fact's kind, and every
+    kind's words are in the list, not elsewhere in the section."""
+    body = _readme_section(heading)
+    listed = body.split("**Gaps (explicitly unknown in the data)**", 1)[1].split("**", 1)[0]
+    items = [item.strip() for item in listed.split(" - ") if item.strip()]
+    words = [w for w, _ in README_GAPS[heading][1].values()]
+    assert [item for item in items if not any(w in item for w in words)] == []
+    # a choice the data records (a disagreement) or a fact taken from a source is no gap
+    assert [item for item in items if "recorded" in item or " come from " in item] == []
+    assert [w for w in words if w not in listed] == []
+
+
 # Gaps the data records as lists of notes, not as `{unknown}` fields (so no Q006 reports them): for each
 # README section, each list (its manifest and setting) and, for each of its entries (by the words it starts
 # with), the words the section lists it with. A note added to a list fails until the README lists it, one
