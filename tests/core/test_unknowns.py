@@ -433,6 +433,22 @@ def test_each_item_of_the_gaps_list_is_an_unknown_fact_of_the_data(heading: str)
     assert [w for w in words if w not in listed] == []
 
 
+def test_the_readme_counts_the_imperial_settlers_gains_per_location() -> None:
+    """Round 34 could not confirm the README's '14 productions and build bonuses ... per location';
+    round 35 counted them in the transcription (cards.json@c0550f40: 16 cards with a `condition`, two
+    of them CHOICE_FROM_2_FACTION_CARDS) and in the data: 8 productions and 6 build bonuses with `per`."""
+    cards = read_yaml(RULES / "cards" / "imperial-settlers.yaml")["cards"]
+    counted = {key: [c["id"] for c in cards if "per" in (c.get(key) or {})] for key in ("production", "build_bonus")}
+    body = _readme_section("Imperial Settlers")
+    stated = re.search(r"The (\d+) cards whose production \((\d+)\) or build bonus \((\d+)\)", body)
+    assert stated is not None, "the README's Imperial Settlers gaps no longer count the gains per location"
+    assert [int(n) for n in stated.groups()] == [
+        len(counted["production"]) + len(counted["build_bonus"]),
+        len(counted["production"]),
+        len(counted["build_bonus"]),
+    ]
+
+
 # Gaps the data records as lists of notes, not as `{unknown}` fields (so no Q006 reports them): for each
 # README section, each list (its manifest and setting) and, for each of its entries (by the words it starts
 # with), the words the section lists it with. A note added to a list fails until the README lists it, one
