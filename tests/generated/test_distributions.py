@@ -9,11 +9,14 @@ distribution's `py.typed`, nothing from the clone), uses two families at once an
 
 from __future__ import annotations
 
+import ast
 import importlib.metadata
 import os
 import re
+import shutil
 import subprocess
 import sys
+import tarfile
 import tomllib
 import zipfile
 from pathlib import Path
@@ -23,7 +26,14 @@ import pytest
 
 from civrules.emit.build import _package_problem
 from civrules.emit.packaging import NAMESPACE, RUNTIME, package_folder
-from civrules.emit.pyproject import Distribution, render_pyproject, verify_pyproject
+from civrules.emit.pyproject import (
+    VCS_IGNORE,
+    VCS_IGNORE_FILES,
+    Distribution,
+    docstring,
+    render_pyproject,
+    verify_pyproject,
+)
 from tests import shipped
 from tests.conftest import GENERATED_PYTHON, REPO
 
@@ -237,6 +247,110 @@ def test_an_editable_install_puts_on_the_path_only_the_folder_of_civrules_names(
     assert {Path(entry).resolve() for entry in entries} == {GENERATED_PYTHON.resolve()}
     for child in GENERATED_PYTHON.iterdir():
         assert child.name in (NAMESPACE, RUNTIME) or child.name.startswith(f"{RUNTIME}_"), child.name
+
+
+def copy_into_a_checkout(pyproject: Path, checkout: Path, gitignore: str | None) -> Path:
+    """The distribution's folder copied where it lies in a designer's checkout (a `.git` marks the
+    checkout's root, where hatchling stops looking for a `.gitignore`), with that `.gitignore`."""
+    (checkout / ".git").mkdir(parents=True)
+    if gitignore is not None:
+        (checkout / ".gitignore").write_text(gitignore, encoding="utf-8")
+    folder = checkout / "generated" / "python" / folder_of(pyproject)
+    folder.parent.mkdir(parents=True)
+    shutil.copytree(pyproject.parent, folder, ignore=shutil.ignore_patterns("__pycache__"))
+    return folder
+
+
+def build_sdist(folder: Path, out: Path) -> tuple[str, dict[str, bytes]]:
+    """The sdist its backend builds (in process): its top folder and its files by path below it."""
+    pytest.importorskip("hatchling")
+    from hatchling.builders.sdist import SdistBuilder
+
+    built = next(iter(SdistBuilder(str(folder)).build(directory=str(out))))
+    files = {}
+    with tarfile.open(built) as archive:
+        for member in archive.getmembers():
+            content = archive.extractfile(member) if member.isfile() else None
+            if content is not None:
+                files[member.name] = content.read()
+    tops = {name.split("/")[0] for name in files}
+    assert len(tops) == 1, tops
+    top = tops.pop()
+    return top, {name.partition("/")[2]: content for name, content in files.items()}
+
+
+def declared_files(pyproject: Path) -> list[str]:
+    """The files the distribution declares: those its wheel installs."""
+    document = tomllib.loads(pyproject.read_text("utf-8"))
+    return list(document["tool"]["hatch"]["build"]["targets"]["wheel"]["only-include"])
+
+
+#: A ruleset's distribution and a runtime's.
+TWO_KINDS = [PYPROJECTS[0], PYPROJECTS[-1]]
+#: What an sdist holds beside the declared files: the metadata, and the ignore files civrules writes.
+SDIST_ALSO = ("pyproject.toml", "PKG-INFO", *VCS_IGNORE_FILES)
+
+
+@pytest.mark.parametrize("pyproject", TWO_KINDS, ids=folder_of)
+def test_an_sdist_holds_the_declared_files_and_nothing_else_of_the_folder(pyproject: Path, tmp_path: Path) -> None:
+    """A distribution's sdist (`python -m build`, `pip download`) holds the files its wheel declares,
+    its pyproject.toml and PKG-INFO: it took every file of the folder, so the API manifest `api.json`,
+    a designer's notes or a scratch module left there were published with it."""
+    folder = copy_into_a_checkout(pyproject, tmp_path / "checkout", gitignore=None)
+    (folder / "notes.txt").write_text("a designer's notes", encoding="utf-8")
+    (folder / "scratch").mkdir()
+    (folder / "scratch" / "try.py").write_text("print('scratch')\n", encoding="utf-8")
+    _, files = build_sdist(folder, tmp_path / "dist")
+    assert sorted(files) == sorted([*declared_files(pyproject), *SDIST_ALSO])
+    for name in [*declared_files(pyproject), *VCS_IGNORE_FILES]:
+        assert files[name] == (pyproject.parent / name).read_bytes(), name
+
+
+@pytest.mark.parametrize("pyproject", TWO_KINDS, ids=folder_of)
+def test_a_gitignore_above_the_folder_leaves_no_declared_file_out(pyproject: Path, tmp_path: Path) -> None:
+    """A `.gitignore` in the designer's checkout naming one of the package's files (`data.py`: a
+    scratch file of that name elsewhere) left it out of the sdist, and so out of a wheel built from
+    that sdist (pip installing from an index that has the sdist only). The files are the declared
+    ones whatever the checkout ignores. Hatchling copies into the sdist the first `.gitignore` and
+    `.hgignore` it finds (no option turns that off): the checkout's own were published with it; the
+    ones civrules writes beside the metadata, which ignore nothing, are found first."""
+    pytest.importorskip("hatchling")
+    from hatchling.builders.wheel import WheelBuilder
+
+    ignored = "\n".join([*declared_files(pyproject), "*.typed", "# the checkout's own", ""])
+    folder = copy_into_a_checkout(pyproject, tmp_path / "checkout", gitignore=ignored)
+    (tmp_path / "checkout" / ".hgignore").write_text(ignored, encoding="utf-8")
+    top, files = build_sdist(folder, tmp_path / "dist")
+    assert sorted(files) == sorted([*declared_files(pyproject), *SDIST_ALSO])
+    assert {files[name] for name in VCS_IGNORE_FILES} == {VCS_IGNORE}  # civrules', not the checkout's
+    unpacked = tmp_path / "unpacked" / top
+    for name, content in files.items():
+        (unpacked / name).parent.mkdir(parents=True, exist_ok=True)
+        (unpacked / name).write_bytes(content)
+    wheel = next(iter(WheelBuilder(str(unpacked)).build(directory=str(tmp_path / "wheel"))))
+    with zipfile.ZipFile(wheel) as archive:
+        installed = {name for name in archive.namelist() if ".dist-info/" not in name}
+    assert installed == {f"{folder_of(pyproject)}/{name}" for name in declared_files(pyproject)}
+
+
+@pytest.mark.parametrize("pyproject", PYPROJECTS, ids=folder_of)
+def test_the_long_description_is_what_the_package_says_of_itself(pyproject: Path) -> None:
+    """`pip show -v`, `importlib.metadata` and an index's page had no description beyond the summary
+    (twine: "long_description missing"). It is the import package's docstring, as `help()` shows
+    it, in plain text. No licence and no project URL: no source gives either."""
+    project = tomllib.loads(pyproject.read_text("utf-8"))["project"]
+    said = ast.get_docstring(ast.parse((pyproject.parent / "__init__.py").read_text("utf-8")))
+    assert said
+    assert project.get("readme") == {"text": said, "content-type": "text/plain"}
+    assert not {"license", "license-files", "urls"} & set(project)
+
+
+def test_the_docstring_read_is_the_modules_and_only_a_docstring() -> None:
+    assert docstring(b'# -*- coding: utf-8 -*-\n# a comment\n\n"""Title.\n\n    Body."""\nx = 1\n') == "Title.\n\nBody."
+    assert docstring(b"x = 1\n'''not a docstring'''\n") == ""
+    assert docstring(b"") == ""
+    assert docstring(b'"""never closed\n') == ""
+    assert docstring(b"b'bytes'\n") == ""
 
 
 @pytest.mark.slow

@@ -10,7 +10,11 @@ it is a comment whose words civrules chooses (package paths, which are identifie
 
 from __future__ import annotations
 
+import ast
 import functools
+import inspect
+import io
+import tokenize
 import tomllib
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -21,6 +25,18 @@ import tomli_w
 #: The build backend every generated distribution names (its wheel is built from the files listed).
 BUILD_SYSTEM = {"requires": ["hatchling>=1.21"], "build-backend": "hatchling.build"}
 REQUIRES_PYTHON = ">=3.11"
+#: Written beside every ``pyproject.toml``, as each of these names. Hatchling copies into an sdist
+#: the first ``.gitignore`` (``.hgignore``) it finds from the folder up to a checkout's root, or up
+#: to the file system's outside one, and no option turns that off: a designer's checkout's own, or
+#: one in a home folder, was published in the sdist, which changed with where it was built. This
+#: one, the first found, stops the search; it ignores nothing (the files are the ones declared).
+VCS_IGNORE_FILES = (".gitignore", ".hgignore")
+VCS_IGNORE = (
+    b"# Written by `civrules build` (do not edit): it ignores nothing. The build backend copies the\n"
+    b"# first ignore file it finds above a distribution's folder into its sdist; this one stops it here.\n"
+)
+#: The long description is the import package's docstring, as ``help()`` shows it: prose, never markup.
+README_CONTENT_TYPE = "text/plain"
 
 
 @dataclass(frozen=True, slots=True)
@@ -43,23 +59,39 @@ class Distribution:
     what: str
     #: The folders to ``pip install``, in order, to install it (its runtimes first).
     install: Sequence[str] = ()
+    #: The long description (``pip show``'s and an index's page): the import package's docstring
+    #: (:func:`docstring`), what the package says of itself; none when empty.
+    readme: str = ""
 
 
 def document(distribution: Distribution) -> dict[str, Any]:
-    """The ``pyproject.toml`` as data."""
+    """The ``pyproject.toml`` as data.
+
+    No licence and no project URL: no source states a licence of the rule data, and civrules knows
+    no address of a designer's repository (a git remote is the machine's, not the data's)."""
+    project: dict[str, Any] = {
+        "name": distribution.name,
+        "version": distribution.version,
+        "description": " ".join(distribution.description.split()),
+    }
+    if distribution.readme:
+        project["readme"] = {"text": distribution.readme, "content-type": README_CONTENT_TYPE}
+    project["requires-python"] = REQUIRES_PYTHON
+    project["dependencies"] = list(distribution.dependencies)
     return {
         "build-system": dict(BUILD_SYSTEM),
-        "project": {
-            "name": distribution.name,
-            "version": distribution.version,
-            "description": " ".join(distribution.description.split()),
-            "requires-python": REQUIRES_PYTHON,
-            "dependencies": list(distribution.dependencies),
-        },
+        "project": project,
         "tool": {
             "hatch": {
                 "build": {
+                    # The files are the ones listed, whatever a `.gitignore` above the folder says
+                    # (the first one hatchling finds, up to a checkout's root or the file system's):
+                    # one naming `data.py` left it out of the sdist, and so of a wheel built from it.
+                    "ignore-vcs": True,
                     "targets": {
+                        # The sdist holds the wheel's files and the metadata, not whatever else lies in
+                        # the folder (the API manifest `api.json`, a designer's notes, a scratch module).
+                        "sdist": {"only-include": list(distribution.files)},
                         "wheel": {
                             "only-include": list(distribution.files),
                             # The files lie in the import package's folder; the wheel puts them at its path.
@@ -68,12 +100,29 @@ def document(distribution: Distribution) -> dict[str, Any]:
                             # import path starts. Hatchling's default, the package's own folder, would make
                             # its modules top-level ones (`records`, `settings`, `data`), shadowing others.
                             "dev-mode-dirs": ["/".join([".."] * len(distribution.folder.split("/")))],
-                        }
-                    }
+                        },
+                    },
                 }
             }
         },
     }
+
+
+def docstring(source: bytes) -> str:
+    """The module docstring of a Python source, cleaned as ``help()`` shows it ("" when it has none).
+
+    Read from its first tokens: the module is not parsed (a ruleset's ``data.py`` is megabytes, and
+    its ``__init__.py`` is rendered at every build)."""
+    tokens = tokenize.tokenize(io.BytesIO(source).readline)
+    skipped = (tokenize.ENCODING, tokenize.COMMENT, tokenize.NL, tokenize.NEWLINE)
+    try:
+        first = next(token for token in tokens if token.type not in skipped)
+    except (StopIteration, tokenize.TokenError, SyntaxError):
+        return ""
+    if first.type != tokenize.STRING:
+        return ""
+    value = ast.literal_eval(first.string)
+    return inspect.cleandoc(value) if isinstance(value, str) else ""
 
 
 def render_pyproject(distribution: Distribution) -> bytes:

@@ -24,7 +24,7 @@ from civrules.emit.packaging import (
     package_folder,
 )
 from civrules.emit.pyfmt import Declarations, Module
-from civrules.emit.pyproject import Distribution, render_pyproject
+from civrules.emit.pyproject import VCS_IGNORE, VCS_IGNORE_FILES, Distribution, docstring, render_pyproject
 from civrules.emit.versions import UNVERSIONED
 
 #: The sources of the shared runtime, and the modules it ships.
@@ -120,6 +120,10 @@ FILES = (
 #: (``errors.shown``: ``'a' is listed twice``, where it said ``<ItemId.A: 'a'>``), and a record
 #: of another table given for an id is no longer told to give its id (``unknown_id``, a FrozenMap's
 #: miss: a card given for an area's id, whose id is no area either).
+#: Also (same step, unreleased): its pyproject.toml declares the sdist's files (the wheel's, not
+#: whatever else lies in the folder), ignores a `.gitignore` above the folder (one naming `data.py`
+#: emptied it), and gives its docstring as the long description; an empty `.gitignore` and
+#: `.hgignore` beside it keep a checkout's own out of the sdist.
 VERSION = "2.19.0"
 
 
@@ -164,6 +168,7 @@ def _distribution(
     """:func:`runtime_distribution`'s files, made from its arguments (a tuple: no caller can change it)."""
     out = {f"{package}/{name}": (sources / name).read_bytes() for name in modules}
     out[f"{package}/py.typed"] = b""
+    out.update((f"{package}/{name}", VCS_IGNORE) for name in VCS_IGNORE_FILES)
     out[f"{package}/pyproject.toml"] = render_pyproject(
         Distribution(
             name=distribution,
@@ -174,6 +179,7 @@ def _distribution(
             files=(*modules, "py.typed"),
             what=what,
             install=install,
+            readme=docstring(out[f"{package}/__init__.py"]),
         )
     )
     return tuple(out.items())
@@ -332,6 +338,7 @@ def package_files(
             declared = {"data.py": data_declarations}
     files[f"{folder}/data.py"] = data_module
     files[f"{folder}/py.typed"] = b""
+    files.update((f"{folder}/{name}", VCS_IGNORE) for name in VCS_IGNORE_FILES)
     files[f"{folder}/pyproject.toml"] = render_pyproject(
         Distribution(
             name=distribution_name(ruleset_id),
@@ -345,6 +352,7 @@ def package_files(
             files=PACKAGE_FILES,
             what=f"the generated package `{folder.replace('/', '.')}`",
             install=(RUNTIME, family_runtime),
+            readme=docstring(files[f"{folder}/__init__.py"]),
         )
     )
     return PackageFiles(files, declared)
