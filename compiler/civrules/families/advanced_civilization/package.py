@@ -104,6 +104,10 @@ FAMILY_RUNTIME_DISTRIBUTION = family_runtime_distribution(FAMILY.id)
 #: Also (same step, unreleased): ``calamities_suffered`` refuses an ``rng`` that is no generator (a
 #: seed, ``rng=5``) whatever the hand (an AttributeError from inside on a hand over the limit), and
 #: its refusals show an id enum's member given for an id as the id (``errors.shown``).
+#: Also (same step, unreleased): its pyproject.toml declares the sdist's files (the wheel's, not whatever else lies in
+#: the folder), ignores a `.gitignore` above the folder (one naming `data.py` emptied it), and
+#: gives its docstring as the long description; an empty `.gitignore` and `.hgignore` beside it
+#: keep a checkout's own out of the sdist.
 FAMILY_RUNTIME_VERSION = "2.10.4"
 FAMILY_RUNTIME_SOURCES = Path(__file__).resolve().parent / "runtime"
 FAMILY_RUNTIME_FILES = (

@@ -58,6 +58,10 @@ FAMILY_RUNTIME_DISTRIBUTION = family_runtime_distribution(FAMILY.id)
 #: Also (same step, unreleased): its refusals show an id enum's member given for an id as the id
 #: (``errors.shown``: ``'com001'``, where they said ``<CardId.COM001: 'com001'>``); a card given to
 #: ``card_of`` is told its printed ids, and a record of another table is not told to give its id.
+#: Also (same step, unreleased): its pyproject.toml declares the sdist's files (the wheel's, not whatever else lies in
+#: the folder), ignores a `.gitignore` above the folder (one naming `data.py` emptied it), and
+#: gives its docstring as the long description; an empty `.gitignore` and `.hgignore` beside it
+#: keep a checkout's own out of the sdist.
 FAMILY_RUNTIME_VERSION = "2.7.4"
 FAMILY_RUNTIME_SOURCES = Path(__file__).resolve().parent / "runtime"
 FAMILY_RUNTIME_FILES = (

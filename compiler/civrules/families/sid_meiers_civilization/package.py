@@ -83,6 +83,10 @@ FAMILY_RUNTIME_DISTRIBUTION = family_runtime_distribution(FAMILY_ID)
 #: ``help()`` read its fields keyword-only with their types (they read ``(*args, **changes)``).
 #: Also (same step, unreleased): its refusals show an id enum's member given for an id as the id
 #: (``errors.shown``: ``'pottery'``, where they said ``<TechnologyId.POTTERY: 'pottery'>``).
+#: Also (same step, unreleased): its pyproject.toml declares the sdist's files (the wheel's, not whatever else lies in
+#: the folder), ignores a `.gitignore` above the folder (one naming `data.py` emptied it), and
+#: gives its docstring as the long description; an empty `.gitignore` and `.hgignore` beside it
+#: keep a checkout's own out of the sdist.
 FAMILY_RUNTIME_VERSION = "1.14.4"
 FAMILY_RUNTIME_SOURCES = Path(__file__).resolve().parent / "runtime"
 FAMILY_RUNTIME_FILES = (
