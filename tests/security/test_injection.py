@@ -15,6 +15,7 @@ import html
 import json
 import os
 import re
+import sys
 import unicodedata
 from pathlib import Path
 
@@ -266,6 +267,36 @@ def test_a_forged_map_layout_is_recomputed(tmp_path: Path, monkeypatch: pytest.M
     for raw in (b"[" * 200_000 + b"]" * 200_000, b'{"a": [0, 0], "b": [1, 1], "\\ud800": [0, 0]}'):
         entry.write_bytes(raw)
         assert svgmap.spring_positions(graph) == clean
+
+
+def test_a_map_layout_cached_by_other_layout_code_is_not_taken(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A civrules whose layout changed (here: mirrored) took the positions an older civrules had
+    cached for the same graph: in range, so believed. The module's code is in the entry's key."""
+    import importlib.util
+
+    import networkx as nx
+
+    from civrules.families.advanced_civilization.sheets import svgmap
+
+    source = Path(svgmap.__file__).read_text(encoding="utf-8")
+    normalised = "((float(raw[node][0]) - min(xs)) / span_x, "
+    assert source.count(normalised) == 1
+    changed_file = tmp_path / "changed" / "svgmap.py"
+    changed_file.parent.mkdir()
+    changed_file.write_text(source.replace(normalised, "(1.0 - (float(raw[node][0]) - min(xs)) / span_x, "), "utf-8")
+    spec = importlib.util.spec_from_file_location("civrules_test_changed_svgmap", changed_file)
+    assert spec is not None and spec.loader is not None
+    changed = importlib.util.module_from_spec(spec)
+    monkeypatch.setitem(sys.modules, spec.name, changed)  # its dataclasses look their module up
+    spec.loader.exec_module(changed)
+    graph = nx.path_graph(["a", "b", "c"])
+    monkeypatch.setenv("CIVRULES_CACHE_DIR", "")
+    mirrored = changed.spring_positions(graph)
+    monkeypatch.setenv("CIVRULES_CACHE_DIR", str(tmp_path / "cache"))
+    older = svgmap.spring_positions(graph)
+    assert mirrored != older
+    assert changed.spring_positions(graph) == mirrored
+    assert svgmap.spring_positions(graph) == older  # each keeps its own entry
 
 
 #: Bytes no file civrules writes and reads back can hold: each is read as no file at all.

@@ -24,9 +24,11 @@ True
 from __future__ import annotations
 
 import dataclasses
+import functools
 import json
 from collections.abc import Mapping
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 import jinja2
@@ -162,13 +164,17 @@ def spring_positions(graph: Any) -> dict[str, tuple[float, float]]:
     ordered.add_nodes_from(nodes)
     ordered.add_edges_from(sorted(tuple(sorted(edge)) for edge in graph.edges))
     # The layout is the slowest step of a build and a pure function of the graph (and of the
-    # library versions): keep it in the content-hash cache.
+    # library versions and this module's code): keep it in the content-hash cache.
+    code = _layout_code()
+    if not code:
+        return _spring(ordered)
     key = cache.digest(
         "spring-layout",
         str(SEED),
         str(ITERATIONS),
         nx.__version__,
         _numpy_version(),
+        code,
         json.dumps([list(ordered.nodes), [list(edge) for edge in ordered.edges]]),
     )
     stored = cache.read(f"layout-{key}.json")
@@ -179,6 +185,18 @@ def spring_positions(graph: Any) -> dict[str, tuple[float, float]]:
     positions = _spring(ordered)
     cache.write(f"layout-{key}.json", json.dumps(positions, sort_keys=True).encode("utf-8"))
     return positions
+
+
+@functools.cache
+def _layout_code() -> str:
+    """A digest of this module, which lays a map out (:func:`_spring`): a civrules whose layout
+    changed (another normalisation, seed or iterations) took the positions an older one had
+    cached for the same graph, which are in range and so were believed. An unreadable module
+    (an installation that cannot name its code) caches nothing."""
+    try:
+        return cache.digest(Path(__file__).read_bytes())
+    except OSError:
+        return ""
 
 
 def _stored_positions(stored: bytes) -> dict[str, tuple[float, float]]:
