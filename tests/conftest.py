@@ -7,6 +7,7 @@ import gc
 import os
 import shutil
 import signal
+import sys
 import tempfile
 from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
@@ -382,6 +383,16 @@ def browser(chromium: str, tmp_path_factory: pytest.TempPathFactory, request: py
     return _BROWSER[0]
 
 
+@pytest.fixture
+def own_cache(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """A cache folder of this test's own (`CIVRULES_CACHE_DIR`), outside its `tmp_path`: a cache in
+    the folder holding a rules folder is refused (civrules.support.cache), so not `tmp_path / "cache"`
+    beside `tmp_path / "rules"`."""
+    folder = tmp_path_factory.mktemp("cache") / "civrules"
+    monkeypatch.setenv("CIVRULES_CACHE_DIR", str(folder))
+    return folder
+
+
 def _close_browser() -> None:
     while _BROWSER:
         _BROWSER.pop().close()
@@ -390,6 +401,11 @@ def _close_browser() -> None:
 @pytest.hookimpl(hookwrapper=True)
 def pytest_runtest_protocol(item: pytest.Item, nextitem: pytest.Item | None) -> Iterator[None]:
     yield
+    # The folders a cache may not lie in are one run's (one process's): a test's rules folder is
+    # not the next test's project (`Workspace(tmp_path)` made every folder beside it one).
+    cache = sys.modules.get("civrules.support.cache")
+    if cache is not None:
+        cache.forget()
     # Only where the browser modules run one after another: in one process, or as one unit of
     # work (`--dist loadfile`); tests dealt out one by one (`make test-slow`) keep it to the end.
     together = getattr(item.config, "workerinput", {}).get(_TOGETHER, True)

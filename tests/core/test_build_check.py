@@ -240,12 +240,11 @@ def test_a_stale_hint_never_pastes_a_build_that_refuses_the_folder(tmp_path: Pat
 
 
 def test_a_change_made_in_the_output_is_said_when_a_build_replaces_it(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, own_cache: Path
 ) -> None:
     """A file of generated/ edited by hand (or added there) was replaced by the next build without
     a word. The build still replaces it (refusing would refuse forever), and says so, even with -q;
     a change the build carries over unchanged (another ruleset's files) is not lost, nor said."""
-    monkeypatch.setenv("CIVRULES_CACHE_DIR", str(tmp_path / "cache"))
     rules = copy_rulesets(tmp_path / "rules", "imperial-settlers", "sid-meiers-civilization")
     out = tmp_path / "generated"
     code, stdout, stderr = _build(rules, out)

@@ -373,9 +373,8 @@ def _headers_read(rules: Path, monkeypatch: pytest.MonkeyPatch, limits: Limits |
 
 
 def test_a_header_is_parsed_again_only_where_its_manifests_bytes_changed(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, own_cache: Path
 ) -> None:
-    monkeypatch.setenv("CIVRULES_CACHE_DIR", str(tmp_path / "cache"))
     rules = _tree(tmp_path)
     every = _headers_read(rules, monkeypatch)
     assert "imperial-settlers.yaml" in every and "imperial-settlers-peaceful.yaml" in every
@@ -401,13 +400,12 @@ def test_a_header_is_parsed_again_only_where_its_manifests_bytes_changed(
     ],
 )
 def test_a_header_entry_that_is_not_what_civrules_wrote_is_parsed_again(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, forged: bytes
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, own_cache: Path, forged: bytes
 ) -> None:
     """Corrupt, of another form, or of other bytes (the last: a SHA-256 of no file here)."""
-    monkeypatch.setenv("CIVRULES_CACHE_DIR", str(tmp_path / "cache"))
     rules = _tree(tmp_path)
     every = _headers_read(rules, monkeypatch)
-    (entry,) = (tmp_path / "cache").glob("headers-*.json")
+    (entry,) = own_cache.glob("headers-*.json")
     entry.write_bytes(forged)
     again = _headers_read(rules, monkeypatch)
     assert again == every
@@ -415,14 +413,13 @@ def test_a_header_entry_that_is_not_what_civrules_wrote_is_parsed_again(
 
 
 def test_a_header_entry_holding_a_lone_surrogate_is_parsed_again(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, own_cache: Path
 ) -> None:
     """An entry of the right bytes and form whose header holds a string no file can (an escaped
     lone surrogate, which cannot be printed or encoded) is not what civrules wrote: not used."""
-    monkeypatch.setenv("CIVRULES_CACHE_DIR", str(tmp_path / "cache"))
     rules = _tree(tmp_path)
     every = _headers_read(rules, monkeypatch)
-    (entry,) = (tmp_path / "cache").glob("headers-*.json")
+    (entry,) = own_cache.glob("headers-*.json")
     record = json.loads(entry.read_bytes())
     record["headers"]["rulesets/imperial-settlers.yaml"][1]["id"] = "imperial-\ud800-settlers"
     entry.write_text(json.dumps(record), encoding="ascii")

@@ -171,3 +171,43 @@ def test_the_repository_holding_a_folder_is_looked_for_once_not_at_each_entry(
     monkeypatch.setenv("CIVRULES_CACHE_DIR", str(tmp_path / "repository" / "cache"))
     assert cache.cache_dir() is None
     assert "lies in the work tree of the repository" in (cache.refusal() or ("", ""))[0]
+
+
+@pytest.mark.parametrize("where", ["civrules", "build/cache", "holding"])
+def test_a_cache_in_the_tree_of_a_project_with_no_repository_is_refused(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, where: str
+) -> None:
+    """An unpacked archive has no repository's mark: its tree (the folder holding `rules/`) came
+    with the rules, entries an archive brought included. `XDG_CACHE_HOME=$PWD` (cache
+    `$PWD/civrules`) was used, and its entries believed, beside the rules (round 34's leftover)."""
+    rules = _project(tmp_path)
+    monkeypatch.chdir(rules.parent)
+    folder = rules.parent if where == "holding" else rules.parent / where
+    before = sorted(p.name for p in rules.parent.rglob("*"))
+    code, output = _validate(rules, monkeypatch, folder)
+    assert code == 2, output
+    (found,) = json.loads(output)
+    assert found["code"] == "R008" and f"the project's folder (`{rules.parent}`" in found["message"]
+    assert sorted(p.name for p in rules.parent.rglob("*")) == before  # no entry written
+
+
+@pytest.mark.parametrize("where", ["home", "shared"])
+def test_a_cache_beside_rules_in_the_home_folder_or_a_shared_one_is_judged_by_itself(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, where: str
+) -> None:
+    """`~/rules` makes the home folder the folder holding the rules, and the default cache lies in
+    it; `/tmp/rules` a folder everyone writes: neither is one project's tree, so the cache folder is
+    judged by its owner and mode alone, and used."""
+    holding = tmp_path / where
+    rules = _project(holding.parent)  # tmp_path/project/rules …
+    shutil.move(str(rules.parent), str(holding))
+    rules = holding / "rules"
+    if where == "home":
+        monkeypatch.setenv("HOME", str(holding))
+    else:
+        holding.chmod(0o1777)
+    mine = holding / ".cache" / "civrules"
+    monkeypatch.chdir(holding)
+    code, output = _validate(rules, monkeypatch, mine)
+    assert code == 1, output
+    assert list(mine.glob("headers-*.json"))

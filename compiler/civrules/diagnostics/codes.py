@@ -818,7 +818,8 @@ COMMAND_LINE = define(
     missing argument, or a value an option does not take (`--max-nodes 0`, `--select ZZ`,
     `--rules` naming a file, `explain K01O`), or an environment variable it refuses
     (`CIVRULES_NO_SHIPPED=maybe`; a cache folder, `CIVRULES_CACHE_DIR`, the project or another
-    user could have written: in the rules folder or the work tree of the repository holding it, or writable by others).
+    user could have written: in the rules folder, the work tree of the repository holding it or,
+    with no repository, the project's folder holding it, or writable by others).
     Why: civrules does nothing rather than guess what was meant; it exits with status 2 (cache
     entries are trusted: one a pull request committed could change what civrules reports).
     Fix: correct what the message names (the hint names the closest known value);

@@ -22,8 +22,11 @@ the file holds. A checksum cannot help (whoever writes the entry writes its chec
 folder is decides: it is refused when it is or lies in the work tree of the repository holding the
 rules folder (a `.git`, `.hg`, … in the rules folder or a folder above it; another repository's work
 tree, such as a home folder kept as a dotfiles repository, is not the project's), in the rules
-folder of this run (or is the folder holding it) or an output folder it writes, or belongs to
-another user or is writable by others.
+folder of this run or an output folder it writes, or belongs to another user or is writable by
+others. A project with no repository's mark (an unpacked archive) is the folder holding the rules
+folder, and a cache anywhere in it is refused too (round 35: `XDG_CACHE_HOME=$PWD` made the cache
+`$PWD/civrules`, beside the rules, where the archive could have brought its entries) — unless that
+folder is the home folder or above it (`~/rules`), or others can write it (`/tmp/rules`).
 :func:`refusal` says why, for the command line to say it (R008) before anything is read.
 """
 
@@ -65,11 +68,12 @@ _SWEPT: list[bool] = []
 _REPOSITORY_MARKS = (".git", ".hg", ".svn", ".bzr", "_darcs", ".jj", ".pijul", ".fslckout", "_FOSSIL_")
 
 #: Folders of this run a cache may not lie in (the rules folders read), by their real paths: what
-#: each is, and the work tree of the repository holding it with that tree's mark (None outside any),
-#: found once, as the folder is protected.
-_PROJECT: dict[str, tuple[str, tuple[str, str] | None]] = {}
+#: each is, the work tree of the repository holding it with that tree's mark (None outside any),
+#: and a rules folder's project tree (:func:`_project_tree`), found once, as the folder is protected.
+_PROJECT: dict[str, tuple[str, tuple[str, str] | None, str | None]] = {}
 #: The folders' last verdict on a cache folder: its real path and how many folders were protected
-#: then (:data:`_PROJECT` only grows), and why it lies where the project could write it, or None.
+#: then (:data:`_PROJECT` only grows until :func:`forget` clears both), and why it lies where the
+#: project could write it, or None.
 _JUDGED: dict[tuple[str, int], str | None] = {}
 
 
@@ -77,14 +81,22 @@ def protect(folder: Path, what: str) -> None:
     """Make ``folder`` (``what`` it is: "the rules folder") one the cache may not lie in, for the
     rest of the process (an output folder is judged where it is written: :func:`lies_in`).
 
-    The repository holding it is looked for here, once: every entry read or written asks whether
-    the cache folder lies in the project, and walking up from each folder of the run for a
-    repository's mark on each of them cost a process that read many rules folders (a language
-    server's workspaces, a test run: 0.1 s of CPU per entry with a thousand of them) work growing
-    as their number times its entries."""
+    The repository and the project's tree holding it are looked for here, once: every entry read or
+    written asks whether the cache folder lies in the project, and walking up from each folder of
+    the run for a repository's mark on each of them cost a process that read many rules folders (a
+    language server's workspaces, a test run: 0.1 s of CPU per entry with a thousand of them) work
+    growing as their number times its entries."""
     real = os.path.realpath(folder)
     if real not in _PROJECT:
-        _PROJECT[real] = (what, _repository(real))
+        tree = _project_tree(real) if what == "the rules folder" else None
+        _PROJECT[real] = (what, _repository(real), tree)
+
+
+def forget() -> None:
+    """Forget the folders protected so far: a process that serves one run after another (the test
+    suite's workers) starts the next as a new process would."""
+    _PROJECT.clear()
+    _JUDGED.clear()
 
 
 def cache_dir() -> Path | None:
@@ -151,20 +163,51 @@ def _untrusted(directory: Path) -> str | None:
 
 def _in_project(real: str) -> str | None:
     """Why the folder whose real path is ``real`` lies where the project could write it, or None."""
-    for folder, (what, _) in _PROJECT.items():
-        if real == folder or real.startswith(folder.rstrip("/") + "/"):
+    for folder, (what, _, _) in _PROJECT.items():
+        if _within(real, folder):
             return f"lies in {what} (`{folder}`), which a pull request can write"
-        if what == "the rules folder" and real == os.path.dirname(folder):
-            return f"is the folder holding the rules folder (`{folder}`), which a pull request can write"
-    for what, repository in _PROJECT.values():
+    for what, repository, _ in _PROJECT.values():
         if repository is not None:
             root, mark = repository
-            if real == root or real.startswith(root.rstrip("/") + "/"):
+            if _within(real, root):
                 return (
                     f"lies in the work tree of the repository holding {what} (`{root}` holds `{mark}`), "
                     "where committed files are"
                 )
+    for _, _, project in _PROJECT.values():
+        if project is not None and _within(real, project):
+            where = "is" if real == project else "lies in"
+            return (
+                f"{where} the project's folder (`{project}`, which holds the rules folder), where an "
+                "unpacked archive or a pull request brings files"
+            )
     return None
+
+
+def _within(real: str, folder: str) -> bool:
+    """Whether the real path ``real`` is ``folder`` or lies in it."""
+    return real == folder or real.startswith(folder.rstrip("/") + "/")
+
+
+def _project_tree(rules: str) -> str | None:
+    """The project's tree of the rules folder ``rules`` (a real path): the folder holding it, whose
+    files came with the rules (a checkout, an unpacked archive with no repository's mark), or None
+    where that folder is no one project's: the home folder or one above it (`~/rules`: the default
+    cache lies there, as every folder of the user does), or a folder others can write (`/tmp/rules`:
+    the cache folder's own owner and mode are judged instead)."""
+    project = os.path.dirname(rules)
+    try:
+        home = Path.home()
+    except (RuntimeError, KeyError):
+        home = None
+    if home is not None and home.is_absolute() and _within(os.path.realpath(home), project):
+        return None
+    try:
+        if os.stat(project).st_mode & 0o022:
+            return None
+    except OSError:
+        return None
+    return project
 
 
 def _repository(folder: str) -> tuple[str, str] | None:
