@@ -211,3 +211,57 @@ def test_a_cache_beside_rules_in_the_home_folder_or_a_shared_one_is_judged_by_it
     code, output = _validate(rules, monkeypatch, mine)
     assert code == 1, output
     assert list(mine.glob("headers-*.json"))
+
+
+def test_the_language_server_starts_with_a_refused_cache_folder(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`civrules lsp` exited 2 (R008 on a standard error the editor keeps out of sight): the editor
+    showed a server that failed to start. It runs, as `validate` does not."""
+    import civrules.lsp.server
+
+    rules = _project(tmp_path)
+    monkeypatch.setenv("CIVRULES_CACHE_DIR", str(rules / ".cache"))
+    served: list[Path] = []
+
+    def serve(folder: Path, limits: object) -> int:
+        served.append(folder)
+        return 0
+
+    monkeypatch.setattr(civrules.lsp.server, "serve", serve)
+    for command in (["--rules", str(rules), "lsp"], ["lsp", "--rules", str(rules)]):
+        result = CliRunner().invoke(main, ["--no-shipped", *command])
+        assert result.exit_code == 0 and "R008" not in result.stderr, result.stderr
+    assert served == [rules, rules]
+    assert CliRunner().invoke(main, ["--no-shipped", "validate", "--rules", str(rules)]).exit_code == 2
+
+
+def test_the_language_server_tells_the_editor_once_that_it_runs_without_the_cache(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import asyncio
+
+    from tests.core.test_lsp import Editor
+
+    rules = _project(tmp_path)
+    monkeypatch.setenv("CIVRULES_CACHE_DIR", str(rules / ".cache"))
+
+    async def session() -> Editor:
+        editor = await Editor.started(rules)
+        editor.notify("workspace/didChangeWatchedFiles", {"changes": []})
+        editor.notify(
+            "workspace/didChangeWorkspaceFolders",
+            {"event": {"added": [{"uri": tmp_path.as_uri(), "name": "t"}], "removed": []}},
+        )
+        await editor.settle()
+        return editor
+
+    editor = asyncio.run(session())
+    shown = [m["params"] for m in editor.sent if m.get("method") == "window/showMessage"]
+    (told,) = [m for m in shown if "R008" in m["message"]]
+    assert told["type"] == 2  # a warning: the server goes on
+    assert f"`{rules / '.cache'}` lies in the rules folder" in told["message"]
+    assert "runs without a cache" in told["message"] and "hint: set CIVRULES_CACHE_DIR" in told["message"]
+    uri = (rules / "rulesets" / "other.yaml").as_uri()
+    assert [d["code"] for d in editor.diagnostics(uri)]  # still checked: S004
+    assert not (rules / ".cache").exists()

@@ -483,13 +483,16 @@ _NO_SHIPPED_HELP = (
 )
 
 
-def _refuse_untrusted_cache(rules: Path) -> None:
+def _refuse_untrusted_cache(rules: Path, command: str | None) -> None:
     """R008 where the cache folder is one the project (or another user) could have written: its
-    entries would be trusted (:mod:`civrules.support.cache`), so nothing is run with it."""
+    entries would be trusted (:mod:`civrules.support.cache`), so nothing is run with it. Not for
+    `lsp`: the editor showed a server that failed to start, with the reason on a standard error it
+    keeps out of sight; the server runs without the cache (no workspace uses it) and tells the
+    editor why (:meth:`civrules.lsp.server.CivrulesServer.tell`)."""
     from civrules.support import cache
 
     cache.protect(rules, "the rules folder")
-    refused = cache.refusal()
+    refused = cache.refusal() if command != "lsp" else None
     if refused is not None:
         why, variable = refused
         raise _EnvironmentRefused(
@@ -669,7 +672,7 @@ def main(
         click.core.ParameterSource.DEFAULT: "default",
     }.get(source, "--rules")  # type: ignore[arg-type]
     ctx.obj = Context(rules, limits, debug, rules_from=named_by, color=color, quiet=quiet)
-    _refuse_untrusted_cache(rules)
+    _refuse_untrusted_cache(rules, ctx.invoked_subcommand)
     streams.write_stdout_whole()
 
 
@@ -720,7 +723,7 @@ def _global_override(ctx: click.Context, param: click.Parameter, value: Any) -> 
     if param.name == "rules":
         state.rules = value
         state.rules_from = "--rules"
-        _refuse_untrusted_cache(value)
+        _refuse_untrusted_cache(value, ctx.info_name)
     elif param.name == "max_file_size":
         state.limits = dataclasses.replace(state.limits, max_bytes=value)
     elif param.name == "max_nodes":

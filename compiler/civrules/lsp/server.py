@@ -86,6 +86,7 @@ from civrules.lsp.index import (
 from civrules.lsp.positions import Positions, encoding_of
 from civrules.lsp.transport import CivrulesProtocol, quiet_logs, serve_stream, shown_uri
 from civrules.pipeline.incremental import Result, Session
+from civrules.support import cache
 from civrules.support.collector import settle
 from civrules.support.files import LinkOnTheWayError, RefusedError, dots_taken, kind_of, not_folder_on, read_under
 
@@ -557,6 +558,8 @@ class CivrulesServer(LanguageServer):
         self._roots: list[str] = []
         #: Whether the editor was told that no rules folder was found (said once until one is).
         self._told_missing = False
+        #: Whether the editor was told that the configured cache folder is not used (said once a session).
+        self._told_cache = False
         self._settling: asyncio.TimerHandle | None = None
         #: Changes seen so far, in every folder (an idle collection waits for them to stop).
         self.changes = 0
@@ -667,7 +670,31 @@ class CivrulesServer(LanguageServer):
         elif not self._told_missing:
             self._told_missing = True
             self.tell(problem)
+        self._tell_cache_refused()
         return started
+
+    def _tell_cache_refused(self) -> None:
+        """Tell the editor, once, that the configured cache folder is not used and why: one the
+        project or another user could have written (:func:`civrules.support.cache.refusal`). The
+        command line refuses to run with it (R008, exit 2); the server runs on without a cache,
+        as its workspaces never use such a one, so the editor keeps its checks."""
+        if self._told_cache:
+            return
+        refused = cache.refusal()
+        if refused is None:
+            return
+        self._told_cache = True
+        why, variable = refused
+        self.tell(
+            Diagnostic(
+                codes.COMMAND_LINE.code,
+                Severity.WARNING,
+                printable(f"{why}: the server runs without a cache (civrules would trust the entries found there)"),
+                None,
+                hint=f"set {variable} to a folder of yours outside the project (the default is ~/.cache/civrules) "
+                "where the editor starts the server, or CIVRULES_CACHE_DIR= (empty)",
+            )
+        )
 
     def restart(self, roots: Iterable[str]) -> None:
         """Serve the rules folders of ``roots`` (see :meth:`start`); a folder started anew reads the
