@@ -124,6 +124,9 @@ FILES = (
 #: whatever else lies in the folder), ignores a `.gitignore` above the folder (one naming `data.py`
 #: emptied it), and gives its docstring as the long description; an empty `.gitignore` and
 #: `.hgignore` beside it keep a checkout's own out of the sdist.
+#: Also (same step, unreleased): a refusal of a value whose repr fails (``within(10**5000, ...)``: an integer past
+#: the digits Python turns into text; a list nested past the stack) raises the rule's error naming it
+#: ``<an integer of about 5,001 digits>``, where it raised the interpreter's ValueError or RecursionError.
 VERSION = "2.19.0"
 
 

@@ -236,7 +236,8 @@ def within(value: object, name: str, low: int = 0, high: int | None = None, rule
         raise OutOfDomainError(f"{name}={shown(value)} is not a whole number{rule and f' ({rule})'}")
     if value < low or (high is not None and value > high):
         domain = f"{low} or more" if high is None else f"{low} to {high}"
-        raise OutOfDomainError(f"{name}={value!r} is outside the domain of the rule{rule and f' ({rule})'}: {domain}")
+        rule = rule and f" ({rule})"
+        raise OutOfDomainError(f"{name}={shown(value)} is outside the domain of the rule{rule}: {domain}")
     return value
 
 
@@ -305,8 +306,22 @@ def shown(value: object) -> str:
     record_id = _record_id(value)
     if record_id is not None:
         return f"the {type(value).__name__} record {str(record_id)!r}"
-    said = repr(str(value)) if isinstance(value, str) else repr(value)
+    try:
+        said = repr(str(value)) if isinstance(value, str) else repr(value)
+    except Exception:  # noqa: BLE001 - the refusal is raised all the same, naming what it could not show
+        said = _unshowable(value)
     return said if len(said) <= _SHOWN else f"{said[: _SHOWN - 3]}..."
+
+
+def _unshowable(value: object) -> str:
+    """What a refusal says of a value whose repr fails: an integer past the digits Python turns into
+    text (``10**5000``: a ValueError), a list nested past the stack (a RecursionError), an object
+    whose ``__repr__`` raises. The refusal raised that error in its place: a ValueError of the
+    interpreter, not the rule's OutOfDomainError or UnknownIdError."""
+    if isinstance(value, int) and not isinstance(value, bool):
+        digits = int(abs(value).bit_length() * 0.30103) + 1
+        return f"<an integer of about {digits:,} digits>"
+    return f"<a {type(value).__name__} that cannot be shown>"
 
 
 def _record_id(value: object) -> str | None:

@@ -108,6 +108,9 @@ FAMILY_RUNTIME_DISTRIBUTION = family_runtime_distribution(FAMILY.id)
 #: the folder), ignores a `.gitignore` above the folder (one naming `data.py` emptied it), and
 #: gives its docstring as the long description; an empty `.gitignore` and `.hgignore` beside it
 #: keep a checkout's own out of the sdist.
+#: Also (same step, unreleased): a refusal of a value whose repr fails (``trade_problems(..., 10**5000, ...)``,
+#: a region or a role given as a list nested past the stack, such a value in an exported credit matrix)
+#: raises the rule's error, where it raised the interpreter's ValueError or RecursionError.
 FAMILY_RUNTIME_VERSION = "2.10.4"
 FAMILY_RUNTIME_SOURCES = Path(__file__).resolve().parent / "runtime"
 FAMILY_RUNTIME_FILES = (

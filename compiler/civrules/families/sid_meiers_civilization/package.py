@@ -87,6 +87,8 @@ FAMILY_RUNTIME_DISTRIBUTION = family_runtime_distribution(FAMILY_ID)
 #: the folder), ignores a `.gitignore` above the folder (one naming `data.py` emptied it), and
 #: gives its docstring as the long description; an empty `.gitignore` and `.hgignore` beside it
 #: keep a checkout's own out of the sdist.
+#: Also (same step, unreleased): ``combat_bonus(defending=10**5000)`` (or a list nested past the stack) is
+#: UnknownIdError, where showing the value raised the interpreter's ValueError or RecursionError.
 FAMILY_RUNTIME_VERSION = "1.14.4"
 FAMILY_RUNTIME_SOURCES = Path(__file__).resolve().parent / "runtime"
 FAMILY_RUNTIME_FILES = (
