@@ -471,7 +471,9 @@ def _read_export(
         import json  # on the refusal path only
 
         where = "".join(f"[{json.dumps(step)}]" if isinstance(step, str) else f"[{step}]" for step in path)
-        shown = repr(value)
+        from civrules_runtime.errors import shown as shown_value
+
+        shown = shown_value(value)  # its repr fails for `10**5000` or a list nested past the stack
         shown = shown if len(shown) <= 60 else shown[:57] + "..."
         return ValueError(
             f'CreditMatrix.from_export: exported["credit_matrix"]{where} should be {wanted}, not {shown} '

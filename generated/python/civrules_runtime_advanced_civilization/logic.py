@@ -89,7 +89,7 @@ def vocabulary(enum: "type[E]", value: str, what: str) -> "E":
     """``value`` as a member of ``enum``; UnknownIdError (naming the allowed values) otherwise."""
     try:
         return enum(value)
-    except ValueError:
+    except (ValueError, RecursionError):  # RecursionError: enum's own message shows a list nested too deep
         allowed = ", ".join(repr(m.value) for m in enum)
         raise UnknownIdError(
             f"{shown(value)} is not {'an' if what[:1] in 'aeiou' else 'a'} {what}: one of {allowed}"
@@ -522,12 +522,12 @@ def _has(table: "Mapping[str, object]", key: object) -> bool:
 
 def _players(n: int) -> str:
     """``1 player``, ``2 players``: a number of players in a message (``players=1`` is asked too)."""
-    return f"{n} player" if n == 1 else f"{n} players"
+    return f"{n} player" if n == 1 else f"{shown(n)} players"
 
 
 def _cards(n: int) -> str:
     """``1 card``, ``2 cards``: a count of cards in a message."""
-    return f"{n} card" if n == 1 else f"{n} cards"
+    return f"{n} card" if n == 1 else f"{shown(n)} cards"  # a stated count may be any whole number
 
 
 def _counted(

@@ -102,8 +102,8 @@ def defence(value: object) -> CombatSituation:
         if isinstance(value, str) and value == situation:
             return situation
     allowed = ", ".join(repr(situation.value) for situation in DEFENCES)
-    shown = repr(str(value)) if isinstance(value, str) else repr(value)  # a member as its value
-    raise UnknownIdError(f"{shown} is not a defending situation: one of {allowed}")
+    said = repr(str(value)) if isinstance(value, str) else shown(value)  # a member as its value
+    raise UnknownIdError(f"{said} is not a defending situation: one of {allowed}")
 
 
 def counts(
