@@ -420,3 +420,29 @@ def test_a_uri_holding_a_lone_surrogate_names_no_file_and_fails_nothing(rules: P
         assert not [entry for entry in _logged(editor) if "internal error" in entry["message"]], _logged(editor)
 
     asyncio.run(session())
+
+
+def test_a_hundred_workspace_folders_without_rules_make_a_pop_up_of_a_few_lines(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Where no workspace folder holds the rules folder, the pop-up said why of each one the client
+    sent: 1,000 folders made a message of 43,000 characters. It names three and counts the rest."""
+    folders = [{"uri": (tmp_path / f"f{n:03}").as_uri(), "name": f"f{n}"} for n in range(100)]
+    monkeypatch.chdir(tmp_path)  # no `rules` in the directory the server started in either: 101 places
+
+    async def session() -> Editor:
+        editor = Editor(Path("rules"))
+        initialize: dict[str, Any] = {
+            "processId": None,
+            "rootUri": None,
+            "capabilities": {},
+            "workspaceFolders": folders,
+        }
+        editor.request("initialize", initialize)
+        editor.notify("initialized", {})
+        await editor.settle()
+        return editor
+
+    (shown,) = [m["params"]["message"] for m in _shown(asyncio.run(session()))]
+    assert f"`{tmp_path / 'f002' / 'rules'}`: no such folder; and 98 other places like them (hint:" in shown
+    assert len(shown) < 1_000, len(shown)

@@ -694,3 +694,22 @@ def test_a_value_of_200000_letters_is_quoted_cut_in_every_message_that_names_it(
         texts = [diagnostic["message"], diagnostic["hint"] or "", *(r["label"] for r in diagnostic["related"])]
         assert all(len(text) < 400 for text in texts), (diagnostic["code"], [len(text) for text in texts])
         assert all(len(subject) <= 240 for subject in diagnostic["subjects"]), diagnostic["code"]
+
+
+def test_a_ruleset_not_found_names_a_few_known_ones_and_counts_the_rest(tmp_path: Path) -> None:
+    """With no close name, the hint listed every ruleset of the folder (5,000 manifests, 5,000 ids)."""
+    rulesets = tmp_path / "rules" / "rulesets"
+    rulesets.mkdir(parents=True)
+    for n in range(13):
+        (rulesets / f"house-{n:02}.yaml").write_text(
+            f"kind: ruleset\nfamily: imperial-settlers\nid: house-{n:02}\nname: House {n}\nstatus: house_rule\n",
+            encoding="utf-8",
+        )
+    rules = str(tmp_path / "rules")
+    result = CliRunner().invoke(main, ["--no-shipped", "--rules", rules, "validate", "qqqq", "--format", "json"])
+    assert result.exit_code == 2, result.output
+    (found,) = json.loads(result.stdout)
+    assert found["hint"].endswith(
+        "known rulesets: house-00, house-01, house-02, house-03, house-04, house-05, "
+        "house-06, house-07, house-08, house-09 and 3 more"
+    ), found["hint"]

@@ -1109,10 +1109,19 @@ def broken_manifests(workspace: Workspace) -> list[Diagnostic]:
     return found
 
 
+def _some(ids: Sequence[str]) -> str:
+    """The first :data:`~civrules.diagnostics.words.SHOWN` of ``ids`` and how many more there are: a
+    rules folder of 5,000 manifests made a hint naming every one of them."""
+    from civrules.diagnostics.words import SHOWN
+
+    more = len(ids) - SHOWN
+    return ", ".join(ids[:SHOWN]) + (f" and {more:,} more" if more > 0 else "")
+
+
 def _unknown_ruleset(name: str, known: list[str], manifests: Mapping[str, Manifest] | None = None) -> Diagnostic:
     from civrules.diagnostics.suggest import did_you_mean
 
-    hint = did_you_mean(name, known) or f"known rulesets: {', '.join(sorted(known)) or 'none'}"
+    hint = did_you_mean(name, known) or f"known rulesets: {_some(sorted(known)) or 'none'}"
     # A CI step validating what a change touched (`git diff --name-only | xargs civrules validate`)
     # names files: a manifest's is told its ruleset, any other file the run that reads them all.
     written = PurePosixPath(name.replace("\\", "/"))
@@ -1758,7 +1767,7 @@ def _build(
     result, dropped = builder.build_rulesets(
         obj.rules, out, workspace, loaded, everything=not rulesets, debug=obj.debug, rendered=rendered
     )
-    failed = ", ".join(result.failed_ids)
+    failed = _some(result.failed_ids)
     if len(result.failed_ids) < len(loaded):
         for relative, why in sorted(dropped.items()):
             click.echo(f"civrules: not carried over: {named_path(out / relative)}: {printable(why)}", err=True)
@@ -1818,7 +1827,7 @@ def _build_check(
     result = builder.render(workspace, loaded, debug=obj.debug, out=out, baseline=obj.project_generated())
     _versions_said(result)
     found = list(result.diagnostics)
-    failed = ", ".join(result.failed_ids)
+    failed = _some(result.failed_ids)
     stale = builder.check(out, result, [one.id for one in loaded], everything=not rulesets)
     for line in stale:  # each file's diff made as it is printed, and the lines printed bounded
         click.echo(printable(line))

@@ -502,7 +502,9 @@ class Index:
         if where:
             lines.append(f"defined at {where}")
         if rulesets:
-            lines.append("as resolved in " + ", ".join(markdown_code(r) for r in rulesets))
+            more = len(rulesets) - words.SHOWN  # every variant of a base reads its files
+            resolved = ", ".join(markdown_code(r) for r in rulesets[: words.SHOWN])
+            lines.append(f"as resolved in {resolved}" + (f" and {more:,} more" if more > 0 else ""))
         return "\n\n".join(lines)
 
     def _family(self, symbol: Symbol, rulesets: list[str]) -> Family | None:

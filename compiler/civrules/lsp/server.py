@@ -54,7 +54,7 @@ from pygls.uris import from_fs_path
 from pygls.uris import to_fs_path as _pygls_path
 
 from civrules import __version__
-from civrules.diagnostics import Addition, Diagnostic, Severity, Span, codes
+from civrules.diagnostics import Addition, Diagnostic, Severity, Span, codes, words
 from civrules.diagnostics.escape import printable
 from civrules.diagnostics.markup import markdown_block, markdown_text, plain
 from civrules.diagnostics.words import named_path, ticked
@@ -1048,15 +1048,25 @@ def rules_folder_problem(tried: list[Path]) -> Diagnostic | None:
         if stat.S_ISDIR(found.st_mode):
             return None
         reasons.append(f"{shown} is not a folder")
+    # The places tried are the editor's workspace folders, as many as it sends: the pop-up names the
+    # first few (1,000 folders made a pop-up of 43,000 characters) and counts the others.
+    more = len(reasons) - _REASONS_SHOWN
+    said = "; ".join(reasons[:_REASONS_SHOWN])
+    if more > 0:
+        said += f"; and {words.count(more, 'other place')} like them"
     return Diagnostic(
         codes.NO_RULESETS.code,
         codes.NO_RULESETS.severity,
-        "no rules folder to check: " + "; ".join(reasons),
+        "no rules folder to check: " + said,
         None,
         hint="open the project folder (the one holding rules/) as the editor's workspace, or start the "
         "server with `civrules --rules DIR lsp` (DIR absolute, or relative to the workspace folder)",
-        subjects=tuple(dict.fromkeys(printable(str(path.absolute())) for path in tried)),
+        subjects=tuple(dict.fromkeys(printable(str(path.absolute())) for path in tried[: words.SHOWN])),
     )
+
+
+#: How many of the places a rules folder was looked for its absence names.
+_REASONS_SHOWN = 3
 
 
 def create_server(rules: Path, limits: Limits | None = None) -> CivrulesServer:
