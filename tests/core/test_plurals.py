@@ -34,7 +34,7 @@ CANNOT_BE_ONE = {
     ("emit/sheets/common.py", "len(reasons)"): "more than one distinct reason",
     ("families/advanced_civilization/assemble.py", "players"): "a players value that is no number",
     ("families/advanced_civilization/checks/calamities.py", "len(ids)"): "two or more ids taken at once",
-    ("families/advanced_civilization/runtime/logic.py", "n"): "the _players() and _cards() helpers",
+    ("families/advanced_civilization/runtime/logic.py", "shown(n)"): "the _players() and _cards() helpers",
     ("families/advanced_civilization/sheets/cards.py", "group"): "a group's name, no count",
     ("families/advanced_civilization/sheets/quick_reference.py", "one"): "its branch is taken when it is not 1",
     ("families/imperial_settlers/checks/decks.py", "listed"): "a list of copy counts",

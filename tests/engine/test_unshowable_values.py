@@ -3,7 +3,7 @@
 A refusal names the value it refuses (``shown``). Two kinds of value an engine can pass have no
 repr: an integer past the digits Python turns into text (``10**5000``: ValueError "Exceeds the limit
 (4300 digits) for integer string conversion") and a list or mapping nested past the stack
-(RecursionError). Showing one raised that error in place of the refusal, from 337 calls of the
+(RecursionError). Showing one raised that error in place of the refusal, from 317 calls of the
 committed packages' helpers (a count, a player number, an id, a role, an exported credit matrix).
 """
 
