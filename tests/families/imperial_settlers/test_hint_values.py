@@ -336,9 +336,11 @@ def test_a_card_f001_adds_is_written_with_the_facts_its_decks_cards_all_carry() 
     """Trial: rom003 taken to 2 copies (ROM003, ROM004): F001 wrote a new 3-copy card with blanks
     for its id, name, kind and cost; filled and pasted, it was F010 "has no deal" and F011 "has no
     colour". The card added now carries a blank for each fact every card of the deck has
-    (colours, deal): pasted, only L016; filled, the deck is clean."""
+    (colours, deal): pasted, only L016; filled, the deck is clean. (rom003's case is now one patch,
+    rom006 grown back into ROM005; rom023 taken to 2 copies leaves no card of 2 copies a free number
+    beside it, so a card is added.)"""
     head = "kind: ruleset\nfamily: imperial-settlers\nid: is-mid\nname: mid\nextends: imperial-settlers\n"
-    two = '      - {id: rom003, copies: 2, printed_ids: [ROM003, ROM004], source: "house rule"}\n'
+    two = '      - {id: rom023, copies: 2, printed_ids: [ROM023, ROM024], source: "house rule"}\n'
     variant = head + "overlay:\n  cards:\n    patch:\n" + two
     [f001] = found("F001", {"rulesets/is-mid.yaml": variant}, "is-mid")
     assert f001.hint is not None
@@ -363,3 +365,41 @@ def test_a_card_f001_adds_is_written_with_the_facts_its_decks_cards_all_carry() 
     workspace = CachedWorkspace({"rulesets/is-mid.yaml": variant + f"    add: [{filled}]\n    remove: [{remove}]\n"})
     analysis = analyse(workspace, workspace.load_ruleset(workspace.manifests()["is-mid"]))
     assert [(d.code, d.message) for d in analysis.diagnostics if d.severity == "error"] == []
+
+
+def _errors(texts: dict[str, str], ruleset: str) -> list[tuple[str, str]]:
+    workspace = CachedWorkspace(texts)
+    analysis = analyse(workspace, workspace.load_ruleset(workspace.manifests()[ruleset]))
+    return [(d.code, d.message) for d in analysis.diagnostics if d.severity == "error"]
+
+
+def test_a_card_short_of_a_copy_grows_back_into_the_number_another_card_gave_up() -> None:
+    """Round 34 left it: rom003 taken down to 2 copies gives up ROM005, and the Roman deck is 29,
+    a card of 3 copies short. The cards of 2 copies could grow only forward, into numbers every
+    one finds taken, so F001 proposed removing rom001 and adding a whole new card of 3 copies
+    numbered after the deck's last. rom006 (ROM006, ROM007) can take the number given up before
+    its first: one patch, and followed, the deck is clean."""
+    head = "kind: ruleset\nfamily: imperial-settlers\nid: is-back\nname: back\nextends: imperial-settlers\n"
+    two = '      - {id: rom003, copies: 2, printed_ids: [ROM003, ROM004], source: "house rule"}\n'
+    variant = head + "overlay:\n  cards:\n    patch:\n" + two
+    [f001] = found("F001", {"rulesets/is-back.yaml": variant}, "is-back")
+    entry = '{id: rom006, copies: 3, printed_ids: [ROM005, ROM006, ROM007], source: "house rule: write why here"}'
+    assert f001.hint is not None and f"e.g. `patch: [{entry}]`;" in f001.hint, f001.hint
+    filled = entry.replace("write why here", "three farms")
+    assert _errors({"rulesets/is-back.yaml": variant + f"      - {filled}\n"}, "is-back") == []
+
+
+def test_copies_without_printed_ids_are_numbered_back_into_a_number_another_card_gave_up() -> None:
+    """The same blind spot in F008's hint: rom006 given 3 copies, its next number ROM008 taken,
+    was told to keep to 2 copies (undoing the change) though ROM005, before its first, is free:
+    rom003 gave it up. The hint numbers the copies back into it; followed, the deck is clean."""
+    head = "kind: ruleset\nfamily: imperial-settlers\nid: is-six\nname: six\nextends: imperial-settlers\n"
+    variant = head + (
+        "overlay:\n  cards:\n    patch:\n"
+        '      - {id: rom003, copies: 2, printed_ids: [ROM003, ROM004], source: "house rule"}\n'
+        '      - {id: rom006, copies: 3, source: "house rule"}\n'
+    )
+    [f008] = found("F008", {"rulesets/is-six.yaml": variant}, "is-six")
+    assert f008.hint is not None and "`printed_ids: [ROM005, ROM006, ROM007]`" in f008.hint, f008.hint
+    followed = variant.replace("copies: 3, source", "copies: 3, printed_ids: [ROM005, ROM006, ROM007], source")
+    assert _errors({"rulesets/is-six.yaml": followed}, "is-six") == []

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import itertools
 import re
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import Any
 
 from civrules.checks import check, diagnostic, made_of, setting
@@ -125,7 +125,8 @@ def check_sequence(ruleset: ImperialSettlersRuleset) -> Iterator[Diagnostic]:
 
     Fix: renumber the copies so the deck runs 001, 002, … with each card's copies side by side.
     A card a variant patched to more copies than its printed ids is told the ids to write in that
-    patch (numbered on where the next numbers are free), or the copies to keep where they are not.
+    patch (numbered on where the next numbers are free, else back into free numbers before its
+    first, as one another card gave up), or the copies to keep where neither is.
 
         printed_ids: [COM008, COM010]   # FAIL: copies of one card take consecutive ids
         copies: 2
@@ -219,6 +220,22 @@ def _given_up(ruleset: ImperialSettlersRuleset) -> dict[str, set[int]]:
     return given_up
 
 
+def grown(own: Sequence[int], copies: int, free: Callable[[int], bool]) -> list[int] | None:
+    """The numbers a card printed with the consecutive ``own`` takes for ``copies``, more than
+    it has, without a gap or a repeat: its own and the ``free`` numbers beside them. Those after its
+    last first (its first id kept); else reaching back before its first, into a number another card
+    gave up with a copy fewer (free, not printed) that a hint growing forward alone never proposed.
+    None where no such run is free."""
+    more = copies - len(own)
+    if not own or more <= 0:
+        return None
+    for back in range(more + 1):
+        run = range(own[0] - back, own[-1] + 1 + more - back)
+        if run[0] >= 1 and all(free(n) for n in run if n not in own):
+            return list(run)
+    return None
+
+
 def _holders(ruleset: ImperialSettlersRuleset) -> dict[str, Card]:
     """The card each printed id is printed on (the first, where F008 finds it on two)."""
     holders: dict[str, Card] = {}
@@ -258,6 +275,12 @@ def _printed_in_overlay(holders: Mapping[str, Card], card: Card) -> str | None:
             taken = (wanted, holders[wanted])
             break
         printed.append(wanted)
+    numbers = [int(match.group(2)) for match in own if match is not None and match.group(1) == prefix]
+    if taken is not None and numbers == list(range(last + 1 - len(own), last + 1)):
+        # the next number taken, the copies may still reach back into numbers free before the first
+        run = grown(numbers, card.copies, lambda n: holders.get(f"{prefix}{n:03d}") in (None, card))
+        if run is not None:
+            taken, printed = None, [f"{prefix}{n:03d}" for n in run]
     if taken is not None:
         count = words.count(len(card.printed_ids), "copy", "copies")
         return (

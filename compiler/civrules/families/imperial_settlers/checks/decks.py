@@ -10,7 +10,7 @@ from functools import partial
 
 from civrules.checks import check, diagnostic, entity_word, made_of, setting
 from civrules.diagnostics import Diagnostic, Related, Severity, Span, blanks, words
-from civrules.families.imperial_settlers.checks.cards import PRINTED_ID, repeated_ids
+from civrules.families.imperial_settlers.checks.cards import PRINTED_ID, grown, repeated_ids
 from civrules.families.imperial_settlers.decks import DeckRule, deck_rule
 from civrules.families.imperial_settlers.model import Card, Deck, FactionDeck, ImperialSettlersRuleset
 
@@ -103,10 +103,11 @@ def check_faction_deck_size(ruleset: ImperialSettlersRuleset) -> Iterator[Diagno
     by their copies, so that the deck then also follows the copies pattern (F002). A printed deck a
     variant's change left at another size is mended in the variant's `overlay.cards`: the hint
     writes the entries, whole where the data give them (a card of the deck patched to the copies
-    the pattern lacks where its printed ids can follow on, its ids written; else a card removed, one
-    that nothing else names, and one added, numbered after the deck's last). A number the deck
-    prints twice is named in the message (a card given a copy more, numbered into the next card's):
-    the fix first takes down a card whose numbers given up are the repeated ones.
+    the pattern lacks where its printed ids can follow on, or reach back into numbers another card
+    gave up, its ids written; else a card removed, one that nothing else names, and one added,
+    numbered after the deck's last). A number the deck prints twice is named in the message (a
+    card given a copy more, numbered into the next card's): the fix first takes down a card whose
+    numbers given up are the repeated ones.
 
         faction_decks:
           - id: my_romans
@@ -165,8 +166,8 @@ def _size_in_overlay(
     another size, each entry whole where the data give it (None where the rule has no pattern).
 
     The printed ids of a card's copies run on without a gap (F008): a card of the deck is
-    patched to the copies the pattern lacks only where its numbers can follow on or end the
-    deck's, and its printed ids are written; else a card of the spare copies is removed (the
+    patched to the copies the pattern lacks only where its numbers can follow on, reach back into
+    numbers free before its first or end the deck's, and its printed ids are written; else a card of the spare copies is removed (the
     numbers a variant removes are free on purpose) and one of the copies lacking added, numbered
     after the deck's last, which is written whole: its id, name and facts are the designer's to give
     (`printed_ids: [...]` was left to fill, and a patch of a card in the middle of the deck gave
@@ -183,7 +184,6 @@ def _size_in_overlay(
     numbers = {int(m.group(2)) for card, _ in held for p in card.printed_ids if (m := PRINTED_ID.match(p))}
     printed_on = collections.Counter(p for card, _ in held for p in card.printed_ids)
     doubled = {int(m.group(2)) for p, n in printed_on.items() if n > 1 and (m := PRINTED_ID.match(p))}
-    last = max(numbers, default=0)
     by_copies: dict[int, list[Card]] = {}
     for card, copies in sorted(held, key=lambda item: bool(item[0].origin.changes)):  # a card no variant changed first
         by_copies.setdefault(copies, []).append(card)
@@ -191,7 +191,6 @@ def _size_in_overlay(
     # the facts the deck's cards all carry, which an added card of it needs too (F011, F012)
     facts = "".join(f", {key}: {blank}" for key, has, blank in _DECK_FACTS if held and all(has(c) for c, _ in held))
     still: list[str] = []  # what else a removal asks to change
-    added = 0
     for lacking, spare in itertools.zip_longest(more, fewer):
         # a card the variant changed is not proposed back: that would undo the change
         unchanged = [card for card in by_copies.get(spare, []) if not card.origin.changes]
@@ -199,6 +198,8 @@ def _size_in_overlay(
         if mended is not None:
             card, printed = mended
             by_copies[spare].remove(card)
+            # a second card mended, or one added, takes none of the numbers this one now prints
+            numbers.update(int(m.group(2)) for p in printed if (m := PRINTED_ID.match(p)))
             entries["patch"].append(
                 f"{{id: {card.id}, copies: {lacking}, printed_ids: [{', '.join(printed)}], "
                 'source: "house rule: write why here"}'
@@ -216,8 +217,9 @@ def _size_in_overlay(
             if card.id in names:
                 still.append(f"{names[card.id]} names `{card.id}`: change it too")
         if lacking:
-            printed = [f"{deck.prefix}{last + added + n + 1:03d}" for n in range(lacking)]
-            added += lacking
+            last = max(numbers, default=0)
+            printed = [f"{deck.prefix}{last + n + 1:03d}" for n in range(lacking)]
+            numbers.update(range(last + 1, last + lacking + 1))
             entries["add"].append(
                 f'{{id: "{_NEW_ID}", name: "{_NEW_NAME}", deck: {deck.id}, kind: "{_NEW_KIND}", copies: {lacking}, '
                 f'printed_ids: [{", ".join(printed)}], cost: "{_NEW_COST}"{facts}, source: "{blanks.HOUSE_RULE}"}}'
@@ -275,7 +277,7 @@ def _renumbered(
 ) -> tuple[Card, list[str]] | None:
     """A card of ``cards`` whose printed ids (of ``prefix``) can be made ``copies`` without a
     gap or a repeat in the deck's ``numbers``: one whose next numbers are free, to take more
-    copies; to give some up, first one whose numbers given up are each printed on another card
+    copies, else one whose numbers before its first are (given up by another card); to give some up, first one whose numbers given up are each printed on another card
     too (``doubled``: a variant gave a card another's number with a copy more), so that the
     repeat goes with the copy; else one whose last numbers end the deck's. With its printed ids then."""
     for card in cards if doubled else ():
@@ -290,10 +292,16 @@ def _renumbered(
         if not own or len(own) != len(card.printed_ids) or own != list(range(own[0], own[0] + len(own))):
             continue
         first, count = own[0], len(own)
-        if copies > count and not any(first + n in numbers for n in range(count, copies)):
-            return card, [f"{prefix}{first + n:03d}" for n in range(copies)]
+        if copies > count and (run := grown(own, copies, lambda n: n not in numbers)) is not None and run[0] == first:
+            return card, [f"{prefix}{n:03d}" for n in run]
         if copies < count and not any(n in numbers for n in range(first + count, max(numbers, default=0) + 1)):
             return card, list(card.printed_ids[:copies])
+    for card in cards:
+        # none can grow forward: one may reach back into numbers free before its first (given up)
+        own = [int(m.group(2)) for p in card.printed_ids if (m := PRINTED_ID.match(p))]
+        consecutive = bool(own) and len(own) == len(card.printed_ids) and own == list(range(own[0], own[0] + len(own)))
+        if consecutive and (run := grown(own, copies, lambda n: n not in numbers)) is not None:
+            return card, [f"{prefix}{n:03d}" for n in run]
     return None
 
 
