@@ -233,6 +233,11 @@ class CivilizationRuleset(Ruleset):
     civilizations: Collection[Civilization]
     huts: Collection[Marker]
     villages_markers: Collection[Marker]
+    #: Every technology as the file defining it writes it, before any variant's change, those a
+    #: variant patched, replaced or removed included: what the data say each unlocks (T007: an item
+    #: one of them unlocks and none does now has lost the unlock its source gives). Where no variant
+    #: is applied, the ruleset's own technologies. Not one of :meth:`collections`.
+    defined_technologies: Collection[Technology]
 
     def collections(self) -> tuple[Collection[Entity], ...]:
         return (
@@ -490,6 +495,34 @@ def _assembled(name: str) -> Callable[[Resolved], Collection[Any]]:
 _ASSEMBLED = {name: _assembled(name) for name in BUILDERS}
 
 
+def _defined_technologies(resolved: Resolved, technologies: Collection[Technology]) -> Collection[Technology]:
+    """Each technology as the file that first defines it writes it (:attr:`CivilizationRuleset.
+    defined_technologies`): the definition an entity's origin names (the earliest of those a
+    `replace` took the place of), and that of each technology a variant removed."""
+    if len(resolved.chain) < 2:
+        return technologies
+    origins = [entry.origin for entry in resolved.collections.get("technologies", [])]
+    origins += [gone.base for gone in resolved.removed.get("technologies", {}).values() if gone.base is not None]
+    defined: dict[str, Technology] = {}
+    for origin in origins:
+        first = origin.replaced[0] if origin.replaced else origin
+        raw: Any = first.document.data
+        for part in first.path:
+            try:
+                raw = raw[part]
+            except (KeyError, IndexError, TypeError):
+                raw = None
+                break
+        if isinstance(raw, Mapping) and isinstance(raw.get("id"), str) and raw["id"] not in defined:
+            base = {
+                "id": raw["id"],
+                "name": known(raw.get("name", raw["id"])),
+                "origin": Origin(first.document, first.path),
+            }
+            defined[raw["id"]] = _technology(raw, {**base, "raw": raw})
+    return Collection.of("technologies", list(defined.values()))
+
+
 def build_ruleset(resolved: Resolved) -> CivilizationRuleset:
     """The model of a resolved ruleset of this family (the family's ``assemble`` hook)."""
     data = resolved.data
@@ -515,6 +548,7 @@ def build_ruleset(resolved: Resolved) -> CivilizationRuleset:
         setting_origins=dict(resolved.setting_origins),
         layers=dict(resolved.layers),
         names=dict(resolved.names),
+        defined_technologies=_defined_technologies(resolved, collections["technologies"]),
         **collections,
     )
 
