@@ -73,3 +73,41 @@ def test_the_base_is_still_told_only_that_it_cannot_be_judged() -> None:
     assert [(d.severity, d.message) for d in _found(HEAD)] == [
         ("info", "what is unlocked cannot be judged: 15 technologies have no known unlocks")
     ]
+
+
+SHORT_GAME = (
+    HEAD
+    + "overlay:\n  technologies:\n    remove:\n"
+    + "".join(
+        f'      - {{id: {tech}, why: "house rule: a short game"}}\n'
+        for tech in (
+            "chivalry",
+            "navigation",
+            "steam_power",
+            "theology",
+            "printing_press",
+            "democracy",
+            "biology",
+            "computers",
+            "horseback_riding",
+            "currency",
+        )
+    )
+)
+
+
+def test_a_pyramid_too_few_technologies_could_fill_whatever_their_levels_is_told() -> None:
+    """The same blind spot in T001: with levels unknown it said only "the pyramid cannot be
+    judged". A variant leaving 11 technologies, 9 of no known level, where the minimums ask 13 more
+    than the known levels give (5, 3, 3 and 2 at levels 1-4), cannot complete it at any levels."""
+    workspace = CachedWorkspace({"rulesets/house.yaml": SHORT_GAME})
+    analysis = analyse(workspace, workspace.load_ruleset(workspace.manifests()["house"]))
+    [t001] = [d for d in analysis.diagnostics if d.code == "T001"]
+    assert t001.severity == "error"
+    assert t001.message == (
+        "the pyramid cannot be completed at any levels: its minimums ask 13 technologies more than the "
+        "known levels give, and 9 technologies have no known level"
+    )
+    assert t001.span is not None and t001.span.file.endswith("rulesets/house.yaml")
+    way = "in `overlay.technologies`, remove fewer technologies or add some, 4 technologies more in all"
+    assert t001.hint is not None and way in t001.hint, t001.hint

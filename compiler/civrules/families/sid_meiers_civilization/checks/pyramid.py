@@ -28,7 +28,8 @@ def check_pyramid_complete(ruleset: CivilizationRuleset) -> Iterator[Diagnostic]
 
     Why: a player who cannot fill a level can never research Space Flight; the technology victory
     is then impossible. Where technologies have no known level, the check cannot judge and says so
-    once, as an info.
+    once, as an info; unless even they cannot fill the rows, whatever their levels (a variant that
+    removes technologies, say): the minimums ask more than the known levels give and they number.
 
     Fix: give the missing technologies, or their levels.
 
@@ -39,6 +40,24 @@ def check_pyramid_complete(ruleset: CivilizationRuleset) -> Iterator[Diagnostic]
     counts, unknown = levels_of(list(ruleset.technologies))
     origin = ruleset.rule_origin("pyramid")
     span = origin.span("minimums") if origin is not None else ruleset.manifest.span()
+    short = sum(max(0, need - counts.get(level, 0)) for level, need in minimums.items())
+    if unknown and short > unknown:
+        # whatever levels the technologies of no known level have, too few are left to fill the rows
+        lacking = words.count(short - unknown, "technology", "technologies")
+        yield diagnostic(
+            "T001",
+            f"the pyramid cannot be completed at any levels: its minimums ask "
+            f"{words.count(short, 'technology', 'technologies')} more than the known levels give, and "
+            f"{words.count(unknown, 'technology', 'technologies')} {'has' if unknown == 1 else 'have'} no known level",
+            span,
+            f"add at least {lacking}, with the levels the rows lack",
+            subjects=("levels",),
+            from_variant=f"in `overlay.technologies`, remove fewer technologies or add some, {lacking} more in all, "
+            "with the levels the rows lack"
+            if len(ruleset.chain) > 1
+            else None,
+        )
+        return
     if unknown:
         yield cannot_judge(
             "T001",
