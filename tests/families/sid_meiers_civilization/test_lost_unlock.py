@@ -41,12 +41,13 @@ def test_following_the_hint_leaves_no_warning() -> None:
     """The hint's way, pasted beside the change with its blanks filled, leaves the base's info alone."""
     [t007] = [d for d in _found(NO_REPUBLIC) if d.severity == "warning"]
     way = (
-        '`- {id: "write the technology\'s id here", unlocks: {governments: {append: [republic]}}, '
-        'source: "house rule: write why here"}`'
+        '`patch: [{id: "write the technology\'s id here", unlocks: {governments: {append: [republic]}}, '
+        'source: "house rule: write why here"}]`'
     )
     assert t007.hint is not None and way in t007.hint and t007.hint.endswith("; or undo this change"), t007.hint
-    filled = way.strip("`").replace("write the technology's id here", "democracy").replace("write why here", "later")
-    followed = NO_REPUBLIC + f"      {filled}\n"
+    entry = way.strip("`").removeprefix("patch: [").removesuffix("]")
+    filled = entry.replace("write the technology's id here", "democracy").replace("write why here", "later")
+    followed = NO_REPUBLIC + f"      - {filled}\n"  # beside the variant's own patch
     assert [d.severity for d in _found(followed)] == ["info"]  # the base's own: what no source gives
 
 

@@ -132,6 +132,6 @@ def _unlock_hint(kind: str, item: str) -> str:
     """How a variant gives ``item`` an unlock: the patch of a technology that names it."""
     tech = blanks.blank("the technology's id")
     return (
-        f'name a technology that unlocks it, in `overlay.technologies`: `- {{id: "{tech}", '
-        f'unlocks: {{{kind}s: {{append: [{item}]}}}}, source: "{blanks.HOUSE_RULE}"}}`'
+        f'name a technology that unlocks it, in `overlay.technologies`: `patch: [{{id: "{tech}", '
+        f'unlocks: {{{kind}s: {{append: [{item}]}}}}, source: "{blanks.HOUSE_RULE}"}}]`'
     )
