@@ -229,3 +229,19 @@ def test_an_id_of_digits_and_letters_that_starts_with_a_digit_is_told_it_must_st
     result = CliRunner().invoke(main, ["init", "unused-folder", "--name", ruleset_id])
     assert result.exit_code == 2
     assert "starting with a letter" in result.output, result.output
+
+
+@pytest.mark.parametrize(
+    ("ruleset_id", "meant"), [("My Variant", "my-variant"), ("House_Rules", "house-rules"), ("a--b", "a-b")]
+)
+def test_an_id_not_kebab_case_is_told_the_kebab_case_id_it_reads_as(ruleset_id: str, meant: str) -> None:
+    """Trial: `new-variant "My Variant"` was told the rule for ids and `civrules new-variant --help`,
+    not the id to type: the hint ends with it where it is one a ruleset can have."""
+    [problem] = ruleset_id_problems(ruleset_id)
+    assert problem.hint.endswith(f", e.g. `{meant}`"), problem.hint
+
+
+def test_no_kebab_case_id_is_proposed_that_is_refused_itself() -> None:
+    """`AUX` reads as `aux`, a device name on Windows: no id is proposed."""
+    [problem] = ruleset_id_problems("AUX")
+    assert "e.g." not in problem.hint

@@ -159,15 +159,15 @@ def ruleset_id_problems(ruleset_id: str) -> list[IdProblem]:
             )
         else:
             why = NOT_KEBAB_CASE
-        problems.append(
-            IdProblem(
-                shown,
-                why,
-                "write lower-case letters (a-z) and digits, starting with a letter, words joined by single "
-                "hyphens, in an id no other ruleset has",
-                malformed=True,
-            )
+        hint = (
+            "write lower-case letters (a-z) and digits, starting with a letter, words joined by single "
+            "hyphens, in an id no other ruleset has"
         )
+        # the id it reads as, where that is one a ruleset can have: what to type, not only the rule
+        meant = re.sub(r"[^a-z0-9]+", "-", ruleset_id.lower()).strip("-")
+        if meant != ruleset_id and not ruleset_id_problems(meant):
+            hint += f", e.g. `{meant}`"
+        problems.append(IdProblem(shown, why, hint, malformed=True))
     elif keyword.iskeyword(package_name(ruleset_id)):
         # A soft keyword (`match`, `type`) is an identifier: `import civrules_rulesets.match` works.
         problems.append(
