@@ -61,6 +61,14 @@ ALLOWED: dict[tuple[str, str, str], str] = {
     ("checks/citations.py", "_dangling_sections", "data"): _CITATIONS,
     ("checks/citations.py", "check_settings_citations_used", "data"): _CITATIONS,
     ("checks/overlays.py", "check_changes_written_over", "data"): _OVERLAY_ENTRIES,
+    ("checks/overlays.py", "check_text_left_behind", "data"): (
+        "V014 compares a changed entity's numbers and its `text` with its definition as written, in any "
+        "field of any family's entity (a list's elements by id): the model holds the variant's result"
+    ),
+    ("checks/overlays.py", "check_text_left_behind", "raw"): (
+        "V014 reads the numbers and texts of any family's entity as the variant leaves them, beside its "
+        "definition as written: no family's model is known to the core"
+    ),
     ("checks/overlays.py", "_Winners.of", "data"): _OVERLAY_ENTRIES,
     ("checks/unknowns.py", "fact_field", "data"): (
         "an unknown fact is named by its field path in the document as written, once for Q006 and "

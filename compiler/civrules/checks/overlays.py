@@ -9,6 +9,8 @@ those whose winner is in the same file.
 
 from __future__ import annotations
 
+import json
+import re
 from collections.abc import Iterator, Mapping
 from typing import Any
 
@@ -234,3 +236,143 @@ def _at(data: Any, path: NodePath) -> Any:
         else:
             return None
     return data
+
+
+#: Numbers a text may word instead of writing its digits (the data's texts are English).
+_NUMBER_WORDS = {
+    **dict(
+        enumerate(
+            (
+                *("zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten"),
+                *("eleven", "twelve", "thirteen", "fourteen", "fifteen", "sixteen", "seventeen", "eighteen"),
+                *("nineteen", "twenty"),
+            )
+        )
+    ),
+    30: "thirty",
+    40: "forty",
+    50: "fifty",
+    60: "sixty",
+    70: "seventy",
+    80: "eighty",
+    90: "ninety",
+    100: "hundred",
+}
+
+
+def _worded(text: str, number: int) -> re.Match[str] | None:
+    """Where ``text`` states ``number`` (its digits, or its English word; a loss of -5 is worded
+    "five"), None where it does not."""
+    number = abs(number)
+    digits = re.search(rf"(?<![\d.,]){number}(?![\d]|[.,]\d)", text)
+    if digits is not None:
+        return digits
+    word = _NUMBER_WORDS.get(number)
+    return re.search(rf"\b{word}\b", text, re.IGNORECASE) if word is not None else None
+
+
+def _reworded(text: str, found: re.Match[str], number: int) -> str | None:
+    """``text`` with the number ``found`` in it written as ``number``, in the same form (digits, or
+    a word of the same case); None where ``number`` has no word to put in a word's place."""
+    number = abs(number)
+    said = found.group(0)
+    if said.isdigit():
+        new = str(number)
+    else:
+        word = _NUMBER_WORDS.get(number)
+        if word is None:
+            return None
+        new = word.capitalize() if said[:1].isupper() else word
+    return text[: found.start()] + new + text[found.end() :]
+
+
+def _left_behind(before: Any, after: Any, path: tuple[str, ...]) -> Iterator[tuple[str, int, int, str]]:
+    """Each whole number of ``after`` (a value a variant changed) that differs from ``before`` (as
+    its definition writes it) while the `text` beside it is the definition's and words the old
+    number and not the new: its path, the numbers, the text. Lists pair their elements by `id`
+    where every element has one, else by place where they are as many."""
+    if isinstance(before, dict) and isinstance(after, dict):
+        text = after.get("text")
+        if isinstance(text, str) and before.get("text") == text:
+            for key, new in after.items():
+                old = before.get(key)
+                if (
+                    isinstance(new, int)
+                    and isinstance(old, int)
+                    and not isinstance(new, bool)
+                    and not isinstance(old, bool)
+                    and abs(old) != abs(new)
+                    and _worded(text, old) is not None
+                    and _worded(text, new) is None
+                ):
+                    yield ".".join((*path, key)).replace(".[", "["), old, new, text
+        for key, value in after.items():
+            if key in before and key not in CITATION_FIELDS:
+                yield from _left_behind(before[key], value, (*path, key))
+    elif isinstance(before, list) and isinstance(after, list):
+        ids = [item.get("id") if isinstance(item, dict) else None for item in (*before, *after)]
+        if ids and all(isinstance(one, str) for one in ids):
+            earlier = {item["id"]: item for item in before}
+            for item in after:
+                if item["id"] in earlier:
+                    yield from _left_behind(earlier[item["id"]], item, (*path, f"[{item['id']}]"))
+        elif len(before) == len(after):
+            for index, (old_item, new_item) in enumerate(zip(before, after, strict=True)):
+                yield from _left_behind(old_item, new_item, (*path, f"[{index}]"))
+
+
+@check("V014", "text-left-behind", Severity.WARNING, reads=(ALL_COLLECTIONS,))
+def check_text_left_behind(ruleset: Ruleset) -> Iterator[Diagnostic]:
+    """
+    What: a variant changes a number of an entity, or of an element of its lists, and leaves the
+    `text` beside it as its definition words it, which states the old number (in digits, or as an
+    English word: "ten") and not the new one.
+
+    Why: the text is what the sheets print beside the number and what players read: "15 points:
+    the holder loses ten points" is two rules at once, and nothing else tells the designer the
+    text still says the base's.
+
+    Fix: write the text anew in the same change (in a list's `patch:`, beside the number in its
+    `with:`); the hint gives the text with the number changed.
+
+        overlay:
+          items:
+            patch:
+              - id: lantern
+                effects: {patch: [{where: {id: burn}, with: {amount: 12}}]}   # FAIL: its text says "ten"
+              - id: lantern
+                effects: {patch: [{where: {id: burn}, with: {amount: 12, text: "Burns twelve."}}]}   # PASS
+    """
+    own = len(ruleset.chain) - 1
+    if own < 1:
+        return
+    for collection in ruleset.collections():
+        for entity in collection:
+            origin = entity.origin
+            if not origin.changes or origin.replaced:
+                continue  # a replace writes the entity whole, its texts too
+            defined = _at(origin.document.data, origin.path)
+            if not isinstance(defined, dict):
+                continue
+            for name, change in origin.changes:
+                if name in CITATION_FIELDS or name == "note" or ruleset.layers.get(change.file) != own:
+                    continue
+                if name == "text" or name not in defined:
+                    continue
+                for where, old, new, text in _left_behind(
+                    {name: defined[name], "text": defined.get("text")},
+                    {name: entity.raw.get(name), "text": entity.raw.get("text")},
+                    (),
+                ):
+                    found = _worded(text, old)
+                    written = _reworded(text, found, new) if found is not None else None
+                    anew = f": `text: {json.dumps(written, ensure_ascii=False)}`" if written is not None else ""
+                    said = found.group(0).lower() if found is not None else str(old)
+                    yield diagnostic(
+                        "V014",
+                        f"`{entity.id}`: `{where}` is changed from {old} to {new}, but the `text` beside it still "
+                        f"says {said}",
+                        change.document.key_span((*change.path, name)),
+                        f"write the text anew in this change, beside the number{anew}",
+                        subjects=(entity.id, where),
+                    )
