@@ -56,3 +56,15 @@ def test_a_text_that_names_no_number_changed_is_not_told() -> None:
         "`famine`: `secondary[famine_secondary].max_per_victim` is changed from 8 to 6, "
         "but the `text` beside it still says eight"
     ]
+
+
+def test_a_number_the_text_words_for_another_field_left_alike_is_not_told() -> None:
+    """Epoch requirements word "three" for the cities and the groups: changing the groups (3 → 4)
+    where the text says "three" for both is told; a text that says it once, for the other field
+    left at 3, would word that field, not the changed one."""
+    from civrules.checks.overlays import _left_behind
+
+    before = {"min_cities": 3, "min_groups": 3, "text": "Three cities and cards of three groups."}
+    assert [found[:3] for found in _left_behind(before, {**before, "min_groups": 4}, ())] == [("min_groups", 3, 4)]
+    once = {**before, "text": "Cards of three groups."}
+    assert list(_left_behind(once, {**once, "min_cities": 5}, ())) == []

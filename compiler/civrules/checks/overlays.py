@@ -271,6 +271,28 @@ def _worded(text: str, number: int) -> re.Match[str] | None:
     return re.search(rf"\b{word}\b", text, re.IGNORECASE) if word is not None else None
 
 
+def _said(text: str, number: int) -> int:
+    """How many times ``text`` states ``number`` (:func:`_worded`)."""
+    number = abs(number)
+    times = len(re.findall(rf"(?<![\d.,]){number}(?![\d]|[.,]\d)", text))
+    word = _NUMBER_WORDS.get(number)
+    return times + (len(re.findall(rf"\b{word}\b", text, re.IGNORECASE)) if word is not None else 0)
+
+
+def _alike(before: dict[str, Any], after: dict[str, Any], changed: str, number: int) -> int:
+    """How many other whole numbers beside ``changed`` are ``number`` and left as they were: the
+    text may word one of them (`min_groups: 3` beside `min_cities: 3`), each once."""
+    return sum(
+        1
+        for key, value in after.items()
+        if key != changed
+        and isinstance(value, int)
+        and not isinstance(value, bool)
+        and abs(value) == abs(number)
+        and before.get(key) == value
+    )
+
+
 def _reworded(text: str, found: re.Match[str], number: int) -> str | None:
     """``text`` with the number ``found`` in it written as ``number``, in the same form (digits, or
     a word of the same case); None where ``number`` has no word to put in a word's place."""
@@ -302,8 +324,8 @@ def _left_behind(before: Any, after: Any, path: tuple[str, ...]) -> Iterator[tup
                     and not isinstance(new, bool)
                     and not isinstance(old, bool)
                     and abs(old) != abs(new)
-                    and _worded(text, old) is not None
                     and _worded(text, new) is None
+                    and _said(text, old) > _alike(before, after, key, old)
                 ):
                     yield ".".join((*path, key)).replace(".[", "["), old, new, text
         for key, value in after.items():

@@ -256,7 +256,10 @@ overlay:
   calamities:
     patch:
       - id: famine
-        primary: {patch: [{where: {id: famine_primary}, with: {amount: 15}}]}
+        primary:
+          patch:
+            - where: {id: famine_primary}
+              with: {amount: 15, text: "Fifteen unit points are lost by the primary victim himself."}
         source: "house rule"
   ast_tracks:
     patch:
@@ -620,7 +623,8 @@ def test_the_main_help_points_at_its_options_where_they_are_printed() -> None:
 
 def test_one_epoch_raised_above_all_later_ones_is_one_diagnostic_at_the_variant_line() -> None:
     text = HEAD + "overlay:\n  epochs:\n    patch:\n      - id: late_bronze_age\n"
-    text += "        requirements: {min_cities: 9, source: house rule}\n"
+    # the requirement's text worded anew (V014: it said "Three cities in play")
+    text += "        requirements: {min_cities: 9, text: Nine cities in play, source: house rule}\n"
     found = only(analysed(text), text, "requirements: {min_cities: 9", "A010")
     assert found.message == (
         "epoch `late_bronze_age` needs 9 cities in play, more than the 2 epochs after it: "
