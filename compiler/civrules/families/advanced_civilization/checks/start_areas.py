@@ -13,7 +13,7 @@ from functools import partial
 from typing import Any
 
 from civrules.checks import check, diagnostic, made_of
-from civrules.diagnostics import Diagnostic, Related, Severity, Span
+from civrules.diagnostics import Diagnostic, Related, Severity, Span, blanks
 from civrules.families.advanced_civilization.model import Configuration, Nation, PlayerCount, Ruleset
 from civrules.model import Unknown
 from civrules.support.memo import by_identity
@@ -76,6 +76,8 @@ def check_start_nations(ruleset: Ruleset) -> Iterator[Diagnostic]:
         - id: illyria
           start_areas: {areas: [germania_2]}
     """
+    # the base's facts a variant's hint changes in its overlay, not in the base's files
+    variant = len(ruleset.chain) > 1
     listed_by: dict[str, list[tuple[Nation, Callable[[], Span]]]] = {}
     for nation, area_id, span in _listings(ruleset):
         listed_by.setdefault(area_id, []).append((nation, span))
@@ -99,6 +101,11 @@ def check_start_nations(ruleset: Ruleset) -> Iterator[Diagnostic]:
             [Related(owner.origin.span("start_areas", "areas"), f"{owner.display_name}'s start areas")]
             + [Related(span(), f"listed by {n.display_name}") for n, span in others],
             subjects=(area.id, "start_nation"),
+            from_variant=f"in `overlay.areas`, `patch: [{{id: {area.id}, start_nation: null, "
+            f'source: "{blanks.HOUSE_RULE}"}}]` (or the nation that starts there), or keep `{area.id}` in '
+            f"{owner.display_name}'s start areas"
+            if variant
+            else None,
         )
     for nation, area_id, span in _listings(ruleset):
         listed = ruleset.areas.get(area_id)
@@ -117,6 +124,10 @@ def check_start_nations(ruleset: Ruleset) -> Iterator[Diagnostic]:
             f"take `{area_id}` off {nation.display_name}'s start areas, or correct the area's `start_nation`",
             [Related(listed.origin.span("start_nation"), "start_nation")],
             subjects=(area_id, "start_nation"),
+            from_variant=f"take `{area_id}` off {nation.display_name}'s start areas, or in `overlay.areas`, "
+            f'`patch: [{{id: {area_id}, start_nation: {nation.id}, source: "{blanks.HOUSE_RULE}"}}]`'
+            if variant
+            else None,
         )
 
 
