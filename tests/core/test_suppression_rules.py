@@ -192,7 +192,8 @@ def test_a_hint_proposing_several_codes_offers_no_quick_fix() -> None:
 
 RAISED_BRONZE_AGE = (
     "overlay:\n  epochs:\n    patch:\n"
-    "      - id: early_bronze_age\n        requirements: {min_cities: 4, source: house rule}\n"
+    "      - id: early_bronze_age\n"
+    "        requirements: {min_cities: 4, text: Four cities in play., source: house rule}\n"
 )
 
 
@@ -237,7 +238,7 @@ MOVED = {
     "A010": (
         "advanced-civilization",
         "overlay:\n  epochs:\n    patch:\n      - id: early_bronze_age\n"
-        "        requirements: {min_cities: 4, source: house rule}",
+        "        requirements: {min_cities: 4, text: Four cities in play., source: house rule}",
         "min_cities: 4",
     ),
 }

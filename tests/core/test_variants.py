@@ -189,7 +189,8 @@ def test_changing_a_commodity_count_derives_the_deck_total() -> None:
 
 RAISED_BRONZE_AGE = (
     "overlay:\n  epochs:\n    patch:\n"
-    "      - id: early_bronze_age\n        requirements: {min_cities: 4, source: house rule}\n"
+    "      - id: early_bronze_age\n"
+    "        requirements: {min_cities: 4, text: Four cities in play., source: house rule}\n"
 )
 
 

@@ -281,7 +281,7 @@ def _said(text: str, number: int) -> int:
 
 def _alike(before: dict[str, Any], after: dict[str, Any], changed: str, number: int) -> int:
     """How many other whole numbers beside ``changed`` are ``number`` and left as they were: the
-    text may word one of them (`min_groups: 3` beside `min_cities: 3`), each once."""
+    text may word one of them (`width: 3` beside `depth: 3`), each once."""
     return sum(
         1
         for key, value in after.items()

@@ -618,15 +618,16 @@ def second_top_technology() -> Iterator[Mutation]:
 
 def pyramid_minimum_raised() -> Iterator[Mutation]:
     """A level of the pyramid needs more technologies than the transcription holds (T001). The base
-    cannot judge its pyramid (it knows not every technology's level: an info, not this error), the
-    transcription can: the error is the variant's, at its `overlay:`, the base's minimums a note."""
+    knows not every technology's level, but 99 at a level is more than all of its technologies of
+    no known level could fill, whatever their levels: the base judges it too, and the error is the
+    base's own, at its minimums (the variant has nothing to change)."""
     file = f"rulesets/{SMC}.yaml"
     minimums = data_of(file)["pyramid"]["minimums"]
     for j, minimum in enumerate(minimums):
 
         def edit(data: Any, j: int = j) -> tuple[str | None, NodePath, bool]:
             data["pyramid"]["minimums"][j]["count"] = 99
-            return f"rulesets/{SMC_COMMUNITY}.yaml", ("overlay",), True
+            return None, ("pyramid", "minimums"), False
 
         yield Mutation("pyramid-minimum-raised", f"level {minimum['level']}", SMC_COMMUNITY, file, "T001", edit)
 
