@@ -76,8 +76,6 @@ def check_start_nations(ruleset: Ruleset) -> Iterator[Diagnostic]:
         - id: illyria
           start_areas: {areas: [germania_2]}
     """
-    # the base's facts a variant's hint changes in its overlay, not in the base's files
-    variant = len(ruleset.chain) > 1
     listed_by: dict[str, list[tuple[Nation, Callable[[], Span]]]] = {}
     for nation, area_id, span in _listings(ruleset):
         listed_by.setdefault(area_id, []).append((nation, span))
@@ -101,11 +99,11 @@ def check_start_nations(ruleset: Ruleset) -> Iterator[Diagnostic]:
             [Related(owner.origin.span("start_areas", "areas"), f"{owner.display_name}'s start areas")]
             + [Related(span(), f"listed by {n.display_name}") for n, span in others],
             subjects=(area.id, "start_nation"),
+            # read only where the finding is moved to a variant's line: written always, as the
+            # findings of a check made of its collections are shared by the rulesets holding them
             from_variant=f"in `overlay.areas`, `patch: [{{id: {area.id}, start_nation: null, "
             f'source: "{blanks.HOUSE_RULE}"}}]` (or the nation that starts there), or keep `{area.id}` in '
-            f"{owner.display_name}'s start areas"
-            if variant
-            else None,
+            f"{owner.display_name}'s start areas",
         )
     for nation, area_id, span in _listings(ruleset):
         listed = ruleset.areas.get(area_id)
@@ -125,9 +123,7 @@ def check_start_nations(ruleset: Ruleset) -> Iterator[Diagnostic]:
             [Related(listed.origin.span("start_nation"), "start_nation")],
             subjects=(area_id, "start_nation"),
             from_variant=f"take `{area_id}` off {nation.display_name}'s start areas, or in `overlay.areas`, "
-            f'`patch: [{{id: {area_id}, start_nation: {nation.id}, source: "{blanks.HOUSE_RULE}"}}]`'
-            if variant
-            else None,
+            f'`patch: [{{id: {area_id}, start_nation: {nation.id}, source: "{blanks.HOUSE_RULE}"}}]`',
         )
 
 
