@@ -215,7 +215,7 @@ def collection(value: object, parameter: str) -> None:
     string, or not iterable."""
     if isinstance(value, str | bytes):
         raise NotACollectionError(
-            f"{parameter} is a collection of ids, not the string {value!r}: write [{value!r}] for one id"
+            f"{parameter} is a collection of ids, not the string {shown(value)}: write [{shown(value)}] for one id"
         )
     try:
         iter(value)  # type: ignore[call-overload]  # an iterator given is returned, not consumed
@@ -265,7 +265,7 @@ def at_most(ids: Iterable[T], parameter: str, copies: Callable[[T], int | None],
             continue
         most = copies(item)
         if most is not None and times > most:
-            raise OutOfDomainError(f"{item!r} is listed {_times(times)} in {parameter}: {why(most)}")
+            raise OutOfDomainError(f"{shown(item)} is listed {_times(times)} in {parameter}: {why(most)}")
     return listed
 
 
@@ -301,12 +301,13 @@ def an_id(value: object, parameter: str) -> str:
 def shown(value: object) -> str:
     """``value`` as a refusal shows it: its repr, cut at :data:`_SHOWN` characters (a record or a
     table given where an id or a number belongs printed pages: its every field, nested); a record
-    with an id as its class and that id (``the Item record 'a'``)."""
+    with an id as its class and that id (``the Item record 'a'``); an id enum's member as its id
+    (``'a'``: its repr, ``<ItemId.A: 'a'>``, is Python's, not the id an engine wrote)."""
     record_id = _record_id(value)
     if record_id is not None:
         return f"the {type(value).__name__} record {str(record_id)!r}"
     try:
-        said = repr(value)
+        said = repr(str(value)) if isinstance(value, str) else repr(value)
     except Exception:  # noqa: BLE001 - the refusal is raised all the same, naming what it could not show
         said = _unshowable(value)
     return said if len(said) <= _SHOWN else f"{said[: _SHOWN - 3]}..."
@@ -347,14 +348,20 @@ def unknown_id(value: object, table: Mapping[str, object], what: str) -> Unknown
     ("did you mean"), or, with none close, names the first ids."""
     article = "an" if what[:1] in "aeiou" and not what.startswith(_CONSONANT_SOUND) else "a"
     if not isinstance(value, str):
-        if _record_id(value) is not None:  # a table's row given for its id
+        record_id = _record_id(value)
+        if record_id is not None and record_id in table:  # a table's row given for its id
             return UnknownIdError(f"{shown(value)} is given where {article} {what}'s id belongs: {give_its_id(value)}")
+        if record_id is not None:  # a row of another table: its id is none of these either
+            return UnknownIdError(
+                f"{shown(value)} is given where {article} {what}'s id belongs, and {record_id!r} is no {what}"
+                f" either: {some_ids(table)}"
+            )
         return UnknownIdError(
             f"{shown(value)} is not {article} {what} of this ruleset: an id is a str, {some_ids(table)}"
         )
     close = closest_id(value, table)
     hint = f"did you mean {close!r}?" if close is not None else some_ids(table)
-    return UnknownIdError(f"{value!r} is not {article} {what} of this ruleset: {hint}")
+    return UnknownIdError(f"{shown(value)} is not {article} {what} of this ruleset: {hint}")
 
 
 def closest_id(word: str, table: Mapping[str, object]) -> str | None:
