@@ -167,8 +167,9 @@ def _size_in_overlay(
 
     The printed ids of a card's copies run on without a gap (F008): a card of the deck is
     patched to the copies the pattern lacks only where its numbers can follow on, reach back into
-    numbers free before its first or end the deck's, and its printed ids are written; else a card of the spare copies is removed (the
-    numbers a variant removes are free on purpose) and one of the copies lacking added, numbered
+    numbers free before its first or end the deck's, and its printed ids are written; else a card
+    of the spare copies is removed (the numbers a variant removes are free on purpose) and one of
+    the copies lacking added, numbered
     after the deck's last, which is written whole: its id, name and facts are the designer's to give
     (`printed_ids: [...]` was left to fill, and a patch of a card in the middle of the deck gave
     F008 however its ids were written). A card removed is one nothing else names (``named``: each
@@ -277,9 +278,10 @@ def _renumbered(
 ) -> tuple[Card, list[str]] | None:
     """A card of ``cards`` whose printed ids (of ``prefix``) can be made ``copies`` without a
     gap or a repeat in the deck's ``numbers``: one whose next numbers are free, to take more
-    copies, else one whose numbers before its first are (given up by another card); to give some up, first one whose numbers given up are each printed on another card
-    too (``doubled``: a variant gave a card another's number with a copy more), so that the
-    repeat goes with the copy; else one whose last numbers end the deck's. With its printed ids then."""
+    copies, else one whose numbers before its first are (given up by another card); to give some
+    up, first one whose numbers given up are each printed on another card too (``doubled``: a
+    variant gave a card another's number with a copy more), so that the repeat goes with the copy;
+    else one whose last numbers end the deck's. With its printed ids then."""
     for card in cards if doubled else ():
         own = [int(m.group(2)) for p in card.printed_ids if (m := PRINTED_ID.match(p))]
         if copies >= len(own) or len(own) != len(card.printed_ids):
