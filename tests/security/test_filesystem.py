@@ -1038,13 +1038,13 @@ def test_output_cut_short_by_a_file_size_limit_is_exit_2(tmp_path: Path, command
     assert "Traceback" not in process.stderr and "Exception ignored" not in process.stderr
 
 
-@pytest.mark.parametrize("nameless", [True, False], ids=["made-without-a-name", "made-by-name"])
-def test_a_new_file_whose_write_fails_is_removed(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, nameless: bool
-) -> None:
+@pytest.mark.parametrize("way", ["made-without-a-name", "made-under-a-temporary-name", "made-by-name"])
+def test_a_new_file_whose_write_fails_is_removed(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, way: str) -> None:
     """`new-variant` under a full disk or a file-size limit left its manifest cut short, and the
     next run was refused: the name was taken. (Where the system can, the file is made without a
-    name and linked once whole; elsewhere it is made by name, and removed.)"""
+    name and linked once whole; elsewhere under a temporary name and linked; where the file system
+    has no second names, by name, and removed.)"""
+    nameless = way != "made-by-name"
     opened = os.fdopen
     written = files.write_all
 
@@ -1054,8 +1054,10 @@ def test_a_new_file_whose_write_fails_is_removed(
 
     if nameless:
         monkeypatch.setattr(files, "write_all", full)
-    else:
+    if way != "made-without-a-name":
         monkeypatch.setattr(files, "_create_whole", lambda *args: False)
+    if way == "made-by-name":
+        monkeypatch.setattr(files, "_create_then_link", lambda *args: False)
 
     class Full:
         def __init__(self, fd: int, mode: str) -> None:
@@ -1528,3 +1530,27 @@ def test_a_new_file_is_made_by_name_where_the_system_cannot_link_one_made_withou
     monkeypatch.undo()
     assert sorted(os.listdir(tmp_path)) == ["manifest.yaml"]
     assert (tmp_path / "manifest.yaml").read_bytes() == b"kind: ruleset\n"
+
+
+def test_only_unheld_temporary_files_of_a_killed_writer_are_removed(tmp_path: Path) -> None:
+    """What a run killed while it made a file under a temporary name left is removed by the next
+    file made in that folder; one a writer holds now, and a link or a folder under such a name (and
+    what a link points at), are left alone."""
+    import fcntl
+
+    making = getattr(files, "_MAKING", ".civrules-making-")
+    (tmp_path / f"{making}left").write_bytes(b"half")
+    (tmp_path / f"{making}held").write_bytes(b"being written")
+    (tmp_path / f"{making}folder").mkdir()
+    (tmp_path / "elsewhere").write_text("mine\n")
+    (tmp_path / f"{making}link").symlink_to(tmp_path / "elsewhere")
+    held = os.open(tmp_path / f"{making}held", os.O_RDONLY)
+    fcntl.flock(held, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    try:
+        files.create_under(tmp_path, "manifest.yaml", b"kind: ruleset\n")
+    finally:
+        os.close(held)
+    assert sorted(os.listdir(tmp_path)) == sorted(
+        ["elsewhere", "manifest.yaml", f"{making}held", f"{making}folder", f"{making}link"]
+    )
+    assert (tmp_path / "elsewhere").read_text() == "mine\n"

@@ -1540,6 +1540,62 @@ def test_a_new_variant_killed_while_it_writes_its_manifest_leaves_nothing(tmp_pa
     assert result.exit_code == 0, result.output
 
 
+@pytest.mark.parametrize("stage", ["made", "written", "named"])
+def test_a_new_variant_killed_where_no_file_can_be_made_without_a_name_leaves_no_empty_manifest(
+    tmp_path: Path, stage: str
+) -> None:
+    """Where the system has no `O_TMPFILE` (macOS, some FUSE and network file systems), the
+    manifest was made by name, then written: a kill in between left an empty `mine.yaml`, and the
+    next run refused ("already exists"). Now it is written under a temporary name and then given
+    its own: the kill leaves no manifest, or a whole one, and what it left under the temporary
+    name is removed by the next file made there."""
+    rules = tmp_path / "rules"
+    (rules / "rulesets").mkdir(parents=True)
+    base = (RULES / "rulesets" / "advanced-civilization.yaml").read_text(encoding="utf-8")
+    (rules / "rulesets" / "base.yaml").write_text(base.replace("id: advanced-civilization", "id: base"))
+
+    def words(name: str) -> list[str]:
+        return ["--rules", str(rules), "--no-shipped", "new-variant", name, "--extends", "base"]
+
+    opened, linked, unlinked = os.open, os.link, os.unlink
+
+    def without_nameless_files(kill: Any) -> None:
+        with contextlib.suppress(AttributeError):
+            delattr(os, "O_TMPFILE")
+
+        def open_then_kill(path: Any, flags: int, *args: Any, **kwargs: Any) -> int:
+            descriptor = opened(path, flags, *args, **kwargs)
+            if stage == "made" and flags & os.O_CREAT and str(path).startswith(("mine.yaml", ".civrules-")):
+                kill()  # the manifest made, by its name or by a temporary one
+            return descriptor
+
+        def link(*args: Any, **kwargs: Any) -> None:
+            if stage == "written":
+                kill()
+            linked(*args, **kwargs)
+
+        def unlink(*args: Any, **kwargs: Any) -> None:
+            if stage == "named":
+                kill()
+            unlinked(*args, **kwargs)
+
+        os.open, os.link, os.unlink = open_then_kill, link, unlink
+
+    status = killed_in_a_child(without_nameless_files, lambda: CliRunner().invoke(main, words("mine")))
+    assert status == 9
+    left = sorted(path.name for path in (rules / "rulesets").iterdir())
+    if stage == "named":  # killed once the manifest had its name: it is whole
+        assert "mine.yaml" in left
+        assert (rules / "rulesets" / "mine.yaml").read_text(encoding="utf-8").strip()
+    else:
+        assert "mine.yaml" not in left
+        result = CliRunner().invoke(main, words("mine"))
+        assert result.exit_code == 0, result.output
+    result = CliRunner().invoke(main, words("other"))
+    assert result.exit_code == 0, result.output
+    assert sorted(path.name for path in (rules / "rulesets").iterdir()) == ["base.yaml", "mine.yaml", "other.yaml"]
+
+
 def test_only_regular_temporary_files_are_removed_from_the_cache(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -544,16 +544,23 @@ def make_folders(root: Path, relative: str) -> None:
 def create_under(root: Path, relative: str, content: bytes) -> None:
     """Create the new regular file ``root/relative``: never through a link, never over anything.
 
-    Raises :class:`RefusedError` when a folder on the way is a link or the name is taken (by a file,
-    a folder or a link, dangling or not), or when the system refuses the file (its ``__cause__``
-    the OSError). A file whose content cannot be written whole (a full disk, a file-size limit) is
-    removed before the failure is raised.
+    The file appears whole or not at all, its content synced (``fsync``) before it has its name:
+    a process killed (or a machine losing power) while it wrote leaves no file cut short under
+    the name. Raises :class:`RefusedError` when a folder on the way is a link or the name is taken
+    (by a file, a folder or a link, dangling or not), or when the system refuses the file (its
+    ``__cause__`` the OSError). A file whose content cannot be written whole (a full disk, a
+    file-size limit) is removed before the failure is raised.
     """
     parts = _parts(relative)
     parent = _open_parent(root, parts, relative)
     try:
+        _remove_unheld(parent)
         if _create_whole(parent, parts[-1], relative, content):
             return
+        if _create_then_link(parent, parts[-1], relative, content):
+            return
+        # Neither a file without a name nor a second name (a file system without hard links):
+        # made by name, then written; a kill between the two leaves it empty.
         try:
             fd = os.open(parts[-1], os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o644, dir_fd=parent)
         except FileExistsError as error:
@@ -563,6 +570,8 @@ def create_under(root: Path, relative: str, content: bytes) -> None:
         try:
             with os.fdopen(fd, "wb") as handle:
                 handle.write(content)
+                handle.flush()
+                os.fsync(handle.fileno())
         except BaseException as error:
             # A file cut short (a full disk, a file-size limit, Ctrl-C) is no file of ours to leave:
             # the next run would find the name taken.
@@ -593,6 +602,7 @@ def _create_whole(parent: int, name: str, relative: str, content: bytes) -> bool
     try:
         try:
             write_all(fd, content)
+            os.fsync(fd)
         except OSError as error:
             raise _explain(error, relative, "write") from error
         try:
@@ -604,6 +614,84 @@ def _create_whole(parent: int, name: str, relative: str, content: bytes) -> bool
     finally:
         os.close(fd)
     return True
+
+
+def _create_then_link(parent: int, name: str, relative: str, content: bytes) -> bool:
+    """Create ``name`` in the folder ``parent`` holding ``content`` where no file can be made
+    without a name (macOS, some FUSE and network file systems): written whole under a temporary
+    name (:data:`_MAKING` and random letters, locked while it is made), then given ``name`` as a
+    second name (``link``, never over anything), then the temporary name removed. A kill leaves at
+    most the temporary file, never a cut-short ``name``; the next file made in that folder removes
+    those no process holds (:func:`_remove_unheld`). False where the file system has no second names, for the caller to
+    create the file by name."""
+    import fcntl
+    import secrets
+
+    flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | getattr(os, "O_CLOEXEC", 0)
+    for _ in range(16):
+        temporary = f"{_MAKING}{secrets.token_hex(8)}"
+        try:
+            fd = os.open(temporary, flags, 0o644, dir_fd=parent)
+            break
+        except FileExistsError:
+            continue
+        except OSError as error:
+            raise _explain(error, relative, "create") from error
+    else:  # pragma: no cover - 16 random names of 64 bits each taken
+        raise RefusedError("unreadable", f"cannot create {named_path(relative)}: no free temporary name")
+    linked = False
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX)  # held until it is removed: no other run takes it for a leftover
+        try:
+            write_all(fd, content)
+            os.fsync(fd)
+        except OSError as error:
+            raise _explain(error, relative, "write") from error
+        try:
+            os.link(temporary, name, src_dir_fd=parent, dst_dir_fd=parent, follow_symlinks=False)
+        except FileExistsError as error:
+            raise RefusedError("exists", f"{named_path(relative)} already exists") from error
+        except OSError:  # no second names here (EPERM, ENOTSUP on some FUSE ones): by name
+            return False
+        linked = True
+    finally:
+        with contextlib.suppress(OSError):
+            os.unlink(temporary, dir_fd=parent)
+        os.close(fd)
+    return linked
+
+
+#: The start of the name of a file :func:`create_under` makes before it gives it its own name.
+_MAKING = ".civrules-making-"
+
+
+def _remove_unheld(parent: int) -> None:
+    """Remove from the folder ``parent`` the regular files named :data:`_MAKING`… that no process
+    holds: what a run killed while it made a file left. Links and folders under that name are left."""
+    import fcntl
+
+    try:
+        names = [name for name in os.listdir(parent) if name.startswith(_MAKING)]
+    except OSError:
+        return
+    for name in names[:64]:
+        try:
+            fd = os.open(name, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0), dir_fd=parent)
+        except OSError:
+            continue  # a link (refused), gone, or not ours to read
+        try:
+            if not stat.S_ISREG(os.fstat(fd).st_mode):
+                continue
+            try:
+                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except OSError:
+                continue  # being made now
+            if os.path.samestat(os.fstat(fd), os.stat(name, dir_fd=parent, follow_symlinks=False)):
+                os.unlink(name, dir_fd=parent)
+        except OSError:
+            continue
+        finally:
+            os.close(fd)
 
 
 def write_all(fd: int, content: bytes) -> None:
