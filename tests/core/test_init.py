@@ -975,3 +975,46 @@ def test_init_keeps_a_gitattributes_that_is_there_and_says_what_it_lacks(tmp_pat
     assert (target / ".gitattributes").read_text(encoding="utf-8") == "* text=auto\n"
     assert "`existing/.gitattributes` is there already and was kept" in err.replace(str(tmp_path) + "/", "")
     assert "\n  schemas/** -text linguist-generated=true\n" in err, err
+
+
+def test_what_init_moves_and_its_record_of_the_moves_are_on_the_disk_before_the_first_move(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """init's record of its moves, and the files it moves, were written but not synced: after a
+    power loss (not a kill) the renames could be on the disk and the record empty or missing, and
+    the next init could not take back what had been moved. Each file and every folder of the
+    staging tree is now synced before the first rename."""
+    from civrules.emit import output
+
+    events: list[tuple[str, str | int]] = []  # a file is synced before it has its name: by inode
+    synced, renamed = os.fsync, output.rename_new
+
+    def sync(fd: int) -> None:
+        events.append(("sync", os.readlink(f"/proc/self/fd/{fd}")))
+        events.append(("sync", os.fstat(fd).st_ino))
+        synced(fd)
+
+    def rename(source: Path, target: Path) -> None:
+        if _a_move(target):
+            staging = next(folder for folder in source.parents if folder.name.startswith(".civrules-init-"))
+            events.append(("move", str(source)))
+            record = (staging / ".civrules-init-moves").stat().st_ino
+            folders = [source.parent, *(Path(top) for top, _, _ in os.walk(source))]
+            inodes = [path.stat().st_ino for path in [source, *source.rglob("*")] if path.is_file()]
+            moved.append((folders, record, inodes))
+        renamed(source, target)
+
+    moved: list[tuple[list[Path], int, list[int]]] = []  # the folders, the record's and the files' inodes
+
+    monkeypatch.setattr(os, "fsync", sync)
+    monkeypatch.setattr(output, "rename_new", rename)
+    target = tmp_path / "house"
+    code, _, err = civrules("init", str(target))
+    assert code == 0, err
+    first = next(index for index, (what, _) in enumerate(events) if what == "move")
+    before = {path for what, path in events[:first] if what == "sync"}
+    assert moved
+    for folders, record, inodes in moved:
+        assert record in before
+        assert all(folder.as_posix() in before for folder in folders)  # each name moved, or in what is moved
+        assert all(inode in before for inode in inodes)

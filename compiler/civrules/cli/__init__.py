@@ -2669,6 +2669,10 @@ def _stage_repository(
         _move_into(staging, target, planned, lambda source, place: None)
         journal = [[str(s.relative_to(staging)), str(p.relative_to(target)), _likeness(s)] for s, p in planned]
         files.create_under(staging, _INIT_MOVES, json.dumps(journal).encode())
+        # Each file is synced before it has its name; the names (the record's among them) are the
+        # folders' to keep: synced too, before any rename, a power loss after one cannot leave the
+        # renames on the disk and the record, or a moved file, not.
+        files.sync_folders(staging)
         with interrupts.deferred():  # the renames are one step for Ctrl-C
             _move_into(staging, target, moved, rename_new)
     except BaseException:

@@ -694,6 +694,30 @@ def _remove_unheld(parent: int) -> None:
             os.close(fd)
 
 
+def sync_folders(root: Path) -> None:
+    """Sync (``fsync``) the folder ``root`` and every folder below it, following no link: the
+    names they hold are then on the disk. Raises :class:`RefusedError` where a folder cannot be
+    synced (an input/output error; its ``__cause__`` the OSError)."""
+    pending = [(_open_root(root), ".")]
+    try:
+        while pending:
+            fd, shown = pending[-1]
+            for name in _names(fd):
+                with contextlib.suppress(OSError):
+                    if stat.S_ISDIR(_status(name, fd).st_mode):
+                        pending.insert(0, (os.open(name, _DIRECTORY, dir_fd=fd), f"{shown}/{name}"))
+            try:
+                os.fsync(fd)
+            except OSError as error:
+                if error.errno not in (errno.EINVAL, errno.ENOTSUP, errno.EOPNOTSUPP):  # cannot sync a folder
+                    raise _explain(error, shown, "write") from error
+            pending.pop()
+            os.close(fd)
+    finally:
+        for fd, _ in pending:
+            os.close(fd)
+
+
 def write_all(fd: int, content: bytes) -> None:
     """Write all of ``content`` to the descriptor ``fd`` (a write may take part of it)."""
     view = memoryview(content)
