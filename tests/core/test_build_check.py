@@ -11,7 +11,7 @@ import pytest
 from click.testing import CliRunner
 
 from civrules.cli import main
-from civrules.emit import output
+from civrules.emit import output, stamp
 from civrules.support import files
 from tests.conftest import copy_rulesets
 
@@ -270,6 +270,46 @@ def test_a_change_made_in_the_output_is_said_when_a_build_replaces_it(
     ]
     code, stdout, stderr = _build(rules, out)
     assert code == 0 and "civrules wrote it" not in stderr and "up to date" in stderr, stdout + stderr
+
+
+@pytest.mark.parametrize("cache", ["cleared", "off"])
+def test_a_build_with_no_record_of_what_civrules_wrote_says_it_cannot_tell_a_change_by_hand(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, cache: str
+) -> None:
+    """A change made by hand in generated/ is told from the cache's record of what civrules wrote
+    there. With no record (the cache off, cleared, or another one), a build replaced the edited
+    file without a word. It now says how many files it replaced that it cannot vouch for, and why;
+    a build that replaced nothing says nothing."""
+    folder = tmp_path / "cache"
+    monkeypatch.setenv("CIVRULES_CACHE_DIR", str(folder) if cache == "cleared" else "")
+    rules = copy_rulesets(tmp_path / "rules", "imperial-settlers-peaceful")
+    out = tmp_path / "generated"
+    code, stdout, stderr = _build(rules, out)
+    assert code == 0, stdout + stderr
+
+    def a_new_run() -> None:  # what this process wrote is known to it: the next run is another
+        shutil.rmtree(folder, ignore_errors=True)
+        monkeypatch.setattr(stamp, "_WRITTEN_HERE", {}, raising=False)
+
+    a_new_run()
+    code, stdout, stderr = _build(rules, out)  # the same tree written again: nothing replaced
+    assert code == 0 and "cannot be told" not in stderr, stdout + stderr
+    a_new_run()
+    edited = out / "python" / "civrules_rulesets" / "imperial_settlers_peaceful" / "data.py"
+    edited.write_bytes(edited.read_bytes() + b"# mine\n")
+    result = CliRunner().invoke(main, ["-q", "--rules", str(rules), "build", "--out", str(out)])
+    assert result.exit_code == 0, result.output
+    said = result.stderr.splitlines()
+    why = {
+        "cleared": f"the cache (`{folder}`) holds no record of what civrules last wrote there",
+        "off": "the cache, where civrules records what it writes, is off (`CIVRULES_CACHE_DIR` is empty)",
+    }[cache]
+    assert said[0].startswith(
+        f"civrules: this build replaced or removed 1 file of `{out}`; whether any had been changed by hand"
+        f" cannot be told: {why}"
+    ), result.stderr
+    assert said[1].startswith("  hint: what you change in the output is not kept") and len(said) == 2
+    assert not edited.read_bytes().endswith(b"# mine\n")
 
 
 def test_a_tree_another_civrules_wrote_is_told_with_both_versions_and_what_to_run(tmp_path: Path) -> None:

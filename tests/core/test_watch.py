@@ -485,13 +485,16 @@ def test_a_file_a_manifest_stops_reading_for_a_missing_one_is_judged_as_validate
     assert err.splitlines()[-1].split(" (read ")[0] == validated[2].strip().splitlines()[-1], (err, validated[2])
 
 
+@pytest.mark.parametrize("cache", ["on", "off"])
 def test_watch_build_says_a_change_made_in_the_output_that_its_build_replaces(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, own_cache: Path
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, own_cache: Path, cache: str
 ) -> None:
     """`watch --build` writes the tree as `build` does, and says, as `build` does, on standard error,
     each file of it changed by hand since civrules wrote it that a round's build replaces, once: the
     round after says nothing. Watching one ruleset, a file added beside its packages is carried
-    over, as by `build house`, and not said."""
+    over, as by `build house`, and not said. With the cache off, a round knows what the round
+    before wrote (it said nothing of a change by hand: the record was the cache's alone)."""
+    monkeypatch.setenv("CIVRULES_CACHE_DIR", str(own_cache) if cache == "on" else "")
     rules = _house(tmp_path, SMALL)
     out = tmp_path / "generated"
     data = out / "python" / "civrules_rulesets" / "house" / "data.py"

@@ -1764,6 +1764,7 @@ def _build(
 
     arguments = [*rulesets, f"max_bytes={obj.limits.max_bytes}", f"max_nodes={obj.limits.max_nodes}"]
     edited = stamp.edits(out)
+    unrecorded = stamp.unrecorded(out)
     result, dropped = builder.build_rulesets(
         obj.rules, out, workspace, loaded, everything=not rulesets, debug=obj.debug, rendered=rendered
     )
@@ -1772,7 +1773,7 @@ def _build(
         for relative, why in sorted(dropped.items()):
             click.echo(f"civrules: not carried over: {named_path(out / relative)}: {printable(why)}", err=True)
         replaced = stamp.lost(out, edited)
-        _edits_said(out, replaced)
+        _edits_said(out, replaced, stamp.not_kept(out, unrecorded))
         stamp.record_written(out, [edit for edit in edited if edit not in replaced])
         if not result.failed:
             stamp.record(obj.rules, out, arguments, obj.limits.max_bytes)
@@ -1784,18 +1785,31 @@ def _build(
         sys.exit(_failure_code(result.diagnostics))
 
 
-def _edits_said(out: Path, lost: Sequence[Edit]) -> None:
+def _edits_said(out: Path, lost: Sequence[Edit], unknown: int = 0) -> None:
     """Each file of ``out`` changed or put there since civrules last wrote it, that the build just
     replaced or dropped (:func:`_edits_told`), on standard error even with `-q`: it is a loss, not
     progress. The build is not refused for it: it would be, forever."""
-    for line in _edits_told(out, lost):
+    for line in _edits_told(out, lost, unknown):
         click.echo(line, err=True)
 
 
-def _edits_told(out: Path, lost: Sequence[Edit]) -> list[str]:
+def _edits_told(out: Path, lost: Sequence[Edit], unknown: int = 0) -> list[str]:
     """The lines saying which files of ``out`` changed since civrules wrote them a build replaced:
-    a change made by hand in generated/ was lost without a word."""
+    a change made by hand in generated/ was lost without a word. ``unknown``: how many files the
+    build replaced or dropped where civrules kept no record of what it had written there (no cache,
+    or a cleared one): whether any was changed by hand cannot be told, and that is said, with why."""
     told = []
+    if unknown:
+        from civrules.emit import stamp
+
+        told.append(
+            f"civrules: this build replaced or removed {counted(unknown, 'file')} of {named_path(out)}; whether any"
+            f" had been changed by hand cannot be told: {stamp.why_unrecorded(out)}"
+        )
+        told.append(  # (then no file is known to be changed: a record tells those, and there is none)
+            "  hint: what you change in the output is not kept; where the output is committed, `git diff`"
+            " shows what was replaced"
+        )
     for edit in lost:
         where = named_path(out / edit.relative)
         if edit.written is not None:
@@ -2134,6 +2148,7 @@ def _watch_builder(obj: Context, rulesets: tuple[str, ...], out: Path) -> Any:
         if rendered.failed:
             return "civrules: nothing was built: the rules have errors", True
         edited = stamp.edits(out)
+        unrecorded = stamp.unrecorded(out)
         try:
             builder.build(
                 out,
@@ -2150,7 +2165,7 @@ def _watch_builder(obj: Context, rulesets: tuple[str, ...], out: Path) -> Any:
         stamp.record_written(out, [edit for edit in edited if edit not in replaced])
         count = f"{len(names)} ruleset{'' if len(names) == 1 else 's'}"
         said = [
-            *_edits_told(out, replaced),
+            *_edits_told(out, replaced, stamp.not_kept(out, unrecorded)),
             f"civrules: wrote {counted(len(rendered.tree), 'file')} for {count} into {named_path(out)}",
         ]
         return "\n".join(said), False

@@ -246,7 +246,22 @@ def record_written(out: Path, kept: Iterable[Edit] = ()) -> None:
         else:
             written[edit.relative] = edit.written
     entry = {"version": _WRITTEN_VERSION, "files": written}
+    _WRITTEN_HERE[_written_entry(out)] = written
     cache.write(_written_entry(out), json.dumps(entry, sort_keys=True).encode("utf-8"))
+
+
+#: The records of written files this process made (:func:`record_written`), by entry name: what a
+#: `watch --build` round wrote is known to its next round with the cache off, or cleared meanwhile.
+_WRITTEN_HERE: dict[str, dict[str, str]] = {}
+
+
+def _record_of(out: Path) -> dict[str, str] | None:
+    """What civrules last wrote into ``out``, by relative path: the cache's record (another
+    civrules, a `build` beside a `watch --build`, may have written since), else this process's;
+    None where neither holds one."""
+    name = _written_entry(out)
+    cached = _recorded_files(cache.read(name))
+    return cached if cached is not None else _WRITTEN_HERE.get(name)
 
 
 def _recorded_files(raw: bytes | None) -> dict[str, str] | None:
@@ -272,8 +287,9 @@ class Edit:
 
 def edits(out: Path) -> list[Edit]:
     """The files of ``out`` changed or added since civrules last wrote it (by hand, or by anything
-    else), by path; none when civrules kept no record of that write (another cache, or none)."""
-    recorded = _recorded_files(cache.read(_written_entry(out)))
+    else), by path; none when civrules kept no record of that write (another cache, or none, and
+    not this process: :func:`unrecorded` is for that case)."""
+    recorded = _record_of(out)
     if recorded is None:
         return []
     return [
@@ -281,6 +297,40 @@ def edits(out: Path) -> list[Edit]:
         for relative, digest in sorted(_file_digests(out).items())
         if recorded.get(relative) != digest
     ]
+
+
+def unrecorded(out: Path) -> dict[str, str] | None:
+    """The SHA-256 of each file of ``out`` (by relative path) where civrules kept no record of what
+    it last wrote there (:func:`edits` can tell nothing), for :func:`not_kept` after the write;
+    None where it kept one (then :func:`edits` tells), or ``out`` holds no file."""
+    if _record_of(out) is not None:
+        return None
+    return _file_digests(out) or None
+
+
+def not_kept(out: Path, before: dict[str, str] | None) -> int:
+    """How many files of ``before`` (:func:`unrecorded`, before a write) the tree now in ``out`` does
+    not hold as they were: written anew, or gone. Any of them may have been changed by hand."""
+    if not before:
+        return 0
+    now = _file_digests(out)
+    return sum(now.get(relative) != digest for relative, digest in before.items())
+
+
+def why_unrecorded(out: Path) -> str:
+    """Why civrules has no record of what it last wrote into ``out``, in words for a sentence."""
+    folder = cache.cache_dir()
+    if folder is None:
+        if os.environ.get("CIVRULES_CACHE_DIR") == "":
+            return "the cache, where civrules records what it writes, is off (`CIVRULES_CACHE_DIR` is empty)"
+        return (
+            "civrules has no cache folder to record what it writes in (`CIVRULES_CACHE_DIR` is relative, there is"
+            " no home folder, or the cache folder is a symbolic link)"
+        )
+    return (
+        f"the cache (`{folder}`) holds no record of what civrules last wrote there (the first build into it "
+        "with this cache, or the cache was cleared)"
+    )
 
 
 def lost(out: Path, found: Iterable[Edit]) -> list[Edit]:
