@@ -655,6 +655,30 @@ def test_a_file_saved_twice_within_a_step_of_a_coarse_clock_is_read_again(
     assert session.update().reread == []
 
 
+def test_a_file_saved_twice_on_a_file_system_whose_clock_is_ahead_is_read_again(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A file system whose clock is ahead of this machine's (a network share whose server's clock
+    is off, a clock set back since) gives a save a time in the future. Such a time was judged
+    settled ("far from now"), so two same-size saves within one coarse step kept the stamp and the
+    second was taken as read. A time not yet a step in the past is never trusted."""
+    import time
+
+    from civrules.pipeline import incremental
+    from tests.security.helpers import coarse_times
+
+    rules = copy_subset(tmp_path / "rules")
+    cards = rules / "cards/advanced-civilization.yaml"
+    text = cards.read_text(encoding="utf-8")
+    coarse_times(monkeypatch, incremental, "stat", cards, time.time_ns() + 3_600_000_000_000)
+    session = Session(rules)
+    session.update()
+    cards.write_text(text.replace("cost: 45", "cots: 45", 1), encoding="utf-8")  # the same size, the same time
+    edited = session.update()
+    assert edited.reread == ["cards/advanced-civilization.yaml"]
+    assert edited.diagnostics == full_run(rules)
+
+
 def test_a_full_run_is_what_validate_prints(tree: Path) -> None:
     runner = CliRunner()
     printed = runner.invoke(main, ["--rules", str(tree), "validate", "--format", "json"])

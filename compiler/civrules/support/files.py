@@ -240,9 +240,11 @@ def settled(found: os.stat_result, now_ns: int) -> bool:
     its next change in its modification or change time: neither is within :data:`TIME_STEP_NS` of
     now. A file written again within that step, keeping its size, can keep both times where the
     file system counts them coarsely (git's "racily clean" index entries): its stamp alone is not
-    to be trusted until it has settled. A time far from now either way (a clock set back since)
-    is left by the next write, which takes the clock's time."""
-    return all(abs(now_ns - moment) >= TIME_STEP_NS for moment in (found.st_mtime_ns, found.st_ctime_ns))
+    to be trusted until it has settled. A time in the future is never settled: the file system's
+    clock is ahead of this machine's (a network share whose server's clock is off, this clock set
+    back since), and two saves within one of its steps keep the stamp there as well (it was judged
+    "far from now" and trusted). Such a file is judged by its content until the clock passes it."""
+    return all(now_ns - moment >= TIME_STEP_NS for moment in (found.st_mtime_ns, found.st_ctime_ns))
 
 
 def read_under(root: Path, relative: str, max_bytes: int) -> bytes:
