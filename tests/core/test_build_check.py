@@ -6,6 +6,7 @@ from __future__ import annotations
 import shlex
 import shutil
 from pathlib import Path
+from typing import Any
 
 import pytest
 from click.testing import CliRunner
@@ -272,6 +273,7 @@ def test_a_change_made_in_the_output_is_said_when_a_build_replaces_it(
     assert code == 0 and "civrules wrote it" not in stderr and "up to date" in stderr, stdout + stderr
 
 
+@pytest.mark.slow  # whole builds (or validations) of a ruleset: seconds under load; a fast case guards it
 @pytest.mark.parametrize("cache", ["cleared", "off"])
 def test_a_build_with_no_record_of_what_civrules_wrote_says_it_cannot_tell_a_change_by_hand(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, cache: str
@@ -310,6 +312,37 @@ def test_a_build_with_no_record_of_what_civrules_wrote_says_it_cannot_tell_a_cha
     ), result.stderr
     assert said[1].startswith("  hint: what you change in the output is not kept") and len(said) == 2
     assert not edited.read_bytes().endswith(b"# mine\n")
+
+
+@pytest.mark.slow  # whole builds (or validations) of a ruleset: seconds under load; a fast case guards it
+def test_a_rule_file_saved_while_a_build_runs_is_built_by_the_next(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The build stamp hashed the rules once the tree was written: a file saved while the build ran
+    (after it was read) was vouched for, and the next build said "up to date" over a tree built from
+    the text before the save. The stamp now holds what the rules were before the build read them."""
+    from civrules.emit import build as builder
+
+    monkeypatch.setenv("CIVRULES_CACHE_DIR", str(tmp_path / "cache"))
+    rules = copy_rulesets(tmp_path / "rules", "imperial-settlers-peaceful")
+    out = tmp_path / "generated"
+    manifest = rules / "rulesets" / "imperial-settlers-peaceful.yaml"
+    text = manifest.read_text(encoding="utf-8")
+    built = builder.build_rulesets
+
+    def saved_meanwhile(*args: Any, **kwargs: Any) -> Any:
+        done = built(*args, **kwargs)
+        manifest.write_text(text.replace("peaceful variant", "peaceful variant, saved"), encoding="utf-8")
+        return done
+
+    with monkeypatch.context() as saving:
+        saving.setattr(builder, "build_rulesets", saved_meanwhile)
+        code, stdout, stderr = _build(rules, out)
+    assert code == 0, stdout + stderr
+    code, stdout, stderr = _build(rules, out)
+    assert code == 0 and "up to date" not in stderr, stdout + stderr
+    code, stdout, stderr = _build(rules, out, "--check")
+    assert code == 0, stdout + stderr
 
 
 def test_a_tree_another_civrules_wrote_is_told_with_both_versions_and_what_to_run(tmp_path: Path) -> None:

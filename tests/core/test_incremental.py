@@ -655,6 +655,7 @@ def test_a_file_saved_twice_within_a_step_of_a_coarse_clock_is_read_again(
     assert session.update().reread == []
 
 
+@pytest.mark.slow  # whole builds (or validations) of a ruleset: seconds under load; a fast case guards it
 def test_a_file_saved_twice_on_a_file_system_whose_clock_is_ahead_is_read_again(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -10,7 +10,7 @@ import threading
 import time
 from collections.abc import Callable, Mapping
 from pathlib import Path
-from typing import IO
+from typing import IO, Any
 
 import pytest
 
@@ -356,6 +356,39 @@ def _house(tmp_path: Path, text: str, *others: str) -> Path:
     return rules
 
 
+@pytest.mark.slow  # whole builds (or validations) of a ruleset: seconds under load; a fast case guards it
+def test_a_save_while_watch_builds_is_not_vouched_for_by_the_stamp(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`watch --build` stamped the tree with the rules as they were once it was written: a save
+    while the round built, then the watch stopped before its next round, and `civrules build`
+    said "up to date" over a tree of the text before the save."""
+    from civrules.emit import build as builder
+    from civrules.emit import stamp
+    from civrules.load import Limits
+
+    monkeypatch.setenv("CIVRULES_CACHE_DIR", str(tmp_path / "cache"))
+    rules = _house(tmp_path, SMALL)
+    out = tmp_path / "generated"
+    manifest = rules / "rulesets" / "house.yaml"
+    built = builder.build
+
+    def saved_meanwhile(*args: Any, **kwargs: Any) -> Any:
+        done = built(*args, **kwargs)
+        manifest.write_text(manifest.read_text(encoding="utf-8").replace("common: 3", "common: 4"), encoding="utf-8")
+        return done
+
+    with monkeypatch.context() as saving:
+        saving.setattr(builder, "build", saved_meanwhile)
+        code, stdout, err = _watched(saving, rules, ["watch", "house", "--build", "--out", str(out)], {})
+    assert code == 130 and "wrote" in err, stdout + err
+    limits = Limits()
+    arguments = ["house", f"max_bytes={limits.max_bytes}", f"max_nodes={limits.max_nodes}"]  # as `build house`
+    assert not stamp.is_up_to_date(rules, out, arguments, limits.max_bytes)
+    manifest.write_text(manifest.read_text(encoding="utf-8").replace("common: 4", "common: 3"), encoding="utf-8")
+    assert stamp.is_up_to_date(rules, out, arguments, limits.max_bytes)  # what the round read and built
+
+
 def test_watch_q_lists_errors_and_warnings_only_and_no_summary(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     rules = _house(tmp_path, SMALL)
     code, out, err = _watched(monkeypatch, rules, ["-q", "watch", "house"], {})
@@ -485,7 +518,7 @@ def test_a_file_a_manifest_stops_reading_for_a_missing_one_is_judged_as_validate
     assert err.splitlines()[-1].split(" (read ")[0] == validated[2].strip().splitlines()[-1], (err, validated[2])
 
 
-@pytest.mark.parametrize("cache", ["on", "off"])
+@pytest.mark.parametrize("cache", ["on", pytest.param("off", marks=pytest.mark.slow)])
 def test_watch_build_says_a_change_made_in_the_output_that_its_build_replaces(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, own_cache: Path, cache: str
 ) -> None:

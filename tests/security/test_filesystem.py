@@ -1554,3 +1554,22 @@ def test_only_unheld_temporary_files_of_a_killed_writer_are_removed(tmp_path: Pa
         ["elsewhere", "manifest.yaml", f"{making}held", f"{making}folder", f"{making}link"]
     )
     assert (tmp_path / "elsewhere").read_text() == "mine\n"
+
+
+def test_a_time_in_the_future_is_never_settled() -> None:
+    """The fast guard of test_incremental's file system whose clock is ahead: a stamp whose times
+    are in the future (a server's clock ahead of this one, this clock set back since) is not
+    trusted; one a step in the past is."""
+    import time
+
+    now = time.time_ns()
+
+    def stamped(moment: int) -> os.stat_result:
+        seconds = moment / 1e9
+        fields = [0o100644, 1, 1, 1, 0, 0, 10, int(seconds), int(seconds), int(seconds)]
+        return os.stat_result(fields, {"st_atime_ns": moment, "st_mtime_ns": moment, "st_ctime_ns": moment})
+
+    assert not files.settled(stamped(now + 3_600_000_000_000), now)  # an hour ahead
+    assert not files.settled(stamped(now + files.TIME_STEP_NS * 5), now)
+    assert not files.settled(stamped(now - files.TIME_STEP_NS // 2), now)  # within a step: as before
+    assert files.settled(stamped(now - files.TIME_STEP_NS * 2), now)

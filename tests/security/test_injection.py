@@ -357,7 +357,7 @@ def test_a_forged_or_corrupt_stamp_never_makes_a_different_tree_up_to_date(
     make(rules, {"a.yaml": b"kind: map\n"})
     out = tmp_path / "out"
     write_tree(out, {"a.txt": b"x"})
-    stamp.record(rules, out, ["x"])
+    stamp.record(out, ["x"], stamp.input_digest(rules, ["x"]))
     assert stamp.is_up_to_date(rules, out, ["x"])
     (out / "a.txt").write_bytes(b"changed")
     assert not stamp.is_up_to_date(rules, out, ["x"])
@@ -387,6 +387,50 @@ def test_a_forged_or_corrupt_record_of_written_files_says_nothing_and_breaks_not
     for forged in (*forgeries, b'{"version": 9, "files": {}}', b"[" * 100_000, b"\xff"):
         entry.write_bytes(forged)
         assert stamp.edits(out) == []  # no record: nothing is said
+
+
+@pytest.mark.parametrize("cache_folder", ["cleared", "off"])
+def test_files_a_build_replaced_with_no_record_of_what_civrules_wrote_are_counted_and_why_said(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, cache_folder: str
+) -> None:
+    """The fast guard of test_build_check's build with no record (the cache off or cleared): the
+    files a write replaced or removed are counted, and why a change by hand cannot be told is
+    said; once civrules recorded what it wrote (in the cache, or in this process), nothing."""
+    from civrules.cli import _edits_told
+
+    folder = tmp_path / "cache"
+    monkeypatch.setenv("CIVRULES_CACHE_DIR", str(folder) if cache_folder == "cleared" else "")
+    monkeypatch.setattr(stamp, "_WRITTEN_HERE", {}, raising=False)
+    out = tmp_path / "out"
+    write_tree(out, {"a.txt": b"a", "b.txt": b"b", "c.txt": b"c"})
+    before = stamp.unrecorded(out)
+    assert before is not None and sorted(before) == [".civrules-output", "a.txt", "b.txt", "c.txt"]
+    write_tree(out, {"a.txt": b"a", "b.txt": b"changed"})  # c.txt gone
+    assert stamp.not_kept(out, before) == 2
+    (said, hint) = _edits_told(out, [], stamp.not_kept(out, before))
+    why = "holds no record" if cache_folder == "cleared" else "is off (`CIVRULES_CACHE_DIR` is empty)"
+    assert said.startswith(f"civrules: this build replaced or removed 2 files of `{out}`; whether any had been")
+    assert why in said and hint.startswith("  hint: what you change in the output is not kept")
+    stamp.record_written(out)
+    assert stamp.unrecorded(out) is None and _edits_told(out, [], stamp.not_kept(out, None)) == []
+
+
+def test_a_stamp_vouches_for_the_rules_as_they_were_before_the_build_read_them(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The fast guard of test_build_check's save during a build: what is recorded is the digest
+    taken before; a rule file saved since makes the tree not up to date."""
+    monkeypatch.setenv("CIVRULES_CACHE_DIR", str(tmp_path / "cache"))
+    rules = tmp_path / "rules"
+    make(rules, {"a.yaml": b"kind: map\n"})
+    before = stamp.input_digest(rules, ["x"])
+    out = tmp_path / "out"
+    write_tree(out, {"a.txt": b"x"})
+    (rules / "a.yaml").write_bytes(b"kind: map\n# saved while the build ran\n")
+    stamp.record(out, ["x"], before)
+    assert not stamp.is_up_to_date(rules, out, ["x"])
+    stamp.record(out, ["x"], stamp.input_digest(rules, ["x"]))
+    assert stamp.is_up_to_date(rules, out, ["x"])
 
 
 def test_a_relative_cache_dir_turns_the_cache_off_and_writes_nothing_in_the_working_directory(

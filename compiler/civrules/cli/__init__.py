@@ -1714,7 +1714,10 @@ def build(obj: Context, rulesets: tuple[str, ...], check_only: bool, out: Path, 
         not_staged = _staged_problems(obj.rules, display, rules=True)
         if os.path.isdir(out):
             not_staged += _staged_problems(out, display, rules=False)
-    if not check_only and stamp.is_up_to_date(obj.rules, out, arguments, obj.limits.max_bytes):
+    # What the rules are before they are read: the stamp vouches for these, not for a file saved
+    # while the build runs (see stamp.record).
+    inputs = None if check_only else stamp.input_digest(obj.rules, arguments, obj.limits.max_bytes)
+    if not check_only and stamp.is_up_to_date(obj.rules, out, arguments, obj.limits.max_bytes, inputs=inputs):
         _done(f"civrules: {named_path(out)} is up to date (nothing changed since the last build)")
         return
     workspace = obj.workspace()
@@ -1729,7 +1732,7 @@ def build(obj: Context, rulesets: tuple[str, ...], check_only: bool, out: Path, 
         if check_only:
             _build_check(obj, workspace, loaded, rulesets, out, verbose, not_staged)
         else:
-            _build(obj, workspace, loaded, rulesets, out, verbose)
+            _build(obj, workspace, loaded, rulesets, out, verbose, inputs)
     except OutputError as error:
         _output_failure(error)
 
@@ -1751,10 +1754,17 @@ def _build_found(found: Sequence[Diagnostic], verbose: bool, *, last: bool) -> N
 
 
 def _build(
-    obj: Context, workspace: Workspace, loaded: list[LoadedRuleset], rulesets: tuple[str, ...], out: Path, verbose: bool
+    obj: Context,
+    workspace: Workspace,
+    loaded: list[LoadedRuleset],
+    rulesets: tuple[str, ...],
+    out: Path,
+    verbose: bool,
+    inputs: str | None,
 ) -> None:
     """`civrules build` once its rulesets are loaded: :func:`civrules.emit.build.build_rulesets`,
-    the function the benchmark measures too, then what it did said and the stamp recorded."""
+    the function the benchmark measures too, then what it did said and the stamp recorded (of the
+    ``inputs`` taken before the rules were read: :func:`civrules.emit.stamp.record`)."""
     from civrules.emit import build as builder
     from civrules.emit import stamp
 
@@ -1776,7 +1786,7 @@ def _build(
         _edits_said(out, replaced, stamp.not_kept(out, unrecorded))
         stamp.record_written(out, [edit for edit in edited if edit not in replaced])
         if not result.failed:
-            stamp.record(obj.rules, out, arguments, obj.limits.max_bytes)
+            stamp.record(out, arguments, inputs)
         built = len(loaded) - len(result.failed_ids)
         wrote = f"{counted(len(result.tree), 'file')} for {counted(built, 'ruleset')}"
         _done(f"civrules: wrote {wrote} into {named_path(out)}")
@@ -2138,6 +2148,10 @@ def _watch_builder(obj: Context, rulesets: tuple[str, ...], out: Path) -> Any:
         """What the build said, and whether it failed (standard error even with `-q`)."""
         assert result.workspace is not None
         names = list(rulesets) or sorted(result.analyses)
+        arguments = [*rulesets, f"max_bytes={obj.limits.max_bytes}", f"max_nodes={obj.limits.max_nodes}"]
+        # The round read the rules just before: a save since then (while this build runs) is not
+        # vouched for (stamp.record); the next round builds it.
+        inputs = stamp.input_digest(obj.rules, arguments, obj.limits.max_bytes)
         rendered = builder.render(
             result.workspace,
             [result.analyses[n].loaded for n in names],
@@ -2159,8 +2173,7 @@ def _watch_builder(obj: Context, rulesets: tuple[str, ...], out: Path) -> Any:
             )
         except OutputError as error:  # the folder changed since the first round: say so, keep watching
             return f"civrules: nothing was built: {printable(str(error))}", True
-        arguments = [*rulesets, f"max_bytes={obj.limits.max_bytes}", f"max_nodes={obj.limits.max_nodes}"]
-        stamp.record(obj.rules, out, arguments, obj.limits.max_bytes)
+        stamp.record(out, arguments, inputs)
         replaced = stamp.lost(out, edited)
         stamp.record_written(out, [edit for edit in edited if edit not in replaced])
         count = f"{len(names)} ruleset{'' if len(names) == 1 else 's'}"

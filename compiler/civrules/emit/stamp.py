@@ -185,8 +185,11 @@ def _recorded(raw: bytes | None) -> tuple[str, str] | None:
     return inputs, outputs
 
 
-def is_up_to_date(rules: Path, out: Path, arguments: Iterable[str], max_bytes: int = DEFAULT_MAX_BYTES) -> bool:
-    """True when the last build into ``out`` had the same inputs and ``out`` is as it left it."""
+def is_up_to_date(
+    rules: Path, out: Path, arguments: Iterable[str], max_bytes: int = DEFAULT_MAX_BYTES, *, inputs: str | None = None
+) -> bool:
+    """True when the last build into ``out`` had the same inputs and ``out`` is as it left it.
+    ``inputs``: :func:`input_digest` as taken already (else it is taken here)."""
     arguments = list(arguments)
     recorded = _recorded(cache.read(_entry(out, arguments)))
     if recorded is None:
@@ -194,12 +197,16 @@ def is_up_to_date(rules: Path, out: Path, arguments: Iterable[str], max_bytes: i
     outputs = output_digest(out)
     if outputs is None or outputs != recorded[1]:
         return False
-    return input_digest(rules, arguments, max_bytes) == recorded[0]
+    return (inputs if inputs is not None else input_digest(rules, arguments, max_bytes)) == recorded[0]
 
 
-def record(rules: Path, out: Path, arguments: Iterable[str], max_bytes: int = DEFAULT_MAX_BYTES) -> None:
+def record(out: Path, arguments: Iterable[str], inputs: str | None) -> None:
+    """Record that ``out`` now holds what a build of the inputs ``inputs`` writes: the
+    :func:`input_digest` taken *before* the build read them (None: nothing is recorded). Taken
+    after the write, it held a rule file saved while the build ran, and the next build said "up
+    to date" over a tree built from the text before the save."""
     arguments = list(arguments)
-    inputs, outputs = input_digest(rules, arguments, max_bytes), output_digest(out)
+    outputs = output_digest(out)
     if inputs is None or outputs is None:
         return
     entry = {"version": _VERSION, "inputs": inputs, "outputs": outputs}
