@@ -345,6 +345,36 @@ def test_a_rule_file_saved_while_a_build_runs_is_built_by_the_next(
     assert code == 0, stdout + stderr
 
 
+@pytest.mark.slow  # whole builds of a ruleset: seconds under load
+def test_a_change_made_in_the_output_while_a_build_runs_is_said(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The build looked for changes made by hand in the output before it rendered: a file edited
+    while the build ran (seconds, on a loaded machine) was replaced without a word. It looks just
+    before the new tree is swapped in."""
+    from civrules.emit import build as builder
+
+    monkeypatch.setenv("CIVRULES_CACHE_DIR", str(tmp_path / "cache"))
+    rules = copy_rulesets(tmp_path / "rules", "imperial-settlers-peaceful")
+    out = tmp_path / "generated"
+    code, stdout, stderr = _build(rules, out)
+    assert code == 0, stdout + stderr
+    data = out / "python" / "civrules_rulesets" / "imperial_settlers_peaceful" / "data.py"
+    rendered = builder.render
+
+    def edited_meanwhile(*args: Any, **kwargs: Any) -> Any:
+        done = rendered(*args, **kwargs)
+        data.write_bytes(data.read_bytes() + b"# mine\n")
+        return done
+
+    monkeypatch.setattr(builder, "render", edited_meanwhile)
+    manifest = rules / "rulesets" / "imperial-settlers-peaceful.yaml"
+    manifest.write_text(manifest.read_text(encoding="utf-8").replace("peaceful variant", "peaceful"), encoding="utf-8")
+    code, stdout, stderr = _build(rules, out)
+    assert code == 0, stdout + stderr
+    assert f"civrules: `{data}` was changed since civrules wrote it; this build wrote it anew" in stderr, stderr
+
+
 def test_a_tree_another_civrules_wrote_is_told_with_both_versions_and_what_to_run(tmp_path: Path) -> None:
     """Round 34's CI trial: nothing in `generated/` said which civrules wrote it, so a rule-data
     repository that upgraded civrules and did not build again was told nothing of the upgrade, and a

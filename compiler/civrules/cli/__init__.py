@@ -1768,13 +1768,18 @@ def _build(
     from civrules.emit import build as builder
     from civrules.emit import stamp
 
+    edited: list[stamp.Edit] = []
+    unrecorded: dict[str, str] | None = None
+
     def rendered(result: BuildResult) -> None:  # said before the new tree is swapped in
+        nonlocal edited, unrecorded
+        # What was changed by hand in the output, found as late as can be: just before the swap
+        # (found before the rendering, a change made while the build ran was lost without a word).
+        edited, unrecorded = stamp.edits(out), stamp.unrecorded(out)
         _versions_said(result)
         _build_found(result.diagnostics, verbose, last=len(result.failed_ids) == len(loaded))
 
     arguments = [*rulesets, f"max_bytes={obj.limits.max_bytes}", f"max_nodes={obj.limits.max_nodes}"]
-    edited = stamp.edits(out)
-    unrecorded = stamp.unrecorded(out)
     result, dropped = builder.build_rulesets(
         obj.rules, out, workspace, loaded, everything=not rulesets, debug=obj.debug, rendered=rendered
     )
