@@ -389,7 +389,7 @@ def test_a_forged_or_corrupt_record_of_written_files_says_nothing_and_breaks_not
         assert stamp.edits(out) == []  # no record: nothing is said
 
 
-@pytest.mark.parametrize("cache_folder", ["cleared", "off"])
+@pytest.mark.parametrize("cache_folder", ["cleared", "off", "unwritable"])
 def test_files_a_build_replaced_with_no_record_of_what_civrules_wrote_are_counted_and_why_said(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, cache_folder: str
 ) -> None:
@@ -399,7 +399,11 @@ def test_files_a_build_replaced_with_no_record_of_what_civrules_wrote_are_counte
     from civrules.cli import _edits_told
 
     folder = tmp_path / "cache"
-    monkeypatch.setenv("CIVRULES_CACHE_DIR", str(folder) if cache_folder == "cleared" else "")
+    monkeypatch.setenv("CIVRULES_CACHE_DIR", "" if cache_folder == "off" else str(folder))
+    if cache_folder == "unwritable":  # a read-only disk (as root, permissions do not stop a write)
+        folder.mkdir()
+        accessed = os.access
+        monkeypatch.setattr(os, "access", lambda path, mode, **kw: mode != os.W_OK and accessed(path, mode, **kw))
     monkeypatch.setattr(stamp, "_WRITTEN_HERE", {}, raising=False)
     out = tmp_path / "out"
     write_tree(out, {"a.txt": b"a", "b.txt": b"b", "c.txt": b"c"})
@@ -408,9 +412,16 @@ def test_files_a_build_replaced_with_no_record_of_what_civrules_wrote_are_counte
     write_tree(out, {"a.txt": b"a", "b.txt": b"changed"})  # c.txt gone
     assert stamp.not_kept(out, before) == 2
     (said, hint) = _edits_told(out, [], stamp.not_kept(out, before))
-    why = "holds no record" if cache_folder == "cleared" else "is off (`CIVRULES_CACHE_DIR` is empty)"
+    why = {
+        "cleared": "holds no record",
+        "off": "is off (`CIVRULES_CACHE_DIR` is empty)",
+        "unwritable": "cannot be written, so it holds no record",
+    }[cache_folder]
     assert said.startswith(f"civrules: this build replaced or removed 2 files of `{out}`; whether any had been")
     assert why in said and hint.startswith("  hint: what you change in the output is not kept")
+    monkeypatch.undo()
+    monkeypatch.setenv("CIVRULES_CACHE_DIR", str(folder))
+    monkeypatch.setattr(stamp, "_WRITTEN_HERE", {}, raising=False)
     stamp.record_written(out)
     assert stamp.unrecorded(out) is None and _edits_told(out, [], stamp.not_kept(out, None)) == []
 

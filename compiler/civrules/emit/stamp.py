@@ -334,6 +334,8 @@ def why_unrecorded(out: Path) -> str:
             "civrules has no cache folder to record what it writes in (`CIVRULES_CACHE_DIR` is relative, there is"
             " no home folder, or the cache folder is a symbolic link)"
         )
+    if os.path.isdir(folder) and not os.access(folder, os.W_OK):  # a read-only disk, its permissions
+        return f"the cache (`{folder}`) cannot be written, so it holds no record of what civrules wrote"
     return (
         f"the cache (`{folder}`) holds no record of what civrules last wrote there (the first build into it "
         "with this cache, or the cache was cleared)"
