@@ -291,15 +291,15 @@ def test_completion_in_a_citation_offers_the_rule_indexs_sections_and_the_source
     async def session() -> None:
         editor = await Editor.started(rules, (uri, cards))
         offered = completed(editor, cards.replace('    rule: "32.21"\n', '    rule: "32.2\n', 1), 'rule: "32.2')
-        assert "32.21" in offered and offered["32.21"]["insertText"] == "32.21", sorted(offered)[:20]
+        assert "32.21" in offered and offered["32.21"]["textEdit"]["newText"] == "32.21", sorted(offered)[:20]
         assert "Pottery" in offered["32.21"]["detail"], offered["32.21"]
         assert not {"pottery", "democracy", "crafts"} & offered.keys()
         offered = completed(
             editor, cards.replace(credit, "      - {card: democracy, points: 10, rule: 32.2\n", 1), "rule: 32.2"
         )
-        assert offered["32.212"]["insertText"] == '"32.212"', offered["32.212"]
+        assert offered["32.212"]["textEdit"]["newText"] == '"32.212"', offered["32.212"]
         offered = completed(editor, cards.replace(f'source: "{cited}"', 'source: "comm', 1), 'source: "comm')
-        assert cited in offered and offered[cited]["insertText"] == cited, sorted(offered)[:20]
+        assert cited in offered and offered[cited]["textEdit"]["newText"] == cited, sorted(offered)[:20]
         assert "32.21" not in offered
         # A variant's patch, its manifest not parsing as typed (so it has no rulesets yet): the
         # sections of the rule index its rulesets read when it last parsed.

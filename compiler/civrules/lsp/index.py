@@ -211,12 +211,16 @@ class Index:
         #: Per ruleset and collection, made at the first hover of one of its ids: see :meth:`_keyed`.
         self._entities: dict[tuple[str, str], dict[str, dict[str, Any]]] = {}
         #: The editor's buffers that do not parse as typed (``- {card: dem``, a mapping not closed
-        #: yet): the ids of their last reading that parsed (``parsed``), and the files their
-        #: rulesets read then. Completion alone uses them: ids, no places (the text has moved).
+        #: yet), and since round 35 files on disk so broken: the ids of their last reading that
+        #: parsed (``parsed``), and the files their rulesets read then. Completion alone uses
+        #: them: ids, no places (the text has moved).
         self._last_parsed: dict[str, tuple[_FileSymbols, frozenset[str]]] = {}
-        #: The buffers that do not parse as typed, with the kind their files were last read as:
-        #: their outline and workspace symbols come from the part before the error (:meth:`_before_error`).
-        self._broken: dict[str, str] = {}
+        #: The files that do not parse as typed (an editor's buffer, or a file on disk no editor has
+        #: open), with the kind they were last read as (None: read it from the text's `kind:` line):
+        #: their outline, workspace symbols, hover and definition come from the part before the
+        #: error (:meth:`_before_error`). Files on disk were left out until round 35: a cards file
+        #: saved broken by another program dropped every card from "go to symbol in workspace".
+        self._broken: dict[str, str | None] = {}
         self._partial: dict[str, _FileSymbols | None] = {}
         workspace = result.workspace
         if workspace is None:
@@ -230,11 +234,10 @@ class Index:
             loaded = workspace.load(relative)
             if loaded.document is None or loaded.kind is None:
                 last = (parsed or {}).get(relative)
-                if relative in workspace.overrides and loaded.document is None:
-                    kind = last.kind if last is not None else _written_kind(workspace.overrides[relative])
-                    if kind is not None:
-                        self._broken[relative] = kind
-                if last is not None and relative in workspace.overrides:
+                if loaded.document is None and not relative.startswith(SHIPPED):
+                    self._broken[relative] = last.kind if last is not None else None
+                if last is not None:
+                    # A file on disk too (round 35): its ids stay offered while another program has it broken.
                     entry = earlier.get(relative) or remembered.get(relative, (None,))[0]
                     if entry is None or entry.document is not last.document or entry.kind != last.kind:
                         entry = _FileSymbols.of(relative, last.document, last.kind)
@@ -334,7 +337,31 @@ class Index:
                 f"`{symbol.id}` is defined in a ruleset shipped with civrules ({where_defined(shipped)}), which "
                 "a rename cannot edit"
             )
+        self._refuse_beside_broken(symbol.id)
         return defined
+
+    def _shown(self, relative: str) -> str:
+        """A file that does not parse, named as diagnostics name it, at the line of its first error."""
+        workspace = self.result.workspace
+        errors = workspace.load(relative).diagnostics if workspace is not None else []
+        line = min((d.span.line for d in errors if d.span is not None), default=None)
+        return self.result.files.get(relative, relative) + (f":{line}" if line is not None else "")
+
+    def _refuse_beside_broken(self, identifier: str) -> None:
+        """Refuse a rename of ``identifier`` while a file that does not parse names it: where it
+        names it is known only in the part before its error, and a manifest that does not parse
+        reads no files at all, so the rename would leave it behind there, unsaid. Until round 35
+        a variant whose buffer did not parse kept its `patch: - {id: pottery}` after a rename of
+        `pottery` (V002 once it parsed)."""
+        named = re.compile(rf"(?<![\w-]){re.escape(identifier)}(?![\w-])")
+        for relative in sorted(self._broken):
+            text = self._broken_text(relative)
+            if text is None or named.search(text) is None:
+                continue
+            raise RenameRefusedError(
+                f"{self._shown(relative)} does not parse, and names `{identifier}`: a rename now would leave it there; "
+                "rename once the file parses"
+            )
 
     def rename(self, symbol: Symbol, new: str) -> list[Symbol]:
         """Every occurrence to rewrite to rename the id of ``symbol`` to ``new``: its definitions
@@ -370,9 +397,11 @@ class Index:
             return self._partial[relative]
         self._partial[relative] = None
         workspace = self.result.workspace
-        kind = self._broken.get(relative)
-        text = workspace.overrides.get(relative) if workspace is not None else None
-        if workspace is None or kind is None or text is None:
+        text = self._broken_text(relative)
+        if workspace is None or text is None:
+            return None
+        kind = self._broken[relative] or _written_kind(text)
+        if kind is None:
             return None
         from civrules.load.reader import read_yaml_text
 
@@ -393,6 +422,56 @@ class Index:
                 self._partial[relative] = _FileSymbols.of(relative, document, kind)
                 return self._partial[relative]
         return None
+
+    def _broken_text(self, relative: str) -> str | None:
+        """The text of a file that does not parse (see :attr:`_broken`): the editor's buffer, else
+        the file as it is on disk now, read as civrules reads a file (no link followed, within the
+        size bound). None: not such a file, or it cannot be read."""
+        workspace = self.result.workspace
+        if workspace is None or relative not in self._broken:
+            return None
+        text = workspace.overrides.get(relative)
+        if text is not None:
+            return text
+        from civrules.load.lines import decode
+        from civrules.support.files import RefusedError
+
+        try:
+            return decode(workspace.read_bytes(relative))
+        except (OSError, RefusedError):
+            return None
+
+    def at_as_typed(self, relative: str, line: int, column: int) -> Symbol | None:
+        """The id under a position for hover and go to definition: :meth:`at`, and in a file that
+        does not parse as typed, the ids of the part before its error (:meth:`_before_error`), at
+        their places in the text as it is now; a reference only to an id defined where the file
+        looks (:meth:`definitions_as_typed`). Until round 35 both answered nothing in such a file.
+        References and rename still need the whole file: a list or a rename that missed the ids
+        after the error would be wrong."""
+        if relative in self.by_file or relative not in self._broken:
+            return self.at(relative, line, column)
+        entry = self._before_error(relative)
+        for symbol in entry.ordered if entry is not None else ():
+            if covers(symbol.span, line, column) and (symbol.definition or self.definitions_as_typed(symbol)):
+                return symbol
+        return None
+
+    def definitions_as_typed(self, symbol: Symbol) -> list[Symbol]:
+        """:meth:`definitions`, else where the parts before the errors of the files that do not
+        parse define the id (in the files the symbol's file looks in, :meth:`looked_in`, and its
+        own), at their places in the text as it is now."""
+        found = self.definitions(symbol)
+        if found:
+            return found
+        looked = self.looked_in(symbol.relative) | {symbol.relative}
+        for relative in sorted(self._broken.keys() & looked):
+            entry = self._before_error(relative)
+            found.extend(
+                s
+                for s in (entry.definitions if entry is not None else ())
+                if s.id == symbol.id and s.collection == symbol.collection
+            )
+        return found
 
     def outline(self, relative: str) -> list[Outline]:
         """The outline of ``relative``: the ruleset a manifest defines, and each list of entities the
@@ -475,7 +554,7 @@ class Index:
     def describe(self, symbol: Symbol) -> str:
         """Markdown for hovering an id: what the entity is, as the rulesets using the file resolve it."""
         collection = symbol.collection
-        defined = self.definitions(symbol)
+        defined = self.definitions_as_typed(symbol)
         if collection == "rulesets":
             analysis = self.result.analyses.get(symbol.id)
             data = analysis.loaded.manifest.data if analysis is not None else {}
@@ -488,12 +567,18 @@ class Index:
         raw, rulesets = self._resolved(symbol)
         family = self._family(symbol, rulesets)
         label = entity_word(collection, family.id if family is not None else None)
+        partly = None
         if raw is None and defined:
             node = _node(defined[0].document.data, defined[0].path[:-1])
             raw = node if isinstance(node, dict) else None
+            if defined[0].relative in self._broken:
+                partly = defined[0].relative
         name = raw.get("name") if raw is not None else None
         shown = name if isinstance(name, str) else symbol.id
         lines = [f"**{markdown_text(shown)}** — {markdown_text(label)} {markdown_code(symbol.id)}"]
+        if partly is not None:
+            # Facts read from the part before a YAML error: the entity may go on after it.
+            lines.append(f"as the text before the YAML error at {markdown_code(self._shown(partly))} has it")
         if raw is not None:
             lines.extend(entity_facts(family, collection, raw))
             if "rule" in raw:
@@ -517,8 +602,9 @@ class Index:
         return self.family_of_file(symbol.relative)
 
     def family_of_file(self, relative: str) -> Family | None:
-        """The family whose kinds hold the file ``relative`` as the result read it (None: unknown)."""
-        return family_of_kind(self.kinds.get(relative))
+        """The family whose kinds hold the file ``relative`` as the result read it, or as it was
+        last read where it does not parse now (None: unknown)."""
+        return family_of_kind(self.kinds.get(relative) or self._broken.get(relative))
 
     def _word(self, symbol: Symbol) -> str:
         """One entity of the symbol's collection in words, as the family of its file words it."""

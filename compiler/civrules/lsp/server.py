@@ -1121,8 +1121,9 @@ def create_server(rules: Path, limits: Limits | None = None) -> CivrulesServer:
             return None
         read = {relative}
         while True:
-            symbol = _symbol(folder, uri, params.position, positions, read)
-            found = folder.index(read).definitions(symbol) if symbol is not None else []
+            # In a buffer that does not parse as typed too, from the part before its error.
+            symbol = _symbol(folder, uri, params.position, positions, read, as_typed=True)
+            found = folder.index(read).definitions_as_typed(symbol) if symbol is not None else []
             places = {s.relative for s in found}
             if not folder.stale(places):
                 break
@@ -1309,15 +1310,24 @@ def _inside_quotes(ls: Folder, symbol: Symbol, positions: Positions) -> Span:
 
 
 def _symbol(
-    ls: Folder, uri: str, position: types.Position, positions: Positions, relatives: Iterable[str] | None
+    ls: Folder,
+    uri: str,
+    position: types.Position,
+    positions: Positions,
+    relatives: Iterable[str] | None,
+    *,
+    as_typed: bool = False,
 ) -> Symbol | None:
     """The id under ``position``, in the result made from the buffers of the document and of
-    ``relatives`` as they are now (None: every buffer; see :meth:`CivrulesServer.current`)."""
+    ``relatives`` as they are now (None: every buffer; see :meth:`CivrulesServer.current`);
+    ``as_typed``: in a buffer that does not parse too (:meth:`Index.at_as_typed`)."""
     relative = ls.relative(uri)
     if relative is None:
         return None
     read = None if relatives is None else {relative, *relatives}
-    return ls.index(read).at(relative, *positions.point(uri, position))
+    index = ls.index(read)
+    at = index.at_as_typed if as_typed else index.at
+    return at(relative, *positions.point(uri, position))
 
 
 def _hover(ls: Folder, uri: str, position: types.Position) -> types.Hover | None:
@@ -1349,7 +1359,7 @@ def _hover(ls: Folder, uri: str, position: types.Position) -> types.Hover | None
     if code is not None and code not in shown:
         parts.append(markdown_block(explain(code)))
     index = ls.index((relative,))
-    symbol = index.at(relative, line, column)
+    symbol = index.at_as_typed(relative, line, column)
     if symbol is not None:
         parts.append(index.describe(symbol))
     cited = citation_at(lines[line - 1], column) if symbol is None and 0 < line <= len(lines) else None
@@ -1457,7 +1467,7 @@ def _completion(ls: Folder, uri: str, position: types.Position) -> types.Complet
         )
     cites = keys[-1] if is_value and keys and keys[-1] in CITING and kind in SCHEMA_FILES else None
     if cites is not None:
-        items.extend(_citations(ls, relative, cites, lines, *positions.point(uri, position)))
+        items.extend(_citations(ls, relative, cites, lines, uri, position))
     elif is_value or not properties:
         for value in values:
             if isinstance(value, str) and _insertable(value):
@@ -1494,14 +1504,21 @@ def _completion(ls: Folder, uri: str, position: types.Position) -> types.Complet
 
 
 def _citations(
-    ls: Folder, relative: str, cites: str, lines: list[str], line: int, column: int
+    ls: Folder, relative: str, cites: str, lines: list[str], uri: str, position: types.Position
 ) -> list[types.CompletionItem]:
     """What a `rule:` value may cite (the sections of the rule indexes of the rulesets reading the
     file, each with its title) or a `source:` value (the sources those rulesets already cite), as
     hover reads them. Until round 34 a citation was completed with nothing. Written as typed inside
-    quotes the designer opened, else quoted where YAML would read another type (`32.21`, a number)."""
+    quotes the designer opened, else quoted where YAML would read another type (`32.21`, a number).
+
+    Each is an edit of the value typed so far (from its start to the cursor), not a word to insert:
+    an editor that ends a word at `.`, `/` or `@` (VS Code's YAML, Vim's `iskeyword`) took `2` of
+    `32.2` as the word, filtered `32.21` out, or wrote `32.32.21` (round 35)."""
+    positions = ls.positions()
+    line, column = positions.point(uri, position)
     text = lines[line - 1][: column - 1] if 0 < line <= len(lines) else ""
     quoted = text.count('"') % 2 == 1 or text.count("'") % 2 == 1
+    typed = types.Range(start=positions.position(uri, line, _value_start(text, cites, quoted) + 1), end=position)
     index = ls.index(())
     found: list[tuple[str, str | None]] = []
     if cites == "source":
@@ -1522,12 +1539,28 @@ def _citations(
             label=cited,
             kind=types.CompletionItemKind.Reference if cites == "rule" else types.CompletionItemKind.Text,
             detail=plain(detail) if detail else None,
-            insert_text=cited if quoted else scalar_text(cited),
+            text_edit=types.TextEdit(range=typed, new_text=cited if quoted else scalar_text(cited)),
+            filter_text=cited,
             sort_text=f"{number:06d}",
         )
         for number, (cited, detail) in enumerate(found)
         if _insertable(cited)
     ]
+
+
+def _value_start(text: str, cites: str, quoted: bool) -> int:
+    """Where the citation being typed at the end of ``text`` (a line up to the cursor) starts:
+    after the quote left open, else after what comes before a section (`rule: `, `[`, `, `, `- `),
+    else after `source:` (a source holds spaces), else after the line's indent and list marks."""
+    if quoted:
+        return max(text.rfind('"'), text.rfind("'")) + 1
+    if cites == "rule":
+        return max(text.rfind(c) for c in " \t[,{:") + 1
+    keyed = [found.end() for found in re.finditer(rf"(?<![\w-]){re.escape(cites)}\s*:\s*", text)]
+    if keyed:
+        return keyed[-1]
+    marks = re.match(r"[\s-]*", text)
+    return marks.end() if marks is not None else 0
 
 
 def _code_actions(ls: CivrulesServer, params: types.CodeActionParams) -> list[types.CodeAction]:
