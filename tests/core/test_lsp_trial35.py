@@ -11,7 +11,11 @@ from __future__ import annotations
 import asyncio
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
+from urllib.request import url2pathname
 
+from civrules.diagnostics import Severity
+from civrules.pipeline.incremental import full_run
 from tests.conftest import copy_files
 from tests.core.test_lsp import CARDS, KEEP, Editor, position
 
@@ -161,3 +165,44 @@ def test_a_citation_is_completed_by_an_edit_of_the_value_typed_so_far(tmp_path: 
             assert line[:start] + edit["newText"] + line[end:] == line.replace(typed, written, 1), (line, edit)
 
     asyncio.run(session())
+
+
+def test_a_rename_rewrites_the_target_of_a_variants_suppress_entry(tmp_path: Path) -> None:
+    """A variant silences A010 about `late_bronze_age` in its base (`suppress: - {code: A010,
+    target: late_bronze_age, ...}`); renaming the epoch rewrote the base's ten places and left the
+    entry's target behind, so the entry silenced nothing (V008) and A010 came back. The target is
+    renamed with the rest, and still silences A010."""
+    rules = copy_files(tmp_path / "rules", KEEP - {WESTERN})
+    # The base under an id of its own: the shipped ruleset's ids are not the folder's to rename.
+    shipped = rules / "rulesets/advanced-civilization.yaml"
+    base = shipped.read_text(encoding="utf-8").replace("\nid: advanced-civilization\n", "\nid: home\n", 1)
+    shipped.unlink()
+    (rules / "rulesets/home.yaml").write_text(base, encoding="utf-8")
+    (rules / "rulesets/quiet.yaml").write_text(
+        "kind: ruleset\nid: quiet\nname: Quiet\nextends: home\n"
+        "suppress:\n  - {code: A010, target: late_bronze_age, reason: the house rule}\n"
+        "overlay:\n  epochs:\n    patch:\n      - id: early_bronze_age\n"
+        "        requirements: {min_cities: 4, source: house rule}\n",
+        encoding="utf-8",
+    )
+
+    async def session() -> None:
+        editor = await Editor.started(rules)
+        uri = (rules / "rulesets/home.yaml").absolute().as_uri()
+        at = {"textDocument": {"uri": uri}, "position": position(base, "id: late_bronze_age", len("id: "))}
+        renamed = editor.request("textDocument/rename", {**at, "newName": "late_bronze"})
+        for changed, edits in renamed["changes"].items():
+            path = Path(url2pathname(urlsplit(changed).path))
+            lines = path.read_text(encoding="utf-8").splitlines(keepends=True)
+            for edit in sorted(edits, key=lambda e: (e["range"]["start"]["line"], e["range"]["start"]["character"]))[
+                ::-1
+            ]:
+                start, end = edit["range"]["start"], edit["range"]["end"]
+                line = lines[start["line"]]
+                lines[start["line"]] = line[: start["character"]] + edit["newText"] + line[end["character"] :]
+            path.write_text("".join(lines), encoding="utf-8")
+
+    asyncio.run(session())
+    assert "target: late_bronze," in (rules / "rulesets/quiet.yaml").read_text(encoding="utf-8")
+    # The entry silences A010 as before (without it, A010 is reported, and the entry alone is V008).
+    assert not {"A010", "V008"} & {d.code for d in full_run(rules, {}) if d.severity != Severity.INFO}

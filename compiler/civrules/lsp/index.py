@@ -384,7 +384,40 @@ class Index:
         if taken and new != symbol.id:
             where = f"{where_defined(taken[0])}:{taken[0].span.line}"
             raise RenameRefusedError(f"{words.a(word)} `{new}` already exists ({where}): choose another id")
-        return [s for s in self.by_id.get(symbol.id, ()) if s.collection == symbol.collection and s.relative in scope]
+        found = [s for s in self.by_id.get(symbol.id, ()) if s.collection == symbol.collection and s.relative in scope]
+        return found + self._suppress_targets(symbol, scope)
+
+    def _suppress_targets(self, symbol: Symbol, scope: set[str]) -> list[Symbol]:
+        """The `suppress:` entries of the manifests in ``scope`` whose `target` is the id of
+        ``symbol``: a rename rewrites them too. A target is any subject of a diagnostic (an id, a
+        key, a file), so no schema declares it a reference, and until round 35 a rename left it
+        behind: the entry then silenced nothing (V008) and the diagnostic it silenced came back.
+        Refused where the scope defines the id in another collection too: which one the entry
+        means is not written."""
+        found: list[Symbol] = []
+        for relative in sorted(scope):
+            entry = self._files.get(relative)
+            data = entry.document.data if entry is not None and _is_manifest(entry.kind) else None
+            listed = data.get("suppress") if isinstance(data, dict) else None
+            for number, item in enumerate(listed if isinstance(listed, list) else ()):
+                if not (isinstance(item, dict) and item.get("target") == symbol.id):
+                    continue
+                assert entry is not None  # data came from it
+                path: NodePath = ("suppress", number, "target")
+                span = entry.document.span(path)
+                others = {
+                    s.collection
+                    for s in self.by_id.get(symbol.id, ())
+                    if s.definition and s.relative in scope and s.collection != symbol.collection
+                }
+                if others:
+                    raise RenameRefusedError(
+                        f"{span.file}:{span.line}: `suppress` entry {number + 1}'s target `{symbol.id}` may mean "
+                        f"the {' or the '.join(sorted(o.replace('_', ' ') for o in others))} of that id too, and "
+                        "which it means is not written: rename by hand"
+                    )
+                found.append(Symbol(symbol.collection, symbol.id, relative, span, False, entry.document, path))
+        return found
 
     def _before_error(self, relative: str) -> _FileSymbols | None:
         """The ids of a buffer that does not parse, as the part of its text before the YAML error
