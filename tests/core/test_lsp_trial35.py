@@ -15,7 +15,8 @@ from urllib.parse import urlsplit
 from urllib.request import url2pathname
 
 from civrules.diagnostics import Severity
-from civrules.pipeline.incremental import full_run
+from civrules.lsp.index import Index
+from civrules.pipeline.incremental import Session, full_run
 from tests.conftest import copy_files
 from tests.core.test_lsp import CARDS, KEEP, Editor, position
 
@@ -206,3 +207,38 @@ def test_a_rename_rewrites_the_target_of_a_variants_suppress_entry(tmp_path: Pat
     assert "target: late_bronze," in (rules / "rulesets/quiet.yaml").read_text(encoding="utf-8")
     # The entry silences A010 as before (without it, A010 is reported, and the entry alone is V008).
     assert not {"A010", "V008"} & {d.code for d in full_run(rules, {}) if d.severity != Severity.INFO}
+
+
+def _renamed(rules: Path, collection: str, identifier: str, new: str) -> dict[str, str]:
+    """The files of ``rules`` a rename of ``identifier`` rewrites, as they read after it (the
+    server's index, in this process: its edits as the server makes them, without quoting)."""
+    index = Index(Session(rules).update())
+    (symbol,) = [
+        s for s in index.by_id[identifier] if s.definition and s.collection == collection and s.relative in index.kinds
+    ]
+    texts: dict[str, list[str]] = {}
+    for occurrence in sorted(index.rename(symbol, new), key=lambda s: (s.span.line, s.span.column), reverse=True):
+        lines = texts.setdefault(occurrence.relative, (rules / occurrence.relative).read_text("utf-8").split("\n"))
+        span = occurrence.span
+        line = lines[span.line - 1]
+        assert line[span.column - 1 : span.end_column - 1] == identifier, (occurrence, line)
+        lines[span.line - 1] = line[: span.column - 1] + new + line[span.end_column - 1 :]
+    return {relative: "\n".join(lines) for relative, lines in texts.items()}
+
+
+def test_a_rename_rewrites_what_a_disagreement_restates_or_selects_by_the_id(tmp_path: Path) -> None:
+    """A `disagreements:` entry restates its field's value (`chosen: [food, wood, stone, card]`
+    for Imperial Settlers' `gives_one_of`) or selects a list's element by its id (`field:
+    "modifiers[philosophy].effect"` of Advanced Civilization's Civil War). A rename rewrote the
+    field and left the entry behind: Q008 said it chose a good the data does not hold, or the
+    entry compared nothing from then on, unsaid. Both are rewritten (a field written in words is
+    prose, which Q008 does not read, and is left as it is)."""
+    rules = copy_files(tmp_path / "rules", KEEP - {WESTERN})
+    settlers = tmp_path / "settlers"
+    copy_files(
+        settlers, {"rulesets/imperial-settlers.yaml", "cards/imperial-settlers.yaml", "factions/imperial-settlers.yaml"}
+    )
+    renamed = _renamed(settlers, "goods", "card", "drawn_card")
+    assert "        chosen: [food, wood, stone, drawn_card]" in renamed["rulesets/imperial-settlers.yaml"].split("\n")
+    calamities = _renamed(rules, "civilization_cards", "philosophy", "sophia")[CALAMITIES]
+    assert '      - field: "modifiers[sophia].effect"' in calamities.split("\n")

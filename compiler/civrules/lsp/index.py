@@ -385,7 +385,44 @@ class Index:
             where = f"{where_defined(taken[0])}:{taken[0].span.line}"
             raise RenameRefusedError(f"{words.a(word)} `{new}` already exists ({where}): choose another id")
         found = [s for s in self.by_id.get(symbol.id, ()) if s.collection == symbol.collection and s.relative in scope]
-        return found + self._suppress_targets(symbol, scope)
+        return found + self._suppress_targets(symbol, scope) + self._chosen_restated(symbol, found)
+
+    def _chosen_restated(self, symbol: Symbol, found: list[Symbol]) -> list[Symbol]:
+        """The id in the `chosen` value of each `disagreements:` entry that restates a field the
+        rename rewrites (`field: gives_one_of`, `chosen: [food, wood, stone, card]`): a rename
+        rewrites it too, where it is the field's value now. `chosen` is a copy of a value, so no
+        schema declares it a reference, and until round 35 a rename left it behind: Q008 then said
+        the entry chose a value the data does not hold."""
+        restated: list[Symbol] = []
+        seen: set[tuple[str, NodePath]] = set()
+        for occurrence in found:
+            document, path = occurrence.document, occurrence.path
+            family = self.family_of_file(occurrence.relative)
+            naming = family.naming_keys if family is not None else ("id",)
+            if len(path) >= 3 and isinstance(path[-2], int) and path[-1] in naming:
+                # An element of a list named by its id: a `field: "modifiers[philosophy].effect"`
+                # selects it by that id (left behind, the entry compared nothing, unsaid).
+                owner_path, listed = path[:-3], path[-3]
+                for number, span in _selectors(
+                    _node(document.data, owner_path), listed, symbol.id, document, owner_path
+                ):
+                    at = (*owner_path, "disagreements", number, "field")
+                    if (occurrence.relative, (*at, span.column)) not in seen:
+                        seen.add((occurrence.relative, (*at, span.column)))
+                        restated.append(
+                            Symbol(symbol.collection, symbol.id, occurrence.relative, span, False, document, at)
+                        )
+            for cut in range(len(path) - 1, -1, -1):
+                for number, chosen in _restating(_node(document.data, path[:cut]), path[cut], naming):
+                    for leaf in _leaves_of(chosen, symbol.id):
+                        at = (*path[:cut], "disagreements", number, "chosen", *leaf)
+                        if (occurrence.relative, at) not in seen:
+                            seen.add((occurrence.relative, at))
+                            span = document.span(at)
+                            restated.append(
+                                Symbol(symbol.collection, symbol.id, occurrence.relative, span, False, document, at)
+                            )
+        return restated
 
     def _suppress_targets(self, symbol: Symbol, scope: set[str]) -> list[Symbol]:
         """The `suppress:` entries of the manifests in ``scope`` whose `target` is the id of
@@ -866,6 +903,73 @@ def _name_of(entity: Any) -> str:
     """An entity's `name` as written, where it is one string (else nothing)."""
     name = entity.get("name") if isinstance(entity, dict) else None
     return " ".join(name.split()) if isinstance(name, str) else ""
+
+
+def _restating(owner: Any, key: str | int, naming: tuple[str, ...]) -> Iterator[tuple[int, Any]]:
+    """Each `disagreements:` entry of ``owner`` (by its number) whose `field` is under ``key``,
+    with its `chosen`, where `chosen` is the field's value now (else Q008 says so already, and
+    which of its ids restate the field is not known)."""
+    from civrules.checks.disagreements import same, values_of
+
+    listed = owner.get("disagreements") if isinstance(owner, dict) else None
+    if not isinstance(listed, list) or not isinstance(key, str):
+        return
+    for number, item in enumerate(listed):
+        field_name = item.get("field") if isinstance(item, dict) else None
+        if not isinstance(field_name, str) or "chosen" not in item:
+            continue
+        if field_name.split(".", 1)[0].split("[", 1)[0] != key:
+            continue
+        values = values_of(owner, field_name, naming)
+        if values and all(same(item["chosen"], value) for value in values):
+            yield number, item["chosen"]
+
+
+def _selectors(
+    owner: Any, listed: str | int, identifier: str, document: Document, owner_path: NodePath
+) -> Iterator[tuple[int, Span]]:
+    """Each `disagreements:` entry of ``owner`` (by its number) whose `field` selects an element of
+    its list ``listed`` by ``identifier`` (`modifiers[philosophy].effect`), with the span of that
+    id inside the field's text. A field written in words is prose, not read (Q008 does not
+    compare it); a field whose text is not written as it reads (an escape) is refused."""
+    from civrules.checks.disagreements import _FIELD, _SELECTOR
+
+    entries = owner.get("disagreements") if isinstance(owner, dict) else None
+    if not isinstance(entries, list) or not isinstance(listed, str):
+        return
+    for number, item in enumerate(entries):
+        field_name = item.get("field") if isinstance(item, dict) else None
+        if not isinstance(field_name, str) or not _FIELD.fullmatch(field_name):
+            continue
+        first = field_name.split(".", 1)[0]
+        if not first.startswith(f"{listed}["):
+            continue
+        labels = [m for m in _SELECTOR.finditer(first) if m.group(1) == identifier]
+        if not labels:
+            continue
+        span = document.span((*owner_path, "disagreements", number, "field"))
+        width = span.end_column - span.column
+        if span.line != span.end_line or width not in (len(field_name), len(field_name) + 2):
+            raise RenameRefusedError(
+                f"{span.file}:{span.line}: the `field` `{field_name}` selects by `{identifier}`, and is "
+                "written across lines or with escapes: rename by hand"
+            )
+        start = span.column + (width - len(field_name)) // 2
+        for label in labels:
+            column = start + label.start(1)
+            yield number, Span(span.file, span.line, column, span.line, column + len(identifier))
+
+
+def _leaves_of(value: Any, text: str) -> Iterator[NodePath]:
+    """The paths, inside ``value``, of each string equal to ``text`` (the value itself: ``()``)."""
+    if value == text and isinstance(value, str):
+        yield ()
+    elif isinstance(value, list):
+        for number, item in enumerate(value):
+            yield from ((number, *rest) for rest in _leaves_of(item, text))
+    elif isinstance(value, dict):
+        for key, item in value.items():
+            yield from ((key, *rest) for rest in _leaves_of(item, text))
 
 
 def _node(data: Any, path: tuple[str | int, ...]) -> Any:

@@ -1195,8 +1195,10 @@ def create_server(rules: Path, limits: Limits | None = None) -> CivrulesServer:
         for occurrence in found:
             uri = folder.uri(occurrence.relative)
             span = _inside_quotes(folder, occurrence, positions)
-            # Inside its quotes the id is text; written plain, `true` or `null` would not be.
-            new_text = params.new_name if span != occurrence.span else scalar_text(params.new_name)
+            # Inside its quotes the id is text; written plain, `true` or `null` would not be. Part
+            # of a text (a `field:`'s selector), it is written as it is.
+            whole = span == occurrence.span and occurrence.document.span(occurrence.path) == occurrence.span
+            new_text = scalar_text(params.new_name) if whole else params.new_name
             changes.setdefault(uri, []).append(types.TextEdit(range=positions.range(uri, span), new_text=new_text))
         return types.WorkspaceEdit(changes=changes) if changes else None
 
