@@ -33,8 +33,8 @@ from civrules.schema.references import each_remembered, remembered
 #: (`cost (as printed)`, `cost, colour, copies`) describes the field in words, and is not
 #: compared.
 _STEP = r"[A-Za-z_]\w*(?:\[[^\[\].\s]+\])*"
-_FIELD = re.compile(rf"{_STEP}(?:\.{_STEP})*")
-_SELECTOR = re.compile(r"\[([^\[\]]+)\]")
+FIELD = re.compile(rf"{_STEP}(?:\.{_STEP})*")
+SELECTOR = re.compile(r"\[([^\[\]]+)\]")
 
 #: How long a value may be in a message before it is cut (a message stays one line).
 _SHOWN = 80
@@ -55,13 +55,13 @@ def values_of(owner: Mapping[str, Any], field: str, naming: Sequence[str] = ("id
     >>> values_of({"name": "x"}, "home"), values_of({"name": "x"}, "cost (as printed)")
     ([None], None)
     """
-    if not _FIELD.fullmatch(field):
+    if not FIELD.fullmatch(field):
         return None
     nodes: list[Any] = [owner]
     steps = field.split(".")
     for n, step in enumerate(steps):
         key, _, rest = step.partition("[")
-        labels = _SELECTOR.findall(f"[{rest}") if rest else []
+        labels = SELECTOR.findall(f"[{rest}") if rest else []
         found: list[Any] = []
         for node in nodes:
             if not isinstance(node, Mapping) or is_unknown(node):

@@ -351,8 +351,8 @@ class Index:
         """Refuse a rename of ``identifier`` while a file that does not parse names it: where it
         names it is known only in the part before its error, and a manifest that does not parse
         reads no files at all, so the rename would leave it behind there, unsaid. Until round 35
-        a variant whose buffer did not parse kept its `patch: - {id: pottery}` after a rename of
-        `pottery` (V002 once it parsed)."""
+        a variant whose buffer did not parse kept its `patch: - {id: a}` after a rename of `a`
+        (an overlay target missing once it parsed)."""
         named = re.compile(rf"(?<![\w-]){re.escape(identifier)}(?![\w-])")
         for relative in sorted(self._broken):
             text = self._broken_text(relative)
@@ -389,7 +389,7 @@ class Index:
 
     def _chosen_restated(self, symbol: Symbol, found: list[Symbol]) -> list[Symbol]:
         """The id in the `chosen` value of each `disagreements:` entry that restates a field the
-        rename rewrites (`field: gives_one_of`, `chosen: [food, wood, stone, card]`): a rename
+        rename rewrites (`field: kinds`, `chosen: [a, b]`): a rename
         rewrites it too, where it is the field's value now. `chosen` is a copy of a value, so no
         schema declares it a reference, and until round 35 a rename left it behind: Q008 then said
         the entry chose a value the data does not hold."""
@@ -400,7 +400,7 @@ class Index:
             family = self.family_of_file(occurrence.relative)
             naming = family.naming_keys if family is not None else ("id",)
             if len(path) >= 3 and isinstance(path[-2], int) and path[-1] in naming:
-                # An element of a list named by its id: a `field: "modifiers[philosophy].effect"`
+                # An element of a list named by its id: a `field: "items[a].cost"`
                 # selects it by that id (left behind, the entry compared nothing, unsaid).
                 owner_path, listed = path[:-3], path[-3]
                 for number, span in _selectors(
@@ -929,22 +929,22 @@ def _selectors(
     owner: Any, listed: str | int, identifier: str, document: Document, owner_path: NodePath
 ) -> Iterator[tuple[int, Span]]:
     """Each `disagreements:` entry of ``owner`` (by its number) whose `field` selects an element of
-    its list ``listed`` by ``identifier`` (`modifiers[philosophy].effect`), with the span of that
+    its list ``listed`` by ``identifier`` (`items[a].cost`), with the span of that
     id inside the field's text. A field written in words is prose, not read (Q008 does not
     compare it); a field whose text is not written as it reads (an escape) is refused."""
-    from civrules.checks.disagreements import _FIELD, _SELECTOR
+    from civrules.checks.disagreements import FIELD, SELECTOR
 
     entries = owner.get("disagreements") if isinstance(owner, dict) else None
     if not isinstance(entries, list) or not isinstance(listed, str):
         return
     for number, item in enumerate(entries):
         field_name = item.get("field") if isinstance(item, dict) else None
-        if not isinstance(field_name, str) or not _FIELD.fullmatch(field_name):
+        if not isinstance(field_name, str) or not FIELD.fullmatch(field_name):
             continue
         first = field_name.split(".", 1)[0]
         if not first.startswith(f"{listed}["):
             continue
-        labels = [m for m in _SELECTOR.finditer(first) if m.group(1) == identifier]
+        labels = [m for m in SELECTOR.finditer(first) if m.group(1) == identifier]
         if not labels:
             continue
         span = document.span((*owner_path, "disagreements", number, "field"))
