@@ -231,11 +231,17 @@ def _private_imports(module: str, tree: ast.Module) -> list[str]:
     return found
 
 
+#: The walk of every module's source the three tests below share (each module parsed once, 2-3 s of
+#: CPU, a fast suite's longest test): `make test-slow` (round 35; round 29 had moved the control
+#: alone, which saved nothing: the walk was made for the others). What an import does as a process
+#: starts is `make test`'s (tests/core/test_cli.py, the fresh interpreters of tests/budget.py).
+_WALKS_EVERY_MODULE = pytest.mark.slow
+
+
+@_WALKS_EVERY_MODULE
 def test_the_import_graph_sees_imports_inside_functions() -> None:
     """The control of the two tests of the graph below (an empty graph has no cycle): it costs
-    nothing of its own, the graph made once per process for :func:`test_no_import_cycle` (every
-    module parsed, 3 s of CPU), which `make test` runs; round 29 had moved this one alone to
-    `make test-slow`, and saved nothing."""
+    nothing of its own, the graph made once per process for :func:`test_no_import_cycle`."""
     graph = import_graph()
     assert "civrules.checks" in graph
     # A parent package is a node of its own: importing `civrules.checks.identity` runs
@@ -263,6 +269,7 @@ def test_generated_modules_import_nothing_of_civrules() -> None:
     assert {m: t for m, t in leaks.items() if t} == {}
 
 
+@_WALKS_EVERY_MODULE
 def test_no_import_cycle() -> None:
     graph = import_graph()
     cycles = []
@@ -297,6 +304,7 @@ def test_every_module_imports_first() -> None:
     assert done.stdout.strip() == ""
 
 
+@_WALKS_EVERY_MODULE
 def test_no_module_imports_another_modules_private_name() -> None:
     """A name with a leading underscore is its module's own: another module that needs it gets a
     public name (the helper page took the package emitter's `_levels` and `_tracks`, three families

@@ -40,6 +40,12 @@ RUNTIME_MODULES = sorted(json.loads((REPO / "compiler" / "tools" / "runtime_name
 PACKAGES = ("advanced_civilization", "imperial_settlers", "sid_meiers_civilization")
 #: Every package built.
 EVERY_PACKAGE = shipped.package_names()  # never a designer's variant built beside them
+#: Every package built, as parameters: one of each family (:data:`PACKAGES`) in `make test`, the
+#: others (the same family's templates and runtime over other data) in `make test-slow`, for the
+#: walks that cost a large part of a second a package (tests/README.md, "Fast and slow").
+EVERY_PACKAGE_SWEPT = [
+    package if package in PACKAGES else pytest.param(package, marks=pytest.mark.slow) for package in EVERY_PACKAGE
+]
 
 
 def package_modules(package: str) -> list[str]:
