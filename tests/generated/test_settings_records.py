@@ -68,3 +68,43 @@ def test_a_record_fits_only_its_fields_with_its_required_ones() -> None:
                 for key in required:
                     assert not _fits(types, shape, {k: v for k, v in required.items() if k != key})
             assert types.keys(name) == (frozenset(fields), frozenset(required))
+
+
+def test_a_field_typed_none_says_where_its_fact_is_read() -> None:
+    """A settings field the data write only as ``{unknown: why}`` is typed None, which reads as a
+    field with no value: its comment says that it is always None and which key of
+    ``unknown_fields`` tells that the sources do not give it; a collection unknown as a whole names
+    its collection and the package's UNKNOWN_COLLECTIONS. Checked for every family's records."""
+    typed_none = []
+    for family in generator.shipped_families():
+        for record in settings_types(family).records.values():
+            for spec in record.fields:
+                if spec.annotation() != "None":
+                    continue
+                typed_none.append(f"{family.id}: {record.name}.{spec.attr}")
+                assert "Always None" in spec.doc and f"{spec.key!r} in unknown_fields" in spec.doc, spec.doc
+                if spec.doc.startswith("Not a setting"):
+                    assert "collection is a table of the package" in spec.doc and "UNKNOWN_COLLECTIONS" in spec.doc
+    assert "advanced-civilization: Settings.nations" in typed_none
+    assert "advanced-civilization: Ast.tracks" in typed_none
+
+
+def test_a_collection_unknown_as_a_whole_is_named_by_the_package_as_its_field_says() -> None:
+    """What the comment of ``Settings.nations`` and ``Ast.tracks`` promises, in every shipped
+    package that writes them: the key is in ``unknown_fields`` and the table in UNKNOWN_COLLECTIONS."""
+    import importlib
+
+    from tests.generated import package_api
+    from tests.variant_packages import packages_of
+
+    seen = []
+    with packages_of(package_api.GENERATED):
+        for name in ("advanced_civilization", "central_america", "expansion_project", "mega_civilization"):
+            package = importlib.import_module(f"civrules_rulesets.{name}")
+            settings = package.SETTINGS
+            for record, key, table in ((settings, "nations", "NATIONS"), (settings.ast, "tracks", "AST_TRACKS")):
+                if key in record:
+                    seen.append(f"{name}.{key}")
+                    assert getattr(record, key) is None and key in record.unknown_fields
+                    assert table in package.UNKNOWN_COLLECTIONS
+    assert {"central_america.nations", "expansion_project.nations", "expansion_project.tracks"} <= set(seen)

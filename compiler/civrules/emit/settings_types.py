@@ -259,6 +259,8 @@ class _Builder:
             doc_text = sub.get("description") or target.get("description") or ""
             self.described = doc_text
             shape = self.shape(sub, sub_doc, hint or _camel(key))
+            if shape.kind == "none":
+                doc_text = f"{doc_text} {_ALWAYS_NONE.format(key=key)}".strip()
             spec.fields.append(
                 FieldSpec(
                     key,
@@ -293,8 +295,20 @@ def _union(shapes: Sequence[Shape]) -> Shape:
     return unique[0] if len(unique) == 1 else Shape("union", items=tuple(unique))
 
 
+#: What a field typed None says (the data give it only as {unknown: why}): the type alone reads
+#: as a field with no value, so its comment says where an engine reads the fact.
+_ALWAYS_NONE = "Always None, since the data write it only as {{unknown: why}}: {key!r} in unknown_fields where they do."
+
 #: What a collection is as a setting: only where it is unknown as a whole.
-_WHOLE = "The whole collection where the sources do not give it (None); absent: a table of the package."
+_WHOLE = (
+    "Not a setting: the {collection} collection is a table of the package, and where the sources do not give it, "
+    "the package's UNKNOWN_COLLECTIONS names that table."
+)
+
+
+def _whole(collection: str) -> dict[str, str]:
+    """The schema of a collection as a setting: {unknown: why} for the whole of it."""
+    return {"$ref": "#/$defs/unknown", "description": _WHOLE.format(collection=collection)}
 
 
 def _may_be_unknown(builder: _Builder, node: Mapping[str, Any], doc: Mapping[str, Any]) -> bool:
@@ -321,7 +335,10 @@ def _settings_types(family: Family) -> SettingsTypes:
     manifest = load_schema(family.qualified_kind("ruleset"))
     builder.kinds[id(manifest)] = family.qualified_kind("ruleset")
     roots = {spec.path[0]: spec for spec in family.collections.values() if spec.slot == "ruleset"}
-    nested = {spec.path[1] for spec in family.collections.values() if spec.slot == "ruleset" and len(spec.path) > 1}
+    nested = {
+        spec.path[1]: name for name, spec in family.collections.items() if spec.slot == "ruleset" and len(spec.path) > 1
+    }
+    names = {spec.path: name for name, spec in family.collections.items() if spec.slot == "ruleset"}
     top: list[tuple[str, Mapping[str, Any], Mapping[str, Any]]] = []
     for key, sub in manifest.get("properties", {}).items():
         if key in _NOT_SETTINGS:
@@ -329,7 +346,7 @@ def _settings_types(family: Family) -> SettingsTypes:
         if key in roots:
             target, _ = builder.deref(sub, manifest) if "$ref" in sub else (sub, None)
             kept = {
-                k: v if k not in nested else {"$ref": "#/$defs/unknown", "description": _WHOLE}
+                k: v if k not in nested else _whole(nested[k])
                 for k, v in builder._properties(target, manifest).items()
                 if k not in nested or _may_be_unknown(builder, v, manifest)
             }
@@ -337,9 +354,9 @@ def _settings_types(family: Family) -> SettingsTypes:
                 # a collection of its own: a table of the package, not a setting; but the whole
                 # collection {unknown: why} is a setting (None: unknown)
                 if _may_be_unknown(builder, sub, manifest):
-                    top.append((key, {"$ref": "#/$defs/unknown", "description": _WHOLE}, manifest))
+                    top.append((key, _whole(names.get((key,), key)), manifest))
                 continue
-            required = builder._required(target, manifest) - nested
+            required = builder._required(target, manifest) - set(nested)
             sub = {**target, "properties": kept, "required": sorted(required), "allOf": []}
         top.append((key, sub, manifest))
     slots: dict[str, list[str]] = {}
