@@ -108,3 +108,18 @@ def test_dir_of_a_package_lists_its_tables_and_helpers_before_any_is_read(name: 
         spec.require_complete.assert_called_once_with()
         with pytest.raises(TypeError):
             spec.require_complete("an argument it does not take")
+
+
+@pytest.mark.parametrize("package", PACKAGES.values(), ids=PACKAGES.keys())
+def test_the_package_reads_its_names_with_the_runtime_lazy_names(package: ModuleType) -> None:
+    """One ``__getattr__``/``__dir__`` for the runtimes and the packages (the shared runtime's
+    ``lazy_names``), not a copy of it rendered into every package: a fix to it reaches them all.
+    Its refusal names the package and sets ``name`` and ``obj`` (a traceback's did-you-mean)."""
+    from civrules_runtime import lazy
+
+    made = lazy.lazy_names({"__name__": "probe"}, {})
+    assert vars(package)["__getattr__"].__code__ is made[0].__code__
+    assert vars(package)["__dir__"].__code__ is made[1].__code__
+    with pytest.raises(AttributeError, match=f"module '{package.__name__}' has no attribute 'CARD'") as refused:
+        package.__getattr__("CARD")
+    assert refused.value.name == "CARD" and refused.value.obj is package

@@ -6,7 +6,7 @@ Generated ahead of time by jinja2 3.1.6; used only while SOURCE_SHA256 matches.
 # fmt: off
 # mypy: ignore-errors
 
-SOURCE_SHA256 = "b90cabca087b4fbc6da2d66961519c154fcc7aa80c6c24be3c4a28c7a488dce3"
+SOURCE_SHA256 = "789e23619a2421e8988e3252cb415081ffe2e1bb4adcd85f21e0f60cf437ae14"
 
 from jinja2.runtime import LoopContext, Macro, Markup, Namespace, TemplateNotFound, TemplateReference, TemplateRuntimeError, Undefined, escape, identity, internalcode, markup_join, missing, str_join
 name = '__init__.py.j2'
@@ -90,27 +90,26 @@ def root(context, missing=missing):
         yield str(l_1_name)
         yield ',\n'
     l_1_name = missing
-    yield '    )\nelse:\n\n    def __getattr__(name: str) -> object:\n        """The tables and helpers, imported on first use: importing the package stays cheap.\n\n        The name read is then bound in the package\'s globals, so a later read is a plain global\n        lookup and does not come back here (some 30 times cheaper than a call here, which imports\n        the submodule again). Two threads reading it first bind the same object: the submodule\'s."""\n        if name in _HELPERS:\n            from . import helpers\n\n            value = getattr(helpers, name)\n        elif name in _DATA:\n            from . import data\n\n            value = getattr(data, name)\n        else:\n            raise AttributeError(f"module {__name__!r} has no attribute {name!r}")\n        return globals().setdefault(name, value)\n\n    def __dir__() -> list[str]:\n        """The package\'s names, its tables and helpers among them before a read has bound one\n        (``dir()``, ``inspect.getmembers`` and ``mock.create_autospec`` list what ``dir`` gives)."""\n        return sorted({*globals(), *_DATA, *_HELPERS})\n\n\n#: The package\'s version: semantic versioning of its public API, decided by `civrules build`\n#: against the API manifest beside it (api.json); docs/engine.md says what each bump means.\n__version__: Final[str] = '
-    yield str(t_2((undefined(name='version') if l_0_version is missing else l_0_version)))
-    yield "\n#: The ruleset this one is a variant of, or None. The package is self-contained: it holds the\n#: whole resolved ruleset and does not import the base's package.\nBASE_RULESET: Final[str | None] = "
-    yield str(t_2((undefined(name='base_ruleset') if l_0_base_ruleset is missing else l_0_base_ruleset)))
-    yield '\n\n_DATA = frozenset(\n    (\n'
+    yield "    )\nelse:\n    from civrules_runtime.lazy import lazy_names as _lazy_names\n\n    # The tables and helpers, imported on first use: importing the package stays cheap. A read binds\n    # the name in the package's globals, so a later read is a plain global lookup; `dir()` lists them\n    # before a read (`inspect.getmembers`, `mock.create_autospec`); a reload forgets what reads bound.\n    __getattr__, __dir__ = _lazy_names(\n        globals(),\n        {\n"
     for l_1_name in (undefined(name='data_names') if l_0_data_names is missing else l_0_data_names):
         _loop_vars = {}
         pass
-        yield '        '
+        yield '            '
         yield str(t_2(l_1_name))
-        yield ',\n'
+        yield ': ".data",\n'
     l_1_name = missing
-    yield '    )\n)\n_HELPERS = frozenset(\n    (\n'
     for l_1_name in (undefined(name='helper_names') if l_0_helper_names is missing else l_0_helper_names):
         _loop_vars = {}
         pass
-        yield '        '
+        yield '            '
         yield str(t_2(l_1_name))
-        yield ',\n'
+        yield ': ".helpers",\n'
     l_1_name = missing
-    yield '    )\n)\n\n# importlib.reload runs this file again in the same globals: forget the names a read bound, so\n# they come again from data and helpers (reloaded or not) at their next read.\nfor _name in _DATA | _HELPERS:\n    globals().pop(_name, None)\n\n__all__ = [\n'
+    yield "        },\n    )\n\n\n#: The package's version: semantic versioning of its public API, decided by `civrules build`\n#: against the API manifest beside it (api.json); docs/engine.md says what each bump means.\n__version__: Final[str] = "
+    yield str(t_2((undefined(name='version') if l_0_version is missing else l_0_version)))
+    yield "\n#: The ruleset this one is a variant of, or None. The package is self-contained: it holds the\n#: whole resolved ruleset and does not import the base's package.\nBASE_RULESET: Final[str | None] = "
+    yield str(t_2((undefined(name='base_ruleset') if l_0_base_ruleset is missing else l_0_base_ruleset)))
+    yield '\n\n__all__ = [\n'
     for l_1_name in (undefined(name='all_names') if l_0_all_names is missing else l_0_all_names):
         _loop_vars = {}
         pass
@@ -121,4 +120,4 @@ def root(context, missing=missing):
     yield ']\n'
 
 blocks = {}
-debug_info = '1=36&3=38&5=46&6=48&13=52&16=54&23=56&28=58&31=60&32=64&39=68&40=72&44=76&45=80&76=84&79=86&83=88&84=92&90=96&91=100&102=104&103=108'
+debug_info = '1=36&3=38&5=46&6=48&13=52&16=54&23=56&28=58&31=60&32=64&39=68&40=72&44=76&45=80&57=84&58=88&60=91&61=95&69=99&72=101&75=103&76=107'
