@@ -102,7 +102,7 @@ def test_dir_of_a_package_lists_its_tables_and_helpers_before_any_is_read(name: 
         listed = dir(package)
         assert f"{package.__name__}.data" not in sys.modules  # listing loads nothing
         assert set(package.__all__) <= set(listed) and listed == sorted(listed)
-        assert "__version__" in listed and "_DATA" in listed  # the module's own names are there too
+        assert "__version__" in listed and "TYPE_CHECKING" in listed  # the module's own names are there too
         spec = mock.create_autospec(package)
         spec.require_complete()
         spec.require_complete.assert_called_once_with()

@@ -111,6 +111,8 @@ FAMILY_RUNTIME_DISTRIBUTION = family_runtime_distribution(FAMILY.id)
 #: Also (same step, unreleased): a refusal of a value whose repr fails (``trade_problems(..., 10**5000, ...)``,
 #: a region or a role given as a list nested past the stack, such a value in an exported credit matrix)
 #: raises the rule's error, where it raised the interpreter's ValueError or RecursionError.
+#: Also (same step, unreleased): the comment of each settings field typed None (``Settings.nations``,
+#: ``Ast.tracks``, ``NotInSources``'s) says it is always None and where the fact is read.
 FAMILY_RUNTIME_VERSION = "2.10.4"
 FAMILY_RUNTIME_SOURCES = Path(__file__).resolve().parent / "runtime"
 FAMILY_RUNTIME_FILES = (
