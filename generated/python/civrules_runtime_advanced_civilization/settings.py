@@ -1228,13 +1228,17 @@ class NotInSources(SettingsRecord):
     __slots__ = ("map", "player_counts", "sequence_of_play", "victory")
     __match_args__ = ("map", "player_counts", "sequence_of_play", "victory")
 
-    #: The map (areas, borders, start areas): no map file in files.map.
+    #: The map (areas, borders, start areas): no map file in files.map. Always None, since the data write it only as
+    #: {unknown: why}: 'map' in unknown_fields where they do.
     map: None
-    #: The rules per number of players: no player_counts section.
+    #: The rules per number of players: no player_counts section. Always None, since the data write it only as
+    #: {unknown: why}: 'player_counts' in unknown_fields where they do.
     player_counts: None
-    #: The phases of a turn: no sequence_of_play section.
+    #: The phases of a turn: no sequence_of_play section. Always None, since the data write it only as {unknown: why}:
+    #: 'sequence_of_play' in unknown_fields where they do.
     sequence_of_play: None
-    #: How the game ends and is scored: no victory section.
+    #: How the game ends and is scored: no victory section. Always None, since the data write it only as {unknown:
+    #: why}: 'victory' in unknown_fields where they do.
     victory: None
 
     def __init__(
@@ -2055,7 +2059,9 @@ class Ast(SettingsRecord):
     #: Difficulty levels with their own tracks / requirements (Mega Civilization basic/expert); omit if the game has
     #: one level.
     levels: tuple[AstLevel, ...] | None
-    #: The whole collection where the sources do not give it (None); absent: a table of the package.
+    #: Not a setting: the ast_tracks collection is a table of the package, and where the sources do not give it, the
+    #: package's UNKNOWN_COLLECTIONS names that table. Always None, since the data write it only as {unknown: why}:
+    #: 'tracks' in unknown_fields where they do.
     tracks: None
     #: Free text a designer should know.
     note: str | None
@@ -3214,7 +3220,9 @@ class Settings(SettingsRecord):
     credit_policy: CreditPolicy | None
     #: Playing pieces per nation (the physical limit on tokens, cities and ships).
     components: Components | None
-    #: The whole collection where the sources do not give it (None); absent: a table of the package.
+    #: Not a setting: the nations collection is a table of the package, and where the sources do not give it, the
+    #: package's UNKNOWN_COLLECTIONS names that table. Always None, since the data write it only as {unknown: why}:
+    #: 'nations' in unknown_fields where they do.
     nations: None
     #: The Archaeological Succession Table: its layout, movement rules and one track per nation.
     ast: Ast | None

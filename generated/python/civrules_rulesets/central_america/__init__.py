@@ -135,29 +135,82 @@ if TYPE_CHECKING:
         unit_points,
     )
 else:
+    from civrules_runtime.lazy import lazy_names as _lazy_names
 
-    def __getattr__(name: str) -> object:
-        """The tables and helpers, imported on first use: importing the package stays cheap.
-
-        The name read is then bound in the package's globals, so a later read is a plain global
-        lookup and does not come back here (some 30 times cheaper than a call here, which imports
-        the submodule again). Two threads reading it first bind the same object: the submodule's."""
-        if name in _HELPERS:
-            from . import helpers
-
-            value = getattr(helpers, name)
-        elif name in _DATA:
-            from . import data
-
-            value = getattr(data, name)
-        else:
-            raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-        return globals().setdefault(name, value)
-
-    def __dir__() -> list[str]:
-        """The package's names, its tables and helpers among them before a read has bound one
-        (``dir()``, ``inspect.getmembers`` and ``mock.create_autospec`` list what ``dir`` gives)."""
-        return sorted({*globals(), *_DATA, *_HELPERS})
+    # The tables and helpers, imported on first use: importing the package stays cheap. A read binds
+    # the name in the package's globals, so a later read is a plain global lookup; `dir()` lists them
+    # before a read (`inspect.getmembers`, `mock.create_autospec`); a reload forgets what reads bound.
+    __getattr__, __dir__ = _lazy_names(
+        globals(),
+        {
+            "ADJACENCY": ".data",
+            "AREAS": ".data",
+            "AST_LEVELS": ".data",
+            "AST_TRACKS": ".data",
+            "BLOCK_BONUSES": ".data",
+            "BORDERS": ".data",
+            "CALAMITIES": ".data",
+            "CALAMITY_COMBINATIONS": ".data",
+            "CALAMITY_EFFECTS": ".data",
+            "CALAMITY_IMMUNITIES": ".data",
+            "CALAMITY_MODIFIERS": ".data",
+            "CALAMITY_ORDER": ".data",
+            "CARDS": ".data",
+            "COMMODITIES": ".data",
+            "CREDIT_MATRIX": ".data",
+            "DECK_COMPOSITIONS": ".data",
+            "DRAFT": ".data",
+            "ENTITY_FIELD_SOURCES": ".data",
+            "ENTITY_SOURCES": ".data",
+            "EPOCHS": ".data",
+            "FLOOD_PLAINS": ".data",
+            "GROUPS": ".data",
+            "HAND_LIMIT": ".data",
+            "ID_ALIASES": ".data",
+            "ID_ENUMS": ".data",
+            "MINING_EXTRA_CARDS": ".data",
+            "NATIONS": ".data",
+            "PHASE_ORDER": ".data",
+            "PHASES": ".data",
+            "PLAYER_COUNTS": ".data",
+            "PLAYERS": ".data",
+            "RULESET_FINGERPRINT": ".data",
+            "RULESET_ID": ".data",
+            "RULESET_NAME": ".data",
+            "SCORING": ".data",
+            "SET_VALUE_FORMULA": ".data",
+            "SETTINGS": ".data",
+            "STACK_SETUP": ".data",
+            "TAXATION": ".data",
+            "TRADE_STACKS": ".data",
+            "UNKNOWN_COLLECTIONS": ".data",
+            "UNKNOWN_FACTS": ".data",
+            "VOLCANOES": ".data",
+            "assuming": ".helpers",
+            "calamities_suffered": ".helpers",
+            "calamity_amount": ".helpers",
+            "calamity_resolution_order": ".helpers",
+            "can_enter_epoch": ".helpers",
+            "can_enter_space": ".helpers",
+            "canonical_id": ".helpers",
+            "credit_toward": ".helpers",
+            "decks_for": ".helpers",
+            "effects_held": ".helpers",
+            "finish_space": ".helpers",
+            "hand_limit": ".helpers",
+            "has_finished": ".helpers",
+            "neighbours": ".helpers",
+            "purchase_cost": ".helpers",
+            "reduction_points": ".helpers",
+            "require_complete": ".helpers",
+            "secondary_losses": ".helpers",
+            "set_value": ".helpers",
+            "ship_range": ".helpers",
+            "tax_rates": ".helpers",
+            "trade_problems": ".helpers",
+            "unit_points": ".helpers",
+        },
+    )
 
 
 #: The package's version: semantic versioning of its public API, decided by `civrules build`
@@ -166,86 +219,6 @@ __version__: Final[str] = "3.2.11"
 #: The ruleset this one is a variant of, or None. The package is self-contained: it holds the
 #: whole resolved ruleset and does not import the base's package.
 BASE_RULESET: Final[str | None] = "expansion-project"
-
-_DATA = frozenset(
-    (
-        "ADJACENCY",
-        "AREAS",
-        "AST_LEVELS",
-        "AST_TRACKS",
-        "BLOCK_BONUSES",
-        "BORDERS",
-        "CALAMITIES",
-        "CALAMITY_COMBINATIONS",
-        "CALAMITY_EFFECTS",
-        "CALAMITY_IMMUNITIES",
-        "CALAMITY_MODIFIERS",
-        "CALAMITY_ORDER",
-        "CARDS",
-        "COMMODITIES",
-        "CREDIT_MATRIX",
-        "DECK_COMPOSITIONS",
-        "DRAFT",
-        "ENTITY_FIELD_SOURCES",
-        "ENTITY_SOURCES",
-        "EPOCHS",
-        "FLOOD_PLAINS",
-        "GROUPS",
-        "HAND_LIMIT",
-        "ID_ALIASES",
-        "ID_ENUMS",
-        "MINING_EXTRA_CARDS",
-        "NATIONS",
-        "PHASE_ORDER",
-        "PHASES",
-        "PLAYER_COUNTS",
-        "PLAYERS",
-        "RULESET_FINGERPRINT",
-        "RULESET_ID",
-        "RULESET_NAME",
-        "SCORING",
-        "SET_VALUE_FORMULA",
-        "SETTINGS",
-        "STACK_SETUP",
-        "TAXATION",
-        "TRADE_STACKS",
-        "UNKNOWN_COLLECTIONS",
-        "UNKNOWN_FACTS",
-        "VOLCANOES",
-    )
-)
-_HELPERS = frozenset(
-    (
-        "assuming",
-        "calamities_suffered",
-        "calamity_amount",
-        "calamity_resolution_order",
-        "can_enter_epoch",
-        "can_enter_space",
-        "canonical_id",
-        "credit_toward",
-        "decks_for",
-        "effects_held",
-        "finish_space",
-        "hand_limit",
-        "has_finished",
-        "neighbours",
-        "purchase_cost",
-        "reduction_points",
-        "require_complete",
-        "secondary_losses",
-        "set_value",
-        "ship_range",
-        "tax_rates",
-        "trade_problems",
-        "unit_points",
-    )
-)
-
-# importlib.reload runs this file again in the same globals: forget the names a read bound, so
-# they come again from data and helpers (reloaded or not) at their next read.
-for _name in _DATA | _HELPERS:
-    globals().pop(_name, None)
 
 __all__ = [
     "ADJACENCY",

@@ -110,29 +110,61 @@ if TYPE_CHECKING:
         worker_exchange,
     )
 else:
+    from civrules_runtime.lazy import lazy_names as _lazy_names
 
-    def __getattr__(name: str) -> object:
-        """The tables and helpers, imported on first use: importing the package stays cheap.
-
-        The name read is then bound in the package's globals, so a later read is a plain global
-        lookup and does not come back here (some 30 times cheaper than a call here, which imports
-        the submodule again). Two threads reading it first bind the same object: the submodule's."""
-        if name in _HELPERS:
-            from . import helpers
-
-            value = getattr(helpers, name)
-        elif name in _DATA:
-            from . import data
-
-            value = getattr(data, name)
-        else:
-            raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-        return globals().setdefault(name, value)
-
-    def __dir__() -> list[str]:
-        """The package's names, its tables and helpers among them before a read has bound one
-        (``dir()``, ``inspect.getmembers`` and ``mock.create_autospec`` list what ``dir`` gives)."""
-        return sorted({*globals(), *_DATA, *_HELPERS})
+    # The tables and helpers, imported on first use: importing the package stays cheap. A read binds
+    # the name in the package's globals, so a later read is a plain global lookup; `dir()` lists them
+    # before a read (`inspect.getmembers`, `mock.create_autospec`); a reload forgets what reads bound.
+    __getattr__, __dir__ = _lazy_names(
+        globals(),
+        {
+            "ACTIONS": ".data",
+            "CARD_ANATOMY": ".data",
+            "CARDS": ".data",
+            "COLOURS": ".data",
+            "COMPONENTS": ".data",
+            "DECK_CARDS": ".data",
+            "DECK_RULE": ".data",
+            "DECKS": ".data",
+            "DRAFT": ".data",
+            "ENTITY_FIELD_SOURCES": ".data",
+            "ENTITY_SOURCES": ".data",
+            "FACTIONS": ".data",
+            "GENERAL_RULES": ".data",
+            "GOODS": ".data",
+            "ID_ALIASES": ".data",
+            "ID_ENUMS": ".data",
+            "LOCATION_KINDS": ".data",
+            "PHASE_ORDER": ".data",
+            "PHASES": ".data",
+            "PLAYERS": ".data",
+            "PRINTED_IDS": ".data",
+            "ROUNDS": ".data",
+            "RULESET_FINGERPRINT": ".data",
+            "RULESET_ID": ".data",
+            "RULESET_NAME": ".data",
+            "SCORING": ".data",
+            "SETTINGS": ".data",
+            "SOLO_ACHIEVEMENTS": ".data",
+            "STARTING_HAND": ".data",
+            "UNKNOWN_COLLECTIONS": ".data",
+            "UNKNOWN_FACTS": ".data",
+            "assuming": ".helpers",
+            "board_score": ".helpers",
+            "build_gains": ".helpers",
+            "build_samurai": ".helpers",
+            "can_pay": ".helpers",
+            "canonical_id": ".helpers",
+            "card_of": ".helpers",
+            "deck": ".helpers",
+            "missing_to_pay": ".helpers",
+            "production": ".helpers",
+            "raze_price": ".helpers",
+            "require_complete": ".helpers",
+            "solo_achievement": ".helpers",
+            "worker_exchange": ".helpers",
+        },
+    )
 
 
 #: The package's version: semantic versioning of its public API, decided by `civrules build`
@@ -141,65 +173,6 @@ __version__: Final[str] = "2.3.9"
 #: The ruleset this one is a variant of, or None. The package is self-contained: it holds the
 #: whole resolved ruleset and does not import the base's package.
 BASE_RULESET: Final[str | None] = "imperial-settlers"
-
-_DATA = frozenset(
-    (
-        "ACTIONS",
-        "CARD_ANATOMY",
-        "CARDS",
-        "COLOURS",
-        "COMPONENTS",
-        "DECK_CARDS",
-        "DECK_RULE",
-        "DECKS",
-        "DRAFT",
-        "ENTITY_FIELD_SOURCES",
-        "ENTITY_SOURCES",
-        "FACTIONS",
-        "GENERAL_RULES",
-        "GOODS",
-        "ID_ALIASES",
-        "ID_ENUMS",
-        "LOCATION_KINDS",
-        "PHASE_ORDER",
-        "PHASES",
-        "PLAYERS",
-        "PRINTED_IDS",
-        "ROUNDS",
-        "RULESET_FINGERPRINT",
-        "RULESET_ID",
-        "RULESET_NAME",
-        "SCORING",
-        "SETTINGS",
-        "SOLO_ACHIEVEMENTS",
-        "STARTING_HAND",
-        "UNKNOWN_COLLECTIONS",
-        "UNKNOWN_FACTS",
-    )
-)
-_HELPERS = frozenset(
-    (
-        "assuming",
-        "board_score",
-        "build_gains",
-        "build_samurai",
-        "can_pay",
-        "canonical_id",
-        "card_of",
-        "deck",
-        "missing_to_pay",
-        "production",
-        "raze_price",
-        "require_complete",
-        "solo_achievement",
-        "worker_exchange",
-    )
-)
-
-# importlib.reload runs this file again in the same globals: forget the names a read bound, so
-# they come again from data and helpers (reloaded or not) at their next read.
-for _name in _DATA | _HELPERS:
-    globals().pop(_name, None)
 
 __all__ = [
     "ACTIONS",

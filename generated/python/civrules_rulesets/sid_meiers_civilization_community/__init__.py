@@ -132,29 +132,67 @@ if TYPE_CHECKING:
         wonder_cost,
     )
 else:
+    from civrules_runtime.lazy import lazy_names as _lazy_names
 
-    def __getattr__(name: str) -> object:
-        """The tables and helpers, imported on first use: importing the package stays cheap.
-
-        The name read is then bound in the package's globals, so a later read is a plain global
-        lookup and does not come back here (some 30 times cheaper than a call here, which imports
-        the submodule again). Two threads reading it first bind the same object: the submodule's."""
-        if name in _HELPERS:
-            from . import helpers
-
-            value = getattr(helpers, name)
-        elif name in _DATA:
-            from . import data
-
-            value = getattr(data, name)
-        else:
-            raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-        return globals().setdefault(name, value)
-
-    def __dir__() -> list[str]:
-        """The package's names, its tables and helpers among them before a read has bound one
-        (``dir()``, ``inspect.getmembers`` and ``mock.create_autospec`` list what ``dir`` gives)."""
-        return sorted({*globals(), *_DATA, *_HELPERS})
+    # The tables and helpers, imported on first use: importing the package stays cheap. A read binds
+    # the name in the package's globals, so a later read is a plain global lookup; `dir()` lists them
+    # before a read (`inspect.getmembers`, `mock.create_autospec`); a reload forgets what reads bound.
+    __getattr__, __dir__ = _lazy_names(
+        globals(),
+        {
+            "BATTLE_HAND": ".data",
+            "BUILDINGS": ".data",
+            "CITY_ACTIONS": ".data",
+            "CIVILIZATIONS": ".data",
+            "COMBAT_BONUSES": ".data",
+            "CULTURE_DECKS": ".data",
+            "CULTURE_SPACES": ".data",
+            "DRAFT": ".data",
+            "ENTITY_FIELD_SOURCES": ".data",
+            "ENTITY_SOURCES": ".data",
+            "ERAS": ".data",
+            "GOVERNMENTS": ".data",
+            "GREAT_PEOPLE": ".data",
+            "HUTS": ".data",
+            "ID_ALIASES": ".data",
+            "ID_ENUMS": ".data",
+            "PHASES": ".data",
+            "PLAYERS": ".data",
+            "PYRAMID": ".data",
+            "RESEARCH": ".data",
+            "RESOURCES": ".data",
+            "RULESET_FINGERPRINT": ".data",
+            "RULESET_ID": ".data",
+            "RULESET_NAME": ".data",
+            "SETTINGS": ".data",
+            "SPACE_KINDS": ".data",
+            "TECHNOLOGIES": ".data",
+            "TERRAINS": ".data",
+            "TILES": ".data",
+            "UNIT_TYPES": ".data",
+            "UNKNOWN_COLLECTIONS": ".data",
+            "UNKNOWN_FACTS": ".data",
+            "VICTORIES": ".data",
+            "VILLAGES": ".data",
+            "WONDERS": ".data",
+            "assuming": ".helpers",
+            "battle_hand_size": ".helpers",
+            "canonical_id": ".helpers",
+            "combat_bonus": ".helpers",
+            "may_place_technology": ".helpers",
+            "may_stand_on": ".helpers",
+            "pyramid_needs": ".helpers",
+            "require_complete": ".helpers",
+            "research_cost": ".helpers",
+            "trade_after_research": ".helpers",
+            "unit_cost": ".helpers",
+            "unlocked_by": ".helpers",
+            "unlocks_of": ".helpers",
+            "upgrade_of": ".helpers",
+            "victories_met": ".helpers",
+            "wonder_cost": ".helpers",
+        },
+    )
 
 
 #: The package's version: semantic versioning of its public API, decided by `civrules build`
@@ -163,71 +201,6 @@ __version__: Final[str] = "3.2.6"
 #: The ruleset this one is a variant of, or None. The package is self-contained: it holds the
 #: whole resolved ruleset and does not import the base's package.
 BASE_RULESET: Final[str | None] = "sid-meiers-civilization"
-
-_DATA = frozenset(
-    (
-        "BATTLE_HAND",
-        "BUILDINGS",
-        "CITY_ACTIONS",
-        "CIVILIZATIONS",
-        "COMBAT_BONUSES",
-        "CULTURE_DECKS",
-        "CULTURE_SPACES",
-        "DRAFT",
-        "ENTITY_FIELD_SOURCES",
-        "ENTITY_SOURCES",
-        "ERAS",
-        "GOVERNMENTS",
-        "GREAT_PEOPLE",
-        "HUTS",
-        "ID_ALIASES",
-        "ID_ENUMS",
-        "PHASES",
-        "PLAYERS",
-        "PYRAMID",
-        "RESEARCH",
-        "RESOURCES",
-        "RULESET_FINGERPRINT",
-        "RULESET_ID",
-        "RULESET_NAME",
-        "SETTINGS",
-        "SPACE_KINDS",
-        "TECHNOLOGIES",
-        "TERRAINS",
-        "TILES",
-        "UNIT_TYPES",
-        "UNKNOWN_COLLECTIONS",
-        "UNKNOWN_FACTS",
-        "VICTORIES",
-        "VILLAGES",
-        "WONDERS",
-    )
-)
-_HELPERS = frozenset(
-    (
-        "assuming",
-        "battle_hand_size",
-        "canonical_id",
-        "combat_bonus",
-        "may_place_technology",
-        "may_stand_on",
-        "pyramid_needs",
-        "require_complete",
-        "research_cost",
-        "trade_after_research",
-        "unit_cost",
-        "unlocked_by",
-        "unlocks_of",
-        "upgrade_of",
-        "victories_met",
-        "wonder_cost",
-    )
-)
-
-# importlib.reload runs this file again in the same globals: forget the names a read bound, so
-# they come again from data and helpers (reloaded or not) at their next read.
-for _name in _DATA | _HELPERS:
-    globals().pop(_name, None)
 
 __all__ = [
     "BASE_RULESET",
