@@ -177,3 +177,22 @@ def test_mypy_types_the_settings_and_rejects_their_misuse(tmp_path: Path) -> Non
     bad = mypy(str(misuse))
     lines = {int(line.split(":")[1]) for line in bad.stdout.splitlines() if ": error:" in line}
     assert lines == {5, 6, 7, 8, 11, 12}, bad.stdout
+
+
+def test_a_field_the_data_leave_out_read_as_a_key_is_told_so_not_another_key() -> None:
+    """``SETTINGS["nations"]`` of a ruleset whose nations are its NATIONS table (no setting) was told
+    "did you mean 'taxation'?": the key is a field of the record, absent from the data, so no other
+    key was meant. A key that is no field still gets the closest key the data have."""
+    from civrules_rulesets import advanced_civilization as ac
+    from civrules_runtime.mappings import MissingKeyError
+
+    with pytest.raises(MissingKeyError) as absent:
+        ac.SETTINGS["nations"]
+    told = str(absent.value)
+    assert "a field of Settings that this ruleset's data do not write" in told and "did you mean" not in told
+    assert isinstance(absent.value, KeyError) and absent.value.args == ("nations",)
+    assert ac.SETTINGS.get("nations") is None and ac.SETTINGS.nations is None
+    with pytest.raises(MissingKeyError, match="did you mean 'taxation'"):
+        ac.SETTINGS["taxatoin"]
+    with pytest.raises(MissingKeyError):  # an unhashable key is no field either
+        ac.SETTINGS[["nations"]]  # type: ignore[index]
