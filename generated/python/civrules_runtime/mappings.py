@@ -304,13 +304,20 @@ class MissingKeyError(UnknownIdError):
     message, made when it is read (``Mapping.get`` and ``in`` on a miss never read it), names the
     closest key of a table of ids, else the table's first keys."""
 
-    def __init__(self, key: object, items: Mapping[Any, object] | None = None) -> None:
+    def __init__(self, key: object, items: Mapping[Any, object] | None = None, *, field_of: str = "") -> None:
         super().__init__(key)
         self.items = items
+        #: The settings record class of which ``key`` is a field the data do not write ("": none).
+        self.field_of = field_of
 
     def __str__(self) -> str:
         key, items = self.args[0], self.items
         said = shown(key)  # a record given for its id is named by it, not printed whole
+        if self.field_of:  # a field the data leave out: no other key is what was meant
+            return (
+                f"{said} is a field of {self.field_of} that this ruleset's data do not write (absent, not "
+                f"unknown): .get({said}) gives None, as the field does"
+            )
         if give_its_id(key) and (items is None or _record_id(key) in items):  # its row given for its id
             return f"{said} is not in this table, which is keyed by id: {give_its_id(key)}"
         if items is None:

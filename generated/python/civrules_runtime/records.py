@@ -1227,8 +1227,10 @@ class SettingsRecord(Record, Mapping[str, object]):
     def __getitem__(self, key: str) -> object:
         if key in self._keys():
             return getattr(self, self._field_of[key])
-        # as a FrozenMap's miss: an UnknownIdError (a KeyError) naming the closest key the data has
-        raise MissingKeyError(key, dict.fromkeys(self._keys())) from None
+        # as a FrozenMap's miss: an UnknownIdError (a KeyError) naming the closest key the data has,
+        # or, for a field of the record the data leave out, saying so (no other key was meant)
+        field_of = type(self).__name__ if isinstance(key, str) and key in self._field_of else ""
+        raise MissingKeyError(key, dict.fromkeys(self._keys()), field_of=field_of) from None
 
     def __iter__(self) -> Iterator[str]:
         return iter(self._keys())
