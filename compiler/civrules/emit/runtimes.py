@@ -128,7 +128,7 @@ FILES = (
 #: the digits Python turns into text; a list nested past the stack) raises the rule's error naming it
 #: ``<an integer of about 5,001 digits>``, where it raised the interpreter's ValueError or RecursionError.
 #: Also (same step, unreleased): a settings record read by a key that is one of its fields the data
-#: leave out (``SETTINGS["nations"]`` where NATIONS holds them) says so, where it asked "did you
+#: leave out (``SETTINGS["items"]`` where the ITEMS table holds them) says so, where it asked "did you
 #: mean" another key (``MissingKeyError.field_of``).
 VERSION = "2.19.0"
 
