@@ -12,7 +12,7 @@ STAMP := $(VENV)/.installed
 WORKERS ?= $(shell $(PYTHON) -c 'import os; print((os.cpu_count() or 1) + 1)' 2>/dev/null || echo auto)
 
 .PHONY: all setup setup-browser validate build build-check test test-slow lint typecheck pytest check bench \
-	bench-record bench-check clean validators templates settings bounds replaces runtimes reference diagnostics release provenance provenance-check
+	bench-record bench-check clean validators templates settings bounds replaces runtimes reference diagnostics package-files release provenance provenance-check
 
 all: validate build
 	@echo "civrules is installed in $(VENV): type '. $(VENV)/bin/activate' to put civrules on this shell's PATH (or run $(BIN)/civrules)"
@@ -130,6 +130,12 @@ reference: $(STAMP)
 # documentation changes; `--check` (tests/generated/test_diagnostics_doc.py) writes nothing.
 diagnostics: $(STAMP)
 	cd compiler && ../$(BIN)/python -m tools.diagnostics
+
+# The files of civrules' own sdist and wheel (pyproject.toml, `[tool.hatch.build] only-include`: those git
+# tracks under compiler/civrules, rules and schemas), rewritten after such a file is added, moved or removed;
+# `--check` (tests/core/test_own_distribution.py) writes nothing.
+package-files: $(STAMP)
+	cd compiler && ../$(BIN)/python -m tools.package_files
 
 # The fingerprints of the third-party files the rule data cites (provenance/, from `owner/repo@commit:path`
 # citations) and of the project's source texts (../shared/sources: the rulebooks, the community files'
