@@ -571,6 +571,45 @@ def test_a_git_in_the_checked_tree_is_never_run_whatever_the_path_says(
     assert not ran.exists(), ran.read_text(encoding="utf-8")
 
 
+@pytest.mark.parametrize("inside", ["node_modules/.bin", ".", "rules", "rules/rulesets"])
+def test_a_git_in_an_absolute_path_folder_inside_the_project_is_never_run(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, inside: str
+) -> None:
+    """`PATH=$PWD/node_modules/.bin:$PATH` (a CI step, a package manager's script) is absolute, and
+    civrules ran the `git` committed there: only relative folders were skipped. A folder of the PATH
+    that lies in the project's tree (the repository's work tree, the rules folder) is skipped too."""
+    root = repository(tmp_path)
+    real = shutil.which("git")
+    assert real is not None
+    ran = tmp_path / "ran"
+    folder = root / inside
+    folder.mkdir(parents=True, exist_ok=True)
+    fake = folder / "git"
+    fake.write_text(f'#!/bin/sh\necho "$0" >> "{ran}"\nexec "{real}" "$@"\n', encoding="utf-8")
+    fake.chmod(0o755)
+    monkeypatch.setenv("PATH", f"{folder}:{os.environ['PATH']}")
+    assert validate(root, monkeypatch, "--staged")[0] == 0
+    assert not ran.exists(), ran.read_text(encoding="utf-8")
+
+
+def test_a_git_only_inside_the_project_is_r910_naming_the_folder_skipped(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    root = repository(tmp_path)
+    real = shutil.which("git")
+    assert real is not None
+    folder = root / "node_modules" / ".bin"
+    folder.mkdir(parents=True)
+    (folder / "git").write_text(f'#!/bin/sh\nexec "{real}" "$@"\n', encoding="utf-8")
+    (folder / "git").chmod(0o755)
+    monkeypatch.setenv("PATH", str(folder))
+    code, said = validate(root, monkeypatch, "--staged")
+    assert code == 2
+    assert [(d["code"], str(folder) in str(d["message"]), "outside the project" in str(d["hint"])) for d in said] == [
+        ("R910", True, True)
+    ], said
+
+
 def test_no_git_in_the_paths_absolute_folders_is_r910(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     root = repository(tmp_path)
     monkeypatch.setenv("PATH", ".")

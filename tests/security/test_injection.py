@@ -658,6 +658,31 @@ def test_an_import_that_runs_programs_sees_the_absolute_folders_only(
     assert ran.exists()  # the planted programs are those the lookup runs, where the PATH finds them
 
 
+def test_an_import_that_runs_programs_skips_absolute_path_folders_in_the_project(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`PATH=$PWD/node_modules/.bin:$PATH` is absolute: `sheets --pdf` ran the `gcc` and `ld` a
+    project holds there (WeasyPrint's library lookup). The folders of the PATH in the rules folder's
+    project are skipped while such an import runs."""
+    import ctypes.util
+
+    from civrules.support import cache, search_path
+
+    project = tmp_path / "project"
+    (project / "rules").mkdir(parents=True)
+    (project / "node_modules" / ".bin").mkdir(parents=True)
+    ran = tmp_path / "ran"
+    _plant_programs(project / "node_modules" / ".bin", ran)
+    host = f"{project / 'node_modules' / '.bin'}:{os.environ['PATH']}"
+    monkeypatch.setenv("PATH", host)
+    with search_path.absolute_only(cache.project_trees(project / "rules")):
+        ctypes.util.find_library("civrules-no-such-library")
+    assert os.environ["PATH"] == host
+    assert not ran.exists(), ran.read_text(encoding="utf-8")
+    ctypes.util.find_library("civrules-no-such-library")
+    assert ran.exists()  # the planted programs are those the lookup runs, where the PATH finds them
+
+
 def test_every_sheet_forbids_scripts_and_fetches_in_a_browser() -> None:
     """A sheet opened in a browser had no Content-Security-Policy (the helpers' pages have one):
     its escaping was all that stood between a name in the rules and a script. Every sheet now says

@@ -1891,12 +1891,14 @@ def _build_check(
 _WEASYPRINT_DOCS = "https://doc.courtbouillon.org/weasyprint/stable/first_steps.html"
 
 
-def _require_weasyprint() -> None:
-    """`--pdf` needs WeasyPrint and the system libraries it loads (Pango): say what to install."""
-    from civrules.support import search_path
+def _require_weasyprint(rules: Path) -> None:
+    """`--pdf` needs WeasyPrint and the system libraries it loads (Pango): say what to install.
+    Its libraries are looked up by running gcc and ld, never from a folder of the PATH that lies in
+    the project of the rules folder ``rules`` (nor a relative one)."""
+    from civrules.support import cache, search_path
 
     try:
-        with search_path.absolute_only():  # its libraries are looked up by running gcc and ld
+        with search_path.absolute_only(cache.project_trees(rules)):
             import weasyprint  # type: ignore[import-untyped]  # noqa: F401
     except ImportError as error:
         problem = f"--pdf needs WeasyPrint, which is not installed ({error})"
@@ -1941,7 +1943,7 @@ def sheets(obj: Context, ruleset: str, pdf: bool, paper: str, out: Path | None) 
     from civrules.pipeline import analyse, derived_facts
 
     if pdf:
-        _require_weasyprint()
+        _require_weasyprint(obj.rules)
     workspace = obj.workspace()
     (loaded,) = _select_rulesets(workspace, [ruleset], "text")
     analysis = analyse(workspace, loaded, debug=obj.debug)

@@ -189,6 +189,32 @@ def _within(real: str, folder: str) -> bool:
     return real == folder or real.startswith(folder.rstrip("/") + "/")
 
 
+def project_trees(rules: Path) -> tuple[str, ...]:
+    """The trees of the project the rules folder ``rules`` belongs to, as real paths: the rules
+    folder, its project tree (:func:`_project_tree`) and the work tree of the repository holding it,
+    where that is not the home folder or one above it (a home kept as a dotfiles repository is the
+    user's own, as are the programs in it). A pull request or an archive can write any of them:
+    civrules runs no program found there (:func:`civrules.support.search_path.outside`)."""
+    real = os.path.realpath(rules)
+    trees = [real]
+    project = _project_tree(real)
+    if project is not None:
+        trees.append(project)
+    repository = _repository(real)
+    if repository is not None and not _holds_home(repository[0]):
+        trees.append(repository[0])
+    return tuple(dict.fromkeys(trees))
+
+
+def _holds_home(folder: str) -> bool:
+    """Whether ``folder`` (a real path) is the home folder or one above it."""
+    try:
+        home = Path.home()
+    except (RuntimeError, KeyError):
+        return False
+    return home.is_absolute() and _within(os.path.realpath(home), folder)
+
+
 def _project_tree(rules: str) -> str | None:
     """The project's tree of the rules folder ``rules`` (a real path): the folder holding it, whose
     files came with the rules (a checkout, an unpacked archive with no repository's mark), or None
@@ -196,11 +222,7 @@ def _project_tree(rules: str) -> str | None:
     cache lies there, as every folder of the user does), or a folder others can write (`/tmp/rules`:
     the cache folder's own owner and mode are judged instead)."""
     project = os.path.dirname(rules)
-    try:
-        home = Path.home()
-    except (RuntimeError, KeyError):
-        home = None
-    if home is not None and home.is_absolute() and _within(os.path.realpath(home), project):
+    if _holds_home(project):
         return None
     try:
         if os.stat(project).st_mode & 0o022:

@@ -13,6 +13,13 @@ and `sheets --pdf` ran its `gcc` and `ld` (WeasyPrint loads Pango through cffi, 
 - a command line called in process leaves its host's ``PATH`` as it is, and looks programs up in
   :func:`absolute` itself (:func:`absolute_only` around an import that runs them).
 
+An absolute folder can name the project too (round 35): `PATH=$PWD/node_modules/.bin:$PATH`,
+set by a CI step or a package manager's script, found a `git` committed there for `validate
+--staged`. So where civrules knows the project it checks, it also skips the folders that lie in
+its trees (:func:`outside`: the rules folder, the folder holding it, the repository's work tree,
+as :func:`civrules.support.cache.project_trees` finds them), and says which it skipped when
+nothing is found elsewhere.
+
 A relative folder of ``PYTHONPATH`` is the same hole for modules: Python turns it into the
 absolute folder it names in the working directory and searches it before the standard library
 and the installed distributions. With `PYTHONPATH=.` (or an empty entry: `PYTHONPATH=$X:` when
@@ -43,6 +50,36 @@ def absolute(path: str | None = None) -> str:
     if path is None:
         path = os.environ.get("PATH", os.defpath)
     return os.pathsep.join(folder for folder in path.split(os.pathsep) if os.path.isabs(folder))
+
+
+def _within(folder: str, tree: str) -> bool:
+    return folder == tree or folder.startswith(tree.rstrip("/") + "/")
+
+
+def outside(trees: tuple[str, ...], path: str | None = None) -> tuple[str, list[str]]:
+    """The absolute folders of ``path`` (default: the ``PATH`` variable) that lie in none of
+    ``trees`` (real paths), joined as a search path, and those skipped because they do. A folder is
+    judged as written and as it resolves (a link in the project to a folder elsewhere is the
+    project's link: it could name another folder tomorrow).
+
+    >>> outside(("/p",), "/usr/bin:/p/node_modules/.bin:/p:/pa/bin")
+    ('/usr/bin:/pa/bin', ['/p/node_modules/.bin', '/p'])
+    """
+    kept: list[str] = []
+    skipped: list[str] = []
+    for folder in absolute(path).split(os.pathsep):
+        if not folder:
+            continue
+        named = os.path.normpath(folder)
+        try:
+            real = os.path.realpath(folder)
+        except (OSError, ValueError):
+            real = named
+        if any(_within(named, tree) or _within(real, tree) for tree in trees):
+            skipped.append(folder)
+        else:
+            kept.append(folder)
+    return os.pathsep.join(kept), skipped
 
 
 def keep_absolute() -> None:
@@ -88,14 +125,16 @@ def keep_absolute_imports() -> None:
 
 
 class absolute_only:  # noqa: N801 - used as a function: ``with absolute_only():``
-    """``PATH`` holds its absolute folders only while the block runs, then is what it was."""
+    """``PATH`` holds its absolute folders only while the block runs (those lying in none of
+    ``trees``, real paths: :func:`outside`), then is what it was."""
 
-    def __init__(self) -> None:
+    def __init__(self, trees: tuple[str, ...] = ()) -> None:
         self._was: str | None = None
+        self._trees = trees
 
     def __enter__(self) -> None:
         self._was = os.environ.get("PATH")
-        os.environ["PATH"] = absolute(self._was)
+        os.environ["PATH"] = outside(self._trees, absolute(self._was))[0]
 
     def __exit__(self, *exc: object) -> None:
         if self._was is None:

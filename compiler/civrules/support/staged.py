@@ -9,7 +9,8 @@ although the commit will not hold it, so a broken commit passed. Tools that chec
 under it that is untracked (or ignored), changed but not staged, or staged but deleted, is an error
 (R022), and the commit is stopped until the two agree.
 
-git is run as the system's ``git`` (on the PATH), with a fixed list of arguments and no shell:
+git is run as the system's ``git`` (on the PATH, never from a folder of it that lies in the
+project's tree: :func:`find_git`), with a fixed list of arguments and no shell:
 nothing from the working tree is executed (``core.fsmonitor`` is turned off for the call). A file
 git is told not to look at is hashed by `git hash-object`, as `git add` would stage it: a clean
 filter its attributes name runs as it does for `git add`, the command being the user's git
@@ -39,7 +40,7 @@ from pathlib import Path
 
 from civrules.diagnostics.escape import printable
 from civrules.diagnostics.words import ticked
-from civrules.support import files, search_path
+from civrules.support import cache, files, search_path
 
 #: What each tag of `git ls-files -t` means here (others, modified, deleted).
 _STATES = {
@@ -81,8 +82,18 @@ class Unstaged:
 def unstaged(folder: Path, wanted: Callable[[str], bool] = lambda _relative: True) -> list[Unstaged]:
     """Every file under ``folder`` (its path relative to it passing ``wanted``) that differs from
     git's index, sorted by path; :class:`StagedError` when git cannot say."""
-    git = find_git()
+    git, skipped = _look_up_git(folder)
     if git is None:
+        if skipped:
+            shown = ", ".join(ticked(printable(one)) for one in skipped[:3])
+            more = f" and {len(skipped) - 3} more" if len(skipped) > 3 else ""
+            raise StagedError(
+                "--staged compares the rules with git's index, and no `git` is in the PATH's absolute folders "
+                f"outside the checked project (skipped, as they lie in its tree: {shown}{more})",
+                "install git in a folder outside the project and put it on the PATH, or leave --staged out"
+                " (civrules never runs a program from the checked tree, which a pull request can write)",
+                missing_git=True,
+            )
         raise StagedError(
             "--staged compares the rules with git's index, and no `git` is in the PATH's absolute folders",
             "install git, or leave --staged out (a relative folder of the PATH, such as `.` or an empty"
@@ -153,7 +164,7 @@ def committed_copies(folder: Path, relatives: list[str]) -> dict[str, bytes | No
     A partial commit (`git commit PATHS`) holds its last committed copy, or none, of a file staged
     but not named (:func:`unstaged`'s "not-in-commit"): the rules the commit holds are read with
     that copy in its place."""
-    git = find_git()
+    git = find_git(folder)
     if git is None or not relatives:
         return {}
     environment = _as_in_the_hook(git)
@@ -178,7 +189,7 @@ def committed_copies(folder: Path, relatives: list[str]) -> dict[str, bytes | No
 def work_tree_top(folder: Path) -> Path | None:
     """The top of the work tree git compares ``folder`` in (as :func:`unstaged` runs it), or None
     where git cannot say: what a hint's git command must be run in, or told with `git -C`."""
-    git = find_git()
+    git = find_git(folder)
     if git is None:
         return None
     try:
@@ -322,12 +333,21 @@ def _names(listed: bytes, *, staged: bool = False) -> set[str]:
     return names
 
 
-def find_git() -> str | None:
-    """The absolute path of the `git` of the PATH's absolute folders (:mod:`civrules.support.search_path`:
-    a relative one is a folder of the checked project), or None."""
-    folders = search_path.absolute()
+def find_git(folder: Path) -> str | None:
+    """The absolute path of the `git` of the PATH's absolute folders outside the project of the
+    rules folder ``folder`` (:mod:`civrules.support.search_path`: a relative folder is one of the
+    checked project, and so is `$PWD/node_modules/.bin`), or None."""
+    return _look_up_git(folder)[0]
+
+
+def _look_up_git(folder: Path) -> tuple[str | None, list[str]]:
+    """:func:`find_git`'s answer, and the PATH's folders skipped because they lie in the project
+    (only those that hold a `git`: what would have run)."""
+    folders, skipped = search_path.outside(cache.project_trees(folder))
     found = shutil.which("git", path=folders) if folders else None
-    return os.path.abspath(found) if found is not None else None
+    if found is not None:
+        return os.path.abspath(found), []
+    return None, [one for one in skipped if shutil.which("git", path=one) is not None]
 
 
 def _as_in_the_hook(git: str) -> dict[str, str]:
