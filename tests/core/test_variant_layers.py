@@ -138,3 +138,68 @@ def test_a_chain_of_variants_asks_each_base_for_what_it_shows_once(monkeypatch: 
     bench shape `extends-chain`). Each base is now asked once: the models built grow with the chain."""
     short, long = (_models_built_validating_a_chain(depth, monkeypatch) for depth in (4, 8))
     assert long <= 2.5 * short, (short, long)
+
+
+#: A variant of Imperial Settlers that patches one action with a citation of its own: each variant
+#: above the first patches it to what its base made it already (V013), which each variant above
+#: finds again in that layer's file (the attacker's shape, round 35).
+PACIFIC = (
+    "kind: ruleset\nfamily: imperial-settlers\nid: {id}\nname: {name}\nextends: {base}\nstatus: house_rule\n"
+    "overlay:\n  actions:\n    patch:\n      - id: raze_opponent_location\n        allowed: false\n"
+    '        rule: "p12/variante-pacifica"\n'
+)
+
+
+def _work_validating_a_pacific_chain(depth: int, monkeypatch: pytest.MonkeyPatch) -> tuple[int, int]:
+    """How many models a run validating ``depth`` variants of Imperial Settlers, each extending the
+    one before, builds, and how many resolutions it makes (its own and its bases', each resolved
+    afresh), as `civrules validate` runs them: one resolver, which forgets what no ruleset left
+    extends."""
+    import civrules.pipeline as pipeline
+    from civrules.resolve import Resolver
+
+    files, below = {}, "imperial-settlers"
+    for level in range(depth):
+        files[f"p{level}"] = PACIFIC.format(id=f"p{level}", name=f"P {level}", base=below)
+        below = f"p{level}"
+    workspace = CachedWorkspace({f"rulesets/{name}.yaml": text for name, text in files.items()})
+    manifests = workspace.manifests()
+    loaded = [workspace.load_ruleset(manifests[name]) for name in files]
+    counts = {"built": 0, "resolved": 0}
+    build_model, afresh = pipeline.build_model, Resolver._resolve_afresh
+
+    def counted_build(resolved: object) -> object:
+        counts["built"] += 1
+        return build_model(resolved)  # type: ignore[arg-type]
+
+    def counted_resolution(self: Resolver, *args: object) -> object:
+        counts["resolved"] += 1
+        return afresh(self, *args)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(pipeline, "build_model", counted_build)
+    monkeypatch.setattr(Resolver, "_resolve_afresh", counted_resolution)
+    resolver = Resolver(workspace)
+    bases = Resolver.bases(loaded)
+    for level, (ruleset, extended) in enumerate(zip(loaded, Resolver.still_extended(bases), strict=True)):
+        resolver.retain(extended)
+        found = analyse(workspace, ruleset, resolver=resolver).diagnostics
+        # the no-op patch (V013) of each variant above the first, each where its own layer shows it
+        shown = sorted(d.span.file.rsplit("/", 1)[-1] for d in found if d.code == "V013" and d.span is not None)
+        assert shown == sorted(f"p{below}.yaml" for below in range(1, level + 1)), (ruleset.id, shown)
+    return counts["built"], counts["resolved"]
+
+
+def test_a_chain_whose_layers_each_find_in_their_bases_files_builds_and_resolves_linearly(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Each variant of a chain asked its base how it shows its findings of codes the base had not
+    been asked, the base asked its own base, down to the first: what a base had found and shown
+    was kept with its resolution, which the run forgets once no ruleset left extends it, so each
+    was resolved again (its whole chain below it) and its model built again. 64 variants: 3,014
+    models built for 65 rulesets, 3.05 s of CPU against 0.50 s for 64 variants of one base. What
+    each ruleset's checks find and how its base shows them is kept by the resolver, by id, for the
+    run: both counts grow with the chain."""
+    short, long = (_work_validating_a_pacific_chain(depth, monkeypatch) for depth in (1, 4))
+    # each layer more: two models (its own, and its base's checks it is the first to ask for) and
+    # one resolution; asked down the chain again for each layer, 3 layers more made 18 and 14
+    assert long[0] - short[0] <= 2 * 3 and long[1] - short[1] <= 3, (short, long)

@@ -172,7 +172,7 @@ def analyse(
     diagnostics = note_base_definitions(
         one_per_removal(one_per_change(silenced, moved_from, found_by)), resolved.base_notes
     )
-    resolved.findings = dict(found_by)  # for its variants analysed after it (the same resolver)
+    resolver.findings(loaded.id).found = dict(found_by)  # for its variants analysed after it (the same resolver)
     return Analysis(loaded, model, _own(diagnostics, workspace, loaded), resolved, found_by)
 
 
@@ -359,11 +359,19 @@ class _ShownBy:
 
     def shown(self, wanted: frozenset[str]) -> list[tuple[Diagnostic, Diagnostic]]:
         """The base's findings of the codes ``wanted``, each as found and as its analysis shows it
-        (once for each set of codes: kept with the variant, :attr:`Resolved.base_shown`)."""
-        kept = self._variant.base_shown.get(wanted)
-        if kept is None:
-            kept = self._variant.base_shown[wanted] = self._shown(wanted)
-        return kept
+        (once for each code in a run: kept by the resolver, :attr:`civrules.resolve.Findings.base_shown`).
+
+        Each finding is placed apart from the others (by its own code's findings in the base's
+        base), so what is worked out for some codes holds whichever others are asked with them:
+        a chain's variants ask each base for sets of codes that overlap, and each set asked anew
+        went down the whole chain again."""
+        kept = self._resolver.findings(self._variant.chain[-1]).base_shown
+        missing = wanted - kept.keys()
+        if missing:
+            made = self._shown(frozenset(missing))
+            for code in missing:
+                kept[code] = [pair for pair in made if pair[0].code == code]
+        return [pair for code in sorted(wanted) for pair in kept[code]]
 
     def _shown(self, wanted: frozenset[str]) -> list[tuple[Diagnostic, Diagnostic]]:
         workspace, resolver = self._workspace, self._resolver
@@ -996,15 +1004,16 @@ def base_findings(
     workspace: Workspace, resolver: Resolver, resolved: Resolved, wanted: frozenset[str]
 ) -> dict[str, list[Diagnostic]]:
     """What the checks of the codes ``wanted`` find in the base of a variant (resolved by
-    ``resolver``): those the base's analysis found already (:attr:`Resolved.findings`), the others
+    ``resolver``): those the base's analysis found already (:attr:`civrules.resolve.Findings.found`), the others
     run on the base's model, built once. A check that fails on the base is left out: its findings
     in the variant are not known to be the variant's."""
-    base = base_of(workspace, resolver, resolved)
-    if base is None:
-        return {}
-    found = dict(base.findings or {})
-    missing = wanted - found.keys() - base.findings_untold
+    kept = resolver.findings(resolved.chain[-2])
+    found = dict(kept.found)
+    missing = wanted - found.keys() - kept.untold
     if missing:
+        base = base_of(workspace, resolver, resolved)  # resolved again only to run a check it was never asked
+        if base is None:
+            return {}
         model = build_model(base)
         for entry in all_checks(model.family):
             code = entry.code.code
@@ -1016,8 +1025,8 @@ def base_findings(
                 raise
             except Exception:  # noqa: BLE001 - the base's own analysis reports it (R900)
                 continue
-        base.findings = found
-        base.findings_untold |= missing - found.keys()
+        kept.found = found
+        kept.untold |= missing - found.keys()
     return {code: found[code] for code in wanted if code in found}
 
 

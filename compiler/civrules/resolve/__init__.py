@@ -206,17 +206,6 @@ class Resolved:
     #: then: while that is still its origin (no later variant wrote it), its value is derived from
     #: the ruleset's data, not written by anyone (what `civrules diff` marks as derived).
     derived: dict[str, Origin | None] = field(default_factory=dict)
-    #: What its checks found, by code, once asked (:func:`civrules.pipeline.analyse`): a variant
-    #: resolved on it compares its own findings in the base's files with these.
-    findings: dict[str, list[Diagnostic]] | None = None
-    #: The codes asked of it that no check of its family found (none makes them, or its check
-    #: failed): asked again, they are not run again (a chain of 60 variants asked each base for
-    #: them, each time building its model anew).
-    findings_untold: frozenset[str] = frozenset()
-    #: Its base's findings of each set of codes asked, each as found and as the base's analysis
-    #: shows it (:class:`civrules.pipeline._ShownBy`): a variant of it asks again, and a chain of
-    #: 60 variants asked each base down to the first again for each variant above it.
-    base_shown: dict[frozenset[str], list[tuple[Diagnostic, Diagnostic]]] = field(default_factory=dict)
     #: The schema work the overlay being applied may still cost (:class:`SchemaBudget`); outside
     #: an overlay's application, unbounded.
     budget: SchemaBudget = field(default_factory=lambda: SchemaBudget(None))
@@ -250,6 +239,31 @@ def _bases_for(chain: Sequence[str], manifests: Mapping[str, Manifest]) -> list[
     return allowed
 
 
+@dataclass(slots=True, eq=False)
+class Findings:
+    """What one ruleset's checks found, and how its base shows its own, as its variants ask
+    (:func:`civrules.pipeline.base_findings`, :class:`civrules.pipeline._ShownBy`): kept by the
+    resolver by the ruleset's id for the whole run, past :meth:`Resolver.retain`.
+
+    They were kept with each resolution, which a run forgets once no ruleset left extends it: in
+    a chain of 64 variants each variant's analysis asked its base how it shows its findings, the
+    base asked its own base, down to the first, resolving each forgotten base again (its whole
+    chain below it) and building its model again to run its checks: the square of the chain's
+    length (3,014 models built for 65 rulesets). What a ruleset's checks find does not depend on
+    which variant asks, nor on which resolution of it answers (one run reads its files once)."""
+
+    #: What its checks found, by code, once asked (:func:`civrules.pipeline.analyse`): a variant
+    #: resolved on it compares its own findings in the base's files with these.
+    found: dict[str, list[Diagnostic]] = field(default_factory=dict)
+    #: The codes asked of it that no check of its family found (none makes them, or its check
+    #: failed): asked again, they are not run again (a chain of 60 variants asked each base for
+    #: them, each time building its model anew).
+    untold: frozenset[str] = frozenset()
+    #: Its base's findings of each code asked, each as found and as the base's analysis shows it
+    #: (:class:`civrules.pipeline._ShownBy`): by code, as each is told apart from the others.
+    base_shown: dict[str, list[tuple[Diagnostic, Diagnostic]]] = field(default_factory=dict)
+
+
 class Resolver:
     """Resolves rulesets of one workspace, each once."""
 
@@ -259,6 +273,16 @@ class Resolver:
         #: The files each resolution in ``_done`` loaded (its bases' included), loaded again where
         #: it is reused: whoever reuses it is made from them too.
         self._read: dict[str, frozenset[str]] = {}
+        #: Each ruleset's :class:`Findings`, by id, for the resolver's life (never retained less).
+        self._findings: dict[str, Findings] = {}
+
+    def findings(self, ruleset_id: str) -> Findings:
+        """What ``ruleset_id``'s checks found so far, and how its base shows its own (kept for the
+        run: a ruleset forgotten by :meth:`retain` and resolved again answers from these)."""
+        kept = self._findings.get(ruleset_id)
+        if kept is None:
+            kept = self._findings[ruleset_id] = Findings()
+        return kept
 
     def resolve(self, loaded: LoadedRuleset) -> tuple[Resolved | None, list[Diagnostic]]:
         return self._resolve(loaded, ())
