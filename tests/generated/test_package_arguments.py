@@ -459,7 +459,7 @@ NOT_DEFINED: dict[str, tuple[str, Call]] = {
         lambda: imperial.production("barbarians", locations=["com007", "com007"]),
     ),
     "imperial.production a faction location beyond its copies": (
-        r"^'bar001' is listed 4 times in locations: the game has 3 copies of it",
+        r"^'bar001' is listed 40 times in locations: the game has 3 copies of it",
         lambda: imperial.production("barbarians", locations=["bar001"] * 40),
     ),
     "imperial.board_score more common locations than the common deck": (
@@ -623,6 +623,17 @@ LISTED_BEYOND_COPIES: dict[str, tuple[str, Call]] = {
     "ac.calamity_resolution_order": (
         r"^'famine' is listed twice in calamities: the game has 1 copy of it \(Calamity.copies\)$",
         lambda: ac.calamity_resolution_order(["famine", "famine"]),
+    ),
+    # Round 35: the times were those seen up to the first excess, so a calamity a game holds none of,
+    # listed twice, was "listed once", and five of a two-copy calamity were "listed 3 times".
+    "mega.calamity_resolution_order a calamity the count's decks hold none of": (
+        r"^'tempest' is listed twice in calamities: a game of 6 players has 0 copies of it "
+        r"\(Calamity.copies_by_players\)$",
+        lambda: mega.calamity_resolution_order(["tempest", "tempest"], players=6),
+    ),
+    "ep.calamity_resolution_order all the times listed": (
+        r"^'famine' is listed 5 times in calamities: the game has 2 copies of it \(Calamity.copies\)$",
+        lambda: ep.calamity_resolution_order(["famine", "flood", "famine", "famine", "famine", "famine"]),
     ),
 }
 

@@ -865,11 +865,17 @@ def _duplicate_sections(index: Index) -> Iterator[Diagnostic]:
         )
     for entries in groups:
         first: dict[str, tuple[str, NodePath]] = {}
+        wheres: dict[str, list[str]] = {}
+        for where, _, number in entries:
+            wheres.setdefault(number, []).append(where)
         for where, path, number in entries:
             previous = first.setdefault(number, (where, path))
             if previous == (where, path):
                 continue
-            lists = f"twice in `{where}`" if previous[0] == where else f"in `{previous[0]}` and in `{where}`"
+            if previous[0] == where:
+                lists = f"{words.times(wheres[number].count(where))} in `{where}`"
+            else:
+                lists = f"in `{previous[0]}` and in `{where}`"
             yield diagnostic(
                 "Q004",
                 f"section {number} is listed {lists}",

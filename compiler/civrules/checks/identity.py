@@ -5,12 +5,13 @@ from __future__ import annotations
 import keyword
 import re
 import unicodedata
+from collections import Counter
 from collections.abc import Callable, Iterator
 from functools import partial
 
 from civrules.checks import check, diagnostic, entity_word
 from civrules.checks.references import flow
-from civrules.diagnostics import Diagnostic, Related, Severity, blanks
+from civrules.diagnostics import Diagnostic, Related, Severity, blanks, words
 from civrules.emit.packaging import ruleset_id_problems
 from civrules.model import Collection, Entity, Origin, Ruleset
 from civrules.schema.references import remembered
@@ -69,6 +70,7 @@ def check_duplicate_ids(ruleset: Ruleset) -> Iterator[Diagnostic]:
         pairs: tuple[tuple[Entity, Entity], ...] = remembered(
             collection, (_repeated_keys,), partial(_repeated_keys, collection)
         )
+        uses = Counter(id(previous) for _, previous in pairs)
         for entity, previous in pairs:
             hint = "rename one of the two, or delete the copy"
             if ruleset.layer(entity.origin) > ruleset.layer(previous.origin):
@@ -88,7 +90,8 @@ def check_duplicate_ids(ruleset: Ruleset) -> Iterator[Diagnostic]:
                     )
             yield diagnostic(
                 "I001",
-                f"{entity_word(collection.name, ruleset.family)} id `{entity.id}` is used twice",
+                f"{entity_word(collection.name, ruleset.family)} id `{entity.id}` is used "
+                f"{words.times(uses[id(previous)] + 1)}",
                 entity.origin.head(),
                 hint,
                 [Related(previous.origin.head(), "first defined here")],

@@ -14,6 +14,8 @@
 '`oak`, `birch`'
 >>> listed([f"c{i}" for i in range(5000)], shown=3)
 '`c0`, `c1`, `c2` and 4,997 more'
+>>> times(1), times(2), times(3)
+('once', 'twice', '3 times')
 >>> between(5, 8)
 '6 or 7'
 >>> between(5, 6) is None
@@ -53,6 +55,13 @@ def plural(n: int, singular: str, plural: str | None = None) -> str:
 def count(n: int, singular: str, plural_form: str | None = None) -> str:
     """``n`` and the noun in the number it takes: `1 card`, `2 cards`, `0 cards`."""
     return f"{n:,} {plural(n, singular, plural_form)}"
+
+
+def times(n: int) -> str:
+    """How often a thing is listed, in words: `once`, `twice`, `3 times`. ``n`` is the whole list's
+    count of it, never the count up to the entry a message is about (the third entry of three is not
+    "listed twice")."""
+    return "once" if n == 1 else "twice" if n == 2 else f"{n:,} times"
 
 
 def article(word: str) -> str:

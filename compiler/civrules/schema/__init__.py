@@ -2565,12 +2565,12 @@ def _specific_hint(error: ValidationError, defs: Mapping[str, Any], family: str 
             return f"{kebab}; this one {problems[0].why}"
         return _pattern_hint(error.instance, RULESET_ID_PATTERN, kebab)
     if error.validator == "uniqueItems" and isinstance(error.instance, list):
+        texts = [json.dumps(item, sort_keys=True, ensure_ascii=False) for item in error.instance]
         seen: set[str] = set()
-        for item in error.instance:
-            text = json.dumps(item, sort_keys=True, ensure_ascii=False)
+        for item, text in zip(error.instance, texts, strict=True):
             if text in seen:
                 said = _show(item) if not isinstance(item, (dict, list)) else f"`{text}`"
-                return f"{said} is listed twice: keep one"
+                return f"{said} is listed {words.times(texts.count(text))}: keep one"
             seen.add(text)
     if error.validator == "maxLength" and isinstance(error.instance, str):
         if error.path and error.path[-1] == "name":

@@ -11,6 +11,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from civrules.diagnostics.words import times
 from civrules.families.sid_meiers_civilization.model import CivilizationRuleset, Technology, Unlocks
 from civrules.model import Unknown
 from civrules.support.memo import by_identity
@@ -94,7 +95,7 @@ def _once(ids: Iterable[str], parameter: str, why: str) -> list[str]:
     seen: set[str] = set()
     for item in listed:
         if item in seen:
-            raise ValueError(f"{item!r} is listed twice in {parameter}: {why}")
+            raise ValueError(f"{item!r} is listed {times(listed.count(item))} in {parameter}: {why}")
         seen.add(item)
     return listed
 
