@@ -267,6 +267,11 @@ class Family:
     schemas:
         The import package whose files are the schemas named in ``kinds`` (for a family that is a
         distribution of its own); None for the families shipped with civrules (``schemas/``).
+    named_ids:
+        The ids the family's own code or schemas name (a check, the model, the runtime, a sheet,
+        a schema's fixed set), by collection, each with what names it in words: an editor's rename
+        refuses them, since it would rewrite the data and leave the family's rules naming the old
+        id (its checks then report every use of the new one).
     """
 
     id: str
@@ -286,6 +291,18 @@ class Family:
     #: The import package that holds the family's schema files (a family from a distribution of
     #: its own ships them there); None: they are civrules' own, under ``schemas/``.
     schemas: str | None = None
+    #: ``collection → {id: what names it}``: the ids the family's rules name (:attr:`named_ids`).
+    named_ids: Mapping[str, Mapping[str, str]] = field(default_factory=dict)
+
+    def named_by(self, collection: str, identifier: str) -> str | None:
+        """What of the family's rules names ``identifier`` of ``collection`` (in words), or None
+        where nothing does.
+
+        >>> family = Family("x", "X", "x", ("Y",), named_ids={"rows": {"top": "the layout check (Y001)"}})
+        >>> family.named_by("rows", "top"), family.named_by("rows", "bottom")
+        ('the layout check (Y001)', None)
+        """
+        return self.named_ids.get(collection, {}).get(identifier)
 
     def describes_file(self, key: str) -> bool:
         """Whether the top-level ``key`` of one of the family's data files describes the file

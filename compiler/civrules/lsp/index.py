@@ -331,6 +331,16 @@ class Index:
             raise RenameRefusedError(
                 f"no {self._word(symbol)} `{symbol.id}` is defined where this file is used: nothing to rename"
             )
+        family = self.family_of_file(defined[0].relative)
+        named = family.named_by(symbol.collection, symbol.id) if family is not None else None
+        if family is not None and named is not None:
+            # The family's code names the id, not the data: a rename rewrote the data and its checks
+            # then reported every use of the new id (until round 35: 95 errors for one good).
+            raise RenameRefusedError(
+                f"`{symbol.id}` is {words.a(self._word(symbol))} id the {family.name} family's own rules name "
+                f"({named}): a rename would rewrite the data and leave them naming `{symbol.id}`, so it cannot be "
+                "renamed; to call it otherwise, change its `name:`"
+            )
         shipped = next((s for s in defined if s.relative.startswith(SHIPPED)), None)
         if shipped is not None:
             raise RenameRefusedError(

@@ -1,6 +1,7 @@
 """The Advanced Civilization family: Advanced Civilization and its Western Extension, the Expansion
 Project with its Central America map, and Mega Civilization."""
 
+from civrules.families.advanced_civilization.named_ids import NAMED_IDS
 from civrules.families.family import CollectionSpec, Continuation, Family, Hover, HoverList
 
 #: The family's id (a manifest's ``family:``). Here, not only in the model, so that reading the
@@ -111,4 +112,5 @@ FAMILY = Family(
     # a map file's panel, and the panels it needs beside it (the Western Extension's the base map)
     file_keys=frozenset({"panel", "requires"}),
     default=True,
+    named_ids=NAMED_IDS,
 )

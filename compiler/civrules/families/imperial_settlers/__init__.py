@@ -2,6 +2,7 @@
 rulebook's variants, and faction decks a designer builds by the rulebook's deck-building rule."""
 
 from civrules.families.family import CollectionSpec, Family, Hover
+from civrules.families.imperial_settlers.named_ids import NAMED_IDS
 
 #: The family's id (what a manifest writes: `family: imperial-settlers`); the room's model repeats it.
 FAMILY_ID = "imperial-settlers"
@@ -69,4 +70,5 @@ FAMILY = Family(
         "variant_example": f"{__name__}.scaffold:variant_example",
         "helpers": f"{__name__}.helpers:helper_page",
     },
+    named_ids=NAMED_IDS,
 )

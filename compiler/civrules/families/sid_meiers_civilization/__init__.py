@@ -2,6 +2,7 @@
 Games, 2010), its base game from the rulebook, and a community transcription of its cards."""
 
 from civrules.families.family import CollectionSpec, Family, Hover
+from civrules.families.sid_meiers_civilization.named_ids import NAMED_IDS
 
 #: The family's id (a manifest's ``family:``). Here, not in the model, so that reading the register
 #: imports no stage of the pipeline (the model imports the resolver, which reads the register).
@@ -90,4 +91,5 @@ FAMILY = Family(
         "variant_example": f"{__name__}.scaffold:variant_example",
         "helpers": f"{__name__}.helpers:helper_page",
     },
+    named_ids=NAMED_IDS,
 )

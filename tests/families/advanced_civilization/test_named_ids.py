@@ -1,0 +1,68 @@
+"""The ids Advanced Civilization's own rules name (`named_ids.py`): an editor's rename refuses them,
+and a walk of the family's code, templates and schemas holds the list complete."""
+
+from __future__ import annotations
+
+import pytest
+
+from civrules.families import families
+from civrules.lsp.index import Index, RenameRefusedError, Symbol
+from civrules.pipeline.incremental import Session
+from tests.conftest import copy_files
+from tests.core.test_lsp import KEEP
+from tests.named_ids import named_in_code, shipped_ids
+
+FAMILY = families()["advanced-civilization"]
+
+#: Literals of the family's code that equal a shipped id and are not it, with why.
+NOT_THE_ID = {
+    ("options", "map"): "the slot and kind `map`",
+    ("options", "stoic"): "the engine function's argument of the same name, in its error",
+    ("calamities", "regression"): "the key of the A.S.T.'s rule of regression, a setting",
+    ("calamities", "famine"): "the scaffold's example where the base has no calamity",
+    ("calamities", "flood"): "the map sheet's legend key for flood plains",
+    ("phases", "conflict"): "the effect kind `conflict` (EffectKind)",
+    ("civilization_cards", "pottery"): "the scaffold's example, and one in the ids module's docstring",
+    ("commodities", "lead"): "the key of the A.S.T. sheet's lead text",
+}
+
+
+def test_every_id_the_family_code_names_is_declared() -> None:
+    """A walk of every literal of the family's code, templates and schemas: each that is a
+    shipped id is declared named, or listed here as another thing's name; and each declared id is
+    a shipped one."""
+    found = named_in_code(FAMILY)
+    undeclared = {key: where for key, where in found.items() if FAMILY.named_by(*key) is None}
+    assert not {key: where for key, where in undeclared.items() if key not in NOT_THE_ID}
+    assert not set(NOT_THE_ID) - set(found), "a word listed as not the id that the code no longer names"
+    ids = shipped_ids(FAMILY)
+    declared = {(c, i) for c, named in FAMILY.named_ids.items() for i in named}
+    assert not {(c, i) for c, i in declared if i not in ids.get(c, set())}
+
+
+@pytest.fixture(scope="module")
+def index(tmp_path_factory: pytest.TempPathFactory) -> Index:
+    rules = copy_files(tmp_path_factory.mktemp("named") / "rules", KEEP)
+    return Index(Session(rules).update())
+
+
+def _definition(index: Index, collection: str, identifier: str) -> Symbol:
+    (symbol,) = [s for s in index.by_id[identifier] if s.definition and s.collection == collection]
+    return symbol
+
+
+def test_a_rename_of_a_phase_the_engine_names_is_refused(index: Index) -> None:
+    """Renaming the phase `trade` left the engine package's trade rules (the fewest cards a trade
+    needs) reading a phase that is no longer there: the rename is refused, before the user types
+    (prepareRename asks `renamable`), saying what names the id and what to do instead."""
+    symbol = _definition(index, "phases", "trade")
+    with pytest.raises(RenameRefusedError) as refused:
+        index.renamable(symbol)
+    assert "own rules name" in str(refused.value) and "`name:`" in str(refused.value)
+    with pytest.raises(RenameRefusedError):
+        index.rename(symbol, "trading")
+
+
+def test_an_id_the_family_does_not_name_still_renames(index: Index) -> None:
+    symbol = _definition(index, "civilization_cards", "pottery")
+    assert index.rename(symbol, "ceramics")

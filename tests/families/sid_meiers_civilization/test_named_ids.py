@@ -1,0 +1,66 @@
+"""The ids Sid Meier's Civilization's own rules name (`named_ids.py`): an editor's rename refuses them,
+and a walk of the family's code, templates and schemas holds the list complete."""
+
+from __future__ import annotations
+
+import pytest
+
+from civrules.families import families
+from civrules.lsp.index import Index, RenameRefusedError, Symbol
+from civrules.pipeline.incremental import Session
+from tests.conftest import copy_files
+from tests.named_ids import named_in_code, shipped_ids
+from tests.shipped import ruleset_files
+
+FAMILY = families()["sid-meiers-civilization"]
+
+#: Literals of the family's code that equal a shipped id and are not it, with why.
+NOT_THE_ID = {
+    ("city_actions", "resource"): "a technology effect's field",
+    ("space_kinds", "great_person"): "what a combat bonus counts (BonusPer: each General)",
+    ("governments", "fundamentalism"): "the key of the combat setting's bonus under Fundamentalism",
+    ("wonders", "colossus"): "the scaffold's example where the base has no wonder",
+    ("buildings", "celeiro"): "the scaffold's example where the base has no building",
+    ("technologies", "pottery"): "an example in the ids module's docstring",
+}
+
+
+def test_every_id_the_family_code_names_is_declared() -> None:
+    """A walk of every literal of the family's code, templates and schemas: each that is a
+    shipped id is declared named, or listed here as another thing's name; and each declared id is
+    a shipped one."""
+    found = named_in_code(FAMILY)
+    undeclared = {key: where for key, where in found.items() if FAMILY.named_by(*key) is None}
+    assert not {key: where for key, where in undeclared.items() if key not in NOT_THE_ID}
+    assert not set(NOT_THE_ID) - set(found), "a word listed as not the id that the code no longer names"
+    ids = shipped_ids(FAMILY)
+    declared = {(c, i) for c, named in FAMILY.named_ids.items() for i in named}
+    assert not {(c, i) for c, i in declared if i not in ids.get(c, set())}
+
+
+@pytest.fixture(scope="module")
+def index(tmp_path_factory: pytest.TempPathFactory) -> Index:
+    rules = copy_files(tmp_path_factory.mktemp("named") / "rules", ruleset_files("sid-meiers-civilization"))
+    return Index(Session(rules).update())
+
+
+def _definition(index: Index, collection: str, identifier: str) -> Symbol:
+    (symbol,) = [s for s in index.by_id[identifier] if s.definition and s.collection == collection]
+    return symbol
+
+
+def test_a_rename_of_the_culture_victory_space_kind_is_refused(index: Index) -> None:
+    """Renaming the space kind `culture_victory` gave a T014 (the culture track check names the
+    kind of its last space): the rename is refused, before the user types (prepareRename asks
+    `renamable`), saying what names the id and what to do instead."""
+    symbol = _definition(index, "space_kinds", "culture_victory")
+    with pytest.raises(RenameRefusedError) as refused:
+        index.renamable(symbol)
+    assert "own rules name" in str(refused.value) and "`name:`" in str(refused.value)
+    with pytest.raises(RenameRefusedError):
+        index.rename(symbol, "cultural_victory")
+
+
+def test_an_id_the_family_does_not_name_still_renames(index: Index) -> None:
+    symbol = _definition(index, "wonders", "colossus")
+    assert index.rename(symbol, "colosso")
