@@ -227,18 +227,16 @@ def _renamed(rules: Path, collection: str, identifier: str, new: str) -> dict[st
 
 
 def test_a_rename_rewrites_what_a_disagreement_restates_or_selects_by_the_id(tmp_path: Path) -> None:
-    """A `disagreements:` entry restates its field's value (`chosen: [food, wood, stone, card]`
-    for Imperial Settlers' `gives_one_of`) or selects a list's element by its id (`field:
+    """A `disagreements:` entry restates its field's value (`chosen: [susa, media, parthia]` for
+    Advanced Civilization's `start_areas.areas`) or selects a list's element by its id (`field:
     "modifiers[philosophy].effect"` of Advanced Civilization's Civil War). A rename rewrote the
-    field and left the entry behind: Q008 said it chose a good the data does not hold, or the
+    field and left the entry behind: Q008 said it chose a value the data does not hold, or the
     entry compared nothing from then on, unsaid. Both are rewritten (a field written in words is
-    prose, which Q008 does not read, and is left as it is)."""
+    prose, which Q008 does not read, and is left as it is). Round 35 found this with Imperial
+    Settlers' good `card`, which a rename now refuses (a card's cost lists goods from a fixed set:
+    tests/families/imperial_settlers/test_named_ids.py)."""
     rules = copy_files(tmp_path / "rules", KEEP - {WESTERN})
-    settlers = tmp_path / "settlers"
-    copy_files(
-        settlers, {"rulesets/imperial-settlers.yaml", "cards/imperial-settlers.yaml", "factions/imperial-settlers.yaml"}
-    )
-    renamed = _renamed(settlers, "goods", "card", "drawn_card")
-    assert "        chosen: [food, wood, stone, drawn_card]" in renamed["rulesets/imperial-settlers.yaml"].split("\n")
+    renamed = _renamed(rules, "areas", "susa", "shushan")
+    assert "        chosen: [shushan, media, parthia]" in renamed["rulesets/advanced-civilization.yaml"].split("\n")
     calamities = _renamed(rules, "civilization_cards", "philosophy", "sophia")[CALAMITIES]
     assert '      - field: "modifiers[sophia].effect"' in calamities.split("\n")
