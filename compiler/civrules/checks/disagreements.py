@@ -55,8 +55,28 @@ def values_of(owner: Mapping[str, Any], field: str, naming: Sequence[str] = ("id
     >>> values_of({"name": "x"}, "home"), values_of({"name": "x"}, "cost (as printed)")
     ([None], None)
     """
+    return _selected(owner, field, naming)[0]
+
+
+def unselected(owner: Mapping[str, Any], field: str, naming: Sequence[str] = ("id",)) -> tuple[str, str] | None:
+    """Where ``field``'s selector `[label]` selects no element of ``owner`` (a label renamed by
+    hand, or the element removed): the steps up to the list, and the labels its elements have
+    there, in words; None where every selector selects something, or the field is in words.
+
+    >>> unselected({"mods": [{"id": "a"}, {"id": "b"}]}, "mods[c].x")
+    ('mods', '`a`, `b`')
+    >>> unselected({"mods": [{"id": "a"}]}, "mods[a].x"), unselected({"mods": []}, "cost (as printed)")
+    (None, None)
+    """
+    return _selected(owner, field, naming)[1]
+
+
+def _selected(
+    owner: Mapping[str, Any], field: str, naming: Sequence[str]
+) -> tuple[list[Any] | None, tuple[str, str] | None]:
+    """:func:`values_of`, and :func:`unselected` where a selector is why there are none."""
     if not FIELD.fullmatch(field):
-        return None
+        return None, None
     nodes: list[Any] = [owner]
     steps = field.split(".")
     for n, step in enumerate(steps):
@@ -65,25 +85,38 @@ def values_of(owner: Mapping[str, Any], field: str, naming: Sequence[str] = ("id
         found: list[Any] = []
         for node in nodes:
             if not isinstance(node, Mapping) or is_unknown(node):
-                return None
+                return None, None
             if key in node:
                 found.append(node[key])
             elif n == len(steps) - 1 and not labels:
                 found.append(None)
             else:
-                return None
-        for label in labels:
-            found = [
+                return None, None
+        for j, label in enumerate(labels):
+            if any(is_unknown(items) for items in found):
+                return None, None
+            chosen = [
                 item
                 for items in found
                 if isinstance(items, list)
                 for item in items
                 if isinstance(item, Mapping) and _named(item, label, naming)
             ]
-            if not found:
-                return None
+            if not chosen:
+                had = [_label(item, naming) for items in found if isinstance(items, list) for item in items]
+                upto = ".".join((*steps[:n], key + "".join(f"[{x}]" for x in labels[:j])))
+                shown_labels = ", ".join(f"`{h}`" for h in dict.fromkeys(h for h in had if h is not None))
+                return None, (upto, shown_labels)
+            found = chosen
         nodes = found
-    return nodes
+    return nodes, None
+
+
+def _label(item: Any, naming: Sequence[str]) -> str | None:
+    """What a selector writes to select ``item``: its first naming key's value."""
+    if not isinstance(item, Mapping):
+        return None
+    return next((str(item[key]) for key in naming if isinstance(item.get(key), (str, int))), None)
 
 
 def _named(item: Mapping[str, Any], label: str, naming: Sequence[str]) -> bool:
@@ -199,7 +232,8 @@ def check_disagreements(ruleset: Ruleset) -> Iterator[Diagnostic]:
     """
     What: a `disagreements:` entry says a value was chosen for its `field`, and the field holds
     another value (a variant patched the field and kept its base's entry, or one of the two was
-    edited alone).
+    edited alone); or its `field` selects a list's element by a label no element has
+    (`modifiers[b].effect` once `b` was renamed by hand), so that it is compared with nothing.
 
     Why: the entry is what tells a reader which source the data followed and why; one that names a
     value the data does not hold says the opposite of the data, and sends a reader to the source
@@ -209,6 +243,7 @@ def check_disagreements(ruleset: Ruleset) -> Iterator[Diagnostic]:
 
     Fix: make `chosen` the value the field holds, and record the value it replaced among the
     `alternatives` with its source; a variant that changes the field patches `disagreements` too.
+    A selector selects an element by the id it has now.
 
         kinds: [sea, hill]
         disagreements:
@@ -283,7 +318,9 @@ def _disagreements(
             if not isinstance(entry, Mapping) or "chosen" not in entry:
                 continue
             field, chosen = entry.get("field"), entry["chosen"]
-            values = values_of(owner, field, naming) if isinstance(field, str) else None
+            values, missed = _selected(owner, field, naming) if isinstance(field, str) else (None, None)
+            if missed is not None:
+                yield _selects_nothing(name, origin, sub, i, str(field), *missed)
             if values is None:
                 continue
             wrong = [value for value in values if not same(chosen, value)]
@@ -304,3 +341,19 @@ def _disagreements(
                 [Related(origin.span(*written), said)],
                 subjects=(shown(chosen), field, shown(wrong[0])),
             )
+
+
+def _selects_nothing(name: str, origin: Origin, sub: NodePath, i: int, field: str, upto: str, had: str) -> Diagnostic:
+    """Q008 for an entry whose `field:` selects no element (a label renamed by hand, or the element
+    removed): until round 35 the entry compared nothing from then on, unsaid."""
+    where = "".join(f"[{p}]" if isinstance(p, int) else f".{p}" for p in sub)
+    return diagnostic(
+        "Q008",
+        f"`{name}{where}.disagreements[{i}]` is about `{field}`, which selects no element of `{upto}`: the "
+        "entry's `chosen` is compared with nothing",
+        origin.span(*sub, "disagreements", i, "field"),
+        f"select an element by the id it has now ({had or 'the list has none'}), or remove the entry "
+        "if the element is gone; a field written in words (`cost (as printed)`) is not compared",
+        [Related(origin.span(*sub), "the entry sits here")],
+        subjects=(field, upto),
+    )
