@@ -240,3 +240,34 @@ def test_a_rename_rewrites_what_a_disagreement_restates_or_selects_by_the_id(tmp
     assert "        chosen: [shushan, media, parthia]" in renamed["rulesets/advanced-civilization.yaml"].split("\n")
     calamities = _renamed(rules, "civilization_cards", "philosophy", "sophia")[CALAMITIES]
     assert '      - field: "modifiers[sophia].effect"' in calamities.split("\n")
+
+
+def test_published_diagnostics_carry_the_version_of_the_buffer_they_were_made_from(tmp_path: Path) -> None:
+    """Diagnostics published for an open buffer say which of its versions they were made from, so
+    an editor can tell them from ones made for an older text; a file read from disk (not open)
+    gets none. Until round 35 no publication carried a version."""
+    rules = copy_files(tmp_path / "rules", KEEP)
+    uri = (rules / CARDS).absolute().as_uri()
+    on_disk = (rules / CALAMITIES).absolute().as_uri()
+    calamities = (rules / CALAMITIES).read_text(encoding="utf-8")
+    assert '"modifiers[philosophy].effect"' in calamities
+    (rules / CALAMITIES).write_text(calamities.replace('"modifiers[philosophy].effect"', '"modifiers[sophia].effect"'))
+    cards = (rules / CARDS).read_text(encoding="utf-8")
+
+    async def session() -> None:
+        editor = await Editor.started(rules, (uri, cards))
+
+        def last(of: str) -> dict[str, Any]:
+            sent = [m["params"] for m in editor.sent if m.get("method") == "textDocument/publishDiagnostics"]
+            return [p for p in sent if p["uri"] == of][-1]
+
+        assert last(uri)["version"] == 1
+        assert last(on_disk)["diagnostics"] and last(on_disk).get("version") is None
+        _changed(editor, uri, cards.replace("groups: [crafts]", "groups: [craftz]", 1), 7)
+        await editor.settle()
+        assert last(uri)["diagnostics"] and last(uri).get("version") == 7
+        _changed(editor, uri, cards, 8)
+        await editor.settle()
+        assert last(uri) == {"uri": uri, "diagnostics": [], "version": 8}
+
+    asyncio.run(session())

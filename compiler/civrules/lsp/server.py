@@ -510,8 +510,21 @@ class Folder:
             converted = [lsp_diagnostic(d, places, positions) for d in found]
             for uri in uris:
                 self.server.text_document_publish_diagnostics(
-                    types.PublishDiagnosticsParams(uri=uri, diagnostics=converted)
+                    types.PublishDiagnosticsParams(
+                        uri=uri, diagnostics=converted, version=self._version_read(result, relatives.get(display), uri)
+                    )
                 )
+
+    def _version_read(self, result: Result, relative: str | None, uri: str) -> int | None:
+        """The version of the editor's buffer of ``uri`` that ``result`` read, or None where it read
+        the file on disk (the buffer is not open, or not saved in the rules folder): an editor can
+        then tell which text the diagnostics it is shown are for (until round 35 none said)."""
+        read = result.workspace.overrides if result.workspace is not None else {}
+        document = self.server.workspace.text_documents.get(unquote(uri))
+        if document is None or relative is None or read.get(relative) != document.source:
+            return None
+        version = document.version
+        return version if isinstance(version, int) else None
 
     def positions(self) -> Positions:
         return self.server.positions()
