@@ -259,7 +259,8 @@ def test_published_diagnostics_carry_the_version_of_the_buffer_they_were_made_fr
 
         def last(of: str) -> dict[str, Any]:
             sent = [m["params"] for m in editor.sent if m.get("method") == "textDocument/publishDiagnostics"]
-            return [p for p in sent if p["uri"] == of][-1]
+            found: dict[str, Any] = [p for p in sent if p["uri"] == of][-1]
+            return found
 
         assert last(uri)["version"] == 1
         assert last(on_disk)["diagnostics"] and last(on_disk).get("version") is None
