@@ -22,7 +22,7 @@ from civrules.cli import main
 from civrules.diagnostics import codes
 from civrules.emit.export import Export, export_ruleset, fingerprint
 from civrules.emit.packaging import normalized_distribution
-from civrules.families import Family, FamilyError, default_family, families
+from civrules.families import CollectionSpec, Family, FamilyError, default_family, families
 from civrules.pipeline import analyse, derived_facts
 from tests.conftest import REPO, copy_rulesets
 from tests.rulefiles import CachedWorkspace, shipped_analysis
@@ -142,6 +142,22 @@ def test_a_hook_civrules_never_calls_or_cannot_import_is_refused(hooks: dict[str
             found,
             dict.fromkeys(found, "built in"),
             Family("another", "x", "x", ("Z",), hooks={"assemble": "x:y", **hooks}),
+            "x:FAMILY",
+        )
+
+
+def test_named_ids_of_a_collection_the_family_lacks_are_refused() -> None:
+    """Ids a family declares its rules name (:attr:`Family.named_ids`) under a collection it does
+    not have (a misspelt name) were never asked for: a rename of them went ahead, unsaid."""
+    found = dict(families())
+    rows = {"rows": CollectionSpec("ruleset", ("rows",))}
+    with pytest.raises(FamilyError, match=r"declares ids its rules name in `row`, which is none of its collections"):
+        register._register(
+            found,
+            dict.fromkeys(found, "built in"),
+            Family(
+                "another", "x", "x", ("Z",), collections=rows, hooks={"assemble": "x:y"}, named_ids={"row": {"a": "b"}}
+            ),
             "x:FAMILY",
         )
 

@@ -216,6 +216,13 @@ def _register(found: dict[str, Family], sources: dict[str, str], family: object,
             )
         if not isinstance(target, str) or not HOOK_TARGET.match(target):
             raise FamilyError(f"{where}: family `{family.id}`'s hook `{name}` is {target!r}, not `module:attribute`")
+    for collection in family.named_ids:
+        if collection not in family.collections:
+            # Never asked for: a rename of those ids would go ahead, unsaid.
+            raise FamilyError(
+                f"{where}: family `{family.id}` declares ids its rules name in `{collection}`, which is none of "
+                "its collections"
+            )
     if family.id in found:
         raise FamilyError(f"two families take the id `{family.id}`: {sources[family.id]} and {where}")
     for prefix in family.code_prefixes:
