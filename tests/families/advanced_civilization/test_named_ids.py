@@ -24,6 +24,8 @@ NOT_THE_ID = {
     ("phases", "conflict"): "the effect kind `conflict` (EffectKind)",
     ("civilization_cards", "pottery"): "the scaffold's example, and one in the ids module's docstring",
     ("commodities", "lead"): "the key of the A.S.T. sheet's lead text",
+    ("civilization_cards", "mining"): "the `mining` setting's card where it names none; the data name it "
+    "(`mining: {card: mining}`), which a rename rewrites, and the setting's own name",
 }
 
 

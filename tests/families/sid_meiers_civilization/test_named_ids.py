@@ -22,6 +22,14 @@ NOT_THE_ID = {
     ("wonders", "colossus"): "the scaffold's example where the base has no wonder",
     ("buildings", "celeiro"): "the scaffold's example where the base has no building",
     ("technologies", "pottery"): "an example in the ids module's docstring",
+    # The checks and the engine read a victory's `kind` and a bonus's `situation`, fixed by the
+    # schema, not the entity's id (a rename of the id alone gave no diagnostic, round 35's audit).
+    ("victories", "culture"): "the value of a victory's `kind`",
+    ("victories", "technology"): "the value of a victory's `kind`",
+    ("victories", "economy"): "the value of a victory's `kind`",
+    ("victories", "military"): "the value of a victory's `kind`",
+    ("combat_bonuses", "defending_city"): "the value of a combat bonus's `situation`",
+    ("combat_bonuses", "defending_capital"): "the value of a combat bonus's `situation`",
 }
 
 

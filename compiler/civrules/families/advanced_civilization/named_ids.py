@@ -10,7 +10,6 @@ _ALIAS = "the engine package's ids for a source's other spellings (ID_ALIASES)"
 
 NAMED_IDS = {
     "groups": {"arts": _GROUP, "civics": _GROUP, "crafts": _GROUP, "religion": _GROUP, "sciences": _GROUP},
-    "civilization_cards": {"mining": "the `mining` setting, whose card it is when the setting names none"},
     "commodities": {"spices": _ALIAS, "gems": _ALIAS},
     "phases": {
         "trade": "the engine's trade rules (the fewest cards a trade needs, the cards named)",

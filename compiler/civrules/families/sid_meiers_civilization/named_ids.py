@@ -5,11 +5,6 @@ and schemas for every id literal and holds this list complete."""
 
 from __future__ import annotations
 
-_VICTORY = "the four ways to win: the victories check, the engine's Victory and the schema's `kind`"
-_SITUATION = "the engine's combat situations (CombatSituation) and the schema's `situation`"
-
 NAMED_IDS = {
     "space_kinds": {"culture_victory": "the culture track check (T014) and the engine's culture victory"},
-    "victories": {"culture": _VICTORY, "technology": _VICTORY, "economy": _VICTORY, "military": _VICTORY},
-    "combat_bonuses": {"defending_city": _SITUATION, "defending_capital": _SITUATION},
 }
