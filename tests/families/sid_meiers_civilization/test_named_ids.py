@@ -1,5 +1,6 @@
-"""The ids Sid Meier's Civilization's own rules name (`named_ids.py`): an editor's rename refuses them,
-and a walk of the family's code, templates and schemas holds the list complete."""
+"""The ids Sid Meier's Civilization's own rules name (`NAMED_IDS`, in
+the family's `__init__.py`): an editor's rename refuses them, and a walk of the family's code,
+templates and schemas holds the list complete."""
 
 from __future__ import annotations
 

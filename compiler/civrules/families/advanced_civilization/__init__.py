@@ -1,12 +1,31 @@
 """The Advanced Civilization family: Advanced Civilization and its Western Extension, the Expansion
 Project with its Central America map, and Mega Civilization."""
 
-from civrules.families.advanced_civilization.named_ids import NAMED_IDS
 from civrules.families.family import CollectionSpec, Continuation, Family, Hover, HoverList
 
 #: The family's id (a manifest's ``family:``). Here, not only in the model, so that reading the
 #: register imports no model (a run on another family's rulesets imports none of this one's).
 FAMILY_ID = "advanced-civilization"
+
+_GROUP = "the engine's card groups (Group) and the cards schema's fixed groups"
+_ALIAS = "the engine package's ids for a source's other spellings (ID_ALIASES)"
+
+#: The ids the family's own rules name (Family.named_ids), here beside the register entry: reading
+#: the register imports nothing else of the room. tests/families/advanced_civilization/test_named_ids.py
+#: walks the family's code, templates and schemas for every id literal and holds it complete.
+NAMED_IDS = {
+    "groups": {"arts": _GROUP, "civics": _GROUP, "crafts": _GROUP, "religion": _GROUP, "sciences": _GROUP},
+    "commodities": {"spices": _ALIAS, "gems": _ALIAS},
+    "phases": {
+        "trade": "the engine's trade rules (the fewest cards a trade needs, the cards named)",
+        "movement": "the engine's ship range",
+        "resolution_of_calamities": "the engine's calamity rules (how many a player suffers)",
+        "acquisition_of_civilization_cards": "the helper page's purchase rules, and " + _ALIAS,
+        "acquisition_of_trade_cards": "the quick reference's trade draw",
+        "return_of_excess_commodity_cards": "the cards schema's phase of a commodity exchange effect",
+        "special_abilities": "the cards schema's phase of a special ability effect",
+    },
+}
 
 #: The family's register entry (also declared under the `civrules.families` entry points).
 FAMILY = Family(
