@@ -127,17 +127,13 @@ FILES = (
 #: Also (same step, unreleased): a refusal of a value whose repr fails (``within(10**5000, ...)``: an integer past
 #: the digits Python turns into text; a list nested past the stack) raises the rule's error naming it
 #: ``<an integer of about 5,001 digits>``, where it raised the interpreter's ValueError or RecursionError.
-<<<<<<< HEAD
 #: Also (same step, unreleased): a settings record read by a key that is one of its fields the data
 #: leave out (``SETTINGS["items"]`` where the ITEMS table holds them) says so, where it asked "did you
 #: mean" another key (``MissingKeyError.field_of``).
-VERSION = "2.19.0"
-=======
-#: 2.19.1 a refusal of an id listed more times than the game has of it (``at_most``) counts all the
+#: Also (same step, unreleased): a refusal of an id listed more times than the game has of it (``at_most``) counts all the
 #: times it is listed: a calamity a game holds none of, listed twice, was "listed once" (the count
 #: stopped at the first excess).
-VERSION = "2.19.1"
->>>>>>> 12557979 (Count words: a thing listed N times is told N times, not the count up to the entry told of)
+VERSION = "2.19.0"
 
 
 def runtime_distribution(
