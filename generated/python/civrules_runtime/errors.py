@@ -252,10 +252,10 @@ def flag(value: object, name: str) -> bool:
 def at_most(ids: Iterable[T], parameter: str, copies: Callable[[T], int | None], why: Callable[[int], str]) -> list[T]:
     """``ids`` as a list when none is listed more times than the game has of it (``copies(id)``;
     None: the sources do not give a bound); OutOfDomainError naming the first listed once too often
-    otherwise, and ``why(most)`` the bound ("the game has 1 copy of it (Piece.copies)"). A collection
-    of game objects is no multiset: one piece held counted twice gave twice what it gives
-    once, which the game cannot give. An unhashable value is left to the caller, which
-    refuses it as no id (check the ids first: UnknownIdError comes before this)."""
+    otherwise, with the times ``ids`` lists it in all, and ``why(most)`` the bound ("the game has 1
+    copy of it (Piece.copies)"). A collection of game objects is no multiset: one piece held counted
+    twice gave twice what it gives once, which the game cannot give. An unhashable value is left to
+    the caller, which refuses it as no id (check the ids first: UnknownIdError comes before this)."""
     listed = list(ids)
     seen: dict[object, int] = {}
     for item in listed:
@@ -265,7 +265,9 @@ def at_most(ids: Iterable[T], parameter: str, copies: Callable[[T], int | None],
             continue
         most = copies(item)
         if most is not None and times > most:
-            raise OutOfDomainError(f"{shown(item)} is listed {_times(times)} in {parameter}: {why(most)}")
+            # the times seen so far stop at the first excess: "listed once" of an id listed twice
+            # where the game has none of it
+            raise OutOfDomainError(f"{shown(item)} is listed {_times(listed.count(item))} in {parameter}: {why(most)}")
     return listed
 
 
