@@ -349,20 +349,20 @@ README_GAPS: dict[str, tuple[tuple[str, ...], dict[str, tuple[str, int]]]] = {
     "Mega Civilization (`mega-civilization`)": (
         ("mega-civilization",),
         {
-            "credit_policy.credits_must_be_used": ("whether a player must apply every credit", 1),
+            "credit_policy.credits_must_be_used": ("Whether a player must apply every credit", 1),
             "nations[].colour": ("each civilization's colour and start areas", 18),
             "nations[].start_areas.areas": ("each civilization's colour and start areas", 18),
             "nations[].start_areas.fixed": ("each civilization's colour and start areas", 18),
-            "not_in_sources.map": ("the map and the areas in play per player count", 1),
-            "not_in_sources.victory": ("victory in the typed section", 1),
-            "player_counts.counts[].configurations[].map.boundary": ("the map panels and boundary of each", 19),
-            "player_counts.counts[].configurations[].map.panels": ("the map panels and boundary of each", 19),
+            "not_in_sources.map": ("The map and the areas in play per player count", 1),
+            "not_in_sources.victory": ("Victory in the typed section", 1),
+            "player_counts.counts[].configurations[].map.boundary": ("The map panels and boundary of each", 19),
+            "player_counts.counts[].configurations[].map.panels": ("The map panels and boundary of each", 19),
         },
     ),
     "Sid Meier's Civilization (`sid-meiers-civilization`, `sid-meiers-civilization-community`)": (
         ("sid-meiers-civilization", "sid-meiers-civilization-community"),
         {
-            "buildings[].cost": ("those building costs", 13),
+            "buildings[].cost": ("those building costs the rulebook does not print", 13),
             "buildings[].limited": ("and whether it is limited", 1),
             "buildings[].terrains": ("the Barracks' terrains", 1),
             "buildings[].upgrade_of": ("which basic building each of four improved ones upgrades", 4),
@@ -435,25 +435,48 @@ def test_the_readme_lists_each_kind_of_unknown_fact(heading: str) -> None:
     assert missing == {}, f"the README's `### {heading}` no longer says these (kind: words)"
 
 
-# The sections whose "Gaps (explicitly unknown in the data)" list holds unknown facts only: a recorded
-# disagreement, a fact filled from a secondary source or a missing section of the text goes in a list of
-# its own kind. The other sections still mix in inferences and notes on purpose (round 34's gaps report).
-GAPS_ONLY = ("Advanced Civilization (`advanced-civilization`)",)
+GAPS_LIST = "**Gaps (explicitly unknown in the data)**"
 
 
-@pytest.mark.parametrize("heading", GAPS_ONLY)
+def _gaps_list(heading: str) -> list[str]:
+    """The items of the section's Gaps list, each on one line: the list is the lines after its bold
+    heading up to the first blank one, each item a line starting `- ` and the lines indented under it."""
+    body = _readme_section(heading)
+    assert body.count(GAPS_LIST) == 1, f"`### {heading}` holds no one Gaps list"
+    text = (RULES.parent / "README.md").read_text(encoding="utf-8")
+    lines = text[text.index(GAPS_LIST, text.index(f"### {heading}")) :].splitlines()[1:]
+    items: list[str] = []
+    for line in lines:
+        if not line.strip():
+            break
+        assert line.startswith(("- ", "  ")), f"`### {heading}`'s Gaps list holds a line that is no item: {line}"
+        if line.startswith("- "):
+            items.append(line[2:])
+        else:
+            items[-1] += " " + line.strip()
+    return items
+
+
+#: Words that tell an item of another kind than an unknown fact: a choice the data records (a
+#: disagreement), a fact taken from a source, a value read rather than printed, a note of the data.
+OTHER_KINDS = ("recorded", " come from ", "inferred", " are facts", "not counted", "in notes")
+
+
+@pytest.mark.parametrize("heading", sorted(README_GAPS))
 def test_each_item_of_the_gaps_list_is_an_unknown_fact_of_the_data(heading: str) -> None:
     """Round 35: the A.S.T. item mixed a recorded disagreement (the numbering) and a fact filled from
-    one community author (the order) into the Gaps list, and the sections absent from the text were an
-    item of their own. Each item of the list now holds the words of an unknown fact's kind, and every
-    kind's words are in the list, not elsewhere in the section."""
-    body = _readme_section(heading)
-    listed = body.split("**Gaps (explicitly unknown in the data)**", 1)[1].split("**", 1)[0]
-    items = [item.strip() for item in listed.split(" - ") if item.strip()]
+    one community author (the order) into Advanced Civilization's Gaps list, and the other games' lists
+    mixed in disagreements (the Expansion Project's 51 advancements of 53 sections), inferences (its
+    commodity values), notes that are no fields (Imperial Settlers' unidentified locations, Sid Meier's
+    `not_in_sources`) and facts the sources give. Each section's list, under one heading, now holds
+    only items with the words of an unknown fact's kind, and every kind's words are in the list, not
+    elsewhere in the section; the other kinds have lists of their own."""
+    items = _gaps_list(heading)
+    listed = " ".join(items)
     words = [w for w, _ in README_GAPS[heading][1].values()]
+    assert items, f"`### {heading}`'s Gaps list has no item"
     assert [item for item in items if not any(w in item for w in words)] == []
-    # a choice the data records (a disagreement) or a fact taken from a source is no gap
-    assert [item for item in items if "recorded" in item or " come from " in item] == []
+    assert [item for item in items if any(other in item for other in OTHER_KINDS)] == []
     assert [w for w in words if w not in listed] == []
 
 
@@ -492,7 +515,7 @@ README_NOTED_GAPS: dict[str, dict[tuple[str, str], dict[str, str]]] = {
             "The base game's civilizations beyond the three": "the base game's civilizations beyond the three",
         },
         ("sid-meiers-civilization-community", "not_in_sources"): {
-            "The component list and set-up": "its own `not_in_sources` lists what it still lacks: the component list",
+            "The component list and set-up": "own `not_in_sources` lists what it still lacks: the component list",
             "Government effects beyond": "governments' effects (its transcriptions' are an expansion's cards)",
             "The culture event cards themselves": "the culture event cards themselves and civilizations' abilities",
             "Which technologies, wonders, civilizations": "which of its cards and civilizations are the base game's",
