@@ -8,6 +8,8 @@ from __future__ import annotations
 import pytest
 
 from civrules.diagnostics import Diagnostic
+from civrules.families.imperial_settlers import rules as is_rules
+from civrules.families.imperial_settlers.model import ImperialSettlersRuleset
 from civrules.families.sid_meiers_civilization import rules as smc_rules
 from civrules.families.sid_meiers_civilization.model import CivilizationRuleset
 from civrules.pipeline import analyse
@@ -56,3 +58,19 @@ def test_the_compilers_once_each_counts_the_whole_list() -> None:
     assert isinstance(model, CivilizationRuleset)
     with pytest.raises(ValueError, match=r"^'porcelain_tower' is listed 3 times in wonders: "):
         smc_rules.research_cost(model, 1, ["porcelain_tower"] * 3)
+
+
+def test_a_ruleset_id_declared_by_three_manifests_is_told_so_at_each_copy() -> None:
+    manifest = "kind: ruleset\nid: dup\nname: Dup\nextends: advanced-civilization\n"
+    texts = {f"rulesets/{name}": manifest for name in ("dup.yaml", "dup.yml", "other.yaml")}
+    workspace = CachedWorkspace(texts)
+    workspace.manifests()
+    told = [d.message for path in texts for d in workspace.load(path).diagnostics if d.code == "R002"]
+    assert told == ["ruleset id `dup` is declared 3 times"] * 2
+
+
+def test_the_compilers_imperial_settlers_production_words_the_times_as_the_package_does() -> None:
+    model = shipped_analysis("imperial-settlers").model
+    assert isinstance(model, ImperialSettlersRuleset)
+    with pytest.raises(ValueError, match=r"^'com007' is listed twice in locations: "):
+        is_rules.production(model, "barbarians", locations=["com007", "com007"])

@@ -23,6 +23,7 @@ import copy
 import errno
 import os
 import re
+from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field, replace
 from functools import partial
@@ -30,7 +31,7 @@ from pathlib import Path, PurePosixPath
 from typing import Any
 
 from civrules.diagnostics import Diagnostic, Related, Span, Unreadable, codes
-from civrules.diagnostics.words import name_ticked, named_path, ticked
+from civrules.diagnostics.words import name_ticked, named_path, ticked, times
 from civrules.families import Family, default_family, families, family_named, family_of
 from civrules.load import Document, Limits, NodePath, read_yaml_bytes, read_yaml_text
 from civrules.load.header import IDENTITY, headers_of, read_header
@@ -708,6 +709,7 @@ class Workspace:
         of every file). Any other is read in full now, as every manifest once was.
         """
         found: dict[str, Manifest] = {}
+        repeated: list[tuple[LoadedFile, Document, str, Manifest]] = []
         heads = self._headers(relatives)
         for relative in relatives:
             path = PurePosixPath(relative)
@@ -751,19 +753,23 @@ class Workspace:
                 )
             previous = found.get(ruleset_id)
             if previous is not None:
-                assert previous.file.document is not None
-                loaded.diagnostics.append(
-                    _diag(
-                        codes.DUPLICATE_RULESET,
-                        f"ruleset id `{ruleset_id}` is declared twice",
-                        document.span(("id",)),
-                        "give each manifest its own id",
-                        (Related(previous.file.document.span(("id",)), "first declared here"),),
-                        subjects=(ruleset_id,),
-                    )
-                )
+                repeated.append((loaded, document, ruleset_id, previous))
                 continue
             found[ruleset_id] = Manifest(ruleset_id, loaded, family_of(document.data) or default_family())
+        # told once every manifest is read: a third manifest of an id is no "declared twice"
+        declared = Counter(ruleset_id for _, _, ruleset_id, _ in repeated)
+        for loaded, document, ruleset_id, previous in repeated:
+            assert previous.file.document is not None
+            loaded.diagnostics.append(
+                _diag(
+                    codes.DUPLICATE_RULESET,
+                    f"ruleset id `{ruleset_id}` is declared {times(declared[ruleset_id] + 1)}",
+                    document.span(("id",)),
+                    "give each manifest its own id",
+                    (Related(previous.file.document.span(("id",)), "first declared here"),),
+                    subjects=(ruleset_id,),
+                )
+            )
         return found
 
     def _headers(self, relatives: list[str]) -> dict[str, dict[str, str]]:

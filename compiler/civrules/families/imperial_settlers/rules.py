@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterable
 
+from civrules.diagnostics.words import times
 from civrules.families.imperial_settlers.model import Card, Counted, ImperialSettlersRuleset, SoloLevel
 from civrules.model import Unknown
 
@@ -96,10 +97,10 @@ def production(
         raise LookupError(f"what {faction_id} produces is unknown")
     empire = []
     locations = list(locations)
-    for location, times in Counter(locations).items():
+    for location, listed in Counter(locations).items():
         card = ruleset.cards.get(location)
-        if card is not None and times > card.copies:
-            raise ValueError(f"{location!r} is listed {times} times in locations: the game has {card.copies} of it")
+        if card is not None and listed > card.copies:
+            raise ValueError(f"{location!r} is listed {times(listed)} in locations: the game has {card.copies} of it")
     for location in locations:
         card = ruleset.cards.get(location)
         if card is None:
