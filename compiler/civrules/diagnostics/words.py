@@ -61,7 +61,7 @@ def times(n: int) -> str:
     """How often a thing is listed, in words: `once`, `twice`, `3 times`. ``n`` is the whole list's
     count of it, never the count up to the entry a message is about (the third entry of three is not
     "listed twice")."""
-    return "once" if n == 1 else "twice" if n == 2 else f"{n:,} times"
+    return "once" if n == 1 else "twice" if n == 2 else count(n, "time")
 
 
 def article(word: str) -> str:

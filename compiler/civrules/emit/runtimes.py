@@ -130,8 +130,8 @@ FILES = (
 #: Also (same step, unreleased): a settings record read by a key that is one of its fields the data
 #: leave out (``SETTINGS["items"]`` where the ITEMS table holds them) says so, where it asked "did you
 #: mean" another key (``MissingKeyError.field_of``).
-#: Also (same step, unreleased): a refusal of an id listed more times than the game has of it (``at_most``) counts all the
-#: times it is listed: a calamity a game holds none of, listed twice, was "listed once" (the count
+#: Also (same step, unreleased): a refusal of an id listed more times than the game has of it counts
+#: all the times it is listed: an id a game holds none of, listed twice, was "listed once" (the count
 #: stopped at the first excess).
 VERSION = "2.19.0"
 
