@@ -375,6 +375,32 @@ def test_a_change_made_in_the_output_while_a_build_runs_is_said(
     assert f"civrules: `{data}` was changed since civrules wrote it; this build wrote it anew" in stderr, stderr
 
 
+@pytest.mark.slow  # whole builds of a ruleset: seconds under load; test_injection's write_tree cases guard it
+def test_a_change_made_in_the_output_just_after_the_swap_is_not_taken_for_the_builds_own(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, own_cache: Path
+) -> None:
+    """The build read its new tree again once swapped in, to record what it wrote (and to stamp it):
+    a file edited in those milliseconds was recorded as civrules' own, and the next build said "up to
+    date" over it. What is recorded is what the build wrote: the next build tells the change."""
+    rules = copy_rulesets(tmp_path / "rules", "imperial-settlers-peaceful")
+    out = tmp_path / "generated"
+    data = out / "python" / "civrules_rulesets" / "imperial_settlers_peaceful" / "data.py"
+    swapped = output._swap
+
+    def edited_once_swapped(staging: Path, root: Path) -> None:
+        swapped(staging, root)
+        data.write_bytes(data.read_bytes() + b"# mine\n")
+
+    with monkeypatch.context() as swapping:
+        swapping.setattr(output, "_swap", edited_once_swapped)
+        code, stdout, stderr = _build(rules, out)
+    assert code == 0, stdout + stderr
+    code, stdout, stderr = _build(rules, out)
+    assert code == 0 and "up to date" not in stderr, stdout + stderr
+    assert f"civrules: `{data}` was changed since civrules wrote it; this build wrote it anew" in stderr, stderr
+    assert not data.read_bytes().endswith(b"# mine\n")
+
+
 def test_a_tree_another_civrules_wrote_is_told_with_both_versions_and_what_to_run(tmp_path: Path) -> None:
     """Round 34's CI trial: nothing in `generated/` said which civrules wrote it, so a rule-data
     repository that upgraded civrules and did not build again was told nothing of the upgrade, and a

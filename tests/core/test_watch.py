@@ -389,6 +389,51 @@ def test_a_save_while_watch_builds_is_not_vouched_for_by_the_stamp(
     assert stamp.is_up_to_date(rules, out, arguments, limits.max_bytes)  # what the round read and built
 
 
+@pytest.mark.slow  # whole builds of a ruleset: seconds under load; a fast case guards it
+@pytest.mark.parametrize("when", ["read", "swap"])
+def test_what_watch_build_records_is_what_it_read_and_wrote_not_what_it_found_after(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, own_cache: Path, when: str
+) -> None:
+    """`watch --build` took its stamp's input digest once the round had read the rules, and read its
+    new tree again once swapped in: a save right after the read was vouched for as built (`read`),
+    and a change made in the output right after the swap was recorded as civrules' own (`swap`)."""
+    from civrules.emit import output, stamp
+    from civrules.load import Limits
+    from civrules.pipeline import incremental
+
+    rules = _house(tmp_path, SMALL)
+    out = tmp_path / "generated"
+    manifest = rules / "rulesets" / "house.yaml"
+    data = out / "python" / "civrules_rulesets" / "house" / "data.py"
+    updated, swapped = incremental.Session.update, output._swap
+
+    def saved_after_the_read(session: Any, *args: Any, **kwargs: Any) -> Any:
+        done = updated(session, *args, **kwargs)
+        manifest.write_text(manifest.read_text(encoding="utf-8").replace("common: 3", "common: 4"), encoding="utf-8")
+        return done
+
+    def edited_once_swapped(staging: Path, root: Path) -> None:
+        swapped(staging, root)
+        data.write_bytes(data.read_bytes() + b"# mine\n")
+
+    with monkeypatch.context() as hooked:
+        if when == "read":
+            hooked.setattr(incremental.Session, "update", saved_after_the_read)
+        else:
+            hooked.setattr(output, "_swap", edited_once_swapped)
+        code, stdout, err = _watched(hooked, rules, ["watch", "house", "--build", "--out", str(out)], {})
+    assert code == 130 and "wrote" in err, stdout + err
+    limits = Limits()
+    arguments = ["house", f"max_bytes={limits.max_bytes}", f"max_nodes={limits.max_nodes}"]  # as `build house`
+    assert not stamp.is_up_to_date(rules, out, arguments, limits.max_bytes)
+    if when == "swap":
+        monkeypatch.setattr(stamp, "_WRITTEN_HERE", {}, raising=False)  # the cache's record, as another run reads it
+        assert [edit.relative for edit in stamp.edits(out)] == ["python/civrules_rulesets/house/data.py"]
+    else:
+        manifest.write_text(manifest.read_text(encoding="utf-8").replace("common: 4", "common: 3"), encoding="utf-8")
+        assert stamp.is_up_to_date(rules, out, arguments, limits.max_bytes)  # what the round read and built
+
+
 def test_watch_q_lists_errors_and_warnings_only_and_no_summary(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     rules = _house(tmp_path, SMALL)
     code, out, err = _watched(monkeypatch, rules, ["-q", "watch", "house"], {})

@@ -663,7 +663,7 @@ def test_a_partial_build_carries_no_link_and_no_special_file(tmp_path: Path) -> 
     (tmp_path / "secret").write_text("SECRET-VALUE\n", encoding="utf-8")
     (out / "python" / "other" / "b.py").symlink_to(tmp_path / "secret")
     os.mkfifo(out / "python" / "other" / "c.py")
-    dropped = build(out, BuildResult(tree={"python/x/a.py": b"X\n"}), ["x"], everything=False, protected=())
+    dropped = build(out, BuildResult(tree={"python/x/a.py": b"X\n"}), ["x"], everything=False, protected=()).dropped
     assert set(dropped) == {"python/other/b.py", "python/other/c.py"}
     assert tree_of(out) == {MARKER: MARKER_TEXT, "python/other/a.py": b"A = 1\n", "python/x/a.py": b"X\n"}
     assert not any(p.is_symlink() for p in out.rglob("*"))
@@ -686,7 +686,7 @@ def test_a_partial_build_reads_only_the_files_it_carries_over(tmp_path: Path, mo
         return read_under(root, relative, max_bytes)
 
     monkeypatch.setattr(files, "read_under", counted)
-    dropped = build(out, BuildResult(tree={f"{x}/a.py": b"X = 1\n"}), ["x"], everything=False, protected=())
+    dropped = build(out, BuildResult(tree={f"{x}/a.py": b"X = 1\n"}), ["x"], everything=False, protected=()).dropped
     # None of x's files, which the build replaces (the marker is read to judge the folder).
     assert [relative for relative in read if relative != MARKER] == ["python/other/a.py"]
     assert dropped == {}

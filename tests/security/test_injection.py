@@ -356,8 +356,8 @@ def test_a_forged_or_corrupt_stamp_never_makes_a_different_tree_up_to_date(
     rules = tmp_path / "rules"
     make(rules, {"a.yaml": b"kind: map\n"})
     out = tmp_path / "out"
-    write_tree(out, {"a.txt": b"x"})
-    stamp.record(out, ["x"], stamp.input_digest(rules, ["x"]))
+    written = write_tree(out, {"a.txt": b"x"})
+    stamp.record(out, ["x"], stamp.input_digest(rules, ["x"]), written)
     assert stamp.is_up_to_date(rules, out, ["x"])
     (out / "a.txt").write_bytes(b"changed")
     assert not stamp.is_up_to_date(rules, out, ["x"])
@@ -365,7 +365,7 @@ def test_a_forged_or_corrupt_stamp_never_makes_a_different_tree_up_to_date(
     (rules / "a.yaml").write_bytes(b"kind: map\n# changed\n")
     assert not stamp.is_up_to_date(rules, out, ["x"])
     (entry,) = (tmp_path / "cache").iterdir()
-    for forged in (b"", b"[]", b"{", b'{"version": 2, "inputs": 1, "outputs": 2}', b"[" * 100_000, b"\xff"):
+    for forged in (b"", b"[]", b"{", b'{"version": 3, "inputs": 1, "outputs": 2}', b"[" * 100_000, b"\xff"):
         entry.write_bytes(forged)
         assert not stamp.is_up_to_date(rules, out, ["x"])
 
@@ -375,8 +375,7 @@ def test_a_forged_or_corrupt_record_of_written_files_says_nothing_and_breaks_not
 ) -> None:
     monkeypatch.setenv("CIVRULES_CACHE_DIR", str(tmp_path / "cache"))
     out = tmp_path / "out"
-    write_tree(out, {"a.txt": b"x"})
-    stamp.record_written(out)
+    stamp.record_written(out, write_tree(out, {"a.txt": b"x"}))
     assert stamp.edits(out) == []
     (out / "a.txt").write_bytes(b"changed")
     (edit,) = stamp.edits(out)
@@ -409,9 +408,9 @@ def test_files_a_build_replaced_with_no_record_of_what_civrules_wrote_are_counte
     write_tree(out, {"a.txt": b"a", "b.txt": b"b", "c.txt": b"c"})
     before = stamp.unrecorded(out)
     assert before is not None and sorted(before) == [".civrules-output", "a.txt", "b.txt", "c.txt"]
-    write_tree(out, {"a.txt": b"a", "b.txt": b"changed"})  # c.txt gone
-    assert stamp.not_kept(out, before) == 2
-    (said, hint) = _edits_told(out, [], stamp.not_kept(out, before))
+    written = write_tree(out, {"a.txt": b"a", "b.txt": b"changed"})  # c.txt gone
+    assert stamp.not_kept(before, written) == 2
+    (said, hint) = _edits_told(out, [], stamp.not_kept(before, written))
     why = {
         "cleared": "holds no record",
         "off": "is off (`CIVRULES_CACHE_DIR` is empty)",
@@ -422,8 +421,8 @@ def test_files_a_build_replaced_with_no_record_of_what_civrules_wrote_are_counte
     monkeypatch.undo()
     monkeypatch.setenv("CIVRULES_CACHE_DIR", str(folder))
     monkeypatch.setattr(stamp, "_WRITTEN_HERE", {}, raising=False)
-    stamp.record_written(out)
-    assert stamp.unrecorded(out) is None and _edits_told(out, [], stamp.not_kept(out, None)) == []
+    stamp.record_written(out, written)
+    assert stamp.unrecorded(out) is None and _edits_told(out, [], stamp.not_kept(None, written)) == []
 
 
 def test_a_stamp_vouches_for_the_rules_as_they_were_before_the_build_read_them(
@@ -436,12 +435,120 @@ def test_a_stamp_vouches_for_the_rules_as_they_were_before_the_build_read_them(
     make(rules, {"a.yaml": b"kind: map\n"})
     before = stamp.input_digest(rules, ["x"])
     out = tmp_path / "out"
-    write_tree(out, {"a.txt": b"x"})
+    written = write_tree(out, {"a.txt": b"x"})
     (rules / "a.yaml").write_bytes(b"kind: map\n# saved while the build ran\n")
-    stamp.record(out, ["x"], before)
+    stamp.record(out, ["x"], before, written)
     assert not stamp.is_up_to_date(rules, out, ["x"])
-    stamp.record(out, ["x"], stamp.input_digest(rules, ["x"]))
+    stamp.record(out, ["x"], stamp.input_digest(rules, ["x"]), written)
     assert stamp.is_up_to_date(rules, out, ["x"])
+
+
+@pytest.mark.parametrize("staged", [False, True])
+def test_what_civrules_wrote_is_recorded_from_its_bytes_not_from_the_tree_changed_after_the_swap(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, staged: bool
+) -> None:
+    """The fast guard of test_build_check's and test_watch's edit just after the swap: the tree was
+    read again to record it, so a change made there in those milliseconds was civrules' own (no edit
+    told, the stamp "up to date"). :func:`write_tree` returns the digests of the bytes it wrote."""
+    import hashlib
+
+    from civrules.emit import output
+
+    monkeypatch.setenv("CIVRULES_CACHE_DIR", str(tmp_path / "cache"))
+    monkeypatch.setattr(stamp, "_WRITTEN_HERE", {}, raising=False)
+    rules = tmp_path / "rules"
+    make(rules, {"a.yaml": b"kind: map\n"})
+    out = tmp_path / "out"
+    swapped = output._swap
+
+    def edited_once_swapped(staging: Path, root: Path) -> None:
+        swapped(staging, root)
+        (root / "a.txt").write_bytes(b"mine")
+
+    monkeypatch.setattr(output, "_swap", edited_once_swapped)
+    tree: dict[str, bytes] | output.StagedTree = {"a.txt": b"x"}
+    if staged:
+        tree = output.StagedTree(out)
+        tree["a.txt"] = b"x"
+    written = write_tree(out, tree)
+    assert written["a.txt"] == hashlib.sha256(b"x").hexdigest() and sorted(written) == [output.MARKER, "a.txt"]
+    stamp.record(out, ["x"], stamp.input_digest(rules, ["x"]), written)
+    stamp.record_written(out, written)
+    assert not stamp.is_up_to_date(rules, out, ["x"])
+    assert [(edit.relative, edit.written) for edit in stamp.edits(out)] == [("a.txt", written["a.txt"])]
+    (out / "a.txt").write_bytes(b"x")  # as written: vouched for
+    assert stamp.is_up_to_date(rules, out, ["x"]) and stamp.edits(out) == []
+
+
+def test_a_file_a_partial_build_carries_over_is_recorded_as_civrules_last_wrote_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A partial build copies the other rulesets' files over: each is recorded as civrules last wrote
+    it, not as copied, so a change made there by hand (up to the copy) is still told; a file it
+    never wrote stays unrecorded; with no record, the copy is what is recorded."""
+    from civrules.emit.build import BuildResult, build
+
+    monkeypatch.setenv("CIVRULES_CACHE_DIR", str(tmp_path / "cache"))
+    monkeypatch.setattr(stamp, "_WRITTEN_HERE", {}, raising=False)
+    out = tmp_path / "out"
+    first = write_tree(out, {"python/x/a.py": b"X = 1\n", "python/other/b.py": b"B = 1\n"})
+    stamp.record_written(out, first)
+    (out / "python" / "other" / "b.py").write_bytes(b"B = 2\n")
+    (out / "python" / "other" / "notes.txt").write_bytes(b"mine\n")
+    swapped = build(out, BuildResult(tree={"python/x/a.py": b"X = 2\n"}), ["x"], everything=False, protected=())
+    assert swapped.carried == {"python/other/b.py", "python/other/notes.txt"}
+    stamp.record_written(out, swapped.written, swapped.carried)
+    told = [(edit.relative, edit.written) for edit in stamp.edits(out)]
+    assert told == [("python/other/b.py", first["python/other/b.py"]), ("python/other/notes.txt", None)]
+    assert stamp.lost(stamp.edits(out), swapped.written, swapped.carried) == []  # carried: not lost
+    monkeypatch.setattr(stamp, "_WRITTEN_HERE", {}, raising=False)
+    for entry in (tmp_path / "cache").iterdir():
+        entry.unlink()
+    stamp.record_written(out, swapped.written, swapped.carried)  # no record before: as copied
+    assert stamp.edits(out) == []
+
+
+def test_watch_calls_before_read_before_each_round_reads_the_rules(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The fast guard of test_watch's save right after a round's read: `watch --build` takes the
+    digest its stamp vouches for in ``before_read``, which comes before the round's read."""
+    import time as timing
+
+    from civrules.cli import watcher
+    from civrules.pipeline.incremental import Result
+
+    happened: list[str] = []
+
+    class Reading:
+        def __init__(self, *args: object, **kwargs: object) -> None:
+            from civrules.load import Limits
+
+            self.limits = Limits()
+
+        def update(self, rulesets: object) -> Result:
+            happened.append("read")
+            return Result([], {}, {}, {})
+
+    def stop(seconds: float) -> None:
+        raise KeyboardInterrupt
+
+    def built(result: Result) -> None:
+        happened.append("build")
+
+    monkeypatch.setattr(watcher, "Session", Reading)
+    monkeypatch.setattr(watcher, "settle", lambda: None)
+    monkeypatch.setattr(timing, "sleep", stop)
+    (tmp_path / "rules").mkdir()
+    with pytest.raises(KeyboardInterrupt):
+        watcher.watch(
+            tmp_path / "rules",
+            [],
+            lambda line: None,
+            build=built,
+            before_read=lambda: happened.append("before"),
+        )
+    assert happened == ["before", "read", "build"]
 
 
 def test_a_relative_cache_dir_turns_the_cache_off_and_writes_nothing_in_the_working_directory(

@@ -1780,18 +1780,20 @@ def _build(
         _build_found(result.diagnostics, verbose, last=len(result.failed_ids) == len(loaded))
 
     arguments = [*rulesets, f"max_bytes={obj.limits.max_bytes}", f"max_nodes={obj.limits.max_nodes}"]
-    result, dropped = builder.build_rulesets(
+    result, swapped = builder.build_rulesets(
         obj.rules, out, workspace, loaded, everything=not rulesets, debug=obj.debug, rendered=rendered
     )
     failed = _some(result.failed_ids)
     if len(result.failed_ids) < len(loaded):
-        for relative, why in sorted(dropped.items()):
+        for relative, why in sorted(swapped.dropped.items()):
             click.echo(f"civrules: not carried over: {named_path(out / relative)}: {printable(why)}", err=True)
-        replaced = stamp.lost(out, edited)
-        _edits_said(out, replaced, stamp.not_kept(out, unrecorded))
-        stamp.record_written(out, [edit for edit in edited if edit not in replaced])
+        # From what the build wrote, never the tree read again: a change made in it just after the
+        # swap is not the build's (it was recorded as civrules' own, and vouched for by the stamp).
+        replaced = stamp.lost(edited, swapped.written, swapped.carried)
+        _edits_said(out, replaced, stamp.not_kept(unrecorded, swapped.written))
+        stamp.record_written(out, swapped.written, swapped.carried)
         if not result.failed:
-            stamp.record(out, arguments, inputs)
+            stamp.record(out, arguments, inputs, swapped.written)
         built = len(loaded) - len(result.failed_ids)
         wrote = f"{counted(len(result.tree), 'file')} for {counted(built, 'ruleset')}"
         _done(f"civrules: wrote {wrote} into {named_path(out)}")
@@ -2102,6 +2104,7 @@ def watch(obj: Context, rulesets: tuple[str, ...], rebuild: bool, out: Path, int
     workspace = obj.workspace()
     _select_rulesets(workspace, rulesets, "text")  # unknown names are a usage error, as for validate
     colour = use_colour(obj.color, sys.stdout)
+    builder = _watch_builder(obj, rulesets, out) if rebuild else None
     try:
         # The report (diagnostics, `fixed:`) on standard output; summary and progress lines on
         # standard error, none with `-q`, as `validate` and `build` print them.
@@ -2114,7 +2117,8 @@ def watch(obj: Context, rulesets: tuple[str, ...], rebuild: bool, out: Path, int
             quiet=obj.quiet,
             missing=_watched_absent,
             limits=obj.limits,
-            build=_watch_builder(obj, rulesets, out) if rebuild else None,
+            build=builder[1] if builder else None,
+            before_read=builder[0] if builder else None,
             interval=interval,
             verbose=verbose,
             colour=colour,
@@ -2145,20 +2149,26 @@ def _watched_absent(workspace: Workspace, names: Sequence[str]) -> list[Diagnost
     return found
 
 
-def _watch_builder(obj: Context, rulesets: tuple[str, ...], out: Path) -> Any:
+def _watch_builder(obj: Context, rulesets: tuple[str, ...], out: Path) -> tuple[Callable[[], None], Any]:
+    """What `watch --build` calls before each round reads the rules, and to build after it."""
     from civrules.emit import build as builder
     from civrules.emit import stamp
     from civrules.emit.output import OutputError
     from civrules.pipeline.incremental import Result
 
+    arguments = [*rulesets, f"max_bytes={obj.limits.max_bytes}", f"max_nodes={obj.limits.max_nodes}"]
+    taken: list[str | None] = [None]
+
+    def before_read() -> None:
+        # The rules as they are before the round reads them: the stamp vouches for these, not for a
+        # save made after (taken once the round had read, a save in between was vouched for).
+        taken[0] = stamp.input_digest(obj.rules, arguments, obj.limits.max_bytes)
+
     def rebuild(result: Result) -> tuple[str, bool]:
         """What the build said, and whether it failed (standard error even with `-q`)."""
         assert result.workspace is not None
         names = list(rulesets) or sorted(result.analyses)
-        arguments = [*rulesets, f"max_bytes={obj.limits.max_bytes}", f"max_nodes={obj.limits.max_nodes}"]
-        # The round read the rules just before: a save since then (while this build runs) is not
-        # vouched for (stamp.record); the next round builds it.
-        inputs = stamp.input_digest(obj.rules, arguments, obj.limits.max_bytes)
+        inputs = taken[0]
         rendered = builder.render(
             result.workspace,
             [result.analyses[n].loaded for n in names],
@@ -2171,7 +2181,7 @@ def _watch_builder(obj: Context, rulesets: tuple[str, ...], out: Path) -> Any:
         edited = stamp.edits(out)
         unrecorded = stamp.unrecorded(out)
         try:
-            builder.build(
+            swapped = builder.build(
                 out,
                 rendered,
                 names,
@@ -2180,17 +2190,18 @@ def _watch_builder(obj: Context, rulesets: tuple[str, ...], out: Path) -> Any:
             )
         except OutputError as error:  # the folder changed since the first round: say so, keep watching
             return f"civrules: nothing was built: {printable(str(error))}", True
-        stamp.record(out, arguments, inputs)
-        replaced = stamp.lost(out, edited)
-        stamp.record_written(out, [edit for edit in edited if edit not in replaced])
+        # From what the build wrote, never the tree read again (see _build).
+        stamp.record(out, arguments, inputs, swapped.written)
+        replaced = stamp.lost(edited, swapped.written, swapped.carried)
+        stamp.record_written(out, swapped.written, swapped.carried)
         count = f"{len(names)} ruleset{'' if len(names) == 1 else 's'}"
         said = [
-            *_edits_told(out, replaced, stamp.not_kept(out, unrecorded)),
+            *_edits_told(out, replaced, stamp.not_kept(unrecorded, swapped.written)),
             f"civrules: wrote {counted(len(rendered.tree), 'file')} for {count} into {named_path(out)}",
         ]
         return "\n".join(said), False
 
-    return rebuild
+    return before_read, rebuild
 
 
 @main.command()

@@ -258,6 +258,7 @@ def watch(
     missing: Callable[[Workspace, list[str]], list[Diagnostic]] | None = None,
     limits: Limits | None = None,
     build: Callable[[Result], Built | None] | None = None,
+    before_read: Callable[[], None] | None = None,
     interval: float = 0.3,
     verbose: bool = False,
     colour: bool = False,
@@ -272,7 +273,8 @@ def watch(
     not given. ``quiet`` lists no infos. ``missing`` gives, each round, the diagnostics of the
     rulesets named that were not checked (deleted or renamed since the start, or no longer
     readable), given the round's workspace and their names: they are reported as `validate`
-    reports them, never passed over as clean.
+    reports them, never passed over as clean. ``before_read`` is called at each round just before
+    the rules are read (`watch --build` takes there the digest its stamp vouches for).
     """
     note = note or echo
     alert = alert or echo
@@ -289,6 +291,8 @@ def watch(
             current = _settled(rules, current, interval, seen or {})
         seen = current
         started = time.perf_counter()
+        if before_read is not None:
+            before_read()
         result = session.update(rulesets)
         every = result.diagnostics
         gone = [name for name in rulesets if name not in result.analyses]

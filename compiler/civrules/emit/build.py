@@ -77,6 +77,18 @@ class BuildResult:
         ]
 
 
+@dataclass(frozen=True, slots=True)
+class Swapped:
+    """What a build put in place of ``out`` (:func:`build`): ``dropped``, the files of the old tree
+    not carried over, with why; ``written``, the SHA-256 of each file of the new tree, by relative
+    path, from the bytes civrules wrote (never read back: a change made in the tree just after the
+    swap is not civrules'); ``carried``, those of them carried over from the old tree, not rendered."""
+
+    dropped: dict[str, str] = field(default_factory=dict)
+    written: dict[str, str] = field(default_factory=dict)
+    carried: frozenset[str] = frozenset()
+
+
 def render(
     workspace: Workspace,
     rulesets: Sequence[LoadedRuleset],
@@ -336,7 +348,7 @@ def build_rulesets(
     everything: bool,
     debug: bool = False,
     rendered: Callable[[BuildResult], None] | None = None,
-) -> tuple[BuildResult, dict[str, str]]:
+) -> tuple[BuildResult, Swapped]:
     """What ``civrules --rules RULES build`` does once it has read its options, loaded its
     ``rulesets`` (from ``workspace``, of the rules folder ``rules``) and found its stamp stale
     (:mod:`civrules.emit.stamp`: its check before and its record after are the command's own):
@@ -348,8 +360,8 @@ def build_rulesets(
     made and before the tree is swapped in (the command says its notes and diagnostics there).
 
     The benchmark's in-process ``validate`` + ``build`` (bench/run.py) calls this very function,
-    so that what it measures is what the command does. Returns the result and what of the old
-    tree was not carried over (see :func:`build`); nothing is swapped in when no ruleset built.
+    so that what it measures is what the command does. Returns the result and what was swapped in
+    (see :func:`build`); nothing is, and none is said, when no ruleset built.
     Raises :class:`~civrules.emit.output.OutputError` when ``out`` may not be replaced or the file
     system fails; the staging tree is then gone."""
     staged = StagedTree(out, "build")
@@ -362,7 +374,7 @@ def build_rulesets(
             rendered(result)
         ids = [one.id for one in rulesets]
         if len(ids) == len(result.failed_ids):
-            return result, {}
+            return result, Swapped()
         return result, build(out, result, ids, everything, protected=protected_folders(rules))
     finally:
         staged.discard()
@@ -375,13 +387,13 @@ def build(
     everything: bool,
     *,
     protected: Sequence[Path],
-) -> dict[str, str]:
+) -> Swapped:
     """Write the rendered tree: the whole of ``out`` when building every ruleset, else only theirs.
 
     ``protected`` (the rules folder) is required: no caller may forget that ``out`` must neither be
     it, nor hold it, nor lie inside it. A partial build carries the other rulesets' files over;
     what in ``out`` is not a regular file within the size bound (a link, a FIFO) is not carried,
-    and is returned with the reason.
+    and is said with the reason in what is returned (:class:`Swapped`).
     Raises :class:`~civrules.emit.output.OutputError` when ``out`` may not be replaced.
     """
     keep: dict[str, bytes] = {}
@@ -403,8 +415,10 @@ def build(
         scan = scan_tree(out, wanted=carried)
         keep = {k: v for k, v in scan.files.items() if carried(k)}
         dropped = scan.foreign
-    write_tree(out, result.tree, keep, protected=protected, kind="build")
-    return dropped
+    # (before the write: a staged tree takes the files carried over in)
+    copied = frozenset(relative for relative in keep if relative not in result.tree and relative != MARKER)
+    written = write_tree(out, result.tree, keep, protected=protected, kind="build")
+    return Swapped(dropped, written, copied)
 
 
 def check(out: Path, result: BuildResult, ruleset_ids: Sequence[str], everything: bool) -> StaleReport:

@@ -44,6 +44,7 @@ import contextlib
 import ctypes
 import difflib
 import errno
+import hashlib
 import os
 import queue
 import shutil
@@ -734,6 +735,8 @@ class StagedTree(MutableMapping[str, bytes]):
         self._syncer = _Syncer()
         #: The tree this one replaces, whose files equal to those written are kept (linked).
         self._previous: _Previous | None = None
+        #: The SHA-256 of each file written, by relative path, taken from the bytes handed over.
+        self._digests: dict[str, str] = {}
 
     def __getitem__(self, relative: str) -> bytes:
         if relative not in self._names or self.folder is None:
@@ -750,6 +753,7 @@ class StagedTree(MutableMapping[str, bytes]):
             self.discard()
             raise unwritable(self.root, error) from error
         self._names[relative] = None
+        self._digests[relative] = _sha256(data)
 
     def ensure(self) -> Path:
         """The staging folder, made and marked when first asked for."""
@@ -760,6 +764,7 @@ class StagedTree(MutableMapping[str, bytes]):
             with interrupts.deferred():
                 self.folder = _new_staging(root)
             _put(self.folder, MARKER, self.marker, self._delay, self._syncer)
+            self._digests[MARKER] = _sha256(self.marker)
             self._previous = _Previous(root, self.kind, os.lstat(self.folder / MARKER))
         return self.folder
 
@@ -777,8 +782,15 @@ class StagedTree(MutableMapping[str, bytes]):
         if previous is not None:
             previous.close()
 
+    def digests(self) -> dict[str, str]:
+        """The SHA-256 of each file of the staging tree (its marker too), by relative path, from the
+        bytes written: never read back, so a change made there by anything else is not taken for
+        civrules' own."""
+        return dict(self._digests)
+
     def __delitem__(self, relative: str) -> None:
         del self._names[relative]
+        self._digests.pop(relative, None)
         if self.folder is not None:
             (self.folder / relative).unlink()
 
@@ -810,9 +822,11 @@ def write_tree(
     *,
     protected: Iterable[Path] = (),
     kind: str = "build",
-) -> None:
+) -> dict[str, str]:
     """Replace the directory ``root`` by ``tree`` (plus ``keep``: files carried over unchanged), a
-    tree of ``kind`` (:data:`KINDS`, named in its marker).
+    tree of ``kind`` (:data:`KINDS`, named in its marker). Returns the SHA-256 of each file of the
+    tree put in place (its marker too), by relative path, from the bytes civrules wrote: the tree
+    read again just after the swap took a change made there meanwhile for civrules' own.
 
     ``tree`` may be a :class:`StagedTree` of ``root``, already written (its own kind is the one
     judged): ``keep`` is added to it and it is swapped in. Raises :class:`OutputError`, with
@@ -828,18 +842,24 @@ def write_tree(
                     tree[relative] = data
             staging = tree.ensure()
             tree.synced()
+            written = tree.digests()
             _commit(staging, target)
         except OSError as error:
             raise unwritable(root, error) from error
         finally:
             tree.discard()
-        return
+        return written
     content = {**(keep or {}), **tree, MARKER: marker_text(kind)}
     check_replaceable(root, protected, kind=kind)
     try:
         _write(target, content, kind)
     except OSError as error:
         raise unwritable(root, error) from error
+    return {relative: _sha256(data) for relative, data in content.items()}
+
+
+def _sha256(data: bytes) -> str:
+    return hashlib.sha256(data).hexdigest()
 
 
 def _new_staging(root: Path) -> Path:

@@ -18,7 +18,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from importlib import metadata
 from pathlib import Path
@@ -30,7 +30,9 @@ from civrules.support.stored import json_document
 
 #: Libraries whose version can change the bytes of the output (templates, map layout).
 _SHAPING = ("jinja2", "networkx", "numpy", "markupsafe")
-_VERSION = 2
+#: 3: the output's digest is of each file's SHA-256 (:func:`tree_digest`), so that it is made from
+#: what a build wrote, not from the tree read again.
+_VERSION = 3
 
 
 @dataclass(frozen=True, slots=True)
@@ -45,7 +47,7 @@ class _File:
 _Part = str | bytes | _File
 
 
-def _tree_parts(root: Path, max_bytes: int, *, links: bool = True) -> list[_Part] | None:
+def _tree_parts(root: Path, max_bytes: int) -> list[_Part] | None:
     """Path and content of everything under ``root``, or None when something cannot be vouched for."""
     parts: list[_Part] = []
     if not root.is_dir():
@@ -53,7 +55,7 @@ def _tree_parts(root: Path, max_bytes: int, *, links: bool = True) -> list[_Part
     for entry in sorted(files.walk(root), key=lambda e: e.relative):
         if "__pycache__" in entry.relative.split("/") or entry.kind == "dir":
             continue
-        if entry.kind == "link" and links:
+        if entry.kind == "link":
             try:
                 parts.extend((entry.relative, "link", os.readlink(root / entry.relative)))
             except OSError:
@@ -163,10 +165,33 @@ def input_digest(rules: Path, arguments: Iterable[str], max_bytes: int = DEFAULT
 
 
 def output_digest(out: Path) -> str | None:
+    """A digest of the tree ``out`` as it is now (:func:`tree_digest` of its files), or None when it
+    holds something a build never writes (a link, a FIFO, a file over the bound) or cannot be read."""
     if files.kind_of(out.absolute().parent, out.absolute().name) != "dir":
         return None
-    found = _tree_parts(out, DEFAULT_MAX_BYTES, links=False)
-    return None if found is None else _digest(found)
+    found: dict[str, str] = {}
+    for entry in files.walk(out):
+        if "__pycache__" in entry.relative.split("/") or entry.kind == "dir":
+            continue
+        if entry.kind != "file" or entry.size > DEFAULT_MAX_BYTES:
+            return None
+        try:
+            found[entry.relative] = hashlib.sha256(files.read_under(out, entry.relative, DEFAULT_MAX_BYTES)).hexdigest()
+        except (files.RefusedError, OSError):
+            return None
+    return tree_digest(found)
+
+
+def tree_digest(written: Mapping[str, str]) -> str:
+    """A digest of a tree given as the SHA-256 of each file by relative path: of the tree as it is
+    (:func:`output_digest`), or as civrules wrote it (the digests of the bytes it wrote: read back
+    after the swap, a change made there meanwhile was vouched for as the build's)."""
+    hasher = hashlib.sha256()
+    for relative in sorted(written):
+        for part in (cache.digest_bytes(relative), written[relative].encode("ascii")):
+            hasher.update(len(part).to_bytes(8, "little"))
+            hasher.update(part)
+    return hasher.hexdigest()
 
 
 def _entry(out: Path, arguments: Iterable[str]) -> str:
@@ -200,16 +225,17 @@ def is_up_to_date(
     return (inputs if inputs is not None else input_digest(rules, arguments, max_bytes)) == recorded[0]
 
 
-def record(out: Path, arguments: Iterable[str], inputs: str | None) -> None:
+def record(out: Path, arguments: Iterable[str], inputs: str | None, written: Mapping[str, str]) -> None:
     """Record that ``out`` now holds what a build of the inputs ``inputs`` writes: the
     :func:`input_digest` taken *before* the build read them (None: nothing is recorded). Taken
     after the write, it held a rule file saved while the build ran, and the next build said "up
-    to date" over a tree built from the text before the save."""
+    to date" over a tree built from the text before the save. ``written``: the SHA-256 of each file
+    the build put in ``out``, from the bytes it wrote (the tree read again after the swap held a
+    change made in it meanwhile, and the next build said "up to date" over it)."""
     arguments = list(arguments)
-    outputs = output_digest(out)
-    if inputs is None or outputs is None:
+    if inputs is None:
         return
-    entry = {"version": _VERSION, "inputs": inputs, "outputs": outputs}
+    entry = {"version": _VERSION, "inputs": inputs, "outputs": tree_digest(written)}
     cache.write(_entry(out, arguments), json.dumps(entry).encode("utf-8"))
 
 
@@ -239,19 +265,22 @@ def _file_digests(out: Path) -> dict[str, str]:
     return found
 
 
-def record_written(out: Path, kept: Iterable[Edit] = ()) -> None:
-    """Record what each file of ``out`` holds, just written by civrules: the next build tells the
-    files changed since (:func:`edits`) from those it wrote. ``kept``: the edits found before the
-    write that it carried over (a partial build keeps the other rulesets' files): still edits, they
-    are recorded as civrules last wrote them, not as found."""
-    written = _file_digests(out)
-    for edit in kept:
-        if written.get(edit.relative) != edit.digest:
-            continue
-        if edit.written is None:
-            del written[edit.relative]
+def record_written(out: Path, swapped: Mapping[str, str], carried: Iterable[str] = ()) -> None:
+    """Record what each file of ``out`` holds as civrules just wrote it: ``swapped``, the SHA-256 of
+    the bytes it wrote, by relative path (the tree read again after the swap took a change made in
+    it meanwhile for civrules' own). The next build tells the files changed since (:func:`edits`)
+    from those it wrote. ``carried``: the files a partial build copied over from the old tree (the
+    other rulesets'): recorded as civrules last wrote them, so that a change made there by hand,
+    before the copy, is still one (a file it never wrote stays unrecorded); as copied where it
+    kept no record."""
+    previous = _record_of(out)
+    written = dict(swapped)
+    for relative in carried if previous is not None else ():
+        assert previous is not None
+        if relative in previous:
+            written[relative] = previous[relative]
         else:
-            written[edit.relative] = edit.written
+            written.pop(relative, None)
     entry = {"version": _WRITTEN_VERSION, "files": written}
     _WRITTEN_HERE[_written_entry(out)] = written
     cache.write(_written_entry(out), json.dumps(entry, sort_keys=True).encode("utf-8"))
@@ -315,13 +344,13 @@ def unrecorded(out: Path) -> dict[str, str] | None:
     return _file_digests(out) or None
 
 
-def not_kept(out: Path, before: dict[str, str] | None) -> int:
-    """How many files of ``before`` (:func:`unrecorded`, before a write) the tree now in ``out`` does
-    not hold as they were: written anew, or gone. Any of them may have been changed by hand."""
+def not_kept(before: dict[str, str] | None, written: Mapping[str, str]) -> int:
+    """How many files of ``before`` (:func:`unrecorded`, before a write) the tree civrules wrote
+    (``written``: :func:`record_written`'s) does not hold as they were: written anew, or gone. Any
+    of them may have been changed by hand."""
     if not before:
         return 0
-    now = _file_digests(out)
-    return sum(now.get(relative) != digest for relative, digest in before.items())
+    return sum(written.get(relative) != digest for relative, digest in before.items())
 
 
 def why_unrecorded(out: Path) -> str:
@@ -342,11 +371,9 @@ def why_unrecorded(out: Path) -> str:
     )
 
 
-def lost(out: Path, found: Iterable[Edit]) -> list[Edit]:
-    """Those of ``found`` (:func:`edits`, before a write) that the tree now in ``out`` does not hold:
-    written anew, or gone. A file carried over by a partial build, or written as it was, is kept."""
-    found = list(found)
-    if not found:
-        return []
-    now = _file_digests(out)
-    return [edit for edit in found if now.get(edit.relative) != edit.digest]
+def lost(found: Iterable[Edit], written: Mapping[str, str], carried: Iterable[str] = ()) -> list[Edit]:
+    """Those of ``found`` (:func:`edits`, before a write) that the tree civrules wrote (``written``,
+    ``carried``: :func:`record_written`'s) does not hold: written anew, or gone. A file carried over
+    by a partial build, or written as it was, is kept."""
+    carried = set(carried)
+    return [edit for edit in found if edit.relative not in carried and written.get(edit.relative) != edit.digest]
