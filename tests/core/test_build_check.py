@@ -276,13 +276,13 @@ def test_a_change_made_in_the_output_is_said_when_a_build_replaces_it(
 @pytest.mark.slow  # whole builds (or validations) of a ruleset: seconds under load; a fast case guards it
 @pytest.mark.parametrize("cache", ["cleared", "off"])
 def test_a_build_with_no_record_of_what_civrules_wrote_says_it_cannot_tell_a_change_by_hand(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, cache: str
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, own_cache: Path, cache: str
 ) -> None:
     """A change made by hand in generated/ is told from the cache's record of what civrules wrote
     there. With no record (the cache off, cleared, or another one), a build replaced the edited
     file without a word. It now says how many files it replaced that it cannot vouch for, and why;
     a build that replaced nothing says nothing."""
-    folder = tmp_path / "cache"
+    folder = own_cache  # outside the project: a cache in it is refused (R008)
     monkeypatch.setenv("CIVRULES_CACHE_DIR", str(folder) if cache == "cleared" else "")
     rules = copy_rulesets(tmp_path / "rules", "imperial-settlers-peaceful")
     out = tmp_path / "generated"
@@ -316,14 +316,13 @@ def test_a_build_with_no_record_of_what_civrules_wrote_says_it_cannot_tell_a_cha
 
 @pytest.mark.slow  # whole builds (or validations) of a ruleset: seconds under load; a fast case guards it
 def test_a_rule_file_saved_while_a_build_runs_is_built_by_the_next(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, own_cache: Path
 ) -> None:
     """The build stamp hashed the rules once the tree was written: a file saved while the build ran
     (after it was read) was vouched for, and the next build said "up to date" over a tree built from
     the text before the save. The stamp now holds what the rules were before the build read them."""
     from civrules.emit import build as builder
 
-    monkeypatch.setenv("CIVRULES_CACHE_DIR", str(tmp_path / "cache"))
     rules = copy_rulesets(tmp_path / "rules", "imperial-settlers-peaceful")
     out = tmp_path / "generated"
     manifest = rules / "rulesets" / "imperial-settlers-peaceful.yaml"
@@ -347,14 +346,13 @@ def test_a_rule_file_saved_while_a_build_runs_is_built_by_the_next(
 
 @pytest.mark.slow  # whole builds of a ruleset: seconds under load
 def test_a_change_made_in_the_output_while_a_build_runs_is_said(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, own_cache: Path
 ) -> None:
     """The build looked for changes made by hand in the output before it rendered: a file edited
     while the build ran (seconds, on a loaded machine) was replaced without a word. It looks just
     before the new tree is swapped in."""
     from civrules.emit import build as builder
 
-    monkeypatch.setenv("CIVRULES_CACHE_DIR", str(tmp_path / "cache"))
     rules = copy_rulesets(tmp_path / "rules", "imperial-settlers-peaceful")
     out = tmp_path / "generated"
     code, stdout, stderr = _build(rules, out)

@@ -358,7 +358,7 @@ def _house(tmp_path: Path, text: str, *others: str) -> Path:
 
 @pytest.mark.slow  # whole builds (or validations) of a ruleset: seconds under load; a fast case guards it
 def test_a_save_while_watch_builds_is_not_vouched_for_by_the_stamp(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, own_cache: Path
 ) -> None:
     """`watch --build` stamped the tree with the rules as they were once it was written: a save
     while the round built, then the watch stopped before its next round, and `civrules build`
@@ -367,7 +367,6 @@ def test_a_save_while_watch_builds_is_not_vouched_for_by_the_stamp(
     from civrules.emit import stamp
     from civrules.load import Limits
 
-    monkeypatch.setenv("CIVRULES_CACHE_DIR", str(tmp_path / "cache"))
     rules = _house(tmp_path, SMALL)
     out = tmp_path / "generated"
     manifest = rules / "rulesets" / "house.yaml"
