@@ -1532,6 +1532,35 @@ def test_a_new_file_is_made_by_name_where_the_system_cannot_link_one_made_withou
     assert (tmp_path / "manifest.yaml").read_bytes() == b"kind: ruleset\n"
 
 
+@pytest.mark.parametrize("linked", [True, False])
+def test_a_new_file_is_made_whole_on_a_file_system_with_no_locks(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, linked: bool
+) -> None:
+    """Round 35's trial: where no file can be made without a name and the file system takes no lock
+    (NFS with no lock daemon: ENOLCK), the lock on the temporary file failed and `new-variant` (and
+    `init`) refused, told as a full disk. The file is made unlocked (a later run's sweep cannot
+    lock it either, so it never takes it for a leftover), linked, or by name where there are no
+    links; no temporary file is left."""
+    import fcntl
+
+    def no_locks(*args: object, **kwargs: object) -> None:
+        raise OSError(errno.ENOLCK, "No locks available")
+
+    def no_links(*args: object, **kwargs: object) -> None:
+        raise OSError(errno.EPERM, "Operation not permitted")
+
+    monkeypatch.delattr(os, "O_TMPFILE", raising=False)
+    monkeypatch.setattr(fcntl, "flock", no_locks)
+    if not linked:
+        monkeypatch.setattr(os, "link", no_links)
+    making = getattr(files, "_MAKING", ".civrules-making-")
+    (tmp_path / f"{making}someone-elses").write_bytes(b"being written")
+    files.create_under(tmp_path, "manifest.yaml", b"kind: ruleset\n")
+    monkeypatch.undo()
+    assert sorted(os.listdir(tmp_path)) == [f"{making}someone-elses", "manifest.yaml"]
+    assert (tmp_path / "manifest.yaml").read_bytes() == b"kind: ruleset\n"
+
+
 def test_only_unheld_temporary_files_of_a_killed_writer_are_removed(tmp_path: Path) -> None:
     """What a run killed while it made a file under a temporary name left is removed by the next
     file made in that folder; one a writer holds now, and a link or a folder under such a name (and

@@ -643,7 +643,11 @@ def _create_then_link(parent: int, name: str, relative: str, content: bytes) -> 
         raise RefusedError("unreadable", f"cannot create {named_path(relative)}: no free temporary name")
     linked = False
     try:
-        fcntl.flock(fd, fcntl.LOCK_EX)  # held until it is removed: no other run takes it for a leftover
+        # Held until it is removed: no other run takes it for a leftover. A file system with no locks
+        # (ENOLCK: NFS with no lock daemon) refused the file, told as a full disk: it is made unheld,
+        # and :func:`_remove_unheld` cannot lock it either, so keeps it.
+        with contextlib.suppress(OSError):
+            fcntl.flock(fd, fcntl.LOCK_EX)
         try:
             write_all(fd, content)
             os.fsync(fd)
