@@ -417,7 +417,7 @@ def test_the_benchs_build_is_the_one_civrules_build_runs(tmp_path: Path, monkeyp
 
     def recorded(rules: Path, out: Path, workspace: Workspace, rulesets: Any, **options: Any) -> Any:
         calls.append({"rules": rules, "out": out, "rulesets": [one.id for one in rulesets], **options})
-        return builder.BuildResult(), {}  # nothing rendered: the call is what is compared
+        return builder.BuildResult(), builder.Swapped()  # nothing rendered: the call is what is compared
 
     monkeypatch.setattr(builder, "build_rulesets", recorded)
     monkeypatch.setattr(run, "build_rulesets", recorded)
