@@ -276,8 +276,7 @@ def record_written(out: Path, swapped: Mapping[str, str], carried: Iterable[str]
     previous = _record_of(out)
     written = dict(swapped)
     for relative in carried if previous is not None else ():
-        assert previous is not None
-        if relative in previous:
+        if previous is not None and relative in previous:
             written[relative] = previous[relative]
         else:
             written.pop(relative, None)
