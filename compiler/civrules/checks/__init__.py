@@ -20,6 +20,7 @@ runs them. A check module imports this one; nothing here imports a check, so the
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 from collections.abc import Callable, Iterable, Iterator
 from typing import TYPE_CHECKING, Any, TypeVar
@@ -235,6 +236,12 @@ def diagnostic(
         subjects=about,
         from_variant=from_variant,
     )
+
+
+def cannot_judge(code: str, message: str, span: Span | None, hint: str, *, subjects: Iterable[object]) -> Diagnostic:
+    """The one info a check gives where the data lacks the facts it needs (never a false error);
+    ``subjects``: the ids of what lacks them."""
+    return dataclasses.replace(diagnostic(code, message, span, hint, subjects=subjects), severity=Severity.INFO)
 
 
 def entity_word(collection: str, family: str | None = None) -> str:

@@ -6,7 +6,7 @@ import bisect
 from collections.abc import Iterator
 from typing import Any
 
-from civrules.checks import check, diagnostic, made_of, setting
+from civrules.checks import cannot_judge, check, diagnostic, made_of, setting
 from civrules.diagnostics import Diagnostic, Related, Severity, Span, blanks, words
 from civrules.families.advanced_civilization.model import AstTrack, Epoch, Nation, Ruleset
 from civrules.families.advanced_civilization.succession import (
@@ -477,6 +477,9 @@ def check_epoch_requirements(ruleset: Ruleset) -> Iterator[Diagnostic]:
     than exist, more cards of a value range than there are, more victory points than all cards
     give, or more cities than a nation has pieces.
 
+    Cards of unknown cost are counted as if each fell in a value range: too few even so is an
+    error; a count only they could reach is an info, "cannot be judged", naming them.
+
     Why: no marker can ever enter the epoch (33.11), so every nation stops before it.
 
     Fix: correct the requirement against 33.2x, or add the missing cards.
@@ -494,9 +497,9 @@ def check_epoch_requirements(ruleset: Ruleset) -> Iterator[Diagnostic]:
     points = [card.victory_points for card in cards]
     points_known = not any(isinstance(p, Unknown) for p in points)
     total = sum(p for p in points if isinstance(p, int))
-    costs = [card.cost for card in cards]
-    costs_known = not any(isinstance(c, Unknown) for c in costs)
-    sorted_costs = sorted(c for c in costs if isinstance(c, int)) if costs_known else None
+    sorted_costs = sorted(card.cost for card in cards if isinstance(card.cost, int))
+    # A card of unknown cost may fall in any window: what it can add is judged, never guessed.
+    unknown_costs = [card.id for card in cards if isinstance(card.cost, Unknown)]
     for epoch in ruleset.epochs:
         for path, requirements in requirement_sets(epoch):
             count_both = bool(requirements.get("two_group_cards_count_twice"))
@@ -537,7 +540,11 @@ def check_epoch_requirements(ruleset: Ruleset) -> Iterator[Diagnostic]:
                 )
             for i, entry in enumerate(requirements.get("min_cards_of_value") or ()):
                 yield from _check_cards_of_value(
-                    sorted_costs, epoch.id, entry, epoch.origin.span(*path, "min_cards_of_value", i, "count")
+                    sorted_costs,
+                    unknown_costs,
+                    epoch.id,
+                    entry,
+                    epoch.origin.span(*path, "min_cards_of_value", i, "count"),
                 )
             wanted = requirements.get("min_victory_points")
             if isinstance(wanted, int) and points_known and wanted > total:
@@ -563,23 +570,46 @@ def check_epoch_requirements(ruleset: Ruleset) -> Iterator[Diagnostic]:
                 )
 
 
-def _check_cards_of_value(sorted_costs: list[int] | None, epoch: str, entry: Any, span: Span) -> Iterator[Diagnostic]:
-    """``sorted_costs``: the cards' known costs in order (None where a cost is unknown)."""
-    if not isinstance(entry, dict) or sorted_costs is None:
+def _check_cards_of_value(
+    sorted_costs: list[int], unknown_costs: list[str], epoch: str, entry: Any, span: Span
+) -> Iterator[Diagnostic]:
+    """``sorted_costs``: the cards' known costs in order; ``unknown_costs``: the cards of no known cost.
+
+    Too few cards even if every card of unknown cost fell in the window is an error; enough known
+    ones is no finding; between the two only the unknown costs can tell, and the info says so.
+    """
+    if not isinstance(entry, dict):
         return
     low, below, count = entry.get("min_value", 0), entry.get("max_value_below"), entry.get("count", 1)
     start = bisect.bisect_left(sorted_costs, low)
     fitting = (len(sorted_costs) if below is None else bisect.bisect_left(sorted_costs, below)) - start
     fitting = max(fitting, 0)
-    if fitting < count:
-        window = f"from {low}" + (f" below {below}" if below is not None else " up")
+    if fitting >= count:
+        return
+    window = f"from {low}" + (f" below {below}" if below is not None else " up")
+    unknown = len(unknown_costs)
+    if fitting + unknown < count:
         yield diagnostic(
             "A008",
-            f"epoch `{epoch}` needs {words.count(count, 'card')} of face value {window}, but the ruleset has {fitting}",
+            f"epoch `{epoch}` needs {words.count(count, 'card')} of face value {window}, but the ruleset has {fitting}"
+            + (f", and {words.count(unknown, 'card')} of unknown cost cannot make up the rest" if unknown else ""),
             span,
             "correct the count or the value range",
             subjects=(epoch,),
         )
+        return
+    yield cannot_judge(
+        "A008",
+        f"epoch `{epoch}`'s {words.count(count, 'card')} of face value {window} cannot be judged: "
+        f"{fitting} known cost{' falls' if fitting == 1 else 's fall'} in the range, and "
+        f"{words.count(unknown, 'card')} {'has' if unknown == 1 else 'have'} no known cost",
+        span,
+        "the costs of "
+        + ", ".join(f"`{card}`" for card in unknown_costs[:5])
+        + (f" and {unknown - 5} more" if unknown > 5 else "")
+        + " would settle it",
+        subjects=unknown_costs,
+    )
 
 
 @check("A010", "epoch-cities-decreasing", Severity.ERROR, reads=("epochs",))
