@@ -403,3 +403,21 @@ def test_copies_without_printed_ids_are_numbered_back_into_a_number_another_card
     assert f008.hint is not None and "`printed_ids: [ROM005, ROM006, ROM007]`" in f008.hint, f008.hint
     followed = variant.replace("copies: 3, source", "copies: 3, printed_ids: [ROM005, ROM006, ROM007], source")
     assert _errors({"rulesets/is-six.yaml": followed}, "is-six") == []
+
+
+def test_a_copy_numbered_out_of_order_is_numbered_back_into_a_number_another_card_gave_up() -> None:
+    """Round 35: rom006's third copy numbered ROM031, its next number ROM008 rom008's, was told to
+    keep rom006 to 2 copies, though ROM005, before its first, is free (rom003 gave it up). The hint
+    numbers the copies back into it, in the variant's patch; followed, the deck is clean."""
+    head = "kind: ruleset\nfamily: imperial-settlers\nid: is-gap\nname: gap\nextends: imperial-settlers\n"
+    variant = head + (
+        "overlay:\n  cards:\n    patch:\n"
+        '      - {id: rom003, copies: 2, printed_ids: [ROM003, ROM004], source: "house rule"}\n'
+        '      - {id: rom006, copies: 3, printed_ids: [ROM006, ROM007, ROM031], source: "house rule"}\n'
+    )
+    [f008] = [d for d in found("F008", {"rulesets/is-gap.yaml": variant}, "is-gap") if "consecutively" in d.message]
+    way = "`printed_ids: [ROM005, ROM006, ROM007]`"
+    assert f008.hint is not None and f"in the `overlay.cards` patch of `rom006`, {way}" in f008.hint, f008.hint
+    assert "keep `rom006`" not in f008.hint
+    followed = variant.replace("[ROM006, ROM007, ROM031]", "[ROM005, ROM006, ROM007]")
+    assert _errors({"rulesets/is-gap.yaml": followed}, "is-gap") == []

@@ -126,7 +126,9 @@ def check_sequence(ruleset: ImperialSettlersRuleset) -> Iterator[Diagnostic]:
     Fix: renumber the copies so the deck runs 001, 002, … with each card's copies side by side.
     A card a variant patched to more copies than its printed ids is told the ids to write in that
     patch (numbered on where the next numbers are free, else back into free numbers before its
-    first, as one another card gave up), or the copies to keep where neither is.
+    first, as one another card gave up), or the copies to keep where neither is; a copy numbered
+    out of order is told the next number, or, where another card prints it, the card's copies
+    numbered back into free numbers before its first, in the variant's patch of the card.
 
         printed_ids: [COM008, COM010]   # FAIL: copies of one card take consecutive ids
         copies: 2
@@ -169,12 +171,17 @@ def check_sequence(ruleset: ImperialSettlersRuleset) -> Iterator[Diagnostic]:
             if not _added(ruleset, card):
                 numbers.setdefault(match.group(1), set()).add(number)
             if previous is not None and number != previous + 1:
+                hint, related, in_overlay = _next_number_hint(
+                    holders, card, match.group(1), previous, index, in_variant=len(ruleset.chain) > 1
+                )
                 yield diagnostic(
                     "F008",
                     f"the copies of `{card.id}` are not numbered consecutively: `{printed}` follows {previous:03d}",
                     card.origin.span("printed_ids", index),
-                    *_next_number_hint(holders, card, match.group(1), previous, index),
+                    hint,
+                    related,
                     subjects=(card.id, printed),
+                    from_variant=in_overlay,
                 )
             previous = number
     if ruleset.removed.get("cards"):
@@ -294,19 +301,49 @@ def _printed_in_overlay(holders: Mapping[str, Card], card: Card) -> str | None:
 
 
 def _next_number_hint(
-    holders: Mapping[str, Card], card: Card, prefix: str, previous: int, index: int
-) -> tuple[str, list[Related]]:
-    """The hint for the copy at ``index`` that does not follow the copy before it: the next number
-    where it is free. Where another card has it, no number can follow this card's copies (numbered
-    elsewhere, they would leave a gap where they were): the count of copies is what to change."""
+    holders: Mapping[str, Card], card: Card, prefix: str, previous: int, index: int, *, in_variant: bool
+) -> tuple[str, list[Related], str | None]:
+    """The hint for the copy at ``index`` that does not follow the copy before it, and, in a
+    variant (``in_variant``), the same fix as the variant writes it in its `overlay.cards` patch of
+    the card (the hint's own words then): the next number where it is free. Where another card
+    has it, the copies numbered so far may reach back before the card's first into free numbers
+    (one another card gave up with a copy fewer, :func:`grown`), all of them renumbered; where
+    neither is free, no number can follow this card's copies (numbered elsewhere, they would
+    leave a gap where they were): the count of copies is what to change."""
     wanted = f"{prefix}{previous + 1:03d}"
     other = holders.get(wanted)
+    patch = f"in the `overlay.cards` patch of `{card.id}`"
     if other is None or other is card:
-        return f"number it {previous + 1:03d}", []
+        ids = ", ".join([*card.printed_ids[:index], wanted, *card.printed_ids[index + 1 :]])
+        way = f"{patch}, `printed_ids: [{ids}]`"
+        return (way, [], way) if in_variant else (f"number it {previous + 1:03d}", [], None)
+    taken = f"`{wanted}`, the number after {previous:03d}, is printed on `{other.id}`"
+    related = [Related(other.origin.span("printed_ids"), f"`{other.id}` has `{wanted}`")]
+    before = [PRINTED_ID.match(printed) for printed in card.printed_ids[:index]]
+    own = [int(match.group(2)) for match in before if match is not None and match.group(1) == prefix]
+    run = None
+    if len(own) == index and own == list(range(own[0], own[0] + index)):
+        run = grown(own, card.copies, lambda n: holders.get(f"{prefix}{n:03d}") in (None, card))
+    if run is not None:
+        ids = ", ".join(f"{prefix}{n:03d}" for n in run)
+        way = f"{patch}, `printed_ids: [{ids}]`" if in_variant else f"number its copies `printed_ids: [{ids}]`"
+        return (
+            f"{taken}, but {prefix}{run[0]:03d}, before its first, is free: {way}",
+            related,
+            way if in_variant else None,
+        )
+    count = words.count(index, "copy", "copies")
+    if in_variant:
+        way = f"{patch}, `copies: {index}` and `printed_ids: [{', '.join(card.printed_ids[:index])}]`"
+        return (
+            f"{taken}: no free number follows, so keep `{card.id}` to the {count} numbered before this one: {way}",
+            related,
+            way,
+        )
     return (
-        f"`{wanted}`, the number after {previous:03d}, is printed on `{other.id}`: no free number follows, "
-        f"so keep `{card.id}` to the {words.count(index, 'copy', 'copies')} numbered before this one",
-        [Related(other.origin.span("printed_ids"), f"`{other.id}` has `{wanted}`")],
+        f"{taken}: no free number follows, so keep `{card.id}` to the {count} numbered before this one",
+        related,
+        None,
     )
 
 
