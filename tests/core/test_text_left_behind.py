@@ -68,3 +68,23 @@ def test_a_number_the_text_words_for_another_field_left_alike_is_not_told() -> N
     assert [found[:3] for found in _left_behind(before, {**before, "min_groups": 4}, ())] == [("min_groups", 3, 4)]
     once = {**before, "text": "Cards of three groups."}
     assert list(_left_behind(once, {**once, "min_cities": 5}, ())) == []
+
+
+def test_a_setting_changed_beside_its_text_is_told_with_the_text_to_write() -> None:
+    """Round 35: V014 read entities only. The Expansion Project's hand limit, "may keep up to eight
+    commodity cards", raised to 10 by restating the setting or patching it under
+    `overlay.settings`, printed eight beside 10."""
+    for overlay in (
+        "hand_limit: {commodity_cards: 10}\n",
+        "overlay:\n  settings:\n    hand_limit: {commodity_cards: 10}\n",
+    ):
+        [v014] = _v014(overlay)
+        assert v014.message == (
+            "the setting `hand_limit`: `commodity_cards` is changed from 8 to 10, but the `text` beside it still "
+            "says eight"
+        ), v014.message
+        assert v014.span is not None and v014.span.file.endswith("rulesets/ep-famine.yaml")
+        assert v014.hint is not None and "keep up to ten commodity cards" in v014.hint, v014.hint
+        text = v014.hint.split("`text: ", 1)[1].removesuffix("`")
+        followed = overlay.replace("commodity_cards: 10}", f"commodity_cards: 10, text: {text}}}")
+        assert _v014(followed) == [], followed

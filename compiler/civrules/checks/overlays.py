@@ -343,12 +343,12 @@ def _left_behind(before: Any, after: Any, path: tuple[str, ...]) -> Iterator[tup
                 yield from _left_behind(old_item, new_item, (*path, f"[{index}]"))
 
 
-@check("V014", "text-left-behind", Severity.WARNING, reads=(ALL_COLLECTIONS,))
+@check("V014", "text-left-behind", Severity.WARNING, reads=(ALL_COLLECTIONS, SETTINGS))
 def check_text_left_behind(ruleset: Ruleset) -> Iterator[Diagnostic]:
     """
-    What: a variant changes a number of an entity, or of an element of its lists, and leaves the
-    `text` beside it as its definition words it, which states the old number (in digits, or as an
-    English word: "ten") and not the new one.
+    What: a variant changes a number of an entity or of a setting, or of an element of their
+    lists, and leaves the `text` beside it as its definition words it, which states the old number
+    (in digits, or as an English word: "ten") and not the new one.
 
     Why: the text is what the sheets print beside the number and what players read: "15 points:
     the holder loses ten points" is two rules at once, and nothing else tells the designer the
@@ -364,37 +364,44 @@ def check_text_left_behind(ruleset: Ruleset) -> Iterator[Diagnostic]:
                 effects: {patch: [{where: {id: burn}, with: {amount: 12}}]}   # FAIL: its text says "ten"
               - id: lantern
                 effects: {patch: [{where: {id: burn}, with: {amount: 12, text: "Burns twelve."}}]}   # PASS
+          settings:
+            hand_limit: {cards: 10}   # FAIL: its text says "up to eight cards"
     """
     own = len(ruleset.chain) - 1
     if own < 1:
         return
+    written: list[tuple[str, str, Origin, Mapping[str, Any]]] = []  # how it is named, its id, origin, value
     for collection in ruleset.collections():
         for entity in collection:
-            origin = entity.origin
-            if not origin.changes or origin.replaced:
-                continue  # a replace writes the entity whole, its texts too
-            defined = _at(origin.document.data, origin.path)
-            if not isinstance(defined, dict):
+            written.append((f"`{entity.id}`", entity.id, entity.origin, entity.raw))
+    for key, origin in sorted(ruleset.setting_origins.items()):
+        value = ruleset.setting(key)
+        if value is not None and isinstance(value[0], Mapping):
+            written.append((f"the setting `{key}`", key, origin, value[0]))
+    for what, subject, origin, now in written:
+        if not origin.changes or origin.replaced:
+            continue  # a replace writes the entity or setting whole, its texts too
+        defined = _at(origin.document.data, origin.path)
+        if not isinstance(defined, dict):
+            continue
+        for name, change in origin.changes:
+            if name in CITATION_FIELDS or name == "note" or ruleset.layers.get(change.file) != own:
                 continue
-            for name, change in origin.changes:
-                if name in CITATION_FIELDS or name == "note" or ruleset.layers.get(change.file) != own:
-                    continue
-                if name == "text" or name not in defined:
-                    continue
-                for where, old, new, text in _left_behind(
-                    {name: defined[name], "text": defined.get("text")},
-                    {name: entity.raw.get(name), "text": entity.raw.get("text")},
-                    (),
-                ):
-                    found = _worded(text, old)
-                    written = _reworded(text, found, new) if found is not None else None
-                    anew = f": `text: {json.dumps(written, ensure_ascii=False)}`" if written is not None else ""
-                    said = found.group(0).lower() if found is not None else str(old)
-                    yield diagnostic(
-                        "V014",
-                        f"`{entity.id}`: `{where}` is changed from {old} to {new}, but the `text` beside it still "
-                        f"says {said}",
-                        change.document.key_span((*change.path, name)),
-                        f"write the text anew in this change, beside the number{anew}",
-                        subjects=(entity.id, where),
-                    )
+            if name == "text" or name not in defined:
+                continue
+            for where, old, new, text in _left_behind(
+                {name: defined[name], "text": defined.get("text")},
+                {name: now.get(name), "text": now.get("text")},
+                (),
+            ):
+                found = _worded(text, old)
+                written_anew = _reworded(text, found, new) if found is not None else None
+                anew = f": `text: {json.dumps(written_anew, ensure_ascii=False)}`" if written_anew is not None else ""
+                said = found.group(0).lower() if found is not None else str(old)
+                yield diagnostic(
+                    "V014",
+                    f"{what}: `{where}` is changed from {old} to {new}, but the `text` beside it still says {said}",
+                    change.document.key_span((*change.path, name)),
+                    f"write the text anew in this change, beside the number{anew}",
+                    subjects=(subject, where),
+                )
