@@ -308,6 +308,14 @@ def _reworded(text: str, found: re.Match[str], number: int) -> str | None:
     return text[: found.start()] + new + text[found.end() :]
 
 
+def text_reworded(text: str, old: int, new: int) -> str | None:
+    """``text`` with where it states ``old`` (:func:`_worded`) written as ``new``, as V014's hint
+    writes it; None where it does not state ``old``, or ``new`` has no word for the word it uses.
+    A variant's scaffold writes its example's text so."""
+    found = _worded(text, old)
+    return _reworded(text, found, new) if found is not None else None
+
+
 def _left_behind(before: Any, after: Any, path: tuple[str, ...]) -> Iterator[tuple[str, int, int, str]]:
     """Each whole number of ``after`` (a value a variant changed) that differs from ``before`` (as
     its definition writes it) while the `text` beside it is the definition's and words the old

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import json
+
+from civrules.checks.overlays import text_reworded
 from civrules.resolve import Resolved
 
 _CHANGES = """\
@@ -41,11 +44,19 @@ def variant_example(resolved: Resolved | None) -> str:
     settings = ""
     if isinstance(hand_limit, dict) and isinstance(hand_limit.get("commodity_cards"), int):
         keep = hand_limit["commodity_cards"] + 1
+        # the base's text beside the number, reworded (V014: a text left saying the old number)
+        text = hand_limit.get("text")
+        anew = (
+            text_reworded(" ".join(text.split()), hand_limit["commodity_cards"], keep)
+            if isinstance(text, str)
+            else None
+        )
         settings = (
             "#   settings:               # merged key by key: what is not named is kept\n"
             "#     hand_limit:\n"
             f"#       commodity_cards: {keep}\n"
-            f'#       source: "house rule: a hand of {keep} commodity cards"\n'
+            + (f"#       text: {json.dumps(anew, ensure_ascii=False)}\n" if anew is not None else "")
+            + f'#       source: "house rule: a hand of {keep} commodity cards"\n'
         )
     return _CHANGES.format(
         card=str(card.get("id")),
