@@ -609,8 +609,68 @@ def at_the_variant(diagnostics: list[Diagnostic], resolved: Resolved) -> list[Di
                     # same fix again, in a file the designer does not edit.
                     hint=diagnostic.hint if diagnostic.from_variant is None else diagnostic.from_variant,
                 )
+                if diagnostic.from_variant is None:
+                    hint = _base_fact_from_the_variant(
+                        diagnostic.hint, span, "the base fact it conflicts with", resolved
+                    )
+                    diagnostic = replace(diagnostic, hint=hint)
         moved.append(diagnostic)
     return moved
+
+
+#: How a moved finding's hint, written of the facts the check compares, says how to change the
+#: base's one from the variant: "correct the number, or `components.cities_per_set`" named the
+#: base's epoch requirement as if the designer edited the base's file (M031's class).
+BASE_FACT = '{hint}; the base\'s fact (the note "{label}") is changed from this variant: {way}'
+
+
+def _base_fact_from_the_variant(hint: str | None, span: Span, label: str, resolved: Resolved) -> str | None:
+    """``hint`` of a finding moved from the base's fact at ``span`` to the variant's line, with how
+    the variant changes that fact: a patch of the entity or the setting it lies in. Unchanged
+    where the hint already speaks of the variant or the overlay, or no entity or setting holds it."""
+    if hint is None or "overlay" in hint or "this variant" in hint:
+        return hint
+    way = _patch_of_base_fact(span, resolved)
+    return hint if way is None else BASE_FACT.format(hint=hint, label=label, way=way)
+
+
+def _patch_of_base_fact(span: Span, resolved: Resolved) -> str | None:
+    """How the variant patches the entity or setting of its base that holds ``span`` (the
+    innermost); None where none does, or the variant changes it already (its patch of it is
+    where the designer writes the fix, and its line is shown)."""
+    own = len(resolved.chain) - 1
+
+    def changed_here(origin: Origin) -> bool:
+        return any(resolved.layers.get(change.file) == own for _, change in origin.changes)
+
+    found: list[tuple[Span, str]] = []
+    changed: set[str] = set()
+    for name, entries in resolved.collections.items():
+        spec = resolved.family.collections[name]
+        for entry in entries:
+            if entry.origin.file != span.file:
+                continue
+            held = entry.origin.span()
+            key = entity_key(spec, entry.raw)
+            if key is not None and _holds(held, span):
+                way = f"patch {spec.shown(key)} in `overlay.{name}` (`- {spec.naming(key)}` and the fields to change)"
+                found.append((held, way))
+                if changed_here(entry.origin):
+                    changed.add(way)
+    for key, origin in resolved.setting_origins.items():
+        if origin.file == span.file and _holds(origin.span(), span):
+            if changed_here(origin):
+                return None  # the variant's change of the setting is where it writes the fix
+            found.append(
+                (
+                    origin.span(),
+                    f"change it in `overlay.settings` (`{key}: {{...}}`: what it names is merged into the base's)",
+                )
+            )
+    if not found:
+        return None
+    way = min(found, key=lambda one: one[0].end_line - one[0].line)[1]
+    return None if way in changed else way
 
 
 def _changed_by_the_variant(resolved: Resolved) -> Iterator[tuple[Span, Span, str]]:
