@@ -421,3 +421,17 @@ def test_a_copy_numbered_out_of_order_is_numbered_back_into_a_number_another_car
     assert "keep `rom006`" not in f008.hint
     followed = variant.replace("[ROM006, ROM007, ROM031]", "[ROM005, ROM006, ROM007]")
     assert _errors({"rulesets/is-gap.yaml": followed}, "is-gap") == []
+
+
+def test_a_copy_numbered_after_the_next_swaps_with_it_in_the_variants_patch() -> None:
+    """com069's copies printed COM073 after COM074: "number it 073", in the variant's patch, wrote
+    COM073 twice; the two ids swap."""
+    head = "kind: ruleset\nfamily: imperial-settlers\nid: is-swap\nname: swap\nextends: imperial-settlers\n"
+    ids = "[COM069, COM070, COM071, COM072, COM074, COM073]"
+    variant = (
+        head + f'overlay:\n  cards:\n    patch:\n      - {{id: com069, printed_ids: {ids}, source: "house rule"}}\n'
+    )
+    hints = [
+        d.hint or "" for d in found("F008", {"rulesets/is-swap.yaml": variant}, "is-swap") if "COM074" in d.message
+    ]
+    assert hints and "`printed_ids: [COM069, COM070, COM071, COM072, COM073, COM074]`" in hints[0], hints

@@ -314,7 +314,11 @@ def _next_number_hint(
     other = holders.get(wanted)
     patch = f"in the `overlay.cards` patch of `{card.id}`"
     if other is None or other is card:
-        ids = ", ".join([*card.printed_ids[:index], wanted, *card.printed_ids[index + 1 :]])
+        numbered = list(card.printed_ids)
+        if wanted in numbered:  # a later copy has it: the two swap
+            numbered[numbered.index(wanted)] = numbered[index]
+        numbered[index] = wanted
+        ids = ", ".join(numbered)
         way = f"{patch}, `printed_ids: [{ids}]`"
         return (way, [], way) if in_variant else (f"number it {previous + 1:03d}", [], None)
     taken = f"`{wanted}`, the number after {previous:03d}, is printed on `{other.id}`"
