@@ -69,6 +69,10 @@ ALLOWED: dict[tuple[str, str, str], str] = {
         "V014 reads the numbers and texts of any family's entity as the variant leaves them, beside its "
         "definition as written: no family's model is known to the core"
     ),
+    ("checks/overlays.py", "check_text_left_behind", "setting"): (
+        "V014 reads a setting's numbers and text as the variant leaves them, beside its definition as "
+        "written, for any family's settings: no family's typed settings are known to the core"
+    ),
     ("checks/overlays.py", "_Winners.of", "data"): _OVERLAY_ENTRIES,
     ("checks/unknowns.py", "fact_field", "data"): (
         "an unknown fact is named by its field path in the document as written, once for Q006 and "

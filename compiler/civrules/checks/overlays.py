@@ -373,7 +373,7 @@ def check_text_left_behind(ruleset: Ruleset) -> Iterator[Diagnostic]:
               - id: lantern
                 effects: {patch: [{where: {id: burn}, with: {amount: 12, text: "Burns twelve."}}]}   # PASS
           settings:
-            hand_limit: {cards: 10}   # FAIL: its text says "up to eight cards"
+            bag: {slots: 10}   # FAIL: its text says "eight slots"
     """
     own = len(ruleset.chain) - 1
     if own < 1:

@@ -619,8 +619,8 @@ def at_the_variant(diagnostics: list[Diagnostic], resolved: Resolved) -> list[Di
 
 
 #: How a moved finding's hint, written of the facts the check compares, says how to change the
-#: base's one from the variant: "correct the number, or `components.cities_per_set`" named the
-#: base's epoch requirement as if the designer edited the base's file (M031's class).
+#: base's one from the variant: "correct the number, or ..." named the base's requirement as if
+#: the designer edited the base's file (M031's class).
 BASE_FACT = '{hint}; the base\'s fact (the note "{label}") is changed from this variant: {way}'
 
 
