@@ -211,7 +211,7 @@ overlay:
     patch:
       - {id: clay, count: 8, source: "house rule"}   # the deck's total follows from the counts
   settings:
-    hand_limit: {commodity_cards: 9, text: "A player may keep up to nine commodity cards.", source: "house rule"}   # the base's card_changes are kept
+    hand_limit: {commodity_cards: 9, text: "Keep nine cards.", source: "house rule"}   # card_changes kept
 """
 
 

@@ -59,7 +59,7 @@ overlay:
     patch:
       - {id: clay, count: 8, source: "house rule"}
   settings:
-    hand_limit: {commodity_cards: 9, text: "A player may keep up to nine commodity cards.", source: "house rule"}
+    hand_limit: {commodity_cards: 9, text: "Keep nine cards.", source: "house rule"}
 """
 
 
