@@ -232,7 +232,7 @@ def build_tree(case: Case, tmp: Path) -> tuple[Path, set[str]]:
         elif "mkdir" in step:
             (tmp / step["mkdir"].replace("@TMP@", str(tmp))).mkdir(parents=True, exist_ok=True)
         elif "fifo" in step:
-            os.mkfifo((tmp if step.get("outside") else rules) / step["fifo"])
+            os.mkfifo((tmp if step.get("outside") else rules) / step["fifo"].replace("@TMP@", str(tmp)))
             if not step.get("outside"):
                 written.add(step["fifo"])
         elif "link" in step:
@@ -596,7 +596,7 @@ def verify_outside_untouched(case: Case, outcome: Outcome, rules: Path, tmp: Pat
             path = tmp / step["write"]
             assert path.read_text(encoding="utf-8") == step["text"].replace("@TMP@", str(tmp)), case.id
         elif "fifo" in step:
-            path = (tmp if step.get("outside") else rules) / step["fifo"]
+            path = (tmp if step.get("outside") else rules) / step["fifo"].replace("@TMP@", str(tmp))
             assert stat.S_ISFIFO(os.lstat(path).st_mode), f"{case.id}: {path} is no longer a FIFO"
         elif "link" in step:
             path = (tmp if step.get("outside") else rules) / step["link"]
