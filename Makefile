@@ -11,7 +11,7 @@ STAMP := $(VENV)/.installed
 # LONGEST_FIRST), not the ones with the most tests.
 WORKERS ?= $(shell $(PYTHON) -c 'import os; print((os.cpu_count() or 1) + 1)' 2>/dev/null || echo auto)
 
-.PHONY: all setup setup-browser validate build build-check test test-slow lint typecheck pytest check bench \
+.PHONY: all setup setup-browser validate build build-check test test-slow test-cpu lint typecheck pytest check bench \
 	bench-record bench-check clean validators templates settings bounds replaces runtimes reference diagnostics package-files release provenance provenance-check
 
 all: validate build
@@ -90,6 +90,17 @@ SLOW_WORKERS ?= auto
 test-slow: $(STAMP)
 	$(BYTECODE)
 	$(PYTEST) -q -n $(SLOW_WORKERS) -m slow
+
+# Where the fast suite's time goes: each test's CPU recorded (tests/cpu_record.py), the costliest
+# modules and tests, then every test over a fast test's ceiling (tests/budget.py,
+# CEILING_CPU_SECONDS). A record, never a check: it fails nothing.
+CPU_RECORD ?= $(CURDIR)/.cpu-record
+test-cpu: $(STAMP)
+	$(BYTECODE)
+	rm -rf $(CPU_RECORD)
+	CIVRULES_TEST_CPU_RECORD=$(CPU_RECORD) $(PYTEST) -q -n $(WORKERS) --dist loadfile --no-loadscope-reorder
+	$(BIN)/python -m tests.cpu_record $(CPU_RECORD)
+	$(BIN)/python -m tests.cpu_record $(CPU_RECORD) --over
 
 check: test test-slow validate build-check bench-check
 

@@ -63,6 +63,22 @@ SUITE_INTERPRETERS = 58
 #: script shows.
 SUITE_TABS = 63
 
+#: A fast test's ceiling of CPU time, on a quiet machine (its own process and the children it
+#: waited for): `make test-cpu` records the whole fast suite and lists every test over it. Most tests
+#: cost milliseconds; one over the ceiling is a whole ruleset analysed or built several times over, a
+#: walk of every module or file, or a property's many examples, and in `make test` it is paid on every
+#: run of every developer. Such a test whose claim a cheaper test keeps in `make test` (a sweep's
+#: representative, the check's fixtures, a smaller case of the same mechanism) is :data:`heavy`. This
+#: is a ceiling read from a record, never asserted: a test that fails because a machine is busy is a
+#: broken test.
+CEILING_CPU_SECONDS = 0.3
+
+#: The mark of a test over :data:`CEILING_CPU_SECONDS` (round 36, #32 point 7): it runs in `make
+#: test-slow`, which CI runs too, so nothing it checks stops being checked; `make test` keeps its
+#: cheaper siblings. The same mark as ``@pytest.mark.slow``, named for why.
+heavy = pytest.mark.slow
+
+
 _INTERPRETER = re.compile(r"(python[0-9.]*|civrules)")
 
 #: What this process counted: interpreters started, tabs opened.

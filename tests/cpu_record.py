@@ -4,7 +4,9 @@ Opt-in: ``CIVRULES_TEST_CPU_RECORD=/tmp/cpu make pytest`` (tests/conftest.py reg
 when the variable is set) writes one JSON file per pytest process (each xdist worker's, by its
 name) into that folder: each test's CPU time (user + system) of the test's process and of the
 children it waited for, and its wall time. ``python -m tests.cpu_record /tmp/cpu`` prints the
-modules and the tests that cost most. A child is counted when it is waited for, so a process
+modules and the tests that cost most, and ``python -m tests.cpu_record /tmp/cpu --over [SECONDS]``
+every test over that many seconds (by default a fast test's ceiling, tests/budget.py); `make
+test-cpu` runs both over a fresh record. A child is counted when it is waited for, so a process
 started by one test and reaped by a later one (a session's Chromium) is charged to the later test.
 It records; it asserts nothing.
 """
@@ -49,6 +51,17 @@ def pytest_sessionfinish(session: pytest.Session) -> None:
     (Path(folder) / f"{name}.json").write_text(json.dumps(record), encoding="utf-8")
 
 
+def over_the_ceiling(folder: Path, ceiling: float) -> list[tuple[float, str]]:
+    """The tests of the record that spent more than ``ceiling`` seconds of CPU, costliest first: the
+    candidates for ``tests.budget.heavy`` (tests/README.md, "Fast and slow")."""
+    found = []
+    for path in sorted(folder.glob("*.json")):
+        for nodeid, own, children, _ in json.loads(path.read_text(encoding="utf-8"))["tests"]:
+            if own + children > ceiling:
+                found.append((own + children, nodeid))
+    return sorted(found, key=lambda entry: (-entry[0], entry[1]))
+
+
 def report(folder: Path, top: int = 30) -> str:
     """The processes' totals, then the modules and the tests that cost most CPU."""
     lines = []
@@ -78,4 +91,12 @@ def report(folder: Path, top: int = 30) -> str:
 
 
 if __name__ == "__main__":
-    print(report(Path(sys.argv[1])))
+    if len(sys.argv) in (3, 4) and sys.argv[2] == "--over":
+        from tests.budget import CEILING_CPU_SECONDS
+
+        ceiling = float(sys.argv[3]) if len(sys.argv) == 4 else CEILING_CPU_SECONDS
+        heavy = over_the_ceiling(Path(sys.argv[1]), ceiling)
+        print(f"{len(heavy)} tests over {ceiling} s of CPU ({sum(cpu for cpu, _ in heavy):.1f} s in all):")
+        print("\n".join(f"  {cpu:6.2f}  {nodeid}" for cpu, nodeid in heavy))
+    else:
+        print(report(Path(sys.argv[1])))

@@ -17,11 +17,12 @@ import pytest
 from bench import incremental, plot, report, shapes, synth_family
 from civrules.load.workspace import Workspace
 from civrules.pipeline import analyse
+from tests.budget import heavy
 
 SVG = "{http://www.w3.org/2000/svg}"
 
 
-@pytest.mark.parametrize("ruleset", ["sid-meiers-civilization", "imperial-settlers"])
+@pytest.mark.parametrize("ruleset", ["sid-meiers-civilization", pytest.param("imperial-settlers", marks=heavy)])
 @pytest.mark.parametrize("scale", [1, pytest.param(3, marks=pytest.mark.slow)])
 def test_a_synthetic_ruleset_of_each_family_validates_clean_and_grows(tmp_path: Path, ruleset: str, scale: int) -> None:
     rules = synth_family.generate(tmp_path / "synthetic", ruleset, scale)

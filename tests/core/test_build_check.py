@@ -14,6 +14,7 @@ from click.testing import CliRunner
 from civrules.cli import main
 from civrules.emit import output, stamp
 from civrules.support import files
+from tests.budget import heavy
 from tests.conftest import copy_rulesets
 
 
@@ -22,6 +23,7 @@ def _build(rules: Path, out: Path, *extra: str, bound: tuple[str, ...] = ()) -> 
     return result.exit_code, result.stdout, result.stderr
 
 
+@heavy
 def test_generated_files_larger_than_a_rule_file_may_be_are_checked_and_carried_over(tmp_path: Path) -> None:
     """--max-file-size bounds rule files, not output: at 100 times Advanced Civilization a build wrote
     two data.py of 24 MB, which the check straight after called stale ("more than the 8,388,608
@@ -210,6 +212,7 @@ def test_what_is_stale_is_told_by_what_was_found_not_by_the_output_folders_name(
     ]
 
 
+@heavy
 def test_a_stale_hint_never_pastes_a_build_that_refuses_the_folder(tmp_path: Path) -> None:
     """`build --check --out X` of a folder civrules did not write (no marker), or of a link, said
     "write it again: `civrules build --out X`", which R007 then refused: the hint says what to do
@@ -240,6 +243,7 @@ def test_a_stale_hint_never_pastes_a_build_that_refuses_the_folder(tmp_path: Pat
     assert hint == f"  hint: {first}; then write it again: `{again}`, and commit the result"
 
 
+@heavy
 def test_a_change_made_in_the_output_is_said_when_a_build_replaces_it(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, own_cache: Path
 ) -> None:
@@ -399,6 +403,7 @@ def test_a_change_made_in_the_output_just_after_the_swap_is_not_taken_for_the_bu
     assert not data.read_bytes().endswith(b"# mine\n")
 
 
+@heavy
 def test_a_tree_another_civrules_wrote_is_told_with_both_versions_and_what_to_run(tmp_path: Path) -> None:
     """Round 34's CI trial: nothing in `generated/` said which civrules wrote it, so a rule-data
     repository that upgraded civrules and did not build again was told nothing of the upgrade, and a
@@ -448,6 +453,7 @@ def test_a_tree_another_civrules_wrote_is_told_with_both_versions_and_what_to_ru
     assert _build(rules, out, "--check")[:2] == (0, "")
 
 
+@heavy
 def test_a_newer_civrules_tree_is_not_written_over_by_an_older_civrules(tmp_path: Path) -> None:
     """Round 34: `build --check` told a tree a newer civrules wrote, but a plain `civrules build` by
     the older civrules wrote its older output over it, silently. Every command writing a marked
@@ -491,6 +497,7 @@ def test_a_newer_civrules_tree_is_not_written_over_by_an_older_civrules(tmp_path
     assert code == 0 and marker.read_bytes() == written, stdout + stderr
 
 
+@heavy
 def test_a_tree_checked_out_with_crlf_line_endings_is_told_so_with_the_gitattributes_line(tmp_path: Path) -> None:
     """Round 34's CI trial: a clone with git's `core.autocrlf` (the default of Git for Windows and of
     GitHub's Windows runners) writes every generated file with CRLF, and `build --check` called each

@@ -33,6 +33,7 @@ from click.testing import CliRunner
 
 from civrules.cli import main
 from tests import shipped
+from tests.budget import heavy
 from tests.conftest import REPO, RULES, copy_shipped
 
 BIN = Path(sys.executable).parent
@@ -606,6 +607,7 @@ def _files_naming_paths() -> list[Path]:
     return found
 
 
+@heavy
 def test_every_file_of_the_project_the_docs_code_and_data_name_exists() -> None:
     """A newcomer (round 27) followed docs/reference.md's header to test_reference.py directly under
     tests/, and an engine developer a package's note to test_credits.py there: both had moved into

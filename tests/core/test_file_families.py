@@ -16,6 +16,7 @@ import pytest
 
 from civrules.diagnostics import Diagnostic
 from civrules.pipeline.incremental import Session, full_run
+from tests.budget import heavy
 from tests.core.test_lsp import TINY, Editor, completion_labels
 
 HOUSE = "cards/house.yaml"
@@ -216,6 +217,7 @@ STEPS = (
 )
 
 
+@heavy
 def test_random_steps_of_files_and_manifests_give_the_diagnostics_of_a_full_run(tmp_path: Path) -> None:
     """The language server's and `watch`'s session against `validate` after each of 60 steps (seeded)
     that create, delete and rewrite files on disk or in the editor, and make a manifest start or stop

@@ -33,6 +33,7 @@ from typing import Any
 from civrules.families import families, family_named, family_of_code
 from civrules.schema import load_schema
 from tests import shipped
+from tests.budget import heavy
 from tests.conftest import REPO, RULES
 
 PACKAGE = REPO / "compiler" / "civrules"
@@ -268,6 +269,7 @@ def test_the_scan_finds_a_game_term_in_a_docstring_a_comment_and_a_message() -> 
     assert {"hand_limit", "law", "hand limit"} <= terms()
 
 
+@heavy
 def test_the_shared_runtime_and_the_core_name_no_game() -> None:
     assert {"hand_limit", "civilization_cards", "ast_tracks", "city_actions"} <= family_terms()
     assert {"calamity", "calamities", "hand limit", "A.S.T. track"} <= family_terms()

@@ -31,6 +31,7 @@ from civrules.model import Ruleset
 from civrules.pipeline import analyse
 from civrules.pipeline.incremental import Result, Session, _moved, full_run, invocation, reads_field, unused_files
 from civrules.support.commands import invoked
+from tests.budget import heavy
 from tests.conftest import RULES
 
 #: Advanced Civilization and its western variant: a small tree that exercises `extends`.
@@ -48,9 +49,10 @@ BASE, VARIANT = "advanced-civilization", "advanced-civilization-western"
 
 
 def _slow(*values: object) -> Any:
-    """One case of a parametrized test run with the slow tests: the fast suite keeps one case of
-    each edit-under-many-variants test (each case checks a base and its 12 variants twice over)."""
-    return pytest.param(*values, marks=pytest.mark.slow)
+    """One case of a parametrized test run with the slow tests: each case checks a base and its 12
+    variants twice over (0.4-0.5 s of CPU, over a fast test's ceiling: tests/budget.py), so the fast
+    suite keeps few of the edit-under-many-variants tests, the others being their cheaper siblings."""
+    return pytest.param(*values, marks=heavy)
 
 
 def copy_subset(target: Path) -> Path:
@@ -212,6 +214,7 @@ def session(tree: Path) -> Session:
     return Session(tree)
 
 
+@heavy
 @settings(max_examples=3, deadline=None, derandomize=True, suppress_health_check=list(HealthCheck))
 @given(edits=EDITS)
 def test_random_edits_give_the_diagnostics_of_a_full_run(
@@ -485,6 +488,7 @@ def test_a_kept_analysis_moves_the_diagnostics_that_ended_where_the_file_did(tmp
     ]
 
 
+@heavy
 def test_an_edit_inside_an_item_reads_that_item_again_and_gives_a_full_runs_diagnostics(
     tree: Path, unedited: list[Diagnostic]
 ) -> None:
@@ -1219,6 +1223,7 @@ def _field_edits(rules: Path, sequence: list[int]) -> None:
         assert result.diagnostics == full_run(rules, session.overlays), which
 
 
+@heavy
 def test_edits_of_one_field_give_the_diagnostics_of_a_full_run(tmp_path: Path) -> None:
     """A finding added (a name written twice), a patch giving the base's value, the base's cost
     changed under its variant (`make test-slow`: random sequences of every edit of
@@ -1350,6 +1355,7 @@ def test_a_name_typed_in_an_added_card_makes_only_that_cards_model_again(tmp_pat
     assert added is not None and added.origin.document is edited.analyses["big"].loaded.manifest.file.document
 
 
+@heavy
 def test_entries_read_again_are_relocated_and_their_references_looked_up_as_often_whatever_their_number(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -1572,7 +1578,7 @@ def test_each_edit_of_a_base_and_its_undoing_under_many_variants_give_a_full_run
             ("          western_extension: optional\n", "          western_extension: required\n"),
             "player_counts",
         ),
-        (f"rulesets/{BASE}.yaml", ("    name: Africa\n", "    name: Afrika\n"), "nations"),
+        _slow(f"rulesets/{BASE}.yaml", ("    name: Africa\n", "    name: Afrika\n"), "nations"),
         _slow(
             "maps/mediterranean.yaml",
             (
@@ -1942,7 +1948,7 @@ class _CountedWalk:
 @pytest.mark.parametrize(
     ("relative", "edit"),
     [
-        ("cards/advanced-civilization.yaml", ('rule: "32.264"', 'rule: "32.2649"')),
+        _slow("cards/advanced-civilization.yaml", ('rule: "32.264"', 'rule: "32.2649"')),
         _slow("maps/mediterranean.yaml", ("  - id: sahara\n", "  - id: sahara_desert\n")),
     ],
 )
@@ -2000,7 +2006,7 @@ def test_an_edit_of_a_base_looks_through_the_citations_of_only_the_files_it_read
 @pytest.mark.parametrize(
     ("relative", "edit"),
     [
-        ("cards/advanced-civilization.yaml", ("name: Pottery", "name: Qottery")),
+        _slow("cards/advanced-civilization.yaml", ("name: Pottery", "name: Qottery")),
         _slow("maps/mediterranean.yaml", ("  - id: sahara\n", "  - id: sahara_desert\n")),
     ],
 )
@@ -2046,7 +2052,7 @@ def test_an_edit_of_a_base_notes_again_the_unknown_facts_of_only_the_files_it_re
     [
         _slow("cards/advanced-civilization.yaml", ("name: Pottery", "name: Qottery")),
         # a parent that is no section of the index: Q005 in every ruleset, healed when undone
-        ("rulebooks/advanced-civilization.yaml", ('    parent: "1"\n', '    parent: "1.9.9"\n')),
+        _slow("rulebooks/advanced-civilization.yaml", ('    parent: "1"\n', '    parent: "1.9.9"\n')),
     ],
 )
 def test_an_edit_looks_through_the_rule_index_only_when_it_read_the_index_again(
@@ -2104,6 +2110,7 @@ def test_an_edit_looks_through_the_rule_index_only_when_it_read_the_index_again(
     assert not [d for d in session.update().diagnostics if d.code == "Q005"]
 
 
+@heavy
 def test_an_edit_of_an_overlay_of_a_collection_inside_a_setting_runs_again_the_checks_of_that_setting(
     extended: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -14,6 +14,7 @@ from hypothesis import strategies as st
 from civrules import schema
 from civrules.diagnostics import Diagnostic, sort_diagnostics
 from civrules.load import Document, Limits, read_yaml_text
+from tests.budget import heavy
 from tests.conftest import RULES
 
 #: A file of each family's kinds with long lists, by its qualified kind: cards with nested lists
@@ -92,6 +93,7 @@ CHANGES = st.lists(st.tuples(st.integers(0, 10**6), st.integers(0, 10**6)), min_
 LIMITS = st.sampled_from([None, 1, 2, 3])
 
 
+@heavy
 @settings(max_examples=25, deadline=None, derandomize=True, suppress_health_check=list(HealthCheck))
 @given(relative=st.sampled_from(sorted(FILES)), changes=CHANGES, limit=LIMITS)
 # `kind:` misspelt: the missing key's hint is the description the schema gives the property.
@@ -211,6 +213,7 @@ def assert_alike_judged_alike(relative: str, key: int, value: int, every: int, l
 ALIKE = {"key": st.integers(0, 10**6), "value": st.integers(0, 10**6), "every": st.integers(1, 3), "limit": LIMITS}
 
 
+@heavy
 @settings(max_examples=25, deadline=None, derandomize=True, suppress_health_check=list(HealthCheck))
 @given(relative=st.sampled_from(sorted(FILES)), **ALIKE)
 def test_items_that_fail_alike_have_the_diagnostics_of_a_walk_of_the_whole_file(

@@ -22,6 +22,7 @@ from civrules.load.lines import split_lines
 from civrules.lsp.index import Index, Symbol, code_at, explain, schema_keys, suggestion, yaml_key_path
 from civrules.pipeline.incremental import Session
 from civrules.schema import load_schema
+from tests.budget import heavy
 from tests.conftest import RULES, copy_files
 
 #: Generous: the server answers in well under a second; this only keeps a broken server from hanging.
@@ -604,6 +605,7 @@ def _walked(index: Index, relative: str, line: int, column: int) -> Symbol | Non
     return None
 
 
+@heavy
 def test_the_id_at_a_position_is_the_one_a_walk_of_the_file_finds(index: Index) -> None:
     """Every position of each line of the cards file that holds an id, and of a line past the last;
     in every file, the start and end of each id and the positions either side of them."""

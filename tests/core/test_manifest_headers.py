@@ -27,6 +27,7 @@ from civrules.load.header import IDENTITY, read_header
 from civrules.load.workspace import Workspace
 from civrules.pipeline.incremental import full_run
 from tests import shipped
+from tests.budget import heavy
 from tests.conftest import RULES
 
 
@@ -243,6 +244,7 @@ def _outputs(rules: Path) -> list[tuple[int, str]]:
     return found
 
 
+@heavy
 def test_every_command_says_the_same_with_and_without_headers(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     rules = _tree(tmp_path)
     monkeypatch.chdir(tmp_path)

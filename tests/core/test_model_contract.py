@@ -20,6 +20,7 @@ import ast
 from collections.abc import Iterator
 from pathlib import Path
 
+from tests.budget import heavy
 from tests.conftest import REPO
 
 PACKAGE = REPO / "compiler" / "civrules"
@@ -242,6 +243,7 @@ def test_the_scan_sees_raw_reads_in_functions_and_methods() -> None:
     ]
 
 
+@heavy
 def test_checks_emitters_rule_logic_and_sheets_read_the_model() -> None:
     unexplained = [
         f"{module}:{line}: `.{attribute}` in {function}"
@@ -254,6 +256,7 @@ def test_checks_emitters_rule_logic_and_sheets_read_the_model() -> None:
     )
 
 
+@heavy
 def test_every_allowed_raw_read_is_still_there() -> None:
     seen = {(module, function, attribute) for module, function, attribute, _ in reads_in_package()}
     stale = sorted(set(ALLOWED) - seen)

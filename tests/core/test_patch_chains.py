@@ -28,6 +28,7 @@ from civrules.resolve import (
     overwritten,
     written_over,
 )
+from tests.budget import heavy
 from tests.core.test_resolve import variant
 from tests.rulefiles import CachedWorkspace
 
@@ -261,6 +262,7 @@ def _asked(first: list[str], second: list[str]) -> list[Any]:
     return found
 
 
+@heavy
 def test_an_element_patched_entry_after_entry_keeps_the_writers_the_walk_through_every_later_patch_found(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
@@ -304,7 +306,9 @@ SHAPES = {
 }
 
 
-@pytest.mark.parametrize("shape", sorted(SHAPES))
+@pytest.mark.parametrize(
+    "shape", [pytest.param(shape, marks=heavy) if shape == "nested-append" else shape for shape in sorted(SHAPES)]
+)
 def test_an_element_patched_by_each_entry_is_followed_at_a_cost_linear_in_them(shape: str) -> None:
     """Counted, never timed: n entries each patching Pottery's group credit (:data:`SHAPES`),
     resolved, then asked what still writes each field and what the entries lost, at n and 2n (the

@@ -12,6 +12,7 @@ import re
 
 from civrules.diagnostics import stopped, stopped_and_truncated
 from civrules.diagnostics.words import count
+from tests.budget import heavy
 from tests.conftest import REPO
 
 COMPILER = REPO / "compiler" / "civrules"
@@ -77,6 +78,7 @@ def _hits(source: str, relative: str) -> list[tuple[str, int, str, str]]:
     return found
 
 
+@heavy
 def test_no_count_that_can_be_one_stands_before_a_plural_noun() -> None:
     """The walk that finds the class: each f-string of the compiler, runtimes and sheets where a
     count stands right before a plural noun. Before round 34 it found "after {limit:,} diagnostics"

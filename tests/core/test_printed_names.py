@@ -23,6 +23,7 @@ import pytest
 import yaml
 
 from tests import shipped
+from tests.budget import heavy
 from tests.conftest import REPO, RULES
 
 _LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
@@ -240,6 +241,7 @@ def test_a_name_its_cited_line_does_not_print_is_reported_unless_a_cited_section
     ]
 
 
+@heavy
 def test_every_name_read_from_a_line_of_a_source_text_is_printed_there() -> None:
     """An auditor (round 30) found five goods of the Central America variant named in English
     ('Honey', 'Squash', 'Turkey', 'Pyrite', 'Shells') that no source prints: the variant's line

@@ -20,6 +20,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.budget import heavy
 from tests.conftest import REPO
 from tools import provenance
 from tools.provenance import (
@@ -594,6 +595,7 @@ def shipped() -> tuple[tuple[Scalar, ...], provenance.Fingerprints]:
     return tuple(read_scalars(RULES)), load_fingerprints(DATA)
 
 
+@heavy
 def test_the_shipped_rule_data_repeats_no_wording_of_a_cited_file() -> None:
     scalars, fingerprints = shipped()
     findings = [f'{finding}: "{finding.run}"' for finding in find_copies(scalars, fingerprints)]
@@ -636,6 +638,7 @@ def test_the_committed_index_names_no_path_of_a_machine() -> None:
     assert (REPO / "provenance") == DATA
 
 
+@heavy
 def test_check_reads_the_shipped_tree_like_the_tests() -> None:
     """The command and the two tests above agree: its status is theirs."""
     scalars, fingerprints = shipped()

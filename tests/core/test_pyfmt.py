@@ -23,6 +23,7 @@ from civrules.emit.pyfmt import (
     tup,
     used_makers,
 )
+from tests.budget import heavy
 
 
 def _reference_lines(node: Node, indent: int, prefix: str, suffix: str) -> list[str]:
@@ -73,6 +74,7 @@ def test_a_string_with_nothing_to_escape_is_quoted_as_it_is() -> None:
     assert string("é\u2028").flat() == '"é\\u2028"'
 
 
+@heavy
 def test_a_module_made_as_bytes_is_the_join_of_its_statements() -> None:
     """Source (each statement encoded as it is written, lines a batch at a time) gives the bytes of
     the text the statements made joined; a lazy dict display lays out as the dict display."""

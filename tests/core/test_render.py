@@ -14,6 +14,7 @@ import pytest
 from civrules.diagnostics import Diagnostic, Related, Severity, Span, cap_per_file, stopped
 from civrules.diagnostics.escape import dumps_json, printable, printable_lines, safe_line_start
 from civrules.diagnostics.render import SourceLines, render, render_github, render_json, render_sarif, render_text
+from tests.budget import heavy
 
 SOURCE = "cards:\n  - id: pottery\n    cots: 45\n"
 SARIF_SCHEMA = Path(__file__).parent.parent / "data" / "sarif-schema-2.1.0.json"
@@ -404,6 +405,7 @@ def test_rendering_diagnostics_leaves_nothing_only_the_collector_frees(renderer:
     assert large - small < 20, (small, large)
 
 
+@heavy
 def test_indented_json_is_json_dumps_character_for_character() -> None:
     """Random plain data (text with escapes, controls, separators and lone surrogates; numbers,
     literals, lists, tuples, mappings, empty ones) and some that is not (keys that are not text,

@@ -21,6 +21,7 @@ from civrules.families.advanced_civilization.model import of_family
 from civrules.load.workspace import Workspace
 from civrules.pipeline import Analysis, analyse
 from civrules.resolve import Resolver, merge_patch
+from tests.budget import heavy
 from tests.conftest import REPO, RULES
 from tests.rulefiles import CachedWorkspace
 
@@ -1020,6 +1021,7 @@ def _old_citation_value(value: Any) -> bool:
     return isinstance(value, str) or (isinstance(value, list) and all(isinstance(v, str) for v in value))
 
 
+@heavy
 def test_an_entity_patched_entry_after_entry_is_cited_as_the_per_entry_fold_cited_it(monkeypatch: Any) -> None:
     """Random chains of patch entries on one entity (each entry's citation: a section, a list of
     them, none, an empty list, a `null`, a refused one; sources joined, repeated, refused; notes,

@@ -5,6 +5,7 @@ from __future__ import annotations
 from civrules.diagnostics import Diagnostic
 from civrules.load import read_yaml_text
 from civrules.schema import document_kind, load_schema, validate_document
+from tests.budget import heavy
 from tests.conftest import RULES
 
 CARD = """kind: civilization_cards
@@ -124,6 +125,7 @@ def test_a_top_level_key_named_for_its_collection_is_one_error_with_the_key_mean
     assert found.hint is not None and found.hint.startswith("did you mean `cards`?"), found.hint
 
 
+@heavy
 def test_every_document_kinds_required_top_level_key_written_with_a_prefix_is_one_error_at_it() -> None:
     """The class: each kind's required top-level keys, written in a shipped file of the kind as
     `my_<key>`, give one S002 at that key naming the key meant (no S004 beside it)."""

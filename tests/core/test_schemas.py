@@ -16,6 +16,7 @@ import yaml
 
 from civrules.schema import SCHEMA_FILES, load_schema
 from tests import shipped
+from tests.budget import heavy
 from tests.conftest import REPO, RULES
 
 SCHEMAS = REPO / "schemas"
@@ -267,6 +268,7 @@ def test_the_compiled_path_of_one_added_entity_agrees_with_jsonschema(path: Path
                 assert _passes(fast, candidate) == slow.is_valid(candidate), (list_path, candidate)
 
 
+@heavy
 def test_generating_the_fast_path_leaves_the_shared_schemas_untouched() -> None:
     """fastjsonschema rewrites refs in place; the schemas jsonschema uses must not see that."""
     import copy

@@ -12,6 +12,7 @@ from civrules.diagnostics import Diagnostic
 from civrules.load.workspace import Workspace
 from civrules.pipeline import Shared, analyse
 from civrules.resolve import Resolver
+from tests.budget import heavy
 from tests.core.test_variants import HOUSE_RULES
 from tests.rulefiles import CachedWorkspace
 
@@ -122,6 +123,7 @@ def _tree(names: Sequence[str], files: dict[str, str]) -> dict[str, bytes]:
     return dict(result.tree)
 
 
+@heavy
 def test_each_rulesets_files_are_the_same_built_alone_and_with_its_bases() -> None:
     """What `civrules build RULESET` writes for a ruleset is what `civrules build` writes for it.
 

@@ -19,6 +19,7 @@ from click.testing import CliRunner
 
 from civrules.cli import main
 from tests import rulefiles, shipped
+from tests.budget import heavy
 from tests.conftest import REPO, copy_shipped
 from tests.core import test_audit_sample as audit_sample
 from tests.core import test_game_terms as game_terms
@@ -124,6 +125,7 @@ def _named(value: object) -> str:
     return str(getattr(value, "values", value))  # a pytest.param: its values
 
 
+@heavy
 def test_a_designers_built_variant_is_no_output_of_the_project(
     designer_rules: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

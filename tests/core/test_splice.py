@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 
 from civrules.load import Document, Limits, read_yaml_text
 from civrules.load.splice import Spliced, splice_document
+from tests.budget import heavy
 from tests.conftest import RULES
 
 #: Files of every shape the splice meets: indentless lists (`- id:` at the start of the line), a
@@ -148,6 +149,7 @@ def run_edits(relative: str, edits: list[tuple[str, int, int, int]]) -> int:
     return spliced_count
 
 
+@heavy
 @settings(max_examples=25, deadline=None, derandomize=True, suppress_health_check=list(HealthCheck))
 @given(relative=st.sampled_from(FILES), edits=EDITS)
 def test_a_spliced_edit_reads_as_the_whole_file(relative: str, edits: list[tuple[str, int, int, int]]) -> None:

@@ -13,6 +13,7 @@ from click.testing import CliRunner
 from civrules.cli import main
 from civrules.emit import versions
 from tests import shipped
+from tests.budget import heavy
 from tests.conftest import REPO, copy_rulesets
 
 FOLDER = "civrules_rulesets/example"
@@ -57,6 +58,7 @@ def _read_by_statement(source: bytes) -> tuple[list[tuple[str, str]], dict[str, 
     return [d for node in versions._declarations(source).body for d in versions._definitions(node, ids)], ids
 
 
+@heavy
 def test_reading_the_api_statement_by_statement_finds_what_parsing_the_whole_module_does() -> None:
     """The shortcut (each top-level statement alone, a table's type without its value) against
     the whole module parsed, on every generated module and on the shapes that do not split."""

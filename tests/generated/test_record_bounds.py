@@ -18,6 +18,7 @@ from typing import Any
 import pytest
 
 from civrules.families import family_named
+from tests.budget import heavy
 from tests.generated.test_package_values import PACKAGES, RUNTIMES, package, tables, values
 from tools import bounds as generator
 
@@ -198,6 +199,7 @@ def test_every_bound_names_a_field_of_a_linked_record_class() -> None:
     assert checked > 100
 
 
+@heavy
 def test_just_inside_each_bound_holds_and_just_outside_is_refused_on_every_path() -> None:
     """For every constrained field of every record class that a shipped package holds: a value
     just inside the bound is taken by ``replace``, by a call of the class and by unpickling; one

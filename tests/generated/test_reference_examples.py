@@ -16,6 +16,7 @@ import yaml
 
 from civrules.resolve import Resolver, entity_key
 from civrules.schema.references import node_at
+from tests.budget import heavy
 from tests.conftest import RULES
 from tests.rulefiles import CachedWorkspace
 
@@ -117,6 +118,7 @@ def test_every_example_is_valid_for_its_field_schema() -> None:
     assert not wrong, "\n".join(wrong)
 
 
+@heavy
 def test_an_example_of_a_mapping_by_names_shows_a_value_of_its_shape() -> None:
     """A field that maps names to mappings (`overlay.settings.citations`: `{setting: {source:
     ...}}`) is shown with a name and a mapping: its example was the placeholder `{...: "..."}`, a

@@ -38,6 +38,7 @@ from civrules.emit.output import MARKER, MARKER_TEXT, OutputError, check_replace
 from civrules.load.workspace import Workspace
 from civrules.pipeline.incremental import Session
 from civrules.support import files
+from tests.budget import heavy
 from tests.conftest import RULES
 from tests.core.test_incremental import copy_subset
 from tests.core.test_lsp import Client
@@ -175,6 +176,7 @@ def test_a_folder_shaped_like_a_civrules_tree_without_the_marker_is_refused(
     assert sorted(p.name for p in tmp_path.iterdir()) == ["generated"]  # no staging tree either
 
 
+@heavy
 def test_build_into_a_folder_of_the_user_s_is_refused_with_a_hint(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -237,7 +239,7 @@ def test_links_fifos_files_and_devices_are_refused_as_output(tmp_path: Path) -> 
         ("dist/sheets", ["sheets", RULESET], "`dist/sheets`"),
         ("gen-link", ["build", RULESET, "--out", "gen-link/sub"], "`gen-link`"),
         ("gen-link", ["build", "--check", "--out", "gen-link/sub"], "`gen-link`"),
-        ("generated", ["build", "--check"], "it is a symbolic link"),
+        pytest.param("generated", ["build", "--check"], "it is a symbolic link", marks=heavy),
     ],
 )
 def test_a_link_on_the_way_to_an_output_inside_the_project_is_refused(
@@ -492,6 +494,7 @@ def test_when_the_old_tree_cannot_be_removed_after_the_swap_it_is_swapped_back(
     assert sorted(p.name for p in tmp_path.iterdir()) == ["out"]
 
 
+@heavy
 def test_the_cli_says_what_failed_and_exits_2(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     from civrules.emit import build as builder
 
@@ -1369,6 +1372,7 @@ def test_a_failing_sync_leaves_the_previous_tree(tmp_path: Path, monkeypatch: py
 # --- File names that are no UTF-8 ------------------------------------------------------------------
 
 
+@heavy
 def test_a_file_name_that_is_no_utf8_is_digested_not_an_internal_error(tmp_path: Path) -> None:
     """`build` (its stamp digests every file name under rules/) and `init DIR` (the header cache's key
     digests the folder) ended in R900 at a name that is no UTF-8: Python reads `\\xff` as the

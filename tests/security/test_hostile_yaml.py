@@ -39,6 +39,7 @@ from civrules.cli import main
 from civrules.diagnostics import Severity
 from civrules.load import Limits, read_yaml_bytes, read_yaml_text
 from civrules.pipeline import analyse
+from tests.budget import heavy
 from tests.rulefiles import (
     CachedWorkspace,
     dump,
@@ -213,6 +214,7 @@ def answer_unused_file(text: str) -> None:
     assert_answered(code, diagnostics, stderr)
 
 
+@heavy
 @given(text=st.text(_YAML_ALPHABET, min_size=1, max_size=120))
 @budget(4)
 def test_random_text_as_an_unused_file_through_the_cli(text: str) -> None:
@@ -305,6 +307,7 @@ def answer_mutated_file(draw: Any, target: str, operations: list[str]) -> None:
     assert_answered(code, diagnostics, stderr)
 
 
+@heavy
 def test_the_pristine_dump_of_every_file_reads_back_the_same() -> None:
     """The mutation tests write data back with libyaml's emitter: unmutated, it must read the same."""
     for relative in fuzzed_files():

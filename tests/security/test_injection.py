@@ -38,6 +38,7 @@ from civrules.families.advanced_civilization.package import doc, lit, render_pac
 from civrules.pipeline import analyse, derived_facts
 from civrules.support import cache, stored
 from tests import shipped
+from tests.budget import heavy
 from tests.conftest import REPO, RULES
 from tests.core.test_incremental import copy_subset
 from tests.core.test_watch import Watcher
@@ -197,6 +198,7 @@ def test_a_ruleset_name_cannot_end_the_generated_docstring() -> None:
 # --- Nothing from the working tree is executed; caches hold data, in the user's cache -------------
 
 
+@heavy
 def test_no_module_of_civrules_executes_or_unmarshals_code() -> None:
     """The root of the old hole: compiled code read from a cache and passed to exec()."""
     forbidden = {"exec", "eval", "compile", "loads"}

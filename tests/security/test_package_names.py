@@ -34,6 +34,7 @@ from civrules.emit.packaging import (
 )
 from civrules.load.workspace import Workspace
 from civrules.pipeline import analyse
+from tests.budget import heavy
 from tests.conftest import RULES, copy_rulesets
 from tests.rulefiles import CachedWorkspace
 
@@ -146,6 +147,7 @@ def test_an_id_pip_reads_as_another_is_refused_whatever_a_familys_schema_allows(
     assert problem.malformed and "pip reads" in problem.message, problem
 
 
+@heavy
 @given(st.from_regex(RULESET_ID, fullmatch=True))
 def test_distinct_accepted_ids_are_distinct_distributions_and_packages(ruleset_id: str) -> None:
     """A kebab-case id's distribution is already as pip compares names, and its package name has

@@ -55,6 +55,7 @@ from civrules.pipeline import analyse
 from civrules.support import files
 from tests.adversarial import measure
 from tests.adversarial.generate import generate
+from tests.budget import heavy
 from tests.conftest import REPO, RULES, copy_rulesets
 from tests.core.test_incremental import copy_subset
 from tests.rulefiles import CachedWorkspace, shipped_text
@@ -785,7 +786,9 @@ def test_an_extends_chain_longer_than_the_bound_is_v002_not_a_crash() -> None:
     assert fine.ok
 
 
-@pytest.mark.parametrize("order", ["each-extends-the-file-before", "each-extends-the-file-after"])
+@pytest.mark.parametrize(
+    "order", [pytest.param("each-extends-the-file-before", marks=heavy), "each-extends-the-file-after"]
+)
 def test_a_chain_of_600_manifests_on_disk_is_v002_in_either_file_order(tmp_path: Path, order: str) -> None:
     """Read from disk, each manifest is declared by its header and read in full when asked for;
     reading one reads its base first to learn its family, and that base its own: a chain of 600
@@ -1016,6 +1019,7 @@ def test_the_card_checks_of_a_card_listing_thousands_are_linear_in_its_lists(mon
     assert implied[0].message == "prerequisite `c2` of `c0` is implied by its prerequisite `c1`: `c1` → `c2`"
 
 
+@heavy
 def test_unique_items_is_linear_and_means_what_json_schema_means() -> None:
     from civrules.schema import _validator_class
 

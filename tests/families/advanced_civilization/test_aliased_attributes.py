@@ -20,6 +20,7 @@ from civrules.families.advanced_civilization.model import Ruleset, of_family
 from civrules.families.advanced_civilization.package import data_module
 from civrules.model import Collection
 from civrules.pipeline import derived_facts
+from tests.budget import heavy
 from tests.rulefiles import shipped_analysis
 
 #: Attributes given to every card (as many as one anchored list of the bench shape holds).
@@ -39,6 +40,7 @@ def aliased() -> tuple[Ruleset, dict[str, Any]]:
     return dataclasses.replace(model, cards=Collection.of(model.cards.name, cards)), exported
 
 
+@heavy
 def test_cards_sharing_one_long_attribute_list_are_written_in_memory_bounded_by_the_module() -> None:
     """The peak while the data module is made stays within 2.5 times the module's size (its
     statements, then the module joined: 1.9). Made as one table of nodes, the cards took 9.4."""
@@ -53,6 +55,7 @@ def test_cards_sharing_one_long_attribute_list_are_written_in_memory_bounded_by_
     assert peak < 2.5 * len(module.source), (peak, len(module.source))
 
 
+@heavy
 def test_the_card_sheet_of_cards_sharing_one_long_attribute_list_is_encoded_as_it_is_written() -> None:
     """The peak while the card sheet is made (its context, its text) stays within 7.5 times the
     page's size (5.8). Rendered whole, every piece the template wrote, their join and its encoding

@@ -18,6 +18,7 @@ from civrules.emit.packaging import import_name
 from civrules.families.advanced_civilization.commodities import set_value, set_value_rule
 from civrules.families.advanced_civilization.credits import credit_matrix
 from civrules.families.advanced_civilization.model import Ruleset, of_family
+from tests.budget import heavy
 from tests.conftest import REPO, RULES, copy_shipped
 from tests.rulefiles import shipped_analysis
 from tests.variant_packages import run_script
@@ -211,6 +212,7 @@ def test_check_of_one_ruleset_compares_its_part_and_the_marker(
     assert build_here(out, shipped_rules, "--check", "advanced-civilization")[0] == 1
 
 
+@heavy
 def test_a_ruleset_with_errors_keeps_its_output_and_the_others_build(
     generated: Path, tmp_path: Path, rules_copy: Path
 ) -> None:

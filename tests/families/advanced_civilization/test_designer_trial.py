@@ -21,6 +21,7 @@ from civrules.emit.build import variant_changes
 from civrules.emit.sheets import render_sheets
 from civrules.pipeline import Analysis, analyse
 from civrules.resolve.diff import diff_rulesets, render_text
+from tests.budget import heavy
 from tests.conftest import copy_shipped
 from tests.core.test_incremental import copy_subset
 from tests.rulefiles import CachedWorkspace
@@ -470,6 +471,7 @@ class _StopWatchingError(Exception):
     pass
 
 
+@heavy
 def test_watch_does_not_read_a_file_an_editor_is_still_writing(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     # An editor saves by truncating the file, then writing it: a round that looks in between must
     # wait for the file to stand still, not report the empty file (L009) and then "fixed" it.

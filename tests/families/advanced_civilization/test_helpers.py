@@ -34,6 +34,7 @@ from civrules.emit.helpers.render import page_html, render_helper
 from civrules.pipeline import analyse
 from tests import shipped
 from tests.browser import Browser, Page
+from tests.budget import heavy
 from tests.conftest import REPO, copy_rulesets
 from tests.rulefiles import CachedWorkspace, shipped_analysis
 from tests.variant_packages import run_script
@@ -721,6 +722,7 @@ overlay:
 """
 
 
+@heavy
 def test_a_house_variant_that_changes_a_credit_shows_the_new_price_after_build(
     browser: Browser, tmp_path: Path
 ) -> None:

@@ -9,6 +9,7 @@ import pytest
 from civrules.families import families
 from civrules.lsp.index import Index, RenameRefusedError, Symbol
 from civrules.pipeline.incremental import Session
+from tests.budget import heavy
 from tests.conftest import copy_files
 from tests.core.test_lsp import KEEP
 from tests.named_ids import named_in_code, shipped_ids
@@ -30,6 +31,7 @@ NOT_THE_ID = {
 }
 
 
+@heavy
 def test_every_id_the_family_code_names_is_declared() -> None:
     """A walk of every literal of the family's code, templates and schemas: each that is a
     shipped id is declared named, or listed here as another thing's name; and each declared id is

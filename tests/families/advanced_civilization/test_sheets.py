@@ -41,6 +41,7 @@ from civrules.pipeline import analyse, derived_facts
 from civrules.resolve.diff import CollectionDiff, EntityChange, FieldChange, RulesetDiff, diff_rulesets, render_text
 from tests import lazy, shipped
 from tests.browser import Browser, BrowserError
+from tests.budget import heavy
 from tests.conftest import REPO, RULES
 from tests.layout import outside_the_page
 from tests.rulefiles import CachedWorkspace, shipped_analysis
@@ -612,6 +613,7 @@ def test_groups_without_symbols_get_distinct_shapes_and_letters() -> None:
     assert ">?</text>" not in page
 
 
+@heavy
 def test_quick_reference_gives_the_turn_on_one_page() -> None:
     import weasyprint
 
@@ -1300,6 +1302,7 @@ def test_a_long_word_in_a_column_heading_is_broken_with_hyphens_over_the_lines_t
 # --- round 34: the credit table's set width ---
 
 
+@heavy
 def test_the_credit_tables_columns_print_at_the_widths_they_were_sized_for() -> None:
     """The credit table said ``table-layout: fixed; width: auto``: a fixed layout needs a set
     width, so both engines laid it out automatically and spread the room over the columns their
@@ -1352,6 +1355,7 @@ def _contrast(one: str, other: str) -> float:
     return (light + 0.05) / (dark + 0.05)
 
 
+@heavy
 def test_every_text_colour_of_the_sheets_reads_at_4_5_to_1_on_its_backgrounds() -> None:
     """WCAG 2's AA contrast for text (4.5:1), for players with low vision and for a sheet printed
     pale: every colour a sheet's style gives text, against white and against the tinted row of its

@@ -15,6 +15,7 @@ from civrules.families.sid_meiers_civilization.model import CivilizationRuleset
 from civrules.families.sid_meiers_civilization.package import data_module
 from civrules.model import Collection
 from civrules.pipeline import derived_facts
+from tests.budget import heavy
 from tests.rulefiles import shipped_analysis
 
 #: Ranks given to every unit type (one list an alias names in each).
@@ -23,6 +24,7 @@ RANKS = 200
 COPIES = 10
 
 
+@heavy
 def test_unit_types_sharing_one_long_rank_list_are_written_in_memory_bounded_by_the_module() -> None:
     """Ten unit types of each of sid-meiers-civilization's, each given the same 200 ranks: the peak
     while the data module is made stays within four times the module's size (3.1, its other tables
