@@ -626,10 +626,17 @@ LISTED_BEYOND_COPIES: dict[str, tuple[str, Call]] = {
     ),
     # Round 35: the times were those seen up to the first excess, so a calamity a game holds none of,
     # listed twice, was "listed once", and five of a two-copy calamity were "listed 3 times".
+    # Round 36: where the count's decks hold none, no count of times is the point ("listed twice ...
+    # has 0 copies" read as if once would do): the message says it is listed, and "no copy".
     "mega.calamity_resolution_order a calamity the count's decks hold none of": (
-        r"^'tempest' is listed twice in calamities: a game of 6 players has 0 copies of it "
+        r"^'tempest' is in calamities, but a game of 6 players has no copy of it "
         r"\(Calamity.copies_by_players\)$",
         lambda: mega.calamity_resolution_order(["tempest", "tempest"], players=6),
+    ),
+    "mega.calamity_resolution_order one card the count's decks hold none of": (
+        r"^'tempest' is in calamities, but a game of 13 players has no copy of it "
+        r"\(Calamity.copies_by_players\)$",
+        lambda: mega.calamity_resolution_order(["famine", "tempest"], players=13),
     ),
     "ep.calamity_resolution_order all the times listed": (
         r"^'famine' is listed 5 times in calamities: the game has 2 copies of it \(Calamity.copies\)$",

@@ -133,7 +133,10 @@ FILES = (
 #: Also (same step, unreleased): a refusal of an id listed more times than the game has of it counts
 #: all the times it is listed: an id a game holds none of, listed twice, was "listed once" (the count
 #: stopped at the first excess).
-VERSION = "2.19.0"
+#: 2.19.1 a refusal of an id the game has no copy of says it is listed, with no count of the times
+#: ("'a' is in pieces, but the game has no copy of it"), where it said "is listed twice ... has 0
+#: copies", as if once would do; a bound of none is "no copy".
+VERSION = "2.19.1"
 
 
 def runtime_distribution(
