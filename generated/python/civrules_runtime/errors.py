@@ -253,9 +253,11 @@ def at_most(ids: Iterable[T], parameter: str, copies: Callable[[T], int | None],
     """``ids`` as a list when none is listed more times than the game has of it (``copies(id)``;
     None: the sources do not give a bound); OutOfDomainError naming the first listed once too often
     otherwise, with the times ``ids`` lists it in all, and ``why(most)`` the bound ("the game has 1
-    copy of it (Piece.copies)"). A collection of game objects is no multiset: one piece held counted
-    twice gave twice what it gives once, which the game cannot give. An unhashable value is left to
-    the caller, which refuses it as no id (check the ids first: UnknownIdError comes before this)."""
+    copy of it (Piece.copies)"); an id the game has none of is named as listed, with no count ("'a' is
+    in pieces, but the game has no copy of it"). A collection of game objects is no multiset: one
+    piece held counted twice gave twice what it gives once, which the game cannot give. An
+    unhashable value is left to the caller, which refuses it as no id (check the ids first:
+    UnknownIdError comes before this)."""
     listed = list(ids)
     seen: dict[object, int] = {}
     for item in listed:
@@ -264,6 +266,10 @@ def at_most(ids: Iterable[T], parameter: str, copies: Callable[[T], int | None],
         except TypeError:
             continue
         most = copies(item)
+        if most == 0:
+            # no count of times is the point where the game has none: "listed twice ... has no
+            # copy" read as if once would do
+            raise OutOfDomainError(f"{shown(item)} is in {parameter}, but {why(most)}")
         if most is not None and times > most:
             # the times seen so far stop at the first excess: "listed once" of an id listed twice
             # where the game has none of it
@@ -278,8 +284,8 @@ def once_each(ids: Iterable[T], parameter: str, why: str) -> list[T]:
 
 
 def copies(n: int) -> str:
-    """``1 copy``, ``2 copies``: a bound of :func:`at_most` in words."""
-    return f"{n} copy" if n == 1 else f"{n} copies"
+    """``no copy``, ``1 copy``, ``2 copies``: a bound of :func:`at_most` in words."""
+    return "no copy" if n == 0 else f"{n} copy" if n == 1 else f"{n} copies"
 
 
 def _count(n: int, noun: str) -> str:
