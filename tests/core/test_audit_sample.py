@@ -30,7 +30,7 @@ from tools.audit_draw import VARIANTS, label, readings
 
 # The audits whose rows are held to the data: each round's draw leaves out every fact an earlier
 # round read (but the re-reads of a ruleset with too few left), so every audited fact stays held.
-AUDITS = tuple(REPO / "provenance" / "audits" / f"round-{n}.md" for n in (32, 33, 34, 35))
+AUDITS = tuple(REPO / "provenance" / "audits" / f"round-{n}.md" for n in (32, 33, 34, 35, 36))
 SECTION = re.compile(r"^## .*\(`([a-z0-9-]+)`, seed (\d+)\)$")
 ROW = re.compile(
     r"^\| (\d+)(?: \(re-read, round (\d+)\))? \| `((?:[^`\\]|\\.)+)` \| ((?:[^|\\]|\\.)+) \| `[^`]+` \(\d+\) \|"
