@@ -42,9 +42,13 @@ class Record:
     (written out rather than made by ``dataclasses``: creating ~50 dataclasses costs an engine
     more import time than all of a ruleset's data). So it is no dataclass to ``dataclasses``: its
     functions raise TypeError for it; :meth:`replace` and :meth:`asdict` are its own, and
-    ``typing.get_type_hints`` of its class gives its fields in order, as ``dataclasses.fields``."""
+    ``typing.get_type_hints`` of its class gives its fields in order, as ``dataclasses.fields``.
+    A record can be referred to weakly (``weakref.ref(record)``, a ``WeakValueDictionary`` of
+    records), as a frozen dataclass made with ``weakref_slot=True`` can."""
 
-    __slots__ = ()
+    # The slot of weak references, the base's only one: an engine caches or observes records it
+    # does not own (a WeakValueDictionary, weakref.finalize), at one pointer a record.
+    __slots__ = ("__weakref__",)
 
     def __init_subclass__(cls) -> None:
         super().__init_subclass__()
