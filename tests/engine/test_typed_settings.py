@@ -139,6 +139,22 @@ def test_an_unknown_fact_is_none_and_the_key_is_kept() -> None:
     assert changed["points_per_space"] == 5 and changed != ast
 
 
+def test_none_given_to_an_unknown_fact_keeps_it_unknown_and_a_value_makes_it_known() -> None:
+    # (every field of every settings record written again with its own value: test_package_values)
+    from civrules_rulesets import advanced_civilization as ac
+    from civrules_rulesets import central_america as ca
+
+    assert "nations" in ca.SETTINGS.unknown_fields and ca.SETTINGS.nations is None
+    same = ca.SETTINGS.replace(nations=None)  # None is what it holds: the replace changes nothing
+    assert same == ca.SETTINGS and "nations" in same.unknown_fields and "nations" in same
+    ast = ac.SETTINGS.ast
+    assert ast is not None and "finish_space_min_card_value" in ast.unknown_fields
+    known = ast.replace(finish_space_min_card_value=5)
+    assert "finish_space_min_card_value" not in known.unknown_fields and known["finish_space_min_card_value"] == 5
+    absent = known.replace(finish_space_min_card_value=None)  # a known fact given None is left out
+    assert "finish_space_min_card_value" not in absent and "finish_space_min_card_value" not in absent.unknown_fields
+
+
 #: Engine code that misuses a typed setting: mypy --strict must reject each line.
 MISUSE = """\
 from civrules_rulesets import advanced_civilization, imperial_settlers, sid_meiers_civilization

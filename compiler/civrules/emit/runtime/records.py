@@ -1277,12 +1277,16 @@ class SettingsRecord(Record, Mapping[str, object]):
         return None
 
     def replace(self, *args: Any, **changes: Any) -> Self:
-        """A record of the same type with ``changes`` made to its fields (by field name); a field
-        left unknown stays unknown. Raises TypeError and OutOfDomainError as :meth:`Record.replace`."""
+        """A record of the same type with ``changes`` made to its fields (by field name). A field
+        whose fact is unknown stays unknown unless it is given a value: given None, which is what it
+        holds, it stays in ``unknown_fields``, so ``record.replace(field=record.field) == record``
+        for every field. Raises TypeError and OutOfDomainError as :meth:`Record.replace`."""
         _positional(self, args)
         _known(self, changes)
         fields = dict(zip(self._names(), self._values(), strict=True))
-        unknown = tuple(key for key in self.unknown_fields if self._field_of[key] not in changes)
+        # None given to an unknown field is the value it holds: the fact stays unknown (a replace that
+        # changes nothing is the record itself); a value given makes it known
+        unknown = tuple(key for key in self.unknown_fields if changes.get(self._field_of[key]) is None)
         with _made_of(self, changes):
             made = _unchecked(type(self), {**fields, **changes, "unknown_fields": unknown})
         return _checked(made, changes)
