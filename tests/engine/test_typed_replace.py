@@ -128,6 +128,37 @@ def test_a_declared_replace_runs_its_bases_and_says_what_it_is() -> None:
         card.replace(cots=1)  # type: ignore[call-arg]
 
 
+def test_typed_replace_on_a_class_that_is_no_record_says_so_when_called_not_its_stubs_error() -> None:
+    import inspect
+    from typing import Self
+
+    from civrules_runtime.records import Record, typed_replace
+
+    class Piece:  # an engine's own class, no Record
+        @typed_replace
+        def replace(self, *, cost: int = ...) -> Self:
+            raise NotImplementedError  # the declaration only
+
+    class Token(Record):
+        __slots__ = ("cost",)
+        cost: int
+
+        def __init__(self, cost: int) -> None:
+            object.__setattr__(self, "cost", cost)
+
+        @typed_replace
+        def change(self, *, cost: int = ...) -> Self:  # declared under another name than replace
+            raise NotImplementedError
+
+    assert str(inspect.signature(Piece.replace)) == "(self, *, cost: 'int' = Ellipsis) -> 'Self'"
+    no_record = r"Piece\.replace is declared with .*typed_replace.* Piece is no civrules_runtime\.Record"
+    with pytest.raises(TypeError, match=no_record):
+        Piece().replace(cost=1)
+    with pytest.raises(TypeError, match=r"Token\.change .* a record class's replace only: name it replace"):
+        Token(1).change(cost=2)
+    assert Token(1).replace(cost=2) == Token(2)  # a record class's replace is its base's, as before
+
+
 def test_a_class_without_a_base_is_no_record_and_gets_no_replace() -> None:
     source = """
 class _Plain:
