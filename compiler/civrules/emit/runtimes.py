@@ -133,10 +133,17 @@ FILES = (
 #: Also (same step, unreleased): a refusal of an id listed more times than the game has of it counts
 #: all the times it is listed: an id a game holds none of, listed twice, was "listed once" (the count
 #: stopped at the first excess).
-#: 2.19.1 a refusal of an id the game has no copy of says it is listed, with no count of the times
-#: ("'a' is in pieces, but the game has no copy of it"), where it said "is listed twice ... has 0
-#: copies", as if once would do; a bound of none is "no copy".
-VERSION = "2.19.1"
+#: 2.20.0 (minor: a record can be referred to weakly) lets a record be referred to weakly (the
+#: record base's one slot, ``__weakref__``: a ``WeakValueDictionary`` of records; it was Python's
+#: "cannot create weak reference"), keeps a
+#: settings record's unknown fact unknown where ``replace`` gives it None (``replace(key=None)``
+#: forgot it: a replace of a field by its own value gave another record), and a ``replace``
+#: declared with ``records.typed_replace`` on a class that is no record raises TypeError saying so
+#: (it ran the declaration's bare NotImplementedError).
+#: Also (same step, unreleased): a refusal of an id the game has no copy of says it is listed, with
+#: no count of the times ("'a' is in pieces, but the game has no copy of it"), where it said "is
+#: listed twice ... has 0 copies", as if once would do; a bound of none is "no copy".
+VERSION = "2.20.0"
 
 
 def runtime_distribution(
