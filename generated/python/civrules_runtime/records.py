@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import contextlib
 from collections.abc import Callable, Iterable, Iterator, Mapping
-from typing import Any, ClassVar, ParamSpec, Self, TypeVar
+from typing import Any, ClassVar, ParamSpec, Self, TypeVar, cast
 
 from .errors import NotACollectionError, OutOfDomainError, _count, shown
 from .mappings import FrozenMap, MissingKeyError, _by_a_table
@@ -42,9 +42,13 @@ class Record:
     (written out rather than made by ``dataclasses``: creating ~50 dataclasses costs an engine
     more import time than all of a ruleset's data). So it is no dataclass to ``dataclasses``: its
     functions raise TypeError for it; :meth:`replace` and :meth:`asdict` are its own, and
-    ``typing.get_type_hints`` of its class gives its fields in order, as ``dataclasses.fields``."""
+    ``typing.get_type_hints`` of its class gives its fields in order, as ``dataclasses.fields``.
+    A record can be referred to weakly (``weakref.ref(record)``, a ``WeakValueDictionary`` of
+    records), as a frozen dataclass made with ``weakref_slot=True`` can."""
 
-    __slots__ = ()
+    # The slot of weak references, the base's only one: an engine caches or observes records it
+    # does not own (a WeakValueDictionary, weakref.finalize), at one pointer a record.
+    __slots__ = ("__weakref__",)
 
     def __init_subclass__(cls) -> None:
         super().__init_subclass__()
@@ -59,7 +63,8 @@ class Record:
         declared = cls.__dict__.get("replace")
         if declared is not None and getattr(declared, "_replace_signature", False):
             # a signature of typed_replace: the class's replace is its base's, read by inspect as declared
-            made = _replace_declared(cls, getattr(super(cls, cls), "replace"), declared)  # noqa: B009 - no base is typed here
+            stub = getattr(declared, "__wrapped__", declared)  # the declaration typed_replace wraps
+            made = _replace_declared(cls, getattr(super(cls, cls), "replace"), stub)  # noqa: B009 - no base is typed here
             setattr(cls, "replace", made)  # noqa: B010 - mypy refuses the assignment of a method
         inherited = tuple(getattr(super(cls, cls), "_fields", ()))
         own = tuple(name for name in cls._fields if name not in inherited)
@@ -244,9 +249,32 @@ def typed_replace(signature: _Signature) -> _Signature:
     ``inspect.signature(Item.replace)`` is then ``(self, *, id: 'str' = Ellipsis, cost: 'int' =
     Ellipsis) -> 'Self'`` (``eval_str=True`` or ``typing.get_type_hints`` evaluate the types), where
     it was the base's ``(self, *args, **changes)``. compiler/tools/replaces.py writes these.
+
+    Only a record class reads the declaration: on a class that is no :class:`Record`, or on a method
+    of a record class named otherwise, calling it raises TypeError saying so (the stub's body, the
+    declaration's ``NotImplementedError``, never runs).
     """
-    setattr(signature, "_replace_signature", True)  # noqa: B010 - a function's attribute, for __init_subclass__
-    return signature
+    import functools
+
+    name = getattr(signature, "__name__", "replace")
+
+    def undeclared(self: object, *args: object, **changes: object) -> object:
+        owner = type(self).__name__
+        if isinstance(self, Record):
+            raise TypeError(
+                f"{owner}.{name} is declared with civrules_runtime.records.typed_replace, which declares a"
+                f" record class's replace only: name it replace, or write {name} without typed_replace"
+            )
+        raise TypeError(
+            f"{owner}.{name} is declared with civrules_runtime.records.typed_replace, which declares the"
+            f" replace of a record class, and {owner} is no civrules_runtime.Record: derive {owner} from"
+            f" Record (or a record class), or write its {name} without typed_replace"
+        )
+
+    made = functools.update_wrapper(undeclared, signature)  # inspect reads the declared signature
+    setattr(made, "_replace_signature", True)  # noqa: B010 - a function's attribute, for __init_subclass__
+    # called, it says it is no record's replace: a record class's replace is its base's (__init_subclass__)
+    return cast("_Signature", made)
 
 
 def _replace_declared(
@@ -1273,12 +1301,16 @@ class SettingsRecord(Record, Mapping[str, object]):
         return None
 
     def replace(self, *args: Any, **changes: Any) -> Self:
-        """A record of the same type with ``changes`` made to its fields (by field name); a field
-        left unknown stays unknown. Raises TypeError and OutOfDomainError as :meth:`Record.replace`."""
+        """A record of the same type with ``changes`` made to its fields (by field name). A field
+        whose fact is unknown stays unknown unless it is given a value: given None, which is what it
+        holds, it stays in ``unknown_fields``, so ``record.replace(field=record.field) == record``
+        for every field. Raises TypeError and OutOfDomainError as :meth:`Record.replace`."""
         _positional(self, args)
         _known(self, changes)
         fields = dict(zip(self._names(), self._values(), strict=True))
-        unknown = tuple(key for key in self.unknown_fields if self._field_of[key] not in changes)
+        # None given to an unknown field is the value it holds: the fact stays unknown (a replace that
+        # changes nothing is the record itself); a value given makes it known
+        unknown = tuple(key for key in self.unknown_fields if changes.get(self._field_of[key]) is None)
         with _made_of(self, changes):
             made = _unchecked(type(self), {**fields, **changes, "unknown_fields": unknown})
         return _checked(made, changes)
