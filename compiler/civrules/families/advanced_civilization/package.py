@@ -113,7 +113,10 @@ FAMILY_RUNTIME_DISTRIBUTION = family_runtime_distribution(FAMILY.id)
 #: raises the rule's error, where it raised the interpreter's ValueError or RecursionError.
 #: Also (same step, unreleased): the comment of each settings field typed None (``Settings.nations``,
 #: ``Ast.tracks``, ``NotInSources``'s) says it is always None and where the fact is read.
-FAMILY_RUNTIME_VERSION = "2.10.4"
+#: 2.10.5 refuses a calamity effect, modifier or combination that says its amount or mode is not in the
+#: sources while giving it (``CALAMITY_COMBINATIONS[x].replace(mode=...)`` left ``mode_unknown``, which the
+#: helpers read as unknown): the flag is cleared with the value (``_problem``).
+FAMILY_RUNTIME_VERSION = "2.10.5"
 FAMILY_RUNTIME_SOURCES = Path(__file__).resolve().parent / "runtime"
 FAMILY_RUNTIME_FILES = (
     "__init__.py",

@@ -89,7 +89,9 @@ FAMILY_RUNTIME_DISTRIBUTION = family_runtime_distribution(FAMILY_ID)
 #: keep a checkout's own out of the sdist.
 #: Also (same step, unreleased): ``combat_bonus(defending=10**5000)`` (or a list nested past the stack) is
 #: UnknownIdError, where showing the value raised the interpreter's ValueError or RecursionError.
-FAMILY_RUNTIME_VERSION = "1.14.4"
+#: 1.14.5 refuses a building that says what it upgrades is not in the sources while giving it
+#: (``upgrade_unknown`` with ``upgrade_of``): the flag is cleared with the value (``_problem``).
+FAMILY_RUNTIME_VERSION = "1.14.5"
 FAMILY_RUNTIME_SOURCES = Path(__file__).resolve().parent / "runtime"
 FAMILY_RUNTIME_FILES = (
     "__init__.py",
