@@ -186,7 +186,7 @@ if not TYPE_CHECKING:
         {"AssumedPackage": ".assumptions", "RulesetPackage": ".protocol", **dict.fromkeys(_RECORDS, ".records")},
     )
 
-__version__ = "2.10.4"
+__version__ = "2.10.5"
 
 __all__ = [
     "AbilityAction",

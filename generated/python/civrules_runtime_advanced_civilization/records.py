@@ -13,7 +13,7 @@ from collections.abc import Callable, Iterable, Mapping
 from typing import ClassVar, Self, TypeAlias, TypeVar
 
 from civrules_runtime.assumed import count, optional, pairs, text
-from civrules_runtime.errors import OutOfDomainError, within
+from civrules_runtime.errors import OutOfDomainError, shown, within
 from civrules_runtime.mappings import FrozenMap
 from civrules_runtime.records import Record, bound, typed_replace
 from civrules_runtime.records import UnknownFact as UnknownFact
@@ -1313,6 +1313,21 @@ class CalamityFallback(Record):
         raise NotImplementedError  # never called: Record gives the class its base's, of this signature
 
 
+def _unknown_given(record: Record, flag: str, fields: tuple[str, ...]) -> str | None:
+    """What is wrong with ``record`` where its ``flag`` says the sources do not give a fact that one of
+    ``fields`` gives (a record changed with ``replace`` given the value, still saying it is unknown,
+    which the helpers go on reading as unknown); None: nothing."""
+    if getattr(record, flag):
+        for name in fields:
+            value = getattr(record, name)
+            if value is not None:
+                return (
+                    f"{flag}=True says the sources do not give it, but {name}={shown(value)} gives it:"
+                    f" give {flag}=False with the value, or {name}=None while it is unknown"
+                )
+    return None
+
+
 class CalamityEffect(Record):
     """One effect of a calamity on the primary or the secondary victims.
 
@@ -1497,6 +1512,9 @@ class CalamityEffect(Record):
     ) -> Self:
         raise NotImplementedError  # never called: Record gives the class its base's, of this signature
 
+    def _problem(self) -> str | None:
+        return _unknown_given(self, "unknown", ("amount", "all_but", "per_city"))
+
 
 class CalamityModifier(Record):
     """A civilization card's change to calamity effects, as the calamity's rules state it.
@@ -1644,6 +1662,9 @@ class CalamityModifier(Record):
     ) -> Self:
         raise NotImplementedError  # never called: Record gives the class its base's, of this signature
 
+    def _problem(self) -> str | None:
+        return _unknown_given(self, "amount_unknown", ("amount",))
+
 
 class CalamityImmunity(Record):
     """Who cannot be a victim of a calamity: a nation, a card holder, or the player who traded it.
@@ -1735,6 +1756,9 @@ class Combination(Record):
         mode_unknown: bool = ...,
     ) -> Self:
         raise NotImplementedError  # never called: Record gives the class its base's, of this signature
+
+    def _problem(self) -> str | None:
+        return _unknown_given(self, "mode_unknown", ("mode",))
 
 
 class Addition(Record):

@@ -95,7 +95,7 @@ if not TYPE_CHECKING:
         {"AssumedPackage": ".assumptions", "RulesetPackage": ".protocol", **dict.fromkeys(_RECORDS, ".records")},
     )
 
-__version__ = "1.14.4"
+__version__ = "1.14.5"
 
 __all__ = [
     "Activity",

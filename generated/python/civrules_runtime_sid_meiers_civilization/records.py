@@ -13,6 +13,7 @@ from collections.abc import Callable, Iterable, Mapping
 from typing import Self, TypeVar
 
 from civrules_runtime.assumed import count, pairs, text
+from civrules_runtime.errors import shown
 from civrules_runtime.mappings import FrozenMap
 from civrules_runtime.records import Record, bound, typed_replace
 from civrules_runtime.records import UnknownFact as UnknownFact
@@ -196,6 +197,21 @@ class Terrain(Record):
         raise NotImplementedError  # never called: Record gives the class its base's, of this signature
 
 
+def _unknown_given(record: Record, flag: str, fields: tuple[str, ...]) -> str | None:
+    """What is wrong with ``record`` where its ``flag`` says the sources do not give a fact that one of
+    ``fields`` gives (a record changed with ``replace`` given the value, still saying it is unknown,
+    which the helpers go on reading as unknown); None: nothing."""
+    if getattr(record, flag):
+        for name in fields:
+            value = getattr(record, name)
+            if value is not None:
+                return (
+                    f"{flag}=True says the sources do not give it, but {name}={shown(value)} gives it:"
+                    f" give {flag}=False with the value, or {name}=None while it is unknown"
+                )
+    return None
+
+
 class Building(Record):
     """A building: the terrains it may stand on (None: not in the sources), whether it stands in the
     city centre, whether it is limited (one per city), what it upgrades (None: none, or where
@@ -259,6 +275,9 @@ class Building(Record):
         upgrade_unknown: bool = ...,
     ) -> Self:
         raise NotImplementedError  # never called: Record gives the class its base's, of this signature
+
+    def _problem(self) -> str | None:
+        return _unknown_given(self, "upgrade_unknown", ("upgrade_of",))
 
 
 class Rank(Record):
