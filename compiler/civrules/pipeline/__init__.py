@@ -144,13 +144,17 @@ def analyse(
         noted = _noted_at_base(diagnostics, workspace, loaded, resolver)
         told = _blanks_alone(merge_duplicates([*noted, *problems]))
         return Analysis(loaded, None, _own(told, workspace, loaded))
-    diagnostics.extend(problems)
+    # What resolving each base's own layer found is told once a run (Resolver.untold): the k-th
+    # variant of a chain held the k bases' no-op patches, the square of the chain in all.
+    document = loaded.manifest.file.document
+    silences = isinstance(document.data, dict) and "suppress" in document.data if document is not None else True
+    diagnostics.extend(problems if resolved is None else resolver.untold(resolved, problems, mark=not silences))
     if resolved is None or has_errors(problems):
         return Analysis(loaded, None, _own(diagnostics, workspace, loaded))
     model = build_model(resolved)
     found_by: dict[str, list[Diagnostic]] = {}
     diagnostics.extend(run_checks(model, select, ignore, debug=debug, reuse=reuse, found_by=found_by))
-    diagnostics = without_uncited_no_ops(diagnostics)
+    diagnostics = without_uncited_no_ops(diagnostics, problems)
     own = [loaded.manifest.file.path, *(one.path for files in loaded.files.values() for one in files)]
     told = relocate(
         diagnostics, resolved, own, found_by, lambda wanted: base_findings(workspace, resolver, resolved, wanted)
@@ -176,10 +180,11 @@ def analyse(
     return Analysis(loaded, model, _own(diagnostics, workspace, loaded), resolved, found_by)
 
 
-def without_uncited_no_ops(diagnostics: list[Diagnostic]) -> list[Diagnostic]:
+def without_uncited_no_ops(diagnostics: list[Diagnostic], resolving: Sequence[Diagnostic] = ()) -> list[Diagnostic]:
     """``diagnostics`` less each Q009 (a change cited nowhere) of a patch that V013 tells changes
     nothing: of the same entity or setting, in the same file, asking a citation of fields the
-    patch sets to the value they have.
+    patch sets to the value they have. The V013 are those of ``diagnostics`` and of ``resolving``
+    (what resolving the ruleset found, a base's layers' included where another analysis tells them).
 
     Such a patch writes no fact: the value and its citation stay the base's. Asked to cite it, a
     designer following the hint would cite a change that is not made; V013 says what to do (write
@@ -187,7 +192,7 @@ def without_uncited_no_ops(diagnostics: list[Diagnostic]) -> list[Diagnostic]:
     """
     no_ops = [
         (d.subjects[0], frozenset(d.subjects[1:]), frozenset(d.fields_at))
-        for d in diagnostics
+        for d in (*diagnostics, *resolving)
         if isinstance(d, Unchanged) and d.subjects
     ]
     if not no_ops:

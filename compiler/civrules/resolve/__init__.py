@@ -275,6 +275,11 @@ class Resolver:
         self._read: dict[str, frozenset[str]] = {}
         #: Each ruleset's :class:`Findings`, by id, for the resolver's life (never retained less).
         self._findings: dict[str, Findings] = {}
+        #: How many of each resolution's problems its base's resolution gave it (they come first),
+        #: by id: the rest are its own layer's (:meth:`untold`). Kept past :meth:`retain`.
+        self._inherited: dict[str, int] = {}
+        #: The ids whose own layer's problems an analysis took already (:meth:`untold`).
+        self._told: set[str] = set()
 
     def findings(self, ruleset_id: str) -> Findings:
         """What ``ruleset_id``'s checks found so far, and how its base shows its own (kept for the
@@ -286,6 +291,38 @@ class Resolver:
 
     def resolve(self, loaded: LoadedRuleset) -> tuple[Resolved | None, list[Diagnostic]]:
         return self._resolve(loaded, ())
+
+    def untold(self, resolved: Resolved, problems: list[Diagnostic], *, mark: bool = True) -> list[Diagnostic]:
+        """``problems`` (what resolving ``resolved`` found: each layer's of its chain in turn, its
+        bases' first) less those of each base's own layer that an analysis sharing this resolver
+        took already; each layer's are marked taken.
+
+        A variant's resolution holds what resolving each of its bases found (a no-op patch, V013,
+        in each layer's file): in a chain of k variants, the k-th analysis held k of them, the
+        square of the chain in all, relocated, judged against suppressions and merged by the run
+        into one each. What a base's own layer found is told once a run: by the first analysis that
+        holds it (the base's own, or a variant's when the base is not checked, `validate v5`); the
+        layer's own are always kept (they are its analysis's, whoever told them first). Where the
+        layers' counts are not all known (not resolved by this resolver), ``problems`` is kept whole.
+        Without ``mark`` (an analysis whose `suppress:` entries may silence a base's finding, and
+        whose entries that silence nothing are V008), ``problems`` is kept whole and nothing is
+        marked taken: a variant above it still tells what its entries silence."""
+        if not mark:
+            return problems
+        bounds = [self._inherited.get(ruleset_id) for ruleset_id in resolved.chain]
+        if any(bound is None for bound in bounds):
+            return problems
+        starts = [bound for bound in bounds if bound is not None]
+        ends = [*starts[1:], len(problems)]
+        if any(start > end for start, end in zip(starts, ends, strict=True)):
+            return problems  # not this resolver's layers (never so: they come first, in turn)
+        kept: list[Diagnostic] = []
+        last = len(resolved.chain) - 1
+        for layer, (ruleset_id, start, end) in enumerate(zip(resolved.chain, starts, ends, strict=True)):
+            if layer == last or ruleset_id not in self._told:
+                kept.extend(problems[start:end])
+            self._told.add(ruleset_id)
+        return kept
 
     def resolution(self, ruleset_id: str) -> Resolved | None:
         """The resolution of ``ruleset_id`` made already (a variant's base, say), or None."""
@@ -356,6 +393,7 @@ class Resolver:
             diagnostics.extend(problems)
             if base is None:
                 return None, diagnostics
+        inherited = len(diagnostics)
         resolved, again = _start(manifest, loaded, base)
         for document in resolved.documents:
             if document.file not in resolved.names:
@@ -370,6 +408,7 @@ class Resolver:
         # held its entries and their documents past the session's round that resolved them.
         for entries in resolved.collections.values():
             _KEY_INDEX.pop(id(entries), None)
+        self._inherited[resolved.chain[-1]] = inherited
         return resolved, diagnostics
 
     def _parent(
