@@ -215,8 +215,8 @@ def test_a_chain_tells_each_layers_no_op_patch_once_a_run(monkeypatch: pytest.Mo
     chain whose every layer patches a field to the value its base made it (V013 in each layer but
     the first) held the k - 1 bases' V013 beside its own, each relocated and judged against the
     suppressions again, and the run merged them into one each: the square of the chain in all
-    (1 + 2 + 3 + 4 for 6 variants). Each layer's own finding is now held once a run, by the first
+    (1 + 2 + 3 for 4 variants). Each layer's own finding is now held once a run, by the first
     analysis that resolves it (a base's own, in a chain checked base first)."""
     told: list[str] = []
-    _work_validating_a_pacific_chain(6, monkeypatch, told)
-    assert sorted(told) == [f"p{below}.yaml" for below in range(1, 6)]
+    _work_validating_a_pacific_chain(4, monkeypatch, told)
+    assert sorted(told) == [f"p{below}.yaml" for below in range(1, 4)]
