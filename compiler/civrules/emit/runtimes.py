@@ -143,6 +143,9 @@ FILES = (
 #: Also (same step, unreleased): a refusal of an id the game has no copy of says it is listed, with
 #: no count of the times ("'a' is in pieces, but the game has no copy of it"), where it said "is
 #: listed twice ... has 0 copies", as if once would do; a bound of none is "no copy".
+#: Also (same step, unreleased): a key whose own ``__hash__`` or ``__eq__`` fails is in no
+#: table (``key in table`` False, ``table[key]`` MissingKeyError), as an unhashable one: the caller's
+#: exception came out of the table's lookup, where a TypeError of the same hash was "not there".
 VERSION = "2.20.0"
 
 

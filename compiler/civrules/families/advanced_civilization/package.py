@@ -116,6 +116,9 @@ FAMILY_RUNTIME_DISTRIBUTION = family_runtime_distribution(FAMILY.id)
 #: 2.10.5 refuses a calamity effect, modifier or combination that says its amount or mode is not in the
 #: sources while giving it (``CALAMITY_COMBINATIONS[x].replace(mode=...)`` left ``mode_unknown``, which the
 #: helpers read as unknown): the flag is cleared with the value (``_problem``).
+#: Also (same step, unreleased): an id whose own ``__hash__`` or ``__eq__`` fails is no id
+#: (UnknownIdError), as an unhashable one, in every lookup of an id (a vocabulary, a table, the credit
+#: matrix's ``in``): the caller's exception came out of some helpers and a TypeError was "no id" in others.
 FAMILY_RUNTIME_VERSION = "2.10.5"
 FAMILY_RUNTIME_SOURCES = Path(__file__).resolve().parent / "runtime"
 FAMILY_RUNTIME_FILES = (

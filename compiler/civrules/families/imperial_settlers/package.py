@@ -62,7 +62,9 @@ FAMILY_RUNTIME_DISTRIBUTION = family_runtime_distribution(FAMILY.id)
 #: the folder), ignores a `.gitignore` above the folder (one naming `data.py` emptied it), and
 #: gives its docstring as the long description; an empty `.gitignore` and `.hgignore` beside it
 #: keep a checkout's own out of the sdist.
-FAMILY_RUNTIME_VERSION = "2.7.4"
+#: 2.7.5 (round 36): an id whose own ``__hash__`` or ``__eq__`` fails is no id
+#: (UnknownIdError), as an unhashable one: the caller's exception came out of the lookup.
+FAMILY_RUNTIME_VERSION = "2.7.5"
 FAMILY_RUNTIME_SOURCES = Path(__file__).resolve().parent / "runtime"
 FAMILY_RUNTIME_FILES = (
     "__init__.py",

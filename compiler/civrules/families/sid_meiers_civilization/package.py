@@ -91,6 +91,9 @@ FAMILY_RUNTIME_DISTRIBUTION = family_runtime_distribution(FAMILY_ID)
 #: UnknownIdError, where showing the value raised the interpreter's ValueError or RecursionError.
 #: 1.14.5 refuses a building that says what it upgrades is not in the sources while giving it
 #: (``upgrade_unknown`` with ``upgrade_of``): the flag is cleared with the value (``_problem``).
+#: Also (same step, unreleased): an id whose own ``__hash__`` or ``__eq__`` fails is no id
+#: (UnknownIdError), as an unhashable one (a vocabulary, a table, ``combat_bonus``'s defence): the
+#: caller's exception came out of some helpers.
 FAMILY_RUNTIME_VERSION = "1.14.5"
 FAMILY_RUNTIME_SOURCES = Path(__file__).resolve().parent / "runtime"
 FAMILY_RUNTIME_FILES = (
