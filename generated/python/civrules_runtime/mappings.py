@@ -77,7 +77,7 @@ class FrozenMap(Mapping[_K, _V]):
     def __getitem__(self, key: _K) -> _V:
         try:
             return self._items[key]
-        except (KeyError, TypeError):  # TypeError: an unhashable key (a list of ids), which no table has
+        except Exception:  # noqa: BLE001 - not there, unhashable (a list of ids), or its own hash or == fails
             raise MissingKeyError(key, self._items) from None
 
     def __iter__(self) -> Iterator[_K]:
@@ -109,7 +109,7 @@ class FrozenMap(Mapping[_K, _V]):
     def __contains__(self, key: object) -> bool:
         try:
             return key in self._items
-        except TypeError:  # an unhashable key is in no table (as ``Mapping``'s ``in`` and ``get`` say)
+        except Exception:  # noqa: BLE001 - an unhashable key, or one whose own hash or == fails, is in no table
             return False
 
     def __eq__(self, other: object) -> bool:

@@ -357,7 +357,10 @@ class CreditMatrix(Mapping[str, Mapping[str, int]]):
         return len(self._groups)
 
     def __contains__(self, owned: object) -> bool:
-        return isinstance(owned, str) and owned in self._groups  # an unhashable key too: in no matrix
+        try:
+            return isinstance(owned, str) and owned in self._groups  # an unhashable key too: in no matrix
+        except Exception:  # noqa: BLE001 - a str of the caller's whose own hash or == fails: in no matrix
+            return False
 
     def __repr__(self) -> str:
         return f"CreditMatrix({len(self._groups)} card{'' if len(self._groups) == 1 else 's'})"

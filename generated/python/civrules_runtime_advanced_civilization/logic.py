@@ -89,7 +89,7 @@ def vocabulary(enum: "type[E]", value: str, what: str) -> "E":
     """``value`` as a member of ``enum``; UnknownIdError (naming the allowed values) otherwise."""
     try:
         return enum(value)
-    except (ValueError, RecursionError):  # RecursionError: enum's own message shows a list nested too deep
+    except Exception:  # noqa: BLE001 - no member; RecursionError (a list nested too deep); its own hash or == fails
         allowed = ", ".join(repr(m.value) for m in enum)
         raise UnknownIdError(
             f"{shown(value)} is not {'an' if what[:1] in 'aeiou' else 'a'} {what}: one of {allowed}"
@@ -100,7 +100,7 @@ def known_id(table: "Mapping[str, object]", value: str, what: str) -> str:
     """``value`` when ``table`` has it; UnknownIdError (proposing the closest id) otherwise."""
     try:
         found = value in table
-    except TypeError:  # an unhashable value (a list where an id belongs) is no id either
+    except Exception:  # noqa: BLE001 - an unhashable value (a list), or one whose own hash or == fails: no id
         found = False
     if not found:
         raise unknown_id(value, table, what)
@@ -516,7 +516,7 @@ def _effect_ids(effects: "Mapping[str, tuple[CalamityEffect, ...] | None]") -> "
 def _has(table: "Mapping[str, object]", key: object) -> bool:
     try:
         return key in table
-    except TypeError:  # unhashable: no id
+    except Exception:  # noqa: BLE001 - unhashable, or its own hash or == fails: no id
         return False
 
 
@@ -890,7 +890,7 @@ def _trade_card(
 ) -> bool:
     try:
         return card in commodities or card in calamities or card in cards
-    except TypeError:  # unhashable: no card
+    except Exception:  # noqa: BLE001 - unhashable, or its own hash or == fails: no card
         return False
 
 

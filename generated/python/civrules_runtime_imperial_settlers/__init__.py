@@ -81,7 +81,7 @@ if not TYPE_CHECKING:
         {"AssumedPackage": ".assumptions", "RulesetPackage": ".protocol", **dict.fromkeys(_RECORDS, ".records")},
     )
 
-__version__ = "2.7.4"
+__version__ = "2.7.5"
 
 __all__ = [
     "Action",

@@ -40,7 +40,7 @@ def known(table: Mapping[str, object], key: str, what: str) -> str:
     try:
         if key in table:
             return key
-    except TypeError:  # an unhashable key (a list where an id belongs) is no id either
+    except Exception:  # noqa: BLE001 - an unhashable key (a list), or one whose own hash or == fails: no id
         pass
     if not isinstance(key, str):
         given = give_its_id(key)  # a table's row given for its id: its id

@@ -57,7 +57,7 @@ def vocabulary(enum: "type[E]", value: str, what: str) -> "E":
     """``value`` as a member of ``enum``; UnknownIdError (naming the allowed values) otherwise."""
     try:
         return enum(value)
-    except ValueError:
+    except Exception:  # noqa: BLE001 - no member, or a value whose own hash or == fails
         allowed = ", ".join(repr(m.value) for m in enum)
         raise UnknownIdError(
             f"{shown(value)} is not {'an' if what[:1] in 'aeiou' else 'a'} {what}: one of {allowed}"
@@ -83,7 +83,7 @@ def entry(table: "Mapping[str, T]", value: str, what: str) -> "T":
     """The record of ``value`` in ``table``; UnknownIdError (proposing the closest id) otherwise."""
     try:
         found = table.get(value)
-    except TypeError:  # an unhashable value (a list where an id belongs) is no id either
+    except Exception:  # noqa: BLE001 - an unhashable value (a list), or one whose own hash or == fails: no id
         found = None
     if found is None:
         raise unknown_id(value, table, what)
@@ -99,7 +99,7 @@ def defence(value: object) -> CombatSituation:
     """``value`` (a defending situation, or its value) as a member of :data:`DEFENCES`;
     UnknownIdError naming those otherwise (``defending_walls`` too: the walls are ``walled``)."""
     for situation in DEFENCES:
-        if isinstance(value, str) and value == situation:
+        if isinstance(value, str) and str.__eq__(value, situation):  # not the value's own ==, which may fail
             return situation
     allowed = ", ".join(repr(situation.value) for situation in DEFENCES)
     said = repr(str(value)) if isinstance(value, str) else shown(value)  # a member as its value
@@ -436,7 +436,7 @@ def unlocked_by(technologies: "Mapping[str, Technology]", item: str, *items: "Ma
 def _has(table: "Mapping[str, object]", key: object) -> bool:
     try:
         return key in table
-    except TypeError:  # unhashable: no id
+    except Exception:  # noqa: BLE001 - unhashable, or its own hash or == fails: no id
         return False
 
 
