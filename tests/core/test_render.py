@@ -266,7 +266,9 @@ HOSTILE = "k\n::stop-commands::x\r\x1b[2J\x7f\x9b\u2028\u202e\ud800\t."
 
 def test_printable_escapes_every_control_and_keeps_other_text() -> None:
     assert printable(HOSTILE) == "k\\n::stop-commands::x\\r\\x1b[2J\\x7f\\x9b\\u2028\\u202e\\ud800\\t."
-    assert printable("Ægyptus מצרים 👩\u200d👧 e\u0301 `x` %") == "Ægyptus מצרים 👩\u200d👧 e\u0301 `x` %"
+    assert printable("Ægyptus מצרים 👩\u200d👧 \u00e9 नमस्ते `x` %") == "Ægyptus מצרים 👩\u200d👧 \u00e9 नमस्ते `x` %"
+    # but not `e` and a combining accent, which print as `é` does (round 36: a decomposed twin)
+    assert printable("e\u0301") == "e\\u0301"
     assert printable_lines("a\x1b\nb") == "a\\x1b\nb"
     assert safe_line_start("::error::x.yaml") == "./::error::x.yaml" and safe_line_start("a::b") == "a::b"
 
@@ -472,3 +474,23 @@ def test_an_invisible_character_in_a_name_is_printed_as_its_escape() -> None:
     text = render_text([diagnostic], SourceLines(texts={}))
     assert text.startswith(f"{shown}.yaml:1:1: error[S002]: unknown key `{shown}`"), text
     assert json.loads(render_json([diagnostic]))[0]["message"] == f"unknown key `{shown}`"  # as a control is
+
+
+def test_a_name_written_decomposed_is_told_apart_from_its_composed_twin() -> None:
+    """Two manifests `café.yaml`, one named composed (NFC) and one decomposed (NFD: `e` and a
+    combining accent, as a Mac's older file system writes names), were told as "ruleset id `cafe1`
+    is declared twice" at `café.yaml:3:5`, "first declared here" at `café.yaml:3:5`: the same name
+    twice. A sequence that the composed form writes otherwise is printed as its escapes; composed
+    text, and marks that compose with nothing (Devanagari's), print as they are."""
+    composed, decomposed = "caf\u00e9.yaml", "cafe\u0301.yaml"
+    twice = Diagnostic(
+        "R002",
+        Severity.ERROR,
+        "ruleset id `cafe1` is declared twice",
+        Span(f"rulesets/{composed}", 3, 5, 3, 10),
+        related=(Related(Span(f"rulesets/{decomposed}", 3, 5, 3, 10), "first declared here"),),
+    )
+    text = render_text([twice], SourceLines(texts={}))
+    assert text.startswith(f"rulesets/{composed}:3:5: error[R002]") and "rulesets/cafe\\u0301.yaml:3:5" in text, text
+    assert printable("\u1112\u1161\u11ab") == "\\u1112\\u1161\\u11ab" and printable("\ud55c") == "\ud55c"  # Hangul
+    assert printable("\u212b") == "\\u212b" and printable("नमस्ते") == "नमस्ते"  # the Angstrom sign is Å's twin

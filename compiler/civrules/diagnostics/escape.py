@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import re
+import unicodedata
 from typing import Any
 
 #: Characters never printed as themselves: C0 controls (newline and tab included: a field is one
@@ -36,10 +37,7 @@ _NAMED = {"\n": "\\n", "\r": "\\r", "\t": "\\t"}
 def _escape(match: re.Match[str]) -> str:
     char = match.group()
     named = _NAMED.get(char)
-    if named is not None:
-        return named
-    code = ord(char)
-    return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}" if code <= 0xFFFF else f"\\U{code:08x}"
+    return named if named is not None else _escape_char(char)
 
 
 def _escape_in_json(match: re.Match[str]) -> str:
@@ -53,14 +51,55 @@ def _escape_in_json(match: re.Match[str]) -> str:
 
 def printable(text: str) -> str:
     """``text`` on one line, each unsafe or invisible character written as a visible escape (a line
-    of a rule file a diagnostic quotes, too: it shows what libyaml read).
+    of a rule file a diagnostic quotes, too: it shows what libyaml read), and each character of a
+    sequence Unicode's composed form (NFC) writes otherwise (:func:`_composable`).
 
     >>> printable("key\\n::error::pwned \\x1b[31m")
     'key\\\\n::error::pwned \\\\x1b[31m'
     >>> printable("\ufeffx: 1")
     '\\\\ufeffx: 1'
+    >>> printable("cafe\u0301.yaml"), printable("caf\u00e9.yaml")
+    ('cafe\\\\u0301.yaml', 'café.yaml')
     """
-    return _UNSAFE.sub(_escape, text) if _UNSAFE.search(text) else text
+    safe = _UNSAFE.sub(_escape, text) if _UNSAFE.search(text) else text
+    return safe if safe.isascii() or unicodedata.is_normalized("NFC", safe) else _composable(safe)
+
+
+def _follows(char: str) -> bool:
+    """Whether ``char`` joins the character before it in a composed form: a combining mark, or a
+    Hangul vowel or final consonant written apart (conjoining jamo)."""
+    return unicodedata.combining(char) != 0 or "\u1160" <= char <= "\u11ff"
+
+
+def _composable(text: str) -> str:
+    """``text`` with each non-ASCII character of a sequence that NFC writes otherwise (``e`` and a
+    combining acute accent, written ``é`` composed) as its escape.
+
+    Two names that differ only so look the same printed: two manifests `café.yaml`, one composed
+    and one decomposed (as a Mac's older file system names files, or an editor pastes), were told
+    as "ruleset id `cafe1` is declared twice" at `café.yaml:3:5`, "first declared here" at
+    `café.yaml:3:5`. The decomposed one is now `cafe\\u0301.yaml`; composed text prints as it is."""
+    pieces: list[str] = []
+    cluster: list[str] = []
+
+    def told(chars: list[str]) -> str:
+        joined = "".join(chars)
+        if unicodedata.is_normalized("NFC", joined):
+            return joined
+        return "".join(c if c.isascii() else _escape_char(c) for c in chars)
+
+    for char in text:
+        if cluster and not _follows(char):
+            pieces.append(told(cluster))
+            cluster = []
+        cluster.append(char)
+    pieces.append(told(cluster))
+    return "".join(pieces)
+
+
+def _escape_char(char: str) -> str:
+    code = ord(char)
+    return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}" if code <= 0xFFFF else f"\\U{code:08x}"
 
 
 def printable_lines(text: str) -> str:
