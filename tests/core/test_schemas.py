@@ -327,6 +327,26 @@ def test_a_yaml_merge_key_is_one_diagnostic_at_the_merge_key() -> None:
     assert "merge key" in errors[0].message and errors[0].hint is not None
 
 
+def test_an_overlay_entry_named_in_a_yaml_merge_key_is_one_diagnostic_at_the_merge_key() -> None:
+    """An overlay entry whose `id` was written in what `<<` was to merge (`- <<: {id: gold_tokens,
+    count: 5}`) was told "missing key `id`", with the hint "write the component's id": of an entry
+    that wrote it. The merge key is the cause, told where it is written, as anywhere else."""
+    from civrules.diagnostics import Severity
+    from civrules.pipeline import analyse
+    from tests.rulefiles import CachedWorkspace
+
+    text = (
+        "kind: ruleset\nfamily: imperial-settlers\nid: merged\nname: Merged\nextends: imperial-settlers\n"
+        "status: house_rule\noverlay:\n  components:\n    patch:\n"
+        '      - <<: {id: gold_tokens, count: 5}\n        source: "house rule: more gold"\n'
+    )
+    workspace = CachedWorkspace({"rulesets/merged.yaml": text})
+    analysis = analyse(workspace, workspace.load_ruleset(workspace.manifests()["merged"]))
+    errors = [d for d in analysis.diagnostics if d.severity is Severity.ERROR]
+    assert [(d.code, d.span and (d.span.line, d.span.column)) for d in errors] == [("S002", (10, 9))], errors
+    assert "merge key" in errors[0].message
+
+
 #: The longest name a schema admits: every sheet and package that names an entry repeats its name
 #: (a good's name is printed hundreds of times on Imperial Settlers' card sheets), so an unbounded
 #: name made the output grow as the product of the name and its mentions.

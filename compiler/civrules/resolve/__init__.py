@@ -52,7 +52,14 @@ from civrules.model import (
     with_record,
     without_record,
 )
-from civrules.schema import entity_passes_fast, is_valid_fast, setting_items_cite, validate_entity, validate_setting
+from civrules.schema import (
+    MERGE_KEY,
+    entity_passes_fast,
+    is_valid_fast,
+    setting_items_cite,
+    validate_entity,
+    validate_setting,
+)
 from civrules.schema.references import remembered
 from civrules.support import memo
 from civrules.support.values import frozen_value
@@ -1722,7 +1729,17 @@ def _unnamed(name: str, spec: CollectionSpec, item: Mapping[str, Any], at: Origi
     """An overlay entry whose key names no entity (`areas: left|right`, `id: [lantern]`) or that
     has no key (`{side: north}` among sides): it was skipped without a word. The schemas
     refuse an entry without its key; one a family's schema lets through is refused here all the
-    same, never skipped."""
+    same, never skipped. An entry whose key was written in what a YAML merge key (`<<`) was to
+    merge is told so at the `<<`, as the schemas tell it elsewhere: "missing key `id`" and "write
+    the component's id" of an entry that wrote it, in the merge, said nothing of the cause."""
+    if spec.key not in item and MERGE_KEY in item:
+        return _diag(
+            codes.UNKNOWN_KEY,
+            f"a YAML merge key (`{MERGE_KEY}`) is not read in rule data in `{_entry_path(at.path)}`",
+            at.document.key_span((*at.path, MERGE_KEY)),
+            "write the merged keys out here: a mapping holds what it says, nothing it merges from elsewhere",
+            subjects=(MERGE_KEY,),
+        )
     if spec.key not in item:
         return _diag(
             codes.MISSING_KEY,
