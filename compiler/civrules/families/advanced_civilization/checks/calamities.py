@@ -666,15 +666,23 @@ def check_links_have_modifiers(ruleset: Ruleset) -> Iterator[Diagnostic]:
             calamity = ruleset.calamities.get(link.calamity)
             if calamity is None or (calamity.id, card.id) in modifiers:
                 continue
+            modifier = (
+                f"{{card: {card.id}, applies_to: both, effect: {link.effect}, {_HOW_MUCH.get(link.effect, '')}text: "
+                f'"{_CARD_WORDS}", {ruleset.citation_blank()}}}'
+            )
             yield diagnostic(
                 "K009",
                 f"`{card.id}` says it {link.effect} `{calamity.id}`, but the calamity has no `{card.id}` modifier",
                 card.origin.span(*link.path, "calamity"),
-                f"add a modifier `{{card: {card.id}, applies_to: both, effect: {link.effect}, text: "
-                f'"{_CARD_WORDS}", {ruleset.citation_blank()}}}` to `{calamity.id}` '
+                f"add a modifier `{modifier}` to `{calamity.id}` "
                 "(`applies_to: primary` or `secondary` where the card says so), or remove this link",
                 [Related(calamity.origin.key_span("modifiers"), f"the modifiers of `{calamity.id}`")],
                 subjects=(card.id, calamity.id),
+                # the calamity a variant's link names is most often its base's, which the designer
+                # changes from the variant; read only in a variant, written always (made of its
+                # collections, the finding is shared by the rulesets holding them)
+                from_variant=f"patch `{calamity.id}` in `overlay.calamities`: `patch: [{{id: {calamity.id}, "
+                f'modifiers: {{append: [{modifier}]}}, source: "{blanks.HOUSE_RULE}"}}]`',
             )
 
 
@@ -733,6 +741,13 @@ def check_modifiers_have_links(ruleset: Ruleset) -> Iterator[Diagnostic]:
 #: The blanks of the entries K003, K007, K008 and K009 write where the data say nothing (L016).
 _RULE_WORDS = blanks.blank("the rule's words")
 _CARD_WORDS = blanks.blank("the card's words")
+#: What a modifier of each effect must say besides (the schema asks an amount, a cap or a value
+#: set of a reduction, an aggravation or a nullification): K009's entry without it was refused.
+_HOW_MUCH = {
+    "reduces": f'amount: {{unknown: "{blanks.blank("the amount")}"}}, ',
+    "aggravates": f'amount: {{unknown: "{blanks.blank("the amount")}"}}, ',
+    "nullifies": "set_to: 0, ",
+}
 
 
 def _cited(ruleset: Ruleset, rules: Sequence[str], source: str | None) -> str:

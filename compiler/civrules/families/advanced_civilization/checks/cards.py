@@ -30,7 +30,7 @@ from typing import Any
 
 from civrules.checks import check, diagnostic, made_of, setting
 from civrules.checks.unknowns import is_unknown
-from civrules.diagnostics import Diagnostic, Related, Severity, Span, words
+from civrules.diagnostics import Diagnostic, Related, Severity, Span, blanks, words
 from civrules.families.advanced_civilization.credits import (
     CreditLine,
     CreditMatrix,
@@ -319,6 +319,15 @@ def known_points(line: Any) -> bool:
 def points_of(line: Any) -> str:
     """A credit's points as written, or `unknown` (the model keeps `{unknown: ...}` as written)."""
     return str(line.points) if known_points(line) else "unknown"
+
+
+#: How an entry a hint writes for a variant cites its change: a house rule, why left blank (L016).
+_HOUSE_RULE = f'source: "{blanks.HOUSE_RULE}"'
+
+
+def _points_written(line: Any) -> str:
+    """A credit's points as an overlay entry writes them: the number, or an unknown with its blank."""
+    return str(line.points) if known_points(line) else f'{{unknown: "{blanks.WHY}"}}'
 
 
 def describe(line: Any) -> str:
@@ -863,6 +872,11 @@ def check_credits_to_prerequisites(ruleset: Ruleset) -> Iterator[Diagnostic]:
                 f"did you mean a credit from `{line.card}` to `{card.id}`? Otherwise delete it",
                 [Related(prerequisite_span(card, chain.head[1], listed), "the prerequisite")],
                 subjects=(card.id, line.card, *chain.head, *chain.tail),
+                # the prerequisite is most often the base's card, changed from the variant; read
+                # only in a variant, written always (made of the cards, shared by their rulesets)
+                from_variant=f"for a credit from `{line.card}` to `{card.id}`, patch `{line.card}` in "
+                f"`overlay.civilization_cards`: `patch: [{{id: {line.card}, credits: {{append: [{{card: {card.id}, "
+                f"points: {_points_written(line)}, {_HOUSE_RULE}}}]}}, {_HOUSE_RULE}}}]`",
             )
 
 

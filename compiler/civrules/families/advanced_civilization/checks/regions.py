@@ -7,7 +7,7 @@ from dataclasses import replace
 from functools import partial
 
 from civrules.checks import check, diagnostic, made_of
-from civrules.diagnostics import Diagnostic, Related, Severity, Span, words
+from civrules.diagnostics import Diagnostic, Related, Severity, Span, blanks, words
 from civrules.families.advanced_civilization.mapgraph import map_graph
 from civrules.families.advanced_civilization.model import Area, Region, Ruleset
 from civrules.model import Origin
@@ -184,6 +184,10 @@ def _memberships(ruleset: Ruleset) -> Iterator[tuple[Diagnostic, Area | None, Re
                         f"write `flood_plain: {plain_id}` on the area, or take it off the list",
                         [Related(member.origin.head(), f"`{area_id}`")],
                         subjects=(plain_id, area_id, "flood_plain"),
+                        # the area a variant's list takes in is most often its base's: changed from
+                        # the variant (read only there; written always, the finding being shared)
+                        from_variant=f"in `overlay.areas`, `patch: [{{id: {area_id}, flood_plain: {plain_id}, "
+                        f'source: "{blanks.HOUSE_RULE}"}}]`',
                     ),
                     None,
                     None,
@@ -200,6 +204,10 @@ def _memberships(ruleset: Ruleset) -> Iterator[tuple[Diagnostic, Area | None, Re
                         "an area is on one flood plain: take it off this list, or move it",
                         [Related(member.origin.span("flood_plain"), "its flood plain")],
                         subjects=(plain_id, area_id, member.flood_plain),
+                        from_variant=f"to move `{area_id}` here, in `overlay.areas`, `patch: [{{id: {area_id}, "
+                        f'flood_plain: {plain_id}, source: "{blanks.HOUSE_RULE}"}}]`, and in `overlay.flood_plains`, '
+                        f"`patch: [{{id: {member.flood_plain}, areas: {{remove: [{area_id}]}}, "
+                        f'source: "{blanks.HOUSE_RULE}"}}]`',
                     ),
                     None,
                     None,
