@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from civrules.diagnostics import Diagnostic
 from civrules.pipeline import analyse
-from tests.rulefiles import CachedWorkspace
+from tests.rulefiles import CachedWorkspace, pristine
 
 #: Advanced Civilization's five cards of face value 200 and more: democracy 200, monotheism 220,
 #: mathematics 230, philosophy 240, theology 250. The variant asks the Late Iron Age for
@@ -52,3 +52,19 @@ def test_all_costs_known_is_judged_as_before() -> None:
     [found] = _a008(6, [])
     assert found.severity == "error"
     assert found.message.endswith("but the ruleset has 5"), found.message
+
+
+def test_no_known_cost_at_all_leaves_the_unknown_costs_to_q006() -> None:
+    """Every card's cost unknown, as in the Expansion Project: the info only repeated Q006's unknown
+    costs (round 36); an error the unknown costs cannot escape is still one."""
+    every = _costs()
+    assert _a008(5, every) == []
+    [found] = _a008(30, every)
+    assert found.severity == "error", found
+
+
+def _costs() -> list[str]:
+    """Every civilization card of Advanced Civilization, as its card file lists them."""
+    cards = pristine()["cards/advanced-civilization.yaml"].document
+    assert cards is not None
+    return [card["id"] for card in cards.data["cards"]]

@@ -92,8 +92,9 @@ def test_validates_with_only_unknown_fact_infos(ruleset_id: str) -> None:
     loaded = load(ruleset_id)
     problems = [d for d in loaded.diagnostics if d.severity != "info"]
     assert problems == []
-    # A008: the epochs' cards of a value range, which only the cards' unknown costs could judge
-    assert {d.code for d in loaded.diagnostics} <= {"Q006", "Q007", "A008"}
+    # no A008 "cannot be judged" of the epochs' cards of a value range: every cost is unknown, and
+    # Q006 names each one (round 36: the designer read the same gap twice)
+    assert {d.code for d in loaded.diagnostics} <= {"Q006", "Q007"}
 
 
 def test_the_ruleset_declares_itself_a_draft(ep: Loaded, ca: Loaded) -> None:

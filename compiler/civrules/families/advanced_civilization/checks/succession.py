@@ -478,7 +478,8 @@ def check_epoch_requirements(ruleset: Ruleset) -> Iterator[Diagnostic]:
     give, or more cities than a nation has pieces.
 
     Cards of unknown cost are counted as if each fell in a value range: too few even so is an
-    error; a count only they could reach is an info, "cannot be judged", naming them.
+    error; a count only they could reach is an info, "cannot be judged", naming them (none where no
+    card's cost is known: Q006 names each unknown cost already).
 
     Why: no marker can ever enter the epoch (33.11), so every nation stops before it.
 
@@ -576,7 +577,9 @@ def _check_cards_of_value(
     """``sorted_costs``: the cards' known costs in order; ``unknown_costs``: the cards of no known cost.
 
     Too few cards even if every card of unknown cost fell in the window is an error; enough known
-    ones is no finding; between the two only the unknown costs can tell, and the info says so.
+    ones is no finding; between the two only the unknown costs can tell, and the info says so,
+    unless no card's cost is known: then the info would only repeat what Q006 says of each cost
+    (the Expansion Project's 53), and the designer read the same gap twice.
     """
     if not isinstance(entry, dict):
         return
@@ -597,6 +600,8 @@ def _check_cards_of_value(
             "correct the count or the value range",
             subjects=(epoch,),
         )
+        return
+    if not sorted_costs:
         return
     yield cannot_judge(
         "A008",
