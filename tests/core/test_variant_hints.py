@@ -20,8 +20,10 @@ import yaml
 
 from civrules.diagnostics import Diagnostic
 from civrules.diagnostics.words import quoted
+from civrules.load.workspace import Workspace
 from civrules.pipeline import analyse
 from civrules.resolve import Resolved
+from tests.conftest import RULES
 from tests.core.test_checks import CASES, Case, apply_edits
 from tests.rulefiles import CachedWorkspace
 
@@ -152,6 +154,7 @@ def test_a_check_tells_a_variant_what_to_write_in_the_variant(case: Case) -> Non
             assert "this variant" in hint or "overlay" in hint, (diagnostic.message, hint)
 
 
+@pytest.mark.slow  # Advanced Civilization read whole: 0.5 s of CPU; its fast sibling is below
 def test_a_finding_moved_from_a_base_fact_says_how_the_variant_changes_that_fact() -> None:
     """A variant taking the city pieces down to 4 is told at its change that the Late Iron Age
     needs 5: "correct the number" named the base's epoch requirement, a line of the base's file."""
@@ -167,3 +170,21 @@ def test_a_finding_moved_from_a_base_fact_says_how_the_variant_changes_that_fact
         a008.hint
     )
     assert "from this variant: patch `late_iron_age` in `overlay.epochs`" in a008.hint, a008.hint
+
+
+def test_a_finding_moved_from_a_base_setting_says_how_the_variant_changes_that_setting() -> None:
+    """The same on the smallest ruleset that shows it (Sid Meier's, its files alone read): a variant
+    giving Fundamentalism a battle hand of 2 is told at its change that the base's `combat` says 1;
+    "make both 2" named the base's setting, which the variant changes in `overlay.settings`."""
+    text = (
+        "kind: ruleset\nid: hint-variant\nname: Hints\nextends: sid-meiers-civilization\nstatus: draft\n"
+        "overlay:\n  governments:\n    patch:\n"
+        '      - {id: fundamentalism, battle_hand: 2, source: "house rule: a test"}\n'
+    )
+    workspace = Workspace(RULES, None, {VARIANT: text})
+    analysis = analyse(workspace, workspace.load_ruleset(workspace.manifests()["hint-variant"]), ("T019",))
+    [t019] = [d for d in analysis.diagnostics if d.code == "T019"]
+    assert t019.span is not None and t019.span.file.endswith(VARIANT)
+    assert _moved(t019), t019.related
+    assert t019.hint is not None and t019.hint.startswith("make both 2, or change both; "), t019.hint
+    assert "is changed from this variant: change it in `overlay.settings` (`combat: {...}`" in t019.hint, t019.hint
