@@ -269,3 +269,33 @@ def test_a_changed_coin_victory_is_told_the_victory_to_patch_in_the_variant() ->
     pasted = QUICK_ECONOMY + f"  victories: {{{patch.group(1)}}}\n"
     assert [code for code, _ in errors(pasted)] == ["L016"]  # the blank, for the designer's reason
     assert errors(pasted.replace("write why here", "a quicker game")) == []
+
+
+def test_a_changed_economic_victory_is_told_the_coins_setting_to_change_in_the_variant() -> None:
+    """Round 36: a variant lowering the economic victory itself to 12 coins was told "patch the
+    economic victory to 15 coins ...; or make both 15, or change both": changing both means the
+    base's `coins` setting too, and nothing said how from the variant. The hint writes it in
+    `overlay.settings`; pasted in, the variant validates."""
+    import re
+
+    from civrules.diagnostics import Severity
+    from tests.rulefiles import CachedWorkspace
+
+    text = QUICK_ECONOMY.replace(
+        '  settings:\n    coins: {victory: 12, source: "house rule: a quicker economic victory"}\n',
+        "  victories:\n    patch:\n"
+        '      - {id: economy, coins: 12, source: "house rule: a quicker economic victory"}\n',
+    )
+
+    def errors(text: str) -> list[tuple[str, str]]:
+        workspace = CachedWorkspace({"rulesets/smc-quick.yaml": text})
+        analysis = analyse(workspace, workspace.load_ruleset(workspace.manifests()["smc-quick"]))
+        return [(d.code, d.hint or "") for d in analysis.diagnostics if d.severity is Severity.ERROR]
+
+    ((code, hint),) = errors(text)
+    assert code == "T015"
+    setting = re.search(r"in `overlay.settings`, `(coins: \{.*?\})`", hint)
+    assert setting is not None, hint
+    assert setting.group(1) == 'coins: {victory: 12, source: "house rule: write why here"}'
+    pasted = text + f"  settings:\n    {setting.group(1).replace('write why here', 'a quicker game')}\n"
+    assert errors(pasted) == []

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping
 
 from civrules.checks import check, diagnostic, made_of, setting
-from civrules.diagnostics import Diagnostic, Related, Severity, words
+from civrules.diagnostics import Diagnostic, Related, Severity, blanks, words
 from civrules.families.sid_meiers_civilization.model import CivilizationRuleset
 
 VICTORIES = ("culture", "technology", "economy", "military")
@@ -20,8 +20,9 @@ def check_victories(ruleset: CivilizationRuleset) -> Iterator[Diagnostic]:
     Why: a game without one of its victories plays differently; a variant that means to drop one
     should say so with a suppression.
 
-    Fix: add the victory; give the economic victory the coins of the setting. A variant that
-    changes the setting is given the patch of the victory in its `overlay.victories`.
+    Fix: add the victory; give the economic victory the coins of the setting. A variant is given
+    both ways from its overlay: the patch of the victory in `overlay.victories`, and the coins
+    setting in `overlay.settings`.
 
         victories: [{id: culture, kind: culture}]   # FAIL: three victories missing
     """
@@ -49,9 +50,13 @@ def check_victories(ruleset: CivilizationRuleset) -> Iterator[Diagnostic]:
                 victory.origin.span("coins"),
                 f"make both {coins}, or change both",
                 subjects=(victory.id, "coins"),
+                # both ways from the variant: the coins setting is most often the base's, which a
+                # variant changing the victory's coins changes in `overlay.settings`
                 from_variant=(
                     f"patch the economic victory to {coins} coins in `overlay.victories`, "
-                    f'`patch: [{{id: {victory.id}, coins: {coins}, source: "house rule: write why here"}}]`'
+                    f'`patch: [{{id: {victory.id}, coins: {coins}, source: "{blanks.HOUSE_RULE}"}}]`; or give '
+                    f"the coins setting {victory.coins} in `overlay.settings`, "
+                    f'`coins: {{victory: {victory.coins}, source: "{blanks.HOUSE_RULE}"}}`'
                     if len(ruleset.chain) > 1
                     else None
                 ),
