@@ -217,3 +217,24 @@ def test_what_a_defence_token_a_samurai_and_a_foundation_give_is_written_once_an
     assert raze_price(house, "raze_opponent_location", samurai=1) == 5
     house_raze = house.actions.get("raze_opponent_location")
     assert house_raze is not None and house_raze.owner_gains == ("stone",)
+
+
+def test_a_changed_solo_attack_count_is_told_the_component_to_patch_in_the_variant() -> None:
+    """Round 36: a variant giving the solo game 12 attack cards was told "make both 16, or change
+    both" at its own line: the other side is the base's `attack_cards` component, and nothing said
+    how to change it from the variant. The hint writes its patch; pasted in, F019 is answered."""
+    text = (
+        "kind: ruleset\nid: is-attack\nname: Fewer attacks\nextends: imperial-settlers\nstatus: house_rule\n"
+        'overlay:\n  settings:\n    solo: {attack_cards: {count: 12}, source: "house rule: a gentler solo game"}\n'
+    )
+
+    def f019(text: str) -> list[str]:
+        workspace = Workspace(RULES, None, {"rulesets/is-attack.yaml": text})
+        analysis = analyse(workspace, workspace.load_ruleset(workspace.manifests()["is-attack"]), ("F019",))
+        return [d.hint or "" for d in analysis.diagnostics if d.code == "F019"]
+
+    [hint] = f019(text)
+    patch = re.search(r"in `overlay.components`, `(patch: \[.*?\])`", hint)
+    assert patch is not None, hint
+    assert patch.group(1) == 'patch: [{id: attack_cards, count: 12, source: "house rule: write why here"}]'
+    assert f019(text + f"  components: {{{patch.group(1).replace('write why here', 'a gentler game')}}}\n") == []

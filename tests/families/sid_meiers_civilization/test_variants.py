@@ -299,3 +299,31 @@ def test_a_changed_economic_victory_is_told_the_coins_setting_to_change_in_the_v
     assert setting.group(1) == 'coins: {victory: 12, source: "house rule: write why here"}'
     pasted = text + f"  settings:\n    {setting.group(1).replace('write why here', 'a quicker game')}\n"
     assert errors(pasted) == []
+
+
+def test_a_changed_battle_hand_setting_is_told_the_government_to_patch_in_the_variant() -> None:
+    """Round 36: a variant giving Fundamentalism 2 more cards in `combat.battle_hand` was told "make
+    both 1, or change both" at its own line: the other side is the base's government, and nothing
+    said how to change it from the variant. The hint writes its patch; pasted in, it validates."""
+    import re
+
+    from civrules.diagnostics import Severity
+    from tests.rulefiles import CachedWorkspace
+
+    text = QUICK_ECONOMY.replace(
+        '    coins: {victory: 12, source: "house rule: a quicker economic victory"}\n',
+        '    combat: {battle_hand: {fundamentalism: 2}, source: "house rule: a bigger hand"}\n',
+    )
+
+    def errors(text: str) -> list[tuple[str, str]]:
+        workspace = CachedWorkspace({"rulesets/smc-quick.yaml": text})
+        analysis = analyse(workspace, workspace.load_ruleset(workspace.manifests()["smc-quick"]))
+        return [(d.code, d.hint or "") for d in analysis.diagnostics if d.severity is Severity.ERROR]
+
+    ((code, hint),) = errors(text)
+    assert code == "T019"
+    patch = re.search(r"in `overlay.governments`, `(patch: \[.*?\])`", hint)
+    assert patch is not None, hint
+    assert patch.group(1) == 'patch: [{id: fundamentalism, battle_hand: 2, source: "house rule: write why here"}]'
+    pasted = text + f"  governments: {{{patch.group(1).replace('write why here', 'a bigger hand')}}}\n"
+    assert errors(pasted) == []

@@ -648,7 +648,14 @@ def check_attack_cards(ruleset: ImperialSettlersRuleset) -> Iterator[Diagnostic]
             "F019",
             f"the solo game has {solo.attack_cards} attack cards; the components hold {attack.count} (p2, p13)",
             origin.span("attack_cards", "count"),
-            f"make both {attack.count}, or change both",
+            f"make both {attack.count}, or change both"
+            + (
+                # the component is the base's: "change both" said nothing of how, from the variant
+                f": in this variant, patch `{attack.id}` in `overlay.components`, `patch: [{{id: {attack.id}, "
+                f'count: {solo.attack_cards}, source: "{blanks.HOUSE_RULE}"}}]`'
+                if ruleset.from_base(attack.origin, "count")
+                else ""
+            ),
             [Related(attack.origin.span("count"), f"the attack_cards component counts {attack.count} here")],
             subjects=("attack_cards",),
         )

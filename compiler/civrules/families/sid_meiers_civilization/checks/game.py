@@ -6,7 +6,7 @@ from collections.abc import Iterator, Mapping
 
 from civrules.checks import check, diagnostic, made_of, setting
 from civrules.diagnostics import Diagnostic, Related, Severity, blanks, words
-from civrules.families.sid_meiers_civilization.model import CivilizationRuleset
+from civrules.families.sid_meiers_civilization.model import CivilizationRuleset, Government
 
 VICTORIES = ("culture", "technology", "economy", "military")
 
@@ -119,7 +119,19 @@ def check_battle_hand(ruleset: CivilizationRuleset) -> Iterator[Diagnostic]:
                 f"the battle hand gives {words.count(written, 'more card')} under {government.id}; the government says "
                 f"{government.battle_hand} (p14)",
                 origin.span("battle_hand", government.id),
-                f"make both {government.battle_hand}, or change both",
+                f"make both {government.battle_hand}, or change both"
+                + _government_from_variant(ruleset, government, written),
                 [Related(government.origin.span("battle_hand"), f"{government.id}'s battle_hand is here")],
                 subjects=(government.id,),
             )
+
+
+def _government_from_variant(ruleset: CivilizationRuleset, government: Government, written: int) -> str:
+    """How a variant whose battle hand's setting T019 finds at its own line changes the other
+    side, the government its base writes: "change both" named a base's entity and said no more."""
+    if not ruleset.from_base(government.origin, "battle_hand"):
+        return ""
+    return (
+        f": in this variant, patch `{government.id}` in `overlay.governments`, "
+        f'`patch: [{{id: {government.id}, battle_hand: {written}, source: "{blanks.HOUSE_RULE}"}}]`'
+    )
