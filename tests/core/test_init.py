@@ -75,6 +75,9 @@ def test_init_makes_a_repository_whose_variant_validates(tmp_path: Path, monkeyp
     }
     manifest = yaml.safe_load((repository / "rules" / "rulesets" / "house.yaml").read_text(encoding="utf-8"))
     assert manifest == {"kind": "ruleset", "id": "house", "name": "House", "extends": "advanced-civilization"}
+    readme = (repository / "README.md").read_text(encoding="utf-8")
+    assert "| `.gitattributes` | line endings: LF in YAML files on every checkout" in readme
+    assert "## Line endings" not in readme
     code, found = validate(repository, monkeypatch, "--strict")
     assert code == 0 and {d["severity"] for d in found} == {"info"}
 
@@ -975,6 +978,11 @@ def test_init_keeps_a_gitattributes_that_is_there_and_says_what_it_lacks(tmp_pat
     assert (target / ".gitattributes").read_text(encoding="utf-8") == "* text=auto\n"
     assert "`existing/.gitattributes` is there already and was kept" in err.replace(str(tmp_path) + "/", "")
     assert "\n  schemas/** -text linguist-generated=true\n" in err, err
+    # Round 35 left it: the README's row still described the `.gitattributes` init writes.
+    readme = (target / "README.md").read_text(encoding="utf-8")
+    assert "line endings: LF in YAML files on every checkout" not in readme
+    assert "| `.gitattributes` | yours, kept as it was" in readme
+    assert "\nschemas/** -text linguist-generated=true\n" in readme.partition("## Line endings")[2]
 
 
 def test_what_init_moves_and_its_record_of_the_moves_are_on_the_disk_before_the_first_move(

@@ -2463,11 +2463,11 @@ def init(
 
     from civrules.emit.packaging import ruleset_id_problems
     from civrules.emit.repository import (
-        GITATTRIBUTES,
         KEPT_IF_THERE,
         SCHEMAS,
         enclosing_repository,
         family_named,
+        gitattributes_lines,
         main_ruleset,
         repository_files,
         schema_tree,
@@ -2525,8 +2525,11 @@ def init(
     inside = None
     if root is not None:
         inside = Path(os.path.normpath(Path.cwd() / directory)).relative_to(root).as_posix()
-    tree = repository_files(workspace, base, name, new=new_base, arguments=arguments, inside=inside)
-    kept = _write_repository(directory, tree, schema_tree(), SCHEMAS, kept_if_there=KEPT_IF_THERE)
+
+    def files_of(kept: Sequence[str]) -> dict[str, bytes]:
+        return repository_files(workspace, base, name, new=new_base, arguments=arguments, inside=inside, kept=kept)
+
+    kept = _write_repository(directory, files_of, schema_tree(), SCHEMAS, kept_if_there=KEPT_IF_THERE)
     where = "" if directory == Path(".") else f"cd {printable(path_word(directory))} && "
     _note(
         f"civrules: made a rule-data repository in {named_path(directory)}: ruleset `{name}` "
@@ -2534,7 +2537,7 @@ def init(
     )
     _note(f"next: {ticked(f'{where}civrules validate')}, then see {named_path(directory / 'README.md')}")
     if kept:
-        lines = "".join(f"\n  {line}" for line in GITATTRIBUTES.splitlines() if line and not line.startswith("#"))
+        lines = "".join(f"\n  {line}" for line in gitattributes_lines().splitlines())
         _note(
             f"note: {named_path(directory / KEPT_IF_THERE[0])} is there already and was kept: so that checkouts "
             f"keep the line endings civrules and yamllint compare, add to it what it lacks of:{lines}"
@@ -2550,7 +2553,7 @@ def init(
 
 def _write_repository(
     directory: Path,
-    tree: Mapping[str, bytes],
+    files_of: Callable[[Sequence[str]], Mapping[str, bytes]],
     schemas: Mapping[str, bytes],
     folder: str,
     *,
@@ -2558,7 +2561,9 @@ def _write_repository(
 ) -> list[str]:
     """Write a new repository's files into ``directory``, none over anything that is there: every
     file, or none. A file of ``kept_if_there`` that is there (once a killed init's files are taken
-    back) is kept and not written, and no reason to refuse: those kept are returned.
+    back) is kept and not written, and no reason to refuse: those kept are returned. The files are
+    ``files_of(kept)``, made once what is kept is known (the README says what it kept: it named
+    the `.gitattributes` it wrote where it had written none).
 
     Everything that would refuse the write is found before the first one: a file of the same
     name, ``directory`` or a folder above it inside the project (the working directory) that is a
@@ -2579,6 +2584,7 @@ def _write_repository(
         "civrules init writes only into real folders of the project; remove the link, or name the "
         "folder it points at if it is yours"
     )
+    tree = files_of(())
     try:
         target = refuse_links(directory)
     except OutputError as refused:
@@ -2620,7 +2626,8 @@ def _write_repository(
 
         remove_abandoned_staging(target, _INIT_STAGING, _INIT_MARKER, lambda leftover: _undo_moves(target, leftover))
     kept = [relative for relative in kept_if_there if relative in tree and os.path.lexists(target / relative)]
-    tree = {relative: data for relative, data in tree.items() if relative not in kept}
+    if kept:
+        tree = {relative: data for relative, data in files_of(kept).items() if relative not in kept}
     clashes = [
         relative
         for relative in sorted({*tree, folder, "rules"})

@@ -15,7 +15,7 @@ import json
 import os
 import re
 import stat
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 from pathlib import Path, PurePosixPath
 
 from civrules import __version__
@@ -306,8 +306,7 @@ Rule data for [civrules](https://github.com/OWNER/civrules) {version}: {what}. M
 | `.pre-commit-config.yaml` | validates what each commit holds: `civrules validate --strict --staged` |
 | `.github/workflows/rules.yml` | validates every push and pull request, with annotations |
 | `.yamllint` | yamllint as civrules writes YAML |
-| `.gitattributes` | line endings: LF in YAML files on every checkout, nothing converted in `schemas/` |
-
+{attributes_row}
 ## Next
 
 1. Check that the repository works: `civrules validate` (exit 0). Its info Q007 counts the facts
@@ -322,6 +321,25 @@ Rule data for [civrules](https://github.com/OWNER/civrules) {version}: {what}. M
 
 `civrules explain CODE` says what a diagnostic means and how to fix it; `civrules list` lists
 this repository's rulesets and the ones shipped with civrules that it can extend.
+{attributes_kept}"""
+
+#: The README's row of the `.gitattributes` init wrote.
+_ATTRIBUTES_WRITTEN = (
+    "| `.gitattributes` | line endings: LF in YAML files on every checkout, nothing converted in `schemas/` |\n"
+)
+#: The README's row of a `.gitattributes` that was there and kept (:data:`KEPT_IF_THERE`), and
+#: the section it points at: the row of the file init writes described a file init did not write.
+_ATTRIBUTES_KEPT_ROW = '| `.gitattributes` | yours, kept as it was: add to it the lines of "Line endings" below |\n'
+_ATTRIBUTES_KEPT = """
+## Line endings
+
+`civrules init` found a `.gitattributes` here and kept it as it was. So that every checkout (a
+Windows one, with git's `core.autocrlf`) keeps the line endings civrules and yamllint compare, add
+to it what it lacks of these lines:
+
+```
+{lines}
+```
 """
 
 
@@ -380,10 +398,17 @@ def _git_step(inside: str | None) -> str:
 
 
 def readme(
-    manifest_id: str, base: Manifest, *, new_base_files: list[str] | None, arguments: str, inside: str | None = None
+    manifest_id: str,
+    base: Manifest,
+    *,
+    new_base_files: list[str] | None,
+    arguments: str,
+    inside: str | None = None,
+    kept: Collection[str] = (),
 ) -> str:
     """The README of a new repository: what is in it, and what to do next; ``inside``: the
-    folder's path from the root of the git repository it is made in (:func:`enclosing_repository`)."""
+    folder's path from the root of the git repository it is made in (:func:`enclosing_repository`);
+    ``kept``: the files of :data:`KEPT_IF_THERE` that were there and are kept, not written."""
     if new_base_files is None:
         what = f"`{manifest_id}`, a variant of `{base.id}` (shipped with civrules, read from it, not copied)"
         manifest = f"it extends `{base.id}` and changes nothing yet; its comments show what a change looks like"
@@ -410,14 +435,29 @@ def readme(
         data_rows=rows,
         edit=edit,
         git=_git_step(inside),
+        attributes_row=_ATTRIBUTES_KEPT_ROW if ".gitattributes" in kept else _ATTRIBUTES_WRITTEN,
+        attributes_kept=_ATTRIBUTES_KEPT.format(lines=gitattributes_lines()) if ".gitattributes" in kept else "",
     )
 
 
+def gitattributes_lines() -> str:
+    """The lines of :data:`GITATTRIBUTES` without its comments: what a kept `.gitattributes` needs."""
+    return "\n".join(line for line in GITATTRIBUTES.splitlines() if line and not line.startswith("#"))
+
+
 def repository_files(
-    workspace: Workspace, base: Manifest, name: str, *, new: bool, arguments: str, inside: str | None = None
+    workspace: Workspace,
+    base: Manifest,
+    name: str,
+    *,
+    new: bool,
+    arguments: str,
+    inside: str | None = None,
+    kept: Collection[str] = (),
 ) -> dict[str, bytes]:
     """Every file `civrules init` writes but the schemas, by path relative to the repository
-    (``inside``: its path from the root of the git repository it is made in, if any)."""
+    (``inside``: its path from the root of the git repository it is made in, if any; ``kept``: the
+    files of :data:`KEPT_IF_THERE` that are there, left out)."""
     tree: dict[str, bytes] = {}
     if new:
         copied = new_base(workspace, base, name)
@@ -430,5 +470,7 @@ def repository_files(
     tree[".github/workflows/rules.yml"] = WORKFLOW.format(version=__version__).encode("utf-8")
     tree[".yamllint"] = YAMLLINT.encode("utf-8")
     tree[".gitattributes"] = GITATTRIBUTES.encode("utf-8")
-    tree["README.md"] = readme(name, base, new_base_files=data, arguments=arguments, inside=inside).encode("utf-8")
-    return tree
+    tree["README.md"] = readme(name, base, new_base_files=data, arguments=arguments, inside=inside, kept=kept).encode(
+        "utf-8"
+    )
+    return {relative: content for relative, content in tree.items() if relative not in kept}
