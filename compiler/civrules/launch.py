@@ -62,20 +62,19 @@ def fail(error: BaseException) -> NoReturn:
     interrupts.stop_on_signals()  # (a failure may come before they were installed)
     interrupts.finishing()  # a second Ctrl-C does not cut the report short
     from civrules.diagnostics import process
+    from civrules.diagnostics.render import DOCUMENTS
     from civrules.support import streams
 
     words = sys.argv[1:]
     failure = process.diagnose(error, debug="--debug" in words)
     fmt = process.format_asked(words)
-    # A json or sarif document begun on standard output (the command's, or one cut short) is not
+    # A json, sarif or gitlab document begun on standard output (the command's, or one cut short) is not
     # followed by a second one; a command whose standard output is what it makes (`list --format
     # json > rulesets.json`), or the language server's channel to the editor, gets none: the
     # failure is said on standard error, as the command line does. They were said on standard
     # output when the failure came before the command line could run (a Ctrl-C or a missing
     # dependency as it was imported).
-    on_stderr = (
-        failure.on_stderr or process.said_on_stderr(words) or (fmt in ("json", "sarif") and streams.stdout_begun())
-    )
+    on_stderr = failure.on_stderr or process.said_on_stderr(words) or (fmt in DOCUMENTS and streams.stdout_begun())
     with contextlib.suppress(OSError, ValueError):  # nowhere left to say it
         process.report([failure.diagnostic], fmt, sys.stderr if on_stderr else None)
     if failure.bug and "--debug" in words:

@@ -752,15 +752,19 @@ def test_every_table_row_has_as_many_cells_as_its_header() -> None:
 def test_the_gitlab_job_writes_a_code_quality_report_of_the_repository_s_files(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """docs/ci.md's GitLab job: its report script, run on `validate --format json` of a rules folder
-    with an error, a warning and a failure about no file, gives one issue per error and warning of
-    a file of the repository, each as GitLab's Code Quality report reads it."""
+    """docs/ci.md's GitLab job: its civrules command, run on a rules folder with an error and a
+    warning, writes the report the job's `artifacts: reports: codequality` names, one issue per
+    error and warning, each naming a file of the repository; and what is no file's (a misspelt
+    ruleset) goes to the job's log, the report still a document."""
+    import shlex
+
     import yaml
 
     (job,) = [b for b in blocks(REPO / "docs" / "ci.md") if "gl-code-quality-report.json" in b.text]
-    steps = yaml.safe_load(job.text)["civrules"]["script"]
-    (script,) = [step for step in steps if step.startswith("python - <<'EOF'\n")]
-    program = script.split("\n", 1)[1].rsplit("EOF", 1)[0]
+    parsed = yaml.safe_load(job.text)["civrules"]
+    (step,) = [step for step in parsed["script"] if step.startswith("civrules validate")]
+    words, _, report = step.partition(" > ")
+    assert report == parsed["artifacts"]["reports"]["codequality"] and parsed["artifacts"]["when"] == "always"
     rules = tmp_path / "rules"
     (rules / "rulesets").mkdir(parents=True)
     (rules / "rulesets" / "house.yaml").write_text('kind: ruleset\nid: house\nname: "House"\nextends: nope\n', "utf-8")
@@ -768,19 +772,11 @@ def test_the_gitlab_job_writes_a_code_quality_report_of_the_repository_s_files(
     shutil.copy(RULES / "cards" / "central-america-commodities.yaml", rules / "cards" / "extra.yaml")  # unused: R005
     monkeypatch.chdir(tmp_path)
     monkeypatch.delenv("CIVRULES_NO_SHIPPED", raising=False)
-    diagnostics = [  # (one list, as no run gives both: a usage error stops the run)
-        *json.loads(CliRunner().invoke(main, ["validate", "--strict", "--format", "json"]).stdout),
-        *json.loads(CliRunner().invoke(main, ["validate", "--format", "json", "nope"]).stdout),
-    ]
-    (tmp_path / "civrules.json").write_text(json.dumps(diagnostics), encoding="utf-8")
-    exec(compile(program, job.name, "exec"), {})  # the page's own script, as the job runs it
-    issues = json.loads((tmp_path / "gl-code-quality-report.json").read_text(encoding="utf-8"))
-    kept = [d for d in diagnostics if d["severity"] != "info" and d["file"] and not d["file"].startswith("<")]
-    assert any(d["file"] == "<command line>" for d in diagnostics) and kept, diagnostics
-    assert [(i["check_name"], i["location"]["path"], i["location"]["lines"]["begin"]) for i in issues] == [
-        (d["code"], d["file"], d["line"]) for d in kept
-    ]
-    assert {i["severity"] for i in issues} == {"major", "minor"}  # an error and a warning
-    assert all(i["description"].startswith(i["check_name"]) for i in issues)
-    assert len({i["fingerprint"] for i in issues}) == len(issues)
+    ran = CliRunner().invoke(main, shlex.split(words)[1:])
+    assert ran.exit_code == 1, ran.output
+    issues = json.loads(ran.stdout)
+    assert {(i["check_name"], i["severity"]) for i in issues} == {("V001", "major"), ("R005", "minor")}
     assert all((tmp_path / i["location"]["path"]).is_file() for i in issues)
+    misspelt = CliRunner().invoke(main, [*shlex.split(words)[1:], "nope"])
+    assert misspelt.exit_code == 2 and json.loads(misspelt.stdout) == []
+    assert "error[R001]: no ruleset `nope`" in misspelt.stderr

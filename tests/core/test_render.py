@@ -494,3 +494,51 @@ def test_a_name_written_decomposed_is_told_apart_from_its_composed_twin() -> Non
     assert text.startswith(f"rulesets/{composed}:3:5: error[R002]") and "rulesets/cafe\\u0301.yaml:3:5" in text, text
     assert printable("\u1112\u1161\u11ab") == "\\u1112\\u1161\\u11ab" and printable("\ud55c") == "\ud55c"  # Hangul
     assert printable("\u212b") == "\\u212b" and printable("नमस्ते") == "नमस्ते"  # the Angstrom sign is Å's twin
+
+
+def gitlab(diagnostics: list[Diagnostic], texts: dict[str, str]) -> list[dict[str, Any]]:
+    report = render(diagnostics, "gitlab", SourceLines(texts=texts), root=Path.cwd())
+    issues: list[dict[str, Any]] = json.loads(report)
+    return issues
+
+
+def test_gitlab_prints_a_code_quality_report_of_the_repository_s_files() -> None:
+    """`--format gitlab`: GitLab's Code Quality report, one issue per diagnostic of a file of the
+    repository; one about no file (the command line) or outside it (a shipped base) is no issue."""
+    shipped = Diagnostic("V001", Severity.ERROR, "in a base", Span("/elsewhere/base.yaml", 1, 1, 1, 2))
+    at_command_line = Diagnostic("R001", Severity.ERROR, "no ruleset `x`", Span.at("<command line>"))
+    minor = Diagnostic("R005", Severity.WARNING, "unused", Span.at("rules/cards/x.yaml"))
+    issues = gitlab([UNKNOWN_KEY, minor, WARNING, shipped, at_command_line], {"rules/cards/x.yaml": SOURCE})
+    assert [{k: v for k, v in issue.items() if k != "fingerprint"} for issue in issues] == [
+        {
+            "description": "unknown key `cots` in `cards[0]`; hint: did you mean `cost`?",
+            "check_name": "S002",
+            "severity": "major",
+            "location": {"path": "rules/cards/x.yaml", "lines": {"begin": 3}},
+        },
+        {
+            "description": "unused",
+            "check_name": "R005",
+            "severity": "minor",
+            "location": {"path": "rules/cards/x.yaml", "lines": {"begin": 1}},
+        },
+    ]
+    assert all(re.fullmatch("[0-9a-f]{64}", issue["fingerprint"]) for issue in issues)
+    assert render([at_command_line], "gitlab", sources()) == "[]\n"
+
+
+def test_gitlab_fingerprints_hold_across_runs_and_moved_lines_and_tell_twins_apart() -> None:
+    """GitLab tells an issue by its fingerprint between a merge request and its target: the same
+    rules give the same ones, a line added above an issue keeps its fingerprint, and two issues of
+    one code, message and line text in one file each have their own (GitLab shows one of each)."""
+    twin = Diagnostic("S002", Severity.ERROR, UNKNOWN_KEY.message, Span("rules/cards/x.yaml", 5, 5, 5, 9))
+    text = SOURCE + "  - id: weaving\n    cots: 45\n"
+    first = [issue["fingerprint"] for issue in gitlab([UNKNOWN_KEY, twin], {"rules/cards/x.yaml": text})]
+    again = [issue["fingerprint"] for issue in gitlab([UNKNOWN_KEY, twin], {"rules/cards/x.yaml": text})]
+    moved = [
+        Diagnostic("S002", Severity.ERROR, UNKNOWN_KEY.message, Span("rules/cards/x.yaml", line, 5, line, 9))
+        for line in (4, 6)
+    ]
+    shifted = [issue["fingerprint"] for issue in gitlab(moved, {"rules/cards/x.yaml": "# a comment\n" + text})]
+    assert first == again == shifted
+    assert len(set(first)) == 2

@@ -37,7 +37,15 @@ from civrules.diagnostics import (
 )
 from civrules.diagnostics.escape import dumps_json, printable, safe_line_start
 from civrules.diagnostics.process import DIAGNOSTICS_ON_STDERR
-from civrules.diagnostics.render import FORMATS, SourceLines, json_file, render_chunks, source_root
+from civrules.diagnostics.render import (
+    DOCUMENTS,
+    FORMATS,
+    SourceLines,
+    gitlab_name,
+    json_file,
+    render_chunks,
+    source_root,
+)
 from civrules.diagnostics.words import count as counted
 from civrules.diagnostics.words import named_path, shown, ticked, typed_path
 from civrules.load import Limits
@@ -677,7 +685,7 @@ def main(
 
 
 #: The formats whose output is one document: a diagnostic printed after it would make it invalid.
-_DOCUMENTS = ("json", "sarif")
+_DOCUMENTS = DOCUMENTS
 
 
 def _print_document(text: str, *, nl: bool = True, err: bool = False) -> None:
@@ -774,8 +782,9 @@ def _global_options(command: Callable[..., Any]) -> Callable[..., Any]:
     return command
 
 
-#: The formats whose every diagnostic becomes an annotation or an alert: infos only with --infos.
-_ANNOTATING = ("github", "sarif")
+#: The formats whose every diagnostic becomes an annotation, an alert or an issue: infos only with
+#: --infos, files named from the repository's root.
+_ANNOTATING = ("github", "sarif", "gitlab")
 
 #: Info diagnostics shown in text output even without --verbose: summaries, not one line per fact.
 _SUMMARY_INFOS = SUMMARY_INFOS
@@ -835,6 +844,12 @@ def _emit(
     stream = sys.stderr if err else sys.stdout
     colour = fmt == "text" and use_colour(context.color if context is not None else "auto", stream)
     chunks = render_chunks(shown, fmt, sources, colour=colour, root=root, failed=failed, shipped=shipped)
+    if fmt == "gitlab":
+        # What GitLab's report cannot hold (no file of the repository: a usage error, a base's
+        # file) is said on standard error, in the job's log, as text: the job fails on it.
+        apart = [d for d in shown if gitlab_name(d, root, shipped) is None]
+        if apart:
+            _echo_chunks(render_chunks(apart, "text", sources, shipped=shipped), err=True)
     if fmt in _DOCUMENTS:
         with interrupts.whole():
             _echo_chunks(chunks, err=err)
@@ -1387,7 +1402,10 @@ def _prefixes_by_family() -> str:
 @click.option(
     "--infos",
     is_flag=True,
-    help="github and sarif output: also report infos (left out by default: each would be an annotation or an alert).",
+    help=(
+        "github, sarif and gitlab output: also report infos (left out by default: each would be an annotation, "
+        "an alert or an issue)."
+    ),
 )
 @click.option("--staged", is_flag=True, help=_STAGED_HELP)
 @click.pass_obj

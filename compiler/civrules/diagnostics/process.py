@@ -3,7 +3,7 @@ memory (R017), the system refusing to let civrules read (R018) or write (R007), 
 dependency (R910), a broken game family (R019), and a bug (R900).
 
 Each is a diagnostic like any other, located on the command line, printed in the command's
-`--format` (so json and sarif output stay one valid document) with the exit code it calls for.
+`--format` (so json, sarif and gitlab output stay one valid document) with the exit code it calls for.
 This module imports neither click nor PyYAML: the program's entry point (:mod:`civrules.launch`)
 reports with it a failure that comes before they are imported, or because they cannot be, the way
 the command line (``cli._Group.invoke``) reports the same failure later.
@@ -343,6 +343,9 @@ def report(diagnostics: Sequence[Diagnostic], fmt: str, stream: TextIO | None = 
     out = stream if stream is not None else sys.stdout
     out.write(render(diagnostics, fmt, SourceLines(), failed=True))
     out.flush()
+    if fmt == "gitlab":  # GitLab's report holds no failure of the process (no file): said as text
+        sys.stderr.write(render(diagnostics, "text", SourceLines()))
+        sys.stderr.flush()
     if fmt == "text":
         sys.stderr.write(f"civrules: {count_line(list(diagnostics))}\n")
         sys.stderr.flush()

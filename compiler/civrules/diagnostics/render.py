@@ -1,7 +1,9 @@
-"""Renderers for diagnostics: text (for people), json (stable), github (annotations), sarif (2.1.0)."""
+"""Renderers for diagnostics: text (for people), json (stable), github (annotations), sarif (2.1.0),
+gitlab (GitLab's Code Quality report)."""
 
 from __future__ import annotations
 
+import hashlib
 import os
 import re
 from collections.abc import Iterable, Iterator, Mapping, Sequence
@@ -14,7 +16,9 @@ from civrules.diagnostics import Diagnostic, Severity, Span
 from civrules.diagnostics.escape import UNSAFE, dumps_json, printable, safe_line_start
 from civrules.diagnostics.words import typed_path
 
-FORMATS = ("text", "json", "github", "sarif")
+FORMATS = ("text", "json", "github", "sarif", "gitlab")
+#: The formats whose output is one document: a diagnostic printed after it would make it invalid.
+DOCUMENTS = ("json", "sarif", "gitlab")
 
 
 class SourceLines:
@@ -523,6 +527,63 @@ def sarif_chunks(
     yield "      ]" + tail + "\n"
 
 
+#: GitLab's severity of each of civrules' (its scale: info, minor, major, critical, blocker): an
+#: error fails the job as a major issue, a warning (an error with `--strict`) is minor.
+_GITLAB_SEVERITY = {Severity.ERROR: "major", Severity.WARNING: "minor", Severity.INFO: "info"}
+
+
+def gitlab_name(diagnostic: Diagnostic, root: Path | None, shipped: Path | None = None) -> str | None:
+    """The path GitLab's Code Quality report names ``diagnostic``'s file by: relative to ``root``
+    (the repository's root, :func:`source_root`); None where it is about no file of the
+    repository (`<command line>`, a file of the shipped rules, a file outside the root), which the
+    report cannot hold (GitLab reads ``location.path`` as a file of the repository)."""
+    if diagnostic.span is None:
+        return None
+    name = repository_name(diagnostic.span.file, root, shipped)
+    if name is None or name.startswith("<") or os.path.isabs(name):
+        return None
+    return name
+
+
+def gitlab_chunks(
+    diagnostics: Sequence[Diagnostic], sources: SourceLines, root: Path | None = None, shipped: Path | None = None
+) -> Iterator[str]:
+    """GitLab's Code Quality report (``artifacts: reports: codequality``), an issue at a time: a
+    JSON list of {description, check_name, fingerprint, severity, location: {path, lines: {begin}}},
+    each file named from ``root``. A diagnostic about no file of the repository is no issue
+    (:func:`gitlab_name`; the command says it on standard error).
+
+    The fingerprint is what GitLab tells an issue by, between the merge request's pipeline and its
+    target's: one new there is "introduced", one gone "resolved", and two of one fingerprint are
+    shown as one. It is the hash of the code, the file, the message and the source line's text
+    without its indentation, not of the line's number, so that an issue a line added above it
+    moves is the same issue; and of how many issues before it in the file have all of those, so
+    that each is one of its own. The same rules give the same fingerprints in every run.
+    """
+    seen: dict[str, int] = {}
+    first = True
+    yield "["
+    for diagnostic in diagnostics:
+        name = gitlab_name(diagnostic, root, shipped)
+        if name is None or diagnostic.span is None:
+            continue
+        line = sources.line(diagnostic.span.file, diagnostic.span.line)
+        said = "\0".join((diagnostic.code, name, diagnostic.message, " ".join((line or "").split())))
+        seen[said] = seen.get(said, 0) + 1
+        fingerprint = hashlib.sha256(f"{said}\0{seen[said]}".encode("utf-8", "surrogatepass")).hexdigest()
+        hint = f"; hint: {printable(diagnostic.hint)}" if diagnostic.hint else ""
+        issue = {
+            "description": printable(diagnostic.message) + hint,
+            "check_name": diagnostic.code,
+            "fingerprint": fingerprint,
+            "severity": _GITLAB_SEVERITY[diagnostic.severity],
+            "location": {"path": name, "lines": {"begin": max(diagnostic.span.line, 1)}},
+        }
+        yield ("\n  " if first else ",\n  ") + dumps_json(issue, indent=2).replace("\n", "\n  ")
+        first = False
+    yield "]\n" if first else "\n]\n"
+
+
 def _about_no_file(diagnostic: Diagnostic) -> bool:
     return diagnostic.span is not None and diagnostic.span.file.startswith("<")
 
@@ -649,4 +710,6 @@ def render_chunks(
         return github_chunks(diagnostics, root, shipped)
     if fmt == "sarif":
         return sarif_chunks(diagnostics, root, failed=failed, shipped=shipped)
+    if fmt == "gitlab":
+        return gitlab_chunks(diagnostics, sources, root, shipped)
     return text_chunks(diagnostics, sources, colour=colour, shipped=shipped)
