@@ -792,3 +792,78 @@ def test_a_commit_from_an_index_of_its_own_is_a_partial_commit_whatever_its_name
     shutil.copy(root / ".git" / "index", root / ".git" / "index.lock")  # `git commit -a`, `-i`: git's own index
     monkeypatch.setenv("GIT_INDEX_FILE", str(root / ".git" / "index.lock"))
     assert staged.unstaged(root / "rules") == []
+
+
+def test_an_output_file_staged_but_not_in_a_partial_commit_is_compared_as_the_commit_holds_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Round 35 left it: `build --check --staged` compared generated/ on disk, so in `git commit
+    PATHS` each output file staged and not named was an R022 saying to name it, though the commit
+    did not need it. Such a file is now compared as the commit holds it: its last committed copy,
+    or none (the cheap half of the test below, without a build)."""
+    from civrules.cli import _staged_problems
+    from civrules.emit.output import stale_files
+
+    root = repository(tmp_path)
+    generated = root / "generated"
+    (generated / "python").mkdir(parents=True)
+    (generated / "python" / "a.py").write_text("A = 1\n", encoding="utf-8")
+    git(root, "add", "generated")
+    git(root, "commit", "-qm", "built")
+    (generated / "python" / "a.py").write_text("A = 2\n", encoding="utf-8")
+    (generated / "python" / "b.py").write_text("B = 1\n", encoding="utf-8")
+    (root / "notes.txt").write_text("notes\n", encoding="utf-8")
+    git(root, "add", "-A")
+    partial_index(root, monkeypatch, ".git/next-index-4242.lock", "notes.txt")
+    committed: dict[str, bytes | None] = {}
+    problems = _staged_problems(
+        generated, lambda path: path.relative_to(root).as_posix(), rules=False, committed=committed
+    )
+    assert problems == [] and committed == {"python/a.py": b"A = 1\n", "python/b.py": None}
+    assert [one.relative for one in stale_files(generated, {"python/a.py": b"A = 1\n"}, committed=committed)] == []
+    found = list(stale_files(generated, {"python/a.py": b"A = 2\n", "python/b.py": b"B = 1\n"}, committed=committed))
+    assert [(one.relative, one.state) for one in found] == [("python/a.py", "differs"), ("python/b.py", "missing")]
+
+
+@pytest.mark.slow
+def test_build_check_staged_in_a_partial_commit_checks_the_output_the_commit_holds(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A new variant and its output are staged; `git commit -- notes.txt` commits neither, and is
+    sound: `build --check --staged` passes (it asked to name every staged output file, R022). A
+    commit of the variant alone holds the old output: stale (R009), and told to name the output."""
+    root = repository(tmp_path)
+    monkeypatch.chdir(root)
+    built = CliRunner().invoke(main, ["build", "repo1"])
+    assert built.exit_code == 0, built.output
+    git(root, "add", "-A")
+    git(root, "commit", "-qm", "built")
+    rulesets = root / "rules" / "rulesets"
+    (rulesets / "repo1.yaml").write_text(
+        MANIFEST.format(id="repo1", base="advanced-civilization").replace('name: "repo1"', 'name: "Repo One"'),
+        encoding="utf-8",
+    )
+    built = CliRunner().invoke(main, ["build", "repo1"])
+    assert built.exit_code == 0, built.output
+    (root / "notes.txt").write_text("notes\n", encoding="utf-8")
+    git(root, "add", "-A")
+    assert CliRunner().invoke(main, ["build", "--check", "--staged", "repo1"]).exit_code == 0
+    partial_index(root, monkeypatch, ".git/next-index-4242.lock", "notes.txt")
+    checked = CliRunner().invoke(main, ["build", "--check", "--staged", "repo1"])
+    assert checked.exit_code == 0, checked.output
+    assert "are compared as the commit holds them" in checked.stderr
+    partial_index(root, monkeypatch, ".git/next-index-4243.lock", "rules/rulesets/repo1.yaml")
+    checked = CliRunner().invoke(main, ["build", "--check", "--staged", "repo1"])
+    assert checked.exit_code == 1 and "R022" not in checked.output, checked.output
+    assert "error[R009]" in checked.output and "name the output folder in the `git commit`" in checked.output
+    assert "else write it again: `civrules build repo1`" in checked.output
+
+
+def test_the_build_a_stale_staged_check_names_is_one_civrules_runs() -> None:
+    """R009's hint after `build --check --staged` said to run `civrules build --staged`, which is
+    refused (--staged goes with --check): the build to run leaves both out."""
+    from civrules.cli import _build_command
+    from civrules.support.commands import invoked
+
+    with invoked(["build", "--check", "--staged", "repo1"]):
+        assert _build_command() == "civrules build repo1"

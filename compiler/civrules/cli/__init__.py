@@ -870,7 +870,12 @@ _STAGED_HELP = (
 
 
 def _staged_problems(
-    folder: Path, display: Callable[[Path], str], *, rules: bool, reading: Workspace | None = None
+    folder: Path,
+    display: Callable[[Path], str],
+    *,
+    rules: bool,
+    reading: Workspace | None = None,
+    committed: dict[str, bytes | None] | None = None,
 ) -> list[Diagnostic]:
     """R022 for each file under ``folder`` (with ``rules``, each YAML file; else each file but
     Python's bytecode caches) that the commit will not hold as civrules reads it; exit 2 when git
@@ -880,7 +885,9 @@ def _staged_problems(
     in a commit of some paths (`git commit PATHS`) is no R022: the workspace reads it as the commit
     holds it, its last committed copy or none. The commit then passes where what it holds is
     valid, whatever else is staged for a later one: it was refused for a staged file it did not
-    need, and told to name it."""
+    need, and told to name it. With ``committed`` (an output folder `build --check` compares), such
+    a file's copy in the commit is put there, by its path under ``folder`` (None: no file), to be
+    compared instead of the one on disk."""
     from civrules.support import staged
     from civrules.support.install import path_word
 
@@ -893,6 +900,8 @@ def _staged_problems(
         found = staged.unstaged(folder, wanted)
         if reading is not None:
             found = _read_as_committed(folder, found, reading)
+        elif committed is not None:
+            found = _compared_as_committed(folder, found, committed, display)
     except staged.StagedError as error:
         code = codes.MISSING_DEPENDENCY if error.missing_git else codes.COMMAND_LINE
         _usage_failure([_command_line(code, printable(str(error)), error.hint)])
@@ -957,26 +966,54 @@ def _staged_problems(
 def _read_as_committed(folder: Path, found: list[Unstaged], reading: Workspace) -> list[Unstaged]:
     """``found`` but the files not in a commit of some paths that ``reading`` now reads as the
     commit holds them (:func:`_staged_problems`); a copy that is no UTF-8 text stays an R022."""
+
+    def take(relative: str, copy: bytes | None) -> bool:
+        if copy is None:
+            reading.absent.add(relative)
+            return True
+        try:
+            reading.overrides[relative] = copy.decode("utf-8").removeprefix("\ufeff")
+        except UnicodeDecodeError:
+            return False
+        return True
+
+    return _as_committed(folder, found, take, reading.display, "read")
+
+
+def _compared_as_committed(
+    folder: Path, found: list[Unstaged], committed: dict[str, bytes | None], display: Callable[[Path], str]
+) -> list[Unstaged]:
+    """``found`` but the files of an output folder not in a commit of some paths, whose copies in
+    the commit are put in ``committed`` for `build --check` to compare (:func:`_staged_problems`)."""
+
+    def take(relative: str, copy: bytes | None) -> bool:
+        committed[relative] = copy
+        return True
+
+    return _as_committed(folder, found, take, display, "compared")
+
+
+def _as_committed(
+    folder: Path,
+    found: list[Unstaged],
+    take: Callable[[str, bytes | None], bool],
+    display: Callable[[Path], str],
+    verb: str,
+) -> list[Unstaged]:
+    """``found`` but the files not in a commit of some paths whose copy in the commit (bytes, or
+    None for no file) ``take`` took; a note says which were, as they are not what the editor shows
+    (a V001 for a base not named, an output file called stale, says why here)."""
     from civrules.support import staged
 
     left = [one.relative for one in found if one.state == "not-in-commit"]
-    taken: set[str] = set()
-    for relative, copy in staged.committed_copies(folder, left).items():
-        if copy is None:
-            reading.absent.add(relative)
-        else:
-            try:
-                reading.overrides[relative] = copy.decode("utf-8").removeprefix("\ufeff")
-            except UnicodeDecodeError:
-                continue
-        taken.add(relative)
-    if taken:  # what was read is not what the editor shows: a V001 for a base not named says why here
-        named = sorted(named_path(reading.display(folder / relative)) for relative in taken)
+    taken = {relative for relative, copy in staged.committed_copies(folder, left).items() if take(relative, copy)}
+    if taken:
+        named = sorted(named_path(display(folder / relative)) for relative in taken)
         listed = ", ".join(named[:3]) + (f" and {len(named) - 3:,} more" if len(named) > 3 else "")
         one = len(named) == 1
         _note(
             f"civrules: {listed}, staged but not in this commit (`git commit` was given paths, or `--only`), "
-            f"{'is' if one else 'are'} read as the commit holds {'it' if one else 'them'}: "
+            f"{'is' if one else 'are'} {verb} as the commit holds {'it' if one else 'them'}: "
             f"{'its' if one else 'their'} last committed copy, or no file"
         )
     return [one for one in found if one.relative not in taken]
@@ -1727,18 +1764,21 @@ def build(obj: Context, rulesets: tuple[str, ...], check_only: bool, out: Path, 
     if not check_only:
         _refuse_newer_output(out, "build")
     not_staged: list[Diagnostic] = []
+    workspace = obj.workspace()
+    committed: dict[str, bytes | None] = {}
     if staged:  # the rules read and the tree compared must be the ones committed
-        display = Workspace(obj.rules, obj.limits).display
-        not_staged = _staged_problems(obj.rules, display, rules=True)
+        # In a commit of some paths, what is staged and not named is read and compared as the
+        # commit holds it (round 35 did it for the rules; the output folder was still compared
+        # on disk, and its files staged and not named were each an R022 saying to name them).
+        not_staged = _staged_problems(obj.rules, workspace.display, rules=True, reading=workspace)
         if os.path.isdir(out):
-            not_staged += _staged_problems(out, display, rules=False)
+            not_staged += _staged_problems(out, workspace.display, rules=False, committed=committed)
     # What the rules are before they are read: the stamp vouches for these, not for a file saved
     # while the build runs (see stamp.record).
     inputs = None if check_only else stamp.input_digest(obj.rules, arguments, obj.limits.max_bytes)
     if not check_only and stamp.is_up_to_date(obj.rules, out, arguments, obj.limits.max_bytes, inputs=inputs):
         _done(f"civrules: {named_path(out)} is up to date (nothing changed since the last build)")
         return
-    workspace = obj.workspace()
     loaded = _select_rulesets(workspace, rulesets, "text", found=not_staged)
     broken = [] if rulesets else broken_manifests(workspace)
     if has_errors(broken):
@@ -1748,7 +1788,7 @@ def build(obj: Context, rulesets: tuple[str, ...], check_only: bool, out: Path, 
         sys.exit(EXIT_RULE_ERRORS)
     try:
         if check_only:
-            _build_check(obj, workspace, loaded, rulesets, out, verbose, not_staged)
+            _build_check(obj, workspace, loaded, rulesets, out, verbose, not_staged, committed)
         else:
             _build(obj, workspace, loaded, rulesets, out, verbose, inputs)
     except OutputError as error:
@@ -1867,23 +1907,31 @@ def _build_check(
     out: Path,
     verbose: bool,
     not_staged: Sequence[Diagnostic] = (),
+    committed: Mapping[str, bytes | None] | None = None,
 ) -> None:
-    """`civrules build --check` once its rulesets are loaded: render in memory, compare with ``out``."""
+    """`civrules build --check` once its rulesets are loaded: render in memory, compare with ``out``
+    (its files of ``committed``, by path under it, as the commit of some paths holds them: bytes,
+    or None for none; :func:`_staged_problems`)."""
     from civrules.emit import build as builder
     from civrules.emit.output import before_replacing, marked_version
 
     # Unlike a build, --check keeps what only the checks need (no let_go).
-    result = builder.render(workspace, loaded, debug=obj.debug, out=out, baseline=obj.project_generated())
+    result = builder.render(
+        workspace, loaded, debug=obj.debug, out=out, baseline=obj.project_generated(), committed=committed
+    )
     _versions_said(result)
     found = list(result.diagnostics)
     failed = _some(result.failed_ids)
-    stale = builder.check(out, result, [one.id for one in loaded], everything=not rulesets)
+    stale = builder.check(out, result, [one.id for one in loaded], everything=not rulesets, committed=committed)
     for line in stale:  # each file's diff made as it is printed, and the lines printed bounded
         click.echo(printable(line))
     # Each stale file is an error of its own, located at it: CI can select, ignore or annotate it.
     first = before_replacing(out, obj.protected(), kind="build") if stale.found else None
     marked = marked_version(out) if stale.found else None
-    told = [_stale_output(out, relative, what, first, state, marked) for relative, what, state in stale.found]
+    told = [
+        _stale_output(out, relative, what, first, state, marked, committed=relative in (committed or {}))
+        for relative, what, state in stale.found
+    ]
     written = marked[0] if marked else None
     found += _of_another_version(out, told, written, "older output over it")
     found += not_staged
@@ -2279,7 +2327,7 @@ def _build_command() -> str:
     """The build that writes what `build --check` found stale: this invocation without `--check`."""
     from civrules.support.commands import command, rerun
 
-    return rerun(dropping={"--check": False}) or command("build")
+    return rerun(dropping={"--check": False, "--staged": False}) or command("build")
 
 
 def _stale_output(
@@ -2289,12 +2337,15 @@ def _stale_output(
     first: str | None = None,
     state: str = "differs",
     marked: tuple[str | None, int] | None = None,
+    *,
+    committed: bool = False,
 ) -> Diagnostic:
     """R009: one file of a generated tree that is not what `civrules build` would write there (or
     a folder of them that is ``missing``; ``state``: :attr:`civrules.emit.output.StaleFile.state`);
     ``first``: what to do before that build takes the folder (:func:`before_replacing`); ``marked``:
     the civrules version the tree's marker names, and its line
-    (:func:`civrules.emit.output.marked_version`), which a stale marker is said by."""
+    (:func:`civrules.emit.output.marked_version`), which a stale marker is said by; ``committed``:
+    the file was compared as a commit of some paths holds it, staged but not named there."""
     from civrules.emit.output import MARKER
 
     shown = str(out / relative) if relative else str(out)
@@ -2306,6 +2357,12 @@ def _stale_output(
     if first:
         hint = f"{first}; then {hint}"
     message, span = f"{named_path(shown)} {what}", Span.at(shown)
+    if committed:  # the disk's copy (staged) may be right: what is wrong is the commit's paths
+        message += " (as this commit holds it: staged, but not in this commit, whose `git commit` was given paths)"
+        hint = (
+            "the commit holds the file's last committed copy, or none: name the output folder in the `git commit` "
+            f"too (or commit without paths) if what is staged is current; else {hint}"
+        )
     if relative == MARKER and not missing and marked is not None and marked[0] != __version__:
         written, line = marked
         span = Span.at(shown, line)

@@ -98,12 +98,15 @@ def render(
     tree: MutableMapping[str, bytes] | None = None,
     let_go: bool = False,
     baseline: Path | None = None,
+    committed: Mapping[str, bytes | None] | None = None,
 ) -> BuildResult:
     """Every output file of the given rulesets, by path relative to ``generated/``.
 
     Each package's version is decided against the API manifest the previous build wrote in ``out``
     (None: as if there were none; see :mod:`civrules.emit.versions`), or in ``baseline`` (the
-    project's ``generated/``, for a build into another folder) where that is of a higher version. Each file is put into
+    project's ``generated/``, for a build into another folder) where that is of a higher version;
+    a manifest of ``committed`` (by path under ``out``: `build --check --staged` in a commit of
+    some paths) is read as it holds it, not from disk. Each file is put into
     ``tree`` (a :class:`~civrules.emit.output.StagedTree` writes it at once) as it is made; by
     default a dict. What a ruleset's files are made from (its model, its export) is let go before
     the next ruleset is analysed.
@@ -207,7 +210,9 @@ def render(
             trim()
     if let_go:
         forget_unknown_facts()
-    result.versions = versions.settle(result.tree, packages, out, DEFAULT_MAX_BYTES, held, baseline, known)
+    result.versions = versions.settle(
+        result.tree, packages, out, DEFAULT_MAX_BYTES, held, baseline, known, committed=committed
+    )
     del held
     if let_go:
         trim()
@@ -421,14 +426,22 @@ def build(
     return Swapped(dropped, written, copied)
 
 
-def check(out: Path, result: BuildResult, ruleset_ids: Sequence[str], everything: bool) -> StaleReport:
+def check(
+    out: Path,
+    result: BuildResult,
+    ruleset_ids: Sequence[str],
+    everything: bool,
+    committed: Mapping[str, bytes | None] | None = None,
+) -> StaleReport:
     """What differs between ``out`` and what a build would write, file by file (nothing when up to date).
 
     Links, FIFOs and devices in ``out`` are named, never read; a file is read no further than what
-    would be written in its place. A ruleset that did not build is not compared.
+    would be written in its place. A ruleset that did not build is not compared. The files of
+    ``committed`` (by path under ``out``) are compared as it holds them, not as they are on disk
+    (:func:`civrules.emit.output.stale_files`).
     """
     tree = {**result.tree, MARKER: marker_text("build")}
     failed_ids = set(result.failed_ids)
     built = [r for r in ruleset_ids if r not in failed_ids]
     scope = None if everything and not result.failed_ids else iter(result.prefixes(built))
-    return StaleReport(stale_files(out, tree, scope))
+    return StaleReport(stale_files(out, tree, scope, committed))

@@ -1338,25 +1338,34 @@ class StaleFile:
             yield from chunk.removesuffix("\n").split("\n")
 
 
-def _crlf_only(root: Path, relative: str, label: str, planned: bytes, size: int) -> StaleFile | None:
+def _crlf_only(
+    root: Path, relative: str, label: str, planned: bytes, size: int, found: bytes | None = None
+) -> StaleFile | None:
     """The file at ``relative`` as a :class:`StaleFile` that differs from ``planned`` only in its line
     endings (each LF written as CRLF: a checkout with git's `core.autocrlf`, the default of Git for
     Windows and of GitHub's Windows runners), or None. Read only where its ``size`` is the one that
-    gives (no further than that size and a byte)."""
+    gives (no further than that size and a byte); ``found``: its bytes, read already."""
     if b"\n" not in planned or size != len(planned) + planned.count(b"\n") - planned.count(b"\r\n"):
         return None
-    try:
-        found = files.read_under(root, relative, size)
-    except files.RefusedError:
-        return None
+    if found is None:
+        try:
+            found = files.read_under(root, relative, size)
+        except files.RefusedError:
+            return None
     if found.replace(b"\r\n", b"\n") != planned.replace(b"\r\n", b"\n") or b"\r\n" not in found:
         return None
     note = f"{label}: CRLF line endings where civrules writes LF (a checkout converted them)"
     return StaleFile(root, relative, label, planned, note=note, state="line-endings")
 
 
-def stale_files(root: Path, tree: Tree, scope: Iterable[str] | None = None) -> Iterator[StaleFile]:
+def stale_files(
+    root: Path, tree: Tree, scope: Iterable[str] | None = None, committed: Mapping[str, bytes | None] | None = None
+) -> Iterator[StaleFile]:
     """Each file that differs between what is on disk under ``root`` and ``tree``, found one at a time.
+
+    A file of ``committed`` (by its path under ``root``) is compared as that mapping holds it, its
+    bytes or no file (None), not as it is on disk: `build --check --staged` in a commit of some
+    paths, which holds the last committed copy of an output file staged but not named.
 
     Only paths under the prefixes in ``scope`` are compared when it is given. A link, a FIFO or a
     device is reported as stale by its path, never read or followed. A file is compared with what
@@ -1366,6 +1375,15 @@ def stale_files(root: Path, tree: Tree, scope: Iterable[str] | None = None) -> I
     none); where ``root`` itself is a link, that is the one entry reported.
     """
     absolute, sizes, foreign, folders = _survey_folders(root, empty=True)
+    committed = committed or {}
+    for relative, copy in committed.items():
+        if copy is None:
+            sizes.pop(relative, None)
+        elif relative not in foreign:
+            sizes[relative] = len(copy)
+            if folders is not None:  # (a staged deletion not named: its folder may be gone from disk)
+                parts = relative.split("/")[:-1]
+                folders.update("/".join(parts[:depth]) for depth in range(len(parts) + 1))
     prefixes = tuple(scope) if scope is not None else None
     if prefixes is not None:
         # The marker at the root belongs to every part of the tree.
@@ -1400,6 +1418,10 @@ def stale_files(root: Path, tree: Tree, scope: Iterable[str] | None = None) -> I
         elif relative not in sizes:
             note = f"missing: {label} ({count(_line_count(new), 'line')})"
             yield StaleFile(absolute, relative, label, note=note, state="missing")
+        elif (copy := committed.get(relative)) is not None:
+            if copy != new:
+                crlf = _crlf_only(absolute, relative, label, new, len(copy), copy)
+                yield crlf or StaleFile(absolute, relative, label, new, copy)
         elif sizes[relative] != len(new):
             crlf = _crlf_only(absolute, relative, label, new, sizes[relative])
             yield crlf or StaleFile(absolute, relative, label, new)

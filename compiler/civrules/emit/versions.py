@@ -468,6 +468,8 @@ def settle(
     held: Mapping[str, bytes] | None = None,
     baseline: Path | None = None,
     known: Mapping[str, Mapping[str, Declarations]] | None = None,
+    *,
+    committed: Mapping[str, bytes | None] | None = None,
 ) -> list[str]:
     """Decide the version of each package rendered into ``tree`` (paths relative to ``generated/``),
     ``folders`` giving each package's folder (relative to ``python/``) by its import name; write it
@@ -483,7 +485,8 @@ def settle(
 
     ``known`` gives, by folder, what a package's modules declare as its emitter wrote them, by
     module (:class:`~civrules.emit.pyfmt.Declarations`): such a module is not parsed back (the
-    456 KB ``data.py`` of the largest shipped ruleset), see :func:`package_api`."""
+    456 KB ``data.py`` of the largest shipped ruleset), see :func:`package_api`. ``committed``:
+    files of ``out`` as a commit holds them (:func:`previous_manifest`)."""
     lines = []
     held = dict(held or {})
     view = _Held(tree, held)
@@ -506,7 +509,7 @@ def settle(
             continue  # a family's package not written with package_files (no placeholder) has no version
         api = package_api(_Python(view, by_folder.get(folder, [])), folder, (known or {}).get(folder))
         at = f"python/{folder}/{MANIFEST}"
-        previous, read_from = previous_manifest(at, out, baseline, max_bytes)
+        previous, read_from = previous_manifest(at, out, baseline, max_bytes, committed)
         decision = decide(previous, api)
         for path in versioned:
             content = view[path].replace(placeholder, f'"{decision.version}"'.encode())
@@ -572,18 +575,30 @@ class _Python(Mapping[str, bytes]):
 
 
 def previous_manifest(
-    at: str, out: Path | None, baseline: Path | None, max_bytes: int
+    at: str,
+    out: Path | None,
+    baseline: Path | None,
+    max_bytes: int,
+    committed: Mapping[str, bytes | None] | None = None,
 ) -> tuple[Mapping[str, object] | None, Path | None]:
     """The manifest a package's version moves from, and the folder it was read from: of the
     manifests at ``at`` in ``out`` and in ``baseline``, the one of the higher version (``out``'s on
-    a tie); (None, None) where neither has one."""
+    a tie); (None, None) where neither has one. Where ``committed`` holds ``at`` (`build --check
+    --staged` in a commit of some paths, which holds the last committed copy of an output file
+    staged but not named), ``out``'s manifest is that copy (None: none), not the one on disk: the
+    version moved from the staged manifest, and the commit's own was called stale."""
     found: list[tuple[tuple[int, ...], int, Mapping[str, object], Path]] = []
     for rank, folder in enumerate((out, baseline)):
         if folder is None or (rank and out is not None and _same_folder(folder, out)):
             continue
         if rank and os.path.islink(folder):  # the project's generated/ leads elsewhere: not its history
             continue
-        document = read_manifest(folder, at, max_bytes)
+        if not rank and committed is not None and at in committed:
+            copy = committed[at]
+            held = json_document(copy) if copy is not None and len(copy) <= max_bytes else None
+            document = held if isinstance(held, dict) else None
+        else:
+            document = read_manifest(folder, at, max_bytes)
         version = document.get("version") if document is not None else None
         if document is not None and isinstance(version, str) and _is_version(version):
             found.append((tuple(int(part) for part in version.split(".")), -rank, document, folder))
