@@ -770,6 +770,8 @@ def test_a_partial_commit_is_judged_by_what_it_holds_not_by_what_else_is_staged(
     code, problems = validate(root, monkeypatch, "--staged")
     errors = [(p["code"], str(p["file"]).rsplit("/", 1)[-1]) for p in problems if p["severity"] == "error"]
     assert code == 1 and errors and all(file == "repo2.yaml" and code != "R022" for code, file in errors), problems
+    # Its `extends:` line is not the working file's: the message says which copy the line is of.
+    assert all("as this commit holds it" in str(p["message"]) for p in problems if p["severity"] == "error")
 
 
 @pytest.mark.parametrize("index", ["tool-index", "index.tool.7"])
@@ -867,3 +869,38 @@ def test_the_build_a_stale_staged_check_names_is_one_civrules_runs() -> None:
 
     with invoked(["build", "--check", "--staged", "repo1"]):
         assert _build_command() == "civrules build repo1"
+
+
+def test_a_line_of_a_file_read_as_committed_is_placed_in_the_working_file_or_said_to_be_the_commits(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Round 35 left it: a file staged but not in a partial commit is read as the commit holds it,
+    and its diagnostics gave that copy's line numbers, which the editor does not show. A line the
+    working file holds unchanged is now moved to where it is there; one it changed keeps the
+    commit's number, the message says so, and the line quoted is the commit's."""
+    from civrules.cli import _placed_in_working_files
+    from civrules.diagnostics import Diagnostic, Related, Severity, Span
+    from civrules.load.workspace import Workspace
+
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "rules" / "rulesets").mkdir(parents=True)
+    committed = "kind: ruleset\nid: a\nname: A\nextends: gone\n"
+    (tmp_path / "rules" / "rulesets" / "a.yaml").write_text("# one\n# two\n" + committed, encoding="utf-8")
+    (tmp_path / "rules" / "rulesets" / "b.yaml").write_text(committed.replace("gone", "kept"), encoding="utf-8")
+    workspace = Workspace(Path("rules"))
+    workspace.overrides.update({"rulesets/a.yaml": committed, "rulesets/b.yaml": committed})
+    shifted = Diagnostic(
+        "V001",
+        Severity.ERROR,
+        "extends: gone",
+        Span("rules/rulesets/a.yaml", 4, 10, 4, 14),
+        related=(Related(Span("rules/rulesets/a.yaml", 2, 1, 2, 3), "its id"),),
+    )
+    changed = Diagnostic("V001", Severity.ERROR, "extends: gone", Span("rules/rulesets/b.yaml", 4, 10, 4, 14))
+    elsewhere = Diagnostic("S002", Severity.ERROR, "unknown key", Span("rules/rulesets/c.yaml", 4, 1, 4, 2))
+    placed, texts = _placed_in_working_files(workspace, [shifted, changed, elsewhere])
+    assert placed[0].span == Span("rules/rulesets/a.yaml", 6, 10, 6, 14) and placed[0].message == "extends: gone"
+    assert placed[0].related[0].span.line == 4
+    assert placed[1].span == changed.span and "as this commit holds it" in placed[1].message
+    assert placed[2] == elsewhere
+    assert texts == {"rules/rulesets/b.yaml": committed}

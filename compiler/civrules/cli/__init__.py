@@ -801,8 +801,10 @@ def _emit(
     err: bool | None = None,
     failed: bool = False,
     last: bool = False,
+    texts: Mapping[str, str] | None = None,
 ) -> None:
-    """Print diagnostics; text output without ``verbose`` folds per-fact infos (all infos without
+    """Print diagnostics (``texts``: the text of files quoted from elsewhere than the disk, by
+    name: :func:`_placed_in_working_files`); text output without ``verbose`` folds per-fact infos (all infos without
     ``summaries``) into the summary; `github` and `sarif` output leave infos out unless ``infos``
     (each would be an annotation or a code-scanning alert). ``err``: on standard error, by default
     for the commands that make data and the language server (:data:`_DIAGNOSTICS_ON_STDERR`: standard
@@ -830,7 +832,8 @@ def _emit(
     # 490,000 diagnostics of a hostile file made 3.7 GB of SARIF; and ten times that in all (19,000
     # unused files printed 57,000). The counts below are of all.
     shown = cap_output(shown, context.limits.max_diagnostics if context is not None else Limits().max_diagnostics)
-    sources = SourceLines(max_bytes=context.limits.max_bytes) if context is not None else SourceLines()
+    limits = context.limits if context is not None else Limits()
+    sources = SourceLines(texts=texts, max_bytes=limits.max_bytes)
     root = shipped = None
     if context is not None and fmt in _ANNOTATING:  # files named from the repository's root
         with contextlib.suppress(OSError):  # the working directory is gone: no file is named anyway
@@ -1017,6 +1020,75 @@ def _as_committed(
             f"{'its' if one else 'their'} last committed copy, or no file"
         )
     return [one for one in found if one.relative not in taken]
+
+
+def _placed_in_working_files(
+    workspace: Workspace, diagnostics: Sequence[Diagnostic]
+) -> tuple[list[Diagnostic], dict[str, str]]:
+    """``diagnostics`` with the lines of the files ``workspace`` read as a commit of some paths
+    holds them (:func:`_read_as_committed`: its ``overrides``) placed in the files on disk, which
+    the editor shows; and the committed text of each file whose lines could not be, by its name.
+
+    A file's lines are moved where every place named in it lies in a part of the committed copy
+    the working file holds unchanged (a line added above one only shifts it). Where one does not
+    (the line was changed, or is not in the working file), that file's places keep the committed
+    copy's lines, each message (or note) says so, and the line quoted is the committed copy's:
+    round 35 gave the committed copy's line numbers, which the editor does not show, unmarked."""
+    import difflib
+
+    from civrules.load.lines import decode, split_lines
+    from civrules.support.files import RefusedError, read_under
+
+    if not workspace.overrides:
+        return list(diagnostics), {}
+    named = {workspace.display(workspace.root / relative): relative for relative in workspace.overrides}
+    spans: dict[str, list[Span]] = {}
+    for diagnostic in diagnostics:
+        for span in (diagnostic.span, *(related.span for related in diagnostic.related)):
+            if span is not None and span.file in named:
+                spans.setdefault(span.file, []).append(span)
+    moved: dict[str, dict[int, int]] = {}  # by file, each committed line to its working line
+    kept: dict[str, str] = {}
+    for file, found in spans.items():
+        text = workspace.overrides[named[file]]
+        before = split_lines(text)
+        try:  # a regular file within the bound, never through a link
+            after = split_lines(decode(read_under(workspace.root, named[file], workspace.limits.max_bytes)))
+        except (RefusedError, OSError, ValueError):
+            after = None
+        lines: dict[int, int] = {}
+        if after is not None:
+            matcher = difflib.SequenceMatcher(None, before, after, autojunk=False)
+            for tag, first, last, there, _ in matcher.get_opcodes():
+                if tag == "equal":
+                    lines.update((line + 1, there + line - first + 1) for line in range(first, last))
+            lines[len(before) + 1] = len(after) + 1  # a place at the end of the file (one past its last line)
+        if all(span.line in lines and span.end_line in lines for span in found):
+            moved[file] = lines
+        else:
+            kept[file] = text
+
+    def placed(span: Span) -> Span:
+        lines = moved.get(span.file)
+        if lines is None:
+            return span
+        return dataclasses.replace(span, line=lines[span.line], end_line=lines[span.end_line])
+
+    said = " (at a line of the file as this commit holds it, its last committed copy: the file on disk differs there)"
+    out = []
+    for diagnostic in diagnostics:
+        span = diagnostic.span
+        related = tuple(
+            dataclasses.replace(one, span=placed(one.span), label=one.label + (said if one.span.file in kept else ""))
+            for one in diagnostic.related
+        )
+        message = diagnostic.message + (said if span is not None and span.file in kept else "")
+        out.append(
+            dataclasses.replace(
+                diagnostic, span=placed(span) if span is not None else None, related=related, message=message
+            )
+        )
+    return out, kept
 
 
 def _outside_work_tree(folder: Path) -> Path | None:
@@ -1484,7 +1556,8 @@ def validate(
         from civrules.pipeline.incremental import unused_files
 
         diagnostics.extend(unused_files(workspace, loaded))
-    _emit(diagnostics, fmt, verbose=verbose or bool(select), infos=infos, last=True)
+    diagnostics, texts = _placed_in_working_files(workspace, diagnostics)
+    _emit(diagnostics, fmt, verbose=verbose or bool(select), infos=infos, last=True, texts=texts)
     if any(d.code == codes.INTERNAL_ERROR.code for d in diagnostics):
         sys.exit(EXIT_USAGE)
     failing = has_errors(diagnostics) or (strict and any(d.severity is Severity.WARNING for d in diagnostics))
@@ -1801,14 +1874,16 @@ def _versions_said(result: BuildResult) -> None:
         _note(f"civrules: {printable(line)}")
 
 
-def _build_found(found: Sequence[Diagnostic], verbose: bool, *, last: bool) -> None:
+def _build_found(
+    found: Sequence[Diagnostic], verbose: bool, *, last: bool, texts: Mapping[str, str] | None = None
+) -> None:
     """What a build or `build --check` found: errors and warnings first, then the infos folded into
     one line (each with --verbose). ``last``: the report ends the command (`--check`, or no ruleset
     built: nothing is written after it), so a Ctrl-C after its last line is said as coming once the
     command was done, not as cutting short a command to run again."""
     by_severity = {Severity.ERROR: 0, Severity.WARNING: 1, Severity.INFO: 2}
     ordered = sorted(sort_diagnostics(found), key=lambda d: by_severity[d.severity])
-    _emit(ordered, "text", verbose=verbose, keep_order=True, summaries=False, last=last)
+    _emit(ordered, "text", verbose=verbose, keep_order=True, summaries=False, last=last, texts=texts)
 
 
 def _build(
@@ -1935,7 +2010,8 @@ def _build_check(
     written = marked[0] if marked else None
     found += _of_another_version(out, told, written, "older output over it")
     found += not_staged
-    _build_found(found, verbose, last=True)
+    found, texts = _placed_in_working_files(workspace, found)
+    _build_found(found, verbose, last=True, texts=texts)
     if stale.files:
         differ = f"{stale.files:,} file differs" if stale.files == 1 else f"{stale.files:,} files differ"
         then = f"{printable(first)}; then run" if first else "run"
