@@ -593,6 +593,7 @@ def previous_manifest(
             continue
         if rank and os.path.islink(folder):  # the project's generated/ leads elsewhere: not its history
             continue
+        document: Mapping[str, object] | None
         if not rank and committed is not None and at in committed:
             copy = committed[at]
             held = json_document(copy) if copy is not None and len(copy) <= max_bytes else None
