@@ -904,3 +904,29 @@ def test_a_line_of_a_file_read_as_committed_is_placed_in_the_working_file_or_sai
     assert placed[1].span == changed.span and "as this commit holds it" in placed[1].message
     assert placed[2] == elsewhere
     assert texts == {"rules/rulesets/b.yaml": committed}
+
+
+def test_rules_in_a_repository_inside_the_hooks_are_compared_with_their_own_index(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Round 36's CI trial: a superproject's hook checking the rules of a submodule (`--rules
+    data/rules`) gave them the superproject's index (GIT_INDEX_FILE), taken for a partial commit
+    of theirs: every rule file was read as absent (R004, no ruleset manifests). The hook's
+    variables are of its repository; the rules are compared with the index of their own."""
+    inner = repository(tmp_path)  # the submodule's checkout, inside the superproject's work tree
+    outer = tmp_path
+    git(outer, "init", "-q")
+    (outer / "readme.txt").write_text("x\n", encoding="utf-8")
+    git(outer, "add", "readme.txt")
+    monkeypatch.chdir(outer)
+    monkeypatch.setenv("GIT_INDEX_FILE", ".git/index")  # as git gives it to the superproject's hook
+    assert staged.unstaged(inner / "rules") == []
+    (inner / "rules" / "rulesets" / "repo2.yaml").write_text("kind: ruleset\n", encoding="utf-8")
+    assert [(one.relative, one.state) for one in staged.unstaged(inner / "rules")] == [
+        ("rulesets/repo2.yaml", "changed")
+    ]
+    # GIT_DIR exported alone, civrules run outside its work tree: git took the working directory
+    # for the work tree, did not look into the repository there, and found nothing unstaged.
+    monkeypatch.delenv("GIT_INDEX_FILE")
+    monkeypatch.setenv("GIT_DIR", str(inner / ".git"))
+    assert [one.state for one in staged.unstaged(inner / "rules")] == ["changed"]

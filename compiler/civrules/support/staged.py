@@ -100,7 +100,7 @@ def unstaged(folder: Path, wanted: Callable[[str], bool] = lambda _relative: Tru
             " entry, is never searched: what it finds is the checked tree's)",
             missing_git=True,
         )
-    environment = _as_in_the_hook(git)
+    environment = _as_in_the_hook(git, folder)
     git = _Git(git, _repository_filters_off(git, folder, environment))
     _refuse_special_rule_files(git, folder, environment)
     listed = _git(git, folder, environment, "ls-files", "-z", "-t", "--others", "--modified", "--deleted", "--", ".")
@@ -167,7 +167,7 @@ def committed_copies(folder: Path, relatives: list[str]) -> dict[str, bytes | No
     git = find_git(folder)
     if git is None or not relatives:
         return {}
-    environment = _as_in_the_hook(git)
+    environment = _as_in_the_hook(git, folder)
     git = _Git(git, _repository_filters_off(git, folder, environment))
     listed = _git(git, folder, environment, "--literal-pathspecs", "ls-files", "-z", "-s", "--", *relatives)
     blobs: dict[str, tuple[bytes, str]] = {}
@@ -232,7 +232,7 @@ def work_tree_top(folder: Path) -> Path | None:
     if git is None:
         return None
     try:
-        named = _git(git, folder, _as_in_the_hook(git), "rev-parse", "--show-toplevel").rstrip(b"\n")
+        named = _git(git, folder, _as_in_the_hook(git, folder), "rev-parse", "--show-toplevel").rstrip(b"\n")
     except StagedError:
         return None
     return Path(os.fsdecode(named)) if named else None
@@ -389,9 +389,10 @@ def _look_up_git(folder: Path) -> tuple[str | None, list[str]]:
     return None, [one for one in skipped if shutil.which("git", path=one) is not None]
 
 
-def _as_in_the_hook(git: str) -> dict[str, str]:
-    """The environment that makes git, run in the rules folder, see the repository and work tree
-    it sees in the hook's own directory (the current one).
+def _as_in_the_hook(git: str, folder: Path) -> dict[str, str]:
+    """The environment that makes git, run in the rules folder ``folder``, see the repository and
+    work tree it sees in the hook's own directory (the current one), where that repository holds
+    the rules folder.
 
     git run for a hook keeps its paths for the hook's directory: each may be relative to it, made
     absolute here. In a linked worktree (and after `git --git-dir=...`) git sets ``GIT_DIR`` and no
@@ -399,15 +400,38 @@ def _as_in_the_hook(git: str) -> dict[str, str]:
     the work tree (unless the repository's ``core.worktree`` says otherwise): run inside rules/, it
     compared rules/ with an index of paths under rules/, and every file looked untracked and
     deleted. So the top is asked of git where the hook runs, and named to git in the rules folder.
+
+    Where the rules folder lies in another repository than the hook's (a submodule the
+    superproject's hook checks, `--rules data/rules`; a repository of its own that ``GIT_DIR``,
+    exported, does not name), the hook's variables are not its: the superproject's index in
+    ``GIT_INDEX_FILE`` was read as the submodule's partial commit, every rule file as absent (R004,
+    "no ruleset manifests"), and with ``GIT_DIR`` git did not look into the nested repository and
+    found nothing staged, or unstaged. git is then left to find the rules folder's repository
+    itself, as it does where no hook runs: the submodule's own index is what it will commit.
     """
     environment = dict(os.environ)
     for name in _PATH_VARIABLES:  # git runs in the rules folder, not in the hook's directory
         value = environment.get(name)
         if value and not os.path.isabs(value):
             environment[name] = os.path.abspath(value)
+    if not any(environment.get(name) for name in _PATH_VARIABLES):
+        return environment
+    own = {name: value for name, value in environment.items() if name not in _PATH_VARIABLES}
+    found = _git(git, folder, own, "rev-parse", "--absolute-git-dir", "--show-toplevel", absent=128).splitlines()
+    # (a bare repository has no work tree: git exits 128, and is left to say so where it lists)
+    hooked = _git(git, Path.cwd(), environment, "rev-parse", "--absolute-git-dir", "--show-toplevel", absent=128)
+    theirs = hooked.splitlines()
+    same = len(found) > 1 and len(theirs) > 1 and os.path.realpath(found[0]) == os.path.realpath(theirs[0])
+    if len(found) > 1 and len(theirs) > 1 and not same:
+        inner, outer = (Path(os.path.realpath(os.fsdecode(one[1]))) for one in (found, theirs))
+        if outer in inner.parents:  # a repository inside the hook's work tree holds the rules folder
+            return own
     if environment.get("GIT_DIR") and not environment.get("GIT_WORK_TREE"):
-        top = _git(git, Path.cwd(), environment, "rev-parse", "--show-toplevel").rstrip(b"\n")
-        environment["GIT_WORK_TREE"] = os.fsdecode(top)
+        if same:  # the rules folder's own top, wherever civrules runs from (git would take the cwd)
+            environment["GIT_WORK_TREE"] = os.fsdecode(found[1])
+        else:
+            top = _git(git, Path.cwd(), environment, "rev-parse", "--show-toplevel").rstrip(b"\n")
+            environment["GIT_WORK_TREE"] = os.fsdecode(top)
     return environment
 
 
