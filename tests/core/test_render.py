@@ -525,6 +525,8 @@ def test_gitlab_prints_a_code_quality_report_of_the_repository_s_files() -> None
     ]
     assert all(re.fullmatch("[0-9a-f]{64}", issue["fingerprint"]) for issue in issues)
     assert render([at_command_line], "gitlab", sources()) == "[]\n"
+    (noted,) = gitlab([DUPLICATE], {"rules/cards/x.yaml": SOURCE})  # a note, as GitHub's annotation gives it
+    assert noted["description"].endswith("; note: rules/cards/x.yaml:1:1: first defined here")
 
 
 def test_gitlab_fingerprints_hold_across_runs_and_moved_lines_and_tell_twins_apart() -> None:

@@ -568,12 +568,14 @@ def gitlab_chunks(
         if name is None or diagnostic.span is None:
             continue
         line = sources.line(diagnostic.span.file, diagnostic.span.line)
-        said = "\0".join((diagnostic.code, name, diagnostic.message, " ".join((line or "").split())))
-        seen[said] = seen.get(said, 0) + 1
-        fingerprint = hashlib.sha256(f"{said}\0{seen[said]}".encode("utf-8", "surrogatepass")).hexdigest()
-        hint = f"; hint: {printable(diagnostic.hint)}" if diagnostic.hint else ""
+        key = "\0".join((diagnostic.code, name, diagnostic.message, " ".join((line or "").split())))
+        seen[key] = seen.get(key, 0) + 1
+        fingerprint = hashlib.sha256(f"{key}\0{seen[key]}".encode("utf-8", "surrogatepass")).hexdigest()
+        said = printable(diagnostic.message) + (f"; hint: {printable(diagnostic.hint)}" if diagnostic.hint else "")
+        for related in diagnostic.related:  # (a base's file, where a variant's change leaves a reference)
+            said += f"; note: {_repository_location(related.span, root, shipped)}: {printable(related.label)}"
         issue = {
-            "description": printable(diagnostic.message) + hint,
+            "description": said,
             "check_name": diagnostic.code,
             "fingerprint": fingerprint,
             "severity": _GITLAB_SEVERITY[diagnostic.severity],
