@@ -163,10 +163,39 @@ def test_a_file_named_for_a_ruleset_is_told_the_ruleset_or_the_run_that_reads_ev
         assert "`civrules validate` with no ruleset reads every file under the rules folder" in out, out
 
 
-def test_missing_rules_directory_is_a_usage_error(tmp_path: Path) -> None:
-    code, out = run("validate", rules=tmp_path)
-    assert code == 2
-    assert "R004" in out
+#: Every command that reads a project's rules folder, with the arguments it needs (the rest of the
+#: commands, `init`, `schemas`, `explain`, `list --families` and `lsp`, need none, or say it otherwise).
+PROJECT_COMMANDS = (
+    ("list",),
+    ("validate",),
+    ("export", "advanced-civilization"),
+    ("diff", "advanced-civilization", "advanced-civilization-western"),
+    ("new-variant", "mine", "--extends", "advanced-civilization"),
+    ("build",),
+    ("build", "--check"),
+    ("sheets", "advanced-civilization"),
+    ("helpers", "advanced-civilization"),
+    ("watch",),
+)
+
+
+def test_a_command_run_outside_any_project_names_civrules_init(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Round 35's packaging trial: `civrules list` run from a fresh install, in a folder that is no
+    project, was told to pass --rules or run from the project root, and a newcomer has neither yet.
+    Every command that needs a project names `civrules init` too; one given `--rules DIR` that is
+    not there is not (init always writes `./rules`)."""
+    monkeypatch.delenv("CIVRULES_RULES", raising=False)
+    monkeypatch.chdir(tmp_path)
+    for command in PROJECT_COMMANDS:
+        result = CliRunner().invoke(main, list(command))
+        assert result.exit_code == 2, (command, result.output)
+        said = result.stdout + result.stderr
+        assert "error[R004]: the rules folder `rules` (the default of --rules): no such folder" in said, command
+        assert "run `civrules init`" in said, (command, said)
+    assert list(tmp_path.iterdir()) == []  # none wrote anything
+    named = CliRunner().invoke(main, ["--rules", "missing", "validate"])  # a missing rules folder: a usage error
+    assert named.exit_code == 2 and "error[R004]: `--rules missing`: no such folder" in named.stdout
+    assert "civrules init" not in named.stdout
 
 
 def test_an_empty_rules_folder_is_told_how_to_write_its_first_manifest(

@@ -111,6 +111,7 @@ def test_no_rules_folder_anywhere_is_said_to_the_editor_once_and_the_server_goes
         assert f"`{workspace / 'rules'}`: no such folder" in shown["message"]
         assert f"`{elsewhere / 'rules'}`: no such folder" in shown["message"]
         assert "hint: open the project folder" in shown["message"]
+        assert "`civrules init` in the workspace folder starts a rule-data repository" in shown["message"]
 
         absolute = Editor(tmp_path / "missing")  # an absolute --rules is looked for there alone
         absolute.request("initialize", {"processId": None, "rootUri": workspace.as_uri(), "capabilities": {}})

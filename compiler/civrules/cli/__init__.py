@@ -146,6 +146,8 @@ def rules_folder_problem(rules: Path, named_by: str) -> Diagnostic | None:
                 "point --rules at the rules folder itself; civrules does not follow links",
             )
         if error.errno == errno.ENOENT:
+            if named_by == "default":  # run in a folder that is no project: perhaps just installed
+                hint += "; to start a rule-data repository of your own in this folder, run `civrules init`"
             return _command_line(codes.NO_RULESETS, f"{where}: no such folder", hint)
         if error.errno == errno.ENOTDIR:
             from civrules.support.files import not_folder_on

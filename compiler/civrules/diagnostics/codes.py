@@ -409,7 +409,9 @@ NO_RULESETS = define(
     """
     What: no ruleset manifest was found (no `rules/rulesets/*.yaml`).
     Why: there is nothing to validate or build.
-    Fix: run civrules from the project root, or point `--rules` at the rules directory.
+    Fix: run civrules from the project root, or point `--rules` at the rules directory; to start
+    a rule-data repository of your own, run `civrules init` (it writes `rules/` with a first
+    ruleset).
     """,
 )
 UNUSED_FILE = define(

@@ -1073,7 +1073,8 @@ def rules_folder_problem(tried: list[Path]) -> Diagnostic | None:
         "no rules folder to check: " + said,
         None,
         hint="open the project folder (the one holding rules/) as the editor's workspace, or start the "
-        "server with `civrules --rules DIR lsp` (DIR absolute, or relative to the workspace folder)",
+        "server with `civrules --rules DIR lsp` (DIR absolute, or relative to the workspace folder); "
+        "`civrules init` in the workspace folder starts a rule-data repository there",
         subjects=tuple(dict.fromkeys(printable(str(path.absolute())) for path in tried[: words.SHOWN])),
     )
 
