@@ -39,8 +39,8 @@ STRAYS = tuple(
 )
 
 #: The files of the checkout that are not listed and that an sdist holds: its metadata, the readme
-#: and licence it names, and the ignore file hatchling puts in every sdist.
-SDIST_EXTRAS = ("pyproject.toml", "README.md", "LICENSE", ".gitignore")
+#: and licence it names, and the ignore files hatchling puts in every sdist.
+SDIST_EXTRAS = ("pyproject.toml", "README.md", "LICENSE", ".gitignore", ".hgignore")
 
 #: Where the wheel puts each listed folder (pyproject.toml, `[tool.hatch.build.targets.wheel] sources`).
 INSTALLED_AS = {"compiler/civrules/": "civrules/", "rules/": "civrules/_rules/", "schemas/": "civrules/_schemas/"}
@@ -77,7 +77,8 @@ def _checkout_with_strays(tmp_path: Path) -> tuple[Path, list[str]]:
 
 
 def test_the_listed_files_are_the_files_git_tracks() -> None:
-    """A module added to civrules (or a ruleset, or a schema) is listed too: `make package-files`."""
+    """A module added to civrules (or a ruleset, or a schema) is listed too: `make package-files`;
+    and nothing lies in this checkout that hatchling would read or take beyond the list."""
     _git_checkout()
     from tools import package_files
 
@@ -100,7 +101,48 @@ def test_a_build_takes_the_listed_files_and_no_stray_beside_them(tmp_path: Path)
     assert wheel.metadata.core.license_expression == "MIT"
     sdist = SdistBuilder(str(root))
     assert sorted(f.distribution_path for f in sdist.recurse_included_files()) == tracked
-    assert sorted(sdist.get_default_build_data()["force_include"].values()) == sorted(SDIST_EXTRAS)
+    forced = sdist.get_default_build_data()["force_include"]
+    assert sorted(forced.values()) == sorted(SDIST_EXTRAS)
+    assert all(Path(path) == root / name for path, name in forced.items())  # the checkout's own
+
+
+def test_the_check_names_each_file_hatchling_would_read_or_take_beyond_the_list(tmp_path: Path) -> None:
+    """Round 36: no option of pyproject.toml stops hatchling reading a `hatch.toml` at the root as
+    configuration (its `[build]` table replaced the list: every file of the checkout went in) or
+    copying a `hatch_build.py` into the sdist, nor copying the first `.hgignore` found from the
+    checkout upward (a home folder's went into civrules' sdist). The tracked, empty `.hgignore`
+    stops the last; `python -m tools.package_files --check`, run by the test above in `make test` and CI,
+    fails on the others, naming each file and saying what to do."""
+    _git_checkout()
+    from tools import package_files
+
+    root, _ = _checkout_with_strays(tmp_path)
+    (tmp_path / ".hgignore").write_text("syntax: glob\nsecret/\n", encoding="utf-8")  # the folder above
+    assert package_files.stray_files(root) == []  # the strays beside the listed files are not taken
+
+    (root / ".hgignore").unlink()
+    (above,) = package_files.stray_files(root)
+    assert above == (
+        f"{tmp_path / '.hgignore'}: hatchling would copy it into civrules' sdist as `.hgignore`, civrules' own "
+        "being missing: restore it (`git checkout -- .hgignore`)"
+    )
+
+    (root / ".hgignore").write_text("", encoding="utf-8")
+    (root / "hatch.toml").write_text('[build]\nexclude = ["schemas"]\n', encoding="utf-8")
+    (root / "hatch_build.py").write_text("stray\n", encoding="utf-8")
+    hatch_toml, hatch_build, consequence = package_files.stray_files(root)
+    assert hatch_toml.startswith("hatch.toml: hatchling reads it as build configuration") and "delete it" in hatch_toml
+    assert hatch_build.startswith("hatch_build.py: hatchling copies it into the sdist") and "delete it" in hatch_build
+    assert consequence.startswith("with them, hatchling would take ")
+    assert " files beyond the list and leave out " in consequence
+
+    (root / "hatch.toml").unlink()
+    (root / "hatch_build.py").unlink()
+    (root / "compiler/civrules/__main__.py").unlink()  # deleted, still tracked: the list keeps it
+    assert package_files.stray_files(root) == [
+        "hatchling would leave out 1 listed file, not in the checkout: compiler/civrules/__main__.py "
+        "(restore it with `git checkout -- FILE`, or remove it with `git rm FILE`, then `make package-files`)"
+    ]
 
 
 @pytest.mark.slow
