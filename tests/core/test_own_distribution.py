@@ -113,10 +113,23 @@ def test_the_check_names_each_file_hatchling_would_read_or_take_beyond_the_list(
     checkout upward (a home folder's went into civrules' sdist). The tracked, empty `.hgignore`
     stops the last; `python -m tools.package_files --check`, run by the test above in `make test` and CI,
     fails on the others, naming each file and saying what to do."""
-    _git_checkout()
     from tools import package_files
 
-    root, _ = _checkout_with_strays(tmp_path)
+    # A checkout of three of civrules' files (its pyproject.toml listing them), with the strays.
+    root = tmp_path / "civrules"
+    files = [
+        "compiler/civrules/__init__.py",
+        "rules/rulesets/advanced-civilization.yaml",
+        "schemas/ruleset.schema.json",
+    ]
+    for name in (*files, *SDIST_EXTRAS):
+        (root / name).parent.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(REPO / name, root / name)
+    pyproject = root / "pyproject.toml"
+    pyproject.write_text(package_files.render(pyproject.read_text(encoding="utf-8"), files), encoding="utf-8")
+    for name in STRAYS:
+        (root / name).parent.mkdir(parents=True, exist_ok=True)
+        (root / name).write_text("stray\n", encoding="utf-8")
     (tmp_path / ".hgignore").write_text("syntax: glob\nsecret/\n", encoding="utf-8")  # the folder above
     assert package_files.stray_files(root) == []  # the strays beside the listed files are not taken
 
@@ -138,9 +151,9 @@ def test_the_check_names_each_file_hatchling_would_read_or_take_beyond_the_list(
 
     (root / "hatch.toml").unlink()
     (root / "hatch_build.py").unlink()
-    (root / "compiler/civrules/__main__.py").unlink()  # deleted, still tracked: the list keeps it
+    (root / "compiler/civrules/__init__.py").unlink()  # deleted, still tracked: the list keeps it
     assert package_files.stray_files(root) == [
-        "hatchling would leave out 1 listed file, not in the checkout: compiler/civrules/__main__.py "
+        "hatchling would leave out 1 listed file, not in the checkout: compiler/civrules/__init__.py "
         "(restore it with `git checkout -- FILE`, or remove it with `git rm FILE`, then `make package-files`)"
     ]
 
