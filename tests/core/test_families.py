@@ -332,6 +332,41 @@ def test_a_ruleset_named_as_a_familys_distribution_is_distributed_under_another_
 # --- A family from outside ------------------------------------------------------------------------
 
 
+def test_the_example_familys_distribution_holds_exactly_the_files_it_lists(tmp_path: Path) -> None:
+    """Round 36: the example docs/families.md tells family authors to copy named its package
+    (`packages = [...]`), so its wheel took a stray module beside the family's, its sdist every
+    file of the folder (notes, rules/), a `NOTICE` lying there was its licence, and the author's
+    repository's `.gitignore` naming a file of the family (`*.json`) left the schemas out: a
+    family that could not load. It lists its files; the wheel and sdist hold exactly those, the
+    sdist its pyproject.toml and the empty ignore files beside it, which stop hatchling copying
+    the repository's. Asked of hatchling's builders, writing no archive."""
+    from hatchling.builders.sdist import SdistBuilder
+    from hatchling.builders.wheel import WheelBuilder
+
+    declared = tomllib.loads((EXAMPLE / "pyproject.toml").read_text(encoding="utf-8"))["tool"]["hatch"]["build"]
+    package = sorted(
+        path.relative_to(EXAMPLE).as_posix()
+        for path in (EXAMPLE / "civrules_example_family").rglob("*")
+        if path.is_file() and "__pycache__" not in path.parts
+    )
+    assert declared["only-include"] == package  # a file added to the example is listed too
+
+    repository = tmp_path / "repository"
+    (repository / ".git").mkdir(parents=True)
+    (repository / ".gitignore").write_text("*.json\nmodel.py\n", encoding="utf-8")  # the author's own
+    family = repository / "family"
+    shutil.copytree(EXAMPLE, family, ignore=shutil.ignore_patterns("__pycache__"))
+    for stray in ("notes.txt", "NOTICE", "civrules_example_family/stray.py", "hatch-me/x.py"):
+        (family / stray).parent.mkdir(exist_ok=True)
+        (family / stray).write_text("stray\n", encoding="utf-8")
+    wheel, sdist = WheelBuilder(str(family)), SdistBuilder(str(family))
+    assert sorted(f.distribution_path for f in wheel.recurse_included_files()) == package
+    assert wheel.metadata.core.license_files == []
+    assert sorted(f.distribution_path for f in sdist.recurse_included_files()) == package
+    forced = sdist.get_default_build_data()["force_include"]
+    assert forced == {str(family / name): name for name in ("pyproject.toml", ".gitignore", ".hgignore")}
+
+
 def test_the_example_family_validates_builds_and_explains(example: Path, tmp_path: Path) -> None:
     assert families()["example-dice"].code_prefixes == ("E",)
     assert _validate(example) == (0, [])
