@@ -183,7 +183,8 @@ def test_a_command_run_outside_any_project_names_civrules_init(tmp_path: Path, m
     """Round 35's packaging trial: `civrules list` run from a fresh install, in a folder that is no
     project, was told to pass --rules or run from the project root, and a newcomer has neither yet.
     Every command that needs a project names `civrules init` too; one given `--rules DIR` that is
-    not there is not (init always writes `./rules`)."""
+    not there is not (init always writes `./rules`), nor one run in a folder of a project, which
+    is told the folder above that holds the rules."""
     monkeypatch.delenv("CIVRULES_RULES", raising=False)
     monkeypatch.chdir(tmp_path)
     for command in PROJECT_COMMANDS:
@@ -196,6 +197,13 @@ def test_a_command_run_outside_any_project_names_civrules_init(tmp_path: Path, m
     named = CliRunner().invoke(main, ["--rules", "missing", "validate"])  # a missing rules folder: a usage error
     assert named.exit_code == 2 and "error[R004]: `--rules missing`: no such folder" in named.stdout
     assert "civrules init" not in named.stdout
+
+    (tmp_path / "rules" / "rulesets").mkdir(parents=True)  # a project, run in a folder of it
+    (tmp_path / "compiler").mkdir()
+    monkeypatch.chdir(tmp_path / "compiler")
+    inside = CliRunner().invoke(main, ["list"])
+    assert inside.exit_code == 2 and "civrules init" not in inside.stderr
+    assert f"; `{tmp_path}`, a folder above this one, holds a rules folder: run civrules there" in inside.stderr
 
 
 def test_an_empty_rules_folder_is_told_how_to_write_its_first_manifest(

@@ -146,8 +146,8 @@ def rules_folder_problem(rules: Path, named_by: str) -> Diagnostic | None:
                 "point --rules at the rules folder itself; civrules does not follow links",
             )
         if error.errno == errno.ENOENT:
-            if named_by == "default":  # run in a folder that is no project: perhaps just installed
-                hint += "; to start a rule-data repository of your own in this folder, run `civrules init`"
+            if named_by == "default":
+                hint += _where_a_project_is(rules)
             return _command_line(codes.NO_RULESETS, f"{where}: no such folder", hint)
         if error.errno == errno.ENOTDIR:
             from civrules.support.files import not_folder_on
@@ -165,6 +165,17 @@ def rules_folder_problem(rules: Path, named_by: str) -> Diagnostic | None:
     if not stat.S_ISDIR(found.st_mode):
         return _command_line(codes.NO_RULESETS, f"{where} is not a folder but {_no_folder(found.st_mode)}", hint)
     return None
+
+
+def _where_a_project_is(rules: Path) -> str:
+    """The end of R004's hint for the default rules folder not found here: the folder above that
+    holds one (run in `compiler/` or `rules/cards/` of a project), else `civrules init`, for one
+    who just installed civrules and has no project yet."""
+    here = Path.cwd()
+    for above in here.parents:
+        if (above / rules / "rulesets").is_dir():
+            return f"; {named_path(above)}, a folder above this one, holds a rules folder: run civrules there"
+    return "; to start a rule-data repository of your own in this folder, run `civrules init`"
 
 
 def _command_line(code: codes.Code, message: str, hint: str) -> Diagnostic:
