@@ -338,3 +338,91 @@ def test_a_rules_folder_renamed_while_open_is_said_missing_and_served_again_when
         assert codes(editor) == ["S003"]
 
     asyncio.run(session())
+
+
+def _file_system_calls(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """Every `stat` and `lstat` made from now on (a probe of a folder, or a step of resolving a
+    path), by the path it asked about: counted, never timed."""
+    import os
+
+    asked: list[str] = []
+    for name in ("stat", "lstat"):
+        real = getattr(os, name)
+
+        def counted(path: Any, *args: Any, _real: Any = real, **kwargs: Any) -> Any:
+            asked.append(str(path))
+            return _real(path, *args, **kwargs)
+
+        monkeypatch.setattr(os, name, counted)
+    return asked
+
+
+def _calls_per_change(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, served: int) -> tuple[int, int, int]:
+    """The stats and lstats of one workspace folder added, one removed, and one keystroke, with
+    ``served`` workspace folders holding rules/ (empty: nothing to validate) and as many without."""
+    with_rules = [tmp_path / str(served) / f"with{n}" for n in range(served)]
+    without = [tmp_path / str(served) / f"without{n}" for n in range(served)]
+    for root in with_rules:
+        (root / "rules" / "cards").mkdir(parents=True)
+    for root in without:
+        root.mkdir(parents=True)
+    added = tmp_path / str(served) / "added"
+    (added / "rules").mkdir(parents=True)
+    uri = (with_rules[0] / "rules" / "cards" / "new.yaml").as_uri()
+    counts: list[int] = []
+
+    async def session() -> None:
+        editor = Editor(Path("rules"))
+        folders = [_folder(root) for root in with_rules + without]
+        editor.request(
+            "initialize", {"processId": None, "rootUri": None, "workspaceFolders": folders, "capabilities": {}}
+        )
+        editor.notify("initialized", {})
+        editor.open(uri, "kind: cards\n")  # no validation is let run: only what a change costs is counted
+        with monkeypatch.context() as patched:
+            asked = _file_system_calls(patched)
+            editor.notify("workspace/didChangeWorkspaceFolders", {"event": {"added": [_folder(added)], "removed": []}})
+            counts.append(len(asked))
+            editor.notify("workspace/didChangeWorkspaceFolders", {"event": {"added": [], "removed": [_folder(added)]}})
+            counts.append(len(asked) - counts[0])
+            editor.notify(
+                "textDocument/didChange",
+                {"textDocument": {"uri": uri, "version": 2}, "contentChanges": [{"text": "kind: cards\n\n"}]},
+            )
+            counts.append(len(asked) - sum(counts))
+        assert len(editor.server.folders) == served
+
+    asyncio.run(session())
+    return counts[0], counts[1], counts[2]
+
+
+def test_a_workspace_folder_change_and_a_keystroke_probe_in_proportion_to_what_changed(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A folder added or removed probed every workspace folder again (whether it holds rules/, and
+    each served folder's real path): at 1,000 folders, about 40 ms of CPU a change. A keystroke
+    stated every folder served. Now each costs the same with 3 times as many folders."""
+    assert _calls_per_change(tmp_path, monkeypatch, 12) == _calls_per_change(tmp_path, monkeypatch, 4)
+
+
+def test_a_rules_folder_created_in_a_workspace_folder_is_served_once_a_file_of_it_is_named(tmp_path: Path) -> None:
+    """A workspace folder is probed once, when it is added: a rules folder created in it later is
+    found when the editor names a file under it (one opened, or a watcher's event), and only that
+    workspace folder is probed again."""
+    served, later = tmp_path / "served", tmp_path / "later"
+    (served / "rules").mkdir(parents=True)
+    later.mkdir()
+
+    async def session() -> None:
+        editor = Editor(Path("rules"))
+        folders = [_folder(served), _folder(later)]
+        editor.request(
+            "initialize", {"processId": None, "rootUri": None, "workspaceFolders": folders, "capabilities": {}}
+        )
+        editor.notify("initialized", {})
+        assert [folder.rules for folder in editor.server.folders] == [served / "rules"]
+        (later / "rules" / "cards").mkdir(parents=True)
+        editor.notify("workspace/didChangeWatchedFiles", {"changes": [{"uri": (later / "rules").as_uri(), "type": 1}]})
+        assert [folder.rules for folder in editor.server.folders] == [served / "rules", later / "rules"]
+
+    asyncio.run(session())

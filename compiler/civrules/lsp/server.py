@@ -43,6 +43,7 @@ import asyncio
 import os
 import re
 from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 from urllib.parse import quote, unquote, unquote_to_bytes, urlsplit
@@ -148,7 +149,9 @@ class Folder:
     on its own, as `civrules validate` would check them one after the other.
     """
 
-    def __init__(self, server: CivrulesServer, rules: Path, problem: Diagnostic | None = None) -> None:
+    def __init__(
+        self, server: CivrulesServer, rules: Path, problem: Diagnostic | None = None, key: Path | None = None
+    ) -> None:
         self.server = server
         self.session = Session(rules, server.limits)
         self.result: Result | None = None
@@ -180,6 +183,10 @@ class Folder:
         #: folder that is a link to the project, beside the project itself): a file opened under
         #: one of them is this folder's file. It was served by no folder (no diagnostic, no hover).
         self.aliases: tuple[Path, ...] = ()
+        #: The folder's real path, resolved once when it is served (see :func:`_key`): what tells
+        #: it apart from the other folders served, with no path resolved again at each change.
+        self.key = key if key is not None else _key(rules)
+        self._lexical = os.path.normpath(rules.absolute())
         self._dirty = False
         self._task: asyncio.Task[None] | None = None
         self._stopped = False
@@ -205,6 +212,12 @@ class Folder:
         if path is None:
             return None
         return self.holds(path) or self._shipped.get(os.path.abspath(path))
+
+    def could_hold(self, lexical: str) -> bool:
+        """Whether the normalized absolute ``lexical`` lies under one of the folder's names (its
+        own, its real path, an alias): where it does not, :meth:`holds` is None, and is not asked."""
+        names = (self._lexical, str(self.key), *(os.path.normpath(alias.absolute()) for alias in self.aliases))
+        return any(lexical.startswith(name.rstrip(os.sep) + os.sep) for name in names)
 
     def holds(self, path: str) -> str | None:
         """``path`` relative to the rules folder, under its own name or one of its :attr:`aliases`
@@ -569,6 +582,10 @@ class CivrulesServer(LanguageServer):
         self._started = False
         #: The workspace folders the folders served were last looked for in (see :meth:`start`).
         self._roots: list[str] = []
+        #: What each of :attr:`_roots` was found to hold when it was last probed (a relative --rules).
+        self._probes: dict[str, _Probe] = {}
+        #: The workspace folders whose rules folder was not found, by where it would be (normalized).
+        self._unfound: dict[str, str] = {}
         #: Whether the editor was told that no rules folder was found (said once until one is).
         self._told_missing = False
         #: Whether the editor was told that the configured cache folder is not used (said once a session).
@@ -642,37 +659,53 @@ class CivrulesServer(LanguageServer):
             roots = [roots]
         self._roots = roots = list(roots)
         rules = self.rules
-        tried = [rules]
-        found: list[Path] = []
-        if not rules.is_absolute():
-            tried = [Path(root) / rules for root in roots]
-            found = [path for path in tried if _is_folder(path)]
-            tried.append(rules)
+        if rules.is_absolute():
+            probes = [_probe(rules)]
+        else:
+            # A workspace folder probed before is not probed again: a change of the editor's folders
+            # costs the folders added (1,000 folders, each probed and resolved at every change, made
+            # about 40 ms of CPU a change). A rules folder created later in one of them is noticed by
+            # the next change the editor sends of a file under it (see :meth:`notice`).
+            self._probes = {root: self._probes.get(root) or _probe(Path(root) / rules) for root in roots}
+            probes = list(self._probes.values())
+            self._unfound = {
+                os.path.normpath(probe.path.absolute()): root
+                for root, probe in self._probes.items()
+                if probe.real is None
+            }
+        found = [probe for probe in probes if probe.real is not None]
+        problem = None
         if not found:
-            # Neither is a folder: the first workspace folder's, where the editor's project is.
-            found = [next((path for path in tried if _is_folder(path)), tried[0])]
-        problem = rules_folder_problem(tried)
+            # None is a folder: the one the server was started in (a relative --rules), else the
+            # first place tried, where the editor's project is.
+            tried = probes if rules.is_absolute() else [*probes, _probe(rules)]
+            found = [next((probe for probe in tried if probe.real is not None), tried[0])]
+            if found[0].real is None:
+                problem = _no_rules_folder(tried)
+                found = [_Probe(found[0].path, _key(found[0].path), found[0].why)]
         aliases: dict[Path, list[Path]] = {}
-        for path in found:
-            aliases.setdefault(_key(path), []).append(path)
-        started = self._serve(_distinct(found), problem)
+        for probe in found:
+            assert probe.real is not None
+            aliases.setdefault(probe.real, []).append(probe.path)
+        started = self._serve(list({probe.real: probe for probe in reversed(found)}.values())[::-1], problem)
         for folder in self.folders:
-            folder.aliases = tuple(p for p in aliases.get(_key(folder.rules), ()) if p != folder.rules)
+            folder.aliases = tuple(p for p in aliases.get(folder.key, ()) if p != folder.rules)
         return started
 
-    def _serve(self, wanted: list[Path], problem: Diagnostic | None) -> list[Folder]:
+    def _serve(self, wanted: list[_Probe], problem: Diagnostic | None) -> list[Folder]:
         """Serve ``wanted``: a folder served already goes on, the others are stopped or started
         (the folders started: validated once scheduled)."""
         self._started = True
         started: list[Folder] = []
-        kept = {_key(folder.rules): folder for folder in self.folders}
+        kept = {folder.key: folder for folder in self.folders}
         folders: list[Folder] = []
-        for rules in wanted:
-            folder = kept.pop(_key(rules), None)
+        for probe in wanted:
+            real = probe.real if probe.real is not None else _key(probe.path)
+            folder = kept.pop(real, None)
             if folder is None or folder._root_problem != (problem is not None):
                 if folder is not None:
                     folder.stop()
-                folder = Folder(self, rules, problem)
+                folder = Folder(self, probe.path, problem, real)
                 started.append(folder)
             folders.append(folder)
         for gone in kept.values():
@@ -718,12 +751,37 @@ class CivrulesServer(LanguageServer):
                     folder.changed(document.uri)  # an open buffer of the folder is read from the editor
             folder.schedule()
 
-    def follow_the_folders(self) -> bool:
+    def follow_the_folders(self, uris: Iterable[str] | None = None) -> bool:
         """Serve the workspace's rules folders anew where one served stopped being a folder (renamed
         or deleted while the editor had it open: its open buffers were checked alone, each "used by
-        no ruleset") or one that was missing is there now; whether it did. One `stat` a folder."""
-        if not self._started or all(_is_folder(folder.rules) != folder._root_problem for folder in self.folders):
+        no ruleset"), where one that was missing is there now, or where a workspace folder that held
+        none holds one now; whether it did.
+
+        With ``uris`` (the files a change names), only what they can tell is looked at: the folders
+        that hold them and the one said missing, one `stat` each, and the workspace folders whose
+        rules folder would hold them, probed again where none was found (a rules folder created since:
+        the editor names a file under it when one is opened, saved or reported by a watcher). A
+        keystroke stated every folder served (1,000 `stat` a keystroke at 1,000 folders). Without
+        ``uris``, every folder served is looked at."""
+        if not self._started:
             return False
+        looked = self.folders
+        created = False
+        if uris is not None:
+            paths = [path for path in map(fs_path, uris) if path is not None]
+            holding = {id(folder) for folder in map(self._holding, paths) if folder is not None}
+            looked = [folder for folder in self.folders if folder._root_problem or id(folder) in holding]
+            for path in paths:
+                for place in (path, *map(str, Path(path).parents)):
+                    root = self._unfound.get(os.path.normpath(place))
+                    if root is not None and self._probes.pop(root, None) is not None:
+                        created = True
+        gone = [folder for folder in looked if _is_folder(folder.rules) == folder._root_problem]
+        if not gone and not created:
+            return False
+        for folder in gone:
+            places = {folder.rules, *folder.aliases}
+            self._probes = {root: probe for root, probe in self._probes.items() if probe.path not in places}
         self.restart(self._roots)
         return True
 
@@ -735,15 +793,30 @@ class CivrulesServer(LanguageServer):
         path = fs_path(uri)
         if path is None:
             return None
-        best: Folder | None = None
-        for folder in self.folders:
-            if folder.holds(path) is not None and (
-                best is None or len(folder.rules.absolute().parts) > len(best.rules.absolute().parts)
-            ):
-                best = folder
+        best = self._holding(path)
+        if best is not None:
+            return best
         # A shipped file a folder's rulesets read (a definition in a shipped base opened it): answered
         # by that folder, read-only.
-        return best or next((folder for folder in self.folders if folder.relative(uri) is not None), None)
+        return next((folder for folder in self.folders if os.path.abspath(path) in folder._shipped), None)
+
+    def _holding(self, path: str) -> Folder | None:
+        """The folder whose rules directory holds ``path`` (the innermost), or None. Only a folder
+        whose names hold it lexically is asked (:meth:`Folder.holds` resolves its root: a path
+        resolved for each folder served at each change)."""
+        try:
+            lexical = os.path.normpath(os.path.abspath(path))
+        except ValueError:
+            return None
+        best: Folder | None = None
+        for folder in self.folders:
+            if (
+                folder.could_hold(lexical)
+                and folder.holds(path) is not None
+                and (best is None or len(folder.rules.absolute().parts) > len(best.rules.absolute().parts))
+            ):
+                best = folder
+        return best
 
     def relative(self, uri: str) -> str | None:
         folder = self.folder_of(uri)
@@ -752,7 +825,7 @@ class CivrulesServer(LanguageServer):
     def changed(self, uri: str, closed: bool = False) -> None:
         """Read ``uri`` from its open buffer (or from disk when it is ``closed``) from now on."""
         folder = self.folder_of(uri)
-        if self.follow_the_folders():
+        if self.follow_the_folders([uri]):
             return  # every folder started anew read the open buffers
         if folder is not None:
             folder.changed(uri, closed)
@@ -845,11 +918,12 @@ class CivrulesServer(LanguageServer):
         if self._outside.pop(unquote(uri), False):
             self.text_document_publish_diagnostics(types.PublishDiagnosticsParams(uri=uri, diagnostics=[]))
 
-    def schedule(self) -> None:
-        """Validate every folder again once changes stop coming (a file changed on disk)."""
+    def schedule(self, uris: Iterable[str] | None = None) -> None:
+        """Validate every folder again once changes stop coming (a file changed on disk: ``uris``,
+        where the editor named them)."""
         if not self._started:
             self.start(self.workspace_roots())
-        if self.follow_the_folders():
+        if self.follow_the_folders(uris):
             return
         for folder in self.folders:
             folder.schedule()
@@ -1025,42 +1099,61 @@ def _key(path: Path) -> Path:
         return Path(os.path.normpath(path.absolute()))
 
 
-def _distinct(paths: Iterable[Path]) -> list[Path]:
-    """``paths`` in their order, each folder once (a workspace folder may be named twice)."""
-    return list({_key(path): path for path in reversed(list(paths))}.values())[::-1]
+@dataclass(frozen=True, slots=True)
+class _Probe:
+    """One place a rules folder was looked for, as it was found."""
+
+    path: Path
+    #: Its real path (:func:`_key`) where it is a folder, else None.
+    real: Path | None
+    #: Why it is no rules folder to open (None where it is one).
+    why: str | None
 
 
-def rules_folder_problem(tried: list[Path]) -> Diagnostic | None:
-    """Why none of ``tried`` (the places a relative --rules is looked for, or the one absolute
-    path) is a rules folder to open, as a diagnostic for the editor; None when one of them is.
+def _probe(path: Path) -> _Probe:
+    """Look at ``path``: one `stat`, and the steps of resolving it where it is a folder.
 
     A folder civrules cannot list, or a link, is opened all the same: reading it says why (L012, R003).
     """
     import errno
     import stat
 
-    reasons: list[str] = []
-    for path in dict.fromkeys(path.absolute() for path in tried):  # the workspace folder may be the start one
-        shown = named_path(path)
-        try:
-            found = path.stat()
-        except ValueError:  # a NUL in the name
-            reasons.append(f"{shown} cannot name a folder (it holds a NUL character)")
-            continue
-        except OSError as error:
-            in_the_way = not_folder_on(path) if error.errno == errno.ENOTDIR else None
-            why = {
-                errno.ENOENT: "no such folder",
-                errno.ENOTDIR: "a part of the path is not a folder"
-                if in_the_way is None
-                else f"{named_path(in_the_way[0])} is not a folder but {in_the_way[1]}",
-                errno.ELOOP: "a symbolic link that leads back to itself",
-            }.get(error.errno or 0, printable(error.strerror or str(error)).lower())
-            reasons.append(f"{shown}: {why}")
-            continue
-        if stat.S_ISDIR(found.st_mode):
+    shown = named_path(path.absolute())
+    try:
+        found = path.stat()
+    except ValueError:  # a NUL in the name
+        return _Probe(path, None, f"{shown} cannot name a folder (it holds a NUL character)")
+    except OSError as error:
+        in_the_way = not_folder_on(path.absolute()) if error.errno == errno.ENOTDIR else None
+        why = {
+            errno.ENOENT: "no such folder",
+            errno.ENOTDIR: "a part of the path is not a folder"
+            if in_the_way is None
+            else f"{named_path(in_the_way[0])} is not a folder but {in_the_way[1]}",
+            errno.ELOOP: "a symbolic link that leads back to itself",
+        }.get(error.errno or 0, printable(error.strerror or str(error)).lower())
+        return _Probe(path, None, f"{shown}: {why}")
+    if stat.S_ISDIR(found.st_mode):
+        return _Probe(path, _key(path), None)
+    return _Probe(path, None, f"{shown} is not a folder")
+
+
+def rules_folder_problem(tried: list[Path]) -> Diagnostic | None:
+    """Why none of ``tried`` (the places a relative --rules is looked for, or the one absolute
+    path) is a rules folder to open, as a diagnostic for the editor; None when one of them is."""
+    probes = []
+    for path in dict.fromkeys(path.absolute() for path in tried):
+        probe = _probe(path)
+        if probe.why is None:
             return None
-        reasons.append(f"{shown} is not a folder")
+        probes.append(probe)
+    return _no_rules_folder(probes)
+
+
+def _no_rules_folder(probes: list[_Probe]) -> Diagnostic:
+    """That none of ``probes`` (none a folder) is a rules folder to open, as a diagnostic for the editor."""
+    # The workspace folder may be the start one: each place is named once.
+    reasons = [why for why in dict.fromkeys(probe.why for probe in probes) if why is not None]
     # The places tried are the editor's workspace folders, as many as it sends: the pop-up names the
     # first few (1,000 folders made a pop-up of 43,000 characters) and counts the others.
     more = len(reasons) - _REASONS_SHOWN
@@ -1075,7 +1168,7 @@ def rules_folder_problem(tried: list[Path]) -> Diagnostic | None:
         hint="open the project folder (the one holding rules/) as the editor's workspace, or start the "
         "server with `civrules --rules DIR lsp` (DIR absolute, or relative to the workspace folder); "
         "`civrules init` in the workspace folder starts a rule-data repository there",
-        subjects=tuple(dict.fromkeys(printable(str(path.absolute())) for path in tried[: words.SHOWN])),
+        subjects=tuple(dict.fromkeys(printable(str(probe.path.absolute())) for probe in probes[: words.SHOWN])),
     )
 
 
@@ -1118,7 +1211,7 @@ def create_server(rules: Path, limits: Limits | None = None) -> CivrulesServer:
 
     @server.feature(types.WORKSPACE_DID_CHANGE_WATCHED_FILES)
     def watched(ls: CivrulesServer, params: types.DidChangeWatchedFilesParams) -> None:
-        ls.schedule()
+        ls.schedule([change.uri for change in params.changes])
 
     @server.feature(types.TEXT_DOCUMENT_HOVER)
     def hover(ls: CivrulesServer, params: types.HoverParams) -> types.Hover | None:
