@@ -168,6 +168,8 @@ class Folder:
         self._published: dict[str, tuple[Diagnostic, ...]] = {}
         #: The URIs each file's diagnostics were last published under, by its name in diagnostics.
         self._uris: dict[str, tuple[str, ...]] = {}
+        #: The buffer versions each file's diagnostics were last published with, under those URIs.
+        self._versions: dict[str, tuple[int | None, ...]] = {}
         #: The files outside the rules folder a published location points at (the shipped rules
         #: the last result read), by URI: their keys in its workspace, to read their lines.
         self.outside: dict[str, str] = {}
@@ -507,7 +509,12 @@ class Folder:
             sent = self._client_uris.get(relatives.get(display, ""))
             uris = tuple(sent) if sent else (places[display],) if display in places else ()
             before = self._uris.get(display, ())
-            if self._published.get(display, ()) == found and before == uris:
+            versions = tuple(self._version_read(result, relatives.get(display), uri) for uri in uris)
+            if (
+                self._published.get(display, ()) == found
+                and before == uris
+                and (not self.server.reads_versions() or self._versions.get(display) == versions)
+            ):
                 continue
             for gone in before:
                 if gone not in uris:  # a file that went away, or a URI the editor no longer uses
@@ -517,15 +524,15 @@ class Folder:
             if not uris:
                 self._published.pop(display, None)
                 self._uris.pop(display, None)
+                self._versions.pop(display, None)
                 continue
             self._published[display] = found
             self._uris[display] = uris
+            self._versions[display] = versions
             converted = [lsp_diagnostic(d, places, positions) for d in found]
-            for uri in uris:
+            for uri, version in zip(uris, versions, strict=True):
                 self.server.text_document_publish_diagnostics(
-                    types.PublishDiagnosticsParams(
-                        uri=uri, diagnostics=converted, version=self._version_read(result, relatives.get(display), uri)
-                    )
+                    types.PublishDiagnosticsParams(uri=uri, diagnostics=converted, version=version)
                 )
 
     def _version_read(self, result: Result, relative: str | None, uri: str) -> int | None:
@@ -627,6 +634,17 @@ class CivrulesServer(LanguageServer):
     def superseded(self) -> int:
         """Runs stopped unpublished because a newer change superseded them, in every folder."""
         return sum(folder.superseded for folder in self.folders)
+
+    def reads_versions(self) -> bool:
+        """Whether the editor reads the `version` of published diagnostics (its `versionSupport`).
+        LSP 3.17: a publication replaces the last one, and its version says which text of the
+        buffer it was made for. Such an editor is sent an unchanged set again once a buffer's
+        version moves on: kept at the old version, an editor that compares it with the buffer's
+        takes the diagnostics for stale. Once a run, for the buffers edited since: no flood. An
+        editor that ignores it is sent nothing new."""
+        capabilities = self.client_capabilities.text_document
+        published = capabilities.publish_diagnostics if capabilities is not None else None
+        return bool(published is not None and published.version_support)
 
     def workspace_roots(self, fallback: bool = True) -> list[str]:
         """The editor's workspace folders as paths, in its order; without any, its `rootUri` (or
