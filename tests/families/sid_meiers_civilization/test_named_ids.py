@@ -19,6 +19,8 @@ FAMILY = families()["sid-meiers-civilization"]
 NOT_THE_ID = {
     ("city_actions", "resource"): "a technology effect's field",
     ("space_kinds", "great_person"): "what a combat bonus counts (BonusPer: each General)",
+    # The village marker only the community variant adds is named in its data alone.
+    ("villages_markers", "great_person"): "what a combat bonus counts (BonusPer: each General)",
     ("governments", "fundamentalism"): "the key of the combat setting's bonus under Fundamentalism",
     ("wonders", "colossus"): "the scaffold's example where the base has no wonder",
     ("buildings", "celeiro"): "the scaffold's example where the base has no building",
@@ -73,3 +75,18 @@ def test_a_rename_of_the_culture_victory_space_kind_is_refused(index: Index) -> 
 def test_an_id_the_family_does_not_name_still_renames(index: Index) -> None:
     symbol = _definition(index, "wonders", "colossus")
     assert index.rename(symbol, "colosso")
+
+
+def test_the_walk_knows_ids_only_a_variant_adds_and_ids_the_code_builds() -> None:
+    """Round 35's walk read the base files alone: the civilizations the community variant adds
+    (`overlay: add`) were no shipped id, and a literal naming one was never compared. Nor was a
+    string the code builds (`f"{kind}_victory"`): only whole constants were."""
+    import ast
+
+    from tests.named_ids import _built
+
+    assert {"americans", "zulu"} <= shipped_ids(FAMILY)["civilizations"]
+    assert {"egito", "roma"} <= shipped_ids(FAMILY)["civilizations"]
+    built = [_built(ast.parse(code, mode="eval").body) for code in ('f"{kind}_victory"', '"culture_" + kind')]
+    assert all(pattern is not None and pattern.fullmatch("culture_victory") for pattern in built)
+    assert _built(ast.parse('f"{n:03d} cards"', mode="eval").body) is None  # words, not an id
