@@ -45,11 +45,15 @@ def values_of(owner: Mapping[str, Any], field: str, naming: Sequence[str] = ("id
 
     A selector `[label]` picks the elements of a list whose id (or other of the family's ``naming``
     keys, :attr:`~civrules.families.Family.naming_keys`) is ``label``, so a field may name several
-    values. A last key the mapping does not
-    hold is the field left unwritten: its value is None (`chosen: null`).
+    values. A key the mapping does not hold, the last or one before it, is the field left
+    unwritten: its value is None (`chosen: null`). A middle key not written was skipped (the entry
+    compared nothing): the data write the parent of every dotted field they name, so the entry
+    is compared, and one that chose a value is told the field holds none.
 
     >>> values_of({"kinds": ["sea"]}, "kinds"), values_of({"a": {"b": 3}}, "a.b")
     ([['sea']], [3])
+    >>> values_of({"name": "x"}, "home.areas"), unselected({"name": "x"}, "mods[a].x")
+    ([None], ('mods', ''))
     >>> values_of({"mods": [{"slot": "a", "x": 1}, {"slot": "b", "x": 2}]}, "mods[b].x", ("id", "slot"))
     [2]
     >>> values_of({"name": "x"}, "home"), values_of({"name": "x"}, "cost (as printed)")
@@ -84,14 +88,19 @@ def _selected(
         labels = SELECTOR.findall(f"[{rest}") if rest else []
         found: list[Any] = []
         for node in nodes:
+            if node is _UNWRITTEN:
+                found.append(_UNWRITTEN)  # below a key not written: not written either
+                continue
             if not isinstance(node, Mapping) or is_unknown(node):
                 return None, None
             if key in node:
                 found.append(node[key])
-            elif n == len(steps) - 1 and not labels:
-                found.append(None)
+            elif labels:
+                # An element selected in a list not written: the selector selects nothing.
+                upto = ".".join((*steps[:n], key))
+                return None, (upto, "")
             else:
-                return None, None
+                found.append(_UNWRITTEN)
         for j, label in enumerate(labels):
             if any(is_unknown(items) for items in found):
                 return None, None
@@ -109,7 +118,11 @@ def _selected(
                 return None, (upto, shown_labels)
             found = chosen
         nodes = found
-    return nodes, None
+    return [None if node is _UNWRITTEN else node for node in nodes], None
+
+
+#: A value below a key the data does not write (`a.b` where the mapping has no `a`).
+_UNWRITTEN = object()
 
 
 def _label(item: Any, naming: Sequence[str]) -> str | None:
@@ -238,8 +251,9 @@ def check_disagreements(ruleset: Ruleset) -> Iterator[Diagnostic]:
     Why: the entry is what tells a reader which source the data followed and why; one that names a
     value the data does not hold says the opposite of the data, and sends a reader to the source
     that was set aside. Unknowns count as one value (`{unknown: ...}` chosen for an unknown field,
-    whatever the two reasons say). A `field` written in words rather than as the field's name
-    (`cost (as printed)`) is not compared.
+    whatever the two reasons say). A field not written (nor the field holding it: `home.areas`
+    with no `home`) holds no value, so only `chosen: null` agrees with it. A `field` written in
+    words rather than as the field's name (`cost (as printed)`) is not compared.
 
     Fix: make `chosen` the value the field holds, and record the value it replaced among the
     `alternatives` with its source; a variant that changes the field patches `disagreements` too.
