@@ -57,3 +57,47 @@ def test_an_unchanged_set_of_diagnostics_is_sent_again_at_the_new_version_to_an_
     assert reading[0]["diagnostics"] and all(p["diagnostics"] == reading[0]["diagnostics"] for p in reading)
     ignoring = _session(tmp_path / "ignores", {})
     assert [p.get("version") for p in ignoring] == [1]
+
+
+def test_references_read_the_part_of_a_broken_file_before_its_error_and_say_what_they_leave_out(
+    tmp_path: Path,
+) -> None:
+    """A file that does not parse was left out of "find references", unsaid. Now the part before
+    its error is read (at its places now), and the server's log names the file whose rest may
+    name the id: a list of locations has no room for a note."""
+    from civrules.lsp.index import Index
+    from civrules.pipeline.incremental import Session
+
+    rules = tmp_path / "rules"
+    (rules / "cards").mkdir(parents=True)
+    head = "kind: civilization_cards\n"
+    (rules / "cards" / "a.yaml").write_text(
+        head + "groups:\n  - {id: crafts}\ncards:\n  - {id: pottery, groups: [crafts]}\n", encoding="utf-8"
+    )
+    broken = (
+        head
+        + "cards:\n  - {id: cloth, groups: [crafts]}\n  - {id: mining, groups: [crafts\n  - {id: x, groups: [crafts]}\n"
+    )
+    (rules / "cards" / "b.yaml").write_text(broken, encoding="utf-8")
+    index = Index(Session(rules).update())
+    (crafts,) = [s for s in index.by_id["crafts"] if s.definition]
+    found, unread = index.references_as_typed(crafts)
+    assert sorted((s.relative, s.span.line) for s in found) == [
+        ("cards/a.yaml", 3),
+        ("cards/a.yaml", 5),
+        ("cards/b.yaml", 3),
+    ]
+    (said,) = unread  # as diagnostics name the file, at the line of its error
+    assert said.endswith("/rules/cards/b.yaml:5"), said
+
+    async def session() -> list[dict[str, Any]]:
+        editor = await Editor.started(rules)
+        uri = (rules / "cards" / "a.yaml").absolute().as_uri()
+        where = {"line": 2, "character": 10}  # in `crafts` of `- {id: crafts}`
+        asked = {"textDocument": {"uri": uri}, "position": where, "context": {"includeDeclaration": True}}
+        listed: list[dict[str, Any]] = editor.request("textDocument/references", asked)
+        logged = [m["params"]["message"] for m in editor.sent if m.get("method") == "window/logMessage"]
+        assert [one for one in logged if "leave out what" in one and "b.yaml:5" in one], logged
+        return listed
+
+    assert len(asyncio.run(session())) == 3

@@ -1263,7 +1263,20 @@ def create_server(rules: Path, limits: Limits | None = None) -> CivrulesServer:
         if folder is None or symbol is None:
             return None
         index = folder.index(None)
-        found = index.references(symbol, include_definition=params.context.include_declaration)
+        found, unread = index.references_as_typed(symbol, include_definition=params.context.include_declaration)
+        if unread:
+            # A list has no room for a note: the log says what it may lack.
+            ls.window_log_message(
+                types.LogMessageParams(
+                    type=types.MessageType.Warning,
+                    message=plain(
+                        f"civrules: the references of {ticked(symbol.id)} leave out what "
+                        f"{words.listed(unread)} "
+                        f"{'names' if len(unread) == 1 else 'name'} after {'its' if len(unread) == 1 else 'their'} "
+                        "YAML error (the part before it is listed): fix the file and ask again"
+                    ),
+                )
+            )
         return [folder.location(s, positions) for s in found] or None
 
     @server.feature(
