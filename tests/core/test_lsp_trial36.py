@@ -101,3 +101,27 @@ def test_references_read_the_part_of_a_broken_file_before_its_error_and_say_what
         return listed
 
     assert len(asyncio.run(session())) == 3
+
+
+def test_the_outline_of_a_variant_lists_the_entities_its_overlay_changes(tmp_path: Path) -> None:
+    """A variant that only patches its base (Advanced Civilization's western one patches two
+    nations and three areas) had an outline of one line, its ruleset: the outline listed what a
+    file defines. The entities it patches, replaces or removes are listed now, under their
+    operation, each by id, the operation beside it."""
+    from civrules.lsp.index import Index
+    from civrules.pipeline.incremental import Session
+
+    rules = tmp_path / "rules"
+    (rules / "rulesets").mkdir(parents=True)
+    (rules / "rulesets" / "v.yaml").write_text(
+        "kind: ruleset\nid: v\nname: V\nextends: advanced-civilization\noverlay:\n  areas:\n    patch:\n"
+        "      - {id: sahara, note: x}\n    remove:\n      - {id: cirta, why: y}\n",
+        encoding="utf-8",
+    )
+    outline = Index(Session(rules).update()).outline("rulesets/v.yaml")
+    shown = [(o.name, o.detail, [(c.name, c.detail, c.selection.line) for c in o.children]) for o in outline]
+    assert shown == [
+        ("v", "V", []),
+        ("overlay.areas.patch", "1 area", [("sahara", "patched", 8)]),
+        ("overlay.areas.remove", "1 area", [("cirta", "removed", 10)]),
+    ]

@@ -104,6 +104,10 @@ def where_defined(symbol: Symbol) -> str:
     return symbol.relative if symbol.relative.startswith(SHIPPED) else symbol.span.file
 
 
+#: The overlay operations that change a base's entities, as an outline shows each entity they name.
+_CHANGED = {"patch": "patched", "replace": "replaced", "remove": "removed"}
+
+
 @dataclass(frozen=True, slots=True)
 class Outline:
     """An entry of a file's outline (the editor's outline view and breadcrumbs): a collection, with
@@ -596,6 +600,16 @@ class Index:
             span = _around(document.span(at), symbol.span)
             word = self._word(symbol)
             lists.setdefault(at[:-1], []).append(Outline(symbol.id, _name_of(entity), word, span, symbol.span))
+            plurals[at[:-1]] = symbol.collection.replace("_", " ")
+        for symbol in entry.references:
+            # A variant's `overlay.<collection>.patch` (replace, remove): the entities it changes, by
+            # id. Until round 36 a variant that only patched its base had an outline of one line.
+            at = symbol.path[:-1]
+            if len(at) != 4 or at[0] != "overlay" or at[2] not in _CHANGED or symbol.path[-1] != "id":
+                continue
+            span = _around(document.span(at), symbol.span)
+            changed = Outline(symbol.id, _CHANGED[str(at[2])], self._word(symbol), span, symbol.span)
+            lists.setdefault(at[:-1], []).append(changed)
             plurals[at[:-1]] = symbol.collection.replace("_", " ")
         for path, entities in lists.items():
             key = document.key_span(path)
