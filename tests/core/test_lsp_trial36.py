@@ -125,3 +125,22 @@ def test_the_outline_of_a_variant_lists_the_entities_its_overlay_changes(tmp_pat
         ("overlay.areas.patch", "1 area", [("sahara", "patched", 8)]),
         ("overlay.areas.remove", "1 area", [("cirta", "removed", 10)]),
     ]
+
+
+def test_completion_of_extends_offers_the_family_s_other_rulesets_and_no_cycle(tmp_path: Path) -> None:
+    """`extends: ` being typed in a variant: completion offered the ids of the rulesets the
+    manifest reads, which with no base named yet is its own alone (a cycle). It offers every
+    other ruleset of its family now, but one that extends it."""
+    from civrules.lsp.index import Index
+    from civrules.pipeline.incremental import Session
+
+    rules = tmp_path / "rules"
+    (rules / "rulesets").mkdir(parents=True)
+    for name, extends in (("base", None), ("mine", ""), ("child", "mine")):
+        text = f"kind: ruleset\nid: {name}\nname: {name.title()}\n" + (
+            f"extends: {extends}\n" if extends is not None else ""
+        )
+        (rules / "rulesets" / f"{name}.yaml").write_text(text, encoding="utf-8")
+    index = Index(Session(rules).update())
+    assert index.extendable("rulesets/mine.yaml") == ["base"]
+    assert index.extendable("rulesets/base.yaml") == ["child", "mine"]

@@ -653,6 +653,25 @@ class Index:
             found.update((s.id, s.collection) for s in self._last_parsed[file][0].definitions)
         return sorted(found)
 
+    def extendable(self, relative: str) -> list[str]:
+        """The ids of the rulesets an `extends:` in the manifest ``relative`` may name, sorted: every
+        ruleset of its family the result read (the rules folder's, and the shipped ones read), but
+        its own and those that extend it (a cycle). Until round 36 completion offered the ids of
+        the rulesets the manifest reads: with its `extends:` being typed, none but its own (which
+        R-codes then refuse as a cycle)."""
+        own = {s.id for s in self.by_file.get(relative, ()) if s.definition and s.collection == "rulesets"}
+        family = self.family_of_file(relative)
+        depends = self.result.depends
+        found: set[str] = set()
+        for other in self.by_file.keys() - {relative}:
+            if self.family_of_file(other) is not family:
+                continue
+            for symbol in self.by_file[other]:
+                # One that reads this manifest extends it: naming it would close a cycle.
+                if symbol.definition and symbol.collection == "rulesets" and relative not in depends.get(symbol.id, ()):
+                    found.add(symbol.id)
+        return sorted(found - own)
+
     def sources(self, relative: str) -> list[str]:
         """Every `source:` text (one line) of the files ``relative``'s rulesets read, sorted: what
         completion offers in a `source:` value, so a designer cites a source as the ruleset already

@@ -1615,7 +1615,15 @@ def _completion(ls: Folder, uri: str, position: types.Position) -> types.Complet
         # Ids only where the schema says the value refers to a collection, and only that one's.
         ref = reference_at(kind, keys) if is_value else None
         wanted = ref.collection if ref is not None else None
-        for identifier, collection in ls.index(()).ids(relative) if wanted is not None else ():
+        index = ls.index(())
+        offered = (
+            [(one, wanted) for one in index.extendable(relative)]
+            if wanted == "rulesets"
+            else index.ids(relative)
+            if wanted is not None
+            else []
+        )
+        for identifier, collection in offered:
             # An id that holds a control character is offered as nothing: it would be inserted as it is.
             if collection == wanted and _insertable(identifier):
                 items.append(
