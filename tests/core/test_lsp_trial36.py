@@ -144,3 +144,20 @@ def test_completion_of_extends_offers_the_family_s_other_rulesets_and_no_cycle(t
     index = Index(Session(rules).update())
     assert index.extendable("rulesets/mine.yaml") == ["base"]
     assert index.extendable("rulesets/base.yaml") == ["child", "mine"]
+
+
+def test_a_buffer_opened_broken_is_offered_its_family_s_ids(tmp_path: Path) -> None:
+    """A buffer that did not parse when the editor opened it (no reading of it parsed this
+    session) was of no kind, and so of no family: completion offered no id in it (a variant's
+    `- {id: tar` typed before the first run: no area). Its `kind:` line gives its family now."""
+    from civrules.lsp.index import Index
+    from civrules.pipeline.incremental import Session
+
+    rules = tmp_path / "rules"
+    (rules / "cards").mkdir(parents=True)
+    head = "kind: civilization_cards\n"
+    (rules / "cards" / "a.yaml").write_text(head + "groups:\n  - {id: crafts}\ncards: []\n", encoding="utf-8")
+    (rules / "cards" / "b.yaml").write_text(head + "cards: []\n", encoding="utf-8")
+    session = Session(rules)
+    session.set_text("cards/b.yaml", head + "cards:\n  - {id: cloth, groups: [cra\n")
+    assert ("crafts", "groups") in Index(session.update()).ids("cards/b.yaml")

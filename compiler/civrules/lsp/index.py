@@ -239,7 +239,14 @@ class Index:
             if loaded.document is None or loaded.kind is None:
                 last = (parsed or {}).get(relative)
                 if loaded.document is None and not relative.startswith(SHIPPED):
-                    self._broken[relative] = last.kind if last is not None else None
+                    # A buffer opened broken, never parsed this session: the kind its `kind:` line
+                    # writes (its text is at hand), so that completion offers its family's ids.
+                    # Until round 36 it offered none (a variant's `- {id: tar` typed before the
+                    # first run: no area).
+                    typed = workspace.overrides.get(relative)
+                    self._broken[relative] = (
+                        last.kind if last is not None else _written_kind(typed) if typed is not None else None
+                    )
                 if last is not None:
                     # A file on disk too (round 35): its ids stay offered while another program has it broken.
                     entry = earlier.get(relative) or remembered.get(relative, (None,))[0]
