@@ -7,6 +7,8 @@ import asyncio
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from tests.core.test_lsp import Editor
 
 #: A cards file of no ruleset: R005, whatever else the buffer is typed to hold.
@@ -161,3 +163,34 @@ def test_a_buffer_opened_broken_is_offered_its_family_s_ids(tmp_path: Path) -> N
     session = Session(rules)
     session.set_text("cards/b.yaml", head + "cards:\n  - {id: cloth, groups: [cra\n")
     assert ("crafts", "groups") in Index(session.update()).ids("cards/b.yaml")
+
+
+@pytest.mark.slow  # two folders, each validated with a shipped base: over the fast suite's share for one test
+def test_workspace_symbols_of_a_shipped_base_two_folders_extend_are_listed_once(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Two workspace folders, each a variant of the same shipped ruleset: "go to symbol in
+    workspace" listed each of the base's entities twice, at the same place (each folder read the
+    shipped file). Each is listed once; the variants' own entities stay one per folder."""
+    monkeypatch.delenv("CIVRULES_NO_SHIPPED", raising=False)
+    roots = []
+    for name in ("a", "b"):
+        (tmp_path / name / "rules" / "rulesets").mkdir(parents=True)
+        (tmp_path / name / "rules" / "rulesets" / f"mine-{name}.yaml").write_text(
+            f"kind: ruleset\nid: mine-{name}\nname: Mine\nextends: advanced-civilization\n", encoding="utf-8"
+        )
+        roots.append(tmp_path / name)
+
+    async def session() -> list[dict[str, Any]]:
+        editor = Editor(Path("rules"))
+        folders = [{"uri": root.as_uri(), "name": root.name} for root in roots]
+        editor.request(
+            "initialize", {"processId": None, "rootUri": None, "workspaceFolders": folders, "capabilities": {}}
+        )
+        editor.notify("initialized", {})
+        await editor.settle()
+        found: list[dict[str, Any]] = editor.request("workspace/symbol", {"query": "pottery"})
+        return found
+
+    found = asyncio.run(session())
+    assert [s["name"] for s in found] == ["pottery"], found

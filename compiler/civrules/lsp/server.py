@@ -1354,15 +1354,23 @@ def create_server(rules: Path, limits: Limits | None = None) -> CivrulesServer:
         before round 33: an editor had to open the file that defines an id first."""
         positions = ls.positions()
         found: list[types.SymbolInformation] = []
+        # A shipped file two folders read (each extends a shipped ruleset) gives each of its entities
+        # to both: listed once (round 36: `pottery` twice, at the same place).
+        seen: set[tuple[str, str, int, int]] = set()
         for folder in ls.folders:
             for symbol, name in folder.index(None).symbols(params.query)[:WORKSPACE_SYMBOLS]:
+                location = folder.location(symbol, positions)
+                place = (symbol.id, location.uri, location.range.start.line, location.range.start.character)
+                if place in seen:
+                    continue
+                seen.add(place)
                 found.append(
                     types.SymbolInformation(
                         name=symbol.id,
                         kind=_SYMBOL_KINDS.get(
                             "ruleset" if symbol.collection == "rulesets" else "", types.SymbolKind.Object
                         ),
-                        location=folder.location(symbol, positions),
+                        location=location,
                         container_name=f"{name} ({symbol.collection})" if name else symbol.collection,
                     )
                 )
