@@ -1,6 +1,6 @@
 """A record can be referred to weakly, as a frozen dataclass made with ``weakref_slot=True`` can: an
 engine caches records it makes (a ``weakref.WeakValueDictionary`` of changed records) or observes
-them (``weakref.finalize``) without keeping them alive. Before runtime 2.19.1 ``weakref.ref(card)``
+them (``weakref.finalize``) without keeping them alive. Before runtime 2.20.0 ``weakref.ref(card)``
 was Python's bare ``TypeError: cannot create weak reference to 'Card' object``: the record base's
 ``__slots__`` were empty. The base's one slot, ``__weakref__``, costs a record one pointer.
 """
