@@ -260,7 +260,7 @@ for _name in (*_BASES, *_MOVED):
     globals().pop(_name, None)
 del _name
 
-__version__ = "2.19.1"
+__version__ = "2.20.0"
 
 __all__ = [
     "AbilityAction",

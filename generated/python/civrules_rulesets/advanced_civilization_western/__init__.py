@@ -18,7 +18,7 @@ from __future__ import annotations
 import importlib as _importlib
 
 for _name, _least, _wanted in (
-    ("civrules_runtime", (2, 19), "civrules-runtime>=2.19,<3"),
+    ("civrules_runtime", (2, 20), "civrules-runtime>=2.20,<3"),
     ("civrules_runtime_advanced_civilization", (2, 10), "civrules-runtime-advanced-civilization>=2.10,<3"),
 ):
     try:
@@ -211,7 +211,7 @@ else:
 
 #: The package's version: semantic versioning of its public API, decided by `civrules build`
 #: against the API manifest beside it (api.json); docs/engine.md says what each bump means.
-__version__: Final[str] = "3.2.11"
+__version__: Final[str] = "3.2.12"
 #: The ruleset this one is a variant of, or None. The package is self-contained: it holds the
 #: whole resolved ruleset and does not import the base's package.
 BASE_RULESET: Final[str | None] = "advanced-civilization"

@@ -20,7 +20,7 @@ from __future__ import annotations
 import importlib as _importlib
 
 for _name, _least, _wanted in (
-    ("civrules_runtime", (2, 19), "civrules-runtime>=2.19,<3"),
+    ("civrules_runtime", (2, 20), "civrules-runtime>=2.20,<3"),
     ("civrules_runtime_imperial_settlers", (2, 7), "civrules-runtime-imperial-settlers>=2.7,<3"),
 ):
     try:
@@ -169,7 +169,7 @@ else:
 
 #: The package's version: semantic versioning of its public API, decided by `civrules build`
 #: against the API manifest beside it (api.json); docs/engine.md says what each bump means.
-__version__: Final[str] = "2.3.9"
+__version__: Final[str] = "2.3.10"
 #: The ruleset this one is a variant of, or None. The package is self-contained: it holds the
 #: whole resolved ruleset and does not import the base's package.
 BASE_RULESET: Final[str | None] = "imperial-settlers"

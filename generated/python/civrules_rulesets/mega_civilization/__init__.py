@@ -21,7 +21,7 @@ from __future__ import annotations
 import importlib as _importlib
 
 for _name, _least, _wanted in (
-    ("civrules_runtime", (2, 19), "civrules-runtime>=2.19,<3"),
+    ("civrules_runtime", (2, 20), "civrules-runtime>=2.20,<3"),
     ("civrules_runtime_advanced_civilization", (2, 10), "civrules-runtime-advanced-civilization>=2.10,<3"),
 ):
     try:
