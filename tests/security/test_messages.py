@@ -713,3 +713,67 @@ def test_a_ruleset_not_found_names_a_few_known_ones_and_counts_the_rest(tmp_path
         "known rulesets: house-00, house-01, house-02, house-03, house-04, house-05, "
         "house-06, house-07, house-08, house-09 and 3 more"
     ), found["hint"]
+
+
+# --- An OSError naming no file: what the errno means, not "cannot write the output" (round 36) -----
+
+
+@pytest.mark.parametrize(
+    ("number", "code", "said", "hinted"),
+    [
+        (errno.EIO, "R018", "an input/output error", "the device failed"),
+        (errno.ENOLCK, "R018", "no locks available", "gives no locks"),
+        (errno.EMFILE, "R018", "too many open files", "ulimit -n"),
+        (errno.ENFILE, "R018", "too many open files in system", "fs.file-max"),
+        (errno.EAGAIN, "R018", "temporarily unavailable", "run civrules again"),
+        (errno.ENOMEM, "R017", "out of memory", "ulimit -v"),
+    ],
+    ids=["EIO", "ENOLCK", "EMFILE", "ENFILE", "EAGAIN", "ENOMEM"],
+)
+def test_a_failure_on_a_descriptor_is_told_by_its_errno_not_as_the_outputs(
+    monkeypatch: pytest.MonkeyPatch, number: int, code: str, said: str, hinted: str
+) -> None:
+    """An fsync, a lock or a read on a descriptor raises an OSError with no file name, and every
+    such error that reached the top was "cannot write the output", hinted to free space: an EIO, a
+    missing lock service, too many open files, no memory were told as a full disk."""
+    from civrules.diagnostics.process import diagnose
+
+    def failing(fd: int) -> None:
+        raise OSError(number, os.strerror(number))
+
+    monkeypatch.setattr(os, "fsync", failing)
+    with pytest.raises(OSError, match=re.escape(os.strerror(number))) as raised:
+        os.fsync(0)
+    failure = diagnose(raised.value)
+    text = f"{failure.diagnostic.message} | {failure.diagnostic.hint}"
+    assert failure.diagnostic.code == code and failure.exit_code == 2, text
+    assert "the output" not in text and "free space" not in text, text
+    assert said in failure.diagnostic.message.lower() and hinted in (failure.diagnostic.hint or ""), text
+
+
+def test_a_failure_marked_with_what_civrules_did_names_it_and_its_file() -> None:
+    from civrules.diagnostics.process import diagnose
+
+    failure = diagnose(files.doing(OSError(errno.EIO, os.strerror(errno.EIO)), "sync", "out/data.py"))
+    assert failure.diagnostic.message == "cannot sync `out/data.py`: an input/output error"
+    assert "the output" not in failure.diagnostic.message and "device" in (failure.diagnostic.hint or "")
+
+
+@pytest.mark.parametrize(
+    ("number", "hinted"), [(errno.ENOSPC, "free space"), (errno.EIO, "the device failed")], ids=["ENOSPC", "EIO"]
+)
+def test_a_failed_write_of_standard_output_is_the_outputs_with_a_hint_for_its_errno(
+    monkeypatch: pytest.MonkeyPatch, number: int, hinted: str
+) -> None:
+    from civrules.diagnostics.process import diagnose
+    from civrules.support import streams
+
+    def failing(fd: int, data: object) -> int:
+        raise OSError(number, os.strerror(number))
+
+    monkeypatch.setattr(os, "write", failing)
+    with pytest.raises(OSError, match=re.escape(os.strerror(number))) as raised:
+        streams.WholeWrites(1).write(b"x")
+    failure = diagnose(raised.value)
+    assert failure.diagnostic.message.startswith("cannot write the output: ") and failure.on_stderr
+    assert hinted in (failure.diagnostic.hint or ""), failure.diagnostic.hint

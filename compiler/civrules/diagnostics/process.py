@@ -120,6 +120,8 @@ def out_of_memory(error: BaseException) -> bool:
     ImportError, caused by one that says so)."""
     if isinstance(error, MemoryError):
         return True
+    if isinstance(error, OSError) and error.errno == errno.ENOMEM:  # a map, a fork, a descriptor's buffer
+        return True
     if isinstance(error, RuntimeError) and "can't start new thread" in str(error):
         return True
     if isinstance(error, ImportError):
@@ -201,14 +203,23 @@ def _system_refused(error: OSError) -> Failure:
             EXIT_USAGE,
         )
     said = printable(_cause(error))
-    if error.filename is None:
+    doing = _what_doing(error)
+    if error.filename is None and (doing == WRITING_OUTPUT or (doing is None and error.errno in _OUTPUT_ERRORS)):
         # Standard output could not be written (a full disk under `> file`): its diagnostic goes
         # to standard error, the one stream left.
         message = f"cannot write the output: {said}"
         hint = "free space on the device the output goes to, or send it elsewhere"
         if error.errno == errno.EBADF:  # closed when civrules started (civrules.support.streams)
             hint = "run civrules with its output open (`>&-` closes it): send it to a file, or to /dev/null"
+        elif error.errno not in _NO_ROOM:  # the device failed (EIO), not the space on it
+            hint = _system_hint(error)
         return Failure(_at(codes.OUTPUT_REFUSED, message, hint), EXIT_USAGE, on_stderr=True)
+    code = codes.OUTPUT_REFUSED if error.errno in _NO_ROOM else codes.ACCESS_REFUSED
+    if error.filename is None:
+        # A call on a descriptor (fsync, flock, a read) that no caller named: what the system
+        # said, and what to do about that, never "cannot write the output" (round 36).
+        what = f"cannot {doing}" if doing else "the system refused what civrules asked of it"
+        return Failure(_at(code, f"{what}: {said}", _system_hint(error)), EXIT_USAGE)
     # The name may be a rule file's or an output file's: escaped like every printed name.
     raw = error.filename
     name = os.fsdecode(raw) if isinstance(raw, (str, bytes)) else str(raw)
@@ -216,14 +227,40 @@ def _system_refused(error: OSError) -> Failure:
         hint = _limit_hint(error) or (
             "check that the folder can be written (its permissions, the free space), or name another with --out"
         )
-        return Failure(_at(codes.OUTPUT_REFUSED, f"cannot write {named_path(name)}: {said}", hint), EXIT_USAGE)
+        message = f"cannot {doing or 'write'} {named_path(name)}: {said}"
+        return Failure(_at(codes.OUTPUT_REFUSED, message, hint), EXIT_USAGE)
     # Located at the file the system refused (an input, as a rule file's L012 is).
     hint = _access_hint(error)
-    refused = codes.ACCESS_REFUSED
-    message = f"cannot access {named_path(name)}: {said}"
-    return Failure(
-        Diagnostic(refused.code, refused.severity, message, Span.at(name), hint, subjects=(name,)), EXIT_USAGE
-    )
+    message = f"cannot {doing or 'access'} {named_path(name)}: {said}"
+    return Failure(Diagnostic(code.code, code.severity, message, Span.at(name), hint, subjects=(name,)), EXIT_USAGE)
+
+
+#: What :func:`civrules.support.files.doing` marks a failed write of standard output with.
+WRITING_OUTPUT = "write the output"
+
+#: The errors of a write to standard output that no call marked (:data:`WRITING_OUTPUT`): no room,
+#: a closed descriptor. Any other error with no file name is said as the system's (round 36).
+_OUTPUT_ERRORS = _NO_ROOM | {errno.EBADF}
+
+
+def _system_hint(error: OSError) -> str:
+    """What to do about a failure of the system that names no file, by its errno."""
+    if error.errno in (errno.ENOSPC, errno.EDQUOT):
+        return "free space on the device civrules writes to, then run civrules again"
+    if error.errno == errno.EROFS:
+        return "the file system civrules writes to is read-only: remount it writable, or work elsewhere"
+    if error.errno in (errno.EACCES, errno.EPERM):
+        return "check the permissions of the files and folders civrules uses, then run civrules again"
+    return _limit_hint(error) or "check the device and the file system civrules works on, then run civrules again"
+
+
+def _what_doing(error: OSError) -> str | None:
+    """:func:`civrules.support.files.what_doing`, where civrules could load it."""
+    try:
+        from civrules.support.files import what_doing
+    except ImportError:  # pragma: no cover - a failure at start, before civrules could load
+        return None
+    return what_doing(error)
 
 
 _ACCESS_HINT = "make it readable (and its folders searchable) by the user that runs civrules, or leave it out"

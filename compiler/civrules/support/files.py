@@ -173,14 +173,57 @@ _LIMIT_HINTS = {
     "(`fs.file-max`), then run civrules again",
     errno.EFBIG: "a file would pass the limit of a file's size this process may write: raise it "
     "(`ulimit -f unlimited`), then run civrules again",
+    # Failures of the system, not of the path either: "check the permissions, the free space" was
+    # the hint for an fsync's EIO and a lock's ENOLCK (round 36).
+    errno.EIO: "the device failed (a failing disk, a network file system gone): check it, then run civrules again",
+    errno.ENOLCK: "the file system gives no locks (a network file system whose lock service is not running): "
+    "start that service, or work on a local disk",
+    errno.EAGAIN: "the system was short of a resource for a moment: run civrules again",
+    errno.ENOMEM: "the system had no memory left for it: close some programs, or raise the address-space limit "
+    "(`ulimit -v`), then run civrules again",
 }
 
 
 def limit_hint(error: OSError | int | None) -> str | None:
     """The hint for a refusal caused by a limit of the process or of the system (open files, a
-    file's size), or None for any other."""
+    file's size, memory) or by a failure of the system (the device, its locks), or None for any
+    other: what to do is then not about the path refused."""
     number = error.errno if isinstance(error, OSError) else error
     return _LIMIT_HINTS.get(number or 0)
+
+
+#: The attribute of an OSError saying what civrules was doing when the system refused it (see :func:`doing`).
+_DOING = "civrules_doing"
+
+
+def doing(error: OSError, what: str, path: str | os.PathLike[str] | None = None) -> OSError:
+    """``error``, marked with ``what`` civrules was doing (``"sync"``, ``"lock"``, ``"write the
+    output"``) and, where it names no file, ``path``: the file or descriptor it was done on. A call
+    on a descriptor (fsync, flock, a write, a read) raises an OSError with no file name, and the
+    command line took every such error that reached it for standard output's ("cannot write the
+    output", hinted to free space): an fsync's EIO and a lock's ENOLCK were told so (round 36).
+    :func:`what_doing` reads the mark back."""
+    if error.filename is None and path is not None:
+        error.filename = os.fspath(path)
+    if getattr(error, _DOING, None) is None:  # the innermost call, the one that failed, names it
+        setattr(error, _DOING, what)
+    return error
+
+
+def what_doing(error: OSError) -> str | None:
+    """What :func:`doing` marked ``error`` with, or None."""
+    what = getattr(error, _DOING, None)
+    return what if isinstance(what, str) else None
+
+
+@contextlib.contextmanager
+def done_on(what: str, path: str | os.PathLike[str] | None = None) -> Iterator[None]:
+    """Mark any OSError raised within with ``what`` and ``path`` (:func:`doing`)."""
+    try:
+        yield
+    except OSError as error:
+        doing(error, what, path)
+        raise
 
 
 def cause(error: OSError | int | None) -> str:

@@ -53,7 +53,7 @@ class _Closed(io.RawIOBase):
         return self._fd
 
     def write(self, data: object) -> int:
-        raise OSError(errno.EBADF, f"{NAMES[self._fd]} is closed")
+        raise _marked(OSError(errno.EBADF, f"{NAMES[self._fd]} is closed"))
 
 
 def is_closed(fd: int) -> bool:
@@ -158,8 +158,22 @@ class WholeWrites(io.RawIOBase):
             # Marked before the call: a stop signal that comes while it waits on a full pipe is
             # raised as it returns, before its count could be kept, though the kernel took bytes.
             self.begun = True
-            done += os.write(self._fd, view[done:])
+            try:
+                done += os.write(self._fd, view[done:])
+            except OSError as error:
+                _marked(error)
+                raise
         return done
+
+
+def _marked(error: OSError) -> OSError:
+    """``error``, marked as a failed write of the command's output (see
+    :func:`civrules.support.files.doing`): told "cannot write the output", where an error with no
+    file name that is not marked so is told as the system's (round 36)."""
+    from civrules.diagnostics.process import WRITING_OUTPUT
+    from civrules.support.files import doing
+
+    return doing(error, WRITING_OUTPUT)
 
 
 class Whole(io.BufferedWriter):
