@@ -777,3 +777,20 @@ def test_a_failed_write_of_standard_output_is_the_outputs_with_a_hint_for_its_er
     failure = diagnose(raised.value)
     assert failure.diagnostic.message.startswith("cannot write the output: ") and failure.on_stderr
     assert hinted in (failure.diagnostic.hint or ""), failure.diagnostic.hint
+
+
+def test_a_rules_folder_made_a_file_while_watched_is_said_so_and_not_quoted(tmp_path: Path) -> None:
+    """A rules folder made a file while `watch` ran was R004 "no ruleset manifests in
+    `rules/rulesets`", quoting the file's first line as a rule file's source line."""
+    from civrules.diagnostics.render import SourceLines, render_text
+    from civrules.pipeline.incremental import Session
+
+    rules = tmp_path / "rules"
+    rules.mkdir()
+    session = Session(rules)
+    session.update([])
+    rules.rmdir()
+    rules.write_text("kind: ruleset\n", encoding="utf-8")
+    said = render_text(session.update([]).diagnostics, SourceLines())
+    assert "error[R004]: the rules folder `" in said and "rules` is not a folder but a file" in said, said
+    assert "rulesets" not in said and "kind: ruleset" not in said and " | " not in said, said

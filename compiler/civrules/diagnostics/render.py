@@ -45,6 +45,10 @@ class SourceLines:
     def line(self, file: str, number: int) -> str | None:
         if file.startswith("<"):  # `<command line>`: no file (one of that name is not it)
             return None
+        if file not in self.cache and not file.lower().endswith((".yaml", ".yml")):
+            # Only a rule file's lines are read to be quoted: a diagnostic located at a folder that
+            # is now a file (`rules`, `rules/rulesets`) quoted its first line as a source excerpt.
+            return None
         if file not in self.cache:
             self.cache[file] = None
             from civrules.load.lines import decode, split_lines

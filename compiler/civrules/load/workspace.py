@@ -23,6 +23,7 @@ import copy
 import errno
 import os
 import re
+import stat
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field, replace
@@ -1085,6 +1086,11 @@ class Workspace:
                         subjects=(self.display(self.root),),
                     )
                 )
+            turned = self._root_no_folder()
+            if turned is not None:  # `rules` made a file while `watch` or the language server ran
+                self.discovery_diagnostics.append(turned)
+                self._rule_files = found
+                return found
             for entry in files.walk(self.root, first=("rulesets",)):
                 yaml_name = entry.relative.endswith((".yaml", ".yml"))
                 if "\\" in entry.relative.rpartition("/")[2] and (yaml_name or entry.kind == "dir"):
@@ -1144,6 +1150,26 @@ class Workspace:
             self.discovery_diagnostics.extend(self._same_but_case(found))
             self._rule_files = found
         return self._rule_files
+
+    def _root_no_folder(self) -> Diagnostic | None:
+        """R004 for a rules folder that is now a file (or a FIFO, a device), or None: a folder made
+        a file while `watch` ran was "no ruleset manifests in `rules/rulesets`", quoting the file's
+        first line as if it were a rule file (round 36). At the start the command line refuses it."""
+        try:
+            mode = os.lstat(self.root).st_mode
+        except (OSError, ValueError):  # missing, or unreadable: said as it is (R004, L012)
+            return None
+        if stat.S_ISDIR(mode) or stat.S_ISLNK(mode):
+            return None
+        display = self.display(self.root)
+        return Diagnostic(
+            codes.NO_RULESETS.code,
+            codes.NO_RULESETS.severity,
+            f"the rules folder {named_path(display)} is not a folder but {files.no_folder(mode)}: no rule file is read",
+            Span.at(display),
+            hint=f"put the rules folder back at {named_path(display)}, or pass the folder of your rules with --rules",
+            subjects=(display,),
+        )
 
     def _rulesets_no_folder(self) -> Diagnostic:
         """R004 for ``rules/rulesets`` that is no folder: what it is, named by its path."""
