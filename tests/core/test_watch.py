@@ -433,6 +433,38 @@ def test_what_watch_build_records_is_what_it_read_and_wrote_not_what_it_found_af
         assert stamp.is_up_to_date(rules, out, arguments, limits.max_bytes)  # what the round read and built
 
 
+@pytest.mark.slow  # two whole builds of a ruleset under watch: seconds under load
+def test_watch_build_finds_a_change_made_in_the_output_while_it_writes_the_new_tree(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, own_cache: Path
+) -> None:
+    """`watch --build` looked for changes made by hand in the output before it wrote the new tree
+    (`build` looks just before the swap): a change made while the files were written was replaced
+    without a word."""
+    from civrules.emit import output
+
+    rules = _house(tmp_path, SMALL)
+    out = tmp_path / "generated"
+    data = out / "python" / "civrules_rulesets" / "house" / "data.py"
+    command = ["watch", "house", "--build", "--out", str(out)]
+    code, _, err = _watched(monkeypatch, rules, command, {})
+    assert code == 130 and "wrote" in err and data.is_file(), err
+    put = output._put
+    edits: list[Path] = []
+
+    def edited_while_written(staging: Path, *args: Any, **kwargs: Any) -> None:
+        if not edits:
+            edits.append(data)
+            data.write_bytes(data.read_bytes() + b"# mine\n")
+        put(staging, *args, **kwargs)
+
+    with monkeypatch.context() as hooked:
+        hooked.setattr(output, "_put", edited_while_written)
+        code, _, err = _watched(hooked, rules, command, {})
+    assert code == 130 and edits, err
+    assert "data.py` was changed since civrules wrote it; this build wrote it anew" in err, err
+    assert b"# mine" not in data.read_bytes()
+
+
 def test_watch_q_lists_errors_and_warnings_only_and_no_summary(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     rules = _house(tmp_path, SMALL)
     code, out, err = _watched(monkeypatch, rules, ["-q", "watch", "house"], {})

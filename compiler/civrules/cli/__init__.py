@@ -2308,7 +2308,7 @@ def _watch_builder(obj: Context, rulesets: tuple[str, ...], out: Path) -> tuple[
     """What `watch --build` calls before each round reads the rules, and to build after it."""
     from civrules.emit import build as builder
     from civrules.emit import stamp
-    from civrules.emit.output import OutputError
+    from civrules.emit.output import OutputError, StagedTree
     from civrules.pipeline.incremental import Result
 
     arguments = [*rulesets, f"max_bytes={obj.limits.max_bytes}", f"max_nodes={obj.limits.max_nodes}"]
@@ -2324,18 +2324,24 @@ def _watch_builder(obj: Context, rulesets: tuple[str, ...], out: Path) -> tuple[
         assert result.workspace is not None
         names = list(rulesets) or sorted(result.analyses)
         inputs = taken[0]
-        rendered = builder.render(
-            result.workspace,
-            [result.analyses[n].loaded for n in names],
-            debug=obj.debug,
-            out=out,
-            baseline=obj.project_generated(),
-        )
-        if rendered.failed:
-            return "civrules: nothing was built: the rules have errors", True
-        edited = stamp.edits(out)
-        unrecorded = stamp.unrecorded(out)
+        # Rendered into its staging tree as `build` renders, so that what was changed by hand in the
+        # output is found just before the swap: found before the files were written, a change made
+        # while they were was replaced without a word (round 36).
+        staged = StagedTree(out, "build")
         try:
+            rendered = builder.render(
+                result.workspace,
+                [result.analyses[n].loaded for n in names],
+                debug=obj.debug,
+                out=out,
+                tree=staged,
+                baseline=obj.project_generated(),
+            )
+            if rendered.failed:
+                return "civrules: nothing was built: the rules have errors", True
+            edited = stamp.edits(out)
+            unrecorded = stamp.unrecorded(out)
+            made = len(rendered.tree)  # (the staged tree takes in the files carried over)
             swapped = builder.build(
                 out,
                 rendered,
@@ -2345,6 +2351,8 @@ def _watch_builder(obj: Context, rulesets: tuple[str, ...], out: Path) -> tuple[
             )
         except OutputError as error:  # the folder changed since the first round: say so, keep watching
             return f"civrules: nothing was built: {printable(str(error))}", True
+        finally:
+            staged.discard()
         # From what the build wrote, never the tree read again (see _build).
         stamp.record(out, arguments, inputs, swapped.written)
         replaced = stamp.lost(edited, swapped.written, swapped.carried)
@@ -2352,7 +2360,7 @@ def _watch_builder(obj: Context, rulesets: tuple[str, ...], out: Path) -> tuple[
         count = f"{len(names)} ruleset{'' if len(names) == 1 else 's'}"
         said = [
             *_edits_told(out, replaced, stamp.not_kept(unrecorded, swapped.written)),
-            f"civrules: wrote {counted(len(rendered.tree), 'file')} for {count} into {named_path(out)}",
+            f"civrules: wrote {counted(made, 'file')} for {count} into {named_path(out)}",
         ]
         return "\n".join(said), False
 
