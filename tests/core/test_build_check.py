@@ -377,6 +377,41 @@ def test_a_change_made_in_the_output_while_a_build_runs_is_said(
     assert f"civrules: `{data}` was changed since civrules wrote it; this build wrote it anew" in stderr, stderr
 
 
+@pytest.mark.slow  # whole builds of a ruleset: seconds under load
+def test_a_change_made_in_place_in_a_file_the_build_kept_is_said_to_be_in_the_new_tree(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, own_cache: Path
+) -> None:
+    """A file of the old tree the build keeps (linked into the new one: it holds what it renders)
+    and then changed in place before the swap is changed in the new tree too: the build said it
+    "wrote it anew". It says the new tree holds the change, and the next build writes it anew."""
+    from civrules.emit import build as builder
+
+    rules = copy_rulesets(tmp_path / "rules", "imperial-settlers-peaceful")
+    out = tmp_path / "generated"
+    code, stdout, stderr = _build(rules, out)
+    assert code == 0, stdout + stderr
+    data = out / "python" / "civrules_rulesets" / "imperial_settlers_peaceful" / "data.py"
+    rendered = builder.render
+
+    def edited_in_place_meanwhile(*args: Any, **kwargs: Any) -> Any:
+        done = rendered(*args, **kwargs)
+        with data.open("ab") as handle:  # the same file, not a new one put in its place
+            handle.write(b"# mine\n")
+        return done
+
+    manifest = rules / "rulesets" / "imperial-settlers-peaceful.yaml"
+    manifest.write_text(manifest.read_text(encoding="utf-8") + "# a comment: the same output\n", encoding="utf-8")
+    with monkeypatch.context() as hooked:
+        hooked.setattr(builder, "render", edited_in_place_meanwhile)
+        code, stdout, stderr = _build(rules, out)
+    assert code == 0, stdout + stderr
+    assert data.read_bytes().endswith(b"# mine\n")  # kept: the change is in the new tree
+    assert f"civrules: `{data}` was changed while this build ran" in stderr and "wrote it anew" not in stderr, stderr
+    code, stdout, stderr = _build(rules, out)
+    assert code == 0 and f"`{data}` was changed since civrules wrote it; this build wrote it anew" in stderr, stderr
+    assert not data.read_bytes().endswith(b"# mine\n")
+
+
 @pytest.mark.slow  # whole builds of a ruleset: seconds under load; test_injection's write_tree cases guard it
 def test_a_change_made_in_the_output_just_after_the_swap_is_not_taken_for_the_builds_own(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, own_cache: Path

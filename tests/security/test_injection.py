@@ -828,3 +828,20 @@ def test_every_sheet_allows_its_own_style_alone() -> None:
         rules = dict(part.strip().split(" ", 1) for part in content.split(";"))
         digest = base64.b64encode(hashlib.sha256(style.encode("utf-8")).digest()).decode("ascii")
         assert rules["style-src"] == f"'sha256-{digest}'", sheet
+
+
+def test_a_staged_tree_tells_which_files_it_shares_with_the_tree_it_replaces(tmp_path: Path) -> None:
+    """The files a build kept from the old tree (linked: they held what it renders) are the very
+    files still there: an edit made in place before the swap is in the new tree too, which the
+    build's report says (see test_build_check's in-place case, slow)."""
+    from civrules.emit.output import StagedTree
+
+    out = tmp_path / "generated"
+    write_tree(out, {"same.py": b"x = 1\n", "other.py": b"y = 1\n"})
+    staged = StagedTree(out, "build")
+    try:
+        staged["same.py"] = b"x = 1\n"  # as it was: kept
+        staged["other.py"] = b"y = 2\n"  # changed: written anew
+        assert staged.shared(["same.py", "other.py", "absent.py"]) == {"same.py"}
+    finally:
+        staged.discard()

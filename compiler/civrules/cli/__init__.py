@@ -11,7 +11,7 @@ import dataclasses
 import math
 import os
 import sys
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 from typing import TYPE_CHECKING, Any, NoReturn
@@ -1913,15 +1913,19 @@ def _build(
     ``inputs`` taken before the rules were read: :func:`civrules.emit.stamp.record`)."""
     from civrules.emit import build as builder
     from civrules.emit import stamp
+    from civrules.emit.output import StagedTree
 
     edited: list[stamp.Edit] = []
     unrecorded: dict[str, str] | None = None
+    kept: set[str] = set()
 
     def rendered(result: BuildResult) -> None:  # said before the new tree is swapped in
         nonlocal edited, unrecorded
         # What was changed by hand in the output, found as late as can be: just before the swap
         # (found before the rendering, a change made while the build ran was lost without a word).
         edited, unrecorded = stamp.edits(out), stamp.unrecorded(out)
+        if isinstance(result.tree, StagedTree):  # an edit in place of a file the build kept stays in it
+            kept.update(result.tree.shared(edit.relative for edit in edited))
         _versions_said(result)
         _build_found(result.diagnostics, verbose, last=len(result.failed_ids) == len(loaded))
 
@@ -1936,7 +1940,7 @@ def _build(
         # From what the build wrote, never the tree read again: a change made in it just after the
         # swap is not the build's (it was recorded as civrules' own, and vouched for by the stamp).
         replaced = stamp.lost(edited, swapped.written, swapped.carried)
-        _edits_said(out, replaced, stamp.not_kept(unrecorded, swapped.written))
+        _edits_said(out, replaced, stamp.not_kept(unrecorded, swapped.written), kept)
         stamp.record_written(out, swapped.written, swapped.carried)
         if not result.failed:
             stamp.record(out, arguments, inputs, swapped.written)
@@ -1948,19 +1952,21 @@ def _build(
         sys.exit(_failure_code(result.diagnostics))
 
 
-def _edits_said(out: Path, lost: Sequence[Edit], unknown: int = 0) -> None:
+def _edits_said(out: Path, lost: Sequence[Edit], unknown: int = 0, kept: Collection[str] = ()) -> None:
     """Each file of ``out`` changed or put there since civrules last wrote it, that the build just
     replaced or dropped (:func:`_edits_told`), on standard error even with `-q`: it is a loss, not
     progress. The build is not refused for it: it would be, forever."""
-    for line in _edits_told(out, lost, unknown):
+    for line in _edits_told(out, lost, unknown, kept):
         click.echo(line, err=True)
 
 
-def _edits_told(out: Path, lost: Sequence[Edit], unknown: int = 0) -> list[str]:
+def _edits_told(out: Path, lost: Sequence[Edit], unknown: int = 0, kept: Collection[str] = ()) -> list[str]:
     """The lines saying which files of ``out`` changed since civrules wrote them a build replaced:
     a change made by hand in generated/ was lost without a word. ``unknown``: how many files the
     build replaced or dropped where civrules kept no record of what it had written there (no cache,
-    or a cleared one): whether any was changed by hand cannot be told, and that is said, with why."""
+    or a cleared one): whether any was changed by hand cannot be told, and that is said, with why.
+    ``kept``: those of ``lost`` the build had kept (linked from the old tree, unchanged then) and
+    that were changed in place after: the new tree holds the change (it was "wrote it anew")."""
     told = []
     if unknown:
         from civrules.emit import stamp
@@ -1975,7 +1981,12 @@ def _edits_told(out: Path, lost: Sequence[Edit], unknown: int = 0) -> list[str]:
         )
     for edit in lost:
         where = named_path(out / edit.relative)
-        if edit.written is not None:
+        if edit.relative in kept:
+            told.append(
+                f"civrules: {where} was changed while this build ran, after the build had found it unchanged and"
+                " kept it: the new tree holds the change; build again to write it anew"
+            )
+        elif edit.written is not None:
             told.append(f"civrules: {where} was changed since civrules wrote it; this build wrote it anew")
         else:
             told.append(f"civrules: {where} was not written by civrules; this build's tree does not hold it")
@@ -2341,6 +2352,7 @@ def _watch_builder(obj: Context, rulesets: tuple[str, ...], out: Path) -> tuple[
                 return "civrules: nothing was built: the rules have errors", True
             edited = stamp.edits(out)
             unrecorded = stamp.unrecorded(out)
+            kept = staged.shared(edit.relative for edit in edited)
             made = len(rendered.tree)  # (the staged tree takes in the files carried over)
             swapped = builder.build(
                 out,
@@ -2359,7 +2371,7 @@ def _watch_builder(obj: Context, rulesets: tuple[str, ...], out: Path) -> tuple[
         stamp.record_written(out, swapped.written, swapped.carried)
         count = f"{len(names)} ruleset{'' if len(names) == 1 else 's'}"
         said = [
-            *_edits_told(out, replaced, stamp.not_kept(unrecorded, swapped.written)),
+            *_edits_told(out, replaced, stamp.not_kept(unrecorded, swapped.written), kept),
             f"civrules: wrote {counted(made, 'file')} for {count} into {named_path(out)}",
         ]
         return "\n".join(said), False

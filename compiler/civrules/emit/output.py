@@ -782,6 +782,22 @@ class StagedTree(MutableMapping[str, bytes]):
         if previous is not None:
             previous.close()
 
+    def shared(self, relatives: Iterable[str]) -> frozenset[str]:
+        """Those of ``relatives`` whose file in the staging tree is the very file (a hard link,
+        :class:`_Previous`) still at that path of the tree it replaces: a change made there in
+        place since it was kept is in the new tree too (a build said it "wrote it anew")."""
+        if self.folder is None:
+            return frozenset()
+        root = _absolute(self.root)
+        found = set()
+        for relative in relatives:
+            try:
+                if os.path.samestat(os.lstat(self.folder / relative), os.lstat(root / relative)):
+                    found.add(relative)
+            except (OSError, ValueError):
+                continue
+        return frozenset(found)
+
     def digests(self) -> dict[str, str]:
         """The SHA-256 of each file of the staging tree (its marker too), by relative path, from the
         bytes written: never read back, so a change made there by anything else is not taken for
