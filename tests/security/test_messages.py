@@ -794,3 +794,24 @@ def test_a_rules_folder_made_a_file_while_watched_is_said_so_and_not_quoted(tmp_
     said = render_text(session.update([]).diagnostics, SourceLines())
     assert "error[R004]: the rules folder `" in said and "rules` is not a folder but a file" in said, said
     assert "rulesets" not in said and "kind: ruleset" not in said and " | " not in said, said
+
+
+def test_a_base_unreadable_when_new_variant_reads_it_again_is_its_l012_not_a_bug(
+    rules: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`new-variant` reads the base's manifest, then reads it again to resolve it: an I/O error
+    the second time (a failing disk, a network file system) was R900, an assertion in the resolver."""
+    read, reads = files._read_from_start, []
+
+    def failing_the_second_time(fd: int, shown: str, *args: Any) -> bytes:
+        if shown.endswith("rulesets/advanced-civilization.yaml"):
+            reads.append(shown)
+            if len(reads) == 2:
+                raise files.RefusedError("unreadable", f"cannot read `{shown}`: an input/output error", error=errno.EIO)
+        return read(fd, shown, *args)
+
+    monkeypatch.setattr(files, "_read_from_start", failing_the_second_time)
+    code, output = invoke("--rules", rules, "new-variant", "mine", "--extends", "advanced-civilization")
+    assert code == 1 and "error[L012]" in output and "input/output error" in output, output
+    assert len(reads) >= 2 and not (rules / "rulesets" / "mine.yaml").exists()
+    no_bug(output)

@@ -1677,9 +1677,13 @@ def new_variant(obj: Context, name: str, base: str) -> None:
     path = obj.rules / "rulesets" / f"{name}.yaml"
     if name in manifests:
         raise click.BadParameter(f"a ruleset `{name}` already exists", param_hint="NAME")
-    from civrules.emit.repository import variant_manifest
+    from civrules.emit.repository import UnreadableBaseError, variant_manifest
 
-    scaffold = variant_manifest(workspace, manifests[base], name).encode("utf-8")
+    try:
+        scaffold = variant_manifest(workspace, manifests[base], name).encode("utf-8")
+    except UnreadableBaseError as unreadable:  # read a moment ago, not now (an I/O error): nothing written
+        _emit(unreadable.diagnostics, obj.fmt, failed=True, last=True)
+        sys.exit(_failure_code(unreadable.diagnostics))
     try:  # a new file only: never over an existing one, never through a link
         files.make_folders(obj.rules, "rulesets")  # a rules folder of shipped bases only has none yet
         files.create_under(obj.rules, f"rulesets/{name}.yaml", scaffold)
@@ -2709,11 +2713,16 @@ def init(
     inside = None
     if root is not None:
         inside = Path(os.path.normpath(Path.cwd() / directory)).relative_to(root).as_posix()
+    from civrules.emit.repository import UnreadableBaseError
 
     def files_of(kept: Sequence[str]) -> dict[str, bytes]:
         return repository_files(workspace, base, name, new=new_base, arguments=arguments, inside=inside, kept=kept)
 
-    kept = _write_repository(directory, files_of, schema_tree(), SCHEMAS, kept_if_there=KEPT_IF_THERE)
+    try:  # files_of runs before anything is written: a base unreadable then leaves nothing written
+        kept = _write_repository(directory, files_of, schema_tree(), SCHEMAS, kept_if_there=KEPT_IF_THERE)
+    except UnreadableBaseError as unreadable:  # read a moment ago, not now (an I/O error): nothing written
+        _emit(unreadable.diagnostics, obj.fmt, failed=True, last=True)
+        sys.exit(_failure_code(unreadable.diagnostics))
     where = "" if directory == Path(".") else f"cd {printable(path_word(directory))} && "
     _note(
         f"civrules: made a rule-data repository in {named_path(directory)}: ruleset `{name}` "

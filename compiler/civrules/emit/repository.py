@@ -19,6 +19,7 @@ from collections.abc import Collection, Mapping
 from pathlib import Path, PurePosixPath
 
 from civrules import __version__
+from civrules.diagnostics import Diagnostic
 from civrules.diagnostics.escape import printable
 from civrules.diagnostics.words import ticked
 from civrules.families import Family, families
@@ -140,6 +141,14 @@ extends: {base}
 {changes}"""
 
 
+class UnreadableBaseError(Exception):
+    """The base of a new variant could not be resolved as it was read again: ``diagnostics`` say why."""
+
+    def __init__(self, diagnostics: list[Diagnostic]) -> None:
+        super().__init__("the base ruleset could not be read")
+        self.diagnostics = diagnostics
+
+
 def variant_manifest(workspace: Workspace, base: Manifest, name: str) -> str:
     """A new variant's manifest (`new-variant`, `init`): the header is the core's, the examples of
     what it may change its family's (the hook ``variant_example``, from the base's own data, so
@@ -147,7 +156,9 @@ def variant_manifest(workspace: Workspace, base: Manifest, name: str) -> str:
     from civrules.resolve import Resolver
 
     family = base.family
-    resolved, _ = Resolver(workspace).resolve(workspace.load_ruleset(base))
+    resolved, found = Resolver(workspace).resolve(workspace.load_ruleset(base))
+    if resolved is None:  # its files read before, unreadable now (an I/O error): said, not a crash
+        raise UnreadableBaseError(found)
     example = family.hook("variant_example")
     if example is not None:
         changes: str = example(resolved)

@@ -391,7 +391,8 @@ class Resolver:
 
     def _resolve_afresh(self, loaded: LoadedRuleset, seen: tuple[str, ...]) -> tuple[Resolved | None, list[Diagnostic]]:
         manifest = loaded.manifest.file.document
-        assert manifest is not None
+        if manifest is None:  # read before, unreadable now (an I/O error, a file changed meanwhile)
+            return None, list(loaded.manifest.file.diagnostics)
         diagnostics: list[Diagnostic] = []
         parent_id = manifest.data.get("extends")
         base: Resolved | None = None
@@ -422,7 +423,8 @@ class Resolver:
         self, loaded: LoadedRuleset, parent_id: str, chain: tuple[str, ...]
     ) -> tuple[Resolved | None, list[Diagnostic]]:
         manifest = loaded.manifest.file.document
-        assert manifest is not None
+        if manifest is None:  # read before, unreadable now (an I/O error, a file changed meanwhile)
+            return None, list(loaded.manifest.file.diagnostics)
         at = manifest.span(("extends",))
         manifests = self.workspace.known_manifests()
         if parent_id in chain:
