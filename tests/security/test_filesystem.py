@@ -1606,3 +1606,25 @@ def test_a_time_in_the_future_is_never_settled() -> None:
     assert not files.settled(stamped(now + files.TIME_STEP_NS * 5), now)
     assert not files.settled(stamped(now - files.TIME_STEP_NS // 2), now)  # within a step: as before
     assert files.settled(stamped(now - files.TIME_STEP_NS * 2), now)
+
+
+def test_a_file_whose_close_fails_fails_the_write_and_nothing_is_swapped_in(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A network file system tells at close that a write failed (EIO). The close, on a sync thread,
+    raised there: the thread died with a traceback and the tree was swapped in (exit 0)."""
+    out = tmp_path / "out"
+    write_tree(out, {"a.txt": b"old\n"})
+    close, failed = os.close, []
+
+    def failing(fd: int) -> None:
+        close(fd)
+        if not failed and threading.current_thread().name == "civrules-sync":
+            failed.append(fd)
+            raise OSError(errno.EIO, os.strerror(errno.EIO))
+
+    monkeypatch.setattr(os, "close", failing)
+    with pytest.raises(OutputError, match="input/output error"):
+        write_tree(out, {"a.txt": b"new\n", "b.txt": b"new\n"})
+    monkeypatch.undo()
+    assert failed and (out / "a.txt").read_bytes() == b"old\n" and not (out / "b.txt").exists()

@@ -1025,7 +1025,14 @@ class _Syncer:
         except OSError as error:
             self._error = error
         finally:
-            os.close(descriptor)
+            try:
+                os.close(descriptor)
+            except OSError as error:
+                # A network file system says at close that a write failed (EIO): the file is not
+                # whole. It raised on the thread, which died with a traceback, and the build went on
+                # to swap the tree in and exit 0 (round 36).
+                if self._error is None:
+                    self._error = error
 
     def _run(self) -> None:
         while (descriptor := self._queue.get()) is not None:
