@@ -1628,3 +1628,30 @@ def test_a_file_whose_close_fails_fails_the_write_and_nothing_is_swapped_in(
         write_tree(out, {"a.txt": b"new\n", "b.txt": b"new\n"})
     monkeypatch.undo()
     assert failed and (out / "a.txt").read_bytes() == b"old\n" and not (out / "b.txt").exists()
+
+
+def test_what_a_build_holds_open_is_bounded_by_the_limit_of_open_files(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Under `ulimit -n 20` a build failed with "too many open files" where `validate` ran: it held
+    up to 64 written files open for their sync, and every folder of the tree it replaced."""
+    import resource
+
+    real = resource.getrlimit
+
+    def low(which: int) -> tuple[int, int]:
+        return (20, 20) if which == resource.RLIMIT_NOFILE else real(which)
+
+    out = tmp_path / "out"
+    tree = {f"f{n}/g/file.txt": b"same\n" for n in range(8)}
+    write_tree(out, tree)
+    monkeypatch.setattr(resource, "getrlimit", low)
+    staged = output.StagedTree(out, "build")
+    try:
+        for relative, data in tree.items():
+            staged[relative] = data
+        previous = staged._previous
+        assert previous is not None and len(previous._folders) <= 4
+    finally:
+        staged.discard()
+    assert output._pending() == 4

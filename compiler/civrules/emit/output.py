@@ -972,6 +972,27 @@ _THREADS = 4
 _PENDING = 64
 
 
+def _open_share(most: int) -> int:
+    """A quarter of the open files this process may hold (``most`` at the most, 1 at the least):
+    what a build holds open to go faster (files waiting for their sync, the replaced tree's folders)
+    is bounded by it. Under `ulimit -n 20` a build failed with "too many open files" where
+    `validate` ran (round 36)."""
+    try:
+        import resource
+
+        soft, _ = resource.getrlimit(resource.RLIMIT_NOFILE)
+    except (ImportError, OSError, ValueError):  # pragma: no cover - not on Linux or macOS
+        return most
+    if soft == resource.RLIM_INFINITY:
+        return most
+    return max(1, min(most, (soft - _THREADS) // 4))
+
+
+def _pending() -> int:
+    """How many written files may wait for their sync (each with its descriptor open)."""
+    return _open_share(_PENDING)
+
+
 class _Syncer:
     """Syncs (``fsync``) and closes the files handed to it on threads of its own (:data:`_THREADS`),
     so that a build renders and writes its next files while the disk takes the last ones; :meth:`join`
@@ -982,7 +1003,7 @@ class _Syncer:
     none can start, each file is synced on the thread that hands it over."""
 
     def __init__(self) -> None:
-        self._queue: queue.Queue[int | None] = queue.Queue(maxsize=_PENDING)
+        self._queue: queue.Queue[int | None] = queue.Queue(maxsize=_pending())
         self._threads: list[threading.Thread] = []
         self._error: OSError | None = None
         #: True once no thread could be started: each file is then synced where it is handed over.
@@ -1082,6 +1103,8 @@ class _Previous:
         #: The old tree's folders opened so far (None: not a folder, or it could not be opened).
         self._folders: dict[str, int | None] = {}
         self._like = (like.st_mode, like.st_uid, like.st_gid)
+        #: The most folders held open (a tree has dozens; under a low limit of open files, fewer).
+        self._most = _open_share(1 << 16)
         if not _CAN_KEEP:
             return
         try:
@@ -1151,6 +1174,8 @@ class _Previous:
         above, _, name = relative.rpartition("/")
         parent = self._folder(above)
         opened = None
+        if len(self._folders) >= self._most:  # each held open: its files are written anew instead
+            return None
         if parent is not None:
             with contextlib.suppress(OSError):
                 opened = files.enter_below(parent, name)
