@@ -627,3 +627,20 @@ def test_watch_build_says_a_change_made_in_the_output_that_its_build_replaces(
     assert said == [f"civrules: `{data}` was changed since civrules wrote it; this build wrote it anew"], err
     assert err.count("  hint: what you change in the output is not kept") == 1, err
     assert not data.read_bytes().endswith(b"# mine\n") and (out / "notes.txt").exists()
+
+
+def test_a_clock_set_back_between_two_rounds_is_no_change(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Set back an hour, the clock made every settled rule file look unsettled (its times in the
+    future): each snapshot took its digest, each file looked changed, and a round read them all."""
+    import os
+
+    rules = tmp_path / "rules"
+    (rules / "rulesets").mkdir(parents=True)
+    for name in ("a.yaml", "b.yaml"):
+        (rules / "rulesets" / name).write_text("kind: ruleset\n", encoding="utf-8")
+        os.utime(rules / "rulesets" / name, (time.time() - 60, time.time() - 60))
+    now = time.time_ns()
+    monkeypatch.setattr(time, "time_ns", lambda: now + 10**10)  # both settled
+    before = watcher._as_before(watcher.snapshot(rules), None)
+    monkeypatch.setattr(time, "time_ns", lambda: now - 3600 * 10**9)  # set back an hour
+    assert watcher._as_before(watcher.snapshot(rules), before) == before

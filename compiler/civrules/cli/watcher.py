@@ -80,10 +80,13 @@ def _as_before(
 ) -> dict[str, tuple[int, ...]]:
     """``current`` (a :func:`snapshot`), where a file has settled since ``before`` (the last one) and
     its `stat` is as there, with the state it had there: a file settling is no change (it was one
-    more round, reading nothing, two seconds after every save)."""
+    more round, reading nothing, two seconds after every save). A file settled in ``before`` whose
+    `stat` is as there is as before too, though it looks unsettled now: this machine's clock was set
+    back (every file then looked changed, and a round read them all again; round 36). Any change
+    since it settled moved its change time."""
     for relative, state in current.items():
         last = (before or {}).get(relative)
-        if last is not None and len(state) == 6 and state[5] == 0 and last[:5] == state[:5]:
+        if last is not None and len(state) == 6 and 0 in (state[5], last[5]) and last[:5] == state[:5]:
             current[relative] = last
     return current
 
