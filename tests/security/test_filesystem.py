@@ -1655,3 +1655,30 @@ def test_what_a_build_holds_open_is_bounded_by_the_limit_of_open_files(
     finally:
         staged.discard()
     assert output._pending() == 4
+
+
+def test_a_failure_on_a_rule_files_descriptor_names_the_file_and_a_folders_close_ends_nothing(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """An fstat of a file being read (EIO) raised an OSError naming no file ("the output" at the
+    top); a listed folder's close failing (EIO, a network file system) ended `validate`."""
+    (tmp_path / "cards").mkdir()
+    (tmp_path / "cards" / "a.yaml").write_bytes(b"x: 1\n")
+    real_fstat, real_close = os.fstat, os.close
+
+    def fstat_failing(fd: int) -> os.stat_result:
+        raise OSError(errno.EIO, os.strerror(errno.EIO))
+
+    with monkeypatch.context() as patched:
+        patched.setattr(os, "fstat", fstat_failing)
+        with pytest.raises(files.RefusedError, match=r"cannot read `cards/a.yaml`: an input/output error"):
+            files.read_under(tmp_path, "cards/a.yaml", 1 << 20)
+
+    def close_failing(fd: int) -> None:
+        real_close(fd)
+        raise OSError(errno.EIO, os.strerror(errno.EIO))
+
+    with monkeypatch.context() as patched:
+        patched.setattr(os, "close", close_failing)
+        found = sorted(entry.relative for entry in files.walk(tmp_path))
+    assert found == ["cards", "cards/a.yaml"] and real_fstat(0)

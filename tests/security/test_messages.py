@@ -725,7 +725,7 @@ def test_a_ruleset_not_found_names_a_few_known_ones_and_counts_the_rest(tmp_path
         (errno.ENOLCK, "R018", "no locks available", "gives no locks"),
         (errno.EMFILE, "R018", "too many open files", "ulimit -n"),
         (errno.ENFILE, "R018", "too many open files in system", "fs.file-max"),
-        (errno.EAGAIN, "R018", "temporarily unavailable", "run civrules again"),
+        (errno.EAGAIN, "R018", "temporarily unavailable", "it was busy"),
         (errno.ENOMEM, "R017", "out of memory", "ulimit -v"),
     ],
     ids=["EIO", "ENOLCK", "EMFILE", "ENFILE", "EAGAIN", "ENOMEM"],

@@ -103,10 +103,10 @@ def _open_parent(root: Path, parts: list[str], relative: str) -> int:
     try:
         for depth, part in enumerate(parts[:-1], start=1):
             next_fd = _enter(fd, part, "/".join(parts[:depth]), "read")
-            os.close(fd)
+            _close_read(fd)
             fd = next_fd
     except BaseException:
-        os.close(fd)
+        _close_read(fd)
         raise
     return fd
 
@@ -178,7 +178,7 @@ _LIMIT_HINTS = {
     errno.EIO: "the device failed (a failing disk, a network file system gone): check it, then run civrules again",
     errno.ENOLCK: "the file system gives no locks (a network file system whose lock service is not running): "
     "start that service, or work on a local disk",
-    errno.EAGAIN: "the system was short of a resource for a moment: run civrules again",
+    errno.EAGAIN: "the system could not do it at that moment (it was busy): run civrules again",
     errno.ENOMEM: "the system had no memory left for it: close some programs, or raise the address-space limit "
     "(`ulimit -v`), then run civrules again",
 }
@@ -259,7 +259,7 @@ def kind_of(root: Path, relative: str) -> str:
         # it, `--out` a folder of 300 letters, then fails as writing it does, with the cause).
         return "missing" if error.errno == errno.ENAMETOOLONG else "special"
     finally:
-        os.close(fd)
+        _close_read(fd)
     return _kind(info.st_mode)
 
 
@@ -290,6 +290,14 @@ def settled(found: os.stat_result, now_ns: int) -> bool:
     return all(now_ns - moment >= TIME_STEP_NS for moment in (found.st_mtime_ns, found.st_ctime_ns))
 
 
+def _close_read(fd: int) -> None:
+    """Close ``fd``, a folder or a file civrules only read through: nothing was written through it,
+    and what was read stands, so its close failing (EIO, as a network file system may say) is no
+    failure. It raised, naming no file, and ended `validate` (round 36)."""
+    with contextlib.suppress(OSError):
+        os.close(fd)
+
+
 def read_under(root: Path, relative: str, max_bytes: int) -> bytes:
     """The bytes of the regular file ``root/relative``, at most ``max_bytes`` of them.
 
@@ -304,11 +312,13 @@ def read_under(root: Path, relative: str, max_bytes: int) -> bytes:
         except OSError as error:
             raise _explain(error, relative) from error
     finally:
-        os.close(parent)
+        _close_read(parent)
     try:
         return _read_open(fd, relative, max_bytes)
+    except OSError as error:  # an fstat on the descriptor (EIO): named, as a failed read is
+        raise _explain(error, relative) from error
     finally:
-        os.close(fd)
+        _close_read(fd)
 
 
 def read_file(path: Path, max_bytes: int) -> bytes:
@@ -319,8 +329,10 @@ def read_file(path: Path, max_bytes: int) -> bytes:
         raise _explain(error, str(path)) from error
     try:
         return _read_open(fd, str(path), max_bytes)
+    except OSError as error:  # an fstat on the descriptor (EIO): named, as a failed read is
+        raise _explain(error, str(path)) from error
     finally:
-        os.close(fd)
+        _close_read(fd)
 
 
 #: How many times a file found changed while it was read is read again before it is given up on.
@@ -454,7 +466,7 @@ def walk(
         except OSError as error:
             yield Entry(folder, "unreadable", errno=error.errno or 0)
         finally:
-            os.close(fd)
+            _close_read(fd)
         if not prefix and first:
             below.sort(key=lambda item: item[0].rstrip("/") not in first)  # stable: sorted within each part
         stack.extend(reversed(below))
