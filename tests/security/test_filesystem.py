@@ -1615,7 +1615,8 @@ def test_a_file_whose_close_fails_fails_the_write_and_nothing_is_swapped_in(
     raised there: the thread died with a traceback and the tree was swapped in (exit 0)."""
     out = tmp_path / "out"
     write_tree(out, {"a.txt": b"old\n"})
-    close, failed = os.close, []
+    close = os.close
+    failed: list[int] = []
 
     def failing(fd: int) -> None:
         close(fd)
