@@ -8,8 +8,8 @@ explain CODE`` prints (What / Why / Fix, with the smallest PASS and FAIL snippet
 never touches the others. A family's checks run only on that family's rulesets.
 
 The core's codes: ``I`` identity, ``X`` references, ``Q`` rule citations, unknown facts and
-disagreements (and, outside the checks, ``L`` loading, ``S`` schema, ``R`` rulesets, ``V``
-variants). Each family owns
+disagreements, ``R`` a ruleset's own facts (its `players` range, ``players.py``), and, outside
+the checks, ``L`` loading, ``S`` schema, ``R`` rulesets' manifests, ``V`` variants. Each family owns
 the prefixes it declares (:attr:`civrules.families.Family.code_prefixes`); a check whose code is
 not of its room's prefixes is refused when the catalogue is first read.
 
