@@ -24,6 +24,7 @@ from collections.abc import Iterator, Sequence
 from typing import Any
 
 from civrules.checks import RULE_INDEX, check, diagnostic, made_of, setting
+from civrules.checks.players import seats_nobody
 from civrules.diagnostics import Diagnostic, Related, Severity, blanks, words
 from civrules.diagnostics.suggest import closest
 from civrules.families.advanced_civilization.calamities import modified_effects, together
@@ -1151,7 +1152,7 @@ def check_copies_by_players(ruleset: Ruleset) -> Iterator[Diagnostic]:
         for band in bands:
             if band.players_min is not None and band.players_max is not None:
                 held.update(range(max(band.players_min, low), min(band.players_max, high) + 1))
-        if most.copies < calamity.copies and held >= set(range(low, high + 1)):
+        if most.copies < calamity.copies and not seats_nobody(low, high) and held >= set(range(low, high + 1)):
             yield diagnostic(
                 "K019",
                 f"`{calamity.id}`: no game holds its {words.count(calamity.copies, 'copy', 'copies')}: its bands hold "

@@ -17,6 +17,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from civrules.checks import check, diagnostic, made_of, setting
+from civrules.checks.players import seats_nobody
 from civrules.diagnostics import Diagnostic, Related, Severity, Span, words
 from civrules.families.advanced_civilization.commodities import declared_stacks
 from civrules.families.advanced_civilization.model import Commodity, Ruleset
@@ -228,7 +229,7 @@ def check_stack_numbering(ruleset: Ruleset) -> Iterator[Diagnostic]:
 def check_stack_sizes(ruleset: Ruleset) -> Iterator[Diagnostic]:
     """
     What: a trade stack with calamities holds fewer commodity cards than the most players the
-    ruleset supports.
+    ruleset supports. (Where its `players.min` is above its `max`, R024 reports the range.)
 
     Why: the set-up (15.2) counts off one commodity card per player from each of those stacks and
     puts them back on top, so that no tradable calamity is drawn before the game is well under
@@ -242,8 +243,8 @@ def check_stack_sizes(ruleset: Ruleset) -> Iterator[Diagnostic]:
           - {id: ivory, count: 2, stack: 9}   # FAIL: stack 9 has 7 cards for 8 players
     """
     low, high = ruleset.players
-    if high < 1:
-        return
+    if high < 1 or seats_nobody(low, high):
+        return  # a range that seats nobody is R024's: no stack is judged against it
     steps = ruleset.trade_stacks.setup if ruleset.trade_stacks is not None else ()
     if any(s.count_per_stack == "players_in_block" for s in steps):
         return

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from civrules.checks import check, diagnostic, made_of, setting
+from civrules.checks.players import seats_nobody
 from civrules.diagnostics import Diagnostic, Related, Severity, Span, words
 from civrules.families.advanced_civilization.model import Nation, Ruleset
 from civrules.model import Origin
@@ -112,7 +113,7 @@ def _counts_added(absent: list[int]) -> str:
 def check_counts_in_range(ruleset: Ruleset) -> Iterator[Diagnostic]:
     """
     What: `player_counts.counts` has an entry for a number of players outside `players.min` to
-    `players.max`.
+    `players.max`. (Where `min` is above `max`, every count would be: R024 reports the range.)
 
     Why: the count can never be chosen, or `players` is wrong and the count is the truth: either
     way sheets and generated code disagree about how many may play.
@@ -125,6 +126,8 @@ def check_counts_in_range(ruleset: Ruleset) -> Iterator[Diagnostic]:
             - players: 9        # FAIL: more than players.max
     """
     low, high = ruleset.players
+    if seats_nobody(low, high):
+        return  # every count would be outside a range no game has: R024's finding
     players = ruleset.setting_origins.get("players")
     outside = [count.players for count in ruleset.player_counts if not low <= count.players <= high]
     # one fix for them all, so that the findings one change of `players` makes are told as one
@@ -261,7 +264,8 @@ def check_player_bands(ruleset: Ruleset) -> Iterator[Diagnostic]:
     of the same list holds too (for deck compositions, one of the same `map_region`), reaches beyond
     the counts the ruleset is for (`players.min` to `players.max`; not said of a calamity's copies,
     which are the card set's and kept by a variant seating fewer players), or holds no count at all
-    (its `min` above its `max`).
+    (its `min` above its `max`). (Where the ruleset's own `players.min` is above its `max`, R024
+    reports that, and no band is said to reach beyond it.)
 
     Why: each count has one hand limit (Mega Civilization §12: 8 commodity cards at 5-11 players, 9
     at 12-18), one set of trade decks, one block bonus and one number of each calamity's cards
@@ -327,7 +331,7 @@ def check_player_bands(ruleset: Ruleset) -> Iterator[Diagnostic]:
         # A calamity's copies are the card set's, which a variant seating fewer players keeps
         # (Central America's nine players and the Expansion Project's 12-18 band): not held to
         # `players`, only to one band per count.
-        within = not noun.endswith("copies band")
+        within = not noun.endswith("copies band") and not seats_nobody(low, high)  # reversed: R024's
         yield from _misplaced(noun, origin, path, bands, (low, high) if within else (1, 64), supported, overlay)
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping
 
 from civrules.checks import check, diagnostic, setting
+from civrules.checks.players import seats_nobody
 from civrules.diagnostics import Diagnostic, Related, Severity, words
 from civrules.families.imperial_settlers.model import ImperialSettlersRuleset
 from civrules.model import Origin
@@ -20,7 +21,8 @@ def check_player_range(ruleset: ImperialSettlersRuleset) -> Iterator[Diagnostic]
     """
     What: a fact of the ruleset is for a number of players `players.min` to `players.max` leaves
     out: the recommended first game (`first_game.players`, 2 in the rulebook, p5), or the solo
-    game (the `solo` setting, p13) where `players.min` is more than 1.
+    game (the `solo` setting, p13) where `players.min` is more than 1. (Where `min` is above
+    `max`, every game would be: R024 reports the range.)
 
     Why: the package and the sheets would still offer a game the ruleset does not seat (the solo
     helpers answer for a 1-player game of a ruleset for three and four). A variant that changes the
@@ -38,8 +40,8 @@ def check_player_range(ruleset: ImperialSettlersRuleset) -> Iterator[Diagnostic]
     if not isinstance(players, Mapping) or origin is None:
         return
     low, high = players.get("min"), players.get("max")
-    if not isinstance(low, int) or not isinstance(high, int):
-        return
+    if not isinstance(low, int) or not isinstance(high, int) or seats_nobody(low, high):
+        return  # a range that seats nobody is R024's, not a fact's outside it
     first, first_origin = ruleset.fact("first_game"), ruleset.fact_origin("first_game")
     if isinstance(first, Mapping) and first_origin is not None:
         count = first.get("players")

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from civrules.checks import check, diagnostic, setting
+from civrules.checks.players import seats_nobody
 from civrules.diagnostics import Diagnostic, Related, Severity
 from civrules.families.sid_meiers_civilization.model import CivilizationRuleset
 
@@ -13,7 +14,7 @@ from civrules.families.sid_meiers_civilization.model import CivilizationRuleset
 def check_best_players(ruleset: CivilizationRuleset) -> Iterator[Diagnostic]:
     """
     What: `players.best`, the best number of players the source names, is outside `players.min` to
-    `players.max`.
+    `players.max`. (Where `min` is above `max`, every number would be: R024 reports the range.)
 
     Why: the package's PLAYERS and the sheets would say the game is best with a number of players
     it does not seat. A variant that changes the range (a house rule for five and six players)
@@ -32,6 +33,8 @@ def check_best_players(ruleset: CivilizationRuleset) -> Iterator[Diagnostic]:
     low, high, best = players.get("min"), players.get("max"), players.get("best")
     if not (isinstance(low, int) and isinstance(high, int) and isinstance(best, int)) or low <= best <= high:
         return
+    if seats_nobody(low, high):
+        return  # no best number is within a range that seats nobody: R024 reports the range
     bound = "min" if best < low else "max"
     by_variant = any(name == bound for name, _ in origin.changes)
     if by_variant:
