@@ -100,6 +100,35 @@ def test_a_missing_package_folder_is_told_once_and_what_is_there_file_by_file(tm
     assert [(one.relative, one.files) for one in missing] == [("", 6)]
 
 
+@pytest.mark.parametrize(
+    ("old", "new", "place"),
+    [
+        (b"a\nbc\nd\n", b"a\nbX\nd\n", (2, 2)),  # a character changed
+        (b"a\nb\n", b"a\nb\nc\n", (2, 2)),  # only added to: the end of the last line the file holds
+        (b"a\nb\nc\n", b"a\nb\n", (3, 1)),  # a line the build does not write
+        (b"", b"a\n", (1, 1)),
+        ("x = 'é'\n".encode(), "x = 'è'\n".encode(), (1, 6)),  # in characters, at a character's start
+        (b"a\r\nb\r\n", b"a\r\nc\r\n", (2, 1)),
+    ],
+)
+def test_a_stale_file_is_placed_at_its_first_difference(old: bytes, new: bytes, place: tuple[int, int]) -> None:
+    """R009 was at 1:1 of a stale file, wherever it differed: its first difference, in the file compared."""
+    assert output.first_difference(old, new) == place
+
+
+def test_a_stale_file_placed_from_disk_or_as_the_commit_holds_it(tmp_path: Path) -> None:
+    """The place is read from the copy compared: the file on disk, or the commit's copy, never the other."""
+    (tmp_path / "out").mkdir()
+    (tmp_path / "out" / "a.py").write_bytes(b"one\ntwo\n")
+    planned = {"a.py": b"one\nthree\n"}
+    (on_disk,) = output.stale_files(tmp_path / "out", planned)
+    (committed,) = output.stale_files(tmp_path / "out", planned, committed={"a.py": b"onX\nthree\n"})
+    assert (on_disk.read().place(), committed.read().place()) == ((2, 2), (1, 3))
+    report = output.StaleReport(output.stale_files(tmp_path / "out", planned))
+    list(report)
+    assert report.found == [("a.py", "differs from what this build writes", "differs", (2, 2))]
+
+
 def test_one_stale_file_is_an_r009_at_it_with_a_hint(tmp_path: Path) -> None:
     """`build --check` said stale files in plain lines, without a code CI could select or annotate,
     and "(1 file differ)"."""
@@ -110,11 +139,14 @@ def test_one_stale_file_is_an_r009_at_it_with_a_hint(tmp_path: Path) -> None:
     code, stdout, stderr = _build(rules, out, "--check")
     assert (code, [line for line in stdout.splitlines() if "R009" in line]) == (0, []), stdout + stderr
     edited = next(path for path in sorted(out.rglob("*.py")) if path.is_file())
-    edited.write_text(edited.read_text(encoding="utf-8") + "# edited\n", encoding="utf-8")
+    lines = edited.read_text(encoding="utf-8").split("\n")
+    edited.write_text("\n".join([*lines[:2], "# edited", *lines[2:]]), encoding="utf-8")
     code, stdout, stderr = _build(rules, out, "--check")
     assert code == 1, stdout + stderr
     (error,) = [line for line in stdout.splitlines() if "error[R009]" in line]
-    assert error == f"{edited}:1:1: error[R009]: `{edited}` differs from what this build writes"
+    # At the line that differs (it was 1:1, the file's start, whatever was edited), quoted.
+    assert error == f"{edited}:3:1: error[R009]: `{edited}` differs from what this build writes"
+    assert "# edited" in stdout.split(error, 1)[1].split("hint:", 1)[0]
     again = shlex.join(["civrules", "--rules", str(rules), "build", "--out", str(out)])
     assert f"  hint: write it again: `{again}`, and commit the result" in stdout
     assert f"civrules: `{out}` is stale (1 file differs); run `{again}`" in stderr.splitlines()

@@ -2032,13 +2032,19 @@ def _build_check(
     first = before_replacing(out, obj.protected(), kind="build") if stale.found else None
     marked = marked_version(out) if stale.found else None
     told = [
-        _stale_output(out, relative, what, first, state, marked, committed=relative in (committed or {}))
-        for relative, what, state in stale.found
+        _stale_output(out, relative, what, first, state, marked, committed=relative in (committed or {}), place=place)
+        for relative, what, state, place in stale.found
     ]
     written = marked[0] if marked else None
     found += _of_another_version(out, told, written, "older output over it")
     found += not_staged
     found, texts = _placed_in_working_files(workspace, found)
+    # A file compared as the commit holds it is quoted from that copy, whose line R009 names.
+    texts.update(
+        (str(out / relative), copy.decode("utf-8", errors="replace"))
+        for relative, copy in (committed or {}).items()
+        if copy is not None
+    )
     _build_found(found, verbose, last=True, texts=texts)
     if stale.files:
         differ = f"{stale.files:,} file differs" if stale.files == 1 else f"{stale.files:,} files differ"
@@ -2452,13 +2458,15 @@ def _stale_output(
     marked: tuple[str | None, int] | None = None,
     *,
     committed: bool = False,
+    place: tuple[int, int] = (1, 1),
 ) -> Diagnostic:
     """R009: one file of a generated tree that is not what `civrules build` would write there (or
     a folder of them that is ``missing``; ``state``: :attr:`civrules.emit.output.StaleFile.state`);
     ``first``: what to do before that build takes the folder (:func:`before_replacing`); ``marked``:
     the civrules version the tree's marker names, and its line
     (:func:`civrules.emit.output.marked_version`), which a stale marker is said by; ``committed``:
-    the file was compared as a commit of some paths holds it, staged but not named there."""
+    the file was compared as a commit of some paths holds it, staged but not named there; ``place``:
+    the line and column of its first difference (:meth:`civrules.emit.output.StaleFile.place`)."""
     from civrules.emit.output import MARKER
 
     shown = str(out / relative) if relative else str(out)
@@ -2469,7 +2477,7 @@ def _stale_output(
         hint = _line_endings_hint(out, ticked(_build_command()))
     if first:
         hint = f"{first}; then {hint}"
-    message, span = f"{named_path(shown)} {what}", Span.at(shown)
+    message, span = f"{named_path(shown)} {what}", Span.at(shown, *place)
     if committed:  # the disk's copy (staged) may be right: what is wrong is the commit's paths
         message += " (as this commit holds it: staged, but not in this commit, whose `git commit` was given paths)"
         hint = (
@@ -2593,7 +2601,7 @@ def _stale_schema(out: Path, one: StaleFile, ours: bool, first: str | None) -> D
     if first:  # the write would refuse the folder as it is (not one civrules wrote, or a link)
         hint = f"{first}; then {hint}"
     message = f"{named_path(shown)} {what}"
-    return Diagnostic(stale.code, stale.severity, message, Span.at(shown), hint, subjects=(shown,))
+    return Diagnostic(stale.code, stale.severity, message, Span.at(shown, *one.read().place()), hint, subjects=(shown,))
 
 
 def _complete_families(ctx: click.Context, param: click.Parameter, incomplete: str) -> list[str]:

@@ -54,7 +54,7 @@ import tempfile
 import threading
 import time
 from collections.abc import Callable, Iterable, Iterator, Mapping, MutableMapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from civrules import __version__
@@ -1362,6 +1362,25 @@ class StaleFile:
             return "differs only in its line endings: CRLF where civrules writes LF"
         return "differs from what this build writes"
 
+    def read(self) -> StaleFile:
+        """This file with the bytes compared held (:attr:`found`), read from disk once here for
+        its diff and its place; one refused says why in its note."""
+        if self.state != "differs" or self.note is not None or self.found is not None:
+            return self
+        try:
+            return replace(self, found=files.read_under(self.root, self.relative, DEFAULT_MAX_BYTES))
+        except files.RefusedError as refused:
+            return replace(self, note=f"{self.label}: differs, and is not compared: {refused.reason}")
+
+    def place(self) -> tuple[int, int]:
+        """Where the file first differs from what a build writes there, as a line and a column
+        (1-based) of the file compared (on disk, or the commit's copy): an R009 at 1:1 of a long
+        file left the reader to find the edit. 1:1 for what is not compared by its contents, and
+        for a file not read (:meth:`read`): one past the lines ``build --check`` prints."""
+        if self.state != "differs" or self.found is None or self.planned is None:
+            return 1, 1
+        return first_difference(self.found, self.planned)
+
     def lines(self) -> Iterator[str]:
         """The lines that show the difference (a unified diff), without line breaks; made when asked."""
         if self.note is not None:
@@ -1384,6 +1403,21 @@ class StaleFile:
             return
         for chunk in difflib.unified_diff(before, after, fromfile=f"a/{self.label}", tofile=f"b/{self.label}"):
             yield from chunk.removesuffix("\n").split("\n")
+
+
+def first_difference(old: bytes, new: bytes) -> tuple[int, int]:
+    """The line and column (1-based, the column in characters) in ``old`` of its first byte that
+    differs from ``new``; where ``old`` ends before that (``new`` only adds to it), the end of its
+    last line: the place is one the file holds."""
+    shortest = min(len(old), len(new))
+    at = next((index for index in range(shortest) if old[index] != new[index]), shortest)
+    if at == len(old) and old.endswith(b"\n"):
+        at -= 1  # at the end of the last line, not on a line after it
+    while at > 0 and at < len(old) and old[at] & 0xC0 == 0x80:  # in a character: at its first byte
+        at -= 1
+    start = old.rfind(b"\n", 0, at) + 1
+    line = old.count(b"\n", 0, start) + 1
+    return line, len(old[start:at].decode("utf-8", errors="replace")) + 1
 
 
 def _crlf_only(
@@ -1517,18 +1551,21 @@ class StaleReport:
     files: int = 0
     #: Each stale file, once the lines are all taken: its path under the output folder, what is
     #: wrong with it, and how it differs (:attr:`StaleFile.state`; ``build --check`` reports each as
-    #: R009, located at the file; a missing folder once, at the folder).
-    found: list[tuple[str, str, str]] = field(default_factory=list)
+    #: R009, located at the file's first difference, :meth:`StaleFile.place`; a missing folder
+    #: once, at the folder).
+    found: list[tuple[str, str, str, tuple[int, int]]] = field(default_factory=list)
 
     def __iter__(self) -> Iterator[str]:
         shown = more_lines = more_files = 0
         cut = ""
         for one in self.stale:
             self.files += one.files or 1
-            self.found.append((one.relative, one.what(), one.state))
-            if shown >= self.most:
+            if shown >= self.most:  # not read: a tree of stale files is not read whole to be told
+                self.found.append((one.relative, one.what(), one.state, (1, 1)))
                 more_files += 1
                 continue
+            one = one.read()
+            self.found.append((one.relative, one.what(), one.state, one.place()))
             for line in one.lines():
                 if shown < self.most:
                     shown += 1
