@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from civrules.diagnostics import Span
-from civrules.load import Document, Limits, read_yaml_bytes, read_yaml_file, read_yaml_text
+from civrules.load import Document, Limits, read_yaml_bytes, read_yaml_file, read_yaml_text, reader
 from civrules.load.reader import _SYNTAX_HINTS, _syntax_hint
 
 
@@ -712,8 +712,10 @@ SYNTAX_HINT_FOLLOWED = {
         "write `:` after the key on line 2 (`name: value`), or quote a value that runs over lines",
         ["kind: ruleset\nname: value\nid: x\n"],
     ),
+    # (A whole conflict is said as one, :func:`test_a_file_with_merge_conflict_markers_is_one_error`;
+    # one whose closing marker was deleted is a syntax error at the first.)
     "unresolved merge conflict": (
-        "kind: ruleset\n<<<<<<< HEAD\nname: A\n=======\nname: B\n>>>>>>> other\n",
+        "kind: ruleset\n<<<<<<< HEAD\nname: A\n=======\nname: B\n",
         "line 2 is a merge-conflict marker (`<<<<<<<`): the file holds an unresolved merge conflict; keep the lines "
         "you want between the markers, delete the `<<<<<<<`, `=======` and `>>>>>>>` lines, then `git add` the file",
         ["kind: ruleset\nname: A\n", "kind: ruleset\nname: B\n"],
@@ -964,3 +966,36 @@ def test_a_file_is_looked_through_for_refused_characters_in_c(monkeypatch: pytes
             ("L008", 2, line.index(refused) + 1, f"control character U+{ord(refused):04X} is not allowed in YAML")
         ]
     assert reader.forbidden_character("caf\u00e9 \u2014 \t\r\n ok") is None
+
+
+CONFLICTED = "kind: ruleset\nid: x\n<<<<<<< HEAD\nname: A\n||||||| base\nname: O\n=======\nname: B\n>>>>>>> other\n"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        CONFLICTED,
+        CONFLICTED.replace("\n", "\r\n"),
+        # In a quoted string the markers parse: the file was read, the conflict in its description.
+        'kind: ruleset\ndescription: "a\n<<<<<<< HEAD\nb\n=======\nc\n>>>>>>> other\n"\n',
+    ],
+)
+def test_a_file_with_merge_conflict_markers_is_one_error(text: str) -> None:
+    """A file git left conflict markers in gave an L001 at the line after the first marker, R022
+    (`--staged`) and errors of what the file no longer defined; or, where the markers parse (in a
+    block scalar), nothing. Now one L001 at the first marker, naming them all, and nothing read."""
+    document, found = read_yaml_text(text, "rules/x.yaml")
+    marker = text.replace("\r", "").split("\n").index("<<<<<<< HEAD") + 1
+    assert document is None and [(d.code, d.span) for d in found] == [
+        ("L001", Span("rules/x.yaml", marker, 1, marker, 8))
+    ], found
+    assert found[0].message.startswith("this file has unresolved merge conflict markers (lines ")
+    assert found[0].hint is not None and found[0].hint.endswith("mark it resolved: `git add rules/x.yaml`")
+
+
+def test_conflict_marker_lines_not_making_a_conflict_are_read() -> None:
+    """Only a whole conflict, its markers in their order at the start of lines, is one."""
+    text = "kind: ruleset\ndescription: |\n  <<<<<<< a\n  =======\n  >>>>>>> b\nnote: |\n  x\n=======\n"
+    assert reader.conflict_markers(text) == []
+    assert reader.conflict_markers("a: 1\n=======\n<<<<<<< x\n>>>>>>> y\n") == []
+    assert reader.conflict_markers(CONFLICTED * 2) == [3, 5, 7, 9, 12, 14, 16, 18]

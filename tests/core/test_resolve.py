@@ -94,6 +94,22 @@ def test_unknown_base_is_located_at_the_extends_line() -> None:
     assert found.hint == "did you mean `advanced-civilization`?"
 
 
+@pytest.mark.parametrize("broken", ["<<<<<<< HEAD\nname: a\n=======\nname: b\n>>>>>>> other\n", "name: [a\n"])
+def test_a_base_whose_file_is_not_read_is_its_error_alone(broken: str) -> None:
+    """A base ruleset whose file git left merge-conflict markers in (or a syntax error) gave its
+    L001 and, in each variant, V001 "names no ruleset": a second error for one cause, and untrue.
+    The variant is now not checked (V003, information), naming the file whose error says why."""
+    base = ("rulesets/mid.yaml", HEADER.format(id="mid", extends="advanced-civilization") + broken)
+    analysis, _ = analysed("top", base, variant("top", "mid"))
+    assert [(d.code, d.message, d.hint) for d in analysis.diagnostics if d.severity != "info" or d.code == "V003"] == [
+        (
+            "V003",
+            "the base ruleset `mid` cannot be read, so this variant was not checked",
+            f"fix `{RULES.name}/rulesets/mid.yaml` first; its error is listed with it",
+        )
+    ]
+
+
 def test_an_unknown_base_never_suggests_the_ruleset_itself_or_one_of_its_variants() -> None:
     """`extends: myvr` in myvar.yaml suggested `myvar`, and taking it (or the editor's quick fix)
     gave V002, a cycle; a variant of it is a cycle too."""

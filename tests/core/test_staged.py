@@ -346,11 +346,22 @@ def test_a_conflict_not_marked_resolved_is_told_to_resolve_and_add_it(
         ("rulesets/repo2.yaml", "unmerged")
     ]
     code, found = validate(root, monkeypatch, "--staged")
+    # Its conflict markers are one error at the first (it was R022 and L001 at once), whether or
+    # not a ruleset read reads the file, and told to `git add` once resolved.
     assert code == 1
-    problem = r022s(found)["rules/rulesets/repo2.yaml"]
+    assert [(d["code"], d["file"], d["line"]) for d in found if d["severity"] == "error"] == [
+        ("L001", "rules/rulesets/repo2.yaml", 5)
+    ], found
+    code, alone = validate(root, monkeypatch, "--staged", "repo1")
+    assert [d for d in alone if d["severity"] == "error"] == [d for d in found if d["severity"] == "error"]
+    problem = next(d for d in found if d["code"] == "L001")
     assert "conflict" in str(problem["message"]) and "resolve" in str(problem["hint"])
     assert "restore" not in str(problem["hint"])
     manifest.write_text(MANIFEST.format(id="repo2", base="repo1") + "# both\n", encoding="utf-8")  # resolved
+    code, found = validate(root, monkeypatch, "--staged")  # resolved, not marked so: R022 alone
+    assert [(d["code"], d["file"]) for d in found if d["severity"] == "error"] == [
+        ("R022", "rules/rulesets/repo2.yaml")
+    ], found
     done = pasted(git_commands(problem["hint"])[0], root)
     assert done.returncode == 0, done.stderr
     code, found = validate(root, monkeypatch, "--staged")

@@ -948,6 +948,11 @@ def _staged_problems(
         elif one.state == "ignored":
             message = f"{name} is not in git's index (ignored by git): the commit will not hold it"
             hint = f"{ticked(f'{git} add -f {quoted}')} to commit it all the same, or move it out of {where}"
+        elif one.state == "unmerged" and rules and (conflicted := _conflict_markers_in(folder, one.relative, shown)):
+            # Said as the reader says it (once: the same diagnostic), at the first marker, and even
+            # where no ruleset read reads the file: an R022 beside it was two errors for one cause.
+            problems.append(conflicted)
+            continue
         elif one.state == "unmerged":
             message = f"{name} has a merge conflict not marked resolved: the commit cannot hold it"
             hint = (
@@ -977,6 +982,19 @@ def _staged_problems(
             Diagnostic(not_staged.code, not_staged.severity, message, Span.at(shown), hint, subjects=(shown,))
         )
     return problems
+
+
+def _conflict_markers_in(folder: Path, relative: str, shown: str) -> Diagnostic | None:
+    """The L001 the reader gives the rule file at ``relative`` for the merge-conflict markers git
+    left in it (:func:`civrules.load.reader.conflict_markers`), or None: none, or not read."""
+    from civrules.load.reader import Limits, conflicted
+    from civrules.support.files import RefusedError, read_under
+
+    try:
+        text = read_under(folder, relative, Limits().max_bytes).decode("utf-8")
+    except (RefusedError, OSError, UnicodeDecodeError):
+        return None
+    return conflicted(text, shown)
 
 
 def _read_as_committed(folder: Path, found: list[Unstaged], reading: Workspace) -> list[Unstaged]:
@@ -1569,7 +1587,7 @@ def validate(
         from civrules.pipeline.incremental import unused_files
 
         diagnostics.extend(unused_files(workspace, loaded))
-    diagnostics, texts = _placed_in_working_files(workspace, diagnostics)
+    diagnostics, texts = _placed_in_working_files(workspace, list(dict.fromkeys(diagnostics)))
     _emit(diagnostics, fmt, verbose=verbose or bool(select), infos=infos, last=True, texts=texts)
     if any(d.code == codes.INTERNAL_ERROR.code for d in diagnostics):
         sys.exit(EXIT_USAGE)
@@ -2038,7 +2056,7 @@ def _build_check(
     written = marked[0] if marked else None
     found += _of_another_version(out, told, written, "older output over it")
     found += not_staged
-    found, texts = _placed_in_working_files(workspace, found)
+    found, texts = _placed_in_working_files(workspace, list(dict.fromkeys(found)))  # (an L001 said by both)
     # A file compared as the commit holds it is quoted from that copy, whose line R009 names.
     texts.update(
         (str(out / relative), copy.decode("utf-8", errors="replace"))

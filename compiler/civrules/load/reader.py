@@ -299,6 +299,9 @@ def read_yaml_text(
     """Read YAML from text already decoded; see :func:`read_yaml_file`. ``anchors``: scalars
     anchored before the text (name: value and path), which its aliases may repeat (a part of a
     file read again: :mod:`civrules.load.splice`)."""
+    conflict = conflicted(text, display)
+    if conflict is not None:
+        return None, [conflict]
     bad = forbidden_character(text)
     if bad is not None:
         line, column = line_column(text, bad.start())
@@ -628,6 +631,69 @@ class _Shape:
     def keys(self) -> tuple[tuple[int, str], ...]:
         """The keys this line shows to lines below: its key, at its content's column."""
         return ((self.column, self.key),) if self.key is not None else ()
+
+
+#: The lines git writes around each side of a merge conflict, in their order (``|||||||``, the
+#: base's side of `merge.conflictStyle diff3`, is between the first two).
+_CONFLICT_LINES = re.compile(
+    r"^(<<<<<<<(?:[ \t][^\n]*)?|\|\|\|\|\|\|\|(?:[ \t][^\n]*)?|=======[ \t]*|>>>>>>>(?:[ \t][^\n]*)?)\r?$",
+    re.MULTILINE,
+)
+
+
+def conflict_markers(text: str) -> list[int]:
+    """The lines (1-based) of the merge-conflict markers git left in ``text``: a ``<<<<<<<`` line,
+    then a ``=======`` one, then a ``>>>>>>>`` one, each of every such conflict; none where the
+    text holds no whole conflict (a ``=======`` alone may be a block scalar's)."""
+    if "<<<<<<<" not in text:  # (most files: no line scanned)
+        return []
+    found: list[int] = []
+    pending: list[int]
+    expected, pending = "<", []
+    for match in _CONFLICT_LINES.finditer(text):
+        mark = match.group(1)[0]
+        line = text.count("\n", 0, match.start()) + 1
+        if mark == "<":
+            expected, pending = "=", [line]
+        elif mark == "|" and expected == "=":
+            pending.append(line)
+        elif mark == "=" and expected == "=":
+            expected = ">"
+            pending.append(line)
+        elif mark == ">" and expected == ">":
+            found += [*pending, line]
+            expected, pending = "<", []
+    return found
+
+
+def conflicted(text: str, display: str) -> Diagnostic | None:
+    """L001 for the file ``display`` whose ``text`` holds the merge-conflict markers git leaves
+    (:func:`conflict_markers`), said once at the first, or None: the YAML error at a marker, the
+    R022 of the file not marked resolved (`--staged`) and errors of what the file no longer
+    defined were three diagnostics or more for one cause."""
+    lines = conflict_markers(text)
+    if not lines:
+        return None
+    shown = ", ".join(str(line) for line in lines[:6]) + (", ..." if len(lines) > 6 else "")
+    return Diagnostic(
+        codes.YAML_SYNTAX.code,
+        codes.YAML_SYNTAX.severity,
+        f"this file has unresolved merge conflict markers (lines {shown}): nothing in it is read",
+        Span(display, lines[0], 1, lines[0], 8),
+        hint=(
+            "resolve the conflict: keep the lines you want between `<<<<<<<` and `>>>>>>>`, delete the "
+            f"`<<<<<<<`, `=======` and `>>>>>>>` lines, then mark it resolved: {words.ticked(_git_add(display))}"
+        ),
+        subjects=(display,),
+    )
+
+
+def _git_add(display: str) -> str:
+    """`git add` of the file shown as ``display``, as one word of a command pasted into a shell."""
+    from civrules.diagnostics.escape import printable
+    from civrules.support.install import path_word
+
+    return f"git add {printable(path_word(display))}"
 
 
 #: How the lines git writes around a merge conflict begin.

@@ -448,6 +448,19 @@ class Resolver:
                 )
             ]
         parent = manifests.get(parent_id)
+        unread = _unread_manifest_of(self.workspace, parent_id) if parent is None else None
+        if unread is not None:
+            # Its file is there and says why it is not read (a syntax error, merge-conflict
+            # markers): V001 "names no ruleset" beside that error was a second error for one cause.
+            return None, [
+                _diag(
+                    codes.BROKEN_BASE,
+                    f"the base ruleset `{words.clipped(parent_id)}` cannot be read, so this variant was not checked",
+                    at,
+                    f"fix {words.named_path(unread)} first; its error is listed with it",
+                    subjects=(parent_id,),
+                )
+            ]
         if parent is None:
             # Neither the ruleset itself nor one of its variants: extending either is a cycle (V002).
             near = closest(parent_id, _bases_for(chain, manifests))
@@ -495,6 +508,20 @@ class Resolver:
                 ),
             ]
         return resolved, diagnostics
+
+
+def _unread_manifest_of(workspace: Workspace, parent_id: str) -> str | None:
+    """The name of the file ``rulesets/ID.yaml`` (or ``.yml``) of the rules folder where it is
+    there but was not read as a document (its errors say why), for the ruleset id ``parent_id``
+    an `extends:` names and no manifest declares; else None."""
+    if not parent_id or "/" in parent_id or "\\" in parent_id or parent_id.startswith(".") or len(parent_id) > 200:
+        return None
+    for relative in (f"rulesets/{parent_id}.yaml", f"rulesets/{parent_id}.yml"):
+        if workspace.has_rule_file(relative):
+            loaded = workspace.load(relative)
+            if loaded.document is None and any(d.severity == "error" for d in loaded.diagnostics):
+                return loaded.path
+    return None
 
 
 def cycle_message(links: Iterable[str]) -> str:
