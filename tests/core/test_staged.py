@@ -17,8 +17,10 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
+from civrules import __version__
 from civrules.cli import main
 from civrules.diagnostics.escape import printable
+from civrules.emit import output
 from civrules.support import staged
 from tests.conftest import REPO
 from tests.core.test_pasted_commands import code_spans
@@ -838,6 +840,38 @@ def test_an_output_file_staged_but_not_in_a_partial_commit_is_compared_as_the_co
     assert [(one.relative, one.state) for one in found] == [("python/a.py", "differs"), ("python/b.py", "missing")]
 
 
+def test_the_project_generated_and_the_marker_are_read_as_the_commit_holds_them(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`build --check --staged` read the output's marker (the civrules version R009 names) and,
+    with `--out DIR`, the project's generated/ that the versions move from, from disk: in a commit
+    of some paths, or with changes not staged there, not what the commit holds."""
+    from civrules.cli import _committed_copy
+    from civrules.emit import output, versions
+
+    root = repository(tmp_path)
+    generated = root / "generated"
+    at = "python/p/api.json"
+    (generated / "python" / "p").mkdir(parents=True)
+    (generated / at).write_text('{"version": "1.0.3"}', encoding="utf-8")
+    (generated / output.MARKER).write_bytes(output.MARKER_HEAD + output.MARKER_VERSION + b"0.0.9\n")
+    git(root, "add", "generated")
+    git(root, "commit", "-qm", "built")
+    (generated / at).write_text('{"version": "1.0.9"}', encoding="utf-8")  # staged, not in the commit
+    (root / "notes.txt").write_text("notes\n", encoding="utf-8")
+    git(root, "add", "-A")
+    (generated / "python" / "new.json").write_text("{}", encoding="utf-8")  # untracked
+    partial_index(root, monkeypatch, ".git/next-index-4244.lock", "notes.txt")
+    copy = _committed_copy(generated)
+    assert (copy(at), copy("python/new.json")) == (b'{"version": "1.0.3"}', None)
+    document, folder = versions.previous_manifest(at, tmp_path / "out", generated, 1 << 20, None, copy)
+    assert document == {"version": "1.0.3"} and folder == generated
+    assert versions.previous_manifest(at, tmp_path / "out", generated, 1 << 20)[0] == {"version": "1.0.9"}
+    marker = copy(output.MARKER)
+    assert marker is not None and output.marked_version_in(marker) == ("0.0.9", marker.count(b"\n"))
+    assert output.marked_version_in(None) is None and output.marked_version_in(b"not a marker\n") is None
+
+
 @pytest.mark.slow
 def test_build_check_staged_in_a_partial_commit_checks_the_output_the_commit_holds(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
@@ -870,6 +904,17 @@ def test_build_check_staged_in_a_partial_commit_checks_the_output_the_commit_hol
     assert checked.exit_code == 1 and "R022" not in checked.output, checked.output
     assert "error[R009]" in checked.output and "name the output folder in the `git commit`" in checked.output
     assert "else write it again: `civrules build repo1`" in checked.output
+    # The commit holds a marker an older civrules wrote; this one's is staged, not in the commit:
+    # R009 names the version of the marker compared (it named the one on disk, this civrules').
+    monkeypatch.delenv("GIT_INDEX_FILE")
+    marker = root / "generated" / output.MARKER
+    marker.write_bytes(marker.read_bytes().replace(f"civrules: {__version__}".encode(), b"civrules: 0.0.9"))
+    git(root, "commit", "-qam", "an older civrules built it")
+    assert CliRunner().invoke(main, ["build", "repo1"]).exit_code == 0
+    git(root, "add", "-A")
+    partial_index(root, monkeypatch, ".git/next-index-4245.lock", "notes.txt")
+    checked = CliRunner().invoke(main, ["build", "--check", "--staged", "repo1"])
+    assert f"`generated` was written by civrules 0.0.9, not by this civrules {__version__}" in checked.output
 
 
 def test_the_build_a_stale_staged_check_names_is_one_civrules_runs() -> None:

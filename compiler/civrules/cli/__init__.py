@@ -984,6 +984,23 @@ def _staged_problems(
     return problems
 
 
+def _committed_copy(folder: Path) -> Callable[[str], bytes | None]:
+    """A file under ``folder`` (by its path there) as the commit's index holds it (None: none), read
+    when asked: `build --check --staged --out DIR` reads the API manifests of the project's
+    `generated/` (which the versions move from) so, not from disk; git failing reads none."""
+    from civrules.support import staged
+
+    def copy(relative: str) -> bytes | None:
+        if not os.path.isdir(folder):
+            return None
+        try:
+            return staged.committed_copies(folder, [relative]).get(relative)
+        except staged.StagedError:
+            return None
+
+    return copy
+
+
 def _conflict_markers_in(folder: Path, relative: str, shown: str) -> Diagnostic | None:
     """The L001 the reader gives the rule file at ``relative`` for the merge-conflict markers git
     left in it (:func:`civrules.load.reader.conflict_markers`), or None: none, or not read."""
@@ -1896,7 +1913,7 @@ def build(obj: Context, rulesets: tuple[str, ...], check_only: bool, out: Path, 
         sys.exit(EXIT_RULE_ERRORS)
     try:
         if check_only:
-            _build_check(obj, workspace, loaded, rulesets, out, verbose, not_staged, committed)
+            _build_check(obj, workspace, loaded, rulesets, out, verbose, not_staged, committed, staged=staged)
         else:
             _build(obj, workspace, loaded, rulesets, out, verbose, inputs)
     except OutputError as error:
@@ -2029,16 +2046,26 @@ def _build_check(
     verbose: bool,
     not_staged: Sequence[Diagnostic] = (),
     committed: Mapping[str, bytes | None] | None = None,
+    *,
+    staged: bool = False,
 ) -> None:
     """`civrules build --check` once its rulesets are loaded: render in memory, compare with ``out``
     (its files of ``committed``, by path under it, as the commit of some paths holds them: bytes,
-    or None for none; :func:`_staged_problems`)."""
+    or None for none; :func:`_staged_problems`). With ``staged``, the project's ``generated/`` that
+    a package's version moves from when ``out`` is another folder is read as the commit holds it."""
     from civrules.emit import build as builder
-    from civrules.emit.output import before_replacing, marked_version
+    from civrules.emit.output import MARKER, before_replacing, marked_version, marked_version_in
 
     # Unlike a build, --check keeps what only the checks need (no let_go).
+    baseline = obj.project_generated()
     result = builder.render(
-        workspace, loaded, debug=obj.debug, out=out, baseline=obj.project_generated(), committed=committed
+        workspace,
+        loaded,
+        debug=obj.debug,
+        out=out,
+        baseline=baseline,
+        committed=committed,
+        baseline_copy=_committed_copy(baseline) if staged else None,
     )
     _versions_said(result)
     found = list(result.diagnostics)
@@ -2047,8 +2074,12 @@ def _build_check(
     for line in stale:  # each file's diff made as it is printed, and the lines printed bounded
         click.echo(printable(line))
     # Each stale file is an error of its own, located at it: CI can select, ignore or annotate it.
+    # What to do before the build takes the folder is judged on disk, where that build runs; the
+    # version the marker names is the marker compared: the commit's copy, where that is the one.
     first = before_replacing(out, obj.protected(), kind="build") if stale.found else None
-    marked = marked_version(out) if stale.found else None
+    marked = None
+    if stale.found:
+        marked = marked_version_in(committed[MARKER]) if committed and MARKER in committed else marked_version(out)
     told = [
         _stale_output(out, relative, what, first, state, marked, committed=relative in (committed or {}), place=place)
         for relative, what, state, place in stale.found

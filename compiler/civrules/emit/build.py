@@ -99,6 +99,7 @@ def render(
     let_go: bool = False,
     baseline: Path | None = None,
     committed: Mapping[str, bytes | None] | None = None,
+    baseline_copy: Callable[[str], bytes | None] | None = None,
 ) -> BuildResult:
     """Every output file of the given rulesets, by path relative to ``generated/``.
 
@@ -106,7 +107,8 @@ def render(
     (None: as if there were none; see :mod:`civrules.emit.versions`), or in ``baseline`` (the
     project's ``generated/``, for a build into another folder) where that is of a higher version;
     a manifest of ``committed`` (by path under ``out``: `build --check --staged` in a commit of
-    some paths) is read as it holds it, not from disk. Each file is put into
+    some paths) is read as it holds it, not from disk, and one of ``baseline`` as ``baseline_copy``
+    gives it (the commit's copy) where it is given. Each file is put into
     ``tree`` (a :class:`~civrules.emit.output.StagedTree` writes it at once) as it is made; by
     default a dict. What a ruleset's files are made from (its model, its export) is let go before
     the next ruleset is analysed.
@@ -211,7 +213,15 @@ def render(
     if let_go:
         forget_unknown_facts()
     result.versions = versions.settle(
-        result.tree, packages, out, DEFAULT_MAX_BYTES, held, baseline, known, committed=committed
+        result.tree,
+        packages,
+        out,
+        DEFAULT_MAX_BYTES,
+        held,
+        baseline,
+        known,
+        committed=committed,
+        baseline_copy=baseline_copy,
     )
     del held
     if let_go:

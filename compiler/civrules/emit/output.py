@@ -478,9 +478,15 @@ def marked_version(root: Path) -> tuple[str | None, int] | None:
         text = files.read_under(root, MARKER, 4096)
     except (files.RefusedError, OSError):
         return None
-    if _marker_kind(text) is None:
+    return marked_version_in(text)
+
+
+def marked_version_in(text: bytes | None) -> tuple[str | None, int] | None:
+    """:func:`marked_version` of a marker's ``text`` (None: no marker), read elsewhere than from
+    disk: a commit's copy (`build --check --staged` in a commit of some paths)."""
+    if text is None or _marker_kind(text[:4096]) is None:
         return None
-    for number, line in enumerate(text.split(b"\n"), 1):
+    for number, line in enumerate(text[:4096].split(b"\n"), 1):
         if line.startswith(MARKER_VERSION):
             named = line.removeprefix(MARKER_VERSION).split(b" ", 1)[0].decode("ascii", "replace")
             shown = named if named and len(named) <= 64 and all(c.isalnum() or c in ".+!-_" for c in named) else "?"

@@ -33,7 +33,7 @@ import hashlib
 import json
 import os
 import re
-from collections.abc import Iterator, Mapping, MutableMapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, MutableMapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -470,6 +470,7 @@ def settle(
     known: Mapping[str, Mapping[str, Declarations]] | None = None,
     *,
     committed: Mapping[str, bytes | None] | None = None,
+    baseline_copy: Callable[[str], bytes | None] | None = None,
 ) -> list[str]:
     """Decide the version of each package rendered into ``tree`` (paths relative to ``generated/``),
     ``folders`` giving each package's folder (relative to ``python/``) by its import name; write it
@@ -486,7 +487,8 @@ def settle(
     ``known`` gives, by folder, what a package's modules declare as its emitter wrote them, by
     module (:class:`~civrules.emit.pyfmt.Declarations`): such a module is not parsed back (the
     456 KB ``data.py`` of the largest shipped ruleset), see :func:`package_api`. ``committed``:
-    files of ``out`` as a commit holds them (:func:`previous_manifest`)."""
+    files of ``out`` as a commit holds them; ``baseline_copy``: a file of ``baseline`` as the commit
+    holds it (:func:`previous_manifest`)."""
     lines = []
     held = dict(held or {})
     view = _Held(tree, held)
@@ -509,7 +511,7 @@ def settle(
             continue  # a family's package not written with package_files (no placeholder) has no version
         api = package_api(_Python(view, by_folder.get(folder, [])), folder, (known or {}).get(folder))
         at = f"python/{folder}/{MANIFEST}"
-        previous, read_from = previous_manifest(at, out, baseline, max_bytes, committed)
+        previous, read_from = previous_manifest(at, out, baseline, max_bytes, committed, baseline_copy)
         decision = decide(previous, api)
         for path in versioned:
             content = view[path].replace(placeholder, f'"{decision.version}"'.encode())
@@ -580,13 +582,16 @@ def previous_manifest(
     baseline: Path | None,
     max_bytes: int,
     committed: Mapping[str, bytes | None] | None = None,
+    baseline_copy: Callable[[str], bytes | None] | None = None,
 ) -> tuple[Mapping[str, object] | None, Path | None]:
     """The manifest a package's version moves from, and the folder it was read from: of the
     manifests at ``at`` in ``out`` and in ``baseline``, the one of the higher version (``out``'s on
     a tie); (None, None) where neither has one. Where ``committed`` holds ``at`` (`build --check
     --staged` in a commit of some paths, which holds the last committed copy of an output file
     staged but not named), ``out``'s manifest is that copy (None: none), not the one on disk: the
-    version moved from the staged manifest, and the commit's own was called stale."""
+    version moved from the staged manifest, and the commit's own was called stale. With
+    ``baseline_copy`` (`--staged` with `--out DIR`), ``baseline``'s manifest is what it gives for
+    ``at`` (the commit's copy, None: none), not the one on disk."""
     found: list[tuple[tuple[int, ...], int, Mapping[str, object], Path]] = []
     for rank, folder in enumerate((out, baseline)):
         if folder is None or (rank and out is not None and _same_folder(folder, out)):
@@ -595,9 +600,9 @@ def previous_manifest(
             continue
         document: Mapping[str, object] | None
         if not rank and committed is not None and at in committed:
-            copy = committed[at]
-            held = json_document(copy) if copy is not None and len(copy) <= max_bytes else None
-            document = held if isinstance(held, dict) else None
+            document = _held_manifest(committed[at], max_bytes)
+        elif rank and baseline_copy is not None:
+            document = _held_manifest(baseline_copy(at), max_bytes)
         else:
             document = read_manifest(folder, at, max_bytes)
         version = document.get("version") if document is not None else None
@@ -607,6 +612,12 @@ def previous_manifest(
         return None, None
     _, _, document, folder = max(found, key=lambda item: item[:2])
     return document, folder
+
+
+def _held_manifest(copy: bytes | None, max_bytes: int) -> Mapping[str, object] | None:
+    """A manifest's ``copy`` held (a commit's) as :func:`read_manifest` reads one from disk."""
+    held = json_document(copy) if copy is not None and len(copy) <= max_bytes else None
+    return held if isinstance(held, dict) else None
 
 
 def _same_folder(a: Path, b: Path) -> bool:
