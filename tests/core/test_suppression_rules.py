@@ -354,3 +354,33 @@ def test_the_diagnostics_of_suppressions_past_what_a_file_lists_are_counted_not_
     assert listed == cap_per_file(every, limit)
     hidden = sum(d.hidden for d in listed if isinstance(d, Summary))
     assert hidden + sum(not isinstance(d, Summary) for d in listed) == len(every)
+
+
+#: A variant whose patch sets an action's field to the value it has (V013, told by the resolver at
+#: the patch's line), the line ending in a comment.
+NO_OP = (
+    "overlay:\n  actions:\n    patch:\n      - id: raze_opponent_location\n"
+    "        becomes: foundation{comment}\n        rule: p9/transformando-um-local-em-uma-fundacao\n"
+)
+
+
+@pytest.mark.parametrize("code", ["V013", "A010"])
+def test_a_comment_without_a_reason_on_the_reported_line_is_told_it_gives_none(code: str) -> None:
+    """A comment with no reason on the line its code is reported at (a resolver's V013, a check's
+    A010 moved to the variant's line) is not honoured, as any is not: R021 said "no V013 is
+    reported on this line" beside the V013 of that line, and the designer looked for another
+    line (round 36)."""
+    comment = f"  # civrules: ignore[{code}]"
+    if code == "V013":
+        text = header("no-op", "imperial-settlers") + NO_OP.format(comment=comment)
+        analysis = analysed("no-op", {"rulesets/no-op.yaml": text})
+    else:
+        analysis, text = moved(code, comment)
+    found = problems(analysis)
+    assert sorted(d.code for d in found) == sorted([code, "R021"])
+    (kept,) = [d for d in found if d.code == code]
+    (told,) = [d for d in found if d.code == "R021"]
+    assert kept.span is not None and told.span is not None and told.span.line == kept.span.line
+    said = f"`# civrules: ignore[{code}]` is not honoured: it gives no reason, and the {code} on this line stays"
+    assert told.message == said
+    assert told.hint == f"give the reason: `# civrules: ignore[{code}] why`"

@@ -276,7 +276,7 @@ def suppress(
         for s in refused
         if listed.admits(s.span.file, codes.UNSUPPRESSIBLE.severity)
     ]
-    unchecked = _unchecked_suppressions(own, tables, used, select, ignore, judge, listed)
+    unchecked = _unchecked_suppressions(own, tables, used, select, ignore, judge, listed, reported)
     return kept + [refusal for refusal in refusals if refusal is not None] + unchecked + listed.summaries()
 
 
@@ -288,9 +288,12 @@ def _unchecked_suppressions(
     ignore: Sequence[str],
     judge: Judge,
     listed: Listed,
+    reported: set[tuple[str, int, str]] | frozenset[tuple[str, int, str]] = frozenset(),
 ) -> list[Diagnostic]:
     """R020 for a comment's code no check has, R021 for one that silenced nothing; those of a file
-    past what it lists (``listed``) counted, not made."""
+    past what it lists (``listed``) counted, not made. ``reported``: (file, line, code) of each
+    diagnostic shown (line 0: anywhere in the file); a comment without a reason whose code is
+    reported at its place is told it is not honoured, not that nothing of its code is there."""
     found = []
     for file in files:
         for entry in tables.get(file, ()):
@@ -305,11 +308,26 @@ def _unchecked_suppressions(
             if not listed.admits(file, codes.UNUSED_SUPPRESSION_COMMENT.severity):
                 continue
             where = "in this file" if entry.whole_file else "on this line"
+            comment = f"`# civrules: {entry.comment}[{entry.code}]`"
+            if not entry.reason and (file, 0 if entry.whole_file else entry.line, entry.code) in reported:
+                # The code is reported there: the comment is passed over for its missing reason
+                # alone ("no V013 is reported on this line" beside the V013 of that line was false).
+                found.append(
+                    Diagnostic(
+                        codes.UNUSED_SUPPRESSION_COMMENT.code,
+                        codes.UNUSED_SUPPRESSION_COMMENT.severity,
+                        f"{comment} is not honoured: it gives no reason, and the {entry.code} {where} stays",
+                        entry.span,
+                        f"give the reason: `# civrules: {entry.comment}[{entry.code}] why`",
+                        subjects=(entry.code,),
+                    )
+                )
+                continue
             found.append(
                 Diagnostic(
                     codes.UNUSED_SUPPRESSION_COMMENT.code,
                     codes.UNUSED_SUPPRESSION_COMMENT.severity,
-                    f"`# civrules: {entry.comment}[{entry.code}]` silences nothing: no {entry.code} is reported {where}"
+                    f"{comment} silences nothing: no {entry.code} is reported {where}"
                     + ("" if entry.reason else " (a comment without a reason is not honoured)"),
                     entry.span,
                     f"delete `{entry.code}` from the comment"
