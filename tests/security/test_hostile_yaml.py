@@ -375,7 +375,8 @@ def test_control_characters_written_as_escapes_are_refused_where_they_are() -> N
 
 @pytest.mark.parametrize("written", ["1e3", "1000.0", "!!float 1000"])
 def test_a_whole_float_is_not_an_integer(written: str) -> None:
-    """jsonschema and fastjsonschema both took 1000.0 for an integer; the package got a float."""
+    """jsonschema and fastjsonschema both took 1000.0 for an integer; the package got a float. It
+    is told a decimal number: it was "a number with a fraction", which 1000.0 has not (round 36)."""
     cards = shipped_text("cards/advanced-civilization.yaml")
     broken = cards.replace("    cost: 45\n", f"    cost: {written}\n", 1)
     workspace = CachedWorkspace({"cards/advanced-civilization.yaml": broken})
@@ -383,7 +384,9 @@ def test_a_whole_float_is_not_an_integer(written: str) -> None:
     (error,) = [d for d in analysis.diagnostics if d.severity is Severity.ERROR]
     line = broken[: broken.index(f"cost: {written}")].count("\n") + 1
     assert (error.code, error.span is not None and error.span.line) == ("S001", line)
-    assert error.hint == "write the whole number `1000`: YAML reads `1e3` or `1000.0` as a fraction"
+    said = "`1000.0` is a decimal number, which is none of the forms the field takes in `cards[0].cost`"
+    assert error.message == said
+    assert error.hint == "write the whole number `1000`: YAML reads `1e3` or `1000.0` as a decimal number"
 
 
 def test_a_misspelt_key_inside_a_one_of_branch_is_reported() -> None:

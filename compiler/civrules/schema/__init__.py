@@ -2478,7 +2478,7 @@ def _specific_hint(error: ValidationError, defs: Mapping[str, Any], family: str 
         ):
             return "civrules reads YAML 1.2: write true or false"
         if isinstance(error.instance, float) and "integer" in expected and error.instance.is_integer():
-            return f"write the whole number `{int(error.instance)}`: YAML reads `1e3` or `1000.0` as a fraction"
+            return f"write the whole number `{int(error.instance)}`: YAML reads `1e3` or `1000.0` as a decimal number"
         if isinstance(error.instance, float) and "string" in expected:
             return "quote the value: unquoted, a rule number such as 32.21 is read as a number"
         if isinstance(error.instance, bool) and "string" in expected:
@@ -2896,7 +2896,11 @@ def _render_path(path: NodePath) -> str:
 
 
 def _type_of(value: Any) -> str:
-    """What ``value`` is, in the designer's words (YAML's, not JSON Schema's `string`, `integer`)."""
+    """What ``value`` is, in the designer's words (YAML's, not JSON Schema's `string`, `integer`).
+    A number written with a point or an exponent whose value is whole (`3.0`, `1e3`) has no
+    fraction: it is read as a decimal number, not a whole one."""
+    if isinstance(value, float) and value.is_integer():
+        return "a decimal number"
     return {
         bool: "true or false",
         int: "a whole number",
