@@ -130,6 +130,41 @@ def test_credit_matrix_from_export_refuses_a_malformed_object_naming_the_part(
     assert "CreditMatrix.from_export" in str(raised.value)
 
 
+#: A credit_matrix object of three cards, as ``civrules export`` writes one (the facts below tamper it).
+_SMALL_EXPORT: dict[str, Any] = {
+    "policy": {"same_target": "highest", "two_group_cards_known": True, "two_group_cards": "both_groups"},
+    "groups": {"pottery": ["crafts"], "mining": ["crafts"], "law": ["civics"]},
+    "credits": {"pottery": [{"points": 10, "group": "crafts"}], "mining": [{"points": 5, "card": "law"}]},
+}
+
+# Each line of a tampered export whose shape is right and whose facts no export holds: points the
+# data cannot give (1 to 1000), a credit toward a card the matrix lacks (and what the message names).
+_UNTRUE: list[tuple[str, dict[str, Any], str]] = [
+    ("negative points", {"points": -10, "group": "crafts"}, r'\["points"\] should be a whole number from 1 to 1000'),
+    ("no points", {"points": 0, "card": "law"}, "from 1 to 1000, not 0"),
+    ("points past the data's", {"points": 1001, "card": "law"}, "from 1 to 1000, not 1001"),
+    ("a number of 5,000 digits", {"points": 10**5000, "card": "law"}, "from 1 to 1000"),
+    ("a card the matrix lacks", {"points": 5, "card": "lawx"}, r'\["card"\] should be one of the cards of its groups'),
+]
+
+
+@pytest.mark.parametrize(("line", "named"), [(line, n) for _, line, n in _UNTRUE], ids=[i for i, _, _ in _UNTRUE])
+def test_credit_matrix_from_export_refuses_a_line_no_export_holds(line: dict[str, Any], named: str) -> None:
+    """A tampered export with negative points or a credit toward no card of the matrix was read: a
+    negative credit raised a card's cost. It is refused naming the line, as a pickle or a call with
+    those parts is (round 36)."""
+    assert CreditMatrix.from_export(_SMALL_EXPORT)["mining"]["law"] == 5
+    tampered = copy.deepcopy(_SMALL_EXPORT)
+    tampered["credits"]["mining"] = [line]
+    with pytest.raises(ValueError, match=named) as raised:
+        CreditMatrix.from_export(tampered)
+    assert '["credits"]["mining"][0]' in str(raised.value)
+    points, group, card = line["points"], line.get("group"), line.get("card")
+    groups = {card: tuple(of) for card, of in _SMALL_EXPORT["groups"].items()}
+    with pytest.raises(ValueError, match="a pickle that holds it was changed"):
+        CreditMatrix("highest", True, groups, {"mining": ((points, group, card, False),)})
+
+
 def _mega_matrix(exported: dict[str, Any]) -> Mapping[str, Mapping[str, int]]:
     """The matrix of a well-formed object: the committed Mega Civilization package's."""
     from civrules_rulesets import mega_civilization as mega

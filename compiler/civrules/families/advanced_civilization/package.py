@@ -119,6 +119,8 @@ FAMILY_RUNTIME_DISTRIBUTION = family_runtime_distribution(FAMILY.id)
 #: Also (same step, unreleased): an id whose own ``__hash__`` or ``__eq__`` fails is no id
 #: (UnknownIdError), as an unhashable one, in every lookup of an id (a vocabulary, a table, the credit
 #: matrix's ``in``): the caller's exception came out of some helpers and a TypeError was "no id" in others.
+#: Also (same step, unreleased): ``CreditMatrix.from_export`` (and a pickle's or a call's parts) refuse
+#: a credit line's points outside 1 to 1000 and a credit toward a card the matrix lacks, naming the part.
 FAMILY_RUNTIME_VERSION = "2.10.5"
 FAMILY_RUNTIME_SOURCES = Path(__file__).resolve().parent / "runtime"
 FAMILY_RUNTIME_FILES = (
