@@ -36,6 +36,10 @@ _TWO_GROUP_CARDS = ("both_groups", "highest_group", "unknown")
 #: How several lines of one held card toward one target combine (`credit_policy.same_target`).
 _SAME_TARGET = ("highest", "sum")
 
+#: The points a credit line may give: the data's (its schema's `points`, 1 to 1000). A line of
+#: other points is no line civrules writes: a negative one raised a card's cost.
+_POINTS = range(1, 1001)
+
 #: One credit line: points, the group it credits (or None), the card it credits (or None), extra.
 Line = tuple[int, "str | None", "str | None", bool]
 
@@ -324,7 +328,11 @@ class CreditMatrix(Mapping[str, Mapping[str, int]]):
         ``CreditMatrix.from_export(exported["credit_matrix"])``. Anything else (the whole export, an
         empty object) raises ValueError saying so, as does a part of it that is not what the export
         writes (naming the part: a misspelt policy, a line without points, a credit toward no card);
-        a value that is no mapping, TypeError."""
+        a value that is no mapping, TypeError. Its facts are checked as far as the object itself
+        tells them: points from 1 to 1000 (the data's), a line's card one of the matrix's cards.
+        Its card and group ids are not checked against a package's tables: the export of another
+        ruleset of the family (a house rule's added card) is a matrix of its own, and a group no
+        card has is credited to no card, as where a variant removed that group's cards."""
         if not isinstance(exported, Mapping):
             raise TypeError(
                 f"CreditMatrix.from_export takes the export's credit_matrix object "
@@ -461,6 +469,10 @@ def _check_parts(
                     "(points, group or None, card or None, extra), a group or a card given",
                     line,
                 )
+            if line[0] not in _POINTS:
+                raise _altered(f"CreditMatrix.credits[{card!r}][{n}] points", "a whole number from 1 to 1000", line[0])
+            if line[2] is not None and line[2] not in groups:
+                raise _altered(f"CreditMatrix.credits[{card!r}][{n}] card", "one of the cards of its groups", line[2])
 
 
 def _read_export(
@@ -526,15 +538,17 @@ def _read_export(
         for n, written in enumerate(listed(("credits", card), lines)):
             line = mapping(("credits", card, n), written)
             points = line.get("points")
-            if not isinstance(points, int) or isinstance(points, bool):
-                raise refuse(("credits", card, n, "points"), "a whole number", points)
+            if not isinstance(points, int) or isinstance(points, bool) or points not in _POINTS:
+                raise refuse(("credits", card, n, "points"), "a whole number from 1 to 1000", points)
             group, target = line.get("group"), line.get("card")
             if group is None and target is None:
                 raise refuse(("credits", card, n), "a line with a group or a card", dict(line))
             if group is not None:
                 word(("credits", card, n, "group"), group)
-            if target is not None:  # a card the ruleset lacks is never asked: a lookup refuses it
-                word(("credits", card, n, "card"), target)
+            if target is not None and word(("credits", card, n, "card"), target) not in groups:
+                # civrules exports no credit toward a card the ruleset lacks (a removed card still
+                # named is V006, which stops the export): such a line answered 0 where it was asked
+                raise refuse(("credits", card, n, "card"), "one of the cards of its groups", target)
             extra = line.get("extra", False)
             if not isinstance(extra, bool):
                 raise refuse(("credits", card, n, "extra"), "true or false", extra)
