@@ -37,6 +37,9 @@ OUT_OF_DOMAIN: dict[str, tuple[str, Call]] = {
     "smc.research_cost level 9": (r"^level=9 .*research table.*: 1 to 5$", lambda: smc.research_cost(9, [])),
     "smc.research_cost level 0": (r"^level=0 .*: 1 to 5$", lambda: smc.research_cost(0)),
     "smc.research_cost level '2'": (r"^level='2' is not a whole number", lambda: smc.research_cost("2", [])),  # type: ignore[arg-type]
+    # 2.0 is whole: it is refused for its type (it was "not a whole number", round 36); 2.5 has a fraction
+    "smc.research_cost level 2.0": (r"^level=2\.0 is a float, not an int", lambda: smc.research_cost(2.0, [])),  # type: ignore[arg-type]
+    "smc.research_cost level 2.5": (r"^level=2\.5 is not a whole number", lambda: smc.research_cost(2.5, [])),  # type: ignore[arg-type]
     "smc.trade_after_research level 7": (r"^level=7 ", lambda: smc.trade_after_research(7, 30)),
     "smc.trade_after_research trade": (r"^trade='18' is not a whole number", lambda: smc.trade_after_research(2, "18")),  # type: ignore[arg-type]
     "smc.unit_cost rank '2'": (

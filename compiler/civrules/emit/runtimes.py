@@ -146,6 +146,8 @@ FILES = (
 #: Also (same step, unreleased): a key whose own ``__hash__`` or ``__eq__`` fails is in no
 #: table (``key in table`` False, ``table[key]`` MissingKeyError), as an unhashable one: the caller's
 #: exception came out of the table's lookup, where a TypeError of the same hash was "not there".
+#: Also (same step, unreleased): ``within`` refuses a float whose value is whole (3.0) as "a float, not
+#: an int", where it said the value "is not a whole number".
 VERSION = "2.20.0"
 
 

@@ -121,6 +121,8 @@ FAMILY_RUNTIME_DISTRIBUTION = family_runtime_distribution(FAMILY.id)
 #: matrix's ``in``): the caller's exception came out of some helpers and a TypeError was "no id" in others.
 #: Also (same step, unreleased): ``CreditMatrix.from_export`` (and a pickle's or a call's parts) refuse
 #: a credit line's points outside 1 to 1000 and a credit toward a card the matrix lacks, naming the part.
+#: Also (same step, unreleased): a phase's fact given as a whole float (3.0) is refused as "a float, not an
+#: int", where it said "not a whole number".
 FAMILY_RUNTIME_VERSION = "2.10.5"
 FAMILY_RUNTIME_SOURCES = Path(__file__).resolve().parent / "runtime"
 FAMILY_RUNTIME_FILES = (
