@@ -233,7 +233,9 @@ class OutOfDomainError(ValueError):
 def within(value: object, name: str, low: int = 0, high: int | None = None, rule: str = "") -> int:
     """``value`` when ``low <= value <= high``; OutOfDomainError naming it and the domain otherwise."""
     if isinstance(value, bool) or not isinstance(value, int):
-        raise OutOfDomainError(f"{name}={shown(value)} is not a whole number{rule and f' ({rule})'}")
+        # 3.0 is whole: what it lacks is the type ("is not a whole number" said otherwise)
+        what = "a float, not an int" if isinstance(value, float) and value.is_integer() else "not a whole number"
+        raise OutOfDomainError(f"{name}={shown(value)} is {what}{rule and f' ({rule})'}")
     if value < low or (high is not None and value > high):
         domain = f"{low} or more" if high is None else f"{low} to {high}"
         rule = rule and f" ({rule})"

@@ -817,7 +817,9 @@ def _phase_fact(phases: "Mapping[str, Phase]", phase: str, field: str, what: str
 def _phase_int(phases: "Mapping[str, Phase]", phase: str, field: str, what: str) -> int:
     value = _phase_fact(phases, phase, field, what)
     if isinstance(value, bool) or not isinstance(value, int):  # a check, not an assert: -O drops those
-        raise OutOfDomainError(f"the {phase} phase's {field} is {value!r}, not a whole number ({what})")
+        # 3.0 is whole: what it lacks is the type ("not a whole number" said otherwise)
+        kind = "a float, not an int" if isinstance(value, float) and value.is_integer() else "not a whole number"
+        raise OutOfDomainError(f"the {phase} phase's {field} is {value!r}, {kind} ({what})")
     return value
 
 
