@@ -275,6 +275,14 @@ def test_a_comment_on_another_line_still_silences_nothing_where_a_diagnostic_mov
     above = overlay.replace(line, f"{line}  # civrules: ignore[A010] why")
     analysis = analysed("moved", {"rulesets/moved.yaml": header("moved", base) + above + "\n"})
     assert sorted(d.code for d in problems(analysis)) == ["A010", "R021"]
+    # the hint names the line the A010 is shown at (it said only to delete the code, round 36)
+    (shown,) = [d for d in problems(analysis) if d.code == "A010"]
+    (unused,) = [d for d in problems(analysis) if d.code == "R021"]
+    assert shown.span is not None and unused.span is not None and shown.span.line == unused.span.line + 1
+    assert unused.hint == (
+        f"A010 is reported on line {shown.span.line} of this file: move the comment to the end of that line, "
+        "or delete `A010` from it"
+    )
 
 
 @pytest.mark.parametrize("code", sorted(MOVED))

@@ -276,7 +276,11 @@ def suppress(
         for s in refused
         if listed.admits(s.span.file, codes.UNSUPPRESSIBLE.severity)
     ]
-    unchecked = _unchecked_suppressions(own, tables, used, select, ignore, judge, listed, reported)
+    shown: dict[tuple[str, str], list[int]] = {}  # the lines each code is still shown at, by file
+    for diagnostic in kept:
+        if diagnostic.span is not None:
+            shown.setdefault((diagnostic.span.file, diagnostic.code), []).append(diagnostic.span.line)
+    unchecked = _unchecked_suppressions(own, tables, used, select, ignore, judge, listed, reported, shown)
     return kept + [refusal for refusal in refusals if refusal is not None] + unchecked + listed.summaries()
 
 
@@ -289,11 +293,15 @@ def _unchecked_suppressions(
     judge: Judge,
     listed: Listed,
     reported: set[tuple[str, int, str]] | frozenset[tuple[str, int, str]] = frozenset(),
+    shown: Mapping[tuple[str, str], Sequence[int]] | None = None,
 ) -> list[Diagnostic]:
     """R020 for a comment's code no check has, R021 for one that silenced nothing; those of a file
     past what it lists (``listed``) counted, not made. ``reported``: (file, line, code) of each
     diagnostic shown (line 0: anywhere in the file); a comment without a reason whose code is
-    reported at its place is told it is not honoured, not that nothing of its code is there."""
+    reported at its place is told it is not honoured, not that nothing of its code is there.
+    ``shown``: the lines of each file each code is still shown at: a line's comment whose code is
+    shown on another line of its file (a patch of two no-op fields, told at the first) is told
+    the nearest such line, where it was told only to delete the code."""
     found = []
     for file in files:
         for entry in tables.get(file, ()):
@@ -323,6 +331,16 @@ def _unchecked_suppressions(
                     )
                 )
                 continue
+            hint = f"delete `{entry.code}` from the comment" + (
+                "" if entry.reason else f", or give the reason: `# civrules: {entry.comment}[{entry.code}] why`"
+            )
+            elsewhere = () if entry.whole_file or shown is None else shown.get((file, entry.code), ())
+            if elsewhere:
+                nearest = min(elsewhere, key=lambda line: (abs(line - entry.line), line))
+                hint = (
+                    f"{entry.code} is reported on line {nearest} of this file: move the comment to the end of "
+                    f"that line{'' if entry.reason else ', with its reason'}, or delete `{entry.code}` from it"
+                )
             found.append(
                 Diagnostic(
                     codes.UNUSED_SUPPRESSION_COMMENT.code,
@@ -330,10 +348,7 @@ def _unchecked_suppressions(
                     f"{comment} silences nothing: no {entry.code} is reported {where}"
                     + ("" if entry.reason else " (a comment without a reason is not honoured)"),
                     entry.span,
-                    f"delete `{entry.code}` from the comment"
-                    + (
-                        "" if entry.reason else f", or give the reason: `# civrules: {entry.comment}[{entry.code}] why`"
-                    ),
+                    hint,
                     subjects=(entry.code,),
                 )
             )
