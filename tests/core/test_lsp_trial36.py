@@ -194,3 +194,40 @@ def test_workspace_symbols_of_a_shipped_base_two_folders_extend_are_listed_once(
 
     found = asyncio.run(session())
     assert [s["name"] for s in found] == ["pottery"], found
+
+
+def _manifest(name: str, *lines: str) -> str:
+    return "\n".join((f"kind: ruleset\nid: {name}\nname: {name.title()}", *lines)) + "\n"
+
+
+def test_completion_of_extends_offers_every_shipped_ruleset_of_the_family(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`extends:` being typed in a new folder's first variant: every shipped ruleset of its
+    family is offered, not another game's, nor the folder's `child` (it extends `mine`: a cycle).
+    With the manifest broken as typed, `child` was offered: the cycle was judged from what the
+    result resolved, and a manifest that does not parse is resolved by nothing. It is judged
+    from each manifest's `extends:` as written now (the broken one's id: its file name's)."""
+    from civrules.load import workspace
+    from civrules.lsp.index import Index
+    from civrules.pipeline.incremental import Session
+
+    shipped = tmp_path / "shipped"
+    (shipped / "rulesets").mkdir(parents=True)
+    for name, lines in {
+        "base": (),
+        "base-variant": ("extends: base",),
+        "other-game": ("family: imperial-settlers",),
+    }.items():
+        (shipped / "rulesets" / f"{name}.yaml").write_text(_manifest(name, *lines), encoding="utf-8")
+    monkeypatch.delenv(workspace.NO_SHIPPED_VARIABLE, raising=False)
+    monkeypatch.setattr(workspace, "shipped_rules", lambda: shipped)
+    rules = tmp_path / "rules"
+    (rules / "rulesets").mkdir(parents=True)
+    (rules / "rulesets" / "mine.yaml").write_text(_manifest("mine", "extends: "), encoding="utf-8")
+    (rules / "rulesets" / "child.yaml").write_text(_manifest("child", "extends: mine"), encoding="utf-8")
+    session = Session(rules)
+    assert Index(session.update()).extendable("rulesets/mine.yaml") == ["base", "base-variant"]
+    # Broken as typed (no id read: its file name's), it is offered the same.
+    session.set_text("rulesets/mine.yaml", "kind: ruleset\nextends: [\n")
+    assert Index(session.update()).extendable("rulesets/mine.yaml") == ["base", "base-variant"]

@@ -14,6 +14,7 @@ from bisect import bisect_right
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from itertools import accumulate
+from pathlib import PurePosixPath
 from typing import Any
 
 from civrules.checks import entity_word
@@ -22,6 +23,7 @@ from civrules.diagnostics.markup import markdown_code, markdown_text
 from civrules.families import CollectionSpec, Family, HoverList, families
 from civrules.load import Document, NodePath
 from civrules.load.names import SHIPPED
+from civrules.load.workspace import MAX_EXTENDS
 from civrules.pipeline.incremental import Result
 from civrules.resolve import SETTING_OPERATIONS, entity_key
 from civrules.schema import validator_for
@@ -662,22 +664,35 @@ class Index:
 
     def extendable(self, relative: str) -> list[str]:
         """The ids of the rulesets an `extends:` in the manifest ``relative`` may name, sorted: every
-        ruleset of its family the result read (the rules folder's, and the shipped ones read), but
-        its own and those that extend it (a cycle). Until round 36 completion offered the ids of
-        the rulesets the manifest reads: with its `extends:` being typed, none but its own (which
-        R-codes then refuse as a cycle)."""
-        own = {s.id for s in self.by_file.get(relative, ()) if s.definition and s.collection == "rulesets"}
+        ruleset of its family a name can mean (the rules folder's own, and every shipped one), but
+        its own and those whose chain of bases reaches it (a cycle).
+
+        The cycles are judged from each manifest's `extends:` as written (its head), not from what
+        the result resolved: a manifest that does not parse as typed is resolved by nothing, so a
+        ruleset extending it was offered (round 36). Until round 36 completion offered the ids of
+        the rulesets the manifest reads: with its `extends:` being typed, none but its own."""
+        workspace = self.result.workspace
+        if workspace is None:
+            return []
+        entry = self._files.get(relative) or self._before_error(relative)
+        own = {s.id for s in (entry.definitions if entry is not None else ()) if s.collection == "rulesets"}
+        own = own or {PurePosixPath(relative).stem}  # no id read yet: the one its file name gives (R006)
         family = self.family_of_file(relative)
-        depends = self.result.depends
+        known = workspace.known_manifests()
         found: set[str] = set()
-        for other in self.by_file.keys() - {relative}:
-            if self.family_of_file(other) is not family:
+        for ruleset_id, manifest in known.items():
+            if family is not None and manifest.family is not family:
                 continue
-            for symbol in self.by_file[other]:
-                # One that reads this manifest extends it: naming it would close a cycle.
-                if symbol.definition and symbol.collection == "rulesets" and relative not in depends.get(symbol.id, ()):
-                    found.add(symbol.id)
-        return sorted(found - own)
+            # One whose chain reaches this manifest extends it: naming it would close a cycle.
+            seen: set[str] = set()
+            current: object = ruleset_id
+            while isinstance(current, str) and current not in seen and len(seen) <= MAX_EXTENDS:
+                seen.add(current)  # a base not known too: this manifest's own id, while it is broken
+                base = known.get(current)
+                current = base.head.get("extends") if base is not None else None
+            if not seen & own:
+                found.add(ruleset_id)
+        return sorted(found)
 
     def sources(self, relative: str) -> list[str]:
         """Every `source:` text (one line) of the files ``relative``'s rulesets read, sorted: what
