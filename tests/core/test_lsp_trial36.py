@@ -231,3 +231,72 @@ def test_completion_of_extends_offers_every_shipped_ruleset_of_the_family(
     # Broken as typed (no id read: its file name's), it is offered the same.
     session.set_text("rulesets/mine.yaml", "kind: ruleset\nextends: [\n")
     assert Index(session.update()).extendable("rulesets/mine.yaml") == ["base", "base-variant"]
+
+
+@pytest.mark.parametrize(
+    "broken",
+    [
+        "kind: ruleset\nid: v\nfamily: 'imperial-settlers'  # the game\nextends: [\n",  # its family named
+        "kind: ruleset\nid: v\nextends: base\nplayers: {\n",  # its base's family
+    ],
+)
+def test_a_manifest_opened_broken_is_of_the_family_it_names_or_its_base_s(tmp_path: Path, broken: str) -> None:
+    """A manifest buffer opened broken took its kind from its `kind:` line, of Advanced
+    Civilization's family (the default) whatever game it was of: a broken Imperial Settlers or
+    Sid Meier's manifest was offered the default game's ids. Its `family:` line, else the family
+    of the base its `extends:` line names, gives its family now."""
+    from civrules.lsp.index import Index
+    from civrules.pipeline.incremental import Session
+
+    rules = tmp_path / "rules"
+    (rules / "rulesets").mkdir(parents=True)
+    (rules / "rulesets" / "base.yaml").write_text(_manifest("base", "family: imperial-settlers"), encoding="utf-8")
+    (rules / "rulesets" / "ac.yaml").write_text(_manifest("ac"), encoding="utf-8")
+    (rules / "rulesets" / "v.yaml").write_text(_manifest("v", "extends: base"), encoding="utf-8")
+    session = Session(rules)
+    session.set_text("rulesets/v.yaml", broken)
+    index = Index(session.update())
+    family = index.family_of_file("rulesets/v.yaml")
+    assert family is not None and family.id == "imperial-settlers"
+    offered = index.ids("rulesets/v.yaml")
+    assert ("base", "rulesets") in offered and ("ac", "rulesets") not in offered
+
+
+def test_a_data_file_opened_broken_is_of_its_folder_s_family(tmp_path: Path) -> None:
+    """A `kind: map` buffer opened broken in a Sid Meier's folder was read as the default
+    family's map (two families have maps): the one family of the folder's rulesets with that
+    kind gives it now."""
+    from civrules.lsp.index import Index
+    from civrules.pipeline.incremental import Session
+
+    rules = tmp_path / "rules"
+    (rules / "rulesets").mkdir(parents=True)
+    (rules / "maps").mkdir()
+    (rules / "rulesets" / "s.yaml").write_text(_manifest("s", "family: sid-meiers-civilization"), encoding="utf-8")
+    (rules / "maps" / "m.yaml").write_text("kind: map\n", encoding="utf-8")
+    session = Session(rules)
+    session.set_text("maps/m.yaml", "kind: map\ntiles: [\n")
+    family = Index(session.update()).family_of_file("maps/m.yaml")
+    assert family is not None and family.id == "sid-meiers-civilization"
+
+
+def test_key_completion_in_a_broken_variant_that_names_only_its_base_is_of_its_base_s_game(tmp_path: Path) -> None:
+    """The kind key completion reads a buffer by (the server's `_file_kind`) took a manifest's
+    family from its `family:` line alone: a broken Sid Meier's variant that names only its base
+    was offered the default game's manifest keys (`credit_policy`, `epochs`), not its own."""
+    from types import SimpleNamespace
+
+    from civrules.lsp.index import Index
+    from civrules.lsp.server import _file_kind
+    from civrules.pipeline.incremental import Session
+
+    rules = tmp_path / "rules"
+    (rules / "rulesets").mkdir(parents=True)
+    (rules / "rulesets" / "s.yaml").write_text(_manifest("s", "family: sid-meiers-civilization"), encoding="utf-8")
+    (rules / "rulesets" / "c.yaml").write_text(_manifest("c", "extends: s"), encoding="utf-8")
+    text = _manifest("c", "extends: s", "players: {")
+    session = Session(rules)
+    session.set_text("rulesets/c.yaml", text)
+    index = Index(session.update())
+    folder: Any = SimpleNamespace(index=lambda _: index)
+    assert _file_kind(folder, "rulesets/c.yaml", text) == "sid-meiers-civilization/ruleset"

@@ -23,7 +23,7 @@ from civrules.diagnostics.markup import markdown_code, markdown_text
 from civrules.families import CollectionSpec, Family, HoverList, families
 from civrules.load import Document, NodePath
 from civrules.load.names import SHIPPED
-from civrules.load.workspace import MAX_EXTENDS
+from civrules.load.workspace import MAX_EXTENDS, Workspace
 from civrules.pipeline.incremental import Result
 from civrules.resolve import SETTING_OPERATIONS, entity_key
 from civrules.schema import validator_for
@@ -246,9 +246,8 @@ class Index:
                     # Until round 36 it offered none (a variant's `- {id: tar` typed before the
                     # first run: no area).
                     typed = workspace.overrides.get(relative)
-                    self._broken[relative] = (
-                        last.kind if last is not None else _written_kind(typed) if typed is not None else None
-                    )
+                    written = written_kind(typed, workspace) if last is None and typed is not None else None
+                    self._broken[relative] = last.kind if last is not None else written
                 if last is not None:
                     # A file on disk too (round 35): its ids stay offered while another program has it broken.
                     entry = earlier.get(relative) or remembered.get(relative, (None,))[0]
@@ -514,7 +513,7 @@ class Index:
         text = self._broken_text(relative)
         if workspace is None or text is None:
             return None
-        kind = self._broken[relative] or _written_kind(text)
+        kind = self._broken[relative] or written_kind(text, workspace)
         if kind is None:
             return None
         from civrules.load.reader import read_yaml_text
@@ -822,22 +821,39 @@ CITING = ("rule", "source")
 #: How many times a broken buffer's text is cut and read again for its part before the error.
 _CUTS = 6
 
-_WRITTEN_KIND = re.compile(r"^kind:[ \t]*([a-z_]+)[ \t]*$", re.MULTILINE)
+#: A top-level `kind:`, `family:` or `extends:` line and its value (plain or quoted, a comment after).
+_WRITTEN_KEY = re.compile(r"""^(kind|family|extends):[ \t]*(['"]?)([A-Za-z0-9_.-]+)\2[ \t]*(?:#.*)?$""", re.MULTILINE)
 
 
-def _written_kind(text: str) -> str | None:
-    """The qualified kind a buffer opened broken (no reading of it parsed in this session) says it
-    is: its `kind:` line's, of the one family that has it (else of the default family)."""
-    from civrules.families import default_family
+def written_kind(text: str, workspace: Workspace | None = None) -> str | None:
+    """The qualified kind a text that does not parse says it is, as civrules would judge it parsed:
+    its `kind:` line's, of the one family that has that kind; else a manifest's family is the one
+    its `family:` line names, else its base's (the ruleset its `extends:` line names, as
+    ``workspace`` knows it), else the default; a data file's is among the families of the rules
+    folder's rulesets (:func:`civrules.schema.family_of_kind`). Until round 36 the family was the
+    default's: a Sid Meier's or Imperial Settlers manifest opened broken was read as Advanced
+    Civilization's (its completion offered that game's ids), and a map in a Sid Meier's folder so."""
+    from civrules.families import default_family, family_named
+    from civrules.schema import family_of_kind, qualify
 
-    written = _WRITTEN_KIND.search(text)
-    if written is None:
+    written: dict[str, str] = {}
+    for key, _, value in _WRITTEN_KEY.findall(text):
+        written.setdefault(key, value)  # the first: a repeated key is the reader's to refuse
+    if "kind" not in written:
         return None
-    found = {k for k in _FAMILY_OF_KIND if k.rpartition("/")[2] == written.group(1)}
+    found = {k for k in _FAMILY_OF_KIND if k.rpartition("/")[2] == written["kind"]}
     if len(found) == 1:
         return found.pop()
-    default = default_family().qualified_kind(written.group(1))
-    return default if default in found else None
+    family: Family | None = None
+    if not _is_manifest(written["kind"]):
+        family = family_of_kind(written["kind"], workspace.families_here() if workspace is not None else ())
+    else:
+        family = family_named(written["family"]) if "family" in written else None
+        if family is None and "extends" in written and workspace is not None:
+            base = workspace.known_manifests().get(written["extends"])
+            family = base.family if base is not None else None
+    kind = qualify(family or default_family(), written["kind"])
+    return kind if kind in found else None
 
 
 def _places(symbols: list[Symbol]) -> tuple[list[tuple[int, int]], list[tuple[int, int]]]:

@@ -82,6 +82,7 @@ from civrules.lsp.index import (
     reference_at,
     schema_keys,
     suggestion,
+    written_kind,
     yaml_key_path,
 )
 from civrules.lsp.positions import Positions, encoding_of
@@ -1549,16 +1550,14 @@ def _rule_indexes(result: Result, relative: str, files: Iterable[str] | None = N
 
 
 _KIND_LINE = re.compile(r"^kind:\s*([a-z_]+)\s*$", re.MULTILINE)
-_FAMILY_LINE = re.compile(r"^family:\s*([a-z0-9-]+)\s*$", re.MULTILINE)
 
 
 def _file_kind(ls: Folder, relative: str, text: str) -> str | None:
     """The qualified kind of the file ``relative`` (a family's `kind: cards` is its `<family>/cards`):
     as the session judged it, else as civrules judges a file no ruleset has claimed yet (a
-    manifest's `family:`, else the default family's; any other file's kind among the families of
-    the rules folder's rulesets, :func:`civrules.schema.family_of_kind`). None: no kind, or one
-    none of those families has."""
-    from civrules.families import default_family, family_named
+    manifest's `family:`, else its base's, else the default family's: :func:`written_kind`; any
+    other file's kind among the families of the rules folder's rulesets,
+    :func:`civrules.schema.family_of_kind`). None: no kind, or one none of those families has."""
     from civrules.schema import family_of_kind, qualify
 
     judged = ls.index(()).kinds.get(relative)
@@ -1569,8 +1568,9 @@ def _file_kind(ls: Folder, relative: str, text: str) -> str | None:
         return None
     kind = found.group(1)
     if kind == "ruleset":
-        named = _FAMILY_LINE.search(text)
-        return qualify((family_named(named.group(1)) if named else None) or default_family(), kind)
+        # Its `family:`, else its base's (`extends:`): a Sid Meier's variant that names only its
+        # base was offered the keys of the default game's manifest until round 36.
+        return written_kind(text, ls.index(()).result.workspace)
     family = family_of_kind(kind, _families_here(ls))
     return qualify(family, kind) if family is not None else None
 
