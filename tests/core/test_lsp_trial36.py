@@ -300,3 +300,29 @@ def test_key_completion_in_a_broken_variant_that_names_only_its_base_is_of_its_b
     index = Index(session.update())
     folder: Any = SimpleNamespace(index=lambda _: index)
     assert _file_kind(folder, "rulesets/c.yaml", text) == "sid-meiers-civilization/ruleset"
+
+
+def test_a_rules_folder_that_is_a_link_holds_no_file_where_it_leads_before_or_after_a_retarget(
+    tmp_path: Path,
+) -> None:
+    """civrules reads nothing through a rules folder that is a link (R003), yet the server told it
+    by where it led when served: a file opened where the link led was routed to it, as its
+    `cards/x.yaml`, and once the link was retargeted the old target's files still were while the
+    new one's were not. It is told by where the link is now: where it leads, before or after a
+    retarget, holds none of its files; its own name holds them, as before."""
+    from civrules.lsp.server import _key
+    from civrules.pipeline.incremental import Session
+
+    for target in ("t1", "t2"):
+        (tmp_path / target / "cards").mkdir(parents=True)
+    rules = tmp_path / "w" / "rules"
+    rules.parent.mkdir()
+    rules.symlink_to(tmp_path / "t1")
+    session, key = Session(rules), _key(rules)
+    for target in ("t1", "t2"):
+        if target == "t2":
+            rules.unlink()
+            rules.symlink_to(tmp_path / "t2")
+        assert session.relative(tmp_path / target / "cards" / "x.yaml") is None
+        assert session.relative(rules / "cards" / "x.yaml") == "cards/x.yaml"
+        assert _key(rules) == key

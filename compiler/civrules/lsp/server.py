@@ -90,7 +90,15 @@ from civrules.lsp.transport import CivrulesProtocol, quiet_logs, serve_stream, s
 from civrules.pipeline.incremental import Result, Session
 from civrules.support import cache
 from civrules.support.collector import settle
-from civrules.support.files import LinkOnTheWayError, RefusedError, dots_taken, kind_of, not_folder_on, read_under
+from civrules.support.files import (
+    LinkOnTheWayError,
+    RefusedError,
+    dots_taken,
+    kind_of,
+    not_folder_on,
+    read_under,
+    real_place,
+)
 
 #: What a run's steps give once they are all taken (a request may have taken the last ones).
 _FINISHED = object()
@@ -1111,9 +1119,13 @@ def _is_folder(path: Path) -> bool:
 
 
 def _key(path: Path) -> Path:
-    """What tells two rules folders apart: the same folder however it is named."""
+    """What tells two rules folders apart: the same folder however it is named. A rules folder that
+    is a link is told by where the link is (:func:`real_place`): civrules reads nothing through it,
+    so the files where it leads are none of its own. Told by where it led when it was served, the
+    files there were routed to it, and after the link was retargeted the old target's still were
+    (round 36)."""
     try:
-        return path.resolve()
+        return real_place(path)
     except (OSError, RuntimeError, ValueError):
         return Path(os.path.normpath(path.absolute()))
 

@@ -49,7 +49,7 @@ from civrules.resolve import OPERATIONS, Resolver
 from civrules.schema.references import Remembered, remembering
 from civrules.support import memo
 from civrules.support.commands import invoked, validating
-from civrules.support.files import LinkOnTheWayError, RefusedError, dots_taken, read_under, settled
+from civrules.support.files import LinkOnTheWayError, RefusedError, dots_taken, read_under, real_place, settled
 
 #: What a file's content is known by: how it was read (editor text or disk bytes) and its hash.
 Signature = tuple[str, str]
@@ -173,7 +173,7 @@ class Session:
                 return None
         roots = [Path(os.path.normpath(self.root.absolute()))]
         with contextlib.suppress(OSError, RuntimeError):  # a link loop: only the lexical root names it
-            roots.append(self.root.resolve())
+            roots.append(real_place(self.root))  # a rules folder that is a link: not where it leads
         for root in roots:
             try:
                 relative = lexical.relative_to(root).as_posix()

@@ -573,6 +573,15 @@ def is_link(path: Path) -> bool:
         return False
 
 
+def real_place(path: Path) -> Path:
+    """Where ``path`` is, its links resolved: its real path, but for a ``path`` that is itself a link,
+    which civrules does not follow, the real path of its folder with its own name (where it leads
+    is no place of it: retargeted, it stays where it is). May raise as :meth:`Path.resolve`."""
+    if is_link(path):
+        return path.absolute().parent.resolve() / path.name
+    return path.resolve()
+
+
 def make_folders(root: Path, relative: str) -> None:
     """Make the folder ``root/relative`` and every missing one on the way, following no link.
 
