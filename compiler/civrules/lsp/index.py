@@ -831,8 +831,8 @@ def written_kind(text: str, workspace: Workspace | None = None) -> str | None:
     its `family:` line names, else its base's (the ruleset its `extends:` line names, as
     ``workspace`` knows it), else the default; a data file's is among the families of the rules
     folder's rulesets (:func:`civrules.schema.family_of_kind`). Until round 36 the family was the
-    default's: a Sid Meier's or Imperial Settlers manifest opened broken was read as Advanced
-    Civilization's (its completion offered that game's ids), and a map in a Sid Meier's folder so."""
+    default's: a manifest of another family opened broken was read as the default family's (its
+    completion offered that game's ids), and so was a data file of a kind two families have."""
     from civrules.families import default_family, family_named
     from civrules.schema import family_of_kind, qualify
 

@@ -1368,7 +1368,7 @@ def create_server(rules: Path, limits: Limits | None = None) -> CivrulesServer:
         positions = ls.positions()
         found: list[types.SymbolInformation] = []
         # A shipped file two folders read (each extends a shipped ruleset) gives each of its entities
-        # to both: listed once (round 36: `pottery` twice, at the same place).
+        # to both: listed once (round 36: each base entity twice, at the same place).
         seen: set[tuple[str, str, int, int]] = set()
         for folder in ls.folders:
             for symbol, name in folder.index(None).symbols(params.query)[:WORKSPACE_SYMBOLS]:
@@ -1580,8 +1580,8 @@ def _file_kind(ls: Folder, relative: str, text: str) -> str | None:
         return None
     kind = found.group(1)
     if kind == "ruleset":
-        # Its `family:`, else its base's (`extends:`): a Sid Meier's variant that names only its
-        # base was offered the keys of the default game's manifest until round 36.
+        # Its `family:`, else its base's (`extends:`): a variant of another family that names only
+        # its base was offered the keys of the default family's manifest until round 36.
         return written_kind(text, ls.index(()).result.workspace)
     family = family_of_kind(kind, _families_here(ls))
     return qualify(family, kind) if family is not None else None
