@@ -1926,6 +1926,22 @@ def _versions_said(result: BuildResult) -> None:
         _note(f"civrules: {printable(line)}")
 
 
+def _stale_texts(out: Path, relatives: Sequence[str]) -> dict[str, str]:
+    """The text of each stale output file ``build --check`` found on disk, for its R009 to quote the
+    line it names: a regular file of at most the bound a rule file has, as the renderer reads one
+    (a link, a FIFO or a file grown past it is not quoted)."""
+    from civrules.load.lines import decode
+    from civrules.support.files import RefusedError, read_file
+
+    texts = {}
+    for relative in relatives:
+        try:
+            texts[str(out / relative)] = decode(read_file(out / relative, 8 * 1024 * 1024))
+        except (RefusedError, OSError, ValueError):  # gone, refused, or no text: not quoted
+            continue
+    return texts
+
+
 def _build_found(
     found: Sequence[Diagnostic], verbose: bool, *, last: bool, texts: Mapping[str, str] | None = None
 ) -> None:
@@ -2088,12 +2104,15 @@ def _build_check(
     found += _of_another_version(out, told, written, "older output over it")
     found += not_staged
     found, texts = _placed_in_working_files(workspace, list(dict.fromkeys(found)))  # (an L001 said by both)
-    # A file compared as the commit holds it is quoted from that copy, whose line R009 names.
+    # A file compared as the commit holds it is quoted from that copy, whose line R009 names; one
+    # compared on disk, from the disk (the renderer itself quotes only rule files: a diagnostic at a
+    # folder made a file quoted that file's first line).
     texts.update(
         (str(out / relative), copy.decode("utf-8", errors="replace"))
         for relative, copy in (committed or {}).items()
         if copy is not None
     )
+    texts.update(_stale_texts(out, [relative for relative, _, _, _ in stale.found if str(out / relative) not in texts]))
     _build_found(found, verbose, last=True, texts=texts)
     if stale.files:
         differ = f"{stale.files:,} file differs" if stale.files == 1 else f"{stale.files:,} files differ"
