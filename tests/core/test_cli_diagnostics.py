@@ -326,6 +326,14 @@ def test_the_committed_schemas_pass_the_documented_check(tmp_path: Path) -> None
     exit_code, out, _ = invoke("schemas", "--out", copy, "--check")
     assert exit_code == 1 and "error[R009]" in out and "notes.json` is no file civrules" in out
     assert os.path.exists(copy / "notes.json")
+    # An edited schema is told at its first changed line, quoted (round 36: the renderer, which
+    # quotes only rule files of its own accord, was given the stale file's text).
+    (copy / "notes.json").unlink()
+    edited = sorted(copy.rglob("*.json"))[0]
+    lines = edited.read_text(encoding="utf-8").split("\n")
+    edited.write_text("\n".join([*lines[:2], '  "edited": true,', *lines[2:]]), encoding="utf-8")
+    exit_code, out, _ = invoke("schemas", "--out", copy, "--check")
+    assert exit_code == 1 and f"{edited}:3:" in out and '"edited": true' in out, out
 
 
 def test_nesting_past_the_bound_is_located_where_the_bound_is_crossed(tmp_path: Path) -> None:

@@ -2498,7 +2498,7 @@ def schemas(obj: Context, out: Path, check_only: bool) -> None:
             ours = [one.relative in tree or one.state == "missing" for one in stale]
             told = [_stale_schema(out, one, mine, first) for one, mine in zip(stale, ours, strict=True)]
             told = _schemas_of_another_version(out, told)
-            _emit(told, "text", last=True)
+            _emit(told, "text", last=True, texts=_stale_texts(out, [one.relative for one in stale]))
             sys.exit(EXIT_RULE_ERRORS)
         _done(f"civrules: {named_path(out)} holds the schemas of civrules {__version__}")
         return
