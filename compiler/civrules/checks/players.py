@@ -19,7 +19,7 @@ def check_player_range(ruleset: Ruleset) -> Iterator[Diagnostic]:
     is more than `players.max`, the most.
 
     Why: such a range seats nobody. The package's players and the sheets would print it ("5-4
-    players"), and the facts given by number of players (the set-ups, the decks, the first game)
+    players"), and the set-ups and decks given by number of players
     would be judged against a range no game has. A variant that raises `min` above its base's
     `max` (or lowers `max` below its base's `min`) keeps the other bound as the base wrote it.
 
