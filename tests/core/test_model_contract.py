@@ -75,6 +75,11 @@ ALLOWED: dict[tuple[str, str, str], str] = {
         "written, for any family's settings: no family's typed settings are known to the core"
     ),
     ("checks/overlays.py", "_Winners.of", "data"): _OVERLAY_ENTRIES,
+    ("checks/players.py", "check_player_range", "setting"): (
+        "R024 is told at the bound of `players` a variant wrote, with a note at the other: the setting's "
+        "origin says where each bound was written and which a layer changed; the typed `Ruleset.players` "
+        "holds the two numbers, not their places"
+    ),
     ("checks/unknowns.py", "fact_field", "data"): (
         "an unknown fact is named by its field path in the document as written, once for Q006 and "
         "the packages' UNKNOWN_FACTS and UNKNOWN_COLLECTIONS"
