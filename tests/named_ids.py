@@ -17,13 +17,16 @@ from __future__ import annotations
 import ast
 import json
 import re
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from civrules.families.family import Family
 from tests.conftest import REPO
 from tests.rulefiles import pristine
+
+if TYPE_CHECKING:
+    from civrules.lsp.index import Index, Symbol
 
 _QUOTED = re.compile(r"""["']([a-z][a-z0-9_]*)["']""")
 _SLUG = re.compile(r"[a-z0-9_]*")
@@ -133,3 +136,26 @@ def named_in_code(family: Family) -> dict[tuple[str, str], list[str]]:
                 for key in named:
                     found.setdefault((collection, key), []).append(f"{path.relative_to(REPO)}:{line}")
     return found
+
+
+def assert_every_named_id_declared(family: Family, not_the_id: Mapping[tuple[str, str], str]) -> None:
+    """The walk's claim for ``family``: each literal of its code, templates and schemas that is a
+    shipped id is declared in its `NAMED_IDS` or listed in ``not_the_id`` (another thing's name,
+    with why); no listed word is one the code no longer names; each declared id is a shipped one."""
+    # (A helper module's asserts are not rewritten by pytest: each says what it found.)
+    found = named_in_code(family)
+    undeclared = {key: where for key, where in found.items() if family.named_by(*key) is None}
+    unexplained = {key: where for key, where in undeclared.items() if key not in not_the_id}
+    assert not unexplained, f"shipped ids the family's code names, neither declared nor explained: {unexplained}"
+    stale = set(not_the_id) - set(found)
+    assert not stale, f"words listed as not the id that the code no longer names: {sorted(stale)}"
+    ids = shipped_ids(family)
+    declared = {(c, i) for c, named in family.named_ids.items() for i in named}
+    unshipped = {(c, i) for c, i in declared if i not in ids.get(c, set())}
+    assert not unshipped, f"ids declared named that no shipped ruleset has: {sorted(unshipped)}"
+
+
+def definition(index: Index, collection: str, identifier: str) -> Symbol:
+    """The one symbol of ``index`` that defines ``identifier`` in ``collection``."""
+    (symbol,) = [s for s in index.by_id[identifier] if s.definition and s.collection == collection]
+    return symbol

@@ -7,10 +7,10 @@ from __future__ import annotations
 import pytest
 
 from civrules.families import families
-from civrules.lsp.index import Index, RenameRefusedError, Symbol
+from civrules.lsp.index import Index, RenameRefusedError
 from civrules.pipeline.incremental import Session
 from tests.conftest import copy_files
-from tests.named_ids import named_in_code, shipped_ids
+from tests.named_ids import assert_every_named_id_declared, definition
 from tests.shipped import ruleset_files
 
 FAMILY = families()["imperial-settlers"]
@@ -48,13 +48,7 @@ def test_every_id_the_family_code_names_is_declared() -> None:
     """A walk of every literal of the family's code, templates and schemas: each that is a
     shipped id is declared named, or listed here as another thing's name; and each declared id is
     a shipped one."""
-    found = named_in_code(FAMILY)
-    undeclared = {key: where for key, where in found.items() if FAMILY.named_by(*key) is None}
-    assert not {key: where for key, where in undeclared.items() if key not in NOT_THE_ID}
-    assert not set(NOT_THE_ID) - set(found), "a word listed as not the id that the code no longer names"
-    ids = shipped_ids(FAMILY)
-    declared = {(c, i) for c, named in FAMILY.named_ids.items() for i in named}
-    assert not {(c, i) for c, i in declared if i not in ids.get(c, set())}
+    assert_every_named_id_declared(FAMILY, NOT_THE_ID)
 
 
 @pytest.fixture(scope="module")
@@ -63,17 +57,12 @@ def index(tmp_path_factory: pytest.TempPathFactory) -> Index:
     return Index(Session(rules).update())
 
 
-def _definition(index: Index, collection: str, identifier: str) -> Symbol:
-    (symbol,) = [s for s in index.by_id[identifier] if s.definition and s.collection == collection]
-    return symbol
-
-
 @pytest.mark.parametrize(("collection", "identifier"), [("goods", "stone"), ("goods", "worker")])
 def test_a_rename_of_a_good_the_cards_cost_names_is_refused(index: Index, collection: str, identifier: str) -> None:
     """Renaming `stone` gave 95 F009 errors (a card's cost lists goods from a fixed set) and
     `worker` an F020 (the build bonus check names it): the rename is refused, before the user
     types (prepareRename asks `renamable`), saying what names the id and what to do instead."""
-    symbol = _definition(index, collection, identifier)
+    symbol = definition(index, collection, identifier)
     with pytest.raises(RenameRefusedError) as refused:
         index.renamable(symbol)
     assert "own rules name" in str(refused.value) and "`name:`" in str(refused.value)
@@ -82,5 +71,5 @@ def test_a_rename_of_a_good_the_cards_cost_names_is_refused(index: Index, collec
 
 
 def test_an_id_the_family_does_not_name_still_renames(index: Index) -> None:
-    symbol = _definition(index, "components", "score_board")
+    symbol = definition(index, "components", "score_board")
     assert index.rename(symbol, "scoring_board")

@@ -7,10 +7,10 @@ from __future__ import annotations
 import pytest
 
 from civrules.families import families
-from civrules.lsp.index import Index, RenameRefusedError, Symbol
+from civrules.lsp.index import Index, RenameRefusedError
 from civrules.pipeline.incremental import Session
 from tests.conftest import copy_files
-from tests.named_ids import named_in_code, shipped_ids
+from tests.named_ids import assert_every_named_id_declared, definition, shipped_ids
 from tests.shipped import ruleset_files
 
 FAMILY = families()["sid-meiers-civilization"]
@@ -40,13 +40,7 @@ def test_every_id_the_family_code_names_is_declared() -> None:
     """A walk of every literal of the family's code, templates and schemas: each that is a
     shipped id is declared named, or listed here as another thing's name; and each declared id is
     a shipped one."""
-    found = named_in_code(FAMILY)
-    undeclared = {key: where for key, where in found.items() if FAMILY.named_by(*key) is None}
-    assert not {key: where for key, where in undeclared.items() if key not in NOT_THE_ID}
-    assert not set(NOT_THE_ID) - set(found), "a word listed as not the id that the code no longer names"
-    ids = shipped_ids(FAMILY)
-    declared = {(c, i) for c, named in FAMILY.named_ids.items() for i in named}
-    assert not {(c, i) for c, i in declared if i not in ids.get(c, set())}
+    assert_every_named_id_declared(FAMILY, NOT_THE_ID)
 
 
 @pytest.fixture(scope="module")
@@ -55,16 +49,11 @@ def index(tmp_path_factory: pytest.TempPathFactory) -> Index:
     return Index(Session(rules).update())
 
 
-def _definition(index: Index, collection: str, identifier: str) -> Symbol:
-    (symbol,) = [s for s in index.by_id[identifier] if s.definition and s.collection == collection]
-    return symbol
-
-
 def test_a_rename_of_the_culture_victory_space_kind_is_refused(index: Index) -> None:
     """Renaming the space kind `culture_victory` gave a T014 (the culture track check names the
     kind of its last space): the rename is refused, before the user types (prepareRename asks
     `renamable`), saying what names the id and what to do instead."""
-    symbol = _definition(index, "space_kinds", "culture_victory")
+    symbol = definition(index, "space_kinds", "culture_victory")
     with pytest.raises(RenameRefusedError) as refused:
         index.renamable(symbol)
     assert "own rules name" in str(refused.value) and "`name:`" in str(refused.value)
@@ -73,7 +62,7 @@ def test_a_rename_of_the_culture_victory_space_kind_is_refused(index: Index) -> 
 
 
 def test_an_id_the_family_does_not_name_still_renames(index: Index) -> None:
-    symbol = _definition(index, "wonders", "colossus")
+    symbol = definition(index, "wonders", "colossus")
     assert index.rename(symbol, "colosso")
 
 
