@@ -93,11 +93,12 @@ test-slow: $(STAMP)
 
 # Where the fast suite's time goes: each test's CPU recorded (tests/cpu_record.py), the costliest
 # modules and tests, then every test over a fast test's ceiling (tests/budget.py,
-# CEILING_CPU_SECONDS). A record, never a check: it fails nothing.
+# CEILING_CPU_SECONDS). A record, never a check: it fails nothing. Only the record's own files
+# (one JSON file per pytest process) are removed before a run, never the folder CPU_RECORD names.
 CPU_RECORD ?= $(CURDIR)/.cpu-record
 test-cpu: $(STAMP)
 	$(BYTECODE)
-	rm -rf $(CPU_RECORD)
+	mkdir -p $(CPU_RECORD) && rm -f $(CPU_RECORD)/*.json
 	CIVRULES_TEST_CPU_RECORD=$(CPU_RECORD) $(PYTEST) -q -n $(WORKERS) --dist loadfile --no-loadscope-reorder
 	$(BIN)/python -m tests.cpu_record $(CPU_RECORD)
 	$(BIN)/python -m tests.cpu_record $(CPU_RECORD) --over
